@@ -1,0 +1,42 @@
+# Finds every system dependency and stops with a message that names the Debian
+# package to install when one is missing (scripts/setup.sh installs them all).
+function(tessel_require found what package)
+  if(NOT ${found})
+    message(FATAL_ERROR "tessel: missing dependency ${what}; install it with `apt-get install ${package}` (or run scripts/setup.sh)")
+  endif()
+endfunction()
+
+find_package(PkgConfig)
+tessel_require(PkgConfig_FOUND "pkg-config" "pkg-config")
+pkg_check_modules(TREE_SITTER IMPORTED_TARGET tree-sitter)
+tessel_require(TREE_SITTER_FOUND "tree-sitter runtime" "libtree-sitter-dev")
+
+find_package(nlohmann_json 3.10 QUIET)
+tessel_require(nlohmann_json_FOUND "nlohmann/json" "nlohmann-json3-dev")
+
+find_package(Boost 1.81 QUIET)
+tessel_require(Boost_FOUND "Boost (Asio)" "libboost1.81-dev")
+
+find_package(Z3 QUIET CONFIG)
+if(NOT Z3_FOUND)
+  find_path(Z3_INCLUDE_DIR z3.h)
+  find_library(Z3_LIBRARY z3)
+  if(Z3_INCLUDE_DIR AND Z3_LIBRARY)
+    set(Z3_FOUND TRUE)
+  endif()
+endif()
+tessel_require(Z3_FOUND "Z3" "libz3-dev")
+
+find_package(LLVM 19 QUIET CONFIG PATHS /usr/lib/llvm-19/lib/cmake/llvm NO_DEFAULT_PATH)
+tessel_require(LLVM_FOUND "LLVM 19" "llvm-19-dev")
+
+find_package(Threads REQUIRED)
+
+if(TESSEL_BUILD_TESTS)
+  find_package(GTest QUIET)
+  tessel_require(GTest_FOUND "GoogleTest" "libgtest-dev libgmock-dev")
+endif()
+if(TESSEL_BUILD_BENCH)
+  find_package(benchmark QUIET)
+  tessel_require(benchmark_FOUND "Google Benchmark" "libbenchmark-dev")
+endif()

@@ -1,0 +1,54 @@
+//===- ConstEval.h - evaluation of a plain-Python subset ---------*- C++ -*-===//
+/// \file
+/// Evaluates module-level Python without running Python: literals,
+/// arithmetic, comparisons, boolean logic, lists/tuples/dicts, list
+/// comprehensions, `range`, `len`, `min`/`max`, `triton.Config`,
+/// `triton.cdiv` / `triton.next_power_of_2`, `tl.constexpr(...)`, and calls of
+/// local helper functions whose bodies use only those (assignments, `for`,
+/// `if`, `return`, `list.append`). Anything else evaluates to Unknown. The
+/// evaluation is bounded (steps and recursion depth) so a pathological file
+/// cannot hang the checker.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_FRONTEND_CONSTEVAL_H
+#define TESSEL_COMPILER_FRONTEND_CONSTEVAL_H
+
+#include "compiler/frontend/Ast.h"
+#include "compiler/frontend/PyValue.h"
+
+#include <functional>
+#include <map>
+#include <string>
+
+namespace tessel {
+
+struct ModuleInfo;
+
+class ConstEval {
+public:
+  /// Names resolve first in the local scope, then through Lookup (module
+  /// globals, imports); Lookup returns Unknown for anything it does not know.
+  using GlobalLookup = std::function<PyValue(const std::string &)>;
+
+  ConstEval(const ModuleInfo &Info, GlobalLookup Lookup);
+
+  PyValue eval(const ast::Expr *E);
+  /// Calls a local function with evaluated arguments.
+  PyValue call(const ast::FunctionDefStmt *Fn, const PyList &Args, const PyDict &Kwargs);
+
+  /// Evaluation budget; exceeded budgets yield Unknown.
+  static constexpr int MaxSteps = 100000;
+  static constexpr int MaxDepth = 32;
+
+private:
+  struct Impl;
+  const ModuleInfo &Info;
+  GlobalLookup Lookup;
+  std::map<std::string, PyValue> Locals;
+  int Steps = 0;
+  int Depth = 0;
+  friend struct Impl;
+};
+
+} // namespace tessel
+
+#endif // TESSEL_COMPILER_FRONTEND_CONSTEVAL_H

@@ -1,0 +1,98 @@
+//===- Discovery.h - the kernels of a file and how they are launched -*- C++ -*-===//
+/// \file
+/// Reads a parsed module the way Python would import it, without running it:
+/// which local names mean `triton`, `triton.language` and their members
+/// (under any import style), which functions are `@triton.jit` kernels or
+/// helpers, their `@triton.autotune` configs and `@triton.heuristics`,
+/// module-level `tl.constexpr` globals, and launch sites
+/// `kernel[grid](..., BLOCK=1024, num_warps=8)`.
+///
+/// Config lists written inline, returned by a helper function or built by a
+/// comprehension are evaluated by ConstEval (plain Python subset); whatever
+/// cannot be evaluated stays Unknown.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_FRONTEND_DISCOVERY_H
+#define TESSEL_COMPILER_FRONTEND_DISCOVERY_H
+
+#include "compiler/frontend/Ast.h"
+#include "compiler/frontend/PyValue.h"
+#include "compiler/support/Problem.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessel {
+
+/// One `triton.Config(...)` of an `@triton.autotune`, evaluated.
+struct AutotuneConfig {
+  PyConfig Config;
+  SourceRange Range; ///< the Config(...) call, or the expression that produced it
+};
+
+/// A `kernel[grid](...)` call found in the file.
+struct LaunchSite {
+  SourceRange Range;     ///< the whole call
+  SourceRange GridRange; ///< the subscript
+  const ast::CallExpr *Call = nullptr;
+  /// Keyword arguments evaluated where possible (Unknown otherwise),
+  /// including num_warps / num_stages / num_ctas / maxnreg.
+  std::vector<std::pair<std::string, PyValue>> Keywords;
+  std::vector<SourceRange> KeywordRanges; ///< parallel to Keywords
+  size_t NumPositional = 0;
+};
+
+struct JitFunction {
+  const ast::FunctionDefStmt *Def = nullptr;
+  std::string Name;
+  /// True for a kernel launched from the host or decorated with autotune /
+  /// heuristics; false for a helper only called from other @jit functions.
+  /// Functions never called from anywhere count as kernels.
+  bool IsKernel = true;
+  bool HasAutotune = false;
+  std::vector<AutotuneConfig> Configs; ///< empty without @autotune (and with one whose configs are unknown)
+  bool ConfigsUnknown = false;         ///< @autotune whose config list could not be evaluated
+  std::vector<std::string> AutotuneKey;
+  /// `@triton.heuristics(values={'BLOCK': lambda args: ...})`: the names the
+  /// heuristics set (their values are unknown statically).
+  std::vector<std::string> HeuristicNames;
+  std::vector<LaunchSite> Launches;
+  /// `@triton.jit(do_not_specialize=[...], debug=True, ...)` keywords.
+  std::vector<std::pair<std::string, PyValue>> JitOptions;
+  SourceRange DecoratorRange; ///< the @jit decorator
+};
+
+/// A module-level name and what is known of it.
+struct GlobalSymbol {
+  std::string Name;
+  SourceRange Range;   ///< the defining statement
+  PyValue Value;       ///< evaluated value (Unknown if not computable)
+  bool IsConstexpr = false; ///< `X = tl.constexpr(...)` or `X: tl.constexpr = ...`
+};
+
+struct ModuleInfo {
+  /// Local name -> qualified path it was imported as ("tl" ->
+  /// "triton.language", "jit" -> "triton.jit", "np" -> "numpy").
+  std::map<std::string, std::string> Imports;
+  /// Top-level functions by name, @jit or not.
+  std::map<std::string, const ast::FunctionDefStmt *> Functions;
+  /// @jit functions by name, in source order in Order.
+  std::map<std::string, JitFunction> Jit;
+  std::vector<std::string> Order;
+  /// Module-level assignments (last one wins, as at import time).
+  std::map<std::string, GlobalSymbol> Globals;
+
+  /// The qualified path a dotted expression names through the imports:
+  /// `tl.arange` -> "triton.language.arange", `triton.jit` -> "triton.jit",
+  /// and "" when the head is not an imported name.
+  std::string qualify(const ast::Expr *E) const;
+  const JitFunction *jit(const std::string &Name) const;
+};
+
+/// Discovers everything above. Problems (e.g. a malformed Config) go to Sink.
+ModuleInfo discover(const ast::Module &M, ProblemSink &Sink);
+
+} // namespace tessel
+
+#endif // TESSEL_COMPILER_FRONTEND_DISCOVERY_H

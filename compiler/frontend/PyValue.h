@@ -1,0 +1,125 @@
+//===- PyValue.h - compile-time Python values -------------------*- C++ -*-===//
+/// \file
+/// The values of tessel's limited Python evaluation: module-level constants,
+/// autotune configs, launch-site keywords, and (inside sema) the constexpr
+/// part of kernel values. Anything the evaluator cannot know is Unknown, and
+/// every consumer treats Unknown as "stay silent", never as a guess.
+///
+/// Values are immutable and cheap to copy (aggregates share their elements).
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_FRONTEND_PYVALUE_H
+#define TESSEL_COMPILER_FRONTEND_PYVALUE_H
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tessel {
+namespace ast {
+class FunctionDefStmt;
+class LambdaExpr;
+} // namespace ast
+
+class PyValue;
+using PyList = std::vector<PyValue>;
+using PyDict = std::vector<std::pair<PyValue, PyValue>>; ///< insertion order, as in Python
+
+/// A `triton.Config(...)` object.
+struct PyConfig {
+  PyDict Kwargs; ///< constexpr name -> value
+  int64_t NumWarps = 4;
+  int64_t NumStages = 3;
+  int64_t NumCtas = 1;
+  std::optional<int64_t> MaxNReg;
+};
+
+class PyValue {
+public:
+  enum class Kind {
+    Unknown,
+    None,
+    Bool,
+    Int,
+    Float,
+    Str,
+    Tuple,
+    List,
+    Dict,
+    /// A reference to something named by a qualified path: a module
+    /// ("triton.language"), a library function ("triton.cdiv"), a dtype
+    /// ("triton.language.float16").
+    Qualified,
+    Function, ///< a `def` in the user's file
+    Lambda,
+    Config,
+  };
+
+  PyValue() = default;
+  static PyValue none() { return PyValue(Kind::None); }
+  static PyValue boolean(bool B) { PyValue V(Kind::Bool); V.I = B; return V; }
+  static PyValue integer(int64_t X) { PyValue V(Kind::Int); V.I = X; return V; }
+  static PyValue floating(double X) { PyValue V(Kind::Float); V.F = X; return V; }
+  static PyValue string(std::string S) { PyValue V(Kind::Str); V.S = std::make_shared<std::string>(std::move(S)); return V; }
+  static PyValue tuple(PyList Elts) { return aggregate(Kind::Tuple, std::move(Elts)); }
+  static PyValue list(PyList Elts) { return aggregate(Kind::List, std::move(Elts)); }
+  static PyValue dict(PyDict Items) { PyValue V(Kind::Dict); V.D = std::make_shared<PyDict>(std::move(Items)); return V; }
+  static PyValue qualified(std::string Path) { PyValue V(Kind::Qualified); V.S = std::make_shared<std::string>(std::move(Path)); return V; }
+  static PyValue function(const ast::FunctionDefStmt *Fn) { PyValue V(Kind::Function); V.Fn = Fn; return V; }
+  static PyValue lambda(const ast::LambdaExpr *L) { PyValue V(Kind::Lambda); V.Lam = L; return V; }
+  static PyValue config(PyConfig C) { PyValue V(Kind::Config); V.C = std::make_shared<PyConfig>(std::move(C)); return V; }
+
+  Kind kind() const { return K; }
+  bool isUnknown() const { return K == Kind::Unknown; }
+  bool isKnown() const { return K != Kind::Unknown; }
+  bool isNone() const { return K == Kind::None; }
+  bool isBool() const { return K == Kind::Bool; }
+  bool isInt() const { return K == Kind::Int; }
+  /// Python treats bool as an int subclass; so does this.
+  bool isIntLike() const { return K == Kind::Int || K == Kind::Bool; }
+  bool isFloat() const { return K == Kind::Float; }
+  bool isNumber() const { return isIntLike() || isFloat(); }
+  bool isStr() const { return K == Kind::Str; }
+  bool isSequence() const { return K == Kind::Tuple || K == Kind::List; }
+
+  bool asBool() const { return I != 0; }
+  int64_t asInt() const { return I; }
+  double asFloat() const { return K == Kind::Float ? F : static_cast<double>(I); }
+  const std::string &asStr() const { return *S; }
+  const std::string &qualifiedPath() const { return *S; }
+  const PyList &elements() const { return *L; }
+  const PyDict &items() const { return *D; }
+  const ast::FunctionDefStmt *asFunction() const { return Fn; }
+  const ast::LambdaExpr *asLambda() const { return Lam; }
+  const PyConfig &asConfig() const { return *C; }
+
+  /// Python truthiness; nullopt for Unknown and for values whose truth
+  /// cannot be decided here.
+  std::optional<bool> truthy() const;
+  /// Python `repr`-like text: `1024`, `True`, `'tf32'`, `(16, 32)`, `triton.language.float16`.
+  std::string repr() const;
+  /// Python `==` for known values; nullopt when either side is Unknown.
+  std::optional<bool> equals(const PyValue &O) const;
+  /// Dict lookup by key (`==`), or nullptr.
+  const PyValue *lookup(const PyValue &Key) const;
+
+private:
+  explicit PyValue(Kind K) : K(K) {}
+  static PyValue aggregate(Kind K, PyList Elts) { PyValue V(K); V.L = std::make_shared<PyList>(std::move(Elts)); return V; }
+
+  Kind K = Kind::Unknown;
+  int64_t I = 0;
+  double F = 0;
+  std::shared_ptr<const std::string> S;
+  std::shared_ptr<const PyList> L;
+  std::shared_ptr<const PyDict> D;
+  std::shared_ptr<const PyConfig> C;
+  const ast::FunctionDefStmt *Fn = nullptr;
+  const ast::LambdaExpr *Lam = nullptr;
+};
+
+} // namespace tessel
+
+#endif // TESSEL_COMPILER_FRONTEND_PYVALUE_H

@@ -1,0 +1,49 @@
+//===- SourceText.h - a file's text with its line table ---------*- C++ -*-===//
+/// \file
+/// The one place where byte offsets become 0-based (line, byte column) pairs
+/// for the compiler's own consumers (text output, `at L:C` excerpts). The LSP
+/// converts byte columns to UTF-16 in lsp/LineIndex, from the same text.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_SUPPORT_SOURCETEXT_H
+#define TESSEL_COMPILER_SUPPORT_SOURCETEXT_H
+
+#include "compiler/support/SourceRange.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tessel {
+
+/// 0-based line and 0-based byte column.
+struct LineCol {
+  uint32_t Line = 0;
+  uint32_t Column = 0;
+};
+
+class SourceText {
+public:
+  SourceText() : SourceText(std::string()) {}
+  explicit SourceText(std::string Text, std::string Path = {});
+
+  const std::string &text() const { return Text; }
+  const std::string &path() const { return Path; }
+  std::string_view slice(SourceRange R) const;
+
+  LineCol lineCol(uint32_t Offset) const;
+  /// Byte offset of a 0-based line/byte column, clamped to the text.
+  uint32_t offset(LineCol LC) const;
+  uint32_t lineCount() const { return static_cast<uint32_t>(LineStarts.size()); }
+  /// The text of a 0-based line without its line terminator.
+  std::string_view line(uint32_t Line) const;
+
+private:
+  std::string Text;
+  std::string Path;
+  std::vector<uint32_t> LineStarts;
+};
+
+} // namespace tessel
+
+#endif // TESSEL_COMPILER_SUPPORT_SOURCETEXT_H

@@ -1,0 +1,34 @@
+//===- Check.h - all diagnostics of one file --------------------*- C++ -*-===//
+/// \file
+/// The single entry point that front ends (tessel check, the language
+/// server) call: parse, discover, check every kernel under every
+/// specialization the file reveals, run the checks in diagnostics/checks/, and
+/// return the findings sorted by position.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_DIAGNOSTICS_CHECK_H
+#define TESSEL_DIAGNOSTICS_CHECK_H
+
+#include "compiler/frontend/Parser.h"
+#include "diagnostics/Finding.h"
+
+#include <memory>
+#include <vector>
+
+namespace tessel::diag {
+
+struct CheckOptions {
+  /// Target compute capability (90 = sm_90); affects fp8 support and limits.
+  int Arch = 90;
+};
+
+struct FileReport {
+  std::vector<Finding> Findings;
+  size_t NumKernels = 0;         ///< @jit functions checked
+  size_t NumSpecializations = 0; ///< kernel x specialization pairs analysed
+};
+
+FileReport checkFile(const ParsedFile &File, const CheckOptions &Opts = {});
+
+} // namespace tessel::diag
+
+#endif // TESSEL_DIAGNOSTICS_CHECK_H
