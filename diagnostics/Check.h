@@ -9,6 +9,7 @@
 #define TESSEL_DIAGNOSTICS_CHECK_H
 
 #include "compiler/frontend/Parser.h"
+#include "compiler/sema/Analysis.h"
 #include "diagnostics/Finding.h"
 
 #include <memory>
@@ -25,9 +26,11 @@ struct FileReport {
   std::vector<Finding> Findings;
   size_t NumKernels = 0;         ///< @jit functions checked
   size_t NumSpecializations = 0; ///< kernel x specialization pairs analysed
+  /// What sema learned, for hovers and inlay hints (never null).
+  std::shared_ptr<const sema::FileAnalysis> Analysis;
 };
 
-FileReport checkFile(const ParsedFile &File, const CheckOptions &Opts = {});
+FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts = {});
 
 } // namespace tessel::diag
 

@@ -1,0 +1,86 @@
+//===- Types.h - Triton's value types: scalars, pointers, tiles --*- C++ -*-===//
+/// \file
+/// A Triton value is a scalar or a block ("tile") of scalars. Element types
+/// are Triton's dtypes (int1..int64, uint8..uint64, the fp8 family, fp16,
+/// bf16, fp32, fp64) or pointers to them. Shapes are always compile-time
+/// constants. Names follow Triton's own spelling (`fp32`, `i32`, `*fp16` in
+/// signatures; `pointer<fp32>` in messages).
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_SEMA_TYPES_H
+#define TESSEL_COMPILER_SEMA_TYPES_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tessel::sema {
+
+enum class ScalarKind {
+  Void,
+  I1,
+  I8,
+  I16,
+  I32,
+  I64,
+  U8,
+  U16,
+  U32,
+  U64,
+  FP8E4NV,
+  FP8E4B8,
+  FP8E4B15,
+  FP8E5,
+  FP8E5B16,
+  FP16,
+  BF16,
+  FP32,
+  FP64,
+};
+
+/// Triton's short name: "i32", "fp16", "bf16", "fp8e4nv", "u1" is spelled "i1".
+std::string_view shortName(ScalarKind K);
+/// `triton.language` attribute name: "int32", "float16", "bfloat16", "float8e4nv".
+std::string_view languageName(ScalarKind K);
+std::optional<ScalarKind> scalarKindFromLanguageName(std::string_view Name);
+bool isFloat(ScalarKind K);
+bool isFP8(ScalarKind K);
+bool isInt(ScalarKind K); ///< includes I1 and unsigned
+bool isUnsigned(ScalarKind K);
+int bitWidth(ScalarKind K);
+
+/// Element type: a scalar, or a pointer to one (pointers to pointers are
+/// representable through PointeeDepth but rare).
+struct ElemType {
+  ScalarKind Scalar = ScalarKind::Void;
+  int PointerDepth = 0; ///< 0 = plain scalar, 1 = pointer<Scalar>
+  bool IsConst = false;
+
+  bool isPointer() const { return PointerDepth > 0; }
+  ElemType pointee() const { return {Scalar, PointerDepth - 1, false}; }
+  ElemType pointerTo() const { return {Scalar, PointerDepth + 1, false}; }
+  /// "fp32", "pointer<fp32>".
+  std::string str() const;
+  friend bool operator==(const ElemType &A, const ElemType &B) {
+    return A.Scalar == B.Scalar && A.PointerDepth == B.PointerDepth;
+  }
+};
+
+/// A scalar (empty Shape) or a block of Shape.
+struct TileType {
+  ElemType Elem;
+  std::vector<int64_t> Shape;
+
+  bool isBlock() const { return !Shape.empty(); }
+  int64_t numel() const;
+  /// Triton's type string: "fp32", "<[1024], int32>" style is verbose; this
+  /// prints the compact form tessel shows in hovers: "[64, 32] fp16",
+  /// "pointer<fp32>", "[128] pointer<fp16>".
+  std::string str() const;
+  friend bool operator==(const TileType &A, const TileType &B) { return A.Elem == B.Elem && A.Shape == B.Shape; }
+};
+
+} // namespace tessel::sema
+
+#endif // TESSEL_COMPILER_SEMA_TYPES_H
