@@ -1,0 +1,85 @@
+//===- LineIndex.h - byte offsets <-> LSP positions -------------*- C++ -*-===//
+/// \file
+/// The one place where the compiler's byte offsets (UTF-8, what tree-sitter
+/// gives) become LSP positions and back. LSP columns count code units of the
+/// negotiated encoding: UTF-16 by default, UTF-8 or UTF-32 when the client
+/// offers them (LSP 3.17 `general.positionEncodings`).
+///
+/// Line breaks are "\n", "\r\n" and a lone "\r", as in LSP and in Python.
+/// Bytes that are not valid UTF-8 each count as one code unit in every
+/// encoding (an editor shows each as U+FFFD, which is one UTF-16 unit), so
+/// broken files still get stable, monotonic positions.
+///
+/// Out-of-range input is clamped, never an error: a column past the end of
+/// its line means the end of that line (before the terminator), a line past
+/// the last means the end of the text, and an offset or column that falls
+/// inside a multi-unit character means the start of that character.
+///
+/// Lines that are pure ASCII are flagged when the index is built, so the
+/// common conversions cost a binary search and an addition.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_LSP_LINEINDEX_H
+#define TESSEL_LSP_LINEINDEX_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tessel::lsp {
+
+/// What a position's `character` counts.
+enum class PositionEncoding { UTF8, UTF16, UTF32 };
+
+/// An LSP position: 0-based line, 0-based column in code units.
+struct Position {
+  uint32_t Line = 0;
+  uint32_t Character = 0;
+  friend bool operator==(Position A, Position B) { return A.Line == B.Line && A.Character == B.Character; }
+};
+
+class LineIndex {
+public:
+  /// Indexes a copy of Text.
+  explicit LineIndex(std::string Text);
+
+  /// The position of a byte offset (clamped to the text).
+  Position position(uint32_t Offset, PositionEncoding Enc = PositionEncoding::UTF16) const;
+  /// The byte offset of a position (clamped as described above).
+  uint32_t offset(Position P, PositionEncoding Enc = PositionEncoding::UTF16) const;
+
+  uint32_t lineCount() const { return static_cast<uint32_t>(Lines.size()); }
+  /// A 0-based line's text without its terminator; empty past the end.
+  std::string_view line(uint32_t Line) const;
+  /// The byte offset where a 0-based line starts (text size past the end).
+  uint32_t lineStart(uint32_t Line) const;
+  const std::string &text() const { return Text; }
+
+private:
+  struct LineInfo {
+    uint32_t Start;   ///< byte offset of the first byte
+    uint32_t End;     ///< byte offset of the terminator (or of the text's end)
+    bool Ascii;       ///< every byte < 0x80: columns equal byte offsets
+  };
+  uint32_t lineOf(uint32_t Offset) const;
+
+  std::string Text;
+  std::vector<LineInfo> Lines;
+};
+
+/// Length in bytes of the (possibly invalid) UTF-8 sequence at the start of
+/// S, and the code point it encodes; an invalid byte has length 1 and no
+/// code point (returned as U+FFFD). S must not be empty.
+struct DecodedChar {
+  uint32_t Bytes;
+  char32_t CodePoint;
+  bool Valid;
+};
+DecodedChar decodeUtf8(std::string_view S);
+
+/// Code units a decoded character occupies in Enc.
+uint32_t codeUnits(const DecodedChar &C, PositionEncoding Enc);
+
+} // namespace tessel::lsp
+
+#endif // TESSEL_LSP_LINEINDEX_H
