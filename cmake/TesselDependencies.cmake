@@ -27,7 +27,12 @@ if(NOT Z3_FOUND)
 endif()
 tessel_require(Z3_FOUND "Z3" "libz3-dev")
 
-find_package(LLVM 19 QUIET CONFIG PATHS /usr/lib/llvm-19/lib/cmake/llvm NO_DEFAULT_PATH)
+# LLVM's version file accepts only an exact major.minor match, so ask for the
+# package unversioned and check the major version ourselves (Debian 12: 19.1.7).
+find_package(LLVM QUIET CONFIG PATHS /usr/lib/llvm-19/lib/cmake/llvm NO_DEFAULT_PATH)
+if(LLVM_FOUND AND NOT LLVM_VERSION_MAJOR EQUAL 19)
+  set(LLVM_FOUND FALSE)
+endif()
 tessel_require(LLVM_FOUND "LLVM 19" "llvm-19-dev")
 
 find_package(Threads REQUIRED)
