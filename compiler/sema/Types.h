@@ -37,6 +37,9 @@ enum class ScalarKind {
   BF16,
   FP32,
   FP64,
+  /// Not known statically (a pointer argument's element type comes from the
+  /// tensor passed at launch). Checks that need the dtype stay silent.
+  Unknown,
 };
 
 /// Triton's short name: "i32", "fp16", "bf16", "fp8e4nv", "u1" is spelled "i1".
@@ -70,14 +73,21 @@ struct ElemType {
 /// A scalar (empty Shape) or a block of Shape.
 struct TileType {
   ElemType Elem;
+  /// Dimensions; UnknownDim where a constexpr that fixes it is unknown.
   std::vector<int64_t> Shape;
+  static constexpr int64_t UnknownDim = -1;
 
   bool isBlock() const { return !Shape.empty(); }
-  int64_t numel() const;
+  /// Product of the dimensions; nullopt when one is unknown.
+  std::optional<int64_t> numel() const;
+  bool hasUnknownDim() const;
   /// Triton's type string: "fp32", "<[1024], int32>" style is verbose; this
   /// prints the compact form tessel shows in hovers: "[64, 32] fp16",
   /// "pointer<fp32>", "[128] pointer<fp16>".
   std::string str() const;
+  /// Triton's own spelling, as in its messages: "int32", "pointer<fp32>",
+  /// "<[1024], fp32>".
+  std::string tritonStr() const;
   friend bool operator==(const TileType &A, const TileType &B) { return A.Elem == B.Elem && A.Shape == B.Shape; }
 };
 
