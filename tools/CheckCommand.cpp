@@ -1,0 +1,229 @@
+//===- CheckCommand.cpp - `tessel check FILE...` --------------------------===//
+/// \file
+/// Headless diagnostics, like `clangd --check` or `ruff check`: reads each
+/// file, runs diag::checkFile on it and prints the findings as compiler-style
+/// text or as a JSON array of `{"file", "diagnostics"}` whose diagnostics are
+/// the very LSP objects the server publishes (lsp/ToProtocol).
+///
+/// A file that cannot be read gets one line on stderr and the others are
+/// still checked. Exit status: 2 if any file could not be read or the command
+/// line is wrong, else 1 if any error was found, else 0.
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/Parser.h"
+#include "diagnostics/Check.h"
+#include "lsp/LineIndex.h"
+#include "lsp/ToProtocol.h"
+#include "tools/InputFile.h"
+#include "tools/Subcommands.h"
+#include "tools/TextOutput.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <unistd.h>
+
+namespace tessel::tools {
+
+namespace {
+
+enum class Format { Text, Json };
+enum class ColorMode { Auto, Always, Never };
+
+struct CheckArgs {
+  std::vector<std::string> Files;
+  Format Fmt = Format::Text;
+  ColorMode Color = ColorMode::Auto;
+  diag::CheckOptions Opts;
+};
+
+} // namespace
+
+static const char CheckUsage[] =
+    "usage: tessel check [options] FILE...\n"
+    "\n"
+    "Reports the problems Triton would raise for every @triton.jit kernel in FILE,\n"
+    "under every specialization the file reveals (autotune configs, launch sites).\n"
+    "\n"
+    "options:\n"
+    "  --format=text|json     compiler-style text (default) or a JSON array of\n"
+    "                         {\"file\", \"diagnostics\"} with LSP Diagnostic objects\n"
+    "  --arch=sm_90|sm_80     target GPU (default sm_90)\n"
+    "  --color=auto|always|never\n"
+    "                         colour the text output (auto: only on a terminal)\n"
+    "  -h, --help             show this help\n"
+    "\n"
+    "exit status: 0 no errors, 1 errors found, 2 bad usage or unreadable input\n";
+
+static int usageError(const std::string &Why) {
+  std::cerr << "tessel check: error: " << Why << "\nrun `tessel check --help` for usage\n";
+  return ExitUsage;
+}
+
+/// Splits "--name=value" or "--name value"; returns false if Arg is not --name.
+static bool takeValue(const Args &A, size_t &I, std::string_view Name, std::string_view &Value, bool &Missing) {
+  std::string_view Arg = A[I];
+  if (Arg.substr(0, Name.size()) != Name)
+    return false;
+  if (Arg.size() > Name.size() && Arg[Name.size()] == '=') {
+    Value = Arg.substr(Name.size() + 1);
+    return true;
+  }
+  if (Arg.size() != Name.size())
+    return false;
+  if (I + 1 >= A.size()) {
+    Missing = true;
+    return true;
+  }
+  Value = A[++I];
+  return true;
+}
+
+/// Parses the command line; returns an exit status when it should stop.
+static std::optional<int> parseArgs(const Args &A, CheckArgs &Out) {
+  bool OnlyFiles = false;
+  for (size_t I = 0; I < A.size(); ++I) {
+    std::string_view Arg = A[I];
+    if (OnlyFiles || Arg.empty() || Arg[0] != '-' || Arg == "-") {
+      Out.Files.emplace_back(Arg);
+      continue;
+    }
+    if (Arg == "--") {
+      OnlyFiles = true;
+      continue;
+    }
+    if (Arg == "-h" || Arg == "--help") {
+      std::cout << CheckUsage;
+      return ExitOk;
+    }
+    std::string_view Value;
+    bool Missing = false;
+    if (takeValue(A, I, "--format", Value, Missing)) {
+      if (Missing)
+        return usageError("--format needs a value (text or json)");
+      if (Value == "text")
+        Out.Fmt = Format::Text;
+      else if (Value == "json")
+        Out.Fmt = Format::Json;
+      else
+        return usageError("unknown format '" + std::string(Value) + "' (expected text or json)");
+      continue;
+    }
+    if (takeValue(A, I, "--arch", Value, Missing)) {
+      if (Missing)
+        return usageError("--arch needs a value (sm_90 or sm_80)");
+      if (Value == "sm_90" || Value == "sm90" || Value == "90")
+        Out.Opts.Arch = 90;
+      else if (Value == "sm_80" || Value == "sm80" || Value == "80")
+        Out.Opts.Arch = 80;
+      else
+        return usageError("unsupported arch '" + std::string(Value) + "' (expected sm_90 or sm_80)");
+      continue;
+    }
+    if (takeValue(A, I, "--color", Value, Missing)) {
+      if (Missing)
+        return usageError("--color needs a value (auto, always or never)");
+      if (Value == "auto")
+        Out.Color = ColorMode::Auto;
+      else if (Value == "always")
+        Out.Color = ColorMode::Always;
+      else if (Value == "never")
+        Out.Color = ColorMode::Never;
+      else
+        return usageError("unknown colour mode '" + std::string(Value) + "' (expected auto, always or never)");
+      continue;
+    }
+    return usageError("unknown option '" + std::string(Arg) + "'");
+  }
+  if (Out.Files.empty())
+    return usageError("no input files");
+  return std::nullopt;
+}
+
+static bool useColor(ColorMode M) {
+  if (M != ColorMode::Auto)
+    return M == ColorMode::Always;
+  const char *Term = std::getenv("TERM");
+  return ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR") && !(Term && std::string_view(Term) == "dumb");
+}
+
+/// Reads standard input for the path "-", with the same limits as a file.
+static InputFile readStdin() {
+  std::string Text;
+  char Buf[1 << 16];
+  while (true) {
+    ssize_t N = ::read(STDIN_FILENO, Buf, sizeof Buf);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      break;
+    Text.append(Buf, static_cast<size_t>(N));
+    if (Text.size() > MaxInputBytes)
+      return {std::nullopt, "input is over the 50 MB limit for checked files"};
+  }
+  if (Text.find('\0') != std::string::npos)
+    return {std::nullopt, "binary input (contains NUL bytes), not checked"};
+  if (firstInvalidUtf8(Text))
+    return {std::nullopt, "input is not valid UTF-8"};
+  return {std::move(Text), {}};
+}
+
+int runCheck(const Args &A) {
+  CheckArgs CA;
+  if (std::optional<int> Stop = parseArgs(A, CA))
+    return *Stop;
+
+  TextStyle Style{CA.Fmt == Format::Text && useColor(CA.Color)};
+  CheckTotals Totals;
+  nlohmann::json Json = nlohmann::json::array();
+  bool IoProblem = false;
+
+  for (const std::string &Path : CA.Files) {
+    InputFile In = Path == "-" ? readStdin() : readInputFile(Path);
+    if (!In.Text) {
+      std::cerr << "tessel: error: " << Path << ": " << In.Error << '\n';
+      IoProblem = true;
+      continue;
+    }
+    diag::FileReport Report;
+    try {
+      auto Text = std::make_shared<SourceText>(*In.Text, Path);
+      Report = diag::checkFile(ParsedFile::parse(std::move(Text)), CA.Opts);
+    } catch (const std::exception &E) {
+      // A bug in tessel, not in the user's file: say so and keep going.
+      std::cerr << "tessel: internal error while checking " << Path << ": " << E.what() << '\n';
+      IoProblem = true;
+      continue;
+    }
+    ++Totals.Files;
+    Totals.Kernels += Report.NumKernels;
+    lsp::LineIndex Index(std::move(*In.Text));
+    if (CA.Fmt == Format::Json) {
+      nlohmann::json Diags = nlohmann::json::array();
+      for (const diag::Finding &F : Report.Findings) {
+        Totals.count(F);
+        Diags.push_back(lsp::toProtocol(F, Index, Path));
+      }
+      Json.push_back({{"file", Path}, {"diagnostics", std::move(Diags)}});
+      continue;
+    }
+    for (const diag::Finding &F : Report.Findings) {
+      Totals.count(F);
+      renderFinding(std::cout, F, Index, Path, Style);
+    }
+  }
+
+  if (CA.Fmt == Format::Json)
+    std::cout << Json.dump(2) << '\n';
+  else
+    std::cout << summaryLine(Totals) << '\n';
+  if (IoProblem)
+    return ExitUsage;
+  return Totals.Errors ? ExitFindings : ExitOk;
+}
+
+} // namespace tessel::tools
