@@ -75,8 +75,8 @@ LineIndex::LineIndex(std::string TheText) : Text(std::move(TheText)) {
 }
 
 uint32_t LineIndex::lineOf(uint32_t Offset) const {
-  auto It = std::upper_bound(Lines.begin(), Lines.end(), Offset,
-                             [](uint32_t O, const LineInfo &L) { return O < L.Start; });
+  auto It =
+      std::upper_bound(Lines.begin(), Lines.end(), Offset, [](uint32_t O, const LineInfo &L) { return O < L.Start; });
   return static_cast<uint32_t>(It - Lines.begin()) - 1;
 }
 

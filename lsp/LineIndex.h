@@ -57,9 +57,9 @@ public:
 
 private:
   struct LineInfo {
-    uint32_t Start;   ///< byte offset of the first byte
-    uint32_t End;     ///< byte offset of the terminator (or of the text's end)
-    bool Ascii;       ///< every byte < 0x80: columns equal byte offsets
+    uint32_t Start; ///< byte offset of the first byte
+    uint32_t End;   ///< byte offset of the terminator (or of the text's end)
+    bool Ascii;     ///< every byte < 0x80: columns equal byte offsets
   };
   uint32_t lineOf(uint32_t Offset) const;
 

@@ -33,8 +33,8 @@ nlohmann::json toProtocol(const diag::Finding &F, const LineIndex &Index, const 
   if (!F.Related.empty()) {
     nlohmann::json Related = nlohmann::json::array();
     for (const RelatedLocation &R : F.Related)
-      Related.push_back({{"location", {{"uri", Uri}, {"range", toProtocol(R.Range, Index, Enc)}}},
-                         {"message", R.Message}});
+      Related.push_back(
+          {{"location", {{"uri", Uri}, {"range", toProtocol(R.Range, Index, Enc)}}}, {"message", R.Message}});
     D["relatedInformation"] = std::move(Related);
   }
   return D;

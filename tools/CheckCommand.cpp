@@ -22,8 +22,8 @@
 #include <exception>
 #include <iostream>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <unistd.h>
 
@@ -43,21 +43,20 @@ struct CheckArgs {
 
 } // namespace
 
-static const char CheckUsage[] =
-    "usage: tessel check [options] FILE...\n"
-    "\n"
-    "Reports the problems Triton would raise for every @triton.jit kernel in FILE,\n"
-    "under every specialization the file reveals (autotune configs, launch sites).\n"
-    "\n"
-    "options:\n"
-    "  --format=text|json     compiler-style text (default) or a JSON array of\n"
-    "                         {\"file\", \"diagnostics\"} with LSP Diagnostic objects\n"
-    "  --arch=sm_90|sm_80     target GPU (default sm_90)\n"
-    "  --color=auto|always|never\n"
-    "                         colour the text output (auto: only on a terminal)\n"
-    "  -h, --help             show this help\n"
-    "\n"
-    "exit status: 0 no errors, 1 errors found, 2 bad usage or unreadable input\n";
+static const char CheckUsage[] = "usage: tessel check [options] FILE...\n"
+                                 "\n"
+                                 "Reports the problems Triton would raise for every @triton.jit kernel in FILE,\n"
+                                 "under every specialization the file reveals (autotune configs, launch sites).\n"
+                                 "\n"
+                                 "options:\n"
+                                 "  --format=text|json     compiler-style text (default) or a JSON array of\n"
+                                 "                         {\"file\", \"diagnostics\"} with LSP Diagnostic objects\n"
+                                 "  --arch=sm_90|sm_80     target GPU (default sm_90)\n"
+                                 "  --color=auto|always|never\n"
+                                 "                         colour the text output (auto: only on a terminal)\n"
+                                 "  -h, --help             show this help\n"
+                                 "\n"
+                                 "exit status: 0 no errors, 1 errors found, 2 bad usage or unreadable input\n";
 
 static int usageError(const std::string &Why) {
   std::cerr << "tessel check: error: " << Why << "\nrun `tessel check --help` for usage\n";

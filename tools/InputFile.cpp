@@ -57,8 +57,7 @@ InputFile readInputFile(const std::string &Path, uint64_t MaxBytes) {
   if (!S_ISREG(St.st_mode))
     return Fail("not a regular file");
   if (static_cast<uint64_t>(St.st_size) > MaxBytes)
-    return Fail("file is " + megabytes(St.st_size) + ", over the " + megabytes(MaxBytes) +
-                " limit for checked files");
+    return Fail("file is " + megabytes(St.st_size) + ", over the " + megabytes(MaxBytes) + " limit for checked files");
 
   int Fd = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
   if (Fd < 0)

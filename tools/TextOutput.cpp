@@ -94,9 +94,9 @@ std::string renderExcerpt(const lsp::LineIndex &Index, SourceRange R, const Text
   return Out;
 }
 
-static void renderLocation(std::ostream &OS, const lsp::LineIndex &Index, const std::string &Path,
-                           uint32_t Offset, std::string_view Label, const char *LabelColor,
-                           const std::string &Message, std::string_view Code, const TextStyle &Style) {
+static void renderLocation(std::ostream &OS, const lsp::LineIndex &Index, const std::string &Path, uint32_t Offset,
+                           std::string_view Label, const char *LabelColor, const std::string &Message,
+                           std::string_view Code, const TextStyle &Style) {
   lsp::Position P = Index.position(Offset, lsp::PositionEncoding::UTF32);
   if (Style.Color)
     OS << Bold;
@@ -114,11 +114,10 @@ static void renderLocation(std::ostream &OS, const lsp::LineIndex &Index, const 
   OS << '\n';
 }
 
-void renderFinding(std::ostream &OS, const diag::Finding &F, const lsp::LineIndex &Index,
-                   const std::string &Path, const TextStyle &Style) {
+void renderFinding(std::ostream &OS, const diag::Finding &F, const lsp::LineIndex &Index, const std::string &Path,
+                   const TextStyle &Style) {
   renderLocation(OS, Index, Path, F.Range.Begin, diag::severityName(F.Sev), severityColor(F.Sev),
-                 lsp::displayMessage(F),
-                 F.code(), Style);
+                 lsp::displayMessage(F), F.code(), Style);
   OS << renderExcerpt(Index, F.Range, Style);
   for (const RelatedLocation &R : F.Related) {
     renderLocation(OS, Index, Path, R.Range.Begin, "note", Cyan, R.Message, {}, Style);

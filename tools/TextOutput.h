@@ -30,8 +30,8 @@ struct TextStyle {
 };
 
 /// Writes one finding with its excerpt and its related notes.
-void renderFinding(std::ostream &OS, const diag::Finding &F, const lsp::LineIndex &Index,
-                   const std::string &Path, const TextStyle &Style);
+void renderFinding(std::ostream &OS, const diag::Finding &F, const lsp::LineIndex &Index, const std::string &Path,
+                   const TextStyle &Style);
 
 /// The excerpt for a byte range: the source line of its start and a caret
 /// line under the part of the range on that line (both newline-terminated).

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+#===- scripts/setup.sh - install dependencies, configure and build --------===#
+# Sets up a fresh Debian 12 machine for tessel: installs every Debian package
+# the build, the tests and the benchmarks need (only those missing, so a
+# second run needs no network), then configures and builds into build/.
+#
+#   scripts/setup.sh [extra cmake arguments]     e.g. -DTESSEL_WERROR=ON
+#
+# Environment: BUILD_DIR (default build), JOBS (default nproc),
+# TESSEL_BUILD_TYPE (default Release).
+# A dependency that is still missing stops the configure step with a message
+# naming the package (cmake/TesselDependencies.cmake).
+#===-----------------------------------------------------------------------===#
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+JOBS=${JOBS:-$(nproc)}
+BUILD_TYPE=${TESSEL_BUILD_TYPE:-Release}
+
+die() { echo "setup.sh: error: $*" >&2; exit 1; }
+
+if [[ ! -r /etc/debian_version ]] || ! command -v apt-get >/dev/null || ! command -v dpkg-query >/dev/null; then
+  die "this script installs Debian packages with apt-get; run it on Debian 12 (bookworm)"
+fi
+case "$(cut -d. -f1 /etc/debian_version)" in
+  12) ;;
+  *) echo "setup.sh: warning: written for Debian 12, found $(cat /etc/debian_version); continuing" >&2 ;;
+esac
+
+packages=(
+  build-essential cmake ninja-build pkg-config git python3
+  llvm-19-dev libtree-sitter-dev nlohmann-json3-dev libboost1.81-dev libz3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  neovim clang-format clang-tidy hyperfine
+)
+# node 20 and npm fetch the tree-sitter-python grammar and build the VS Code
+# extension; keep an existing installation (e.g. from NodeSource), else use Debian's.
+if ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "setup.sh: installing ${missing[*]}"
+  sudo=()
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || die "need root (or sudo) to install: ${missing[*]}"
+    sudo=(sudo)
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -q || die "apt-get update failed"
+  "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" \
+    || die "could not install: ${missing[*]}"
+fi
+
+command -v npm >/dev/null || die "npm is missing (apt-get install npm)"
+
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" "$@"
+cmake --build "$BUILD_DIR" -j "$JOBS"
