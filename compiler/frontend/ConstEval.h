@@ -13,6 +13,7 @@
 #define TESSEL_COMPILER_FRONTEND_CONSTEVAL_H
 
 #include "compiler/frontend/Ast.h"
+#include "compiler/frontend/PyOps.h" // operators: use pyBinaryOp / pyUnaryOp / pyCompare
 #include "compiler/frontend/PyValue.h"
 
 #include <functional>

@@ -1,0 +1,24 @@
+//===- PyOps.h - Python operator semantics on PyValues ----------*- C++ -*-===//
+/// \file
+/// The one implementation of Python's operators on compile-time values, used
+/// by ConstEval (module-level code) and by sema (constexpr arithmetic inside
+/// kernels, which Triton performs in Python). Floor division and modulo
+/// follow Python (rounding toward negative infinity), integer results that
+/// leave 64 bits become Unknown, and anything undecidable is Unknown.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_FRONTEND_PYOPS_H
+#define TESSEL_COMPILER_FRONTEND_PYOPS_H
+
+#include "compiler/frontend/Ast.h"
+#include "compiler/frontend/PyValue.h"
+
+namespace tessel {
+
+PyValue pyBinaryOp(ast::BinOpKind Op, const PyValue &L, const PyValue &R);
+PyValue pyUnaryOp(ast::UnaryOpKind Op, const PyValue &V);
+/// One comparison (chains are evaluated by the caller, pairwise).
+PyValue pyCompare(ast::CmpOpKind Op, const PyValue &L, const PyValue &R);
+
+} // namespace tessel
+
+#endif // TESSEL_COMPILER_FRONTEND_PYOPS_H

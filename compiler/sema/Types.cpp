@@ -1,0 +1,118 @@
+//===- Types.cpp - Triton's value types -----------------------------------===//
+/// \file
+/// Names, classification and printing of Triton's scalar, pointer and block
+/// types, in both tessel's compact form and Triton's own spelling.
+//===----------------------------------------------------------------------===//
+#include "compiler/sema/Types.h"
+
+#include <array>
+
+namespace tessel::sema {
+namespace {
+struct ScalarInfo {
+  ScalarKind Kind;
+  std::string_view Short;    ///< Triton's dtype.name
+  std::string_view Language; ///< attribute of triton.language
+  int Bits;
+};
+} // namespace
+
+static constexpr std::array<ScalarInfo, 20> Scalars = {{
+    {ScalarKind::Void, "void", "void", 0},
+    {ScalarKind::I1, "int1", "int1", 1},
+    {ScalarKind::I8, "int8", "int8", 8},
+    {ScalarKind::I16, "int16", "int16", 16},
+    {ScalarKind::I32, "int32", "int32", 32},
+    {ScalarKind::I64, "int64", "int64", 64},
+    {ScalarKind::U8, "uint8", "uint8", 8},
+    {ScalarKind::U16, "uint16", "uint16", 16},
+    {ScalarKind::U32, "uint32", "uint32", 32},
+    {ScalarKind::U64, "uint64", "uint64", 64},
+    {ScalarKind::FP8E4NV, "fp8e4nv", "float8e4nv", 8},
+    {ScalarKind::FP8E4B8, "fp8e4b8", "float8e4b8", 8},
+    {ScalarKind::FP8E4B15, "fp8e4b15", "float8e4b15", 8},
+    {ScalarKind::FP8E5, "fp8e5", "float8e5", 8},
+    {ScalarKind::FP8E5B16, "fp8e5b16", "float8e5b16", 8},
+    {ScalarKind::FP16, "fp16", "float16", 16},
+    {ScalarKind::BF16, "bf16", "bfloat16", 16},
+    {ScalarKind::FP32, "fp32", "float32", 32},
+    {ScalarKind::FP64, "fp64", "float64", 64},
+    {ScalarKind::Unknown, "?", "?", 0},
+}};
+
+static const ScalarInfo &info(ScalarKind K) { return Scalars[static_cast<size_t>(K)]; }
+
+std::string_view shortName(ScalarKind K) { return info(K).Short; }
+std::string_view languageName(ScalarKind K) { return info(K).Language; }
+int bitWidth(ScalarKind K) { return info(K).Bits; }
+
+std::optional<ScalarKind> scalarKindFromLanguageName(std::string_view Name) {
+  for (const ScalarInfo &I : Scalars)
+    if (I.Kind != ScalarKind::Unknown && I.Kind != ScalarKind::Void && I.Language == Name)
+      return I.Kind;
+  // Aliases triton.language exports.
+  if (Name == "float8e4" || Name == "float8_e4m3fn")
+    return ScalarKind::FP8E4NV;
+  if (Name == "float8_e5m2")
+    return ScalarKind::FP8E5;
+  if (Name == "float" )
+    return ScalarKind::FP32;
+  if (Name == "half")
+    return ScalarKind::FP16;
+  if (Name == "double")
+    return ScalarKind::FP64;
+  return std::nullopt;
+}
+
+bool isFP8(ScalarKind K) { return K >= ScalarKind::FP8E4NV && K <= ScalarKind::FP8E5B16; }
+bool isFloat(ScalarKind K) { return K >= ScalarKind::FP8E4NV && K <= ScalarKind::FP64; }
+bool isInt(ScalarKind K) { return K >= ScalarKind::I1 && K <= ScalarKind::U64; }
+bool isUnsigned(ScalarKind K) { return K >= ScalarKind::U8 && K <= ScalarKind::U64; }
+
+std::string ElemType::str() const {
+  std::string S(shortName(Scalar));
+  for (int I = 0; I < PointerDepth; ++I)
+    S = "pointer<" + S + ">";
+  return S;
+}
+
+std::optional<int64_t> TileType::numel() const {
+  int64_t N = 1;
+  for (int64_t D : Shape) {
+    if (D == UnknownDim)
+      return std::nullopt;
+    N *= D;
+  }
+  return N;
+}
+
+bool TileType::hasUnknownDim() const {
+  for (int64_t D : Shape)
+    if (D == UnknownDim)
+      return true;
+  return false;
+}
+
+static std::string shapeStr(const std::vector<int64_t> &Shape) {
+  std::string S = "[";
+  for (size_t I = 0; I < Shape.size(); ++I) {
+    if (I)
+      S += ", ";
+    S += Shape[I] == TileType::UnknownDim ? std::string("?") : std::to_string(Shape[I]);
+  }
+  return S + "]";
+}
+
+std::string TileType::str() const {
+  if (!isBlock())
+    return Elem.str();
+  return shapeStr(Shape) + " " + Elem.str();
+}
+
+std::string TileType::tritonStr() const {
+  if (!isBlock())
+    return Elem.str();
+  return "<" + shapeStr(Shape) + ", " + Elem.str() + ">";
+}
+
+} // namespace tessel::sema

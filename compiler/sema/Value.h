@@ -1,0 +1,99 @@
+//===- Value.h - what an expression evaluates to inside a kernel -*- C++ -*-===//
+/// \file
+/// Triton's CodeGenerator turns every kernel expression into a `tensor` (a
+/// scalar or a block with a type), a `constexpr` (a Python value known while
+/// compiling), a tuple of those, or a reference to something callable. tessel
+/// mirrors that: a Value is one of those kinds, plus Poison for an expression
+/// that already produced an error (every check on Poison stays silent, so one
+/// mistake gives one diagnostic, not a cascade).
+///
+/// Tensors also carry IndexFacts: how their elements vary along each axis,
+/// which the masking checks read (see AxisIndex in Analysis.h).
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_SEMA_VALUE_H
+#define TESSEL_COMPILER_SEMA_VALUE_H
+
+#include "compiler/frontend/PyValue.h"
+#include "compiler/sema/Analysis.h"
+#include "compiler/sema/Types.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tessel::sema {
+
+/// How a tensor's elements vary, for the structural masking check.
+struct IndexFacts {
+  /// One entry per axis of the tensor (empty for scalars).
+  std::vector<AxisIndex> Axes;
+  /// A scalar derived from program_id or a loop variable.
+  bool DynScalar = false;
+  /// What makes it dynamic: "program_id(0)", "the loop variable `k`".
+  std::string Cause;
+  /// For boolean tensors built from comparisons: per axis, whether some
+  /// comparison term bounds an index varying along it.
+  std::vector<bool> MaskBounds;
+};
+
+struct Value {
+  enum class Kind {
+    Poison,    ///< an error was already reported for this expression
+    Tensor,    ///< scalar or block with a type
+    Constexpr, ///< a compile-time Python value (maybe Unknown: an unknown constexpr)
+    Tuple,     ///< a tuple of Values (returned by helpers, tl.split...)
+    Method,    ///< `x.sum`, `x.to`: a tensor member function bound to Self
+  };
+
+  Kind K = Kind::Poison;
+  TileType Type;           ///< Tensor
+  PyValue Const;           ///< Constexpr
+  std::vector<Value> Elts; ///< Tuple
+  std::shared_ptr<const Value> Self;
+  std::string MethodName; ///< Method
+  IndexFacts Facts;       ///< Tensor
+
+  static Value poison() { return Value(); }
+  static Value tensor(TileType T, IndexFacts F = {}) {
+    Value V;
+    V.K = Kind::Tensor;
+    V.Type = std::move(T);
+    V.Facts = std::move(F);
+    V.Facts.Axes.resize(V.Type.Shape.size(), AxisIndex::None);
+    return V;
+  }
+  static Value constant(PyValue P) {
+    Value V;
+    V.K = Kind::Constexpr;
+    V.Const = std::move(P);
+    return V;
+  }
+  static Value tuple(std::vector<Value> Elts) {
+    Value V;
+    V.K = Kind::Tuple;
+    V.Elts = std::move(Elts);
+    return V;
+  }
+  static Value method(Value Self, std::string Name) {
+    Value V;
+    V.K = Kind::Method;
+    V.Self = std::make_shared<const Value>(std::move(Self));
+    V.MethodName = std::move(Name);
+    return V;
+  }
+
+  bool isPoison() const { return K == Kind::Poison; }
+  bool isTensor() const { return K == Kind::Tensor; }
+  bool isConstexpr() const { return K == Kind::Constexpr; }
+  bool isBlock() const { return isTensor() && Type.isBlock(); }
+  /// A constexpr whose value is known.
+  bool isKnownConstexpr() const { return isConstexpr() && Const.isKnown(); }
+  /// A constexpr naming a triton.language dtype.
+  bool isDtype() const;
+  /// Short description for messages: the Triton type, or `constexpr[16]`.
+  std::string describe() const;
+};
+
+} // namespace tessel::sema
+
+#endif // TESSEL_COMPILER_SEMA_VALUE_H
