@@ -1,0 +1,73 @@
+// tessel's custom LSP extensions (see docs/lsp-extensions.md), typed once for the extension and its tests.
+//
+// This module imports vscode-jsonrpc only, never `vscode`, so the integration test drives the server with
+// exactly the message types the extension sends.
+import { NotificationType, RequestType } from 'vscode-jsonrpc';
+
+export type IRKind = 'tir' | 'llvm' | 'ptx' | 'sass';
+export const irKinds: readonly IRKind[] = ['tir', 'llvm', 'ptx', 'sass'];
+
+export type Device = 'cpu' | 'gpu';
+
+export interface ViewIRParams {
+  textDocument: { uri: string };
+  kernel: string;
+  config?: number;
+  kind: IRKind;
+}
+
+export interface ViewIRResult {
+  text: string;
+  languageId: string;
+}
+
+export const viewIRRequest = new RequestType<ViewIRParams, ViewIRResult, void>('tessel/viewIR');
+
+/** The server-side command behind Run code lenses, run through workspace/executeCommand. */
+export const runKernelCommand = 'tessel.runKernel';
+
+export interface RunKernelArgs {
+  uri: string;
+  kernel: string;
+  device: Device;
+  config?: number;
+}
+
+export interface RunResult {
+  uri: string;
+  kernel: string;
+  device: Device;
+  exitCode: number;
+  output: string;
+}
+
+export const runResultNotification = new NotificationType<RunResult>('tessel/runResult');
+
+export interface ServerStatus {
+  gpuAvailable: boolean;
+  arch: string;
+}
+
+export const serverStatusNotification = new NotificationType<ServerStatus>('tessel/serverStatus');
+
+/** LSP 3.17 RequestFailed: the server uses it for views that are not implemented yet. */
+export const requestFailedCode = -32803;
+
+export interface TesselCapabilities {
+  viewIR: boolean;
+  runKernel: boolean;
+}
+
+/** Reads `experimental.tessel` from the server's capabilities; anything missing or malformed means "not offered". */
+export function tesselCapabilities(serverCapabilities: unknown): TesselCapabilities {
+  const tessel = field(field(serverCapabilities, 'experimental'), 'tessel');
+  return {
+    viewIR: field(tessel, 'viewIR') === true,
+    runKernel: field(tessel, 'runKernel') === true,
+  };
+}
+
+function field(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null) return undefined;
+  return (value as Record<string, unknown>)[key];
+}

@@ -1,0 +1,57 @@
+// Turns a `tessel/runResult` notification into the output-channel block and the one-line summary the user sees.
+import type { Device, RunResult } from './protocol';
+
+export interface FormattedRun {
+  /** Appended to the Tessel Run output channel. */
+  block: string;
+  /** Shown in a notification. */
+  summary: string;
+  ok: boolean;
+}
+
+export function deviceLabel(device: Device): string {
+  return device === 'gpu' ? 'GPU' : 'CPU';
+}
+
+/** The last path segment of a URI, decoded: `file:///a/b%20c.py` -> `b c.py`. */
+export function uriBaseName(uri: string): string {
+  const segment = uri.split(/[?#]/)[0].split('/').filter((s) => s !== '').pop() ?? uri;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * `elapsedMs` is measured by the extension from the command to the notification, when the run was started
+ * from here (code lens runs go through the same path, see middleware.ts).
+ */
+export function formatRunResult(r: RunResult, elapsedMs?: number, now: Date = new Date()): FormattedRun {
+  const ok = r.exitCode === 0;
+  const where = `${r.kernel} on ${deviceLabel(r.device)} (${uriBaseName(r.uri)})`;
+  const time = elapsedMs !== undefined ? `, ${formatDuration(elapsedMs)}` : '';
+  const header = `[${now.toISOString()}] ${where}: exit code ${r.exitCode}${time}`;
+  const output = r.output.endsWith('\n') || r.output === '' ? r.output : r.output + '\n';
+  const block = `${header}\n${output === '' ? '(no output)\n' : output}\n`;
+  const firstLine = firstMeaningfulLine(r.output);
+  const summary = ok
+    ? `${r.kernel} ran on ${deviceLabel(r.device)}${time.replace(', ', ' in ')}.`
+    : `${r.kernel} failed on ${deviceLabel(r.device)} (exit code ${r.exitCode})` + (firstLine ? `: ${firstLine}` : '.');
+  return { block, summary, ok };
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(ms < 10000 ? 2 : 1)} s`;
+}
+
+const summaryLimit = 160;
+
+/** The first line that says something, preferring one that names an error. */
+function firstMeaningfulLine(output: string): string | undefined {
+  const lines = output.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const line = lines.find((l) => /error|fail|out of bounds|fault/i.test(l)) ?? lines[0];
+  if (line === undefined) return undefined;
+  return line.length > summaryLimit ? line.slice(0, summaryLimit - 1) + '…' : line;
+}

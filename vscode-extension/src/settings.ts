@@ -1,0 +1,84 @@
+// The extension's settings as plain data: defaults, validation, what the server is sent, and what a change needs.
+//
+// Kept free of `vscode` so the rules are unit-tested; config.ts feeds it `WorkspaceConfiguration.get`.
+import type { Device } from './protocol';
+
+export interface TesselSettings {
+  path: string;
+  /** `auto` or an `sm_XX` target. */
+  arch: string;
+  inlayHintsEnable: boolean;
+  runDevice: Device;
+  traceServer: 'off' | 'messages' | 'verbose';
+}
+
+export const defaultSettings: TesselSettings = {
+  path: '',
+  arch: 'auto',
+  inlayHintsEnable: true,
+  runDevice: 'cpu',
+  traceServer: 'off',
+};
+
+export interface ParsedSettings {
+  settings: TesselSettings;
+  /** One sentence per rejected value; the default was used instead. */
+  problems: string[];
+}
+
+const archPattern = /^(auto|sm_\d{2,3}a?)$/;
+
+/** `get(key)` returns the raw value of `tessel.<key>`, or undefined when unset. */
+export function parseSettings(get: (key: string) => unknown): ParsedSettings {
+  const problems: string[] = [];
+  const pick = <T>(key: string, fallback: T, ok: (v: unknown) => v is T, hint: string): T => {
+    const value = get(key);
+    if (value === undefined || value === null) return fallback;
+    if (ok(value)) return value;
+    problems.push(`tessel.${key}: ${JSON.stringify(value)} is not ${hint}; using ${JSON.stringify(fallback)}`);
+    return fallback;
+  };
+  const isString = (v: unknown): v is string => typeof v === 'string';
+  const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
+  const isArch = (v: unknown): v is string => typeof v === 'string' && archPattern.test(v);
+  const isDevice = (v: unknown): v is Device => v === 'cpu' || v === 'gpu';
+  const isTrace = (v: unknown): v is TesselSettings['traceServer'] =>
+    v === 'off' || v === 'messages' || v === 'verbose';
+
+  return {
+    settings: {
+      path: pick('path', defaultSettings.path, isString, 'a string'),
+      arch: pick('arch', defaultSettings.arch, isArch, "'auto' or an sm_XX architecture"),
+      inlayHintsEnable: pick('inlayHints.enable', defaultSettings.inlayHintsEnable, isBool, 'true or false'),
+      runDevice: pick('run.device', defaultSettings.runDevice, isDevice, "'cpu' or 'gpu'"),
+      traceServer: pick('trace.server', defaultSettings.traceServer, isTrace, "'off', 'messages' or 'verbose'"),
+    },
+    problems,
+  };
+}
+
+/** What the server receives, in initializationOptions and in workspace/didChangeConfiguration. */
+export interface ServerSettings {
+  arch: string;
+  inlayHints: { enable: boolean };
+}
+
+export function serverSettings(s: TesselSettings): ServerSettings {
+  return { arch: s.arch, inlayHints: { enable: s.inlayHintsEnable } };
+}
+
+/**
+ * What a configuration change requires, most disruptive first:
+ * - `restart`: a different binary may be chosen, so the server is started anew;
+ * - `notify`: the running server is told through workspace/didChangeConfiguration;
+ * - `client`: only the extension reads it (run device; trace, which vscode-languageclient applies itself);
+ * - `none`: not ours.
+ */
+export type ChangeAction = 'restart' | 'notify' | 'client' | 'none';
+
+export function changeAction(affects: (section: string) => boolean): ChangeAction {
+  if (affects('tessel.path')) return 'restart';
+  if (affects('tessel.arch') || affects('tessel.inlayHints')) return 'notify';
+  if (affects('tessel')) return 'client';
+  return 'none';
+}

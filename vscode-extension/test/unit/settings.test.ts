@@ -1,0 +1,46 @@
+// Unit tests for settings parsing, the payload sent to the server, and what each change requires.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { changeAction, defaultSettings, parseSettings, serverSettings } from '../../src/settings';
+
+const from = (values: Record<string, unknown>) => (key: string) => values[key];
+
+test('unset settings take the defaults', () => {
+  const { settings, problems } = parseSettings(from({}));
+  assert.deepEqual(settings, defaultSettings);
+  assert.deepEqual(problems, []);
+});
+
+test('valid values are kept', () => {
+  const { settings, problems } = parseSettings(
+    from({ path: '/x/tessel', arch: 'sm_90a', 'inlayHints.enable': false, 'run.device': 'gpu', 'trace.server': 'verbose' }),
+  );
+  assert.deepEqual(settings, { path: '/x/tessel', arch: 'sm_90a', inlayHintsEnable: false, runDevice: 'gpu', traceServer: 'verbose' });
+  assert.deepEqual(problems, []);
+});
+
+test('invalid values fall back to defaults and are reported', () => {
+  const { settings, problems } = parseSettings(from({ arch: 'ampere', 'run.device': 'tpu', 'inlayHints.enable': 'yes' }));
+  assert.equal(settings.arch, 'auto');
+  assert.equal(settings.runDevice, 'cpu');
+  assert.equal(settings.inlayHintsEnable, true);
+  assert.equal(problems.length, 3);
+  assert.match(problems[0], /tessel\.arch: "ampere"/);
+});
+
+test('the server is sent arch and the inlay hint switch', () => {
+  assert.deepEqual(serverSettings({ ...defaultSettings, arch: 'sm_80', inlayHintsEnable: false }), {
+    arch: 'sm_80',
+    inlayHints: { enable: false },
+  });
+});
+
+test('a path change restarts, arch and hints notify, the rest stays in the client', () => {
+  const only = (changed: string) => (s: string) => changed === s || changed.startsWith(s + '.');
+  assert.equal(changeAction(only('tessel.path')), 'restart');
+  assert.equal(changeAction(only('tessel.arch')), 'notify');
+  assert.equal(changeAction(only('tessel.inlayHints.enable')), 'notify');
+  assert.equal(changeAction(only('tessel.run.device')), 'client');
+  assert.equal(changeAction(only('tessel.trace.server')), 'client');
+  assert.equal(changeAction(only('python.analysis')), 'none');
+});
