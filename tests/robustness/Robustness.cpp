@@ -183,7 +183,7 @@ int main(int Argc, char **Argv) {
   Done = true;
   Watchdog.join();
   std::remove("robustness-last-input.py");
-  std::cout << "robustness: " << Inputs << " inputs from " << Samples.size() << " samples, slowest " << Worst
-            << " ms (" << WorstName << ")\n";
+  std::cout << "robustness: " << Inputs << " inputs from " << Samples.size() << " samples, slowest " << Worst << " ms ("
+            << WorstName << ")\n";
   return Slow ? 1 : 0;
 }

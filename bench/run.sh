@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+#===- bench/run.sh - whole-process timings of `tessel check` --------------===#
+# Measures what a user waits for: `tessel --version` (start-up) and
+# `tessel check` on the generated 2,000-line, 50-kernel file, as whole
+# processes with hyperfine (falls back to a shell loop without it), then the
+# in-process Google Benchmark figures of bench_check. Prints the machine and
+# date for bench/RESULTS.md.
+#
+#   bench/run.sh            (BUILD_DIR defaults to build; build it first)
+#===-----------------------------------------------------------------------===#
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+build=${BUILD_DIR:-build}
+tessel=$build/tools/tessel
+bench_check=$build/bench/bench_check
+[[ -x $tessel ]] || { echo "run.sh: $tessel not built (scripts/setup.sh)" >&2; exit 2; }
+
+file=$(mktemp --suffix=.py)
+trap 'rm -f "$file"' EXIT
+python3 bench/gen_kernels.py "$file"
+
+echo "== machine"
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores available"
+echo "tessel: $("$tessel" --version), $(grep -m1 CMAKE_BUILD_TYPE:STRING "$build/CMakeCache.txt" | cut -d= -f2) build"
+echo "findings on the file: $("$tessel" check --color=never "$file" | tail -1)"
+
+echo "== whole process"
+if command -v hyperfine >/dev/null; then
+  hyperfine -N --warmup 5 --runs 50 --export-markdown /dev/stdout \
+    "$tessel --version" \
+    "$tessel check --format=json $file" \
+    "$tessel check $file" 2>/dev/null | grep -v '^$'
+else
+  echo "(hyperfine not installed: apt-get install hyperfine; using a loop of 50 runs)"
+  for cmd in "$tessel --version" "$tessel check --format=json $file"; do
+    start=$(date +%s%N)
+    for _ in $(seq 50); do $cmd >/dev/null; done
+    end=$(date +%s%N)
+    echo "$cmd: $(((end - start) / 50000)) us per run"
+  done
+fi
+
+if [[ -x $bench_check ]]; then
+  echo "== in process (bench_check)"
+  "$bench_check" "$file" --benchmark_min_time=0.5 2>/dev/null
+fi
