@@ -1,0 +1,174 @@
+// Owns the language client's lifecycle: find the binary, start `tessel lsp --stdio`, stop, restart, report state.
+//
+// The output channels outlive each client so a restart does not lose the log. Features that listen to server
+// notifications attach to every new client through `ClientHook`, before it starts (vscode-languageclient 9
+// queues handlers registered before start).
+import * as vscode from 'vscode';
+import {
+  DidChangeConfigurationNotification,
+  DidOpenTextDocumentNotification,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+} from 'vscode-languageclient/node';
+import { TesselCapabilitiesFeature } from './capabilities';
+import { readSettings } from './config';
+import { DocumentGate } from './documentGate';
+import { createMiddleware } from './middleware';
+import { RunKernelArgs, serverStatusNotification } from './protocol';
+import { locateServer } from './serverBinary';
+import { serverSettings } from './settings';
+import { ServerState } from './statusText';
+
+export interface ClientHook {
+  attach(client: LanguageClient): void;
+  runStarted?(args: RunKernelArgs): void;
+}
+
+export class ServerController implements vscode.Disposable {
+  readonly gate = new DocumentGate();
+  readonly capabilities = new TesselCapabilitiesFeature();
+  private client: LanguageClient | undefined;
+  private starting: Promise<void> | undefined;
+  private stateValue: ServerState = { kind: 'stopped' };
+  private readonly stateEmitter = new vscode.EventEmitter<ServerState>();
+  readonly onDidChangeState = this.stateEmitter.event;
+
+  constructor(
+    private readonly extensionDir: string,
+    readonly output: vscode.OutputChannel,
+    private readonly traceOutput: vscode.OutputChannel,
+    private readonly hooks: ClientHook[],
+  ) {}
+
+  get state(): ServerState {
+    return this.stateValue;
+  }
+
+  /** The running client, if any; commands check this rather than starting a server behind the user's back. */
+  get running(): LanguageClient | undefined {
+    return this.stateValue.kind === 'running' ? this.client : undefined;
+  }
+
+  /** Starts the server unless it is running or starting; a failed start stays failed until restart(). */
+  start(): Promise<void> {
+    if (this.starting) return this.starting;
+    if (this.client || this.stateValue.kind === 'failed') return Promise.resolve();
+    this.starting = this.doStart().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  async stop(): Promise<void> {
+    if (this.starting) await this.starting;
+    const client = this.client;
+    this.client = undefined;
+    if (client) {
+      try {
+        await client.stop(5000);
+      } catch (e) {
+        this.output.appendLine(`tessel: stopping the server failed: ${(e as Error).message}`);
+      }
+      void client.dispose();
+    }
+    this.setState({ kind: 'stopped' });
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  /** Sends the settings the server reads (arch, inlay hints) after they changed. */
+  async notifySettings(): Promise<void> {
+    const client = this.running;
+    if (!client) return;
+    const settings = serverSettings(readSettings().settings);
+    await client.sendNotification(DidChangeConfigurationNotification.type, { settings: { tessel: settings } });
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.stateEmitter.dispose();
+  }
+
+  private async doStart(): Promise<void> {
+    const { settings, problems } = readSettings();
+    for (const p of problems) this.output.appendLine(`tessel: setting ignored: ${p}`);
+    this.setState({ kind: 'starting' });
+
+    const located = await locateServer(settings.path, this.extensionDir);
+    if (!located.ok) {
+      this.fail(located.message);
+      return;
+    }
+    this.output.appendLine(`tessel: starting ${located.path} lsp --stdio (tessel ${located.version}, found through ${located.source})`);
+
+    const serverOptions: ServerOptions = {
+      command: located.path,
+      args: ['lsp', '--stdio'],
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [
+        { scheme: 'file', language: 'python' },
+        { scheme: 'untitled', language: 'python' },
+      ],
+      outputChannel: this.output,
+      traceOutputChannel: this.traceOutput,
+      initializationOptions: () => serverSettings(readSettings().settings),
+      middleware: createMiddleware({
+        gate: this.gate,
+        openLate: (doc) => this.openLate(doc),
+        inlayHintsEnabled: () => readSettings().settings.inlayHintsEnable,
+        runStarted: (args) => this.hooks.forEach((h) => h.runStarted?.(args)),
+      }),
+    };
+    // The id 'tessel' makes vscode-languageclient follow `tessel.trace.server` live.
+    const client = new LanguageClient('tessel', 'Tessel', serverOptions, clientOptions);
+    client.registerFeature(this.capabilities);
+    for (const hook of this.hooks) hook.attach(client);
+    this.gate.reset();
+    this.client = client;
+    try {
+      await client.start();
+    } catch (e) {
+      this.client = undefined;
+      void client.dispose();
+      this.fail(`the server did not start: ${(e as Error).message}`);
+      return;
+    }
+    this.setState({ kind: 'running', version: located.version });
+    client.onNotification(serverStatusNotification, (status) => {
+      if (this.client === client && this.stateValue.kind === 'running') {
+        this.setState({ kind: 'running', version: located.version, status });
+      }
+    });
+    client.onDidChangeState((e) => {
+      // A crashed server is restarted by vscode-languageclient a few times before it gives up in Stopped.
+      if (this.client !== client) return;
+      if (e.newState === State.Stopped) this.setState({ kind: 'failed', message: 'the server stopped; see the output' });
+      if (e.newState === State.Running) this.setState({ kind: 'running', version: located.version });
+    });
+  }
+
+  private async openLate(doc: vscode.TextDocument): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    await client.sendNotification(DidOpenTextDocumentNotification.type, client.code2ProtocolConverter.asOpenTextDocumentParams(doc));
+  }
+
+  private fail(message: string): void {
+    this.output.appendLine(`tessel: ${message}`);
+    this.setState({ kind: 'failed', message });
+    void vscode.window.showErrorMessage(`Tessel: ${message}`, 'Open Settings', 'Show Output').then((choice) => {
+      if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'tessel.path');
+      if (choice === 'Show Output') this.output.show(true);
+    });
+  }
+
+  private setState(state: ServerState): void {
+    this.stateValue = state;
+    void vscode.commands.executeCommand('setContext', 'tessel.active', state.kind === 'running');
+    this.stateEmitter.fire(state);
+  }
+}
