@@ -14,6 +14,7 @@
 #include "lsp/LineIndex.h"
 #include "lsp/ToProtocol.h"
 #include "tools/InputFile.h"
+#include "tools/JsonOutput.h"
 #include "tools/Subcommands.h"
 #include "tools/TextOutput.h"
 
@@ -178,7 +179,7 @@ int runCheck(const Args &A) {
 
   TextStyle Style{CA.Fmt == Format::Text && useColor(CA.Color)};
   CheckTotals Totals;
-  nlohmann::json Json = nlohmann::json::array();
+  std::vector<FileDiagnostics> Json;
   bool IoProblem = false;
 
   for (const std::string &Path : CA.Files) {
@@ -202,12 +203,11 @@ int runCheck(const Args &A) {
     Totals.Kernels += Report.NumKernels;
     lsp::LineIndex Index(std::move(*In.Text));
     if (CA.Fmt == Format::Json) {
-      nlohmann::json Diags = nlohmann::json::array();
+      FileDiagnostics &FD = Json.emplace_back(FileDiagnostics{Path, {}});
       for (const diag::Finding &F : Report.Findings) {
         Totals.count(F);
-        Diags.push_back(lsp::toProtocol(F, Index, Path));
+        FD.Diagnostics.push_back(lsp::toProtocol(F, Index, Path));
       }
-      Json.push_back({{"file", Path}, {"diagnostics", std::move(Diags)}});
       continue;
     }
     for (const diag::Finding &F : Report.Findings) {
@@ -217,7 +217,7 @@ int runCheck(const Args &A) {
   }
 
   if (CA.Fmt == Format::Json)
-    std::cout << Json.dump(2) << '\n';
+    writeJsonReport(std::cout, Json);
   else
     std::cout << summaryLine(Totals) << '\n';
   if (IoProblem)
