@@ -120,6 +120,11 @@ private:
   const ast::LambdaExpr *Lam = nullptr;
 };
 
+/// Python's `repr` of a str (`'it\'s'` -> `"it's"`) and of a float
+/// (`1e-06`, `100.0`, `inf`), shared by PyValue::repr and the AST dump.
+std::string reprString(const std::string &S);
+std::string reprFloat(double X);
+
 } // namespace tessel
 
 #endif // TESSEL_COMPILER_FRONTEND_PYVALUE_H

@@ -1,0 +1,34 @@
+//===- CstToAst.h - tree-sitter tree to tessel's AST ------------*- C++ -*-===//
+/// \file
+/// Internal to the front end: the two walks Parser.cpp runs over a
+/// tree-sitter tree. convertTree builds ast::Module (statements and
+/// expressions, Error nodes where the tree has errors); collectSyntaxErrors
+/// turns ERROR and MISSING nodes into messages. They are separate so that
+/// the conversion never has to decide whether an error was already reported.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_FRONTEND_CSTTOAST_H
+#define TESSEL_COMPILER_FRONTEND_CSTTOAST_H
+
+#include "compiler/frontend/Ast.h"
+
+#include <tree_sitter/api.h>
+
+#include <string_view>
+#include <vector>
+
+namespace tessel::cst {
+
+/// Expressions and statements nested deeper than this become Error nodes
+/// with "expression nested too deeply", so no input can overflow the stack.
+constexpr int MaxNesting = 200;
+
+/// Converts the module node Root of Source into M.Body; nesting overflows
+/// and Python-2-only statements add to M.SyntaxErrors.
+void convertTree(TSNode Root, std::string_view Source, ast::Module &M);
+
+/// Appends one SyntaxError per outermost ERROR node and per MISSING node.
+void collectSyntaxErrors(TSNode Root, std::string_view Source, std::vector<ast::SyntaxError> &Out);
+
+} // namespace tessel::cst
+
+#endif // TESSEL_COMPILER_FRONTEND_CSTTOAST_H

@@ -1,0 +1,74 @@
+//===- PythonGrammar.cpp - tree-sitter-python symbols and fields ----------===//
+/// \file
+/// Builds the symbol -> NT table and the field ids once (thread-safe static
+/// initialisation), and walks children with a tree cursor.
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/PythonGrammar.h"
+
+#include <cstring>
+
+namespace tessel::grammar {
+
+namespace {
+struct Tables {
+  std::vector<NT> BySymbol;
+  Fields F;
+
+  Tables() {
+    const TSLanguage *L = tree_sitter_python();
+    uint32_t Count = ts_language_symbol_count(L);
+    BySymbol.assign(Count, NT::Other);
+    static const struct {
+      const char *Name;
+      NT Type;
+    } Known[] = {
+#define TESSEL_X(Id, Name) {#Name, NT::Id},
+        TESSEL_PY_NODES(TESSEL_X)
+#undef TESSEL_X
+    };
+    for (uint32_t S = 0; S < Count; ++S) {
+      if (ts_language_symbol_type(L, static_cast<TSSymbol>(S)) != TSSymbolTypeRegular)
+        continue;
+      const char *Name = ts_language_symbol_name(L, static_cast<TSSymbol>(S));
+      for (const auto &K : Known)
+        if (std::strcmp(K.Name, Name) == 0)
+          BySymbol[S] = K.Type;
+    }
+#define TESSEL_X(Id, Name) F.Id = ts_language_field_id_for_name(L, #Name, static_cast<uint32_t>(std::strlen(#Name)));
+    TESSEL_PY_FIELDS(TESSEL_X)
+#undef TESSEL_X
+  }
+};
+
+const Tables &tables() {
+  static const Tables T;
+  return T;
+}
+} // namespace
+
+NT nodeType(TSNode N) {
+  TSSymbol S = ts_node_symbol(N);
+  if (S == static_cast<TSSymbol>(-1))
+    return NT::Error;
+  if (!ts_node_is_named(N))
+    return NT::Other;
+  const auto &T = tables().BySymbol;
+  return S < T.size() ? T[S] : NT::Other;
+}
+
+const Fields &fields() { return tables().F; }
+
+void children(TSNode N, std::vector<Child> &Out) {
+  Out.clear();
+  if (ts_node_child_count(N) == 0)
+    return;
+  TSTreeCursor C = ts_tree_cursor_new(N);
+  if (ts_tree_cursor_goto_first_child(&C)) {
+    do
+      Out.push_back({ts_tree_cursor_current_node(&C), ts_tree_cursor_current_field_id(&C)});
+    while (ts_tree_cursor_goto_next_sibling(&C));
+  }
+  ts_tree_cursor_delete(&C);
+}
+
+} // namespace tessel::grammar
