@@ -41,7 +41,8 @@ static std::string lineColOf(const std::string &Text, size_t Offset) {
 }
 
 static std::string megabytes(uint64_t Bytes) {
-  uint64_t Tenths = (Bytes * 10 + 512 * 1024) / (1024 * 1024);
+  constexpr uint64_t MiB = uint64_t(1) << 20;
+  uint64_t Tenths = (Bytes * 10 + MiB / 2) / MiB;
   if (Tenths % 10 == 0)
     return std::to_string(Tenths / 10) + " MB";
   return std::to_string(Tenths / 10) + "." + std::to_string(Tenths % 10) + " MB";
