@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { locateServer } from '../../src/serverBinary';
 
 const skipOnWindows = process.platform === 'win32' ? 'shell scripts as fake servers need a POSIX shell' : false;
@@ -15,8 +15,13 @@ function fakeServer(dir: string, script: string, mode = 0o755): string {
   return file;
 }
 
+const made: string[] = [];
+after(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
 function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'tessel-ext-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessel-ext-'));
+  made.push(dir);
+  return dir;
 }
 
 test('finds a current server on PATH', { skip: skipOnWindows }, async () => {
