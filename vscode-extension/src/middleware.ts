@@ -50,6 +50,9 @@ export function createMiddleware(deps: MiddlewareDeps): Middleware {
     provideDocumentSemanticTokens: (doc, token, next) => (known(doc) ? next(doc, token) : undefined),
     provideDocumentSemanticTokensEdits: (doc, prev, token, next) => (known(doc) ? next(doc, prev, token) : undefined),
     provideDocumentRangeSemanticTokens: (doc, range, token, next) => (known(doc) ? next(doc, range, token) : undefined),
+    // Pull diagnostics may name a document or only its URI; undefined reads as "no diagnostics".
+    provideDiagnostics: (doc, previousResultId, token, next) =>
+      gate.has(('uri' in doc ? doc.uri : doc).toString()) ? next(doc, previousResultId, token) : undefined,
     provideInlayHints: (doc, range, token, next) =>
       known(doc) && deps.inlayHintsEnabled() ? next(doc, range, token) : [],
 
