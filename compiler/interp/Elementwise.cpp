@@ -1,0 +1,269 @@
+//===- Elementwise.cpp - arithmetic, comparisons, select ------------------===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// Triton's elementwise semantics, as the GPU computes them:
+///  - integers wrap around at their width; `//` truncates toward zero and `%`
+///    takes the dividend's sign (C, PTX div/rem); division by zero gives all
+///    ones for `//` and the dividend for `%` (what PTX produces); shifts by at
+///    least the width give 0 (or the sign for arithmetic right shifts), as
+///    PTX's clamped shifts do;
+///  - floats compute exactly in double and round once to their dtype, which
+///    is the correctly rounded result for + - * / (double has more than
+///    2p+2 bits for every dtype up to fp32); fp64 computes in double;
+///  - minimum/maximum return the non-NaN operand unless propagate_nan=all;
+///  - comparisons of floats are ordered, except `!=`, which is true for NaN.
+/// Unary math functions use the C library in the operand's precision
+/// (fp32 through float functions); the GPU's approximate versions may differ
+/// in the last bits (documented in docs/tir.md).
+//===----------------------------------------------------------------------===//
+#include "compiler/interp/Kernels.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessel::interp {
+
+using ir::OpKind;
+
+namespace {
+
+/// The result shape of an elementwise op whose operands may be runtime scalars.
+const std::vector<int64_t> &widest(const Tile &A, const Tile &B) { return A.size() >= B.size() ? A.Shape : B.Shape; }
+
+template <typename T, typename Fn>
+void map2(const std::vector<T> &A, const std::vector<T> &B, std::vector<T> &Out, Fn F) {
+  size_t N = Out.size();
+  const T *PA = A.data(), *PB = B.data();
+  T *PO = Out.data();
+  if (A.size() == N && B.size() == N) {
+    for (size_t I = 0; I < N; ++I)
+      PO[I] = F(PA[I], PB[I]);
+    return;
+  }
+  size_t SA = A.size() == 1 ? 0 : 1, SB = B.size() == 1 ? 0 : 1;
+  for (size_t I = 0; I < N; ++I)
+    PO[I] = F(PA[I * SA], PB[I * SB]);
+}
+
+template <typename T, typename Fn> void map1(const std::vector<T> &A, std::vector<T> &Out, Fn F) {
+  size_t N = Out.size();
+  for (size_t I = 0; I < N; ++I)
+    Out[I] = F(A[I]);
+}
+
+/// Applies F in double and rounds to K; the fp32 and fp64 loops are
+/// separate so they stay simple enough to vectorise.
+template <typename Fn> void floatBinary(const Tile &L, const Tile &R, Tile &Out, ScalarKind K, Fn F) {
+  if (K == ScalarKind::FP32)
+    return map2(L.Floats, R.Floats, Out.Floats,
+                [&](double A, double B) { return static_cast<double>(static_cast<float>(F(A, B))); });
+  if (K == ScalarKind::FP64)
+    return map2(L.Floats, R.Floats, Out.Floats, F);
+  map2(L.Floats, R.Floats, Out.Floats, [&](double A, double B) { return roundFloat(F(A, B), K); });
+}
+
+int bitsOf(ScalarKind K) { return ir::scalarBits(K); }
+
+void intBinary(OpKind Kind, const Tile &L, const Tile &R, Tile &Out, ScalarKind K) {
+  const bool Signed = ir::isSignedScalar(K);
+  const int Bits = bitsOf(K);
+  auto U = [](int64_t V) { return static_cast<uint64_t>(V); };
+  auto W = [K](uint64_t V) { return wrapInt(static_cast<int64_t>(V), K); };
+  // Unsigned values as their zero-extended bit patterns.
+  const uint64_t Mask = Bits >= 64 ? ~0ull : ((1ull << Bits) - 1);
+  switch (Kind) {
+  case OpKind::Add: return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) + U(B)); });
+  case OpKind::Sub: return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) - U(B)); });
+  case OpKind::Mul: return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) * U(B)); });
+  case OpKind::FloorDiv:
+    return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) -> int64_t {
+      if (B == 0)
+        return W(~0ull);
+      if (Signed)
+        return B == -1 ? W(0 - U(A)) : W(U(A / B));
+      return W((U(A) & Mask) / (U(B) & Mask));
+    });
+  case OpKind::Mod:
+    return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) -> int64_t {
+      if (B == 0)
+        return A;
+      if (Signed)
+        return B == -1 ? 0 : A % B;
+      return W((U(A) & Mask) % (U(B) & Mask));
+    });
+  case OpKind::And: return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) & U(B)); });
+  case OpKind::Or: return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) | U(B)); });
+  case OpKind::Xor: return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) ^ U(B)); });
+  case OpKind::Shl:
+    return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) -> int64_t {
+      uint64_t S = U(B) & Mask;
+      return S >= static_cast<uint64_t>(Bits) ? 0 : W(U(A) << S);
+    });
+  case OpKind::Shr:
+    return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) -> int64_t {
+      uint64_t S = U(B) & Mask;
+      if (Signed)
+        return S >= static_cast<uint64_t>(Bits) ? (A < 0 ? -1 : 0) : (A >> S);
+      return S >= static_cast<uint64_t>(Bits) ? 0 : W((U(A) & Mask) >> S);
+    });
+  case OpKind::Minimum:
+  case OpKind::Maximum: {
+    bool Max = Kind == OpKind::Maximum;
+    if (Signed)
+      return map2(L.Ints, R.Ints, Out.Ints,
+                  [&](int64_t A, int64_t B) { return Max ? std::max(A, B) : std::min(A, B); });
+    return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) {
+      return (U(A) & Mask) < (U(B) & Mask) ? (Max ? B : A) : (Max ? A : B);
+    });
+  }
+  case OpKind::UMulHi:
+    return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) -> int64_t {
+      unsigned __int128 P = static_cast<unsigned __int128>(U(A) & Mask) * (U(B) & Mask);
+      return W(static_cast<uint64_t>(P >> Bits));
+    });
+  default: return;
+  }
+}
+
+} // namespace
+
+void evalBinary(const ir::Op &O, const Tile &L, const Tile &R, Tile &Out) {
+  Out.reset(L.Elem, widest(L, R));
+  ScalarKind K = L.Elem.Scalar;
+  if (!L.isFloat())
+    return intBinary(O.kind(), L, R, Out, K);
+  bool PropNan = O.intAttr() == static_cast<int64_t>(ir::PropagateNan::All);
+  switch (O.kind()) {
+  case OpKind::Add: return floatBinary(L, R, Out, K, [](double A, double B) { return A + B; });
+  case OpKind::Sub: return floatBinary(L, R, Out, K, [](double A, double B) { return A - B; });
+  case OpKind::Mul: return floatBinary(L, R, Out, K, [](double A, double B) { return A * B; });
+  case OpKind::Div: return floatBinary(L, R, Out, K, [](double A, double B) { return A / B; });
+  case OpKind::Mod: return floatBinary(L, R, Out, K, [](double A, double B) { return std::fmod(A, B); });
+  case OpKind::FloorDiv:
+    return floatBinary(L, R, Out, K, [](double A, double B) { return std::floor(A / B); });
+  case OpKind::Minimum:
+    return floatBinary(L, R, Out, K, [PropNan](double A, double B) {
+      if (PropNan && (std::isnan(A) || std::isnan(B)))
+        return NAN * 1.0;
+      return std::fmin(A, B);
+    });
+  case OpKind::Maximum:
+    return floatBinary(L, R, Out, K, [PropNan](double A, double B) {
+      if (PropNan && (std::isnan(A) || std::isnan(B)))
+        return NAN * 1.0;
+      return std::fmax(A, B);
+    });
+  default: return;
+  }
+}
+
+void evalUnary(OpKind Kind, const Tile &X, Tile &Out) {
+  Out.reset(X.Elem, X.Shape);
+  ScalarKind K = X.Elem.Scalar;
+  if (!X.isFloat()) {
+    switch (Kind) {
+    case OpKind::Neg: return map1(X.Ints, Out.Ints, [K](int64_t A) { return wrapInt(static_cast<int64_t>(0 - static_cast<uint64_t>(A)), K); });
+    case OpKind::Not: return map1(X.Ints, Out.Ints, [K](int64_t A) { return wrapInt(~A, K); });
+    case OpKind::Abs:
+      return map1(X.Ints, Out.Ints, [K](int64_t A) {
+        return ir::isSignedScalar(K) && A < 0 ? wrapInt(static_cast<int64_t>(0 - static_cast<uint64_t>(A)), K) : A;
+      });
+    default: return;
+    }
+  }
+  // fp32 math in float precision, everything narrower through fp32 too.
+  const bool Double = K == ScalarKind::FP64;
+  auto apply = [&](auto FnF, auto FnD) {
+    map1(X.Floats, Out.Floats, [&](double A) {
+      double R = Double ? FnD(A) : static_cast<double>(FnF(static_cast<float>(A)));
+      return roundFloat(R, K);
+    });
+  };
+  switch (Kind) {
+  case OpKind::Neg: return map1(X.Floats, Out.Floats, [](double A) { return -A; });
+  case OpKind::Abs: return map1(X.Floats, Out.Floats, [](double A) { return std::fabs(A); });
+  case OpKind::Exp: return apply([](float A) { return std::exp(A); }, [](double A) { return std::exp(A); });
+  case OpKind::Exp2: return apply([](float A) { return std::exp2(A); }, [](double A) { return std::exp2(A); });
+  case OpKind::Log: return apply([](float A) { return std::log(A); }, [](double A) { return std::log(A); });
+  case OpKind::Log2: return apply([](float A) { return std::log2(A); }, [](double A) { return std::log2(A); });
+  case OpKind::Sqrt: return apply([](float A) { return std::sqrt(A); }, [](double A) { return std::sqrt(A); });
+  case OpKind::Rsqrt:
+    return apply([](float A) { return 1.0f / std::sqrt(A); }, [](double A) { return 1.0 / std::sqrt(A); });
+  case OpKind::Sin: return apply([](float A) { return std::sin(A); }, [](double A) { return std::sin(A); });
+  case OpKind::Cos: return apply([](float A) { return std::cos(A); }, [](double A) { return std::cos(A); });
+  case OpKind::Erf: return apply([](float A) { return std::erf(A); }, [](double A) { return std::erf(A); });
+  case OpKind::Floor: return map1(X.Floats, Out.Floats, [](double A) { return std::floor(A); });
+  case OpKind::Ceil: return map1(X.Floats, Out.Floats, [](double A) { return std::ceil(A); });
+  default: return;
+  }
+}
+
+void evalFma(const Tile &A, const Tile &B, const Tile &C, Tile &Out) {
+  size_t N = std::max({A.size(), B.size(), C.size()});
+  const Tile &Widest = A.size() == N ? A : (B.size() == N ? B : C);
+  Out.reset(A.Elem, Widest.Shape);
+  ScalarKind K = A.Elem.Scalar;
+  size_t SA = A.size() == 1 ? 0 : 1, SB = B.size() == 1 ? 0 : 1, SC = C.size() == 1 ? 0 : 1;
+  for (size_t I = 0; I < N; ++I) {
+    double X = A.Floats[I * SA], Y = B.Floats[I * SB], Z = C.Floats[I * SC];
+    // One rounding, as the hardware fma: exact in float for fp32, in double otherwise.
+    Out.Floats[I] = K == ScalarKind::FP32 ? static_cast<double>(std::fma(static_cast<float>(X), static_cast<float>(Y),
+                                                                         static_cast<float>(Z)))
+                                          : roundFloat(std::fma(X, Y, Z), K);
+  }
+}
+
+void evalCmp(ir::CmpPredicate P, const Tile &L, const Tile &R, Tile &Out) {
+  Out.reset({ScalarKind::I1, 0, false}, widest(L, R));
+  size_t N = Out.Ints.size();
+  size_t SA = L.size() == 1 ? 0 : 1, SB = R.size() == 1 ? 0 : 1;
+  using ir::CmpPredicate;
+  auto run = [&](auto Get) {
+    for (size_t I = 0; I < N; ++I) {
+      auto [A, B] = Get(I * SA, I * SB);
+      bool V = false;
+      switch (P) {
+      case CmpPredicate::EQ: V = A == B; break;
+      case CmpPredicate::NE: V = !(A == B); break;
+      case CmpPredicate::LT: V = A < B; break;
+      case CmpPredicate::LE: V = A <= B; break;
+      case CmpPredicate::GT: V = A > B; break;
+      case CmpPredicate::GE: V = A >= B; break;
+      }
+      Out.Ints[I] = V;
+    }
+  };
+  if (L.isFloat())
+    return run([&](size_t I, size_t J) { return std::pair<double, double>(L.Floats[I], R.Floats[J]); });
+  if (!L.Elem.isPointer() && !ir::isSignedScalar(L.Elem.Scalar))
+    return run([&](size_t I, size_t J) {
+      return std::pair<uint64_t, uint64_t>(static_cast<uint64_t>(L.Ints[I]), static_cast<uint64_t>(R.Ints[J]));
+    });
+  run([&](size_t I, size_t J) { return std::pair<int64_t, int64_t>(L.Ints[I], R.Ints[J]); });
+}
+
+void evalSelect(const Tile &Cond, const Tile &A, const Tile &B, Tile &Out) {
+  size_t N = std::max({Cond.size(), A.size(), B.size()});
+  const Tile &Widest = A.size() == N ? A : (B.size() == N ? B : Cond);
+  Out.reset(A.Elem, Widest.Shape);
+  size_t SC = Cond.size() == 1 ? 0 : 1, SA = A.size() == 1 ? 0 : 1, SB = B.size() == 1 ? 0 : 1;
+  if (A.isFloat()) {
+    for (size_t I = 0; I < N; ++I)
+      Out.Floats[I] = Cond.Ints[I * SC] ? A.Floats[I * SA] : B.Floats[I * SB];
+    return;
+  }
+  for (size_t I = 0; I < N; ++I)
+    Out.Ints[I] = Cond.Ints[I * SC] ? A.Ints[I * SA] : B.Ints[I * SB];
+}
+
+void evalAddPtr(const Tile &Ptr, const Tile &Offset, Tile &Out) {
+  Out.reset(Ptr.Elem, widest(Ptr, Offset));
+  const int64_t Size = ir::elemBytes(Ptr.Elem.pointee());
+  map2(Ptr.Ints, Offset.Ints, Out.Ints,
+       [Size](int64_t P, int64_t Off) { return static_cast<int64_t>(static_cast<uint64_t>(P) + static_cast<uint64_t>(Off * Size)); });
+}
+
+} // namespace tessel::interp
