@@ -52,6 +52,10 @@ struct Value {
   std::shared_ptr<const Value> Self;
   std::string MethodName; ///< Method
   IndexFacts Facts;       ///< Tensor
+  /// A block pointer from tl.make_block_ptr / tl.advance: Type is the scalar
+  /// pointer and BlockShape the shape a load through it produces.
+  bool IsBlockPtr = false;
+  std::vector<int64_t> BlockShape;
 
   static Value poison() { return Value(); }
   static Value tensor(TileType T, IndexFacts F = {}) {

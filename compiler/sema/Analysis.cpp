@@ -1,0 +1,89 @@
+//===- Analysis.cpp - checking every kernel of a file ---------------------===//
+/// \file
+/// analyzeFile: syntax errors, discovery, then every kernel under every
+/// specialization. A problem found under every specialization of a kernel is
+/// reported once, plainly; one found under only some carries the
+/// specialization it needs and points at the config or launch that made it.
+//===----------------------------------------------------------------------===//
+#include "compiler/sema/Analysis.h"
+
+#include "compiler/sema/KernelChecker.h"
+#include "compiler/sema/Specializations.h"
+
+namespace tessel::sema {
+
+static bool sameProblem(const Problem &A, const Problem &B) {
+  return A.Kind == B.Kind && A.Range == B.Range && A.Message == B.Message;
+}
+
+/// Merges the problems found under each specialization of one kernel.
+static void mergeSpecializations(const std::vector<std::vector<Problem>> &PerSpec,
+                                 const std::vector<Specialization> &Specs, ProblemSink &Sink) {
+  for (size_t I = 0; I < PerSpec.size(); ++I) {
+    for (const Problem &P : PerSpec[I]) {
+      size_t Count = 0;
+      for (const auto &Other : PerSpec)
+        for (const Problem &Q : Other)
+          if (sameProblem(P, Q)) {
+            ++Count;
+            break;
+          }
+      Problem Out = P;
+      if (Count == PerSpec.size()) {
+        Out.Specialization.clear();
+      } else if (!Specs[I].Source.empty()) {
+        Out.Related.push_back({Specs[I].Source, "under " + Specs[I].Description});
+      }
+      Sink.report(std::move(Out));
+    }
+  }
+}
+
+std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile> File, const AnalyzeOptions &Opts) {
+  auto FA = std::make_shared<FileAnalysis>();
+  FA->File = File;
+  ProblemSink Sink;
+  for (const ast::SyntaxError &E : File->module().SyntaxErrors)
+    Sink.report(ProblemKind::SyntaxError, E.Range, E.Message);
+  FA->Info = discover(File->module(), Sink);
+  for (const std::string &Name : FA->Info.Order) {
+    const JitFunction &Fn = FA->Info.Jit.at(Name);
+    if (!Fn.IsKernel || !Fn.Def)
+      continue;
+    std::vector<Specialization> Specs = specializationsOf(Fn, Opts.MaxSpecializations);
+    std::vector<std::vector<Problem>> PerSpec;
+    for (const Specialization &S : Specs) {
+      KernelAnalysis KA;
+      KA.Kernel = Name;
+      KA.Specialization = S.Description;
+      KA.SpecializationSource = S.Source;
+      ProblemSink SpecSink;
+      KernelChecker C(*File, FA->Info, Opts, SpecSink, KA);
+      C.checkKernel(Fn, S);
+      PerSpec.push_back(SpecSink.take());
+      FA->Kernels.push_back(std::move(KA));
+    }
+    mergeSpecializations(PerSpec, Specs, Sink);
+  }
+  FA->Problems = Sink.take();
+  return FA;
+}
+
+const KernelAnalysis *FileAnalysis::kernelAt(uint32_t Offset) const {
+  for (const KernelAnalysis &K : Kernels) {
+    auto It = Info.Jit.find(K.Kernel);
+    if (It != Info.Jit.end() && It->second.Def && It->second.Def->Range.contains(Offset))
+      return &K;
+  }
+  return nullptr;
+}
+
+const ValueFact *FileAnalysis::valueAt(uint32_t Offset) const {
+  for (const KernelAnalysis &K : Kernels)
+    for (const ValueFact &V : K.Values)
+      if (V.Range.contains(Offset) || (V.Range.End == Offset && !V.Range.empty()))
+        return &V;
+  return nullptr;
+}
+
+} // namespace tessel::sema

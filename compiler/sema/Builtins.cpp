@@ -1,0 +1,280 @@
+//===- Builtins.cpp - the table of triton.language builtins ---------------===//
+/// \file
+/// Registers every modelled `tl.*` builtin with its Python signature, binds
+/// call arguments as Python does, and answers "is this a member of
+/// triton.language" for attribute checks. Builtins tessel does not model yet
+/// evaluate to Poison (silence), never to a guess.
+//===----------------------------------------------------------------------===//
+#include "compiler/sema/BuiltinCall.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace tessel::sema {
+
+static std::vector<BuiltinParam> parseSignature(std::string_view Sig) {
+  std::vector<BuiltinParam> Params;
+  while (!Sig.empty()) {
+    size_t Comma = Sig.find(',');
+    std::string_view Tok = Sig.substr(0, Comma);
+    Sig = Comma == std::string_view::npos ? std::string_view() : Sig.substr(Comma + 1);
+    while (!Tok.empty() && Tok.front() == ' ')
+      Tok.remove_prefix(1);
+    while (!Tok.empty() && Tok.back() == ' ')
+      Tok.remove_suffix(1);
+    if (Tok.empty())
+      continue;
+    BuiltinParam P;
+    if (Tok.front() == '*') {
+      P.VarArgs = true;
+      Tok.remove_prefix(1);
+    }
+    if (Tok.back() == '=') {
+      P.HasDefault = true;
+      Tok.remove_suffix(1);
+    }
+    if (Tok.size() > 2 && Tok.substr(Tok.size() - 2) == ":C") {
+      P.Constexpr = true;
+      Tok.remove_suffix(2);
+    }
+    P.Name = std::string(Tok);
+    Params.push_back(std::move(P));
+  }
+  return Params;
+}
+
+namespace {
+struct Registered {
+  std::vector<BuiltinParam> Params;
+  BuiltinHandler Handler;
+};
+} // namespace
+
+static const std::map<std::string, Registered, std::less<>> &registry() {
+  static const std::map<std::string, Registered, std::less<>> R = [] {
+    std::map<std::string, Registered, std::less<>> M;
+    for (auto *Family : {&shapeBuiltins, &memoryBuiltins, &mathBuiltins, &reductionBuiltins, &miscBuiltins})
+      for (const BuiltinEntry &E : Family())
+        M[std::string(E.Name)] = Registered{parseSignature(E.Signature), E.Handler};
+    return M;
+  }();
+  return R;
+}
+
+/// Every public name of triton.language in Triton 3.6 (for "module has no
+/// attribute" errors), beyond the modelled builtins.
+static const std::set<std::string, std::less<>> &otherLanguageNames() {
+  static const std::set<std::string, std::less<>> Names = {
+      "constexpr", "int1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+      "bfloat16", "float32", "float64", "float8e5", "float8e5b16", "float8e4nv", "float8e4b8", "float8e4b15",
+      "pointer_type", "block_type", "tuple", "tuple_type", "tensor", "void", "pi32_t", "const", "PropagateNan",
+      "TRITON_MAX_TENSOR_NUMEL", "dtype", "range", "static_range", "condition", "math", "extra", "core",
+      "standard", "random", "semantic", "inline_asm_elementwise", "dot_scaled", "histogram", "gather",
+      "map_elementwise", "sort", "topk", "bitonic_merge", "interleave", "swizzle2d", "make_tensor_descriptor",
+      "load_tensor_descriptor", "store_tensor_descriptor", "tensor_descriptor", "philox", "philox_impl",
+      "randint4x", "rand4x", "randn4x", "uint_to_uniform_float", "pair_uniform_to_normal", "static_print",
+      "device_print", "assume", "reduce_or", "item", "clamp", "div_rn", "sqrt_rn", "umulhi", "fdiv", "log1p",
+      "expm1", "erf", "tanh", "cosh", "sinh", "is_tensor", "full_like", "zeros_like", "ones_like", "ravel",
+      "cat", "view", "split", "join", "broadcast", "minimum", "maximum", "float8e4b15x4", "to_tensor",
+      "_experimental_descriptor_load", "_experimental_descriptor_store", "multiple_of", "max_contiguous",
+      "max_constancy", "debug_barrier", "associative_scan", "reduce", "cumsum", "cumprod", "flip"};
+  return Names;
+}
+
+bool isLanguageMember(std::string_view Name) {
+  return registry().count(Name) || otherLanguageNames().count(Name);
+}
+
+bool isTensorMethod(std::string_view Name) {
+  static const std::set<std::string, std::less<>> Methods = {
+      "to", "cast", "sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce_or", "reshape", "view", "trans",
+      "permute", "expand_dims", "broadcast_to", "split", "join", "cumsum", "cumprod", "exp", "exp2", "log", "log2",
+      "cos", "sin", "sqrt", "rsqrt", "erf", "floor", "ceil", "abs", "sigmoid", "softmax", "ravel", "flip", "sort",
+      "reduce", "associative_scan", "logical_and", "logical_or", "item", "histogram", "gather", "store", "load",
+      "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg",
+      "atomic_cas", "fma", "umulhi", "fdiv", "multiple_of", "max_contiguous", "max_constancy", "advance",
+      "clamp", "cat"};
+  return Methods.count(Name) > 0;
+}
+
+std::optional<size_t> normaliseAxis(int64_t Axis, size_t Rank) {
+  int64_t R = static_cast<int64_t>(Rank);
+  if (Axis < 0)
+    Axis += R;
+  if (Axis < 0 || Axis >= R)
+    return std::nullopt;
+  return static_cast<size_t>(Axis);
+}
+
+bool BuiltinCall::bind(std::vector<Arg> Args, std::vector<std::pair<std::string, Arg>> Kw) {
+  Bound.assign(Params.size(), std::nullopt);
+  size_t Next = 0;
+  for (Arg &A : Args) {
+    while (Next < Params.size() && Params[Next].VarArgs == false && Bound[Next])
+      ++Next;
+    if (Next >= Params.size()) {
+      size_t Max = std::count_if(Params.begin(), Params.end(), [](const BuiltinParam &P) { return !P.VarArgs; });
+      error(ProblemKind::BadCall, Name + "() takes " + std::to_string(Max) + " positional argument" +
+                                      (Max == 1 ? "" : "s") + " but " + std::to_string(Args.size()) +
+                                      " were given");
+      return false;
+    }
+    if (Params[Next].VarArgs) {
+      Rest.push_back(std::move(A));
+      continue;
+    }
+    Bound[Next++] = std::move(A);
+  }
+  for (auto &[K, A] : Kw) {
+    auto It = std::find_if(Params.begin(), Params.end(), [&](const BuiltinParam &P) { return P.Name == K; });
+    if (It == Params.end() || It->VarArgs) {
+      errorAt(ProblemKind::BadCall, A.Range, Name + "() got an unexpected keyword argument '" + K + "'");
+      return false;
+    }
+    size_t I = It - Params.begin();
+    if (Bound[I]) {
+      errorAt(ProblemKind::BadCall, A.Range, Name + "() got multiple values for argument '" + K + "'");
+      return false;
+    }
+    Bound[I] = std::move(A);
+  }
+  for (size_t I = 0; I < Params.size(); ++I) {
+    const BuiltinParam &P = Params[I];
+    if (P.VarArgs || P.HasDefault || Bound[I])
+      continue;
+    error(ProblemKind::BadCall, Name + "() missing 1 required positional argument: '" + P.Name + "'");
+    return false;
+  }
+  return true;
+}
+
+const Arg *BuiltinCall::get(std::string_view Param) const {
+  for (size_t I = 0; I < Params.size(); ++I)
+    if (Params[I].Name == Param && Bound[I])
+      return &*Bound[I];
+  return nullptr;
+}
+
+Value BuiltinCall::value(std::string_view Param) const {
+  const Arg *A = get(Param);
+  return A ? A->V : Value::constant(PyValue::none());
+}
+
+bool BuiltinCall::given(std::string_view Param) const { return get(Param) != nullptr; }
+
+bool BuiltinCall::present(std::string_view Param) const {
+  const Arg *A = get(Param);
+  return A && !(A->V.isConstexpr() && A->V.Const.isNone());
+}
+
+SourceRange BuiltinCall::rangeOf(std::string_view Param) const {
+  const Arg *A = get(Param);
+  return A ? A->Range : Call->Range;
+}
+
+bool BuiltinCall::anyPoison() const {
+  for (const auto &A : Bound)
+    if (A && A->V.isPoison())
+      return true;
+  return std::any_of(Rest.begin(), Rest.end(), [](const Arg &A) { return A.V.isPoison(); });
+}
+
+std::optional<int64_t> BuiltinCall::constInt(std::string_view Param) {
+  const Arg *A = get(Param);
+  if (!A || !A->V.isKnownConstexpr() || !A->V.Const.isIntLike())
+    return std::nullopt;
+  return A->V.Const.asInt();
+}
+
+std::optional<ScalarKind> BuiltinCall::dtype(std::string_view Param) {
+  const Arg *A = get(Param);
+  if (!A || !A->V.isDtype())
+    return std::nullopt;
+  return scalarKindFromLanguageName(std::string_view(A->V.Const.qualifiedPath()).substr(16));
+}
+
+std::optional<std::vector<int64_t>> BuiltinCall::shape(std::string_view Param) {
+  std::vector<Value> Dims;
+  std::vector<SourceRange> Ranges;
+  const Arg *A = get(Param);
+  auto Add = [&](const Value &V, SourceRange R) {
+    if (V.isKnownConstexpr() && V.Const.isSequence()) {
+      for (const PyValue &P : V.Const.elements()) {
+        Dims.push_back(Value::constant(P));
+        Ranges.push_back(R);
+      }
+    } else if (V.K == Value::Kind::Tuple) {
+      for (const Value &E : V.Elts) {
+        Dims.push_back(E);
+        Ranges.push_back(R);
+      }
+    } else {
+      Dims.push_back(V);
+      Ranges.push_back(R);
+    }
+  };
+  if (A)
+    Add(A->V, A->Range);
+  else if (Rest.size() == 1)
+    Add(Rest[0].V, Rest[0].Range);
+  else
+    for (const Arg &R : Rest)
+      Add(R.V, R.Range);
+  std::vector<int64_t> Shape;
+  for (size_t I = 0; I < Dims.size(); ++I) {
+    const Value &D = Dims[I];
+    if (D.isPoison())
+      return std::nullopt;
+    if (D.isTensor()) {
+      errorAt(ProblemKind::ConstexprRequired, Ranges[I],
+              "Shape element " + std::to_string(I) +
+                  " must have type `constexpr[int]`, got `constexpr[<class 'triton.language.core.tensor'>]`");
+      return std::nullopt;
+    }
+    if (D.isKnownConstexpr() && D.Const.isIntLike())
+      Shape.push_back(D.Const.asInt());
+    else
+      Shape.push_back(TileType::UnknownDim);
+  }
+  return Shape;
+}
+
+/// The generic constexpr requirement of a `:C` parameter given a tensor.
+static bool checkConstexprParams(BuiltinCall &B) {
+  for (size_t I = 0; I < B.Params.size(); ++I) {
+    const BuiltinParam &P = B.Params[I];
+    if (!P.Constexpr || !B.Bound[I] || !B.Bound[I]->V.isTensor())
+      continue;
+    if (P.Name == "shape" || P.Name == "dims")
+      continue; // BuiltinCall::shape reports these with Triton's shape wording
+    if (B.Name == "arange") {
+      B.error(ProblemKind::ConstexprRequired, "arange's arguments must be of type tl.constexpr");
+      return false;
+    }
+    B.errorAt(ProblemKind::ConstexprRequired, B.Bound[I]->Range,
+              "`" + P.Name + "` argument of tl." + B.Name +
+                  " must be a tl.constexpr (known at compile time), but it is a tensor of type " +
+                  B.Bound[I]->V.Type.tritonStr());
+    return false;
+  }
+  return true;
+}
+
+Value callLanguageBuiltin(KernelChecker &C, std::string_view Name, const ast::CallExpr *Call, std::vector<Arg> Args,
+                          std::vector<std::pair<std::string, Arg>> Kw) {
+  auto It = registry().find(Name);
+  if (It == registry().end())
+    return Value::poison();
+  BuiltinCall B(C, Name, Call);
+  B.Params = It->second.Params;
+  if (!B.bind(std::move(Args), std::move(Kw)))
+    return Value::poison();
+  if (B.anyPoison())
+    return Value::poison();
+  if (!checkConstexprParams(B))
+    return Value::poison();
+  return It->second.Handler(B);
+}
+
+} // namespace tessel::sema

@@ -1,0 +1,253 @@
+//===- BuiltinsMemory.cpp - loads, stores, atomics, block pointers ---------===//
+/// \file
+/// tl.load / tl.store / tl.atomic_* with semantic.py's argument rules, and the
+/// record of every access (pointer and mask index facts) that the masking
+/// checks in diagnostics/ read.
+//===----------------------------------------------------------------------===//
+#include "compiler/sema/BuiltinCall.h"
+
+#include "compiler/sema/MaskFacts.h"
+
+namespace tessel::sema {
+
+static bool knownNonPointer(const Value &P) {
+  return P.isTensor() && !P.Type.Elem.isPointer() && P.Type.Elem.Scalar != ScalarKind::Unknown;
+}
+
+static std::string shapeText(const std::vector<int64_t> &S) {
+  std::string Out = "[";
+  for (size_t I = 0; I < S.size(); ++I)
+    Out += (I ? ", " : "") + (S[I] == TileType::UnknownDim ? std::string("?") : std::to_string(S[I]));
+  return Out + "]";
+}
+
+/// Fills the access record from the final pointer and mask values.
+static void recordAccess(BuiltinCall &B, std::string Op, const Value &Ptr, const Value *Mask,
+                         const std::vector<int64_t> &Shape) {
+  MemoryAccess A;
+  A.Call = B.Call;
+  A.Op = std::move(Op);
+  A.PointerRange = B.rangeOf("pointer");
+  A.IsBlockPointer = Ptr.IsBlockPtr;
+  A.HasBoundaryCheck = B.present("boundary_check");
+  size_t Rank = Shape.size();
+  IndexFacts PF = alignFacts(Ptr, Rank);
+  A.PointerAxes = PF.Axes;
+  A.SlidingCause.assign(Rank, PF.Cause);
+  if (Mask && Mask->isTensor()) {
+    A.HasMask = true;
+    IndexFacts MF = alignFacts(*Mask, Rank);
+    A.MaskBounds = MF.MaskBounds;
+    A.MaskBounds.resize(Rank, false);
+  } else if (Mask && Mask->isConstexpr() && !Mask->Const.isNone()) {
+    A.HasMask = true;
+    A.MaskBounds.assign(Rank, false);
+  } else if (Mask && Mask->isPoison()) {
+    A.HasMask = true;
+    A.MaskBounds.assign(Rank, true);
+  }
+  B.C.recordAccess(std::move(A));
+}
+
+/// Broadcasts `Ptr` with an operand (mask / other / value) the way
+/// `broadcast_impl_value` does; returns false after reporting a mismatch.
+static bool broadcastWith(BuiltinCall &B, std::vector<int64_t> &Shape, const Value &Operand) {
+  if (!Operand.isTensor())
+    return true;
+  auto S = broadcastShapes(Shape, Operand.Type.Shape);
+  if (!S) {
+    B.error(ProblemKind::ShapeMismatch, S.Error);
+    return false;
+  }
+  Shape = *S.Result;
+  return true;
+}
+
+static Value load(BuiltinCall &B) {
+  Value Ptr = B.value("pointer");
+  Value Mask = B.value("mask"), Other = B.value("other");
+  bool HasMask = B.present("mask"), HasOther = B.present("other");
+  if (Ptr.IsBlockPtr) {
+    if (HasMask || HasOther) {
+      B.error(ProblemKind::LoadStore, "`mask` and `other` arguments cannot be specified for loading block pointers");
+      return Value::poison();
+    }
+    recordAccess(B, "tl.load", Ptr, nullptr, Ptr.BlockShape);
+    return Value::tensor(TileType{Ptr.Type.Elem.pointee(), Ptr.BlockShape});
+  }
+  if (!Ptr.isTensor())
+    return Value::poison();
+  if (knownNonPointer(Ptr)) {
+    B.error(ProblemKind::LoadStore, "Unsupported ptr type " + typeRepr(Ptr.Type) + " in `tl.load`");
+    return Value::poison();
+  }
+  if (!HasMask && HasOther) {
+    B.error(ProblemKind::LoadStore, "`other` cannot be provided without `mask`");
+    return Value::poison();
+  }
+  Value Check = B.value("boundary_check");
+  bool HasBoundaryCheck = Check.isTensor() || (Check.isKnownConstexpr() && Check.Const.truthy().value_or(false));
+  if (HasBoundaryCheck || (B.given("padding_option") && B.value("padding_option").isKnownConstexpr() &&
+                                      B.value("padding_option").Const.isStr() &&
+                                      !B.value("padding_option").Const.asStr().empty())) {
+    B.error(ProblemKind::LoadStore,
+            "`padding_option` or `boundary_check` argument is not supported for loading a tensor ofpointers or "
+            "loading a scalarBecause the compiler does not know the boundary; please use block pointers (defined "
+            "by `make_block_ptr`) instead");
+    return Value::poison();
+  }
+  if (HasMask)
+    Mask = B.C.toTensor(Mask, B.rangeOf("mask"));
+  if (HasOther)
+    Other = B.C.toTensor(Other, B.rangeOf("other"));
+  if (!Ptr.Type.isBlock()) {
+    if (HasMask && Mask.isBlock()) {
+      B.error(ProblemKind::LoadStore, "Mask argument cannot be block type if pointer argument is not a block");
+      return Value::poison();
+    }
+    if (HasOther && Other.isBlock()) {
+      B.error(ProblemKind::LoadStore, "Other argument cannot be block type if pointer argument is not a block");
+      return Value::poison();
+    }
+  }
+  std::vector<int64_t> Shape = Ptr.Type.Shape;
+  if (Ptr.Type.isBlock()) {
+    if (HasMask && !broadcastWith(B, Shape, Mask))
+      return Value::poison();
+    if (HasOther && !broadcastWith(B, Shape, Other))
+      return Value::poison();
+  }
+  recordAccess(B, "tl.load", Ptr, HasMask ? &Mask : nullptr, Shape);
+  ElemType Elem = Ptr.Type.Elem.isPointer() ? Ptr.Type.Elem.pointee() : ElemType{ScalarKind::Unknown};
+  return Value::tensor(TileType{Elem, Shape});
+}
+
+static Value store(BuiltinCall &B) {
+  Value Ptr = B.value("pointer");
+  Value Val = B.value("value"), Mask = B.value("mask");
+  bool HasMask = B.present("mask");
+  if (Ptr.IsBlockPtr) {
+    if (HasMask) {
+      B.error(ProblemKind::LoadStore, "`mask` argument cannot be specified for storing block pointers");
+      return Value::poison();
+    }
+    recordAccess(B, "tl.store", Ptr, nullptr, Ptr.BlockShape);
+    return Value::constant(PyValue::none());
+  }
+  if (!Ptr.isTensor())
+    return Value::poison();
+  if (knownNonPointer(Ptr)) {
+    B.error(ProblemKind::LoadStore, "Unsupported ptr type " + typeRepr(Ptr.Type) + " in `tl.store`");
+    return Value::poison();
+  }
+  Val = B.C.toTensor(Val, B.rangeOf("value"));
+  if (HasMask)
+    Mask = B.C.toTensor(Mask, B.rangeOf("mask"));
+  if (!Ptr.Type.isBlock()) {
+    if (Val.isBlock()) {
+      B.error(ProblemKind::LoadStore, "Value argument cannot be block type if pointer argument is not a block");
+      return Value::poison();
+    }
+    if (HasMask && Mask.isBlock()) {
+      B.error(ProblemKind::LoadStore, "Mask argument cannot be block type if pointer argument is not a block");
+      return Value::poison();
+    }
+  }
+  std::vector<int64_t> Shape = Ptr.Type.Shape;
+  if (Ptr.Type.isBlock() || Val.isBlock()) {
+    if (!broadcastWith(B, Shape, Val))
+      return Value::poison();
+    if (Shape != Ptr.Type.Shape) {
+      B.error(ProblemKind::LoadStore, "Expected pointer argument to have shape " + shapeText(Shape) + " but got " +
+                                          shapeText(Ptr.Type.Shape));
+      return Value::poison();
+    }
+    if (HasMask && !broadcastWith(B, Shape, Mask))
+      return Value::poison();
+  }
+  if (HasMask && Mask.isTensor() && Mask.Type.Elem.Scalar != ScalarKind::Unknown &&
+      (Mask.Type.Elem.isPointer() || Mask.Type.Elem.Scalar != ScalarKind::I1)) {
+    B.error(ProblemKind::LoadStore, "Mask must have boolean scalar type");
+    return Value::poison();
+  }
+  recordAccess(B, "tl.store", Ptr, HasMask ? &Mask : nullptr, Shape);
+  return Value::constant(PyValue::none());
+}
+
+static Value atomic(BuiltinCall &B) {
+  Value Ptr = B.value("pointer");
+  if (!Ptr.isTensor())
+    return Value::poison();
+  std::string Op = "tl." + B.Name;
+  if (knownNonPointer(Ptr)) {
+    B.error(ProblemKind::LoadStore, "Unsupported ptr type " + typeRepr(Ptr.Type) + " in `" + Op + "`");
+    return Value::poison();
+  }
+  ScalarKind Elem = Ptr.Type.Elem.isPointer() ? Ptr.Type.Elem.Scalar : ScalarKind::Unknown;
+  std::string Short = B.Name.substr(7); // after "atomic_"
+  if ((Elem == ScalarKind::FP16 || Elem == ScalarKind::BF16) && Short != "add" && Short != "xchg" && Short != "cas") {
+    B.error(ProblemKind::LoadStore, "atomic_" + Short + " does not support fp16/bf16");
+    return Value::poison();
+  }
+  if (Short == "cas" && Elem != ScalarKind::Unknown && bitWidth(Elem) != 16 && bitWidth(Elem) != 32 &&
+      bitWidth(Elem) != 64) {
+    B.error(ProblemKind::LoadStore, "atomic_cas only supports elements with width {16, 32, 64}");
+    return Value::poison();
+  }
+  std::vector<int64_t> Shape = Ptr.Type.Shape;
+  Value Val = B.C.toTensor(B.value("val"), B.rangeOf("val"));
+  if (Ptr.Type.isBlock() && !broadcastWith(B, Shape, Val))
+    return Value::poison();
+  Value Mask = B.value("mask");
+  bool HasMask = B.present("mask");
+  if (HasMask) {
+    Mask = B.C.toTensor(Mask, B.rangeOf("mask"));
+    if (Ptr.Type.isBlock() && !broadcastWith(B, Shape, Mask))
+      return Value::poison();
+  }
+  recordAccess(B, Op, Ptr, HasMask ? &Mask : nullptr, Shape);
+  return Value::tensor(TileType{Ptr.Type.Elem.isPointer() ? Ptr.Type.Elem.pointee() : ElemType{ScalarKind::Unknown},
+                                Shape});
+}
+
+static Value makeBlockPtr(BuiltinCall &B) {
+  Value Base = B.value("base");
+  auto Shape = B.shape("block_shape");
+  if (!Base.isTensor() || !Shape)
+    return Value::poison();
+  if (!B.C.validateShape(*Shape, B.range()))
+    return Value::poison();
+  Value V = Value::tensor(TileType{Base.Type.Elem, {}});
+  V.IsBlockPtr = true;
+  V.BlockShape = *Shape;
+  return V;
+}
+
+static Value advance(BuiltinCall &B) {
+  Value Base = B.value("base");
+  if (!Base.IsBlockPtr)
+    return Base.isPoison() ? Base : Value::poison();
+  return Base;
+}
+
+const std::vector<BuiltinEntry> &memoryBuiltins() {
+  static const std::vector<BuiltinEntry> Entries = {
+      {"load", "pointer, mask=, other=, boundary_check:C=, padding_option:C=, cache_modifier:C=, "
+               "eviction_policy:C=, volatile:C=",
+       load},
+      {"store", "pointer, value, mask=, boundary_check:C=, cache_modifier:C=, eviction_policy:C=", store},
+      {"atomic_add", "pointer, val, mask=, sem:C=, scope:C=", atomic},
+      {"atomic_max", "pointer, val, mask=, sem:C=, scope:C=", atomic},
+      {"atomic_min", "pointer, val, mask=, sem:C=, scope:C=", atomic},
+      {"atomic_and", "pointer, val, mask=, sem:C=, scope:C=", atomic},
+      {"atomic_or", "pointer, val, mask=, sem:C=, scope:C=", atomic},
+      {"atomic_xor", "pointer, val, mask=, sem:C=, scope:C=", atomic},
+      {"atomic_xchg", "pointer, val, mask=, sem:C=, scope:C=", atomic},
+      {"atomic_cas", "pointer, cmp, val, sem:C=, scope:C=", atomic},
+      {"make_block_ptr", "base, shape, strides, offsets, block_shape:C, order:C", makeBlockPtr},
+      {"advance", "base, offsets", advance},
+  };
+  return Entries;
+}
+
+} // namespace tessel::sema

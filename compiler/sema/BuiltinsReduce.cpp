@@ -1,0 +1,139 @@
+//===- BuiltinsReduce.cpp - reductions and scans --------------------------===//
+/// \file
+/// sum / max / min / argmax / argmin / xor_sum / reduce and the scans, with
+/// Triton's axis handling and result types (narrow integers summed as 32-bit),
+/// and user combine functions checked by inlining them on scalars.
+//===----------------------------------------------------------------------===//
+#include "compiler/sema/BuiltinCall.h"
+
+#include "compiler/sema/MaskFacts.h"
+
+namespace tessel::sema {
+
+/// The shape after reducing Axis (nullopt = all axes), or nullopt after a
+/// reported error.
+static std::optional<TileType> reducedType(BuiltinCall &B, const Value &In, ElemType Elem) {
+  Value AxisV = B.value("axis");
+  bool KeepDims = B.value("keep_dims").isKnownConstexpr() && B.value("keep_dims").Const.truthy().value_or(false);
+  if (AxisV.isConstexpr() && AxisV.Const.isNone())
+    return TileType{Elem, KeepDims ? std::vector<int64_t>(In.Type.Shape.size(), 1) : std::vector<int64_t>{}};
+  if (!AxisV.isKnownConstexpr() || !AxisV.Const.isIntLike())
+    return TileType{Elem, std::vector<int64_t>(In.Type.Shape.empty() ? 0 : In.Type.Shape.size() - 1,
+                                               TileType::UnknownDim)};
+  auto Axis = normaliseAxis(AxisV.Const.asInt(), In.Type.Shape.size());
+  if (!Axis) {
+    B.errorAt(ProblemKind::ShapeMismatch, B.rangeOf("axis"),
+              "invalid axis " + std::to_string(AxisV.Const.asInt()) + ". Expected " +
+                  std::to_string(-static_cast<int64_t>(In.Type.Shape.size())) + " <= axis < " +
+                  std::to_string(In.Type.Shape.size()));
+    return std::nullopt;
+  }
+  std::vector<int64_t> Shape = In.Type.Shape;
+  if (KeepDims)
+    Shape[*Axis] = 1;
+  else
+    Shape.erase(Shape.begin() + *Axis);
+  return TileType{Elem, Shape};
+}
+
+static Value input(BuiltinCall &B) { return B.C.toTensor(B.value("input"), B.rangeOf("input")); }
+
+static ElemType sumType(BuiltinCall &B, ElemType E) {
+  if (auto D = B.dtype("dtype"))
+    return ElemType{*D};
+  if (!E.isPointer() && isInt(E.Scalar) && bitWidth(E.Scalar) < 32)
+    return ElemType{isUnsigned(E.Scalar) ? ScalarKind::U32 : ScalarKind::I32};
+  return E;
+}
+
+static Value sum(BuiltinCall &B) {
+  Value In = input(B);
+  if (!In.isTensor())
+    return Value::poison();
+  auto T = reducedType(B, In, sumType(B, In.Type.Elem));
+  return T ? Value::tensor(*T) : Value::poison();
+}
+
+static Value maxMin(BuiltinCall &B) {
+  Value In = input(B);
+  if (!In.isTensor())
+    return Value::poison();
+  auto T = reducedType(B, In, In.Type.Elem);
+  if (!T)
+    return Value::poison();
+  if (B.value("return_indices").isKnownConstexpr() && B.value("return_indices").Const.truthy().value_or(false))
+    return Value::tuple({Value::tensor(*T), Value::tensor(TileType{ElemType{ScalarKind::I32}, T->Shape})});
+  return Value::tensor(*T);
+}
+
+static Value argMaxMin(BuiltinCall &B) {
+  Value In = input(B);
+  if (!In.isTensor())
+    return Value::poison();
+  auto T = reducedType(B, In, ElemType{ScalarKind::I32});
+  return T ? Value::tensor(*T) : Value::poison();
+}
+
+static Value xorSum(BuiltinCall &B) {
+  Value In = input(B);
+  if (!In.isTensor())
+    return Value::poison();
+  ScalarKind K = In.Type.Elem.Scalar;
+  if (K != ScalarKind::Unknown && (In.Type.Elem.isPointer() || !isInt(K))) {
+    B.error(ProblemKind::InvalidOperands, "xor_sum only supported for integers");
+    return Value::poison();
+  }
+  auto T = reducedType(B, In, In.Type.Elem);
+  return T ? Value::tensor(*T) : Value::poison();
+}
+
+/// Checks a user combine function by inlining it on two scalars of Elem.
+static std::optional<ElemType> combineType(BuiltinCall &B, ElemType Elem) {
+  Value Fn = B.value("combine_fn");
+  if (!Fn.isKnownConstexpr() || Fn.Const.kind() != PyValue::Kind::Function)
+    return std::nullopt;
+  const ast::FunctionDefStmt *Def = Fn.Const.asFunction();
+  Value Scalar = Value::tensor(TileType{Elem, {}});
+  std::vector<Arg> Args = {Arg{Scalar, nullptr, B.range()}, Arg{Scalar, nullptr, B.range()}};
+  Value R = B.C.callJit(*Def, std::move(Args), {}, B.Call);
+  if (!R.isTensor())
+    return std::nullopt;
+  return R.Type.Elem;
+}
+
+static Value reduce(BuiltinCall &B) {
+  Value In = input(B);
+  if (!In.isTensor())
+    return Value::poison();
+  ElemType Elem = combineType(B, In.Type.Elem).value_or(In.Type.Elem);
+  auto T = reducedType(B, In, Elem);
+  return T ? Value::tensor(*T) : Value::poison();
+}
+
+static Value scan(BuiltinCall &B) {
+  Value In = input(B);
+  if (!In.isTensor())
+    return Value::poison();
+  ElemType Elem = B.Name == "cumsum" ? sumType(B, In.Type.Elem) : In.Type.Elem;
+  if (B.Name == "associative_scan")
+    Elem = combineType(B, In.Type.Elem).value_or(In.Type.Elem);
+  return Value::tensor(TileType{Elem, In.Type.Shape});
+}
+
+const std::vector<BuiltinEntry> &reductionBuiltins() {
+  static const std::vector<BuiltinEntry> Entries = {
+      {"sum", "input, axis=, keep_dims=, dtype:C=", sum},
+      {"max", "input, axis=, return_indices=, return_indices_tie_break_left=, keep_dims=", maxMin},
+      {"min", "input, axis=, return_indices=, return_indices_tie_break_left=, keep_dims=", maxMin},
+      {"argmax", "input, axis, tie_break_left=, keep_dims=", argMaxMin},
+      {"argmin", "input, axis, tie_break_left=, keep_dims=", argMaxMin},
+      {"xor_sum", "input, axis=, keep_dims=", xorSum},
+      {"reduce", "input, axis:C, combine_fn:C, keep_dims:C=", reduce},
+      {"cumsum", "input, axis=, reverse=, dtype:C=", scan},
+      {"cumprod", "input, axis=, reverse=", scan},
+      {"associative_scan", "input, axis:C, combine_fn:C, reverse:C=", scan},
+  };
+  return Entries;
+}
+
+} // namespace tessel::sema

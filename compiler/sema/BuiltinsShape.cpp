@@ -1,0 +1,306 @@
+//===- BuiltinsShape.cpp - program ids, tile creation and reshaping -------===//
+/// \file
+/// program_id / num_programs, arange / full / zeros, broadcasting, reshape,
+/// trans / permute, expand_dims, join / split and casts, with Triton's block
+/// shape rules (`validate_block_shape`) and messages.
+//===----------------------------------------------------------------------===//
+#include "compiler/sema/BuiltinCall.h"
+
+#include "compiler/sema/MaskFacts.h"
+
+#include <numeric>
+
+namespace tessel::sema {
+
+static constexpr int64_t MaxNumel = 1 << 20; // TRITON_MAX_TENSOR_NUMEL
+
+static bool isPowerOfTwo(int64_t X) { return X >= 0 && (X & (X - 1)) == 0; }
+
+bool KernelChecker::validateShape(const std::vector<int64_t> &Shape, SourceRange R) {
+  for (size_t I = 0; I < Shape.size(); ++I) {
+    if (Shape[I] == TileType::UnknownDim || isPowerOfTwo(Shape[I]))
+      continue;
+    error(ProblemKind::BlockShape, R, "Shape element " + std::to_string(I) + " must be a power of 2");
+    return false;
+  }
+  if (auto N = TileType{ElemType{}, Shape}.numel(); N && *N > MaxNumel) {
+    error(ProblemKind::BlockShape, R,
+          "numel (" + std::to_string(*N) + ") exceeds triton maximum tensor numel (" + std::to_string(MaxNumel) +
+              ")");
+    return false;
+  }
+  return true;
+}
+
+Value KernelChecker::broadcastTo(const Value &V, const std::vector<int64_t> &Shape) {
+  if (!V.isTensor())
+    return V;
+  Value Out = V;
+  Out.Type.Shape = Shape;
+  Out.Facts = alignFacts(V, Shape.size());
+  return Out;
+}
+
+static Value programIndex(BuiltinCall &B, bool IsProgramId) {
+  std::optional<int64_t> Axis = B.constInt("axis");
+  if (Axis && (*Axis < 0 || *Axis > 2)) {
+    B.error(ProblemKind::ProgramIdAxis,
+            std::string(IsProgramId ? "program_id" : "num_programs") + " axis must be 0, 1, or 2 but got " +
+                std::to_string(*Axis));
+    return Value::poison();
+  }
+  IndexFacts F;
+  if (IsProgramId) {
+    F.DynScalar = true;
+    F.Cause = "program_id(" + (Axis ? std::to_string(*Axis) : std::string("?")) + ")";
+  }
+  return Value::tensor(TileType{ElemType{ScalarKind::I32}, {}}, F);
+}
+
+static Value programId(BuiltinCall &B) { return programIndex(B, true); }
+static Value numPrograms(BuiltinCall &B) { return programIndex(B, false); }
+
+static Value arange(BuiltinCall &B) {
+  Value S = B.value("start"), E = B.value("end");
+  if (!S.isKnownConstexpr() || !E.isKnownConstexpr()) {
+    Value V = Value::tensor(TileType{ElemType{ScalarKind::I32}, {TileType::UnknownDim}});
+    V.Facts.Axes = {AxisIndex::Arange};
+    return V;
+  }
+  if (!S.Const.isIntLike() || !E.Const.isIntLike()) {
+    B.error(ProblemKind::ConstexprRequired, "arange's arguments must be of type tl.constexpr");
+    return Value::poison();
+  }
+  int64_t Start = S.Const.asInt(), End = E.Const.asInt();
+  if ((Start >> 32) != 0 || (End >> 32) != 0) {
+    B.error(ProblemKind::ArangeRange, "arange must fit in int32");
+    return Value::poison();
+  }
+  if (End <= Start) {
+    B.error(ProblemKind::ArangeRange, "arange's end argument must be greater than the start argument");
+    return Value::poison();
+  }
+  int64_t Range = End - Start;
+  if (!isPowerOfTwo(Range)) {
+    B.error(ProblemKind::ArangeRange, "arange's range must be a power of 2");
+    return Value::poison();
+  }
+  if (!B.C.validateShape({Range}, B.range()))
+    return Value::poison();
+  Value V = Value::tensor(TileType{ElemType{ScalarKind::I32}, {Range}});
+  V.Facts.Axes = {AxisIndex::Arange};
+  return V;
+}
+
+static Value fullOf(BuiltinCall &B, std::optional<std::vector<int64_t>> Shape, ElemType Elem) {
+  if (!Shape)
+    return Value::poison();
+  if (Shape->empty())
+    return Value::tensor(TileType{Elem, {}});
+  if (!B.C.validateShape(*Shape, B.range()))
+    return Value::poison();
+  return Value::tensor(TileType{Elem, *Shape});
+}
+
+static ElemType dtypeOrUnknown(BuiltinCall &B, std::string_view Param) {
+  if (auto K = B.dtype(Param))
+    return ElemType{*K};
+  return ElemType{ScalarKind::Unknown};
+}
+
+static Value full(BuiltinCall &B) { return fullOf(B, B.shape("shape"), dtypeOrUnknown(B, "dtype")); }
+static Value zeros(BuiltinCall &B) { return fullOf(B, B.shape("shape"), dtypeOrUnknown(B, "dtype")); }
+
+static Value zerosLike(BuiltinCall &B) {
+  Value In = B.value("input");
+  if (!In.isTensor())
+    return Value::poison();
+  return Value::tensor(In.Type);
+}
+
+static Value broadcastTo(BuiltinCall &B) {
+  Value In = B.value("input");
+  auto Shape = B.shape("shape");
+  if (!Shape || !In.isTensor())
+    return Value::poison();
+  std::vector<int64_t> From = In.Type.Shape;
+  if (From.size() < Shape->size())
+    From.insert(From.begin(), Shape->size() - From.size(), 1);
+  if (std::string E = checkBroadcastTo(From, *Shape); !E.empty()) {
+    B.error(ProblemKind::ShapeMismatch, E);
+    return Value::poison();
+  }
+  return B.C.broadcastTo(In, *Shape);
+}
+
+static Value broadcastPair(BuiltinCall &B) {
+  Value L = B.value("input"), R = B.value("other");
+  if (!L.isTensor() || !R.isTensor())
+    return Value::poison();
+  auto Shape = broadcastShapes(L.Type.Shape, R.Type.Shape);
+  if (!Shape) {
+    B.error(ProblemKind::ShapeMismatch, Shape.Error);
+    return Value::poison();
+  }
+  return Value::tuple({B.C.broadcastTo(L, *Shape.Result), B.C.broadcastTo(R, *Shape.Result)});
+}
+
+static Value reshape(BuiltinCall &B) {
+  Value In = B.value("input");
+  auto Shape = B.shape("shape");
+  if (!Shape || !In.isTensor())
+    return Value::poison();
+  auto Old = In.Type.numel(), New = TileType{ElemType{}, *Shape}.numel();
+  if (Old && New && *Old != *New) {
+    B.error(ProblemKind::ShapeMismatch, "reshape() cannot change total number of elements in tensor");
+    return Value::poison();
+  }
+  if (!B.C.validateShape(*Shape, B.range()))
+    return Value::poison();
+  return Value::tensor(TileType{In.Type.Elem, *Shape});
+}
+
+static Value ravel(BuiltinCall &B) {
+  Value In = B.value("x");
+  if (!In.isTensor())
+    return Value::poison();
+  auto N = In.Type.numel();
+  return Value::tensor(TileType{In.Type.Elem, {N ? *N : TileType::UnknownDim}});
+}
+
+static Value permute(BuiltinCall &B) {
+  Value In = B.value("input");
+  if (!In.isTensor())
+    return Value::poison();
+  size_t Rank = In.Type.Shape.size();
+  std::vector<int64_t> Order;
+  auto Dims = B.shape("dims");
+  if (!Dims)
+    return Value::poison();
+  Order = *Dims;
+  if (Order.empty()) {
+    if (Rank != 2 && B.Name == "trans") {
+      Order.resize(Rank);
+      std::iota(Order.rbegin(), Order.rend(), 0);
+    } else {
+      Order = {1, 0};
+    }
+  }
+  if (Order.size() != Rank) {
+    B.error(ProblemKind::ShapeMismatch, "permute(): dims must have " + std::to_string(Rank) + " entries for a rank-" +
+                                            std::to_string(Rank) + " tensor, got " + std::to_string(Order.size()));
+    return Value::poison();
+  }
+  std::vector<int64_t> Shape(Rank);
+  for (size_t I = 0; I < Rank; ++I) {
+    if (Order[I] == TileType::UnknownDim || Order[I] < 0 || static_cast<size_t>(Order[I]) >= Rank)
+      return Value::tensor(TileType{In.Type.Elem, std::vector<int64_t>(Rank, TileType::UnknownDim)});
+    Shape[I] = In.Type.Shape[Order[I]];
+  }
+  Value V = Value::tensor(TileType{In.Type.Elem, Shape}, permuteFacts(In.Facts, Order));
+  return V;
+}
+
+static Value expandDims(BuiltinCall &B) {
+  Value In = B.value("input");
+  if (!In.isTensor())
+    return Value::poison();
+  std::optional<int64_t> Axis = B.constInt("axis");
+  if (!Axis)
+    return Value::poison();
+  size_t Rank = In.Type.Shape.size();
+  auto A = normaliseAxis(*Axis, Rank + 1);
+  if (!A) {
+    B.error(ProblemKind::ShapeMismatch, "expand_dims(): axis " + std::to_string(*Axis) + " out of range for rank " +
+                                            std::to_string(Rank));
+    return Value::poison();
+  }
+  std::vector<int64_t> Shape = In.Type.Shape;
+  Shape.insert(Shape.begin() + *A, 1);
+  Value V = Value::tensor(TileType{In.Type.Elem, Shape}, insertAxis(In.Facts, *A));
+  return V;
+}
+
+static Value join(BuiltinCall &B) {
+  Value L = B.value("a"), R = B.value("b");
+  if (!L.isTensor() || !R.isTensor())
+    return Value::poison();
+  auto Shape = broadcastShapes(L.Type.Shape, R.Type.Shape);
+  if (!Shape) {
+    B.error(ProblemKind::ShapeMismatch, Shape.Error);
+    return Value::poison();
+  }
+  std::vector<int64_t> Out = *Shape.Result;
+  Out.push_back(2);
+  return Value::tensor(TileType{L.Type.Elem, Out});
+}
+
+static Value split(BuiltinCall &B) {
+  Value In = B.value("a");
+  if (!In.isTensor())
+    return Value::poison();
+  const std::vector<int64_t> &S = In.Type.Shape;
+  if (S.empty() || (S.back() != 2 && S.back() != TileType::UnknownDim)) {
+    B.error(ProblemKind::ShapeMismatch, "split(): the last dimension must be 2, got " +
+                                            (S.empty() ? std::string("a scalar") : In.Type.tritonStr()));
+    return Value::poison();
+  }
+  Value Half = Value::tensor(TileType{In.Type.Elem, std::vector<int64_t>(S.begin(), S.end() - 1)});
+  return Value::tuple({Half, Half});
+}
+
+static Value cast(BuiltinCall &B) {
+  Value In = B.value("input");
+  if (In.isConstexpr())
+    In = B.C.toTensor(In, B.rangeOf("input"));
+  if (!In.isTensor())
+    return Value::poison();
+  std::optional<ScalarKind> K = B.dtype("dtype");
+  Value Out = In;
+  Out.Facts.MaskBounds.clear();
+  if (!K) {
+    Out.Type.Elem = ElemType{ScalarKind::Unknown};
+    return Out;
+  }
+  if (isFP8(*K) && B.C.options().Arch < 89 && *K == ScalarKind::FP8E4NV) {
+    B.error(ProblemKind::InvalidOperands,
+            "type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')");
+    return Value::poison();
+  }
+  Out.Type.Elem = ElemType{*K};
+  return Out;
+}
+
+static Value cdiv(BuiltinCall &B) {
+  Value X = B.value("x"), D = B.value("div");
+  Value Sum = B.C.binaryOp(ast::BinOpKind::Add, X, D, B.range());
+  Value Dec = B.C.binaryOp(ast::BinOpKind::Sub, Sum, Value::constant(PyValue::integer(1)), B.range());
+  return B.C.binaryOp(ast::BinOpKind::FloorDiv, Dec, D, B.range());
+}
+
+const std::vector<BuiltinEntry> &shapeBuiltins() {
+  static const std::vector<BuiltinEntry> Entries = {
+      {"program_id", "axis:C", programId},
+      {"num_programs", "axis:C", numPrograms},
+      {"arange", "start:C, end:C", arange},
+      {"full", "shape:C, value, dtype:C", full},
+      {"zeros", "shape:C, dtype:C", zeros},
+      {"zeros_like", "input", zerosLike},
+      {"broadcast_to", "input, *shape:C", broadcastTo},
+      {"broadcast", "input, other", broadcastPair},
+      {"reshape", "input, *shape:C, can_reorder:C=", reshape},
+      {"view", "input, *shape:C", reshape},
+      {"ravel", "x, can_reorder=", ravel},
+      {"trans", "input, *dims:C", permute},
+      {"permute", "input, *dims:C", permute},
+      {"expand_dims", "input, axis:C", expandDims},
+      {"join", "a, b", join},
+      {"split", "a", split},
+      {"cast", "input, dtype:C, fp_downcast_rounding:C=, bitcast:C=", cast},
+      {"to", "input, dtype:C, fp_downcast_rounding:C=, bitcast:C=", cast},
+      {"cdiv", "x, div", cdiv},
+  };
+  return Entries;
+}
+
+} // namespace tessel::sema

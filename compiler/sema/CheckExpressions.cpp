@@ -1,0 +1,764 @@
+//===- CheckExpressions.cpp - expressions of a @jit function --------------===//
+/// \file
+/// The expression half of KernelChecker: name lookup with Triton's global
+/// rules, attributes and subscripts on tensors and modules, Python operators
+/// on tensors (semantic.py's promotion and broadcasting) and on constexprs
+/// (plain Python), and calls: builtins, inlined @jit functions, and the plain
+/// Python functions Triton refuses.
+//===----------------------------------------------------------------------===//
+#include "compiler/sema/KernelChecker.h"
+
+#include "compiler/frontend/PyOps.h"
+#include "compiler/sema/MaskFacts.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessel::sema {
+
+using namespace ast;
+
+/// Inlining depth at which a @jit call chain is considered runaway recursion.
+static constexpr size_t MaxInlineDepth = 16;
+
+KernelChecker::KernelChecker(const ParsedFile &File, const ModuleInfo &Info, const AnalyzeOptions &Opts,
+                             ProblemSink &Sink, KernelAnalysis &Out)
+    : File(File), Info(Info), Opts(Opts), Sink(Sink), Out(Out) {}
+
+void KernelChecker::error(ProblemKind K, SourceRange R, std::string Message) {
+  Problem P{K, R, std::move(Message), {}, {}, Spec ? Spec->Description : std::string()};
+  // Inside an inlined helper, Triton reports the call site with the callee's
+  // error as its cause; tessel reports the callee's token and points back at
+  // each call on the way.
+  for (size_t I = Frames.size(); I-- > 1;) {
+    const Frame &F = Frames[I];
+    if (!F.CallSite)
+      continue;
+    std::string Caller = Frames[I - 1].Fn ? Frames[I - 1].Fn->Name : std::string("kernel");
+    P.Related.push_back({F.CallSite->Range, "in the call of `" + (F.Fn ? F.Fn->Name : std::string()) +
+                                                "` from `" + Caller + "`"});
+  }
+  ++ErrorsReported;
+  Sink.report(std::move(P));
+}
+
+bool Value::isDtype() const {
+  return isKnownConstexpr() && Const.kind() == PyValue::Kind::Qualified &&
+         Const.qualifiedPath().rfind("triton.language.", 0) == 0 &&
+         scalarKindFromLanguageName(std::string_view(Const.qualifiedPath()).substr(16)).has_value();
+}
+
+std::string Value::describe() const {
+  switch (K) {
+  case Kind::Tensor:
+    return Type.tritonStr();
+  case Kind::Constexpr:
+    return "constexpr[" + Const.repr() + "]";
+  case Kind::Tuple:
+    return "tuple";
+  case Kind::Method:
+    return "method";
+  case Kind::Poison:
+    return "?";
+  }
+  return "?";
+}
+
+static PyValue constantValue(const ConstantExpr *C) {
+  switch (C->CK) {
+  case ConstantKind::None:
+    return PyValue::none();
+  case ConstantKind::Bool:
+    return PyValue::boolean(C->BoolValue);
+  case ConstantKind::Int:
+    if (C->IntOverflow || C->IntIsUnsigned64)
+      return PyValue();
+    return PyValue::integer(C->IntValue);
+  case ConstantKind::Float:
+    return PyValue::floating(C->FloatValue);
+  case ConstantKind::String:
+    return PyValue::string(C->StrValue);
+  case ConstantKind::Bytes:
+  case ConstantKind::Ellipsis:
+    return PyValue();
+  }
+  return PyValue();
+}
+
+void KernelChecker::unsupported(const Expr *E, std::string_view PyName) {
+  error(ProblemKind::UnsupportedConstruct, E->Range, "unsupported AST node type: " + std::string(PyName));
+}
+
+Value KernelChecker::eval(const Expr *E) {
+  if (!E)
+    return Value::poison();
+  switch (E->kind()) {
+  case ExprKind::Name:
+    return evalName(cast<NameExpr>(E));
+  case ExprKind::Constant:
+    return Value::constant(constantValue(cast<ConstantExpr>(E)));
+  case ExprKind::Attribute:
+    return evalAttribute(cast<AttributeExpr>(E));
+  case ExprKind::Call:
+    return evalCall(cast<CallExpr>(E));
+  case ExprKind::Subscript:
+    return evalSubscript(cast<SubscriptExpr>(E));
+  case ExprKind::Tuple:
+  case ExprKind::List: {
+    const std::vector<Expr *> &Elts = isa<TupleExpr>(E) ? cast<TupleExpr>(E)->Elts : cast<ListExpr>(E)->Elts;
+    std::vector<Value> Vals;
+    bool AllConst = true;
+    for (const Expr *X : Elts) {
+      Vals.push_back(eval(X));
+      AllConst &= Vals.back().isConstexpr();
+    }
+    if (AllConst) {
+      PyList L;
+      for (const Value &V : Vals)
+        L.push_back(V.Const);
+      return Value::constant(PyValue::tuple(std::move(L)));
+    }
+    return Value::tuple(std::move(Vals));
+  }
+  case ExprKind::ListComp:
+    error(ProblemKind::UnsupportedConstruct, E->Range, "only tuple comprehensions are supported");
+    return Value::poison();
+  case ExprKind::BinOp:
+    return evalBinOp(cast<BinOpExpr>(E));
+  case ExprKind::UnaryOp:
+    return evalUnaryOp(cast<UnaryOpExpr>(E));
+  case ExprKind::BoolOp:
+    return evalBoolOp(cast<BoolOpExpr>(E));
+  case ExprKind::Compare:
+    return evalCompare(cast<CompareExpr>(E));
+  case ExprKind::IfExp:
+    return evalIfExp(cast<IfExpExpr>(E));
+  case ExprKind::JoinedStr:
+    for (const Expr *V : cast<JoinedStrExpr>(E)->Values)
+      eval(V);
+    return Value::constant(PyValue());
+  case ExprKind::Slice:
+  case ExprKind::Lambda:
+  case ExprKind::Dict:
+  case ExprKind::Starred:
+    unsupported(E, E->pyName());
+    return Value::poison();
+  case ExprKind::Unsupported:
+    unsupported(E, cast<UnsupportedExpr>(E)->PyName);
+    return Value::poison();
+  case ExprKind::Error:
+    return Value::poison();
+  }
+  return Value::poison();
+}
+
+/// Names Triton resolves inside kernels without an import
+/// (CodeGenerator.builtin_namespace).
+static bool isKernelBuiltinName(const std::string &N) {
+  static const char *Names[] = {"len", "list", "range", "float", "int", "isinstance", "getattr", "hasattr",
+                                "print", "min", "max", "tuple", "bool", "abs"};
+  return std::find(std::begin(Names), std::end(Names), N) != std::end(Names);
+}
+
+Value KernelChecker::evalName(const NameExpr *E) {
+  auto It = frame().Vars.find(E->Id);
+  if (It != frame().Vars.end())
+    return It->second;
+  return evalGlobal(E->Id, E->Range);
+}
+
+/// The module-level statement that defines a global, to tell
+/// `X = tl.constexpr(1)` (a constexpr) from `X: tl.constexpr = 1` (not one).
+static const Stmt *definingStatement(const Module &M, SourceRange R) {
+  for (const Stmt *S : M.Body)
+    if (S->Range.contains(R) || S->Range == R)
+      return S;
+  return nullptr;
+}
+
+Value KernelChecker::evalGlobal(const std::string &Name, SourceRange R) {
+  if (Info.Jit.count(Name))
+    return Value::constant(PyValue::function(Info.Jit.at(Name).Def));
+  if (auto It = Info.Imports.find(Name); It != Info.Imports.end())
+    return Value::constant(PyValue::qualified(It->second));
+  if (auto It = Info.Globals.find(Name); It != Info.Globals.end()) {
+    const GlobalSymbol &G = It->second;
+    const Stmt *Def = definingStatement(File.module(), G.Range);
+    bool Annotated = Def && isa<AnnAssignStmt>(Def);
+    if (G.IsConstexpr && !Annotated)
+      return Value::constant(G.Value);
+    PyValue::Kind K = G.Value.kind();
+    // Modules, dtypes and functions are globals Triton lets kernels use.
+    if (K == PyValue::Kind::Qualified || K == PyValue::Kind::Function)
+      return Value::constant(G.Value);
+    error(ProblemKind::GlobalAccess, R,
+          "Cannot access global variable " + Name +
+              " from within @jit'ed function. Triton kernels can only access global variables that are "
+              "instanstiated as constexpr (`x = triton.language.constexpr(42)`). Note that this is different from "
+              "annotating a variable as constexpr (`x: triton.language.constexpr = 42`), which is not supported.  "
+              "Alternatively, set the envvar TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1, but we do not promise to "
+              "support this forever.");
+    return Value::poison();
+  }
+  if (auto It = Info.Functions.find(Name); It != Info.Functions.end())
+    return Value::constant(PyValue::function(It->second));
+  if (isKernelBuiltinName(Name))
+    return Value::constant(PyValue::qualified("builtins." + Name));
+  error(ProblemKind::UndefinedName, R, Name + " is not defined");
+  return Value::poison();
+}
+
+static bool isLanguageModule(const std::string &Path) {
+  return Path == "triton.language" || Path == "triton.language.core" || Path == "triton.language.math" ||
+         Path == "triton.language.standard" || Path == "triton.language.random";
+}
+
+Value KernelChecker::evalAttribute(const AttributeExpr *E) {
+  Value Base = eval(E->Value);
+  if (Base.isPoison())
+    return Base;
+  if (Base.isConstexpr() && Base.Const.kind() == PyValue::Kind::Qualified) {
+    const std::string &Path = Base.Const.qualifiedPath();
+    if (isLanguageModule(Path)) {
+      if (!isLanguageMember(E->Attr)) {
+        error(ProblemKind::NoAttribute, E->AttrRange,
+              "module '" + Path + "' has no attribute '" + E->Attr + "'");
+        return Value::poison();
+      }
+      return Value::constant(PyValue::qualified("triton.language." + E->Attr));
+    }
+    if (Path.rfind("triton.language.", 0) == 0 &&
+        scalarKindFromLanguageName(std::string_view(Path).substr(16)).has_value())
+      return Value::constant(PyValue()); // dtype attributes: primitive_bitwidth...
+    return Value::constant(PyValue::qualified(Path + "." + E->Attr));
+  }
+  if (Base.isTensor()) {
+    if (E->Attr == "T") {
+      if (Base.Type.Shape.size() != 2)
+        return Value::poison();
+      Value V = Base;
+      std::swap(V.Type.Shape[0], V.Type.Shape[1]);
+      V.Facts = permuteFacts(Base.Facts, {1, 0});
+      return V;
+    }
+    if (E->Attr == "dtype") {
+      if (Base.Type.Elem.isPointer() || Base.Type.Elem.Scalar == ScalarKind::Unknown)
+        return Value::constant(PyValue());
+      return Value::constant(PyValue::qualified("triton.language." + std::string(languageName(Base.Type.Elem.Scalar))));
+    }
+    if (E->Attr == "shape") {
+      PyList Dims;
+      for (int64_t D : Base.Type.Shape)
+        Dims.push_back(D == TileType::UnknownDim ? PyValue() : PyValue::integer(D));
+      return Value::constant(PyValue::tuple(std::move(Dims)));
+    }
+    if (E->Attr == "type" || E->Attr == "handle" || E->Attr == "numel")
+      return Value::constant(E->Attr == "numel" && Base.Type.numel() ? PyValue::integer(*Base.Type.numel())
+                                                                      : PyValue());
+    if (isTensorMethod(E->Attr))
+      return Value::method(Base, E->Attr);
+    error(ProblemKind::NoAttribute, E->AttrRange, "'tensor' object has no attribute '" + E->Attr + "'");
+    return Value::poison();
+  }
+  return Base.isConstexpr() ? Value::constant(PyValue()) : Value::poison();
+}
+
+Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
+  Value Base = eval(E->Value);
+  std::vector<const Expr *> Index;
+  if (const auto *T = dyn_cast<TupleExpr>(E->Index))
+    Index.assign(T->Elts.begin(), T->Elts.end());
+  else
+    Index.push_back(E->Index);
+  if (Base.isPoison())
+    return Base;
+  if (Base.isTensor()) {
+    std::vector<int64_t> Shape;
+    IndexFacts F = Base.Facts;
+    F.Axes.clear();
+    F.MaskBounds.clear();
+    bool IsMask = !Base.Facts.MaskBounds.empty();
+    size_t Dim = 0;
+    for (const Expr *I : Index) {
+      if (const auto *S = dyn_cast<SliceExpr>(I); S && !S->Lower && !S->Upper && !S->Step) {
+        if (Dim < Base.Type.Shape.size()) {
+          Shape.push_back(Base.Type.Shape[Dim]);
+          F.Axes.push_back(Base.Facts.Axes[Dim]);
+          if (IsMask)
+            F.MaskBounds.push_back(Base.Facts.MaskBounds[Dim]);
+        }
+        ++Dim;
+        continue;
+      }
+      Value IV = eval(I);
+      if (IV.isConstexpr() && IV.Const.isNone()) {
+        Shape.push_back(1);
+        F.Axes.push_back(AxisIndex::None);
+        if (IsMask)
+          F.MaskBounds.push_back(false);
+        continue;
+      }
+      if (IV.isPoison())
+        return IV;
+      error(ProblemKind::TensorIndex, I->Range, "unsupported tensor index: " + IV.describe());
+      return Value::poison();
+    }
+    for (; Dim < Base.Type.Shape.size(); ++Dim) {
+      Shape.push_back(Base.Type.Shape[Dim]);
+      F.Axes.push_back(Base.Facts.Axes[Dim]);
+      if (IsMask)
+        F.MaskBounds.push_back(Base.Facts.MaskBounds[Dim]);
+    }
+    F.DynScalar = false;
+    Value V = Value::tensor(TileType{Base.Type.Elem, Shape}, F);
+    V.Facts = F;
+    V.Facts.Axes.resize(Shape.size(), AxisIndex::None);
+    return V;
+  }
+  if (Index.size() != 1)
+    return Value::poison();
+  Value IV = eval(Index[0]);
+  if (!IV.isKnownConstexpr() || !IV.Const.isIntLike())
+    return Base.isConstexpr() ? Value::constant(PyValue()) : Value::poison();
+  int64_t I = IV.Const.asInt();
+  if (Base.K == Value::Kind::Tuple) {
+    int64_t N = static_cast<int64_t>(Base.Elts.size());
+    if (I < 0)
+      I += N;
+    if (I < 0 || I >= N) {
+      error(ProblemKind::TensorIndex, E->Index->Range, "tuple index out of range");
+      return Value::poison();
+    }
+    return Base.Elts[I];
+  }
+  if (Base.isKnownConstexpr() && Base.Const.isSequence()) {
+    int64_t N = static_cast<int64_t>(Base.Const.elements().size());
+    if (I < 0)
+      I += N;
+    if (I < 0 || I >= N)
+      return Value::constant(PyValue());
+    return Value::constant(Base.Const.elements()[I]);
+  }
+  return Base.isConstexpr() ? Value::constant(PyValue()) : Value::poison();
+}
+
+Value KernelChecker::toTensor(const Value &V, SourceRange R) {
+  if (V.isTensor() || V.isPoison())
+    return V;
+  if (!V.isConstexpr())
+    return Value::poison();
+  if (V.Const.isUnknown())
+    return Value::tensor(TileType{ElemType{ScalarKind::Unknown}, {}});
+  OrError<ScalarKind> K = literalType(V.Const);
+  if (!K)
+    return Value::poison();
+  return Value::tensor(TileType{ElemType{*K.Result}, {}});
+}
+
+static std::optional<ArithKind> arithKind(BinOpKind Op) {
+  switch (Op) {
+  case BinOpKind::Add:
+    return ArithKind::Add;
+  case BinOpKind::Sub:
+    return ArithKind::Sub;
+  case BinOpKind::Mult:
+    return ArithKind::MulLike;
+  case BinOpKind::Div:
+    return ArithKind::TrueDiv;
+  case BinOpKind::FloorDiv:
+  case BinOpKind::Mod:
+    return ArithKind::FloorDivMod;
+  case BinOpKind::BitAnd:
+  case BinOpKind::BitOr:
+  case BinOpKind::BitXor:
+    return ArithKind::Bitwise;
+  case BinOpKind::LShift:
+  case BinOpKind::RShift:
+    return ArithKind::Shift;
+  case BinOpKind::Pow:
+  case BinOpKind::MatMult:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+static const char *dunder(BinOpKind Op, bool Reflected) {
+  if (Op == BinOpKind::Pow)
+    return Reflected ? "__rpow__" : "__pow__";
+  return Reflected ? "__rmatmul__" : "__matmul__";
+}
+
+/// The operand description promotion needs; nullopt for values that are not
+/// numbers or tensors.
+static std::optional<BinaryOperand> operand(const Value &V) {
+  if (V.isTensor())
+    return BinaryOperand{V.Type.Elem, false, {}};
+  if (!V.isConstexpr())
+    return std::nullopt;
+  if (V.Const.isUnknown())
+    return BinaryOperand{ElemType{ScalarKind::Unknown}, true, V.Const};
+  OrError<ScalarKind> K = literalType(V.Const);
+  if (!K)
+    return std::nullopt;
+  return BinaryOperand{ElemType{*K.Result}, true, V.Const};
+}
+
+static std::vector<int64_t> shapeOf(const Value &V) { return V.isTensor() ? V.Type.Shape : std::vector<int64_t>{}; }
+
+Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, SourceRange Range) {
+  if (L.isPoison() || R.isPoison())
+    return Value::poison();
+  if (L.isConstexpr() && R.isConstexpr())
+    return Value::constant(pyBinaryOp(Op, L.Const, R.Const));
+  auto Kind = arithKind(Op);
+  if (!Kind) {
+    bool Reflected = !L.isTensor();
+    error(ProblemKind::NoAttribute, Range,
+          std::string("'tensor' object has no attribute '") + dunder(Op, Reflected) + "'");
+    return Value::poison();
+  }
+  auto A = operand(L), B = operand(R);
+  if (!A || !B) {
+    error(ProblemKind::InvalidOperands, Range,
+          "unsupported operand type(s) for " + std::string(spelling(Op)) + ": " + L.describe() + " and " +
+              R.describe());
+    return Value::poison();
+  }
+  OrError<ElemType> Elem = binaryComputationType(*A, *B, *Kind);
+  if (!Elem) {
+    error(ProblemKind::InvalidOperands, Range, Elem.Error);
+    return Value::poison();
+  }
+  auto Shape = broadcastShapes(shapeOf(L), shapeOf(R));
+  if (!Shape) {
+    error(ProblemKind::ShapeMismatch, Range, Shape.Error);
+    return Value::poison();
+  }
+  ElemType Result = *Elem.Result;
+  if (*Kind == ArithKind::TrueDiv && !Result.isPointer() && isInt(Result.Scalar))
+    Result = ElemType{ScalarKind::FP32};
+  size_t Rank = Shape.Result->size();
+  IndexFacts F;
+  bool BothMasks = L.isTensor() && R.isTensor() && !L.Facts.MaskBounds.empty() && !R.Facts.MaskBounds.empty();
+  if (Op == BinOpKind::Add || Op == BinOpKind::Sub)
+    F = additiveFacts(L, R, Rank);
+  else if (Op == BinOpKind::Mod)
+    F = wrapFacts(joinFacts(L, R, Rank));
+  else if ((Op == BinOpKind::BitAnd || Op == BinOpKind::BitOr) && BothMasks)
+    F = combineMasks(L, R, Rank, Op == BinOpKind::BitOr);
+  else
+    F = joinFacts(L, R, Rank);
+  Value V = Value::tensor(TileType{Result, *Shape.Result}, F);
+  V.Facts = F;
+  return V;
+}
+
+Value KernelChecker::compareOp(CmpOpKind Op, const Value &L, const Value &R, SourceRange Range) {
+  if (L.isPoison() || R.isPoison())
+    return Value::poison();
+  if (L.isConstexpr() && R.isConstexpr())
+    return Value::constant(pyCompare(Op, L.Const, R.Const));
+  if (Op == CmpOpKind::Is || Op == CmpOpKind::IsNot)
+    return Value::constant(PyValue::boolean(Op == CmpOpKind::IsNot));
+  if (Op == CmpOpKind::In || Op == CmpOpKind::NotIn)
+    return Value::poison();
+  auto A = operand(L), B = operand(R);
+  if (!A || !B)
+    return Value::poison();
+  OrError<ElemType> Elem = binaryComputationType(*A, *B, ArithKind::Compare);
+  if (!Elem) {
+    error(ProblemKind::InvalidOperands, Range, Elem.Error);
+    return Value::poison();
+  }
+  auto Shape = broadcastShapes(shapeOf(L), shapeOf(R));
+  if (!Shape) {
+    error(ProblemKind::ShapeMismatch, Range, Shape.Error);
+    return Value::poison();
+  }
+  IndexFacts F = compareFacts(L, R, Shape.Result->size());
+  Value V = Value::tensor(TileType{ElemType{ScalarKind::I1}, *Shape.Result}, F);
+  V.Facts = F;
+  return V;
+}
+
+Value KernelChecker::evalBinOp(const BinOpExpr *E) {
+  Value L = eval(E->Lhs);
+  Value R = eval(E->Rhs);
+  return binaryOp(E->Op, L, R, E->Range);
+}
+
+Value KernelChecker::evalUnaryOp(const UnaryOpExpr *E) {
+  Value V = eval(E->Operand);
+  if (V.isPoison())
+    return V;
+  if (V.isConstexpr())
+    return Value::constant(pyUnaryOp(E->Op, V.Const));
+  if (!V.isTensor())
+    return Value::poison();
+  if (E->Op == UnaryOpKind::Not) {
+    Value R = V;
+    R.Type.Elem = ElemType{ScalarKind::I1};
+    R.Facts.MaskBounds.clear();
+    return R;
+  }
+  if (E->Op == UnaryOpKind::Invert && V.Type.Elem.Scalar != ScalarKind::Unknown &&
+      (V.Type.Elem.isPointer() || !isInt(V.Type.Elem.Scalar))) {
+    error(ProblemKind::InvalidOperands, E->Range, "unexpected type " + std::string(shortName(V.Type.Elem.Scalar)));
+    return Value::poison();
+  }
+  Value R = V;
+  R.Facts.MaskBounds.clear();
+  return R;
+}
+
+Value KernelChecker::evalBoolOp(const BoolOpExpr *E) {
+  std::vector<Value> Vals;
+  for (const Expr *X : E->Values)
+    Vals.push_back(eval(X));
+  bool AllConst = std::all_of(Vals.begin(), Vals.end(), [](const Value &V) { return V.isConstexpr(); });
+  if (AllConst) {
+    // Python's short-circuit: `a and b` is a if a is falsy, else b.
+    for (size_t I = 0; I + 1 < Vals.size(); ++I) {
+      std::optional<bool> T = Vals[I].Const.truthy();
+      if (!T)
+        return Value::constant(PyValue());
+      if (E->Op == BoolOpKind::And ? !*T : *T)
+        return Vals[I];
+    }
+    return Vals.back();
+  }
+  Value Acc = Vals[0];
+  for (size_t I = 1; I < Vals.size(); ++I) {
+    Acc = binaryOp(E->Op == BoolOpKind::And ? BinOpKind::BitAnd : BinOpKind::BitOr, Acc, Vals[I], E->Range);
+    if (Acc.isTensor())
+      Acc.Type.Elem = ElemType{ScalarKind::I1};
+  }
+  return Acc;
+}
+
+Value KernelChecker::evalCompare(const CompareExpr *E) {
+  if (E->Ops.size() > 1) {
+    error(ProblemKind::UnsupportedConstruct, E->Range, "simultaneous multiple comparison is not supported");
+    return Value::poison();
+  }
+  Value L = eval(E->Lhs);
+  Value R = eval(E->Comparators[0]);
+  return compareOp(E->Ops[0], L, R, E->Range);
+}
+
+Value KernelChecker::evalIfExp(const IfExpExpr *E) {
+  Value Test = eval(E->Test);
+  if (Test.isConstexpr()) {
+    if (std::optional<bool> T = Test.Const.truthy())
+      return eval(*T ? E->Body : E->OrElse);
+  }
+  Value A = eval(E->Body);
+  Value B = eval(E->OrElse);
+  if (A.isTensor() && B.isTensor() && !(A.Type == B.Type))
+    return Value::poison();
+  return A;
+}
+
+Value KernelChecker::evalCall(const CallExpr *E) {
+  Value Callee = eval(E->Func);
+  std::vector<Arg> Args;
+  std::vector<std::pair<std::string, Arg>> Kw;
+  for (const Expr *A : E->Args) {
+    if (isa<StarredExpr>(A)) {
+      unsupported(A, "Starred");
+      return Value::poison();
+    }
+    Args.push_back(Arg{eval(A), A, A->Range});
+  }
+  for (const Keyword &K : E->Keywords) {
+    if (K.Name.empty()) {
+      error(ProblemKind::UnsupportedConstruct, K.Range, "unsupported AST node type: keyword (**kwargs)");
+      return Value::poison();
+    }
+    Kw.emplace_back(K.Name, Arg{eval(K.Value), K.Value, K.Range});
+  }
+  return callValue(Callee, E, std::move(Args), std::move(Kw));
+}
+
+Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::vector<Arg> Args,
+                               std::vector<std::pair<std::string, Arg>> Kw) {
+  if (Callee.isPoison())
+    return Callee;
+  if (Callee.K == Value::Kind::Method) {
+    Args.insert(Args.begin(), Arg{*Callee.Self, nullptr, Call->Func->Range});
+    return callLanguageBuiltin(*this, Callee.MethodName, Call, std::move(Args), std::move(Kw));
+  }
+  if (Callee.isTensor()) {
+    error(ProblemKind::BadCall, Call->Func->Range, "'tensor' object is not callable");
+    return Value::poison();
+  }
+  if (Callee.K != Value::Kind::Constexpr || Callee.Const.isUnknown())
+    return Value::poison();
+  const PyValue &C = Callee.Const;
+  if (C.kind() == PyValue::Kind::Function) {
+    const FunctionDefStmt *Fn = C.asFunction();
+    if (Info.Jit.count(Fn->Name) && Info.Jit.at(Fn->Name).Def == Fn)
+      return callJit(*Fn, std::move(Args), std::move(Kw), Call);
+    error(ProblemKind::NonJitCall, Call->Func->Range,
+          "Unsupported function referenced: " + Fn->Name +
+              " (a kernel can only call @triton.jit functions, triton.language builtins and the math module; "
+              "decorate `" +
+              Fn->Name + "` with @triton.jit)");
+    return Value::poison();
+  }
+  if (C.kind() != PyValue::Kind::Qualified)
+    return Value::poison();
+  const std::string &Path = C.qualifiedPath();
+  if (Path.rfind("builtins.", 0) == 0)
+    return callPythonBuiltin(Path.substr(9), Call, Args);
+  const std::string Lang = "triton.language.";
+  if (Path.rfind(Lang, 0) == 0) {
+    std::string Name = Path.substr(Lang.size());
+    if (Name.find("libdevice.") != std::string::npos || Name.rfind("extra.", 0) == 0) {
+      // Extern math functions: elementwise over their broadcast operands.
+      Value Acc;
+      for (const Arg &A : Args) {
+        if (A.V.isPoison())
+          return A.V;
+        if (!A.V.isTensor())
+          continue;
+        Acc = Acc.isTensor() ? binaryOp(BinOpKind::Add, Acc, A.V, Call->Range) : A.V;
+      }
+      if (Acc.isTensor())
+        Acc.Facts = IndexFacts{};
+      Acc.Facts.Axes.resize(Acc.Type.Shape.size(), AxisIndex::None);
+      return Acc;
+    }
+    return callLanguageBuiltin(*this, Name, Call, std::move(Args), std::move(Kw));
+  }
+  if (Path == "triton.cdiv" || Path == "triton.next_power_of_2") {
+    if (Args.size() >= 1 && std::all_of(Args.begin(), Args.end(), [](const Arg &A) { return A.V.isConstexpr(); })) {
+      if (Path == "triton.cdiv" && Args.size() == 2)
+        return Value::constant(
+            pyBinaryOp(BinOpKind::FloorDiv,
+                       pyBinaryOp(BinOpKind::Sub, pyBinaryOp(BinOpKind::Add, Args[0].V.Const, Args[1].V.Const),
+                                  PyValue::integer(1)),
+                       Args[1].V.Const));
+      return Value::constant(PyValue());
+    }
+    return callLanguageBuiltin(*this, "cdiv", Call, std::move(Args), std::move(Kw));
+  }
+  if (Path.rfind("math.", 0) == 0 || Path == "triton.language" || Path.rfind("triton.", 0) == 0)
+    return Value::constant(PyValue());
+  error(ProblemKind::NonJitCall, Call->Func->Range,
+        "Unsupported function referenced: " + Path +
+            " (a kernel can only call @triton.jit functions, triton.language builtins and the math module)");
+  return Value::poison();
+}
+
+Value KernelChecker::callPythonBuiltin(const std::string &Name, const CallExpr *Call, std::vector<Arg> &Args) {
+  if (Name == "len" && Args.size() == 1) {
+    const Value &V = Args[0].V;
+    if (V.isTensor() && V.Type.isBlock())
+      return Value::constant(V.Type.Shape[0] == TileType::UnknownDim ? PyValue() : PyValue::integer(V.Type.Shape[0]));
+    if (V.K == Value::Kind::Tuple)
+      return Value::constant(PyValue::integer(static_cast<int64_t>(V.Elts.size())));
+    if (V.isKnownConstexpr() && V.Const.isSequence())
+      return Value::constant(PyValue::integer(static_cast<int64_t>(V.Const.elements().size())));
+    return Value::constant(PyValue());
+  }
+  if ((Name == "min" || Name == "max") && !Args.empty()) {
+    bool AllConst = std::all_of(Args.begin(), Args.end(), [](const Arg &A) { return A.V.isConstexpr(); });
+    if (AllConst) {
+      PyValue Best = Args[0].V.Const;
+      for (size_t I = 1; I < Args.size(); ++I) {
+        PyValue Less = pyCompare(CmpOpKind::Lt, Args[I].V.Const, Best);
+        if (Less.isUnknown())
+          return Value::constant(PyValue());
+        if (Less.asBool() == (Name == "min"))
+          Best = Args[I].V.Const;
+      }
+      return Value::constant(Best);
+    }
+    return callLanguageBuiltin(*this, Name == "min" ? "minimum" : "maximum", Call, Args, {});
+  }
+  if ((Name == "int" || Name == "float" || Name == "bool") && Args.size() == 1 && Args[0].V.isKnownConstexpr()) {
+    const PyValue &V = Args[0].V.Const;
+    if (Name == "int" && V.isNumber())
+      return Value::constant(PyValue::integer(static_cast<int64_t>(std::trunc(V.asFloat()))));
+    if (Name == "float" && V.isNumber())
+      return Value::constant(PyValue::floating(V.asFloat()));
+    if (Name == "bool")
+      if (auto T = V.truthy())
+        return Value::constant(PyValue::boolean(*T));
+  }
+  if (Name == "print")
+    return Value::constant(PyValue::none());
+  return Value::constant(PyValue());
+}
+
+Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
+                             std::vector<std::pair<std::string, Arg>> Kw, const CallExpr *Call) {
+  for (const Frame &F : Frames)
+    if (F.Fn == &Fn)
+      return Value::poison(); // recursion: Triton cannot inline it either
+  if (Frames.size() >= MaxInlineDepth)
+    return Value::poison();
+  Frame Callee;
+  Callee.Fn = &Fn;
+  Callee.CallSite = Call;
+  size_t NumPositional = 0;
+  for (const Param &P : Fn.Params)
+    if (P.PKind == Param::ParamKind::Positional)
+      ++NumPositional;
+  if (Args.size() > NumPositional) {
+    error(ProblemKind::BadCall, Call->Range,
+          Fn.Name + "() takes " + std::to_string(NumPositional) + " positional argument" +
+              (NumPositional == 1 ? "" : "s") + " but " + std::to_string(Args.size()) + " were given");
+    return Value::poison();
+  }
+  size_t NextPositional = 0;
+  for (const Param &P : Fn.Params) {
+    Callee.Params.insert(P.Name);
+    if (P.PKind == Param::ParamKind::Positional && NextPositional < Args.size()) {
+      Callee.Vars[P.Name] = Args[NextPositional++].V;
+      continue;
+    }
+    auto It = std::find_if(Kw.begin(), Kw.end(), [&](const auto &K) { return K.first == P.Name; });
+    if (It != Kw.end()) {
+      Callee.Vars[P.Name] = It->second.V;
+      Kw.erase(It);
+      continue;
+    }
+    if (P.Default) {
+      Callee.Vars[P.Name] = eval(P.Default);
+      continue;
+    }
+    if (P.PKind == Param::ParamKind::VarArgs || P.PKind == Param::ParamKind::VarKeywords)
+      continue;
+    error(ProblemKind::BadCall, Call->Range,
+          Fn.Name + "() missing 1 required positional argument: '" + P.Name + "'");
+    return Value::poison();
+  }
+  if (!Kw.empty()) {
+    error(ProblemKind::BadCall, Kw.front().second.Range,
+          Fn.Name + "() got an unexpected keyword argument '" + Kw.front().first + "'");
+    return Value::poison();
+  }
+  Frames.push_back(std::move(Callee));
+  execBlock(Fn.Body);
+  Frame Done = std::move(Frames.back());
+  Frames.pop_back();
+  if (Done.Returns.empty())
+    return Value::constant(PyValue::none());
+  const Value &First = Done.Returns.front().first;
+  for (size_t I = 1; I < Done.Returns.size(); ++I) {
+    const Value &Other = Done.Returns[I].first;
+    if (First.isTensor() && Other.isTensor() && !(First.Type == Other.Type) &&
+        First.Type.Elem.Scalar != ScalarKind::Unknown && Other.Type.Elem.Scalar != ScalarKind::Unknown) {
+      Frames.push_back(std::move(Done));
+      error(ProblemKind::ControlFlowType, Frames.back().Returns[I].second,
+            "Inconsistent return types: " + First.Type.tritonStr() + " and " + Other.Type.tritonStr());
+      Frames.pop_back();
+      return Value::poison();
+    }
+  }
+  return First;
+}
+
+} // namespace tessel::sema

@@ -1,0 +1,516 @@
+//===- CheckStatements.cpp - statements of a @jit function ----------------===//
+/// \file
+/// The statement half of KernelChecker: which Python statements Triton
+/// compiles, how constexpr `if`s and `static_range` loops are taken at
+/// compile time, and the consistency rules for values that cross a branch or
+/// a loop iteration (visit_If / visit_For / visit_While in Triton's
+/// code_generator.py).
+//===----------------------------------------------------------------------===//
+#include "compiler/sema/KernelChecker.h"
+
+#include "compiler/sema/Promotion.h"
+
+namespace tessel::sema {
+
+using namespace ast;
+
+/// Loop bodies unrolled by tl.static_range beyond this count are checked once
+/// with an unknown induction variable instead.
+static constexpr int64_t MaxUnroll = 64;
+
+static bool isConstexprAnnotation(const ModuleInfo &Info, const Expr *A) {
+  if (!A)
+    return false;
+  if (const auto *C = dyn_cast<ConstantExpr>(A))
+    return C->CK == ConstantKind::String && C->StrValue.find("constexpr") != std::string::npos;
+  std::string Q = Info.qualify(A);
+  if (Q.empty())
+    Q = dottedName(A);
+  return Q.size() >= 9 && Q.compare(Q.size() - 9, 9, "constexpr") == 0;
+}
+
+/// The type a parameter annotation such as `tl.int32`, "i32" or "*fp16" fixes.
+static std::optional<ElemType> annotationType(const ModuleInfo &Info, const Expr *A) {
+  if (!A)
+    return std::nullopt;
+  if (const auto *C = dyn_cast<ConstantExpr>(A)) {
+    if (C->CK != ConstantKind::String)
+      return std::nullopt;
+    std::string_view S = C->StrValue;
+    int Depth = 0;
+    while (!S.empty() && S.front() == '*') {
+      ++Depth;
+      S.remove_prefix(1);
+      if (!S.empty() && S.front() == 'k')
+        S.remove_prefix(1);
+    }
+    for (int K = static_cast<int>(ScalarKind::I1); K <= static_cast<int>(ScalarKind::FP64); ++K) {
+      auto SK = static_cast<ScalarKind>(K);
+      std::string Short(shortName(SK));
+      // Signature strings spell ints "i32"/"u8" and floats "fp32".
+      std::string Sig = Short;
+      if (Short.rfind("int", 0) == 0)
+        Sig = "i" + Short.substr(3);
+      else if (Short.rfind("uint", 0) == 0)
+        Sig = "u" + Short.substr(4);
+      if (S == Sig || S == Short)
+        return ElemType{SK, Depth};
+    }
+    return std::nullopt;
+  }
+  std::string Q = Info.qualify(A);
+  const std::string Prefix = "triton.language.";
+  if (Q.rfind(Prefix, 0) != 0)
+    return std::nullopt;
+  if (auto K = scalarKindFromLanguageName(std::string_view(Q).substr(Prefix.size())))
+    return ElemType{*K};
+  return std::nullopt;
+}
+
+void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S) {
+  Spec = &S;
+  Frames.clear();
+  Frames.emplace_back();
+  Frame &F = frame();
+  F.Fn = Fn.Def;
+  F.IsKernel = true;
+  for (const Param &P : Fn.Def->Params) {
+    F.Params.insert(P.Name);
+    Value V;
+    if (isConstexprAnnotation(Info, P.Annotation)) {
+      auto It = S.Constexprs.find(P.Name);
+      if (It != S.Constexprs.end())
+        V = Value::constant(It->second);
+      else if (P.Default)
+        V = eval(P.Default);
+      else
+        V = Value::constant(PyValue());
+      if (!V.isConstexpr())
+        V = Value::constant(PyValue());
+    } else if (auto T = annotationType(Info, P.Annotation)) {
+      V = Value::tensor(TileType{*T, {}});
+    } else {
+      // Pointer or scalar: the host passes a tensor or a number, unknown here.
+      V = Value::tensor(TileType{ElemType{ScalarKind::Unknown}, {}});
+    }
+    F.Vars[P.Name] = V;
+    recordValue(nullptr, P.Name, V);
+    if (!Out.Values.empty())
+      Out.Values.back().Range = P.NameRange;
+  }
+  execBlock(Fn.Def->Body);
+  for (const auto &[V, R] : frame().Returns) {
+    if (V.isConstexpr() && V.Const.isNone())
+      continue;
+    error(ProblemKind::KernelReturnsValue, R,
+          "kernel returns a value; a @triton.jit kernel launched from the host must return None (Triton fails "
+          "later with `PassManager::run failed`)");
+  }
+  Out.Completed = true;
+}
+
+void KernelChecker::execBlock(const Block &B) {
+  for (const Stmt *S : B)
+    exec(S);
+}
+
+static SourceRange keywordRange(const Stmt *S, uint32_t Length) {
+  return SourceRange{S->Range.Begin, std::min(S->Range.End, S->Range.Begin + Length)};
+}
+
+void KernelChecker::exec(const Stmt *S) {
+  switch (S->kind()) {
+  case StmtKind::FunctionDef: {
+    const auto *D = cast<FunctionDefStmt>(S);
+    SourceRange R = D->DefKeywordRange.empty() ? keywordRange(S, 3) : D->DefKeywordRange;
+    error(ProblemKind::UnsupportedConstruct, R, "nested function definition is not supported.");
+    return;
+  }
+  case StmtKind::ClassDef:
+    error(ProblemKind::UnsupportedConstruct, keywordRange(S, 5), "unsupported AST node type: ClassDef");
+    return;
+  case StmtKind::Assign:
+    return execAssign(cast<AssignStmt>(S));
+  case StmtKind::AnnAssign:
+    return execAnnAssign(cast<AnnAssignStmt>(S));
+  case StmtKind::AugAssign:
+    return execAugAssign(cast<AugAssignStmt>(S));
+  case StmtKind::Return:
+    return execReturn(cast<ReturnStmt>(S));
+  case StmtKind::If:
+    return execIf(cast<IfStmt>(S));
+  case StmtKind::For:
+    return execFor(cast<ForStmt>(S));
+  case StmtKind::While:
+    return execWhile(cast<WhileStmt>(S));
+  case StmtKind::With: {
+    const auto *W = cast<WithStmt>(S);
+    for (const WithItem &I : W->Items)
+      eval(I.ContextExpr);
+    return execBlock(W->Body);
+  }
+  case StmtKind::Pass:
+    return;
+  case StmtKind::Break:
+    error(ProblemKind::UnsupportedConstruct, keywordRange(S, 5), "unsupported AST node type: Break");
+    return;
+  case StmtKind::Continue:
+    error(ProblemKind::UnsupportedConstruct, keywordRange(S, 8), "unsupported AST node type: Continue");
+    return;
+  case StmtKind::ExprStmt:
+    eval(cast<ExprStmt>(S)->Value);
+    return;
+  case StmtKind::Assert: {
+    const auto *A = cast<AssertStmt>(S);
+    eval(A->Test);
+    if (A->Msg)
+      eval(A->Msg);
+    return;
+  }
+  case StmtKind::Import:
+    error(ProblemKind::UnsupportedConstruct, keywordRange(S, 6), "unsupported AST node type: Import");
+    return;
+  case StmtKind::ImportFrom:
+    error(ProblemKind::UnsupportedConstruct, keywordRange(S, 4), "unsupported AST node type: ImportFrom");
+    return;
+  case StmtKind::Unsupported: {
+    const auto *U = cast<UnsupportedStmt>(S);
+    SourceRange R = U->KeywordRange.empty() ? S->Range : U->KeywordRange;
+    error(ProblemKind::UnsupportedConstruct, R, "unsupported AST node type: " + U->PyName);
+    return;
+  }
+  case StmtKind::Error:
+    return; // the parser reported it
+  }
+}
+
+void KernelChecker::recordValue(const Expr *NameExpr, const std::string &Name, const Value &V) {
+  ValueFact F;
+  F.Name = Name;
+  if (NameExpr)
+    F.Range = NameExpr->Range;
+  if (V.isTensor())
+    F.Type = V.Type;
+  else if (V.isConstexpr())
+    F.Constexpr = V.Const;
+  else
+    return;
+  Out.Values.push_back(std::move(F));
+}
+
+void KernelChecker::assignTarget(const Expr *Target, const Value &V, bool Record) {
+  if (const auto *N = dyn_cast<NameExpr>(Target)) {
+    frame().Vars[N->Id] = V;
+    if (Record)
+      recordValue(N, N->Id, V);
+    return;
+  }
+  if (isa<TupleExpr>(Target) || isa<ListExpr>(Target)) {
+    const std::vector<Expr *> &Elts =
+        isa<TupleExpr>(Target) ? cast<TupleExpr>(Target)->Elts : cast<ListExpr>(Target)->Elts;
+    std::vector<Value> Parts;
+    if (V.K == Value::Kind::Tuple)
+      Parts = V.Elts;
+    else if (V.isKnownConstexpr() && V.Const.isSequence())
+      for (const PyValue &P : V.Const.elements())
+        Parts.push_back(Value::constant(P));
+    if (Parts.size() != Elts.size()) {
+      if (!V.isPoison() && !(V.isConstexpr() && V.Const.isUnknown()))
+        error(ProblemKind::BadCall, Target->Range,
+              "cannot unpack " + V.describe() + " into " + std::to_string(Elts.size()) + " values");
+      for (const Expr *E : Elts)
+        assignTarget(E, V.isConstexpr() ? Value::constant(PyValue()) : Value::poison(), Record);
+      return;
+    }
+    for (size_t I = 0; I < Elts.size(); ++I)
+      assignTarget(Elts[I], Parts[I], Record);
+    return;
+  }
+  if (isa<SubscriptExpr>(Target)) {
+    error(ProblemKind::UnsupportedConstruct, Target->Range, "__setitem__ is not supported in triton");
+    return;
+  }
+  if (isa<AttributeExpr>(Target)) {
+    error(ProblemKind::UnsupportedConstruct, Target->Range, "Attribute assignment is not supported in triton");
+    return;
+  }
+  if (!isa<ErrorExpr>(Target))
+    error(ProblemKind::UnsupportedConstruct, Target->Range, "unsupported AST node type: " + std::string(Target->pyName()));
+}
+
+void KernelChecker::execAssign(const AssignStmt *S) {
+  Value V = eval(S->Value);
+  for (const Expr *T : S->Targets)
+    assignTarget(T, V);
+}
+
+void KernelChecker::execAnnAssign(const AnnAssignStmt *S) {
+  const auto *Name = dyn_cast<NameExpr>(S->Target);
+  if (Name && isConstexprAnnotation(Info, S->Annotation)) {
+    if (frame().Vars.count(Name->Id)) {
+      error(ProblemKind::ConstexprReassigned, S->Range,
+            Name->Id + " is already defined. constexpr cannot be reassigned.");
+      return;
+    }
+    Value V = S->Value ? eval(S->Value) : Value::constant(PyValue());
+    if (V.isTensor()) {
+      error(ProblemKind::ConstexprRequired, S->Value->Range,
+            "the value of constexpr " + Name->Id + " must be known at compile time, but it is a tensor of type " +
+                V.Type.tritonStr());
+      V = Value::constant(PyValue());
+    }
+    assignTarget(S->Target, V);
+    return;
+  }
+  if (!S->Value)
+    return;
+  Value V = eval(S->Value);
+  if (auto T = annotationType(Info, S->Annotation); T && V.isTensor() && !V.Type.isBlock())
+    V.Type.Elem = *T;
+  assignTarget(S->Target, V);
+}
+
+void KernelChecker::execAugAssign(const AugAssignStmt *S) {
+  if (isa<SubscriptExpr>(S->Target) || isa<AttributeExpr>(S->Target)) {
+    assignTarget(S->Target, Value::poison());
+    return;
+  }
+  Value Old = eval(S->Target);
+  Value Rhs = eval(S->Value);
+  assignTarget(S->Target, binaryOp(S->Op, Old, Rhs, S->Range));
+}
+
+void KernelChecker::execReturn(const ReturnStmt *S) {
+  if (frame().LoopDepth > 0) {
+    error(ProblemKind::ReturnInLoop, keywordRange(S, 6),
+          "Cannot have `return` statements inside `while` or `for` statements in triton.");
+  }
+  Value V = S->Value ? eval(S->Value) : Value::constant(PyValue::none());
+  frame().Returns.emplace_back(V, S->Range);
+}
+
+/// The type a value has once it is carried through a loop or a branch: a
+/// constexpr number becomes a tensor there.
+static std::optional<TileType> carriedType(const Value &V) {
+  if (V.isTensor())
+    return V.Type;
+  if (V.isKnownConstexpr() && V.Const.isNumber()) {
+    OrError<ScalarKind> K = literalType(V.Const);
+    if (K)
+      return TileType{ElemType{*K.Result}, {}};
+  }
+  return std::nullopt;
+}
+
+static bool typesKnown(const TileType &T) {
+  return T.Elem.Scalar != ScalarKind::Unknown && !T.hasUnknownDim();
+}
+
+void KernelChecker::checkLoopCarried(const std::map<std::string, Value> &Before, SourceRange KeywordR) {
+  for (const auto &[Name, Old] : Before) {
+    auto It = frame().Vars.find(Name);
+    if (It == frame().Vars.end())
+      continue;
+    auto T0 = carriedType(Old), T1 = carriedType(It->second);
+    if (!T0 || !T1 || !typesKnown(*T0) || !typesKnown(*T1) || *T0 == *T1)
+      continue;
+    if (Old.isConstexpr() && It->second.isConstexpr())
+      continue;
+    error(ProblemKind::ControlFlowType, KeywordR,
+          "Loop-carried variable " + Name + " has initial type " + T0->tritonStr() + " but is re-assigned to " +
+              T1->tritonStr() + " in loop! Please make sure that the type stays consistent.");
+    It->second = Value::poison();
+  }
+}
+
+void KernelChecker::mergeBranches(const std::map<std::string, Value> &Before, std::map<std::string, Value> Then,
+                                  std::map<std::string, Value> Else, SourceRange IfRange) {
+  std::map<std::string, Value> Merged = Before;
+  for (auto &[Name, TV] : Then) {
+    auto EIt = Else.find(Name);
+    if (EIt == Else.end())
+      continue; // defined on one side only: not visible after the `if` unless it was before
+    const Value &EV = EIt->second;
+    auto T0 = carriedType(TV), T1 = carriedType(EV);
+    if (T0 && T1 && typesKnown(*T0) && typesKnown(*T1) && !(*T0 == *T1) &&
+        !(TV.isConstexpr() && EV.isConstexpr())) {
+      error(ProblemKind::ControlFlowType, IfRange,
+            "Mismatched type for " + Name + " between then block (" + T0->tritonStr() + ") and else block (" +
+                T1->tritonStr() + ")");
+      Merged[Name] = Value::poison();
+      continue;
+    }
+    if (TV.isTensor()) {
+      Value M = TV;
+      for (size_t I = 0; I < M.Facts.Axes.size() && EV.isTensor() && I < EV.Facts.Axes.size(); ++I)
+        if (EV.Facts.Axes[I] == AxisIndex::Sliding)
+          M.Facts.Axes[I] = AxisIndex::Sliding;
+      Merged[Name] = M;
+    } else if (TV.isConstexpr() && EV.isConstexpr() && TV.Const.equals(EV.Const).value_or(false)) {
+      Merged[Name] = TV;
+    } else if (T0) {
+      Merged[Name] = Value::tensor(*T0);
+    } else {
+      Merged[Name] = Value::poison();
+    }
+  }
+  frame().Vars = std::move(Merged);
+}
+
+void KernelChecker::execIf(const IfStmt *S) {
+  Value Test = eval(S->Test);
+  SourceRange KeywordR = keywordRange(S, S->IsElif ? 4 : 2);
+  if (Test.isConstexpr()) {
+    std::optional<bool> Truth = Test.Const.truthy();
+    if (Truth) {
+      execBlock(*Truth ? S->Body : S->OrElse);
+      return;
+    }
+    // An unknown constexpr: Triton would take one branch; both are checked,
+    // and no type agreement is required between them.
+    std::map<std::string, Value> Before = frame().Vars;
+    execBlock(S->Body);
+    std::map<std::string, Value> Then = frame().Vars;
+    frame().Vars = Before;
+    execBlock(S->OrElse);
+    for (auto &[Name, V] : Then) {
+      auto It = frame().Vars.find(Name);
+      if (It == frame().Vars.end())
+        frame().Vars[Name] = V;
+      else if (!(carriedType(It->second) == carriedType(V)))
+        It->second = V.isConstexpr() ? Value::constant(PyValue()) : Value::poison();
+    }
+    return;
+  }
+  if (Test.isBlock()) {
+    error(ProblemKind::InvalidOperands, S->Test->Range,
+          "Boolean value of Tensor with more than one value is ambiguous");
+    Test = Value::poison();
+  }
+  std::map<std::string, Value> Before = frame().Vars;
+  execBlock(S->Body);
+  std::map<std::string, Value> Then = std::move(frame().Vars);
+  frame().Vars = Before;
+  execBlock(S->OrElse);
+  std::map<std::string, Value> Else = std::move(frame().Vars);
+  // A name assigned in one branch only keeps its value from before the if.
+  for (const auto &[Name, V] : Before) {
+    Then.emplace(Name, V);
+    Else.emplace(Name, V);
+  }
+  mergeBranches(Before, std::move(Then), std::move(Else), KeywordR);
+}
+
+void KernelChecker::execFor(const ForStmt *S) {
+  SourceRange KeywordR = keywordRange(S, 3);
+  const auto *Call = dyn_cast<CallExpr>(S->Iter);
+  Value Callee = Call ? eval(Call->Func) : eval(S->Iter);
+  std::string Iterator;
+  if (Callee.isConstexpr() && Callee.Const.kind() == PyValue::Kind::Qualified)
+    Iterator = Callee.Const.qualifiedPath();
+  bool IsStatic = Iterator == "triton.language.static_range";
+  bool IsRange = Iterator == "triton.language.range" || Iterator == "builtins.range";
+  if (!Call || (!IsStatic && !IsRange)) {
+    if (!Callee.isPoison())
+      error(ProblemKind::UnsupportedConstruct, S->Iter->Range,
+            "Only `range` and `static_range` iterators are currently supported");
+    return;
+  }
+  std::vector<Value> Bounds;
+  for (const Expr *A : Call->Args)
+    Bounds.push_back(eval(A));
+  for (const Keyword &K : Call->Keywords)
+    eval(K.Value);
+  const auto *Target = dyn_cast<NameExpr>(S->Target);
+
+  if (IsStatic) {
+    bool AllKnown = !Bounds.empty() && Bounds.size() <= 3;
+    static const char *Which[] = {"start", "end", "step"};
+    for (size_t I = 0; I < Bounds.size() && I < 3; ++I) {
+      if (Bounds[I].isTensor()) {
+        error(ProblemKind::ConstexprRequired, Call->Args[I]->Range,
+              std::string(sourceText(Call->Args[I]->Range)) + " used as tl.static_range " + Which[I] +
+                  " value is not a constexpr");
+        AllKnown = false;
+      } else if (!Bounds[I].isKnownConstexpr() || !Bounds[I].Const.isIntLike()) {
+        AllKnown = false;
+      }
+    }
+    int64_t Start = 0, End = 0, Step = 1;
+    if (AllKnown) {
+      if (Bounds.size() == 1) {
+        End = Bounds[0].Const.asInt();
+      } else {
+        Start = Bounds[0].Const.asInt();
+        End = Bounds[1].Const.asInt();
+        if (Bounds.size() == 3)
+          Step = Bounds[2].Const.asInt();
+      }
+    }
+    int64_t Trips = (AllKnown && Step != 0) ? std::max<int64_t>(0, (End - Start + Step - (Step > 0 ? 1 : -1)) / Step) : -1;
+    if (Trips >= 0 && Trips <= MaxUnroll) {
+      for (int64_t I = 0; I < Trips; ++I) {
+        if (Target)
+          assignTarget(Target, Value::constant(PyValue::integer(Start + I * Step)), I == 0);
+        execBlock(S->Body);
+      }
+      return;
+    }
+    if (Target)
+      assignTarget(Target, Value::constant(PyValue()));
+    execBlock(S->Body);
+    return;
+  }
+
+  // A dynamic loop: bounds become tensors and must be integers.
+  std::vector<std::string> Names;
+  bool Bad = false;
+  for (size_t I = 0; I < Bounds.size(); ++I) {
+    Value T = toTensor(Bounds[I], Call->Args[I]->Range);
+    if (!T.isTensor()) {
+      Names.push_back("?");
+      continue;
+    }
+    Names.push_back(T.Type.tritonStr());
+    if (T.Type.Elem.Scalar != ScalarKind::Unknown && (!isInt(T.Type.Elem.Scalar) || T.Type.Elem.isPointer()))
+      Bad = true;
+  }
+  if (Bad) {
+    while (Names.size() < 3)
+      Names.push_back("int32");
+    error(ProblemKind::InvalidOperands, S->Iter->Range,
+          "For loop bounds and step must all be ints, are (" + Names[0] + ", " + Names[1] + ", " + Names[2] + ")");
+  }
+  std::map<std::string, Value> Before = frame().Vars;
+  if (Target) {
+    IndexFacts F;
+    F.DynScalar = true;
+    F.Cause = "the loop variable `" + Target->Id + "`";
+    assignTarget(Target, Value::tensor(TileType{ElemType{ScalarKind::I32}, {}}, F));
+  } else if (S->Target) {
+    assignTarget(S->Target, Value::poison());
+  }
+  ++frame().LoopDepth;
+  execBlock(S->Body);
+  --frame().LoopDepth;
+  checkLoopCarried(Before, KeywordR);
+}
+
+void KernelChecker::execWhile(const WhileStmt *S) {
+  SourceRange KeywordR = keywordRange(S, 5);
+  if (!S->OrElse.empty()) {
+    error(ProblemKind::UnsupportedConstruct, S->ElseRange.empty() ? KeywordR : S->ElseRange,
+          "Not implemented: `while ... else` is not supported in triton");
+  }
+  std::map<std::string, Value> Before = frame().Vars;
+  Value Test = eval(S->Test);
+  if (Test.isBlock())
+    error(ProblemKind::InvalidOperands, S->Test->Range,
+          "Boolean value of Tensor with more than one value is ambiguous");
+  ++frame().LoopDepth;
+  execBlock(S->Body);
+  --frame().LoopDepth;
+  checkLoopCarried(Before, KeywordR);
+}
+
+} // namespace tessel::sema

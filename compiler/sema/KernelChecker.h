@@ -1,0 +1,149 @@
+//===- KernelChecker.h - Triton's CodeGenerator, as a checker ---*- C++ -*-===//
+/// \file
+/// Walks one @jit function the way Triton's CodeGenerator
+/// (python/triton/compiler/code_generator.py) does, under one
+/// specialization: constexpr `if`s take one branch, `static_range` loops
+/// unroll, nested @jit calls are inlined with the caller's argument types,
+/// and every builtin applies semantic.py's rules. Where Triton raises, the
+/// checker reports a Problem with Triton's sentence at the same node, marks
+/// the value Poison and carries on, so independent mistakes are all
+/// reported while one mistake is reported once.
+///
+/// Internal to sema: analyzeFile() in Analysis.cpp is the public entry.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_SEMA_KERNELCHECKER_H
+#define TESSEL_COMPILER_SEMA_KERNELCHECKER_H
+
+#include "compiler/frontend/Discovery.h"
+#include "compiler/sema/Analysis.h"
+#include "compiler/sema/Promotion.h"
+#include "compiler/sema/Value.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tessel::sema {
+
+/// Constexpr values and launch options of one specialization of a kernel.
+struct Specialization {
+  std::map<std::string, PyValue> Constexprs; ///< only the values this specialization fixes
+  int64_t NumWarps = 4;
+  int64_t NumStages = 3;
+  std::string Description;
+  SourceRange Source;
+};
+
+/// An evaluated call argument.
+struct Arg {
+  Value V;
+  const ast::Expr *E = nullptr; ///< null for an implicit `self` or a default
+  SourceRange Range;
+};
+
+class KernelChecker {
+public:
+  KernelChecker(const ParsedFile &File, const ModuleInfo &Info, const AnalyzeOptions &Opts, ProblemSink &Sink,
+                KernelAnalysis &Out);
+
+  void checkKernel(const JitFunction &Fn, const Specialization &Spec);
+
+  //===--- Used by the builtins ---------------------------------------===//
+  void error(ProblemKind K, SourceRange R, std::string Message);
+  const AnalyzeOptions &options() const { return Opts; }
+  std::string_view sourceText(SourceRange R) const { return File.text().slice(R); }
+  /// A constexpr number becomes a scalar tensor (Triton's `to_tensor`).
+  Value toTensor(const Value &V, SourceRange R);
+  /// Checks and builds a block type (`validate_block_shape`); Poison-free
+  /// callers get false after an error was reported at R.
+  bool validateShape(const std::vector<int64_t> &Shape, SourceRange R);
+  /// Broadcasts a tensor value to Shape (facts follow).
+  Value broadcastTo(const Value &V, const std::vector<int64_t> &Shape);
+  Value binaryOp(ast::BinOpKind Op, const Value &L, const Value &R, SourceRange Range);
+  Value compareOp(ast::CmpOpKind Op, const Value &L, const Value &R, SourceRange Range);
+  void recordAccess(MemoryAccess A) { Out.Accesses.push_back(std::move(A)); }
+  /// The access recorded for a tl.load / tl.store call, if any.
+  MemoryAccess *accessFor(const ast::CallExpr *Call) {
+    for (MemoryAccess &A : Out.Accesses)
+      if (A.Call == Call)
+        return &A;
+    return nullptr;
+  }
+  /// Calls a @jit function (inlined, as Triton does) with evaluated arguments.
+  Value callJit(const ast::FunctionDefStmt &Fn, std::vector<Arg> Args, std::vector<std::pair<std::string, Arg>> Kw,
+                const ast::CallExpr *Call);
+  const ModuleInfo &info() const { return Info; }
+
+private:
+  struct Frame {
+    const ast::FunctionDefStmt *Fn = nullptr;
+    std::map<std::string, Value> Vars;
+    std::set<std::string> Params;
+    int LoopDepth = 0;
+    bool IsKernel = false;
+    std::vector<std::pair<Value, SourceRange>> Returns;
+    const ast::CallExpr *CallSite = nullptr;
+  };
+
+  //===--- Statements (CheckStatements.cpp) ----------------------------===//
+  void execBlock(const ast::Block &B);
+  void exec(const ast::Stmt *S);
+  void execAssign(const ast::AssignStmt *S);
+  void execAnnAssign(const ast::AnnAssignStmt *S);
+  void execAugAssign(const ast::AugAssignStmt *S);
+  void execIf(const ast::IfStmt *S);
+  void execFor(const ast::ForStmt *S);
+  void execWhile(const ast::WhileStmt *S);
+  void execReturn(const ast::ReturnStmt *S);
+  void assignTarget(const ast::Expr *Target, const Value &V, bool Record = true);
+  /// Reports a loop-carried or if/else type change between two scopes.
+  void checkLoopCarried(const std::map<std::string, Value> &Before, SourceRange LoopRange);
+  void mergeBranches(const std::map<std::string, Value> &Before, std::map<std::string, Value> Then,
+                     std::map<std::string, Value> Else, SourceRange IfRange);
+  void recordValue(const ast::Expr *NameExpr, const std::string &Name, const Value &V);
+
+  //===--- Expressions (CheckExpressions.cpp) --------------------------===//
+public:
+  Value eval(const ast::Expr *E);
+
+private:
+  Value evalName(const ast::NameExpr *E);
+  Value evalGlobal(const std::string &Name, SourceRange R);
+  Value evalAttribute(const ast::AttributeExpr *E);
+  Value evalSubscript(const ast::SubscriptExpr *E);
+  Value evalBinOp(const ast::BinOpExpr *E);
+  Value evalUnaryOp(const ast::UnaryOpExpr *E);
+  Value evalBoolOp(const ast::BoolOpExpr *E);
+  Value evalCompare(const ast::CompareExpr *E);
+  Value evalIfExp(const ast::IfExpExpr *E);
+  Value evalCall(const ast::CallExpr *E);
+  Value callValue(const Value &Callee, const ast::CallExpr *Call, std::vector<Arg> Args,
+                  std::vector<std::pair<std::string, Arg>> Kw);
+  Value callPythonBuiltin(const std::string &Name, const ast::CallExpr *Call, std::vector<Arg> &Args);
+  void unsupported(const ast::Expr *E, std::string_view PyName);
+
+  const ParsedFile &File;
+  const ModuleInfo &Info;
+  const AnalyzeOptions &Opts;
+  ProblemSink &Sink;
+  KernelAnalysis &Out;
+  const Specialization *Spec = nullptr;
+  std::vector<Frame> Frames;
+  size_t ErrorsReported = 0;
+
+  Frame &frame() { return Frames.back(); }
+};
+
+/// The qualified name of every member of `triton.language` (for "has no
+/// attribute" checks) and dispatch of those tessel models.
+bool isLanguageMember(std::string_view Name);
+/// Calls builtin `tl.<Name>`; Self is set for tensor member calls (`x.sum()`).
+Value callLanguageBuiltin(KernelChecker &C, std::string_view Name, const ast::CallExpr *Call, std::vector<Arg> Args,
+                          std::vector<std::pair<std::string, Arg>> Kw);
+/// Is `Name` a member function of tl.tensor (`x.to`, `x.sum`...)?
+bool isTensorMethod(std::string_view Name);
+
+} // namespace tessel::sema
+
+#endif // TESSEL_COMPILER_SEMA_KERNELCHECKER_H

@@ -1,0 +1,69 @@
+//===- Check.cpp - all diagnostics of one file ----------------------------===//
+/// \file
+/// Runs sema over the file, turns its problems into findings, runs the
+/// analysis-based checks of diagnostics/checks/ on every kernel
+/// specialization, and merges findings that several specializations share
+/// (reported plainly when all of a kernel's specializations agree).
+//===----------------------------------------------------------------------===//
+#include "diagnostics/Check.h"
+
+#include "diagnostics/checks/MaskCoverage.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace tessel::diag {
+
+static bool sameFinding(const Finding &A, const Finding &B) {
+  return A.Id == B.Id && A.Range == B.Range && A.Message == B.Message;
+}
+
+/// Analysis-based findings of every kernel, merged across specializations.
+static std::vector<Finding> analysisFindings(const sema::FileAnalysis &FA) {
+  std::map<std::string, std::vector<const sema::KernelAnalysis *>> ByKernel;
+  for (const sema::KernelAnalysis &K : FA.Kernels)
+    ByKernel[K.Kernel].push_back(&K);
+  std::vector<Finding> Out;
+  for (const auto &[Name, Specs] : ByKernel) {
+    std::vector<std::vector<Finding>> PerSpec;
+    for (const sema::KernelAnalysis *K : Specs)
+      PerSpec.push_back(checkMaskCoverage(*K));
+    for (size_t I = 0; I < PerSpec.size(); ++I) {
+      for (Finding F : PerSpec[I]) {
+        if (std::any_of(Out.begin(), Out.end(), [&](const Finding &G) { return sameFinding(F, G); }))
+          continue;
+        size_t Count = 0;
+        for (const auto &Other : PerSpec)
+          Count += std::any_of(Other.begin(), Other.end(), [&](const Finding &G) { return sameFinding(F, G); });
+        if (Count == PerSpec.size())
+          F.Specialization.clear();
+        else if (!Specs[I]->SpecializationSource.empty())
+          F.Related.push_back({Specs[I]->SpecializationSource, "under " + Specs[I]->Specialization});
+        Out.push_back(std::move(F));
+      }
+    }
+  }
+  return Out;
+}
+
+FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts) {
+  sema::AnalyzeOptions AO;
+  AO.Arch = Opts.Arch;
+  FileReport R;
+  R.Analysis = sema::analyzeFile(File, AO);
+  for (const Problem &P : R.Analysis->Problems)
+    R.Findings.push_back(toFinding(P));
+  for (Finding &F : analysisFindings(*R.Analysis))
+    R.Findings.push_back(std::move(F));
+  std::stable_sort(R.Findings.begin(), R.Findings.end(),
+                   [](const Finding &A, const Finding &B) { return A.Range < B.Range; });
+  std::set<std::string> Kernels;
+  for (const sema::KernelAnalysis &K : R.Analysis->Kernels)
+    Kernels.insert(K.Kernel);
+  R.NumKernels = Kernels.size();
+  R.NumSpecializations = R.Analysis->Kernels.size();
+  return R;
+}
+
+} // namespace tessel::diag
