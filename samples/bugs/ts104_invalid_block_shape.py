@@ -37,15 +37,16 @@ def huge_tile_kernel(out_ptr):
 
 
 # Launched with BLOCK_M=128 (fine) and BLOCK_M=96 (not a power of two): the finding shows
-# only under the second specialization.
+# only under the second specialization. (The tile is created before `tl.arange(0, BLOCK_M)`,
+# which would otherwise fail first, with TS105.)
 # oracle: BLOCK_M=128
 # oracle: BLOCK_M=96
 @triton.jit
 def row_block_kernel(x_ptr, out_ptr, M, BLOCK_M: tl.constexpr):
-    pid = tl.program_id(0)
-    rows = pid * BLOCK_M + tl.arange(0, BLOCK_M)
     acc = tl.zeros((BLOCK_M, 32), dtype=tl.float32)
     #     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[TS104]: Shape element 0 must be a power of 2
+    pid = tl.program_id(0)
+    rows = pid * BLOCK_M + tl.arange(0, BLOCK_M)
     cols = tl.arange(0, 32)
     ptrs = x_ptr + rows[:, None] * 32 + cols[None, :]
     mask = rows[:, None] < M

@@ -26,6 +26,8 @@ def tuned_copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask), mask=mask)
 
 
+# oracle: BLOCK=1024, num_warps=3
+# oracle: BLOCK=1024, num_warps=2, num_stages=1
 @triton.jit
 def scale_kernel(x_ptr, out_ptr, n, scale, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
