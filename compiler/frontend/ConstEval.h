@@ -35,6 +35,11 @@ public:
   PyValue eval(const ast::Expr *E);
   /// Calls a local function with evaluated arguments.
   PyValue call(const ast::FunctionDefStmt *Fn, const PyList &Args, const PyDict &Kwargs);
+  /// Runs module-level statements (`configs = []`, a `for` that appends
+  /// Configs) with Scope as the namespace, writing what they bind back to
+  /// Scope. False when execution stopped on something it cannot know; the
+  /// caller then treats the names the statements bind as Unknown.
+  bool exec(const ast::Block &Body, std::map<std::string, PyValue> &Scope);
 
   /// Evaluation budget; exceeded budgets yield Unknown.
   static constexpr int MaxSteps = 100000;

@@ -54,6 +54,11 @@ static PyValue intBinary(BinOpKind Op, int64_t A, int64_t B) {
   case BinOpKind::Pow: {
     if (B < 0)
       return PyValue::floating(std::pow(static_cast<double>(A), static_cast<double>(B)));
+    // 0, 1 and -1 never overflow: answer directly instead of looping B times.
+    if (A == 0 || A == 1)
+      return PyValue::integer(B == 0 ? 1 : A);
+    if (A == -1)
+      return PyValue::integer(B % 2 ? -1 : 1);
     __int128 R = 1;
     for (int64_t I = 0; I < B; ++I) {
       R *= X;

@@ -1,0 +1,1157 @@
+//===- ConstEval.cpp - evaluation of a plain-Python subset ----------------===//
+/// \file
+/// A tiny Python interpreter over the AST for module-level code: what a
+/// file computes at import time for its autotune configs, launch keywords
+/// and constexpr globals. It runs only what it understands and answers
+/// Unknown for the rest; it never guesses. Operators come from PyOps (the
+/// one implementation shared with sema). Helper calls get a fresh local
+/// scope; list mutation (`xs.append(v)`, `xs += [...]`, `xs.extend(...)`)
+/// rebinds the local, which is exact for the way config helpers are
+/// written. Steps and call depth are bounded.
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/ConstEval.h"
+
+#include "compiler/frontend/Discovery.h"
+#include "compiler/frontend/PyOps.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace tessel {
+
+using namespace ast;
+
+ConstEval::ConstEval(const ModuleInfo &Info, GlobalLookup Lookup) : Info(Info), Lookup(std::move(Lookup)) {}
+
+namespace {
+/// Largest sequence the evaluator builds (range(10**9) stays Unknown).
+constexpr int64_t MaxElements = 100000;
+
+bool isBuiltinName(const std::string &N) {
+  static const char *const Names[] = {"range", "len",   "min",  "max",    "sum",       "abs",      "int",
+                                      "float", "bool",  "str",  "list",   "tuple",     "enumerate", "zip",
+                                      "isinstance", "sorted", "reversed", "dict", "round", "print"};
+  for (const char *B : Names)
+    if (N == B)
+      return true;
+  return false;
+}
+
+/// `triton.runtime.autotuner.Config` and friends all name triton.Config.
+bool isPath(const std::string &P, std::initializer_list<const char *> Options) {
+  for (const char *O : Options)
+    if (P == O)
+      return true;
+  return false;
+}
+
+std::optional<int64_t> intOf(const PyValue &V) {
+  if (V.isIntLike())
+    return V.asInt();
+  return std::nullopt;
+}
+
+/// The elements of an iterable value, or nullopt (dict iterates its keys,
+/// str its characters, as in Python).
+std::optional<PyList> iterate(const PyValue &V) {
+  if (V.isSequence())
+    return V.elements();
+  if (V.kind() == PyValue::Kind::Dict) {
+    PyList Keys;
+    for (const auto &KV : V.items())
+      Keys.push_back(KV.first);
+    return Keys;
+  }
+  if (V.isStr()) {
+    PyList Chars;
+    for (char C : V.asStr())
+      Chars.push_back(PyValue::string(std::string(1, C)));
+    return Chars;
+  }
+  return std::nullopt;
+}
+
+std::string strOf(const PyValue &V) {
+  if (V.isStr())
+    return V.asStr();
+  return V.repr();
+}
+} // namespace
+
+/// What a statement did to control flow.
+enum class Flow { Normal, Return, Break, Continue, Abort };
+
+struct ConstEval::Impl {
+  ConstEval &S;
+  PyValue ReturnValue;
+
+  bool budget() {
+    if (S.Steps >= MaxSteps)
+      return false;
+    ++S.Steps;
+    return true;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Names
+  //===--------------------------------------------------------------------===//
+
+  PyValue name(const std::string &N) {
+    auto It = S.Locals.find(N);
+    if (It != S.Locals.end())
+      return It->second;
+    PyValue G = S.Lookup(N);
+    if (G.isKnown())
+      return G;
+    bool Shadowed = S.Info.Globals.count(N) || S.Info.Functions.count(N) || S.Info.Imports.count(N);
+    if (!Shadowed && isBuiltinName(N))
+      return PyValue::qualified("builtins." + N);
+    return PyValue();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Expressions
+  //===--------------------------------------------------------------------===//
+
+  PyValue eval(const Expr *E) {
+    if (!E || !budget())
+      return PyValue();
+    switch (E->kind()) {
+    case ExprKind::Constant: return constant(cast<ConstantExpr>(E));
+    case ExprKind::Name: return name(cast<NameExpr>(E)->Id);
+    case ExprKind::Attribute: return attribute(cast<AttributeExpr>(E));
+    case ExprKind::Call: return call(cast<CallExpr>(E));
+    case ExprKind::Subscript: {
+      const auto *Sub = cast<SubscriptExpr>(E);
+      return subscript(eval(Sub->Value), Sub->Index);
+    }
+    case ExprKind::Tuple:
+    case ExprKind::List: {
+      const auto &Elts = E->kind() == ExprKind::Tuple ? cast<TupleExpr>(E)->Elts : cast<ListExpr>(E)->Elts;
+      std::optional<PyList> Out = elements(Elts);
+      if (!Out)
+        return PyValue();
+      return E->kind() == ExprKind::Tuple ? PyValue::tuple(std::move(*Out)) : PyValue::list(std::move(*Out));
+    }
+    case ExprKind::Dict: {
+      const auto *D = cast<DictExpr>(E);
+      PyDict Items;
+      for (size_t I = 0; I < D->Keys.size(); ++I) {
+        if (!D->Keys[I]) { // `**mapping`
+          PyValue M = eval(D->Values[I]);
+          if (M.kind() != PyValue::Kind::Dict)
+            return PyValue();
+          for (const auto &KV : M.items())
+            setItem(Items, KV.first, KV.second);
+          continue;
+        }
+        PyValue K = eval(D->Keys[I]);
+        if (K.isUnknown())
+          return PyValue(); // an unknown key could collide with any other
+        setItem(Items, K, eval(D->Values[I]));
+      }
+      return PyValue::dict(std::move(Items));
+    }
+    case ExprKind::ListComp: return listComp(cast<ListCompExpr>(E));
+    case ExprKind::BinOp: {
+      const auto *B = cast<BinOpExpr>(E);
+      return pyBinaryOp(B->Op, eval(B->Lhs), eval(B->Rhs));
+    }
+    case ExprKind::UnaryOp: {
+      const auto *U = cast<UnaryOpExpr>(E);
+      return pyUnaryOp(U->Op, eval(U->Operand));
+    }
+    case ExprKind::BoolOp: {
+      // Python returns the deciding operand itself, not a bool.
+      const auto *B = cast<BoolOpExpr>(E);
+      PyValue Last;
+      for (const Expr *V : B->Values) {
+        Last = eval(V);
+        std::optional<bool> T = Last.truthy();
+        if (!T)
+          return PyValue();
+        if (*T == (B->Op == BoolOpKind::Or))
+          return Last;
+      }
+      return Last;
+    }
+    case ExprKind::Compare: {
+      const auto *C = cast<CompareExpr>(E);
+      PyValue L = eval(C->Lhs);
+      for (size_t I = 0; I < C->Ops.size(); ++I) {
+        PyValue R = eval(C->Comparators[I]);
+        PyValue B = pyCompare(C->Ops[I], L, R);
+        std::optional<bool> T = B.truthy();
+        if (!T)
+          return PyValue();
+        if (!*T)
+          return PyValue::boolean(false);
+        L = R;
+      }
+      return PyValue::boolean(true);
+    }
+    case ExprKind::IfExp: {
+      const auto *I = cast<IfExpExpr>(E);
+      std::optional<bool> T = eval(I->Test).truthy();
+      if (!T)
+        return PyValue();
+      return eval(*T ? I->Body : I->OrElse);
+    }
+    case ExprKind::Lambda: return PyValue::lambda(cast<LambdaExpr>(E));
+    case ExprKind::Slice:
+    case ExprKind::JoinedStr:
+    case ExprKind::Starred:
+    case ExprKind::Unsupported:
+    case ExprKind::Error: return PyValue();
+    }
+    return PyValue();
+  }
+
+  static void setItem(PyDict &Items, const PyValue &K, PyValue V) {
+    for (auto &KV : Items) {
+      std::optional<bool> Eq = KV.first.equals(K);
+      if (Eq && *Eq) {
+        KV.second = std::move(V);
+        return;
+      }
+    }
+    Items.emplace_back(K, std::move(V));
+  }
+
+  PyValue constant(const ConstantExpr *C) {
+    switch (C->CK) {
+    case ConstantKind::None: return PyValue::none();
+    case ConstantKind::Bool: return PyValue::boolean(C->BoolValue);
+    case ConstantKind::Int:
+      if (C->IntOverflow || C->IntIsUnsigned64)
+        return PyValue(); // beyond int64: outside what PyValue holds
+      return PyValue::integer(C->IntValue);
+    case ConstantKind::Float: return PyValue::floating(C->FloatValue);
+    case ConstantKind::String: return PyValue::string(C->StrValue);
+    case ConstantKind::Bytes:
+    case ConstantKind::Ellipsis: return PyValue();
+    }
+    return PyValue();
+  }
+
+  /// Evaluates list/tuple elements, splicing `*xs`.
+  std::optional<PyList> elements(const std::vector<Expr *> &Elts) {
+    PyList Out;
+    for (const Expr *X : Elts) {
+      if (const auto *St = dyn_cast<StarredExpr>(X)) {
+        std::optional<PyList> Inner = iterate(eval(St->Value));
+        if (!Inner)
+          return std::nullopt;
+        Out.insert(Out.end(), Inner->begin(), Inner->end());
+        continue;
+      }
+      Out.push_back(eval(X));
+    }
+    if (static_cast<int64_t>(Out.size()) > MaxElements)
+      return std::nullopt;
+    return Out;
+  }
+
+  PyValue attribute(const AttributeExpr *A) {
+    PyValue V = eval(A->Value);
+    if (V.kind() == PyValue::Kind::Qualified) {
+      std::string Path = V.qualifiedPath() + "." + A->Attr;
+      if (Path == "math.pi")
+        return PyValue::floating(M_PI);
+      if (Path == "math.e")
+        return PyValue::floating(M_E);
+      if (Path == "math.inf")
+        return PyValue::floating(INFINITY);
+      return PyValue::qualified(std::move(Path));
+    }
+    if (V.kind() == PyValue::Kind::Config) {
+      const PyConfig &C = V.asConfig();
+      if (A->Attr == "kwargs" || A->Attr == "all_kwargs")
+        return A->Attr == "kwargs" ? PyValue::dict(C.Kwargs) : PyValue();
+      if (A->Attr == "num_warps")
+        return PyValue::integer(C.NumWarps);
+      if (A->Attr == "num_stages")
+        return PyValue::integer(C.NumStages);
+      if (A->Attr == "num_ctas")
+        return PyValue::integer(C.NumCtas);
+      if (A->Attr == "maxnreg")
+        return C.MaxNReg ? PyValue::integer(*C.MaxNReg) : PyValue::none();
+    }
+    return PyValue();
+  }
+
+  static std::optional<int64_t> normIndex(int64_t I, size_t Size) {
+    int64_t N = static_cast<int64_t>(Size);
+    if (I < 0)
+      I += N;
+    if (I < 0 || I >= N)
+      return std::nullopt;
+    return I;
+  }
+
+  PyValue subscript(const PyValue &V, const Expr *IndexExpr) {
+    if (const auto *Sl = dyn_cast<SliceExpr>(IndexExpr))
+      return slice(V, Sl);
+    PyValue Index = eval(IndexExpr);
+    if (V.kind() == PyValue::Kind::Dict) {
+      if (Index.isUnknown())
+        return PyValue();
+      const PyValue *Found = V.lookup(Index);
+      return Found ? *Found : PyValue();
+    }
+    std::optional<int64_t> I = intOf(Index);
+    if (!I)
+      return PyValue();
+    if (V.isSequence()) {
+      std::optional<int64_t> N = normIndex(*I, V.elements().size());
+      return N ? V.elements()[static_cast<size_t>(*N)] : PyValue();
+    }
+    if (V.isStr()) {
+      std::optional<int64_t> N = normIndex(*I, V.asStr().size());
+      return N ? PyValue::string(std::string(1, V.asStr()[static_cast<size_t>(*N)])) : PyValue();
+    }
+    return PyValue();
+  }
+
+  /// Python's slice semantics (PySlice_AdjustIndices) on sequences and str.
+  PyValue slice(const PyValue &V, const SliceExpr *Sl) {
+    size_t Size;
+    if (V.isSequence())
+      Size = V.elements().size();
+    else if (V.isStr())
+      Size = V.asStr().size();
+    else
+      return PyValue();
+    auto Bound = [&](const Expr *E, std::optional<int64_t> &Out) {
+      if (!E)
+        return true;
+      PyValue B = eval(E);
+      if (B.isNone())
+        return true;
+      Out = intOf(B);
+      return Out.has_value();
+    };
+    std::optional<int64_t> Lo, Hi, St;
+    if (!Bound(Sl->Lower, Lo) || !Bound(Sl->Upper, Hi) || !Bound(Sl->Step, St))
+      return PyValue();
+    int64_t Step = St.value_or(1);
+    if (Step == 0)
+      return PyValue();
+    int64_t N = static_cast<int64_t>(Size);
+    auto Adjust = [&](std::optional<int64_t> X, int64_t Default) {
+      if (!X)
+        return Default;
+      int64_t I = *X;
+      if (I < 0) {
+        I += N;
+        if (I < 0)
+          I = Step < 0 ? -1 : 0;
+      } else if (I >= N) {
+        I = Step < 0 ? N - 1 : N;
+      }
+      return I;
+    };
+    int64_t Start = Adjust(Lo, Step < 0 ? N - 1 : 0), Stop = Adjust(Hi, Step < 0 ? -1 : N);
+    std::vector<size_t> Picks;
+    for (int64_t I = Start; Step > 0 ? I < Stop : I > Stop; I += Step)
+      Picks.push_back(static_cast<size_t>(I));
+    if (V.isStr()) {
+      std::string Out;
+      for (size_t P : Picks)
+        Out += V.asStr()[P];
+      return PyValue::string(std::move(Out));
+    }
+    PyList Out;
+    for (size_t P : Picks)
+      Out.push_back(V.elements()[P]);
+    return V.kind() == PyValue::Kind::Tuple ? PyValue::tuple(std::move(Out)) : PyValue::list(std::move(Out));
+  }
+
+  /// Binds a `for` / comprehension / assignment target; false when the
+  /// target is not a plain name or an unpacking of names.
+  bool bind(const Expr *Target, const PyValue &V) {
+    if (const auto *N = dyn_cast<NameExpr>(Target)) {
+      S.Locals[N->Id] = V;
+      return true;
+    }
+    const std::vector<Expr *> *Elts = nullptr;
+    if (const auto *T = dyn_cast<TupleExpr>(Target))
+      Elts = &T->Elts;
+    else if (const auto *L = dyn_cast<ListExpr>(Target))
+      Elts = &L->Elts;
+    if (!Elts)
+      return false;
+    std::optional<PyList> Items = iterate(V);
+    if (!Items || Items->size() != Elts->size()) {
+      // Unknown value: every name it would bind becomes Unknown.
+      for (const Expr *E : *Elts)
+        if (!bind(E, PyValue()))
+          return false;
+      return V.isUnknown();
+    }
+    for (size_t I = 0; I < Elts->size(); ++I)
+      if (!bind((*Elts)[I], (*Items)[I]))
+        return false;
+    return true;
+  }
+
+  PyValue listComp(const ListCompExpr *L) {
+    // Comprehension variables live in their own scope.
+    std::map<std::string, PyValue> Saved = S.Locals;
+    PyList Out;
+    bool Ok = generate(L, 0, Out);
+    S.Locals = std::move(Saved);
+    return Ok ? PyValue::list(std::move(Out)) : PyValue();
+  }
+
+  bool generate(const ListCompExpr *L, size_t G, PyList &Out) {
+    if (G == L->Generators.size()) {
+      if (static_cast<int64_t>(Out.size()) >= MaxElements)
+        return false;
+      Out.push_back(eval(L->Elt));
+      return true;
+    }
+    const Comprehension &C = L->Generators[G];
+    std::optional<PyList> Items = iterate(eval(C.Iter));
+    if (!Items)
+      return false;
+    for (const PyValue &Item : *Items) {
+      if (!budget() || !bind(C.Target, Item))
+        return false;
+      bool Keep = true;
+      for (const Expr *If : C.Ifs) {
+        std::optional<bool> T = eval(If).truthy();
+        if (!T)
+          return false;
+        Keep &= *T;
+        if (!Keep)
+          break;
+      }
+      if (Keep && !generate(L, G + 1, Out))
+        return false;
+    }
+    return true;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Calls
+  //===--------------------------------------------------------------------===//
+
+  PyValue call(const CallExpr *C) {
+    if (const auto *A = dyn_cast<AttributeExpr>(C->Func))
+      if (std::optional<PyValue> R = method(C, A))
+        return *R;
+    PyValue Callee = eval(C->Func);
+    if (Callee.isUnknown())
+      return PyValue();
+    std::optional<PyList> Args = elements(C->Args);
+    if (!Args)
+      return PyValue();
+    PyDict Kwargs;
+    for (const Keyword &K : C->Keywords) {
+      if (K.Name.empty()) {
+        PyValue M = eval(K.Value);
+        if (M.kind() != PyValue::Kind::Dict)
+          return PyValue();
+        for (const auto &KV : M.items())
+          Kwargs.push_back(KV);
+        continue;
+      }
+      Kwargs.emplace_back(PyValue::string(K.Name), eval(K.Value));
+    }
+    switch (Callee.kind()) {
+    case PyValue::Kind::Function: {
+      const FunctionDefStmt *Fn = Callee.asFunction();
+      if (S.Info.Jit.count(Fn->Name) && S.Info.Functions.count(Fn->Name) && S.Info.Functions.at(Fn->Name) == Fn)
+        return PyValue(); // calling a @jit function on the host is an error in Triton
+      return S.call(Fn, *Args, Kwargs);
+    }
+    case PyValue::Kind::Lambda: return callLambda(Callee.asLambda(), *Args, Kwargs);
+    case PyValue::Kind::Qualified: return library(Callee.qualifiedPath(), *Args, Kwargs);
+    default: return PyValue();
+    }
+  }
+
+  static const PyValue *kwarg(const PyDict &Kwargs, const char *Name) {
+    for (const auto &KV : Kwargs)
+      if (KV.first.isStr() && KV.first.asStr() == Name)
+        return &KV.second;
+    return nullptr;
+  }
+
+  /// `xs.append(v)`, `xs.extend(ys)` on a local list rebind it;
+  /// `d.items()` / `d.keys()` / `d.values()` / `d.get(k, default)` read.
+  std::optional<PyValue> method(const CallExpr *C, const AttributeExpr *A) {
+    const std::string &M = A->Attr;
+    bool Mutating = M == "append" || M == "extend" || M == "insert";
+    bool Reading = M == "items" || M == "keys" || M == "values" || M == "get" || M == "copy" || M == "index" ||
+                   M == "count" || M == "upper" || M == "lower";
+    if (!Mutating && !Reading)
+      return std::nullopt;
+    PyValue Obj = eval(A->Value);
+    if (Obj.kind() == PyValue::Kind::Qualified || Obj.isUnknown())
+      return Obj.isUnknown() ? std::optional<PyValue>(PyValue()) : std::nullopt;
+    std::optional<PyList> Args = elements(C->Args);
+    if (!Args || !C->Keywords.empty())
+      return PyValue();
+    if (Mutating) {
+      const auto *N = dyn_cast<NameExpr>(A->Value);
+      if (!N || Obj.kind() != PyValue::Kind::List || !S.Locals.count(N->Id))
+        return PyValue();
+      PyList L = Obj.elements();
+      if (M == "append" && Args->size() == 1) {
+        L.push_back((*Args)[0]);
+      } else if (M == "extend" && Args->size() == 1) {
+        std::optional<PyList> More = iterate((*Args)[0]);
+        if (!More) {
+          S.Locals[N->Id] = PyValue(); // the list's contents are no longer known
+          return PyValue();
+        }
+        L.insert(L.end(), More->begin(), More->end());
+      } else if (M == "insert" && Args->size() == 2 && intOf((*Args)[0])) {
+        int64_t I = std::clamp<int64_t>(*intOf((*Args)[0]), -static_cast<int64_t>(L.size()),
+                                        static_cast<int64_t>(L.size()));
+        if (I < 0)
+          I += static_cast<int64_t>(L.size());
+        L.insert(L.begin() + I, (*Args)[1]);
+      } else {
+        S.Locals[N->Id] = PyValue();
+        return PyValue();
+      }
+      if (static_cast<int64_t>(L.size()) > MaxElements)
+        return PyValue();
+      S.Locals[N->Id] = PyValue::list(std::move(L));
+      return PyValue::none();
+    }
+    if (Obj.kind() == PyValue::Kind::Dict) {
+      PyList Out;
+      if (M == "get" && !Args->empty()) {
+        const PyValue *Found = Obj.lookup((*Args)[0]);
+        return Found ? *Found : (Args->size() > 1 ? (*Args)[1] : PyValue::none());
+      }
+      if (M == "copy")
+        return Obj;
+      for (const auto &KV : Obj.items())
+        Out.push_back(M == "items" ? PyValue::tuple({KV.first, KV.second}) : M == "keys" ? KV.first : KV.second);
+      if (M == "items" || M == "keys" || M == "values")
+        return PyValue::list(std::move(Out));
+      return PyValue();
+    }
+    if (Obj.isSequence() && M == "copy")
+      return Obj;
+    if (Obj.isSequence() && (M == "index" || M == "count") && Args->size() == 1) {
+      int64_t Count = 0;
+      for (size_t I = 0; I < Obj.elements().size(); ++I) {
+        std::optional<bool> Eq = Obj.elements()[I].equals((*Args)[0]);
+        if (!Eq)
+          return PyValue();
+        if (*Eq && M == "index")
+          return PyValue::integer(static_cast<int64_t>(I));
+        Count += *Eq;
+      }
+      return M == "count" ? PyValue::integer(Count) : PyValue();
+    }
+    if (Obj.isStr() && (M == "upper" || M == "lower") && Args->empty()) {
+      std::string Out = Obj.asStr();
+      for (char &Ch : Out)
+        Ch = static_cast<char>(M == "upper" ? std::toupper(static_cast<unsigned char>(Ch))
+                                            : std::tolower(static_cast<unsigned char>(Ch)));
+      return PyValue::string(std::move(Out));
+    }
+    return PyValue();
+  }
+
+  PyValue callLambda(const LambdaExpr *L, const PyList &Args, const PyDict &Kwargs) {
+    if (S.Depth >= MaxDepth)
+      return PyValue();
+    std::map<std::string, PyValue> Saved = std::move(S.Locals);
+    S.Locals.clear();
+    ++S.Depth;
+    PyValue R;
+    if (bindParams(L->Params, Args, Kwargs))
+      R = eval(L->Body);
+    --S.Depth;
+    S.Locals = std::move(Saved);
+    return R;
+  }
+
+  /// Binds arguments to parameters as Python does; false on a mismatch.
+  bool bindParams(const std::vector<Param> &Params, const PyList &Args, const PyDict &Kwargs) {
+    size_t NextArg = 0;
+    std::vector<bool> Used(Kwargs.size(), false);
+    for (const Param &P : Params) {
+      switch (P.PKind) {
+      case Param::ParamKind::VarArgs: {
+        PyList Rest(Args.begin() + static_cast<std::ptrdiff_t>(std::min(NextArg, Args.size())), Args.end());
+        NextArg = Args.size();
+        S.Locals[P.Name] = PyValue::tuple(std::move(Rest));
+        continue;
+      }
+      case Param::ParamKind::VarKeywords: {
+        PyDict Rest;
+        for (size_t I = 0; I < Kwargs.size(); ++I)
+          if (!Used[I])
+            Rest.push_back(Kwargs[I]);
+        std::fill(Used.begin(), Used.end(), true);
+        S.Locals[P.Name] = PyValue::dict(std::move(Rest));
+        continue;
+      }
+      default:
+        break;
+      }
+      if (P.PKind == Param::ParamKind::Positional && NextArg < Args.size()) {
+        S.Locals[P.Name] = Args[NextArg++];
+        continue;
+      }
+      bool Found = false;
+      for (size_t I = 0; I < Kwargs.size(); ++I)
+        if (!Used[I] && Kwargs[I].first.isStr() && Kwargs[I].first.asStr() == P.Name) {
+          S.Locals[P.Name] = Kwargs[I].second;
+          Used[I] = Found = true;
+          break;
+        }
+      if (Found)
+        continue;
+      if (!P.Default)
+        return false;
+      // Defaults belong to the defining scope (module level here).
+      std::map<std::string, PyValue> Inner = std::move(S.Locals);
+      S.Locals.clear();
+      PyValue D = eval(P.Default);
+      S.Locals = std::move(Inner);
+      S.Locals[P.Name] = D;
+    }
+    return NextArg >= Args.size() && std::all_of(Used.begin(), Used.end(), [](bool B) { return B; });
+  }
+
+  PyValue library(const std::string &Path, const PyList &Args, const PyDict &Kwargs) {
+    if (isPath(Path, {"triton.Config", "triton.runtime.Config", "triton.runtime.autotuner.Config"}))
+      return config(Args, Kwargs);
+    if (isPath(Path, {"triton.language.constexpr", "triton.language.core.constexpr"}))
+      return Args.size() == 1 ? Args[0] : PyValue();
+    if (isPath(Path, {"triton.cdiv", "triton.language.cdiv"})) {
+      if (Args.size() != 2 || !Args[0].isIntLike() || !Args[1].isIntLike())
+        return PyValue();
+      return pyBinaryOp(BinOpKind::FloorDiv,
+                        pyBinaryOp(BinOpKind::Sub, pyBinaryOp(BinOpKind::Add, Args[0], Args[1]), PyValue::integer(1)),
+                        Args[1]);
+    }
+    if (isPath(Path, {"triton.next_power_of_2"})) {
+      std::optional<int64_t> N = Args.size() == 1 ? intOf(Args[0]) : std::nullopt;
+      if (!N || *N > (int64_t(1) << 62))
+        return PyValue();
+      int64_t P = 1;
+      while (P < *N)
+        P <<= 1;
+      return PyValue::integer(P);
+    }
+    if (Path.rfind("math.", 0) == 0)
+      return math(Path.substr(5), Args);
+    if (Path.rfind("builtins.", 0) == 0)
+      return builtin(Path.substr(9), Args, Kwargs);
+    return PyValue();
+  }
+
+  PyValue config(const PyList &Args, const PyDict &Kwargs) {
+    PyConfig C;
+    const PyValue *KwargsValue = Args.empty() ? kwarg(Kwargs, "kwargs") : &Args[0];
+    if (!KwargsValue || KwargsValue->kind() != PyValue::Kind::Dict || Args.size() > 1)
+      return PyValue();
+    C.Kwargs = KwargsValue->items();
+    struct {
+      const char *Name;
+      int64_t *Field;
+    } Ints[] = {{"num_warps", &C.NumWarps}, {"num_stages", &C.NumStages}, {"num_ctas", &C.NumCtas}};
+    for (auto &I : Ints) {
+      const PyValue *V = kwarg(Kwargs, I.Name);
+      if (!V || V->isNone())
+        continue;
+      if (!V->isIntLike())
+        return PyValue();
+      *I.Field = V->asInt();
+    }
+    if (const PyValue *R = kwarg(Kwargs, "maxnreg"); R && !R->isNone()) {
+      if (!R->isIntLike())
+        return PyValue();
+      C.MaxNReg = R->asInt();
+    }
+    return PyValue::config(std::move(C));
+  }
+
+  PyValue math(const std::string &F, const PyList &Args) {
+    if (Args.size() != 1 || !Args[0].isNumber())
+      return PyValue();
+    double X = Args[0].asFloat();
+    auto Int = [](double D) { return std::isfinite(D) && std::fabs(D) < 9.2e18 ? PyValue::integer(static_cast<int64_t>(D)) : PyValue(); };
+    if (F == "ceil")
+      return Args[0].isIntLike() ? PyValue::integer(Args[0].asInt()) : Int(std::ceil(X));
+    if (F == "floor")
+      return Args[0].isIntLike() ? PyValue::integer(Args[0].asInt()) : Int(std::floor(X));
+    if (F == "log2" && X > 0)
+      return PyValue::floating(std::log2(X));
+    if (F == "sqrt" && X >= 0)
+      return PyValue::floating(std::sqrt(X));
+    return PyValue();
+  }
+
+  PyValue builtin(const std::string &F, const PyList &Args, const PyDict &Kwargs) {
+    if (F == "range")
+      return range(Args);
+    if (F == "len") {
+      if (Args.size() != 1)
+        return PyValue();
+      const PyValue &V = Args[0];
+      if (V.isSequence())
+        return PyValue::integer(static_cast<int64_t>(V.elements().size()));
+      if (V.kind() == PyValue::Kind::Dict)
+        return PyValue::integer(static_cast<int64_t>(V.items().size()));
+      if (V.isStr())
+        return PyValue::integer(static_cast<int64_t>(V.asStr().size()));
+      return PyValue();
+    }
+    if (F == "min" || F == "max")
+      return minMax(F == "max", Args, Kwargs);
+    if (F == "sum") {
+      if (Args.empty() || Args.size() > 2)
+        return PyValue();
+      std::optional<PyList> Items = iterate(Args[0]);
+      if (!Items)
+        return PyValue();
+      PyValue Acc = Args.size() == 2 ? Args[1] : PyValue::integer(0);
+      for (const PyValue &V : *Items)
+        Acc = pyBinaryOp(BinOpKind::Add, Acc, V);
+      return Acc;
+    }
+    if (F == "abs") {
+      if (Args.size() != 1 || !Args[0].isNumber())
+        return PyValue();
+      if (Args[0].isFloat())
+        return PyValue::floating(std::fabs(Args[0].asFloat()));
+      return Args[0].asInt() < 0 ? pyUnaryOp(UnaryOpKind::USub, Args[0]) : PyValue::integer(Args[0].asInt());
+    }
+    if (F == "int")
+      return toInt(Args);
+    if (F == "float") {
+      if (Args.empty())
+        return PyValue::floating(0);
+      if (Args[0].isNumber())
+        return PyValue::floating(Args[0].asFloat());
+      if (Args[0].isStr()) {
+        std::string T = Args[0].asStr();
+        char *End = nullptr;
+        double D = std::strtod(T.c_str(), &End);
+        return End && *End == '\0' && !T.empty() ? PyValue::floating(D) : PyValue();
+      }
+      return PyValue();
+    }
+    if (F == "bool") {
+      if (Args.empty())
+        return PyValue::boolean(false);
+      std::optional<bool> T = Args[0].truthy();
+      return T ? PyValue::boolean(*T) : PyValue();
+    }
+    if (F == "str") {
+      if (Args.empty())
+        return PyValue::string("");
+      if (Args[0].isUnknown() || Args[0].kind() == PyValue::Kind::Function)
+        return PyValue();
+      return PyValue::string(strOf(Args[0]));
+    }
+    if (F == "list" || F == "tuple" || F == "sorted" || F == "reversed") {
+      if (Args.empty())
+        return F == "tuple" ? PyValue::tuple({}) : PyValue::list({});
+      std::optional<PyList> Items = iterate(Args[0]);
+      if (!Items || Args.size() != 1 || (!Kwargs.empty() && F != "sorted"))
+        return PyValue();
+      if (F == "reversed")
+        std::reverse(Items->begin(), Items->end());
+      if (F == "sorted") {
+        const PyValue *Rev = kwarg(Kwargs, "reverse");
+        if (Kwargs.size() > (Rev ? 1u : 0u) || !sortValues(*Items))
+          return PyValue();
+        if (Rev && Rev->truthy().value_or(false))
+          std::reverse(Items->begin(), Items->end());
+      }
+      return F == "tuple" ? PyValue::tuple(std::move(*Items)) : PyValue::list(std::move(*Items));
+    }
+    if (F == "dict") {
+      if (!Args.empty())
+        return PyValue();
+      return PyValue::dict(Kwargs);
+    }
+    if (F == "enumerate") {
+      std::optional<PyList> Items = Args.empty() ? std::nullopt : iterate(Args[0]);
+      if (!Items)
+        return PyValue();
+      int64_t Start = 0;
+      if (Args.size() > 1 || kwarg(Kwargs, "start")) {
+        std::optional<int64_t> St = intOf(Args.size() > 1 ? Args[1] : *kwarg(Kwargs, "start"));
+        if (!St)
+          return PyValue();
+        Start = *St;
+      }
+      PyList Out;
+      for (size_t I = 0; I < Items->size(); ++I)
+        Out.push_back(PyValue::tuple({PyValue::integer(Start + static_cast<int64_t>(I)), (*Items)[I]}));
+      return PyValue::list(std::move(Out));
+    }
+    if (F == "zip") {
+      std::vector<PyList> Lists;
+      size_t N = SIZE_MAX;
+      for (const PyValue &A : Args) {
+        std::optional<PyList> Items = iterate(A);
+        if (!Items)
+          return PyValue();
+        N = std::min(N, Items->size());
+        Lists.push_back(std::move(*Items));
+      }
+      if (Lists.empty() || !Kwargs.empty())
+        return Lists.empty() ? PyValue::list({}) : PyValue();
+      PyList Out;
+      for (size_t I = 0; I < N; ++I) {
+        PyList Row;
+        for (const PyList &L : Lists)
+          Row.push_back(L[I]);
+        Out.push_back(PyValue::tuple(std::move(Row)));
+      }
+      return PyValue::list(std::move(Out));
+    }
+    if (F == "isinstance")
+      return isInstance(Args);
+    if (F == "round") {
+      if (Args.size() != 1 || !Args[0].isNumber())
+        return PyValue();
+      if (Args[0].isIntLike())
+        return PyValue::integer(Args[0].asInt());
+      double X = Args[0].asFloat();
+      double R = std::nearbyint(X); // banker's rounding, as Python's round()
+      return std::isfinite(R) && std::fabs(R) < 9.2e18 ? PyValue::integer(static_cast<int64_t>(R)) : PyValue();
+    }
+    return PyValue();
+  }
+
+  static bool sortValues(PyList &Items) {
+    for (const PyValue &V : Items)
+      if (!V.isNumber() && !V.isStr())
+        return false;
+    bool Ok = true;
+    std::stable_sort(Items.begin(), Items.end(), [&](const PyValue &A, const PyValue &B) {
+      std::optional<bool> T = pyCompare(CmpOpKind::Lt, A, B).truthy();
+      Ok &= T.has_value();
+      return T.value_or(false);
+    });
+    return Ok;
+  }
+
+  PyValue range(const PyList &Args) {
+    std::vector<int64_t> N;
+    for (const PyValue &A : Args) {
+      std::optional<int64_t> I = intOf(A);
+      if (!I)
+        return PyValue();
+      N.push_back(*I);
+    }
+    int64_t Start = 0, Stop = 0, Step = 1;
+    if (N.size() == 1)
+      Stop = N[0];
+    else if (N.size() == 2 || N.size() == 3) {
+      Start = N[0];
+      Stop = N[1];
+      if (N.size() == 3)
+        Step = N[2];
+    } else
+      return PyValue();
+    if (Step == 0)
+      return PyValue();
+    __int128 Count = Step > 0 ? (static_cast<__int128>(Stop) - Start + Step - 1) / Step
+                              : (static_cast<__int128>(Start) - Stop - Step - 1) / -Step;
+    if (Count > MaxElements)
+      return PyValue();
+    PyList Out;
+    for (int64_t I = Start; Step > 0 ? I < Stop : I > Stop; I += Step)
+      Out.push_back(PyValue::integer(I));
+    return PyValue::list(std::move(Out));
+  }
+
+  PyValue minMax(bool Max, const PyList &Args, const PyDict &Kwargs) {
+    const PyValue *Default = kwarg(Kwargs, "default");
+    if (Kwargs.size() > (Default ? 1u : 0u))
+      return PyValue(); // key= is a function of arbitrary code
+    PyList Items;
+    if (Args.size() == 1) {
+      std::optional<PyList> It = iterate(Args[0]);
+      if (!It)
+        return PyValue();
+      Items = std::move(*It);
+    } else {
+      Items = Args;
+    }
+    if (Items.empty())
+      return Default ? *Default : PyValue();
+    PyValue Best = Items[0];
+    for (size_t I = 1; I < Items.size(); ++I) {
+      std::optional<bool> Better = pyCompare(Max ? CmpOpKind::Gt : CmpOpKind::Lt, Items[I], Best).truthy();
+      if (!Better)
+        return PyValue();
+      if (*Better)
+        Best = Items[I];
+    }
+    return Best;
+  }
+
+  PyValue toInt(const PyList &Args) {
+    if (Args.empty())
+      return PyValue::integer(0);
+    const PyValue &V = Args[0];
+    if (V.isIntLike() && Args.size() == 1)
+      return PyValue::integer(V.asInt());
+    if (V.isFloat() && Args.size() == 1) {
+      double D = std::trunc(V.asFloat());
+      return std::isfinite(D) && std::fabs(D) < 9.2e18 ? PyValue::integer(static_cast<int64_t>(D)) : PyValue();
+    }
+    if (V.isStr()) {
+      int Base = 10;
+      if (Args.size() == 2) {
+        std::optional<int64_t> B = intOf(Args[1]);
+        if (!B || *B < 2 || *B > 36)
+          return PyValue();
+        Base = static_cast<int>(*B);
+      }
+      std::string T = V.asStr();
+      T.erase(std::remove(T.begin(), T.end(), '_'), T.end());
+      size_t B = T.find_first_not_of(" \t\n"), E = T.find_last_not_of(" \t\n");
+      if (B == std::string::npos)
+        return PyValue();
+      T = T.substr(B, E - B + 1);
+      char *End = nullptr;
+      errno = 0;
+      long long X = std::strtoll(T.c_str(), &End, Base);
+      if (errno || !End || *End != '\0')
+        return PyValue();
+      return PyValue::integer(X);
+    }
+    return PyValue();
+  }
+
+  PyValue isInstance(const PyList &Args) {
+    if (Args.size() != 2 || Args[0].isUnknown())
+      return PyValue();
+    PyList Types = Args[1].kind() == PyValue::Kind::Tuple ? Args[1].elements() : PyList{Args[1]};
+    const PyValue &V = Args[0];
+    for (const PyValue &T : Types) {
+      if (T.kind() != PyValue::Kind::Qualified)
+        return PyValue();
+      const std::string &P = T.qualifiedPath();
+      std::optional<bool> Match;
+      if (P == "builtins.int")
+        Match = V.isIntLike();
+      else if (P == "builtins.float")
+        Match = V.isFloat();
+      else if (P == "builtins.bool")
+        Match = V.isBool();
+      else if (P == "builtins.str")
+        Match = V.isStr();
+      else if (P == "builtins.list")
+        Match = V.kind() == PyValue::Kind::List;
+      else if (P == "builtins.tuple")
+        Match = V.kind() == PyValue::Kind::Tuple;
+      else if (P == "builtins.dict")
+        Match = V.kind() == PyValue::Kind::Dict;
+      if (!Match)
+        return PyValue();
+      if (*Match)
+        return PyValue::boolean(true);
+    }
+    return PyValue::boolean(false);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Statements (bodies of helper functions)
+  //===--------------------------------------------------------------------===//
+
+  Flow exec(const Block &B) {
+    for (const Stmt *St : B) {
+      Flow F = exec(St);
+      if (F != Flow::Normal)
+        return F;
+    }
+    return Flow::Normal;
+  }
+
+  Flow assignTo(const Expr *Target, const PyValue &V) {
+    if (bind(Target, V))
+      return Flow::Normal;
+    // `d[k] = v` / `xs[i] = v` on a local container: rebuild it.
+    const auto *Sub = dyn_cast<SubscriptExpr>(Target);
+    const auto *N = Sub ? dyn_cast<NameExpr>(Sub->Value) : nullptr;
+    if (!N || !S.Locals.count(N->Id) || isa<SliceExpr>(Sub->Index))
+      return Flow::Abort;
+    PyValue Container = S.Locals[N->Id];
+    PyValue Key = eval(Sub->Index);
+    if (Container.kind() == PyValue::Kind::Dict && Key.isKnown()) {
+      PyDict Items = Container.items();
+      setItem(Items, Key, V);
+      S.Locals[N->Id] = PyValue::dict(std::move(Items));
+      return Flow::Normal;
+    }
+    std::optional<int64_t> I = intOf(Key);
+    if (Container.kind() == PyValue::Kind::List && I) {
+      std::optional<int64_t> At = normIndex(*I, Container.elements().size());
+      if (!At)
+        return Flow::Abort;
+      PyList L = Container.elements();
+      L[static_cast<size_t>(*At)] = V;
+      S.Locals[N->Id] = PyValue::list(std::move(L));
+      return Flow::Normal;
+    }
+    return Flow::Abort;
+  }
+
+  Flow exec(const Stmt *St) {
+    if (!budget())
+      return Flow::Abort;
+    switch (St->kind()) {
+    case StmtKind::Assign: {
+      const auto *A = cast<AssignStmt>(St);
+      PyValue V = eval(A->Value);
+      for (const Expr *T : A->Targets)
+        if (assignTo(T, V) == Flow::Abort)
+          return Flow::Abort;
+      return Flow::Normal;
+    }
+    case StmtKind::AnnAssign: {
+      const auto *A = cast<AnnAssignStmt>(St);
+      return A->Value ? assignTo(A->Target, eval(A->Value)) : Flow::Normal;
+    }
+    case StmtKind::AugAssign: {
+      const auto *A = cast<AugAssignStmt>(St);
+      PyValue Cur;
+      if (const auto *Sub = dyn_cast<SubscriptExpr>(A->Target))
+        Cur = subscript(eval(Sub->Value), Sub->Index);
+      else
+        Cur = eval(A->Target);
+      return assignTo(A->Target, pyBinaryOp(A->Op, Cur, eval(A->Value)));
+    }
+    case StmtKind::Return: {
+      const auto *R = cast<ReturnStmt>(St);
+      ReturnValue = R->Value ? eval(R->Value) : PyValue::none();
+      return Flow::Return;
+    }
+    case StmtKind::If: {
+      const auto *I = cast<IfStmt>(St);
+      std::optional<bool> T = eval(I->Test).truthy();
+      if (!T)
+        return Flow::Abort;
+      return exec(*T ? I->Body : I->OrElse);
+    }
+    case StmtKind::For: {
+      const auto *F = cast<ForStmt>(St);
+      std::optional<PyList> Items = iterate(eval(F->Iter));
+      if (!Items || F->IsAsync)
+        return Flow::Abort;
+      for (const PyValue &Item : *Items) {
+        if (!bind(F->Target, Item))
+          return Flow::Abort;
+        Flow Fl = exec(F->Body);
+        if (Fl == Flow::Break)
+          return Flow::Normal;
+        if (Fl == Flow::Return || Fl == Flow::Abort)
+          return Fl;
+      }
+      return exec(F->OrElse);
+    }
+    case StmtKind::While: {
+      const auto *W = cast<WhileStmt>(St);
+      while (true) {
+        std::optional<bool> T = eval(W->Test).truthy();
+        if (!T)
+          return Flow::Abort;
+        if (!*T)
+          return exec(W->OrElse);
+        Flow Fl = exec(W->Body);
+        if (Fl == Flow::Break)
+          return Flow::Normal;
+        if (Fl == Flow::Return || Fl == Flow::Abort)
+          return Fl;
+      }
+    }
+    case StmtKind::Pass: return Flow::Normal;
+    case StmtKind::Break: return Flow::Break;
+    case StmtKind::Continue: return Flow::Continue;
+    case StmtKind::ExprStmt: (void)eval(cast<ExprStmt>(St)->Value); return Flow::Normal;
+    case StmtKind::Assert: {
+      std::optional<bool> T = eval(cast<AssertStmt>(St)->Test).truthy();
+      return T && !*T ? Flow::Abort : Flow::Normal; // a failing assert raises
+    }
+    case StmtKind::FunctionDef: {
+      const auto *F = cast<FunctionDefStmt>(St);
+      S.Locals[F->Name] = F->Decorators.empty() ? PyValue::function(F) : PyValue();
+      return Flow::Normal;
+    }
+    case StmtKind::Import: {
+      for (const ImportAlias &A : cast<ImportStmt>(St)->Names) {
+        if (!A.AsName.empty())
+          S.Locals[A.AsName] = PyValue::qualified(A.Name);
+        else
+          S.Locals[A.Name.substr(0, A.Name.find('.'))] = PyValue::qualified(A.Name.substr(0, A.Name.find('.')));
+      }
+      return Flow::Normal;
+    }
+    case StmtKind::ImportFrom: {
+      const auto *I = cast<ImportFromStmt>(St);
+      if (I->Level != 0)
+        return Flow::Abort;
+      for (const ImportAlias &A : I->Names) {
+        if (A.Name == "*")
+          return Flow::Abort;
+        S.Locals[A.AsName.empty() ? A.Name : A.AsName] = PyValue::qualified(I->Module + "." + A.Name);
+      }
+      return Flow::Normal;
+    }
+    default:
+      return Flow::Abort; // raise, try, with, global...: beyond this evaluator
+    }
+  }
+};
+
+PyValue ConstEval::eval(const Expr *E) {
+  Impl I{*this, PyValue()};
+  return I.eval(E);
+}
+
+PyValue ConstEval::call(const FunctionDefStmt *Fn, const PyList &Args, const PyDict &Kwargs) {
+  if (!Fn || Depth >= MaxDepth || Steps >= MaxSteps)
+    return PyValue();
+  std::map<std::string, PyValue> Saved = std::move(Locals);
+  Locals.clear();
+  ++Depth;
+  Impl I{*this, PyValue()};
+  PyValue Result;
+  if (I.bindParams(Fn->Params, Args, Kwargs)) {
+    Flow F = I.exec(Fn->Body);
+    if (F == Flow::Return)
+      Result = I.ReturnValue;
+    else if (F == Flow::Normal)
+      Result = PyValue::none();
+  }
+  --Depth;
+  Locals = std::move(Saved);
+  return Result;
+}
+
+bool ConstEval::exec(const Block &Body, std::map<std::string, PyValue> &Scope) {
+  std::map<std::string, PyValue> Saved = std::move(Locals);
+  Locals = Scope;
+  Impl I{*this, PyValue()};
+  Flow F = I.exec(Body);
+  bool Ok = F == Flow::Normal;
+  for (auto &[Name, Value] : Locals)
+    Scope[Name] = Value;
+  Locals = std::move(Saved);
+  return Ok;
+}
+
+} // namespace tessel

@@ -1,0 +1,719 @@
+//===- Discovery.cpp - the kernels of a file and how they are launched ----===//
+/// \file
+/// Walks a module in import order, the way Python would execute it, keeping
+/// one namespace (name -> PyValue): imports bind qualified paths, `def`s bind
+/// functions, assignments bind what ConstEval computes. Decorators are read
+/// when their `def` is reached, so `configs=get_configs()` sees exactly the
+/// globals defined above it. A last pass finds launch sites and the calls
+/// between @jit functions, which decide IsKernel.
+///
+/// Problems reported here are the launch-time ones Triton raises from
+/// Python: malformed Configs, `num_warps` not a power of two, unknown launch
+/// keywords, and re-defined auto-tuned meta-parameters.
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/Discovery.h"
+
+#include "compiler/frontend/AstWalk.h"
+#include "compiler/frontend/ConstEval.h"
+#include "compiler/frontend/PyOps.h"
+
+#include <algorithm>
+#include <set>
+
+namespace tessel {
+
+using namespace ast;
+
+namespace {
+
+/// Triton re-exports the same objects under several paths; sema and the
+/// checks compare against one spelling.
+std::string canonicalPath(std::string P) {
+  static const std::pair<const char *, const char *> Exact[] = {
+      {"triton.runtime.jit.jit", "triton.jit"},
+      {"triton.runtime.autotuner.autotune", "triton.autotune"},
+      {"triton.runtime.autotune", "triton.autotune"},
+      {"triton.runtime.autotuner.heuristics", "triton.heuristics"},
+      {"triton.runtime.heuristics", "triton.heuristics"},
+      {"triton.runtime.autotuner.Config", "triton.Config"},
+      {"triton.runtime.Config", "triton.Config"},
+  };
+  for (const auto &[From, To] : Exact)
+    if (P == From)
+      return To;
+  static const std::string Core = "triton.language.core.";
+  if (P.rfind(Core, 0) == 0)
+    return "triton.language." + P.substr(Core.size());
+  return P;
+}
+
+bool isPowerOfTwo(int64_t X) { return X > 0 && (X & (X - 1)) == 0; }
+
+/// Options Triton's launcher accepts besides the kernel's parameters
+/// (JITFunction.run's own keywords and every CUDAOptions field).
+bool isLaunchOption(const std::string &N) {
+  static const char *const Options[] = {
+      "grid", "warmup", "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "launch_pdl",
+      "launch_cooperative_grid", "debug", "warp_size", "cluster_dims", "ptx_version", "ptx_options", "ir_override",
+      "supported_fp8_dtypes", "deprecated_fp8_dot_operand_dtypes", "default_dot_input_precision",
+      "allowed_dot_input_precisions", "max_num_imprecise_acc_default", "extern_libs", "backend_name",
+      "sanitize_overflow", "arch", "instrumentation_mode", "stream"};
+  for (const char *O : Options)
+    if (N == O)
+      return true;
+  return false;
+}
+
+/// The Python type name of a literal that can never be a Config's dict.
+const char *nonDictKind(const Expr *E) {
+  if (const auto *C = dyn_cast<ConstantExpr>(E)) {
+    switch (C->CK) {
+    case ConstantKind::Int: return "int";
+    case ConstantKind::Float: return "float";
+    case ConstantKind::String: return "str";
+    case ConstantKind::Bool: return "bool";
+    case ConstantKind::None: return "NoneType";
+    case ConstantKind::Bytes: return "bytes";
+    case ConstantKind::Ellipsis: return "ellipsis";
+    }
+  }
+  switch (E->kind()) {
+  case ExprKind::List:
+  case ExprKind::ListComp: return "list";
+  case ExprKind::Tuple: return "tuple";
+  case ExprKind::JoinedStr: return "str";
+  case ExprKind::Lambda: return "function";
+  default: return nullptr;
+  }
+}
+
+/// Names a statement binds at its own level (assignment targets, loop
+/// variables, list receivers of append/extend).
+void boundNames(const Stmt *S, std::set<std::string> &Out) {
+  Walker W;
+  std::function<void(const Expr *)> Target = [&](const Expr *T) {
+    if (const auto *N = dyn_cast<NameExpr>(T))
+      Out.insert(N->Id);
+    else if (const auto *Tu = dyn_cast<TupleExpr>(T))
+      for (const Expr *E : Tu->Elts)
+        Target(E);
+    else if (const auto *L = dyn_cast<ListExpr>(T))
+      for (const Expr *E : L->Elts)
+        Target(E);
+    else if (const auto *St = dyn_cast<StarredExpr>(T))
+      Target(St->Value);
+    else if (const auto *Sub = dyn_cast<SubscriptExpr>(T))
+      Target(Sub->Value);
+  };
+  W.OnStmt = [&](const Stmt *X) {
+    if (const auto *A = dyn_cast<AssignStmt>(X))
+      for (const Expr *T : A->Targets)
+        Target(T);
+    else if (const auto *An = dyn_cast<AnnAssignStmt>(X))
+      Target(An->Target);
+    else if (const auto *Au = dyn_cast<AugAssignStmt>(X))
+      Target(Au->Target);
+    else if (const auto *F = dyn_cast<ForStmt>(X))
+      Target(F->Target);
+    else if (const auto *Fn = dyn_cast<FunctionDefStmt>(X)) {
+      Out.insert(Fn->Name);
+      return false;
+    } else if (const auto *C = dyn_cast<ClassDefStmt>(X)) {
+      Out.insert(C->Name);
+      return false;
+    } else if (const auto *W2 = dyn_cast<WithStmt>(X)) {
+      for (const WithItem &I : W2->Items)
+        if (I.OptionalVars)
+          Target(I.OptionalVars);
+    } else if (const auto *I = dyn_cast<ImportStmt>(X)) {
+      for (const ImportAlias &A : I->Names)
+        Out.insert(A.AsName.empty() ? A.Name.substr(0, A.Name.find('.')) : A.AsName);
+    } else if (const auto *IF = dyn_cast<ImportFromStmt>(X)) {
+      for (const ImportAlias &A : IF->Names)
+        Out.insert(A.AsName.empty() ? A.Name : A.AsName);
+    }
+    return true;
+  };
+  W.OnExpr = [&](const Expr *E) {
+    const auto *C = dyn_cast<CallExpr>(E);
+    const auto *A = C ? dyn_cast<AttributeExpr>(C->Func) : nullptr;
+    if (A && (A->Attr == "append" || A->Attr == "extend" || A->Attr == "insert"))
+      if (const auto *N = dyn_cast<NameExpr>(A->Value))
+        Out.insert(N->Id);
+  };
+  W.walk(S);
+}
+
+using Scope = std::map<std::string, PyValue>;
+
+class Discoverer {
+public:
+  Discoverer(const Module &M, ProblemSink &Sink) : M(M), Sink(Sink) {}
+
+  ModuleInfo run() {
+    process(M.Body, /*Conditional=*/false);
+    scanLaunches(M.Body, nullptr);
+    decideKernels();
+    return std::move(Info);
+  }
+
+private:
+  const Module &M;
+  ProblemSink &Sink;
+  ModuleInfo Info;
+  Scope NS;                                       ///< the module namespace, as import-time Python sees it
+  std::map<std::string, const Stmt *> DefiningStmt; ///< the statement that last bound a global
+  std::set<std::string> Heuristicked;
+  std::map<const FunctionDefStmt *, Scope> LocalScopes;
+
+  ConstEval::GlobalLookup moduleLookup() {
+    return [this](const std::string &N) {
+      auto It = NS.find(N);
+      return It == NS.end() ? PyValue() : It->second;
+    };
+  }
+
+  PyValue evalModule(const Expr *E) {
+    ConstEval CE(Info, moduleLookup());
+    return CE.eval(E);
+  }
+
+  /// The canonical qualified path an expression names, through imports and
+  /// module-level aliases (`my_jit = triton.jit`); "" otherwise.
+  std::string pathOf(const Expr *E) {
+    PyValue V = evalModule(E);
+    return V.kind() == PyValue::Kind::Qualified ? canonicalPath(V.qualifiedPath()) : std::string();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Module-level statements, in order
+  //===--------------------------------------------------------------------===//
+
+  void bindImport(const std::string &Local, const std::string &Path) {
+    Info.Imports[Local] = Path;
+    NS[Local] = PyValue::qualified(canonicalPath(Path));
+    Info.Globals.erase(Local);
+  }
+
+  void process(const Block &B, bool Conditional) {
+    for (const Stmt *S : B) {
+      switch (S->kind()) {
+      case StmtKind::Import:
+        for (const ImportAlias &A : cast<ImportStmt>(S)->Names) {
+          if (!A.AsName.empty())
+            bindImport(A.AsName, A.Name);
+          else {
+            std::string Head = A.Name.substr(0, A.Name.find('.'));
+            bindImport(Head, Head); // `import a.b` binds `a`
+          }
+        }
+        break;
+      case StmtKind::ImportFrom: {
+        const auto *I = cast<ImportFromStmt>(S);
+        std::string Base = std::string(static_cast<size_t>(I->Level), '.') + I->Module;
+        for (const ImportAlias &A : I->Names) {
+          if (A.Name == "*")
+            continue;
+          std::string Path = Base.empty() || Base.back() == '.' ? Base + A.Name : Base + "." + A.Name;
+          bindImport(A.AsName.empty() ? A.Name : A.AsName, Path);
+        }
+        break;
+      }
+      case StmtKind::FunctionDef: {
+        const auto *F = cast<FunctionDefStmt>(S);
+        Info.Functions[F->Name] = F;
+        Info.Globals.erase(F->Name);
+        NS[F->Name] = PyValue::function(F);
+        readDecorators(F);
+        break;
+      }
+      case StmtKind::ClassDef: {
+        const auto *C = cast<ClassDefStmt>(S);
+        NS[C->Name] = PyValue();
+        Info.Globals.erase(C->Name);
+        break;
+      }
+      case StmtKind::If: {
+        const auto *I = cast<IfStmt>(S);
+        std::optional<bool> T = Conditional ? std::nullopt : evalModule(I->Test).truthy();
+        if (T) {
+          process(*T ? I->Body : I->OrElse, Conditional);
+        } else {
+          process(I->Body, true);
+          process(I->OrElse, true);
+        }
+        break;
+      }
+      case StmtKind::With:
+        process(cast<WithStmt>(S)->Body, Conditional);
+        break;
+      case StmtKind::Unsupported:
+        // `try: import triton ... except ImportError: ...`: imports and defs
+        // in any branch are what the file means to use.
+        for (const Block &Inner : cast<UnsupportedStmt>(S)->Blocks)
+          process(Inner, true);
+        break;
+      case StmtKind::Assign:
+      case StmtKind::AnnAssign:
+      case StmtKind::AugAssign:
+      case StmtKind::ExprStmt:
+      case StmtKind::For:
+      case StmtKind::While:
+        execute(S, Conditional);
+        break;
+      default:
+        break;
+      }
+    }
+  }
+
+  /// Runs one plain statement with ConstEval and records what it bound.
+  void execute(const Stmt *S, bool Conditional) {
+    std::set<std::string> Names;
+    boundNames(S, Names);
+    if (isa<ExprStmt>(S) && Names.empty())
+      return; // a bare call (print, a launch): nothing to bind
+    ConstEval CE(Info, moduleLookup());
+    bool Ok = CE.exec(Block{const_cast<Stmt *>(S)}, NS);
+    bool Constexpr = isConstexprDefinition(S);
+    for (const std::string &N : Names) {
+      if (!Ok || Conditional)
+        NS[N] = PyValue();
+      GlobalSymbol G;
+      G.Name = N;
+      G.Range = S->Range;
+      G.Value = NS[N];
+      G.IsConstexpr = Constexpr;
+      Info.Globals[N] = G;
+      DefiningStmt[N] = S;
+      Info.Functions.erase(N);
+    }
+    if (const auto *A = dyn_cast<AssignStmt>(S); A && A->Targets.size() == 1)
+      if (const auto *N = dyn_cast<NameExpr>(A->Targets[0]))
+        functionalDecorators(N->Id, A->Value);
+  }
+
+  bool isConstexprCall(const Expr *E) {
+    const auto *C = dyn_cast_or_null(E);
+    return C && pathOf(C->Func) == "triton.language.constexpr";
+  }
+  static const CallExpr *dyn_cast_or_null(const Expr *E) { return E ? dyn_cast<CallExpr>(E) : nullptr; }
+
+  bool isConstexprDefinition(const Stmt *S) {
+    if (const auto *A = dyn_cast<AssignStmt>(S))
+      return isConstexprCall(A->Value);
+    if (const auto *An = dyn_cast<AnnAssignStmt>(S))
+      return pathOf(An->Annotation) == "triton.language.constexpr" || isConstexprCall(An->Value);
+    return false;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Decorators
+  //===--------------------------------------------------------------------===//
+
+  JitFunction &jitEntry(const std::string &Name, const FunctionDefStmt *Def) {
+    if (!Info.Jit.count(Name))
+      Info.Order.push_back(Name);
+    JitFunction &J = Info.Jit[Name];
+    J = JitFunction();
+    J.Def = Def;
+    J.Name = Name;
+    return J;
+  }
+
+  void readDecorators(const FunctionDefStmt *F) {
+    if (F->Decorators.empty()) {
+      if (Info.Jit.count(F->Name)) { // a plain def replaces an earlier @jit one
+        Info.Jit.erase(F->Name);
+        Info.Order.erase(std::remove(Info.Order.begin(), Info.Order.end(), F->Name), Info.Order.end());
+      }
+      return;
+    }
+    JitFunction J;
+    J.Def = F;
+    J.Name = F->Name;
+    if (!applyDecorators(J, F->Decorators))
+      return;
+    jitEntry(F->Name, F) = std::move(J);
+  }
+
+  /// Applies decorators (outermost first) to J; true if one of them is jit.
+  bool applyDecorators(JitFunction &J, const std::vector<Expr *> &Decorators) {
+    bool IsJit = false;
+    for (const Expr *D : Decorators) {
+      const auto *Call = dyn_cast<CallExpr>(D);
+      std::string P = pathOf(Call ? Call->Func : D);
+      if (P == "triton.jit") {
+        IsJit = true;
+        J.DecoratorRange = D->Range;
+        if (Call)
+          for (const Keyword &K : Call->Keywords)
+            if (!K.Name.empty())
+              J.JitOptions.emplace_back(K.Name, evalModule(K.Value));
+      } else if (P == "triton.autotune" && Call) {
+        autotune(J, Call);
+      } else if (P == "triton.heuristics" && Call) {
+        heuristics(J, Call);
+      }
+    }
+    return IsJit;
+  }
+
+  static const Expr *argument(const CallExpr *C, size_t Pos, const char *Name) {
+    if (const Keyword *K = C->keyword(Name))
+      return K->Value;
+    return Pos < C->Args.size() && !isa<StarredExpr>(C->Args[Pos]) ? C->Args[Pos] : nullptr;
+  }
+
+  /// The triton.Config(...) calls an expression builds its list from:
+  /// written inline, in a comprehension, in the global it names, or in the
+  /// body of the helper it calls.
+  std::vector<const CallExpr *> configCalls(const Expr *E) {
+    std::vector<const CallExpr *> Out;
+    std::set<const void *> Seen;
+    Walker W;
+    W.OnExpr = [&](const Expr *X) {
+      const auto *C = dyn_cast<CallExpr>(X);
+      if (C && pathOf(C->Func) == "triton.Config" && Seen.insert(C).second)
+        Out.push_back(C);
+    };
+    W.walk(E);
+    std::function<void(const Expr *)> Follow = [&](const Expr *X) {
+      if (const auto *N = dyn_cast<NameExpr>(X)) {
+        auto It = DefiningStmt.find(N->Id);
+        if (It != DefiningStmt.end() && Seen.insert(It->second).second)
+          W.walk(It->second);
+      } else if (const auto *C = dyn_cast<CallExpr>(X)) {
+        if (const auto *N = dyn_cast<NameExpr>(C->Func)) {
+          auto It = Info.Functions.find(N->Id);
+          if (It != Info.Functions.end() && Seen.insert(It->second).second)
+            W.walk(It->second->Body);
+        }
+      } else if (const auto *B = dyn_cast<BinOpExpr>(X)) {
+        Follow(B->Lhs);
+        Follow(B->Rhs);
+      }
+    };
+    Follow(E);
+    return Out;
+  }
+
+  void checkConfigCall(const CallExpr *C) {
+    const Expr *Kw = argument(C, 0, "kwargs");
+    if (!Kw) {
+      Sink.report(ProblemKind::LaunchOption, C->Range,
+                  "triton.Config() missing 1 required positional argument: 'kwargs' (a dict of meta-parameters)");
+    } else if (const char *Kind = nonDictKind(Kw)) {
+      Sink.report(ProblemKind::LaunchOption, Kw->Range,
+                  std::string("triton.Config expects a dict of meta-parameters as its first argument, got ") + Kind);
+    }
+    if (const Keyword *NW = C->keyword("num_warps"))
+      if (const auto *K = dyn_cast<ConstantExpr>(NW->Value); K && K->CK == ConstantKind::Int && !K->IntOverflow &&
+                                                            !isPowerOfTwo(K->IntValue))
+        Sink.report(ProblemKind::LaunchOption, NW->Range, "num_warps must be a power of 2");
+  }
+
+  void autotune(JitFunction &J, const CallExpr *Call) {
+    J.HasAutotune = true;
+    const Expr *Configs = argument(Call, 0, "configs");
+    if (const Expr *Key = argument(Call, 1, "key")) {
+      PyValue K = evalModule(Key);
+      if (K.isSequence())
+        for (const PyValue &E : K.elements())
+          if (E.isStr())
+            J.AutotuneKey.push_back(E.asStr());
+    }
+    if (!Configs) {
+      J.ConfigsUnknown = true;
+      return;
+    }
+    std::vector<const CallExpr *> Calls = configCalls(Configs);
+    for (const CallExpr *C : Calls)
+      checkConfigCall(C);
+    PyValue V = evalModule(Configs);
+    if (!V.isSequence()) {
+      J.ConfigsUnknown = true;
+      return;
+    }
+    if (V.elements().empty()) { // Triton then tunes over the single default Config
+      J.Configs.push_back({PyConfig(), Configs->Range});
+      return;
+    }
+    const std::vector<Expr *> *Inline = nullptr;
+    if (const auto *L = dyn_cast<ListExpr>(Configs))
+      Inline = &L->Elts;
+    else if (const auto *T = dyn_cast<TupleExpr>(Configs))
+      Inline = &T->Elts;
+    if (Inline && Inline->size() != V.elements().size())
+      Inline = nullptr;
+    for (size_t I = 0; I < V.elements().size(); ++I) {
+      const PyValue &C = V.elements()[I];
+      if (C.kind() != PyValue::Kind::Config) {
+        J.ConfigsUnknown = true;
+        continue;
+      }
+      // Where this config was written: its own element, the one Config call
+      // that builds them all, or the whole configs expression.
+      const CallExpr *Source = nullptr;
+      if (Inline)
+        Source = dyn_cast<CallExpr>((*Inline)[I]);
+      else if (Calls.size() == 1)
+        Source = Calls.front();
+      SourceRange R = Inline ? (*Inline)[I]->Range : Source ? Source->Range : Configs->Range;
+      J.Configs.push_back({C.asConfig(), R});
+      if (!isPowerOfTwo(C.asConfig().NumWarps)) {
+        const Keyword *NW = Source ? Source->keyword("num_warps") : nullptr;
+        Problem P{ProblemKind::LaunchOption, NW ? NW->Range : R, "num_warps must be a power of 2", {}, {}, {}};
+        P.Specialization = C.repr();
+        Sink.report(std::move(P));
+      }
+    }
+  }
+
+  void heuristics(JitFunction &J, const CallExpr *Call) {
+    Heuristicked.insert(J.Name);
+    const Expr *Values = argument(Call, 0, "values");
+    if (!Values)
+      return;
+    if (const auto *D = dyn_cast<DictExpr>(Values)) {
+      for (const Expr *K : D->Keys)
+        if (const auto *C = K ? dyn_cast<ConstantExpr>(K) : nullptr; C && C->CK == ConstantKind::String)
+          J.HeuristicNames.push_back(C->StrValue);
+      return;
+    }
+    PyValue V = evalModule(Values);
+    if (V.kind() == PyValue::Kind::Dict)
+      for (const auto &KV : V.items())
+        if (KV.first.isStr())
+          J.HeuristicNames.push_back(KV.first.asStr());
+  }
+
+  /// `kernel = triton.autotune(...)(triton.jit(fn))` and `k = triton.jit(fn)`.
+  void functionalDecorators(const std::string &Target, const Expr *Value) {
+    std::vector<Expr *> Decorators;
+    const Expr *Cur = Value;
+    while (const auto *C = dyn_cast<CallExpr>(Cur)) {
+      if (C->Args.size() != 1)
+        return;
+      // `f(...)(x)`: the decorator is the inner call; `jit(x, debug=True)`:
+      // the call itself carries the options.
+      Decorators.push_back(isa<CallExpr>(C->Func) ? C->Func : const_cast<CallExpr *>(C));
+      Cur = C->Args[0];
+    }
+    const auto *Base = dyn_cast<NameExpr>(Cur);
+    if (!Base || Decorators.empty())
+      return;
+    auto Fn = Info.Functions.find(Base->Id);
+    auto Existing = Info.Jit.find(Base->Id);
+    JitFunction J;
+    if (Existing != Info.Jit.end())
+      J = Existing->second;
+    else if (Fn != Info.Functions.end())
+      J.Def = Fn->second;
+    else
+      return;
+    J.Name = Target;
+    bool IsJit = applyDecorators(J, Decorators) || Existing != Info.Jit.end();
+    if (!IsJit)
+      return;
+    if (Existing == Info.Jit.end() || Existing->first != Target)
+      jitEntry(Target, J.Def) = std::move(J);
+    else
+      Existing->second = std::move(J);
+    NS[Target] = PyValue::function(Info.Jit[Target].Def);
+    Info.Globals.erase(Target);
+    Info.Functions.erase(Target);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Launch sites
+  //===--------------------------------------------------------------------===//
+
+  bool isJitDef(const FunctionDefStmt *F) {
+    for (const auto &[Name, J] : Info.Jit)
+      if (J.Def == F)
+        return true;
+    return false;
+  }
+
+  /// The @jit function `kernel` in `kernel[grid](...)` names, if any.
+  JitFunction *launchedKernel(const Expr *Callee) {
+    const auto *N = dyn_cast<NameExpr>(Callee);
+    if (!N)
+      return nullptr;
+    auto It = Info.Jit.find(N->Id);
+    if (It != Info.Jit.end())
+      return &It->second;
+    auto V = NS.find(N->Id); // an alias: `k = kernel`
+    if (V == NS.end() || V->second.kind() != PyValue::Kind::Function)
+      return nullptr;
+    for (auto &[Name, J] : Info.Jit)
+      if (J.Def == V->second.asFunction())
+        return &J;
+    return nullptr;
+  }
+
+  /// What a host function's locals are known to be: names assigned once, at
+  /// the top of its body, to something ConstEval can compute; every other
+  /// local is Unknown (never the global of the same name).
+  Scope &localScope(const FunctionDefStmt *F) {
+    auto It = LocalScopes.find(F);
+    if (It != LocalScopes.end())
+      return It->second;
+    Scope &S = LocalScopes[F];
+    std::set<std::string> Bound;
+    for (const Param &P : F->Params)
+      Bound.insert(P.Name);
+    std::map<std::string, int> Count;
+    for (const Stmt *St : F->Body) {
+      std::set<std::string> N;
+      boundNames(St, N);
+      for (const std::string &Name : N) {
+        Bound.insert(Name);
+        ++Count[Name];
+      }
+    }
+    for (const std::string &Name : Bound)
+      S[Name] = PyValue();
+    for (const Stmt *St : F->Body) {
+      const auto *A = dyn_cast<AssignStmt>(St);
+      if (!A || A->Targets.size() != 1)
+        continue;
+      const auto *N = dyn_cast<NameExpr>(A->Targets[0]);
+      if (!N || Count[N->Id] != 1)
+        continue;
+      ConstEval CE(Info, [&](const std::string &Name) {
+        auto L = S.find(Name);
+        if (L != S.end())
+          return L->second;
+        auto G = NS.find(Name);
+        return G == NS.end() ? PyValue() : G->second;
+      });
+      S[N->Id] = CE.eval(A->Value);
+    }
+    return S;
+  }
+
+  PyValue evalIn(const FunctionDefStmt *Enclosing, const Expr *E) {
+    if (!Enclosing)
+      return evalModule(E);
+    Scope &S = localScope(Enclosing);
+    ConstEval CE(Info, [&](const std::string &Name) {
+      auto L = S.find(Name);
+      if (L != S.end())
+        return L->second;
+      auto G = NS.find(Name);
+      return G == NS.end() ? PyValue() : G->second;
+    });
+    return CE.eval(E);
+  }
+
+  void scanLaunches(const Block &B, const FunctionDefStmt *Enclosing) {
+    Walker W;
+    W.OnStmt = [&](const Stmt *S) {
+      const auto *F = dyn_cast<FunctionDefStmt>(S);
+      if (!F)
+        return true;
+      if (!isJitDef(F))
+        scanLaunches(F->Body, F);
+      return false;
+    };
+    W.OnExpr = [&](const Expr *E) {
+      const auto *C = dyn_cast<CallExpr>(E);
+      const auto *Sub = C ? dyn_cast<SubscriptExpr>(C->Func) : nullptr;
+      if (!Sub)
+        return;
+      if (JitFunction *J = launchedKernel(Sub->Value))
+        recordLaunch(*J, C, Sub, Enclosing);
+    };
+    W.walk(B);
+  }
+
+  void recordLaunch(JitFunction &J, const CallExpr *C, const SubscriptExpr *Sub, const FunctionDefStmt *Enclosing) {
+    LaunchSite L;
+    L.Range = C->Range;
+    L.GridRange = Sub->Index->Range;
+    L.Call = C;
+    L.NumPositional = C->Args.size();
+    std::set<std::string> Params;
+    for (const Param &P : J.Def->Params)
+      Params.insert(P.Name);
+    std::set<std::string> Tuned;
+    for (const AutotuneConfig &AC : J.Configs)
+      for (const auto &KV : AC.Config.Kwargs)
+        if (KV.first.isStr())
+          Tuned.insert(KV.first.asStr());
+    std::vector<std::string> Conflicts;
+    SourceRange ConflictAt;
+    for (const Keyword &K : C->Keywords) {
+      if (K.Name.empty())
+        continue; // `**kwargs`: names unknown
+      PyValue V = evalIn(Enclosing, K.Value);
+      L.Keywords.emplace_back(K.Name, V);
+      L.KeywordRanges.push_back(K.Range);
+      if (K.Name == "num_warps" && V.isIntLike() && !isPowerOfTwo(V.asInt()))
+        Sink.report(ProblemKind::LaunchOption, K.Range, "num_warps must be a power of 2");
+      if (!Params.count(K.Name) && !isLaunchOption(K.Name))
+        Sink.report(ProblemKind::LaunchOption, K.Range,
+                    "Keyword argument " + K.Name + " was specified but unrecognised");
+      if (J.HasAutotune && Tuned.count(K.Name)) {
+        if (Conflicts.empty())
+          ConflictAt = K.Range;
+        Conflicts.push_back(K.Name);
+      }
+    }
+    if (!Conflicts.empty()) {
+      std::string Names;
+      for (const std::string &N : Conflicts)
+        Names += (Names.empty() ? "" : ", ") + N;
+      Sink.report(ProblemKind::LaunchOption, ConflictAt,
+                  "Conflicting meta-parameters: " + Names + ". Make sure that you don't re-define auto-tuned symbols.");
+    }
+    J.Launches.push_back(std::move(L));
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Kernels and helpers
+  //===--------------------------------------------------------------------===//
+
+  void decideKernels() {
+    std::set<std::string> CalledFromJit;
+    Walker W;
+    W.OnExpr = [&](const Expr *E) {
+      const auto *C = dyn_cast<CallExpr>(E);
+      const auto *N = C ? dyn_cast<NameExpr>(C->Func) : nullptr;
+      if (N && Info.Jit.count(N->Id))
+        CalledFromJit.insert(N->Id);
+    };
+    for (const auto &[Name, J] : Info.Jit)
+      W.walk(J.Def->Body);
+    for (auto &[Name, J] : Info.Jit)
+      J.IsKernel = !J.Launches.empty() || J.HasAutotune || Heuristicked.count(Name) || !CalledFromJit.count(Name);
+  }
+};
+
+} // namespace
+
+std::string ModuleInfo::qualify(const ast::Expr *E) const {
+  std::string D = ast::dottedName(E);
+  if (D.empty())
+    return {};
+  size_t Dot = D.find('.');
+  std::string Head = D.substr(0, Dot), Base;
+  if (auto It = Imports.find(Head); It != Imports.end())
+    Base = It->second;
+  else if (auto G = Globals.find(Head); G != Globals.end() && G->second.Value.kind() == PyValue::Kind::Qualified)
+    Base = G->second.Value.qualifiedPath();
+  else
+    return {};
+  return canonicalPath(Dot == std::string::npos ? Base : Base + D.substr(Dot));
+}
+
+const JitFunction *ModuleInfo::jit(const std::string &Name) const {
+  auto It = Jit.find(Name);
+  return It == Jit.end() ? nullptr : &It->second;
+}
+
+ModuleInfo discover(const ast::Module &M, ProblemSink &Sink) { return Discoverer(M, Sink).run(); }
+
+} // namespace tessel
