@@ -1,0 +1,118 @@
+//===- KernelRunner.cpp - `tessel run` in a subprocess --------------------===//
+/// \file
+/// posix_spawn with a pipe on fds 1 and 2 and a new process group, so a kill
+/// reaches whatever the run itself spawned (the GPU runner process).
+//===----------------------------------------------------------------------===//
+#include "lsp/KernelRunner.h"
+#include "lsp/Logger.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace tessel::lsp {
+
+static constexpr size_t MaxOutput = size_t(1) << 20;
+
+KernelRunner::~KernelRunner() { stop(); }
+
+std::vector<std::string> KernelRunner::commandLine(const RunRequest &R) const {
+  std::vector<std::string> Args = {Executable, "run", R.Path, "--kernel", R.Kernel, R.Device == "gpu" ? "--gpu" : "--cpu"};
+  if (R.Config) {
+    Args.push_back("--config");
+    Args.push_back(std::to_string(*R.Config));
+  }
+  return Args;
+}
+
+void KernelRunner::stop() {
+  std::thread Old;
+  {
+    std::lock_guard<std::mutex> L(M);
+    if (Running > 0) {
+      KillRequested = true;
+      ::kill(-Running, SIGKILL);
+    }
+    Old = std::move(Waiter);
+  }
+  if (Old.joinable())
+    Old.join();
+}
+
+bool KernelRunner::start(RunRequest R, DoneFn Done, std::string &Error) {
+  stop();
+  int Pipe[2];
+  if (::pipe2(Pipe, O_CLOEXEC) != 0) {
+    Error = std::string("cannot create a pipe: ") + std::strerror(errno);
+    return false;
+  }
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  posix_spawn_file_actions_adddup2(&Actions, Pipe[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&Actions, Pipe[1], STDERR_FILENO);
+  posix_spawn_file_actions_addopen(&Actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawnattr_t Attr;
+  posix_spawnattr_init(&Attr);
+  posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&Attr, 0);
+
+  std::vector<std::string> Args = commandLine(R);
+  std::vector<char *> Argv;
+  for (std::string &A : Args)
+    Argv.push_back(A.data());
+  Argv.push_back(nullptr);
+  pid_t Pid = 0;
+  int Rc = posix_spawn(&Pid, Executable.c_str(), &Actions, &Attr, Argv.data(), environ);
+  posix_spawn_file_actions_destroy(&Actions);
+  posix_spawnattr_destroy(&Attr);
+  ::close(Pipe[1]);
+  if (Rc != 0) {
+    ::close(Pipe[0]);
+    Error = "cannot start " + Executable + ": " + std::strerror(Rc);
+    return false;
+  }
+  std::string Line;
+  for (const std::string &A : Args)
+    Line += (Line.empty() ? "" : " ") + A;
+  logInfo("started run (pid " + std::to_string(Pid) + "): " + Line);
+
+  std::lock_guard<std::mutex> L(M);
+  Running = Pid;
+  KillRequested = false;
+  Waiter = std::thread([this, Fd = Pipe[0], Pid, R = std::move(R), Done = std::move(Done)]() mutable {
+    RunResult Result;
+    Result.Request = std::move(R);
+    char Buf[4096];
+    while (true) {
+      ssize_t N = ::read(Fd, Buf, sizeof(Buf));
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N <= 0)
+        break;
+      if (Result.Output.size() < MaxOutput)
+        Result.Output.append(Buf, std::min<size_t>(N, MaxOutput - Result.Output.size()));
+    }
+    ::close(Fd);
+    int Status = 0;
+    while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+    }
+    Result.ExitCode = WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
+    {
+      std::lock_guard<std::mutex> L(M);
+      Result.Cancelled = KillRequested;
+      if (Running == Pid)
+        Running = 0;
+    }
+    logInfo("run (pid " + std::to_string(Pid) + ") ended with exit code " + std::to_string(Result.ExitCode));
+    Done(std::move(Result));
+  });
+  return true;
+}
+
+} // namespace tessel::lsp

@@ -1,0 +1,63 @@
+//===- KernelRunner.h - `tessel run` in a subprocess ------------*- C++ -*-===//
+/// \file
+/// The editor's Run action. The server never executes a kernel itself (a
+/// GPU fault must not take the editor down): it spawns `tessel run FILE
+/// --kernel K --cpu|--gpu` from its own executable, in its own process group,
+/// captures stdout and stderr together, and reports the exit code and output
+/// when the process ends. Only one run at a time: starting a second kills
+/// the first (its result comes back with Cancelled set).
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_LSP_KERNELRUNNER_H
+#define TESSEL_LSP_KERNELRUNNER_H
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+#include <sys/types.h>
+
+namespace tessel::lsp {
+
+struct RunRequest {
+  std::string Uri;
+  std::string Path;   ///< the file on disk that is run
+  std::string Kernel;
+  std::string Device; ///< "cpu" or "gpu"
+  std::optional<int64_t> Config;
+};
+
+struct RunResult {
+  RunRequest Request;
+  int ExitCode = -1;     ///< -1 when the process could not start or was killed
+  std::string Output;    ///< stdout and stderr interleaved, truncated at 1 MiB
+  bool Cancelled = false;///< killed because another run started (or the server stopped)
+};
+
+class KernelRunner {
+public:
+  using DoneFn = std::function<void(RunResult)>;
+  explicit KernelRunner(std::string Executable) : Executable(std::move(Executable)) {}
+  ~KernelRunner();
+
+  /// The command line a request runs.
+  std::vector<std::string> commandLine(const RunRequest &R) const;
+  /// Kills any run in progress, then starts R. Done runs on a runner thread
+  /// once the process has ended. False (with Error) when spawning failed.
+  bool start(RunRequest R, DoneFn Done, std::string &Error);
+  /// Kills the run in progress, if any, and waits for its thread.
+  void stop();
+
+private:
+  std::string Executable;
+  std::mutex M;
+  pid_t Running = 0;
+  bool KillRequested = false;
+  std::thread Waiter;
+};
+
+} // namespace tessel::lsp
+
+#endif // TESSEL_LSP_KERNELRUNNER_H

@@ -1,0 +1,141 @@
+//===- Protocol.h - the LSP structures tessel uses --------------*- C++ -*-===//
+/// \file
+/// Plain structs named after the LSP 3.17 specification, with from_json /
+/// to_json beside each, added only when a handler needs them (clangd's
+/// Protocol.h rule). Parsing is strict about required fields: a missing or
+/// mistyped one throws nlohmann::json::exception, which the server's binder
+/// turns into an InvalidParams reply.
+///
+/// Positions reuse lsp::Position from LineIndex.h; their `character` counts
+/// code units of the negotiated encoding.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_LSP_PROTOCOL_H
+#define TESSEL_LSP_PROTOCOL_H
+
+#include "lsp/LineIndex.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessel::lsp {
+
+void from_json(const nlohmann::json &J, Position &P);
+void to_json(nlohmann::json &J, const Position &P);
+
+struct Range {
+  Position Start, End;
+};
+void from_json(const nlohmann::json &J, Range &R);
+void to_json(nlohmann::json &J, const Range &R);
+
+struct TextDocumentIdentifier {
+  std::string Uri;
+};
+void from_json(const nlohmann::json &J, TextDocumentIdentifier &T);
+
+struct TextDocumentItem {
+  std::string Uri;
+  std::string LanguageId;
+  int64_t Version = 0;
+  std::string Text;
+};
+void from_json(const nlohmann::json &J, TextDocumentItem &T);
+
+struct DidOpenTextDocumentParams {
+  TextDocumentItem TextDocument;
+};
+void from_json(const nlohmann::json &J, DidOpenTextDocumentParams &P);
+
+struct TextDocumentContentChangeEvent {
+  std::optional<Range> ChangeRange; ///< absent: the whole document is replaced
+  std::string Text;
+};
+void from_json(const nlohmann::json &J, TextDocumentContentChangeEvent &C);
+
+struct DidChangeTextDocumentParams {
+  TextDocumentIdentifier TextDocument;
+  std::optional<int64_t> Version;
+  std::vector<TextDocumentContentChangeEvent> ContentChanges;
+};
+void from_json(const nlohmann::json &J, DidChangeTextDocumentParams &P);
+
+struct DidCloseTextDocumentParams {
+  TextDocumentIdentifier TextDocument;
+};
+void from_json(const nlohmann::json &J, DidCloseTextDocumentParams &P);
+
+/// hover, definition, completion.
+struct TextDocumentPositionParams {
+  TextDocumentIdentifier TextDocument;
+  Position Pos;
+};
+void from_json(const nlohmann::json &J, TextDocumentPositionParams &P);
+
+/// documentSymbol, codeLens.
+struct DocumentParams {
+  TextDocumentIdentifier TextDocument;
+};
+void from_json(const nlohmann::json &J, DocumentParams &P);
+
+/// inlayHint.
+struct RangeParams {
+  TextDocumentIdentifier TextDocument;
+  Range R;
+};
+void from_json(const nlohmann::json &J, RangeParams &P);
+
+struct CodeActionParams {
+  TextDocumentIdentifier TextDocument;
+  Range R;
+  std::vector<std::string> OnlyKinds; ///< context.only
+};
+void from_json(const nlohmann::json &J, CodeActionParams &P);
+
+struct ExecuteCommandParams {
+  std::string Command;
+  nlohmann::json Arguments; ///< an array (possibly empty)
+};
+void from_json(const nlohmann::json &J, ExecuteCommandParams &P);
+
+struct CancelParams {
+  nlohmann::json Id;
+};
+void from_json(const nlohmann::json &J, CancelParams &P);
+
+/// `tessel/viewIR` and the `tessel.viewIR` command's argument.
+struct ViewIRParams {
+  TextDocumentIdentifier TextDocument;
+  std::string Kernel;
+  std::optional<int64_t> Config;
+  std::string Kind; ///< "tir" | "llvm" | "ptx" | "sass"
+};
+void from_json(const nlohmann::json &J, ViewIRParams &P);
+
+/// The `tessel.runKernel` command's argument.
+struct RunKernelParams {
+  std::string Uri;
+  std::string Kernel;
+  std::string Device; ///< "cpu" | "gpu"
+  std::optional<int64_t> Config;
+};
+void from_json(const nlohmann::json &J, RunKernelParams &P);
+
+/// What tessel reads from `initialize`.
+struct InitializeParams {
+  std::optional<int64_t> ProcessId;
+  bool HoverMarkdown = false;           ///< textDocument.hover.contentFormat has "markdown"
+  bool CompletionDocMarkdown = false;   ///< completionItem.documentationFormat has "markdown"
+  bool WorkDoneProgress = false;        ///< window.workDoneProgress
+  bool CancelsStaleRequests = false;    ///< general.staleRequestSupport.cancel
+  std::vector<std::string> PositionEncodings; ///< general.positionEncodings, client's order
+  std::optional<bool> InlayHintsEnabled;      ///< initializationOptions.inlayHints.enable
+};
+void from_json(const nlohmann::json &J, InitializeParams &P);
+
+} // namespace tessel::lsp
+
+#endif // TESSEL_LSP_PROTOCOL_H

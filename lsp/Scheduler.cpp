@@ -1,0 +1,405 @@
+//===- Scheduler.cpp - per-document analysis workers ----------------------===//
+/// \file
+/// Implements the model described in Scheduler.h with one Asio io_context:
+/// worker threads run it (or runDeferred() polls it), each document owns a
+/// strand and a debounce timer. Every posted job is counted so that
+/// blockUntilIdle() knows when the queue is empty.
+///
+/// Per-document state touched only on the strand: the last parsed tree and
+/// the edits not yet applied to it, the current analysis, the background
+/// findings. State shared with the main thread: the sequence number of the
+/// latest queued update, the set of sequence numbers a request is waiting on
+/// (those updates must be built, not dropped), and the Removed flag.
+//===----------------------------------------------------------------------===//
+#include "lsp/Scheduler.h"
+#include "lsp/Logger.h"
+
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+
+#include <algorithm>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <unordered_map>
+
+namespace asio = boost::asio;
+using Clock = std::chrono::steady_clock;
+
+namespace tessel::lsp {
+
+namespace {
+
+struct Document {
+  Document(asio::io_context &Io, std::string Uri) : Uri(std::move(Uri)), Strand(asio::make_strand(Io)), Debounce(Io) {}
+
+  const std::string Uri;
+  asio::strand<asio::io_context::executor_type> Strand;
+  asio::steady_timer Debounce;
+
+  // Strand-only.
+  std::shared_ptr<const ParsedFile> LastParsed;
+  std::vector<ByteEdit> PendingEdits;
+  bool PendingReset = true;
+  std::shared_ptr<const AnalyzedFile> Current;
+  std::vector<diag::Finding> Background; ///< tier-2 findings for Current
+  std::chrono::microseconds LastCompileTime{0};
+
+  // Shared with the main thread.
+  std::atomic<uint64_t> LatestSeq{0};
+  std::atomic<uint64_t> Generation{0}; ///< bumped by every update; cancels tier 2
+  std::atomic<bool> CompileCancelled{false};
+  std::mutex M;
+  std::set<uint64_t> ReadSeqs; ///< updates a queued request needs built
+  bool Removed = false;
+};
+
+/// A cached tier-2 result: findings with ranges relative to the kernel's
+/// `def`, so a kernel that moved (an edit above it) still hits.
+struct CachedKernel {
+  std::vector<diag::Finding> Findings;
+};
+
+} // namespace
+
+struct Scheduler::Impl {
+  Impl(SchedulerOptions Opts, SchedulerCallbacks &CB) : Opts(std::move(Opts)), CB(CB) {}
+
+  SchedulerOptions Opts;
+  SchedulerCallbacks &CB;
+  asio::io_context Io;
+  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> Guard;
+  std::vector<std::thread> Threads;
+
+  std::mutex DocsMutex;
+  std::map<std::string, std::shared_ptr<Document>> Docs;
+
+  std::mutex IdleMutex;
+  std::condition_variable IdleCV;
+  uint64_t Outstanding = 0;
+
+  std::mutex CacheMutex;
+  std::unordered_map<std::string, CachedKernel> Cache;
+
+  std::atomic<uint64_t> Builds{0}, Dropped{0}, Compiles{0}, CacheHits{0};
+
+  bool deferred() const { return Opts.WorkerThreads == 0; }
+
+  void begin() {
+    std::lock_guard<std::mutex> L(IdleMutex);
+    ++Outstanding;
+  }
+  void end() {
+    std::lock_guard<std::mutex> L(IdleMutex);
+    if (--Outstanding == 0)
+      IdleCV.notify_all();
+  }
+
+  /// Posts Fn to D's strand, counted for blockUntilIdle.
+  void post(const std::shared_ptr<Document> &D, std::function<void()> Fn) {
+    begin();
+    asio::post(D->Strand, [this, Fn = std::move(Fn)] {
+      try {
+        Fn();
+      } catch (const std::exception &E) {
+        logError(std::string("worker task failed: ") + E.what());
+      } catch (...) {
+        logError("worker task failed with an unknown exception");
+      }
+      end();
+    });
+  }
+
+  std::shared_ptr<Document> find(const std::string &Uri) {
+    std::lock_guard<std::mutex> L(DocsMutex);
+    auto It = Docs.find(Uri);
+    return It == Docs.end() ? nullptr : It->second;
+  }
+
+  void publish(Document &D, const AnalyzedFile &F) {
+    std::vector<diag::Finding> All = F.Report.Findings;
+    All.insert(All.end(), D.Background.begin(), D.Background.end());
+    std::lock_guard<std::mutex> L(D.M);
+    if (D.Removed)
+      return;
+    CB.onDiagnostics(F, All);
+  }
+
+  void applyUpdate(const std::shared_ptr<Document> &D, DocumentUpdate U, uint64_t Seq) {
+    if (U.Reset) {
+      D->PendingEdits.clear();
+      D->PendingReset = true;
+    } else {
+      D->PendingEdits.insert(D->PendingEdits.end(), U.Edits.begin(), U.Edits.end());
+    }
+    {
+      std::lock_guard<std::mutex> L(D->M);
+      if (D->Removed)
+        return;
+      if (Seq < D->LatestSeq.load() && !D->ReadSeqs.count(Seq)) {
+        ++Dropped;
+        logVerbose("dropped dead update " + D->Uri + " v" + std::to_string(U.Snapshot.Version));
+        return;
+      }
+    }
+    auto Start = Clock::now();
+    auto F = std::make_shared<AnalyzedFile>();
+    F->Doc = U.Snapshot;
+    try {
+      if (D->LastParsed && !D->PendingReset)
+        F->Parsed = ParsedFile::reparse(*D->LastParsed, D->PendingEdits, U.Snapshot.Text);
+      else
+        F->Parsed = ParsedFile::parse(U.Snapshot.Text);
+      D->LastParsed = F->Parsed;
+      D->PendingEdits.clear();
+      D->PendingReset = false;
+      F->Report = diag::checkFile(F->Parsed, Opts.Check);
+    } catch (const std::exception &E) {
+      F->InternalError = E.what();
+    } catch (...) {
+      F->InternalError = "unknown exception";
+    }
+    if (!F->Parsed) {
+      // The tree is unusable; parse the next version from scratch.
+      D->LastParsed = nullptr;
+      D->PendingReset = true;
+    }
+    if (!F->InternalError.empty())
+      logError("analysis of " + D->Uri + " v" + std::to_string(F->Doc.Version) + " failed: " + F->InternalError);
+    F->BuildTime = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - Start);
+    ++Builds;
+    logVerbose("built " + D->Uri + " v" + std::to_string(F->Doc.Version) + " in " +
+               std::to_string(F->BuildTime.count()) + " us");
+    {
+      std::lock_guard<std::mutex> L(D->M);
+      D->ReadSeqs.erase(D->ReadSeqs.begin(), D->ReadSeqs.lower_bound(Seq));
+    }
+    D->Current = F;
+    // Tier-2 findings of kernels that are unchanged stay valid; rebase them.
+    D->Background = cachedFindings(*F);
+    publish(*D, *F);
+    scheduleBackground(D);
+  }
+
+  static std::string kernelKey(const AnalyzedFile &F, const sema::KernelAnalysis &K, uint32_t &DefBegin) {
+    const JitFunction *J = F.Report.Analysis ? F.Report.Analysis->Info.jit(K.Kernel) : nullptr;
+    if (!J || !J->Def)
+      return {};
+    DefBegin = J->Def->Range.Begin;
+    return std::string(F.Parsed->text().slice(J->Def->Range)) + '\0' + K.Specialization;
+  }
+
+  std::vector<diag::Finding> cachedFindings(const AnalyzedFile &F) {
+    std::vector<diag::Finding> Out;
+    if (!Opts.Compile || !F.Report.Analysis)
+      return Out;
+    std::lock_guard<std::mutex> L(CacheMutex);
+    for (const sema::KernelAnalysis &K : F.Report.Analysis->Kernels) {
+      uint32_t Base = 0;
+      auto It = Cache.find(kernelKey(F, K, Base));
+      if (It == Cache.end())
+        continue;
+      for (diag::Finding Fd : It->second.Findings)
+        Out.push_back(rebase(std::move(Fd), Base, true));
+    }
+    return Out;
+  }
+
+  static diag::Finding rebase(diag::Finding F, uint32_t Base, bool ToAbsolute) {
+    auto Move = [&](SourceRange &R) {
+      if (ToAbsolute) {
+        R.Begin += Base;
+        R.End += Base;
+      } else {
+        R.Begin -= std::min(R.Begin, Base);
+        R.End -= std::min(R.End, Base);
+      }
+    };
+    Move(F.Range);
+    for (RelatedLocation &R : F.Related)
+      Move(R.Range);
+    for (Fix &X : F.Fixes)
+      for (TextEdit &E : X.Edits)
+        Move(E.Range);
+    return F;
+  }
+
+  void scheduleBackground(const std::shared_ptr<Document> &D) {
+    if (!Opts.Compile)
+      return;
+    uint64_t Gen = ++D->Generation;
+    auto Delay = std::chrono::duration_cast<std::chrono::milliseconds>(D->LastCompileTime);
+    Delay = std::clamp(Delay, Opts.MinDebounce, Opts.MaxDebounce);
+    if (deferred())
+      Delay = std::chrono::milliseconds(0);
+    D->Debounce.expires_after(Delay);
+    begin();
+    D->Debounce.async_wait(asio::bind_executor(D->Strand, [this, D, Gen](const boost::system::error_code &Ec) {
+      if (!Ec && Gen == D->Generation.load()) {
+        try {
+          runBackground(*D, Gen);
+        } catch (const std::exception &E) {
+          logError(std::string("background work failed: ") + E.what());
+        }
+      }
+      end();
+    }));
+  }
+
+  void runBackground(Document &D, uint64_t Gen) {
+    std::shared_ptr<const AnalyzedFile> F = D.Current;
+    if (!F || !F->Report.Analysis)
+      return;
+    auto Start = Clock::now();
+    CB.onBackgroundWork(D.Uri, false, "compiling kernels");
+    std::vector<diag::Finding> Found;
+    std::atomic<bool> Cancelled{false};
+    bool Complete = true;
+    for (const sema::KernelAnalysis &K : F->Report.Analysis->Kernels) {
+      if (Gen != D.Generation.load()) {
+        Complete = false;
+        break;
+      }
+      uint32_t Base = 0;
+      std::string Key = kernelKey(*F, K, Base);
+      if (Key.empty())
+        continue;
+      {
+        std::lock_guard<std::mutex> L(CacheMutex);
+        auto It = Cache.find(Key);
+        if (It != Cache.end()) {
+          ++CacheHits;
+          for (diag::Finding Fd : It->second.Findings)
+            Found.push_back(rebase(std::move(Fd), Base, true));
+          continue;
+        }
+      }
+      std::vector<diag::Finding> Result = Opts.Compile(*F, K, Cancelled);
+      ++Compiles;
+      CachedKernel C;
+      for (const diag::Finding &Fd : Result)
+        C.Findings.push_back(rebase(Fd, Base, false));
+      {
+        std::lock_guard<std::mutex> L(CacheMutex);
+        Cache[Key] = std::move(C);
+      }
+      Found.insert(Found.end(), Result.begin(), Result.end());
+    }
+    D.LastCompileTime = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - Start);
+    CB.onBackgroundWork(D.Uri, true, Complete ? "done" : "superseded by an edit");
+    if (!Complete || D.Current != F)
+      return;
+    D.Background = std::move(Found);
+    publish(D, *F);
+  }
+};
+
+Scheduler::Scheduler(SchedulerOptions Opts, SchedulerCallbacks &Callbacks)
+    : P(std::make_unique<Impl>(std::move(Opts), Callbacks)) {
+  if (P->deferred())
+    return;
+  P->Guard.emplace(P->Io.get_executor());
+  for (unsigned I = 0; I < P->Opts.WorkerThreads; ++I)
+    P->Threads.emplace_back([this] { P->Io.run(); });
+}
+
+Scheduler::~Scheduler() {
+  {
+    std::lock_guard<std::mutex> L(P->DocsMutex);
+    for (auto &[Uri, D] : P->Docs)
+      D->Debounce.cancel();
+  }
+  P->Guard.reset();
+  P->Io.stop();
+  for (std::thread &T : P->Threads)
+    T.join();
+}
+
+void Scheduler::update(DocumentUpdate U) {
+  std::shared_ptr<Document> D;
+  {
+    std::lock_guard<std::mutex> L(P->DocsMutex);
+    auto &Slot = P->Docs[U.Snapshot.Uri];
+    if (!Slot)
+      Slot = std::make_shared<Document>(P->Io, U.Snapshot.Uri);
+    D = Slot;
+  }
+  uint64_t Seq = ++D->LatestSeq;
+  ++D->Generation; // a tier-2 run in progress is now stale
+  P->post(D, [this, D, U = std::move(U), Seq]() mutable { P->applyUpdate(D, std::move(U), Seq); });
+}
+
+void Scheduler::remove(const std::string &Uri) {
+  std::shared_ptr<Document> D;
+  {
+    std::lock_guard<std::mutex> L(P->DocsMutex);
+    auto It = P->Docs.find(Uri);
+    if (It == P->Docs.end())
+      return;
+    D = It->second;
+    P->Docs.erase(It);
+  }
+  {
+    std::lock_guard<std::mutex> L(D->M);
+    D->Removed = true;
+  }
+  ++D->Generation;
+  P->post(D, [D] {
+    D->Debounce.cancel();
+    D->Current = nullptr;
+    D->LastParsed = nullptr;
+  });
+}
+
+void Scheduler::runWithFile(const std::string &Uri, std::string Name, Staleness S,
+                            std::shared_ptr<const std::atomic<bool>> Cancelled, Action A) {
+  std::shared_ptr<Document> D = P->find(Uri);
+  if (!D) {
+    A(LspError{ErrorCode::InvalidParams, "document is not open: " + Uri});
+    return;
+  }
+  uint64_t Seq = D->LatestSeq.load();
+  {
+    std::lock_guard<std::mutex> L(D->M);
+    D->ReadSeqs.insert(Seq);
+  }
+  P->post(D, [D, Seq, S, Name = std::move(Name), Cancelled = std::move(Cancelled), A = std::move(A)] {
+    if (Cancelled && Cancelled->load())
+      return A(LspError{ErrorCode::RequestCancelled, Name + " was cancelled"});
+    if (S == Staleness::InvalidateOnUpdate && D->LatestSeq.load() > Seq)
+      return A(LspError{ErrorCode::ContentModified, Name + ": the document changed"});
+    if (!D->Current)
+      return A(LspError{ErrorCode::ContentModified, Name + ": the document is not analysed yet"});
+    A(D->Current);
+  });
+}
+
+bool Scheduler::blockUntilIdle(std::chrono::milliseconds Timeout) {
+  if (P->deferred()) {
+    while (true) {
+      P->Io.restart();
+      if (P->Io.poll() == 0) {
+        std::lock_guard<std::mutex> L(P->IdleMutex);
+        if (P->Outstanding == 0)
+          return true;
+        // A timer is armed but not yet due; deferred timers are zero-delay,
+        // so it is due at the next poll.
+        std::this_thread::yield();
+      }
+    }
+  }
+  std::unique_lock<std::mutex> L(P->IdleMutex);
+  return P->IdleCV.wait_for(L, Timeout, [this] { return P->Outstanding == 0; });
+}
+
+Scheduler::Stats Scheduler::stats() const {
+  return {P->Builds.load(), P->Dropped.load(), P->Compiles.load(), P->CacheHits.load()};
+}
+
+} // namespace tessel::lsp

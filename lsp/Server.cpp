@@ -1,0 +1,631 @@
+//===- Server.cpp - the tessel language server ----------------------------===//
+/// \file
+/// Binds LSP methods to handlers, one onX method per method, and owns the
+/// server's state: the workspace (main thread), the scheduler (analysis on
+/// worker threads), the kernel runner (Run actions).
+///
+/// Every request gets exactly one reply: ReplyOnce drops a second reply with
+/// a log line and sends InternalError if a handler forgot to reply. Each
+/// handler runs under try/catch, so an exception becomes an error response,
+/// never a crash. Requests before `initialize` get ServerNotInitialized;
+/// unknown methods MethodNotFound; params that do not parse InvalidParams.
+///
+/// Requests that need an analysed file run on the document's worker through
+/// Scheduler::runWithFile and convert positions with that version's line
+/// index, so a position always refers to the text the client had when it
+/// asked. Requests the client makes on its own (inlay hints, code lenses,
+/// code actions) are failed with ContentModified when an edit overtakes them,
+/// unless the client says it cancels stale requests itself.
+//===----------------------------------------------------------------------===//
+#include "lsp/Server.h"
+#include "lsp/FeatureProtocol.h"
+#include "lsp/FromProtocol.h"
+#include "lsp/KernelRunner.h"
+#include "lsp/Protocol.h"
+#include "lsp/Scheduler.h"
+#include "lsp/ToProtocol.h"
+#include "lsp/Uri.h"
+#include "lsp/Workspace.h"
+#include "lsp/features/Definition.h"
+#include "tessel/Version.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+namespace tessel::lsp {
+namespace {
+
+/// The reply to one request: callable once; a second call is logged and
+/// dropped, and a request whose last ReplyOnce dies unanswered gets an
+/// InternalError.
+class ReplyOnce {
+public:
+  ReplyOnce(Transport &T, json Id, std::string Method, std::function<void()> OnDone)
+      : S(std::make_shared<State>(T, std::move(Id), std::move(Method), std::move(OnDone))) {}
+
+  void operator()(Expected<json> Result) const { S->send(std::move(Result)); }
+  const std::string &method() const { return S->Method; }
+
+private:
+  struct State {
+    State(Transport &T, json Id, std::string Method, std::function<void()> OnDone)
+        : T(T), Id(std::move(Id)), Method(std::move(Method)), OnDone(std::move(OnDone)), Start(Clock::now()) {}
+    ~State() {
+      if (!Replied)
+        send(LspError{ErrorCode::InternalError, "server failed to reply to " + Method});
+    }
+    void send(Expected<json> Result) {
+      if (Replied.exchange(true)) {
+        logError("dropped a second reply to " + Method + "(" + Id.dump() + ")");
+        return;
+      }
+      auto Ms = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - Start).count() / 1000.0;
+      std::string What = Result ? "" : " error " + std::to_string(static_cast<int>(Result.error().Code));
+      logInfo("--> reply:" + Method + "(" + Id.dump() + ")" + What + " " + std::to_string(Ms) + "ms");
+      T.reply(Id, std::move(Result));
+      if (OnDone)
+        OnDone();
+    }
+    Transport &T;
+    json Id;
+    std::string Method;
+    std::function<void()> OnDone;
+    Clock::time_point Start;
+    std::atomic<bool> Replied{false};
+  };
+  std::shared_ptr<State> S;
+};
+
+using CancelFlag = std::shared_ptr<std::atomic<bool>>;
+
+/// Exits the process once Pid is gone: an editor that crashed cannot send
+/// `exit`, and a server left behind would hold its files and memory.
+static void watchClientProcess(int64_t Pid) {
+  if (Pid <= 0)
+    return;
+  std::thread([Pid] {
+    while (true) {
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      if (::kill(static_cast<pid_t>(Pid), 0) != 0 && errno == ESRCH) {
+        logError("client process " + std::to_string(Pid) + " is gone; exiting");
+        std::_Exit(1);
+      }
+    }
+  }).detach();
+}
+
+class LanguageServer final : public MessageHandler, public SchedulerCallbacks {
+public:
+  LanguageServer(const LspOptions &Opts, Transport &T)
+      : Opts(Opts), T(T), Runner(Opts.SelfExecutable.empty() ? "tessel" : Opts.SelfExecutable) {
+    GpuAvailable = Opts.GpuAvailable.value_or(::access("/dev/nvidiactl", F_OK) == 0);
+    SchedulerOptions S;
+    S.WorkerThreads = Opts.WorkerThreads;
+    S.Check.Arch = Opts.Arch;
+    Sched = std::make_unique<Scheduler>(S, *this);
+    bindAll();
+  }
+
+  ~LanguageServer() override {
+    // Replies of queued work go out before the transport is gone.
+    Sched->blockUntilIdle(std::chrono::seconds(10));
+    Runner.stop();
+    Sched.reset();
+  }
+
+  bool exitedCleanly() const { return ShutdownRequested; }
+
+  // MessageHandler.
+  bool onNotify(const std::string &Method, json Params) override;
+  bool onCall(const std::string &Method, json Params, json Id) override;
+  bool onReply(json Id, Expected<json> Result) override;
+
+  // SchedulerCallbacks.
+  void onDiagnostics(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) override;
+  void onBackgroundWork(const std::string &Uri, bool Done, const std::string &Message) override {
+    logVerbose("background work on " + Uri + (Done ? " ended: " : " began: ") + Message);
+  }
+
+private:
+  using CallHandler = std::function<void(const json &, ReplyOnce, CancelFlag)>;
+  using NotifyHandler = std::function<void(const json &)>;
+
+  template <typename P> void bindCall(const std::string &Method, void (LanguageServer::*Fn)(const P &, ReplyOnce, CancelFlag)) {
+    Calls[Method] = [this, Fn, Method](const json &J, ReplyOnce R, CancelFlag C) {
+      P Params;
+      try {
+        Params = J.get<P>();
+      } catch (const json::exception &E) {
+        return R(LspError{ErrorCode::InvalidParams, "invalid params for " + Method + ": " + E.what()});
+      }
+      (this->*Fn)(Params, std::move(R), std::move(C));
+    };
+  }
+  template <typename P> void bindNotify(const std::string &Method, void (LanguageServer::*Fn)(const P &)) {
+    Notifications[Method] = [this, Fn, Method](const json &J) {
+      P Params;
+      try {
+        Params = J.get<P>();
+      } catch (const json::exception &E) {
+        logError("invalid params for " + Method + ": " + E.what());
+        return;
+      }
+      (this->*Fn)(Params);
+    };
+  }
+
+  void bindAll();
+
+  // Lifecycle.
+  void onInitialize(const InitializeParams &P, ReplyOnce R, CancelFlag);
+  void onInitialized(const json &);
+  void onShutdown(const json &, ReplyOnce R, CancelFlag);
+  void onSync(const json &, ReplyOnce R, CancelFlag);
+  void onCancelRequest(const CancelParams &P);
+  void onDidChangeConfiguration(const json &P);
+  // Documents.
+  void onDidOpen(const DidOpenTextDocumentParams &P);
+  void onDidChange(const DidChangeTextDocumentParams &P);
+  void onDidClose(const DidCloseTextDocumentParams &P);
+  // Features.
+  void onHover(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
+  void onDefinition(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
+  void onCompletion(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
+  void onInlayHint(const RangeParams &P, ReplyOnce R, CancelFlag C);
+  void onCodeLens(const DocumentParams &P, ReplyOnce R, CancelFlag C);
+  void onCodeAction(const CodeActionParams &P, ReplyOnce R, CancelFlag C);
+  void onDocumentSymbol(const DocumentParams &P, ReplyOnce R, CancelFlag C);
+  void onExecuteCommand(const ExecuteCommandParams &P, ReplyOnce R, CancelFlag C);
+  // tessel extensions.
+  void onViewIR(const ViewIRParams &P, ReplyOnce R, CancelFlag C);
+  void runKernel(const RunKernelParams &P, ReplyOnce R);
+
+  /// Runs Fn with the analysed file of Uri on its worker; errors go to R.
+  void withFile(const std::string &Uri, const char *Name, Staleness S, CancelFlag C, ReplyOnce R,
+                std::function<Expected<json>(const AnalyzedFile &)> Fn);
+  Staleness clientRequestStaleness() const {
+    return Client.CancelsStaleRequests ? Staleness::Allowed : Staleness::InvalidateOnUpdate;
+  }
+  void watchProcess(int64_t Pid);
+
+  LspOptions Opts;
+  Transport &T;
+  Workspace WS;
+  std::unique_ptr<Scheduler> Sched;
+  KernelRunner Runner;
+  std::map<std::string, CallHandler> Calls;
+  std::map<std::string, NotifyHandler> Notifications;
+
+  bool Initialized = false;
+  bool ShutdownRequested = false;
+  InitializeParams Client;
+  PositionEncoding Enc = PositionEncoding::UTF16;
+  std::atomic<bool> InlayHintsEnabled{true};
+  bool GpuAvailable = false;
+  std::atomic<int> NextProgress{0};
+
+  std::mutex CancelMutex;
+  std::map<std::string, CancelFlag> Cancels;
+};
+
+void LanguageServer::bindAll() {
+  bindCall<InitializeParams>("initialize", &LanguageServer::onInitialize);
+  bindCall<json>("shutdown", &LanguageServer::onShutdown);
+  bindCall<json>("sync", &LanguageServer::onSync);
+  bindCall<TextDocumentPositionParams>("textDocument/hover", &LanguageServer::onHover);
+  bindCall<TextDocumentPositionParams>("textDocument/definition", &LanguageServer::onDefinition);
+  bindCall<TextDocumentPositionParams>("textDocument/completion", &LanguageServer::onCompletion);
+  bindCall<RangeParams>("textDocument/inlayHint", &LanguageServer::onInlayHint);
+  bindCall<DocumentParams>("textDocument/codeLens", &LanguageServer::onCodeLens);
+  bindCall<CodeActionParams>("textDocument/codeAction", &LanguageServer::onCodeAction);
+  bindCall<DocumentParams>("textDocument/documentSymbol", &LanguageServer::onDocumentSymbol);
+  bindCall<ExecuteCommandParams>("workspace/executeCommand", &LanguageServer::onExecuteCommand);
+  bindCall<ViewIRParams>("tessel/viewIR", &LanguageServer::onViewIR);
+  bindNotify<json>("initialized", &LanguageServer::onInitialized);
+  bindNotify<CancelParams>("$/cancelRequest", &LanguageServer::onCancelRequest);
+  bindNotify<json>("workspace/didChangeConfiguration", &LanguageServer::onDidChangeConfiguration);
+  bindNotify<DidOpenTextDocumentParams>("textDocument/didOpen", &LanguageServer::onDidOpen);
+  bindNotify<DidChangeTextDocumentParams>("textDocument/didChange", &LanguageServer::onDidChange);
+  bindNotify<DidCloseTextDocumentParams>("textDocument/didClose", &LanguageServer::onDidClose);
+}
+
+bool LanguageServer::onNotify(const std::string &Method, json Params) {
+  if (Method == "exit")
+    return false;
+  if (!Initialized) {
+    logError("notification " + Method + " before initialize ignored");
+    return true;
+  }
+  auto It = Notifications.find(Method);
+  if (It == Notifications.end()) {
+    // `$/` notifications may be ignored silently (LSP); others are worth a line.
+    if (Method.rfind("$/", 0) != 0)
+      logInfo("unhandled notification " + Method);
+    return true;
+  }
+  try {
+    It->second(Params);
+  } catch (const std::exception &E) {
+    logError("notification " + Method + " failed: " + E.what());
+  }
+  return true;
+}
+
+bool LanguageServer::onCall(const std::string &Method, json Params, json Id) {
+  std::string Key = Id.dump();
+  auto Flag = std::make_shared<std::atomic<bool>>(false);
+  {
+    std::lock_guard<std::mutex> L(CancelMutex);
+    Cancels[Key] = Flag;
+  }
+  ReplyOnce R(T, Id, Method, [this, Key, Flag] {
+    std::lock_guard<std::mutex> L(CancelMutex);
+    auto It = Cancels.find(Key);
+    if (It != Cancels.end() && It->second == Flag)
+      Cancels.erase(It);
+  });
+  logInfo("<-- " + Method + "(" + Key + ")");
+  if (!Initialized && Method != "initialize") {
+    R(LspError{ErrorCode::ServerNotInitialized, "server not initialized: " + Method + " before initialize"});
+    return true;
+  }
+  if (ShutdownRequested && Method != "shutdown") {
+    R(LspError{ErrorCode::InvalidRequest, "server is shutting down: " + Method + " after shutdown"});
+    return true;
+  }
+  auto It = Calls.find(Method);
+  if (It == Calls.end()) {
+    R(LspError{ErrorCode::MethodNotFound, "method not found: " + Method});
+    return true;
+  }
+  try {
+    It->second(Params, R, Flag);
+  } catch (const std::exception &E) {
+    R(LspError{ErrorCode::InternalError, Method + " failed: " + E.what()});
+  } catch (...) {
+    R(LspError{ErrorCode::InternalError, Method + " failed with an unknown exception"});
+  }
+  return true;
+}
+
+bool LanguageServer::onReply(json Id, Expected<json> Result) {
+  if (Result)
+    logVerbose("client replied to " + Id.dump());
+  else
+    logInfo("client answered " + Id.dump() + " with error: " + Result.error().Message);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Lifecycle
+//===----------------------------------------------------------------------===//
+
+void LanguageServer::onInitialize(const InitializeParams &P, ReplyOnce R, CancelFlag) {
+  if (Initialized)
+    return R(LspError{ErrorCode::InvalidRequest, "initialize was already called"});
+  Client = P;
+  for (const std::string &Name : P.PositionEncodings)
+    if (auto E = parsePositionEncoding(Name)) {
+      Enc = *E;
+      break;
+    }
+  WS.setEncoding(Enc);
+  if (P.InlayHintsEnabled)
+    InlayHintsEnabled = *P.InlayHintsEnabled;
+  if (P.ProcessId && !Opts.ClientProcessId)
+    watchProcess(*P.ProcessId);
+  Initialized = true;
+  json Caps = {
+      {"positionEncoding", positionEncodingName(Enc)},
+      {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", false}}},
+      {"hoverProvider", true},
+      {"completionProvider", {{"triggerCharacters", {"."}}, {"resolveProvider", false}}},
+      {"definitionProvider", true},
+      {"documentSymbolProvider", true},
+      {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
+      {"codeLensProvider", {{"resolveProvider", false}}},
+      {"inlayHintProvider", true},
+      {"executeCommandProvider", {{"commands", {"tessel.runKernel", "tessel.viewIR"}}}},
+      {"experimental", {{"tessel", {{"viewIR", true}, {"runKernel", true}}}}},
+  };
+  R(json{{"capabilities", Caps}, {"serverInfo", {{"name", "tessel"}, {"version", TESSEL_VERSION_STRING}}}});
+}
+
+void LanguageServer::onInitialized(const json &) {
+  T.notify("tessel/serverStatus", {{"gpuAvailable", GpuAvailable}, {"arch", "sm_" + std::to_string(Opts.Arch)}});
+}
+
+void LanguageServer::onShutdown(const json &, ReplyOnce R, CancelFlag) {
+  ShutdownRequested = true;
+  Runner.stop();
+  Sched->blockUntilIdle(std::chrono::seconds(10));
+  R(json(nullptr));
+}
+
+void LanguageServer::onSync(const json &, ReplyOnce R, CancelFlag) {
+  if (!Sched->blockUntilIdle())
+    return R(LspError{ErrorCode::RequestFailed, "sync: the workers did not become idle in time"});
+  R(json(nullptr));
+}
+
+void LanguageServer::onCancelRequest(const CancelParams &P) {
+  std::lock_guard<std::mutex> L(CancelMutex);
+  auto It = Cancels.find(P.Id.dump());
+  if (It == Cancels.end()) {
+    logVerbose("cancel of " + P.Id.dump() + ": no such request in flight");
+    return;
+  }
+  It->second->store(true);
+}
+
+void LanguageServer::onDidChangeConfiguration(const json &P) {
+  const json *Enable = nullptr;
+  if (P.is_object() && P.contains("settings")) {
+    const json &S = P["settings"];
+    if (S.is_object() && S.contains("tessel") && S["tessel"].is_object() && S["tessel"].contains("inlayHints") &&
+        S["tessel"]["inlayHints"].is_object() && S["tessel"]["inlayHints"].contains("enable"))
+      Enable = &S["tessel"]["inlayHints"]["enable"];
+  }
+  if (Enable && Enable->is_boolean()) {
+    InlayHintsEnabled = Enable->get<bool>();
+    logInfo(std::string("inlay hints ") + (InlayHintsEnabled ? "enabled" : "disabled"));
+  }
+}
+
+void LanguageServer::watchProcess(int64_t Pid) { watchClientProcess(Pid); }
+
+//===----------------------------------------------------------------------===//
+// Documents
+//===----------------------------------------------------------------------===//
+
+void LanguageServer::onDidOpen(const DidOpenTextDocumentParams &P) {
+  const TextDocumentItem &D = P.TextDocument;
+  Sched->update(WS.open(D.Uri, D.Version, D.Text));
+}
+
+void LanguageServer::onDidChange(const DidChangeTextDocumentParams &P) {
+  std::string Error;
+  auto U = WS.change(P.TextDocument.Uri, P.Version, fromProtocol(P.ContentChanges), Error);
+  if (!U) {
+    logError("didChange rejected: " + Error);
+    return;
+  }
+  Sched->update(std::move(*U));
+}
+
+void LanguageServer::onDidClose(const DidCloseTextDocumentParams &P) {
+  if (!WS.close(P.TextDocument.Uri)) {
+    logError("didClose of a document that is not open: " + P.TextDocument.Uri);
+    return;
+  }
+  Sched->remove(P.TextDocument.Uri);
+  T.notify("textDocument/publishDiagnostics", {{"uri", P.TextDocument.Uri}, {"diagnostics", json::array()}});
+}
+
+void LanguageServer::onDiagnostics(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) {
+  json Diags = json::array();
+  for (const diag::Finding &Fd : Findings)
+    Diags.push_back(toProtocol(Fd, *F.Doc.Index, F.Doc.Uri, Enc));
+  if (!F.InternalError.empty())
+    Diags.push_back({{"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
+                     {"severity", 1},
+                     {"source", "tessel"},
+                     {"message", "tessel could not finish checking this file (internal error: " + F.InternalError +
+                                     "); the diagnostics shown may be incomplete"}});
+  T.notify("textDocument/publishDiagnostics", {{"uri", F.Doc.Uri}, {"version", F.Doc.Version}, {"diagnostics", Diags}});
+}
+
+//===----------------------------------------------------------------------===//
+// Features
+//===----------------------------------------------------------------------===//
+
+void LanguageServer::withFile(const std::string &Uri, const char *Name, Staleness S, CancelFlag C, ReplyOnce R,
+                              std::function<Expected<json>(const AnalyzedFile &)> Fn) {
+  Sched->runWithFile(Uri, Name, S, C, [R, Fn = std::move(Fn), Name](Expected<std::shared_ptr<const AnalyzedFile>> F) {
+    if (!F)
+      return R(F.error());
+    try {
+      R(Fn(**F));
+    } catch (const std::exception &E) {
+      R(LspError{ErrorCode::InternalError, std::string(Name) + " failed: " + E.what()});
+    }
+  });
+}
+
+void LanguageServer::onHover(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C) {
+  bool Markdown = Client.HoverMarkdown;
+  PositionEncoding E = Enc;
+  withFile(P.TextDocument.Uri, "hover", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> json {
+    auto H = hover(F, fromProtocol(P.Pos, *F.Doc.Index, E));
+    return H ? toProtocol(*H, *F.Doc.Index, E, Markdown) : json(nullptr);
+  });
+}
+
+void LanguageServer::onDefinition(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C) {
+  PositionEncoding E = Enc;
+  withFile(P.TextDocument.Uri, "definition", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> json {
+    auto D = definition(F, fromProtocol(P.Pos, *F.Doc.Index, E));
+    if (!D)
+      return json(nullptr);
+    return {{"uri", F.Doc.Uri}, {"range", toProtocol(*D, *F.Doc.Index, E)}};
+  });
+}
+
+void LanguageServer::onCompletion(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C) {
+  PositionEncoding E = Enc;
+  bool Markdown = Client.CompletionDocMarkdown;
+  withFile(P.TextDocument.Uri, "completion", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> json {
+    json Items = json::array();
+    for (const CompletionInfo &I : complete(F, fromProtocol(P.Pos, *F.Doc.Index, E)))
+      Items.push_back(toProtocol(I, Markdown));
+    return {{"isIncomplete", false}, {"items", std::move(Items)}};
+  });
+}
+
+void LanguageServer::onInlayHint(const RangeParams &P, ReplyOnce R, CancelFlag C) {
+  if (!InlayHintsEnabled)
+    return R(json::array());
+  PositionEncoding E = Enc;
+  withFile(P.TextDocument.Uri, "inlayHint", clientRequestStaleness(), C, R, [=](const AnalyzedFile &F) -> json {
+    json Hints = json::array();
+    for (const InlayHint &H : inlayHints(F, fromProtocol(P.R, *F.Doc.Index, E)))
+      Hints.push_back(toProtocol(H, *F.Doc.Index, E));
+    return Hints;
+  });
+}
+
+void LanguageServer::onCodeLens(const DocumentParams &P, ReplyOnce R, CancelFlag C) {
+  PositionEncoding E = Enc;
+  CodeLensOptions LensOpts{GpuAvailable};
+  withFile(P.TextDocument.Uri, "codeLens", clientRequestStaleness(), C, R, [=](const AnalyzedFile &F) -> json {
+    json Lenses = json::array();
+    for (const CodeLensInfo &L : codeLenses(F, LensOpts))
+      Lenses.push_back(toProtocol(L, *F.Doc.Index, E, F.Doc.Uri));
+    return Lenses;
+  });
+}
+
+void LanguageServer::onCodeAction(const CodeActionParams &P, ReplyOnce R, CancelFlag C) {
+  bool WantQuickFix = P.OnlyKinds.empty();
+  for (const std::string &K : P.OnlyKinds)
+    WantQuickFix |= K == "quickfix" || K.empty();
+  if (!WantQuickFix)
+    return R(json::array());
+  PositionEncoding E = Enc;
+  withFile(P.TextDocument.Uri, "codeAction", clientRequestStaleness(), C, R, [=](const AnalyzedFile &F) -> json {
+    json Actions = json::array();
+    for (const CodeActionInfo &A : codeActions(F, fromProtocol(P.R, *F.Doc.Index, E)))
+      Actions.push_back(toProtocol(A, *F.Doc.Index, E, F.Doc.Uri));
+    return Actions;
+  });
+}
+
+void LanguageServer::onDocumentSymbol(const DocumentParams &P, ReplyOnce R, CancelFlag C) {
+  PositionEncoding E = Enc;
+  withFile(P.TextDocument.Uri, "documentSymbol", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> json {
+    json Symbols = json::array();
+    for (const SymbolInfo &S : documentSymbols(F))
+      Symbols.push_back(toProtocol(S, *F.Doc.Index, E));
+    return Symbols;
+  });
+}
+
+void LanguageServer::onExecuteCommand(const ExecuteCommandParams &P, ReplyOnce R, CancelFlag C) {
+  if (P.Command != "tessel.runKernel" && P.Command != "tessel.viewIR")
+    return R(LspError{ErrorCode::InvalidParams, "unknown command: " + P.Command});
+  if (P.Arguments.size() != 1)
+    return R(LspError{ErrorCode::InvalidParams, P.Command + " takes exactly one argument object"});
+  try {
+    if (P.Command == "tessel.viewIR")
+      return onViewIR(P.Arguments[0].get<ViewIRParams>(), std::move(R), std::move(C));
+    return runKernel(P.Arguments[0].get<RunKernelParams>(), std::move(R));
+  } catch (const json::exception &E) {
+    return R(LspError{ErrorCode::InvalidParams, "invalid argument for " + P.Command + ": " + E.what()});
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// tessel extensions
+//===----------------------------------------------------------------------===//
+
+void LanguageServer::onViewIR(const ViewIRParams &P, ReplyOnce R, CancelFlag C) {
+  if (P.Kind != "tir" && P.Kind != "llvm" && P.Kind != "ptx" && P.Kind != "sass")
+    return R(LspError{ErrorCode::InvalidParams, "kind must be \"tir\", \"llvm\", \"ptx\" or \"sass\", not \"" + P.Kind + "\""});
+  ViewIRParams Q = P;
+  withFile(P.TextDocument.Uri, "tessel/viewIR", Staleness::Allowed, C, R,
+           [Q](const AnalyzedFile &F) -> Expected<json> {
+             const JitFunction *J = F.Report.Analysis ? F.Report.Analysis->Info.jit(Q.Kernel) : nullptr;
+             if (!J)
+               return LspError{ErrorCode::InvalidParams, "no @triton.jit function named '" + Q.Kernel + "'"};
+             size_t NumConfigs = std::max<size_t>(J->Configs.size(), 1);
+             if (Q.Config && (*Q.Config < 0 || static_cast<size_t>(*Q.Config) >= NumConfigs))
+               return LspError{ErrorCode::InvalidParams,
+                               "kernel '" + Q.Kernel + "' has no config " + std::to_string(*Q.Config)};
+             return LspError{ErrorCode::RequestFailed,
+                             "not available yet: this build of tessel has no tile IR or code generator, so it "
+                             "cannot show " + Q.Kind + " for kernel '" + Q.Kernel + "'"};
+           });
+}
+
+void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
+  if (P.Device != "cpu" && P.Device != "gpu")
+    return R(LspError{ErrorCode::InvalidParams, "device must be \"cpu\" or \"gpu\", not \"" + P.Device + "\""});
+  auto Path = uriToPath(P.Uri);
+  if (!Path)
+    return R(LspError{ErrorCode::InvalidParams, "tessel.runKernel needs a file:// document, not " + P.Uri});
+  RunRequest Req{P.Uri, *Path, P.Kernel, P.Device, P.Config};
+  std::string Token = "tessel/run/" + std::to_string(++NextProgress);
+  bool Progress = Client.WorkDoneProgress;
+  std::string Title = "Running " + P.Kernel + " on " + (P.Device == "gpu" ? "the GPU" : "the CPU");
+  if (Progress) {
+    T.call("window/workDoneProgress/create", {{"token", Token}}, "progress-" + Token);
+    T.notify("$/progress", {{"token", Token}, {"value", {{"kind", "begin"}, {"title", Title}, {"cancellable", false}}}});
+  }
+  std::string Error;
+  bool Started = Runner.start(Req, [this, Token, Progress](RunResult Res) {
+    std::string Verb = Res.Cancelled ? "was cancelled" : "exited with code " + std::to_string(Res.ExitCode);
+    if (Progress)
+      T.notify("$/progress", {{"token", Token}, {"value", {{"kind", "end"}, {"message", Verb}}}});
+    T.notify("tessel/runResult", {{"uri", Res.Request.Uri},
+                                  {"kernel", Res.Request.Kernel},
+                                  {"device", Res.Request.Device},
+                                  {"exitCode", Res.ExitCode},
+                                  {"cancelled", Res.Cancelled},
+                                  {"output", Res.Output}});
+    int Type = Res.ExitCode == 0 ? 3 : 1; // Info : Error
+    T.notify("window/logMessage", {{"type", Type},
+                                   {"message", "tessel run " + Res.Request.Kernel + " (" + Res.Request.Device + ") " +
+                                                   Verb + (Res.Output.empty() ? "" : ":\n" + Res.Output)}});
+  }, Error);
+  if (!Started) {
+    if (Progress)
+      T.notify("$/progress", {{"token", Token}, {"value", {{"kind", "end"}, {"message", Error}}}});
+    return R(LspError{ErrorCode::RequestFailed, Error});
+  }
+  R(json(nullptr));
+}
+
+} // namespace
+
+int runLanguageServer(const LspOptions &Opts, Transport &T) {
+  setLogLevel(Opts.Log);
+  bool Exited = false, Clean = false;
+  {
+    LanguageServer Server(Opts, T);
+    Exited = T.loop(Server);
+    Clean = Server.exitedCleanly();
+  }
+  if (!Exited) {
+    logError("the input ended without an exit notification");
+    return 1;
+  }
+  if (!Clean)
+    logError("exit without a preceding shutdown");
+  return Clean ? 0 : 1;
+}
+
+int runLanguageServer(const LspOptions &Opts) {
+  setLogLevel(Opts.Log);
+  logInfo(std::string("tessel ") + TESSEL_VERSION_STRING + " language server, pid " + std::to_string(::getpid()));
+  if (Opts.ClientProcessId)
+    watchClientProcess(*Opts.ClientProcessId);
+  std::unique_ptr<Transport> T = Opts.ListenHost ? newTcpTransport(*Opts.ListenHost, Opts.ListenPort, Opts.Transport)
+                                                 : newStdioTransport(Opts.Transport);
+  if (!T)
+    return 2;
+  return runLanguageServer(Opts, *T);
+}
+
+} // namespace tessel::lsp

@@ -1,0 +1,44 @@
+//===- Server.h - the tessel language server --------------------*- C++ -*-===//
+/// \file
+/// Entry point of `tessel lsp`: options from the command line, and a
+/// function that serves one client until `exit` or the end of the input.
+/// The exit code is 0 only when `shutdown` preceded `exit` (LSP's rule);
+/// 1 otherwise.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_LSP_SERVER_H
+#define TESSEL_LSP_SERVER_H
+
+#include "lsp/Logger.h"
+#include "lsp/Transport.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tessel::lsp {
+
+struct LspOptions {
+  /// `--listen HOST:PORT`: serve one TCP client instead of stdio.
+  std::optional<std::string> ListenHost;
+  unsigned short ListenPort = 0;
+  TransportOptions Transport;
+  LogLevel Log = LogLevel::Info;
+  /// `--clientProcessId`: exit when that process dies.
+  std::optional<int64_t> ClientProcessId;
+  /// Analysis threads; 0 runs work only on `sync` and at exit (`--lit-test`).
+  unsigned WorkerThreads = 2;
+  /// Whether the machine has a GPU: probed (/dev/nvidiactl) unless set.
+  std::optional<bool> GpuAvailable;
+  int Arch = 90;
+  /// The `tessel` executable that Run actions spawn (`tessel run ...`).
+  std::string SelfExecutable;
+};
+
+/// Serves over stdio or TCP as Opts says; returns the process exit code.
+int runLanguageServer(const LspOptions &Opts);
+/// Serves over an existing transport (tests, the fuzzer).
+int runLanguageServer(const LspOptions &Opts, Transport &T);
+
+} // namespace tessel::lsp
+
+#endif // TESSEL_LSP_SERVER_H

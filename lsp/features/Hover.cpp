@@ -1,0 +1,168 @@
+//===- Hover.cpp - what is under the cursor -------------------------------===//
+/// \file
+/// Tries, in order: a kernel's name at its `def`, a `triton.language` name
+/// (through whatever alias the file imported it as), a value with sema facts,
+/// a call of a `@jit` function. The first that answers wins.
+//===----------------------------------------------------------------------===//
+#include "lsp/features/Hover.h"
+#include "lsp/AnalyzedFile.h"
+#include "lsp/features/AstSearch.h"
+#include "lsp/features/BuiltinDocs.h"
+#include "lsp/features/Facts.h"
+
+namespace tessel::lsp {
+
+using namespace ast;
+
+std::string HoverInfo::markdown() const {
+  std::string S = "```python\n" + Code + "\n```";
+  if (!Notes.empty()) {
+    S += "\n";
+    for (const std::string &N : Notes)
+      S += "\n- " + N;
+  }
+  if (!Doc.empty())
+    S += "\n\n" + Doc;
+  return S;
+}
+
+std::string HoverInfo::plainText() const {
+  std::string S = Code;
+  for (const std::string &N : Notes)
+    S += "\n" + N;
+  if (!Doc.empty())
+    S += "\n\n" + Doc;
+  return S;
+}
+
+static std::string paramList(const FunctionDefStmt &Fn, const SourceText &Text) {
+  std::string S;
+  for (const Param &P : Fn.Params) {
+    if (!S.empty())
+      S += ", ";
+    S += std::string(Text.slice(P.Range));
+  }
+  return S;
+}
+
+static std::string configSummary(const PyConfig &C) {
+  std::string S;
+  for (const auto &[Key, Value] : C.Kwargs) {
+    S += Key.isStr() ? Key.asStr() : Key.repr();
+    S += "=" + Value.repr() + ", ";
+  }
+  S += "num_warps=" + std::to_string(C.NumWarps) + ", num_stages=" + std::to_string(C.NumStages);
+  return S;
+}
+
+static HoverInfo hoverFunction(const AnalyzedFile &F, const FunctionDefStmt &Fn, SourceRange Range) {
+  const ModuleInfo &Info = F.Report.Analysis->Info;
+  HoverInfo H;
+  H.Range = Range;
+  H.Code = "def " + Fn.Name + "(" + paramList(Fn, F.Parsed->text()) + ")";
+  const JitFunction *J = Info.jit(Fn.Name);
+  if (!J) {
+    H.Notes.push_back("a plain Python function (not `@triton.jit`)");
+    return H;
+  }
+  H.Notes.push_back(J->IsKernel ? "`@triton.jit` kernel" : "`@triton.jit` helper, inlined at each call");
+  if (J->HasAutotune) {
+    if (J->ConfigsUnknown)
+      H.Notes.push_back("`@triton.autotune` configs could not be evaluated statically");
+    else
+      H.Notes.push_back(std::to_string(J->Configs.size()) + " autotune config" +
+                        (J->Configs.size() == 1 ? "" : "s"));
+    for (size_t I = 0; I < J->Configs.size() && I < 8; ++I)
+      H.Notes.push_back("config " + std::to_string(I) + ": `" + configSummary(J->Configs[I].Config) + "`");
+  }
+  if (!J->Launches.empty())
+    H.Notes.push_back(std::to_string(J->Launches.size()) + " launch site" + (J->Launches.size() == 1 ? "" : "s") +
+                      " in this file");
+  if (const ConstantExpr *Doc = Fn.docstring())
+    H.Doc = Doc->StrValue;
+  return H;
+}
+
+static std::optional<HoverInfo> hoverBuiltin(const ModuleInfo &Info, const Expr &E) {
+  std::string Q = Info.qualify(&E);
+  constexpr std::string_view Prefix = "triton.language.";
+  if (Q.compare(0, Prefix.size(), Prefix) != 0)
+    return std::nullopt;
+  const BuiltinDoc *D = findBuiltin(std::string_view(Q).substr(Prefix.size()));
+  if (!D)
+    return std::nullopt;
+  HoverInfo H;
+  H.Range = E.Range;
+  if (auto *A = dyn_cast<AttributeExpr>(&E))
+    H.Range = A->AttrRange;
+  H.Code = "tl." + std::string(D->Signature);
+  H.Doc = std::string(D->Doc);
+  return H;
+}
+
+static std::optional<HoverInfo> hoverFacts(const AnalyzedFile &F, uint32_t Offset, const Expr *E) {
+  const sema::FileAnalysis &A = *F.Report.Analysis;
+  std::string UseName;
+  uint32_t UseBegin = 0;
+  if (auto *N = dyn_cast<NameExpr>(E)) {
+    UseName = N->Id;
+    UseBegin = N->Range.Begin;
+  }
+  std::vector<FactUnderSpec> Facts = factsAt(A, Offset, UseName, UseBegin);
+  if (Facts.empty())
+    return std::nullopt;
+  HoverInfo H;
+  const sema::ValueFact &First = *Facts.front().Fact;
+  H.Range = E && isa<NameExpr>(E) ? E->Range : First.Range;
+  bool AllSame = true;
+  for (const FactUnderSpec &X : Facts)
+    AllSame &= describeFact(*X.Fact) == describeFact(First);
+  if (AllSame) {
+    H.Code = First.Name + ": " + describeFact(First);
+    if (Facts.size() > 1)
+      H.Notes.push_back("the same under all " + std::to_string(Facts.size()) + " specializations");
+    else if (!Facts.front().Kernel->Specialization.empty())
+      H.Notes.push_back("under " + Facts.front().Kernel->Specialization);
+    return H;
+  }
+  H.Code = First.Name + ": " + describeFact(First);
+  for (const FactUnderSpec &X : Facts)
+    H.Notes.push_back("`" + describeFact(*X.Fact) + "` under " +
+                      (X.Kernel->Specialization.empty() ? std::string("the defaults") : X.Kernel->Specialization));
+  return H;
+}
+
+std::optional<HoverInfo> hover(const AnalyzedFile &F, uint32_t Offset) {
+  if (!F.Parsed || !F.Report.Analysis)
+    return std::nullopt;
+  const Module &M = F.Parsed->module();
+  const ModuleInfo &Info = F.Report.Analysis->Info;
+  for (const Stmt *S : M.Body)
+    if (auto *Fn = dyn_cast<FunctionDefStmt>(S); Fn && touches(Fn->NameRange, Offset))
+      return hoverFunction(F, *Fn, Fn->NameRange);
+
+  const Expr *E = innermostExprAt(M, Offset);
+  if (E) {
+    if (auto H = hoverBuiltin(Info, *E))
+      return H;
+  }
+  if (auto H = hoverFacts(F, Offset, E))
+    return H;
+  if (auto *N = dyn_cast<NameExpr>(E)) {
+    auto It = Info.Functions.find(N->Id);
+    if (It != Info.Functions.end() && It->second)
+      return hoverFunction(F, *It->second, N->Range);
+    auto G = Info.Globals.find(N->Id);
+    if (G != Info.Globals.end()) {
+      HoverInfo H;
+      H.Range = N->Range;
+      H.Code = N->Id + (G->second.Value.isKnown() ? " = " + G->second.Value.repr() : std::string());
+      H.Notes.push_back(G->second.IsConstexpr ? "module-level `tl.constexpr` global"
+                                              : "module-level global (not constexpr: a kernel cannot read it)");
+      return H;
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace tessel::lsp

@@ -1,0 +1,166 @@
+//===- LspCommand.cpp - `tessel lsp` ---------------------------------------===//
+/// \file
+/// Parses the language server's command line into LspOptions and runs it.
+/// Accepts what LSP clients pass (`--stdio`, `--clientProcessId=PID`), TCP
+/// for attaching a debugger (`--listen [HOST:]PORT`, loopback by default),
+/// and clangd-style test switches (`--lit-test`, `--input-style`).
+//===----------------------------------------------------------------------===//
+#include "tools/Subcommands.h"
+
+#include "lsp/Server.h"
+
+#include <charconv>
+#include <climits>
+#include <iostream>
+#include <string>
+#include <unistd.h>
+
+using namespace tessel;
+
+static const char *LspUsage =
+    "usage: tessel lsp [--stdio | --listen [HOST:]PORT] [options]\n\n"
+    "Runs the tessel language server for one client, over stdio (default) or TCP.\n\n"
+    "options:\n"
+    "  --stdio                 talk JSON-RPC over stdin/stdout (default)\n"
+    "  --listen [HOST:]PORT    accept one client on TCP (HOST defaults to 127.0.0.1)\n"
+    "  --log=LEVEL             error | info | verbose (default info), to stderr\n"
+    "  --clientProcessId=PID   exit when process PID dies\n"
+    "  -j N, --jobs=N          analysis worker threads (default 2)\n"
+    "  --arch=sm_80|sm_90      target GPU architecture (default sm_90)\n"
+    "  --gpu=auto|yes|no       whether to offer Run on GPU (default auto: probe the machine)\n"
+    "  --pretty                indent outgoing JSON\n"
+    "testing:\n"
+    "  --lit-test              delimited input (`---` between messages), work deferred\n"
+    "                          until a `sync` request, no GPU, verbose log\n"
+    "  --input-style=STYLE     standard (Content-Length) | delimited\n"
+    "  --max-message-bytes=N   refuse larger messages (default 64 MiB)\n";
+
+static bool parseUnsigned(std::string_view S, unsigned long long &Out) {
+  auto [Ptr, Ec] = std::from_chars(S.data(), S.data() + S.size(), Out);
+  return Ec == std::errc() && Ptr == S.data() + S.size() && !S.empty();
+}
+
+static int usageError(const std::string &Message) {
+  std::cerr << "tessel lsp: error: " << Message << "\n" << LspUsage;
+  return tools::ExitUsage;
+}
+
+static std::string selfExecutable() {
+  char Buf[PATH_MAX];
+  ssize_t N = ::readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
+  return N > 0 ? std::string(Buf, N) : std::string("tessel");
+}
+
+int tools::runLsp(const Args &A) {
+  lsp::LspOptions Opts;
+  Opts.SelfExecutable = selfExecutable();
+  std::optional<lsp::LogLevel> Log;
+  std::optional<lsp::FramingStyle> Style;
+  bool LitTest = false;
+  for (size_t I = 0; I < A.size(); ++I) {
+    std::string_view Arg = A[I];
+    // `--flag=value` or `--flag value`.
+    auto Value = [&](std::string_view Flag, std::string_view &Out) {
+      if (Arg.substr(0, Flag.size()) != Flag)
+        return false;
+      if (Arg.size() > Flag.size() && Arg[Flag.size()] == '=') {
+        Out = Arg.substr(Flag.size() + 1);
+        return true;
+      }
+      if (Arg.size() == Flag.size() && I + 1 < A.size()) {
+        Out = A[++I];
+        return true;
+      }
+      return false;
+    };
+    std::string_view V;
+    unsigned long long N = 0;
+    if (Arg == "--help" || Arg == "-h") {
+      std::cout << LspUsage;
+      return tools::ExitOk;
+    }
+    if (Arg == "--stdio")
+      continue;
+    if (Arg == "--pretty") {
+      Opts.Transport.Pretty = true;
+      continue;
+    }
+    if (Arg == "--lit-test") {
+      LitTest = true;
+      continue;
+    }
+    if (Value("--listen", V)) {
+      std::string_view Host = "127.0.0.1", Port = V;
+      if (size_t Colon = V.rfind(':'); Colon != std::string_view::npos) {
+        Host = V.substr(0, Colon);
+        Port = V.substr(Colon + 1);
+      }
+      if (!parseUnsigned(Port, N) || N > 65535)
+        return usageError("bad --listen port '" + std::string(Port) + "'");
+      Opts.ListenHost = std::string(Host.empty() ? "127.0.0.1" : Host);
+      Opts.ListenPort = static_cast<unsigned short>(N);
+      continue;
+    }
+    if (Value("--log", V)) {
+      lsp::LogLevel L;
+      if (!lsp::parseLogLevel(V, L))
+        return usageError("--log must be error, info or verbose");
+      Log = L;
+      continue;
+    }
+    if (Value("--clientProcessId", V)) {
+      if (!parseUnsigned(V, N) || N == 0 || N > INT_MAX)
+        return usageError("bad --clientProcessId '" + std::string(V) + "'");
+      Opts.ClientProcessId = static_cast<int64_t>(N);
+      continue;
+    }
+    if (Value("--jobs", V) || Value("-j", V)) {
+      if (!parseUnsigned(V, N) || N == 0 || N > 256)
+        return usageError("--jobs needs a number from 1 to 256");
+      Opts.WorkerThreads = static_cast<unsigned>(N);
+      continue;
+    }
+    if (Value("--arch", V)) {
+      if (V != "sm_80" && V != "sm_90")
+        return usageError("--arch must be sm_80 or sm_90");
+      Opts.Arch = V == "sm_80" ? 80 : 90;
+      continue;
+    }
+    if (Value("--gpu", V)) {
+      if (V == "yes")
+        Opts.GpuAvailable = true;
+      else if (V == "no")
+        Opts.GpuAvailable = false;
+      else if (V != "auto")
+        return usageError("--gpu must be auto, yes or no");
+      continue;
+    }
+    if (Value("--input-style", V)) {
+      if (V != "standard" && V != "delimited")
+        return usageError("--input-style must be standard or delimited");
+      Style = V == "delimited" ? lsp::FramingStyle::Delimited : lsp::FramingStyle::Standard;
+      continue;
+    }
+    if (Value("--max-message-bytes", V)) {
+      if (!parseUnsigned(V, N) || N == 0)
+        return usageError("bad --max-message-bytes");
+      Opts.Transport.MaxMessageBytes = static_cast<size_t>(N);
+      continue;
+    }
+    if (Arg.substr(0, 6) == "--pipe" || Arg.substr(0, 8) == "--socket" || Arg == "--node-ipc")
+      return usageError(std::string(Arg) + " is not supported; use --stdio (or --listen for TCP)");
+    return usageError("unknown option '" + std::string(Arg) + "'");
+  }
+  if (LitTest) {
+    Opts.Transport.InputStyle = lsp::FramingStyle::Delimited;
+    Opts.WorkerThreads = 0;
+    if (!Opts.GpuAvailable)
+      Opts.GpuAvailable = false;
+    Opts.Log = lsp::LogLevel::Verbose;
+  }
+  if (Style)
+    Opts.Transport.InputStyle = *Style;
+  if (Log)
+    Opts.Log = *Log;
+  return lsp::runLanguageServer(Opts);
+}
