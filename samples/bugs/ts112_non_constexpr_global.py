@@ -1,14 +1,15 @@
 """TS112 non-constexpr-global: a kernel reads a module-level variable that is not a constexpr.
 
 Triton bakes globals into the compiled kernel only when they are `tl.constexpr(...)` (so that a
-change of value is part of the cache key); dtypes, modules and @jit functions are fine too. The
-range is the name.
+change of value is part of the cache key); dtypes, modules and @jit functions are fine too. A
+module-level annotation `X: tl.constexpr = 16` is not enough. The range is the name.
 """
 import triton
 import triton.language as tl
 
 EPS = 1e-5
 BLOCK = 128
+ROWS: tl.constexpr = 16
 EPS_C = tl.constexpr(1e-5)
 BLOCK_C = tl.constexpr(128)
 ACC_DTYPE = tl.float32
@@ -32,6 +33,14 @@ def global_block_kernel(x_ptr, out_ptr, n):
                # ^^^^^ error[TS112]: Cannot access global variable BLOCK from within @jit'ed function. Triton kernels can only access global variables that are instanstiated as constexpr
     mask = offs < n
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+
+# An annotation does not make a global a constexpr: Triton's message says so itself.
+@triton.jit
+def annotated_global_kernel(x_ptr, out_ptr):
+    offs = tl.arange(0, ROWS)
+                      # ^^^^ error[TS112]: Cannot access global variable ROWS from within @jit'ed function. Triton kernels can only access global variables that are instanstiated as constexpr
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs))
 
 
 # Negative cases: constexpr globals and a dtype global.
