@@ -10,6 +10,7 @@
 #define TESSEL_COMPILER_FRONTEND_CSTTOAST_H
 
 #include "compiler/frontend/Ast.h"
+#include "compiler/support/SourceText.h"
 
 #include <tree_sitter/api.h>
 
@@ -28,6 +29,15 @@ void convertTree(TSNode Root, std::string_view Source, ast::Module &M);
 
 /// Appends one SyntaxError per outermost ERROR node and per MISSING node.
 void collectSyntaxErrors(TSNode Root, std::string_view Source, std::vector<ast::SyntaxError> &Out);
+
+/// Re-parses definitions that an ERROR node swallowed. An unclosed bracket
+/// makes tree-sitter (and CPython) read everything after it as one broken
+/// expression, which would hide every kernel below it. A line that starts
+/// at column 0 with `def`, `class`, `@` or `async def` cannot continue a
+/// bracketed expression in any file that is meant to work, so the text from
+/// there to the end of the ERROR node is parsed again on its own and the
+/// definitions found are spliced into M.Body in source order.
+void recoverDefinitions(TSParser *Parser, const SourceText &Text, TSNode Root, ast::Module &M);
 
 } // namespace tessel::cst
 

@@ -366,35 +366,35 @@ private:
   }
 
   /// The triton.Config(...) calls an expression builds its list from:
-  /// written inline, in a comprehension, in the global it names, or in the
-  /// body of the helper it calls.
+  /// written inline, in a comprehension, in the globals it reads, or in the
+  /// bodies of the helpers it calls (followed transitively).
   std::vector<const CallExpr *> configCalls(const Expr *E) {
     std::vector<const CallExpr *> Out;
     std::set<const void *> Seen;
+    std::vector<const Stmt *> Pending;
     Walker W;
+    W.OnStmt = [&](const Stmt *) { return true; };
     W.OnExpr = [&](const Expr *X) {
+      if (const auto *N = dyn_cast<NameExpr>(X)) {
+        if (auto It = DefiningStmt.find(N->Id); It != DefiningStmt.end() && Seen.insert(It->second).second)
+          Pending.push_back(It->second);
+        if (auto It = Info.Functions.find(N->Id); It != Info.Functions.end() && Seen.insert(It->second).second)
+          Pending.push_back(It->second);
+        return;
+      }
       const auto *C = dyn_cast<CallExpr>(X);
-      if (C && pathOf(C->Func) == "triton.Config" && Seen.insert(C).second)
+      if (C && Seen.insert(C).second && pathOf(C->Func) == "triton.Config")
         Out.push_back(C);
     };
     W.walk(E);
-    std::function<void(const Expr *)> Follow = [&](const Expr *X) {
-      if (const auto *N = dyn_cast<NameExpr>(X)) {
-        auto It = DefiningStmt.find(N->Id);
-        if (It != DefiningStmt.end() && Seen.insert(It->second).second)
-          W.walk(It->second);
-      } else if (const auto *C = dyn_cast<CallExpr>(X)) {
-        if (const auto *N = dyn_cast<NameExpr>(C->Func)) {
-          auto It = Info.Functions.find(N->Id);
-          if (It != Info.Functions.end() && Seen.insert(It->second).second)
-            W.walk(It->second->Body);
-        }
-      } else if (const auto *B = dyn_cast<BinOpExpr>(X)) {
-        Follow(B->Lhs);
-        Follow(B->Rhs);
-      }
-    };
-    Follow(E);
+    while (!Pending.empty()) {
+      const Stmt *S = Pending.back();
+      Pending.pop_back();
+      if (const auto *F = dyn_cast<FunctionDefStmt>(S))
+        W.walk(F->Body); // not its decorators: they are not part of the list
+      else
+        W.walk(S);
+    }
     return Out;
   }
 

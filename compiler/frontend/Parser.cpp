@@ -59,6 +59,7 @@ static void build(const std::shared_ptr<const SourceText> &Text, TSTree *Old, TS
   TSNode Root = ts_tree_root_node(TreeOut);
   cst::collectSyntaxErrors(Root, S, ModuleOut->SyntaxErrors);
   cst::convertTree(Root, S, *ModuleOut);
+  cst::recoverDefinitions(threadParser(), *Text, Root, *ModuleOut);
 }
 
 std::shared_ptr<const ParsedFile> ParsedFile::parse(std::shared_ptr<const SourceText> Text) {

@@ -1,0 +1,102 @@
+//===- Recovery.cpp - definitions hidden inside ERROR nodes ---------------===//
+/// \file
+/// Implements cst::recoverDefinitions (see CstToAst.h for why). The second
+/// parse uses tree-sitter's included ranges over the same text, so every
+/// node keeps its absolute byte offset and the AST needs no fix-up.
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/CstToAst.h"
+
+#include "compiler/frontend/PythonGrammar.h"
+
+#include <algorithm>
+
+namespace tessel::cst {
+
+namespace {
+/// At most this many re-parses per file, so a file of nothing but broken
+/// brackets stays linear.
+constexpr int MaxRecoveries = 256;
+
+bool startsDefinition(std::string_view Line) {
+  for (std::string_view K : {"def ", "class ", "@", "async def "})
+    if (Line.substr(0, K.size()) == K)
+      return true;
+  return false;
+}
+
+/// The start of the first column-0 definition line after the first line of
+/// [Begin, End), or End if there is none.
+uint32_t firstDefinitionLine(std::string_view S, uint32_t Begin, uint32_t End) {
+  for (uint32_t I = Begin; I < End && I < S.size(); ++I) {
+    if (S[I] != '\n')
+      continue;
+    uint32_t Next = I + 1;
+    if (Next < End && startsDefinition(S.substr(Next, End - Next)))
+      return Next;
+  }
+  return End;
+}
+
+struct Region {
+  uint32_t Begin, End;
+};
+
+/// Outermost ERROR nodes that hide a definition line.
+void findRegions(TSNode Root, std::string_view S, std::vector<Region> &Out) {
+  if (!ts_node_has_error(Root))
+    return;
+  std::vector<TSNode> Stack{Root};
+  std::vector<grammar::Child> Kids;
+  while (!Stack.empty()) {
+    TSNode N = Stack.back();
+    Stack.pop_back();
+    if (grammar::nodeType(N) == grammar::NT::Error) {
+      uint32_t B = ts_node_start_byte(N), E = ts_node_end_byte(N);
+      uint32_t At = firstDefinitionLine(S, B, E);
+      if (At < E)
+        Out.push_back({At, E});
+      continue;
+    }
+    if (!ts_node_has_error(N))
+      continue;
+    grammar::children(N, Kids);
+    for (auto It = Kids.rbegin(); It != Kids.rend(); ++It)
+      Stack.push_back(It->Node);
+  }
+}
+} // namespace
+
+void recoverDefinitions(TSParser *Parser, const SourceText &Text, TSNode Root, ast::Module &M) {
+  std::string_view S = Text.text();
+  std::vector<Region> Work;
+  findRegions(Root, S, Work);
+  for (int Round = 0; Round < MaxRecoveries && !Work.empty(); ++Round) {
+    Region R = Work.front();
+    Work.erase(Work.begin());
+    LineCol B = Text.lineCol(R.Begin), E = Text.lineCol(R.End);
+    TSRange Range{{B.Line, B.Column}, {E.Line, E.Column}, R.Begin, R.End};
+    if (!ts_parser_set_included_ranges(Parser, &Range, 1))
+      continue;
+    TSTree *Tree = ts_parser_parse_string(Parser, nullptr, S.data(), static_cast<uint32_t>(S.size()));
+    ts_parser_set_included_ranges(Parser, nullptr, 0);
+    if (!Tree)
+      continue;
+    TSNode Sub = ts_tree_root_node(Tree);
+    // Statements salvaged from inside the ERROR node are replaced by the
+    // fresh parse of the same text.
+    auto Inside = [&](const ast::Stmt *St) { return St->Range.Begin >= R.Begin && St->Range.Begin < R.End; };
+    M.Body.erase(std::remove_if(M.Body.begin(), M.Body.end(), Inside), M.Body.end());
+    size_t Before = M.Body.size();
+    collectSyntaxErrors(Sub, S, M.SyntaxErrors);
+    convertTree(Sub, S, M);
+    std::vector<ast::Stmt *> Recovered(M.Body.begin() + static_cast<std::ptrdiff_t>(Before), M.Body.end());
+    M.Body.resize(Before);
+    auto At = std::upper_bound(M.Body.begin(), M.Body.end(), R.Begin,
+                               [](uint32_t Offset, const ast::Stmt *St) { return Offset < St->Range.Begin; });
+    M.Body.insert(At, Recovered.begin(), Recovered.end());
+    findRegions(Sub, S, Work);
+    ts_tree_delete(Tree);
+  }
+}
+
+} // namespace tessel::cst

@@ -1,0 +1,377 @@
+//===- DiscoveryTest.cpp - tests of Discovery.cpp -------------------------===//
+/// \file
+/// Import styles, @jit / @autotune / @heuristics under every spelling,
+/// configs written inline, by helpers (tutorial 03), by comprehensions
+/// (tutorial 06) and in globals, constexpr globals, launch sites and their
+/// problems, and the kernel/helper split.
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/Discovery.h"
+#include "compiler/frontend/Parser.h"
+
+#include <gtest/gtest.h>
+
+using namespace tessel;
+
+namespace {
+
+struct Discovered {
+  std::shared_ptr<const ParsedFile> File;
+  ModuleInfo Info;
+  std::vector<Problem> Problems;
+
+  const JitFunction &jit(const std::string &Name) const {
+    const JitFunction *J = Info.jit(Name);
+    EXPECT_TRUE(J) << "no @jit function " << Name;
+    static JitFunction Empty;
+    return J ? *J : Empty;
+  }
+  std::string text(SourceRange R) const { return std::string(File->text().slice(R)); }
+  std::vector<std::string> messages() const {
+    std::vector<std::string> Out;
+    for (const Problem &P : Problems)
+      Out.push_back(P.Message + " @ " + text(P.Range));
+    return Out;
+  }
+};
+
+Discovered run(const std::string &Source) {
+  Discovered D;
+  D.File = ParsedFile::parse(std::make_shared<SourceText>(Source));
+  ProblemSink Sink;
+  D.Info = discover(D.File->module(), Sink);
+  D.Problems = Sink.take();
+  return D;
+}
+
+const ast::Expr *returnedExpr(const Discovered &D, const std::string &Fn) {
+  const auto *F = D.Info.Functions.at(Fn);
+  return ast::cast<ast::ReturnStmt>(F->Body.back())->Value;
+}
+
+TEST(Discovery, ImportStyles) {
+  auto D = run("import triton\n"
+               "import triton.language as tl\n"
+               "import triton.language.core\n"
+               "import numpy as np\n"
+               "from triton import jit, cdiv as cd\n"
+               "from triton.language import arange, load\n"
+               "from triton.language.extra import libdevice\n"
+               "import triton.language.core as core\n"
+               "def f():\n"
+               "    return tl.arange\n"
+               "def g():\n"
+               "    return core.arange\n"
+               "def h():\n"
+               "    return libdevice.exp\n"
+               "def i():\n"
+               "    return undefined.x\n");
+  const auto &I = D.Info.Imports;
+  EXPECT_EQ(I.at("triton"), "triton");
+  EXPECT_EQ(I.at("tl"), "triton.language");
+  EXPECT_EQ(I.at("np"), "numpy");
+  EXPECT_EQ(I.at("jit"), "triton.jit");
+  EXPECT_EQ(I.at("cd"), "triton.cdiv");
+  EXPECT_EQ(I.at("arange"), "triton.language.arange");
+  EXPECT_EQ(I.at("libdevice"), "triton.language.extra.libdevice");
+  EXPECT_EQ(D.Info.qualify(returnedExpr(D, "f")), "triton.language.arange");
+  EXPECT_EQ(D.Info.qualify(returnedExpr(D, "g")), "triton.language.arange"); // core re-exports
+  EXPECT_EQ(D.Info.qualify(returnedExpr(D, "h")), "triton.language.extra.libdevice.exp");
+  EXPECT_EQ(D.Info.qualify(returnedExpr(D, "i")), "");
+}
+
+TEST(Discovery, JitSpellings) {
+  auto D = run("import triton\n"
+               "from triton import jit\n"
+               "import triton as tr\n"
+               "@triton.jit\n"
+               "def a(x): pass\n"
+               "@jit\n"
+               "def b(x): pass\n"
+               "@triton.jit(do_not_specialize=['x'], debug=True)\n"
+               "def c(x): pass\n"
+               "@tr.jit()\n"
+               "def d(x): pass\n"
+               "def plain(x): pass\n"
+               "@staticmethod\n"
+               "def other(x): pass\n");
+  EXPECT_EQ(D.Info.Order, (std::vector<std::string>{"a", "b", "c", "d"}));
+  EXPECT_EQ(D.Info.Functions.size(), 6u);
+  const JitFunction &C = D.jit("c");
+  ASSERT_EQ(C.JitOptions.size(), 2u);
+  EXPECT_EQ(C.JitOptions[0].first, "do_not_specialize");
+  EXPECT_EQ(C.JitOptions[0].second.repr(), "['x']");
+  EXPECT_EQ(C.JitOptions[1].second.repr(), "True");
+  EXPECT_EQ(D.text(C.DecoratorRange), "triton.jit(do_not_specialize=['x'], debug=True)");
+  EXPECT_EQ(D.text(D.jit("a").DecoratorRange), "triton.jit");
+  EXPECT_FALSE(D.Info.jit("plain"));
+}
+
+TEST(Discovery, AutotuneInlineConfigs) {
+  auto D = run("import triton\n"
+               "import triton.language as tl\n"
+               "@triton.autotune(configs=[\n"
+               "    triton.Config({'BLOCK': 128}, num_warps=4),\n"
+               "    triton.Config({'BLOCK': 256}, num_warps=8, num_stages=4),\n"
+               "], key=['n'])\n"
+               "@triton.jit\n"
+               "def k(x, n, BLOCK: tl.constexpr):\n"
+               "    pass\n");
+  const JitFunction &K = D.jit("k");
+  EXPECT_TRUE(K.HasAutotune);
+  EXPECT_FALSE(K.ConfigsUnknown);
+  ASSERT_EQ(K.Configs.size(), 2u);
+  EXPECT_EQ(K.Configs[1].Config.NumWarps, 8);
+  EXPECT_EQ(K.Configs[1].Config.NumStages, 4);
+  EXPECT_EQ(K.Configs[0].Config.Kwargs.at(0).second.asInt(), 128);
+  EXPECT_EQ(D.text(K.Configs[0].Range), "triton.Config({'BLOCK': 128}, num_warps=4)");
+  EXPECT_EQ(K.AutotuneKey, (std::vector<std::string>{"n"}));
+  EXPECT_TRUE(K.IsKernel);
+  EXPECT_TRUE(D.Problems.empty());
+}
+
+TEST(Discovery, Tutorial03HelperConfigs) {
+  auto D = run("import triton\n"
+               "import triton.language as tl\n"
+               "def get_cuda_autotune_config():\n"
+               "    return [\n"
+               "        triton.Config({'BLOCK_SIZE_M': 128, 'BLOCK_SIZE_N': 256, 'BLOCK_SIZE_K': 64, 'GROUP_SIZE_M': 8}, "
+               "num_stages=3, num_warps=8),\n"
+               "        triton.Config({'BLOCK_SIZE_M': 64, 'BLOCK_SIZE_N': 256, 'BLOCK_SIZE_K': 32, 'GROUP_SIZE_M': 8}, "
+               "num_stages=4, num_warps=4),\n"
+               "        triton.Config({'BLOCK_SIZE_M': 32, 'BLOCK_SIZE_N': 32, 'BLOCK_SIZE_K': 32, 'GROUP_SIZE_M': 8}, "
+               "num_stages=5, num_warps=2),\n"
+               "    ]\n"
+               "def get_autotune_config():\n"
+               "    return get_cuda_autotune_config()\n"
+               "@triton.autotune(configs=get_autotune_config(), key=['M', 'N', 'K'])\n"
+               "@triton.jit\n"
+               "def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,\n"
+               "                  BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr):\n"
+               "    pass\n");
+  const JitFunction &K = D.jit("matmul_kernel");
+  ASSERT_EQ(K.Configs.size(), 3u);
+  EXPECT_FALSE(K.ConfigsUnknown);
+  EXPECT_EQ(K.Configs[2].Config.NumWarps, 2);
+  EXPECT_EQ(K.Configs[2].Config.NumStages, 5);
+  EXPECT_EQ(K.AutotuneKey, (std::vector<std::string>{"M", "N", "K"}));
+}
+
+TEST(Discovery, Tutorial06ComprehensionConfigs) {
+  auto D = run("import triton\n"
+               "import triton.language as tl\n"
+               "configs = [triton.Config({'BLOCK_M': BM, 'BLOCK_N': BN}, num_stages=s, num_warps=w) "
+               "for BM in [64, 128] for BN in [32, 64] for s in [3, 4, 7] for w in [4, 8]]\n"
+               "def keep(conf):\n"
+               "    BLOCK_M = conf.kwargs['BLOCK_M']\n"
+               "    BLOCK_N = conf.kwargs['BLOCK_N']\n"
+               "    return not (BLOCK_M * BLOCK_N < 128 * 128 and conf.num_warps == 8)\n"
+               "@triton.autotune(list(filter(keep, configs)), key=['N_CTX'])\n"
+               "@triton.jit\n"
+               "def attn_unknown(Q, N_CTX, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):\n"
+               "    pass\n"
+               "@triton.autotune([c for c in configs if keep(c)], key=['N_CTX'])\n"
+               "@triton.jit\n"
+               "def attn(Q, N_CTX, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):\n"
+               "    pass\n");
+  EXPECT_EQ(D.Info.Globals.at("configs").Value.elements().size(), 24u);
+  const JitFunction &U = D.jit("attn_unknown");
+  EXPECT_TRUE(U.HasAutotune);
+  EXPECT_TRUE(U.ConfigsUnknown); // filter() is outside the evaluated subset
+  const JitFunction &A = D.jit("attn");
+  EXPECT_FALSE(A.ConfigsUnknown);
+  ASSERT_EQ(A.Configs.size(), 12u); // every tile here is below 128x128, so all 8-warp configs go
+  EXPECT_EQ(A.Configs[0].Config.Kwargs.at(0).second.asInt(), 64);
+  EXPECT_EQ(D.text(A.Configs[0].Range).substr(0, 14), "triton.Config(");
+}
+
+TEST(Discovery, ConfigsFromGlobalListBuiltByLoop) {
+  auto D = run("import triton\n"
+               "CONFIGS = []\n"
+               "for b in (32, 64):\n"
+               "    CONFIGS.append(triton.Config({'B': b}, num_warps=b // 16))\n"
+               "@triton.autotune(configs=CONFIGS, key=[])\n"
+               "@triton.jit\n"
+               "def k(x, B: tl.constexpr):\n"
+               "    pass\n");
+  const JitFunction &K = D.jit("k");
+  ASSERT_EQ(K.Configs.size(), 2u);
+  EXPECT_EQ(K.Configs[1].Config.NumWarps, 4);
+  EXPECT_EQ(D.text(K.Configs[1].Range), "triton.Config({'B': b}, num_warps=b // 16)");
+}
+
+TEST(Discovery, MalformedAndBadConfigs) {
+  auto D = run("import triton\n"
+               "@triton.autotune(configs=[triton.Config(128, num_warps=4), triton.Config({'B': 1}, num_warps=3),\n"
+               "                          triton.Config({'B': 2}, num_warps=6 // 2)], key=[])\n"
+               "@triton.jit\n"
+               "def k(x, B: tl.constexpr):\n"
+               "    pass\n");
+  const JitFunction &K = D.jit("k");
+  EXPECT_TRUE(K.ConfigsUnknown); // the malformed one
+  EXPECT_EQ(K.Configs.size(), 2u);
+  EXPECT_EQ(D.messages(), (std::vector<std::string>{
+                              "triton.Config expects a dict of meta-parameters as its first argument, got int @ 128",
+                              "num_warps must be a power of 2 @ num_warps=3",
+                              "num_warps must be a power of 2 @ num_warps=6 // 2",
+                          }));
+  for (const Problem &P : D.Problems)
+    EXPECT_EQ(P.Kind, ProblemKind::LaunchOption);
+}
+
+TEST(Discovery, UnknownConfigsStaySilent) {
+  auto D = run("import triton\n"
+               "from somewhere import make_configs\n"
+               "@triton.autotune(configs=make_configs(), key=['n'])\n"
+               "@triton.jit\n"
+               "def k(x, n):\n"
+               "    pass\n");
+  const JitFunction &K = D.jit("k");
+  EXPECT_TRUE(K.HasAutotune);
+  EXPECT_TRUE(K.ConfigsUnknown);
+  EXPECT_TRUE(K.Configs.empty());
+  EXPECT_TRUE(D.Problems.empty());
+}
+
+TEST(Discovery, Heuristics) {
+  auto D = run("import triton\n"
+               "@triton.heuristics(values={'BLOCK': lambda args: triton.next_power_of_2(args['n']),\n"
+               "                           'EVEN': lambda args: args['n'] % 2 == 0})\n"
+               "@triton.jit\n"
+               "def k(x, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):\n"
+               "    pass\n"
+               "H = {'B2': lambda a: 1}\n"
+               "@triton.heuristics(H)\n"
+               "@triton.jit\n"
+               "def k2(x, B2: tl.constexpr):\n"
+               "    pass\n");
+  EXPECT_EQ(D.jit("k").HeuristicNames, (std::vector<std::string>{"BLOCK", "EVEN"}));
+  EXPECT_EQ(D.jit("k2").HeuristicNames, (std::vector<std::string>{"B2"}));
+  EXPECT_TRUE(D.jit("k2").IsKernel);
+}
+
+TEST(Discovery, FunctionalForms) {
+  auto D = run("import triton\n"
+               "def body(x, B: tl.constexpr):\n"
+               "    pass\n"
+               "kernel = triton.autotune(configs=[triton.Config({'B': 32})], key=[])(triton.jit(body))\n"
+               "simple = triton.jit(body)\n");
+  const JitFunction &K = D.jit("kernel");
+  EXPECT_TRUE(K.HasAutotune);
+  ASSERT_EQ(K.Configs.size(), 1u);
+  EXPECT_EQ(K.Def->Name, "body");
+  EXPECT_TRUE(D.Info.jit("simple"));
+}
+
+TEST(Discovery, ConstexprGlobals) {
+  auto D = run("import triton.language as tl\n"
+               "from triton.language import constexpr\n"
+               "A = tl.constexpr(42)\n"
+               "B: tl.constexpr = 8\n"
+               "C = 3\n"
+               "D = A * 2\n"
+               "E = constexpr(1)\n"
+               "C = C + 1\n"
+               "F: int = 5\n");
+  const auto &G = D.Info.Globals;
+  EXPECT_TRUE(G.at("A").IsConstexpr);
+  EXPECT_EQ(G.at("A").Value.asInt(), 42);
+  EXPECT_TRUE(G.at("B").IsConstexpr);
+  EXPECT_EQ(G.at("B").Value.asInt(), 8);
+  EXPECT_FALSE(G.at("C").IsConstexpr);
+  EXPECT_EQ(G.at("C").Value.asInt(), 4); // the last assignment wins
+  EXPECT_EQ(D.text(G.at("C").Range), "C = C + 1");
+  EXPECT_EQ(G.at("D").Value.asInt(), 84);
+  EXPECT_TRUE(G.at("E").IsConstexpr);
+  EXPECT_FALSE(G.at("F").IsConstexpr);
+}
+
+TEST(Discovery, LaunchSitesEverywhere) {
+  auto D = run("import triton\n"
+               "import triton.language as tl\n"
+               "BLOCK = 512\n"
+               "@triton.jit\n"
+               "def add(x, y, out, n, BLOCK: tl.constexpr):\n"
+               "    pass\n"
+               "alias = add\n"
+               "def host(x, y, out):\n"
+               "    n = out.numel()\n"
+               "    B = 1024\n"
+               "    grid = lambda meta: (triton.cdiv(n, meta['BLOCK']),)\n"
+               "    add[grid](x, y, out, n, BLOCK=B, num_warps=8)\n"
+               "    add[grid](x, y, out, n, BLOCK=n)\n"
+               "if __name__ == '__main__':\n"
+               "    alias[(4,)](1, 2, 3, 4, BLOCK=BLOCK, num_stages=2)\n");
+  const JitFunction &K = D.jit("add");
+  ASSERT_EQ(K.Launches.size(), 3u);
+  const LaunchSite &L0 = K.Launches[0];
+  EXPECT_EQ(L0.NumPositional, 4u);
+  ASSERT_EQ(L0.Keywords.size(), 2u);
+  EXPECT_EQ(L0.Keywords[0].first, "BLOCK");
+  EXPECT_EQ(L0.Keywords[0].second.repr(), "1024"); // the local B, not a global
+  EXPECT_EQ(L0.Keywords[1].second.repr(), "8");
+  EXPECT_EQ(D.text(L0.KeywordRanges[1]), "num_warps=8");
+  EXPECT_EQ(D.text(L0.GridRange), "grid");
+  EXPECT_TRUE(K.Launches[1].Keywords[0].second.isUnknown()); // n is a runtime value
+  EXPECT_EQ(K.Launches[2].Keywords[0].second.repr(), "512");
+  EXPECT_EQ(D.text(K.Launches[2].Range), "alias[(4,)](1, 2, 3, 4, BLOCK=BLOCK, num_stages=2)");
+  EXPECT_TRUE(D.Problems.empty());
+}
+
+TEST(Discovery, LaunchProblems) {
+  auto D = run("import triton\n"
+               "@triton.autotune(configs=[triton.Config({'BLOCK': 64})], key=[])\n"
+               "@triton.jit\n"
+               "def k(x, BLOCK: tl.constexpr):\n"
+               "    pass\n"
+               "@triton.jit\n"
+               "def j(x, n):\n"
+               "    pass\n"
+               "k[(1,)](x, BLOCK=128)\n"
+               "j[(1,)](x, n=3, num_warps=6, blok=4, enable_fp_fusion=False, **extra)\n");
+  EXPECT_EQ(D.messages(),
+            (std::vector<std::string>{
+                "Conflicting meta-parameters: BLOCK. Make sure that you don't re-define auto-tuned symbols. @ BLOCK=128",
+                "num_warps must be a power of 2 @ num_warps=6",
+                "Keyword argument blok was specified but unrecognised @ blok=4",
+            }));
+}
+
+TEST(Discovery, KernelsAndHelpers) {
+  auto D = run("import triton\n"
+               "@triton.jit\n"
+               "def helper(x):\n"
+               "    return x * 2\n"
+               "@triton.jit\n"
+               "def launched_helper(x):\n"
+               "    return x\n"
+               "@triton.jit\n"
+               "def kernel(x):\n"
+               "    y = helper(x)\n"
+               "    z = launched_helper(y)\n"
+               "@triton.jit\n"
+               "def never_called(x):\n"
+               "    pass\n"
+               "kernel[(1,)](1)\n"
+               "launched_helper[(1,)](1)\n");
+  EXPECT_FALSE(D.jit("helper").IsKernel);
+  EXPECT_TRUE(D.jit("launched_helper").IsKernel);
+  EXPECT_TRUE(D.jit("kernel").IsKernel);
+  EXPECT_TRUE(D.jit("never_called").IsKernel);
+}
+
+TEST(Discovery, BrokenFileStillDiscovers) {
+  auto D = run("import triton\n"
+               "@triton.jit\n"
+               "def first(x):\n"
+               "    a = x +\n"
+               "\n"
+               "configs = [triton.Config({'B': 1}\n"
+               "\n"
+               "@triton.jit\n"
+               "def second(x):\n"
+               "    return x\n");
+  EXPECT_TRUE(D.Info.jit("first"));
+  EXPECT_TRUE(D.Info.jit("second"));
+}
+
+} // namespace
