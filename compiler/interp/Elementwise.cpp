@@ -67,11 +67,13 @@ template <typename Fn> void floatBinary(const Tile &L, const Tile &R, Tile &Out,
 
 int bitsOf(ScalarKind K) { return ir::scalarBits(K); }
 
-void intBinary(OpKind Kind, const Tile &L, const Tile &R, Tile &Out, ScalarKind K) {
+/// Integer ops over one element kind; Wrap truncates a 64-bit result to it.
+/// A template over Wrap so the common kinds get a loop without a per-element
+/// switch.
+template <typename WrapFn> void intBinaryWith(OpKind Kind, const Tile &L, const Tile &R, Tile &Out, ScalarKind K, WrapFn W) {
   const bool Signed = ir::isSignedScalar(K);
   const int Bits = bitsOf(K);
   auto U = [](int64_t V) { return static_cast<uint64_t>(V); };
-  auto W = [K](uint64_t V) { return wrapInt(static_cast<int64_t>(V), K); };
   // Unsigned values as their zero-extended bit patterns.
   const uint64_t Mask = Bits >= 64 ? ~0ull : ((1ull << Bits) - 1);
   switch (Kind) {
@@ -125,6 +127,19 @@ void intBinary(OpKind Kind, const Tile &L, const Tile &R, Tile &Out, ScalarKind 
       return W(static_cast<uint64_t>(P >> Bits));
     });
   default: return;
+  }
+}
+
+void intBinary(OpKind Kind, const Tile &L, const Tile &R, Tile &Out, ScalarKind K) {
+  switch (K) {
+  case ScalarKind::I32:
+    return intBinaryWith(Kind, L, R, Out, K, [](uint64_t V) { return static_cast<int64_t>(static_cast<int32_t>(V)); });
+  case ScalarKind::I64:
+    return intBinaryWith(Kind, L, R, Out, K, [](uint64_t V) { return static_cast<int64_t>(V); });
+  case ScalarKind::I1:
+    return intBinaryWith(Kind, L, R, Out, K, [](uint64_t V) { return static_cast<int64_t>(V & 1); });
+  default:
+    return intBinaryWith(Kind, L, R, Out, K, [K](uint64_t V) { return wrapInt(static_cast<int64_t>(V), K); });
   }
 }
 

@@ -44,7 +44,7 @@ namespace {
 int64_t floorDiv(int64_t A, int64_t B) { return A >= 0 ? A / B : -((-A + B - 1) / B); }
 
 /// The address of a lane's element, or null after recording why there is none.
-uint8_t *resolve(ExecContext &Ctx, int64_t P, int64_t Size, int64_t Lane, const ir::Op &O, bool Reads) {
+inline uint8_t *resolve(ExecContext &Ctx, int64_t P, int64_t Size, int64_t Lane, const ir::Op &O, bool Reads) {
   uint32_t Id = pointerBuffer(P);
   int64_t Off = pointerOffset(P);
   if (!Ctx.Mem.valid(Id)) {
@@ -52,6 +52,11 @@ uint8_t *resolve(ExecContext &Ctx, int64_t P, int64_t Size, int64_t Lane, const 
     return nullptr;
   }
   Buffer &B = Ctx.Mem.buffer(Id);
+  // The common case first: in bounds, aligned, not an unwritten output.
+  // Element sizes are powers of two, so alignment is a mask test.
+  if (Off >= 0 && Off + Size <= static_cast<int64_t>(B.Bytes.size()) && (Off & (Size - 1)) == 0 &&
+      !(Reads && B.IsOutput))
+    return B.Bytes.data() + Off;
   if (Off < 0 || Off + Size > static_cast<int64_t>(B.Bytes.size())) {
     Ctx.violation(ViolationKind::OutOfBounds, Id, floorDiv(Off, Size), Lane, O);
     return nullptr;
@@ -85,9 +90,13 @@ void evalLoad(ExecContext &Ctx, const ir::LoadOp &O, const Tile &Ptr, const Tile
   const size_t N = Ptr.size();
   const bool Float = Out.isFloat();
   const size_t OS = Other && Other->size() == 1 ? 0 : 1;
+  // Narrow floats decode through a table fetched once per op.
+  const float *Table16 = Float && Size == 2 ? numerics::decodeTable(formatOf(Elem.Scalar)) : nullptr;
   for (size_t I = 0; I < N; ++I) {
     uint8_t *Addr = laneOn(Mask, I) ? resolve(Ctx, Ptr.Ints[I], Size, static_cast<int64_t>(I), O, true) : nullptr;
-    if (Float)
+    if (Float && Table16)
+      Out.Floats[I] = Addr ? Table16[loadRaw<uint16_t>(Addr)] : (Other ? Other->Floats[I * OS] : 0.0);
+    else if (Float)
       Out.Floats[I] = Addr ? loadFloatElem(Addr, Elem.Scalar) : (Other ? Other->Floats[I * OS] : 0.0);
     else
       Out.Ints[I] = Addr ? loadIntElem(Addr, Elem) : (Other ? Other->Ints[I * OS] : 0);

@@ -35,13 +35,16 @@ struct Tile {
   std::vector<int64_t> Shape;
   std::vector<int64_t> Ints;
   std::vector<double> Floats;
+  /// Which array holds the elements; set by reset() from Elem.
+  bool Float = false;
 
-  bool isFloat() const { return !Elem.isPointer() && ir::isFloatScalar(Elem.Scalar); }
-  size_t size() const { return isFloat() ? Floats.size() : Ints.size(); }
+  bool isFloat() const { return Float; }
+  size_t size() const { return Float ? Floats.size() : Ints.size(); }
   /// Sets type and shape and sizes the matching array (keeping capacity, so
   /// the interpreter's per-value slots stop allocating after one program).
   void reset(const ElemType &E, const std::vector<int64_t> &S) {
     Elem = E;
+    Float = !E.isPointer() && ir::isFloatScalar(E.Scalar);
     Shape = S;
     size_t N = 1;
     for (int64_t D : S)
