@@ -11,7 +11,7 @@ import triton.language as tl
 @triton.jit
 def override_param_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     BLOCK: tl.constexpr = 256
-  # ^^^^^ error[TS103]: BLOCK is already defined. constexpr cannot be reassigned.
+  # ^^^^^^^^^^^^^^^^^^^^^^^^^ error[TS103]: BLOCK is already defined. constexpr cannot be reassigned.
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
@@ -27,7 +27,7 @@ def twice_defined_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     mask = offs < n
     x = tl.load(x_ptr + offs, mask=mask)
     SCALE: tl.constexpr = 4.0
-  # ^^^^^ error[TS103]: SCALE is already defined. constexpr cannot be reassigned.
+  # ^^^^^^^^^^^^^^^^^^^^^^^^^ error[TS103]: SCALE is already defined. constexpr cannot be reassigned.
     tl.store(out_ptr + offs, x * SCALE, mask=mask)
 
 

@@ -1,7 +1,8 @@
 """TS108 invalid-load-store: `tl.load` / `tl.store` arguments Triton rejects.
 
-`other` needs a `mask`; the pointer argument must be a pointer; a scalar pointer takes neither a
-tile value nor a tile mask. The range is the whole `tl.load(...)` / `tl.store(...)` call.
+`other` needs a `mask`; the pointer argument must be a pointer (not the offsets alone); a
+scalar pointer takes neither a tile value nor a tile mask. The range is the whole
+`tl.load(...)` / `tl.store(...)` call.
 """
 import triton
 import triton.language as tl
@@ -16,11 +17,11 @@ def other_without_mask_kernel(x_ptr, out_ptr):
 
 
 @triton.jit
-def store_to_count_kernel(x_ptr, count):
-    x = tl.load(x_ptr + tl.arange(0, 64))
-    total = tl.sum(x, axis=0)
-    tl.store(count, total)
-  # ^^^^^^^^^^^^^^^^^^^^^^ error[TS108]: Unsupported ptr type triton.language.int32 in `tl.store`
+def forgot_base_pointer_kernel(x_ptr, out_ptr):
+    offs = tl.arange(0, 64)
+    x = tl.load(x_ptr + offs)
+    tl.store(offs, x)
+  # ^^^^^^^^^^^^^^^^^ error[TS108]: Unsupported ptr type <['64'], int32> in `tl.store`
 
 
 @triton.jit
