@@ -14,8 +14,8 @@
 /// other threads, so a blocking read here costs nothing and keeps the framing
 /// code a straight line. Writes are synchronous under a mutex.
 //===----------------------------------------------------------------------===//
-#include "lsp/Transport.h"
 #include "lsp/Logger.h"
+#include "lsp/Transport.h"
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
@@ -240,7 +240,8 @@ private:
       BadLength = false;
     }
     if (!Length) {
-      logError(BadLength ? "message with an unreadable Content-Length skipped" : "message without Content-Length skipped");
+      logError(BadLength ? "message with an unreadable Content-Length skipped"
+                         : "message without Content-Length skipped");
       return ReadResult::Skip;
     }
     if (*Length > Opts.MaxMessageBytes) {
@@ -366,9 +367,9 @@ struct TcpStreams {
 
 std::unique_ptr<Transport> newStdioTransport(const TransportOptions &Opts) {
   auto Streams = std::make_shared<StdioStreams>();
-  auto T = std::make_unique<FramedTransport>(std::make_unique<AsioSource<asio::posix::stream_descriptor>>(Streams->Input),
-                                             std::make_unique<AsioSink<asio::posix::stream_descriptor>>(Streams->Output),
-                                             Opts);
+  auto T = std::make_unique<FramedTransport>(
+      std::make_unique<AsioSource<asio::posix::stream_descriptor>>(Streams->Input),
+      std::make_unique<AsioSink<asio::posix::stream_descriptor>>(Streams->Output), Opts);
   T->Keep = Streams;
   return T;
 }

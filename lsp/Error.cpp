@@ -6,8 +6,6 @@
 
 namespace tessel::lsp {
 
-nlohmann::json toJson(const LspError &E) {
-  return {{"code", static_cast<int>(E.Code)}, {"message", E.Message}};
-}
+nlohmann::json toJson(const LspError &E) { return {{"code", static_cast<int>(E.Code)}, {"message", E.Message}}; }
 
 } // namespace tessel::lsp

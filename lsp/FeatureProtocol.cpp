@@ -12,13 +12,17 @@ using nlohmann::json;
 namespace tessel::lsp {
 
 json toProtocol(const HoverInfo &H, const LineIndex &Index, PositionEncoding Enc, bool Markdown) {
-  return {{"contents", {{"kind", Markdown ? "markdown" : "plaintext"}, {"value", Markdown ? H.markdown() : H.plainText()}}},
-          {"range", toProtocol(H.Range, Index, Enc)}};
+  return {
+      {"contents", {{"kind", Markdown ? "markdown" : "plaintext"}, {"value", Markdown ? H.markdown() : H.plainText()}}},
+      {"range", toProtocol(H.Range, Index, Enc)}};
 }
 
 json toProtocol(const InlayHint &H, const LineIndex &Index, PositionEncoding Enc) {
-  return {{"position", toProtocol(Index.position(H.Offset, Enc))}, {"label", H.Label}, {"kind", 1},
-          {"paddingLeft", false}, {"paddingRight", false}};
+  return {{"position", toProtocol(Index.position(H.Offset, Enc))},
+          {"label", H.Label},
+          {"kind", 1},
+          {"paddingLeft", false},
+          {"paddingRight", false}};
 }
 
 json toProtocol(const CodeLensInfo &L, const LineIndex &Index, PositionEncoding Enc, const std::string &Uri) {

@@ -23,7 +23,8 @@ static constexpr size_t MaxOutput = size_t(1) << 20;
 KernelRunner::~KernelRunner() { stop(); }
 
 std::vector<std::string> KernelRunner::commandLine(const RunRequest &R) const {
-  std::vector<std::string> Args = {Executable, "run", R.Path, "--kernel", R.Kernel, R.Device == "gpu" ? "--gpu" : "--cpu"};
+  std::vector<std::string> Args = {Executable, "run",    R.Path,
+                                   "--kernel", R.Kernel, R.Device == "gpu" ? "--gpu" : "--cpu"};
   if (R.Config) {
     Args.push_back("--config");
     Args.push_back(std::to_string(*R.Config));
@@ -39,6 +40,16 @@ void KernelRunner::stop() {
       KillRequested = true;
       ::kill(-Running, SIGKILL);
     }
+    Old = std::move(Waiter);
+  }
+  if (Old.joinable())
+    Old.join();
+}
+
+void KernelRunner::wait() {
+  std::thread Old;
+  {
+    std::lock_guard<std::mutex> L(M);
     Old = std::move(Waiter);
   }
   if (Old.joinable())

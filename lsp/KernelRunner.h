@@ -15,15 +15,15 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <sys/types.h>
 #include <thread>
 #include <vector>
-#include <sys/types.h>
 
 namespace tessel::lsp {
 
 struct RunRequest {
   std::string Uri;
-  std::string Path;   ///< the file on disk that is run
+  std::string Path; ///< the file on disk that is run
   std::string Kernel;
   std::string Device; ///< "cpu" or "gpu"
   std::optional<int64_t> Config;
@@ -31,9 +31,9 @@ struct RunRequest {
 
 struct RunResult {
   RunRequest Request;
-  int ExitCode = -1;     ///< -1 when the process could not start or was killed
-  std::string Output;    ///< stdout and stderr interleaved, truncated at 1 MiB
-  bool Cancelled = false;///< killed because another run started (or the server stopped)
+  int ExitCode = -1;      ///< -1 when the process could not start or was killed
+  std::string Output;     ///< stdout and stderr interleaved, truncated at 1 MiB
+  bool Cancelled = false; ///< killed because another run started (or the server stopped)
 };
 
 class KernelRunner {
@@ -49,6 +49,8 @@ public:
   bool start(RunRequest R, DoneFn Done, std::string &Error);
   /// Kills the run in progress, if any, and waits for its thread.
   void stop();
+  /// Waits for the run in progress, if any, to end on its own.
+  void wait();
 
 private:
   std::string Executable;

@@ -127,10 +127,10 @@ void from_json(const nlohmann::json &J, RunKernelParams &P);
 /// What tessel reads from `initialize`.
 struct InitializeParams {
   std::optional<int64_t> ProcessId;
-  bool HoverMarkdown = false;           ///< textDocument.hover.contentFormat has "markdown"
-  bool CompletionDocMarkdown = false;   ///< completionItem.documentationFormat has "markdown"
-  bool WorkDoneProgress = false;        ///< window.workDoneProgress
-  bool CancelsStaleRequests = false;    ///< general.staleRequestSupport.cancel
+  bool HoverMarkdown = false;                 ///< textDocument.hover.contentFormat has "markdown"
+  bool CompletionDocMarkdown = false;         ///< completionItem.documentationFormat has "markdown"
+  bool WorkDoneProgress = false;              ///< window.workDoneProgress
+  bool CancelsStaleRequests = false;          ///< general.staleRequestSupport.cancel
   std::vector<std::string> PositionEncodings; ///< general.positionEncodings, client's order
   std::optional<bool> InlayHintsEnabled;      ///< initializationOptions.inlayHints.enable
 };

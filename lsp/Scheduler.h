@@ -102,10 +102,10 @@ public:
 
   /// Counters for tests and benchmarks.
   struct Stats {
-    uint64_t Builds = 0;        ///< tier-1 analyses run
-    uint64_t DroppedUpdates = 0;///< dead updates skipped
-    uint64_t Compiles = 0;      ///< tier-2 kernel compiles run
-    uint64_t CacheHits = 0;     ///< tier-2 kernels answered from the cache
+    uint64_t Builds = 0;         ///< tier-1 analyses run
+    uint64_t DroppedUpdates = 0; ///< dead updates skipped
+    uint64_t Compiles = 0;       ///< tier-2 kernel compiles run
+    uint64_t CacheHits = 0;      ///< tier-2 kernels answered from the cache
   };
   Stats stats() const;
 

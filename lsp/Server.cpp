@@ -142,7 +142,8 @@ private:
   using CallHandler = std::function<void(const json &, ReplyOnce, CancelFlag)>;
   using NotifyHandler = std::function<void(const json &)>;
 
-  template <typename P> void bindCall(const std::string &Method, void (LanguageServer::*Fn)(const P &, ReplyOnce, CancelFlag)) {
+  template <typename P>
+  void bindCall(const std::string &Method, void (LanguageServer::*Fn)(const P &, ReplyOnce, CancelFlag)) {
     Calls[Method] = [this, Fn, Method](const json &J, ReplyOnce R, CancelFlag C) {
       P Params;
       try {
@@ -355,6 +356,8 @@ void LanguageServer::onShutdown(const json &, ReplyOnce R, CancelFlag) {
 }
 
 void LanguageServer::onSync(const json &, ReplyOnce R, CancelFlag) {
+  // Idle means no analysis queued and no Run in progress.
+  Runner.wait();
   if (!Sched->blockUntilIdle())
     return R(LspError{ErrorCode::RequestFailed, "sync: the workers did not become idle in time"});
   R(json(nullptr));
@@ -542,21 +545,21 @@ void LanguageServer::onExecuteCommand(const ExecuteCommandParams &P, ReplyOnce R
 
 void LanguageServer::onViewIR(const ViewIRParams &P, ReplyOnce R, CancelFlag C) {
   if (P.Kind != "tir" && P.Kind != "llvm" && P.Kind != "ptx" && P.Kind != "sass")
-    return R(LspError{ErrorCode::InvalidParams, "kind must be \"tir\", \"llvm\", \"ptx\" or \"sass\", not \"" + P.Kind + "\""});
+    return R(LspError{ErrorCode::InvalidParams,
+                      "kind must be \"tir\", \"llvm\", \"ptx\" or \"sass\", not \"" + P.Kind + "\""});
   ViewIRParams Q = P;
-  withFile(P.TextDocument.Uri, "tessel/viewIR", Staleness::Allowed, C, R,
-           [Q](const AnalyzedFile &F) -> Expected<json> {
-             const JitFunction *J = F.Report.Analysis ? F.Report.Analysis->Info.jit(Q.Kernel) : nullptr;
-             if (!J)
-               return LspError{ErrorCode::InvalidParams, "no @triton.jit function named '" + Q.Kernel + "'"};
-             size_t NumConfigs = std::max<size_t>(J->Configs.size(), 1);
-             if (Q.Config && (*Q.Config < 0 || static_cast<size_t>(*Q.Config) >= NumConfigs))
-               return LspError{ErrorCode::InvalidParams,
-                               "kernel '" + Q.Kernel + "' has no config " + std::to_string(*Q.Config)};
-             return LspError{ErrorCode::RequestFailed,
-                             "not available yet: this build of tessel has no tile IR or code generator, so it "
-                             "cannot show " + Q.Kind + " for kernel '" + Q.Kernel + "'"};
-           });
+  withFile(P.TextDocument.Uri, "tessel/viewIR", Staleness::Allowed, C, R, [Q](const AnalyzedFile &F) -> Expected<json> {
+    const JitFunction *J = F.Report.Analysis ? F.Report.Analysis->Info.jit(Q.Kernel) : nullptr;
+    if (!J)
+      return LspError{ErrorCode::InvalidParams, "no @triton.jit function named '" + Q.Kernel + "'"};
+    size_t NumConfigs = std::max<size_t>(J->Configs.size(), 1);
+    if (Q.Config && (*Q.Config < 0 || static_cast<size_t>(*Q.Config) >= NumConfigs))
+      return LspError{ErrorCode::InvalidParams, "kernel '" + Q.Kernel + "' has no config " + std::to_string(*Q.Config)};
+    return LspError{ErrorCode::RequestFailed,
+                    "not available yet: this build of tessel has no tile IR or code generator, so it "
+                    "cannot show " +
+                        Q.Kind + " for kernel '" + Q.Kernel + "'"};
+  });
 }
 
 void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
@@ -571,24 +574,28 @@ void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
   std::string Title = "Running " + P.Kernel + " on " + (P.Device == "gpu" ? "the GPU" : "the CPU");
   if (Progress) {
     T.call("window/workDoneProgress/create", {{"token", Token}}, "progress-" + Token);
-    T.notify("$/progress", {{"token", Token}, {"value", {{"kind", "begin"}, {"title", Title}, {"cancellable", false}}}});
+    T.notify("$/progress",
+             {{"token", Token}, {"value", {{"kind", "begin"}, {"title", Title}, {"cancellable", false}}}});
   }
   std::string Error;
-  bool Started = Runner.start(Req, [this, Token, Progress](RunResult Res) {
-    std::string Verb = Res.Cancelled ? "was cancelled" : "exited with code " + std::to_string(Res.ExitCode);
-    if (Progress)
-      T.notify("$/progress", {{"token", Token}, {"value", {{"kind", "end"}, {"message", Verb}}}});
-    T.notify("tessel/runResult", {{"uri", Res.Request.Uri},
-                                  {"kernel", Res.Request.Kernel},
-                                  {"device", Res.Request.Device},
-                                  {"exitCode", Res.ExitCode},
-                                  {"cancelled", Res.Cancelled},
-                                  {"output", Res.Output}});
-    int Type = Res.ExitCode == 0 ? 3 : 1; // Info : Error
-    T.notify("window/logMessage", {{"type", Type},
-                                   {"message", "tessel run " + Res.Request.Kernel + " (" + Res.Request.Device + ") " +
-                                                   Verb + (Res.Output.empty() ? "" : ":\n" + Res.Output)}});
-  }, Error);
+  bool Started = Runner.start(
+      Req,
+      [this, Token, Progress](RunResult Res) {
+        std::string Verb = Res.Cancelled ? "was cancelled" : "exited with code " + std::to_string(Res.ExitCode);
+        if (Progress)
+          T.notify("$/progress", {{"token", Token}, {"value", {{"kind", "end"}, {"message", Verb}}}});
+        T.notify("tessel/runResult", {{"uri", Res.Request.Uri},
+                                      {"kernel", Res.Request.Kernel},
+                                      {"device", Res.Request.Device},
+                                      {"exitCode", Res.ExitCode},
+                                      {"cancelled", Res.Cancelled},
+                                      {"output", Res.Output}});
+        int Type = Res.ExitCode == 0 ? 3 : 1; // Info : Error
+        T.notify("window/logMessage", {{"type", Type},
+                                       {"message", "tessel run " + Res.Request.Kernel + " (" + Res.Request.Device +
+                                                       ") " + Verb + (Res.Output.empty() ? "" : ":\n" + Res.Output)}});
+      },
+      Error);
   if (!Started) {
     if (Progress)
       T.notify("$/progress", {{"token", Token}, {"value", {{"kind", "end"}, {"message", Error}}}});

@@ -24,7 +24,8 @@ static std::vector<BuiltinDoc> makeTable() {
        "A 1-D tile of consecutive `i32` values `[start, end)`. Both bounds are constexpr; `end - start` must be a "
        "power of two and `start < end`."},
       {"full", K::Function, "full(shape, value, dtype)",
-       "A tile of constexpr `shape` filled with `value`, of constexpr `dtype`. Every dimension must be a power of two."},
+       "A tile of constexpr `shape` filled with `value`, of constexpr `dtype`. Every dimension must be a power of "
+       "two."},
       {"zeros", K::Function, "zeros(shape, dtype)",
        "A tile of constexpr `shape` and `dtype` filled with zeros; the usual way to start an accumulator."},
       {"zeros_like", K::Function, "zeros_like(input)", "A tile of zeros with the shape and dtype of `input`."},
@@ -46,8 +47,7 @@ static std::vector<BuiltinDoc> makeTable() {
        "Inserts a dimension of size 1 at constexpr `axis` (also written `x[:, None]`)."},
       {"cat", K::Function, "cat(input, other, can_reorder=False)",
        "Concatenates two 1-D tiles. Triton requires `can_reorder=True`: the element order is not preserved."},
-      {"join", K::Function, "join(a, b)",
-       "Stacks two tiles of the same shape along a new last dimension of size 2."},
+      {"join", K::Function, "join(a, b)", "Stacks two tiles of the same shape along a new last dimension of size 2."},
       {"split", K::Function, "split(a)",
        "Splits a tile whose last dimension is 2 into two tiles; the inverse of `join`."},
       {"interleave", K::Function, "interleave(a, b)",
@@ -201,8 +201,7 @@ static std::vector<BuiltinDoc> makeTable() {
        "Prints values from the GPU at run time, prefixed by the constexpr string `prefix`."},
       {"device_assert", K::Function, "device_assert(cond, msg='', mask=None)",
        "Checks `cond` at run time (only when the kernel is compiled with debug enabled)."},
-      {"inline_asm_elementwise", K::Function,
-       "inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack)",
+      {"inline_asm_elementwise", K::Function, "inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack)",
        "Runs inline PTX elementwise over `args`; every argument but `args` is constexpr."},
       // Loop iterators and types.
       {"range", K::Class,
@@ -219,9 +218,9 @@ static std::vector<BuiltinDoc> makeTable() {
       {"tensor", K::Class, "tensor", "The type of every tile value inside a kernel."},
       {"PropagateNan", K::Class, "PropagateNan", "How `minimum`/`maximum`/`clamp` treat NaN: `NONE` or `ALL`."},
   };
-  static constexpr std::string_view DTypes[] = {"int1",     "int8",       "int16",      "int32",      "int64",
-                                                "uint8",    "uint16",     "uint32",     "uint64",     "float16",
-                                                "bfloat16", "float32",    "float64",    "float8e5",   "float8e5b16",
+  static constexpr std::string_view DTypes[] = {"int1",       "int8",       "int16",      "int32",    "int64",
+                                                "uint8",      "uint16",     "uint32",     "uint64",   "float16",
+                                                "bfloat16",   "float32",    "float64",    "float8e5", "float8e5b16",
                                                 "float8e4nv", "float8e4b8", "float8e4b15"};
   for (std::string_view D : DTypes)
     T.push_back({D, K::DType, D, "A Triton element type, usable as `dtype=` of `zeros`, `full`, `cast` and `x.to()`."});
@@ -241,7 +240,8 @@ const BuiltinDoc *findBuiltin(std::string_view Name) {
   if (Name.substr(0, 5) == "math.")
     Name.remove_prefix(5);
   const auto &T = builtinDocs();
-  auto It = std::lower_bound(T.begin(), T.end(), Name, [](const BuiltinDoc &D, std::string_view N) { return D.Name < N; });
+  auto It =
+      std::lower_bound(T.begin(), T.end(), Name, [](const BuiltinDoc &D, std::string_view N) { return D.Name < N; });
   return It != T.end() && It->Name == Name ? &*It : nullptr;
 }
 

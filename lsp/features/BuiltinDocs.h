@@ -17,7 +17,7 @@ namespace tessel::lsp {
 enum class BuiltinKind { Function, Class, DType, Constant };
 
 struct BuiltinDoc {
-  std::string_view Name;      ///< attribute name under triton.language: "load"
+  std::string_view Name; ///< attribute name under triton.language: "load"
   BuiltinKind Kind;
   std::string_view Signature; ///< "load(pointer, mask=None, other=None, ...)"
   std::string_view Doc;       ///< one paragraph, plain text with `code` spans

@@ -88,13 +88,12 @@ static void fixPowerOfTwo(const AnalyzedFile &F, const diag::Finding &Fd, std::v
   std::string V = std::to_string(Lit->IntValue);
   Out.push_back({"Round " + V + " up to " + std::to_string(Up), {{Lit->Range, std::to_string(Up)}}, &Fd, true});
   if (Down >= 1)
-    Out.push_back({"Round " + V + " down to " + std::to_string(Down), {{Lit->Range, std::to_string(Down)}}, &Fd,
-                   false});
+    Out.push_back(
+        {"Round " + V + " down to " + std::to_string(Down), {{Lit->Range, std::to_string(Down)}}, &Fd, false});
 }
 
 static bool looksLikeSize(std::string_view Name) {
-  if (Name == "N" || Name == "n" || Name == "numel" || Name == "size" || Name == "n_elements" ||
-      Name == "num_elements")
+  if (Name == "N" || Name == "n" || Name == "numel" || Name == "size" || Name == "n_elements" || Name == "num_elements")
     return true;
   return Name.size() > 2 && Name.substr(0, 2) == "n_";
 }

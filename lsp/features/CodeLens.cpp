@@ -57,8 +57,8 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
     }
     // No autotune: the launch sites give the specializations.
     if (J->Launches.empty()) {
-      Out.push_back({R, "num_warps=4 · num_stages=3 (defaults; no launch site in this file) · " +
-                            std::string(NotYetKnown),
+      Out.push_back({R,
+                     "num_warps=4 · num_stages=3 (defaults; no launch site in this file) · " + std::string(NotYetKnown),
                      std::nullopt, Name});
       continue;
     }

@@ -18,21 +18,25 @@ std::vector<SymbolInfo> documentSymbols(const AnalyzedFile &F) {
     const JitFunction *J = Info.jit(Name);
     if (!J || !J->Def)
       continue;
-    SymbolInfo S{Name, J->IsKernel ? "@triton.jit kernel" : "@triton.jit helper", SymbolKind::Function,
-                 J->Def->Range, J->Def->NameRange, {}};
+    SymbolInfo S{Name,
+                 J->IsKernel ? "@triton.jit kernel" : "@triton.jit helper",
+                 SymbolKind::Function,
+                 J->Def->Range,
+                 J->Def->NameRange,
+                 {}};
     if (J->HasAutotune)
       S.Detail += J->ConfigsUnknown ? " · autotune" : " · " + std::to_string(J->Configs.size()) + " configs";
     for (const ast::Param &P : J->Def->Params)
-      S.Children.push_back({P.Name, std::string(F.Parsed->text().slice(P.Range)), SymbolKind::Variable, P.Range,
-                            P.NameRange, {}});
+      S.Children.push_back(
+          {P.Name, std::string(F.Parsed->text().slice(P.Range)), SymbolKind::Variable, P.Range, P.NameRange, {}});
     Out.push_back(std::move(S));
   }
   for (const auto &[Name, G] : Info.Globals) {
     if (!G.IsConstexpr)
       continue;
     SourceRange Sel = G.Range;
-    Out.push_back({Name, G.Value.isKnown() ? "= " + G.Value.repr() : "tl.constexpr", SymbolKind::Constant, G.Range,
-                   Sel, {}});
+    Out.push_back(
+        {Name, G.Value.isKnown() ? "= " + G.Value.repr() : "tl.constexpr", SymbolKind::Constant, G.Range, Sel, {}});
   }
   std::sort(Out.begin(), Out.end(), [](const SymbolInfo &A, const SymbolInfo &B) { return A.Range < B.Range; });
   return Out;

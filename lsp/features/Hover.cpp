@@ -70,8 +70,7 @@ static HoverInfo hoverFunction(const AnalyzedFile &F, const FunctionDefStmt &Fn,
     if (J->ConfigsUnknown)
       H.Notes.push_back("`@triton.autotune` configs could not be evaluated statically");
     else
-      H.Notes.push_back(std::to_string(J->Configs.size()) + " autotune config" +
-                        (J->Configs.size() == 1 ? "" : "s"));
+      H.Notes.push_back(std::to_string(J->Configs.size()) + " autotune config" + (J->Configs.size() == 1 ? "" : "s"));
     for (size_t I = 0; I < J->Configs.size() && I < 8; ++I)
       H.Notes.push_back("config " + std::to_string(I) + ": `" + configSummary(J->Configs[I].Config) + "`");
   }

@@ -1,0 +1,18 @@
+# LSP transcript tests: every tests/lsp/*.test is replayed through
+# `tessel lsp` by run-transcript.sh and checked with LLVM's FileCheck
+# (Debian package llvm-19-tools). Included by tests/CMakeLists.txt.
+find_program(TESSEL_FILECHECK FileCheck PATHS /usr/lib/llvm-19/bin NO_DEFAULT_PATH)
+if(NOT TESSEL_FILECHECK)
+  find_program(TESSEL_FILECHECK NAMES FileCheck-19 FileCheck)
+endif()
+if(NOT TESSEL_FILECHECK)
+  message(FATAL_ERROR "tessel: missing dependency FileCheck (LSP transcript tests); install it with `apt-get install llvm-19-tools`")
+endif()
+
+file(GLOB lsp_transcripts CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.test)
+foreach(t ${lsp_transcripts})
+  get_filename_component(name ${t} NAME_WE)
+  add_test(NAME lsp.${name}
+           COMMAND ${CMAKE_CURRENT_LIST_DIR}/run-transcript.sh $<TARGET_FILE:tessel> ${TESSEL_FILECHECK} ${t})
+  set_tests_properties(lsp.${name} PROPERTIES TIMEOUT 60 LABELS lsp)
+endforeach()
