@@ -1,0 +1,858 @@
+//===- LaunchSpec.cpp - how a kernel is launched, as the user states it ---===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// A hand-written lexer and recursive-descent parser for the launch-spec
+/// language, the directive finder, and the evaluator that turns a spec into
+/// concrete launches. Errors are Problems of kind LaunchSpec at the range of
+/// the offending token or expression; after one, the parser skips to the
+/// next `name=` and carries on, so one bad entry never hides the others.
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/LaunchSpec.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace tessel::launch {
+
+//===----------------------------------------------------------------------===//
+// DTypes
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct DTypeAlias {
+  std::string_view Spelling;
+  std::string_view Canonical;
+};
+
+constexpr DTypeAlias DTypes[] = {
+    {"fp8e4nv", "fp8e4nv"},   {"fp8e4b8", "fp8e4b8"},   {"fp8e4b15", "fp8e4b15"}, {"fp8e5", "fp8e5"},
+    {"fp8e5b16", "fp8e5b16"}, {"fp16", "fp16"},         {"bf16", "bf16"},         {"fp32", "fp32"},
+    {"fp64", "fp64"},         {"f16", "fp16"},          {"f32", "fp32"},          {"f64", "fp64"},
+    {"float16", "fp16"},      {"bfloat16", "bf16"},     {"float32", "fp32"},      {"float64", "fp64"},
+    {"float8e4nv", "fp8e4nv"}, {"float8e4b8", "fp8e4b8"}, {"float8e4b15", "fp8e4b15"}, {"float8e5", "fp8e5"},
+    {"float8e5b16", "fp8e5b16"}, {"i1", "i1"},          {"bool", "i1"},           {"int1", "i1"},
+    {"i8", "i8"},             {"i16", "i16"},           {"i32", "i32"},           {"i64", "i64"},
+    {"int8", "i8"},           {"int16", "i16"},         {"int32", "i32"},         {"int64", "i64"},
+    {"u8", "u8"},             {"u16", "u16"},           {"u32", "u32"},           {"u64", "u64"},
+    {"uint8", "u8"},          {"uint16", "u16"},        {"uint32", "u32"},        {"uint64", "u64"},
+};
+
+bool isReserved(std::string_view Name) {
+  return Name == "grid" || Name == "num_warps" || Name == "num_stages" || Name == "num_ctas" || Name == "kernel";
+}
+
+} // namespace
+
+std::string canonicalDType(std::string_view Spelling) {
+  for (const DTypeAlias &A : DTypes)
+    if (A.Spelling == Spelling)
+      return std::string(A.Canonical);
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Lexer
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+enum class Tok { End, Name, Int, Float, Punct, Bad };
+
+struct Token {
+  Tok K = Tok::End;
+  std::string_view Text;
+  SourceRange Range;
+};
+
+class Lexer {
+public:
+  Lexer(std::string_view Text, uint32_t Base) : Text(Text), Base(Base) {}
+
+  std::vector<Token> run() {
+    std::vector<Token> Out;
+    while (true) {
+      skipBlanks();
+      if (Pos >= Text.size()) {
+        Out.push_back({Tok::End, {}, range(Pos, Pos)});
+        return Out;
+      }
+      Out.push_back(next());
+    }
+  }
+
+private:
+  SourceRange range(size_t B, size_t E) const {
+    return {Base + static_cast<uint32_t>(B), Base + static_cast<uint32_t>(E)};
+  }
+
+  /// Blanks include line continuations: `\` before a newline, and the `#`
+  /// that opens each continued comment line.
+  void skipBlanks() {
+    while (Pos < Text.size()) {
+      char C = Text[Pos];
+      if (C == '\n') {
+        AtLineStart = true;
+        ++Pos;
+      } else if (C == ' ' || C == '\t' || C == '\r') {
+        ++Pos;
+      } else if (C == '\\' && Pos + 1 < Text.size() && (Text[Pos + 1] == '\n' || Text[Pos + 1] == '\r')) {
+        ++Pos;
+      } else if (C == '#' && AtLineStart) {
+        AtLineStart = false;
+        ++Pos;
+      } else {
+        return;
+      }
+    }
+  }
+
+  static bool isWordChar(char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; }
+
+  Token next() {
+    AtLineStart = false;
+    size_t B = Pos;
+    char C = Text[Pos];
+    if (std::isalpha(static_cast<unsigned char>(C)) || C == '_') {
+      while (Pos < Text.size() && (isWordChar(Text[Pos]) || Text[Pos] == '.'))
+        ++Pos;
+      return make(Tok::Name, B);
+    }
+    if (std::isdigit(static_cast<unsigned char>(C)) ||
+        (C == '.' && Pos + 1 < Text.size() && std::isdigit(static_cast<unsigned char>(Text[Pos + 1])))) {
+      const bool Hex = Text.substr(B, 2) == "0x" || Text.substr(B, 2) == "0X";
+      bool Float = false;
+      while (Pos < Text.size()) {
+        char D = Text[Pos];
+        bool Exponent = !Hex && (D == 'e' || D == 'E');
+        bool ExpSign = !Hex && (D == '+' || D == '-') && (Text[Pos - 1] == 'e' || Text[Pos - 1] == 'E');
+        if (!isWordChar(D) && D != '.' && !ExpSign)
+          break;
+        Float = Float || D == '.' || Exponent;
+        ++Pos;
+      }
+      return make(Float ? Tok::Float : Tok::Int, B);
+    }
+    if (C == '/' && Pos + 1 < Text.size() && Text[Pos + 1] == '/') {
+      Pos += 2;
+      return make(Tok::Punct, B);
+    }
+    if (std::string_view("=[](),;:+-*/%").find(C) != std::string_view::npos) {
+      ++Pos;
+      return make(Tok::Punct, B);
+    }
+    ++Pos;
+    // Keep a multi-byte UTF-8 character whole so the range covers it.
+    while (Pos < Text.size() && (static_cast<unsigned char>(Text[Pos]) & 0xC0) == 0x80)
+      ++Pos;
+    return make(Tok::Bad, B);
+  }
+
+  Token make(Tok K, size_t B) { return {K, Text.substr(B, Pos - B), range(B, Pos)}; }
+
+  std::string_view Text;
+  uint32_t Base;
+  size_t Pos = 0;
+  bool AtLineStart = false;
+};
+
+//===----------------------------------------------------------------------===//
+// Parser
+//===----------------------------------------------------------------------===//
+
+/// Thrown inside one entry to abandon it; caught by parseEntry, never escapes.
+struct EntryError {};
+
+class Parser {
+public:
+  Parser(std::string_view Text, uint32_t Base) : Toks(Lexer(Text, Base).run()) {
+    Result.Spec.Range = {Base, Base + static_cast<uint32_t>(Text.size())};
+  }
+
+  ParsedLaunchSpec run() {
+    while (peek().K != Tok::End)
+      parseEntry();
+    return std::move(Result);
+  }
+
+private:
+  const Token &peek(size_t Ahead = 0) const { return Toks[std::min(I + Ahead, Toks.size() - 1)]; }
+  const Token &take() {
+    const Token &T = Toks[I];
+    if (I + 1 < Toks.size())
+      ++I;
+    return T;
+  }
+  bool isPunct(std::string_view P, size_t Ahead = 0) const {
+    return peek(Ahead).K == Tok::Punct && peek(Ahead).Text == P;
+  }
+
+  [[noreturn]] void fail(SourceRange R, std::string Message) {
+    Result.Problems.push_back({ProblemKind::LaunchSpec, R, std::move(Message), {}, {}, {}});
+    throw EntryError{};
+  }
+
+  static std::string describe(const Token &T) {
+    if (T.K == Tok::End)
+      return "the end of the spec";
+    return "'" + std::string(T.Text) + "'";
+  }
+
+  void expectPunct(std::string_view P, std::string_view Context) {
+    if (isPunct(P)) {
+      take();
+      return;
+    }
+    fail(peek().Range, "expected '" + std::string(P) + "' " + std::string(Context) + ", got " + describe(peek()));
+  }
+
+  /// Skips to the next `name=` (the start of the next entry).
+  void recover() {
+    while (peek().K != Tok::End && !(peek().K == Tok::Name && isPunct("=", 1)))
+      take();
+  }
+
+  void parseEntry() {
+    size_t Start = I;
+    try {
+      if (peek().K != Tok::Name || !isPunct("=", 1)) {
+        if (peek().K == Tok::Bad)
+          fail(peek().Range, "unexpected character " + describe(peek()) + " in launch spec");
+        fail(peek().Range, "expected `name=value`, got " + describe(peek()));
+      }
+      const Token &Name = take();
+      take(); // '='
+      std::string Key(Name.Text);
+      if (!Seen.insert(Key).second)
+        fail(Name.Range, "duplicate entry '" + Key + "' in launch spec");
+      if (Key.find('.') != std::string::npos)
+        fail(Name.Range, "'" + Key + "' is not a valid entry name");
+      parseValueFor(Key, Name.Range);
+    } catch (EntryError &) {
+      if (I == Start)
+        take();
+      recover();
+    }
+  }
+
+  void parseValueFor(const std::string &Key, SourceRange NameRange) {
+    LaunchSpec &S = Result.Spec;
+    if (Key == "kernel") {
+      if (peek().K != Tok::Name)
+        fail(peek().Range, "expected a kernel name after 'kernel=', got " + describe(peek()));
+      S.Kernel = std::string(take().Text);
+      return;
+    }
+    if (Key == "grid") {
+      SpecExpr G = parseExpr();
+      std::vector<SpecExpr> Dims = G.K == SpecExpr::Kind::Tuple ? std::move(G.Args) : std::vector<SpecExpr>{G};
+      if (Dims.empty() || Dims.size() > 3)
+        fail(G.Range, "grid must have 1, 2 or 3 dimensions, got " + std::to_string(Dims.size()));
+      S.Grid = std::move(Dims);
+      return;
+    }
+    if (Key == "num_warps" || Key == "num_stages" || Key == "num_ctas") {
+      SpecExpr E = parseScalarExpr(Key);
+      (Key == "num_warps" ? S.NumWarps : Key == "num_stages" ? S.NumStages : S.NumCtas) = std::move(E);
+      return;
+    }
+    if (peek().K == Tok::Name && isPunct("[", 1) && !canonicalDType(peek().Text).empty()) {
+      parseTensor(Key, NameRange);
+      return;
+    }
+    if (peek().K == Tok::Name && isPunct("[", 1))
+      fail(peek().Range, "unknown dtype '" + std::string(peek().Text) +
+                             "'; expected a Triton dtype such as fp32, fp16, bf16, i32, i64, u8 or fp8e4nv");
+    ValueSpec V;
+    V.Name = Key;
+    if (isPunct("[")) {
+      SourceRange Open = take().Range;
+      V.IsList = true;
+      while (!isPunct("]")) {
+        if (peek().K == Tok::End)
+          fail(Open, "unterminated '[': expected ']'");
+        V.Instances.push_back(parseScalarExpr(Key));
+        if (peek().K == Tok::End)
+          fail(Open, "unterminated '[': expected ']'");
+        if (!isPunct("]"))
+          expectPunct(",", "between instances");
+      }
+      SourceRange Close = take().Range;
+      if (V.Instances.empty())
+        fail({Open.Begin, Close.End}, "'" + Key + "' lists no instances");
+      V.Range = {NameRange.Begin, Close.End};
+    } else {
+      V.Instances.push_back(parseScalarExpr(Key));
+      V.Range = {NameRange.Begin, V.Instances.back().Range.End};
+    }
+    S.Values.push_back(std::move(V));
+  }
+
+  void parseTensor(const std::string &Key, SourceRange NameRange) {
+    TensorSpec T;
+    T.Name = Key;
+    const Token &DT = take();
+    T.DType = canonicalDType(DT.Text);
+    T.DTypeRange = DT.Range;
+    SourceRange Open = take().Range; // '['
+    auto parseList = [&](std::vector<SpecExpr> &Out) {
+      while (!isPunct("]") && !isPunct(";")) {
+        if (peek().K == Tok::End)
+          fail(Open, "unterminated '[': expected ']'");
+        Out.push_back(parseScalarExpr(Key));
+        if (peek().K == Tok::End)
+          fail(Open, "unterminated '[': expected ']'");
+        if (!isPunct("]") && !isPunct(";"))
+          expectPunct(",", "between dimensions");
+      }
+    };
+    parseList(T.Dims);
+    if (isPunct(";")) {
+      SourceRange Semi = take().Range;
+      parseList(T.Strides);
+      if (T.Strides.size() != T.Dims.size())
+        fail({Semi.Begin, peek().Range.Begin}, "'" + Key + "' has " + std::to_string(T.Dims.size()) +
+                                                   " dimensions but " + std::to_string(T.Strides.size()) + " strides");
+    }
+    SourceRange Close = peek().Range;
+    expectPunct("]", "after the dimensions");
+    T.Range = {NameRange.Begin, Close.End};
+    while (isPunct(":")) {
+      take();
+      if (peek().K != Tok::Name)
+        fail(peek().Range, "expected a flag after ':', got " + describe(peek()));
+      const Token &Flag = take();
+      if (Flag.Text == "out")
+        T.IsOutput = true;
+      else if (Flag.Text == "rand")
+        T.Init = TensorInit::Rand;
+      else if (Flag.Text == "randn")
+        T.Init = TensorInit::Randn;
+      else if (Flag.Text == "zeros")
+        T.Init = TensorInit::Zeros;
+      else if (Flag.Text == "ones")
+        T.Init = TensorInit::Ones;
+      else if (Flag.Text == "arange")
+        T.Init = TensorInit::Arange;
+      else
+        fail(Flag.Range, "unknown tensor flag ':" + std::string(Flag.Text) +
+                             "'; expected out, rand, randn, zeros, ones or arange");
+      T.Range.End = Flag.Range.End;
+    }
+    Result.Spec.Tensors.push_back(std::move(T));
+  }
+
+  /// An expression that must not be a tuple.
+  SpecExpr parseScalarExpr(const std::string &Key) {
+    SpecExpr E = parseExpr();
+    if (E.K == SpecExpr::Kind::Tuple)
+      fail(E.Range, "a tuple is only allowed as the value of 'grid'");
+    return E;
+  }
+
+  static SpecExpr binary(SpecExpr::Kind K, SpecExpr L, SpecExpr R) {
+    SpecExpr E;
+    E.K = K;
+    E.Range = {L.Range.Begin, R.Range.End};
+    E.Args.push_back(std::move(L));
+    E.Args.push_back(std::move(R));
+    return E;
+  }
+
+  SpecExpr parseExpr() {
+    SpecExpr L = parseTerm();
+    while (isPunct("+") || isPunct("-")) {
+      auto K = take().Text == "+" ? SpecExpr::Kind::Add : SpecExpr::Kind::Sub;
+      L = binary(K, std::move(L), parseTerm());
+    }
+    return L;
+  }
+
+  SpecExpr parseTerm() {
+    SpecExpr L = parseUnary();
+    while (isPunct("*") || isPunct("/") || isPunct("//") || isPunct("%")) {
+      std::string_view Op = take().Text;
+      auto K = Op == "*" ? SpecExpr::Kind::Mul
+               : Op == "/" ? SpecExpr::Kind::Div
+               : Op == "//" ? SpecExpr::Kind::FloorDiv
+                            : SpecExpr::Kind::Mod;
+      L = binary(K, std::move(L), parseUnary());
+    }
+    return L;
+  }
+
+  SpecExpr parseUnary() {
+    if (isPunct("-") || isPunct("+")) {
+      const Token &Sign = take();
+      SpecExpr Inner = parseUnary();
+      if (Sign.Text == "+")
+        return Inner;
+      SpecExpr E;
+      E.K = SpecExpr::Kind::Neg;
+      E.Range = {Sign.Range.Begin, Inner.Range.End};
+      E.Args.push_back(std::move(Inner));
+      return E;
+    }
+    return parsePrimary();
+  }
+
+  SpecExpr parsePrimary() {
+    const Token &T = peek();
+    SpecExpr E;
+    E.Range = T.Range;
+    switch (T.K) {
+    case Tok::Int: {
+      take();
+      std::string S(T.Text);
+      S.erase(std::remove(S.begin(), S.end(), '_'), S.end());
+      size_t Used = 0;
+      try {
+        E.Int = std::stoll(S, &Used, 0);
+      } catch (...) {
+        Used = 0;
+      }
+      if (Used != S.size())
+        fail(T.Range, "invalid integer '" + std::string(T.Text) + "'");
+      E.K = SpecExpr::Kind::Int;
+      return E;
+    }
+    case Tok::Float: {
+      take();
+      std::string S(T.Text);
+      size_t Used = 0;
+      try {
+        E.Float = std::stod(S, &Used);
+      } catch (...) {
+        Used = 0;
+      }
+      if (Used != S.size())
+        fail(T.Range, "invalid number '" + std::string(T.Text) + "'");
+      E.K = SpecExpr::Kind::Float;
+      return E;
+    }
+    case Tok::Name: {
+      take();
+      if (T.Text == "True" || T.Text == "False") {
+        E.K = SpecExpr::Kind::Bool;
+        E.Int = T.Text == "True";
+        return E;
+      }
+      if (!isPunct("(")) {
+        if (T.Text.find('.') != std::string_view::npos)
+          fail(T.Range, "'" + std::string(T.Text) + "' is not a name a launch spec can use");
+        E.K = SpecExpr::Kind::Name;
+        E.Name = std::string(T.Text);
+        return E;
+      }
+      std::string Callee(T.Text);
+      if (Callee.rfind("triton.", 0) == 0)
+        Callee = Callee.substr(7);
+      static const std::map<std::string, size_t, std::less<>> Arity = {
+          {"cdiv", 2}, {"min", 0}, {"max", 0}, {"next_power_of_2", 1}};
+      auto It = Arity.find(Callee);
+      if (It == Arity.end())
+        fail(T.Range, "unknown function '" + std::string(T.Text) +
+                          "'; a launch spec can call cdiv, min, max and next_power_of_2");
+      take(); // '('
+      E.K = SpecExpr::Kind::Call;
+      E.Name = Callee;
+      while (!isPunct(")")) {
+        if (peek().K == Tok::End)
+          fail(T.Range, "unterminated call of '" + Callee + "': expected ')'");
+        E.Args.push_back(parseExpr());
+        if (!isPunct(")"))
+          expectPunct(",", "between arguments");
+      }
+      E.Range.End = take().Range.End;
+      size_t Want = It->second;
+      if ((Want && E.Args.size() != Want) || (!Want && E.Args.size() < 2))
+        fail(E.Range, Callee + "() takes " + (Want ? std::to_string(Want) : std::string("at least 2")) +
+                          " arguments, got " + std::to_string(E.Args.size()));
+      return E;
+    }
+    case Tok::Punct:
+      if (T.Text == "(") {
+        SourceRange Open = take().Range;
+        if (isPunct(")"))
+          fail({Open.Begin, peek().Range.End}, "empty parentheses");
+        SpecExpr First = parseExpr();
+        if (isPunct(")")) {
+          take();
+          return First; // plain parentheses
+        }
+        E.K = SpecExpr::Kind::Tuple;
+        E.Args.push_back(std::move(First));
+        while (isPunct(",")) {
+          take();
+          if (isPunct(")"))
+            break;
+          E.Args.push_back(parseExpr());
+        }
+        if (!isPunct(")"))
+          fail(peek().Range, "expected ')' to close the tuple, got " + describe(peek()));
+        E.Range = {Open.Begin, take().Range.End};
+        return E;
+      }
+      fail(T.Range, "expected a value, got " + describe(T));
+    case Tok::Bad: fail(T.Range, "unexpected character " + describe(T) + " in launch spec");
+    case Tok::End: fail(T.Range, "expected a value, got the end of the spec");
+    }
+    fail(T.Range, "expected a value");
+  }
+
+  std::vector<Token> Toks;
+  size_t I = 0;
+  ParsedLaunchSpec Result;
+  std::set<std::string> Seen;
+};
+
+} // namespace
+
+ParsedLaunchSpec parseLaunchSpec(std::string_view Text, uint32_t Base) { return Parser(Text, Base).run(); }
+
+const ValueSpec *LaunchSpec::value(std::string_view Name) const {
+  for (const ValueSpec &V : Values)
+    if (V.Name == Name)
+      return &V;
+  return nullptr;
+}
+
+const TensorSpec *LaunchSpec::tensor(std::string_view Name) const {
+  for (const TensorSpec &T : Tensors)
+    if (T.Name == Name)
+      return &T;
+  return nullptr;
+}
+
+const ConcreteValue *ConcreteLaunch::value(std::string_view Name) const {
+  for (const ConcreteValue &V : Values)
+    if (V.Name == Name)
+      return &V;
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Directives
+//===----------------------------------------------------------------------===//
+
+std::vector<LaunchDirective> findLaunchDirectives(std::string_view Source) {
+  std::vector<LaunchDirective> Out;
+  size_t Pos = 0;
+  auto lineEnd = [&](size_t From) {
+    size_t E = Source.find('\n', From);
+    return E == std::string_view::npos ? Source.size() : E;
+  };
+  auto skipSpaces = [&](size_t P, size_t End) {
+    while (P < End && (Source[P] == ' ' || Source[P] == '\t'))
+      ++P;
+    return P;
+  };
+  while (Pos < Source.size()) {
+    size_t End = lineEnd(Pos);
+    size_t P = skipSpaces(Pos, End);
+    size_t Hash = P;
+    bool Match = P < End && Source[P] == '#';
+    if (Match) {
+      P = skipSpaces(P + 1, End);
+      Match = Source.substr(P, 7) == "tessel:";
+    }
+    if (Match) {
+      P = skipSpaces(P + 7, End);
+      Match = Source.substr(P, 6) == "launch" && (P + 6 == End || Source[P + 6] == ' ' || Source[P + 6] == '\t' ||
+                                                  Source[P + 6] == '\r');
+    }
+    if (!Match) {
+      Pos = End + 1;
+      continue;
+    }
+    size_t BodyBegin = P + 6, BodyEnd = End;
+    // A trailing backslash continues the directive on the next comment line.
+    while (true) {
+      size_t Last = BodyEnd;
+      while (Last > BodyBegin && (Source[Last - 1] == ' ' || Source[Last - 1] == '\t' || Source[Last - 1] == '\r'))
+        --Last;
+      if (Last == BodyBegin || Source[Last - 1] != '\\' || BodyEnd >= Source.size())
+        break;
+      size_t NextEnd = lineEnd(BodyEnd + 1);
+      size_t Q = skipSpaces(BodyEnd + 1, NextEnd);
+      if (Q >= NextEnd || Source[Q] != '#')
+        break;
+      BodyEnd = NextEnd;
+    }
+    while (BodyEnd > BodyBegin && Source[BodyEnd - 1] == '\r')
+      --BodyEnd;
+    Out.push_back({{static_cast<uint32_t>(Hash), static_cast<uint32_t>(BodyEnd)},
+                   {static_cast<uint32_t>(BodyBegin), static_cast<uint32_t>(BodyEnd)}});
+    Pos = BodyEnd + 1;
+  }
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// Instantiation
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct Number {
+  bool IsFloat = false;
+  bool IsBool = false;
+  int64_t Int = 0;
+  double Float = 0;
+  double asDouble() const { return IsFloat ? Float : static_cast<double>(Int); }
+};
+
+/// Thrown to abandon the current instance; caught in instantiate().
+struct EvalError {};
+
+class Evaluator {
+public:
+  Evaluator(const LaunchSpec &Spec, const std::map<std::string, size_t> &Choice, ProblemSink &Problems)
+      : Spec(Spec), Choice(Choice), Problems(Problems) {}
+
+  [[noreturn]] void fail(SourceRange R, std::string Message) {
+    Problems.report(ProblemKind::LaunchSpec, R, std::move(Message));
+    throw EvalError{};
+  }
+
+  Number value(const std::string &Name, SourceRange UseRange) {
+    if (auto It = Done.find(Name); It != Done.end())
+      return It->second;
+    const ValueSpec *V = Spec.value(Name);
+    if (!V) {
+      if (Spec.tensor(Name))
+        fail(UseRange, "'" + Name + "' is a tensor, not a number");
+      fail(UseRange, "name '" + Name + "' is not defined in the launch spec");
+    }
+    if (!Active.insert(Name).second)
+      fail(UseRange, "'" + Name + "' depends on itself");
+    auto C = Choice.find(Name);
+    Number N = eval(V->Instances[C == Choice.end() ? 0 : C->second]);
+    Active.erase(Name);
+    Done[Name] = N;
+    return N;
+  }
+
+  Number eval(const SpecExpr &E) {
+    using K = SpecExpr::Kind;
+    Number N;
+    switch (E.K) {
+    case K::Int: N.Int = E.Int; return N;
+    case K::Bool:
+      N.Int = E.Int;
+      N.IsBool = true;
+      return N;
+    case K::Float:
+      N.IsFloat = true;
+      N.Float = E.Float;
+      return N;
+    case K::Name: return value(E.Name, E.Range);
+    case K::Neg: {
+      Number A = eval(E.Args[0]);
+      if (A.IsFloat)
+        A.Float = -A.Float;
+      else
+        A.Int = -A.Int;
+      A.IsBool = false;
+      return A;
+    }
+    case K::Tuple: fail(E.Range, "a tuple is only allowed as the value of 'grid'");
+    case K::Call: return call(E);
+    default: return arith(E, eval(E.Args[0]), eval(E.Args[1]));
+    }
+  }
+
+  int64_t integer(const SpecExpr &E, const std::string &What) {
+    Number N = eval(E);
+    if (N.IsFloat)
+      fail(E.Range, What + " must be an integer");
+    return N.Int;
+  }
+
+private:
+  Number arith(const SpecExpr &E, Number A, Number B) {
+    using K = SpecExpr::Kind;
+    Number N;
+    if (E.K == K::Div || A.IsFloat || B.IsFloat) {
+      double X = A.asDouble(), Y = B.asDouble();
+      if ((E.K == K::Div || E.K == K::FloorDiv || E.K == K::Mod) && Y == 0)
+        fail(E.Range, "division by zero");
+      N.IsFloat = true;
+      switch (E.K) {
+      case K::Add: N.Float = X + Y; break;
+      case K::Sub: N.Float = X - Y; break;
+      case K::Mul: N.Float = X * Y; break;
+      case K::Div: N.Float = X / Y; break;
+      case K::FloorDiv: N.Float = std::floor(X / Y); break;
+      default: N.Float = X - Y * std::floor(X / Y); break;
+      }
+      return N;
+    }
+    int64_t X = A.Int, Y = B.Int;
+    switch (E.K) {
+    case K::Add: N.Int = X + Y; return N;
+    case K::Sub: N.Int = X - Y; return N;
+    case K::Mul: N.Int = X * Y; return N;
+    default: break;
+    }
+    if (Y == 0)
+      fail(E.Range, "division by zero");
+    // Python's floor division and modulo (the spec reads like Python).
+    int64_t Q = X / Y, R = X % Y;
+    if (R != 0 && ((R < 0) != (Y < 0))) {
+      --Q;
+      R += Y;
+    }
+    N.Int = E.K == K::FloorDiv ? Q : R;
+    return N;
+  }
+
+  Number call(const SpecExpr &E) {
+    std::vector<Number> Args;
+    for (const SpecExpr &A : E.Args)
+      Args.push_back(eval(A));
+    Number N;
+    if (E.Name == "cdiv") {
+      if (Args[0].IsFloat || Args[1].IsFloat)
+        fail(E.Range, "cdiv() takes integers");
+      if (Args[1].Int == 0)
+        fail(E.Range, "division by zero");
+      int64_t X = Args[0].Int, Y = Args[1].Int;
+      int64_t Q = X / Y;
+      if ((X % Y != 0) && ((X < 0) == (Y < 0)))
+        ++Q;
+      N.Int = Q;
+      return N;
+    }
+    if (E.Name == "next_power_of_2") {
+      if (Args[0].IsFloat)
+        fail(E.Range, "next_power_of_2() takes an integer");
+      int64_t P = 1;
+      while (P < Args[0].Int)
+        P <<= 1;
+      N.Int = P;
+      return N;
+    }
+    bool Max = E.Name == "max";
+    N = Args[0];
+    for (size_t I = 1; I < Args.size(); ++I)
+      if (Max ? Args[I].asDouble() > N.asDouble() : Args[I].asDouble() < N.asDouble())
+        N = Args[I];
+    return N;
+  }
+
+  const LaunchSpec &Spec;
+  const std::map<std::string, size_t> &Choice;
+  ProblemSink &Problems;
+  std::map<std::string, Number> Done;
+  std::set<std::string> Active;
+};
+
+std::string numberText(const Number &N) {
+  if (N.IsBool)
+    return N.Int ? "True" : "False";
+  if (!N.IsFloat)
+    return std::to_string(N.Int);
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%g", N.Float);
+  return Buf;
+}
+
+ConcreteLaunch instance(const LaunchSpec &Spec, const std::map<std::string, size_t> &Choice, ProblemSink &Problems) {
+  Evaluator Ev(Spec, Choice, Problems);
+  ConcreteLaunch L;
+  for (const ValueSpec &V : Spec.Values) {
+    Number N = Ev.value(V.Name, V.Range);
+    L.Values.push_back({V.Name, N.IsFloat, N.IsBool, N.Int, N.Float});
+    if (V.IsList)
+      L.Label += (L.Label.empty() ? "" : ", ") + V.Name + "=" + numberText(N);
+  }
+  for (const TensorSpec &T : Spec.Tensors) {
+    ConcreteTensor C{T.Name, T.DType, {}, {}, 0, T.IsOutput, T.Init};
+    for (const SpecExpr &D : T.Dims) {
+      int64_t N = Ev.integer(D, "a tensor dimension");
+      if (N < 0)
+        Ev.fail(D.Range, "tensor dimension must not be negative, got " + std::to_string(N));
+      C.Shape.push_back(N);
+    }
+    for (const SpecExpr &S : T.Strides) {
+      int64_t N = Ev.integer(S, "a stride");
+      if (N < 0)
+        Ev.fail(S.Range, "stride must not be negative, got " + std::to_string(N));
+      C.Strides.push_back(N);
+    }
+    if (C.Strides.empty()) {
+      C.Strides.assign(C.Shape.size(), 1);
+      for (int D = static_cast<int>(C.Shape.size()) - 2; D >= 0; --D)
+        C.Strides[D] = C.Strides[D + 1] * C.Shape[D + 1];
+    }
+    bool Empty = std::find(C.Shape.begin(), C.Shape.end(), 0) != C.Shape.end();
+    C.StorageElements = Empty ? 0 : 1;
+    for (size_t D = 0; D < C.Shape.size() && !Empty; ++D)
+      C.StorageElements += (C.Shape[D] - 1) * C.Strides[D];
+    L.Tensors.push_back(std::move(C));
+  }
+  for (size_t D = 0; D < Spec.Grid.size(); ++D) {
+    int64_t N = Ev.integer(Spec.Grid[D], "a grid dimension");
+    if (N < 0)
+      Ev.fail(Spec.Grid[D].Range, "grid dimension must not be negative, got " + std::to_string(N));
+    L.Grid[D] = N;
+  }
+  if (Spec.NumWarps) {
+    L.NumWarps = Ev.integer(*Spec.NumWarps, "num_warps");
+    if (L.NumWarps <= 0 || (L.NumWarps & (L.NumWarps - 1)))
+      Ev.fail(Spec.NumWarps->Range, "num_warps must be a power of 2");
+  }
+  if (Spec.NumStages) {
+    L.NumStages = Ev.integer(*Spec.NumStages, "num_stages");
+    if (L.NumStages < 0)
+      Ev.fail(Spec.NumStages->Range, "num_stages must not be negative");
+  }
+  if (Spec.NumCtas) {
+    L.NumCtas = Ev.integer(*Spec.NumCtas, "num_ctas");
+    if (L.NumCtas < 1)
+      Ev.fail(Spec.NumCtas->Range, "num_ctas must be at least 1");
+  }
+  return L;
+}
+
+} // namespace
+
+std::vector<ConcreteLaunch> instantiate(const LaunchSpec &Spec, ProblemSink &Problems, size_t MaxInstances) {
+  std::vector<const ValueSpec *> Lists;
+  for (const ValueSpec &V : Spec.Values)
+    if (V.IsList)
+      Lists.push_back(&V);
+  std::vector<ConcreteLaunch> Out;
+  std::vector<size_t> Index(Lists.size(), 0);
+  while (Out.size() < MaxInstances) {
+    std::map<std::string, size_t> Choice;
+    for (size_t I = 0; I < Lists.size(); ++I)
+      Choice[Lists[I]->Name] = Index[I];
+    try {
+      Out.push_back(instance(Spec, Choice, Problems));
+    } catch (EvalError &) {
+    }
+    // Odometer over the lists, the last varying fastest.
+    size_t D = Lists.size();
+    while (D > 0) {
+      --D;
+      if (++Index[D] < Lists[D]->Instances.size())
+        break;
+      Index[D] = 0;
+      if (D == 0)
+        return Out;
+    }
+    if (Lists.empty())
+      return Out;
+  }
+  return Out;
+}
+
+} // namespace tessel::launch
