@@ -32,6 +32,10 @@ check need a GPU: they come from loading the cubin). A compact table closes the 
 writes every record for a machine comparison with `tessel check --format=json`.
 
     python3 scripts/triton_oracle.py samples/*.py samples/bugs/*.py --json oracle.json
+    python3 scripts/triton_oracle.py --docs docs/diagnostics.md samples/vector_add.py
+
+`--docs` also compiles every **Bad** / **Fixed** example of docs/diagnostics.md and checks that
+the Bad examples of Triton's compile errors fail and that every Fixed example compiles.
 """
 import argparse
 import ast
@@ -387,6 +391,45 @@ def print_table(records):
     print(f"\n{len(records)} compiles: {ok} ok, {len(records) - ok} not ok")
 
 
+def extract_doc_examples(doc_path, out_dir):
+    """Writes each **Bad** / **Fixed** block of docs/diagnostics.md to OUT_DIR/tsNNN_bad.py etc.
+
+    Each block gets the two usual imports, and `# oracle: BLOCK=128` above every @triton.jit so
+    that the examples' BLOCK parameters have a value. Returns {path: (code, "bad" | "fixed")}.
+    """
+    text = open(doc_path, encoding="utf-8").read()
+    examples = {}
+    for section in re.split(r"^## ", text, flags=re.M):
+        m = re.match(r"(TS\d+) ", section)
+        if not m:
+            continue
+        for kind in ("Bad", "Fixed"):
+            block = re.search(r"\*\*" + kind + r"\*\*\n+```python\n(.*?)\n```", section, re.S)
+            if not block:
+                continue
+            body = re.sub(r"^@triton\.jit", "# oracle: BLOCK=128\n@triton.jit", block.group(1), flags=re.M)
+            path = os.path.join(out_dir, f"{m.group(1).lower()}_{kind.lower()}.py")
+            with open(path, "w", encoding="utf-8") as out:
+                out.write("import triton\nimport triton.language as tl\n\n\n" + body + "\n")
+            examples[os.path.relpath(path)] = (m.group(1), kind.lower())
+    return examples
+
+
+def print_doc_verdicts(examples, records):
+    """Bad examples of Triton's own errors must fail and every Fixed example must compile."""
+    print("\ndocs/diagnostics.md examples:")
+    for path, (code, kind) in sorted(examples.items(), key=lambda kv: kv[1]):
+        results = [r for r in records if r["file"] == path]
+        statuses = sorted({r["status"] for r in results}) or ["no kernel"]
+        failed = any(s not in ("ok", "no kernel") for s in statuses)
+        # Host-only (TS120), runtime bugs Triton compiles (TS201, TS202) and unparsable (TS001)
+        # examples say nothing about Triton's errors.
+        expect_failure = kind == "bad" and code not in ("TS001", "TS120", "TS201", "TS202")
+        verdict = "as expected" if (failed == expect_failure or (kind == "bad" and not expect_failure)) else "UNEXPECTED"
+        message = next((r["message"] for r in results if r["message"]), "")
+        print(f"  {code} {kind:5} {','.join(statuses):30} {verdict:12} {message.splitlines()[0][:80] if message else ''}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="+")
@@ -394,6 +437,8 @@ def main():
                     help="compile for this compute capability (e.g. 90) instead of the current GPU")
     ap.add_argument("--json", help="write every record to this file")
     ap.add_argument("--verbose", action="store_true", help="print Triton's full messages with their excerpts")
+    ap.add_argument("--docs", metavar="DIAGNOSTICS_MD",
+                    help="also compile the Bad/Fixed examples of docs/diagnostics.md and check each verdict")
     args = ap.parse_args()
 
     triton, JITFunction, Autotuner, Heuristics = import_triton()
@@ -403,14 +448,23 @@ def main():
         target = GPUTarget("cuda", args.arch, 32)
     print(f"triton {triton.__version__}", flush=True)
 
+    files, examples = list(args.files), {}
+    if args.docs:
+        import tempfile
+        doc_dir = tempfile.mkdtemp(prefix="oracle-docs-")
+        examples = extract_doc_examples(args.docs, doc_dir)
+        files += sorted(examples)
+
     records = []
-    for path in args.files:
+    for path in files:
         try:
             run_file(path, triton, JITFunction, Autotuner, Heuristics, target, records, args.verbose)
         except Exception:  # a bug here must not hide the other files
             print(f"{path}: oracle failure:\n{traceback.format_exc()}")
         sys.stdout.flush()
     print_table(records)
+    if examples:
+        print_doc_verdicts(examples, records)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(records, out, indent=1, default=str)
