@@ -18,6 +18,7 @@ end
 
 local function log(msg) io.stdout:write(msg .. '\n') end
 
+local function main()
 local tessel = os.getenv('TESSEL')
 local fixture = os.getenv('FIXTURE')
 check(tessel and fixture, 'set TESSEL and FIXTURE')
@@ -38,8 +39,11 @@ check(id, 'start_client failed')
 vim.cmd('edit ' .. vim.fn.fnameescape(path))
 local buf = vim.api.nvim_get_current_buf()
 vim.lsp.buf_attach_client(buf, id)
+check(vim.wait(10000, function()
+  local c = vim.lsp.get_client_by_id(id)
+  return c ~= nil and c.initialized
+end, 10), 'server did not initialize')
 local client = vim.lsp.get_client_by_id(id)
-check(vim.wait(10000, function() return client.initialized end, 10), 'server did not initialize')
 log('initialized: ' .. client.name)
 
 local function warnings()
@@ -98,4 +102,9 @@ log(table.concat(vim.api.nvim_buf_get_lines(buf, 10, 14, false), '\n'))
 client.stop()
 vim.wait(2000, function() return client.is_stopped() end, 10)
 log('PASS')
+end
+
+-- A Lua error would leave headless Neovim running: turn it into a failure.
+local ok, err = pcall(main)
+if not ok then fail(tostring(err)) end
 vim.cmd('qa!')

@@ -1,5 +1,6 @@
 # Neovim as a real LSP client: tests/nvim/lsp_test.lua drives `tessel lsp`
-# through Neovim's built-in client (Debian's neovim 0.7.2). Skipped with a
+# through Neovim's built-in client (Debian's neovim 0.7.2); config_test.lua
+# checks the shipped editors/nvim/tessel.lua. Skipped with a
 # message when nvim is not installed.
 find_program(TESSEL_NVIM nvim)
 if(TESSEL_NVIM)
@@ -7,6 +8,10 @@ if(TESSEL_NVIM)
            COMMAND ${TESSEL_NVIM} --headless -u NONE -i NONE -c "luafile ${CMAKE_CURRENT_LIST_DIR}/lsp_test.lua")
   set_tests_properties(nvim.lsp PROPERTIES TIMEOUT 120 LABELS "lsp;nvim"
     ENVIRONMENT "TESSEL=$<TARGET_FILE:tessel>;FIXTURE=${CMAKE_CURRENT_LIST_DIR}/vector_add_bug.py;XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/nvim-home/cache;XDG_STATE_HOME=${CMAKE_BINARY_DIR}/nvim-home/state;XDG_DATA_HOME=${CMAKE_BINARY_DIR}/nvim-home/data")
+  add_test(NAME nvim.config
+           COMMAND ${TESSEL_NVIM} --headless -u NONE -i NONE -c "luafile ${CMAKE_CURRENT_LIST_DIR}/config_test.lua")
+  set_tests_properties(nvim.config PROPERTIES TIMEOUT 120 LABELS "lsp;nvim"
+    ENVIRONMENT "TESSEL=$<TARGET_FILE:tessel>;FIXTURE=${CMAKE_CURRENT_LIST_DIR}/vector_add_bug.py;CONFIG=${PROJECT_SOURCE_DIR}/editors/nvim/tessel.lua;XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/nvim-home/cache;XDG_STATE_HOME=${CMAKE_BINARY_DIR}/nvim-home/state;XDG_DATA_HOME=${CMAKE_BINARY_DIR}/nvim-home/data")
 else()
   message(STATUS "tessel: nvim not found; the Neovim LSP test is skipped (apt-get install neovim)")
 endif()

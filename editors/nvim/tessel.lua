@@ -1,0 +1,226 @@
+-- editors/nvim/tessel.lua - tessel's language server in Neovim (0.7 and later).
+--
+-- Usage (put this file on 'runtimepath' as lua/tessel.lua, or dofile() it):
+--
+--   require('tessel').setup({ cmd = { '/path/to/tessel', 'lsp' } })
+--
+-- On Neovim 0.11+ it registers the server with vim.lsp.config/vim.lsp.enable;
+-- on 0.7-0.10 it starts one client per project root with
+-- vim.lsp.start_client and attaches Python buffers itself. Either way the
+-- server attaches only to Python files that import triton.
+--
+-- Commands: :TesselRun [cpu|gpu] runs the kernel around the cursor (output in
+-- a scratch buffer), :TesselViewIR {tir|llvm|ptx|sass} shows a kernel's IR,
+-- :TesselInlayHints {on|off} toggles the tile-type hints. Code lenses ("Run
+-- on CPU", per-config summaries) show with vim.lsp.codelens.
+local M = {}
+
+M.defaults = {
+  cmd = { 'tessel', 'lsp' },
+  filetypes = { 'python' },
+  root_markers = { 'pyproject.toml', 'setup.py', 'setup.cfg', '.git' },
+  init_options = { inlayHints = { enable = true } },
+  settings = { tessel = { inlayHints = { enable = true } } },
+}
+
+-- True when the buffer's first 300 lines import triton.
+function M.imports_triton(bufnr)
+  for _, line in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, 300, false)) do
+    if line:match('^%s*import%s+triton') or line:match('^%s*from%s+triton') then
+      return true
+    end
+  end
+  return false
+end
+
+local function find_root(bufnr, markers)
+  local path = vim.api.nvim_buf_get_name(bufnr)
+  local dir = vim.fn.fnamemodify(path, ':p:h')
+  while dir and dir ~= '' do
+    for _, m in ipairs(markers) do
+      if vim.loop.fs_stat(dir .. '/' .. m) then
+        return dir
+      end
+    end
+    local parent = vim.fn.fnamemodify(dir, ':h')
+    if parent == dir then
+      break
+    end
+    dir = parent
+  end
+  return vim.fn.fnamemodify(path, ':p:h')
+end
+
+local function scratch(title, text, filetype)
+  vim.cmd('botright new')
+  local buf = vim.api.nvim_get_current_buf()
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].swapfile = false
+  pcall(vim.api.nvim_buf_set_name, buf, title)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(text, '\n', { plain = true }))
+  vim.bo[buf].modifiable = false
+  if filetype then
+    vim.bo[buf].filetype = filetype
+  end
+end
+
+-- Shows `tessel/runResult` notifications.
+M.handlers = {
+  ['tessel/runResult'] = function(_, result)
+    if not result then
+      return
+    end
+    local status = result.cancelled and 'cancelled' or ('exit code ' .. tostring(result.exitCode))
+    scratch('tessel run ' .. result.kernel, result.output or '', nil)
+    vim.notify(('tessel: %s on %s: %s'):format(result.kernel, result.device, status),
+      result.exitCode == 0 and vim.log.levels.INFO or vim.log.levels.WARN)
+  end,
+  ['tessel/serverStatus'] = function(_, result)
+    M.status = result
+  end,
+}
+
+local function tessel_client(bufnr)
+  for _, c in pairs(vim.lsp.buf_get_clients(bufnr)) do
+    if c.name == 'tessel' then
+      return c
+    end
+  end
+  return nil
+end
+
+-- The name of the `def` at or above the cursor.
+local function kernel_at_cursor(bufnr)
+  local row = vim.api.nvim_win_get_cursor(0)[1]
+  for l = row, 1, -1 do
+    local line = vim.api.nvim_buf_get_lines(bufnr, l - 1, l, false)[1]
+    local name = line and line:match('^def%s+([%w_]+)')
+    if name then
+      return name
+    end
+  end
+  return nil
+end
+
+local function define_commands(bufnr)
+  vim.api.nvim_buf_create_user_command(bufnr, 'TesselRun', function(o)
+    local client, kernel = tessel_client(bufnr), kernel_at_cursor(bufnr)
+    if not client or not kernel then
+      return vim.notify('tessel: no kernel under the cursor', vim.log.levels.WARN)
+    end
+    client.request('workspace/executeCommand', {
+      command = 'tessel.runKernel',
+      arguments = { { uri = vim.uri_from_bufnr(bufnr), kernel = kernel, device = o.args ~= '' and o.args or 'cpu' } },
+    }, function(err)
+      if err then
+        vim.notify('tessel: ' .. err.message, vim.log.levels.ERROR)
+      end
+    end, bufnr)
+  end, { nargs = '?', complete = function() return { 'cpu', 'gpu' } end })
+
+  vim.api.nvim_buf_create_user_command(bufnr, 'TesselViewIR', function(o)
+    local client, kernel = tessel_client(bufnr), kernel_at_cursor(bufnr)
+    if not client or not kernel then
+      return vim.notify('tessel: no kernel under the cursor', vim.log.levels.WARN)
+    end
+    local kind = o.args ~= '' and o.args or 'tir'
+    client.request('tessel/viewIR', { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, kernel = kernel, kind = kind },
+      function(err, result)
+        if err then
+          return vim.notify('tessel: ' .. err.message, vim.log.levels.WARN)
+        end
+        scratch(('tessel://%s/%s.%s'):format(kind, kernel, kind), result.text, nil)
+      end, bufnr)
+  end, { nargs = '?', complete = function() return { 'tir', 'llvm', 'ptx', 'sass' } end })
+
+  vim.api.nvim_buf_create_user_command(bufnr, 'TesselInlayHints', function(o)
+    local client = tessel_client(bufnr)
+    if not client then
+      return
+    end
+    local on = o.args ~= 'off'
+    client.notify('workspace/didChangeConfiguration', { settings = { tessel = { inlayHints = { enable = on } } } })
+    if vim.lsp.inlay_hint and vim.lsp.inlay_hint.enable then
+      pcall(vim.lsp.inlay_hint.enable, on, { bufnr = bufnr })
+    end
+  end, { nargs = '?', complete = function() return { 'on', 'off' } end })
+end
+
+function M.on_attach(client, bufnr)
+  define_commands(bufnr)
+  -- Neovim 0.10+ draws inlay hints; 0.7-0.9 can only request them.
+  if vim.lsp.inlay_hint and vim.lsp.inlay_hint.enable then
+    pcall(vim.lsp.inlay_hint.enable, true, { bufnr = bufnr })
+  end
+  if vim.lsp.codelens then
+    vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'BufWritePost' }, {
+      buffer = bufnr,
+      callback = function() pcall(vim.lsp.codelens.refresh) end,
+    })
+    pcall(vim.lsp.codelens.refresh)
+  end
+end
+
+function M.setup(opts)
+  local cfg = vim.tbl_deep_extend('force', M.defaults, opts or {})
+  local on_attach = function(client, bufnr)
+    M.on_attach(client, bufnr)
+    if cfg.on_attach then
+      cfg.on_attach(client, bufnr)
+    end
+  end
+
+  if vim.fn.has('nvim-0.11') == 1 and vim.lsp.config and vim.lsp.enable then
+    vim.lsp.config('tessel', {
+      cmd = cfg.cmd,
+      filetypes = cfg.filetypes,
+      -- Calling on_dir only for triton files keeps the server off other Python.
+      root_dir = function(bufnr, on_dir)
+        if M.imports_triton(bufnr) then
+          on_dir(find_root(bufnr, cfg.root_markers))
+        end
+      end,
+      init_options = cfg.init_options,
+      settings = cfg.settings,
+      handlers = M.handlers,
+      on_attach = on_attach,
+    })
+    vim.lsp.enable('tessel')
+    return
+  end
+
+  -- Neovim 0.7-0.10: one client per root, attached by hand.
+  local clients = {}
+  vim.api.nvim_create_autocmd('FileType', {
+    pattern = cfg.filetypes,
+    callback = function(args)
+      local bufnr = args.buf
+      if not M.imports_triton(bufnr) then
+        return
+      end
+      local root = find_root(bufnr, cfg.root_markers)
+      local id = clients[root]
+      if not id or not vim.lsp.get_client_by_id(id) then
+        id = vim.lsp.start_client({
+          name = 'tessel',
+          cmd = cfg.cmd,
+          root_dir = root,
+          init_options = cfg.init_options,
+          settings = cfg.settings,
+          handlers = M.handlers,
+          on_attach = on_attach,
+          on_init = function(client)
+            client.notify('workspace/didChangeConfiguration', { settings = cfg.settings })
+          end,
+        })
+        clients[root] = id
+      end
+      if id then
+        vim.lsp.buf_attach_client(bufnr, id)
+      end
+    end,
+  })
+end
+
+return M
