@@ -12,7 +12,7 @@
 
 #include <tree_sitter/api.h>
 
-#include <limits>
+#include <string>
 
 namespace tessel {
 
@@ -47,8 +47,10 @@ static void build(const std::shared_ptr<const SourceText> &Text, TSTree *Old, TS
                   std::unique_ptr<ast::Module> &ModuleOut) {
   ModuleOut = std::make_unique<ast::Module>();
   const std::string &S = Text->text();
-  if (S.size() > std::numeric_limits<uint32_t>::max()) {
-    ModuleOut->SyntaxErrors.push_back({{0, 0}, "file too large to parse"});
+  if (S.size() > ParsedFile::MaxParseBytes) {
+    ModuleOut->SyntaxErrors.push_back(
+        {{0, 0}, "file too large to analyse (" + std::to_string(S.size() >> 20) + " MiB; the limit is " +
+                     std::to_string(ParsedFile::MaxParseBytes >> 20) + " MiB)"});
     return;
   }
   TreeOut = ts_parser_parse_string(threadParser(), Old, S.data(), static_cast<uint32_t>(S.size()));

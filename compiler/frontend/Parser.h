@@ -30,6 +30,11 @@ struct ByteEdit {
 
 class ParsedFile {
 public:
+  /// Larger texts are not parsed (tree-sitter needs ~80 bytes of memory and
+  /// about a microsecond per byte of Python): the module is empty and has
+  /// one SyntaxError saying so. Kernel files are tens of kilobytes.
+  static constexpr size_t MaxParseBytes = 8u << 20;
+
   /// Parses Text from scratch.
   static std::shared_ptr<const ParsedFile> parse(std::shared_ptr<const SourceText> Text);
   /// Parses NewText reusing Old's tree; Edits turn Old's text into NewText, in order.

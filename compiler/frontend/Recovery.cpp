@@ -70,9 +70,15 @@ void recoverDefinitions(TSParser *Parser, const SourceText &Text, TSNode Root, a
   std::string_view S = Text.text();
   std::vector<Region> Work;
   findRegions(Root, S, Work);
+  // Each re-parse covers the rest of an ERROR node; capping the bytes
+  // re-parsed in total keeps a file of many broken brackets linear.
+  uint64_t Budget = 2 * static_cast<uint64_t>(S.size()) + 4096;
   for (int Round = 0; Round < MaxRecoveries && !Work.empty(); ++Round) {
     Region R = Work.front();
     Work.erase(Work.begin());
+    if (R.End - R.Begin > Budget)
+      break;
+    Budget -= R.End - R.Begin;
     LineCol B = Text.lineCol(R.Begin), E = Text.lineCol(R.End);
     TSRange Range{{B.Line, B.Column}, {E.Line, E.Column}, R.Begin, R.End};
     if (!ts_parser_set_included_ranges(Parser, &Range, 1))

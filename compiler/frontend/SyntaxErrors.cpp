@@ -3,15 +3,16 @@
 /// Implements cst::collectSyntaxErrors: walks only the subtrees that contain
 /// an error (ts_node_has_error) with an explicit stack, so neither a clean
 /// 50 MB file nor a 100,000-deep nest costs recursion. Each outermost ERROR
-/// node gives "invalid syntax" (or "expected ':'" when it is a compound
-/// statement header without its colon); each MISSING token gives
-/// "expected 'tok'".
+/// node gives "invalid syntax", or CPython's sharper "expected ':'" /
+/// "'(' was never closed" when the node's shape shows it; each MISSING
+/// token gives "expected 'tok'".
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/CstToAst.h"
 
 #include "compiler/frontend/PythonGrammar.h"
 
 #include <cstring>
+#include <optional>
 
 namespace tessel::cst {
 
@@ -24,16 +25,37 @@ static bool isCompoundKeyword(const char *Type) {
   return false;
 }
 
-/// The message for one ERROR node: a compound-statement header that never
-/// reached its ':' says so, as CPython 3.10+ does.
-static std::string errorMessage(TSNode N) {
+/// The first bracket among N's direct tokens that is never closed there.
+static std::optional<TSNode> unclosedBracket(const std::vector<grammar::Child> &Kids) {
+  std::vector<TSNode> Open;
+  for (const grammar::Child &C : Kids) {
+    if (ts_node_is_named(C.Node))
+      continue;
+    const char *T = ts_node_type(C.Node);
+    if (!std::strcmp(T, "(") || !std::strcmp(T, "[") || !std::strcmp(T, "{"))
+      Open.push_back(C.Node);
+    else if ((!std::strcmp(T, ")") || !std::strcmp(T, "]") || !std::strcmp(T, "}")) && !Open.empty())
+      Open.pop_back();
+  }
+  if (Open.empty())
+    return std::nullopt;
+  return Open.front();
+}
+
+/// The message for one ERROR node, as CPython 3.10+ words it where the
+/// shape is recognisable: a compound-statement header that never reached
+/// its ':', or a bracket that is never closed (pointing at the bracket).
+static ast::SyntaxError errorFor(TSNode N, SourceRange FirstLine) {
   std::vector<grammar::Child> Kids = grammar::children(N);
+  if (std::optional<TSNode> B = unclosedBracket(Kids))
+    return {{ts_node_start_byte(*B), ts_node_end_byte(*B)},
+            std::string("'") + ts_node_type(*B) + "' was never closed"};
   if (Kids.empty() || ts_node_is_named(Kids.front().Node) || !isCompoundKeyword(ts_node_type(Kids.front().Node)))
-    return "invalid syntax";
+    return {FirstLine, "invalid syntax"};
   for (const grammar::Child &C : Kids)
     if (!ts_node_is_named(C.Node) && std::strcmp(ts_node_type(C.Node), ":") == 0)
-      return "invalid syntax";
-  return "expected ':'";
+      return {FirstLine, "invalid syntax"};
+  return {FirstLine, "expected ':'"};
 }
 
 /// ERROR nodes can swallow many lines; the message belongs to the first.
@@ -66,7 +88,7 @@ void collectSyntaxErrors(TSNode Root, std::string_view Source, std::vector<ast::
       continue;
     }
     if (grammar::nodeType(N) == grammar::NT::Error) {
-      Out.push_back({firstLine(N, Source), errorMessage(N)});
+      Out.push_back(errorFor(N, firstLine(N, Source)));
       continue;
     }
     if (!ts_node_has_error(N))

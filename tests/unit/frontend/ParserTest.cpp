@@ -208,6 +208,28 @@ TEST(Parser, BrokenLineBetweenKernelsHidesNeither) {
   EXPECT_EQ(functionNames(F->module()), (std::vector<std::string>{"first", "second"}));
 }
 
+TEST(Parser, UnclosedBracketHidesNoLaterKernel) {
+  std::string Src = "@triton.jit\ndef first(x):\n    a = x +\n\n"
+                    "configs = [triton.Config({'B': 1}\n\n"
+                    "@triton.jit\ndef second(x):\n    return x\n"
+                    "@triton.jit\ndef third(x):\n    return x\n";
+  auto F = parseText(Src);
+  EXPECT_EQ(functionNames(F->module()), (std::vector<std::string>{"first", "second", "third"}));
+  bool Unclosed = false;
+  for (const SyntaxError &E : F->module().SyntaxErrors)
+    if (E.Message == "'[' was never closed") {
+      Unclosed = true;
+      EXPECT_EQ(E.Range.Begin, Src.find("[triton"));
+    }
+  EXPECT_TRUE(Unclosed);
+  // Body order stays source order.
+  uint32_t Last = 0;
+  for (const Stmt *S : F->module().Body) {
+    EXPECT_GE(S->Range.Begin, Last);
+    Last = S->Range.Begin;
+  }
+}
+
 TEST(Parser, HalfTypedLineInsideKernel) {
   auto F = parseText("@triton.jit\ndef k1(x):\n    a = x + \n\n@triton.jit\ndef k2(y):\n    return y\n");
   ASSERT_EQ(F->module().SyntaxErrors.size(), 1u);
@@ -291,6 +313,28 @@ TEST(Parser, BinaryGarbageDoesNotCrash) {
     auto F = parseText(Junk);
     (void)dump(F->module());
   }
+}
+
+TEST(Parser, OversizedFileIsRefusedQuickly) {
+  std::string Big(ParsedFile::MaxParseBytes + 1, 'x');
+  auto T0 = std::chrono::steady_clock::now();
+  auto F = parseText(Big);
+  double Ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T0).count();
+  ASSERT_EQ(F->module().SyntaxErrors.size(), 1u);
+  EXPECT_EQ(F->module().SyntaxErrors[0].Message.rfind("file too large to analyse", 0), 0u);
+  EXPECT_TRUE(F->module().Body.empty());
+  EXPECT_LT(Ms, 1000.0);
+}
+
+TEST(Parser, ManyUnclosedBracketsStayLinear) {
+  std::string Src;
+  for (int I = 0; I < 300; ++I)
+    Src += "x = foo(\n@triton.jit\ndef k" + std::to_string(I) + "(a):\n    return a\n";
+  auto T0 = std::chrono::steady_clock::now();
+  auto F = parseText(Src);
+  double Ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T0).count();
+  EXPECT_FALSE(F->module().SyntaxErrors.empty());
+  EXPECT_LT(Ms, 5000.0);
 }
 
 TEST(Parser, MutatedKernelsDoNotCrash) {
