@@ -77,8 +77,8 @@ bool matches(const test::ExpectedFinding &E, const GotFinding &G) {
   if (E.Code != G.Code || E.Severity != G.Severity || E.Line != G.Line || E.StartColumn != G.StartColumn)
     return false;
   // An empty range (a missing token) is drawn as one caret.
-  bool EndOk = !G.SingleLine || E.EndColumn == G.EndColumn ||
-               (G.EndColumn == G.StartColumn && E.EndColumn == E.StartColumn + 1);
+  bool EndOk =
+      !G.SingleLine || E.EndColumn == G.EndColumn || (G.EndColumn == G.StartColumn && E.EndColumn == E.StartColumn + 1);
   return EndOk && G.Message.compare(0, E.Message.size(), E.Message) == 0;
 }
 

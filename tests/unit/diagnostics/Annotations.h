@@ -25,12 +25,12 @@
 namespace tessel::test {
 
 struct ExpectedFinding {
-  uint32_t Line = 0;        ///< 0-based line of the offending code
-  uint32_t StartColumn = 0; ///< 0-based byte column of the first caret
-  uint32_t EndColumn = 0;   ///< byte column just past the last caret
-  std::string Severity;     ///< "error", "warning", "note", "hint"
-  std::string Code;         ///< "TS105"
-  std::string Message;      ///< a prefix of the finding's message
+  uint32_t Line = 0;           ///< 0-based line of the offending code
+  uint32_t StartColumn = 0;    ///< 0-based byte column of the first caret
+  uint32_t EndColumn = 0;      ///< byte column just past the last caret
+  std::string Severity;        ///< "error", "warning", "note", "hint"
+  std::string Code;            ///< "TS105"
+  std::string Message;         ///< a prefix of the finding's message
   uint32_t AnnotationLine = 0; ///< 0-based line of the comment itself
 };
 

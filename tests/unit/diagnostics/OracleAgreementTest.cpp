@@ -87,8 +87,8 @@ TEST(OracleAgreement, TutorialSamplesCompiledInTriton) {
   for (const OracleRecord &R : readOracle()) {
     if (R.File.rfind("samples/bugs/", 0) == 0)
       continue;
-    EXPECT_EQ(R.Status, "ok") << R.File << ":" << R.Line << " " << R.Kernel << " [" << R.Spec << "] failed in Triton: "
-                              << R.Message;
+    EXPECT_EQ(R.Status, "ok") << R.File << ":" << R.Line << " " << R.Kernel << " [" << R.Spec
+                              << "] failed in Triton: " << R.Message;
     ++Compiled[R.File];
   }
   for (const char *Name : {"vector_add", "fused_softmax", "layer_norm", "matmul", "dropout", "attention"})
