@@ -990,7 +990,7 @@ private:
     Expr *Index;
     if (Idx.empty()) {
       Index = M.make<ErrorExpr>(SourceRange{R.End, R.End});
-    } else if (Idx.size() == 1 && !Comma) {
+    } else if (Idx.size() == 1 && !Comma && grammar::nodeType(Idx.front()) != NT::list_splat) {
       Index = expr(Idx.front());
     } else {
       auto *T = M.make<TupleExpr>(SourceRange{ts_node_start_byte(Idx.front()), ts_node_end_byte(Idx.back())});

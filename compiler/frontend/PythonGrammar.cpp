@@ -58,17 +58,40 @@ NT nodeType(TSNode N) {
 
 const Fields &fields() { return tables().F; }
 
+namespace {
+/// One cursor per thread, reset onto each node: a fresh cursor per call
+/// costs a malloc and a free for every node of the file.
+struct ThreadCursor {
+  TSTreeCursor C{};
+  bool Live = false;
+  ~ThreadCursor() {
+    if (Live)
+      ts_tree_cursor_delete(&C);
+  }
+  TSTreeCursor &on(TSNode N) {
+    if (Live)
+      ts_tree_cursor_reset(&C, N);
+    else
+      C = ts_tree_cursor_new(N);
+    Live = true;
+    return C;
+  }
+};
+} // namespace
+
 void children(TSNode N, std::vector<Child> &Out) {
   Out.clear();
-  if (ts_node_child_count(N) == 0)
+  uint32_t Count = ts_node_child_count(N);
+  if (Count == 0)
     return;
-  TSTreeCursor C = ts_tree_cursor_new(N);
+  Out.reserve(Count);
+  thread_local ThreadCursor TC;
+  TSTreeCursor &C = TC.on(N);
   if (ts_tree_cursor_goto_first_child(&C)) {
     do
       Out.push_back({ts_tree_cursor_current_node(&C), ts_tree_cursor_current_field_id(&C)});
     while (ts_tree_cursor_goto_next_sibling(&C));
   }
-  ts_tree_cursor_delete(&C);
 }
 
 } // namespace tessel::grammar

@@ -129,3 +129,53 @@ match cmd:
 if __name__ == "__main__":
     kernel[(cd(n, 1024),)](x, y, n, BLOCK=1024, num_warps=8)
     kernel[grid](x, y, n)
+with (open(a) as f, open(b) as g):
+    pass
+with (a, b):
+    pass
+with (yield):
+    pass
+x[*a]
+x[a:b, *c]
+f(*a, *b, c=1, **d, **e)
+f(x for x in y)
+@(lambda f: f)
+def g(): pass
+@a.b[1](2)
+def h(): pass
+lambda *, k=1: k
+lambda *a, **k: 0
+a = not not x
+b = -(-1)
+c = 1 if a else 2 if b else 3
+d = a[1][2].b(c)[d:e]
+e = [*a, *b]
+t = *a, b
+for x, *y in z: pass
+for (i, j) in k: pass
+del a, b[1]
+print(f"{x=}", f'{a["k"]}', f"{'nested'}")
+x = "a" "b" f"c{d}" 'e'
+y = 0_0
+z = 1_000.000_1e-1_0
+w = 0xDEAD_beef
+v = 1E5
+u = 1.
+r = (1)
+q = (1,)
+p = ()
+o = [] 
+n = {}
+m = {**a}
+l = a if b else (c, d)
+k = a @ b
+j = a.b.c.d.e.f
+i = a < b == c
+async def foo():
+    return [i async for i in aiter() if await i]
+class A(B, C, metaclass=M): x = 1
+if a: pass
+elif b: pass
+elif c: pass
+assert (a, b)
+global_x: "str" = 's'
