@@ -7,7 +7,8 @@
 #   scripts/setup.sh [extra cmake arguments]     e.g. -DTESSEL_WERROR=ON
 #
 # Environment: BUILD_DIR (default build), JOBS (default nproc),
-# TESSEL_BUILD_TYPE (default Release).
+# TESSEL_BUILD_TYPE (default RelWithDebInfo: -O2; GCC 12 at -O3 raises false
+# -Wrestrict warnings in libstdc++ that -DTESSEL_WERROR=ON turns into errors).
 # A dependency that is still missing stops the configure step with a message
 # naming the package (cmake/TesselDependencies.cmake).
 #===-----------------------------------------------------------------------===#
@@ -16,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
-BUILD_TYPE=${TESSEL_BUILD_TYPE:-Release}
+BUILD_TYPE=${TESSEL_BUILD_TYPE:-RelWithDebInfo}
 
 die() { echo "setup.sh: error: $*" >&2; exit 1; }
 
