@@ -11,6 +11,7 @@ import triton.language as tl
 
 # tessel: launch n=[1000, 4096] x=f33[n] out=fp32[n]:out grid=(cdiv(n, BLOCK),) BLOCK=1024
                                 # ^^^ error[TS122]: unknown dtype 'f33'; expected a Triton dtype such as fp32, fp16, bf16, i32, i64, u8 or fp8e4nv
+# oracle: BLOCK=1024
 @triton.jit
 def copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
@@ -20,6 +21,7 @@ def copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 # tessel: launch n=4096 x=fp32[n] out=fp32[m]:out grid=(cdiv(n, BLOCK),) BLOCK=1024
                                          # ^ error[TS122]: name 'm' is not defined in the launch spec
+# oracle: BLOCK=1024
 @triton.jit
 def scale_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
@@ -29,6 +31,7 @@ def scale_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 # tessel: launch n=1024 x=fp32[n] out=fp32[n]:out n=2048 grid=(cdiv(n, BLOCK),) BLOCK=256
                                                 # ^ error[TS122]: duplicate entry 'n' in launch spec
+# oracle: BLOCK=1024
 @triton.jit
 def negate_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
@@ -38,6 +41,7 @@ def negate_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 # tessel: launch n=4096 x=fp32[n] out=fp32[n]:out grid=(cdiv(n, BLOCK),) BLOCK=1024 num_warps=6
                                                                                             # ^ error[TS122]: num_warps must be a power of 2
+# oracle: BLOCK=1024
 @triton.jit
 def square_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
@@ -48,6 +52,7 @@ def square_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 # Negative case: a well-formed spec with two sizes, strides left implicit.
 # tessel: launch n=[1000, 4096] x=fp32[n] y=fp16[n] out=fp32[n]:out grid=(cdiv(n, BLOCK),) BLOCK=1024 num_warps=4
+# oracle: BLOCK=1024
 @triton.jit
 def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
