@@ -273,8 +273,22 @@ private:
     boundNames(S, Names);
     if (isa<ExprStmt>(S) && Names.empty())
       return; // a bare call (print, a launch): nothing to bind
+    // `except ImportError: triton = None`: a fallback in a branch does not
+    // undo the import the file is written against.
+    Scope KeptImports;
+    if (Conditional)
+      for (auto It = Names.begin(); It != Names.end();) {
+        if (!Info.Imports.count(*It)) {
+          ++It;
+          continue;
+        }
+        KeptImports[*It] = NS[*It];
+        It = Names.erase(It);
+      }
     ConstEval CE(Info, moduleLookup());
     bool Ok = CE.exec(Block{const_cast<Stmt *>(S)}, NS);
+    for (const auto &[Name, Value] : KeptImports)
+      NS[Name] = Value;
     bool Constexpr = isConstexprDefinition(S);
     for (const std::string &N : Names) {
       if (!Ok || Conditional)

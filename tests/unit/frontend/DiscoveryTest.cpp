@@ -359,6 +359,24 @@ TEST(Discovery, KernelsAndHelpers) {
   EXPECT_TRUE(D.jit("never_called").IsKernel);
 }
 
+TEST(Discovery, ImportsInsideTryAndIf) {
+  auto D = run("try:\n"
+               "    import triton\n"
+               "    import triton.language as tl\n"
+               "except ImportError:\n"
+               "    triton = None\n"
+               "if True:\n"
+               "    B = 4\n"
+               "else:\n"
+               "    B = 8\n"
+               "@triton.jit\n"
+               "def k(x):\n"
+               "    pass\n");
+  EXPECT_TRUE(D.Info.jit("k"));
+  EXPECT_EQ(D.Info.Imports.at("tl"), "triton.language");
+  EXPECT_EQ(D.Info.Globals.at("B").Value.repr(), "4"); // a decidable `if` takes its branch
+}
+
 TEST(Discovery, BrokenFileStillDiscovers) {
   auto D = run("import triton\n"
                "@triton.jit\n"

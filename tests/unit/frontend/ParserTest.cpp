@@ -392,4 +392,23 @@ TEST(Parser, ParsesOnSeveralThreads) {
     EXPECT_EQ(G, Want);
 }
 
+TEST(Parser, ConcurrentReparsesOfOneFile) {
+  std::string Src = readFile(CorpusDir + "all_syntax.py");
+  auto Old = parseText(Src);
+  std::string New = "x = 1\n" + Src;
+  ByteEdit E;
+  E.NewEndByte = 6;
+  E.NewEnd = {1, 0};
+  std::string Want = dumpOf(New);
+  std::vector<std::thread> Threads;
+  std::vector<std::string> Got(4);
+  for (int I = 0; I < 4; ++I)
+    Threads.emplace_back([&, I] { Got[I] = dump(ParsedFile::reparse(*Old, {E}, std::make_shared<SourceText>(New))->module()); });
+  for (auto &T : Threads)
+    T.join();
+  for (const std::string &G : Got)
+    EXPECT_EQ(G, Want);
+  EXPECT_EQ(dump(Old->module()), dumpOf(Src));
+}
+
 } // namespace
