@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import {
   DidChangeConfigurationNotification,
   DidOpenTextDocumentNotification,
+  InlayHintRequest,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
@@ -85,6 +86,16 @@ export class ServerController implements vscode.Disposable {
     if (!client) return;
     const settings = serverSettings(readSettings().settings);
     await client.sendNotification(DidChangeConfigurationNotification.type, { settings: { tessel: settings } });
+    // VS Code would keep showing the old hints until the next edit; ask it to query again now, so the
+    // middleware's switch (and the server's new arch) shows at once.
+    const hints = client.getFeature(InlayHintRequest.method);
+    const refreshed = new Set<unknown>();
+    for (const editor of vscode.window.visibleTextEditors) {
+      const shape = hints.getProvider(editor.document);
+      if (!shape || refreshed.has(shape)) continue;
+      refreshed.add(shape);
+      shape.onDidChangeInlayHints.fire();
+    }
   }
 
   dispose(): void {
