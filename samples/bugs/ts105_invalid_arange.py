@@ -31,6 +31,21 @@ def default_block_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr = 48):
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask), mask=mask)
 
 
+def block_configs():
+    return [triton.Config({"BLOCK": block}, num_warps=4) for block in (64, 96, 128)]
+
+
+# One autotune config (BLOCK=96) breaks the rule: the finding names it.
+@triton.autotune(configs=block_configs(), key=["n"])
+@triton.jit
+def tuned_block_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+                       # ^^^^^^^^^^^^^^^^^^^ error[TS105]: arange's range must be a power of 2
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+
 # Negative cases: the range, not the bounds, must be a power of two.
 @triton.jit
 def shifted_range_kernel(x_ptr, out_ptr):

@@ -75,3 +75,21 @@ def block_ptr_ok_kernel(x_ptr, out_ptr, M, N, stride, BLOCK_M: tl.constexpr, BLO
                             block_shape=(BLOCK_M, BLOCK_N), order=(1, 0))
     tile = tl.load(src, boundary_check=(0, 1), padding_option="zero")
     tl.store(dst, tile * 2.0, boundary_check=(0, 1))
+
+
+# Negative case: common idioms that keep every access in bounds: hints on the offsets, a mask
+# built from two 1-D comparisons, a row index clamped with tl.minimum, a mask combined in a loop.
+# oracle: BLOCK_M=32, BLOCK_N=64
+@triton.jit
+def idioms_ok_kernel(x_ptr, bias_ptr, out_ptr, M, N, stride_m, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    pid_m = tl.program_id(0)
+    rows = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    row_ok = rows < M
+    last_row = tl.minimum(rows, M - 1)
+    scale = tl.load(bias_ptr + last_row)
+    for start in range(0, N, BLOCK_N):
+        cols = tl.max_contiguous(tl.multiple_of(start + tl.arange(0, BLOCK_N), BLOCK_N), BLOCK_N)
+        mask = row_ok[:, None] & (cols < N)[None, :]
+        offsets = rows[:, None] * stride_m + cols[None, :]
+        tile = tl.load(x_ptr + offsets, mask=mask, other=0.0)
+        tl.store(out_ptr + offsets, tile * scale[:, None], mask=mask)
