@@ -84,6 +84,24 @@ std::string strOf(const PyValue &V) {
 /// What a statement did to control flow.
 enum class Flow { Normal, Return, Break, Continue, Abort };
 
+/// A fresh local scope for a call, restoring the caller's on exit. When the
+/// caller's locals are the module namespace (exec), ModuleScope follows
+/// them into the saved map so the callee still reads module globals.
+struct ConstEval::Frame {
+  ConstEval &S;
+  std::map<std::string, PyValue> Saved;
+  explicit Frame(ConstEval &S) : S(S), Saved(std::move(S.Locals)) {
+    S.Locals.clear();
+    if (S.ModuleScope == &S.Locals)
+      S.ModuleScope = &Saved;
+  }
+  ~Frame() {
+    S.Locals = std::move(Saved);
+    if (S.ModuleScope == &Saved)
+      S.ModuleScope = &S.Locals;
+  }
+};
+
 struct ConstEval::Impl {
   ConstEval &S;
   PyValue ReturnValue;
@@ -103,6 +121,11 @@ struct ConstEval::Impl {
     auto It = S.Locals.find(N);
     if (It != S.Locals.end())
       return It->second;
+    if (S.ModuleScope && S.ModuleScope != &S.Locals) {
+      auto M = S.ModuleScope->find(N);
+      if (M != S.ModuleScope->end())
+        return M->second;
+    }
     PyValue G = S.Lookup(N);
     if (G.isKnown())
       return G;
@@ -398,12 +421,36 @@ struct ConstEval::Impl {
     return true;
   }
 
+  static void targetNames(const Expr *T, std::vector<std::string> &Out) {
+    if (const auto *N = dyn_cast<NameExpr>(T))
+      Out.push_back(N->Id);
+    else if (const auto *Tu = dyn_cast<TupleExpr>(T))
+      for (const Expr *E : Tu->Elts)
+        targetNames(E, Out);
+    else if (const auto *Li = dyn_cast<ListExpr>(T))
+      for (const Expr *E : Li->Elts)
+        targetNames(E, Out);
+  }
+
   PyValue listComp(const ListCompExpr *L) {
-    // Comprehension variables live in their own scope.
-    std::map<std::string, PyValue> Saved = S.Locals;
+    // Comprehension variables live in their own scope: save and restore
+    // just those names (copying the scope would make module code quadratic).
+    std::vector<std::string> Names;
+    for (const Comprehension &G : L->Generators)
+      targetNames(G.Target, Names);
+    std::vector<std::optional<PyValue>> Saved;
+    for (const std::string &N : Names) {
+      auto It = S.Locals.find(N);
+      Saved.push_back(It == S.Locals.end() ? std::nullopt : std::optional<PyValue>(It->second));
+    }
     PyList Out;
     bool Ok = generate(L, 0, Out);
-    S.Locals = std::move(Saved);
+    for (size_t I = Names.size(); I-- > 0;) {
+      if (Saved[I])
+        S.Locals[Names[I]] = *Saved[I];
+      else
+        S.Locals.erase(Names[I]);
+    }
     return Ok ? PyValue::list(std::move(Out)) : PyValue();
   }
 
@@ -567,14 +614,12 @@ struct ConstEval::Impl {
   PyValue callLambda(const LambdaExpr *L, const PyList &Args, const PyDict &Kwargs) {
     if (S.Depth >= MaxDepth)
       return PyValue();
-    std::map<std::string, PyValue> Saved = std::move(S.Locals);
-    S.Locals.clear();
+    Frame F(S);
     ++S.Depth;
     PyValue R;
     if (bindParams(L->Params, Args, Kwargs))
       R = eval(L->Body);
     --S.Depth;
-    S.Locals = std::move(Saved);
     return R;
   }
 
@@ -618,10 +663,11 @@ struct ConstEval::Impl {
       if (!P.Default)
         return false;
       // Defaults belong to the defining scope (module level here).
-      std::map<std::string, PyValue> Inner = std::move(S.Locals);
-      S.Locals.clear();
-      PyValue D = eval(P.Default);
-      S.Locals = std::move(Inner);
+      PyValue D;
+      {
+        Frame Outer(S);
+        D = eval(P.Default);
+      }
       S.Locals[P.Name] = D;
     }
     return NextArg >= Args.size() && std::all_of(Used.begin(), Used.end(), [](bool B) { return B; });
@@ -1125,8 +1171,7 @@ PyValue ConstEval::eval(const Expr *E) {
 PyValue ConstEval::call(const FunctionDefStmt *Fn, const PyList &Args, const PyDict &Kwargs) {
   if (!Fn || Depth >= MaxDepth || Steps >= MaxSteps)
     return PyValue();
-  std::map<std::string, PyValue> Saved = std::move(Locals);
-  Locals.clear();
+  Frame Fr(*this);
   ++Depth;
   Impl I{*this, PyValue()};
   PyValue Result;
@@ -1138,19 +1183,20 @@ PyValue ConstEval::call(const FunctionDefStmt *Fn, const PyList &Args, const PyD
       Result = PyValue::none();
   }
   --Depth;
-  Locals = std::move(Saved);
   return Result;
 }
 
 bool ConstEval::exec(const Block &Body, std::map<std::string, PyValue> &Scope) {
+  // Moved in and out, never copied: module code runs statement by statement.
   std::map<std::string, PyValue> Saved = std::move(Locals);
-  Locals = Scope;
+  std::map<std::string, PyValue> *PrevModule = ModuleScope;
+  Locals = std::move(Scope);
+  ModuleScope = &Locals;
   Impl I{*this, PyValue()};
-  Flow F = I.exec(Body);
-  bool Ok = F == Flow::Normal;
-  for (auto &[Name, Value] : Locals)
-    Scope[Name] = Value;
+  bool Ok = I.exec(Body) == Flow::Normal;
+  Scope = std::move(Locals);
   Locals = std::move(Saved);
+  ModuleScope = PrevModule;
   return Ok;
 }
 

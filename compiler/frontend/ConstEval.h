@@ -47,12 +47,17 @@ public:
 
 private:
   struct Impl;
+  struct Frame;
   const ModuleInfo &Info;
   GlobalLookup Lookup;
   std::map<std::string, PyValue> Locals;
+  /// During exec(): the module namespace (Locals at top level, a caller's
+  /// saved map inside helper calls), consulted before Lookup.
+  std::map<std::string, PyValue> *ModuleScope = nullptr;
   int Steps = 0;
   int Depth = 0;
   friend struct Impl;
+  friend struct Frame;
 };
 
 } // namespace tessel
