@@ -1,0 +1,205 @@
+//===- SchedulerTest.cpp - per-document workers, tiers and staleness ------===//
+/// \file
+/// Tests the scheduler's contract with the real front end: dead updates are
+/// dropped but never one a request waits for; requests see the version that
+/// preceded them; ContentModified and RequestCancelled; incremental reparses
+/// agree with a parse from scratch; the background tier compiles only the
+/// kernels an edit touched and moves cached findings with their kernel; and
+/// threaded mode publishes versions in order.
+//===----------------------------------------------------------------------===//
+#include "lsp/Scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <mutex>
+
+using namespace tessel;
+using namespace tessel::lsp;
+
+namespace {
+
+struct Published {
+  int64_t Version;
+  std::vector<diag::Finding> Findings;
+};
+
+struct Recorder : SchedulerCallbacks {
+  std::mutex M;
+  std::vector<Published> All;
+  void onDiagnostics(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) override {
+    std::lock_guard<std::mutex> L(M);
+    All.push_back({F.Doc.Version, Findings});
+  }
+};
+
+const char *Kernels = "import triton\n"
+                      "import triton.language as tl\n"
+                      "\n"
+                      "@triton.jit\n"
+                      "def a(x_ptr):\n"
+                      "    offs = tl.arange(0, 64)\n"
+                      "\n"
+                      "@triton.jit\n"
+                      "def b(x_ptr):\n"
+                      "    offs = tl.arange(0, 32)\n";
+
+DocumentEdit insertAt(uint32_t Line, uint32_t Col, std::string Text) {
+  return {DocumentEdit::PositionRange{{Line, Col}, {Line, Col}}, std::move(Text)};
+}
+
+std::vector<std::string> codes(const std::vector<diag::Finding> &Fs) {
+  std::vector<std::string> Out;
+  for (const diag::Finding &F : Fs)
+    Out.push_back(std::string(F.code()) + "@" + std::to_string(F.Range.Begin));
+  return Out;
+}
+
+TEST(Scheduler, DeadUpdatesAreDroppedAndTheLastIsPublished) {
+  Recorder R;
+  Scheduler S({0}, R);
+  Workspace W;
+  std::string Error;
+  S.update(W.open("test:///a.py", 1, Kernels));
+  S.update(*W.change("test:///a.py", 2, {insertAt(0, 0, "# x\n")}, Error));
+  S.update(*W.change("test:///a.py", 3, {insertAt(0, 0, "# y\n")}, Error));
+  ASSERT_TRUE(S.blockUntilIdle());
+  ASSERT_EQ(R.All.size(), 1u);
+  EXPECT_EQ(R.All[0].Version, 3);
+  EXPECT_EQ(S.stats().DroppedUpdates, 2u);
+  EXPECT_EQ(S.stats().Builds, 1u);
+}
+
+TEST(Scheduler, ARequestSeesTheVersionBeforeItAndKeepsItBuilt) {
+  Recorder R;
+  Scheduler S({0}, R);
+  Workspace W;
+  std::string Error;
+  S.update(W.open("test:///a.py", 1, Kernels));
+  int64_t Seen = 0;
+  S.runWithFile("test:///a.py", "read", Staleness::Allowed, nullptr,
+                [&](Expected<std::shared_ptr<const AnalyzedFile>> F) {
+                  ASSERT_TRUE(F);
+                  Seen = (*F)->Doc.Version;
+                });
+  S.update(*W.change("test:///a.py", 2, {insertAt(0, 0, "# x\n")}, Error));
+  ASSERT_TRUE(S.blockUntilIdle());
+  EXPECT_EQ(Seen, 1);
+  ASSERT_EQ(R.All.size(), 2u);
+  EXPECT_EQ(R.All[0].Version, 1);
+  EXPECT_EQ(R.All[1].Version, 2);
+  EXPECT_EQ(S.stats().DroppedUpdates, 0u);
+}
+
+TEST(Scheduler, StaleAndCancelledRequestsFailWithTheirCodes) {
+  Recorder R;
+  Scheduler S({0}, R);
+  Workspace W;
+  std::string Error;
+  S.update(W.open("test:///a.py", 1, Kernels));
+  std::optional<ErrorCode> Stale, Cancelled, Unknown;
+  S.runWithFile("test:///a.py", "hints", Staleness::InvalidateOnUpdate, nullptr,
+                [&](Expected<std::shared_ptr<const AnalyzedFile>> F) { Stale = F ? ErrorCode{} : F.error().Code; });
+  auto Flag = std::make_shared<std::atomic<bool>>(false);
+  S.runWithFile("test:///a.py", "hover", Staleness::Allowed, Flag,
+                [&](Expected<std::shared_ptr<const AnalyzedFile>> F) { Cancelled = F ? ErrorCode{} : F.error().Code; });
+  Flag->store(true);
+  S.update(*W.change("test:///a.py", 2, {insertAt(0, 0, "# x\n")}, Error));
+  S.runWithFile("test:///b.py", "hover", Staleness::Allowed, nullptr,
+                [&](Expected<std::shared_ptr<const AnalyzedFile>> F) { Unknown = F ? ErrorCode{} : F.error().Code; });
+  ASSERT_TRUE(S.blockUntilIdle());
+  EXPECT_EQ(Stale, ErrorCode::ContentModified);
+  EXPECT_EQ(Cancelled, ErrorCode::RequestCancelled);
+  EXPECT_EQ(Unknown, ErrorCode::InvalidParams);
+}
+
+TEST(Scheduler, IncrementalReparseAgreesWithAFreshParse) {
+  Recorder R;
+  Scheduler S({0}, R);
+  Workspace W;
+  std::string Error;
+  S.update(W.open("test:///a.py", 1, Kernels));
+  ASSERT_TRUE(S.blockUntilIdle());
+  // Break b's arange (32 -> 33), fix it, break a's (64 -> 6), with a read
+  // after each so every version is built incrementally.
+  const std::vector<std::vector<DocumentEdit>> Steps = {
+      {{DocumentEdit::PositionRange{{9, 25}, {9, 26}}, "3"}},
+      {{DocumentEdit::PositionRange{{9, 25}, {9, 26}}, "2"}, insertAt(3, 0, "\n")},
+      {{DocumentEdit::PositionRange{{6, 25}, {6, 27}}, "6"}},
+  };
+  int64_t Version = 1;
+  for (const auto &Step : Steps) {
+    auto U = W.change("test:///a.py", ++Version, Step, Error);
+    ASSERT_TRUE(U) << Error;
+    S.update(*U);
+    S.runWithFile("test:///a.py", "read", Staleness::Allowed, nullptr, [](auto) {});
+    ASSERT_TRUE(S.blockUntilIdle());
+    auto Fresh = diag::checkFile(ParsedFile::parse(U->Snapshot.Text));
+    EXPECT_EQ(codes(R.All.back().Findings), codes(Fresh.Findings)) << "after version " << Version;
+  }
+  EXPECT_EQ(codes(R.All[1].Findings).size(), 1u); // the broken b
+  EXPECT_EQ(codes(R.All[2].Findings).size(), 0u);
+  EXPECT_EQ(codes(R.All[3].Findings).size(), 1u); // the broken a
+}
+
+TEST(Scheduler, BackgroundTierRecompilesOnlyTouchedKernelsAndMovesCachedFindings) {
+  Recorder R;
+  SchedulerOptions Opts;
+  Opts.WorkerThreads = 0;
+  std::map<std::string, int> Compiled;
+  Opts.Compile = [&](const AnalyzedFile &F, const sema::KernelAnalysis &K, const std::atomic<bool> &) {
+    ++Compiled[K.Kernel];
+    const JitFunction *J = F.Report.Analysis->Info.jit(K.Kernel);
+    diag::Finding Fd{
+        diag::DiagId::LaunchOption, diag::Severity::Information, J->Def->NameRange, "compiled " + K.Kernel, {}, {}, {}};
+    return std::vector<diag::Finding>{Fd};
+  };
+  Scheduler S(Opts, R);
+  Workspace W;
+  std::string Error;
+  S.update(W.open("test:///a.py", 1, Kernels));
+  ASSERT_TRUE(S.blockUntilIdle());
+  EXPECT_EQ(Compiled["a"], 1);
+  EXPECT_EQ(Compiled["b"], 1);
+  ASSERT_EQ(R.All.back().Findings.size(), 2u);
+  uint32_t OldB = R.All.back().Findings[1].Range.Begin;
+
+  // Edit inside b only: a comes from the cache, b is compiled again.
+  S.update(*W.change("test:///a.py", 2, {insertAt(9, 4, "pass\n    ")}, Error));
+  ASSERT_TRUE(S.blockUntilIdle());
+  EXPECT_EQ(Compiled["a"], 1);
+  EXPECT_EQ(Compiled["b"], 2);
+  EXPECT_EQ(S.stats().CacheHits, 1u);
+
+  // A line above both kernels: nothing recompiles, findings move with them.
+  S.update(*W.change("test:///a.py", 3, {insertAt(2, 0, "# moved\n")}, Error));
+  ASSERT_TRUE(S.blockUntilIdle());
+  EXPECT_EQ(Compiled["a"], 1);
+  EXPECT_EQ(Compiled["b"], 2);
+  const std::vector<diag::Finding> &Last = R.All.back().Findings;
+  ASSERT_EQ(Last.size(), 2u);
+  EXPECT_EQ(Last[1].Range.Begin, OldB + 8);
+  EXPECT_EQ(R.All.back().Version, 3);
+}
+
+TEST(Scheduler, ThreadedWorkersPublishVersionsInOrder) {
+  Recorder R;
+  Scheduler S({2}, R);
+  Workspace W;
+  std::string Error;
+  S.update(W.open("test:///a.py", 1, Kernels));
+  S.update(W.open("test:///b.py", 1, Kernels));
+  for (int V = 2; V <= 60; ++V) {
+    S.update(*W.change("test:///a.py", V, {insertAt(0, 0, "#\n")}, Error));
+    S.update(*W.change("test:///b.py", V, {insertAt(0, 0, "#\n")}, Error));
+  }
+  ASSERT_TRUE(S.blockUntilIdle(std::chrono::seconds(30)));
+  std::lock_guard<std::mutex> L(R.M);
+  ASSERT_FALSE(R.All.empty());
+  int64_t LastSeen = 0;
+  for (const Published &P : R.All)
+    LastSeen = std::max(LastSeen, P.Version);
+  EXPECT_EQ(LastSeen, 60);
+  EXPECT_EQ(S.stats().Builds + S.stats().DroppedUpdates, 120u);
+}
+
+} // namespace
