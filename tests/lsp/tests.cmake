@@ -16,3 +16,7 @@ foreach(t ${lsp_transcripts})
            COMMAND ${CMAKE_CURRENT_LIST_DIR}/run-transcript.sh $<TARGET_FILE:tessel> ${TESSEL_FILECHECK} ${t})
   set_tests_properties(lsp.${name} PROPERTIES TIMEOUT 60 LABELS lsp)
 endforeach()
+
+# docs/lsp-extensions.md documents every custom method and command.
+add_test(NAME lsp.extensions-doc COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-extensions-doc.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(lsp.extensions-doc PROPERTIES LABELS lsp)
