@@ -64,8 +64,8 @@ static void BM_MatmulFp16_512(benchmark::State &State) {
       State.SkipWithError("matmul did not run cleanly");
     benchmark::DoNotOptimize(Mem.buffer(C).Bytes.data());
   }
-  State.counters["FLOP/s"] = benchmark::Counter(static_cast<double>(2 * M * N * K) * State.iterations(),
-                                                benchmark::Counter::kIsRate);
+  State.counters["FLOP/s"] =
+      benchmark::Counter(static_cast<double>(2 * M * N * K) * State.iterations(), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_MatmulFp16_512)->Unit(benchmark::kMillisecond);
 

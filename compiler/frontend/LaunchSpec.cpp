@@ -32,16 +32,46 @@ struct DTypeAlias {
 };
 
 constexpr DTypeAlias DTypes[] = {
-    {"fp8e4nv", "fp8e4nv"},   {"fp8e4b8", "fp8e4b8"},   {"fp8e4b15", "fp8e4b15"}, {"fp8e5", "fp8e5"},
-    {"fp8e5b16", "fp8e5b16"}, {"fp16", "fp16"},         {"bf16", "bf16"},         {"fp32", "fp32"},
-    {"fp64", "fp64"},         {"f16", "fp16"},          {"f32", "fp32"},          {"f64", "fp64"},
-    {"float16", "fp16"},      {"bfloat16", "bf16"},     {"float32", "fp32"},      {"float64", "fp64"},
-    {"float8e4nv", "fp8e4nv"}, {"float8e4b8", "fp8e4b8"}, {"float8e4b15", "fp8e4b15"}, {"float8e5", "fp8e5"},
-    {"float8e5b16", "fp8e5b16"}, {"i1", "i1"},          {"bool", "i1"},           {"int1", "i1"},
-    {"i8", "i8"},             {"i16", "i16"},           {"i32", "i32"},           {"i64", "i64"},
-    {"int8", "i8"},           {"int16", "i16"},         {"int32", "i32"},         {"int64", "i64"},
-    {"u8", "u8"},             {"u16", "u16"},           {"u32", "u32"},           {"u64", "u64"},
-    {"uint8", "u8"},          {"uint16", "u16"},        {"uint32", "u32"},        {"uint64", "u64"},
+    {"fp8e4nv", "fp8e4nv"},
+    {"fp8e4b8", "fp8e4b8"},
+    {"fp8e4b15", "fp8e4b15"},
+    {"fp8e5", "fp8e5"},
+    {"fp8e5b16", "fp8e5b16"},
+    {"fp16", "fp16"},
+    {"bf16", "bf16"},
+    {"fp32", "fp32"},
+    {"fp64", "fp64"},
+    {"f16", "fp16"},
+    {"f32", "fp32"},
+    {"f64", "fp64"},
+    {"float16", "fp16"},
+    {"bfloat16", "bf16"},
+    {"float32", "fp32"},
+    {"float64", "fp64"},
+    {"float8e4nv", "fp8e4nv"},
+    {"float8e4b8", "fp8e4b8"},
+    {"float8e4b15", "fp8e4b15"},
+    {"float8e5", "fp8e5"},
+    {"float8e5b16", "fp8e5b16"},
+    {"i1", "i1"},
+    {"bool", "i1"},
+    {"int1", "i1"},
+    {"i8", "i8"},
+    {"i16", "i16"},
+    {"i32", "i32"},
+    {"i64", "i64"},
+    {"int8", "i8"},
+    {"int16", "i16"},
+    {"int32", "i32"},
+    {"int64", "i64"},
+    {"u8", "u8"},
+    {"u16", "u16"},
+    {"u32", "u32"},
+    {"u64", "u64"},
+    {"uint8", "u8"},
+    {"uint16", "u16"},
+    {"uint32", "u32"},
+    {"uint64", "u64"},
 };
 
 bool isReserved(std::string_view Name) {
@@ -341,8 +371,8 @@ private:
       else if (Flag.Text == "arange")
         T.Init = TensorInit::Arange;
       else
-        fail(Flag.Range, "unknown tensor flag ':" + std::string(Flag.Text) +
-                             "'; expected out, rand, randn, zeros, ones or arange");
+        fail(Flag.Range,
+             "unknown tensor flag ':" + std::string(Flag.Text) + "'; expected out, rand, randn, zeros, ones or arange");
       T.Range.End = Flag.Range.End;
     }
     Result.Spec.Tensors.push_back(std::move(T));
@@ -378,8 +408,8 @@ private:
     SpecExpr L = parseUnary();
     while (isPunct("*") || isPunct("/") || isPunct("//") || isPunct("%")) {
       std::string_view Op = take().Text;
-      auto K = Op == "*" ? SpecExpr::Kind::Mul
-               : Op == "/" ? SpecExpr::Kind::Div
+      auto K = Op == "*"    ? SpecExpr::Kind::Mul
+               : Op == "/"  ? SpecExpr::Kind::Div
                : Op == "//" ? SpecExpr::Kind::FloorDiv
                             : SpecExpr::Kind::Mod;
       L = binary(K, std::move(L), parseUnary());
@@ -500,8 +530,10 @@ private:
         return E;
       }
       fail(T.Range, "expected a value, got " + describe(T));
-    case Tok::Bad: fail(T.Range, "unexpected character " + describe(T) + " in launch spec");
-    case Tok::End: fail(T.Range, "expected a value, got the end of the spec");
+    case Tok::Bad:
+      fail(T.Range, "unexpected character " + describe(T) + " in launch spec");
+    case Tok::End:
+      fail(T.Range, "expected a value, got the end of the spec");
     }
     fail(T.Range, "expected a value");
   }
@@ -564,8 +596,8 @@ std::vector<LaunchDirective> findLaunchDirectives(std::string_view Source) {
     }
     if (Match) {
       P = skipSpaces(P + 7, End);
-      Match = Source.substr(P, 6) == "launch" && (P + 6 == End || Source[P + 6] == ' ' || Source[P + 6] == '\t' ||
-                                                  Source[P + 6] == '\r');
+      Match = Source.substr(P, 6) == "launch" &&
+              (P + 6 == End || Source[P + 6] == ' ' || Source[P + 6] == '\t' || Source[P + 6] == '\r');
     }
     if (!Match) {
       Pos = End + 1;
@@ -643,7 +675,9 @@ public:
     using K = SpecExpr::Kind;
     Number N;
     switch (E.K) {
-    case K::Int: N.Int = E.Int; return N;
+    case K::Int:
+      N.Int = E.Int;
+      return N;
     case K::Bool:
       N.Int = E.Int;
       N.IsBool = true;
@@ -652,7 +686,8 @@ public:
       N.IsFloat = true;
       N.Float = E.Float;
       return N;
-    case K::Name: return value(E.Name, E.Range);
+    case K::Name:
+      return value(E.Name, E.Range);
     case K::Neg: {
       Number A = eval(E.Args[0]);
       if (A.IsFloat)
@@ -662,9 +697,12 @@ public:
       A.IsBool = false;
       return A;
     }
-    case K::Tuple: fail(E.Range, "a tuple is only allowed as the value of 'grid'");
-    case K::Call: return call(E);
-    default: return arith(E, eval(E.Args[0]), eval(E.Args[1]));
+    case K::Tuple:
+      fail(E.Range, "a tuple is only allowed as the value of 'grid'");
+    case K::Call:
+      return call(E);
+    default:
+      return arith(E, eval(E.Args[0]), eval(E.Args[1]));
     }
   }
 
@@ -685,21 +723,40 @@ private:
         fail(E.Range, "division by zero");
       N.IsFloat = true;
       switch (E.K) {
-      case K::Add: N.Float = X + Y; break;
-      case K::Sub: N.Float = X - Y; break;
-      case K::Mul: N.Float = X * Y; break;
-      case K::Div: N.Float = X / Y; break;
-      case K::FloorDiv: N.Float = std::floor(X / Y); break;
-      default: N.Float = X - Y * std::floor(X / Y); break;
+      case K::Add:
+        N.Float = X + Y;
+        break;
+      case K::Sub:
+        N.Float = X - Y;
+        break;
+      case K::Mul:
+        N.Float = X * Y;
+        break;
+      case K::Div:
+        N.Float = X / Y;
+        break;
+      case K::FloorDiv:
+        N.Float = std::floor(X / Y);
+        break;
+      default:
+        N.Float = X - Y * std::floor(X / Y);
+        break;
       }
       return N;
     }
     int64_t X = A.Int, Y = B.Int;
     switch (E.K) {
-    case K::Add: N.Int = X + Y; return N;
-    case K::Sub: N.Int = X - Y; return N;
-    case K::Mul: N.Int = X * Y; return N;
-    default: break;
+    case K::Add:
+      N.Int = X + Y;
+      return N;
+    case K::Sub:
+      N.Int = X - Y;
+      return N;
+    case K::Mul:
+      N.Int = X * Y;
+      return N;
+    default:
+      break;
     }
     if (Y == 0)
       fail(E.Range, "division by zero");

@@ -57,8 +57,8 @@ enum class TensorInit { Rand, Randn, Zeros, Ones, Arange };
 
 struct TensorSpec {
   std::string Name;
-  SourceRange Range;   ///< the whole `name=dtype[...]` entry
-  std::string DType;   ///< canonical: "fp32", "bf16", "i32", "u8", "fp8e4nv"...
+  SourceRange Range; ///< the whole `name=dtype[...]` entry
+  std::string DType; ///< canonical: "fp32", "bf16", "i32", "u8", "fp8e4nv"...
   SourceRange DTypeRange;
   std::vector<SpecExpr> Dims;
   std::vector<SpecExpr> Strides; ///< empty: contiguous row-major
@@ -75,7 +75,7 @@ struct ValueSpec {
 };
 
 struct LaunchSpec {
-  SourceRange Range; ///< the spec text
+  SourceRange Range;  ///< the spec text
   std::string Kernel; ///< `kernel=NAME`; empty: the kernel the directive precedes
   std::vector<ValueSpec> Values;
   std::vector<TensorSpec> Tensors;

@@ -70,16 +70,20 @@ int bitsOf(ScalarKind K) { return ir::scalarBits(K); }
 /// Integer ops over one element kind; Wrap truncates a 64-bit result to it.
 /// A template over Wrap so the common kinds get a loop without a per-element
 /// switch.
-template <typename WrapFn> void intBinaryWith(OpKind Kind, const Tile &L, const Tile &R, Tile &Out, ScalarKind K, WrapFn W) {
+template <typename WrapFn>
+void intBinaryWith(OpKind Kind, const Tile &L, const Tile &R, Tile &Out, ScalarKind K, WrapFn W) {
   const bool Signed = ir::isSignedScalar(K);
   const int Bits = bitsOf(K);
   auto U = [](int64_t V) { return static_cast<uint64_t>(V); };
   // Unsigned values as their zero-extended bit patterns.
   const uint64_t Mask = Bits >= 64 ? ~0ull : ((1ull << Bits) - 1);
   switch (Kind) {
-  case OpKind::Add: return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) + U(B)); });
-  case OpKind::Sub: return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) - U(B)); });
-  case OpKind::Mul: return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) * U(B)); });
+  case OpKind::Add:
+    return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) + U(B)); });
+  case OpKind::Sub:
+    return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) - U(B)); });
+  case OpKind::Mul:
+    return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) * U(B)); });
   case OpKind::FloorDiv:
     return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) -> int64_t {
       if (B == 0)
@@ -96,9 +100,12 @@ template <typename WrapFn> void intBinaryWith(OpKind Kind, const Tile &L, const 
         return B == -1 ? 0 : A % B;
       return W((U(A) & Mask) % (U(B) & Mask));
     });
-  case OpKind::And: return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) & U(B)); });
-  case OpKind::Or: return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) | U(B)); });
-  case OpKind::Xor: return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) ^ U(B)); });
+  case OpKind::And:
+    return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) & U(B)); });
+  case OpKind::Or:
+    return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) | U(B)); });
+  case OpKind::Xor:
+    return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) { return W(U(A) ^ U(B)); });
   case OpKind::Shl:
     return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) -> int64_t {
       uint64_t S = U(B) & Mask;
@@ -117,16 +124,16 @@ template <typename WrapFn> void intBinaryWith(OpKind Kind, const Tile &L, const 
     if (Signed)
       return map2(L.Ints, R.Ints, Out.Ints,
                   [&](int64_t A, int64_t B) { return Max ? std::max(A, B) : std::min(A, B); });
-    return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) {
-      return (U(A) & Mask) < (U(B) & Mask) ? (Max ? B : A) : (Max ? A : B);
-    });
+    return map2(L.Ints, R.Ints, Out.Ints,
+                [&](int64_t A, int64_t B) { return (U(A) & Mask) < (U(B) & Mask) ? (Max ? B : A) : (Max ? A : B); });
   }
   case OpKind::UMulHi:
     return map2(L.Ints, R.Ints, Out.Ints, [&](int64_t A, int64_t B) -> int64_t {
       unsigned __int128 P = static_cast<unsigned __int128>(U(A) & Mask) * (U(B) & Mask);
       return W(static_cast<uint64_t>(P >> Bits));
     });
-  default: return;
+  default:
+    return;
   }
 }
 
@@ -152,11 +159,16 @@ void evalBinary(const ir::Op &O, const Tile &L, const Tile &R, Tile &Out) {
     return intBinary(O.kind(), L, R, Out, K);
   bool PropNan = O.intAttr() == static_cast<int64_t>(ir::PropagateNan::All);
   switch (O.kind()) {
-  case OpKind::Add: return floatBinary(L, R, Out, K, [](double A, double B) { return A + B; });
-  case OpKind::Sub: return floatBinary(L, R, Out, K, [](double A, double B) { return A - B; });
-  case OpKind::Mul: return floatBinary(L, R, Out, K, [](double A, double B) { return A * B; });
-  case OpKind::Div: return floatBinary(L, R, Out, K, [](double A, double B) { return A / B; });
-  case OpKind::Mod: return floatBinary(L, R, Out, K, [](double A, double B) { return std::fmod(A, B); });
+  case OpKind::Add:
+    return floatBinary(L, R, Out, K, [](double A, double B) { return A + B; });
+  case OpKind::Sub:
+    return floatBinary(L, R, Out, K, [](double A, double B) { return A - B; });
+  case OpKind::Mul:
+    return floatBinary(L, R, Out, K, [](double A, double B) { return A * B; });
+  case OpKind::Div:
+    return floatBinary(L, R, Out, K, [](double A, double B) { return A / B; });
+  case OpKind::Mod:
+    return floatBinary(L, R, Out, K, [](double A, double B) { return std::fmod(A, B); });
   case OpKind::FloorDiv:
     return floatBinary(L, R, Out, K, [](double A, double B) { return std::floor(A / B); });
   case OpKind::Minimum:
@@ -171,7 +183,8 @@ void evalBinary(const ir::Op &O, const Tile &L, const Tile &R, Tile &Out) {
         return NAN * 1.0;
       return std::fmax(A, B);
     });
-  default: return;
+  default:
+    return;
   }
 }
 
@@ -180,13 +193,17 @@ void evalUnary(OpKind Kind, const Tile &X, Tile &Out) {
   ScalarKind K = X.Elem.Scalar;
   if (!X.isFloat()) {
     switch (Kind) {
-    case OpKind::Neg: return map1(X.Ints, Out.Ints, [K](int64_t A) { return wrapInt(static_cast<int64_t>(0 - static_cast<uint64_t>(A)), K); });
-    case OpKind::Not: return map1(X.Ints, Out.Ints, [K](int64_t A) { return wrapInt(~A, K); });
+    case OpKind::Neg:
+      return map1(X.Ints, Out.Ints,
+                  [K](int64_t A) { return wrapInt(static_cast<int64_t>(0 - static_cast<uint64_t>(A)), K); });
+    case OpKind::Not:
+      return map1(X.Ints, Out.Ints, [K](int64_t A) { return wrapInt(~A, K); });
     case OpKind::Abs:
       return map1(X.Ints, Out.Ints, [K](int64_t A) {
         return ir::isSignedScalar(K) && A < 0 ? wrapInt(static_cast<int64_t>(0 - static_cast<uint64_t>(A)), K) : A;
       });
-    default: return;
+    default:
+      return;
     }
   }
   // fp32 math in float precision, everything narrower through fp32 too.
@@ -198,21 +215,34 @@ void evalUnary(OpKind Kind, const Tile &X, Tile &Out) {
     });
   };
   switch (Kind) {
-  case OpKind::Neg: return map1(X.Floats, Out.Floats, [](double A) { return -A; });
-  case OpKind::Abs: return map1(X.Floats, Out.Floats, [](double A) { return std::fabs(A); });
-  case OpKind::Exp: return apply([](float A) { return std::exp(A); }, [](double A) { return std::exp(A); });
-  case OpKind::Exp2: return apply([](float A) { return std::exp2(A); }, [](double A) { return std::exp2(A); });
-  case OpKind::Log: return apply([](float A) { return std::log(A); }, [](double A) { return std::log(A); });
-  case OpKind::Log2: return apply([](float A) { return std::log2(A); }, [](double A) { return std::log2(A); });
-  case OpKind::Sqrt: return apply([](float A) { return std::sqrt(A); }, [](double A) { return std::sqrt(A); });
+  case OpKind::Neg:
+    return map1(X.Floats, Out.Floats, [](double A) { return -A; });
+  case OpKind::Abs:
+    return map1(X.Floats, Out.Floats, [](double A) { return std::fabs(A); });
+  case OpKind::Exp:
+    return apply([](float A) { return std::exp(A); }, [](double A) { return std::exp(A); });
+  case OpKind::Exp2:
+    return apply([](float A) { return std::exp2(A); }, [](double A) { return std::exp2(A); });
+  case OpKind::Log:
+    return apply([](float A) { return std::log(A); }, [](double A) { return std::log(A); });
+  case OpKind::Log2:
+    return apply([](float A) { return std::log2(A); }, [](double A) { return std::log2(A); });
+  case OpKind::Sqrt:
+    return apply([](float A) { return std::sqrt(A); }, [](double A) { return std::sqrt(A); });
   case OpKind::Rsqrt:
     return apply([](float A) { return 1.0f / std::sqrt(A); }, [](double A) { return 1.0 / std::sqrt(A); });
-  case OpKind::Sin: return apply([](float A) { return std::sin(A); }, [](double A) { return std::sin(A); });
-  case OpKind::Cos: return apply([](float A) { return std::cos(A); }, [](double A) { return std::cos(A); });
-  case OpKind::Erf: return apply([](float A) { return std::erf(A); }, [](double A) { return std::erf(A); });
-  case OpKind::Floor: return map1(X.Floats, Out.Floats, [](double A) { return std::floor(A); });
-  case OpKind::Ceil: return map1(X.Floats, Out.Floats, [](double A) { return std::ceil(A); });
-  default: return;
+  case OpKind::Sin:
+    return apply([](float A) { return std::sin(A); }, [](double A) { return std::sin(A); });
+  case OpKind::Cos:
+    return apply([](float A) { return std::cos(A); }, [](double A) { return std::cos(A); });
+  case OpKind::Erf:
+    return apply([](float A) { return std::erf(A); }, [](double A) { return std::erf(A); });
+  case OpKind::Floor:
+    return map1(X.Floats, Out.Floats, [](double A) { return std::floor(A); });
+  case OpKind::Ceil:
+    return map1(X.Floats, Out.Floats, [](double A) { return std::ceil(A); });
+  default:
+    return;
   }
 }
 
@@ -225,9 +255,10 @@ void evalFma(const Tile &A, const Tile &B, const Tile &C, Tile &Out) {
   for (size_t I = 0; I < N; ++I) {
     double X = A.Floats[I * SA], Y = B.Floats[I * SB], Z = C.Floats[I * SC];
     // One rounding, as the hardware fma: exact in float for fp32, in double otherwise.
-    Out.Floats[I] = K == ScalarKind::FP32 ? static_cast<double>(std::fma(static_cast<float>(X), static_cast<float>(Y),
-                                                                         static_cast<float>(Z)))
-                                          : roundFloat(std::fma(X, Y, Z), K);
+    Out.Floats[I] =
+        K == ScalarKind::FP32
+            ? static_cast<double>(std::fma(static_cast<float>(X), static_cast<float>(Y), static_cast<float>(Z)))
+            : roundFloat(std::fma(X, Y, Z), K);
   }
 }
 
@@ -241,12 +272,24 @@ void evalCmp(ir::CmpPredicate P, const Tile &L, const Tile &R, Tile &Out) {
       auto [A, B] = Get(I * SA, I * SB);
       bool V = false;
       switch (P) {
-      case CmpPredicate::EQ: V = A == B; break;
-      case CmpPredicate::NE: V = !(A == B); break;
-      case CmpPredicate::LT: V = A < B; break;
-      case CmpPredicate::LE: V = A <= B; break;
-      case CmpPredicate::GT: V = A > B; break;
-      case CmpPredicate::GE: V = A >= B; break;
+      case CmpPredicate::EQ:
+        V = A == B;
+        break;
+      case CmpPredicate::NE:
+        V = !(A == B);
+        break;
+      case CmpPredicate::LT:
+        V = A < B;
+        break;
+      case CmpPredicate::LE:
+        V = A <= B;
+        break;
+      case CmpPredicate::GT:
+        V = A > B;
+        break;
+      case CmpPredicate::GE:
+        V = A >= B;
+        break;
       }
       Out.Ints[I] = V;
     }
@@ -277,8 +320,9 @@ void evalSelect(const Tile &Cond, const Tile &A, const Tile &B, Tile &Out) {
 void evalAddPtr(const Tile &Ptr, const Tile &Offset, Tile &Out) {
   Out.reset(Ptr.Elem, widest(Ptr, Offset));
   const int64_t Size = ir::elemBytes(Ptr.Elem.pointee());
-  map2(Ptr.Ints, Offset.Ints, Out.Ints,
-       [Size](int64_t P, int64_t Off) { return static_cast<int64_t>(static_cast<uint64_t>(P) + static_cast<uint64_t>(Off * Size)); });
+  map2(Ptr.Ints, Offset.Ints, Out.Ints, [Size](int64_t P, int64_t Off) {
+    return static_cast<int64_t>(static_cast<uint64_t>(P) + static_cast<uint64_t>(Off * Size));
+  });
 }
 
 } // namespace tessel::interp

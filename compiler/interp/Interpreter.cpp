@@ -22,10 +22,14 @@ using namespace ir;
 
 std::string_view violationKindName(ViolationKind K) {
   switch (K) {
-  case ViolationKind::OutOfBounds: return "out-of-bounds";
-  case ViolationKind::Misaligned: return "misaligned";
-  case ViolationKind::InvalidPointer: return "invalid-pointer";
-  case ViolationKind::UninitializedRead: return "uninitialized-read";
+  case ViolationKind::OutOfBounds:
+    return "out-of-bounds";
+  case ViolationKind::Misaligned:
+    return "misaligned";
+  case ViolationKind::InvalidPointer:
+    return "invalid-pointer";
+  case ViolationKind::UninitializedRead:
+    return "uninitialized-read";
   }
   return "?";
 }
@@ -51,8 +55,8 @@ public:
           return fail({}, "argument " + P->name() + " must be a pointer");
         T.Ints[0] = packPointer(A.BufferId, 0);
       } else if (T.isFloat()) {
-        T.Floats[0] = roundFloat(A.K == ArgValue::Kind::Float ? A.Float : static_cast<double>(A.Int),
-                                 P->type().Elem.Scalar);
+        T.Floats[0] =
+            roundFloat(A.K == ArgValue::Kind::Float ? A.Float : static_cast<double>(A.Int), P->type().Elem.Scalar);
       } else {
         if (A.K == ArgValue::Kind::Pointer)
           return fail({}, "argument " + P->name() + " must be a number");
@@ -208,9 +212,13 @@ private:
       return fail(O.loc(), "step limit of " + std::to_string(Opts.MaxSteps) + " ops exceeded");
     const auto &Ops = O.operands();
     switch (O.kind()) {
-    case OpKind::Constant: evalConstant(*cast<ConstantOp>(&O), slot(O.result())); return true;
+    case OpKind::Constant:
+      evalConstant(*cast<ConstantOp>(&O), slot(O.result()));
+      return true;
     case OpKind::Splat:
-    case OpKind::Broadcast: evalBroadcast(get(Ops[0]), O.result()->type().Shape, slot(O.result())); return true;
+    case OpKind::Broadcast:
+      evalBroadcast(get(Ops[0]), O.result()->type().Shape, slot(O.result()));
+      return true;
     case OpKind::ExpandDims:
     case OpKind::Reshape:
     case OpKind::Hint: {
@@ -219,10 +227,18 @@ private:
       Out.Shape = O.result()->type().Shape;
       return true;
     }
-    case OpKind::Permute: evalPermute(get(Ops[0]), O.intsAttr(), slot(O.result())); return true;
-    case OpKind::Join: evalJoin(get(Ops[0]), get(Ops[1]), slot(O.result())); return true;
-    case OpKind::Split: evalSplit(get(Ops[0]), slot(O.result(0)), slot(O.result(1))); return true;
-    case OpKind::Arange: evalArange(O.intAttr(), O.intAttr2(), slot(O.result())); return true;
+    case OpKind::Permute:
+      evalPermute(get(Ops[0]), O.intsAttr(), slot(O.result()));
+      return true;
+    case OpKind::Join:
+      evalJoin(get(Ops[0]), get(Ops[1]), slot(O.result()));
+      return true;
+    case OpKind::Split:
+      evalSplit(get(Ops[0]), slot(O.result(0)), slot(O.result(1)));
+      return true;
+    case OpKind::Arange:
+      evalArange(O.intAttr(), O.intAttr2(), slot(O.result()));
+      return true;
     case OpKind::ProgramId:
     case OpKind::NumPrograms: {
       Tile &Out = slot(O.result());
@@ -231,14 +247,24 @@ private:
       Out.Ints[0] = O.kind() == OpKind::ProgramId ? Ctx.Pid[Axis] : Opts.Grid[Axis];
       return true;
     }
-    case OpKind::Fma: evalFma(get(Ops[0]), get(Ops[1]), get(Ops[2]), slot(O.result())); return true;
-    case OpKind::Cmp: evalCmp(cast<CmpOp>(&O)->predicate(), get(Ops[0]), get(Ops[1]), slot(O.result())); return true;
-    case OpKind::Select: evalSelect(get(Ops[0]), get(Ops[1]), get(Ops[2]), slot(O.result())); return true;
+    case OpKind::Fma:
+      evalFma(get(Ops[0]), get(Ops[1]), get(Ops[2]), slot(O.result()));
+      return true;
+    case OpKind::Cmp:
+      evalCmp(cast<CmpOp>(&O)->predicate(), get(Ops[0]), get(Ops[1]), slot(O.result()));
+      return true;
+    case OpKind::Select:
+      evalSelect(get(Ops[0]), get(Ops[1]), get(Ops[2]), slot(O.result()));
+      return true;
     case OpKind::Cast:
       evalCast(get(Ops[0]), O.result()->type().Elem, cast<CastOp>(&O)->rounding(), slot(O.result()));
       return true;
-    case OpKind::Bitcast: evalBitcast(get(Ops[0]), O.result()->type().Elem, slot(O.result())); return true;
-    case OpKind::AddPtr: evalAddPtr(get(Ops[0]), get(Ops[1]), slot(O.result())); return true;
+    case OpKind::Bitcast:
+      evalBitcast(get(Ops[0]), O.result()->type().Elem, slot(O.result()));
+      return true;
+    case OpKind::AddPtr:
+      evalAddPtr(get(Ops[0]), get(Ops[1]), slot(O.result()));
+      return true;
     case OpKind::Load: {
       auto *L = cast<LoadOp>(&O);
       evalLoad(Ctx, *L, get(L->ptr()), L->mask() ? &get(L->mask()) : nullptr, L->other() ? &get(L->other()) : nullptr,
@@ -277,21 +303,32 @@ private:
         evalScan(*cast<ScanOp>(&O), Ins, Outs, Run);
       return Result.Error.empty();
     }
-    case OpKind::Dot: evalDot(*cast<DotOp>(&O), get(Ops[0]), get(Ops[1]), get(Ops[2]), slot(O.result())); return true;
+    case OpKind::Dot:
+      evalDot(*cast<DotOp>(&O), get(Ops[0]), get(Ops[1]), get(Ops[2]), slot(O.result()));
+      return true;
     case OpKind::Rand:
     case OpKind::Randn:
     case OpKind::Randint:
       evalRandom(O.kind(), get(Ops[0]), get(Ops[1]), cast<RandomOp>(&O)->nRounds(), slot(O.result()));
       return true;
-    case OpKind::DevicePrint: print(*cast<DevicePrintOp>(&O)); return true;
-    case OpKind::DeviceAssert: assertLanes(*cast<DeviceAssertOp>(&O)); return true;
-    case OpKind::For: return execFor(*cast<ForOp>(&O));
-    case OpKind::While: return execWhile(*cast<WhileOp>(&O));
-    case OpKind::If: return execIf(*cast<IfOp>(&O));
+    case OpKind::DevicePrint:
+      print(*cast<DevicePrintOp>(&O));
+      return true;
+    case OpKind::DeviceAssert:
+      assertLanes(*cast<DeviceAssertOp>(&O));
+      return true;
+    case OpKind::For:
+      return execFor(*cast<ForOp>(&O));
+    case OpKind::While:
+      return execWhile(*cast<WhileOp>(&O));
+    case OpKind::If:
+      return execIf(*cast<IfOp>(&O));
     case OpKind::Yield:
     case OpKind::Condition:
-    case OpKind::Return: return true;
-    default: break;
+    case OpKind::Return:
+      return true;
+    default:
+      break;
     }
     if (isa<BinaryOp>(&O)) {
       evalBinary(O, get(Ops[0]), get(Ops[1]), slot(O.result()));

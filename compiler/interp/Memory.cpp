@@ -36,7 +36,8 @@ double Memory::readFloat(uint32_t Id, int64_t I) const {
 int64_t Memory::readInt(uint32_t Id, int64_t I) const {
   const Buffer &B = buffer(Id);
   const uint8_t *P = B.Bytes.data() + I * B.elementBytes();
-  return ir::isFloatScalar(B.Elem) ? static_cast<int64_t>(loadFloatElem(P, B.Elem)) : loadIntElem(P, {B.Elem, 0, false});
+  return ir::isFloatScalar(B.Elem) ? static_cast<int64_t>(loadFloatElem(P, B.Elem))
+                                   : loadIntElem(P, {B.Elem, 0, false});
 }
 
 void Memory::writeFloat(uint32_t Id, int64_t I, double V) {

@@ -127,11 +127,16 @@ namespace {
 
 double combineFloat(AtomicKind K, double Old, double V, ScalarKind S) {
   switch (K) {
-  case AtomicKind::Add: return roundFloat(Old + V, S);
-  case AtomicKind::Max: return std::fmax(Old, V);
-  case AtomicKind::Min: return std::fmin(Old, V);
-  case AtomicKind::Xchg: return V;
-  default: return Old; // bitwise atomics on floats are rejected by sema
+  case AtomicKind::Add:
+    return roundFloat(Old + V, S);
+  case AtomicKind::Max:
+    return std::fmax(Old, V);
+  case AtomicKind::Min:
+    return std::fmin(Old, V);
+  case AtomicKind::Xchg:
+    return V;
+  default:
+    return Old; // bitwise atomics on floats are rejected by sema
   }
 }
 
@@ -139,13 +144,20 @@ int64_t combineInt(AtomicKind K, int64_t Old, int64_t V, ScalarKind S) {
   const bool Signed = ir::isSignedScalar(S);
   auto U = [](int64_t X) { return static_cast<uint64_t>(X); };
   switch (K) {
-  case AtomicKind::Add: return wrapInt(static_cast<int64_t>(U(Old) + U(V)), S);
-  case AtomicKind::Max: return Signed ? std::max(Old, V) : (U(Old) < U(V) ? V : Old);
-  case AtomicKind::Min: return Signed ? std::min(Old, V) : (U(Old) < U(V) ? Old : V);
-  case AtomicKind::And: return Old & V;
-  case AtomicKind::Or: return Old | V;
-  case AtomicKind::Xor: return Old ^ V;
-  case AtomicKind::Xchg: return V;
+  case AtomicKind::Add:
+    return wrapInt(static_cast<int64_t>(U(Old) + U(V)), S);
+  case AtomicKind::Max:
+    return Signed ? std::max(Old, V) : (U(Old) < U(V) ? V : Old);
+  case AtomicKind::Min:
+    return Signed ? std::min(Old, V) : (U(Old) < U(V) ? Old : V);
+  case AtomicKind::And:
+    return Old & V;
+  case AtomicKind::Or:
+    return Old | V;
+  case AtomicKind::Xor:
+    return Old ^ V;
+  case AtomicKind::Xchg:
+    return V;
   }
   return Old;
 }

@@ -28,9 +28,7 @@ namespace {
 constexpr uint32_t PhiloxKeyA = 0x9E3779B9, PhiloxKeyB = 0xBB67AE85;
 constexpr uint32_t PhiloxRoundA = 0xD2511F53, PhiloxRoundB = 0xCD9E8D57;
 
-uint32_t mulhi(uint32_t A, uint32_t B) {
-  return static_cast<uint32_t>((static_cast<uint64_t>(A) * B) >> 32);
-}
+uint32_t mulhi(uint32_t A, uint32_t B) { return static_cast<uint32_t>((static_cast<uint64_t>(A) * B) >> 32); }
 
 /// One Philox4x32 evaluation, in place.
 void philox(uint32_t C[4], uint32_t K0, uint32_t K1, int Rounds) {

@@ -55,9 +55,15 @@ struct Combiner {
 
   void floats(double &A, int64_t &IA, double B, int64_t IB) const {
     switch (Kind) {
-    case ReduceKind::Sum: A = roundFloat(A + B, Elem); return;
-    case ReduceKind::Max: A = std::fmax(A, B); return;
-    case ReduceKind::Min: A = std::fmin(A, B); return;
+    case ReduceKind::Sum:
+      A = roundFloat(A + B, Elem);
+      return;
+    case ReduceKind::Max:
+      A = std::fmax(A, B);
+      return;
+    case ReduceKind::Min:
+      A = std::fmin(A, B);
+      return;
     case ReduceKind::ArgMax:
     case ReduceKind::ArgMin: {
       bool Better = Kind == ReduceKind::ArgMax ? B > A : B < A;
@@ -68,7 +74,8 @@ struct Combiner {
       }
       return;
     }
-    default: return;
+    default:
+      return;
     }
   }
 
@@ -80,9 +87,15 @@ struct Combiner {
     case ReduceKind::Sum:
       A = wrapInt(static_cast<int64_t>(static_cast<uint64_t>(A) + static_cast<uint64_t>(B)), Elem);
       return;
-    case ReduceKind::Max: A = Less(A, B) ? B : A; return;
-    case ReduceKind::Min: A = Less(B, A) ? B : A; return;
-    case ReduceKind::XorSum: A ^= B; return;
+    case ReduceKind::Max:
+      A = Less(A, B) ? B : A;
+      return;
+    case ReduceKind::Min:
+      A = Less(B, A) ? B : A;
+      return;
+    case ReduceKind::XorSum:
+      A ^= B;
+      return;
     case ReduceKind::ArgMax:
     case ReduceKind::ArgMin: {
       bool Better = Kind == ReduceKind::ArgMax ? Less(A, B) : Less(B, A);
@@ -93,7 +106,8 @@ struct Combiner {
       }
       return;
     }
-    default: return;
+    default:
+      return;
     }
   }
 };

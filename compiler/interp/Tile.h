@@ -62,27 +62,42 @@ struct Tile {
 /// Wraps V to the width and signedness of K (two's complement), i1 to 0/1.
 inline int64_t wrapInt(int64_t V, ScalarKind K) {
   switch (K) {
-  case ScalarKind::I1: return V & 1;
-  case ScalarKind::I8: return static_cast<int8_t>(V);
-  case ScalarKind::I16: return static_cast<int16_t>(V);
-  case ScalarKind::I32: return static_cast<int32_t>(V);
-  case ScalarKind::U8: return static_cast<uint8_t>(V);
-  case ScalarKind::U16: return static_cast<uint16_t>(V);
-  case ScalarKind::U32: return static_cast<uint32_t>(V);
-  default: return V;
+  case ScalarKind::I1:
+    return V & 1;
+  case ScalarKind::I8:
+    return static_cast<int8_t>(V);
+  case ScalarKind::I16:
+    return static_cast<int16_t>(V);
+  case ScalarKind::I32:
+    return static_cast<int32_t>(V);
+  case ScalarKind::U8:
+    return static_cast<uint8_t>(V);
+  case ScalarKind::U16:
+    return static_cast<uint16_t>(V);
+  case ScalarKind::U32:
+    return static_cast<uint32_t>(V);
+  default:
+    return V;
   }
 }
 
 /// The numerics format of a narrow float kind.
 inline numerics::FloatFormat formatOf(ScalarKind K) {
   switch (K) {
-  case ScalarKind::FP16: return numerics::FloatFormat::FP16;
-  case ScalarKind::BF16: return numerics::FloatFormat::BF16;
-  case ScalarKind::FP8E4NV: return numerics::FloatFormat::FP8E4NV;
-  case ScalarKind::FP8E5: return numerics::FloatFormat::FP8E5;
-  case ScalarKind::FP8E4B15: return numerics::FloatFormat::FP8E4B15;
-  case ScalarKind::FP8E5B16: return numerics::FloatFormat::FP8E5B16;
-  default: return numerics::FloatFormat::FP8E4B8;
+  case ScalarKind::FP16:
+    return numerics::FloatFormat::FP16;
+  case ScalarKind::BF16:
+    return numerics::FloatFormat::BF16;
+  case ScalarKind::FP8E4NV:
+    return numerics::FloatFormat::FP8E4NV;
+  case ScalarKind::FP8E5:
+    return numerics::FloatFormat::FP8E5;
+  case ScalarKind::FP8E4B15:
+    return numerics::FloatFormat::FP8E4B15;
+  case ScalarKind::FP8E5B16:
+    return numerics::FloatFormat::FP8E5B16;
+  default:
+    return numerics::FloatFormat::FP8E4B8;
   }
 }
 

@@ -17,7 +17,8 @@
 
 namespace tessel::ir {
 
-Op *Builder::create(OpKind K, SourceRange Loc, std::vector<Value *> Operands, const std::vector<TileType> &ResultTypes) {
+Op *Builder::create(OpKind K, SourceRange Loc, std::vector<Value *> Operands,
+                    const std::vector<TileType> &ResultTypes) {
   auto O = std::make_unique<Op>();
   O->Kind = K;
   O->Loc = Loc;
@@ -251,8 +252,8 @@ static std::vector<int64_t> reducedShape(const std::vector<int64_t> &Shape, int 
 
 Value *Builder::reduce(SourceRange Loc, ReduceKind K, Value *X, int Axis, bool TieBreakLeft) {
   std::vector<int64_t> Shape = reducedShape(X->type().Shape, Axis);
-  ElemType Elem = (K == ReduceKind::ArgMax || K == ReduceKind::ArgMin) ? ElemType{ScalarKind::I32, 0, false}
-                                                                       : X->type().Elem;
+  ElemType Elem =
+      (K == ReduceKind::ArgMax || K == ReduceKind::ArgMin) ? ElemType{ScalarKind::I32, 0, false} : X->type().Elem;
   Op *O = create(OpKind::Reduce, Loc, {X}, {TileType{Elem, Shape}});
   O->IntAttr = static_cast<int64_t>(K);
   O->IntAttr2 = Axis;

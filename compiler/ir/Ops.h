@@ -294,7 +294,7 @@ template <typename T> const T *dyn_cast(const Op *O) {
   return O && T::classof(O) ? static_cast<const T *>(O) : nullptr;
 }
 
-#define TESSEL_IR_SINGLE_KIND(Name, K)                                                                       \
+#define TESSEL_IR_SINGLE_KIND(Name, K)                                                                                 \
   static bool classof(const Op *O) { return O->kind() == OpKind::K; }
 
 /// A scalar or splat constant: IntAttr holds integer and boolean values,

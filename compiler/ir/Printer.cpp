@@ -159,13 +159,13 @@ private:
     case OpKind::Cmp:
       return " " + std::string(cmpPredicateName(cast<CmpOp>(&O)->predicate())) + " " + list(Ops);
     case OpKind::Cast: {
-      std::string S = " " + name(Ops[0]) + " : " + typeString(Ops[0]->type()) + " to";
+      std::string S = " " + name(Ops[0]) + " : " + typeString(Ops[0]->type()) + " to " + typeString(O.result()->type());
       if (cast<CastOp>(&O)->rounding() == RoundingMode::RTZ)
         S = " rtz" + S;
       return S;
     }
     case OpKind::Bitcast:
-      return " " + name(Ops[0]) + " : " + typeString(Ops[0]->type()) + " to";
+      return " " + name(Ops[0]) + " : " + typeString(Ops[0]->type()) + " to " + typeString(O.result()->type());
     case OpKind::Load: {
       auto *L = cast<LoadOp>(&O);
       std::string S = " " + name(L->ptr());
@@ -194,29 +194,30 @@ private:
     }
     case OpKind::AtomicRMW: {
       auto *A = cast<AtomicRMWOp>(&O);
-      std::string S = " " + std::string(atomicKindName(A->atomicKind())) + " " + name(A->ptr()) + ", " + name(A->value());
+      std::string S =
+          " " + std::string(atomicKindName(A->atomicKind())) + " " + name(A->ptr()) + ", " + name(A->value());
       if (A->mask())
         S += ", mask=" + name(A->mask());
-      return S + " sem=" + std::string(memSemanticName(A->semantic())) + " scope=" +
-             std::string(memScopeName(A->scope()));
+      return S + " sem=" + std::string(memSemanticName(A->semantic())) +
+             " scope=" + std::string(memScopeName(A->scope()));
     }
     case OpKind::AtomicCas: {
       auto *A = cast<AtomicCasOp>(&O);
-      return " " + list(Ops) + " sem=" + std::string(memSemanticName(A->semantic())) + " scope=" +
-             std::string(memScopeName(A->scope()));
+      return " " + list(Ops) + " sem=" + std::string(memSemanticName(A->semantic())) +
+             " scope=" + std::string(memScopeName(A->scope()));
     }
     case OpKind::Reduce: {
       auto *R = cast<ReduceOp>(&O);
-      std::string S = " " + std::string(reduceKindName(R->reduceKind())) + " " + list(Ops) +
-                      " axis=" + std::to_string(R->axis());
+      std::string S =
+          " " + std::string(reduceKindName(R->reduceKind())) + " " + list(Ops) + " axis=" + std::to_string(R->axis());
       if ((R->reduceKind() == ReduceKind::ArgMax || R->reduceKind() == ReduceKind::ArgMin) && !R->tieBreakLeft())
         S += " tie_break_left=false";
       return S;
     }
     case OpKind::Scan: {
       auto *Sc = cast<ScanOp>(&O);
-      std::string S = " " + std::string(scanKindName(Sc->scanKind())) + " " + list(Ops) +
-                      " axis=" + std::to_string(Sc->axis());
+      std::string S =
+          " " + std::string(scanKindName(Sc->scanKind())) + " " + list(Ops) + " axis=" + std::to_string(Sc->axis());
       if (Sc->reverse())
         S += " reverse";
       return S;
@@ -278,7 +279,9 @@ private:
       break;
     }
     Out += body(O);
-    if (O.numResults())
+    // Casts print both types themselves: `cast %1 : [64] fp32 to [64] fp16`.
+    const bool TypesInBody = O.kind() == OpKind::Cast || O.kind() == OpKind::Bitcast;
+    if (O.numResults() && !TypesInBody)
       Out += " : " + types(O.results());
     else if ((O.kind() == OpKind::Yield || O.kind() == OpKind::Condition) && O.numOperands())
       Out += " : " + types(O.operands());

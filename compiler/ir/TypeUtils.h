@@ -35,9 +35,13 @@ std::string typeString(const sema::TileType &T);
 int64_t numElements(const sema::TileType &T);
 
 inline sema::TileType scalarType(sema::ScalarKind K) { return {{K, 0, false}, {}}; }
-inline sema::TileType tileType(sema::ScalarKind K, std::vector<int64_t> Shape) { return {{K, 0, false}, std::move(Shape)}; }
+inline sema::TileType tileType(sema::ScalarKind K, std::vector<int64_t> Shape) {
+  return {{K, 0, false}, std::move(Shape)};
+}
 inline sema::TileType withElem(const sema::TileType &T, sema::ElemType E) { return {E, T.Shape}; }
-inline sema::TileType withShape(const sema::TileType &T, std::vector<int64_t> Shape) { return {T.Elem, std::move(Shape)}; }
+inline sema::TileType withShape(const sema::TileType &T, std::vector<int64_t> Shape) {
+  return {T.Elem, std::move(Shape)};
+}
 
 } // namespace tessel::ir
 

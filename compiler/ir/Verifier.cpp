@@ -104,9 +104,7 @@ private:
     return V->type().Shape.empty() && !V->type().Elem.isPointer() && isIntScalar(V->type().Elem.Scalar);
   }
   static bool isBool(const Value *V) { return !V->type().Elem.isPointer() && V->type().Elem.Scalar == ScalarKind::I1; }
-  static bool isFloatVal(const Value *V) {
-    return !V->type().Elem.isPointer() && isFloatScalar(V->type().Elem.Scalar);
-  }
+  static bool isFloatVal(const Value *V) { return !V->type().Elem.isPointer() && isFloatScalar(V->type().Elem.Scalar); }
   static bool isIntVal(const Value *V) { return !V->type().Elem.isPointer() && isIntScalar(V->type().Elem.Scalar); }
 
   /// Terminator values must match Types one to one.

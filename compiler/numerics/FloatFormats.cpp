@@ -51,7 +51,8 @@ double decode(FloatFormat F, uint32_t Bits) {
   if (I.AllOnesNaN && Exp == ExpMax && Mant == MantMax)
     return NaN;
   double Mag = Exp == 0 ? std::ldexp(static_cast<double>(Mant), 1 - I.Bias - I.MantBits)
-                        : std::ldexp(static_cast<double>(Mant | (1u << I.MantBits)), static_cast<int>(Exp) - I.Bias - I.MantBits);
+                        : std::ldexp(static_cast<double>(Mant | (1u << I.MantBits)),
+                                     static_cast<int>(Exp) - I.Bias - I.MantBits);
   return Neg ? -Mag : Mag;
 }
 
@@ -105,7 +106,7 @@ uint32_t encode(FloatFormat F, double Value, Rounding R) {
   const int E = E2 - 1; // A in [2^E, 2^(E+1))
   const int EMin = 1 - I.Bias;
   const int Q = (E < EMin ? EMin : E) - I.MantBits; // exponent of one unit in the last place
-  const double Scaled = std::ldexp(A, -Q);           // exact: a power-of-two scale
+  const double Scaled = std::ldexp(A, -Q);          // exact: a power-of-two scale
   double N = std::floor(Scaled);
   if (R == Rounding::NearestEven) {
     double Frac = Scaled - N;

@@ -52,10 +52,10 @@ struct FormatInfo {
   int ExpBits;
   int MantBits;
   int Bias;
-  bool HasInf;        ///< the all-ones exponent with zero mantissa is inf (IEEE style)
-  bool IeeeNaN;       ///< the all-ones exponent with nonzero mantissa is NaN
-  bool AllOnesNaN;    ///< only S.1111.111 is NaN (e4m3fn)
-  bool NegZeroIsNaN;  ///< 0x80 is the only NaN and there is no -0 (fnuz)
+  bool HasInf;       ///< the all-ones exponent with zero mantissa is inf (IEEE style)
+  bool IeeeNaN;      ///< the all-ones exponent with nonzero mantissa is NaN
+  bool AllOnesNaN;   ///< only S.1111.111 is NaN (e4m3fn)
+  bool NegZeroIsNaN; ///< 0x80 is the only NaN and there is no -0 (fnuz)
 };
 
 const FormatInfo &formatInfo(FloatFormat F);

@@ -144,8 +144,8 @@ TEST(LaunchSpec, DirectivesInAFileWithContinuations) {
   ASSERT_EQ(D.size(), 2u);
   EXPECT_EQ(D[0].Range.Begin, Source.find("# tessel"));
   EXPECT_EQ(D[0].Range.End, Source.find("\n@triton"));
-  ParsedLaunchSpec P = parseLaunchSpec(std::string_view(Source).substr(D[0].Body.Begin, D[0].Body.End - D[0].Body.Begin),
-                                       D[0].Body.Begin);
+  ParsedLaunchSpec P = parseLaunchSpec(
+      std::string_view(Source).substr(D[0].Body.Begin, D[0].Body.End - D[0].Body.Begin), D[0].Body.Begin);
   ASSERT_TRUE(P.Problems.empty()) << P.Problems[0].Message;
   ASSERT_EQ(P.Spec.Tensors.size(), 2u);
   EXPECT_EQ(P.Spec.Tensors[1].Range, rangeOf(Source, "out=fp32[n]:out"));
@@ -177,7 +177,8 @@ TEST(LaunchSpecErrors, MissingValue) {
 TEST(LaunchSpecErrors, UnknownDType) {
   std::string_view T = "n=4 x=f33[n]";
   OneProblem P = problemOf(T);
-  EXPECT_EQ(P.Message, "unknown dtype 'f33'; expected a Triton dtype such as fp32, fp16, bf16, i32, i64, u8 or fp8e4nv");
+  EXPECT_EQ(P.Message,
+            "unknown dtype 'f33'; expected a Triton dtype such as fp32, fp16, bf16, i32, i64, u8 or fp8e4nv");
   EXPECT_EQ(P.Range, rangeOf(T, "f33"));
 }
 

@@ -118,7 +118,8 @@ TEST(InterpCompute, RowSoftmaxMatchesDoubleReference) {
   B.ret({});
   ASSERT_EQ(verifyText(F), "");
   Memory Mem;
-  uint32_t XI = Mem.addBuffer("x", ScalarKind::FP16, Rows * Cols), YI = Mem.addBuffer("y", ScalarKind::FP16, Rows * Cols, true);
+  uint32_t XI = Mem.addBuffer("x", ScalarKind::FP16, Rows * Cols),
+           YI = Mem.addBuffer("y", ScalarKind::FP16, Rows * Cols, true);
   for (int64_t I = 0; I < Rows * Cols; ++I)
     Mem.writeFloat(XI, I, std::sin(0.37 * I) * 4);
   RunOptions Opts;
@@ -176,8 +177,8 @@ TEST(InterpCompute, PhiloxMatchesIndependentReference) {
   Value *Out = F.addParam(ptrType(ScalarKind::U32), "out");
   Value *OutF = F.addParam(ptrType(ScalarKind::FP32), "outf");
   Value *Seed = F.addParam(scalarType(ScalarKind::I64), "seed");
-  Value *Offs = B.add(at(1, 2), B.arange(at(1, 2), 0, 256),
-                      B.constantInt(at(1, 2), 1 << 30, tileType(ScalarKind::I32, {256})));
+  Value *Offs =
+      B.add(at(1, 2), B.arange(at(1, 2), 0, 256), B.constantInt(at(1, 2), 1 << 30, tileType(ScalarKind::I32, {256})));
   Value *RI = B.random(at(3, 4), OpKind::Randint, Seed, Offs);
   Value *RF = B.random(at(5, 6), OpKind::Rand, Seed, Offs);
   Value *R7 = B.random(at(5, 6), OpKind::Randint, Seed, Offs, 7);
@@ -212,7 +213,8 @@ TEST(InterpCompute, RandnIsStandardNormal) {
   Value *Out = F.addParam(ptrType(ScalarKind::FP32), "out");
   Value *Idx = B.arange(at(1, 2), 0, 4096);
   Value *Seed = B.constantInt(at(1, 2), 42, scalarType(ScalarKind::I32));
-  B.store(at(3, 4), B.addPtr(at(3, 4), B.splat(at(3, 4), Out, {4096}), Idx), B.random(at(5, 6), OpKind::Randn, Seed, Idx));
+  B.store(at(3, 4), B.addPtr(at(3, 4), B.splat(at(3, 4), Out, {4096}), Idx),
+          B.random(at(5, 6), OpKind::Randn, Seed, Idx));
   B.ret({});
   Memory Mem;
   uint32_t O = Mem.addBuffer("out", ScalarKind::FP32, 4096);

@@ -27,7 +27,8 @@ namespace {
 
 /// A kernel with one output buffer `out` of Count elements of Elem; Body
 /// returns the tile to store at out[0..Count).
-template <typename BodyFn> RunResult runToBuffer(Memory &Mem, uint32_t &Out, ScalarKind Elem, int64_t Count, BodyFn Body) {
+template <typename BodyFn>
+RunResult runToBuffer(Memory &Mem, uint32_t &Out, ScalarKind Elem, int64_t Count, BodyFn Body) {
   ir::Function F("k");
   Builder B(F);
   Value *P = F.addParam(ptrType(Elem), "out");
@@ -101,7 +102,8 @@ TEST(InterpSemantics, IntegersWrapAndShiftLikePtx) {
     return B.add(at(1, 2), intTile(B, ScalarKind::I8, {127, -128}), intTile(B, ScalarKind::I8, {1, -1}));
   });
   runToBuffer(Mem, Shr, ScalarKind::I32, 2, [&](Builder &B) {
-    return B.binary(at(1, 2), OpKind::Shr, intTile(B, ScalarKind::I32, {-16, -16}), intTile(B, ScalarKind::I32, {2, 40}));
+    return B.binary(at(1, 2), OpKind::Shr, intTile(B, ScalarKind::I32, {-16, -16}),
+                    intTile(B, ScalarKind::I32, {2, 40}));
   });
   runToBuffer(Mem, UShr, ScalarKind::U32, 2, [&](Builder &B) {
     return B.binary(at(1, 2), OpKind::Shr, intTile(B, ScalarKind::U32, {0xFFFFFFF0, 0xFFFFFFF0}),
@@ -120,9 +122,8 @@ TEST(InterpSemantics, CastsRoundSaturateAndTruncate) {
   Memory Mem;
   uint32_t H, Z, F8, I, B8, U;
   std::vector<double> In = {1.0 + std::ldexp(1.0, -11), 1.0 + 3 * std::ldexp(1.0, -11), 70000.0, -1e9};
-  runToBuffer(Mem, H, ScalarKind::FP16, 4, [&](Builder &B) {
-    return B.cast(at(1, 2), floatTile(B, ScalarKind::FP32, In), elem(ScalarKind::FP16));
-  });
+  runToBuffer(Mem, H, ScalarKind::FP16, 4,
+              [&](Builder &B) { return B.cast(at(1, 2), floatTile(B, ScalarKind::FP32, In), elem(ScalarKind::FP16)); });
   runToBuffer(Mem, Z, ScalarKind::FP16, 4, [&](Builder &B) {
     return B.cast(at(1, 2), floatTile(B, ScalarKind::FP32, In), elem(ScalarKind::FP16), ir::RoundingMode::RTZ);
   });
@@ -155,7 +156,8 @@ TEST(InterpSemantics, BitcastAndFp16Arithmetic) {
   });
   // 2048 + 1 is not an fp16 value: the sum rounds to even (2048).
   runToBuffer(Mem, Sum, ScalarKind::FP16, 2, [&](Builder &B) {
-    return B.add(at(1, 2), floatTile(B, ScalarKind::FP16, {2048.0, 2048.0}), floatTile(B, ScalarKind::FP16, {1.0, 3.0}));
+    return B.add(at(1, 2), floatTile(B, ScalarKind::FP16, {2048.0, 2048.0}),
+                 floatTile(B, ScalarKind::FP16, {1.0, 3.0}));
   });
   EXPECT_EQ(readInts(Mem, Bits), (std::vector<int64_t>{0x3F800000, static_cast<int32_t>(0xC0000000)}));
   EXPECT_EQ(readFloats(Mem, Sum), (std::vector<double>{2048.0, 2052.0}));
@@ -307,7 +309,8 @@ TEST(InterpSemantics, AssertAndPrint) {
   ir::Function F("dbg");
   Builder B(F);
   Value *X = B.arange(at(1, 2), 0, 4);
-  B.deviceAssert(at(3, 9), B.cmp(at(3, 6), CmpPredicate::LT, X, B.constantInt(at(5, 6), 2, tileType(ScalarKind::I32, {4}))),
+  B.deviceAssert(at(3, 9),
+                 B.cmp(at(3, 6), CmpPredicate::LT, X, B.constantInt(at(5, 6), 2, tileType(ScalarKind::I32, {4}))),
                  "x too big");
   B.devicePrint(at(10, 20), "x:", {B.programId(at(11, 12), 0)});
   B.ret({});

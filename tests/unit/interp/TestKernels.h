@@ -93,8 +93,7 @@ inline void matmul(Function &F, ScalarKind In, int64_t BM, int64_t BN, int64_t B
   Value *One = B.constantInt(at(1, 2), 1, I32);
   Value *Acc0 = B.constantFloat(at(1, 2), 0.0, tileType(ScalarKind::FP32, {BM, BN}));
   // for k0 in range(0, K, BK): the loop counts blocks of K.
-  Value *KBlocks = B.binary(at(1, 2), OpKind::FloorDiv,
-                            B.add(at(1, 2), K, B.constantInt(at(1, 2), BK - 1, I32)),
+  Value *KBlocks = B.binary(at(1, 2), OpKind::FloorDiv, B.add(at(1, 2), K, B.constantInt(at(1, 2), BK - 1, I32)),
                             B.constantInt(at(1, 2), BK, I32));
   ForOp *Loop = B.createFor(at(200, 300), Zero, KBlocks, One, {Acc0});
   {
@@ -105,14 +104,12 @@ inline void matmul(Function &F, ScalarKind In, int64_t BM, int64_t BN, int64_t B
     Value *MaskK = B.cmp(at(1, 2), CmpPredicate::LT, Ks, B.splat(at(1, 2), K, {BK}));
     // A tile: rows OffM, cols Ks; mask rows and K.
     Value *AOff = grid2d(B, OffM, Ks, K, BM, BK);
-    Value *AMask = B.binary(at(1, 2), OpKind::And,
-                            B.broadcast(at(1, 2), B.expandDims(at(1, 2), MaskM, 1), {BM, BK}),
+    Value *AMask = B.binary(at(1, 2), OpKind::And, B.broadcast(at(1, 2), B.expandDims(at(1, 2), MaskM, 1), {BM, BK}),
                             B.broadcast(at(1, 2), B.expandDims(at(1, 2), MaskK, 0), {BM, BK}));
     Value *ATile = B.load(at(210, 220), B.addPtr(at(1, 2), B.splat(at(1, 2), A, {BM, BK}), AOff), AMask,
                           B.constantFloat(at(1, 2), 0.0, tileType(In, {BM, BK})));
     Value *BOff = grid2d(B, Ks, OffN, N, BK, BN);
-    Value *BMask = B.binary(at(1, 2), OpKind::And,
-                            B.broadcast(at(1, 2), B.expandDims(at(1, 2), MaskK, 1), {BK, BN}),
+    Value *BMask = B.binary(at(1, 2), OpKind::And, B.broadcast(at(1, 2), B.expandDims(at(1, 2), MaskK, 1), {BK, BN}),
                             B.broadcast(at(1, 2), B.expandDims(at(1, 2), MaskN, 0), {BK, BN}));
     Value *BTile = B.load(at(230, 240), B.addPtr(at(1, 2), B.splat(at(1, 2), Bp, {BK, BN}), BOff), BMask,
                           B.constantFloat(at(1, 2), 0.0, tileType(In, {BK, BN})));

@@ -42,8 +42,8 @@ VecAddRun runVectorAdd(int64_t N, int64_t Block, bool Masked) {
   }
   RunOptions Opts;
   Opts.Grid = {(N + Block - 1) / Block, 1, 1};
-  R.Result = run(F, R.Mem, {ArgValue::pointer(R.X), ArgValue::pointer(R.Y), ArgValue::pointer(R.Out), ArgValue::integer(N)},
-                 Opts);
+  R.Result = run(
+      F, R.Mem, {ArgValue::pointer(R.X), ArgValue::pointer(R.Y), ArgValue::pointer(R.Out), ArgValue::integer(N)}, Opts);
   return R;
 }
 

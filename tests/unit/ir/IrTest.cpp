@@ -230,7 +230,8 @@ TEST(TileIR, VerifierChecksMemoryAndDot) {
   Function F("mem");
   Builder B(F);
   Value *P = F.addParam(ptrTo(ScalarKind::FP16), "p");
-  Value *Ps = B.addPtr(at(1, 2), B.splat(at(1, 2), P, {16, 16}), B.constantInt(at(1, 2), 0, tileType(ScalarKind::I32, {16, 16})));
+  Value *Ps = B.addPtr(at(1, 2), B.splat(at(1, 2), P, {16, 16}),
+                       B.constantInt(at(1, 2), 0, tileType(ScalarKind::I32, {16, 16})));
   Value *Mask = B.constantInt(at(3, 4), 1, tileType(ScalarKind::I32, {16, 16}));
   Value *A = B.load(at(5, 6), Ps, Mask);
   B.store(at(7, 8), Ps, B.cast(at(7, 8), A, {ScalarKind::FP32, 0, false}));
@@ -242,6 +243,61 @@ TEST(TileIR, VerifierChecksMemoryAndDot) {
                                  "store: stored value has type [16, 16] fp32, expected [16, 16] fp16\n"
                                  "dot: accumulator shape [16, 8] fp32 does not match the product\n"
                                  "load: pointer operand has type [16, 16] i32\n");
+}
+
+TEST(TileIR, MemoryComputeAndDebugOpsPrint) {
+  Function F("ops");
+  Builder B(F);
+  Value *P = F.addParam(ptrTo(ScalarKind::FP16), "p");
+  Value *Seed = F.addParam(scalarType(ScalarKind::I64), "seed");
+  Value *Idx = B.arange(at(1, 2), 0, 16);
+  Value *Hinted = B.hint(at(1, 2), HintKind::MultipleOf, Idx, {16});
+  Value *Ps = B.splat(at(1, 2), P, {16});
+  Value *Ptrs = B.addPtr(at(1, 2), Ps, Hinted);
+  Value *True = B.constantInt(at(1, 2), 1, tileType(ScalarKind::I1, {16}));
+  Value *Zero = B.constantFloat(at(1, 2), 0.0, tileType(ScalarKind::FP16, {16}));
+  Value *X = B.load(at(1, 2), Ptrs, True, Zero, CacheModifier::CG, EvictionPolicy::EvictLast);
+  Value *X32 = B.cast(at(1, 2), X, {ScalarKind::FP32, 0, false});
+  Value *Back = B.cast(at(1, 2), X32, {ScalarKind::FP16, 0, false}, RoundingMode::RTZ);
+  Value *Old = B.atomicRMW(at(1, 2), AtomicKind::Add, Ptrs, Back, True, MemSemantic::Relaxed, MemScope::Cta);
+  Value *R = B.random(at(1, 2), OpKind::Rand, Seed, Idx, 7);
+  Value *Sum = B.reduce(at(1, 2), ReduceKind::Sum, R, 0);
+  Value *Cum = B.scan(at(1, 2), ScanKind::CumSum, Idx, 0, true);
+  Value *M = B.reshape(at(1, 2), X32, {4, 4});
+  Value *D = B.dot(at(1, 2), M, B.trans(at(1, 2), M), nullptr, InputPrecision::IEEE);
+  B.devicePrint(at(1, 2), "sum", {Sum, Old}, true);
+  B.deviceAssert(at(1, 2), B.cmp(at(1, 2), CmpPredicate::GE, Cum, Idx), "monotone");
+  B.store(at(1, 2), Ptrs, Back, nullptr, CacheModifier::WT);
+  (void)D;
+  B.ret({});
+  EXPECT_EQ(messages(verify(F)), "");
+  PrintOptions NoLoc;
+  NoLoc.Locations = false;
+  EXPECT_EQ(printFunction(F, NoLoc), R"(func @ops(%p: *fp16, %seed: i64) {
+  %0 = arange 0, 16 : [16] i32
+  %1 = hint multiple_of %0 [16] : [16] i32
+  %2 = splat %p : [16] *fp16
+  %3 = addptr %2, %1 : [16] *fp16
+  %4 = constant true : [16] i1
+  %5 = constant 0.0 : [16] fp16
+  %6 = load %3, mask=%4, other=%5 cache=.cg evict=evict_last : [16] fp16
+  %7 = cast %6 : [16] fp16 to [16] fp32
+  %8 = cast rtz %7 : [16] fp32 to [16] fp16
+  %9 = atomic_rmw add %3, %8, mask=%4 sem=relaxed scope=cta : [16] fp16
+  %10 = rand %seed, %0 n_rounds=7 : [16] fp32
+  %11 = reduce sum %10 axis=0 : fp32
+  %12 = scan cumsum %0 axis=0 reverse : [16] i32
+  %13 = reshape %7 : [4, 4] fp32
+  %14 = permute %13 order=[1, 0] : [4, 4] fp32
+  %15 = constant 0.0 : [4, 4] fp32
+  %16 = dot %13, %14, %15 precision=ieee : [4, 4] fp32
+  device_print "sum" %11, %9 hex
+  %17 = cmp ge %12, %0 : [16] i1
+  device_assert %17 "monotone"
+  store %3, %8 cache=.wt
+  return
+}
+)");
 }
 
 } // namespace

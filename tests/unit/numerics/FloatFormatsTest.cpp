@@ -200,9 +200,8 @@ TEST(FloatFormats, Bf16DecodeAndEncodeMatchFp32Layout) {
     // The classic round-half-to-even on the fp32 bits.
     uint32_t Ref = (U + 0x7FFF + ((U >> 16) & 1)) >> 16;
     ASSERT_EQ(encode(FloatFormat::BF16, F), Ref) << std::hex << U;
-    ASSERT_EQ(encode(FloatFormat::BF16, F, Rounding::TowardZero), (U >> 16) == 0x7F80 || (U >> 16) == 0xFF80
-                                                                      ? (U >> 16) - 1
-                                                                      : (U >> 16))
+    ASSERT_EQ(encode(FloatFormat::BF16, F, Rounding::TowardZero),
+              (U >> 16) == 0x7F80 || (U >> 16) == 0xFF80 ? (U >> 16) - 1 : (U >> 16))
         << std::hex << U;
   }
 }
@@ -257,8 +256,8 @@ TEST(FloatFormats, Tf32RoundsNearestTiesAway) {
   EXPECT_EQ(floatBits(roundToTF32(Tie)), 0x3F802000u);
   EXPECT_EQ(floatBits(roundToTF32(floatFromBits(0x3F800FFF))), 0x3F800000u);
   EXPECT_EQ(roundToFP32(1.0 + std::ldexp(1.0, -30), Rounding::TowardZero), 1.0f);
-  EXPECT_EQ(roundToFP32(-(1.0 + std::ldexp(1.0, -24) * 1.5), Rounding::NearestEven),
-            -floatFromBits(0x3F800001)) << "0.75 ulp rounds up";
+  EXPECT_EQ(roundToFP32(-(1.0 + std::ldexp(1.0, -24) * 1.5), Rounding::NearestEven), -floatFromBits(0x3F800001))
+      << "0.75 ulp rounds up";
 }
 
 } // namespace
