@@ -31,7 +31,7 @@ Compiled kernels print shared memory, registers and spills (registers and the sh
 check need a GPU: they come from loading the cubin). A compact table closes the run; `--json`
 writes every record for a machine comparison with `tessel check --format=json`.
 
-    python3 scripts/triton_oracle.py samples/*.py samples/bugs/*.py --json oracle.json
+    python3 scripts/triton_oracle.py samples/*.py samples/bugs/*.py --reference samples/triton-3.6-oracle.txt
     python3 scripts/triton_oracle.py --docs docs/diagnostics.md samples/vector_add.py
 
 `--docs` also compiles every **Bad** / **Fixed** example of docs/diagnostics.md and checks that
@@ -360,20 +360,46 @@ def run_file(path, triton, JITFunction, Autotuner, Heuristics, target, records, 
                 print_record(rec, verbose)
 
 
-def print_record(rec, verbose):
+def format_record(rec):
+    """The record's lines: `file:line:col: kernel [spec]: result`, then one per cause."""
+    if rec["kernel"] == "-":
+        return [f"{rec['file']}:{rec['line']}:{rec['col']}: skipped: {rec['message']}"]
     head = f"{rec['file']}:{rec['line']}:{rec['col']}: {rec['kernel']} [{rec['spec']}]"
     if rec["status"] == "ok":
-        print(f"{head}: ok shared={rec['shared']} n_regs={rec['n_regs']} n_spills={rec['n_spills']}")
-        return
-    print(f"{head}: {rec['status']}: {rec['message']}")
+        return [f"{head}: ok shared={rec['shared']} n_regs={rec['n_regs']} n_spills={rec['n_spills']}"]
+    lines = [f"{head}: {rec['status']}: {rec['message']}"]
     for cause in rec["causes"]:
         where = cause["where"]
         at = f"{where[0]}:{where[1]}:{where[2]}" if where else "-"
         first = cause["message"].strip().splitlines()[0] if cause["message"].strip() else "(no message)"
-        print(f"    {cause['type']} at {at}: {first}")
+        lines.append(f"    {cause['type']} at {at}: {first}")
+    return lines
+
+
+def print_record(rec, verbose):
+    for line in format_record(rec):
+        print(line)
     if verbose and rec["causes"]:
         for cause in rec["causes"]:
             print(cause["message"])
+
+
+REFERENCE_HEADER = """# What triton {version} says about every kernel of the files below, as printed by
+#   python3 scripts/triton_oracle.py --reference THIS_FILE {files}   ({count} files)
+# file:line:col is the absolute position (column 1-based) of Triton's error; `ok` lines give
+# shared memory bytes, registers and spills of the compiled kernel (registers need a GPU). The
+# indented lines are the __cause__ chain. Function addresses are blanked. Regenerate after
+# changing a sample.
+"""
+
+
+def write_reference(path, records, triton_version, files):
+    with open(path, "w", encoding="utf-8") as out:
+        shown = " ".join(files) if len(files) <= 3 else f"{files[0]} ... {files[-1]}"
+        out.write(REFERENCE_HEADER.format(version=triton_version, files=shown, count=len(files)) + "\n")
+        for rec in records:
+            for line in format_record(rec):
+                out.write(re.sub(r" at 0x[0-9a-f]+>", " at 0x...>", line) + "\n")
 
 
 def print_table(records):
@@ -437,6 +463,8 @@ def main():
                     help="compile for this compute capability (e.g. 90) instead of the current GPU")
     ap.add_argument("--json", help="write every record to this file")
     ap.add_argument("--verbose", action="store_true", help="print Triton's full messages with their excerpts")
+    ap.add_argument("--reference", metavar="FILE",
+                    help="write the per-kernel lines (without the table) to FILE, e.g. samples/triton-3.6-oracle.txt")
     ap.add_argument("--docs", metavar="DIAGNOSTICS_MD",
                     help="also compile the Bad/Fixed examples of docs/diagnostics.md and check each verdict")
     args = ap.parse_args()
@@ -465,6 +493,9 @@ def main():
     print_table(records)
     if examples:
         print_doc_verdicts(examples, records)
+    if args.reference:
+        write_reference(args.reference, [r for r in records if r["file"] not in examples], triton.__version__,
+                        args.files)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(records, out, indent=1, default=str)
