@@ -15,7 +15,7 @@ import torch
 import triton
 import triton.language as tl
 
-EPS: tl.constexpr = 1e-5
+EPS = tl.constexpr(1e-5)
 
 
 def matmul_configs():

@@ -28,10 +28,13 @@ echo "findings on the file: $("$tessel" check --color=never "$file" | tail -1)"
 
 echo "== whole process"
 if command -v hyperfine >/dev/null; then
-  hyperfine -N --warmup 5 --runs 50 --export-markdown /dev/stdout \
+  md=$(mktemp --suffix=.md)
+  hyperfine -N -i --warmup 5 --runs 50 --style basic --export-markdown "$md" \
     "$tessel --version" \
     "$tessel check --format=json $file" \
-    "$tessel check $file" 2>/dev/null | grep -v '^$'
+    "$tessel check $file"
+  cat "$md"
+  rm -f "$md"
 else
   echo "(hyperfine not installed: apt-get install hyperfine; using a loop of 50 runs)"
   for cmd in "$tessel --version" "$tessel check --format=json $file"; do
