@@ -14,7 +14,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -73,10 +75,6 @@ constexpr DTypeAlias DTypes[] = {
     {"uint32", "u32"},
     {"uint64", "u64"},
 };
-
-bool isReserved(std::string_view Name) {
-  return Name == "grid" || Name == "num_warps" || Name == "num_stages" || Name == "num_ctas" || Name == "kernel";
-}
 
 } // namespace
 
@@ -196,9 +194,10 @@ private:
 // Parser
 //===----------------------------------------------------------------------===//
 
-/// Thrown inside one entry to abandon it; caught by parseEntry, never escapes.
-struct EntryError {};
-
+/// Recursive descent over the tokens. The first error of an entry is
+/// recorded and sets Failed; every parse function returns at once while
+/// Failed is set (the `if (Failed)` lines), and parseEntry then skips to the
+/// next `name=` and clears it.
 class Parser {
 public:
   Parser(std::string_view Text, uint32_t Base) : Toks(Lexer(Text, Base).run()) {
@@ -223,9 +222,11 @@ private:
     return peek(Ahead).K == Tok::Punct && peek(Ahead).Text == P;
   }
 
-  [[noreturn]] void fail(SourceRange R, std::string Message) {
+  void fail(SourceRange R, std::string Message) {
+    if (Failed)
+      return;
     Result.Problems.push_back({ProblemKind::LaunchSpec, R, std::move(Message), {}, {}, {}});
-    throw EntryError{};
+    Failed = true;
   }
 
   static std::string describe(const Token &T) {
@@ -250,55 +251,61 @@ private:
 
   void parseEntry() {
     size_t Start = I;
-    try {
-      if (peek().K != Tok::Name || !isPunct("=", 1)) {
-        if (peek().K == Tok::Bad)
-          fail(peek().Range, "unexpected character " + describe(peek()) + " in launch spec");
-        fail(peek().Range, "expected `name=value`, got " + describe(peek()));
-      }
-      const Token &Name = take();
-      take(); // '='
-      std::string Key(Name.Text);
-      if (!Seen.insert(Key).second)
-        fail(Name.Range, "duplicate entry '" + Key + "' in launch spec");
-      if (Key.find('.') != std::string::npos)
-        fail(Name.Range, "'" + Key + "' is not a valid entry name");
-      parseValueFor(Key, Name.Range);
-    } catch (EntryError &) {
-      if (I == Start)
-        take();
-      recover();
+    parseEntryBody();
+    if (!Failed)
+      return;
+    Failed = false;
+    if (I == Start)
+      take();
+    recover();
+  }
+
+  void parseEntryBody() {
+    if (peek().K != Tok::Name || !isPunct("=", 1)) {
+      if (peek().K == Tok::Bad)
+        return fail(peek().Range, "unexpected character " + describe(peek()) + " in launch spec");
+      return fail(peek().Range, "expected `name=value`, got " + describe(peek()));
     }
+    const Token &Name = take();
+    take(); // '='
+    std::string Key(Name.Text);
+    if (!Seen.insert(Key).second)
+      return fail(Name.Range, "duplicate entry '" + Key + "' in launch spec");
+    if (Key.find('.') != std::string::npos)
+      return fail(Name.Range, "'" + Key + "' is not a valid entry name");
+    parseValueFor(Key, Name.Range);
   }
 
   void parseValueFor(const std::string &Key, SourceRange NameRange) {
     LaunchSpec &S = Result.Spec;
     if (Key == "kernel") {
       if (peek().K != Tok::Name)
-        fail(peek().Range, "expected a kernel name after 'kernel=', got " + describe(peek()));
+        return fail(peek().Range, "expected a kernel name after 'kernel=', got " + describe(peek()));
       S.Kernel = std::string(take().Text);
       return;
     }
     if (Key == "grid") {
       SpecExpr G = parseExpr();
+      if (Failed)
+        return;
       std::vector<SpecExpr> Dims = G.K == SpecExpr::Kind::Tuple ? std::move(G.Args) : std::vector<SpecExpr>{G};
       if (Dims.empty() || Dims.size() > 3)
-        fail(G.Range, "grid must have 1, 2 or 3 dimensions, got " + std::to_string(Dims.size()));
+        return fail(G.Range, "grid must have 1, 2 or 3 dimensions, got " + std::to_string(Dims.size()));
       S.Grid = std::move(Dims);
       return;
     }
     if (Key == "num_warps" || Key == "num_stages" || Key == "num_ctas") {
-      SpecExpr E = parseScalarExpr(Key);
+      SpecExpr E = parseScalarExpr();
+      if (Failed)
+        return;
       (Key == "num_warps" ? S.NumWarps : Key == "num_stages" ? S.NumStages : S.NumCtas) = std::move(E);
       return;
     }
-    if (peek().K == Tok::Name && isPunct("[", 1) && !canonicalDType(peek().Text).empty()) {
-      parseTensor(Key, NameRange);
-      return;
-    }
+    if (peek().K == Tok::Name && isPunct("[", 1) && !canonicalDType(peek().Text).empty())
+      return parseTensor(Key, NameRange);
     if (peek().K == Tok::Name && isPunct("[", 1))
-      fail(peek().Range, "unknown dtype '" + std::string(peek().Text) +
-                             "'; expected a Triton dtype such as fp32, fp16, bf16, i32, i64, u8 or fp8e4nv");
+      return fail(peek().Range, "unknown dtype '" + std::string(peek().Text) +
+                                    "'; expected a Triton dtype such as fp32, fp16, bf16, i32, i64, u8 or fp8e4nv");
     ValueSpec V;
     V.Name = Key;
     if (isPunct("[")) {
@@ -306,22 +313,45 @@ private:
       V.IsList = true;
       while (!isPunct("]")) {
         if (peek().K == Tok::End)
-          fail(Open, "unterminated '[': expected ']'");
-        V.Instances.push_back(parseScalarExpr(Key));
+          return fail(Open, "unterminated '[': expected ']'");
+        V.Instances.push_back(parseScalarExpr());
+        if (Failed)
+          return;
         if (peek().K == Tok::End)
-          fail(Open, "unterminated '[': expected ']'");
+          return fail(Open, "unterminated '[': expected ']'");
         if (!isPunct("]"))
           expectPunct(",", "between instances");
+        if (Failed)
+          return;
       }
       SourceRange Close = take().Range;
       if (V.Instances.empty())
-        fail({Open.Begin, Close.End}, "'" + Key + "' lists no instances");
+        return fail({Open.Begin, Close.End}, "'" + Key + "' lists no instances");
       V.Range = {NameRange.Begin, Close.End};
     } else {
-      V.Instances.push_back(parseScalarExpr(Key));
+      V.Instances.push_back(parseScalarExpr());
+      if (Failed)
+        return;
       V.Range = {NameRange.Begin, V.Instances.back().Range.End};
     }
     S.Values.push_back(std::move(V));
+  }
+
+  /// Expressions up to `]` or `;`, comma separated, into Out.
+  void parseDimList(std::vector<SpecExpr> &Out, SourceRange Open) {
+    while (!isPunct("]") && !isPunct(";")) {
+      if (peek().K == Tok::End)
+        return fail(Open, "unterminated '[': expected ']'");
+      Out.push_back(parseScalarExpr());
+      if (Failed)
+        return;
+      if (peek().K == Tok::End)
+        return fail(Open, "unterminated '[': expected ']'");
+      if (!isPunct("]") && !isPunct(";"))
+        expectPunct(",", "between dimensions");
+      if (Failed)
+        return;
+    }
   }
 
   void parseTensor(const std::string &Key, SourceRange NameRange) {
@@ -331,57 +361,59 @@ private:
     T.DType = canonicalDType(DT.Text);
     T.DTypeRange = DT.Range;
     SourceRange Open = take().Range; // '['
-    auto parseList = [&](std::vector<SpecExpr> &Out) {
-      while (!isPunct("]") && !isPunct(";")) {
-        if (peek().K == Tok::End)
-          fail(Open, "unterminated '[': expected ']'");
-        Out.push_back(parseScalarExpr(Key));
-        if (peek().K == Tok::End)
-          fail(Open, "unterminated '[': expected ']'");
-        if (!isPunct("]") && !isPunct(";"))
-          expectPunct(",", "between dimensions");
-      }
-    };
-    parseList(T.Dims);
+    parseDimList(T.Dims, Open);
+    if (Failed)
+      return;
     if (isPunct(";")) {
       SourceRange Semi = take().Range;
-      parseList(T.Strides);
+      parseDimList(T.Strides, Open);
+      if (Failed)
+        return;
       if (T.Strides.size() != T.Dims.size())
-        fail({Semi.Begin, peek().Range.Begin}, "'" + Key + "' has " + std::to_string(T.Dims.size()) +
-                                                   " dimensions but " + std::to_string(T.Strides.size()) + " strides");
+        return fail({Semi.Begin, peek().Range.Begin}, "'" + Key + "' has " + std::to_string(T.Dims.size()) +
+                                                          " dimensions but " + std::to_string(T.Strides.size()) +
+                                                          " strides");
     }
     SourceRange Close = peek().Range;
     expectPunct("]", "after the dimensions");
+    if (Failed)
+      return;
     T.Range = {NameRange.Begin, Close.End};
     while (isPunct(":")) {
       take();
       if (peek().K != Tok::Name)
-        fail(peek().Range, "expected a flag after ':', got " + describe(peek()));
+        return fail(peek().Range, "expected a flag after ':', got " + describe(peek()));
       const Token &Flag = take();
-      if (Flag.Text == "out")
-        T.IsOutput = true;
-      else if (Flag.Text == "rand")
-        T.Init = TensorInit::Rand;
-      else if (Flag.Text == "randn")
-        T.Init = TensorInit::Randn;
-      else if (Flag.Text == "zeros")
-        T.Init = TensorInit::Zeros;
-      else if (Flag.Text == "ones")
-        T.Init = TensorInit::Ones;
-      else if (Flag.Text == "arange")
-        T.Init = TensorInit::Arange;
-      else
-        fail(Flag.Range,
-             "unknown tensor flag ':" + std::string(Flag.Text) + "'; expected out, rand, randn, zeros, ones or arange");
+      if (!applyFlag(T, Flag.Text))
+        return fail(Flag.Range, "unknown tensor flag ':" + std::string(Flag.Text) +
+                                    "'; expected out, rand, randn, zeros, ones or arange");
       T.Range.End = Flag.Range.End;
     }
     Result.Spec.Tensors.push_back(std::move(T));
   }
 
+  static bool applyFlag(TensorSpec &T, std::string_view Flag) {
+    if (Flag == "out")
+      T.IsOutput = true;
+    else if (Flag == "rand")
+      T.Init = TensorInit::Rand;
+    else if (Flag == "randn")
+      T.Init = TensorInit::Randn;
+    else if (Flag == "zeros")
+      T.Init = TensorInit::Zeros;
+    else if (Flag == "ones")
+      T.Init = TensorInit::Ones;
+    else if (Flag == "arange")
+      T.Init = TensorInit::Arange;
+    else
+      return false;
+    return true;
+  }
+
   /// An expression that must not be a tuple.
-  SpecExpr parseScalarExpr(const std::string &Key) {
+  SpecExpr parseScalarExpr() {
     SpecExpr E = parseExpr();
-    if (E.K == SpecExpr::Kind::Tuple)
+    if (!Failed && E.K == SpecExpr::Kind::Tuple)
       fail(E.Range, "a tuple is only allowed as the value of 'grid'");
     return E;
   }
@@ -397,39 +429,132 @@ private:
 
   SpecExpr parseExpr() {
     SpecExpr L = parseTerm();
-    while (isPunct("+") || isPunct("-")) {
+    while (!Failed && (isPunct("+") || isPunct("-"))) {
       auto K = take().Text == "+" ? SpecExpr::Kind::Add : SpecExpr::Kind::Sub;
-      L = binary(K, std::move(L), parseTerm());
+      SpecExpr R = parseTerm();
+      L = binary(K, std::move(L), std::move(R));
     }
     return L;
   }
 
   SpecExpr parseTerm() {
     SpecExpr L = parseUnary();
-    while (isPunct("*") || isPunct("/") || isPunct("//") || isPunct("%")) {
+    while (!Failed && (isPunct("*") || isPunct("/") || isPunct("//") || isPunct("%"))) {
       std::string_view Op = take().Text;
       auto K = Op == "*"    ? SpecExpr::Kind::Mul
                : Op == "/"  ? SpecExpr::Kind::Div
                : Op == "//" ? SpecExpr::Kind::FloorDiv
                             : SpecExpr::Kind::Mod;
-      L = binary(K, std::move(L), parseUnary());
+      SpecExpr R = parseUnary();
+      L = binary(K, std::move(L), std::move(R));
     }
     return L;
   }
 
   SpecExpr parseUnary() {
-    if (isPunct("-") || isPunct("+")) {
-      const Token &Sign = take();
-      SpecExpr Inner = parseUnary();
-      if (Sign.Text == "+")
-        return Inner;
-      SpecExpr E;
-      E.K = SpecExpr::Kind::Neg;
-      E.Range = {Sign.Range.Begin, Inner.Range.End};
-      E.Args.push_back(std::move(Inner));
+    if (!isPunct("-") && !isPunct("+"))
+      return parsePrimary();
+    const Token &Sign = take();
+    SpecExpr Inner = parseUnary();
+    if (Sign.Text == "+" || Failed)
+      return Inner;
+    SpecExpr E;
+    E.K = SpecExpr::Kind::Neg;
+    E.Range = {Sign.Range.Begin, Inner.Range.End};
+    E.Args.push_back(std::move(Inner));
+    return E;
+  }
+
+  SpecExpr parseNumber(const Token &T) {
+    SpecExpr E;
+    E.Range = T.Range;
+    std::string S(T.Text);
+    S.erase(std::remove(S.begin(), S.end(), '_'), S.end());
+    const char *Begin = S.c_str();
+    char *End = nullptr;
+    errno = 0;
+    if (T.K == Tok::Int) {
+      E.K = SpecExpr::Kind::Int;
+      E.Int = std::strtoll(Begin, &End, 0);
+    } else {
+      E.K = SpecExpr::Kind::Float;
+      E.Float = std::strtod(Begin, &End);
+    }
+    if (End != Begin + S.size() || errno == ERANGE)
+      fail(T.Range,
+           std::string(T.K == Tok::Int ? "invalid integer '" : "invalid number '") + std::string(T.Text) + "'");
+    return E;
+  }
+
+  SpecExpr parseCall(const Token &T) {
+    SpecExpr E;
+    E.Range = T.Range;
+    std::string Callee(T.Text);
+    if (Callee.rfind("triton.", 0) == 0)
+      Callee = Callee.substr(7);
+    // 0 means "two or more".
+    static const std::map<std::string, size_t, std::less<>> Arity = {
+        {"cdiv", 2}, {"min", 0}, {"max", 0}, {"next_power_of_2", 1}};
+    auto It = Arity.find(Callee);
+    if (It == Arity.end()) {
+      fail(T.Range,
+           "unknown function '" + std::string(T.Text) + "'; a launch spec can call cdiv, min, max and next_power_of_2");
       return E;
     }
-    return parsePrimary();
+    take(); // '('
+    E.K = SpecExpr::Kind::Call;
+    E.Name = Callee;
+    while (!isPunct(")")) {
+      if (peek().K == Tok::End) {
+        fail(T.Range, "unterminated call of '" + Callee + "': expected ')'");
+        return E;
+      }
+      E.Args.push_back(parseExpr());
+      if (!Failed && !isPunct(")"))
+        expectPunct(",", "between arguments");
+      if (Failed)
+        return E;
+    }
+    E.Range.End = take().Range.End;
+    size_t Want = It->second;
+    if ((Want && E.Args.size() != Want) || (!Want && E.Args.size() < 2))
+      fail(E.Range, Callee + "() takes " + (Want ? std::to_string(Want) : std::string("at least 2")) +
+                        " arguments, got " + std::to_string(E.Args.size()));
+    return E;
+  }
+
+  /// `(e)` or a tuple `(e, ...)` / `(e,)`.
+  SpecExpr parseParenthesized() {
+    SpecExpr E;
+    SourceRange Open = take().Range;
+    E.Range = Open;
+    if (isPunct(")")) {
+      fail({Open.Begin, peek().Range.End}, "empty parentheses");
+      return E;
+    }
+    SpecExpr First = parseExpr();
+    if (Failed)
+      return First;
+    if (isPunct(")")) {
+      take();
+      return First;
+    }
+    E.K = SpecExpr::Kind::Tuple;
+    E.Args.push_back(std::move(First));
+    while (isPunct(",")) {
+      take();
+      if (isPunct(")"))
+        break;
+      E.Args.push_back(parseExpr());
+      if (Failed)
+        return E;
+    }
+    if (!isPunct(")")) {
+      fail(peek().Range, "expected ')' to close the tuple, got " + describe(peek()));
+      return E;
+    }
+    E.Range = {Open.Begin, take().Range.End};
+    return E;
   }
 
   SpecExpr parsePrimary() {
@@ -437,111 +562,44 @@ private:
     SpecExpr E;
     E.Range = T.Range;
     switch (T.K) {
-    case Tok::Int: {
+    case Tok::Int:
+    case Tok::Float:
       take();
-      std::string S(T.Text);
-      S.erase(std::remove(S.begin(), S.end(), '_'), S.end());
-      size_t Used = 0;
-      try {
-        E.Int = std::stoll(S, &Used, 0);
-      } catch (...) {
-        Used = 0;
-      }
-      if (Used != S.size())
-        fail(T.Range, "invalid integer '" + std::string(T.Text) + "'");
-      E.K = SpecExpr::Kind::Int;
-      return E;
-    }
-    case Tok::Float: {
-      take();
-      std::string S(T.Text);
-      size_t Used = 0;
-      try {
-        E.Float = std::stod(S, &Used);
-      } catch (...) {
-        Used = 0;
-      }
-      if (Used != S.size())
-        fail(T.Range, "invalid number '" + std::string(T.Text) + "'");
-      E.K = SpecExpr::Kind::Float;
-      return E;
-    }
-    case Tok::Name: {
+      return parseNumber(T);
+    case Tok::Name:
       take();
       if (T.Text == "True" || T.Text == "False") {
         E.K = SpecExpr::Kind::Bool;
         E.Int = T.Text == "True";
         return E;
       }
-      if (!isPunct("(")) {
-        if (T.Text.find('.') != std::string_view::npos)
-          fail(T.Range, "'" + std::string(T.Text) + "' is not a name a launch spec can use");
-        E.K = SpecExpr::Kind::Name;
-        E.Name = std::string(T.Text);
-        return E;
-      }
-      std::string Callee(T.Text);
-      if (Callee.rfind("triton.", 0) == 0)
-        Callee = Callee.substr(7);
-      static const std::map<std::string, size_t, std::less<>> Arity = {
-          {"cdiv", 2}, {"min", 0}, {"max", 0}, {"next_power_of_2", 1}};
-      auto It = Arity.find(Callee);
-      if (It == Arity.end())
-        fail(T.Range, "unknown function '" + std::string(T.Text) +
-                          "'; a launch spec can call cdiv, min, max and next_power_of_2");
-      take(); // '('
-      E.K = SpecExpr::Kind::Call;
-      E.Name = Callee;
-      while (!isPunct(")")) {
-        if (peek().K == Tok::End)
-          fail(T.Range, "unterminated call of '" + Callee + "': expected ')'");
-        E.Args.push_back(parseExpr());
-        if (!isPunct(")"))
-          expectPunct(",", "between arguments");
-      }
-      E.Range.End = take().Range.End;
-      size_t Want = It->second;
-      if ((Want && E.Args.size() != Want) || (!Want && E.Args.size() < 2))
-        fail(E.Range, Callee + "() takes " + (Want ? std::to_string(Want) : std::string("at least 2")) +
-                          " arguments, got " + std::to_string(E.Args.size()));
+      if (isPunct("("))
+        return parseCall(T);
+      if (T.Text.find('.') != std::string_view::npos)
+        fail(T.Range, "'" + std::string(T.Text) + "' is not a name a launch spec can use");
+      E.K = SpecExpr::Kind::Name;
+      E.Name = std::string(T.Text);
       return E;
-    }
     case Tok::Punct:
-      if (T.Text == "(") {
-        SourceRange Open = take().Range;
-        if (isPunct(")"))
-          fail({Open.Begin, peek().Range.End}, "empty parentheses");
-        SpecExpr First = parseExpr();
-        if (isPunct(")")) {
-          take();
-          return First; // plain parentheses
-        }
-        E.K = SpecExpr::Kind::Tuple;
-        E.Args.push_back(std::move(First));
-        while (isPunct(",")) {
-          take();
-          if (isPunct(")"))
-            break;
-          E.Args.push_back(parseExpr());
-        }
-        if (!isPunct(")"))
-          fail(peek().Range, "expected ')' to close the tuple, got " + describe(peek()));
-        E.Range = {Open.Begin, take().Range.End};
-        return E;
-      }
+      if (T.Text == "(")
+        return parseParenthesized();
       fail(T.Range, "expected a value, got " + describe(T));
+      return E;
     case Tok::Bad:
       fail(T.Range, "unexpected character " + describe(T) + " in launch spec");
+      return E;
     case Tok::End:
       fail(T.Range, "expected a value, got the end of the spec");
+      return E;
     }
-    fail(T.Range, "expected a value");
+    return E;
   }
 
   std::vector<Token> Toks;
   size_t I = 0;
   ParsedLaunchSpec Result;
   std::set<std::string> Seen;
+  bool Failed = false;
 };
 
 } // namespace
@@ -640,17 +698,21 @@ struct Number {
   double asDouble() const { return IsFloat ? Float : static_cast<double>(Int); }
 };
 
-/// Thrown to abandon the current instance; caught in instantiate().
-struct EvalError {};
-
+/// Evaluates the expressions of one instance. The first error is reported
+/// and sets Failed; evaluation then unwinds returning dummy numbers, and the
+/// instance is dropped.
 class Evaluator {
 public:
   Evaluator(const LaunchSpec &Spec, const std::map<std::string, size_t> &Choice, ProblemSink &Problems)
       : Spec(Spec), Choice(Choice), Problems(Problems) {}
 
-  [[noreturn]] void fail(SourceRange R, std::string Message) {
+  bool failed() const { return Failed; }
+
+  void fail(SourceRange R, std::string Message) {
+    if (Failed)
+      return;
     Problems.report(ProblemKind::LaunchSpec, R, std::move(Message));
-    throw EvalError{};
+    Failed = true;
   }
 
   Number value(const std::string &Name, SourceRange UseRange) {
@@ -660,14 +722,19 @@ public:
     if (!V) {
       if (Spec.tensor(Name))
         fail(UseRange, "'" + Name + "' is a tensor, not a number");
-      fail(UseRange, "name '" + Name + "' is not defined in the launch spec");
+      else
+        fail(UseRange, "name '" + Name + "' is not defined in the launch spec");
+      return {};
     }
-    if (!Active.insert(Name).second)
+    if (!Active.insert(Name).second) {
       fail(UseRange, "'" + Name + "' depends on itself");
+      return {};
+    }
     auto C = Choice.find(Name);
     Number N = eval(V->Instances[C == Choice.end() ? 0 : C->second]);
     Active.erase(Name);
-    Done[Name] = N;
+    if (!Failed)
+      Done[Name] = N;
     return N;
   }
 
@@ -699,16 +766,21 @@ public:
     }
     case K::Tuple:
       fail(E.Range, "a tuple is only allowed as the value of 'grid'");
+      return N;
     case K::Call:
       return call(E);
-    default:
-      return arith(E, eval(E.Args[0]), eval(E.Args[1]));
+    default: {
+      Number A = eval(E.Args[0]);
+      Number B = eval(E.Args[1]);
+      return Failed ? N : arith(E, A, B);
+    }
     }
   }
 
+  /// An integer-valued expression; What names it in the message.
   int64_t integer(const SpecExpr &E, const std::string &What) {
     Number N = eval(E);
-    if (N.IsFloat)
+    if (!Failed && N.IsFloat)
       fail(E.Range, What + " must be an integer");
     return N.Int;
   }
@@ -719,8 +791,10 @@ private:
     Number N;
     if (E.K == K::Div || A.IsFloat || B.IsFloat) {
       double X = A.asDouble(), Y = B.asDouble();
-      if ((E.K == K::Div || E.K == K::FloorDiv || E.K == K::Mod) && Y == 0)
+      if ((E.K == K::Div || E.K == K::FloorDiv || E.K == K::Mod) && Y == 0) {
         fail(E.Range, "division by zero");
+        return N;
+      }
       N.IsFloat = true;
       switch (E.K) {
       case K::Add:
@@ -758,8 +832,10 @@ private:
     default:
       break;
     }
-    if (Y == 0)
+    if (Y == 0) {
       fail(E.Range, "division by zero");
+      return N;
+    }
     // Python's floor division and modulo (the spec reads like Python).
     int64_t Q = X / Y, R = X % Y;
     if (R != 0 && ((R < 0) != (Y < 0))) {
@@ -775,11 +851,17 @@ private:
     for (const SpecExpr &A : E.Args)
       Args.push_back(eval(A));
     Number N;
+    if (Failed)
+      return N;
     if (E.Name == "cdiv") {
-      if (Args[0].IsFloat || Args[1].IsFloat)
+      if (Args[0].IsFloat || Args[1].IsFloat) {
         fail(E.Range, "cdiv() takes integers");
-      if (Args[1].Int == 0)
+        return N;
+      }
+      if (Args[1].Int == 0) {
         fail(E.Range, "division by zero");
+        return N;
+      }
       int64_t X = Args[0].Int, Y = Args[1].Int;
       int64_t Q = X / Y;
       if ((X % Y != 0) && ((X < 0) == (Y < 0)))
@@ -788,8 +870,10 @@ private:
       return N;
     }
     if (E.Name == "next_power_of_2") {
-      if (Args[0].IsFloat)
+      if (Args[0].IsFloat) {
         fail(E.Range, "next_power_of_2() takes an integer");
+        return N;
+      }
       int64_t P = 1;
       while (P < Args[0].Int)
         P <<= 1;
@@ -809,6 +893,7 @@ private:
   ProblemSink &Problems;
   std::map<std::string, Number> Done;
   std::set<std::string> Active;
+  bool Failed = false;
 };
 
 std::string numberText(const Number &N) {
@@ -821,7 +906,36 @@ std::string numberText(const Number &N) {
   return Buf;
 }
 
-ConcreteLaunch instance(const LaunchSpec &Spec, const std::map<std::string, size_t> &Choice, ProblemSink &Problems) {
+/// A non-negative integer, or a reported problem.
+int64_t nonNegative(Evaluator &Ev, const SpecExpr &E, const std::string &What) {
+  int64_t N = Ev.integer(E, "a " + What);
+  if (!Ev.failed() && N < 0)
+    Ev.fail(E.Range, What + " must not be negative, got " + std::to_string(N));
+  return N;
+}
+
+void concreteTensor(Evaluator &Ev, const TensorSpec &T, ConcreteLaunch &L) {
+  ConcreteTensor C{T.Name, T.DType, {}, {}, 0, T.IsOutput, T.Init};
+  for (const SpecExpr &D : T.Dims)
+    C.Shape.push_back(nonNegative(Ev, D, "tensor dimension"));
+  for (const SpecExpr &S : T.Strides)
+    C.Strides.push_back(nonNegative(Ev, S, "stride"));
+  if (Ev.failed())
+    return;
+  if (C.Strides.empty()) {
+    C.Strides.assign(C.Shape.size(), 1);
+    for (int D = static_cast<int>(C.Shape.size()) - 2; D >= 0; --D)
+      C.Strides[D] = C.Strides[D + 1] * C.Shape[D + 1];
+  }
+  bool Empty = std::find(C.Shape.begin(), C.Shape.end(), 0) != C.Shape.end();
+  C.StorageElements = Empty ? 0 : 1;
+  for (size_t D = 0; D < C.Shape.size() && !Empty; ++D)
+    C.StorageElements += (C.Shape[D] - 1) * C.Strides[D];
+  L.Tensors.push_back(std::move(C));
+}
+
+std::optional<ConcreteLaunch> instance(const LaunchSpec &Spec, const std::map<std::string, size_t> &Choice,
+                                       ProblemSink &Problems) {
   Evaluator Ev(Spec, Choice, Problems);
   ConcreteLaunch L;
   for (const ValueSpec &V : Spec.Values) {
@@ -830,52 +944,27 @@ ConcreteLaunch instance(const LaunchSpec &Spec, const std::map<std::string, size
     if (V.IsList)
       L.Label += (L.Label.empty() ? "" : ", ") + V.Name + "=" + numberText(N);
   }
-  for (const TensorSpec &T : Spec.Tensors) {
-    ConcreteTensor C{T.Name, T.DType, {}, {}, 0, T.IsOutput, T.Init};
-    for (const SpecExpr &D : T.Dims) {
-      int64_t N = Ev.integer(D, "a tensor dimension");
-      if (N < 0)
-        Ev.fail(D.Range, "tensor dimension must not be negative, got " + std::to_string(N));
-      C.Shape.push_back(N);
-    }
-    for (const SpecExpr &S : T.Strides) {
-      int64_t N = Ev.integer(S, "a stride");
-      if (N < 0)
-        Ev.fail(S.Range, "stride must not be negative, got " + std::to_string(N));
-      C.Strides.push_back(N);
-    }
-    if (C.Strides.empty()) {
-      C.Strides.assign(C.Shape.size(), 1);
-      for (int D = static_cast<int>(C.Shape.size()) - 2; D >= 0; --D)
-        C.Strides[D] = C.Strides[D + 1] * C.Shape[D + 1];
-    }
-    bool Empty = std::find(C.Shape.begin(), C.Shape.end(), 0) != C.Shape.end();
-    C.StorageElements = Empty ? 0 : 1;
-    for (size_t D = 0; D < C.Shape.size() && !Empty; ++D)
-      C.StorageElements += (C.Shape[D] - 1) * C.Strides[D];
-    L.Tensors.push_back(std::move(C));
-  }
-  for (size_t D = 0; D < Spec.Grid.size(); ++D) {
-    int64_t N = Ev.integer(Spec.Grid[D], "a grid dimension");
-    if (N < 0)
-      Ev.fail(Spec.Grid[D].Range, "grid dimension must not be negative, got " + std::to_string(N));
-    L.Grid[D] = N;
-  }
+  for (const TensorSpec &T : Spec.Tensors)
+    concreteTensor(Ev, T, L);
+  for (size_t D = 0; D < Spec.Grid.size(); ++D)
+    L.Grid[D] = nonNegative(Ev, Spec.Grid[D], "grid dimension");
   if (Spec.NumWarps) {
     L.NumWarps = Ev.integer(*Spec.NumWarps, "num_warps");
-    if (L.NumWarps <= 0 || (L.NumWarps & (L.NumWarps - 1)))
+    if (!Ev.failed() && (L.NumWarps <= 0 || (L.NumWarps & (L.NumWarps - 1))))
       Ev.fail(Spec.NumWarps->Range, "num_warps must be a power of 2");
   }
   if (Spec.NumStages) {
     L.NumStages = Ev.integer(*Spec.NumStages, "num_stages");
-    if (L.NumStages < 0)
+    if (!Ev.failed() && L.NumStages < 0)
       Ev.fail(Spec.NumStages->Range, "num_stages must not be negative");
   }
   if (Spec.NumCtas) {
     L.NumCtas = Ev.integer(*Spec.NumCtas, "num_ctas");
-    if (L.NumCtas < 1)
+    if (!Ev.failed() && L.NumCtas < 1)
       Ev.fail(Spec.NumCtas->Range, "num_ctas must be at least 1");
   }
+  if (Ev.failed())
+    return std::nullopt;
   return L;
 }
 
@@ -888,14 +977,12 @@ std::vector<ConcreteLaunch> instantiate(const LaunchSpec &Spec, ProblemSink &Pro
       Lists.push_back(&V);
   std::vector<ConcreteLaunch> Out;
   std::vector<size_t> Index(Lists.size(), 0);
-  while (Out.size() < MaxInstances) {
+  for (size_t Tried = 0; Tried < MaxInstances; ++Tried) {
     std::map<std::string, size_t> Choice;
     for (size_t I = 0; I < Lists.size(); ++I)
       Choice[Lists[I]->Name] = Index[I];
-    try {
-      Out.push_back(instance(Spec, Choice, Problems));
-    } catch (EvalError &) {
-    }
+    if (std::optional<ConcreteLaunch> L = instance(Spec, Choice, Problems))
+      Out.push_back(std::move(*L));
     // Odometer over the lists, the last varying fastest.
     size_t D = Lists.size();
     while (D > 0) {
