@@ -14,26 +14,46 @@ namespace tessel::ast {
 
 std::string_view Expr::pyName() const {
   switch (Kind) {
-  case ExprKind::Name: return "Name";
-  case ExprKind::Constant: return "Constant";
-  case ExprKind::Attribute: return "Attribute";
-  case ExprKind::Call: return "Call";
-  case ExprKind::Subscript: return "Subscript";
-  case ExprKind::Slice: return "Slice";
-  case ExprKind::Tuple: return "Tuple";
-  case ExprKind::List: return "List";
-  case ExprKind::ListComp: return "ListComp";
-  case ExprKind::BinOp: return "BinOp";
-  case ExprKind::UnaryOp: return "UnaryOp";
-  case ExprKind::BoolOp: return "BoolOp";
-  case ExprKind::Compare: return "Compare";
-  case ExprKind::IfExp: return "IfExp";
-  case ExprKind::JoinedStr: return "JoinedStr";
-  case ExprKind::Lambda: return "Lambda";
-  case ExprKind::Dict: return "Dict";
-  case ExprKind::Starred: return "Starred";
-  case ExprKind::Unsupported: return static_cast<const UnsupportedExpr *>(this)->PyName;
-  case ExprKind::Error: return "Error";
+  case ExprKind::Name:
+    return "Name";
+  case ExprKind::Constant:
+    return "Constant";
+  case ExprKind::Attribute:
+    return "Attribute";
+  case ExprKind::Call:
+    return "Call";
+  case ExprKind::Subscript:
+    return "Subscript";
+  case ExprKind::Slice:
+    return "Slice";
+  case ExprKind::Tuple:
+    return "Tuple";
+  case ExprKind::List:
+    return "List";
+  case ExprKind::ListComp:
+    return "ListComp";
+  case ExprKind::BinOp:
+    return "BinOp";
+  case ExprKind::UnaryOp:
+    return "UnaryOp";
+  case ExprKind::BoolOp:
+    return "BoolOp";
+  case ExprKind::Compare:
+    return "Compare";
+  case ExprKind::IfExp:
+    return "IfExp";
+  case ExprKind::JoinedStr:
+    return "JoinedStr";
+  case ExprKind::Lambda:
+    return "Lambda";
+  case ExprKind::Dict:
+    return "Dict";
+  case ExprKind::Starred:
+    return "Starred";
+  case ExprKind::Unsupported:
+    return static_cast<const UnsupportedExpr *>(this)->PyName;
+  case ExprKind::Error:
+    return "Error";
   }
   return "Error";
 }
@@ -42,69 +62,114 @@ std::string_view Stmt::pyName() const {
   switch (Kind) {
   case StmtKind::FunctionDef:
     return static_cast<const FunctionDefStmt *>(this)->IsAsync ? "AsyncFunctionDef" : "FunctionDef";
-  case StmtKind::ClassDef: return "ClassDef";
-  case StmtKind::Assign: return "Assign";
-  case StmtKind::AnnAssign: return "AnnAssign";
-  case StmtKind::AugAssign: return "AugAssign";
-  case StmtKind::Return: return "Return";
-  case StmtKind::If: return "If";
-  case StmtKind::For: return static_cast<const ForStmt *>(this)->IsAsync ? "AsyncFor" : "For";
-  case StmtKind::While: return "While";
-  case StmtKind::With: return static_cast<const WithStmt *>(this)->IsAsync ? "AsyncWith" : "With";
-  case StmtKind::Pass: return "Pass";
-  case StmtKind::Break: return "Break";
-  case StmtKind::Continue: return "Continue";
-  case StmtKind::ExprStmt: return "Expr";
-  case StmtKind::Assert: return "Assert";
-  case StmtKind::Import: return "Import";
-  case StmtKind::ImportFrom: return "ImportFrom";
-  case StmtKind::Unsupported: return static_cast<const UnsupportedStmt *>(this)->PyName;
-  case StmtKind::Error: return "Error";
+  case StmtKind::ClassDef:
+    return "ClassDef";
+  case StmtKind::Assign:
+    return "Assign";
+  case StmtKind::AnnAssign:
+    return "AnnAssign";
+  case StmtKind::AugAssign:
+    return "AugAssign";
+  case StmtKind::Return:
+    return "Return";
+  case StmtKind::If:
+    return "If";
+  case StmtKind::For:
+    return static_cast<const ForStmt *>(this)->IsAsync ? "AsyncFor" : "For";
+  case StmtKind::While:
+    return "While";
+  case StmtKind::With:
+    return static_cast<const WithStmt *>(this)->IsAsync ? "AsyncWith" : "With";
+  case StmtKind::Pass:
+    return "Pass";
+  case StmtKind::Break:
+    return "Break";
+  case StmtKind::Continue:
+    return "Continue";
+  case StmtKind::ExprStmt:
+    return "Expr";
+  case StmtKind::Assert:
+    return "Assert";
+  case StmtKind::Import:
+    return "Import";
+  case StmtKind::ImportFrom:
+    return "ImportFrom";
+  case StmtKind::Unsupported:
+    return static_cast<const UnsupportedStmt *>(this)->PyName;
+  case StmtKind::Error:
+    return "Error";
   }
   return "Error";
 }
 
 std::string_view spelling(BinOpKind Op) {
   switch (Op) {
-  case BinOpKind::Add: return "+";
-  case BinOpKind::Sub: return "-";
-  case BinOpKind::Mult: return "*";
-  case BinOpKind::MatMult: return "@";
-  case BinOpKind::Div: return "/";
-  case BinOpKind::FloorDiv: return "//";
-  case BinOpKind::Mod: return "%";
-  case BinOpKind::Pow: return "**";
-  case BinOpKind::LShift: return "<<";
-  case BinOpKind::RShift: return ">>";
-  case BinOpKind::BitOr: return "|";
-  case BinOpKind::BitXor: return "^";
-  case BinOpKind::BitAnd: return "&";
+  case BinOpKind::Add:
+    return "+";
+  case BinOpKind::Sub:
+    return "-";
+  case BinOpKind::Mult:
+    return "*";
+  case BinOpKind::MatMult:
+    return "@";
+  case BinOpKind::Div:
+    return "/";
+  case BinOpKind::FloorDiv:
+    return "//";
+  case BinOpKind::Mod:
+    return "%";
+  case BinOpKind::Pow:
+    return "**";
+  case BinOpKind::LShift:
+    return "<<";
+  case BinOpKind::RShift:
+    return ">>";
+  case BinOpKind::BitOr:
+    return "|";
+  case BinOpKind::BitXor:
+    return "^";
+  case BinOpKind::BitAnd:
+    return "&";
   }
   return "?";
 }
 
 std::string_view spelling(UnaryOpKind Op) {
   switch (Op) {
-  case UnaryOpKind::Invert: return "~";
-  case UnaryOpKind::Not: return "not";
-  case UnaryOpKind::UAdd: return "+";
-  case UnaryOpKind::USub: return "-";
+  case UnaryOpKind::Invert:
+    return "~";
+  case UnaryOpKind::Not:
+    return "not";
+  case UnaryOpKind::UAdd:
+    return "+";
+  case UnaryOpKind::USub:
+    return "-";
   }
   return "?";
 }
 
 std::string_view spelling(CmpOpKind Op) {
   switch (Op) {
-  case CmpOpKind::Eq: return "==";
-  case CmpOpKind::NotEq: return "!=";
-  case CmpOpKind::Lt: return "<";
-  case CmpOpKind::LtE: return "<=";
-  case CmpOpKind::Gt: return ">";
-  case CmpOpKind::GtE: return ">=";
-  case CmpOpKind::Is: return "is";
-  case CmpOpKind::IsNot: return "is not";
-  case CmpOpKind::In: return "in";
-  case CmpOpKind::NotIn: return "not in";
+  case CmpOpKind::Eq:
+    return "==";
+  case CmpOpKind::NotEq:
+    return "!=";
+  case CmpOpKind::Lt:
+    return "<";
+  case CmpOpKind::LtE:
+    return "<=";
+  case CmpOpKind::Gt:
+    return ">";
+  case CmpOpKind::GtE:
+    return ">=";
+  case CmpOpKind::Is:
+    return "is";
+  case CmpOpKind::IsNot:
+    return "is not";
+  case CmpOpKind::In:
+    return "in";
+  case CmpOpKind::NotIn:
+    return "not in";
   }
   return "?";
 }

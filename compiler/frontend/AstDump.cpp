@@ -12,45 +12,72 @@ namespace tessel::ast {
 
 static const char *binOpName(BinOpKind Op) {
   switch (Op) {
-  case BinOpKind::Add: return "Add";
-  case BinOpKind::Sub: return "Sub";
-  case BinOpKind::Mult: return "Mult";
-  case BinOpKind::MatMult: return "MatMult";
-  case BinOpKind::Div: return "Div";
-  case BinOpKind::FloorDiv: return "FloorDiv";
-  case BinOpKind::Mod: return "Mod";
-  case BinOpKind::Pow: return "Pow";
-  case BinOpKind::LShift: return "LShift";
-  case BinOpKind::RShift: return "RShift";
-  case BinOpKind::BitOr: return "BitOr";
-  case BinOpKind::BitXor: return "BitXor";
-  case BinOpKind::BitAnd: return "BitAnd";
+  case BinOpKind::Add:
+    return "Add";
+  case BinOpKind::Sub:
+    return "Sub";
+  case BinOpKind::Mult:
+    return "Mult";
+  case BinOpKind::MatMult:
+    return "MatMult";
+  case BinOpKind::Div:
+    return "Div";
+  case BinOpKind::FloorDiv:
+    return "FloorDiv";
+  case BinOpKind::Mod:
+    return "Mod";
+  case BinOpKind::Pow:
+    return "Pow";
+  case BinOpKind::LShift:
+    return "LShift";
+  case BinOpKind::RShift:
+    return "RShift";
+  case BinOpKind::BitOr:
+    return "BitOr";
+  case BinOpKind::BitXor:
+    return "BitXor";
+  case BinOpKind::BitAnd:
+    return "BitAnd";
   }
   return "?";
 }
 
 static const char *unaryOpName(UnaryOpKind Op) {
   switch (Op) {
-  case UnaryOpKind::Invert: return "Invert";
-  case UnaryOpKind::Not: return "Not";
-  case UnaryOpKind::UAdd: return "UAdd";
-  case UnaryOpKind::USub: return "USub";
+  case UnaryOpKind::Invert:
+    return "Invert";
+  case UnaryOpKind::Not:
+    return "Not";
+  case UnaryOpKind::UAdd:
+    return "UAdd";
+  case UnaryOpKind::USub:
+    return "USub";
   }
   return "?";
 }
 
 static const char *cmpOpName(CmpOpKind Op) {
   switch (Op) {
-  case CmpOpKind::Eq: return "Eq";
-  case CmpOpKind::NotEq: return "NotEq";
-  case CmpOpKind::Lt: return "Lt";
-  case CmpOpKind::LtE: return "LtE";
-  case CmpOpKind::Gt: return "Gt";
-  case CmpOpKind::GtE: return "GtE";
-  case CmpOpKind::Is: return "Is";
-  case CmpOpKind::IsNot: return "IsNot";
-  case CmpOpKind::In: return "In";
-  case CmpOpKind::NotIn: return "NotIn";
+  case CmpOpKind::Eq:
+    return "Eq";
+  case CmpOpKind::NotEq:
+    return "NotEq";
+  case CmpOpKind::Lt:
+    return "Lt";
+  case CmpOpKind::LtE:
+    return "LtE";
+  case CmpOpKind::Gt:
+    return "Gt";
+  case CmpOpKind::GtE:
+    return "GtE";
+  case CmpOpKind::Is:
+    return "Is";
+  case CmpOpKind::IsNot:
+    return "IsNot";
+  case CmpOpKind::In:
+    return "In";
+  case CmpOpKind::NotIn:
+    return "NotIn";
   }
   return "?";
 }
@@ -77,10 +104,17 @@ static std::string params(const std::vector<Param> &Ps) {
     const Param &P = Ps[I];
     Out += I ? ", " : "";
     switch (P.PKind) {
-    case Param::ParamKind::Positional: break;
-    case Param::ParamKind::KeywordOnly: Out += "kw:"; break;
-    case Param::ParamKind::VarArgs: Out += "*"; break;
-    case Param::ParamKind::VarKeywords: Out += "**"; break;
+    case Param::ParamKind::Positional:
+      break;
+    case Param::ParamKind::KeywordOnly:
+      Out += "kw:";
+      break;
+    case Param::ParamKind::VarArgs:
+      Out += "*";
+      break;
+    case Param::ParamKind::VarKeywords:
+      Out += "**";
+      break;
     }
     Out += P.Name;
     if (P.Annotation)
@@ -93,18 +127,24 @@ static std::string params(const std::vector<Param> &Ps) {
 
 static std::string constant(const ConstantExpr *C) {
   switch (C->CK) {
-  case ConstantKind::None: return "None";
-  case ConstantKind::Bool: return C->BoolValue ? "True" : "False";
+  case ConstantKind::None:
+    return "None";
+  case ConstantKind::Bool:
+    return C->BoolValue ? "True" : "False";
   case ConstantKind::Int:
     if (C->IntOverflow)
       return "<bigint>";
     if (C->IntIsUnsigned64)
       return std::to_string(static_cast<uint64_t>(C->IntValue));
     return std::to_string(C->IntValue);
-  case ConstantKind::Float: return reprFloat(C->FloatValue);
-  case ConstantKind::String: return reprString(C->StrValue);
-  case ConstantKind::Bytes: return "b" + reprString(C->StrValue);
-  case ConstantKind::Ellipsis: return "Ellipsis";
+  case ConstantKind::Float:
+    return reprFloat(C->FloatValue);
+  case ConstantKind::String:
+    return reprString(C->StrValue);
+  case ConstantKind::Bytes:
+    return "b" + reprString(C->StrValue);
+  case ConstantKind::Ellipsis:
+    return "Ellipsis";
   }
   return "?";
 }
@@ -113,8 +153,10 @@ std::string dump(const Expr *E) {
   if (!E)
     return "None";
   switch (E->kind()) {
-  case ExprKind::Name: return "Name(" + cast<NameExpr>(E)->Id + ")";
-  case ExprKind::Constant: return constant(cast<ConstantExpr>(E));
+  case ExprKind::Name:
+    return "Name(" + cast<NameExpr>(E)->Id + ")";
+  case ExprKind::Constant:
+    return constant(cast<ConstantExpr>(E));
   case ExprKind::Attribute: {
     const auto *A = cast<AttributeExpr>(E);
     return "Attribute(" + dump(A->Value) + ", " + A->Attr + ")";
@@ -136,8 +178,10 @@ std::string dump(const Expr *E) {
     const auto *S = cast<SliceExpr>(E);
     return "Slice(" + opt(S->Lower) + ", " + opt(S->Upper) + ", " + opt(S->Step) + ")";
   }
-  case ExprKind::Tuple: return "Tuple(" + list(cast<TupleExpr>(E)->Elts) + ")";
-  case ExprKind::List: return "List(" + list(cast<ListExpr>(E)->Elts) + ")";
+  case ExprKind::Tuple:
+    return "Tuple(" + list(cast<TupleExpr>(E)->Elts) + ")";
+  case ExprKind::List:
+    return "List(" + list(cast<ListExpr>(E)->Elts) + ")";
   case ExprKind::ListComp: {
     const auto *L = cast<ListCompExpr>(E);
     std::string Gens = "[";
@@ -171,7 +215,8 @@ std::string dump(const Expr *E) {
     const auto *I = cast<IfExpExpr>(E);
     return "IfExp(" + dump(I->Test) + ", " + dump(I->Body) + ", " + dump(I->OrElse) + ")";
   }
-  case ExprKind::JoinedStr: return "JoinedStr(" + list(cast<JoinedStrExpr>(E)->Values) + ")";
+  case ExprKind::JoinedStr:
+    return "JoinedStr(" + list(cast<JoinedStrExpr>(E)->Values) + ")";
   case ExprKind::Lambda: {
     const auto *L = cast<LambdaExpr>(E);
     return "Lambda(" + params(L->Params) + ", " + dump(L->Body) + ")";
@@ -180,9 +225,12 @@ std::string dump(const Expr *E) {
     const auto *D = cast<DictExpr>(E);
     return "Dict(" + list(D->Keys) + ", " + list(D->Values) + ")";
   }
-  case ExprKind::Starred: return "Starred(" + dump(cast<StarredExpr>(E)->Value) + ")";
-  case ExprKind::Unsupported: return cast<UnsupportedExpr>(E)->PyName + "!";
-  case ExprKind::Error: return "Error";
+  case ExprKind::Starred:
+    return "Starred(" + dump(cast<StarredExpr>(E)->Value) + ")";
+  case ExprKind::Unsupported:
+    return cast<UnsupportedExpr>(E)->PyName + "!";
+  case ExprKind::Error:
+    return "Error";
   }
   return "?";
 }
@@ -210,7 +258,8 @@ std::string dump(const Stmt *S) {
     const auto *A = cast<AugAssignStmt>(S);
     return "AugAssign(" + dump(A->Target) + ", " + binOpName(A->Op) + ", " + dump(A->Value) + ")";
   }
-  case StmtKind::Return: return "Return(" + opt(cast<ReturnStmt>(S)->Value) + ")";
+  case StmtKind::Return:
+    return "Return(" + opt(cast<ReturnStmt>(S)->Value) + ")";
   case StmtKind::If: {
     const auto *I = cast<IfStmt>(S);
     return "If(" + dump(I->Test) + ", " + block(I->Body) + ", " + block(I->OrElse) + ")";
@@ -232,10 +281,14 @@ std::string dump(const Stmt *S) {
                opt(W->Items[I].OptionalVars) + ")";
     return std::string(W->pyName()) + "(" + Items + "], " + block(W->Body) + ")";
   }
-  case StmtKind::Pass: return "Pass";
-  case StmtKind::Break: return "Break";
-  case StmtKind::Continue: return "Continue";
-  case StmtKind::ExprStmt: return "Expr(" + dump(cast<ExprStmt>(S)->Value) + ")";
+  case StmtKind::Pass:
+    return "Pass";
+  case StmtKind::Break:
+    return "Break";
+  case StmtKind::Continue:
+    return "Continue";
+  case StmtKind::ExprStmt:
+    return "Expr(" + dump(cast<ExprStmt>(S)->Value) + ")";
   case StmtKind::Assert: {
     const auto *A = cast<AssertStmt>(S);
     return "Assert(" + dump(A->Test) + ", " + opt(A->Msg) + ")";
@@ -254,8 +307,10 @@ std::string dump(const Stmt *S) {
       Out += (K ? ", " : "") + I->Names[K].Name + (I->Names[K].AsName.empty() ? "" : " as " + I->Names[K].AsName);
     return Out + "], " + std::to_string(I->Level) + ")";
   }
-  case StmtKind::Unsupported: return cast<UnsupportedStmt>(S)->PyName + "!";
-  case StmtKind::Error: return "Error";
+  case StmtKind::Unsupported:
+    return cast<UnsupportedStmt>(S)->PyName + "!";
+  case StmtKind::Error:
+    return "Error";
   }
   return "?";
 }

@@ -55,7 +55,9 @@ void Walker::walk(const Stmt *S) const {
     walk(A->Value);
     return;
   }
-  case StmtKind::Return: walk(cast<ReturnStmt>(S)->Value); return;
+  case StmtKind::Return:
+    walk(cast<ReturnStmt>(S)->Value);
+    return;
   case StmtKind::If: {
     const auto *I = cast<IfStmt>(S);
     walk(I->Test);
@@ -87,7 +89,9 @@ void Walker::walk(const Stmt *S) const {
     walk(W->Body);
     return;
   }
-  case StmtKind::ExprStmt: walk(cast<ExprStmt>(S)->Value); return;
+  case StmtKind::ExprStmt:
+    walk(cast<ExprStmt>(S)->Value);
+    return;
   case StmtKind::Assert: {
     const auto *A = cast<AssertStmt>(S);
     walk(A->Test);
@@ -118,7 +122,9 @@ void Walker::walk(const Expr *E) const {
       walk(X);
   };
   switch (E->kind()) {
-  case ExprKind::Attribute: walk(cast<AttributeExpr>(E)->Value); return;
+  case ExprKind::Attribute:
+    walk(cast<AttributeExpr>(E)->Value);
+    return;
   case ExprKind::Call: {
     const auto *C = cast<CallExpr>(E);
     walk(C->Func);
@@ -140,8 +146,12 @@ void Walker::walk(const Expr *E) const {
     walk(S->Step);
     return;
   }
-  case ExprKind::Tuple: All(cast<TupleExpr>(E)->Elts); return;
-  case ExprKind::List: All(cast<ListExpr>(E)->Elts); return;
+  case ExprKind::Tuple:
+    All(cast<TupleExpr>(E)->Elts);
+    return;
+  case ExprKind::List:
+    All(cast<ListExpr>(E)->Elts);
+    return;
   case ExprKind::ListComp: {
     const auto *L = cast<ListCompExpr>(E);
     walk(L->Elt);
@@ -158,8 +168,12 @@ void Walker::walk(const Expr *E) const {
     walk(B->Rhs);
     return;
   }
-  case ExprKind::UnaryOp: walk(cast<UnaryOpExpr>(E)->Operand); return;
-  case ExprKind::BoolOp: All(cast<BoolOpExpr>(E)->Values); return;
+  case ExprKind::UnaryOp:
+    walk(cast<UnaryOpExpr>(E)->Operand);
+    return;
+  case ExprKind::BoolOp:
+    All(cast<BoolOpExpr>(E)->Values);
+    return;
   case ExprKind::Compare: {
     const auto *C = cast<CompareExpr>(E);
     walk(C->Lhs);
@@ -173,7 +187,9 @@ void Walker::walk(const Expr *E) const {
     walk(I->OrElse);
     return;
   }
-  case ExprKind::JoinedStr: All(cast<JoinedStrExpr>(E)->Values); return;
+  case ExprKind::JoinedStr:
+    All(cast<JoinedStrExpr>(E)->Values);
+    return;
   case ExprKind::Lambda: {
     const auto *L = cast<LambdaExpr>(E);
     for (const Param &P : L->Params)
@@ -189,8 +205,12 @@ void Walker::walk(const Expr *E) const {
     }
     return;
   }
-  case ExprKind::Starred: walk(cast<StarredExpr>(E)->Value); return;
-  case ExprKind::Unsupported: All(cast<UnsupportedExpr>(E)->Children); return;
+  case ExprKind::Starred:
+    walk(cast<StarredExpr>(E)->Value);
+    return;
+  case ExprKind::Unsupported:
+    All(cast<UnsupportedExpr>(E)->Children);
+    return;
   case ExprKind::Name:
   case ExprKind::Constant:
   case ExprKind::Error:

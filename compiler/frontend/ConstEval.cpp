@@ -31,8 +31,8 @@ namespace {
 constexpr int64_t MaxElements = 100000;
 
 bool isBuiltinName(const std::string &N) {
-  static const char *const Names[] = {"range", "len",   "min",  "max",    "sum",       "abs",      "int",
-                                      "float", "bool",  "str",  "list",   "tuple",     "enumerate", "zip",
+  static const char *const Names[] = {"range",      "len",    "min",      "max",  "sum",   "abs",       "int",
+                                      "float",      "bool",   "str",      "list", "tuple", "enumerate", "zip",
                                       "isinstance", "sorted", "reversed", "dict", "round", "print"};
   for (const char *B : Names)
     if (N == B)
@@ -143,10 +143,14 @@ struct ConstEval::Impl {
     if (!E || !budget())
       return PyValue();
     switch (E->kind()) {
-    case ExprKind::Constant: return constant(cast<ConstantExpr>(E));
-    case ExprKind::Name: return name(cast<NameExpr>(E)->Id);
-    case ExprKind::Attribute: return attribute(cast<AttributeExpr>(E));
-    case ExprKind::Call: return call(cast<CallExpr>(E));
+    case ExprKind::Constant:
+      return constant(cast<ConstantExpr>(E));
+    case ExprKind::Name:
+      return name(cast<NameExpr>(E)->Id);
+    case ExprKind::Attribute:
+      return attribute(cast<AttributeExpr>(E));
+    case ExprKind::Call:
+      return call(cast<CallExpr>(E));
     case ExprKind::Subscript: {
       const auto *Sub = cast<SubscriptExpr>(E);
       return subscript(eval(Sub->Value), Sub->Index);
@@ -178,7 +182,8 @@ struct ConstEval::Impl {
       }
       return PyValue::dict(std::move(Items));
     }
-    case ExprKind::ListComp: return listComp(cast<ListCompExpr>(E));
+    case ExprKind::ListComp:
+      return listComp(cast<ListCompExpr>(E));
     case ExprKind::BinOp: {
       const auto *B = cast<BinOpExpr>(E);
       return pyBinaryOp(B->Op, eval(B->Lhs), eval(B->Rhs));
@@ -223,12 +228,14 @@ struct ConstEval::Impl {
         return PyValue();
       return eval(*T ? I->Body : I->OrElse);
     }
-    case ExprKind::Lambda: return PyValue::lambda(cast<LambdaExpr>(E));
+    case ExprKind::Lambda:
+      return PyValue::lambda(cast<LambdaExpr>(E));
     case ExprKind::Slice:
     case ExprKind::JoinedStr:
     case ExprKind::Starred:
     case ExprKind::Unsupported:
-    case ExprKind::Error: return PyValue();
+    case ExprKind::Error:
+      return PyValue();
     }
     return PyValue();
   }
@@ -246,16 +253,21 @@ struct ConstEval::Impl {
 
   PyValue constant(const ConstantExpr *C) {
     switch (C->CK) {
-    case ConstantKind::None: return PyValue::none();
-    case ConstantKind::Bool: return PyValue::boolean(C->BoolValue);
+    case ConstantKind::None:
+      return PyValue::none();
+    case ConstantKind::Bool:
+      return PyValue::boolean(C->BoolValue);
     case ConstantKind::Int:
       if (C->IntOverflow || C->IntIsUnsigned64)
         return PyValue(); // beyond int64: outside what PyValue holds
       return PyValue::integer(C->IntValue);
-    case ConstantKind::Float: return PyValue::floating(C->FloatValue);
-    case ConstantKind::String: return PyValue::string(C->StrValue);
+    case ConstantKind::Float:
+      return PyValue::floating(C->FloatValue);
+    case ConstantKind::String:
+      return PyValue::string(C->StrValue);
     case ConstantKind::Bytes:
-    case ConstantKind::Ellipsis: return PyValue();
+    case ConstantKind::Ellipsis:
+      return PyValue();
     }
     return PyValue();
   }
@@ -516,9 +528,12 @@ struct ConstEval::Impl {
         return PyValue(); // calling a @jit function on the host is an error in Triton
       return S.call(Fn, *Args, Kwargs);
     }
-    case PyValue::Kind::Lambda: return callLambda(Callee.asLambda(), *Args, Kwargs);
-    case PyValue::Kind::Qualified: return library(Callee.qualifiedPath(), *Args, Kwargs);
-    default: return PyValue();
+    case PyValue::Kind::Lambda:
+      return callLambda(Callee.asLambda(), *Args, Kwargs);
+    case PyValue::Kind::Qualified:
+      return library(Callee.qualifiedPath(), *Args, Kwargs);
+    default:
+      return PyValue();
     }
   }
 
@@ -559,8 +574,8 @@ struct ConstEval::Impl {
         }
         L.insert(L.end(), More->begin(), More->end());
       } else if (M == "insert" && Args->size() == 2 && intOf((*Args)[0])) {
-        int64_t I = std::clamp<int64_t>(*intOf((*Args)[0]), -static_cast<int64_t>(L.size()),
-                                        static_cast<int64_t>(L.size()));
+        int64_t I =
+            std::clamp<int64_t>(*intOf((*Args)[0]), -static_cast<int64_t>(L.size()), static_cast<int64_t>(L.size()));
         if (I < 0)
           I += static_cast<int64_t>(L.size());
         L.insert(L.begin() + I, (*Args)[1]);
@@ -731,7 +746,9 @@ struct ConstEval::Impl {
     if (Args.size() != 1 || !Args[0].isNumber())
       return PyValue();
     double X = Args[0].asFloat();
-    auto Int = [](double D) { return std::isfinite(D) && std::fabs(D) < 9.2e18 ? PyValue::integer(static_cast<int64_t>(D)) : PyValue(); };
+    auto Int = [](double D) {
+      return std::isfinite(D) && std::fabs(D) < 9.2e18 ? PyValue::integer(static_cast<int64_t>(D)) : PyValue();
+    };
     if (F == "ceil")
       return Args[0].isIntLike() ? PyValue::integer(Args[0].asInt()) : Int(std::ceil(X));
     if (F == "floor")
@@ -1124,10 +1141,15 @@ struct ConstEval::Impl {
           return Fl;
       }
     }
-    case StmtKind::Pass: return Flow::Normal;
-    case StmtKind::Break: return Flow::Break;
-    case StmtKind::Continue: return Flow::Continue;
-    case StmtKind::ExprStmt: (void)eval(cast<ExprStmt>(St)->Value); return Flow::Normal;
+    case StmtKind::Pass:
+      return Flow::Normal;
+    case StmtKind::Break:
+      return Flow::Break;
+    case StmtKind::Continue:
+      return Flow::Continue;
+    case StmtKind::ExprStmt:
+      (void)eval(cast<ExprStmt>(St)->Value);
+      return Flow::Normal;
     case StmtKind::Assert: {
       std::optional<bool> T = eval(cast<AssertStmt>(St)->Test).truthy();
       return T && !*T ? Flow::Abort : Flow::Normal; // a failing assert raises

@@ -30,13 +30,28 @@ namespace {
 /// Statement node types, used to salvage whole statements out of ERROR nodes.
 bool isStatement(NT T) {
   switch (T) {
-  case NT::expression_statement: case NT::return_statement: case NT::pass_statement:
-  case NT::break_statement: case NT::continue_statement: case NT::if_statement: case NT::for_statement:
-  case NT::while_statement: case NT::with_statement: case NT::function_definition:
-  case NT::class_definition: case NT::decorated_definition: case NT::assert_statement:
-  case NT::import_statement: case NT::import_from_statement: case NT::future_import_statement:
-  case NT::raise_statement: case NT::try_statement: case NT::global_statement:
-  case NT::nonlocal_statement: case NT::delete_statement: case NT::match_statement:
+  case NT::expression_statement:
+  case NT::return_statement:
+  case NT::pass_statement:
+  case NT::break_statement:
+  case NT::continue_statement:
+  case NT::if_statement:
+  case NT::for_statement:
+  case NT::while_statement:
+  case NT::with_statement:
+  case NT::function_definition:
+  case NT::class_definition:
+  case NT::decorated_definition:
+  case NT::assert_statement:
+  case NT::import_statement:
+  case NT::import_from_statement:
+  case NT::future_import_statement:
+  case NT::raise_statement:
+  case NT::try_statement:
+  case NT::global_statement:
+  case NT::nonlocal_statement:
+  case NT::delete_statement:
+  case NT::match_statement:
   case NT::type_alias_statement:
     return true;
   default:
@@ -165,15 +180,20 @@ private:
     }
     std::vector<Child> Kids = grammar::children(N);
     switch (grammar::nodeType(N)) {
-    case NT::expression_statement: return expressionStatement(R, Kids);
+    case NT::expression_statement:
+      return expressionStatement(R, Kids);
     case NT::return_statement: {
       std::vector<TSNode> V = plainNamed(Kids);
       return M.make<ReturnStmt>(R, V.empty() ? nullptr : expr(V.front()));
     }
-    case NT::pass_statement: return M.make<SimpleStmt>(StmtKind::Pass, R);
-    case NT::break_statement: return M.make<SimpleStmt>(StmtKind::Break, R);
-    case NT::continue_statement: return M.make<SimpleStmt>(StmtKind::Continue, R);
-    case NT::if_statement: return ifStatement(N, R, Kids);
+    case NT::pass_statement:
+      return M.make<SimpleStmt>(StmtKind::Pass, R);
+    case NT::break_statement:
+      return M.make<SimpleStmt>(StmtKind::Break, R);
+    case NT::continue_statement:
+      return M.make<SimpleStmt>(StmtKind::Continue, R);
+    case NT::if_statement:
+      return ifStatement(N, R, Kids);
     case NT::for_statement: {
       auto *S = M.make<ForStmt>(R, exprOrError(field(Kids, F.left), R), exprOrError(field(Kids, F.right), R));
       S->Body = block(field(Kids, F.body));
@@ -192,8 +212,10 @@ private:
         S->ElseRange = range(ts_node_child(Else, 0));
       return S;
     }
-    case NT::with_statement: return withStatement(R, Kids);
-    case NT::function_definition: return functionDef(R, Kids);
+    case NT::with_statement:
+      return withStatement(R, Kids);
+    case NT::function_definition:
+      return functionDef(R, Kids);
     case NT::class_definition: {
       TSNode Name = field(Kids, F.name);
       auto *S = M.make<ClassDefStmt>(R, std::string(text(Name)), range(Name));
@@ -247,10 +269,14 @@ private:
       }
       return S;
     }
-    case NT::raise_statement: return unsupported(R, Kids, "Raise");
-    case NT::global_statement: return unsupported(R, Kids, "Global");
-    case NT::nonlocal_statement: return unsupported(R, Kids, "Nonlocal");
-    case NT::delete_statement: return unsupported(R, Kids, "Delete");
+    case NT::raise_statement:
+      return unsupported(R, Kids, "Raise");
+    case NT::global_statement:
+      return unsupported(R, Kids, "Global");
+    case NT::nonlocal_statement:
+      return unsupported(R, Kids, "Nonlocal");
+    case NT::delete_statement:
+      return unsupported(R, Kids, "Delete");
     case NT::type_alias_statement: {
       if (Stmt *S = typeCallAssignment(R, Kids))
         return S;
@@ -577,31 +603,52 @@ private:
   }
 
   static BinOpKind binOpKind(std::string_view Op) {
-    if (Op == "+") return BinOpKind::Add;
-    if (Op == "-") return BinOpKind::Sub;
-    if (Op == "*") return BinOpKind::Mult;
-    if (Op == "@") return BinOpKind::MatMult;
-    if (Op == "/") return BinOpKind::Div;
-    if (Op == "//") return BinOpKind::FloorDiv;
-    if (Op == "%") return BinOpKind::Mod;
-    if (Op == "**") return BinOpKind::Pow;
-    if (Op == "<<") return BinOpKind::LShift;
-    if (Op == ">>") return BinOpKind::RShift;
-    if (Op == "|") return BinOpKind::BitOr;
-    if (Op == "^") return BinOpKind::BitXor;
+    if (Op == "+")
+      return BinOpKind::Add;
+    if (Op == "-")
+      return BinOpKind::Sub;
+    if (Op == "*")
+      return BinOpKind::Mult;
+    if (Op == "@")
+      return BinOpKind::MatMult;
+    if (Op == "/")
+      return BinOpKind::Div;
+    if (Op == "//")
+      return BinOpKind::FloorDiv;
+    if (Op == "%")
+      return BinOpKind::Mod;
+    if (Op == "**")
+      return BinOpKind::Pow;
+    if (Op == "<<")
+      return BinOpKind::LShift;
+    if (Op == ">>")
+      return BinOpKind::RShift;
+    if (Op == "|")
+      return BinOpKind::BitOr;
+    if (Op == "^")
+      return BinOpKind::BitXor;
     return BinOpKind::BitAnd;
   }
 
   static CmpOpKind cmpOpKind(std::string_view Op) {
-    if (Op == "==") return CmpOpKind::Eq;
-    if (Op == "!=" || Op == "<>") return CmpOpKind::NotEq;
-    if (Op == "<") return CmpOpKind::Lt;
-    if (Op == "<=") return CmpOpKind::LtE;
-    if (Op == ">") return CmpOpKind::Gt;
-    if (Op == ">=") return CmpOpKind::GtE;
-    if (Op == "is") return CmpOpKind::Is;
-    if (Op == "in") return CmpOpKind::In;
-    if (Op == "not in") return CmpOpKind::NotIn;
+    if (Op == "==")
+      return CmpOpKind::Eq;
+    if (Op == "!=" || Op == "<>")
+      return CmpOpKind::NotEq;
+    if (Op == "<")
+      return CmpOpKind::Lt;
+    if (Op == "<=")
+      return CmpOpKind::LtE;
+    if (Op == ">")
+      return CmpOpKind::Gt;
+    if (Op == ">=")
+      return CmpOpKind::GtE;
+    if (Op == "is")
+      return CmpOpKind::Is;
+    if (Op == "in")
+      return CmpOpKind::In;
+    if (Op == "not in")
+      return CmpOpKind::NotIn;
     return CmpOpKind::IsNot;
   }
 
@@ -616,8 +663,10 @@ private:
       return M.make<ErrorExpr>(R);
     NT T = grammar::nodeType(N);
     switch (T) {
-    case NT::identifier: return M.make<NameExpr>(R, std::string(text(N)));
-    case NT::integer: return integer(N, R);
+    case NT::identifier:
+      return M.make<NameExpr>(R, std::string(text(N)));
+    case NT::integer:
+      return integer(N, R);
     case NT::float_: {
       literals::FloatLiteral L = literals::parseFloat(text(N));
       if (L.Imaginary || !L.Valid)
@@ -632,9 +681,12 @@ private:
       C->BoolValue = T == NT::true_;
       return C;
     }
-    case NT::none: return M.make<ConstantExpr>(R, ConstantKind::None);
-    case NT::ellipsis: return M.make<ConstantExpr>(R, ConstantKind::Ellipsis);
-    case NT::string: return strings({N}, R);
+    case NT::none:
+      return M.make<ConstantExpr>(R, ConstantKind::None);
+    case NT::ellipsis:
+      return M.make<ConstantExpr>(R, ConstantKind::Ellipsis);
+    case NT::string:
+      return strings({N}, R);
     case NT::concatenated_string: {
       std::vector<TSNode> Parts;
       for (const Child &C : grammar::children(N))
@@ -642,7 +694,8 @@ private:
           Parts.push_back(C.Node);
       return strings(Parts, R);
     }
-    default: break;
+    default:
+      break;
     }
     std::vector<Child> K = grammar::children(N);
     switch (T) {
@@ -651,8 +704,10 @@ private:
       return M.make<AttributeExpr>(R, exprOrError(field(K, F.object), R), std::string(text(Attr)),
                                    isNull(Attr) ? SourceRange{R.End, R.End} : range(Attr));
     }
-    case NT::call: return call(R, K);
-    case NT::subscript: return subscript(R, K);
+    case NT::call:
+      return call(R, K);
+    case NT::subscript:
+      return subscript(R, K);
     case NT::slice: {
       auto *S = M.make<SliceExpr>(R);
       int Colons = 0;
@@ -691,7 +746,8 @@ private:
         L->Elts.push_back(expr(E));
       return L;
     }
-    case NT::set: return unsupportedExpr(R, "Set", namedNoComment(K));
+    case NT::set:
+      return unsupportedExpr(R, "Set", namedNoComment(K));
     case NT::dictionary: {
       auto *D = M.make<DictExpr>(R);
       for (const Child &C : K) {
@@ -716,8 +772,9 @@ private:
     case NT::set_comprehension:
     case NT::dictionary_comprehension:
     case NT::generator_expression: {
-      const char *Name = T == NT::set_comprehension ? "SetComp"
-                         : T == NT::dictionary_comprehension ? "DictComp" : "GeneratorExp";
+      const char *Name = T == NT::set_comprehension          ? "SetComp"
+                         : T == NT::dictionary_comprehension ? "DictComp"
+                                                             : "GeneratorExp";
       auto *U = M.make<UnsupportedExpr>(R, Name);
       TSNode Body = field(K, F.body);
       if (!isNull(Body)) {
@@ -748,7 +805,8 @@ private:
     }
     case NT::not_operator:
       return M.make<UnaryOpExpr>(R, UnaryOpKind::Not, exprOrError(field(K, F.argument), R));
-    case NT::boolean_operator: return boolOp(N, R, K);
+    case NT::boolean_operator:
+      return boolOp(N, R, K);
     case NT::comparison_operator: {
       std::vector<TSNode> Operands;
       std::vector<TSNode> Ops;
@@ -783,7 +841,8 @@ private:
     }
     case NT::named_expression:
       return unsupportedExpr(R, "NamedExpr", {field(K, F.name), field(K, F.value)});
-    case NT::await: return unsupportedExpr(R, "Await", namedNoComment(K));
+    case NT::await:
+      return unsupportedExpr(R, "Await", namedNoComment(K));
     case NT::yield: {
       bool From = K.size() > 1 && isToken(K[1].Node, "from");
       return unsupportedExpr(R, From ? "YieldFrom" : "Yield", namedNoComment(K));
@@ -800,7 +859,8 @@ private:
       std::vector<TSNode> V = namedNoComment(K);
       return V.empty() ? M.make<ErrorExpr>(R) : expr(V.front());
     }
-    case NT::type: return typeExpr(N);
+    case NT::type:
+      return typeExpr(N);
     case NT::as_pattern_target: {
       std::vector<TSNode> V = namedNoComment(K);
       return V.empty() ? M.make<ErrorExpr>(R) : expr(V.front());
@@ -1068,8 +1128,8 @@ private:
         return M.make<ErrorExpr>(R);
       Expr *Acc = typeExpr(V[0]);
       for (size_t I = 1; I < V.size(); ++I)
-        Acc = M.make<BinOpExpr>(SourceRange{R.Begin, ts_node_end_byte(V[I])}, BinOpKind::BitOr, Acc,
-                                typeExpr(V[I]), SourceRange{});
+        Acc = M.make<BinOpExpr>(SourceRange{R.Begin, ts_node_end_byte(V[I])}, BinOpKind::BitOr, Acc, typeExpr(V[I]),
+                                SourceRange{});
       return Acc;
     }
     case NT::member_type: {

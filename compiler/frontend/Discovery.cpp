@@ -30,12 +30,9 @@ namespace {
 /// checks compare against one spelling.
 std::string canonicalPath(std::string P) {
   static const std::pair<const char *, const char *> Exact[] = {
-      {"triton.runtime.jit.jit", "triton.jit"},
-      {"triton.runtime.autotuner.autotune", "triton.autotune"},
-      {"triton.runtime.autotune", "triton.autotune"},
-      {"triton.runtime.autotuner.heuristics", "triton.heuristics"},
-      {"triton.runtime.heuristics", "triton.heuristics"},
-      {"triton.runtime.autotuner.Config", "triton.Config"},
+      {"triton.runtime.jit.jit", "triton.jit"},           {"triton.runtime.autotuner.autotune", "triton.autotune"},
+      {"triton.runtime.autotune", "triton.autotune"},     {"triton.runtime.autotuner.heuristics", "triton.heuristics"},
+      {"triton.runtime.heuristics", "triton.heuristics"}, {"triton.runtime.autotuner.Config", "triton.Config"},
       {"triton.runtime.Config", "triton.Config"},
   };
   for (const auto &[From, To] : Exact)
@@ -52,12 +49,32 @@ bool isPowerOfTwo(int64_t X) { return X > 0 && (X & (X - 1)) == 0; }
 /// Options Triton's launcher accepts besides the kernel's parameters
 /// (JITFunction.run's own keywords and every CUDAOptions field).
 bool isLaunchOption(const std::string &N) {
-  static const char *const Options[] = {
-      "grid", "warmup", "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "launch_pdl",
-      "launch_cooperative_grid", "debug", "warp_size", "cluster_dims", "ptx_version", "ptx_options", "ir_override",
-      "supported_fp8_dtypes", "deprecated_fp8_dot_operand_dtypes", "default_dot_input_precision",
-      "allowed_dot_input_precisions", "max_num_imprecise_acc_default", "extern_libs", "backend_name",
-      "sanitize_overflow", "arch", "instrumentation_mode", "stream"};
+  static const char *const Options[] = {"grid",
+                                        "warmup",
+                                        "num_warps",
+                                        "num_stages",
+                                        "num_ctas",
+                                        "maxnreg",
+                                        "enable_fp_fusion",
+                                        "launch_pdl",
+                                        "launch_cooperative_grid",
+                                        "debug",
+                                        "warp_size",
+                                        "cluster_dims",
+                                        "ptx_version",
+                                        "ptx_options",
+                                        "ir_override",
+                                        "supported_fp8_dtypes",
+                                        "deprecated_fp8_dot_operand_dtypes",
+                                        "default_dot_input_precision",
+                                        "allowed_dot_input_precisions",
+                                        "max_num_imprecise_acc_default",
+                                        "extern_libs",
+                                        "backend_name",
+                                        "sanitize_overflow",
+                                        "arch",
+                                        "instrumentation_mode",
+                                        "stream"};
   for (const char *O : Options)
     if (N == O)
       return true;
@@ -68,22 +85,34 @@ bool isLaunchOption(const std::string &N) {
 const char *nonDictKind(const Expr *E) {
   if (const auto *C = dyn_cast<ConstantExpr>(E)) {
     switch (C->CK) {
-    case ConstantKind::Int: return "int";
-    case ConstantKind::Float: return "float";
-    case ConstantKind::String: return "str";
-    case ConstantKind::Bool: return "bool";
-    case ConstantKind::None: return "NoneType";
-    case ConstantKind::Bytes: return "bytes";
-    case ConstantKind::Ellipsis: return "ellipsis";
+    case ConstantKind::Int:
+      return "int";
+    case ConstantKind::Float:
+      return "float";
+    case ConstantKind::String:
+      return "str";
+    case ConstantKind::Bool:
+      return "bool";
+    case ConstantKind::None:
+      return "NoneType";
+    case ConstantKind::Bytes:
+      return "bytes";
+    case ConstantKind::Ellipsis:
+      return "ellipsis";
     }
   }
   switch (E->kind()) {
   case ExprKind::List:
-  case ExprKind::ListComp: return "list";
-  case ExprKind::Tuple: return "tuple";
-  case ExprKind::JoinedStr: return "str";
-  case ExprKind::Lambda: return "function";
-  default: return nullptr;
+  case ExprKind::ListComp:
+    return "list";
+  case ExprKind::Tuple:
+    return "tuple";
+  case ExprKind::JoinedStr:
+    return "str";
+  case ExprKind::Lambda:
+    return "function";
+  default:
+    return nullptr;
   }
 }
 
@@ -161,7 +190,7 @@ private:
   const Module &M;
   ProblemSink &Sink;
   ModuleInfo Info;
-  Scope NS;                                       ///< the module namespace, as import-time Python sees it
+  Scope NS;                                         ///< the module namespace, as import-time Python sees it
   std::map<std::string, const Stmt *> DefiningStmt; ///< the statement that last bound a global
   std::set<std::string> Heuristicked;
   std::map<const FunctionDefStmt *, Scope> LocalScopes;
@@ -422,8 +451,8 @@ private:
                   std::string("triton.Config expects a dict of meta-parameters as its first argument, got ") + Kind);
     }
     if (const Keyword *NW = C->keyword("num_warps"))
-      if (const auto *K = dyn_cast<ConstantExpr>(NW->Value); K && K->CK == ConstantKind::Int && !K->IntOverflow &&
-                                                            !isPowerOfTwo(K->IntValue))
+      if (const auto *K = dyn_cast<ConstantExpr>(NW->Value);
+          K && K->CK == ConstantKind::Int && !K->IntOverflow && !isPowerOfTwo(K->IntValue))
         Sink.report(ProblemKind::LaunchOption, NW->Range, "num_warps must be a power of 2");
   }
 

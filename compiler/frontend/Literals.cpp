@@ -84,10 +84,17 @@ StringPrefix parsePrefix(std::string_view StringStart) {
   StringPrefix P;
   for (char C : StringStart) {
     switch (std::tolower(static_cast<unsigned char>(C))) {
-    case 'r': P.Raw = true; break;
-    case 'b': P.Bytes = true; break;
-    case 'f': P.Format = true; break;
-    default: break;
+    case 'r':
+      P.Raw = true;
+      break;
+    case 'b':
+      P.Bytes = true;
+      break;
+    case 'f':
+      P.Format = true;
+      break;
+    default:
+      break;
     }
     if (C == '"' || C == '\'')
       break;
@@ -140,21 +147,42 @@ std::string decodeBody(std::string_view Body, StringPrefix Prefix) {
     }
     char E = Body[++I];
     switch (E) {
-    case '\n': break; // backslash-newline continues the literal
+    case '\n':
+      break; // backslash-newline continues the literal
     case '\r':
       if (I + 1 < Body.size() && Body[I + 1] == '\n')
         ++I;
       break;
-    case '\\': Out.push_back('\\'); break;
-    case '\'': Out.push_back('\''); break;
-    case '"': Out.push_back('"'); break;
-    case 'a': Out.push_back('\a'); break;
-    case 'b': Out.push_back('\b'); break;
-    case 'f': Out.push_back('\f'); break;
-    case 'n': Out.push_back('\n'); break;
-    case 'r': Out.push_back('\r'); break;
-    case 't': Out.push_back('\t'); break;
-    case 'v': Out.push_back('\v'); break;
+    case '\\':
+      Out.push_back('\\');
+      break;
+    case '\'':
+      Out.push_back('\'');
+      break;
+    case '"':
+      Out.push_back('"');
+      break;
+    case 'a':
+      Out.push_back('\a');
+      break;
+    case 'b':
+      Out.push_back('\b');
+      break;
+    case 'f':
+      Out.push_back('\f');
+      break;
+    case 'n':
+      Out.push_back('\n');
+      break;
+    case 'r':
+      Out.push_back('\r');
+      break;
+    case 't':
+      Out.push_back('\t');
+      break;
+    case 'v':
+      Out.push_back('\v');
+      break;
     case 'x': {
       uint32_t V;
       if (!readHex(Body, I + 1, 2, V)) {

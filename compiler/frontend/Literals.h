@@ -17,9 +17,9 @@ namespace tessel::literals {
 
 struct IntLiteral {
   bool Valid = false;
-  bool Imaginary = false;   ///< `3j`: a complex constant, not an int
-  uint64_t Magnitude = 0;   ///< meaningful unless Overflow
-  bool Overflow = false;    ///< the value needs more than 64 bits
+  bool Imaginary = false; ///< `3j`: a complex constant, not an int
+  uint64_t Magnitude = 0; ///< meaningful unless Overflow
+  bool Overflow = false;  ///< the value needs more than 64 bits
 };
 /// Parses a decimal, hex, octal or binary integer token (underscores allowed).
 IntLiteral parseInt(std::string_view Text);

@@ -48,9 +48,10 @@ static void build(const std::shared_ptr<const SourceText> &Text, TSTree *Old, TS
   ModuleOut = std::make_unique<ast::Module>();
   const std::string &S = Text->text();
   if (S.size() > ParsedFile::MaxParseBytes) {
-    ModuleOut->SyntaxErrors.push_back(
-        {{0, 0}, "file too large to analyse (" + std::to_string(S.size() >> 20) + " MiB; the limit is " +
-                     std::to_string(ParsedFile::MaxParseBytes >> 20) + " MiB)"});
+    ModuleOut->SyntaxErrors.push_back({{0, 0},
+                                       "file too large to analyse (" + std::to_string(S.size() >> 20) +
+                                           " MiB; the limit is " + std::to_string(ParsedFile::MaxParseBytes >> 20) +
+                                           " MiB)"});
     return;
   }
   TreeOut = ts_parser_parse_string(threadParser(), Old, S.data(), static_cast<uint32_t>(S.size()));

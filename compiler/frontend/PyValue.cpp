@@ -16,20 +16,28 @@ namespace tessel {
 
 std::optional<bool> PyValue::truthy() const {
   switch (K) {
-  case Kind::Unknown: return std::nullopt;
-  case Kind::None: return false;
+  case Kind::Unknown:
+    return std::nullopt;
+  case Kind::None:
+    return false;
   case Kind::Bool:
-  case Kind::Int: return I != 0;
-  case Kind::Float: return F != 0;
-  case Kind::Str: return !S->empty();
+  case Kind::Int:
+    return I != 0;
+  case Kind::Float:
+    return F != 0;
+  case Kind::Str:
+    return !S->empty();
   case Kind::Tuple:
-  case Kind::List: return !L->empty();
-  case Kind::Dict: return !D->empty();
+  case Kind::List:
+    return !L->empty();
+  case Kind::Dict:
+    return !D->empty();
   // Modules, functions, dtypes and configs are ordinary objects: truthy.
   case Kind::Qualified:
   case Kind::Function:
   case Kind::Lambda:
-  case Kind::Config: return true;
+  case Kind::Config:
+    return true;
   }
   return std::nullopt;
 }
@@ -53,10 +61,18 @@ std::string reprString(const std::string &S) {
       }
     }
     switch (C) {
-    case '\\': Out += "\\\\"; break;
-    case '\n': Out += "\\n"; break;
-    case '\r': Out += "\\r"; break;
-    case '\t': Out += "\\t"; break;
+    case '\\':
+      Out += "\\\\";
+      break;
+    case '\n':
+      Out += "\\n";
+      break;
+    case '\r':
+      Out += "\\r";
+      break;
+    case '\t':
+      Out += "\\t";
+      break;
     default:
       if (C == static_cast<unsigned char>(Q)) {
         Out += '\\';
@@ -135,18 +151,30 @@ static std::string dictRepr(const PyDict &Items) {
 
 std::string PyValue::repr() const {
   switch (K) {
-  case Kind::Unknown: return "<unknown>";
-  case Kind::None: return "None";
-  case Kind::Bool: return I ? "True" : "False";
-  case Kind::Int: return std::to_string(I);
-  case Kind::Float: return reprFloat(F);
-  case Kind::Str: return reprString(*S);
-  case Kind::Tuple: return "(" + joinRepr(*L) + (L->size() == 1 ? ",)" : ")");
-  case Kind::List: return "[" + joinRepr(*L) + "]";
-  case Kind::Dict: return dictRepr(*D);
-  case Kind::Qualified: return *S;
-  case Kind::Function: return "<function " + (Fn ? Fn->Name : std::string("?")) + ">";
-  case Kind::Lambda: return "<function <lambda>>";
+  case Kind::Unknown:
+    return "<unknown>";
+  case Kind::None:
+    return "None";
+  case Kind::Bool:
+    return I ? "True" : "False";
+  case Kind::Int:
+    return std::to_string(I);
+  case Kind::Float:
+    return reprFloat(F);
+  case Kind::Str:
+    return reprString(*S);
+  case Kind::Tuple:
+    return "(" + joinRepr(*L) + (L->size() == 1 ? ",)" : ")");
+  case Kind::List:
+    return "[" + joinRepr(*L) + "]";
+  case Kind::Dict:
+    return dictRepr(*D);
+  case Kind::Qualified:
+    return *S;
+  case Kind::Function:
+    return "<function " + (Fn ? Fn->Name : std::string("?")) + ">";
+  case Kind::Lambda:
+    return "<function <lambda>>";
   case Kind::Config: {
     std::string Out = "triton.Config(" + dictRepr(C->Kwargs) + ", num_warps=" + std::to_string(C->NumWarps) +
                       ", num_stages=" + std::to_string(C->NumStages) + ", num_ctas=" + std::to_string(C->NumCtas);
@@ -213,21 +241,28 @@ std::optional<bool> PyValue::equals(const PyValue &O) const {
   if (K != O.K)
     return false;
   switch (K) {
-  case Kind::None: return true;
+  case Kind::None:
+    return true;
   case Kind::Str:
-  case Kind::Qualified: return *S == *O.S;
+  case Kind::Qualified:
+    return *S == *O.S;
   case Kind::Tuple:
-  case Kind::List: return sequenceEquals(*L, *O.L);
-  case Kind::Dict: return dictEquals(*D, *O.D);
-  case Kind::Function: return Fn == O.Fn;
-  case Kind::Lambda: return Lam == O.Lam;
+  case Kind::List:
+    return sequenceEquals(*L, *O.L);
+  case Kind::Dict:
+    return dictEquals(*D, *O.D);
+  case Kind::Function:
+    return Fn == O.Fn;
+  case Kind::Lambda:
+    return Lam == O.Lam;
   case Kind::Config: {
     const PyConfig &A = *C, &B = *O.C;
     if (A.NumWarps != B.NumWarps || A.NumStages != B.NumStages || A.NumCtas != B.NumCtas || A.MaxNReg != B.MaxNReg)
       return false;
     return dictEquals(A.Kwargs, B.Kwargs);
   }
-  default: return std::nullopt;
+  default:
+    return std::nullopt;
   }
 }
 

@@ -17,8 +17,8 @@
 namespace tessel::cst {
 
 static bool isCompoundKeyword(const char *Type) {
-  static const char *const Keywords[] = {"if",  "elif",   "else",    "while", "for",  "def",
-                                         "class", "with", "try", "except", "finally", "async"};
+  static const char *const Keywords[] = {"if",    "elif", "else", "while",  "for",     "def",
+                                         "class", "with", "try",  "except", "finally", "async"};
   for (const char *K : Keywords)
     if (std::strcmp(Type, K) == 0)
       return true;
@@ -48,8 +48,7 @@ static std::optional<TSNode> unclosedBracket(const std::vector<grammar::Child> &
 static ast::SyntaxError errorFor(TSNode N, SourceRange FirstLine) {
   std::vector<grammar::Child> Kids = grammar::children(N);
   if (std::optional<TSNode> B = unclosedBracket(Kids))
-    return {{ts_node_start_byte(*B), ts_node_end_byte(*B)},
-            std::string("'") + ts_node_type(*B) + "' was never closed"};
+    return {{ts_node_start_byte(*B), ts_node_end_byte(*B)}, std::string("'") + ts_node_type(*B) + "' was never closed"};
   if (Kids.empty() || ts_node_is_named(Kids.front().Node) || !isCompoundKeyword(ts_node_type(Kids.front().Node)))
     return {FirstLine, "invalid syntax"};
   for (const grammar::Child &C : Kids)

@@ -169,7 +169,7 @@ TEST(ConstEval, LocalHelperFunctions) {
   EXPECT_EQ(evalLast("def g(a, b=2, *rest, **kw):\n    return (a, b, rest, kw)\n_ = g(1, 3, 4, x=5)\n"),
             "(1, 3, (4,), {'x': 5})");
   EXPECT_EQ(evalLast("def h():\n    raise ValueError()\n_ = h()\n"), "<unknown>");
-  EXPECT_EQ(evalLast("def r(n):\n    return r(n + 1)\n_ = r(0)\n"), "<unknown>"); // depth bound
+  EXPECT_EQ(evalLast("def r(n):\n    return r(n + 1)\n_ = r(0)\n"), "<unknown>");               // depth bound
   EXPECT_EQ(evalLast("def spin():\n    while True:\n        pass\n_ = spin()\n"), "<unknown>"); // step bound
   EXPECT_EQ(evalLast("f = lambda x, y=10: x * y\n_ = f(3)\n"), "30");
   EXPECT_EQ(evalLast("def k(a):\n    return a\n_ = k()\n"), "<unknown>"); // missing argument

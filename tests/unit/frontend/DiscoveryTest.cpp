@@ -130,24 +130,25 @@ TEST(Discovery, AutotuneInlineConfigs) {
 }
 
 TEST(Discovery, Tutorial03HelperConfigs) {
-  auto D = run("import triton\n"
-               "import triton.language as tl\n"
-               "def get_cuda_autotune_config():\n"
-               "    return [\n"
-               "        triton.Config({'BLOCK_SIZE_M': 128, 'BLOCK_SIZE_N': 256, 'BLOCK_SIZE_K': 64, 'GROUP_SIZE_M': 8}, "
-               "num_stages=3, num_warps=8),\n"
-               "        triton.Config({'BLOCK_SIZE_M': 64, 'BLOCK_SIZE_N': 256, 'BLOCK_SIZE_K': 32, 'GROUP_SIZE_M': 8}, "
-               "num_stages=4, num_warps=4),\n"
-               "        triton.Config({'BLOCK_SIZE_M': 32, 'BLOCK_SIZE_N': 32, 'BLOCK_SIZE_K': 32, 'GROUP_SIZE_M': 8}, "
-               "num_stages=5, num_warps=2),\n"
-               "    ]\n"
-               "def get_autotune_config():\n"
-               "    return get_cuda_autotune_config()\n"
-               "@triton.autotune(configs=get_autotune_config(), key=['M', 'N', 'K'])\n"
-               "@triton.jit\n"
-               "def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,\n"
-               "                  BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr):\n"
-               "    pass\n");
+  auto D =
+      run("import triton\n"
+          "import triton.language as tl\n"
+          "def get_cuda_autotune_config():\n"
+          "    return [\n"
+          "        triton.Config({'BLOCK_SIZE_M': 128, 'BLOCK_SIZE_N': 256, 'BLOCK_SIZE_K': 64, 'GROUP_SIZE_M': 8}, "
+          "num_stages=3, num_warps=8),\n"
+          "        triton.Config({'BLOCK_SIZE_M': 64, 'BLOCK_SIZE_N': 256, 'BLOCK_SIZE_K': 32, 'GROUP_SIZE_M': 8}, "
+          "num_stages=4, num_warps=4),\n"
+          "        triton.Config({'BLOCK_SIZE_M': 32, 'BLOCK_SIZE_N': 32, 'BLOCK_SIZE_K': 32, 'GROUP_SIZE_M': 8}, "
+          "num_stages=5, num_warps=2),\n"
+          "    ]\n"
+          "def get_autotune_config():\n"
+          "    return get_cuda_autotune_config()\n"
+          "@triton.autotune(configs=get_autotune_config(), key=['M', 'N', 'K'])\n"
+          "@triton.jit\n"
+          "def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,\n"
+          "                  BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr):\n"
+          "    pass\n");
   const JitFunction &K = D.jit("matmul_kernel");
   ASSERT_EQ(K.Configs.size(), 3u);
   EXPECT_FALSE(K.ConfigsUnknown);
@@ -328,12 +329,13 @@ TEST(Discovery, LaunchProblems) {
                "    pass\n"
                "k[(1,)](x, BLOCK=128)\n"
                "j[(1,)](x, n=3, num_warps=6, blok=4, enable_fp_fusion=False, **extra)\n");
-  EXPECT_EQ(D.messages(),
-            (std::vector<std::string>{
-                "Conflicting meta-parameters: BLOCK. Make sure that you don't re-define auto-tuned symbols. @ BLOCK=128",
-                "num_warps must be a power of 2 @ num_warps=6",
-                "Keyword argument blok was specified but unrecognised @ blok=4",
-            }));
+  EXPECT_EQ(
+      D.messages(),
+      (std::vector<std::string>{
+          "Conflicting meta-parameters: BLOCK. Make sure that you don't re-define auto-tuned symbols. @ BLOCK=128",
+          "num_warps must be a power of 2 @ num_warps=6",
+          "Keyword argument blok was specified but unrecognised @ blok=4",
+      }));
 }
 
 TEST(Discovery, KernelsAndHelpers) {

@@ -6,8 +6,8 @@
 /// hides neither), incremental reparse, and robustness (deep nesting, binary
 /// garbage, a large file in milliseconds).
 //===----------------------------------------------------------------------===//
-#include "compiler/frontend/AstDump.h"
 #include "compiler/frontend/Parser.h"
+#include "compiler/frontend/AstDump.h"
 
 #include <gtest/gtest.h>
 
@@ -57,7 +57,8 @@ TEST(Parser, MatchesCPythonOnEverySyntaxKind) {
 TEST(Parser, AssignmentShapes) {
   EXPECT_EQ(dumpOf("a = b = c\n"), "Assign([Name(a), Name(b)], Name(c))\n");
   EXPECT_EQ(dumpOf("a, b = 1, 2\n"), "Assign([Tuple([Name(a), Name(b)])], Tuple([1, 2]))\n");
-  EXPECT_EQ(dumpOf("def f():\n    return a, b\n"), "FunctionDef(f, [], None, [], [Return(Tuple([Name(a), Name(b)]))])\n");
+  EXPECT_EQ(dumpOf("def f():\n    return a, b\n"),
+            "FunctionDef(f, [], None, [], [Return(Tuple([Name(a), Name(b)]))])\n");
   EXPECT_EQ(dumpOf("x = (((1)))\n"), "Assign([Name(x)], 1)\n");
   EXPECT_EQ(dumpOf("x: tl.constexpr = 4\n"), "AnnAssign(Name(x), Attribute(Name(tl), constexpr), 4)\n");
   EXPECT_EQ(dumpOf("x += 1\n"), "AugAssign(Name(x), Add, 1)\n");
@@ -403,7 +404,8 @@ TEST(Parser, ConcurrentReparsesOfOneFile) {
   std::vector<std::thread> Threads;
   std::vector<std::string> Got(4);
   for (int I = 0; I < 4; ++I)
-    Threads.emplace_back([&, I] { Got[I] = dump(ParsedFile::reparse(*Old, {E}, std::make_shared<SourceText>(New))->module()); });
+    Threads.emplace_back(
+        [&, I] { Got[I] = dump(ParsedFile::reparse(*Old, {E}, std::make_shared<SourceText>(New))->module()); });
   for (auto &T : Threads)
     T.join();
   for (const std::string &G : Got)
