@@ -35,6 +35,16 @@ def branch_scale_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, x * scale, mask=mask)
 
 
+# `/` is true division: an int32 halved with `/` becomes fp32 (`//` keeps it an integer).
+@triton.jit
+def halving_kernel(out_ptr, n):
+    step = n
+    while step > 1:
+  # ^^^^^ error[TS114]: Loop-carried variable step has initial type int32 but is re-assigned to fp32 in loop! Please make sure that the type stays consistent.
+        step = step / 2
+    tl.store(out_ptr, step)
+
+
 # Negative cases: a float accumulator from the start; equal types on both branches; a
 # compile-time `if` whose branches may differ.
 # oracle: BLOCK=128, HAS_SCALE=True
@@ -53,4 +63,7 @@ def consistent_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr, HAS_SCALE: tl.cons
         bias = 1.5
     else:
         bias = 0
-    tl.store(out_ptr, total * scale + bias)
+    step = n
+    while step > 1:
+        step = step // 2
+    tl.store(out_ptr, total * scale + bias + step)

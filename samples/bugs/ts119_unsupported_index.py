@@ -2,7 +2,8 @@
 
 Triton tensors can only be subscripted to add dimensions (`x[:, None]`, `x[None, :]`) or with
 a full slice (`x[:]`); picking an element by index is not supported (use `tl.sum(tl.where(...))`
-or a masked load instead). The range is the whole subscript expression.
+or a masked load instead). The range is the whole subscript expression. For a slice Triton
+prints the slice object itself (`<triton.language.core.slice object at 0x...>`).
 """
 import triton
 import triton.language as tl
@@ -24,6 +25,14 @@ def column_pick_kernel(x_ptr, out_ptr):
     col = tile[:, 3]
         # ^^^^^^^^^^ error[TS119]: unsupported tensor index: constexpr[3]
     tl.store(out_ptr + rows, col)
+
+
+@triton.jit
+def shifted_kernel(x_ptr, out_ptr):
+    row = tl.load(x_ptr + tl.arange(0, 64))
+    tail = row[1:]
+         # ^^^^^^^ error[TS119]: unsupported tensor index: <triton.language.core.slice object
+    tl.store(out_ptr + tl.arange(0, 63), tail)
 
 
 # Negative cases: new axes and full slices.
