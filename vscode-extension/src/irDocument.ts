@@ -54,8 +54,27 @@ export function irErrorText(t: IRTarget, message: string): string {
   const lines = [
     `${c} tessel could not produce ${titles[t.kind]} for kernel '${t.kernel}'` +
       (t.config !== undefined ? ` (config ${t.config})` : '') + ':',
-    ...message.split('\n').map((l) => `${c}   ${l}`),
+    ...message.split('\n').flatMap((l) => wrap(l, wrapWidth)).map((l) => `${c}   ${l}`),
     `${c} This view refreshes when the source changes.`,
   ];
   return lines.join('\n') + '\n';
+}
+
+/** Server messages are one long sentence; the view is usually half the editor wide. */
+const wrapWidth = 88;
+
+/** Splits `line` at spaces into pieces of at most `width` characters (a longer word stays whole). */
+export function wrap(line: string, width: number): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const word of line.split(' ')) {
+    if (current !== '' && current.length + 1 + word.length > width) {
+      out.push(current);
+      current = word;
+    } else {
+      current = current === '' ? word : `${current} ${word}`;
+    }
+  }
+  out.push(current);
+  return out;
 }

@@ -1,7 +1,7 @@
 // Unit tests for the tessel-ir: document names and the error text shown in place of IR.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeIRTarget, encodeIRTarget, irErrorText } from '../../src/irDocument';
+import { decodeIRTarget, encodeIRTarget, irErrorText, wrap } from '../../src/irDocument';
 
 test('a target survives encoding, including odd characters in the source URI', () => {
   const t = { source: 'file:///home/u/my%20kernels/add.py?x=1&y=#z', kernel: 'add_kernel', kind: 'ptx' as const, config: 2 };
@@ -33,4 +33,13 @@ test('errors are shown as comments of the IR language', () => {
       '; This view refreshes when the source changes.\n',
   );
   assert.match(irErrorText({ source: 's', kernel: 'k', kind: 'sass', config: 1 }, 'x'), /^\/\/ .*SASS.*\(config 1\)/);
+});
+
+test('long server messages are wrapped at spaces', () => {
+  assert.deepEqual(wrap('aaa bbb ccc', 7), ['aaa bbb', 'ccc']);
+  assert.deepEqual(wrap('a-very-long-word x', 5), ['a-very-long-word', 'x']);
+  assert.deepEqual(wrap('', 5), ['']);
+  const text = irErrorText({ source: 's', kernel: 'k', kind: 'ptx' }, 'not available yet: ' + 'word '.repeat(40).trim());
+  for (const line of text.split('\n')) assert.ok(line.length <= 100, line);
+  assert.match(text, /^\/\/ {3}not available yet: word/m);
 });
