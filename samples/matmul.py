@@ -85,7 +85,9 @@ if __name__ == "__main__":
     torch.manual_seed(0)
     lhs = torch.randn(1000, 777, device="cuda", dtype=torch.float16)
     rhs = torch.randn(777, 1200, device="cuda", dtype=torch.float16)
-    torch.testing.assert_close(matmul(lhs, rhs), lhs @ rhs, atol=1e-2, rtol=1e-2)
-    ref = torch.nn.functional.leaky_relu(lhs.float() @ rhs.float(), 0.01).half()
-    torch.testing.assert_close(matmul(lhs, rhs, "leaky_relu"), ref, atol=1e-2, rtol=1e-2)
+    exact = lhs.float() @ rhs.float()
+    # Outputs reach ~100 here, where one fp16 ulp is 0.06; both sides round once.
+    torch.testing.assert_close(matmul(lhs, rhs).float(), exact, atol=0.1, rtol=1e-2)
+    ref = torch.nn.functional.leaky_relu(exact, 0.01)
+    torch.testing.assert_close(matmul(lhs, rhs, "leaky_relu").float(), ref, atol=0.1, rtol=1e-2)
     print("matmul: ok")
