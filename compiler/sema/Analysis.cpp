@@ -10,6 +10,8 @@
 #include "compiler/sema/KernelChecker.h"
 #include "compiler/sema/Specializations.h"
 
+#include <set>
+
 namespace tessel::sema {
 
 static bool sameProblem(const Problem &A, const Problem &B) {
@@ -20,6 +22,7 @@ static bool sameProblem(const Problem &A, const Problem &B) {
 static void mergeSpecializations(const std::vector<std::vector<Problem>> &PerSpec,
                                  const std::vector<Specialization> &Specs, ProblemSink &Sink) {
   for (size_t I = 0; I < PerSpec.size(); ++I) {
+    bool ReportedPartial = false;
     for (const Problem &P : PerSpec[I]) {
       size_t Count = 0;
       for (const auto &Other : PerSpec)
@@ -31,12 +34,39 @@ static void mergeSpecializations(const std::vector<std::vector<Problem>> &PerSpe
       Problem Out = P;
       if (Count == PerSpec.size()) {
         Out.Specialization.clear();
-      } else if (!Specs[I].Source.empty()) {
-        Out.Related.push_back({Specs[I].Source, "under " + Specs[I].Description});
+      } else {
+        // A bad config is one mistake: like Triton, report where it first
+        // fails, not every statement it breaks.
+        if (ReportedPartial)
+          continue;
+        ReportedPartial = true;
+        if (!Specs[I].Source.empty())
+          Out.Related.push_back({Specs[I].Source, "under " + Specs[I].Description});
       }
       Sink.report(std::move(Out));
     }
   }
+}
+
+/// A half-typed line gets its syntax error only: what sema makes of the
+/// parser's recovery there would be noise.
+static std::vector<Problem> withoutBrokenLines(std::vector<Problem> Ps, const ParsedFile &File) {
+  std::set<uint32_t> BrokenLines;
+  for (const ast::SyntaxError &E : File.module().SyntaxErrors)
+    for (uint32_t L = File.text().lineCol(E.Range.Begin).Line, End = File.text().lineCol(E.Range.End).Line; L <= End;
+         ++L)
+      BrokenLines.insert(L);
+  std::vector<Problem> Out;
+  for (Problem &P : Ps) {
+    if (P.Kind != ProblemKind::SyntaxError) {
+      uint32_t First = File.text().lineCol(P.Range.Begin).Line, Last = File.text().lineCol(P.Range.End).Line;
+      auto It = BrokenLines.lower_bound(First);
+      if (It != BrokenLines.end() && *It <= Last)
+        continue;
+    }
+    Out.push_back(std::move(P));
+  }
+  return Out;
 }
 
 std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile> File, const AnalyzeOptions &Opts) {
@@ -65,7 +95,7 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     }
     mergeSpecializations(PerSpec, Specs, Sink);
   }
-  FA->Problems = Sink.take();
+  FA->Problems = withoutBrokenLines(Sink.take(), *File);
   return FA;
 }
 

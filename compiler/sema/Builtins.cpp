@@ -129,12 +129,12 @@ bool BuiltinCall::bind(std::vector<Arg> Args, std::vector<std::pair<std::string,
   for (auto &[K, A] : Kw) {
     auto It = std::find_if(Params.begin(), Params.end(), [&](const BuiltinParam &P) { return P.Name == K; });
     if (It == Params.end() || It->VarArgs) {
-      errorAt(ProblemKind::BadCall, A.Range, Name + "() got an unexpected keyword argument '" + K + "'");
+      error(ProblemKind::BadCall, Name + "() got an unexpected keyword argument '" + K + "'");
       return false;
     }
     size_t I = It - Params.begin();
     if (Bound[I]) {
-      errorAt(ProblemKind::BadCall, A.Range, Name + "() got multiple values for argument '" + K + "'");
+      error(ProblemKind::BadCall, Name + "() got multiple values for argument '" + K + "'");
       return false;
     }
     Bound[I] = std::move(A);
@@ -198,16 +198,23 @@ std::optional<std::vector<int64_t>> BuiltinCall::shape(std::string_view Param) {
   std::vector<Value> Dims;
   std::vector<SourceRange> Ranges;
   const Arg *A = get(Param);
-  auto Add = [&](const Value &V, SourceRange R) {
+  auto Add = [&](const Value &V, SourceRange R, const ast::Expr *E) {
+    // Element ranges, where the shape is written as a literal tuple or list.
+    const std::vector<ast::Expr *> *Elts = nullptr;
+    if (const auto *T = ast::dyn_cast<ast::TupleExpr>(E))
+      Elts = &T->Elts;
+    else if (const auto *L = ast::dyn_cast<ast::ListExpr>(E))
+      Elts = &L->Elts;
+    auto ElementRange = [&](size_t I) { return Elts && I < Elts->size() ? (*Elts)[I]->Range : R; };
     if (V.isKnownConstexpr() && V.Const.isSequence()) {
       for (const PyValue &P : V.Const.elements()) {
+        Ranges.push_back(ElementRange(Dims.size()));
         Dims.push_back(Value::constant(P));
-        Ranges.push_back(R);
       }
     } else if (V.K == Value::Kind::Tuple) {
-      for (const Value &E : V.Elts) {
-        Dims.push_back(E);
-        Ranges.push_back(R);
+      for (const Value &X : V.Elts) {
+        Ranges.push_back(ElementRange(Dims.size()));
+        Dims.push_back(X);
       }
     } else {
       Dims.push_back(V);
@@ -215,12 +222,12 @@ std::optional<std::vector<int64_t>> BuiltinCall::shape(std::string_view Param) {
     }
   };
   if (A)
-    Add(A->V, A->Range);
+    Add(A->V, A->Range, A->E);
   else if (Rest.size() == 1)
-    Add(Rest[0].V, Rest[0].Range);
+    Add(Rest[0].V, Rest[0].Range, Rest[0].E);
   else
     for (const Arg &R : Rest)
-      Add(R.V, R.Range);
+      Add(R.V, R.Range, nullptr);
   std::vector<int64_t> Shape;
   for (size_t I = 0; I < Dims.size(); ++I) {
     const Value &D = Dims[I];

@@ -198,6 +198,9 @@ Value KernelChecker::evalGlobal(const std::string &Name, SourceRange R) {
               "annotating a variable as constexpr (`x: triton.language.constexpr = 42`), which is not supported.  "
               "Alternatively, set the envvar TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1, but we do not promise to "
               "support this forever.");
+    // Triton stops at the first reference; later ones in this function are
+    // the same mistake.
+    frame().Vars[Name] = Value::poison();
     return Value::poison();
   }
   if (auto It = Info.Functions.find(Name); It != Info.Functions.end())
@@ -221,8 +224,7 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
     const std::string &Path = Base.Const.qualifiedPath();
     if (isLanguageModule(Path)) {
       if (!isLanguageMember(E->Attr)) {
-        error(ProblemKind::NoAttribute, E->AttrRange,
-              "module '" + Path + "' has no attribute '" + E->Attr + "'");
+        error(ProblemKind::NoAttribute, E->Range, "module '" + Path + "' has no attribute '" + E->Attr + "'");
         return Value::poison();
       }
       return Value::constant(PyValue::qualified("triton.language." + E->Attr));
@@ -280,7 +282,11 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
     bool IsMask = !Base.Facts.MaskBounds.empty();
     size_t Dim = 0;
     for (const Expr *I : Index) {
-      if (const auto *S = dyn_cast<SliceExpr>(I); S && !S->Lower && !S->Upper && !S->Step) {
+      if (const auto *S = dyn_cast<SliceExpr>(I); S && (S->Lower || S->Upper || S->Step)) {
+        error(ProblemKind::TensorIndex, E->Range, "unsupported tensor index: <triton.language.core.slice object>");
+        return Value::poison();
+      }
+      if (const auto *S = dyn_cast<SliceExpr>(I)) {
         if (Dim < Base.Type.Shape.size()) {
           Shape.push_back(Base.Type.Shape[Dim]);
           F.Axes.push_back(Base.Facts.Axes[Dim]);
@@ -300,7 +306,7 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
       }
       if (IV.isPoison())
         return IV;
-      error(ProblemKind::TensorIndex, I->Range, "unsupported tensor index: " + IV.describe());
+      error(ProblemKind::TensorIndex, E->Range, "unsupported tensor index: " + IV.describe());
       return Value::poison();
     }
     for (; Dim < Base.Type.Shape.size(); ++Dim) {
@@ -599,8 +605,8 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
     const FunctionDefStmt *Fn = C.asFunction();
     if (Info.Jit.count(Fn->Name) && Info.Jit.at(Fn->Name).Def == Fn)
       return callJit(*Fn, std::move(Args), std::move(Kw), Call);
-    error(ProblemKind::NonJitCall, Call->Func->Range,
-          "Unsupported function referenced: " + Fn->Name +
+    error(ProblemKind::NonJitCall, Call->Range,
+          "Unsupported function referenced: <function " + Fn->Name + ">" +
               " (a kernel can only call @triton.jit functions, triton.language builtins and the math module; "
               "decorate `" +
               Fn->Name + "` with @triton.jit)");
@@ -645,7 +651,7 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
   }
   if (Path.rfind("math.", 0) == 0 || Path == "triton.language" || Path.rfind("triton.", 0) == 0)
     return Value::constant(PyValue());
-  error(ProblemKind::NonJitCall, Call->Func->Range,
+  error(ProblemKind::NonJitCall, Call->Range,
         "Unsupported function referenced: " + Path +
             " (a kernel can only call @triton.jit functions, triton.language builtins and the math module)");
   return Value::poison();
@@ -736,7 +742,7 @@ Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
     return Value::poison();
   }
   if (!Kw.empty()) {
-    error(ProblemKind::BadCall, Kw.front().second.Range,
+    error(ProblemKind::BadCall, Call->Range,
           Fn.Name + "() got an unexpected keyword argument '" + Kw.front().first + "'");
     return Value::poison();
   }

@@ -8,7 +8,12 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/KernelChecker.h"
 
+#include "compiler/sema/PointerParams.h"
 #include "compiler/sema/Promotion.h"
+
+#include <functional>
+#include <utility>
+#include <set>
 
 namespace tessel::sema {
 
@@ -74,6 +79,8 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S) 
   Frame &F = frame();
   F.Fn = Fn.Def;
   F.IsKernel = true;
+  std::set<std::string> Pointers = inferPointerParams(*Fn.Def, Info);
+  std::set<std::string> Ints = inferIntParams(*Fn.Def, Info, Pointers);
   for (const Param &P : Fn.Def->Params) {
     F.Params.insert(P.Name);
     Value V;
@@ -89,8 +96,12 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S) 
         V = Value::constant(PyValue());
     } else if (auto T = annotationType(Info, P.Annotation)) {
       V = Value::tensor(TileType{*T, {}});
+    } else if (Pointers.count(P.Name)) {
+      V = Value::tensor(TileType{ElemType{ScalarKind::Unknown, 1}, {}});
+    } else if (Ints.count(P.Name)) {
+      V = Value::tensor(TileType{ElemType{ScalarKind::I32}, {}});
     } else {
-      // Pointer or scalar: the host passes a tensor or a number, unknown here.
+      // The host passes a number (or a tensor tessel cannot see): unknown.
       V = Value::tensor(TileType{ElemType{ScalarKind::Unknown}, {}});
     }
     F.Vars[P.Name] = V;
@@ -280,8 +291,19 @@ void KernelChecker::execAugAssign(const AugAssignStmt *S) {
   assignTarget(S->Target, binaryOp(S->Op, Old, Rhs, S->Range));
 }
 
+/// Does the block return (anywhere inside its ifs)?
+static bool containsReturn(const Block &B) {
+  for (const Stmt *S : B) {
+    if (isa<ReturnStmt>(S))
+      return true;
+    if (const auto *I = dyn_cast<IfStmt>(S); I && (containsReturn(I->Body) || containsReturn(I->OrElse)))
+      return true;
+  }
+  return false;
+}
+
 void KernelChecker::execReturn(const ReturnStmt *S) {
-  if (frame().LoopDepth > 0) {
+  if (frame().LoopDepth > 0 && frame().IfDepthInLoop == 0) {
     error(ProblemKind::ReturnInLoop, keywordRange(S, 6),
           "Cannot have `return` statements inside `while` or `for` statements in triton.");
   }
@@ -306,6 +328,52 @@ static bool typesKnown(const TileType &T) {
   return T.Elem.Scalar != ScalarKind::Unknown && !T.hasUnknownDim();
 }
 
+/// Names a block assigns (targets of assignments and loops), recursively.
+static void assignedNames(const Block &B, std::set<std::string> &Out) {
+  std::function<void(const Expr *)> Target = [&](const Expr *E) {
+    if (const auto *N = dyn_cast<NameExpr>(E))
+      Out.insert(N->Id);
+    else if (const auto *T = dyn_cast<TupleExpr>(E))
+      for (const Expr *X : T->Elts)
+        Target(X);
+    else if (const auto *L = dyn_cast<ListExpr>(E))
+      for (const Expr *X : L->Elts)
+        Target(X);
+  };
+  for (const Stmt *S : B) {
+    if (const auto *A = dyn_cast<AssignStmt>(S))
+      for (const Expr *T : A->Targets)
+        Target(T);
+    else if (const auto *A = dyn_cast<AugAssignStmt>(S))
+      Target(A->Target);
+    else if (const auto *A = dyn_cast<AnnAssignStmt>(S))
+      Target(A->Target);
+    else if (const auto *I = dyn_cast<IfStmt>(S)) {
+      assignedNames(I->Body, Out);
+      assignedNames(I->OrElse, Out);
+    } else if (const auto *F = dyn_cast<ForStmt>(S)) {
+      Target(F->Target);
+      assignedNames(F->Body, Out);
+    } else if (const auto *W = dyn_cast<WhileStmt>(S)) {
+      assignedNames(W->Body, Out);
+    } else if (const auto *W = dyn_cast<WithStmt>(S)) {
+      assignedNames(W->Body, Out);
+    }
+  }
+}
+
+void KernelChecker::promoteLoopCarried(const Block &Body) {
+  // Triton turns live-in values the loop reassigns into loop-carried
+  // tensors (`to_tensor`), so `acc = 0` enters the loop as an int32.
+  std::set<std::string> Assigned;
+  assignedNames(Body, Assigned);
+  for (const std::string &Name : Assigned) {
+    auto It = frame().Vars.find(Name);
+    if (It != frame().Vars.end() && It->second.isKnownConstexpr() && It->second.Const.isNumber())
+      It->second = toTensor(It->second, SourceRange{});
+  }
+}
+
 void KernelChecker::checkLoopCarried(const std::map<std::string, Value> &Before, SourceRange KeywordR) {
   for (const auto &[Name, Old] : Before) {
     auto It = frame().Vars.find(Name);
@@ -313,8 +381,6 @@ void KernelChecker::checkLoopCarried(const std::map<std::string, Value> &Before,
       continue;
     auto T0 = carriedType(Old), T1 = carriedType(It->second);
     if (!T0 || !T1 || !typesKnown(*T0) || !typesKnown(*T1) || *T0 == *T1)
-      continue;
-    if (Old.isConstexpr() && It->second.isConstexpr())
       continue;
     error(ProblemKind::ControlFlowType, KeywordR,
           "Loop-carried variable " + Name + " has initial type " + T0->tritonStr() + " but is re-assigned to " +
@@ -332,8 +398,7 @@ void KernelChecker::mergeBranches(const std::map<std::string, Value> &Before, st
       continue; // defined on one side only: not visible after the `if` unless it was before
     const Value &EV = EIt->second;
     auto T0 = carriedType(TV), T1 = carriedType(EV);
-    if (T0 && T1 && typesKnown(*T0) && typesKnown(*T1) && !(*T0 == *T1) &&
-        !(TV.isConstexpr() && EV.isConstexpr())) {
+    if (T0 && T1 && typesKnown(*T0) && typesKnown(*T1) && !(*T0 == *T1)) {
       error(ProblemKind::ControlFlowType, IfRange,
             "Mismatched type for " + Name + " between then block (" + T0->tritonStr() + ") and else block (" +
                 T1->tritonStr() + ")");
@@ -346,8 +411,8 @@ void KernelChecker::mergeBranches(const std::map<std::string, Value> &Before, st
         if (EV.Facts.Axes[I] == AxisIndex::Sliding)
           M.Facts.Axes[I] = AxisIndex::Sliding;
       Merged[Name] = M;
-    } else if (TV.isConstexpr() && EV.isConstexpr() && TV.Const.equals(EV.Const).value_or(false)) {
-      Merged[Name] = TV;
+    } else if (TV.isConstexpr() && EV.isConstexpr()) {
+      Merged[Name] = TV.Const.equals(EV.Const).value_or(false) ? TV : Value::constant(PyValue());
     } else if (T0) {
       Merged[Name] = Value::tensor(*T0);
     } else {
@@ -358,10 +423,21 @@ void KernelChecker::mergeBranches(const std::map<std::string, Value> &Before, st
 }
 
 void KernelChecker::execIf(const IfStmt *S) {
-  Value Test = eval(S->Test);
   SourceRange KeywordR = keywordRange(S, S->IsElif ? 4 : 2);
-  if (Test.isConstexpr()) {
-    std::optional<bool> Truth = Test.Const.truthy();
+  if (frame().LoopDepth > 0 && frame().IfDepthInLoop == 0 && (containsReturn(S->Body) || containsReturn(S->OrElse)))
+    error(ProblemKind::ReturnInLoop, KeywordR,
+          "Cannot have `return` statements inside `while` or `for` statements in triton.");
+  if (frame().LoopDepth > 0)
+    ++frame().IfDepthInLoop;
+  execIfBranches(S, KeywordR);
+  if (frame().LoopDepth > 0)
+    --frame().IfDepthInLoop;
+}
+
+void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
+  Value Test = eval(S->Test);
+  if (Test.isConstexpr() || Test.isPoison()) {
+    std::optional<bool> Truth = Test.isPoison() ? std::nullopt : Test.Const.truthy();
     if (Truth) {
       execBlock(*Truth ? S->Body : S->OrElse);
       return;
@@ -429,8 +505,7 @@ void KernelChecker::execFor(const ForStmt *S) {
     for (size_t I = 0; I < Bounds.size() && I < 3; ++I) {
       if (Bounds[I].isTensor()) {
         error(ProblemKind::ConstexprRequired, Call->Args[I]->Range,
-              std::string(sourceText(Call->Args[I]->Range)) + " used as tl.static_range " + Which[I] +
-                  " value is not a constexpr");
+              Bounds[I].Type.tensorRepr() + " used as tl.static_range " + Which[I] + " value is not a constexpr");
         AllKnown = false;
       } else if (!Bounds[I].isKnownConstexpr() || !Bounds[I].Const.isIntLike()) {
         AllKnown = false;
@@ -481,6 +556,7 @@ void KernelChecker::execFor(const ForStmt *S) {
     error(ProblemKind::InvalidOperands, S->Iter->Range,
           "For loop bounds and step must all be ints, are (" + Names[0] + ", " + Names[1] + ", " + Names[2] + ")");
   }
+  promoteLoopCarried(S->Body);
   std::map<std::string, Value> Before = frame().Vars;
   if (Target) {
     IndexFacts F;
@@ -490,9 +566,11 @@ void KernelChecker::execFor(const ForStmt *S) {
   } else if (S->Target) {
     assignTarget(S->Target, Value::poison());
   }
+  int SavedIfDepth = std::exchange(frame().IfDepthInLoop, 0);
   ++frame().LoopDepth;
   execBlock(S->Body);
   --frame().LoopDepth;
+  frame().IfDepthInLoop = SavedIfDepth;
   checkLoopCarried(Before, KeywordR);
 }
 
@@ -502,14 +580,17 @@ void KernelChecker::execWhile(const WhileStmt *S) {
     error(ProblemKind::UnsupportedConstruct, S->ElseRange.empty() ? KeywordR : S->ElseRange,
           "Not implemented: `while ... else` is not supported in triton");
   }
+  promoteLoopCarried(S->Body);
   std::map<std::string, Value> Before = frame().Vars;
   Value Test = eval(S->Test);
   if (Test.isBlock())
     error(ProblemKind::InvalidOperands, S->Test->Range,
           "Boolean value of Tensor with more than one value is ambiguous");
+  int SavedIfDepth = std::exchange(frame().IfDepthInLoop, 0);
   ++frame().LoopDepth;
   execBlock(S->Body);
   --frame().LoopDepth;
+  frame().IfDepthInLoop = SavedIfDepth;
   checkLoopCarried(Before, KeywordR);
 }
 

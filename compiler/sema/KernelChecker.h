@@ -81,6 +81,8 @@ private:
     std::map<std::string, Value> Vars;
     std::set<std::string> Params;
     int LoopDepth = 0;
+    /// `if`s entered inside a loop; Triton reports a return there at the `if`.
+    int IfDepthInLoop = 0;
     bool IsKernel = false;
     std::vector<std::pair<Value, SourceRange>> Returns;
     const ast::CallExpr *CallSite = nullptr;
@@ -93,11 +95,13 @@ private:
   void execAnnAssign(const ast::AnnAssignStmt *S);
   void execAugAssign(const ast::AugAssignStmt *S);
   void execIf(const ast::IfStmt *S);
+  void execIfBranches(const ast::IfStmt *S, SourceRange KeywordR);
   void execFor(const ast::ForStmt *S);
   void execWhile(const ast::WhileStmt *S);
   void execReturn(const ast::ReturnStmt *S);
   void assignTarget(const ast::Expr *Target, const Value &V, bool Record = true);
   /// Reports a loop-carried or if/else type change between two scopes.
+  void promoteLoopCarried(const ast::Block &Body);
   void checkLoopCarried(const std::map<std::string, Value> &Before, SourceRange LoopRange);
   void mergeBranches(const std::map<std::string, Value> &Before, std::map<std::string, Value> Then,
                      std::map<std::string, Value> Else, SourceRange IfRange);

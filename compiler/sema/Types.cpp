@@ -109,10 +109,21 @@ std::string TileType::str() const {
   return shapeStr(Shape) + " " + Elem.str();
 }
 
+std::string TileType::tensorRepr() const {
+  std::string S = Elem.str() + "[";
+  for (size_t I = 0; I < Shape.size(); ++I)
+    S += (I ? ", " : "") + (Shape[I] == UnknownDim ? std::string("?") : std::to_string(Shape[I]));
+  return S + "]";
+}
+
 std::string TileType::tritonStr() const {
   if (!isBlock())
     return Elem.str();
-  return "<" + shapeStr(Shape) + ", " + Elem.str() + ">";
+  // block_type.__str__ prints its shape list, whose entries are strings.
+  std::string S = "<[";
+  for (size_t I = 0; I < Shape.size(); ++I)
+    S += (I ? ", '" : "'") + (Shape[I] == UnknownDim ? std::string("?") : std::to_string(Shape[I])) + "'";
+  return S + "], " + Elem.str() + ">";
 }
 
 } // namespace tessel::sema

@@ -86,8 +86,11 @@ struct TileType {
   /// "pointer<fp32>", "[128] pointer<fp16>".
   std::string str() const;
   /// Triton's own spelling, as in its messages: "int32", "pointer<fp32>",
-  /// "<[1024], fp32>".
+  /// "<['1024'], fp32>".
   std::string tritonStr() const;
+  /// Triton's `tensor.__repr__` of a value of this type: "int32[]",
+  /// "fp16[64, 32]".
+  std::string tensorRepr() const;
   friend bool operator==(const TileType &A, const TileType &B) { return A.Elem == B.Elem && A.Shape == B.Shape; }
 };
 

@@ -1,0 +1,32 @@
+//===- PointerParams.h - which kernel parameters are pointers ---*- C++ -*-===//
+/// \file
+/// A kernel's unannotated parameters receive tensors (pointers) or numbers
+/// from the host, which the source does not say. Triton knows from the launch
+/// arguments; tessel infers pointers from use: a parameter is a pointer when
+/// it is the base (leftmost `+` operand, through local assignments) of a
+/// tl.load / tl.store / atomic / make_block_ptr pointer argument, or when its
+/// name says so (`x_ptr`, `OutPtr`). The element type stays unknown. A
+/// parameter that takes part in offsets or loop bounds is an integer
+/// (Triton types it int32 unless the host passes a larger value).
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_SEMA_POINTERPARAMS_H
+#define TESSEL_COMPILER_SEMA_POINTERPARAMS_H
+
+#include "compiler/frontend/Discovery.h"
+
+#include <set>
+#include <string>
+
+namespace tessel::sema {
+
+std::set<std::string> inferPointerParams(const ast::FunctionDefStmt &Fn, const ModuleInfo &Info);
+
+/// Parameters used as integers: inside the offset part of a pointer argument
+/// (`x_ptr + row * stride`), or as a bound of range / tl.range /
+/// tl.static_range. Pointers are never in this set.
+std::set<std::string> inferIntParams(const ast::FunctionDefStmt &Fn, const ModuleInfo &Info,
+                                     const std::set<std::string> &Pointers);
+
+} // namespace tessel::sema
+
+#endif // TESSEL_COMPILER_SEMA_POINTERPARAMS_H
