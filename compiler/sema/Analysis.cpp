@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/Analysis.h"
 
+#include "compiler/frontend/LaunchSpec.h"
 #include "compiler/sema/KernelChecker.h"
 #include "compiler/sema/Specializations.h"
 
@@ -76,6 +77,15 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   for (const ast::SyntaxError &E : File->module().SyntaxErrors)
     Sink.report(ProblemKind::SyntaxError, E.Range, E.Message);
   FA->Info = discover(File->module(), Sink);
+  // Launch specs written next to kernels: malformed ones are reported at
+  // their own text.
+  for (const launch::LaunchDirective &D : launch::findLaunchDirectives(File->text().text())) {
+    launch::ParsedLaunchSpec Parsed = launch::parseLaunchSpec(File->text().slice(D.Body), D.Body.Begin);
+    for (Problem &P : Parsed.Problems)
+      Sink.report(std::move(P));
+    if (Parsed.Problems.empty())
+      launch::instantiate(Parsed.Spec, Sink);
+  }
   for (const std::string &Name : FA->Info.Order) {
     const JitFunction &Fn = FA->Info.Jit.at(Name);
     if (!Fn.IsKernel || !Fn.Def)
