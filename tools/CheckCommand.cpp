@@ -9,13 +9,14 @@
 /// still checked. Exit status: 2 if any file could not be read or the command
 /// line is wrong, else 1 if any error was found, else 0.
 //===----------------------------------------------------------------------===//
+#include "tools/Subcommands.h"
+
 #include "compiler/frontend/Parser.h"
 #include "diagnostics/Check.h"
 #include "lsp/LineIndex.h"
 #include "lsp/ToProtocol.h"
 #include "tools/InputFile.h"
 #include "tools/JsonOutput.h"
-#include "tools/Subcommands.h"
 #include "tools/TextOutput.h"
 
 #include <cerrno>

@@ -76,6 +76,22 @@ grep -q "in 1 file (" <<<"$LAST_STDOUT" || fail "good.py was not checked next to
 expect 2 "binary\.py" check --format=json "$work/binary.py" "$work/good.py"
 grep -q '"file"' <<<"$LAST_STDOUT" || fail "JSON output lacks good.py next to a binary file: $LAST_STDOUT"
 
+# Standard input ("-") gets the same guards as a file.
+err=$(printf 'import triton\n\0' | "$tessel" check - 2>&1 >/dev/null)
+status=$?
+if ((status != 2)) || ! grep -q "binary input" <<<"$err"; then
+  fail "binary standard input -> exit $status: $err"
+else
+  echo "ok: binary standard input -> 2"
+fi
+out=$("$tessel" check --color=never - <"$work/good.py")
+status=$?
+if ((status != 0)) || ! grep -q "no problems in 1 file" <<<"$out"; then
+  fail "good.py on standard input -> exit $status: $out"
+else
+  echo "ok: good.py on standard input -> 0"
+fi
+
 # Bad command lines.
 expect 2 "no input files" check
 expect 2 "unknown format 'yaml'" check --format=yaml "$work/good.py"
