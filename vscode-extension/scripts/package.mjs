@@ -22,6 +22,14 @@ if (bin) {
   const dest = path.join(serverDir, process.platform === 'win32' ? 'tessel.exe' : 'tessel');
   fs.copyFileSync(bin, dest);
   fs.chmodSync(dest, 0o755);
+  // A RelWithDebInfo build carries its debug info; users need none of it in their editor download.
+  if (process.platform === 'linux') {
+    try {
+      execFileSync('strip', ['--strip-debug', dest]);
+    } catch (e) {
+      console.warn(`strip failed (${e.message}); bundling the binary unstripped`);
+    }
+  }
   vsceArgs.push('--target', target);
   out = `${manifest.name}-${target}-${manifest.version}.vsix`;
   console.log(`bundling ${bin} as server/${path.basename(dest)} (target ${target})`);
