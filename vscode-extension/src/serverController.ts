@@ -19,7 +19,7 @@ import { DocumentGate } from './documentGate';
 import { createMiddleware } from './middleware';
 import { RunKernelArgs, serverStatusNotification } from './protocol';
 import { locateServer } from './serverBinary';
-import { serverSettings } from './settings';
+import { serverArgs, serverSettings } from './settings';
 import { ServerState } from './statusText';
 
 export interface ClientHook {
@@ -80,14 +80,14 @@ export class ServerController implements vscode.Disposable {
     await this.start();
   }
 
-  /** Sends the settings the server reads (arch, inlay hints) after they changed. */
+  /** Sends the settings the running server reads (inlay hints) after they changed. */
   async notifySettings(): Promise<void> {
     const client = this.running;
     if (!client) return;
     const settings = serverSettings(readSettings().settings);
     await client.sendNotification(DidChangeConfigurationNotification.type, { settings: { tessel: settings } });
     // VS Code would keep showing the old hints until the next edit; ask it to query again now, so the
-    // middleware's switch (and the server's new arch) shows at once.
+    // middleware's switch shows at once.
     const hints = client.getFeature(InlayHintRequest.method);
     const refreshed = new Set<unknown>();
     for (const editor of vscode.window.visibleTextEditors) {
@@ -113,12 +113,12 @@ export class ServerController implements vscode.Disposable {
       this.fail(located.message);
       return;
     }
-    this.output.appendLine(`tessel: starting ${located.path} lsp --stdio (tessel ${located.version}, found through ${located.source})`);
+    const args = serverArgs(settings, process.pid);
+    this.output.appendLine(
+      `tessel: starting ${located.path} ${args.join(' ')} (tessel ${located.version}, found through ${located.source})`,
+    );
 
-    const serverOptions: ServerOptions = {
-      command: located.path,
-      args: ['lsp', '--stdio'],
-    };
+    const serverOptions: ServerOptions = { command: located.path, args };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
         { scheme: 'file', language: 'python' },

@@ -26,7 +26,8 @@ export interface ParsedSettings {
   problems: string[];
 }
 
-const archPattern = /^(auto|sm_\d{2,3}a?)$/;
+/** The targets `tessel lsp --arch` accepts today; `auto` lets the server choose (sm_90 without a GPU). */
+export const supportedArchs = ['auto', 'sm_80', 'sm_90'] as const;
 
 /** `get(key)` returns the raw value of `tessel.<key>`, or undefined when unset. */
 export function parseSettings(get: (key: string) => unknown): ParsedSettings {
@@ -40,7 +41,7 @@ export function parseSettings(get: (key: string) => unknown): ParsedSettings {
   };
   const isString = (v: unknown): v is string => typeof v === 'string';
   const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
-  const isArch = (v: unknown): v is string => typeof v === 'string' && archPattern.test(v);
+  const isArch = (v: unknown): v is string => typeof v === 'string' && (supportedArchs as readonly string[]).includes(v);
   const isDevice = (v: unknown): v is Device => v === 'cpu' || v === 'gpu';
   const isTrace = (v: unknown): v is TesselSettings['traceServer'] =>
     v === 'off' || v === 'messages' || v === 'verbose';
@@ -48,13 +49,24 @@ export function parseSettings(get: (key: string) => unknown): ParsedSettings {
   return {
     settings: {
       path: pick('path', defaultSettings.path, isString, 'a string'),
-      arch: pick('arch', defaultSettings.arch, isArch, "'auto' or an sm_XX architecture"),
+      arch: pick('arch', defaultSettings.arch, isArch, `one of ${supportedArchs.join(', ')}`),
       inlayHintsEnable: pick('inlayHints.enable', defaultSettings.inlayHintsEnable, isBool, 'true or false'),
       runDevice: pick('run.device', defaultSettings.runDevice, isDevice, "'cpu' or 'gpu'"),
       traceServer: pick('trace.server', defaultSettings.traceServer, isTrace, "'off', 'messages' or 'verbose'"),
     },
     problems,
   };
+}
+
+/**
+ * The server's command line. The target is fixed when the server starts (`--arch`), so changing it
+ * restarts the server; `--clientProcessId` makes the server exit if the editor dies without saying so.
+ */
+export function serverArgs(s: TesselSettings, clientPid?: number): string[] {
+  const args = ['lsp', '--stdio'];
+  if (s.arch !== 'auto') args.push(`--arch=${s.arch}`);
+  if (clientPid !== undefined) args.push(`--clientProcessId=${clientPid}`);
+  return args;
 }
 
 /** What the server receives, in initializationOptions and in workspace/didChangeConfiguration. */
@@ -69,7 +81,7 @@ export function serverSettings(s: TesselSettings): ServerSettings {
 
 /**
  * What a configuration change requires, most disruptive first:
- * - `restart`: a different binary may be chosen, so the server is started anew;
+ * - `restart`: a different binary may be chosen, or the target (a command-line flag) changed;
  * - `notify`: the running server is told through workspace/didChangeConfiguration;
  * - `client`: only the extension reads it (run device; trace, which vscode-languageclient applies itself);
  * - `none`: not ours.
@@ -77,8 +89,8 @@ export function serverSettings(s: TesselSettings): ServerSettings {
 export type ChangeAction = 'restart' | 'notify' | 'client' | 'none';
 
 export function changeAction(affects: (section: string) => boolean): ChangeAction {
-  if (affects('tessel.path')) return 'restart';
-  if (affects('tessel.arch') || affects('tessel.inlayHints')) return 'notify';
+  if (affects('tessel.path') || affects('tessel.arch')) return 'restart';
+  if (affects('tessel.inlayHints')) return 'notify';
   if (affects('tessel')) return 'client';
   return 'none';
 }

@@ -18,7 +18,7 @@ import {
   tesselCapabilities,
   viewIRRequest,
 } from '../../src/protocol';
-import { defaultSettings, serverSettings } from '../../src/settings';
+import { defaultSettings, serverArgs, serverSettings } from '../../src/settings';
 import { LspSession, whyNoServer } from '../support/lspSession';
 
 // Compiled to out/test/integration/, the fixture stays in the source tree.
@@ -61,6 +61,30 @@ function collectDiagnostics(json: unknown): Diagnostic[] {
   return Object.values(o).flatMap(collectDiagnostics);
 }
 
+/** The initialize params vscode-languageclient 9 sends, reduced to what tessel reads. */
+function initializeParams(): unknown {
+  return {
+    processId: process.pid,
+    clientInfo: { name: 'tessel-vscode-integration-test', version: '0.1.0' },
+    rootUri: null,
+    workspaceFolders: null,
+    initializationOptions: serverSettings(defaultSettings),
+    capabilities: {
+      general: { positionEncodings: ['utf-16'] },
+      window: { workDoneProgress: true },
+      workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
+      textDocument: {
+        synchronization: { didSave: true, willSave: true, dynamicRegistration: true },
+        publishDiagnostics: { relatedInformation: true, versionSupport: true, codeDescriptionSupport: true },
+        hover: { contentFormat: ['markdown', 'plaintext'] },
+        inlayHint: { dynamicRegistration: true },
+        codeLens: { dynamicRegistration: true },
+        codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } },
+      },
+    },
+  };
+}
+
 const key = (d: Diagnostic) => `${d.code}@${d.range.start.line}:${d.range.start.character}`;
 
 test('tessel lsp serves what the VS Code extension asks for', { timeout: 120_000 }, async (t) => {
@@ -69,32 +93,15 @@ test('tessel lsp serves what the VS Code extension asks for', { timeout: 120_000
     t.skip(skip);
     return;
   }
-  const s = new LspSession(bin!);
+  const s = new LspSession(bin!, serverArgs(defaultSettings, process.pid));
   s.settings = serverSettings(defaultSettings);
   t.after(() => s.kill());
 
   let caps: Record<string, unknown> = {};
   await t.test('initialize advertises the capabilities the commands depend on', async () => {
-    const result = (await s.connection.sendRequest('initialize', {
-      processId: process.pid,
-      clientInfo: { name: 'tessel-vscode-integration-test', version: '0.1.0' },
-      rootUri: null,
-      workspaceFolders: null,
-      initializationOptions: serverSettings(defaultSettings),
-      capabilities: {
-        general: { positionEncodings: ['utf-16'] },
-        window: { workDoneProgress: true },
-        workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
-        textDocument: {
-          synchronization: { didSave: true, willSave: true, dynamicRegistration: true },
-          publishDiagnostics: { relatedInformation: true, versionSupport: true, codeDescriptionSupport: true },
-          hover: { contentFormat: ['markdown', 'plaintext'] },
-          inlayHint: { dynamicRegistration: true },
-          codeLens: { dynamicRegistration: true },
-          codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } },
-        },
-      },
-    })) as { capabilities: Record<string, unknown>; serverInfo?: { name: string } };
+    const result = (await s.connection.sendRequest('initialize', initializeParams())) as {
+      capabilities: Record<string, unknown>;
+    };
     caps = result.capabilities;
     assert.equal(typeof caps, 'object');
     const tessel = tesselCapabilities(caps);
@@ -207,4 +214,25 @@ test('tessel lsp serves what the VS Code extension asks for', { timeout: 120_000
     await s.connection.sendNotification('exit');
     assert.equal(await s.exited(5000), 0);
   });
+});
+
+test('the target from tessel.arch reaches the status bar through tessel/serverStatus', { timeout: 30_000 }, async (t) => {
+  const skip = await whyNoServer(bin);
+  if (skip) {
+    t.skip(skip);
+    return;
+  }
+  const s = new LspSession(bin!, serverArgs({ ...defaultSettings, arch: 'sm_80' }, process.pid));
+  t.after(() => s.kill());
+  await s.connection.sendRequest('initialize', initializeParams());
+  await s.connection.sendNotification('initialized', {});
+  const status = await s.waitFor(serverStatusNotification, () => true, 5000).catch(() => undefined);
+  if (!status) {
+    t.skip('no tessel/serverStatus notification (it is optional)');
+  } else {
+    assert.equal(status.arch, 'sm_80');
+  }
+  await s.connection.sendRequest('shutdown');
+  await s.connection.sendNotification('exit');
+  assert.equal(await s.exited(5000), 0);
 });

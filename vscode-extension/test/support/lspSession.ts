@@ -40,8 +40,9 @@ export class LspSession {
   private readonly waiters = new Map<string, Waiter<unknown>[]>();
   private readonly seen = new Map<string, unknown[]>();
 
-  constructor(bin: string) {
-    this.process = spawn(bin, ['lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  /** `args` are the ones the extension passes (settings.ts serverArgs). */
+  constructor(bin: string, args: string[]) {
+    this.process = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.process.stderr?.on('data', (d: Buffer) => (this.stderr += d.toString()));
     this.connection = createMessageConnection(
       new StreamMessageReader(this.process.stdout!),

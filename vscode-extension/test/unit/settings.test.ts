@@ -1,7 +1,7 @@
 // Unit tests for settings parsing, the payload sent to the server, and what each change requires.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { changeAction, defaultSettings, parseSettings, serverSettings } from '../../src/settings';
+import { changeAction, defaultSettings, parseSettings, serverArgs, serverSettings } from '../../src/settings';
 
 const from = (values: Record<string, unknown>) => (key: string) => values[key];
 
@@ -13,9 +13,9 @@ test('unset settings take the defaults', () => {
 
 test('valid values are kept', () => {
   const { settings, problems } = parseSettings(
-    from({ path: '/x/tessel', arch: 'sm_90a', 'inlayHints.enable': false, 'run.device': 'gpu', 'trace.server': 'verbose' }),
+    from({ path: '/x/tessel', arch: 'sm_80', 'inlayHints.enable': false, 'run.device': 'gpu', 'trace.server': 'verbose' }),
   );
-  assert.deepEqual(settings, { path: '/x/tessel', arch: 'sm_90a', inlayHintsEnable: false, runDevice: 'gpu', traceServer: 'verbose' });
+  assert.deepEqual(settings, { path: '/x/tessel', arch: 'sm_80', inlayHintsEnable: false, runDevice: 'gpu', traceServer: 'verbose' });
   assert.deepEqual(problems, []);
 });
 
@@ -25,7 +25,18 @@ test('invalid values fall back to defaults and are reported', () => {
   assert.equal(settings.runDevice, 'cpu');
   assert.equal(settings.inlayHintsEnable, true);
   assert.equal(problems.length, 3);
-  assert.match(problems[0], /tessel\.arch: "ampere"/);
+  assert.match(problems[0], /tessel\.arch: "ampere" is not one of auto, sm_80, sm_90/);
+});
+
+test('targets the server does not accept yet are refused before it starts', () => {
+  const { settings, problems } = parseSettings(from({ arch: 'sm_86' }));
+  assert.equal(settings.arch, 'auto');
+  assert.equal(problems.length, 1);
+});
+
+test('the command line carries the target and the editor pid', () => {
+  assert.deepEqual(serverArgs(defaultSettings), ['lsp', '--stdio']);
+  assert.deepEqual(serverArgs({ ...defaultSettings, arch: 'sm_80' }, 42), ['lsp', '--stdio', '--arch=sm_80', '--clientProcessId=42']);
 });
 
 test('the server is sent arch and the inlay hint switch', () => {
@@ -35,10 +46,10 @@ test('the server is sent arch and the inlay hint switch', () => {
   });
 });
 
-test('a path change restarts, arch and hints notify, the rest stays in the client', () => {
+test('path and arch changes restart, hints notify, the rest stays in the client', () => {
   const only = (changed: string) => (s: string) => changed === s || changed.startsWith(s + '.');
   assert.equal(changeAction(only('tessel.path')), 'restart');
-  assert.equal(changeAction(only('tessel.arch')), 'notify');
+  assert.equal(changeAction(only('tessel.arch')), 'restart');
   assert.equal(changeAction(only('tessel.inlayHints.enable')), 'notify');
   assert.equal(changeAction(only('tessel.run.device')), 'client');
   assert.equal(changeAction(only('tessel.trace.server')), 'client');
