@@ -12,6 +12,7 @@
 #include "compiler/interp/Interpreter.h"
 
 #include "compiler/interp/Kernels.h"
+#include "compiler/ir/Verifier.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -352,6 +353,14 @@ private:
 
 RunResult run(const Function &F, Memory &Mem, const std::vector<ArgValue> &Args, const RunOptions &Opts) {
   RunResult Result;
+  // The evaluators trust the IR's types and shapes; malformed IR is refused
+  // here rather than allowed to crash them.
+  std::vector<ir::VerifierError> Errors = ir::verify(F);
+  if (!Errors.empty()) {
+    Result.Error = "the function does not verify: " + Errors.front().Message;
+    Result.ErrorRange = Errors.front().Loc;
+    return Result;
+  }
   Machine M(F, Mem, Opts, Result);
   if (!M.bindParams(Args))
     return Result;

@@ -94,7 +94,8 @@ struct RunResult {
 };
 
 /// Runs F over Opts.Grid. Args must match F's parameters (pointers for
-/// pointer parameters, numbers for scalars).
+/// pointer parameters, numbers for scalars). F is verified first; a function
+/// that does not verify is not run (RunResult::Error says why).
 RunResult run(const ir::Function &F, Memory &Mem, const std::vector<ArgValue> &Args, const RunOptions &Opts = {});
 
 } // namespace tessel::interp

@@ -148,4 +148,17 @@ TEST(InterpVectorAdd, BadArgumentsStopWithAnError) {
   EXPECT_EQ(R.Error, "kernel takes 4 arguments, got 1");
 }
 
+TEST(InterpVectorAdd, MalformedFunctionIsRefusedNotRun) {
+  ir::Function F("bad");
+  ir::Builder B(F);
+  Value *A = B.arange(at(1, 2), 0, 8);
+  B.unary(at(3, 4), OpKind::Exp, A); // exp of integers
+  B.ret({});
+  Memory Mem;
+  RunResult R = run(F, Mem, {});
+  EXPECT_FALSE(R.Completed);
+  EXPECT_EQ(R.Error, "the function does not verify: exp: operand must be a float, got [8] i32");
+  EXPECT_EQ(R.ErrorRange, (SourceRange{3, 4}));
+}
+
 } // namespace
