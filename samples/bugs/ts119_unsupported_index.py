@@ -28,11 +28,10 @@ def column_pick_kernel(x_ptr, out_ptr):
 
 
 @triton.jit
-def shifted_kernel(x_ptr, out_ptr):
+def tail_sum_kernel(x_ptr, out_ptr):
     row = tl.load(x_ptr + tl.arange(0, 64))
-    tail = row[1:]
-         # ^^^^^^^ error[TS119]: unsupported tensor index: <triton.language.core.slice object
-    tl.store(out_ptr + tl.arange(0, 63), tail)
+    tl.store(out_ptr, tl.sum(row[1:], axis=0))
+                           # ^^^^^^^ error[TS119]: unsupported tensor index: <triton.language.core.slice object
 
 
 # Negative cases: new axes and full slices.
