@@ -279,6 +279,67 @@ TEST(InterpSemantics, PermuteJoinSplit) {
   EXPECT_EQ(readInts(Mem, J), (std::vector<int64_t>{9, 3, 1, 9, 2, 5, 8, 8}));
 }
 
+TEST(InterpSemantics, TwoOperandCustomReduceIsArgmax) {
+  // Triton's argmax: reduce (value, index) pairs with a combine that keeps
+  // the larger value, the lower index on ties.
+  Memory Mem;
+  uint32_t Out;
+  RunResult R = runToBuffer(Mem, Out, ScalarKind::I32, 2, [&](Builder &B) {
+    Value *X = B.reshape(at(1, 2), floatTile(B, ScalarKind::FP32, {3, 9, 9, 1, 5, 2, 8, 8}), {2, 4});
+    Value *Idx = B.broadcast(at(1, 2), B.expandDims(at(1, 2), B.arange(at(1, 2), 0, 4), 0), {2, 4});
+    ReduceOp *Red = B.customReduce(at(3, 4), {X, Idx}, 1);
+    Builder::InsertionGuard G(B);
+    B.setInsertionPointToEnd(Red->combine());
+    Block *C = Red->combine();
+    Value *V1 = C->argument(0), *I1 = C->argument(1), *V2 = C->argument(2), *I2 = C->argument(3);
+    Value *Gt = B.cmp(at(5, 6), CmpPredicate::GT, V1, V2);
+    Value *Eq = B.cmp(at(5, 6), CmpPredicate::EQ, V1, V2);
+    Value *Lt = B.cmp(at(5, 6), CmpPredicate::LT, I1, I2);
+    Value *Take1 = B.binary(at(5, 6), OpKind::Or, Gt, B.binary(at(5, 6), OpKind::And, Eq, Lt));
+    B.yield(at(5, 6), {B.select(at(5, 6), Take1, V1, V2), B.select(at(5, 6), Take1, I1, I2)});
+    B.setInsertionPointToEnd(&B.function().body());
+    return Red->result(1);
+  });
+  ASSERT_TRUE(R.Completed) << R.Error;
+  EXPECT_EQ(readInts(Mem, Out), (std::vector<int64_t>{1, 2}));
+}
+
+TEST(InterpSemantics, NarrowFloatsRoundTripThroughMemory) {
+  // fp8e5 and bf16 buffers: load, widen, scale, narrow with rtz, store.
+  ir::Function F("narrow");
+  Builder B(F);
+  Value *In = F.addParam(ptrType(ScalarKind::FP8E5), "in");
+  Value *Out = F.addParam(ptrType(ScalarKind::BF16), "out");
+  Value *Idx = B.arange(at(1, 2), 0, 4);
+  Value *X = B.load(at(3, 4), B.addPtr(at(3, 4), B.splat(at(3, 4), In, {4}), Idx));
+  Value *Wide = B.cast(at(5, 6), X, elem(ScalarKind::FP32));
+  Value *Scaled =
+      B.mul(at(7, 8), Wide, B.constantFloat(at(7, 8), 1.0 + std::ldexp(1.0, -9), tileType(ScalarKind::FP32, {4})));
+  B.store(at(9, 10), B.addPtr(at(9, 10), B.splat(at(9, 10), Out, {4}), Idx),
+          B.cast(at(11, 12), Scaled, elem(ScalarKind::BF16), ir::RoundingMode::RTZ));
+  B.ret({});
+  Memory Mem;
+  uint32_t I = Mem.addBuffer("in", ScalarKind::FP8E5, 4), O = Mem.addBuffer("out", ScalarKind::BF16, 4);
+  for (int K = 0; K < 4; ++K)
+    Mem.writeFloat(I, K, std::vector<double>{1.0, -3.0, 57344.0, 1e9}[K]);
+  EXPECT_EQ(Mem.buffer(I).Bytes[3], 0x7B) << "writing 1e9 to fp8e5 saturates to the max";
+  ASSERT_TRUE(run(F, Mem, {ArgValue::pointer(I), ArgValue::pointer(O)}).Completed);
+  // x * (1 + 2^-9) toward zero in bf16 (8 significant bits): the 2^-9 is dropped.
+  EXPECT_EQ(readFloats(Mem, O), (std::vector<double>{1.0, -3.0, 57344.0, 57344.0}));
+}
+
+TEST(InterpSemantics, Int8DotAccumulatesExactlyInInt32) {
+  Memory Mem;
+  uint32_t Out;
+  runToBuffer(Mem, Out, ScalarKind::I32, 16, [&](Builder &B) {
+    Value *A = B.constantInt(at(1, 2), 127, tileType(ScalarKind::I8, {4, 32}));
+    Value *Bm = B.constantInt(at(1, 2), -128, tileType(ScalarKind::I8, {32, 4}));
+    Value *Acc = B.constantInt(at(1, 2), 5, tileType(ScalarKind::I32, {4, 4}));
+    return B.reshape(at(3, 4), B.dot(at(3, 4), A, Bm, Acc), {16});
+  });
+  EXPECT_EQ(readInts(Mem, Out), std::vector<int64_t>(16, 5 + 32 * 127 * -128));
+}
+
 TEST(InterpSemantics, AtomicsSeeEveryProgram) {
   ir::Function F("count");
   Builder B(F);

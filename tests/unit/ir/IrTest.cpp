@@ -300,4 +300,40 @@ TEST(TileIR, MemoryComputeAndDebugOpsPrint) {
 )");
 }
 
+TEST(TileIR, VerifierChecksRegionSignatures) {
+  Function F("regions");
+  Builder B(F);
+  TileType I32 = scalarType(ScalarKind::I32);
+  Value *Zero = B.constantInt(at(1, 2), 0, I32);
+  Value *Tile = B.arange(at(1, 2), 0, 8);
+  // A while whose condition forwards the wrong type.
+  WhileOp *W = B.createWhile(at(3, 4), {Zero});
+  B.setInsertionPointToEnd(W->before());
+  Value *C = B.cmp(at(3, 4), CmpPredicate::EQ, Zero, Zero);
+  B.condition(at(3, 4), C, {C});
+  B.setInsertionPointToEnd(W->after());
+  B.yield(at(3, 4), {W->after()->argument(0)});
+  B.setInsertionPointToEnd(&F.body());
+  // An if with results and no else.
+  B.createIf(at(5, 6), B.cmp(at(5, 6), CmpPredicate::EQ, Zero, Zero), {I32}, false);
+  // A combine region that loads.
+  Value *P = F.addParam({{ScalarKind::I32, 1, false}, {}}, "p");
+  ReduceOp *R = B.customReduce(at(7, 8), {Tile}, 0);
+  B.setInsertionPointToEnd(R->combine());
+  B.load(at(9, 10), P);
+  B.yield(at(7, 8), {R->combine()->argument(0)});
+  B.setInsertionPointToEnd(&F.body());
+  // A loop over a tile.
+  B.createFor(at(11, 12), Tile, Tile, Tile, {});
+  B.ret({});
+  EXPECT_EQ(messages(verify(F)), "while: condition must forward values matching the carried types\n"
+                                 "if: an if with results needs an else region\n"
+                                 "if: block does not end in yield\n"
+                                 "load: only scalar elementwise ops may appear in a combine region\n"
+                                 "for: bounds and step must be scalar integers, got [8] i32\n"
+                                 "for: bounds and step must be scalar integers, got [8] i32\n"
+                                 "for: bounds and step must be scalar integers, got [8] i32\n"
+                                 "for: block does not end in yield\n");
+}
+
 } // namespace

@@ -1,0 +1,158 @@
+//===- FeaturesTest.cpp - lsp/features on annotated Triton snippets -------===//
+/// \file
+/// Each test is a kernel with cursor marks (`^name` is removed from the text
+/// and names the offset where it stood, as clangd's Annotations do) and
+/// what the feature must answer there. Features run on the real front end
+/// and sema, through the same AnalyzedFile the server builds.
+//===----------------------------------------------------------------------===//
+#include "lsp/AnalyzedFile.h"
+#include "lsp/features/CodeLens.h"
+#include "lsp/features/Completion.h"
+#include "lsp/features/Definition.h"
+#include "lsp/features/DocumentSymbols.h"
+#include "lsp/features/Hover.h"
+#include "lsp/features/InlayHints.h"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <map>
+
+using namespace tessel;
+using namespace tessel::lsp;
+
+namespace {
+
+/// Text with `^name` marks removed, and the offset of each mark.
+struct Annotated {
+  std::string Text;
+  std::map<std::string, uint32_t> Points;
+  explicit Annotated(std::string_view Marked) {
+    for (size_t I = 0; I < Marked.size(); ++I) {
+      if (Marked[I] != '^') {
+        Text += Marked[I];
+        continue;
+      }
+      std::string Name;
+      while (I + 1 < Marked.size() && (std::isalnum(static_cast<unsigned char>(Marked[I + 1])) || Marked[I + 1] == '_'))
+        Name += Marked[++I];
+      Points[Name] = static_cast<uint32_t>(Text.size());
+    }
+  }
+  uint32_t operator[](const std::string &Name) const { return Points.at(Name); }
+};
+
+std::shared_ptr<AnalyzedFile> analyze(const std::string &Text) {
+  auto F = std::make_shared<AnalyzedFile>();
+  auto Source = std::make_shared<const SourceText>(Text, "test.py");
+  F->Doc = {"test:///test.py", 1, Source, std::make_shared<const LineIndex>(Text)};
+  F->Parsed = ParsedFile::parse(Source);
+  F->Report = diag::checkFile(F->Parsed);
+  return F;
+}
+
+const char *Kernel = R"py(import triton
+import triton.language as tl
+
+@triton.jit
+def hel^helper_defper(v):
+    return v + 1
+
+@triton.jit
+def ^kernel_namekern(x_ptr, n, BLOCK: tl.constexpr):
+    of^offs_deffs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = of^offs_usefs < n
+    x = tl.lo^loadad(x_ptr + offs, mask=mask)
+    y = hel^helper_callper(x)
+    z = tl.^dotcomplete
+
+def launch(x):
+    kern[(1,)](x, 10, BLOCK=256)
+)py";
+
+TEST(Features, HoverShowsTileTypeAtDefinitionAndUse) {
+  Annotated A(Kernel);
+  auto F = analyze(A.Text);
+  auto Def = hover(*F, A["offs_def"]);
+  ASSERT_TRUE(Def);
+  EXPECT_NE(Def->Code.find("offs: [256] "), std::string::npos) << Def->Code;
+  auto Use = hover(*F, A["offs_use"]);
+  ASSERT_TRUE(Use);
+  EXPECT_EQ(Use->Code, Def->Code);
+  EXPECT_EQ(F->Parsed->text().slice(Use->Range), "offs");
+}
+
+TEST(Features, HoverDocumentsBuiltinsAndKernels) {
+  Annotated A(Kernel);
+  auto F = analyze(A.Text);
+  auto Load = hover(*F, A["load"]);
+  ASSERT_TRUE(Load);
+  EXPECT_EQ(Load->Code.rfind("tl.load(pointer, mask=None", 0), 0u) << Load->Code;
+  EXPECT_FALSE(Load->Doc.empty());
+  auto K = hover(*F, A["kernel_name"]);
+  ASSERT_TRUE(K);
+  EXPECT_EQ(K->Code, "def kern(x_ptr, n, BLOCK: tl.constexpr)");
+  EXPECT_NE(K->markdown().find("1 launch site"), std::string::npos);
+  EXPECT_EQ(K->plainText().find("```"), std::string::npos);
+}
+
+TEST(Features, DefinitionOfHelperAndLocal) {
+  Annotated A(Kernel);
+  auto F = analyze(A.Text);
+  auto Helper = definition(*F, A["helper_call"]);
+  ASSERT_TRUE(Helper);
+  EXPECT_EQ(Helper->Begin, A["helper_def"] - 3);
+  auto Local = definition(*F, A["offs_use"]);
+  ASSERT_TRUE(Local);
+  EXPECT_EQ(F->Parsed->text().slice(*Local), "offs");
+  EXPECT_LT(Local->Begin, A["offs_def"]);
+}
+
+TEST(Features, CompletionAfterTheLanguageAlias) {
+  Annotated A(Kernel);
+  auto F = analyze(A.Text);
+  auto Items = complete(*F, A["dotcomplete"] + 0);
+  // `tl.` followed by "complete" typed so far: nothing starts with it...
+  EXPECT_TRUE(Items.empty());
+  // ...but at the dot every builtin is offered, with its signature.
+  Items = complete(*F, A["dotcomplete"]);
+  Annotated B("import triton.language as tl\nx = tl.^here\n");
+  auto G = analyze(B.Text);
+  auto All = complete(*G, B["here"]);
+  ASSERT_GT(All.size(), 80u);
+  auto It = std::find_if(All.begin(), All.end(), [](const CompletionInfo &C) { return C.Label == "dot"; });
+  ASSERT_NE(It, All.end());
+  EXPECT_EQ(It->Signature.rfind("dot(input, other", 0), 0u);
+}
+
+TEST(Features, InlayHintsOnTilesOnly) {
+  Annotated A(Kernel);
+  auto F = analyze(A.Text);
+  auto Hints = inlayHints(*F, {0, static_cast<uint32_t>(A.Text.size())});
+  std::map<uint32_t, std::string> ByOffset;
+  for (const InlayHint &H : Hints)
+    ByOffset[H.Offset] = H.Label;
+  uint32_t OffsEnd = A["offs_def"] + 2; // "of^fs": the mark sits after "of"
+  ASSERT_TRUE(ByOffset.count(OffsEnd)) << "no hint after offs";
+  EXPECT_EQ(ByOffset[OffsEnd].rfind(": [256] ", 0), 0u);
+  for (const InlayHint &H : Hints)
+    EXPECT_EQ(H.Label.find(": ["), 0u) << "a scalar got a hint: " << H.Label;
+}
+
+TEST(Features, SymbolsAndLenses) {
+  Annotated A(Kernel);
+  auto F = analyze(A.Text);
+  auto Symbols = documentSymbols(*F);
+  ASSERT_EQ(Symbols.size(), 2u);
+  EXPECT_EQ(Symbols[0].Name, "helper");
+  EXPECT_EQ(Symbols[0].Detail, "@triton.jit helper");
+  EXPECT_EQ(Symbols[1].Name, "kern");
+  EXPECT_EQ(Symbols[1].Children.size(), 3u);
+  auto Lenses = codeLenses(*F, {false});
+  ASSERT_EQ(Lenses.size(), 2u);
+  EXPECT_EQ(Lenses[0].RunDevice, std::optional<std::string>("cpu"));
+  EXPECT_NE(Lenses[1].Title.find("BLOCK=256"), std::string::npos);
+  EXPECT_EQ(codeLenses(*F, {true}).size(), 3u);
+}
+
+} // namespace
