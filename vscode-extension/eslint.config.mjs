@@ -1,4 +1,4 @@
-// ESLint flat config: typescript-eslint's recommended rules for src/ and test/, plus the project's no-TODO rule.
+// ESLint flat config: typescript-eslint's recommended rules for src/ and test/, plus the project's ban on to-do comments.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
