@@ -20,9 +20,15 @@ export class KernelRunner implements ClientHook, vscode.Disposable {
   readonly channel = vscode.window.createOutputChannel('Tessel Run');
   private readonly pending = new Map<string, PendingRun>();
   private controller: ServerController | undefined;
+  private stateListener: vscode.Disposable | undefined;
 
   setController(controller: ServerController): void {
     this.controller = controller;
+    // A server that stops will never answer its runs; end their progress instead of leaving it spinning.
+    this.stateListener = controller.onDidChangeState((s) => {
+      if (s.kind === 'running' || s.kind === 'starting') return;
+      for (const p of [...this.pending.values()]) p.finish();
+    });
   }
 
   attach(client: LanguageClient): void {
@@ -78,7 +84,8 @@ export class KernelRunner implements ClientHook, vscode.Disposable {
   }
 
   dispose(): void {
-    for (const p of this.pending.values()) p.finish();
+    this.stateListener?.dispose();
+    for (const p of [...this.pending.values()]) p.finish();
     this.channel.dispose();
   }
 
