@@ -139,7 +139,16 @@ struct ConstEval::Impl {
   // Expressions
   //===--------------------------------------------------------------------===//
 
+  /// Values nested deeper than this (`x = [x]` in a loop) become Unknown:
+  /// repr, equality and destruction recurse through the nesting.
+  static constexpr int MaxValueNesting = 64;
+
   PyValue eval(const Expr *E) {
+    PyValue V = evalUnchecked(E);
+    return V.nesting() > MaxValueNesting ? PyValue() : V;
+  }
+
+  PyValue evalUnchecked(const Expr *E) {
     if (!E || !budget())
       return PyValue();
     switch (E->kind()) {

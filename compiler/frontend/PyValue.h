@@ -10,6 +10,7 @@
 #ifndef TESSEL_COMPILER_FRONTEND_PYVALUE_H
 #define TESSEL_COMPILER_FRONTEND_PYVALUE_H
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -65,7 +66,13 @@ public:
   static PyValue string(std::string S) { PyValue V(Kind::Str); V.S = std::make_shared<std::string>(std::move(S)); return V; }
   static PyValue tuple(PyList Elts) { return aggregate(Kind::Tuple, std::move(Elts)); }
   static PyValue list(PyList Elts) { return aggregate(Kind::List, std::move(Elts)); }
-  static PyValue dict(PyDict Items) { PyValue V(Kind::Dict); V.D = std::make_shared<PyDict>(std::move(Items)); return V; }
+  static PyValue dict(PyDict Items) {
+    PyValue V(Kind::Dict);
+    for (const auto &KV : Items)
+      V.Nesting = std::max({V.Nesting, KV.first.Nesting + 1, KV.second.Nesting + 1});
+    V.D = std::make_shared<PyDict>(std::move(Items));
+    return V;
+  }
   static PyValue qualified(std::string Path) { PyValue V(Kind::Qualified); V.S = std::make_shared<std::string>(std::move(Path)); return V; }
   static PyValue function(const ast::FunctionDefStmt *Fn) { PyValue V(Kind::Function); V.Fn = Fn; return V; }
   static PyValue lambda(const ast::LambdaExpr *L) { PyValue V(Kind::Lambda); V.Lam = L; return V; }
@@ -95,6 +102,11 @@ public:
   const ast::LambdaExpr *asLambda() const { return Lam; }
   const PyConfig &asConfig() const { return *C; }
 
+  /// How deeply aggregates nest inside this value (0 for scalars). repr,
+  /// equals and destruction recurse this deep, so producers of values from
+  /// user code (ConstEval) refuse to build very deep ones.
+  int nesting() const { return Nesting; }
+
   /// Python truthiness; nullopt for Unknown and for values whose truth
   /// cannot be decided here.
   std::optional<bool> truthy() const;
@@ -107,9 +119,16 @@ public:
 
 private:
   explicit PyValue(Kind K) : K(K) {}
-  static PyValue aggregate(Kind K, PyList Elts) { PyValue V(K); V.L = std::make_shared<PyList>(std::move(Elts)); return V; }
+  static PyValue aggregate(Kind K, PyList Elts) {
+    PyValue V(K);
+    for (const PyValue &E : Elts)
+      V.Nesting = std::max(V.Nesting, E.Nesting + 1);
+    V.L = std::make_shared<PyList>(std::move(Elts));
+    return V;
+  }
 
   Kind K = Kind::Unknown;
+  int Nesting = 0;
   int64_t I = 0;
   double F = 0;
   std::shared_ptr<const std::string> S;

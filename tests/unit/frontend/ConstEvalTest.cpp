@@ -175,6 +175,13 @@ TEST(ConstEval, LocalHelperFunctions) {
   EXPECT_EQ(evalLast("def k(a):\n    return a\n_ = k()\n"), "<unknown>"); // missing argument
 }
 
+TEST(ConstEval, DeeplyNestedValuesBecomeUnknown) {
+  // Without a bound this builds a value ~25,000 levels deep, whose repr,
+  // comparison and destruction would each overflow the stack.
+  EXPECT_EQ(evalLast("x = []\nfor i in range(100000):\n    x = [x]\n_ = x\n"), "<unknown>");
+  EXPECT_EQ(ev("[[[[1]]]]"), "[[[[1]]]]");
+}
+
 TEST(ConstEval, GlobalsAreReadInOrder) {
   EXPECT_EQ(evalLast("B = 64\nB = B * 2\n_ = B\n"), "128");
   EXPECT_EQ(evalLast("xs = []\nfor i in range(3):\n    xs.append(i * i)\n_ = xs\n"), "[0, 1, 4]");
