@@ -17,7 +17,7 @@ import { TesselCapabilitiesFeature } from './capabilities';
 import { readSettings } from './config';
 import { DocumentGate } from './documentGate';
 import { createMiddleware } from './middleware';
-import { RunKernelArgs, serverStatusNotification } from './protocol';
+import { RunKernelArgs, ServerStatus, serverStatusNotification } from './protocol';
 import { locateServer } from './serverBinary';
 import { serverArgs, serverSettings } from './settings';
 import { ServerState } from './statusText';
@@ -138,6 +138,20 @@ export class ServerController implements vscode.Disposable {
     const client = new LanguageClient('tessel', 'Tessel', serverOptions, clientOptions);
     client.registerFeature(this.capabilities);
     for (const hook of this.hooks) hook.attach(client);
+    // Registered before start: the server sends tessel/serverStatus right after `initialized`, which can
+    // arrive before start() resolves; the last one seen is kept for the running state.
+    let status: ServerStatus | undefined;
+    const running = (): ServerState => ({ kind: 'running', version: located.version, status });
+    client.onNotification(serverStatusNotification, (s) => {
+      status = s;
+      if (this.client === client && this.stateValue.kind === 'running') this.setState(running());
+    });
+    client.onDidChangeState((e) => {
+      // A crashed server is restarted by vscode-languageclient a few times before it gives up in Stopped.
+      if (this.client !== client || this.starting) return;
+      if (e.newState === State.Stopped) this.setState({ kind: 'failed', message: 'the server stopped; see the output' });
+      if (e.newState === State.Running) this.setState(running());
+    });
     this.gate.reset();
     this.client = client;
     try {
@@ -148,18 +162,7 @@ export class ServerController implements vscode.Disposable {
       this.fail(`the server did not start: ${(e as Error).message}`);
       return;
     }
-    this.setState({ kind: 'running', version: located.version });
-    client.onNotification(serverStatusNotification, (status) => {
-      if (this.client === client && this.stateValue.kind === 'running') {
-        this.setState({ kind: 'running', version: located.version, status });
-      }
-    });
-    client.onDidChangeState((e) => {
-      // A crashed server is restarted by vscode-languageclient a few times before it gives up in Stopped.
-      if (this.client !== client) return;
-      if (e.newState === State.Stopped) this.setState({ kind: 'failed', message: 'the server stopped; see the output' });
-      if (e.newState === State.Running) this.setState({ kind: 'running', version: located.version });
-    });
+    this.setState(running());
   }
 
   private async openLate(doc: vscode.TextDocument): Promise<void> {
