@@ -262,45 +262,41 @@ void evalFma(const Tile &A, const Tile &B, const Tile &C, Tile &Out) {
   }
 }
 
+/// Out[i] = Pred(L[i], R[i]) over values read through Get(i, j).
+template <typename T, typename Pred>
+void cmpLoop(const std::vector<T> &L, const std::vector<T> &R, std::vector<int64_t> &Out, Pred P) {
+  const size_t N = Out.size(), SA = L.size() == 1 ? 0 : 1, SB = R.size() == 1 ? 0 : 1;
+  for (size_t I = 0; I < N; ++I)
+    Out[I] = P(L[I * SA], R[I * SB]);
+}
+
+template <typename T, typename ToKey>
+void cmpDispatch(ir::CmpPredicate P, const std::vector<T> &L, const std::vector<T> &R, std::vector<int64_t> &Out,
+                 ToKey Key) {
+  using ir::CmpPredicate;
+  switch (P) {
+  case CmpPredicate::EQ:
+    return cmpLoop(L, R, Out, [&](T A, T B) { return Key(A) == Key(B); });
+  case CmpPredicate::NE:
+    return cmpLoop(L, R, Out, [&](T A, T B) { return !(Key(A) == Key(B)); });
+  case CmpPredicate::LT:
+    return cmpLoop(L, R, Out, [&](T A, T B) { return Key(A) < Key(B); });
+  case CmpPredicate::LE:
+    return cmpLoop(L, R, Out, [&](T A, T B) { return Key(A) <= Key(B); });
+  case CmpPredicate::GT:
+    return cmpLoop(L, R, Out, [&](T A, T B) { return Key(A) > Key(B); });
+  case CmpPredicate::GE:
+    return cmpLoop(L, R, Out, [&](T A, T B) { return Key(A) >= Key(B); });
+  }
+}
+
 void evalCmp(ir::CmpPredicate P, const Tile &L, const Tile &R, Tile &Out) {
   Out.reset({ScalarKind::I1, 0, false}, widest(L, R));
-  size_t N = Out.Ints.size();
-  size_t SA = L.size() == 1 ? 0 : 1, SB = R.size() == 1 ? 0 : 1;
-  using ir::CmpPredicate;
-  auto run = [&](auto Get) {
-    for (size_t I = 0; I < N; ++I) {
-      auto [A, B] = Get(I * SA, I * SB);
-      bool V = false;
-      switch (P) {
-      case CmpPredicate::EQ:
-        V = A == B;
-        break;
-      case CmpPredicate::NE:
-        V = !(A == B);
-        break;
-      case CmpPredicate::LT:
-        V = A < B;
-        break;
-      case CmpPredicate::LE:
-        V = A <= B;
-        break;
-      case CmpPredicate::GT:
-        V = A > B;
-        break;
-      case CmpPredicate::GE:
-        V = A >= B;
-        break;
-      }
-      Out.Ints[I] = V;
-    }
-  };
   if (L.isFloat())
-    return run([&](size_t I, size_t J) { return std::pair<double, double>(L.Floats[I], R.Floats[J]); });
+    return cmpDispatch(P, L.Floats, R.Floats, Out.Ints, [](double V) { return V; });
   if (!L.Elem.isPointer() && !ir::isSignedScalar(L.Elem.Scalar))
-    return run([&](size_t I, size_t J) {
-      return std::pair<uint64_t, uint64_t>(static_cast<uint64_t>(L.Ints[I]), static_cast<uint64_t>(R.Ints[J]));
-    });
-  run([&](size_t I, size_t J) { return std::pair<int64_t, int64_t>(L.Ints[I], R.Ints[J]); });
+    return cmpDispatch(P, L.Ints, R.Ints, Out.Ints, [](int64_t V) { return static_cast<uint64_t>(V); });
+  cmpDispatch(P, L.Ints, R.Ints, Out.Ints, [](int64_t V) { return V; });
 }
 
 void evalSelect(const Tile &Cond, const Tile &A, const Tile &B, Tile &Out) {

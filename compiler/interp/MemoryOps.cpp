@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace tessel::interp {
 
@@ -73,13 +74,77 @@ inline uint8_t *resolve(ExecContext &Ctx, int64_t P, int64_t Size, int64_t Lane,
 
 void markWritten(ExecContext &Ctx, int64_t P, int64_t Size) {
   Buffer &B = Ctx.Mem.buffer(pointerBuffer(P));
-  if (B.IsOutput) {
-    int64_t Off = pointerOffset(P);
-    std::fill(B.Written.begin() + Off, B.Written.begin() + Off + Size, 1);
-  }
+  if (B.IsOutput)
+    for (int64_t K = 0, Off = pointerOffset(P); K < Size; ++K)
+      B.Written[Off + K] = 1;
 }
 
 bool laneOn(const Tile *Mask, size_t I) { return !Mask || Mask->Ints[Mask->size() == 1 ? 0 : I] != 0; }
+
+/// The common case, checked once per op instead of once per lane: every
+/// active lane points into the same buffer, wholly inside it and aligned,
+/// and the op does not read an output (whose per-byte written flags need a
+/// lane-by-lane look). Returns that buffer, with Bias such that a lane's
+/// address is Data + (P - Bias); null when the per-lane path must run (it is
+/// the one that reports violations).
+Buffer *uniformBuffer(ExecContext &Ctx, const Tile &Ptr, const Tile *Mask, int64_t Size, bool Reads, int64_t &Bias) {
+  const size_t N = Ptr.size();
+  const int64_t *P = Ptr.Ints.data();
+  if (Mask && Mask->size() == 1) {
+    if (!Mask->Ints[0])
+      return nullptr;
+    Mask = nullptr;
+  }
+  int64_t Lo = INT64_MAX, Hi = INT64_MIN, Misaligned = 0;
+  if (!Mask) {
+    for (size_t I = 0; I < N; ++I) {
+      Lo = std::min(Lo, P[I]);
+      Hi = std::max(Hi, P[I]);
+      Misaligned |= P[I];
+    }
+  } else {
+    const int64_t *M = Mask->Ints.data();
+    for (size_t I = 0; I < N; ++I) {
+      if (!M[I])
+        continue;
+      Lo = std::min(Lo, P[I]);
+      Hi = std::max(Hi, P[I]);
+      Misaligned |= P[I];
+    }
+  }
+  if (Lo > Hi || (Misaligned & (Size - 1)))
+    return nullptr; // no active lane, or one is misaligned: the per-lane path decides
+  uint32_t Id = pointerBuffer(Lo);
+  if (!Ctx.Mem.valid(Id) || pointerBuffer(Hi) != Id)
+    return nullptr;
+  Buffer &B = Ctx.Mem.buffer(Id);
+  if (Reads && B.IsOutput)
+    return nullptr;
+  Bias = packPointer(Id, 0);
+  if (Lo - Bias < 0 || Hi - Bias + Size > static_cast<int64_t>(B.Bytes.size()))
+    return nullptr;
+  return &B;
+}
+
+/// Runs F(I) for every active lane.
+template <typename Fn> void forActiveLanes(size_t N, const Tile *Mask, Fn F) {
+  if (!Mask || Mask->size() == 1) {
+    if (Mask && !Mask->Ints[0])
+      return;
+    for (size_t I = 0; I < N; ++I)
+      F(I);
+    return;
+  }
+  const int64_t *M = Mask->Ints.data();
+  for (size_t I = 0; I < N; ++I)
+    if (M[I])
+      F(I);
+}
+
+void markBytes(Buffer &B, int64_t Off, int64_t Size) {
+  for (int64_t K = 0; K < Size; ++K)
+    B.Written[Off + K] = 1;
+}
 
 } // namespace
 
@@ -92,6 +157,29 @@ void evalLoad(ExecContext &Ctx, const ir::LoadOp &O, const Tile &Ptr, const Tile
   const size_t OS = Other && Other->size() == 1 ? 0 : 1;
   // Narrow floats decode through a table fetched once per op.
   const float *Table16 = Float && Size == 2 ? numerics::decodeTable(formatOf(Elem.Scalar)) : nullptr;
+  int64_t Bias = 0;
+  if (Buffer *B = uniformBuffer(Ctx, Ptr, Mask, Size, true, Bias)) {
+    const uint8_t *Data = B->Bytes.data(); // a lane's element is at Data + (P - Bias)
+    // Masked-off lanes get `other` (or 0) first; active lanes are then loaded.
+    if (Mask) {
+      for (size_t I = 0; I < N; ++I) {
+        if (Float)
+          Out.Floats[I] = Other ? Other->Floats[I * OS] : 0.0;
+        else
+          Out.Ints[I] = Other ? Other->Ints[I * OS] : 0;
+      }
+    }
+    const int64_t *P = Ptr.Ints.data();
+    if (!Float)
+      forActiveLanes(N, Mask, [&](size_t I) { Out.Ints[I] = loadIntElem(Data + (P[I] - Bias), Elem); });
+    else if (Elem.Scalar == ScalarKind::FP32)
+      forActiveLanes(N, Mask, [&](size_t I) { Out.Floats[I] = loadRaw<float>(Data + (P[I] - Bias)); });
+    else if (Table16)
+      forActiveLanes(N, Mask, [&](size_t I) { Out.Floats[I] = Table16[loadRaw<uint16_t>(Data + (P[I] - Bias))]; });
+    else
+      forActiveLanes(N, Mask, [&](size_t I) { Out.Floats[I] = loadFloatElem(Data + (P[I] - Bias), Elem.Scalar); });
+    return;
+  }
   for (size_t I = 0; I < N; ++I) {
     uint8_t *Addr = laneOn(Mask, I) ? resolve(Ctx, Ptr.Ints[I], Size, static_cast<int64_t>(I), O, true) : nullptr;
     if (Float && Table16)
@@ -109,6 +197,21 @@ void evalStore(ExecContext &Ctx, const ir::StoreOp &O, const Tile &Ptr, const Ti
   const size_t N = Ptr.size();
   const size_t VS = Val.size() == 1 ? 0 : 1;
   const bool Float = Val.isFloat();
+  int64_t Bias = 0;
+  if (Buffer *B = uniformBuffer(Ctx, Ptr, Mask, Size, false, Bias)) {
+    uint8_t *Data = B->Bytes.data(); // a lane's element is at Data + (P - Bias)
+    const int64_t *P = Ptr.Ints.data();
+    if (!Float)
+      forActiveLanes(N, Mask, [&](size_t I) { storeIntElem(Data + (P[I] - Bias), Elem, Val.Ints[I * VS]); });
+    else if (Elem.Scalar == ScalarKind::FP32)
+      forActiveLanes(N, Mask,
+                     [&](size_t I) { storeRaw<float>(Data + (P[I] - Bias), static_cast<float>(Val.Floats[I * VS])); });
+    else
+      forActiveLanes(N, Mask, [&](size_t I) { storeFloatElem(Data + (P[I] - Bias), Elem.Scalar, Val.Floats[I * VS]); });
+    if (B->IsOutput)
+      forActiveLanes(N, Mask, [&](size_t I) { markBytes(*B, P[I] - Bias, Size); });
+    return;
+  }
   for (size_t I = 0; I < N; ++I) {
     if (!laneOn(Mask, I))
       continue;
