@@ -12,6 +12,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <algorithm>
 #include <string>
 
 namespace tessel {
@@ -63,6 +64,15 @@ static void build(const std::shared_ptr<const SourceText> &Text, TSTree *Old, TS
   cst::collectSyntaxErrors(Root, S, ModuleOut->SyntaxErrors);
   cst::convertTree(Root, S, *ModuleOut);
   cst::recoverDefinitions(threadParser(), *Text, Root, *ModuleOut);
+  // Three passes report errors; consumers want them once each, in order.
+  auto &Errors = ModuleOut->SyntaxErrors;
+  std::stable_sort(Errors.begin(), Errors.end(),
+                   [](const ast::SyntaxError &A, const ast::SyntaxError &B) { return A.Range < B.Range; });
+  Errors.erase(std::unique(Errors.begin(), Errors.end(),
+                           [](const ast::SyntaxError &A, const ast::SyntaxError &B) {
+                             return A.Range == B.Range && A.Message == B.Message;
+                           }),
+               Errors.end());
 }
 
 std::shared_ptr<const ParsedFile> ParsedFile::parse(std::shared_ptr<const SourceText> Text) {

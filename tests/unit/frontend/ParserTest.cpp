@@ -251,6 +251,17 @@ TEST(Parser, MissingColonAndParen) {
   EXPECT_EQ(G->module().SyntaxErrors[0].Message, "expected ')'");
 }
 
+TEST(Parser, PythonTwoPrintAndErrorOrder) {
+  auto F = parseText("x = (\nprint 'hello'\ndef f(:\n    pass\n");
+  const auto &E = F->module().SyntaxErrors;
+  ASSERT_FALSE(E.empty());
+  for (size_t I = 1; I < E.size(); ++I)
+    EXPECT_FALSE(E[I].Range < E[I - 1].Range) << "errors are sorted by position";
+  auto G = parseText("print 'hello'\n");
+  ASSERT_EQ(G->module().SyntaxErrors.size(), 1u);
+  EXPECT_EQ(G->module().SyntaxErrors[0].Message, "Missing parentheses in call to 'print'. Did you mean print(...)?");
+}
+
 TEST(Parser, IncrementalReparseEqualsFreshParse) {
   std::string Old = "@triton.jit\ndef k(x):\n    a = x + 1\n    return a\n";
   auto F = parseText(Old);
