@@ -75,6 +75,22 @@ struct AccessViolation {
   ir::OpKind Op = ir::OpKind::Load; ///< Load, Store, AtomicRMW or AtomicCas
 };
 
+/// Every violation of one kind at one access site into one buffer, counted
+/// over the whole run (not capped like the individual records): what a
+/// diagnostic about that load or store needs.
+struct ViolationSite {
+  ViolationKind Kind = ViolationKind::OutOfBounds;
+  SourceRange Range;
+  ir::OpKind Op = ir::OpKind::Load;
+  std::string Buffer;
+  int64_t BufferElements = 0;
+  size_t Count = 0;
+  int64_t MinElementOffset = 0, MaxElementOffset = 0;
+  /// The first violating lane, in execution order.
+  std::array<int64_t, 3> FirstProgramId = {0, 0, 0};
+  int64_t FirstLane = 0;
+};
+
 struct AssertFailure {
   std::string Message;
   std::array<int64_t, 3> ProgramId = {0, 0, 0};
@@ -88,6 +104,7 @@ struct RunResult {
   SourceRange ErrorRange;
   std::vector<AccessViolation> Violations;
   size_t TotalViolations = 0;
+  std::vector<ViolationSite> Sites; ///< in order of first occurrence
   std::vector<AssertFailure> Asserts;
   std::string PrintLog;
   uint64_t Steps = 0; ///< ops executed

@@ -22,10 +22,23 @@ namespace tessel::interp {
 
 using ir::AtomicKind;
 
+/// Folds one violation into its site's summary.
+static void countAtSite(RunResult &Result, const AccessViolation &V) {
+  for (auto It = Result.Sites.rbegin(); It != Result.Sites.rend(); ++It) {
+    ViolationSite &S = *It;
+    if (S.Kind != V.Kind || !(S.Range == V.Range) || S.Op != V.Op || S.Buffer != V.Buffer)
+      continue;
+    ++S.Count;
+    S.MinElementOffset = std::min(S.MinElementOffset, V.ElementOffset);
+    S.MaxElementOffset = std::max(S.MaxElementOffset, V.ElementOffset);
+    return;
+  }
+  Result.Sites.push_back(
+      {V.Kind, V.Range, V.Op, V.Buffer, V.BufferElements, 1, V.ElementOffset, V.ElementOffset, V.ProgramId, V.Lane});
+}
+
 void ExecContext::violation(ViolationKind K, uint32_t BufferId, int64_t ElementOffset, int64_t Lane, const ir::Op &O) {
   ++Result.TotalViolations;
-  if (Result.Violations.size() >= Opts.MaxViolations)
-    return;
   AccessViolation V;
   V.Kind = K;
   if (Mem.valid(BufferId)) {
@@ -37,7 +50,9 @@ void ExecContext::violation(ViolationKind K, uint32_t BufferId, int64_t ElementO
   V.Lane = Lane;
   V.Range = O.loc();
   V.Op = O.kind();
-  Result.Violations.push_back(std::move(V));
+  countAtSite(Result, V);
+  if (Result.Violations.size() < Opts.MaxViolations)
+    Result.Violations.push_back(std::move(V));
 }
 
 namespace {

@@ -81,6 +81,16 @@ TEST(InterpVectorAdd, UnmaskedAddReportsEveryOutOfBoundsLane) {
   EXPECT_EQ(Store.Op, ir::OpKind::Store);
   EXPECT_EQ(Store.Range, VecAddStore);
   EXPECT_EQ(Store.ElementOffset, 1000);
+  // One site per access, counted in full.
+  ASSERT_EQ(R.Result.Sites.size(), 3u);
+  const ViolationSite &S = R.Result.Sites[2];
+  EXPECT_EQ(S.Buffer, "out");
+  EXPECT_EQ(S.Range, VecAddStore);
+  EXPECT_EQ(S.Count, 24u);
+  EXPECT_EQ(S.MinElementOffset, 1000);
+  EXPECT_EQ(S.MaxElementOffset, 1023);
+  EXPECT_EQ(S.FirstLane, 232);
+  EXPECT_EQ(S.FirstProgramId[0], 3);
   // In-bounds lanes still computed.
   EXPECT_EQ(R.Mem.readFloat(R.Out, 999), static_cast<double>(static_cast<float>(0.5 * 999 + 1.0)));
 }
@@ -104,6 +114,10 @@ TEST(InterpVectorAdd, NegativeOffsetsAndViolationCapAreReported) {
   EXPECT_EQ(R.Violations[0].ElementOffset, -4);
   EXPECT_EQ(R.Violations[0].Lane, 0);
   EXPECT_EQ(R.Violations[1].ElementOffset, -3);
+  ASSERT_EQ(R.Sites.size(), 1u) << "sites are counted past the record cap";
+  EXPECT_EQ(R.Sites[0].Count, 4u);
+  EXPECT_EQ(R.Sites[0].MinElementOffset, -4);
+  EXPECT_EQ(R.Sites[0].MaxElementOffset, -1);
 }
 
 TEST(InterpVectorAdd, ReadingUnwrittenOutputIsFlagged) {
