@@ -319,6 +319,14 @@ private:
     for (const auto &[Name, Value] : KeptImports)
       NS[Name] = Value;
     bool Constexpr = isConstexprDefinition(S);
+    // `body = triton.jit(body)` rebinds the def it decorates: find it first.
+    const FunctionDefStmt *Base = nullptr;
+    const auto *A = dyn_cast<AssignStmt>(S);
+    const NameExpr *Target = A && A->Targets.size() == 1 ? dyn_cast<NameExpr>(A->Targets[0]) : nullptr;
+    if (Target)
+      if (const NameExpr *B = decoratedName(A->Value))
+        if (auto It = Info.Functions.find(B->Id); It != Info.Functions.end())
+          Base = It->second;
     for (const std::string &N : Names) {
       if (!Ok || Conditional)
         NS[N] = PyValue();
@@ -331,9 +339,21 @@ private:
       DefiningStmt[N] = S;
       Info.Functions.erase(N);
     }
-    if (const auto *A = dyn_cast<AssignStmt>(S); A && A->Targets.size() == 1)
-      if (const auto *N = dyn_cast<NameExpr>(A->Targets[0]))
-        functionalDecorators(N->Id, A->Value);
+    if (Target)
+      functionalDecorators(Target->Id, A->Value, Base);
+  }
+
+  /// The name at the bottom of `d1(...)(d2(name))`, if Value has that shape.
+  static const NameExpr *decoratedName(const Expr *Value) {
+    const Expr *Cur = Value;
+    bool Applied = false;
+    while (const auto *C = dyn_cast<CallExpr>(Cur)) {
+      if (C->Args.size() != 1)
+        return nullptr;
+      Cur = C->Args[0];
+      Applied = true;
+    }
+    return Applied ? dyn_cast<NameExpr>(Cur) : nullptr;
   }
 
   bool isConstexprCall(const Expr *E) {
@@ -365,19 +385,17 @@ private:
   }
 
   void readDecorators(const FunctionDefStmt *F) {
-    if (F->Decorators.empty()) {
-      if (Info.Jit.count(F->Name)) { // a plain def replaces an earlier @jit one
-        Info.Jit.erase(F->Name);
-        Info.Order.erase(std::remove(Info.Order.begin(), Info.Order.end(), F->Name), Info.Order.end());
-      }
-      return;
-    }
     JitFunction J;
     J.Def = F;
     J.Name = F->Name;
-    if (!applyDecorators(J, F->Decorators))
+    if (!F->Decorators.empty() && applyDecorators(J, F->Decorators)) {
+      jitEntry(F->Name, F) = std::move(J);
       return;
-    jitEntry(F->Name, F) = std::move(J);
+    }
+    if (Info.Jit.count(F->Name)) { // a later non-jit def replaces an earlier @jit one
+      Info.Jit.erase(F->Name);
+      Info.Order.erase(std::remove(Info.Order.begin(), Info.Order.end(), F->Name), Info.Order.end());
+    }
   }
 
   /// Applies decorators (outermost first) to J; true if one of them is jit.
@@ -532,7 +550,7 @@ private:
   }
 
   /// `kernel = triton.autotune(...)(triton.jit(fn))` and `k = triton.jit(fn)`.
-  void functionalDecorators(const std::string &Target, const Expr *Value) {
+  void functionalDecorators(const std::string &Target, const Expr *Value, const FunctionDefStmt *BaseDef) {
     std::vector<Expr *> Decorators;
     const Expr *Cur = Value;
     while (const auto *C = dyn_cast<CallExpr>(Cur)) {
@@ -546,13 +564,12 @@ private:
     const auto *Base = dyn_cast<NameExpr>(Cur);
     if (!Base || Decorators.empty())
       return;
-    auto Fn = Info.Functions.find(Base->Id);
     auto Existing = Info.Jit.find(Base->Id);
     JitFunction J;
     if (Existing != Info.Jit.end())
       J = Existing->second;
-    else if (Fn != Info.Functions.end())
-      J.Def = Fn->second;
+    else if (BaseDef)
+      J.Def = BaseDef;
     else
       return;
     J.Name = Target;

@@ -261,6 +261,21 @@ TEST(Discovery, FunctionalForms) {
   ASSERT_EQ(K.Configs.size(), 1u);
   EXPECT_EQ(K.Def->Name, "body");
   EXPECT_TRUE(D.Info.jit("simple"));
+  auto E = run("import triton\n"
+               "def body(x):\n"
+               "    pass\n"
+               "body = triton.jit(body)\n"
+               "@triton.jit\n"
+               "def replaced(x):\n"
+               "    pass\n"
+               "@functools.cache\n"
+               "def replaced(x):\n"
+               "    pass\n"
+               "body[(1,)](1)\n");
+  ASSERT_TRUE(E.Info.jit("body"));
+  EXPECT_EQ(E.jit("body").Launches.size(), 1u);
+  EXPECT_FALSE(E.Info.jit("replaced"));
+  EXPECT_EQ(E.Info.Order, (std::vector<std::string>{"body"}));
 }
 
 TEST(Discovery, ConstexprGlobals) {
