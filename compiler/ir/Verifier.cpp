@@ -449,6 +449,13 @@ private:
                          K == OpKind::Constant || K == OpKind::Yield;
       if (!Elementwise)
         error(*Inner, "only scalar elementwise ops may appear in a combine region");
+      // A combine runs over whole slices at once: a value from outside the
+      // region can only join in as a scalar (Triton's combine_fn cannot
+      // capture tensors either).
+      for (Value *V : Inner->operands())
+        if (V && !V->type().Shape.empty() && V->ownerBlock() != R &&
+            (!V->definingOp() || V->definingOp()->parentBlock() != R))
+          error(*Inner, "a combine region may use only scalars from outside it, got " + typeString(V->type()));
     }
   }
 

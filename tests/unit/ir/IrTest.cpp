@@ -321,6 +321,7 @@ TEST(TileIR, VerifierChecksRegionSignatures) {
   ReduceOp *R = B.customReduce(at(7, 8), {Tile}, 0);
   B.setInsertionPointToEnd(R->combine());
   B.load(at(9, 10), P);
+  B.add(at(9, 10), R->combine()->argument(0), Tile);
   B.yield(at(7, 8), {R->combine()->argument(0)});
   B.setInsertionPointToEnd(&F.body());
   // A loop over a tile.
@@ -329,7 +330,9 @@ TEST(TileIR, VerifierChecksRegionSignatures) {
   EXPECT_EQ(messages(verify(F)), "while: condition must forward values matching the carried types\n"
                                  "if: an if with results needs an else region\n"
                                  "if: block does not end in yield\n"
+                                 "add: operand types differ: i32 and [8] i32\n"
                                  "load: only scalar elementwise ops may appear in a combine region\n"
+                                 "add: a combine region may use only scalars from outside it, got [8] i32\n"
                                  "for: bounds and step must be scalar integers, got [8] i32\n"
                                  "for: bounds and step must be scalar integers, got [8] i32\n"
                                  "for: bounds and step must be scalar integers, got [8] i32\n"
