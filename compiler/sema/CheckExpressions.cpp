@@ -286,7 +286,7 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
         error(ProblemKind::TensorIndex, E->Range, "unsupported tensor index: <triton.language.core.slice object>");
         return Value::poison();
       }
-      if (const auto *S = dyn_cast<SliceExpr>(I)) {
+      if (isa<SliceExpr>(I)) {
         if (Dim < Base.Type.Shape.size()) {
           Shape.push_back(Base.Type.Shape[Dim]);
           F.Axes.push_back(Base.Facts.Axes[Dim]);
