@@ -325,7 +325,7 @@ void LanguageServer::onInitialize(const InitializeParams &P, ReplyOnce R, Cancel
   WS.setEncoding(Enc);
   if (P.InlayHintsEnabled)
     InlayHintsEnabled = *P.InlayHintsEnabled;
-  if (P.ProcessId && !Opts.ClientProcessId)
+  if (P.ProcessId && !Opts.ClientProcessId && Opts.WatchClientProcess)
     watchProcess(*P.ProcessId);
   Initialized = true;
   json Caps = {

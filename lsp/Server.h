@@ -32,6 +32,9 @@ struct LspOptions {
   int Arch = 90;
   /// The `tessel` executable that Run actions spawn (`tessel run ...`).
   std::string SelfExecutable;
+  /// Honour `initialize`'s processId by exiting when that process dies. The
+  /// fuzzer turns it off: a made-up pid must not end the fuzzing process.
+  bool WatchClientProcess = true;
 };
 
 /// Serves over stdio or TCP as Opts says; returns the process exit code.

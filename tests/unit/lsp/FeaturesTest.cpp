@@ -1,7 +1,7 @@
 //===- FeaturesTest.cpp - lsp/features on annotated Triton snippets -------===//
 /// \file
-/// Each test is a kernel with cursor marks (`^name` is removed from the text
-/// and names the offset where it stood, as clangd's Annotations do) and
+/// Each test is a kernel with cursor marks (`^{name}` is removed from the
+/// text and names the offset where it stood, as clangd's Annotations do) and
 /// what the feature must answer there. Features run on the real front end
 /// and sema, through the same AnalyzedFile the server builds.
 //===----------------------------------------------------------------------===//
@@ -15,7 +15,7 @@
 
 #include <gtest/gtest.h>
 
-#include <cctype>
+#include <algorithm>
 #include <map>
 
 using namespace tessel;
@@ -23,20 +23,19 @@ using namespace tessel::lsp;
 
 namespace {
 
-/// Text with `^name` marks removed, and the offset of each mark.
+/// Text with `^{name}` marks removed, and the offset of each mark.
 struct Annotated {
   std::string Text;
   std::map<std::string, uint32_t> Points;
   explicit Annotated(std::string_view Marked) {
     for (size_t I = 0; I < Marked.size(); ++I) {
-      if (Marked[I] != '^') {
+      if (Marked.substr(I, 2) != "^{") {
         Text += Marked[I];
         continue;
       }
-      std::string Name;
-      while (I + 1 < Marked.size() && (std::isalnum(static_cast<unsigned char>(Marked[I + 1])) || Marked[I + 1] == '_'))
-        Name += Marked[++I];
-      Points[Name] = static_cast<uint32_t>(Text.size());
+      size_t Close = Marked.find('}', I);
+      Points[std::string(Marked.substr(I + 2, Close - I - 2))] = static_cast<uint32_t>(Text.size());
+      I = Close;
     }
   }
   uint32_t operator[](const std::string &Name) const { return Points.at(Name); }
@@ -55,16 +54,16 @@ const char *Kernel = R"py(import triton
 import triton.language as tl
 
 @triton.jit
-def hel^helper_defper(v):
+def hel^{helper_def}per(v):
     return v + 1
 
 @triton.jit
-def ^kernel_namekern(x_ptr, n, BLOCK: tl.constexpr):
-    of^offs_deffs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = of^offs_usefs < n
-    x = tl.lo^loadad(x_ptr + offs, mask=mask)
-    y = hel^helper_callper(x)
-    z = tl.^dotcomplete
+def ^{kernel_name}kern(x_ptr, n, BLOCK: tl.constexpr):
+    of^{offs_def}fs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = of^{offs_use}fs < n
+    x = tl.lo^{load}ad(x_ptr + offs, mask=mask)
+    y = hel^{helper_call}per(x)
+    z = tl.ar^{ar}
 
 def launch(x):
     kern[(1,)](x, 10, BLOCK=256)
@@ -111,12 +110,12 @@ TEST(Features, DefinitionOfHelperAndLocal) {
 TEST(Features, CompletionAfterTheLanguageAlias) {
   Annotated A(Kernel);
   auto F = analyze(A.Text);
-  auto Items = complete(*F, A["dotcomplete"] + 0);
-  // `tl.` followed by "complete" typed so far: nothing starts with it...
-  EXPECT_TRUE(Items.empty());
-  // ...but at the dot every builtin is offered, with its signature.
-  Items = complete(*F, A["dotcomplete"]);
-  Annotated B("import triton.language as tl\nx = tl.^here\n");
+  std::vector<std::string> Labels;
+  for (const CompletionInfo &C : complete(*F, A["ar"]))
+    Labels.push_back(C.Label);
+  EXPECT_EQ(Labels, (std::vector<std::string>{"arange", "argmax", "argmin"}));
+  // Right after the dot every builtin is offered, with its signature.
+  Annotated B("import triton.language as tl\nx = tl.^{here}\n");
   auto G = analyze(B.Text);
   auto All = complete(*G, B["here"]);
   ASSERT_GT(All.size(), 80u);
