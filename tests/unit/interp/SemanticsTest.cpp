@@ -340,6 +340,45 @@ TEST(InterpSemantics, Int8DotAccumulatesExactlyInInt32) {
   EXPECT_EQ(readInts(Mem, Out), std::vector<int64_t>(16, 5 + 32 * 127 * -128));
 }
 
+TEST(InterpSemantics, FloatScansMathAndGridQueries) {
+  Memory Mem;
+  uint32_t Sum, Prod, Math, Hi, Grid, Half;
+  runToBuffer(Mem, Sum, ScalarKind::FP32, 4, [&](Builder &B) {
+    return B.scan(at(1, 2), ir::ScanKind::CumSum, floatTile(B, ScalarKind::FP32, {1.0, 1e8, -1e8, 0.5}), 0);
+  });
+  runToBuffer(Mem, Prod, ScalarKind::FP64, 4, [&](Builder &B) {
+    return B.scan(at(1, 2), ir::ScanKind::CumProd, floatTile(B, ScalarKind::FP64, {3.0, 0.1, 10.0, -1.0}), 0,
+                  /*Reverse=*/true);
+  });
+  runToBuffer(Mem, Math, ScalarKind::FP32, 4, [&](Builder &B) {
+    Value *X = floatTile(B, ScalarKind::FP32, {4.0, 0.25, 2.0, -2.5});
+    Value *R = B.unary(at(1, 2), OpKind::Rsqrt, X);
+    Value *L = B.unary(at(1, 2), OpKind::Log2, X);
+    Value *F = B.unary(at(1, 2), OpKind::Floor, X);
+    Value *Idx = B.arange(at(1, 2), 0, 4);
+    Value *Is0 = B.cmp(at(1, 2), CmpPredicate::EQ, Idx, B.constantInt(at(1, 2), 0, tileType(ScalarKind::I32, {4})));
+    Value *Is1 = B.cmp(at(1, 2), CmpPredicate::EQ, Idx, B.constantInt(at(1, 2), 1, tileType(ScalarKind::I32, {4})));
+    return B.select(at(1, 2), Is0, R, B.select(at(1, 2), Is1, L, F));
+  });
+  runToBuffer(Mem, Hi, ScalarKind::U32, 2, [&](Builder &B) {
+    return B.binary(at(1, 2), OpKind::UMulHi, intTile(B, ScalarKind::U32, {0xFFFFFFFF, 0x10000}),
+                    intTile(B, ScalarKind::U32, {0xFFFFFFFF, 0x10000}));
+  });
+  runToBuffer(Mem, Grid, ScalarKind::I32, 2,
+              [&](Builder &B) { return B.join(at(1, 2), B.numPrograms(at(1, 2), 0), B.numPrograms(at(1, 2), 2)); });
+  runToBuffer(Mem, Half, ScalarKind::I16, 2, [&](Builder &B) {
+    return B.bitcast(at(1, 2), floatTile(B, ScalarKind::FP16, {1.0, -0.0}), elem(ScalarKind::I16));
+  });
+  // fp32 sums round at each step: 1 + 1e8 loses the 1.
+  EXPECT_EQ(readFloats(Mem, Sum), (std::vector<double>{1.0, 1e8, 0.0, 0.5}));
+  EXPECT_EQ(readFloats(Mem, Prod), (std::vector<double>{((-1.0 * 10.0) * 0.1) * 3.0, (-1.0 * 10.0) * 0.1, -10.0, -1.0}))
+      << "a reverse scan combines (accumulated right part, current)";
+  EXPECT_EQ(readFloats(Mem, Math), (std::vector<double>{0.5, -2.0, 2.0, -3.0}));
+  EXPECT_EQ(readInts(Mem, Hi), (std::vector<int64_t>{0xFFFFFFFE, 1}));
+  EXPECT_EQ(readInts(Mem, Grid), (std::vector<int64_t>{1, 1}));
+  EXPECT_EQ(readInts(Mem, Half), (std::vector<int64_t>{0x3C00, static_cast<int16_t>(0x8000)}));
+}
+
 TEST(InterpSemantics, AtomicsSeeEveryProgram) {
   ir::Function F("count");
   Builder B(F);
