@@ -35,6 +35,43 @@ std::string_view violationKindName(ViolationKind K) {
   return "?";
 }
 
+/// "load of", "stores to": the access, in singular or plural.
+static std::string accessWords(ir::OpKind K, bool Plural) {
+  switch (K) {
+  case OpKind::Load:
+    return Plural ? "loads of" : "load of";
+  case OpKind::Store:
+    return Plural ? "stores to" : "store to";
+  default:
+    return Plural ? "atomics on" : "atomic on";
+  }
+}
+
+static std::string where(const std::array<int64_t, 3> &Pid, int64_t Lane) {
+  return "program (" + std::to_string(Pid[0]) + ", " + std::to_string(Pid[1]) + ", " + std::to_string(Pid[2]) +
+         "), lane " + std::to_string(Lane);
+}
+
+std::string describe(const AccessViolation &V) {
+  std::string What = std::string(violationKindName(V.Kind)) + " " + accessWords(V.Op, false) + " ";
+  if (V.Kind == ViolationKind::InvalidPointer)
+    return What + "a pointer that names no buffer in " + where(V.ProgramId, V.Lane);
+  return What + V.Buffer + "[" + std::to_string(V.ElementOffset) + "] (" + V.Buffer + " has " +
+         std::to_string(V.BufferElements) + " elements) in " + where(V.ProgramId, V.Lane);
+}
+
+std::string describe(const ViolationSite &S) {
+  std::string What = std::to_string(S.Count) + " " + std::string(violationKindName(S.Kind)) + " " +
+                     accessWords(S.Op, S.Count != 1) + " ";
+  if (S.Kind == ViolationKind::InvalidPointer)
+    return What + "pointers that name no buffer, first in " + where(S.FirstProgramId, S.FirstLane);
+  std::string Range = std::to_string(S.MinElementOffset);
+  if (S.MaxElementOffset != S.MinElementOffset)
+    Range += ".." + std::to_string(S.MaxElementOffset);
+  return What + S.Buffer + "[" + Range + "] (" + S.Buffer + " has " + std::to_string(S.BufferElements) +
+         " elements), first in " + where(S.FirstProgramId, S.FirstLane);
+}
+
 namespace {
 
 class Machine {

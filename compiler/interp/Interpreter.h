@@ -110,6 +110,13 @@ struct RunResult {
   uint64_t Steps = 0; ///< ops executed
 };
 
+/// One line for people: "out-of-bounds load of x[1000] (x has 1000 elements)
+/// in program (3, 0, 0), lane 232".
+std::string describe(const AccessViolation &V);
+/// For a site: "24 out-of-bounds stores to out[1000..1023] (out has 1000
+/// elements), first in program (3, 0, 0), lane 232".
+std::string describe(const ViolationSite &S);
+
 /// Runs F over Opts.Grid. Args must match F's parameters (pointers for
 /// pointer parameters, numbers for scalars). F is verified first; a function
 /// that does not verify is not run (RunResult::Error says why).

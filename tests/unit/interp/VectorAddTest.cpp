@@ -91,6 +91,9 @@ TEST(InterpVectorAdd, UnmaskedAddReportsEveryOutOfBoundsLane) {
   EXPECT_EQ(S.MaxElementOffset, 1023);
   EXPECT_EQ(S.FirstLane, 232);
   EXPECT_EQ(S.FirstProgramId[0], 3);
+  EXPECT_EQ(describe(First), "out-of-bounds load of x[1000] (x has 1000 elements) in program (3, 0, 0), lane 232");
+  EXPECT_EQ(describe(S), "24 out-of-bounds stores to out[1000..1023] (out has 1000 elements), first in program (3, "
+                         "0, 0), lane 232");
   // In-bounds lanes still computed.
   EXPECT_EQ(R.Mem.readFloat(R.Out, 999), static_cast<double>(static_cast<float>(0.5 * 999 + 1.0)));
 }
@@ -151,6 +154,8 @@ TEST(InterpVectorAdd, NullPointerIsReportedNotDereferenced) {
   RunResult R = run(F, Mem, {ArgValue::pointer(0)});
   ASSERT_EQ(R.Violations.size(), 1u);
   EXPECT_EQ(R.Violations[0].Kind, ViolationKind::InvalidPointer);
+  EXPECT_EQ(describe(R.Violations[0]), "invalid-pointer store to a pointer that names no buffer in program (0, 0, 0), "
+                                       "lane 0");
 }
 
 TEST(InterpVectorAdd, BadArgumentsStopWithAnError) {
