@@ -1,0 +1,425 @@
+//===- PyBuiltins.cpp - Python builtins and library calls on PyValues -----===//
+/// \file
+/// Implements PyBuiltins.h with Python's semantics: `int()` truncates,
+/// `round()` rounds half to even, `min`/`max` without `key=`, `range` with a
+/// size bound, `triton.Config` with Triton's defaults (4 warps, 3 stages,
+/// 1 CTA) and `triton.cdiv` as `(a + b - 1) // b`.
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/PyBuiltins.h"
+
+#include "compiler/frontend/PyOps.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+
+namespace tessel::pybuiltins {
+
+using ast::BinOpKind;
+using ast::CmpOpKind;
+using ast::UnaryOpKind;
+
+bool isBuiltinName(const std::string &N) {
+  static const char *const Names[] = {"range",      "len",    "min",      "max",  "sum",   "abs",       "int",
+                                      "float",      "bool",   "str",      "list", "tuple", "enumerate", "zip",
+                                      "isinstance", "sorted", "reversed", "dict", "round", "print"};
+  for (const char *B : Names)
+    if (N == B)
+      return true;
+  return false;
+}
+
+/// `triton.runtime.autotuner.Config` and friends all name triton.Config.
+static bool isPath(const std::string &P, std::initializer_list<const char *> Options) {
+  for (const char *O : Options)
+    if (P == O)
+      return true;
+  return false;
+}
+
+std::optional<int64_t> intOf(const PyValue &V) {
+  if (V.isIntLike())
+    return V.asInt();
+  return std::nullopt;
+}
+
+/// The elements of an iterable value, or nullopt (dict iterates its keys,
+/// str its characters, as in Python).
+std::optional<PyList> iterate(const PyValue &V) {
+  if (V.isSequence())
+    return V.elements();
+  if (V.kind() == PyValue::Kind::Dict) {
+    PyList Keys;
+    for (const auto &KV : V.items())
+      Keys.push_back(KV.first);
+    return Keys;
+  }
+  if (V.isStr()) {
+    PyList Chars;
+    for (char C : V.asStr())
+      Chars.push_back(PyValue::string(std::string(1, C)));
+    return Chars;
+  }
+  return std::nullopt;
+}
+
+static std::string strOf(const PyValue &V) {
+  if (V.isStr())
+    return V.asStr();
+  return V.repr();
+}
+
+const PyValue *kwarg(const PyDict &Kwargs, const char *Name) {
+  for (const auto &KV : Kwargs)
+    if (KV.first.isStr() && KV.first.asStr() == Name)
+      return &KV.second;
+  return nullptr;
+}
+
+static PyValue config(const PyList &Args, const PyDict &Kwargs) {
+  PyConfig C;
+  const PyValue *KwargsValue = Args.empty() ? kwarg(Kwargs, "kwargs") : &Args[0];
+  if (!KwargsValue || KwargsValue->kind() != PyValue::Kind::Dict || Args.size() > 1)
+    return PyValue();
+  C.Kwargs = KwargsValue->items();
+  struct {
+    const char *Name;
+    int64_t *Field;
+  } Ints[] = {{"num_warps", &C.NumWarps}, {"num_stages", &C.NumStages}, {"num_ctas", &C.NumCtas}};
+  for (auto &I : Ints) {
+    const PyValue *V = kwarg(Kwargs, I.Name);
+    if (!V || V->isNone())
+      continue;
+    if (!V->isIntLike())
+      return PyValue();
+    *I.Field = V->asInt();
+  }
+  if (const PyValue *R = kwarg(Kwargs, "maxnreg"); R && !R->isNone()) {
+    if (!R->isIntLike())
+      return PyValue();
+    C.MaxNReg = R->asInt();
+  }
+  return PyValue::config(std::move(C));
+}
+
+static PyValue math(const std::string &F, const PyList &Args) {
+  if (Args.size() != 1 || !Args[0].isNumber())
+    return PyValue();
+  double X = Args[0].asFloat();
+  auto Int = [](double D) {
+    return std::isfinite(D) && std::fabs(D) < 9.2e18 ? PyValue::integer(static_cast<int64_t>(D)) : PyValue();
+  };
+  if (F == "ceil")
+    return Args[0].isIntLike() ? PyValue::integer(Args[0].asInt()) : Int(std::ceil(X));
+  if (F == "floor")
+    return Args[0].isIntLike() ? PyValue::integer(Args[0].asInt()) : Int(std::floor(X));
+  if (F == "log2" && X > 0)
+    return PyValue::floating(std::log2(X));
+  if (F == "sqrt" && X >= 0)
+    return PyValue::floating(std::sqrt(X));
+  return PyValue();
+}
+
+static bool sortValues(PyList &Items) {
+  for (const PyValue &V : Items)
+    if (!V.isNumber() && !V.isStr())
+      return false;
+  bool Ok = true;
+  std::stable_sort(Items.begin(), Items.end(), [&](const PyValue &A, const PyValue &B) {
+    std::optional<bool> T = pyCompare(CmpOpKind::Lt, A, B).truthy();
+    Ok &= T.has_value();
+    return T.value_or(false);
+  });
+  return Ok;
+}
+
+static PyValue range(const PyList &Args) {
+  std::vector<int64_t> N;
+  for (const PyValue &A : Args) {
+    std::optional<int64_t> I = intOf(A);
+    if (!I)
+      return PyValue();
+    N.push_back(*I);
+  }
+  int64_t Start = 0, Stop = 0, Step = 1;
+  if (N.size() == 1)
+    Stop = N[0];
+  else if (N.size() == 2 || N.size() == 3) {
+    Start = N[0];
+    Stop = N[1];
+    if (N.size() == 3)
+      Step = N[2];
+  } else
+    return PyValue();
+  if (Step == 0)
+    return PyValue();
+  __int128 Count = Step > 0 ? (static_cast<__int128>(Stop) - Start + Step - 1) / Step
+                            : (static_cast<__int128>(Start) - Stop - Step - 1) / -Step;
+  if (Count > MaxElements)
+    return PyValue();
+  PyList Out;
+  for (int64_t I = Start; Step > 0 ? I < Stop : I > Stop; I += Step)
+    Out.push_back(PyValue::integer(I));
+  return PyValue::list(std::move(Out));
+}
+
+static PyValue minMax(bool Max, const PyList &Args, const PyDict &Kwargs) {
+  const PyValue *Default = kwarg(Kwargs, "default");
+  if (Kwargs.size() > (Default ? 1u : 0u))
+    return PyValue(); // key= is a function of arbitrary code
+  PyList Items;
+  if (Args.size() == 1) {
+    std::optional<PyList> It = iterate(Args[0]);
+    if (!It)
+      return PyValue();
+    Items = std::move(*It);
+  } else {
+    Items = Args;
+  }
+  if (Items.empty())
+    return Default ? *Default : PyValue();
+  PyValue Best = Items[0];
+  for (size_t I = 1; I < Items.size(); ++I) {
+    std::optional<bool> Better = pyCompare(Max ? CmpOpKind::Gt : CmpOpKind::Lt, Items[I], Best).truthy();
+    if (!Better)
+      return PyValue();
+    if (*Better)
+      Best = Items[I];
+  }
+  return Best;
+}
+
+static PyValue toInt(const PyList &Args) {
+  if (Args.empty())
+    return PyValue::integer(0);
+  const PyValue &V = Args[0];
+  if (V.isIntLike() && Args.size() == 1)
+    return PyValue::integer(V.asInt());
+  if (V.isFloat() && Args.size() == 1) {
+    double D = std::trunc(V.asFloat());
+    return std::isfinite(D) && std::fabs(D) < 9.2e18 ? PyValue::integer(static_cast<int64_t>(D)) : PyValue();
+  }
+  if (V.isStr()) {
+    int Base = 10;
+    if (Args.size() == 2) {
+      std::optional<int64_t> B = intOf(Args[1]);
+      if (!B || *B < 2 || *B > 36)
+        return PyValue();
+      Base = static_cast<int>(*B);
+    }
+    std::string T = V.asStr();
+    T.erase(std::remove(T.begin(), T.end(), '_'), T.end());
+    size_t B = T.find_first_not_of(" \t\n"), E = T.find_last_not_of(" \t\n");
+    if (B == std::string::npos)
+      return PyValue();
+    T = T.substr(B, E - B + 1);
+    char *End = nullptr;
+    errno = 0;
+    long long X = std::strtoll(T.c_str(), &End, Base);
+    if (errno || !End || *End != '\0')
+      return PyValue();
+    return PyValue::integer(X);
+  }
+  return PyValue();
+}
+
+static PyValue isInstance(const PyList &Args) {
+  if (Args.size() != 2 || Args[0].isUnknown())
+    return PyValue();
+  PyList Types = Args[1].kind() == PyValue::Kind::Tuple ? Args[1].elements() : PyList{Args[1]};
+  const PyValue &V = Args[0];
+  for (const PyValue &T : Types) {
+    if (T.kind() != PyValue::Kind::Qualified)
+      return PyValue();
+    const std::string &P = T.qualifiedPath();
+    std::optional<bool> Match;
+    if (P == "builtins.int")
+      Match = V.isIntLike();
+    else if (P == "builtins.float")
+      Match = V.isFloat();
+    else if (P == "builtins.bool")
+      Match = V.isBool();
+    else if (P == "builtins.str")
+      Match = V.isStr();
+    else if (P == "builtins.list")
+      Match = V.kind() == PyValue::Kind::List;
+    else if (P == "builtins.tuple")
+      Match = V.kind() == PyValue::Kind::Tuple;
+    else if (P == "builtins.dict")
+      Match = V.kind() == PyValue::Kind::Dict;
+    if (!Match)
+      return PyValue();
+    if (*Match)
+      return PyValue::boolean(true);
+  }
+  return PyValue::boolean(false);
+}
+
+static PyValue builtin(const std::string &F, const PyList &Args, const PyDict &Kwargs) {
+  if (F == "range")
+    return range(Args);
+  if (F == "len") {
+    if (Args.size() != 1)
+      return PyValue();
+    const PyValue &V = Args[0];
+    if (V.isSequence())
+      return PyValue::integer(static_cast<int64_t>(V.elements().size()));
+    if (V.kind() == PyValue::Kind::Dict)
+      return PyValue::integer(static_cast<int64_t>(V.items().size()));
+    if (V.isStr())
+      return PyValue::integer(static_cast<int64_t>(V.asStr().size()));
+    return PyValue();
+  }
+  if (F == "min" || F == "max")
+    return minMax(F == "max", Args, Kwargs);
+  if (F == "sum") {
+    if (Args.empty() || Args.size() > 2)
+      return PyValue();
+    std::optional<PyList> Items = iterate(Args[0]);
+    if (!Items)
+      return PyValue();
+    PyValue Acc = Args.size() == 2 ? Args[1] : PyValue::integer(0);
+    for (const PyValue &V : *Items)
+      Acc = pyBinaryOp(BinOpKind::Add, Acc, V);
+    return Acc;
+  }
+  if (F == "abs") {
+    if (Args.size() != 1 || !Args[0].isNumber())
+      return PyValue();
+    if (Args[0].isFloat())
+      return PyValue::floating(std::fabs(Args[0].asFloat()));
+    return Args[0].asInt() < 0 ? pyUnaryOp(UnaryOpKind::USub, Args[0]) : PyValue::integer(Args[0].asInt());
+  }
+  if (F == "int")
+    return toInt(Args);
+  if (F == "float") {
+    if (Args.empty())
+      return PyValue::floating(0);
+    if (Args[0].isNumber())
+      return PyValue::floating(Args[0].asFloat());
+    if (Args[0].isStr()) {
+      std::string T = Args[0].asStr();
+      char *End = nullptr;
+      double D = std::strtod(T.c_str(), &End);
+      return End && *End == '\0' && !T.empty() ? PyValue::floating(D) : PyValue();
+    }
+    return PyValue();
+  }
+  if (F == "bool") {
+    if (Args.empty())
+      return PyValue::boolean(false);
+    std::optional<bool> T = Args[0].truthy();
+    return T ? PyValue::boolean(*T) : PyValue();
+  }
+  if (F == "str") {
+    if (Args.empty())
+      return PyValue::string("");
+    if (Args[0].isUnknown() || Args[0].kind() == PyValue::Kind::Function)
+      return PyValue();
+    return PyValue::string(strOf(Args[0]));
+  }
+  if (F == "list" || F == "tuple" || F == "sorted" || F == "reversed") {
+    if (Args.empty())
+      return F == "tuple" ? PyValue::tuple({}) : PyValue::list({});
+    std::optional<PyList> Items = iterate(Args[0]);
+    if (!Items || Args.size() != 1 || (!Kwargs.empty() && F != "sorted"))
+      return PyValue();
+    if (F == "reversed")
+      std::reverse(Items->begin(), Items->end());
+    if (F == "sorted") {
+      const PyValue *Rev = kwarg(Kwargs, "reverse");
+      if (Kwargs.size() > (Rev ? 1u : 0u) || !sortValues(*Items))
+        return PyValue();
+      if (Rev && Rev->truthy().value_or(false))
+        std::reverse(Items->begin(), Items->end());
+    }
+    return F == "tuple" ? PyValue::tuple(std::move(*Items)) : PyValue::list(std::move(*Items));
+  }
+  if (F == "dict") {
+    if (!Args.empty())
+      return PyValue();
+    return PyValue::dict(Kwargs);
+  }
+  if (F == "enumerate") {
+    std::optional<PyList> Items = Args.empty() ? std::nullopt : iterate(Args[0]);
+    if (!Items)
+      return PyValue();
+    int64_t Start = 0;
+    if (Args.size() > 1 || kwarg(Kwargs, "start")) {
+      std::optional<int64_t> St = intOf(Args.size() > 1 ? Args[1] : *kwarg(Kwargs, "start"));
+      if (!St)
+        return PyValue();
+      Start = *St;
+    }
+    PyList Out;
+    for (size_t I = 0; I < Items->size(); ++I)
+      Out.push_back(PyValue::tuple({PyValue::integer(Start + static_cast<int64_t>(I)), (*Items)[I]}));
+    return PyValue::list(std::move(Out));
+  }
+  if (F == "zip") {
+    std::vector<PyList> Lists;
+    size_t N = SIZE_MAX;
+    for (const PyValue &A : Args) {
+      std::optional<PyList> Items = iterate(A);
+      if (!Items)
+        return PyValue();
+      N = std::min(N, Items->size());
+      Lists.push_back(std::move(*Items));
+    }
+    if (Lists.empty() || !Kwargs.empty())
+      return Lists.empty() ? PyValue::list({}) : PyValue();
+    PyList Out;
+    for (size_t I = 0; I < N; ++I) {
+      PyList Row;
+      for (const PyList &L : Lists)
+        Row.push_back(L[I]);
+      Out.push_back(PyValue::tuple(std::move(Row)));
+    }
+    return PyValue::list(std::move(Out));
+  }
+  if (F == "isinstance")
+    return isInstance(Args);
+  if (F == "round") {
+    if (Args.size() != 1 || !Args[0].isNumber())
+      return PyValue();
+    if (Args[0].isIntLike())
+      return PyValue::integer(Args[0].asInt());
+    double X = Args[0].asFloat();
+    double R = std::nearbyint(X); // banker's rounding, as Python's round()
+    return std::isfinite(R) && std::fabs(R) < 9.2e18 ? PyValue::integer(static_cast<int64_t>(R)) : PyValue();
+  }
+  return PyValue();
+}
+
+PyValue callLibrary(const std::string &Path, const PyList &Args, const PyDict &Kwargs) {
+  if (isPath(Path, {"triton.Config", "triton.runtime.Config", "triton.runtime.autotuner.Config"}))
+    return config(Args, Kwargs);
+  if (isPath(Path, {"triton.language.constexpr", "triton.language.core.constexpr"}))
+    return Args.size() == 1 ? Args[0] : PyValue();
+  if (isPath(Path, {"triton.cdiv", "triton.language.cdiv"})) {
+    if (Args.size() != 2 || !Args[0].isIntLike() || !Args[1].isIntLike())
+      return PyValue();
+    return pyBinaryOp(BinOpKind::FloorDiv,
+                      pyBinaryOp(BinOpKind::Sub, pyBinaryOp(BinOpKind::Add, Args[0], Args[1]), PyValue::integer(1)),
+                      Args[1]);
+  }
+  if (isPath(Path, {"triton.next_power_of_2"})) {
+    std::optional<int64_t> N = Args.size() == 1 ? intOf(Args[0]) : std::nullopt;
+    if (!N || *N > (int64_t(1) << 62))
+      return PyValue();
+    int64_t P = 1;
+    while (P < *N)
+      P <<= 1;
+    return PyValue::integer(P);
+  }
+  if (Path.rfind("math.", 0) == 0)
+    return math(Path.substr(5), Args);
+  if (Path.rfind("builtins.", 0) == 0)
+    return builtin(Path.substr(9), Args, Kwargs);
+  return PyValue();
+}
+
+} // namespace tessel::pybuiltins

@@ -1,0 +1,39 @@
+//===- PyBuiltins.h - Python builtins and library calls on PyValues -*- C++ -*-===//
+/// \file
+/// The functions ConstEval can call without running Python: the builtins
+/// (`range`, `len`, `min`, `max`, `sum`, `abs`, `int`, `float`, `bool`,
+/// `str`, `list`, `tuple`, `sorted`, `enumerate`, `zip`, `isinstance`...),
+/// `math.ceil`/`floor`/`log2`/`sqrt`, and Triton's host helpers
+/// (`triton.Config`, `triton.cdiv`, `triton.next_power_of_2`,
+/// `tl.constexpr`). Kept apart from the interpreter: these need no scope,
+/// only values. Anything undecidable is Unknown.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_FRONTEND_PYBUILTINS_H
+#define TESSEL_COMPILER_FRONTEND_PYBUILTINS_H
+
+#include "compiler/frontend/PyValue.h"
+
+#include <optional>
+#include <string>
+
+namespace tessel::pybuiltins {
+
+/// Largest sequence built (`range(10**9)` stays Unknown).
+constexpr int64_t MaxElements = 100000;
+
+/// Whether N is a builtin callLibrary knows (as "builtins.N").
+bool isBuiltinName(const std::string &N);
+std::optional<int64_t> intOf(const PyValue &V);
+/// The elements of an iterable value, or nullopt (a dict iterates its keys,
+/// a str its characters, as in Python).
+std::optional<PyList> iterate(const PyValue &V);
+/// The keyword argument Name, or nullptr.
+const PyValue *kwarg(const PyDict &Kwargs, const char *Name);
+
+/// Calls what a qualified path names ("builtins.len", "math.ceil",
+/// "triton.cdiv", "triton.Config"...); Unknown for anything else.
+PyValue callLibrary(const std::string &Path, const PyList &Args, const PyDict &Kwargs);
+
+} // namespace tessel::pybuiltins
+
+#endif // TESSEL_COMPILER_FRONTEND_PYBUILTINS_H
