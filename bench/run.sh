@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 #===- bench/run.sh - whole-process timings of `tessel check` --------------===#
-# Measures what a user waits for: `tessel --version` (start-up) and
-# `tessel check` on the generated 2,000-line, 50-kernel file, as whole
+# Measures what a user waits for: `tessel --version` (start-up), `tessel
+# check` on an empty file (start-up of the check path) and on the generated
+# 2,000-line, 50-kernel file, as whole
 # processes with hyperfine (falls back to a shell loop without it), then the
 # in-process Google Benchmark figures of bench_check. Prints the machine and
 # date for bench/RESULTS.md.
@@ -17,7 +18,8 @@ bench_check=$build/bench/bench_check
 [[ -x $tessel ]] || { echo "run.sh: $tessel not built (scripts/setup.sh)" >&2; exit 2; }
 
 file=$(mktemp --suffix=.py)
-trap 'rm -f "$file"' EXIT
+empty=$(mktemp --suffix=.py)
+trap 'rm -f "$file" "$empty"' EXIT
 python3 bench/gen_kernels.py "$file"
 
 echo "== machine"
@@ -31,6 +33,7 @@ if command -v hyperfine >/dev/null; then
   md=$(mktemp --suffix=.md)
   hyperfine -N -i --warmup 5 --runs 50 --style basic --export-markdown "$md" \
     "$tessel --version" \
+    "$tessel check $empty" \
     "$tessel check --format=json $file" \
     "$tessel check $file"
   cat "$md"
