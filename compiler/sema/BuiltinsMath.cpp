@@ -38,7 +38,7 @@ static Value binaryElementwise(BuiltinCall &B, std::string_view L, std::string_v
   if (!Out.isTensor())
     return Out;
   Out.Facts = Wraps ? wrapFacts(joinFacts(A, C, Out.Type.Shape.size())) : IndexFacts{};
-  Out.Facts.Axes.resize(Out.Type.Shape.size(), AxisIndex::None);
+  Out.Facts.resize(Out.Type.Shape.size());
   return Out;
 }
 
@@ -59,7 +59,7 @@ static Value fdiv(BuiltinCall &B) {
   Value Out = B.C.binaryOp(ast::BinOpKind::Div, B.value("x"), B.value("y"), B.range());
   if (Out.isTensor()) {
     Out.Facts = IndexFacts{};
-    Out.Facts.Axes.resize(Out.Type.Shape.size(), AxisIndex::None);
+    Out.Facts.resize(Out.Type.Shape.size());
   }
   return Out;
 }

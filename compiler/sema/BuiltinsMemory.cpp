@@ -33,7 +33,7 @@ static void recordAccess(BuiltinCall &B, std::string Op, const Value &Ptr, const
   size_t Rank = Shape.size();
   IndexFacts PF = alignFacts(Ptr, Rank);
   A.PointerAxes = PF.Axes;
-  A.SlidingCause.assign(Rank, PF.Cause);
+  A.SlidingCause = PF.AxisCauses;
   if (Mask && Mask->isTensor()) {
     A.HasMask = true;
     IndexFacts MF = alignFacts(*Mask, Rank);

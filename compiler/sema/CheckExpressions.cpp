@@ -276,8 +276,11 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
     return Base;
   if (Base.isTensor()) {
     std::vector<int64_t> Shape;
-    IndexFacts F = Base.Facts;
+    IndexFacts In = Base.Facts;
+    In.AxisCauses.resize(In.Axes.size());
+    IndexFacts F = In;
     F.Axes.clear();
+    F.AxisCauses.clear();
     F.MaskBounds.clear();
     bool IsMask = !Base.Facts.MaskBounds.empty();
     size_t Dim = 0;
@@ -289,7 +292,8 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
       if (isa<SliceExpr>(I)) {
         if (Dim < Base.Type.Shape.size()) {
           Shape.push_back(Base.Type.Shape[Dim]);
-          F.Axes.push_back(Base.Facts.Axes[Dim]);
+          F.Axes.push_back(In.Axes[Dim]);
+          F.AxisCauses.push_back(In.AxisCauses[Dim]);
           if (IsMask)
             F.MaskBounds.push_back(Base.Facts.MaskBounds[Dim]);
         }
@@ -300,6 +304,7 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
       if (IV.isConstexpr() && IV.Const.isNone()) {
         Shape.push_back(1);
         F.Axes.push_back(AxisIndex::None);
+        F.AxisCauses.emplace_back();
         if (IsMask)
           F.MaskBounds.push_back(false);
         continue;
@@ -311,14 +316,13 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
     }
     for (; Dim < Base.Type.Shape.size(); ++Dim) {
       Shape.push_back(Base.Type.Shape[Dim]);
-      F.Axes.push_back(Base.Facts.Axes[Dim]);
+      F.Axes.push_back(In.Axes[Dim]);
+      F.AxisCauses.push_back(In.AxisCauses[Dim]);
       if (IsMask)
         F.MaskBounds.push_back(Base.Facts.MaskBounds[Dim]);
     }
     F.DynScalar = false;
     Value V = Value::tensor(TileType{Base.Type.Elem, Shape}, F);
-    V.Facts = F;
-    V.Facts.Axes.resize(Shape.size(), AxisIndex::None);
     return V;
   }
   if (Index.size() != 1)
@@ -632,7 +636,7 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
       }
       if (Acc.isTensor())
         Acc.Facts = IndexFacts{};
-      Acc.Facts.Axes.resize(Acc.Type.Shape.size(), AxisIndex::None);
+      Acc.Facts.resize(Acc.Type.Shape.size());
       return Acc;
     }
     return callLanguageBuiltin(*this, Name, Call, std::move(Args), std::move(Kw));

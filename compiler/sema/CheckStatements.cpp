@@ -407,9 +407,10 @@ void KernelChecker::mergeBranches(const std::map<std::string, Value> &Before, st
     }
     if (TV.isTensor()) {
       Value M = TV;
+      M.Facts.resize(M.Facts.Axes.size());
       for (size_t I = 0; I < M.Facts.Axes.size() && EV.isTensor() && I < EV.Facts.Axes.size(); ++I)
-        if (EV.Facts.Axes[I] == AxisIndex::Sliding)
-          M.Facts.Axes[I] = AxisIndex::Sliding;
+        if (EV.Facts.Axes[I] == AxisIndex::Sliding && M.Facts.Axes[I] != AxisIndex::Sliding)
+          M.Facts.setAxis(I, AxisIndex::Sliding, I < EV.Facts.AxisCauses.size() ? EV.Facts.AxisCauses[I] : "");
       Merged[Name] = M;
     } else if (TV.isConstexpr() && EV.isConstexpr()) {
       Merged[Name] = TV.Const.equals(EV.Const).value_or(false) ? TV : Value::constant(PyValue());

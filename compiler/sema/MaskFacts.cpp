@@ -10,19 +10,21 @@ static bool varies(AxisIndex A) { return A == AxisIndex::Arange || A == AxisInde
 IndexFacts alignFacts(const Value &V, size_t Rank) {
   IndexFacts F;
   if (!V.isTensor()) {
-    F.Axes.assign(Rank, AxisIndex::None);
+    F.resize(Rank);
     return F;
   }
   F = V.Facts;
+  F.AxisCauses.resize(F.Axes.size());
   size_t Have = F.Axes.size();
   if (Have < Rank) {
     F.Axes.insert(F.Axes.begin(), Rank - Have, AxisIndex::None);
+    F.AxisCauses.insert(F.AxisCauses.begin(), Rank - Have, std::string());
     if (!F.MaskBounds.empty())
       F.MaskBounds.insert(F.MaskBounds.begin(), Rank - Have, false);
   }
   if (!F.MaskBounds.empty())
     F.MaskBounds.resize(Rank, false);
-  F.Axes.resize(Rank, AxisIndex::None);
+  F.resize(Rank);
   return F;
 }
 
@@ -38,9 +40,10 @@ static AxisIndex join(AxisIndex A, AxisIndex B) {
 
 IndexFacts joinFacts(const Value &L, const Value &R, size_t Rank) {
   IndexFacts A = alignFacts(L, Rank), B = alignFacts(R, Rank), Out;
-  Out.Axes.resize(Rank);
+  Out.resize(Rank);
   for (size_t I = 0; I < Rank; ++I)
-    Out.Axes[I] = join(A.Axes[I], B.Axes[I]);
+    Out.setAxis(I, join(A.Axes[I], B.Axes[I]),
+                A.Axes[I] == AxisIndex::Sliding ? A.AxisCauses[I] : B.AxisCauses[I]);
   Out.DynScalar = Rank == 0 && (A.DynScalar || B.DynScalar);
   Out.Cause = !A.Cause.empty() ? A.Cause : B.Cause;
   return Out;
@@ -54,10 +57,8 @@ IndexFacts additiveFacts(const Value &L, const Value &R, size_t Rank) {
     return Scalar.isTensor() && !Scalar.Type.isBlock() && Scalar.Facts.DynScalar && Index.isTensor() &&
            Index.Facts.Axes.size() == 1 && Index.Facts.Axes[0] == AxisIndex::Arange;
   };
-  if (Rank == 1 && (Slides(L, R) || Slides(R, L))) {
-    Out.Axes[0] = AxisIndex::Sliding;
-    Out.Cause = Slides(L, R) ? L.Facts.Cause : R.Facts.Cause;
-  }
+  if (Rank == 1 && (Slides(L, R) || Slides(R, L)))
+    Out.setAxis(0, AxisIndex::Sliding, Slides(L, R) ? L.Facts.Cause : R.Facts.Cause);
   return Out;
 }
 
@@ -73,7 +74,7 @@ IndexFacts wrapFacts(const IndexFacts &F) {
 
 IndexFacts compareFacts(const Value &L, const Value &R, size_t Rank) {
   IndexFacts A = alignFacts(L, Rank), B = alignFacts(R, Rank), Out;
-  Out.Axes.assign(Rank, AxisIndex::None);
+  Out.resize(Rank);
   Out.MaskBounds.resize(Rank);
   for (size_t I = 0; I < Rank; ++I)
     Out.MaskBounds[I] = A.Axes[I] != AxisIndex::None || B.Axes[I] != AxisIndex::None;
@@ -82,7 +83,7 @@ IndexFacts compareFacts(const Value &L, const Value &R, size_t Rank) {
 
 IndexFacts combineMasks(const Value &L, const Value &R, size_t Rank, bool Intersect) {
   IndexFacts A = alignFacts(L, Rank), B = alignFacts(R, Rank), Out;
-  Out.Axes.assign(Rank, AxisIndex::None);
+  Out.resize(Rank);
   Out.MaskBounds.assign(Rank, false);
   A.MaskBounds.resize(Rank, false);
   B.MaskBounds.resize(Rank, false);
@@ -93,6 +94,8 @@ IndexFacts combineMasks(const Value &L, const Value &R, size_t Rank, bool Inters
 
 IndexFacts insertAxis(const IndexFacts &F, size_t Axis) {
   IndexFacts Out = F;
+  Out.AxisCauses.resize(Out.Axes.size());
+  Out.AxisCauses.insert(Out.AxisCauses.begin() + std::min(Axis, Out.AxisCauses.size()), std::string());
   Out.Axes.insert(Out.Axes.begin() + std::min(Axis, Out.Axes.size()), AxisIndex::None);
   if (!Out.MaskBounds.empty())
     Out.MaskBounds.insert(Out.MaskBounds.begin() + std::min(Axis, Out.MaskBounds.size()), false);
@@ -102,17 +105,22 @@ IndexFacts insertAxis(const IndexFacts &F, size_t Axis) {
 
 IndexFacts removeAxis(const IndexFacts &F, size_t Axis) {
   IndexFacts Out = F;
-  if (Axis < Out.Axes.size())
+  Out.AxisCauses.resize(Out.Axes.size());
+  if (Axis < Out.Axes.size()) {
     Out.Axes.erase(Out.Axes.begin() + Axis);
+    Out.AxisCauses.erase(Out.AxisCauses.begin() + Axis);
+  }
   Out.MaskBounds.clear();
   return Out;
 }
 
 IndexFacts permuteFacts(const IndexFacts &F, const std::vector<int64_t> &Order) {
-  IndexFacts Out = F;
-  for (size_t I = 0; I < Order.size() && I < F.Axes.size(); ++I)
-    if (Order[I] >= 0 && static_cast<size_t>(Order[I]) < F.Axes.size())
-      Out.Axes[I] = F.Axes[Order[I]];
+  IndexFacts In = F;
+  In.AxisCauses.resize(In.Axes.size());
+  IndexFacts Out = In;
+  for (size_t I = 0; I < Order.size() && I < In.Axes.size(); ++I)
+    if (Order[I] >= 0 && static_cast<size_t>(Order[I]) < In.Axes.size())
+      Out.setAxis(I, In.Axes[Order[I]], In.AxisCauses[Order[I]]);
   Out.MaskBounds.clear();
   return Out;
 }

@@ -27,6 +27,8 @@ namespace tessel::sema {
 struct IndexFacts {
   /// One entry per axis of the tensor (empty for scalars).
   std::vector<AxisIndex> Axes;
+  /// Parallel to Axes: for a Sliding axis, what makes it slide.
+  std::vector<std::string> AxisCauses;
   /// A scalar derived from program_id or a loop variable.
   bool DynScalar = false;
   /// What makes it dynamic: "program_id(0)", "the loop variable `k`".
@@ -34,6 +36,16 @@ struct IndexFacts {
   /// For boolean tensors built from comparisons: per axis, whether some
   /// comparison term bounds an index varying along it.
   std::vector<bool> MaskBounds;
+
+  /// Gives Axes (and AxisCauses) Rank entries, new ones constant.
+  void resize(size_t Rank) {
+    Axes.resize(Rank, AxisIndex::None);
+    AxisCauses.resize(Rank);
+  }
+  void setAxis(size_t I, AxisIndex A, std::string Why = {}) {
+    Axes[I] = A;
+    AxisCauses[I] = std::move(Why);
+  }
 };
 
 struct Value {
@@ -63,7 +75,7 @@ struct Value {
     V.K = Kind::Tensor;
     V.Type = std::move(T);
     V.Facts = std::move(F);
-    V.Facts.Axes.resize(V.Type.Shape.size(), AxisIndex::None);
+    V.Facts.resize(V.Type.Shape.size());
     return V;
   }
   static Value constant(PyValue P) {

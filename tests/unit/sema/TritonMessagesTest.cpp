@@ -7,6 +7,7 @@
 #include "SemaTestSupport.h"
 
 using namespace tessel;
+using namespace tessel::sema;
 using namespace tessel::sema::test;
 
 TEST(TritonMessages, ShapeElementPowerOfTwo) {
@@ -577,4 +578,36 @@ def k(X):
     c = b * 2
 )");
   EXPECT_EQ(Ps.size(), 1u) << dump(Ps);
+}
+
+TEST(MaskFacts, EachAxisKnowsWhatMakesItSlide) {
+  auto FA = analyze(R"(
+@triton.jit
+def k(x_ptr, M, N, stride, BM: tl.constexpr = 32, BN: tl.constexpr = 32):
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    for start in range(0, N, BN):
+        cols = start + tl.arange(0, BN)
+        t = tl.load(x_ptr + rows[:, None] * stride + cols[None, :], mask=rows[:, None] < M)
+)");
+  ASSERT_EQ(FA->Kernels.size(), 1u);
+  ASSERT_EQ(FA->Kernels[0].Accesses.size(), 1u);
+  const MemoryAccess &A = FA->Kernels[0].Accesses[0];
+  ASSERT_EQ(A.PointerAxes.size(), 2u);
+  EXPECT_EQ(A.PointerAxes[0], AxisIndex::Sliding);
+  EXPECT_EQ(A.PointerAxes[1], AxisIndex::Sliding);
+  EXPECT_EQ(A.SlidingCause[0], "program_id(0)");
+  EXPECT_EQ(A.SlidingCause[1], "the loop variable `start`");
+  EXPECT_TRUE(A.HasMask);
+  EXPECT_EQ(A.MaskBounds, (std::vector<bool>{true, false}));
+}
+
+TEST(MaskFacts, ModuloWrapsTheIndex) {
+  auto FA = analyze(R"(
+@triton.jit
+def k(x_ptr, M, BM: tl.constexpr = 32):
+    rows = (tl.program_id(0) * BM + tl.arange(0, BM)) % M
+    t = tl.load(x_ptr + rows)
+)");
+  ASSERT_EQ(FA->Kernels[0].Accesses.size(), 1u);
+  EXPECT_EQ(FA->Kernels[0].Accesses[0].PointerAxes[0], AxisIndex::Wrapped);
 }
