@@ -338,6 +338,19 @@ TEST(Parser, OversizedFileIsRefusedQuickly) {
   EXPECT_LT(Ms, 1000.0);
 }
 
+TEST(Parser, UnclosedBracketInsideKernelBody) {
+  std::string Src = "@triton.jit\ndef first(x):\n    a = tl.load(x + offs, mask=(offs < n)\n    b = a + 1\n\n"
+                    "@triton.jit\ndef second(x):\n    return x\n\n"
+                    "@triton.jit\ndef third(y):\n    z = [1, 2\n\nclass C:\n    pass\n";
+  auto F = parseText(Src);
+  EXPECT_EQ(dump(F->module()), "FunctionDef(first, [x], None, [Attribute(Name(triton), jit)], [Error])\n"
+                               "FunctionDef(second, [x], None, [Attribute(Name(triton), jit)], [Return(Name(x))])\n"
+                               "FunctionDef(third, [y], None, [Attribute(Name(triton), jit)], [Error])\n"
+                               "ClassDef(C, [], [Pass])\n");
+  const auto *First = cast<FunctionDefStmt>(F->module().Body[0]);
+  EXPECT_EQ(F->text().slice(First->Range).substr(F->text().slice(First->Range).size() - 9), "b = a + 1");
+}
+
 TEST(Parser, ManyUnclosedBracketsStayLinear) {
   std::string Src;
   for (int I = 0; I < 300; ++I)
