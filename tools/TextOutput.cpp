@@ -35,7 +35,21 @@ static const char *severityColor(diag::Severity S) {
   return Red;
 }
 
-/// Display width of Line's prefix [0, Bytes): characters, with tabs expanded.
+/// Terminal columns a character takes: 2 for East Asian wide characters and
+/// emoji, 0 for combining marks, else 1 (a small wcwidth, enough to keep the
+/// caret under the right character in comments and strings).
+static unsigned charWidth(char32_t C) {
+  if ((C >= 0x0300 && C <= 0x036F) || (C >= 0x200B && C <= 0x200F) || (C >= 0xFE00 && C <= 0xFE0F))
+    return 0;
+  if ((C >= 0x1100 && C <= 0x115F) || (C >= 0x2E80 && C <= 0xA4CF) || (C >= 0xAC00 && C <= 0xD7A3) ||
+      (C >= 0xF900 && C <= 0xFAFF) || (C >= 0xFE30 && C <= 0xFE4F) || (C >= 0xFF00 && C <= 0xFF60) ||
+      (C >= 0xFFE0 && C <= 0xFFE6) || (C >= 0x1F300 && C <= 0x1F64F) || (C >= 0x1F900 && C <= 0x1F9FF) ||
+      (C >= 0x20000 && C <= 0x3FFFD))
+    return 2;
+  return 1;
+}
+
+/// Display width of Line's prefix [0, Bytes), with tabs expanded.
 static unsigned displayWidth(std::string_view Line, size_t Bytes) {
   unsigned Width = 0;
   for (size_t I = 0; I < Bytes && I < Line.size();) {
@@ -44,8 +58,9 @@ static unsigned displayWidth(std::string_view Line, size_t Bytes) {
       ++I;
       continue;
     }
-    I += lsp::decodeUtf8(Line.substr(I)).Bytes;
-    ++Width;
+    lsp::DecodedChar C = lsp::decodeUtf8(Line.substr(I));
+    I += C.Bytes;
+    Width += charWidth(C.CodePoint);
   }
   return Width;
 }
@@ -61,10 +76,10 @@ static std::string expandTabs(std::string_view Line) {
       ++I;
       continue;
     }
-    uint32_t Len = lsp::decodeUtf8(Line.substr(I)).Bytes;
-    Out.append(Line.substr(I, Len));
-    ++Width;
-    I += Len;
+    lsp::DecodedChar C = lsp::decodeUtf8(Line.substr(I));
+    Out.append(Line.substr(I, C.Bytes));
+    Width += charWidth(C.CodePoint);
+    I += C.Bytes;
   }
   return Out;
 }

@@ -9,7 +9,8 @@
 ///   k.py:3:5: note: kernel launched here
 ///
 /// Lines and columns are 1-based; columns count characters (code points), not
-/// bytes. Tabs are expanded to 8 columns in the excerpt so the caret lines up.
+/// bytes. Tabs are expanded to 8 columns and wide characters count two in the
+/// caret line, so the caret lines up in a terminal.
 /// Colours follow clang's (bold location, red error, magenta warning, green
 /// caret) and are emitted only when the caller asks.
 //===----------------------------------------------------------------------===//

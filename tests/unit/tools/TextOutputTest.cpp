@@ -41,7 +41,18 @@ TEST(TextOutput, ColumnsCountCharactersNotBytes) {
   auto F = finding(diag::DiagId::UndefinedName, {B, B + 1}, "name 'x' is not defined");
   EXPECT_EQ(render(Text, F), "k.py:1:12: error: name 'x' is not defined [TS113]\n"
                              "s = '\xC3\xA9\xF0\x9F\x98\x80' + x\n"
-                             "           ^\n");
+                             "            ^\n");
+}
+
+TEST(TextOutput, CaretSkipsWideCharactersByTheirWidth) {
+  // The emoji and the CJK character take two terminal columns each; the
+  // column in the location still counts characters.
+  std::string Text = "s = '\xF0\x9F\x98\x80\xE6\xBC\xA2' + x\n";
+  uint32_t B = static_cast<uint32_t>(Text.find('x'));
+  auto F = finding(diag::DiagId::UndefinedName, {B, B + 1}, "name 'x' is not defined");
+  EXPECT_EQ(render(Text, F), "k.py:1:12: error: name 'x' is not defined [TS113]\n"
+                             "s = '\xF0\x9F\x98\x80\xE6\xBC\xA2' + x\n"
+                             "             ^\n");
 }
 
 TEST(TextOutput, TabsAreExpandedInExcerptAndCaret) {
