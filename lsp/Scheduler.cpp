@@ -180,10 +180,14 @@ struct Scheduler::Impl {
       std::lock_guard<std::mutex> L(D->M);
       D->ReadSeqs.erase(D->ReadSeqs.begin(), D->ReadSeqs.lower_bound(Seq));
     }
+    // Freeing the previous version's tree and AST takes a few percent of a
+    // build: do it after the diagnostics are out, not before.
+    std::shared_ptr<const AnalyzedFile> Retired = std::move(D->Current);
     D->Current = F;
     // Tier-2 findings of kernels that are unchanged stay valid; rebase them.
     D->Background = cachedFindings(*F);
     publish(*D, *F);
+    Retired.reset();
     scheduleBackground(D);
   }
 
