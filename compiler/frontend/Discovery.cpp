@@ -736,19 +736,21 @@ private:
   // Kernels and helpers
   //===--------------------------------------------------------------------===//
 
+  /// A @jit function named anywhere in another @jit body (called, or passed
+  /// as `tl.reduce(x, 0, combine)`) is a helper unless launched or tuned.
   void decideKernels() {
-    std::set<std::string> CalledFromJit;
-    Walker W;
-    W.OnExpr = [&](const Expr *E) {
-      const auto *C = dyn_cast<CallExpr>(E);
-      const auto *N = C ? dyn_cast<NameExpr>(C->Func) : nullptr;
-      if (N && Info.Jit.count(N->Id))
-        CalledFromJit.insert(N->Id);
-    };
-    for (const auto &[Name, J] : Info.Jit)
+    std::set<std::string> UsedFromJit;
+    for (const auto &[Name, J] : Info.Jit) {
+      Walker W;
+      W.OnExpr = [&, Caller = Name](const Expr *E) {
+        const auto *N = dyn_cast<NameExpr>(E);
+        if (N && N->Id != Caller && Info.Jit.count(N->Id))
+          UsedFromJit.insert(N->Id);
+      };
       W.walk(J.Def->Body);
+    }
     for (auto &[Name, J] : Info.Jit)
-      J.IsKernel = !J.Launches.empty() || J.HasAutotune || Heuristicked.count(Name) || !CalledFromJit.count(Name);
+      J.IsKernel = !J.Launches.empty() || J.HasAutotune || Heuristicked.count(Name) || !UsedFromJit.count(Name);
   }
 };
 

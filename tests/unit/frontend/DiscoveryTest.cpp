@@ -374,6 +374,19 @@ TEST(Discovery, KernelsAndHelpers) {
   EXPECT_TRUE(D.jit("launched_helper").IsKernel);
   EXPECT_TRUE(D.jit("kernel").IsKernel);
   EXPECT_TRUE(D.jit("never_called").IsKernel);
+  auto E = run("import triton\n"
+               "@triton.jit\n"
+               "def combine(a, b):\n"
+               "    return a + b\n"
+               "@triton.jit\n"
+               "def recursive_looking(x):\n"
+               "    return recursive_looking\n"
+               "@triton.jit\n"
+               "def k(x):\n"
+               "    s = tl.reduce(x, 0, combine)\n");
+  EXPECT_FALSE(E.jit("combine").IsKernel);
+  EXPECT_TRUE(E.jit("recursive_looking").IsKernel); // naming itself is not use by another kernel
+  EXPECT_TRUE(E.jit("k").IsKernel);
 }
 
 TEST(Discovery, ImportsInsideTryAndIf) {
