@@ -134,7 +134,30 @@ static bool readHex(std::string_view Body, size_t I, size_t N, uint32_t &Value) 
   return true;
 }
 
-std::string decodeBody(std::string_view Body, StringPrefix Prefix) {
+/// Python reads source with universal newlines: a literal CR LF or lone CR
+/// inside a string is a plain LF in its value.
+static std::string normalizeNewlines(std::string_view Body) {
+  std::string Out;
+  Out.reserve(Body.size());
+  for (size_t I = 0; I < Body.size(); ++I) {
+    if (Body[I] != '\r') {
+      Out.push_back(Body[I]);
+      continue;
+    }
+    Out.push_back('\n');
+    if (I + 1 < Body.size() && Body[I + 1] == '\n')
+      ++I;
+  }
+  return Out;
+}
+
+std::string decodeBody(std::string_view RawBody, StringPrefix Prefix) {
+  std::string Normalized;
+  std::string_view Body = RawBody;
+  if (RawBody.find('\r') != std::string_view::npos) {
+    Normalized = normalizeNewlines(RawBody);
+    Body = Normalized;
+  }
   if (Prefix.Raw)
     return std::string(Body);
   std::string Out;

@@ -113,6 +113,15 @@ TEST(Parser, Literals) {
   EXPECT_EQ(Bytes->StrValue, "\\x");
 }
 
+TEST(Parser, CrLfSourceParsesLikeLf) {
+  std::string Lf = "s = '''a\nb'''\ndef f(x):\n    return x\n";
+  std::string CrLf;
+  for (char C : Lf)
+    CrLf += C == '\n' ? std::string("\r\n") : std::string(1, C);
+  EXPECT_EQ(dumpOf(CrLf), dumpOf(Lf));
+  EXPECT_EQ(dumpOf(Lf), "Assign([Name(s)], 'a\\nb')\nFunctionDef(f, [x], None, [], [Return(Name(x))])\n");
+}
+
 TEST(Parser, FStringInterpolations) {
   auto F = parseText("s = f'{a} {b!r:>{w}}'\n");
   const auto *J = dyn_cast<JoinedStrExpr>(cast<AssignStmt>(F->module().Body[0])->Value);
