@@ -4,7 +4,8 @@
 /// file computes at import time for its autotune configs, launch keywords
 /// and constexpr globals. It runs only what it understands and answers
 /// Unknown for the rest; it never guesses. Operators come from PyOps (the
-/// one implementation shared with sema). Helper calls get a fresh local
+/// one implementation shared with sema), builtins and Triton's host helpers
+/// from PyBuiltins; this file is the interpreter. Helper calls get a fresh local
 /// scope; list mutation (`xs.append(v)`, `xs += [...]`, `xs.extend(...)`)
 /// rebinds the local, which is exact for the way config helpers are
 /// written. Steps and call depth are bounded.
@@ -17,9 +18,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 
 namespace tessel {
 
