@@ -6,7 +6,7 @@
 # build's own static libraries (uninstrumented: the target is the transport and
 # the dispatch, and the compiler libraries need not build with clang-14).
 #   cmake -S . -B build -DTESSEL_FUZZ=ON && ninja -C build lsp_fuzzer
-#   build/tests/fuzz/lsp_fuzzer tests/fuzz/corpus   # fuzz until stopped
+#   build/tests/fuzz/lsp_fuzzer NEW_DIR tests/fuzz/corpus   # fuzz until stopped
 # ctest runs it for 20 s over the seed corpus (tests/fuzz/corpus: transcripts
 # whose first byte picks the framing: 1 delimited, 0 Content-Length).
 option(TESSEL_FUZZ "Build the libFuzzer target for the language server (needs clang)" OFF)
@@ -29,8 +29,10 @@ if(TESSEL_FUZZ)
     COMMENT "Building lsp_fuzzer with ${TESSEL_FUZZ_CLANG}"
     VERBATIM)
   add_custom_target(lsp_fuzzer ALL DEPENDS ${fuzz_bin})
+  # New inputs go to the first corpus folder (in the build tree), never to the seeds.
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fuzz/corpus)
   add_test(NAME fuzz.lsp
            COMMAND ${fuzz_bin} -max_total_time=20 -max_len=8192 -timeout=10 -rss_limit_mb=2048
-                   ${CMAKE_CURRENT_LIST_DIR}/corpus)
+                   ${CMAKE_CURRENT_BINARY_DIR}/fuzz/corpus ${CMAKE_CURRENT_LIST_DIR}/corpus)
   set_tests_properties(fuzz.lsp PROPERTIES TIMEOUT 180 LABELS "lsp;fuzz")
 endif()
