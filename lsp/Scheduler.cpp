@@ -12,6 +12,7 @@
 /// (those updates must be built, not dropped), and the Removed flag.
 //===----------------------------------------------------------------------===//
 #include "lsp/Scheduler.h"
+#include "lsp/CrashReporter.h"
 #include "lsp/Logger.h"
 
 #include <boost/asio/bind_executor.hpp>
@@ -148,6 +149,7 @@ struct Scheduler::Impl {
         return;
       }
     }
+    CrashContext Context("analysing", D->Uri + " v" + std::to_string(U.Snapshot.Version));
     auto Start = Clock::now();
     auto F = std::make_shared<AnalyzedFile>();
     F->Doc = U.Snapshot;

@@ -18,6 +18,7 @@
 /// unless the client says it cancels stale requests itself.
 //===----------------------------------------------------------------------===//
 #include "lsp/Server.h"
+#include "lsp/CrashReporter.h"
 #include "lsp/FeatureProtocol.h"
 #include "lsp/FromProtocol.h"
 #include "lsp/KernelRunner.h"
@@ -439,6 +440,7 @@ void LanguageServer::withFile(const std::string &Uri, const char *Name, Stalenes
   Sched->runWithFile(Uri, Name, S, C, [R, Fn = std::move(Fn), Name](Expected<std::shared_ptr<const AnalyzedFile>> F) {
     if (!F)
       return R(F.error());
+    CrashContext Context(Name, (*F)->Doc.Uri);
     try {
       R(Fn(**F));
     } catch (const std::exception &E) {
@@ -625,6 +627,7 @@ int runLanguageServer(const LspOptions &Opts, Transport &T) {
 
 int runLanguageServer(const LspOptions &Opts) {
   setLogLevel(Opts.Log);
+  installCrashHandler();
   logInfo(std::string("tessel ") + TESSEL_VERSION_STRING + " language server, pid " + std::to_string(::getpid()));
   if (Opts.ClientProcessId)
     watchClientProcess(*Opts.ClientProcessId);
