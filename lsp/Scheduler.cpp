@@ -58,6 +58,10 @@ struct Document {
   std::atomic<bool> CompileCancelled{false};
   std::mutex M;
   std::set<uint64_t> ReadSeqs; ///< updates a queued request needs built
+  /// Guards Removed and every publish, so nothing is published after the
+  /// close; separate from M so a slow client (a full pipe) never blocks the
+  /// main thread's requests, only a didClose of this document.
+  std::mutex PublishM;
   bool Removed = false;
 };
 
@@ -126,7 +130,7 @@ struct Scheduler::Impl {
   void publish(Document &D, const AnalyzedFile &F) {
     std::vector<diag::Finding> All = F.Report.Findings;
     All.insert(All.end(), D.Background.begin(), D.Background.end());
-    std::lock_guard<std::mutex> L(D.M);
+    std::lock_guard<std::mutex> L(D.PublishM);
     if (D.Removed)
       return;
     CB.onDiagnostics(F, All);
@@ -140,9 +144,12 @@ struct Scheduler::Impl {
       D->PendingEdits.insert(D->PendingEdits.end(), U.Edits.begin(), U.Edits.end());
     }
     {
-      std::lock_guard<std::mutex> L(D->M);
+      std::lock_guard<std::mutex> P(D->PublishM);
       if (D->Removed)
         return;
+    }
+    {
+      std::lock_guard<std::mutex> L(D->M);
       if (Seq < D->LatestSeq.load() && !D->ReadSeqs.count(Seq)) {
         ++Dropped;
         logVerbose("dropped dead update " + D->Uri + " v" + std::to_string(U.Snapshot.Version));
@@ -352,7 +359,7 @@ void Scheduler::remove(const std::string &Uri) {
     P->Docs.erase(It);
   }
   {
-    std::lock_guard<std::mutex> L(D->M);
+    std::lock_guard<std::mutex> L(D->PublishM);
     D->Removed = true;
   }
   ++D->Generation;
