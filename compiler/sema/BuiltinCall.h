@@ -68,6 +68,11 @@ public:
 /// of range.
 std::optional<size_t> normaliseAxis(int64_t Axis, size_t Rank);
 
+/// The element type standard.max / standard.min reduce in (without
+/// return_indices): floats narrower than 32 bits become fp32, narrower
+/// integers and bool int32.
+ElemType widenedMinMaxType(ElemType E);
+
 /// Handlers, one per builtin family; each returns the call's value.
 using BuiltinHandler = Value (*)(BuiltinCall &);
 struct BuiltinEntry {

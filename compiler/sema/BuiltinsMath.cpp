@@ -12,19 +12,34 @@
 
 namespace tessel::sema {
 
-/// math.py's `_check_dtype(dtypes=["fp32", "fp64"])`.
-static Value floatOnly(BuiltinCall &B) {
-  Value X = B.C.toTensor(B.value("x"), B.rangeOf("x"));
-  if (!X.isTensor())
-    return Value::poison();
+/// math.py's `_check_dtype(dtypes)`: every tensor argument's dtype must be
+/// one of Allowed (Python scalars are not checked).
+static bool checkDtypes(BuiltinCall &B, const Value &X, std::initializer_list<ScalarKind> Allowed) {
+  if (!X.isTensor() || X.Type.Elem.isPointer() || X.Type.Elem.Scalar == ScalarKind::Unknown)
+    return true;
   ScalarKind K = X.Type.Elem.Scalar;
-  if (!X.Type.Elem.isPointer() && K != ScalarKind::Unknown && K != ScalarKind::FP32 && K != ScalarKind::FP64) {
-    B.error(ProblemKind::InvalidOperands,
-            "Expected dtype ['fp32', 'fp64'] but got " + std::string(shortName(K)));
+  if (std::find(Allowed.begin(), Allowed.end(), K) != Allowed.end())
+    return true;
+  std::string List;
+  for (ScalarKind A : Allowed)
+    List += (List.empty() ? "'" : ", '") + std::string(shortName(A)) + "'";
+  B.error(ProblemKind::InvalidOperands, "Expected dtype [" + List + "] but got " + std::string(shortName(K)));
+  return false;
+}
+
+static Value floatOnly(BuiltinCall &B) {
+  if (!checkDtypes(B, B.value("x"), {ScalarKind::FP32, ScalarKind::FP64}))
     return Value::poison();
-  }
-  Value Out = Value::tensor(X.Type);
-  return Out;
+  Value X = B.C.toTensor(B.value("x"), B.rangeOf("x"));
+  return X.isTensor() ? Value::tensor(X.Type) : Value::poison();
+}
+
+/// sqrt_rn: `_check_dtype(dtypes=["fp32"])`.
+static Value fp32Only(BuiltinCall &B) {
+  if (!checkDtypes(B, B.value("x"), {ScalarKind::FP32}))
+    return Value::poison();
+  Value X = B.C.toTensor(B.value("x"), B.rangeOf("x"));
+  return X.isTensor() ? Value::tensor(X.Type) : Value::poison();
 }
 
 static Value sameAsX(BuiltinCall &B) {
@@ -32,30 +47,79 @@ static Value sameAsX(BuiltinCall &B) {
   return X.isTensor() ? Value::tensor(X.Type) : Value::poison();
 }
 
-static Value binaryElementwise(BuiltinCall &B, std::string_view L, std::string_view R, bool Wraps) {
-  Value A = B.value(L), C = B.value(R);
-  Value Out = B.C.binaryOp(ast::BinOpKind::Add, A, C, B.range());
+/// `_promote_bfloat16_to_float32`: min/max/clamp and some reductions widen
+/// bf16 first (no bf16 FMAX/FMIN/CMP in hardware).
+static Value promoteBf16(Value V) {
+  if (V.isTensor() && !V.Type.Elem.isPointer() && V.Type.Elem.Scalar == ScalarKind::BF16)
+    V.Type.Elem = ElemType{ScalarKind::FP32};
+  return V;
+}
+
+/// core.minimum / core.maximum: both operands go through to_tensor (a Python
+/// number is no scalar operand here) and bf16 becomes fp32.
+static Value minMaxOperand(BuiltinCall &B, std::string_view Param) {
+  return promoteBf16(B.C.toTensor(B.value(Param), B.rangeOf(Param)));
+}
+
+static Value minMax(BuiltinCall &B) {
+  Value X = minMaxOperand(B, "x"), Y = minMaxOperand(B, "y");
+  Value Out = B.C.binaryOp(ast::BinOpKind::Add, X, Y, B.range(), ArithKind::MinMax);
   if (!Out.isTensor())
     return Out;
-  Out.Facts = Wraps ? wrapFacts(joinFacts(A, C, Out.Type.Shape.size())) : IndexFacts{};
+  Out.Facts = wrapFacts(joinFacts(X, Y, Out.Type.Shape.size()));
   Out.Facts.resize(Out.Type.Shape.size());
   return Out;
 }
 
-static Value minMax(BuiltinCall &B) { return binaryElementwise(B, "x", "y", true); }
-
 static Value clamp(BuiltinCall &B) {
-  Value Lo = binaryElementwise(B, "x", "min", true);
-  if (!Lo.isTensor())
-    return Lo;
-  Value Hi = B.value("max");
-  Value Out = B.C.binaryOp(ast::BinOpKind::Add, Lo, Hi, B.range());
-  if (Out.isTensor())
-    Out.Facts = wrapFacts(Lo.Facts);
+  Value X = minMaxOperand(B, "x"), Lo = minMaxOperand(B, "min"), Hi = minMaxOperand(B, "max");
+  Value Bounds = B.C.binaryOp(ast::BinOpKind::Add, Lo, Hi, B.range(), ArithKind::MinMax);
+  if (!Bounds.isTensor())
+    return Bounds;
+  Value XLo = B.C.binaryOp(ast::BinOpKind::Add, X, Lo, B.range(), ArithKind::MinMax);
+  if (!XLo.isTensor())
+    return XLo;
+  Value Out = B.C.binaryOp(ast::BinOpKind::Add, XLo, Hi, B.range(), ArithKind::MinMax);
+  if (!Out.isTensor())
+    return Out;
+  ScalarKind K = Out.Type.Elem.Scalar;
+  if (!Out.Type.Elem.isPointer() && K != ScalarKind::Unknown && !isFloat(K)) {
+    B.error(ProblemKind::InvalidOperands,
+            "Unexpected dtype " + std::string(shortName(K)) + ". Only floating point clamp is supported");
+    return Value::poison();
+  }
+  Out.Facts = wrapFacts(joinFacts(X, X, Out.Type.Shape.size()));
+  Out.Facts.resize(Out.Type.Shape.size());
   return Out;
 }
 
+static bool knownNonFloat(const Value &V) {
+  return V.isTensor() && !V.Type.Elem.isPointer() && V.Type.Elem.Scalar != ScalarKind::Unknown &&
+         !isFloat(V.Type.Elem.Scalar);
+}
+
+/// semantic.fdiv: both operands floating; no promotion (the result has x's
+/// element type).
 static Value fdiv(BuiltinCall &B) {
+  Value X = B.C.toTensor(B.value("x"), B.rangeOf("x")), Y = B.C.toTensor(B.value("y"), B.rangeOf("y"));
+  if (!X.isTensor() || !Y.isTensor())
+    return Value::poison();
+  if (knownNonFloat(X) || knownNonFloat(Y)) {
+    B.error(ProblemKind::InvalidOperands, "both operands of fdiv must have floating scalar type");
+    return Value::poison();
+  }
+  auto Shape = broadcastShapes(X.Type.Shape, Y.Type.Shape);
+  if (!Shape) {
+    B.error(ProblemKind::ShapeMismatch, Shape.Error);
+    return Value::poison();
+  }
+  return Value::tensor(TileType{X.Type.Elem, *Shape.Result});
+}
+
+/// div_rn: `_check_dtype(dtypes=["fp32"])`, then a promoted division.
+static Value divRn(BuiltinCall &B) {
+  if (!checkDtypes(B, B.value("x"), {ScalarKind::FP32}) || !checkDtypes(B, B.value("y"), {ScalarKind::FP32}))
+    return Value::poison();
   Value Out = B.C.binaryOp(ast::BinOpKind::Div, B.value("x"), B.value("y"), B.range());
   if (Out.isTensor()) {
     Out.Facts = IndexFacts{};
@@ -69,12 +133,24 @@ static Value fma(BuiltinCall &B) {
   return B.C.binaryOp(ast::BinOpKind::Add, XY, B.value("z"), B.range());
 }
 
-static Value umulhi(BuiltinCall &B) { return B.C.binaryOp(ast::BinOpKind::Mult, B.value("x"), B.value("y"), B.range()); }
+/// umulhi: `_check_dtype(dtypes=["int32", "int64", "uint32", "uint64"])`.
+static Value umulhi(BuiltinCall &B) {
+  for (std::string_view P : {"x", "y"})
+    if (!checkDtypes(B, B.value(P), {ScalarKind::I32, ScalarKind::I64, ScalarKind::U32, ScalarKind::U64}))
+      return Value::poison();
+  return B.C.binaryOp(ast::BinOpKind::Mult, B.value("x"), B.value("y"), B.range());
+}
 
 static Value where(BuiltinCall &B) {
   Value Cond = B.C.toTensor(B.value("condition"), B.rangeOf("condition"));
   Value X = B.value("x"), Y = B.value("y");
-  Value XY = B.C.binaryOp(ast::BinOpKind::Add, X, Y, B.range());
+  // Two Python numbers are both scalars: they promote like two tensors.
+  if (X.isConstexpr() && Y.isConstexpr())
+    X = B.C.toTensor(X, B.rangeOf("x"));
+  // semantic.where: binary_op_type_checking_impl(x, y, True, True), so x and
+  // y promote like a binary operation (int32 and 0.5 give fp32) and may both
+  // be pointers.
+  Value XY = B.C.binaryOp(ast::BinOpKind::Add, X, Y, B.range(), ArithKind::Select);
   if (!XY.isTensor() || !Cond.isTensor())
     return Value::poison();
   auto Shape = broadcastShapes(Cond.Type.Shape, XY.Type.Shape);
@@ -96,12 +172,7 @@ static Value where(BuiltinCall &B) {
   // Values selected by where keep the varying pattern of the operands.
   IndexFacts F = joinFacts(X, Y, Shape.Result->size());
   F.MaskBounds.clear();
-  ElemType Elem = XY.Type.Elem;
-  if (X.isTensor() && Y.isConstexpr())
-    Elem = X.Type.Elem;
-  else if (Y.isTensor() && X.isConstexpr())
-    Elem = Y.Type.Elem;
-  return Value::tensor(TileType{Elem, *Shape.Result}, F);
+  return Value::tensor(TileType{XY.Type.Elem, *Shape.Result}, F);
 }
 
 static bool isDotOperandType(ScalarKind K) {
@@ -217,14 +288,38 @@ static Value randomInt4x(BuiltinCall &B) {
   return Value::tuple({One, One, One, One});
 }
 
-static Value sigmoidLike(BuiltinCall &B) {
+/// The element type standard.max / standard.min reduce in: bf16 and other
+/// floats narrower than 32 bits become fp32, narrower integers int32.
+ElemType widenedMinMaxType(ElemType E) {
+  if (E.isPointer() || E.Scalar == ScalarKind::Unknown)
+    return E;
+  if (isFloat(E.Scalar) && bitWidth(E.Scalar) < 32)
+    return ElemType{ScalarKind::FP32};
+  if (isInt(E.Scalar) && bitWidth(E.Scalar) < 32)
+    return ElemType{ScalarKind::I32};
+  return E;
+}
+
+/// standard.sigmoid is `1 / (1 + math.exp(-x))`: exp's dtype check decides.
+static Value sigmoid(BuiltinCall &B) {
+  Value X = B.C.toTensor(B.value("x"), B.rangeOf("x"));
+  if (!X.isTensor() || !checkDtypes(B, X, {ScalarKind::FP32, ScalarKind::FP64}))
+    return Value::poison();
+  return Value::tensor(X.Type);
+}
+
+/// standard.softmax: z = x - max(x) (max widens to fp32 / int32), then
+/// exp(z) with exp's dtype check, then fdiv by the sum: the result has z's
+/// type.
+static Value softmax(BuiltinCall &B) {
   Value X = B.C.toTensor(B.value("x"), B.rangeOf("x"));
   if (!X.isTensor())
     return Value::poison();
-  ElemType E = X.Type.Elem;
-  if (!E.isPointer() && E.Scalar != ScalarKind::Unknown && isInt(E.Scalar))
-    E = ElemType{ScalarKind::FP32};
-  return Value::tensor(TileType{E, X.Type.Shape});
+  Value Max = Value::tensor(TileType{widenedMinMaxType(X.Type.Elem), {}});
+  Value Z = B.C.binaryOp(ast::BinOpKind::Sub, Value::tensor(X.Type), Max, B.range());
+  if (!Z.isTensor() || !checkDtypes(B, Z, {ScalarKind::FP32, ScalarKind::FP64}))
+    return Value::poison();
+  return Value::tensor(TileType{Z.Type.Elem, X.Type.Shape});
 }
 
 const std::vector<BuiltinEntry> &mathBuiltins() {
@@ -236,14 +331,14 @@ const std::vector<BuiltinEntry> &mathBuiltins() {
       {"cos", "x", floatOnly},
       {"sin", "x", floatOnly},
       {"sqrt", "x", floatOnly},
-      {"sqrt_rn", "x", floatOnly},
+      {"sqrt_rn", "x", fp32Only},
       {"rsqrt", "x", floatOnly},
       {"erf", "x", floatOnly},
       {"floor", "x", floatOnly},
       {"ceil", "x", floatOnly},
       {"abs", "x", sameAsX},
       {"fdiv", "x, y, ieee_rounding=", fdiv},
-      {"div_rn", "x, y", fdiv},
+      {"div_rn", "x, y", divRn},
       {"fma", "x, y, z", fma},
       {"umulhi", "x, y", umulhi},
       {"minimum", "x, y, propagate_nan:C=", minMax},
@@ -255,8 +350,8 @@ const std::vector<BuiltinEntry> &mathBuiltins() {
       {"randn", "seed, offset, n_rounds:C=", randomFloat},
       {"randint", "seed, offset, n_rounds:C=", randomInt},
       {"randint4x", "seed, offset, n_rounds:C=", randomInt4x},
-      {"sigmoid", "x", sigmoidLike},
-      {"softmax", "x, dim=, keep_dims=, ieee_rounding=", sigmoidLike},
+      {"sigmoid", "x", sigmoid},
+      {"softmax", "x, dim=, keep_dims=, ieee_rounding=", softmax},
   };
   return Entries;
 }

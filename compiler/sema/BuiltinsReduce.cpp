@@ -38,12 +38,21 @@ static std::optional<TileType> reducedType(BuiltinCall &B, const Value &In, Elem
 
 static Value input(BuiltinCall &B) { return B.C.toTensor(B.value("input"), B.rangeOf("input")); }
 
+/// standard._pick_sum_dtype: narrow integers are summed in 32 bits of their
+/// signedness, and int1 counts as unsigned there (dtype.UINT_TYPES), so a
+/// sum of booleans is uint32.
 static ElemType sumType(BuiltinCall &B, ElemType E) {
   if (auto D = B.dtype("dtype"))
     return ElemType{*D};
   if (!E.isPointer() && isInt(E.Scalar) && bitWidth(E.Scalar) < 32)
-    return ElemType{isUnsigned(E.Scalar) ? ScalarKind::U32 : ScalarKind::I32};
+    return ElemType{isUnsigned(E.Scalar) || E.Scalar == ScalarKind::I1 ? ScalarKind::U32 : ScalarKind::I32};
   return E;
+}
+
+/// core._promote_bfloat16_to_float32, which max, min, cumsum and cumprod
+/// apply to their input first.
+static ElemType promoteBf16(ElemType E) {
+  return !E.isPointer() && E.Scalar == ScalarKind::BF16 ? ElemType{ScalarKind::FP32} : E;
 }
 
 static Value sum(BuiltinCall &B) {
@@ -58,10 +67,15 @@ static Value maxMin(BuiltinCall &B) {
   Value In = input(B);
   if (!In.isTensor())
     return Value::poison();
-  auto T = reducedType(B, In, In.Type.Elem);
+  // standard.max / min: with indices only bf16 widens; without, every
+  // input narrower than 32 bits does.
+  bool Indices =
+      B.value("return_indices").isKnownConstexpr() && B.value("return_indices").Const.truthy().value_or(false);
+  ElemType Elem = Indices ? promoteBf16(In.Type.Elem) : widenedMinMaxType(In.Type.Elem);
+  auto T = reducedType(B, In, Elem);
   if (!T)
     return Value::poison();
-  if (B.value("return_indices").isKnownConstexpr() && B.value("return_indices").Const.truthy().value_or(false))
+  if (Indices)
     return Value::tuple({Value::tensor(*T), Value::tensor(TileType{ElemType{ScalarKind::I32}, T->Shape})});
   return Value::tensor(*T);
 }
@@ -114,7 +128,11 @@ static Value scan(BuiltinCall &B) {
   Value In = input(B);
   if (!In.isTensor())
     return Value::poison();
-  ElemType Elem = B.Name == "cumsum" ? sumType(B, In.Type.Elem) : In.Type.Elem;
+  ElemType Elem = In.Type.Elem;
+  if (B.Name == "cumsum")
+    Elem = sumType(B, promoteBf16(Elem));
+  else if (B.Name == "cumprod")
+    Elem = promoteBf16(Elem);
   if (B.Name == "associative_scan")
     Elem = combineType(B, In.Type.Elem).value_or(In.Type.Elem);
   return Value::tensor(TileType{Elem, In.Type.Shape});

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace tessel::sema {
 
@@ -415,12 +416,13 @@ static std::optional<BinaryOperand> operand(const Value &V) {
 
 static std::vector<int64_t> shapeOf(const Value &V) { return V.isTensor() ? V.Type.Shape : std::vector<int64_t>{}; }
 
-Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, SourceRange Range) {
+Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, SourceRange Range,
+                              std::optional<ArithKind> Rules) {
   if (L.isPoison() || R.isPoison())
     return Value::poison();
   if (L.isConstexpr() && R.isConstexpr())
     return Value::constant(pyBinaryOp(Op, L.Const, R.Const));
-  auto Kind = arithKind(Op);
+  auto Kind = Rules ? Rules : arithKind(Op);
   if (!Kind) {
     bool Reflected = !L.isTensor();
     error(ProblemKind::NoAttribute, Range,
@@ -445,6 +447,12 @@ Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, Sour
     return Value::poison();
   }
   ElemType Result = *Elem.Result;
+  // semantic.floordiv handles integers only (`%` also takes floats).
+  if (Op == BinOpKind::FloorDiv && !Result.isPointer() && Result.Scalar != ScalarKind::Unknown &&
+      !isInt(Result.Scalar)) {
+    error(ProblemKind::InvalidOperands, Range, "unexpected type " + std::string(shortName(Result.Scalar)));
+    return Value::poison();
+  }
   if (*Kind == ArithKind::TrueDiv && !Result.isPointer() && isInt(Result.Scalar))
     Result = ElemType{ScalarKind::FP32};
   size_t Rank = Shape.Result->size();
@@ -475,6 +483,9 @@ Value KernelChecker::compareOp(CmpOpKind Op, const Value &L, const Value &R, Sou
   auto A = operand(L), B = operand(R);
   if (!A || !B)
     return Value::poison();
+  // tensor.__lt__ & co. call to_tensor(other) before semantic.less_than, so a
+  // Python number is no scalar operand there: it promotes like a tensor.
+  A->IsPythonScalar = B->IsPythonScalar = false;
   OrError<ElemType> Elem = binaryComputationType(*A, *B, ArithKind::Compare);
   if (!Elem) {
     error(ProblemKind::InvalidOperands, Range, Elem.Error);
@@ -511,9 +522,15 @@ Value KernelChecker::evalUnaryOp(const UnaryOpExpr *E) {
     R.Facts.MaskBounds.clear();
     return R;
   }
+  // semantic.invert / semantic.minus reject these operand types by name.
   if (E->Op == UnaryOpKind::Invert && V.Type.Elem.Scalar != ScalarKind::Unknown &&
       (V.Type.Elem.isPointer() || !isInt(V.Type.Elem.Scalar))) {
-    error(ProblemKind::InvalidOperands, E->Range, "unexpected type " + std::string(shortName(V.Type.Elem.Scalar)));
+    error(ProblemKind::InvalidOperands, E->Range,
+          "wrong type argument to unary invert (" + typeRepr(V.Type.Elem) + ")");
+    return Value::poison();
+  }
+  if (E->Op == UnaryOpKind::USub && V.Type.Elem.isPointer()) {
+    error(ProblemKind::InvalidOperands, E->Range, "wrong type argument to unary minus (" + typeRepr(V.Type.Elem) + ")");
     return Value::poison();
   }
   Value R = V;
@@ -756,6 +773,27 @@ Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
   Frames.pop_back();
   if (Done.Returns.empty())
     return Value::constant(PyValue::none());
+  // visit_Return's decay: a returned constexpr number is a tensor for the
+  // caller (`return BLOCK * 2` cannot size a tl.arange), in tuples too.
+  std::function<Value(const Value &)> Decay = [&](const Value &V) -> Value {
+    if (V.K == Value::Kind::Tuple) {
+      std::vector<Value> Elts;
+      for (const Value &E : V.Elts)
+        Elts.push_back(Decay(E));
+      return Value::tuple(std::move(Elts));
+    }
+    if (V.isKnownConstexpr() && V.Const.isSequence()) {
+      std::vector<Value> Elts;
+      for (const PyValue &P : V.Const.elements())
+        Elts.push_back(Decay(Value::constant(P)));
+      return Value::tuple(std::move(Elts));
+    }
+    if (V.isKnownConstexpr() && (V.Const.isNumber() || V.Const.isBool()))
+      return toTensor(V, SourceRange{});
+    return V;
+  };
+  for (auto &[V, R] : Done.Returns)
+    V = Decay(V);
   const Value &First = Done.Returns.front().first;
   for (size_t I = 1; I < Done.Returns.size(); ++I) {
     const Value &Other = Done.Returns[I].first;

@@ -249,10 +249,40 @@ void KernelChecker::assignTarget(const Expr *Target, const Value &V, bool Record
     error(ProblemKind::UnsupportedConstruct, Target->Range, "unsupported AST node type: " + std::string(Target->pyName()));
 }
 
+/// visit_Assign's _sanitize_value: a constexpr number (or bool) assigned to
+/// a name becomes a scalar tensor (`BLOCK = 128` is no constexpr, triton#2604;
+/// `scale = 0.5` is an fp32 tensor). Only `x: tl.constexpr = ...` keeps a
+/// constexpr. Dtypes, None and other Python objects are kept as they are.
+Value KernelChecker::sanitizeAssigned(const Value &V) {
+  if (V.isKnownConstexpr() && (V.Const.isNumber() || V.Const.isBool()))
+    return toTensor(V, SourceRange{});
+  return V;
+}
+
 void KernelChecker::execAssign(const AssignStmt *S) {
   Value V = eval(S->Value);
-  for (const Expr *T : S->Targets)
+  for (const Expr *T : S->Targets) {
+    if (isa<NameExpr>(T)) {
+      assignTarget(T, sanitizeAssigned(V));
+      continue;
+    }
+    // `a, b = 1, 2`: each element is sanitized (as language.tuple values are).
+    if ((isa<TupleExpr>(T) || isa<ListExpr>(T)) && V.isKnownConstexpr() && V.Const.isSequence()) {
+      std::vector<Value> Parts;
+      for (const PyValue &P : V.Const.elements())
+        Parts.push_back(sanitizeAssigned(Value::constant(P)));
+      assignTarget(T, Value::tuple(std::move(Parts)));
+      continue;
+    }
+    if ((isa<TupleExpr>(T) || isa<ListExpr>(T)) && V.K == Value::Kind::Tuple) {
+      std::vector<Value> Parts;
+      for (const Value &P : V.Elts)
+        Parts.push_back(sanitizeAssigned(P));
+      assignTarget(T, Value::tuple(std::move(Parts)));
+      continue;
+    }
     assignTarget(T, V);
+  }
 }
 
 void KernelChecker::execAnnAssign(const AnnAssignStmt *S) {
@@ -276,6 +306,8 @@ void KernelChecker::execAnnAssign(const AnnAssignStmt *S) {
   if (!S->Value)
     return;
   Value V = eval(S->Value);
+  if (isa<NameExpr>(S->Target))
+    V = sanitizeAssigned(V);
   if (auto T = annotationType(Info, S->Annotation); T && V.isTensor() && !V.Type.isBlock())
     V.Type.Elem = *T;
   assignTarget(S->Target, V);
@@ -288,7 +320,8 @@ void KernelChecker::execAugAssign(const AugAssignStmt *S) {
   }
   Value Old = eval(S->Target);
   Value Rhs = eval(S->Value);
-  assignTarget(S->Target, binaryOp(S->Op, Old, Rhs, S->Range));
+  // visit_AugAssign is an Assign of the BinOp: the result is sanitized too.
+  assignTarget(S->Target, sanitizeAssigned(binaryOp(S->Op, Old, Rhs, S->Range)));
 }
 
 /// Does the block return (anywhere inside its ifs)?
@@ -459,7 +492,9 @@ void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
     }
     return;
   }
-  if (Test.isBlock()) {
+  // visit_If rejects a block of more than one element only; a [1] block is
+  // unsplatted (with a warning).
+  if (Test.isBlock() && Test.Type.numel().value_or(1) != 1) {
     error(ProblemKind::InvalidOperands, S->Test->Range,
           "Boolean value of Tensor with more than one value is ambiguous");
     Test = Value::poison();
@@ -541,15 +576,24 @@ void KernelChecker::execFor(const ForStmt *S) {
   // A dynamic loop: bounds become tensors and must be integers.
   std::vector<std::string> Names;
   bool Bad = false;
+  // visit_For: the induction variable has integer_promote_impl of the bounds'
+  // types (a missing bound is a constexpr int32); unknown if one is unknown.
+  ScalarKind IndVar = ScalarKind::I32;
   for (size_t I = 0; I < Bounds.size(); ++I) {
     Value T = toTensor(Bounds[I], Call->Args[I]->Range);
     if (!T.isTensor()) {
       Names.push_back("?");
+      IndVar = ScalarKind::Unknown;
       continue;
     }
     Names.push_back(T.Type.tritonStr());
-    if (T.Type.Elem.Scalar != ScalarKind::Unknown && (!isInt(T.Type.Elem.Scalar) || T.Type.Elem.isPointer()))
+    ScalarKind K = T.Type.Elem.Scalar;
+    if (K != ScalarKind::Unknown && (!isInt(K) || T.Type.Elem.isPointer()))
       Bad = true;
+    else if (K == ScalarKind::Unknown || T.Type.Elem.isPointer())
+      IndVar = ScalarKind::Unknown;
+    else if (IndVar != ScalarKind::Unknown)
+      IndVar = integerPromote(IndVar, K);
   }
   if (Bad) {
     while (Names.size() < 3)
@@ -563,7 +607,7 @@ void KernelChecker::execFor(const ForStmt *S) {
     IndexFacts F;
     F.DynScalar = true;
     F.Cause = "the loop variable `" + Target->Id + "`";
-    assignTarget(Target, Value::tensor(TileType{ElemType{ScalarKind::I32}, {}}, F));
+    assignTarget(Target, Value::tensor(TileType{ElemType{IndVar}, {}}, F));
   } else if (S->Target) {
     assignTarget(S->Target, Value::poison());
   }

@@ -60,7 +60,10 @@ public:
   bool validateShape(const std::vector<int64_t> &Shape, SourceRange R);
   /// Broadcasts a tensor value to Shape (facts follow).
   Value broadcastTo(const Value &V, const std::vector<int64_t> &Shape);
-  Value binaryOp(ast::BinOpKind Op, const Value &L, const Value &R, SourceRange Range);
+  /// A Python operator on two values; Rules overrides the typing rules of Op
+  /// (tl.where pairs x and y as ArithKind::Select, for instance).
+  Value binaryOp(ast::BinOpKind Op, const Value &L, const Value &R, SourceRange Range,
+                 std::optional<ArithKind> Rules = std::nullopt);
   Value compareOp(ast::CmpOpKind Op, const Value &L, const Value &R, SourceRange Range);
   void recordAccess(MemoryAccess A) { Out.Accesses.push_back(std::move(A)); }
   /// The access recorded for a tl.load / tl.store call, if any.
@@ -92,6 +95,7 @@ private:
   void execBlock(const ast::Block &B);
   void exec(const ast::Stmt *S);
   void execAssign(const ast::AssignStmt *S);
+  Value sanitizeAssigned(const Value &V);
   void execAnnAssign(const ast::AnnAssignStmt *S);
   void execAugAssign(const ast::AugAssignStmt *S);
   void execIf(const ast::IfStmt *S);

@@ -79,21 +79,20 @@ OrError<ScalarKind> literalType(const PyValue &V) {
 }
 
 namespace {
-/// Triton's dtype.KIND ordering: bool < uint < int < fp.
-enum class TypeKindOrder { Bool, Uint, Int, Fp };
+/// Triton's dtype.kind() ordering: BOOLEAN < INTEGRAL < FLOATING. Signed and
+/// unsigned integers are one kind (core.py), so `x_u8 + 1` stays uint8.
+enum class TypeKindOrder { Bool, Int, Fp };
 } // namespace
 
 static TypeKindOrder kindOrder(ScalarKind K) {
   if (K == ScalarKind::I1)
     return TypeKindOrder::Bool;
-  if (isUnsigned(K))
-    return TypeKindOrder::Uint;
   if (isInt(K))
     return TypeKindOrder::Int;
   return TypeKindOrder::Fp;
 }
 
-static ScalarKind integerPromote(ScalarKind A, ScalarKind B) {
+ScalarKind integerPromote(ScalarKind A, ScalarKind B) {
   int RA = bitWidth(A), RB = bitWidth(B);
   bool UA = isUnsigned(A), UB = isUnsigned(B);
   if (UA == UB)
@@ -155,9 +154,12 @@ static std::string checkPointerOperand(const ElemType &A, const ElemType &B, boo
 OrError<ElemType> binaryComputationType(const BinaryOperand &L, const BinaryOperand &R, ArithKind Op) {
   using Res = OrError<ElemType>;
   ElemType A = L.Elem, B = R.Elem;
+  // binary_op_type_checking_impl's allow_lhs_ptr / allow_rhs_ptr: add and
+  // where take pointers on either side, sub on the left; comparisons take
+  // none (`p < q` is rejected like any other pointer operand).
   bool AllowLhsPtr = Op == ArithKind::AddSub || Op == ArithKind::Add || Op == ArithKind::Sub ||
-                     Op == ArithKind::Compare;
-  bool AllowRhsPtr = Op == ArithKind::Add || Op == ArithKind::Compare || Op == ArithKind::AddSub;
+                     Op == ArithKind::Select;
+  bool AllowRhsPtr = Op == ArithKind::Add || Op == ArithKind::AddSub || Op == ArithKind::Select;
   if (std::string E = checkPointerOperand(A, B, AllowLhsPtr); !E.empty())
     return Res::fail(E);
   if (std::string E = checkPointerOperand(B, A, AllowRhsPtr); !E.empty())
@@ -169,14 +171,14 @@ OrError<ElemType> binaryComputationType(const BinaryOperand &L, const BinaryOper
   }
   if (A.Scalar == ScalarKind::Unknown || B.Scalar == ScalarKind::Unknown)
     return Res::ok(ElemType{ScalarKind::Unknown});
-  if (Op == ArithKind::Bitwise || Op == ArithKind::Shift) {
-    if (!isInt(A.Scalar) || !isInt(B.Scalar))
-      return Res::fail("unexpected type " + std::string(shortName(isInt(A.Scalar) ? B.Scalar : A.Scalar)));
-  }
   bool DivOrMod = Op == ArithKind::TrueDiv || Op == ArithKind::FloorDivMod;
   OrError<ScalarKind> T = computationType(A.Scalar, L.IsPythonScalar, B.Scalar, R.IsPythonScalar, DivOrMod);
   if (!T)
     return Res::fail(T.Error);
+  // bitwise_op_type_checking_impl checks after both operands were cast to the
+  // computation type, so both sides of the message show that type.
+  if ((Op == ArithKind::Bitwise || Op == ArithKind::Shift) && !isInt(*T.Result))
+    return Res::fail(incompatible(ElemType{*T.Result}, ElemType{*T.Result}));
   bool NegativeScalar = (L.IsPythonScalar && L.Literal.isNumber() && L.Literal.asFloat() < 0) ||
                         (R.IsPythonScalar && R.Literal.isNumber() && R.Literal.asFloat() < 0);
   if (NegativeScalar && isUnsigned(*T.Result))

@@ -49,7 +49,14 @@ struct BinaryOperand {
   PyValue Literal;             ///< the constexpr's value when IsPythonScalar
 };
 
-enum class ArithKind { AddSub, Add, Sub, MulLike, TrueDiv, FloorDivMod, Bitwise, Shift, Compare, MinMax };
+/// The operation whose typing rules apply. Select is tl.where's pairing of x
+/// and y (pointers allowed on both sides, never added); Compare and MinMax
+/// take tensors only (their operands went through to_tensor first).
+enum class ArithKind { AddSub, Add, Sub, MulLike, TrueDiv, FloorDivMod, Bitwise, Shift, Compare, MinMax, Select };
+
+/// integer_promote_impl: C's usual arithmetic conversions on two integer
+/// types (the wider wins; at equal width the unsigned one).
+ScalarKind integerPromote(ScalarKind A, ScalarKind B);
 
 /// The element type the operation computes in (before the result type: a
 /// comparison yields int1, truediv a float). Handles pointer arithmetic.
