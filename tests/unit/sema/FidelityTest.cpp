@@ -162,3 +162,199 @@ def k(x_ptr, BLOCK: tl.constexpr):
     tl.store(x_ptr + offs, 1.0)
 )");
 }
+
+TEST(Fidelity, NegativeStaticRangeStepAndTupleHelpers) {
+  expectClean(R"(
+@triton.jit
+def _pair(x, y):
+    return x + y, x * y
+
+@triton.jit
+def _scaled(x, scale=2.0, N: tl.constexpr = 4):
+    return x * scale + N
+
+@triton.jit
+def k(x_ptr, y_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for i in tl.static_range(0, 8, 2):
+        acc += tl.load(x_ptr + i * BLOCK + offs)
+    for j in tl.static_range(4, 0, -1):
+        acc += j
+    s, p = _pair(acc, 2.0)
+    tl.store(y_ptr + offs, s + p + _scaled(acc) + _scaled(acc, N=8))
+)");
+}
+
+TEST(Fidelity, AnnotatedLocalConstexprStaysConstexpr) {
+  expectClean(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    B2: tl.constexpr = BLOCK * 2
+    offs = tl.arange(0, B2)
+    flag = True
+    if flag:
+        tl.store(x_ptr + offs, 1.0)
+)");
+}
+
+//===--- Kernels Triton rejects: tessel gives Triton's sentence -----------===//
+
+TEST(Fidelity, LocalCopyOfConstexprIsATensor) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    n_iter = 4
+    for i in tl.static_range(n_iter):
+        tl.store(x_ptr + i, 1.0)
+)",
+            ProblemKind::ConstexprRequired, "int32[] used as tl.static_range start value is not a constexpr",
+            "n_iter");
+}
+
+TEST(Fidelity, HelperReturnsConstexprAsTensor) {
+  expectOne(R"(
+@triton.jit
+def _twice(BLOCK: tl.constexpr):
+    return BLOCK * 2
+
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr = 64):
+    n = _twice(BLOCK)
+    tl.store(x_ptr + tl.arange(0, n), 1.0)
+)",
+            ProblemKind::ConstexprRequired, "arange's arguments must be of type tl.constexpr", "tl.arange(0, n)");
+}
+
+TEST(Fidelity, SigmoidOfFp16) {
+  // standard.sigmoid calls math.exp, which takes fp32 and fp64 only.
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*fp16", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.sigmoid(tl.load(x_ptr + offs)))
+)",
+            ProblemKind::InvalidOperands, "Expected dtype ['fp32', 'fp64'] but got fp16",
+            "tl.sigmoid(tl.load(x_ptr + offs))");
+}
+
+TEST(Fidelity, WhereKeepsFp16WithPythonZero) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*fp16", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(x_ptr + offs, tl.exp(tl.where(x > 0, x, 0.0)))
+)",
+            ProblemKind::InvalidOperands, "Expected dtype ['fp32', 'fp64'] but got fp16",
+            "tl.exp(tl.where(x > 0, x, 0.0))");
+}
+
+TEST(Fidelity, FloorDivOfFloats) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*fp32", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(x_ptr + offs, x // 2.0)
+)",
+            ProblemKind::InvalidOperands, "unexpected type fp32", "x // 2.0");
+}
+
+TEST(Fidelity, ShiftOfFloat) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*fp32", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(x_ptr + offs, x << 2)
+)",
+            ProblemKind::InvalidOperands,
+            "invalid operands of type triton.language.float32 and triton.language.float32", "x << 2");
+}
+
+TEST(Fidelity, PointerComparison) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*fp32", n, BLOCK: tl.constexpr):
+    p = x_ptr + tl.arange(0, BLOCK)
+    m = p < x_ptr + n
+    tl.store(p, 1.0, mask=m)
+)",
+            ProblemKind::InvalidOperands, "invalid operands of type pointer<fp32> and pointer<fp32>",
+            "p < x_ptr + n");
+}
+
+TEST(Fidelity, InvertOfFloat) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*fp32", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(x_ptr + offs, ~x)
+)",
+            ProblemKind::InvalidOperands, "wrong type argument to unary invert (triton.language.float32)", "~x");
+}
+
+TEST(Fidelity, FdivOfIntegers) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*i32", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(x_ptr + offs, tl.fdiv(x, x))
+)",
+            ProblemKind::InvalidOperands, "both operands of fdiv must have floating scalar type", "tl.fdiv(x, x)");
+}
+
+TEST(Fidelity, ClampOfIntegers) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*i32", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(x_ptr + offs, tl.clamp(x, 0, 10))
+)",
+            ProblemKind::InvalidOperands, "Unexpected dtype int32. Only floating point clamp is supported",
+            "tl.clamp(x, 0, 10)");
+}
+
+TEST(Fidelity, UmulhiOfInt8) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*i32", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs).to(tl.int8)
+    tl.store(x_ptr + offs, tl.umulhi(x, x))
+)",
+            ProblemKind::InvalidOperands, "Expected dtype ['int32', 'int64', 'uint32', 'uint64'] but got int8",
+            "tl.umulhi(x, x)");
+}
+
+TEST(Fidelity, MaxOfFp16ChangesLoopCarriedType) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*fp16", n, BLOCK: tl.constexpr = 64):
+    offs = tl.arange(0, BLOCK)
+    m = tl.full((BLOCK,), float("-inf"), tl.float16)
+    for i in range(n):
+        x = tl.load(x_ptr + offs[:, None] * BLOCK + offs[None, :])
+        m = tl.maximum(m, tl.max(x, axis=1))
+    tl.store(x_ptr + offs, m)
+)",
+            ProblemKind::ControlFlowType, "Loop-carried variable m has initial type <['", "for");
+}
+
+TEST(Fidelity, SumOfBoolIsUint32) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*fp32", y_ptr: "*i32", n, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    c = tl.zeros((), tl.int32)
+    for i in range(n):
+        c = tl.sum(x > 0, axis=0)
+    tl.store(y_ptr, c)
+)",
+            ProblemKind::ControlFlowType,
+            "Loop-carried variable c has initial type int32 but is re-assigned to uint32 in loop!", "for");
+}
