@@ -24,6 +24,9 @@ struct AnalyzedFile {
   diag::FileReport Report;
   /// Set when the analysis threw: the findings are then incomplete.
   std::string InternalError;
+  /// Set when the file was not analysed at all (too large for the editor);
+  /// Parsed and Report.Analysis are then null.
+  std::string Skipped;
   std::chrono::microseconds BuildTime{0};
 };
 

@@ -160,24 +160,34 @@ struct Scheduler::Impl {
     auto Start = Clock::now();
     auto F = std::make_shared<AnalyzedFile>();
     F->Doc = U.Snapshot;
-    try {
-      if (D->LastParsed && !D->PendingReset)
-        F->Parsed = ParsedFile::reparse(*D->LastParsed, D->PendingEdits, U.Snapshot.Text);
-      else
-        F->Parsed = ParsedFile::parse(U.Snapshot.Text);
-      D->LastParsed = F->Parsed;
-      D->PendingEdits.clear();
-      D->PendingReset = false;
-      F->Report = diag::checkFile(F->Parsed, Opts.Check);
-    } catch (const std::exception &E) {
-      F->InternalError = E.what();
-    } catch (...) {
-      F->InternalError = "unknown exception";
-    }
-    if (!F->Parsed) {
-      // The tree is unusable; parse the next version from scratch.
+    size_t Size = U.Snapshot.Text->text().size();
+    if (Size > Opts.MaxFileBytes) {
+      F->Skipped = "tessel does not analyse files over " + std::to_string(Opts.MaxFileBytes >> 20) +
+                   " MiB in the editor (this one has " + std::to_string(Size) +
+                   " bytes); run `tessel check` on it instead";
       D->LastParsed = nullptr;
+      D->PendingEdits.clear();
       D->PendingReset = true;
+    } else {
+      try {
+        if (D->LastParsed && !D->PendingReset)
+          F->Parsed = ParsedFile::reparse(*D->LastParsed, D->PendingEdits, U.Snapshot.Text);
+        else
+          F->Parsed = ParsedFile::parse(U.Snapshot.Text);
+        D->LastParsed = F->Parsed;
+        D->PendingEdits.clear();
+        D->PendingReset = false;
+        F->Report = diag::checkFile(F->Parsed, Opts.Check);
+      } catch (const std::exception &E) {
+        F->InternalError = E.what();
+      } catch (...) {
+        F->InternalError = "unknown exception";
+      }
+      if (!F->Parsed) {
+        // The tree is unusable; parse the next version from scratch.
+        D->LastParsed = nullptr;
+        D->PendingReset = true;
+      }
     }
     if (!F->InternalError.empty())
       logError("analysis of " + D->Uri + " v" + std::to_string(F->Doc.Version) + " failed: " + F->InternalError);

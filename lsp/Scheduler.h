@@ -61,6 +61,8 @@ struct SchedulerOptions {
   diag::CheckOptions Check;
   /// The background tier; empty disables it.
   KernelCompileFn Compile;
+  /// Larger documents are not analysed: one keystroke would cost seconds.
+  size_t MaxFileBytes = size_t(8) << 20;
   std::chrono::milliseconds MinDebounce{50};
   std::chrono::milliseconds MaxDebounce{500};
 };

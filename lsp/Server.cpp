@@ -422,6 +422,11 @@ void LanguageServer::onDiagnostics(const AnalyzedFile &F, const std::vector<diag
   json Diags = json::array();
   for (const diag::Finding &Fd : Findings)
     Diags.push_back(toProtocol(Fd, *F.Doc.Index, F.Doc.Uri, Enc));
+  if (!F.Skipped.empty())
+    Diags.push_back({{"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
+                     {"severity", 3},
+                     {"source", "tessel"},
+                     {"message", F.Skipped}});
   if (!F.InternalError.empty())
     Diags.push_back({{"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
                      {"severity", 1},

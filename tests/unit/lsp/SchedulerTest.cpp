@@ -181,6 +181,33 @@ TEST(Scheduler, BackgroundTierRecompilesOnlyTouchedKernelsAndMovesCachedFindings
   EXPECT_EQ(R.All.back().Version, 3);
 }
 
+TEST(Scheduler, OversizedDocumentsAreSkippedWithAReason) {
+  Recorder R;
+  SchedulerOptions Opts;
+  Opts.WorkerThreads = 0;
+  Opts.MaxFileBytes = 100;
+  Scheduler S(Opts, R);
+  Workspace W;
+  std::string Error;
+  S.update(W.open("test:///a.py", 1, Kernels)); // 180 bytes
+  std::string Skipped;
+  S.runWithFile("test:///a.py", "read", Staleness::Allowed, nullptr,
+                [&](Expected<std::shared_ptr<const AnalyzedFile>> F) {
+                  ASSERT_TRUE(F);
+                  Skipped = (*F)->Skipped;
+                  EXPECT_FALSE((*F)->Parsed);
+                  EXPECT_FALSE((*F)->Report.Analysis);
+                });
+  // Shrinking it below the limit analyses it again, from scratch.
+  S.update(*W.change("test:///a.py", 2, {{std::nullopt, "import triton\n"}}, Error));
+  ASSERT_TRUE(S.blockUntilIdle());
+  EXPECT_NE(Skipped.find("does not analyse files over"), std::string::npos) << Skipped;
+  ASSERT_EQ(R.All.size(), 2u);
+  EXPECT_TRUE(R.All[0].Findings.empty());
+  EXPECT_EQ(R.All[1].Version, 2);
+  EXPECT_EQ(S.stats().Builds, 2u);
+}
+
 TEST(Scheduler, ThreadedWorkersPublishVersionsInOrder) {
   Recorder R;
   Scheduler S({2}, R);
