@@ -92,7 +92,7 @@ static Value load(BuiltinCall &B) {
                                       !B.value("padding_option").Const.asStr().empty())) {
     B.error(ProblemKind::LoadStore,
             "`padding_option` or `boundary_check` argument is not supported for loading a tensor ofpointers or "
-            "loading a scalarBecause the compiler does not know the boundary; please use block pointers (defined "
+            "loading a scalar. Because the compiler does not know the boundary; please use block pointers (defined "
             "by `make_block_ptr`) instead");
     return Value::poison();
   }
@@ -127,8 +127,20 @@ static Value store(BuiltinCall &B) {
   Value Val = B.value("value"), Mask = B.value("mask");
   bool HasMask = B.present("mask");
   if (Ptr.IsBlockPtr) {
+    // semantic._store_block_pointer reuses the load's sentence.
     if (HasMask) {
-      B.error(ProblemKind::LoadStore, "`mask` argument cannot be specified for storing block pointers");
+      B.error(ProblemKind::LoadStore, "`mask` and `other` arguments cannot be specified for loading block pointers");
+      return Value::poison();
+    }
+    // ...and asserts that the value already has the block's element type (no
+    // implicit cast through a block pointer).
+    Value V = B.C.toTensor(Val, B.rangeOf("value"));
+    ElemType BlockElem = Ptr.Type.Elem.pointee();
+    if (V.isBlock() && !V.Type.Elem.isPointer() && V.Type.Elem.Scalar != ScalarKind::Unknown &&
+        BlockElem.Scalar != ScalarKind::Unknown && !(V.Type.Elem == BlockElem)) {
+      B.error(ProblemKind::LoadStore, "Block element type(" + std::string(shortName(BlockElem.Scalar)) +
+                                          ") and value element type(" + std::string(shortName(V.Type.Elem.Scalar)) +
+                                          ") mismatch");
       return Value::poison();
     }
     recordAccess(B, "tl.store", Ptr, nullptr, Ptr.BlockShape);

@@ -267,7 +267,39 @@ static Value cast(BuiltinCall &B) {
             "type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')");
     return Value::poison();
   }
-  Out.Type.Elem = ElemType{*K};
+  const ElemType Src = In.Type.Elem;
+  const ElemType Dst{*K};
+  bool SrcKnown = Src.isPointer() || Src.Scalar != ScalarKind::Unknown;
+  Value Bitcast = B.value("bitcast");
+  if (Bitcast.isKnownConstexpr() && Bitcast.Const.truthy().value_or(false)) {
+    // semantic.bitcast: pointers go through cast; other types keep their size.
+    if (SrcKnown && !Src.isPointer() && !(Src == Dst) && bitWidth(Src.Scalar) != bitWidth(Dst.Scalar)) {
+      B.error(ProblemKind::InvalidOperands, "Cannot bitcast data-type of size " + std::to_string(bitWidth(Src.Scalar)) +
+                                                " to data-type of size " + std::to_string(bitWidth(Dst.Scalar)));
+      return Value::poison();
+    }
+  } else if (SrcKnown && !(Src == Dst)) {
+    // semantic.cast: a rounding mode is for truncating fp conversions only.
+    Value Rounding = B.value("fp_downcast_rounding");
+    if (Rounding.isKnownConstexpr() && Rounding.Const.isStr()) {
+      const std::string &Mode = Rounding.Const.asStr();
+      if (Mode != "rtne" && Mode != "rtz") {
+        B.error(ProblemKind::InvalidOperands,
+                "Invalid rounding mode: " + Mode + ". Supported rounding modes are 'rtne' and 'rtz'.");
+        return Value::poison();
+      }
+      bool Truncating = !Src.isPointer() && isFloat(Src.Scalar) && isFloat(Dst.Scalar) &&
+                        bitWidth(Dst.Scalar) < bitWidth(Src.Scalar);
+      if (!Truncating) {
+        B.error(ProblemKind::InvalidOperands,
+                "fp_downcast_rounding should be set only for truncating fp conversions. Source scalar type is " +
+                    (Src.isPointer() ? Src.str() : std::string(shortName(Src.Scalar))) +
+                    " and destination type is " + std::string(shortName(Dst.Scalar)));
+        return Value::poison();
+      }
+    }
+  }
+  Out.Type.Elem = Dst;
   return Out;
 }
 

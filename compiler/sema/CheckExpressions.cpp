@@ -554,6 +554,16 @@ Value KernelChecker::evalBoolOp(const BoolOpExpr *E) {
     }
     return Vals.back();
   }
+  // `and` / `or` on tensors are tensor.logical_and / logical_or, which
+  // bitcast a non-int1 operand to int1: only 1-bit types survive that.
+  for (const Value &V : Vals) {
+    const ElemType &T = V.isTensor() ? V.Type.Elem : ElemType{ScalarKind::Unknown};
+    if (!T.isPointer() && T.Scalar != ScalarKind::Unknown && bitWidth(T.Scalar) != 1) {
+      error(ProblemKind::InvalidOperands, E->Range,
+            "Cannot bitcast data-type of size " + std::to_string(bitWidth(T.Scalar)) + " to data-type of size 1");
+      return Value::poison();
+    }
+  }
   Value Acc = Vals[0];
   for (size_t I = 1; I < Vals.size(); ++I) {
     Acc = binaryOp(E->Op == BoolOpKind::And ? BinOpKind::BitAnd : BinOpKind::BitOr, Acc, Vals[I], E->Range);

@@ -358,3 +358,102 @@ def k(x_ptr: "*fp32", y_ptr: "*i32", n, BLOCK: tl.constexpr):
             ProblemKind::ControlFlowType,
             "Loop-carried variable c has initial type int32 but is re-assigned to uint32 in loop!", "for");
 }
+
+TEST(Fidelity, BitcastAndRoundingThatTritonAccepts) {
+  expectClean(R"(
+@triton.jit
+def k(x_ptr: "*fp32", y_ptr: "*fp16", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    bits = x.to(tl.int32, bitcast=True)
+    x = (bits & 0x7FFFFFFF).to(tl.float32, bitcast=True)
+    tl.store(y_ptr + offs, x.to(tl.float16, fp_downcast_rounding="rtz"))
+)");
+}
+
+TEST(Fidelity, BitcastChangesSize) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*fp32", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(x_ptr + offs, x.to(tl.float16, bitcast=True))
+)",
+            ProblemKind::InvalidOperands, "Cannot bitcast data-type of size 32 to data-type of size 16",
+            "x.to(tl.float16, bitcast=True)");
+}
+
+TEST(Fidelity, RoundingModeOnNonTruncatingCast) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*fp32", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(x_ptr + offs, x.to(tl.int32, fp_downcast_rounding="rtz"))
+)",
+            ProblemKind::InvalidOperands,
+            "fp_downcast_rounding should be set only for truncating fp conversions. Source scalar type is fp32 and "
+            "destination type is int32",
+            "x.to(tl.int32, fp_downcast_rounding=\"rtz\")");
+}
+
+TEST(Fidelity, BlockPointerStoreNeedsSameElementType) {
+  // semantic._store_block_pointer asserts the element types match.
+  expectOne(R"(
+@triton.jit
+def k(c_ptr: "*fp16", M, N, BM: tl.constexpr, BN: tl.constexpr):
+    c_bp = tl.make_block_ptr(base=c_ptr, shape=(M, N), strides=(N, 1), offsets=(0, 0),
+                             block_shape=(BM, BN), order=(1, 0))
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    tl.store(c_bp, acc, boundary_check=(0, 1))
+)",
+            ProblemKind::LoadStore, "Block element type(fp16) and value element type(fp32) mismatch",
+            "tl.store(c_bp, acc, boundary_check=(0, 1))");
+}
+
+TEST(Fidelity, BlockPointerLoopAsInTheTutorials) {
+  expectClean(R"(
+@triton.jit
+def k(a_ptr: "*fp16", b_ptr: "*fp16", c_ptr: "*fp16", M, N, K,
+      BM: tl.constexpr = 64, BN: tl.constexpr = 64, BK: tl.constexpr = 32):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    a_bp = tl.make_block_ptr(base=a_ptr, shape=(M, K), strides=(K, 1), offsets=(pid_m * BM, 0),
+                             block_shape=(BM, BK), order=(1, 0))
+    b_bp = tl.make_block_ptr(base=b_ptr, shape=(K, N), strides=(N, 1), offsets=(0, pid_n * BN),
+                             block_shape=(BK, BN), order=(1, 0))
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_bp, boundary_check=(0, 1), padding_option="zero")
+        b = tl.load(b_bp, boundary_check=(0, 1))
+        acc += tl.dot(a, b)
+        a_bp = tl.advance(a_bp, (0, BK))
+        b_bp = tl.advance(b_bp, (BK, 0))
+    c_bp = tl.make_block_ptr(base=c_ptr, shape=(M, N), strides=(N, 1), offsets=(pid_m * BM, pid_n * BN),
+                             block_shape=(BM, BN), order=(1, 0))
+    tl.store(c_bp, acc.to(tl.float16), boundary_check=(0, 1))
+)");
+}
+
+TEST(Fidelity, BooleanOperatorOnIntTensors) {
+  // `x and x` is tensor.logical_and, which bitcasts int32 to int1.
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*i32", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(x_ptr + offs, x and x)
+)",
+            ProblemKind::InvalidOperands, "Cannot bitcast data-type of size 32 to data-type of size 1", "x and x");
+}
+
+TEST(Fidelity, BooleanOperatorsOnComparisons) {
+  expectClean(R"(
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    if pid > 0 and n > 0:
+        tl.store(x_ptr + offs, 1.0, mask=(offs < n) & (offs >= 0))
+)");
+}
