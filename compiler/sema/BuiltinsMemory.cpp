@@ -197,9 +197,15 @@ static Value atomic(BuiltinCall &B) {
   }
   ScalarKind Elem = Ptr.Type.Elem.isPointer() ? Ptr.Type.Elem.Scalar : ScalarKind::Unknown;
   std::string Short = B.Name.substr(7); // after "atomic_"
-  if ((Elem == ScalarKind::FP16 || Elem == ScalarKind::BF16) && Short != "add" && Short != "xchg" && Short != "cas") {
-    B.error(ProblemKind::LoadStore, "atomic_" + Short + " does not support fp16/bf16");
-    return Value::poison();
+  // semantic.atom_red_typechecking_impl (every atomic but cas): fp16/bf16
+  // only for add, and no 16-bit integers or types narrower than 16 bits.
+  if (Short != "cas" && Elem != ScalarKind::Unknown) {
+    bool HalfFloat = Elem == ScalarKind::FP16 || Elem == ScalarKind::BF16;
+    bool Narrow = Elem == ScalarKind::I16 || Elem == ScalarKind::U16 || bitWidth(Elem) < 16;
+    if ((HalfFloat && Short != "add") || (!HalfFloat && Narrow)) {
+      B.error(ProblemKind::LoadStore, "atomic_" + Short + " does not support " + std::string(shortName(Elem)));
+      return Value::poison();
+    }
   }
   if (Short == "cas" && Elem != ScalarKind::Unknown && bitWidth(Elem) != 16 && bitWidth(Elem) != 32 &&
       bitWidth(Elem) != 64) {

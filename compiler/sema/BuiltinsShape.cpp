@@ -8,6 +8,7 @@
 
 #include "compiler/sema/MaskFacts.h"
 
+#include <algorithm>
 #include <numeric>
 
 namespace tessel::sema {
@@ -186,17 +187,28 @@ static Value permute(BuiltinCall &B) {
       Order = {1, 0};
     }
   }
+  // semantic.permute's two checks, in its order and words.
   if (Order.size() != Rank) {
-    B.error(ProblemKind::ShapeMismatch, "permute(): dims must have " + std::to_string(Rank) + " entries for a rank-" +
-                                            std::to_string(Rank) + " tensor, got " + std::to_string(Order.size()));
+    B.error(ProblemKind::ShapeMismatch, "permute dims must have the same length as input shape");
+    return Value::poison();
+  }
+  if (std::find(Order.begin(), Order.end(), TileType::UnknownDim) != Order.end())
+    return Value::tensor(TileType{In.Type.Elem, std::vector<int64_t>(Rank, TileType::UnknownDim)});
+  std::vector<int64_t> Sorted = Order;
+  std::sort(Sorted.begin(), Sorted.end());
+  for (size_t I = 0; I < Rank; ++I) {
+    if (Sorted[I] == static_cast<int64_t>(I))
+      continue;
+    std::string Were = "[";
+    for (size_t J = 0; J < Order.size(); ++J)
+      Were += (J ? ", " : "") + std::string("'constexpr[") + std::to_string(Order[J]) + "]'";
+    B.error(ProblemKind::ShapeMismatch,
+            "permute dims must be a permutation of 0, 1, ..., n-1, but were " + Were + "]");
     return Value::poison();
   }
   std::vector<int64_t> Shape(Rank);
-  for (size_t I = 0; I < Rank; ++I) {
-    if (Order[I] == TileType::UnknownDim || Order[I] < 0 || static_cast<size_t>(Order[I]) >= Rank)
-      return Value::tensor(TileType{In.Type.Elem, std::vector<int64_t>(Rank, TileType::UnknownDim)});
+  for (size_t I = 0; I < Rank; ++I)
     Shape[I] = In.Type.Shape[Order[I]];
-  }
   Value V = Value::tensor(TileType{In.Type.Elem, Shape}, permuteFacts(In.Facts, Order));
   return V;
 }
@@ -211,8 +223,10 @@ static Value expandDims(BuiltinCall &B) {
   size_t Rank = In.Type.Shape.size();
   auto A = normaliseAxis(*Axis, Rank + 1);
   if (!A) {
-    B.error(ProblemKind::ShapeMismatch, "expand_dims(): axis " + std::to_string(*Axis) + " out of range for rank " +
-                                            std::to_string(Rank));
+    // core._wrap_axis, against the rank of the result.
+    int64_t NewRank = static_cast<int64_t>(Rank) + 1;
+    B.error(ProblemKind::ShapeMismatch, "invalid axis " + std::to_string(*Axis) + ". Expected " +
+                                            std::to_string(-NewRank) + " <= axis < " + std::to_string(NewRank));
     return Value::poison();
   }
   std::vector<int64_t> Shape = In.Type.Shape;

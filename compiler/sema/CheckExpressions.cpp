@@ -591,6 +591,19 @@ Value KernelChecker::evalIfExp(const IfExpExpr *E) {
   }
   Value A = eval(E->Body);
   Value B = eval(E->OrElse);
+  if (Test.isTensor()) {
+    // visit_IfExp with a dynamic condition: both sides become tensors and
+    // must have one type.
+    A = toTensor(A, E->Body->Range);
+    B = toTensor(B, E->OrElse->Range);
+    if (A.isTensor() && B.isTensor() && !(A.Type == B.Type) && A.Type.Elem.Scalar != ScalarKind::Unknown &&
+        B.Type.Elem.Scalar != ScalarKind::Unknown && !A.Type.hasUnknownDim() && !B.Type.hasUnknownDim()) {
+      error(ProblemKind::ControlFlowType, E->Range,
+            "Ternary expression with dynamic condition has inconsistent types " + A.Type.tritonStr() + " and " +
+                B.Type.tritonStr());
+      return Value::poison();
+    }
+  }
   if (A.isTensor() && B.isTensor() && !(A.Type == B.Type))
     return Value::poison();
   return A;

@@ -11,6 +11,7 @@
 #include "compiler/sema/PointerParams.h"
 #include "compiler/sema/Promotion.h"
 
+#include <algorithm>
 #include <functional>
 #include <utility>
 #include <set>
@@ -256,6 +257,23 @@ void KernelChecker::assignTarget(const Expr *Target, const Value &V, bool Record
 Value KernelChecker::sanitizeAssigned(const Value &V) {
   if (V.isKnownConstexpr() && (V.Const.isNumber() || V.Const.isBool()))
     return toTensor(V, SourceRange{});
+  // A tuple's elements are sanitized one by one (measured: `shape = x.shape`
+  // or `shape = (BLOCK, BLOCK)` cannot size tl.zeros afterwards).
+  auto IsNumber = [](const Value &E) { return E.isKnownConstexpr() && (E.Const.isNumber() || E.Const.isBool()); };
+  if (V.isKnownConstexpr() && V.Const.isSequence()) {
+    std::vector<Value> Elts;
+    for (const PyValue &P : V.Const.elements())
+      Elts.push_back(sanitizeAssigned(Value::constant(P)));
+    if (std::any_of(Elts.begin(), Elts.end(), [](const Value &E) { return E.isTensor(); }))
+      return Value::tuple(std::move(Elts));
+    return V;
+  }
+  if (V.K == Value::Kind::Tuple && std::any_of(V.Elts.begin(), V.Elts.end(), IsNumber)) {
+    std::vector<Value> Elts;
+    for (const Value &E : V.Elts)
+      Elts.push_back(sanitizeAssigned(E));
+    return Value::tuple(std::move(Elts));
+  }
   return V;
 }
 

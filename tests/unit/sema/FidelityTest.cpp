@@ -457,3 +457,117 @@ def k(x_ptr, n, BLOCK: tl.constexpr):
         tl.store(x_ptr + offs, 1.0, mask=(offs < n) & (offs >= 0))
 )");
 }
+
+TEST(Fidelity, ExpandDimsAxisOutOfRange) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    y = tl.expand_dims(x, 3)
+)",
+            ProblemKind::ShapeMismatch, "invalid axis 3. Expected -2 <= axis < 2", "tl.expand_dims(x, 3)");
+}
+
+TEST(Fidelity, PermuteDimsLength) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs[:, None] * BLOCK + offs[None, :])
+    y = tl.permute(x, (1, 0, 2))
+)",
+            ProblemKind::ShapeMismatch, "permute dims must have the same length as input shape",
+            "tl.permute(x, (1, 0, 2))");
+}
+
+TEST(Fidelity, PermuteDimsNotAPermutation) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs[:, None] * BLOCK + offs[None, :])
+    y = tl.permute(x, (1, 1))
+)",
+            ProblemKind::ShapeMismatch,
+            "permute dims must be a permutation of 0, 1, ..., n-1, but were ['constexpr[1]', 'constexpr[1]']",
+            "tl.permute(x, (1, 1))");
+}
+
+TEST(Fidelity, AtomicElementTypes) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*fp16", BLOCK: tl.constexpr):
+    tl.atomic_max(x_ptr + tl.arange(0, BLOCK), 1.0)
+)",
+            ProblemKind::LoadStore, "atomic_max does not support fp16", "tl.atomic_max(x_ptr + tl.arange(0, BLOCK), 1.0)");
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*fp16", BLOCK: tl.constexpr):
+    tl.atomic_xchg(x_ptr + tl.arange(0, BLOCK), 1.0)
+)",
+            ProblemKind::LoadStore, "atomic_xchg does not support fp16",
+            "tl.atomic_xchg(x_ptr + tl.arange(0, BLOCK), 1.0)");
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*i8", BLOCK: tl.constexpr):
+    tl.atomic_add(x_ptr + tl.arange(0, BLOCK), 1)
+)",
+            ProblemKind::LoadStore, "atomic_add does not support int8", "tl.atomic_add(x_ptr + tl.arange(0, BLOCK), 1)");
+  expectClean(R"(
+@triton.jit
+def k(x_ptr: "*fp16", lock_ptr: "*i32", BLOCK: tl.constexpr):
+    while tl.atomic_cas(lock_ptr, 0, 1) == 1:
+        pass
+    tl.atomic_add(x_ptr + tl.arange(0, BLOCK), 1.0)
+    tl.atomic_xchg(lock_ptr, 0)
+)");
+}
+
+TEST(Fidelity, TernaryWithDynamicConditionNeedsOneType) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr):
+    v = 1.0 if n > 0 else 2
+    tl.store(x_ptr + tl.arange(0, BLOCK), v)
+)",
+            ProblemKind::ControlFlowType,
+            "Ternary expression with dynamic condition has inconsistent types fp32 and int32", "1.0 if n > 0 else 2");
+}
+
+TEST(Fidelity, LocalShapeTupleHoldsTensors) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr = 64):
+    shape = (BLOCK, BLOCK)
+    z = tl.zeros(shape, tl.float32)
+)",
+            ProblemKind::ConstexprRequired,
+            "Shape element 0 must have type `constexpr[int]`, got `constexpr[<class 'triton.language.core.tensor'>]`",
+            "shape");
+}
+
+TEST(Fidelity, LocalZeroAccumulatorInLoops) {
+  // `acc = 0` is an int32 tensor: a dynamic loop cannot turn it into a block,
+  // an unrolled static_range can.
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*fp32", n, BLOCK: tl.constexpr = 64):
+    offs = tl.arange(0, BLOCK)
+    acc = 0
+    for i in range(n):
+        acc += tl.load(x_ptr + offs)
+    tl.store(x_ptr + offs, acc)
+)",
+            ProblemKind::ControlFlowType, "Loop-carried variable acc has initial type int32 but is re-assigned to <[",
+            "for");
+  expectClean(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr = 64):
+    offs = tl.arange(0, BLOCK)
+    acc = 0
+    for i in tl.static_range(4):
+        acc += tl.load(x_ptr + offs + i)
+    n = tl.minimum(BLOCK, 32)
+    tl.store(x_ptr + offs, acc + n)
+)");
+}
