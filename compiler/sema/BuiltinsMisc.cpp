@@ -45,7 +45,7 @@ const std::vector<BuiltinEntry> &miscBuiltins() {
       {"assume", "cond", none},
       {"debug_barrier", "", none},
       {"static_assert", "cond, msg:C=", staticAssert},
-      {"static_print", "*values", none},
+      {"static_print", "*values, sep:C=, end:C=, file:C=, flush:C=", none},
       {"device_print", "prefix:C, *args, hex:C=", none},
       {"device_assert", "cond, msg:C=, mask=", deviceAssert},
   };

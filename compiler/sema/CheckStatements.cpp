@@ -279,6 +279,12 @@ Value KernelChecker::sanitizeAssigned(const Value &V) {
 
 void KernelChecker::execAssign(const AssignStmt *S) {
   Value V = eval(S->Value);
+  // _sanitize_value calls to_tensor on a string too, which refuses it.
+  if (V.isKnownConstexpr() && V.Const.isStr() && S->Targets.size() == 1 && isa<NameExpr>(S->Targets[0])) {
+    error(ProblemKind::InvalidOperands, S->Range,
+          "cannot convert " + V.Const.asStr() + " of type <class 'str'> to tensor");
+    V = Value::poison();
+  }
   for (const Expr *T : S->Targets) {
     if (isa<NameExpr>(T)) {
       assignTarget(T, sanitizeAssigned(V));

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/Promotion.h"
 
+#include <cmath>
 #include <limits>
 
 namespace tessel::sema {
@@ -66,8 +67,14 @@ std::string typeRepr(const TileType &T) { return T.isBlock() ? T.tritonStr() : t
 OrError<ScalarKind> literalType(const PyValue &V) {
   if (V.isBool())
     return OrError<ScalarKind>::ok(ScalarKind::I1);
-  if (V.isFloat())
-    return OrError<ScalarKind>::ok(ScalarKind::FP32);
+  if (V.isFloat()) {
+    // to_tensor_type: fp32 unless the magnitude is outside fp32's normal
+    // range (0, inf and nan stay fp32).
+    double A = std::fabs(V.asFloat());
+    bool Fp32 = A == 0.0 || std::isinf(A) || std::isnan(A) ||
+                (A >= std::ldexp(1.0, -126) && A <= (2.0 - std::ldexp(1.0, -23)) * std::ldexp(1.0, 127));
+    return OrError<ScalarKind>::ok(Fp32 ? ScalarKind::FP32 : ScalarKind::FP64);
+  }
   if (!V.isInt())
     return OrError<ScalarKind>::fail("");
   int64_t X = V.asInt();
@@ -184,6 +191,22 @@ OrError<ElemType> binaryComputationType(const BinaryOperand &L, const BinaryOper
   if (NegativeScalar && isUnsigned(*T.Result))
     return Res::fail("Cannot perform a binary operation between an unsigned tensor and a negative scalar. Perform "
                      "a explicit cast on one of them.");
+  // binary_op_type_checking_impl: a Python int must fit the integer type
+  // the operation computes in (`x_i32 & 0xFFFFFFFF` does not).
+  if (isInt(*T.Result) && *T.Result != ScalarKind::I1) {
+    int Bits = bitWidth(*T.Result);
+    bool Unsigned = isUnsigned(*T.Result);
+    for (const BinaryOperand *O : {&L, &R}) {
+      if (!O->IsPythonScalar || !O->Literal.isIntLike() || O->Literal.isBool())
+        continue;
+      int64_t X = O->Literal.asInt();
+      bool Fits = Unsigned ? X >= 0 && (Bits >= 64 || X <= (int64_t(1) << Bits) - 1)
+                           : Bits >= 64 || (X >= -(int64_t(1) << (Bits - 1)) && X <= (int64_t(1) << (Bits - 1)) - 1);
+      if (!Fits)
+        return Res::fail("Scalar " + std::to_string(X) + " is out of range for type " +
+                         std::string(shortName(*T.Result)));
+    }
+  }
   return Res::ok(ElemType{*T.Result});
 }
 

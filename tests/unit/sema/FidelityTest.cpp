@@ -571,3 +571,98 @@ def k(x_ptr, BLOCK: tl.constexpr = 64):
     tl.store(x_ptr + offs, acc + n)
 )");
 }
+
+TEST(Fidelity, PythonIntOutOfRangeForTheTensorType) {
+  // binary_op_type_checking_impl: an int scalar does not promote an int32
+  // tensor, and 0xFFFFFFFF does not fit int32.
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*i32", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(x_ptr + offs, x & 0xFFFFFFFF)
+)",
+            ProblemKind::InvalidOperands, "Scalar 4294967295 is out of range for type int32", "x & 0xFFFFFFFF");
+  expectClean(R"(
+@triton.jit
+def k(x_ptr: "*u32", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    h = tl.load(x_ptr + offs) * 2654435761
+    tl.store(x_ptr + offs, h ^ (h >> 16))
+)");
+}
+
+TEST(Fidelity, LocalStringCannotBeATensor) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    name = "relu"
+    tl.store(x_ptr + tl.arange(0, BLOCK), 1.0)
+)",
+            ProblemKind::InvalidOperands, "cannot convert relu of type <class 'str'> to tensor", "name = \"relu\"");
+}
+
+TEST(Fidelity, StaticPrintTakesPrintKeywords) {
+  expectClean(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    tl.static_print("BLOCK", BLOCK, sep=" = ")
+)");
+}
+
+TEST(Fidelity, InvalidRoundingMode) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*fp32", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(x_ptr + offs, x.to(tl.float16, fp_downcast_rounding="rtp"))
+)",
+            ProblemKind::InvalidOperands,
+            "Invalid rounding mode: rtp. Supported rounding modes are 'rtne' and 'rtz'.",
+            "x.to(tl.float16, fp_downcast_rounding=\"rtp\")");
+}
+
+TEST(Fidelity, TinyFloatLiteralIsFp64) {
+  // to_tensor_type: a float outside fp32's normal range is fp64, so an int
+  // tensor times 1e-40 is fp64.
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*i32", y_ptr: "*fp32", n, BLOCK: tl.constexpr = 64):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    acc = tl.zeros((BLOCK,), tl.float32)
+    for i in range(n):
+        acc = acc + x * 1e-40
+    tl.store(y_ptr + offs, acc)
+)",
+            ProblemKind::ControlFlowType,
+            "Loop-carried variable acc has initial type <['64'], fp32> but is re-assigned to <['64'], fp64> in loop!",
+            "for");
+}
+
+TEST(Fidelity, BlockPointerStoreWithMask) {
+  // _store_block_pointer reuses the load's sentence.
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*fp32", n, BLOCK: tl.constexpr):
+    bp = tl.make_block_ptr(base=x_ptr, shape=(n,), strides=(1,), offsets=(0,), block_shape=(BLOCK,), order=(0,))
+    tl.store(bp, tl.zeros((BLOCK,), tl.float32), mask=tl.arange(0, BLOCK) < n)
+)",
+            ProblemKind::LoadStore, "`mask` and `other` arguments cannot be specified for loading block pointers",
+            "tl.store(bp, tl.zeros((BLOCK,), tl.float32), mask=tl.arange(0, BLOCK) < n)");
+}
+
+TEST(Fidelity, PaddingOptionOnTensorOfPointers) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr: "*fp32", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, padding_option="zero")
+)",
+            ProblemKind::LoadStore,
+            "`padding_option` or `boundary_check` argument is not supported for loading a tensor ofpointers or "
+            "loading a scalar. Because the compiler does not know the boundary; please use block pointers (defined "
+            "by `make_block_ptr`) instead",
+            "tl.load(x_ptr + offs, padding_option=\"zero\")");
+}
