@@ -253,6 +253,19 @@ static Value dot(BuiltinCall &B) {
       return Value::poison();
     }
   }
+  // semantic.dot asserts `acc.type.element_ty == out_dtype` (out_dtype
+  // defaults to float32, whatever the inputs are): an int32 or fp16
+  // accumulator needs out_dtype spelled out. Triton's assertion has no
+  // message, so tessel says what it checks.
+  std::optional<ScalarKind> OutDtype =
+      B.given("out_dtype") ? B.dtype("out_dtype") : std::optional<ScalarKind>(ScalarKind::FP32);
+  if (HasAcc && Acc.isTensor() && OutDtype && !Acc.Type.Elem.isPointer() &&
+      Acc.Type.Elem.Scalar != ScalarKind::Unknown && Acc.Type.Elem.Scalar != *OutDtype) {
+    B.error(ProblemKind::Dot, "the accumulator's element type " + std::string(shortName(Acc.Type.Elem.Scalar)) +
+                                  " must equal out_dtype (" + std::string(shortName(*OutDtype)) +
+                                  "); pass out_dtype=tl." + std::string(languageName(Acc.Type.Elem.Scalar)));
+    return Value::poison();
+  }
   ElemType Result{ScalarKind::Unknown};
   if (HasAcc && Acc.isTensor())
     Result = Acc.Type.Elem;

@@ -679,6 +679,10 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
       Acc.Facts.resize(Acc.Type.Shape.size());
       return Acc;
     }
+    // `tl.constexpr(v)` inside a kernel is v as a constexpr (an assignment
+    // then sanitizes it like any other constexpr).
+    if (Name == "constexpr" && Args.size() == 1 && Kw.empty() && Args[0].V.isConstexpr())
+      return Args[0].V;
     return callLanguageBuiltin(*this, Name, Call, std::move(Args), std::move(Kw));
   }
   if (Path == "triton.cdiv" || Path == "triton.next_power_of_2") {

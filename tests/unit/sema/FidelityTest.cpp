@@ -666,3 +666,42 @@ def k(x_ptr: "*fp32", BLOCK: tl.constexpr):
             "by `make_block_ptr`) instead",
             "tl.load(x_ptr + offs, padding_option=\"zero\")");
 }
+
+TEST(Fidelity, DotAccumulatorMustMatchOutDtype) {
+  // Measured: int8 operands with an int32 accumulator fail semantic.dot's
+  // assertion unless out_dtype=tl.int32 is passed (the assertion has no text).
+  expectOne(R"(
+@triton.jit
+def k(a_ptr: "*i8", b_ptr: "*i8", c_ptr: "*i32"):
+    r = tl.arange(0, 32)
+    a = tl.load(a_ptr + r[:, None] * 32 + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * 32 + r[None, :])
+    acc = tl.zeros((32, 32), dtype=tl.int32)
+    acc = tl.dot(a, b, acc)
+)",
+            ProblemKind::Dot, "the accumulator's element type int32 must equal out_dtype (fp32)", "tl.dot(a, b, acc)");
+  expectClean(R"(
+@triton.jit
+def k(a_ptr: "*i8", b_ptr: "*i8", c_ptr: "*i32", h_ptr: "*fp16"):
+    r = tl.arange(0, 32)
+    a = tl.load(a_ptr + r[:, None] * 32 + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * 32 + r[None, :])
+    acc = tl.zeros((32, 32), dtype=tl.int32)
+    acc = tl.dot(a, b, acc, out_dtype=tl.int32)
+    tl.store(c_ptr + r[:, None] * 32 + r[None, :], acc)
+    h = tl.load(h_ptr + r[:, None] * 32 + r[None, :])
+    c = tl.dot(h, h, out_dtype=tl.float16)
+    c = tl.dot(h, h, c, out_dtype=tl.float16)
+    tl.store(h_ptr + r[:, None] * 32 + r[None, :], c)
+)");
+}
+
+TEST(Fidelity, ConstexprCallAssignedIsATensor) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    n = tl.constexpr(16)
+    tl.store(x_ptr + tl.arange(0, n), 1.0)
+)",
+            ProblemKind::ConstexprRequired, "arange's arguments must be of type tl.constexpr", "tl.arange(0, n)");
+}
