@@ -154,10 +154,11 @@ Value KernelChecker::eval(const Expr *E) {
 }
 
 /// Names Triton resolves inside kernels without an import
-/// (CodeGenerator.builtin_namespace).
+/// (CodeGenerator.builtin_namespace). Other Python builtins are not visible
+/// there: `abs`, `bool` and `tuple` are "not defined" (measured).
 static bool isKernelBuiltinName(const std::string &N) {
   static const char *Names[] = {"len", "list", "range", "float", "int", "isinstance", "getattr", "hasattr",
-                                "print", "min", "max", "tuple", "bool", "abs"};
+                                "print", "min", "max"};
   return std::find(std::begin(Names), std::end(Names), N) != std::end(Names);
 }
 
@@ -708,8 +709,11 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
 Value KernelChecker::callPythonBuiltin(const std::string &Name, const CallExpr *Call, std::vector<Arg> &Args) {
   if (Name == "len" && Args.size() == 1) {
     const Value &V = Args[0].V;
-    if (V.isTensor() && V.Type.isBlock())
-      return Value::constant(V.Type.Shape[0] == TileType::UnknownDim ? PyValue() : PyValue::integer(V.Type.Shape[0]));
+    // tl.tensor has no __len__ (use len(x.shape) or x.shape[0]).
+    if (V.isTensor()) {
+      error(ProblemKind::BadCall, Call->Range, "object of type 'tensor' has no len()");
+      return Value::poison();
+    }
     if (V.K == Value::Kind::Tuple)
       return Value::constant(PyValue::integer(static_cast<int64_t>(V.Elts.size())));
     if (V.isKnownConstexpr() && V.Const.isSequence())

@@ -705,3 +705,41 @@ def k(x_ptr, BLOCK: tl.constexpr):
 )",
             ProblemKind::ConstexprRequired, "arange's arguments must be of type tl.constexpr", "tl.arange(0, n)");
 }
+
+TEST(Fidelity, PythonBuiltinsOutsideTritonsNamespace) {
+  // CodeGenerator.builtin_namespace holds len, list, range, float, int,
+  // isinstance, getattr, hasattr, print, min and max only.
+  expectOne(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.store(x_ptr + tl.arange(0, BLOCK), abs(x))
+)",
+            ProblemKind::UndefinedName, "abs is not defined", "abs");
+  expectOne(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    f = bool(BLOCK)
+)",
+            ProblemKind::UndefinedName, "bool is not defined", "bool");
+}
+
+TEST(Fidelity, LenOfTensor) {
+  expectOne(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    n = len(x)
+)",
+            ProblemKind::BadCall, "object of type 'tensor' has no len()", "len(x)");
+  expectClean(R"(
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.static_assert(len(x.shape) == 1)
+    acc = tl.zeros((BLOCK,), tl.float32)
+    for i in range(n, 0, -1):
+        acc += i
+    tl.store(x_ptr + tl.arange(0, BLOCK), acc + x)
+)");
+}
