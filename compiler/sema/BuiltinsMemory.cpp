@@ -8,6 +8,8 @@
 
 #include "compiler/sema/MaskFacts.h"
 
+#include <algorithm>
+
 namespace tessel::sema {
 
 static bool knownNonPointer(const Value &P) {
@@ -63,7 +65,26 @@ static bool broadcastWith(BuiltinCall &B, std::vector<int64_t> &Shape, const Val
   return true;
 }
 
+/// semantic._str_to_load_cache_modifier / _str_to_store_cache_modifier /
+/// _str_to_eviction_policy / _str_to_padding_option: a known string option
+/// outside Triton's list is refused before anything else is checked.
+static bool checkStringOption(BuiltinCall &B, std::string_view Param, std::initializer_list<std::string_view> Allowed,
+                              std::string_view What) {
+  Value V = B.value(Param);
+  if (!V.isKnownConstexpr() || !V.Const.isStr() || V.Const.asStr().empty())
+    return true;
+  const std::string &S = V.Const.asStr();
+  if (std::find(Allowed.begin(), Allowed.end(), S) != Allowed.end())
+    return true;
+  B.errorAt(ProblemKind::LoadStore, B.rangeOf(Param), std::string(What) + " " + S + " not supported");
+  return false;
+}
+
 static Value load(BuiltinCall &B) {
+  if (!checkStringOption(B, "cache_modifier", {".ca", ".cg", ".cv"}, "Cache modifier") ||
+      !checkStringOption(B, "eviction_policy", {"evict_last", "evict_first"}, "Eviction policy") ||
+      !checkStringOption(B, "padding_option", {"zero", "nan"}, "Padding option"))
+    return Value::poison();
   Value Ptr = B.value("pointer");
   Value Mask = B.value("mask"), Other = B.value("other");
   bool HasMask = B.present("mask"), HasOther = B.present("other");
@@ -123,6 +144,9 @@ static Value load(BuiltinCall &B) {
 }
 
 static Value store(BuiltinCall &B) {
+  if (!checkStringOption(B, "cache_modifier", {".wb", ".cg", ".cs", ".wt"}, "Cache modifier") ||
+      !checkStringOption(B, "eviction_policy", {"evict_last", "evict_first"}, "Eviction policy"))
+    return Value::poison();
   Value Ptr = B.value("pointer");
   Value Val = B.value("value"), Mask = B.value("mask");
   bool HasMask = B.present("mask");

@@ -743,3 +743,44 @@ def k(x_ptr, n, BLOCK: tl.constexpr):
     tl.store(x_ptr + tl.arange(0, BLOCK), acc + x)
 )");
 }
+
+TEST(Fidelity, UnsignedDivisionByPythonInt) {
+  // The int scalar does not take part in the promotion (same kind), so no
+  // signedness error: `x_u32 // 2` and `x_u8 % 3` keep their type.
+  expectClean(R"(
+@triton.jit
+def k(x_ptr: "*u32", y_ptr: "*u8", n, BLOCK: tl.constexpr = 64):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    y = tl.load(y_ptr + offs)
+    for i in range(n):
+        x = x // 2
+        y = y % 3
+    tl.store(x_ptr + offs, x)
+    tl.store(y_ptr + offs, y)
+)");
+}
+
+TEST(Fidelity, ConstexprStringComparedInIf) {
+  expectClean(R"(
+@triton.jit
+def k(x_ptr: "*fp32", BLOCK: tl.constexpr = 64, ACT: tl.constexpr = "relu"):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, cache_modifier=".cg", eviction_policy="evict_first")
+    if ACT == "relu":
+        x = tl.maximum(x, 0.0)
+    elif ACT == "gelu":
+        x = x * 0.5
+    tl.store(x_ptr + offs, x, cache_modifier=".cs")
+)");
+}
+
+TEST(Fidelity, UnknownCacheModifier) {
+  // semantic._str_to_load_cache_modifier (source-read).
+  expectOne(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK), cache_modifier=".cs")
+)",
+            ProblemKind::LoadStore, "Cache modifier .cs not supported", "cache_modifier=\".cs\"");
+}
