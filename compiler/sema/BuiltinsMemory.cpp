@@ -215,12 +215,15 @@ static Value atomic(BuiltinCall &B) {
   if (!Ptr.isTensor())
     return Value::poison();
   std::string Op = "tl." + B.Name;
+  std::string Short = B.Name.substr(7); // after "atomic_"
   if (knownNonPointer(Ptr)) {
-    B.error(ProblemKind::LoadStore, "Unsupported ptr type " + typeRepr(Ptr.Type) + " in `" + Op + "`");
+    // atom_red_typechecking_impl's sentence; atomic_cas has no check and
+    // fails reading the pointee type.
+    B.error(ProblemKind::LoadStore, Short == "cas" ? std::string("'dtype' object has no attribute 'element_ty'")
+                                                   : "Pointer argument of store instruction is " + typeRepr(Ptr.Type));
     return Value::poison();
   }
   ScalarKind Elem = Ptr.Type.Elem.isPointer() ? Ptr.Type.Elem.Scalar : ScalarKind::Unknown;
-  std::string Short = B.Name.substr(7); // after "atomic_"
   // semantic.atom_red_typechecking_impl (every atomic but cas): fp16/bf16
   // only for add, and no 16-bit integers or types narrower than 16 bits.
   if (Short != "cas" && Elem != ScalarKind::Unknown) {
@@ -231,6 +234,10 @@ static Value atomic(BuiltinCall &B) {
       return Value::poison();
     }
   }
+  // _str_to_sem / _str_to_scope (both say "Memory semantic").
+  if (!checkStringOption(B, "sem", {"acquire", "release", "acq_rel", "relaxed"}, "Memory semantic") ||
+      !checkStringOption(B, "scope", {"gpu", "cta", "sys"}, "Memory semantic"))
+    return Value::poison();
   if (Short == "cas" && Elem != ScalarKind::Unknown && bitWidth(Elem) != 16 && bitWidth(Elem) != 32 &&
       bitWidth(Elem) != 64) {
     B.error(ProblemKind::LoadStore, "atomic_cas only supports elements with width {16, 32, 64}");

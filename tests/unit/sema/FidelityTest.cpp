@@ -784,3 +784,25 @@ def k(x_ptr, BLOCK: tl.constexpr):
 )",
             ProblemKind::LoadStore, "Cache modifier .cs not supported", "cache_modifier=\".cs\"");
 }
+
+TEST(Fidelity, AtomicArgumentsWording) {
+  // semantic.atom_red_typechecking_impl and _str_to_sem (source-read).
+  expectOne(R"(
+@triton.jit
+def k(x_ptr, n: tl.int32, BLOCK: tl.constexpr):
+    tl.atomic_add(n, 1)
+)",
+            ProblemKind::LoadStore, "Pointer argument of store instruction is triton.language.int32",
+            "tl.atomic_add(n, 1)");
+  expectOne(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    tl.atomic_add(x_ptr, 1, sem="seq_cst")
+)",
+            ProblemKind::LoadStore, "Memory semantic seq_cst not supported", "sem=\"seq_cst\"");
+  expectClean(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    tl.atomic_add(x_ptr + tl.arange(0, BLOCK), 1, sem="relaxed", scope="cta")
+)");
+}
