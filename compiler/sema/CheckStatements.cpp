@@ -626,7 +626,6 @@ void KernelChecker::execFor(const ForStmt *S) {
           "For loop bounds and step must all be ints, are (" + Names[0] + ", " + Names[1] + ", " + Names[2] + ")");
   }
   promoteLoopCarried(S->Body);
-  std::map<std::string, Value> Before = frame().Vars;
   if (Target) {
     IndexFacts F;
     F.DynScalar = true;
@@ -635,6 +634,9 @@ void KernelChecker::execFor(const ForStmt *S) {
   } else if (S->Target) {
     assignTarget(S->Target, Value::poison());
   }
+  // visit_For binds the induction variable before it records the live-ins,
+  // so an earlier value of the same name is no loop-carried variable.
+  std::map<std::string, Value> Before = frame().Vars;
   int SavedIfDepth = std::exchange(frame().IfDepthInLoop, 0);
   ++frame().LoopDepth;
   execBlock(S->Body);

@@ -806,3 +806,18 @@ def k(x_ptr, BLOCK: tl.constexpr):
     tl.atomic_add(x_ptr + tl.arange(0, BLOCK), 1, sem="relaxed", scope="cta")
 )");
 }
+
+TEST(Fidelity, LoopVariableNameReused) {
+  // The loop variable replaces an earlier value of its name (visit_For sets
+  // it before collecting live-ins), whatever that value's type was.
+  expectClean(R"(
+@triton.jit
+def k(x_ptr: "*fp32", n, BLOCK: tl.constexpr = 64):
+    offs = tl.arange(0, BLOCK)
+    i = tl.load(x_ptr + offs)
+    for i in range(n):
+        tl.store(x_ptr + i, 1.0)
+    for i in range(0, n.to(tl.int64)):
+        tl.store(x_ptr + i, 2.0)
+)");
+}
