@@ -47,6 +47,13 @@ static Value sameAsX(BuiltinCall &B) {
   return X.isTensor() ? Value::tensor(X.Type) : Value::poison();
 }
 
+/// An operand of fma / umulhi / div_rn: math.py calls to_tensor on each
+/// before core.binary_op_type_legalization, so Python numbers promote like
+/// tensors there.
+static Value mathOperand(BuiltinCall &B, std::string_view Param) {
+  return B.C.toTensor(B.value(Param), B.rangeOf(Param));
+}
+
 /// `_promote_bfloat16_to_float32`: min/max/clamp and some reductions widen
 /// bf16 first (no bf16 FMAX/FMIN/CMP in hardware).
 static Value promoteBf16(Value V) {
@@ -120,7 +127,7 @@ static Value fdiv(BuiltinCall &B) {
 static Value divRn(BuiltinCall &B) {
   if (!checkDtypes(B, B.value("x"), {ScalarKind::FP32}) || !checkDtypes(B, B.value("y"), {ScalarKind::FP32}))
     return Value::poison();
-  Value Out = B.C.binaryOp(ast::BinOpKind::Div, B.value("x"), B.value("y"), B.range());
+  Value Out = B.C.binaryOp(ast::BinOpKind::Div, mathOperand(B, "x"), mathOperand(B, "y"), B.range());
   if (Out.isTensor()) {
     Out.Facts = IndexFacts{};
     Out.Facts.resize(Out.Type.Shape.size());
@@ -129,8 +136,8 @@ static Value divRn(BuiltinCall &B) {
 }
 
 static Value fma(BuiltinCall &B) {
-  Value XY = B.C.binaryOp(ast::BinOpKind::Mult, B.value("x"), B.value("y"), B.range());
-  return B.C.binaryOp(ast::BinOpKind::Add, XY, B.value("z"), B.range());
+  Value XY = B.C.binaryOp(ast::BinOpKind::Mult, mathOperand(B, "x"), mathOperand(B, "y"), B.range());
+  return B.C.binaryOp(ast::BinOpKind::Add, XY, mathOperand(B, "z"), B.range());
 }
 
 /// umulhi: `_check_dtype(dtypes=["int32", "int64", "uint32", "uint64"])`.
@@ -138,7 +145,7 @@ static Value umulhi(BuiltinCall &B) {
   for (std::string_view P : {"x", "y"})
     if (!checkDtypes(B, B.value(P), {ScalarKind::I32, ScalarKind::I64, ScalarKind::U32, ScalarKind::U64}))
       return Value::poison();
-  return B.C.binaryOp(ast::BinOpKind::Mult, B.value("x"), B.value("y"), B.range());
+  return B.C.binaryOp(ast::BinOpKind::Mult, mathOperand(B, "x"), mathOperand(B, "y"), B.range());
 }
 
 static Value where(BuiltinCall &B) {

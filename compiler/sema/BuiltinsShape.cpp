@@ -321,7 +321,12 @@ static Value cdiv(BuiltinCall &B) {
   Value X = B.value("x"), D = B.value("div");
   Value Sum = B.C.binaryOp(ast::BinOpKind::Add, X, D, B.range());
   Value Dec = B.C.binaryOp(ast::BinOpKind::Sub, Sum, Value::constant(PyValue::integer(1)), B.range());
-  return B.C.binaryOp(ast::BinOpKind::FloorDiv, Dec, D, B.range());
+  Value Out = B.C.binaryOp(ast::BinOpKind::FloorDiv, Dec, D, B.range());
+  // standard.cdiv is a @jit function: a constexpr result decays to a tensor
+  // at its return (visit_Return), so tl.cdiv(BLOCK, 16) cannot size a tile.
+  if (Out.isKnownConstexpr() && Out.Const.isNumber())
+    return B.C.toTensor(Out, B.range());
+  return Out;
 }
 
 const std::vector<BuiltinEntry> &shapeBuiltins() {

@@ -821,3 +821,25 @@ def k(x_ptr: "*fp32", n, BLOCK: tl.constexpr = 64):
         tl.store(x_ptr + i, 2.0)
 )");
 }
+
+TEST(Fidelity, FmaPromotesPythonNumbersLikeTensors) {
+  // math.fma calls to_tensor on x, y and z before legalizing their types.
+  expectClean(R"(
+@triton.jit
+def k(x_ptr: "*fp16", y_ptr: "*fp32", BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(y_ptr + offs, tl.exp(tl.fma(x, 2.0, 1.0)))
+)");
+}
+
+TEST(Fidelity, CdivOfConstexprsIsATensor) {
+  // standard.cdiv is @jit: its constexpr result decays at the return.
+  expectOne(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr = 64):
+    offs = tl.arange(0, tl.cdiv(BLOCK, 16))
+)",
+            ProblemKind::ConstexprRequired, "arange's arguments must be of type tl.constexpr",
+            "tl.arange(0, tl.cdiv(BLOCK, 16))");
+}
