@@ -76,7 +76,8 @@ static bool checkStringOption(BuiltinCall &B, std::string_view Param, std::initi
   const std::string &S = V.Const.asStr();
   if (std::find(Allowed.begin(), Allowed.end(), S) != Allowed.end())
     return true;
-  B.errorAt(ProblemKind::LoadStore, B.rangeOf(Param), std::string(What) + " " + S + " not supported");
+  // Triton reports these at the call (measured), like every builtin error.
+  B.error(ProblemKind::LoadStore, std::string(What) + " " + S + " not supported");
   return false;
 }
 

@@ -776,17 +776,18 @@ def k(x_ptr: "*fp32", BLOCK: tl.constexpr = 64, ACT: tl.constexpr = "relu"):
 }
 
 TEST(Fidelity, UnknownCacheModifier) {
-  // semantic._str_to_load_cache_modifier (source-read).
+  // semantic._str_to_load_cache_modifier (measured).
   expectOne(R"(
 @triton.jit
 def k(x_ptr, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + tl.arange(0, BLOCK), cache_modifier=".cs")
 )",
-            ProblemKind::LoadStore, "Cache modifier .cs not supported", "cache_modifier=\".cs\"");
+            ProblemKind::LoadStore, "Cache modifier .cs not supported",
+            "tl.load(x_ptr + tl.arange(0, BLOCK), cache_modifier=\".cs\")");
 }
 
 TEST(Fidelity, AtomicArgumentsWording) {
-  // semantic.atom_red_typechecking_impl and _str_to_sem (source-read).
+  // semantic.atom_red_typechecking_impl and _str_to_sem (measured).
   expectOne(R"(
 @triton.jit
 def k(x_ptr, n: tl.int32, BLOCK: tl.constexpr):
@@ -799,7 +800,7 @@ def k(x_ptr, n: tl.int32, BLOCK: tl.constexpr):
 def k(x_ptr, BLOCK: tl.constexpr):
     tl.atomic_add(x_ptr, 1, sem="seq_cst")
 )",
-            ProblemKind::LoadStore, "Memory semantic seq_cst not supported", "sem=\"seq_cst\"");
+            ProblemKind::LoadStore, "Memory semantic seq_cst not supported", "tl.atomic_add(x_ptr, 1, sem=\"seq_cst\")");
   expectClean(R"(
 @triton.jit
 def k(x_ptr, BLOCK: tl.constexpr):
