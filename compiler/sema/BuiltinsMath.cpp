@@ -260,6 +260,17 @@ static Value dot(BuiltinCall &B) {
       return Value::poison();
     }
   }
+  // semantic.dot: integer operands must be int8; other operands cannot
+  // produce bf16.
+  if (Known && isInt(TA) && TA != ScalarKind::I8) {
+    B.error(ProblemKind::Dot, "only int8 supported!");
+    return Value::poison();
+  }
+  if (Known && !isInt(TA) && B.given("out_dtype") && B.dtype("out_dtype") == ScalarKind::BF16) {
+    B.error(ProblemKind::Dot, "out_dtype=bfloat16 is unsupported. Please use out_dtype=float32/float16 and cast with "
+                              "`.to(tl.bfloat16)`");
+    return Value::poison();
+  }
   // semantic.dot asserts `acc.type.element_ty == out_dtype` (out_dtype
   // defaults to float32, whatever the inputs are): an int32 or fp16
   // accumulator needs out_dtype spelled out. Triton's assertion has no

@@ -844,3 +844,25 @@ def k(x_ptr, BLOCK: tl.constexpr = 64):
             ProblemKind::ConstexprRequired, "arange's arguments must be of type tl.constexpr",
             "tl.arange(0, tl.cdiv(BLOCK, 16))");
 }
+
+TEST(Fidelity, DotOperandAndOutDtypeRules) {
+  // semantic.dot (source-read): uint8 operands fail "only int8 supported!",
+  // and out_dtype cannot be bfloat16.
+  expectOne(R"(
+@triton.jit
+def k(a_ptr: "*u8"):
+    r = tl.arange(0, 32)
+    a = tl.load(a_ptr + r[:, None] * 32 + r[None, :])
+    c = tl.dot(a, a)
+)",
+            ProblemKind::Dot, "only int8 supported!", "tl.dot(a, a)");
+  expectOne(R"(
+@triton.jit
+def k(a_ptr: "*fp16"):
+    r = tl.arange(0, 32)
+    a = tl.load(a_ptr + r[:, None] * 32 + r[None, :])
+    c = tl.dot(a, a, out_dtype=tl.bfloat16)
+)",
+            ProblemKind::Dot, "out_dtype=bfloat16 is unsupported. Please use out_dtype=float32/float16",
+            "tl.dot(a, a, out_dtype=tl.bfloat16)");
+}
