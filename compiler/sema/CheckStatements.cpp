@@ -317,13 +317,12 @@ void KernelChecker::execAnnAssign(const AnnAssignStmt *S) {
             Name->Id + " is already defined. constexpr cannot be reassigned.");
       return;
     }
+    // visit_AnnAssign wraps whatever the value is in constexpr(...) without
+    // a check; a wrapped tensor still works as an operand of tensor
+    // operations (core.py unwraps it), as a tensor passed to a constexpr
+    // parameter does (tutorial 06). So a tensor value stays a tensor here and
+    // only uses that need a compile-time value complain.
     Value V = S->Value ? eval(S->Value) : Value::constant(PyValue());
-    if (V.isTensor()) {
-      error(ProblemKind::ConstexprRequired, S->Value->Range,
-            "the value of constexpr " + Name->Id + " must be known at compile time, but it is a tensor of type " +
-                V.Type.tritonStr());
-      V = Value::constant(PyValue());
-    }
     assignTarget(S->Target, V);
     return;
   }

@@ -866,3 +866,15 @@ def k(a_ptr: "*fp16"):
             ProblemKind::Dot, "out_dtype=bfloat16 is unsupported. Please use out_dtype=float32/float16",
             "tl.dot(a, a, out_dtype=tl.bfloat16)");
 }
+
+TEST(Fidelity, ConstexprAnnotatedTensorIsUsableAsOperand) {
+  // visit_AnnAssign wraps a tensor in constexpr without a check, and tensor
+  // operators unwrap it again (source-read; the measured tutorial-06 pattern
+  // passes tensors to constexpr parameters the same way).
+  expectClean(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    offs: tl.constexpr = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, 1.0)
+)");
+}
