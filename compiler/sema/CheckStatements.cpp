@@ -448,6 +448,26 @@ void KernelChecker::checkLoopCarried(const std::map<std::string, Value> &Before,
 void KernelChecker::mergeBranches(const std::map<std::string, Value> &Before, std::map<std::string, Value> Then,
                                   std::map<std::string, Value> Else, SourceRange IfRange) {
   std::map<std::string, Value> Merged = Before;
+  // visit_then_else_blocks checks a live-in tensor first: a branch may not
+  // give it another type (then block first), even when both branches agree.
+  for (const auto &[Name, Old] : Before) {
+    if (!Old.isTensor() || !typesKnown(Old.Type))
+      continue;
+    for (auto [Defs, Block] : {std::pair{&Then, "then"}, std::pair{&Else, "else"}}) {
+      auto It = Defs->find(Name);
+      if (It == Defs->end())
+        continue;
+      auto New = carriedType(It->second);
+      if (!New || !typesKnown(*New) || *New == Old.Type)
+        continue;
+      error(ProblemKind::ControlFlowType, IfRange,
+            "initial value for `" + Name + "` is of type " + Old.Type.tensorRepr() + ", but the " + Block +
+                " block redefines it as " + New->tensorRepr());
+      Then[Name] = Value::poison();
+      Else[Name] = Value::poison();
+      break;
+    }
+  }
   for (auto &[Name, TV] : Then) {
     auto EIt = Else.find(Name);
     if (EIt == Else.end())

@@ -878,3 +878,27 @@ def k(x_ptr, BLOCK: tl.constexpr):
     tl.store(x_ptr + offs, 1.0)
 )");
 }
+
+TEST(Fidelity, BranchRedefinesLiveInWithAnotherType) {
+  // visit_then_else_blocks (source-read): a live-in tensor keeps its type in
+  // both branches, even when the two branches agree with each other.
+  expectOne(R"(
+@triton.jit
+def k(X, n):
+    a = 0
+    if n > 0:
+        a = 1.0
+    else:
+        a = 2.0
+)",
+            ProblemKind::ControlFlowType,
+            "initial value for `a` is of type int32[], but the then block redefines it as fp32[]", "if");
+  expectClean(R"(
+@triton.jit
+def k(X, n):
+    a = 0
+    if n > 0:
+        a = 1
+    b = a + 1
+)");
+}
