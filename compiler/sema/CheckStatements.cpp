@@ -261,14 +261,21 @@ Value KernelChecker::sanitizeAssigned(const Value &V) {
   // or `shape = (BLOCK, BLOCK)` cannot size tl.zeros afterwards).
   auto IsNumber = [](const Value &E) { return E.isKnownConstexpr() && (E.Const.isNumber() || E.Const.isBool()); };
   if (V.isKnownConstexpr() && V.Const.isSequence()) {
+    // An unknown element may be a number too: keep such a tuple whole rather
+    // than report against the wrong element.
+    const PyList &Ps = V.Const.elements();
+    if (std::any_of(Ps.begin(), Ps.end(), [](const PyValue &P) { return P.isUnknown(); }))
+      return V;
     std::vector<Value> Elts;
-    for (const PyValue &P : V.Const.elements())
+    for (const PyValue &P : Ps)
       Elts.push_back(sanitizeAssigned(Value::constant(P)));
     if (std::any_of(Elts.begin(), Elts.end(), [](const Value &E) { return E.isTensor(); }))
       return Value::tuple(std::move(Elts));
     return V;
   }
-  if (V.K == Value::Kind::Tuple && std::any_of(V.Elts.begin(), V.Elts.end(), IsNumber)) {
+  auto IsUnknown = [](const Value &E) { return E.isConstexpr() && E.Const.isUnknown(); };
+  if (V.K == Value::Kind::Tuple && std::any_of(V.Elts.begin(), V.Elts.end(), IsNumber) &&
+      std::none_of(V.Elts.begin(), V.Elts.end(), IsUnknown)) {
     std::vector<Value> Elts;
     for (const Value &E : V.Elts)
       Elts.push_back(sanitizeAssigned(E));

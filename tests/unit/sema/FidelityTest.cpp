@@ -902,3 +902,14 @@ def k(X, n):
     b = a + 1
 )");
 }
+
+TEST(Fidelity, TupleWithUnknownConstexprStaysSilent) {
+  // BLOCK is unknown here: tessel does not guess which element Triton would
+  // name first.
+  expectClean(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    shape = (BLOCK, 2)
+    z = tl.zeros(shape, tl.float32)
+)");
+}
