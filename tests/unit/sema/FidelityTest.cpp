@@ -208,8 +208,7 @@ def k(x_ptr, BLOCK: tl.constexpr):
     for i in tl.static_range(n_iter):
         tl.store(x_ptr + i, 1.0)
 )",
-            ProblemKind::ConstexprRequired, "int32[] used as tl.static_range start value is not a constexpr",
-            "n_iter");
+            ProblemKind::ConstexprRequired, "int32[] used as tl.static_range start value is not a constexpr", "n_iter");
 }
 
 TEST(Fidelity, HelperReturnsConstexprAsTensor) {
@@ -281,8 +280,7 @@ def k(x_ptr: "*fp32", n, BLOCK: tl.constexpr):
     m = p < x_ptr + n
     tl.store(p, 1.0, mask=m)
 )",
-            ProblemKind::InvalidOperands, "invalid operands of type pointer<fp32> and pointer<fp32>",
-            "p < x_ptr + n");
+            ProblemKind::InvalidOperands, "invalid operands of type pointer<fp32> and pointer<fp32>", "p < x_ptr + n");
 }
 
 TEST(Fidelity, InvertOfFloat) {
@@ -499,7 +497,8 @@ TEST(Fidelity, AtomicElementTypes) {
 def k(x_ptr: "*fp16", BLOCK: tl.constexpr):
     tl.atomic_max(x_ptr + tl.arange(0, BLOCK), 1.0)
 )",
-            ProblemKind::LoadStore, "atomic_max does not support fp16", "tl.atomic_max(x_ptr + tl.arange(0, BLOCK), 1.0)");
+            ProblemKind::LoadStore, "atomic_max does not support fp16",
+            "tl.atomic_max(x_ptr + tl.arange(0, BLOCK), 1.0)");
   expectOne(R"(
 @triton.jit
 def k(x_ptr: "*fp16", BLOCK: tl.constexpr):
@@ -512,7 +511,8 @@ def k(x_ptr: "*fp16", BLOCK: tl.constexpr):
 def k(x_ptr: "*i8", BLOCK: tl.constexpr):
     tl.atomic_add(x_ptr + tl.arange(0, BLOCK), 1)
 )",
-            ProblemKind::LoadStore, "atomic_add does not support int8", "tl.atomic_add(x_ptr + tl.arange(0, BLOCK), 1)");
+            ProblemKind::LoadStore, "atomic_add does not support int8",
+            "tl.atomic_add(x_ptr + tl.arange(0, BLOCK), 1)");
   expectClean(R"(
 @triton.jit
 def k(x_ptr: "*fp16", lock_ptr: "*i32", BLOCK: tl.constexpr):
@@ -618,8 +618,7 @@ def k(x_ptr: "*fp32", BLOCK: tl.constexpr):
     x = tl.load(x_ptr + offs)
     tl.store(x_ptr + offs, x.to(tl.float16, fp_downcast_rounding="rtp"))
 )",
-            ProblemKind::InvalidOperands,
-            "Invalid rounding mode: rtp. Supported rounding modes are 'rtne' and 'rtz'.",
+            ProblemKind::InvalidOperands, "Invalid rounding mode: rtp. Supported rounding modes are 'rtne' and 'rtz'.",
             "x.to(tl.float16, fp_downcast_rounding=\"rtp\")");
 }
 
@@ -800,7 +799,8 @@ def k(x_ptr, n: tl.int32, BLOCK: tl.constexpr):
 def k(x_ptr, BLOCK: tl.constexpr):
     tl.atomic_add(x_ptr, 1, sem="seq_cst")
 )",
-            ProblemKind::LoadStore, "Memory semantic seq_cst not supported", "tl.atomic_add(x_ptr, 1, sem=\"seq_cst\")");
+            ProblemKind::LoadStore, "Memory semantic seq_cst not supported",
+            "tl.atomic_add(x_ptr, 1, sem=\"seq_cst\")");
   expectClean(R"(
 @triton.jit
 def k(x_ptr, BLOCK: tl.constexpr):
