@@ -31,8 +31,8 @@ DiagId diagIdFor(ProblemKind K) {
   // Compiler problem kinds and diagnostic ids share their names; a kind
   // without a code fails to compile here.
   switch (K) {
-#define PROBLEM(Id, Description)                                                                             \
-  case ProblemKind::Id:                                                                                      \
+#define PROBLEM(Id, Description)                                                                                       \
+  case ProblemKind::Id:                                                                                                \
     return DiagId::Id;
 #include "compiler/support/ProblemKinds.def"
   }

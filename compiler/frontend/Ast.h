@@ -131,8 +131,7 @@ public:
 
 class SubscriptExpr final : public Expr {
 public:
-  SubscriptExpr(SourceRange R, Expr *Value, Expr *Index)
-      : Expr(ExprKind::Subscript, R), Value(Value), Index(Index) {}
+  SubscriptExpr(SourceRange R, Expr *Value, Expr *Index) : Expr(ExprKind::Subscript, R), Value(Value), Index(Index) {}
   static bool classof(const Expr *E) { return E->kind() == ExprKind::Subscript; }
   Expr *Value;
   /// `x[a]` -> a; `x[a, b]` -> TupleExpr(a, b); slices are SliceExpr.
@@ -197,8 +196,7 @@ std::string_view spelling(UnaryOpKind Op);
 
 class UnaryOpExpr final : public Expr {
 public:
-  UnaryOpExpr(SourceRange R, UnaryOpKind Op, Expr *Operand)
-      : Expr(ExprKind::UnaryOp, R), Op(Op), Operand(Operand) {}
+  UnaryOpExpr(SourceRange R, UnaryOpKind Op, Expr *Operand) : Expr(ExprKind::UnaryOp, R), Op(Op), Operand(Operand) {}
   static bool classof(const Expr *E) { return E->kind() == ExprKind::UnaryOp; }
   UnaryOpKind Op;
   Expr *Operand;
@@ -222,7 +220,7 @@ public:
   CompareExpr(SourceRange R, Expr *Lhs) : Expr(ExprKind::Compare, R), Lhs(Lhs) {}
   static bool classof(const Expr *E) { return E->kind() == ExprKind::Compare; }
   Expr *Lhs;
-  std::vector<CmpOpKind> Ops;          ///< Ops.size() == Comparators.size() >= 1
+  std::vector<CmpOpKind> Ops; ///< Ops.size() == Comparators.size() >= 1
   std::vector<Expr *> Comparators;
   std::vector<SourceRange> OpRanges;
 };
@@ -283,8 +281,7 @@ public:
 /// A construct tessel never looks inside; PyName is Python's class name.
 class UnsupportedExpr final : public Expr {
 public:
-  UnsupportedExpr(SourceRange R, std::string PyName)
-      : Expr(ExprKind::Unsupported, R), PyName(std::move(PyName)) {}
+  UnsupportedExpr(SourceRange R, std::string PyName) : Expr(ExprKind::Unsupported, R), PyName(std::move(PyName)) {}
   static bool classof(const Expr *E) { return E->kind() == ExprKind::Unsupported; }
   std::string PyName;
   std::vector<Expr *> Children; ///< sub-expressions, for passes that only need names
@@ -498,8 +495,7 @@ public:
 /// ("Raise", "Try", "Global", "Delete", "Match"...).
 class UnsupportedStmt final : public Stmt {
 public:
-  UnsupportedStmt(SourceRange R, std::string PyName)
-      : Stmt(StmtKind::Unsupported, R), PyName(std::move(PyName)) {}
+  UnsupportedStmt(SourceRange R, std::string PyName) : Stmt(StmtKind::Unsupported, R), PyName(std::move(PyName)) {}
   static bool classof(const Stmt *S) { return S->kind() == StmtKind::Unsupported; }
   std::string PyName;
   /// Where Triton's error points: the statement keyword (`raise`, `try`...).
@@ -550,9 +546,7 @@ private:
 //===----------------------------------------------------------------------===//
 
 template <typename To, typename From> bool isa(const From *N) { return N && To::classof(N); }
-template <typename To, typename From> To *dyn_cast(From *N) {
-  return isa<To>(N) ? static_cast<To *>(N) : nullptr;
-}
+template <typename To, typename From> To *dyn_cast(From *N) { return isa<To>(N) ? static_cast<To *>(N) : nullptr; }
 template <typename To, typename From> const To *dyn_cast(const From *N) {
   return isa<To>(N) ? static_cast<const To *>(N) : nullptr;
 }

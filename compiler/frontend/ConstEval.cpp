@@ -206,26 +206,7 @@ struct ConstEval::Impl {
     Items.emplace_back(K, std::move(V));
   }
 
-  PyValue constant(const ConstantExpr *C) {
-    switch (C->CK) {
-    case ConstantKind::None:
-      return PyValue::none();
-    case ConstantKind::Bool:
-      return PyValue::boolean(C->BoolValue);
-    case ConstantKind::Int:
-      if (C->IntOverflow || C->IntIsUnsigned64)
-        return PyValue(); // beyond int64: outside what PyValue holds
-      return PyValue::integer(C->IntValue);
-    case ConstantKind::Float:
-      return PyValue::floating(C->FloatValue);
-    case ConstantKind::String:
-      return PyValue::string(C->StrValue);
-    case ConstantKind::Bytes:
-    case ConstantKind::Ellipsis:
-      return PyValue();
-    }
-    return PyValue();
-  }
+  PyValue constant(const ConstantExpr *C) { return literalValue(*C); }
 
   /// Evaluates list/tuple elements, splicing `*xs`.
   std::optional<PyList> elements(const std::vector<Expr *> &Elts) {

@@ -66,8 +66,8 @@ struct JitFunction {
 /// A module-level name and what is known of it.
 struct GlobalSymbol {
   std::string Name;
-  SourceRange Range;   ///< the defining statement
-  PyValue Value;       ///< evaluated value (Unknown if not computable)
+  SourceRange Range;        ///< the defining statement
+  PyValue Value;            ///< evaluated value (Unknown if not computable)
   bool IsConstexpr = false; ///< `X = tl.constexpr(...)` or `X: tl.constexpr = ...`
 };
 

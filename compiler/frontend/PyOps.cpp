@@ -129,6 +129,27 @@ static PyValue repeat(const PyValue &Seq, int64_t N) {
   return Seq.kind() == PyValue::Kind::Tuple ? PyValue::tuple(std::move(Out)) : PyValue::list(std::move(Out));
 }
 
+PyValue literalValue(const ast::ConstantExpr &C) {
+  switch (C.CK) {
+  case ast::ConstantKind::None:
+    return PyValue::none();
+  case ast::ConstantKind::Bool:
+    return PyValue::boolean(C.BoolValue);
+  case ast::ConstantKind::Int:
+    if (C.IntOverflow || C.IntIsUnsigned64)
+      return PyValue(); // beyond int64: outside what PyValue holds
+    return PyValue::integer(C.IntValue);
+  case ast::ConstantKind::Float:
+    return PyValue::floating(C.FloatValue);
+  case ast::ConstantKind::String:
+    return PyValue::string(C.StrValue);
+  case ast::ConstantKind::Bytes:
+  case ast::ConstantKind::Ellipsis:
+    return PyValue();
+  }
+  return PyValue();
+}
+
 PyValue pyBinaryOp(BinOpKind Op, const PyValue &L, const PyValue &R) {
   if (L.isUnknown() || R.isUnknown())
     return PyValue();

@@ -14,6 +14,9 @@
 
 namespace tessel {
 
+/// The value of a literal; Unknown for bytes, `...` and ints beyond 64 bits.
+PyValue literalValue(const ast::ConstantExpr &C);
+
 PyValue pyBinaryOp(ast::BinOpKind Op, const PyValue &L, const PyValue &R);
 PyValue pyUnaryOp(ast::UnaryOpKind Op, const PyValue &V);
 /// One comparison (chains are evaluated by the caller, pairwise).

@@ -60,10 +60,26 @@ public:
 
   PyValue() = default;
   static PyValue none() { return PyValue(Kind::None); }
-  static PyValue boolean(bool B) { PyValue V(Kind::Bool); V.I = B; return V; }
-  static PyValue integer(int64_t X) { PyValue V(Kind::Int); V.I = X; return V; }
-  static PyValue floating(double X) { PyValue V(Kind::Float); V.F = X; return V; }
-  static PyValue string(std::string S) { PyValue V(Kind::Str); V.S = std::make_shared<std::string>(std::move(S)); return V; }
+  static PyValue boolean(bool B) {
+    PyValue V(Kind::Bool);
+    V.I = B;
+    return V;
+  }
+  static PyValue integer(int64_t X) {
+    PyValue V(Kind::Int);
+    V.I = X;
+    return V;
+  }
+  static PyValue floating(double X) {
+    PyValue V(Kind::Float);
+    V.F = X;
+    return V;
+  }
+  static PyValue string(std::string S) {
+    PyValue V(Kind::Str);
+    V.S = std::make_shared<std::string>(std::move(S));
+    return V;
+  }
   static PyValue tuple(PyList Elts) { return aggregate(Kind::Tuple, std::move(Elts)); }
   static PyValue list(PyList Elts) { return aggregate(Kind::List, std::move(Elts)); }
   static PyValue dict(PyDict Items) {
@@ -73,10 +89,26 @@ public:
     V.D = std::make_shared<PyDict>(std::move(Items));
     return V;
   }
-  static PyValue qualified(std::string Path) { PyValue V(Kind::Qualified); V.S = std::make_shared<std::string>(std::move(Path)); return V; }
-  static PyValue function(const ast::FunctionDefStmt *Fn) { PyValue V(Kind::Function); V.Fn = Fn; return V; }
-  static PyValue lambda(const ast::LambdaExpr *L) { PyValue V(Kind::Lambda); V.Lam = L; return V; }
-  static PyValue config(PyConfig C) { PyValue V(Kind::Config); V.C = std::make_shared<PyConfig>(std::move(C)); return V; }
+  static PyValue qualified(std::string Path) {
+    PyValue V(Kind::Qualified);
+    V.S = std::make_shared<std::string>(std::move(Path));
+    return V;
+  }
+  static PyValue function(const ast::FunctionDefStmt *Fn) {
+    PyValue V(Kind::Function);
+    V.Fn = Fn;
+    return V;
+  }
+  static PyValue lambda(const ast::LambdaExpr *L) {
+    PyValue V(Kind::Lambda);
+    V.Lam = L;
+    return V;
+  }
+  static PyValue config(PyConfig C) {
+    PyValue V(Kind::Config);
+    V.C = std::make_shared<PyConfig>(std::move(C));
+    return V;
+  }
 
   Kind kind() const { return K; }
   bool isUnknown() const { return K == Kind::Unknown; }

@@ -57,7 +57,7 @@ struct MemoryAccess {
 
 struct KernelAnalysis {
   std::string Kernel;
-  std::string Specialization; ///< "BLOCK_M=128, BLOCK_N=64, num_warps=4, num_stages=3"; "" for the only one
+  std::string Specialization;       ///< "BLOCK_M=128, BLOCK_N=64, num_warps=4, num_stages=3"; "" for the only one
   SourceRange SpecializationSource; ///< the config or launch site that fixed it (empty when defaults)
   std::vector<ValueFact> Values;
   std::vector<MemoryAccess> Accesses;

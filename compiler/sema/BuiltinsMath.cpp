@@ -222,19 +222,19 @@ static Value dot(BuiltinCall &B) {
     }
   }
   ScalarKind TA = A.Type.Elem.Scalar, TB = Bv.Type.Elem.Scalar;
-  bool Known = TA != ScalarKind::Unknown && TB != ScalarKind::Unknown && !A.Type.Elem.isPointer() &&
-               !Bv.Type.Elem.isPointer();
+  bool Known =
+      TA != ScalarKind::Unknown && TB != ScalarKind::Unknown && !A.Type.Elem.isPointer() && !Bv.Type.Elem.isPointer();
   if (Known) {
     for (ScalarKind T : {TA, TB})
       if (!isDotOperandType(T)) {
-        B.error(ProblemKind::Dot, "Unsupported dtype " + std::string(shortName(T)) + " for tl.dot: operands must be "
-                                  "int8, uint8, fp16, bf16, fp32, fp64 or fp8");
+        B.error(ProblemKind::Dot, "Unsupported dtype " + std::string(shortName(T)) +
+                                      " for tl.dot: operands must be "
+                                      "int8, uint8, fp16, bf16, fp32, fp64 or fp8");
         return Value::poison();
       }
     if (TA != TB && !(isFP8(TA) && isFP8(TB))) {
-      B.error(ProblemKind::Dot,
-              "Both operands must be same dtype. Got " + std::string(shortName(TA)) + " and " +
-                  std::string(shortName(TB)));
+      B.error(ProblemKind::Dot, "Both operands must be same dtype. Got " + std::string(shortName(TA)) + " and " +
+                                    std::string(shortName(TB)));
       return Value::poison();
     }
   }
@@ -247,8 +247,8 @@ static Value dot(BuiltinCall &B) {
     return Value::poison();
   }
   if (auto Imprecise = B.constInt("max_num_imprecise_acc"); Imprecise && knownDim(K) && *Imprecise > K) {
-    B.error(ProblemKind::Dot, "max_num_imprecise_acc (" + std::to_string(*Imprecise) + ") must be <= K (" +
-                                  std::to_string(K) + ")");
+    B.error(ProblemKind::Dot,
+            "max_num_imprecise_acc (" + std::to_string(*Imprecise) + ") must be <= K (" + std::to_string(K) + ")");
     return Value::poison();
   }
   Value Precision = B.value("input_precision");

@@ -109,9 +109,9 @@ static Value load(BuiltinCall &B) {
   }
   Value Check = B.value("boundary_check");
   bool HasBoundaryCheck = Check.isTensor() || (Check.isKnownConstexpr() && Check.Const.truthy().value_or(false));
-  if (HasBoundaryCheck || (B.given("padding_option") && B.value("padding_option").isKnownConstexpr() &&
-                                      B.value("padding_option").Const.isStr() &&
-                                      !B.value("padding_option").Const.asStr().empty())) {
+  if (HasBoundaryCheck ||
+      (B.given("padding_option") && B.value("padding_option").isKnownConstexpr() &&
+       B.value("padding_option").Const.isStr() && !B.value("padding_option").Const.asStr().empty())) {
     B.error(ProblemKind::LoadStore,
             "`padding_option` or `boundary_check` argument is not supported for loading a tensor ofpointers or "
             "loading a scalar. Because the compiler does not know the boundary; please use block pointers (defined "
@@ -195,8 +195,8 @@ static Value store(BuiltinCall &B) {
     if (!broadcastWith(B, Shape, Val))
       return Value::poison();
     if (Shape != Ptr.Type.Shape) {
-      B.error(ProblemKind::LoadStore, "Expected pointer argument to have shape " + shapeText(Shape) + " but got " +
-                                          shapeText(Ptr.Type.Shape));
+      B.error(ProblemKind::LoadStore,
+              "Expected pointer argument to have shape " + shapeText(Shape) + " but got " + shapeText(Ptr.Type.Shape));
       return Value::poison();
     }
     if (HasMask && !broadcastWith(B, Shape, Mask))
@@ -256,8 +256,8 @@ static Value atomic(BuiltinCall &B) {
       return Value::poison();
   }
   recordAccess(B, Op, Ptr, HasMask ? &Mask : nullptr, Shape);
-  return Value::tensor(TileType{Ptr.Type.Elem.isPointer() ? Ptr.Type.Elem.pointee() : ElemType{ScalarKind::Unknown},
-                                Shape});
+  return Value::tensor(
+      TileType{Ptr.Type.Elem.isPointer() ? Ptr.Type.Elem.pointee() : ElemType{ScalarKind::Unknown}, Shape});
 }
 
 static Value makeBlockPtr(BuiltinCall &B) {
@@ -282,8 +282,9 @@ static Value advance(BuiltinCall &B) {
 
 const std::vector<BuiltinEntry> &memoryBuiltins() {
   static const std::vector<BuiltinEntry> Entries = {
-      {"load", "pointer, mask=, other=, boundary_check:C=, padding_option:C=, cache_modifier:C=, "
-               "eviction_policy:C=, volatile:C=",
+      {"load",
+       "pointer, mask=, other=, boundary_check:C=, padding_option:C=, cache_modifier:C=, "
+       "eviction_policy:C=, volatile:C=",
        load},
       {"store", "pointer, value, mask=, boundary_check:C=, cache_modifier:C=, eviction_policy:C=", store},
       {"atomic_add", "pointer, val, mask=, sem:C=, scope:C=", atomic},

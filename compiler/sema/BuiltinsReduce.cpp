@@ -18,8 +18,8 @@ static std::optional<TileType> reducedType(BuiltinCall &B, const Value &In, Elem
   if (AxisV.isConstexpr() && AxisV.Const.isNone())
     return TileType{Elem, KeepDims ? std::vector<int64_t>(In.Type.Shape.size(), 1) : std::vector<int64_t>{}};
   if (!AxisV.isKnownConstexpr() || !AxisV.Const.isIntLike())
-    return TileType{Elem, std::vector<int64_t>(In.Type.Shape.empty() ? 0 : In.Type.Shape.size() - 1,
-                                               TileType::UnknownDim)};
+    return TileType{Elem,
+                    std::vector<int64_t>(In.Type.Shape.empty() ? 0 : In.Type.Shape.size() - 1, TileType::UnknownDim)};
   auto Axis = normaliseAxis(AxisV.Const.asInt(), In.Type.Shape.size());
   if (!Axis) {
     B.errorAt(ProblemKind::ShapeMismatch, B.rangeOf("axis"),

@@ -26,8 +26,7 @@ bool KernelChecker::validateShape(const std::vector<int64_t> &Shape, SourceRange
   }
   if (auto N = TileType{ElemType{}, Shape}.numel(); N && *N > MaxNumel) {
     error(ProblemKind::BlockShape, R,
-          "numel (" + std::to_string(*N) + ") exceeds triton maximum tensor numel (" + std::to_string(MaxNumel) +
-              ")");
+          "numel (" + std::to_string(*N) + ") exceeds triton maximum tensor numel (" + std::to_string(MaxNumel) + ")");
     return false;
   }
   return true;
@@ -45,9 +44,8 @@ Value KernelChecker::broadcastTo(const Value &V, const std::vector<int64_t> &Sha
 static Value programIndex(BuiltinCall &B, bool IsProgramId) {
   std::optional<int64_t> Axis = B.constInt("axis");
   if (Axis && (*Axis < 0 || *Axis > 2)) {
-    B.error(ProblemKind::ProgramIdAxis,
-            std::string(IsProgramId ? "program_id" : "num_programs") + " axis must be 0, 1, or 2 but got " +
-                std::to_string(*Axis));
+    B.error(ProblemKind::ProgramIdAxis, std::string(IsProgramId ? "program_id" : "num_programs") +
+                                            " axis must be 0, 1, or 2 but got " + std::to_string(*Axis));
     return Value::poison();
   }
   IndexFacts F;
@@ -202,8 +200,7 @@ static Value permute(BuiltinCall &B) {
     std::string Were = "[";
     for (size_t J = 0; J < Order.size(); ++J)
       Were += (J ? ", " : "") + std::string("'constexpr[") + std::to_string(Order[J]) + "]'";
-    B.error(ProblemKind::ShapeMismatch,
-            "permute dims must be a permutation of 0, 1, ..., n-1, but were " + Were + "]");
+    B.error(ProblemKind::ShapeMismatch, "permute dims must be a permutation of 0, 1, ..., n-1, but were " + Were + "]");
     return Value::poison();
   }
   std::vector<int64_t> Shape(Rank);
@@ -302,13 +299,13 @@ static Value cast(BuiltinCall &B) {
                 "Invalid rounding mode: " + Mode + ". Supported rounding modes are 'rtne' and 'rtz'.");
         return Value::poison();
       }
-      bool Truncating = !Src.isPointer() && isFloat(Src.Scalar) && isFloat(Dst.Scalar) &&
-                        bitWidth(Dst.Scalar) < bitWidth(Src.Scalar);
+      bool Truncating =
+          !Src.isPointer() && isFloat(Src.Scalar) && isFloat(Dst.Scalar) && bitWidth(Dst.Scalar) < bitWidth(Src.Scalar);
       if (!Truncating) {
         B.error(ProblemKind::InvalidOperands,
                 "fp_downcast_rounding should be set only for truncating fp conversions. Source scalar type is " +
-                    (Src.isPointer() ? Src.str() : std::string(shortName(Src.Scalar))) +
-                    " and destination type is " + std::string(shortName(Dst.Scalar)));
+                    (Src.isPointer() ? Src.str() : std::string(shortName(Src.Scalar))) + " and destination type is " +
+                    std::string(shortName(Dst.Scalar)));
         return Value::poison();
       }
     }

@@ -36,8 +36,8 @@ void KernelChecker::error(ProblemKind K, SourceRange R, std::string Message) {
     if (!F.CallSite)
       continue;
     std::string Caller = Frames[I - 1].Fn ? Frames[I - 1].Fn->Name : std::string("kernel");
-    P.Related.push_back({F.CallSite->Range, "in the call of `" + (F.Fn ? F.Fn->Name : std::string()) +
-                                                "` from `" + Caller + "`"});
+    P.Related.push_back(
+        {F.CallSite->Range, "in the call of `" + (F.Fn ? F.Fn->Name : std::string()) + "` from `" + Caller + "`"});
   }
   ++ErrorsReported;
   Sink.report(std::move(P));
@@ -65,27 +65,6 @@ std::string Value::describe() const {
   return "?";
 }
 
-static PyValue constantValue(const ConstantExpr *C) {
-  switch (C->CK) {
-  case ConstantKind::None:
-    return PyValue::none();
-  case ConstantKind::Bool:
-    return PyValue::boolean(C->BoolValue);
-  case ConstantKind::Int:
-    if (C->IntOverflow || C->IntIsUnsigned64)
-      return PyValue();
-    return PyValue::integer(C->IntValue);
-  case ConstantKind::Float:
-    return PyValue::floating(C->FloatValue);
-  case ConstantKind::String:
-    return PyValue::string(C->StrValue);
-  case ConstantKind::Bytes:
-  case ConstantKind::Ellipsis:
-    return PyValue();
-  }
-  return PyValue();
-}
-
 void KernelChecker::unsupported(const Expr *E, std::string_view PyName) {
   error(ProblemKind::UnsupportedConstruct, E->Range, "unsupported AST node type: " + std::string(PyName));
 }
@@ -97,7 +76,7 @@ Value KernelChecker::eval(const Expr *E) {
   case ExprKind::Name:
     return evalName(cast<NameExpr>(E));
   case ExprKind::Constant:
-    return Value::constant(constantValue(cast<ConstantExpr>(E)));
+    return Value::constant(literalValue(*cast<ConstantExpr>(E)));
   case ExprKind::Attribute:
     return evalAttribute(cast<AttributeExpr>(E));
   case ExprKind::Call:
@@ -157,8 +136,8 @@ Value KernelChecker::eval(const Expr *E) {
 /// (CodeGenerator.builtin_namespace). Other Python builtins are not visible
 /// there: `abs`, `bool` and `tuple` are "not defined" (measured).
 static bool isKernelBuiltinName(const std::string &N) {
-  static const char *Names[] = {"len", "list", "range", "float", "int", "isinstance", "getattr", "hasattr",
-                                "print", "min", "max"};
+  static const char *Names[] = {"len",     "list",    "range", "float", "int", "isinstance",
+                                "getattr", "hasattr", "print", "min",   "max"};
   return std::find(std::begin(Names), std::end(Names), N) != std::end(Names);
 }
 
@@ -258,7 +237,7 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
     }
     if (E->Attr == "type" || E->Attr == "handle" || E->Attr == "numel")
       return Value::constant(E->Attr == "numel" && Base.Type.numel() ? PyValue::integer(*Base.Type.numel())
-                                                                      : PyValue());
+                                                                     : PyValue());
     if (isTensorMethod(E->Attr))
       return Value::method(Base, E->Attr);
     error(ProblemKind::NoAttribute, E->AttrRange, "'tensor' object has no attribute '" + E->Attr + "'");
@@ -789,8 +768,7 @@ Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
     }
     if (P.PKind == Param::ParamKind::VarArgs || P.PKind == Param::ParamKind::VarKeywords)
       continue;
-    error(ProblemKind::BadCall, Call->Range,
-          Fn.Name + "() missing 1 required positional argument: '" + P.Name + "'");
+    error(ProblemKind::BadCall, Call->Range, Fn.Name + "() missing 1 required positional argument: '" + P.Name + "'");
     return Value::poison();
   }
   if (!Kw.empty()) {

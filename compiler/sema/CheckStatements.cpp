@@ -13,8 +13,8 @@
 
 #include <algorithm>
 #include <functional>
-#include <utility>
 #include <set>
+#include <utility>
 
 namespace tessel::sema {
 
@@ -247,7 +247,8 @@ void KernelChecker::assignTarget(const Expr *Target, const Value &V, bool Record
     return;
   }
   if (!isa<ErrorExpr>(Target))
-    error(ProblemKind::UnsupportedConstruct, Target->Range, "unsupported AST node type: " + std::string(Target->pyName()));
+    error(ProblemKind::UnsupportedConstruct, Target->Range,
+          "unsupported AST node type: " + std::string(Target->pyName()));
 }
 
 /// visit_Assign's _sanitize_value: a constexpr number (or bool) assigned to
@@ -387,9 +388,7 @@ static std::optional<TileType> carriedType(const Value &V) {
   return std::nullopt;
 }
 
-static bool typesKnown(const TileType &T) {
-  return T.Elem.Scalar != ScalarKind::Unknown && !T.hasUnknownDim();
-}
+static bool typesKnown(const TileType &T) { return T.Elem.Scalar != ScalarKind::Unknown && !T.hasUnknownDim(); }
 
 /// Names a block assigns (targets of assignments and loops), recursively.
 static void assignedNames(const Block &B, std::set<std::string> &Out) {
@@ -608,7 +607,8 @@ void KernelChecker::execFor(const ForStmt *S) {
           Step = Bounds[2].Const.asInt();
       }
     }
-    int64_t Trips = (AllKnown && Step != 0) ? std::max<int64_t>(0, (End - Start + Step - (Step > 0 ? 1 : -1)) / Step) : -1;
+    int64_t Trips =
+        (AllKnown && Step != 0) ? std::max<int64_t>(0, (End - Start + Step - (Step > 0 ? 1 : -1)) / Step) : -1;
     if (Trips >= 0 && Trips <= MaxUnroll) {
       for (int64_t I = 0; I < Trips; ++I) {
         if (Target)

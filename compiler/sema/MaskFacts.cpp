@@ -42,8 +42,7 @@ IndexFacts joinFacts(const Value &L, const Value &R, size_t Rank) {
   IndexFacts A = alignFacts(L, Rank), B = alignFacts(R, Rank), Out;
   Out.resize(Rank);
   for (size_t I = 0; I < Rank; ++I)
-    Out.setAxis(I, join(A.Axes[I], B.Axes[I]),
-                A.Axes[I] == AxisIndex::Sliding ? A.AxisCauses[I] : B.AxisCauses[I]);
+    Out.setAxis(I, join(A.Axes[I], B.Axes[I]), A.Axes[I] == AxisIndex::Sliding ? A.AxisCauses[I] : B.AxisCauses[I]);
   Out.DynScalar = Rank == 0 && (A.DynScalar || B.DynScalar);
   Out.Cause = !A.Cause.empty() ? A.Cause : B.Cause;
   return Out;

@@ -11,13 +11,15 @@ namespace tessel::sema {
 using namespace ast;
 
 static bool nameSaysPointer(const std::string &N) {
-  auto EndsWith = [&](std::string_view S) { return N.size() >= S.size() && N.compare(N.size() - S.size(), S.size(), S) == 0; };
+  auto EndsWith = [&](std::string_view S) {
+    return N.size() >= S.size() && N.compare(N.size() - S.size(), S.size(), S) == 0;
+  };
   return EndsWith("ptr") || EndsWith("Ptr") || EndsWith("PTR") || EndsWith("_ptrs");
 }
 
 static bool isPointerOp(const std::string &Q) {
-  static const char *Ops[] = {"load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or",
-                              "atomic_xor", "atomic_xchg", "atomic_cas", "make_block_ptr"};
+  static const char *Ops[] = {"load",      "store",      "atomic_add",  "atomic_max", "atomic_min",    "atomic_and",
+                              "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas", "make_block_ptr"};
   const std::string Prefix = "triton.language.";
   if (Q.rfind(Prefix, 0) != 0)
     return false;

@@ -164,8 +164,7 @@ OrError<ElemType> binaryComputationType(const BinaryOperand &L, const BinaryOper
   // binary_op_type_checking_impl's allow_lhs_ptr / allow_rhs_ptr: add and
   // where take pointers on either side, sub on the left; comparisons take
   // none (`p < q` is rejected like any other pointer operand).
-  bool AllowLhsPtr = Op == ArithKind::AddSub || Op == ArithKind::Add || Op == ArithKind::Sub ||
-                     Op == ArithKind::Select;
+  bool AllowLhsPtr = Op == ArithKind::AddSub || Op == ArithKind::Add || Op == ArithKind::Sub || Op == ArithKind::Select;
   bool AllowRhsPtr = Op == ArithKind::Add || Op == ArithKind::AddSub || Op == ArithKind::Select;
   if (std::string E = checkPointerOperand(A, B, AllowLhsPtr); !E.empty())
     return Res::fail(E);

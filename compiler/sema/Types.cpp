@@ -55,7 +55,7 @@ std::optional<ScalarKind> scalarKindFromLanguageName(std::string_view Name) {
     return ScalarKind::FP8E4NV;
   if (Name == "float8_e5m2")
     return ScalarKind::FP8E5;
-  if (Name == "float" )
+  if (Name == "float")
     return ScalarKind::FP32;
   if (Name == "half")
     return ScalarKind::FP16;

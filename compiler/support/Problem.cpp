@@ -7,8 +7,8 @@ namespace tessel {
 
 std::string_view problemKindName(ProblemKind K) {
   switch (K) {
-#define PROBLEM(Id, Description)                                                                             \
-  case ProblemKind::Id:                                                                                      \
+#define PROBLEM(Id, Description)                                                                                       \
+  case ProblemKind::Id:                                                                                                \
     return #Id;
 #include "compiler/support/ProblemKinds.def"
   }

@@ -60,7 +60,9 @@ struct Problem {
 class ProblemSink {
 public:
   void report(Problem P);
-  void report(ProblemKind K, SourceRange R, std::string Message) { report(Problem{K, R, std::move(Message), {}, {}, {}}); }
+  void report(ProblemKind K, SourceRange R, std::string Message) {
+    report(Problem{K, R, std::move(Message), {}, {}, {}});
+  }
   const std::vector<Problem> &problems() const { return Problems; }
   std::vector<Problem> take() { return std::move(Problems); }
   size_t size() const { return Problems.size(); }

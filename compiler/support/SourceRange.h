@@ -20,9 +20,7 @@ struct SourceRange {
   bool contains(uint32_t Offset) const { return Begin <= Offset && Offset < End; }
   bool contains(SourceRange R) const { return Begin <= R.Begin && R.End <= End; }
   friend bool operator==(SourceRange A, SourceRange B) { return A.Begin == B.Begin && A.End == B.End; }
-  friend bool operator<(SourceRange A, SourceRange B) {
-    return A.Begin != B.Begin ? A.Begin < B.Begin : A.End < B.End;
-  }
+  friend bool operator<(SourceRange A, SourceRange B) { return A.Begin != B.Begin ? A.Begin < B.Begin : A.End < B.End; }
 };
 
 } // namespace tessel

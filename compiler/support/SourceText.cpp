@@ -5,8 +5,7 @@
 
 namespace tessel {
 
-SourceText::SourceText(std::string TheText, std::string ThePath)
-    : Text(std::move(TheText)), Path(std::move(ThePath)) {
+SourceText::SourceText(std::string TheText, std::string ThePath) : Text(std::move(TheText)), Path(std::move(ThePath)) {
   LineStarts.push_back(0);
   for (uint32_t I = 0, E = static_cast<uint32_t>(Text.size()); I < E; ++I) {
     if (Text[I] == '\n')
