@@ -11,7 +11,10 @@
 #include "compiler/sema/KernelChecker.h"
 #include "compiler/sema/Specializations.h"
 
+#include <algorithm>
+#include <atomic>
 #include <set>
+#include <thread>
 
 namespace tessel::sema {
 
@@ -70,6 +73,33 @@ static std::vector<Problem> withoutBrokenLines(std::vector<Problem> Ps, const Pa
   return Out;
 }
 
+namespace {
+/// One kernel checked under all its specializations.
+struct KernelResult {
+  std::vector<Specialization> Specs;
+  std::vector<std::vector<Problem>> PerSpec;
+  std::vector<KernelAnalysis> Analyses;
+};
+} // namespace
+
+static KernelResult checkKernelSpecializations(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Fn,
+                                               const AnalyzeOptions &Opts) {
+  KernelResult R;
+  R.Specs = specializationsOf(Fn, Opts.MaxSpecializations);
+  for (const Specialization &S : R.Specs) {
+    KernelAnalysis KA;
+    KA.Kernel = Fn.Name;
+    KA.Specialization = S.Description;
+    KA.SpecializationSource = S.Source;
+    ProblemSink SpecSink;
+    KernelChecker C(File, Info, Opts, SpecSink, KA);
+    C.checkKernel(Fn, S);
+    R.PerSpec.push_back(SpecSink.take());
+    R.Analyses.push_back(std::move(KA));
+  }
+  return R;
+}
+
 std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile> File, const AnalyzeOptions &Opts) {
   auto FA = std::make_shared<FileAnalysis>();
   FA->File = File;
@@ -86,24 +116,32 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     if (Parsed.Problems.empty())
       launch::instantiate(Parsed.Spec, Sink);
   }
+  // Kernels are independent (each reads the immutable file and module info
+  // and writes its own results), so they are checked on all cores; results
+  // are merged in source order, so the output does not depend on timing.
+  std::vector<const JitFunction *> Kernels;
   for (const std::string &Name : FA->Info.Order) {
     const JitFunction &Fn = FA->Info.Jit.at(Name);
-    if (!Fn.IsKernel || !Fn.Def)
-      continue;
-    std::vector<Specialization> Specs = specializationsOf(Fn, Opts.MaxSpecializations);
-    std::vector<std::vector<Problem>> PerSpec;
-    for (const Specialization &S : Specs) {
-      KernelAnalysis KA;
-      KA.Kernel = Name;
-      KA.Specialization = S.Description;
-      KA.SpecializationSource = S.Source;
-      ProblemSink SpecSink;
-      KernelChecker C(*File, FA->Info, Opts, SpecSink, KA);
-      C.checkKernel(Fn, S);
-      PerSpec.push_back(SpecSink.take());
+    if (Fn.IsKernel && Fn.Def)
+      Kernels.push_back(&Fn);
+  }
+  std::vector<KernelResult> Results(Kernels.size());
+  std::atomic<size_t> Next{0};
+  auto Work = [&] {
+    for (size_t I = Next++; I < Kernels.size(); I = Next++)
+      Results[I] = checkKernelSpecializations(*File, FA->Info, *Kernels[I], Opts);
+  };
+  size_t Threads = std::min<size_t>(Kernels.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> Pool;
+  for (size_t T = 1; T < Threads; ++T)
+    Pool.emplace_back(Work);
+  Work();
+  for (std::thread &T : Pool)
+    T.join();
+  for (KernelResult &R : Results) {
+    mergeSpecializations(R.PerSpec, R.Specs, Sink);
+    for (KernelAnalysis &KA : R.Analyses)
       FA->Kernels.push_back(std::move(KA));
-    }
-    mergeSpecializations(PerSpec, Specs, Sink);
   }
   FA->Problems = withoutBrokenLines(Sink.take(), *File);
   return FA;
