@@ -396,6 +396,21 @@ static std::optional<BinaryOperand> operand(const Value &V) {
 
 static std::vector<int64_t> shapeOf(const Value &V) { return V.isTensor() ? V.Type.Shape : std::vector<int64_t>{}; }
 
+std::optional<TileType> KernelChecker::promote(const BinaryOperand &A, const BinaryOperand &B, ArithKind Kind,
+                                               const Value &L, const Value &R, SourceRange Range) {
+  OrError<ElemType> Elem = binaryComputationType(A, B, Kind);
+  if (!Elem) {
+    error(ProblemKind::InvalidOperands, Range, Elem.Error);
+    return std::nullopt;
+  }
+  auto Shape = broadcastShapes(shapeOf(L), shapeOf(R));
+  if (!Shape) {
+    error(ProblemKind::ShapeMismatch, Range, Shape.Error);
+    return std::nullopt;
+  }
+  return TileType{*Elem.Result, *Shape.Result};
+}
+
 Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, SourceRange Range,
                               std::optional<ArithKind> Rules) {
   if (L.isPoison() || R.isPoison())
@@ -416,17 +431,10 @@ Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, Sour
               R.describe());
     return Value::poison();
   }
-  OrError<ElemType> Elem = binaryComputationType(*A, *B, *Kind);
-  if (!Elem) {
-    error(ProblemKind::InvalidOperands, Range, Elem.Error);
+  std::optional<TileType> Promoted = promote(*A, *B, *Kind, L, R, Range);
+  if (!Promoted)
     return Value::poison();
-  }
-  auto Shape = broadcastShapes(shapeOf(L), shapeOf(R));
-  if (!Shape) {
-    error(ProblemKind::ShapeMismatch, Range, Shape.Error);
-    return Value::poison();
-  }
-  ElemType Result = *Elem.Result;
+  ElemType Result = Promoted->Elem;
   // semantic.floordiv handles integers only (`%` also takes floats).
   if (Op == BinOpKind::FloorDiv && !Result.isPointer() && Result.Scalar != ScalarKind::Unknown &&
       !isInt(Result.Scalar)) {
@@ -435,7 +443,7 @@ Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, Sour
   }
   if (*Kind == ArithKind::TrueDiv && !Result.isPointer() && isInt(Result.Scalar))
     Result = ElemType{ScalarKind::FP32};
-  size_t Rank = Shape.Result->size();
+  size_t Rank = Promoted->Shape.size();
   IndexFacts F;
   bool BothMasks = L.isTensor() && R.isTensor() && !L.Facts.MaskBounds.empty() && !R.Facts.MaskBounds.empty();
   if (Op == BinOpKind::Add || Op == BinOpKind::Sub)
@@ -446,9 +454,7 @@ Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, Sour
     F = combineMasks(L, R, Rank, Op == BinOpKind::BitOr);
   else
     F = joinFacts(L, R, Rank);
-  Value V = Value::tensor(TileType{Result, *Shape.Result}, F);
-  V.Facts = F;
-  return V;
+  return Value::tensor(TileType{Result, Promoted->Shape}, F);
 }
 
 Value KernelChecker::compareOp(CmpOpKind Op, const Value &L, const Value &R, SourceRange Range) {
@@ -466,20 +472,10 @@ Value KernelChecker::compareOp(CmpOpKind Op, const Value &L, const Value &R, Sou
   // tensor.__lt__ & co. call to_tensor(other) before semantic.less_than, so a
   // Python number is no scalar operand there: it promotes like a tensor.
   A->IsPythonScalar = B->IsPythonScalar = false;
-  OrError<ElemType> Elem = binaryComputationType(*A, *B, ArithKind::Compare);
-  if (!Elem) {
-    error(ProblemKind::InvalidOperands, Range, Elem.Error);
+  std::optional<TileType> Promoted = promote(*A, *B, ArithKind::Compare, L, R, Range);
+  if (!Promoted)
     return Value::poison();
-  }
-  auto Shape = broadcastShapes(shapeOf(L), shapeOf(R));
-  if (!Shape) {
-    error(ProblemKind::ShapeMismatch, Range, Shape.Error);
-    return Value::poison();
-  }
-  IndexFacts F = compareFacts(L, R, Shape.Result->size());
-  Value V = Value::tensor(TileType{ElemType{ScalarKind::I1}, *Shape.Result}, F);
-  V.Facts = F;
-  return V;
+  return Value::tensor(TileType{ElemType{ScalarKind::I1}, Promoted->Shape}, compareFacts(L, R, Promoted->Shape.size()));
 }
 
 Value KernelChecker::evalBinOp(const BinOpExpr *E) {

@@ -62,6 +62,10 @@ public:
   Value broadcastTo(const Value &V, const std::vector<int64_t> &Shape);
   /// A Python operator on two values; Rules overrides the typing rules of Op
   /// (tl.where pairs x and y as ArithKind::Select, for instance).
+  /// The element type and broadcast shape of a binary operation (semantic.py's
+  /// binary_op_type_checking_impl); reports and returns nullopt when Triton raises.
+  std::optional<TileType> promote(const BinaryOperand &A, const BinaryOperand &B, ArithKind Kind, const Value &L,
+                                  const Value &R, SourceRange Range);
   Value binaryOp(ast::BinOpKind Op, const Value &L, const Value &R, SourceRange Range,
                  std::optional<ArithKind> Rules = std::nullopt);
   Value compareOp(ast::CmpOpKind Op, const Value &L, const Value &R, SourceRange Range);
