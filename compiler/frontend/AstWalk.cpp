@@ -218,4 +218,61 @@ void Walker::walk(const Expr *E) const {
   }
 }
 
+/// Names a statement binds at its own level (assignment targets, loop
+/// variables, list receivers of append/extend).
+void boundNames(const Stmt *S, std::set<std::string> &Out) {
+  Walker W;
+  std::function<void(const Expr *)> Target = [&](const Expr *T) {
+    if (const auto *N = dyn_cast<NameExpr>(T))
+      Out.insert(N->Id);
+    else if (const auto *Tu = dyn_cast<TupleExpr>(T))
+      for (const Expr *E : Tu->Elts)
+        Target(E);
+    else if (const auto *L = dyn_cast<ListExpr>(T))
+      for (const Expr *E : L->Elts)
+        Target(E);
+    else if (const auto *St = dyn_cast<StarredExpr>(T))
+      Target(St->Value);
+    else if (const auto *Sub = dyn_cast<SubscriptExpr>(T))
+      Target(Sub->Value);
+  };
+  W.OnStmt = [&](const Stmt *X) {
+    if (const auto *A = dyn_cast<AssignStmt>(X))
+      for (const Expr *T : A->Targets)
+        Target(T);
+    else if (const auto *An = dyn_cast<AnnAssignStmt>(X))
+      Target(An->Target);
+    else if (const auto *Au = dyn_cast<AugAssignStmt>(X))
+      Target(Au->Target);
+    else if (const auto *F = dyn_cast<ForStmt>(X))
+      Target(F->Target);
+    else if (const auto *Fn = dyn_cast<FunctionDefStmt>(X)) {
+      Out.insert(Fn->Name);
+      return false;
+    } else if (const auto *C = dyn_cast<ClassDefStmt>(X)) {
+      Out.insert(C->Name);
+      return false;
+    } else if (const auto *W2 = dyn_cast<WithStmt>(X)) {
+      for (const WithItem &I : W2->Items)
+        if (I.OptionalVars)
+          Target(I.OptionalVars);
+    } else if (const auto *I = dyn_cast<ImportStmt>(X)) {
+      for (const ImportAlias &A : I->Names)
+        Out.insert(A.AsName.empty() ? A.Name.substr(0, A.Name.find('.')) : A.AsName);
+    } else if (const auto *IF = dyn_cast<ImportFromStmt>(X)) {
+      for (const ImportAlias &A : IF->Names)
+        Out.insert(A.AsName.empty() ? A.Name : A.AsName);
+    }
+    return true;
+  };
+  W.OnExpr = [&](const Expr *E) {
+    const auto *C = dyn_cast<CallExpr>(E);
+    const auto *A = C ? dyn_cast<AttributeExpr>(C->Func) : nullptr;
+    if (A && (A->Attr == "append" || A->Attr == "extend" || A->Attr == "insert"))
+      if (const auto *N = dyn_cast<NameExpr>(A->Value))
+        Out.insert(N->Id);
+  };
+  W.walk(S);
+}
+
 } // namespace tessel::ast

@@ -13,6 +13,8 @@
 #include "compiler/frontend/Ast.h"
 
 #include <functional>
+#include <set>
+#include <string>
 
 namespace tessel::ast {
 
@@ -26,6 +28,12 @@ struct Walker {
   void walk(const Stmt *S) const;
   void walk(const Expr *E) const;
 };
+
+/// Adds to Out the names S binds, nested blocks included: assignment and
+/// loop targets, `with ... as` names, imports, nested def/class names (whose
+/// bodies are not entered), and receivers of `append`/`extend`/`insert` and
+/// of subscript assignments.
+void boundNames(const Stmt *S, std::set<std::string> &Out);
 
 } // namespace tessel::ast
 

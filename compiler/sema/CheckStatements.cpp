@@ -8,11 +8,12 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/KernelChecker.h"
 
+#include "compiler/frontend/AstWalk.h"
+
 #include "compiler/sema/PointerParams.h"
 #include "compiler/sema/Promotion.h"
 
 #include <algorithm>
-#include <functional>
 #include <set>
 #include <utility>
 
@@ -390,45 +391,12 @@ static std::optional<TileType> carriedType(const Value &V) {
 
 static bool typesKnown(const TileType &T) { return T.Elem.Scalar != ScalarKind::Unknown && !T.hasUnknownDim(); }
 
-/// Names a block assigns (targets of assignments and loops), recursively.
-static void assignedNames(const Block &B, std::set<std::string> &Out) {
-  std::function<void(const Expr *)> Target = [&](const Expr *E) {
-    if (const auto *N = dyn_cast<NameExpr>(E))
-      Out.insert(N->Id);
-    else if (const auto *T = dyn_cast<TupleExpr>(E))
-      for (const Expr *X : T->Elts)
-        Target(X);
-    else if (const auto *L = dyn_cast<ListExpr>(E))
-      for (const Expr *X : L->Elts)
-        Target(X);
-  };
-  for (const Stmt *S : B) {
-    if (const auto *A = dyn_cast<AssignStmt>(S))
-      for (const Expr *T : A->Targets)
-        Target(T);
-    else if (const auto *A = dyn_cast<AugAssignStmt>(S))
-      Target(A->Target);
-    else if (const auto *A = dyn_cast<AnnAssignStmt>(S))
-      Target(A->Target);
-    else if (const auto *I = dyn_cast<IfStmt>(S)) {
-      assignedNames(I->Body, Out);
-      assignedNames(I->OrElse, Out);
-    } else if (const auto *F = dyn_cast<ForStmt>(S)) {
-      Target(F->Target);
-      assignedNames(F->Body, Out);
-    } else if (const auto *W = dyn_cast<WhileStmt>(S)) {
-      assignedNames(W->Body, Out);
-    } else if (const auto *W = dyn_cast<WithStmt>(S)) {
-      assignedNames(W->Body, Out);
-    }
-  }
-}
-
 void KernelChecker::promoteLoopCarried(const Block &Body) {
   // Triton turns live-in values the loop reassigns into loop-carried
   // tensors (`to_tensor`), so `acc = 0` enters the loop as an int32.
   std::set<std::string> Assigned;
-  assignedNames(Body, Assigned);
+  for (const Stmt *S : Body)
+    boundNames(S, Assigned);
   for (const std::string &Name : Assigned) {
     auto It = frame().Vars.find(Name);
     if (It != frame().Vars.end() && It->second.isKnownConstexpr() && It->second.Const.isNumber())
