@@ -132,16 +132,25 @@ static Value broadcastTo(BuiltinCall &B) {
   return B.C.broadcastTo(In, *Shape);
 }
 
-static Value broadcastPair(BuiltinCall &B) {
-  Value L = B.value("input"), R = B.value("other");
+/// The common shape of two tensor arguments; nullopt (after reporting a
+/// mismatch) when they do not broadcast, or when either is not a tensor.
+static std::optional<std::vector<int64_t>> commonShape(BuiltinCall &B, const Value &L, const Value &R) {
   if (!L.isTensor() || !R.isTensor())
-    return Value::poison();
+    return std::nullopt;
   auto Shape = broadcastShapes(L.Type.Shape, R.Type.Shape);
   if (!Shape) {
     B.error(ProblemKind::ShapeMismatch, Shape.Error);
-    return Value::poison();
+    return std::nullopt;
   }
-  return Value::tuple({B.C.broadcastTo(L, *Shape.Result), B.C.broadcastTo(R, *Shape.Result)});
+  return *Shape.Result;
+}
+
+static Value broadcastPair(BuiltinCall &B) {
+  Value L = B.value("input"), R = B.value("other");
+  auto Shape = commonShape(B, L, R);
+  if (!Shape)
+    return Value::poison();
+  return Value::tuple({B.C.broadcastTo(L, *Shape), B.C.broadcastTo(R, *Shape)});
 }
 
 static Value reshape(BuiltinCall &B) {
@@ -234,14 +243,10 @@ static Value expandDims(BuiltinCall &B) {
 
 static Value join(BuiltinCall &B) {
   Value L = B.value("a"), R = B.value("b");
-  if (!L.isTensor() || !R.isTensor())
+  auto Shape = commonShape(B, L, R);
+  if (!Shape)
     return Value::poison();
-  auto Shape = broadcastShapes(L.Type.Shape, R.Type.Shape);
-  if (!Shape) {
-    B.error(ProblemKind::ShapeMismatch, Shape.Error);
-    return Value::poison();
-  }
-  std::vector<int64_t> Out = *Shape.Result;
+  std::vector<int64_t> Out = *Shape;
   Out.push_back(2);
   return Value::tensor(TileType{L.Type.Elem, Out});
 }

@@ -30,6 +30,17 @@ static bool isPointerOp(const std::string &Q) {
   return false;
 }
 
+using Definitions = std::map<std::string, std::vector<const Expr *>>;
+
+/// Remembers what `name = value` assigns, so uses of the name can be traced
+/// back to the expressions that define it.
+static void recordDefinition(const Stmt *S, Definitions &Defs) {
+  if (const auto *A = dyn_cast<AssignStmt>(S))
+    for (const Expr *T : A->Targets)
+      if (const auto *N = dyn_cast<NameExpr>(T))
+        Defs[N->Id].push_back(A->Value);
+}
+
 std::set<std::string> inferPointerParams(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
   std::set<std::string> Params, Out;
   for (const Param &P : Fn.Params) {
@@ -37,14 +48,11 @@ std::set<std::string> inferPointerParams(const FunctionDefStmt &Fn, const Module
     if (nameSaysPointer(P.Name))
       Out.insert(P.Name);
   }
-  std::map<std::string, std::vector<const Expr *>> Defs;
+  Definitions Defs;
   std::vector<const Expr *> Bases;
   Walker W;
   W.OnStmt = [&](const Stmt *S) {
-    if (const auto *A = dyn_cast<AssignStmt>(S))
-      for (const Expr *T : A->Targets)
-        if (const auto *N = dyn_cast<NameExpr>(T))
-          Defs[N->Id].push_back(A->Value);
+    recordDefinition(S, Defs);
     return !isa<FunctionDefStmt>(S);
   };
   W.OnExpr = [&](const Expr *E) {
@@ -80,8 +88,7 @@ std::set<std::string> inferPointerParams(const FunctionDefStmt &Fn, const Module
 }
 
 /// Every name inside E, following local assignments.
-static void namesIn(const Expr *E, const std::map<std::string, std::vector<const Expr *>> &Defs,
-                    std::set<std::string> &Seen, std::set<std::string> &Out) {
+static void namesIn(const Expr *E, const Definitions &Defs, std::set<std::string> &Seen, std::set<std::string> &Out) {
   Walker W;
   W.OnExpr = [&](const Expr *X) {
     const auto *N = dyn_cast<NameExpr>(X);
@@ -97,14 +104,11 @@ static void namesIn(const Expr *E, const std::map<std::string, std::vector<const
 
 std::set<std::string> inferIntParams(const FunctionDefStmt &Fn, const ModuleInfo &Info,
                                      const std::set<std::string> &Pointers) {
-  std::map<std::string, std::vector<const Expr *>> Defs;
+  Definitions Defs;
   std::vector<const Expr *> IntExprs;
   Walker W;
   W.OnStmt = [&](const Stmt *S) {
-    if (const auto *A = dyn_cast<AssignStmt>(S))
-      for (const Expr *T : A->Targets)
-        if (const auto *N = dyn_cast<NameExpr>(T))
-          Defs[N->Id].push_back(A->Value);
+    recordDefinition(S, Defs);
     if (const auto *F = dyn_cast<ForStmt>(S))
       if (const auto *C = dyn_cast<CallExpr>(F->Iter))
         for (const Expr *A : C->Args)
