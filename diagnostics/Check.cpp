@@ -55,7 +55,8 @@ FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions 
   for (const Problem &P : R.Analysis->Problems)
     R.Findings.push_back(toFinding(P));
   for (Finding &F : analysisFindings(*R.Analysis))
-    R.Findings.push_back(std::move(F));
+    if (!R.Analysis->onBrokenLine(F.Range))
+      R.Findings.push_back(std::move(F));
   std::stable_sort(R.Findings.begin(), R.Findings.end(),
                    [](const Finding &A, const Finding &B) { return A.Range < B.Range; });
   std::set<std::string> Kernels;

@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <set>
 #include <thread>
 
 namespace tessel::sema {
@@ -52,25 +51,13 @@ static void mergeSpecializations(const std::vector<std::vector<Problem>> &PerSpe
   }
 }
 
-/// A half-typed line gets its syntax error only: what sema makes of the
-/// parser's recovery there would be noise.
-static std::vector<Problem> withoutBrokenLines(std::vector<Problem> Ps, const ParsedFile &File) {
-  std::set<uint32_t> BrokenLines;
-  for (const ast::SyntaxError &E : File.module().SyntaxErrors)
-    for (uint32_t L = File.text().lineCol(E.Range.Begin).Line, End = File.text().lineCol(E.Range.End).Line; L <= End;
-         ++L)
-      BrokenLines.insert(L);
-  std::vector<Problem> Out;
-  for (Problem &P : Ps) {
-    if (P.Kind != ProblemKind::SyntaxError) {
-      uint32_t First = File.text().lineCol(P.Range.Begin).Line, Last = File.text().lineCol(P.Range.End).Line;
-      auto It = BrokenLines.lower_bound(First);
-      if (It != BrokenLines.end() && *It <= Last)
-        continue;
-    }
-    Out.push_back(std::move(P));
-  }
-  return Out;
+bool FileAnalysis::onBrokenLine(SourceRange R) const {
+  const SourceText &Text = File->text();
+  uint32_t First = Text.lineCol(R.Begin).Line, Last = Text.lineCol(R.End).Line;
+  for (const ast::SyntaxError &E : File->module().SyntaxErrors)
+    if (Text.lineCol(E.Range.Begin).Line <= Last && First <= Text.lineCol(E.Range.End).Line)
+      return true;
+  return false;
 }
 
 namespace {
@@ -143,7 +130,9 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     for (KernelAnalysis &KA : R.Analyses)
       FA->Kernels.push_back(std::move(KA));
   }
-  FA->Problems = withoutBrokenLines(Sink.take(), *File);
+  for (Problem &P : Sink.take())
+    if (P.Kind == ProblemKind::SyntaxError || !FA->onBrokenLine(P.Range))
+      FA->Problems.push_back(std::move(P));
   return FA;
 }
 

@@ -71,6 +71,10 @@ struct FileAnalysis {
   std::vector<Problem> Problems;
 
   /// The facts of the first specialization of the kernel whose body contains Offset.
+  /// Does R share a line with a syntax error? Findings there would describe
+  /// the parser's recovery, not the user's code, so a half-typed line gets
+  /// its syntax error only.
+  bool onBrokenLine(SourceRange R) const;
   const KernelAnalysis *kernelAt(uint32_t Offset) const;
   /// The fact whose name token contains Offset, in the kernel containing Offset.
   const ValueFact *valueAt(uint32_t Offset) const;
