@@ -28,7 +28,7 @@ uint32_t PreparedLaunch::buffer(std::string_view Name) const {
 static void fillInput(Memory &Mem, uint32_t Id, launch::TensorInit Init, std::mt19937_64 &Rng) {
   const Buffer &B = Mem.buffer(Id);
   const bool Float = ir::isFloatScalar(B.Elem);
-  const bool Bool = B.Elem == sema::ScalarKind::I1;
+  const bool Bool = B.Elem == ScalarKind::I1;
   std::uniform_real_distribution<double> Uniform(0.0, 1.0);
   std::normal_distribution<double> Normal(0.0, 1.0);
   const int64_t N = B.numElements();
@@ -64,7 +64,7 @@ PreparedLaunch prepareLaunch(const ir::Function &F, const launch::ConcreteLaunch
   PreparedLaunch P;
   std::mt19937_64 Rng(Seed);
   for (const launch::ConcreteTensor &T : L.Tensors) {
-    std::optional<sema::ScalarKind> K = ir::scalarFromName(T.DType);
+    std::optional<ScalarKind> K = ir::scalarFromName(T.DType);
     if (!K) {
       P.Errors.push_back("tensor '" + T.Name + "' has dtype " + T.DType + ", which the interpreter does not know");
       continue;
@@ -76,14 +76,14 @@ PreparedLaunch prepareLaunch(const ir::Function &F, const launch::ConcreteLaunch
   }
   for (const ir::Value *Param : F.params()) {
     const std::string &Name = Param->name();
-    const sema::ElemType &E = Param->type().Elem;
+    const ElemType &E = Param->type().Elem;
     if (E.isPointer()) {
       uint32_t Id = P.buffer(Name);
       if (!Id) {
         P.Errors.push_back("no tensor for pointer parameter '" + Name + "' in the launch spec");
         continue;
       }
-      sema::ScalarKind Spec = P.Mem.buffer(Id).Elem;
+      ScalarKind Spec = P.Mem.buffer(Id).Elem;
       if (E.PointerDepth == 1 && Spec != E.Scalar)
         P.Errors.push_back("tensor '" + Name + "' is " + std::string(ir::scalarName(Spec)) +
                            " in the launch spec but the kernel was specialized for *" +

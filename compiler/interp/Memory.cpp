@@ -15,7 +15,7 @@ namespace tessel::interp {
 
 int64_t Buffer::elementBytes() const { return ir::elemBytes({Elem, 0, false}); }
 
-uint32_t Memory::addBuffer(std::string Name, sema::ScalarKind Elem, int64_t Count, bool IsOutput) {
+uint32_t Memory::addBuffer(std::string Name, ScalarKind Elem, int64_t Count, bool IsOutput) {
   Buffer B;
   B.Name = std::move(Name);
   B.Elem = Elem;

@@ -18,7 +18,7 @@
 #ifndef TESSEL_COMPILER_INTERP_MEMORY_H
 #define TESSEL_COMPILER_INTERP_MEMORY_H
 
-#include "compiler/sema/Types.h"
+#include "compiler/types/Types.h"
 
 #include <cstdint>
 #include <cstring>
@@ -41,7 +41,7 @@ inline int64_t pointerOffset(int64_t P) {
 
 struct Buffer {
   std::string Name;
-  sema::ScalarKind Elem = sema::ScalarKind::FP32;
+  ScalarKind Elem = ScalarKind::FP32;
   std::vector<uint8_t> Bytes;
   /// Reads of bytes not yet written are reported (see Written).
   bool IsOutput = false;
@@ -58,7 +58,7 @@ class Memory {
 public:
   /// A zero-filled buffer of Count elements; returns its id (>= 1). Output
   /// buffers start "unwritten" whatever their bytes hold.
-  uint32_t addBuffer(std::string Name, sema::ScalarKind Elem, int64_t Count, bool IsOutput = false);
+  uint32_t addBuffer(std::string Name, ScalarKind Elem, int64_t Count, bool IsOutput = false);
   Buffer &buffer(uint32_t Id) { return Buffers[Id - 1]; }
   const Buffer &buffer(uint32_t Id) const { return Buffers[Id - 1]; }
   bool valid(uint32_t Id) const { return Id >= 1 && Id <= Buffers.size(); }

@@ -62,7 +62,7 @@ template <typename Fn> void onStorage(const Tile &In, Tile &Out, Fn F) {
 } // namespace
 
 void evalConstant(const ir::ConstantOp &O, Tile &Out) {
-  const sema::TileType &T = O.result()->type();
+  const TileType &T = O.result()->type();
   Out.reset(T.Elem, T.Shape);
   if (Out.isFloat())
     std::fill(Out.Floats.begin(), Out.Floats.end(), roundFloat(O.floatValue(), T.Elem.Scalar));

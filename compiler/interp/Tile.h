@@ -27,9 +27,6 @@
 
 namespace tessel::interp {
 
-using ir::ElemType;
-using ir::ScalarKind;
-
 struct Tile {
   ElemType Elem;
   std::vector<int64_t> Shape;

@@ -40,8 +40,8 @@
 #ifndef TESSEL_COMPILER_IR_OPS_H
 #define TESSEL_COMPILER_IR_OPS_H
 
-#include "compiler/sema/Types.h"
 #include "compiler/support/SourceRange.h"
+#include "compiler/types/Types.h"
 
 #include <cassert>
 #include <cstdint>
@@ -52,10 +52,6 @@
 #include <vector>
 
 namespace tessel::ir {
-
-using sema::ElemType;
-using sema::ScalarKind;
-using sema::TileType;
 
 class Block;
 class Op;

@@ -11,7 +11,6 @@
 #include <array>
 
 namespace tessel::ir {
-using sema::ScalarKind;
 
 namespace {
 struct ScalarRow {
@@ -60,18 +59,18 @@ std::optional<ScalarKind> scalarFromName(std::string_view Name) {
   return std::nullopt;
 }
 
-int elemBytes(const sema::ElemType &E) {
+int elemBytes(const ElemType &E) {
   if (E.isPointer())
     return 8;
   int Bits = scalarBits(E.Scalar);
   return Bits <= 8 ? 1 : Bits / 8;
 }
 
-std::string elemString(const sema::ElemType &E) {
+std::string elemString(const ElemType &E) {
   return std::string(E.PointerDepth, '*') + std::string(scalarName(E.Scalar));
 }
 
-std::string typeString(const sema::TileType &T) {
+std::string typeString(const TileType &T) {
   if (T.Shape.empty())
     return elemString(T.Elem);
   std::string S = "[";
@@ -83,7 +82,7 @@ std::string typeString(const sema::TileType &T) {
   return S + "] " + elemString(T.Elem);
 }
 
-int64_t numElements(const sema::TileType &T) {
+int64_t numElements(const TileType &T) {
   int64_t N = 1;
   for (int64_t D : T.Shape)
     N *= D;

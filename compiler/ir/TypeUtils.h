@@ -11,7 +11,7 @@
 #ifndef TESSEL_COMPILER_IR_TYPEUTILS_H
 #define TESSEL_COMPILER_IR_TYPEUTILS_H
 
-#include "compiler/sema/Types.h"
+#include "compiler/types/Types.h"
 
 #include <optional>
 #include <string>
@@ -19,29 +19,25 @@
 
 namespace tessel::ir {
 
-bool isFloatScalar(sema::ScalarKind K);
-bool isIntScalar(sema::ScalarKind K); ///< includes i1 and unsigned
-bool isSignedScalar(sema::ScalarKind K);
-int scalarBits(sema::ScalarKind K);
+bool isFloatScalar(ScalarKind K);
+bool isIntScalar(ScalarKind K); ///< includes i1 and unsigned
+bool isSignedScalar(ScalarKind K);
+int scalarBits(ScalarKind K);
 /// Bytes an element occupies in memory: pointers 8, i1 1 (Triton stores bools as bytes).
-int elemBytes(const sema::ElemType &E);
+int elemBytes(const ElemType &E);
 /// "i32", "u8", "fp16", "bf16", "fp8e4nv"...
-std::string_view scalarName(sema::ScalarKind K);
-std::optional<sema::ScalarKind> scalarFromName(std::string_view Name);
+std::string_view scalarName(ScalarKind K);
+std::optional<ScalarKind> scalarFromName(std::string_view Name);
 /// "fp32", "*fp16".
-std::string elemString(const sema::ElemType &E);
+std::string elemString(const ElemType &E);
 /// "i32", "[1024] i32", "[64, 32] *fp16".
-std::string typeString(const sema::TileType &T);
-int64_t numElements(const sema::TileType &T);
+std::string typeString(const TileType &T);
+int64_t numElements(const TileType &T);
 
-inline sema::TileType scalarType(sema::ScalarKind K) { return {{K, 0, false}, {}}; }
-inline sema::TileType tileType(sema::ScalarKind K, std::vector<int64_t> Shape) {
-  return {{K, 0, false}, std::move(Shape)};
-}
-inline sema::TileType withElem(const sema::TileType &T, sema::ElemType E) { return {E, T.Shape}; }
-inline sema::TileType withShape(const sema::TileType &T, std::vector<int64_t> Shape) {
-  return {T.Elem, std::move(Shape)};
-}
+inline TileType scalarType(ScalarKind K) { return {{K, 0, false}, {}}; }
+inline TileType tileType(ScalarKind K, std::vector<int64_t> Shape) { return {{K, 0, false}, std::move(Shape)}; }
+inline TileType withElem(const TileType &T, ElemType E) { return {E, T.Shape}; }
+inline TileType withShape(const TileType &T, std::vector<int64_t> Shape) { return {T.Elem, std::move(Shape)}; }
 
 } // namespace tessel::ir
 

@@ -11,8 +11,8 @@
 
 #include "compiler/frontend/Discovery.h"
 #include "compiler/frontend/Parser.h"
-#include "compiler/sema/Types.h"
 #include "compiler/support/Problem.h"
+#include "compiler/types/Types.h"
 
 #include <memory>
 #include <optional>

@@ -11,7 +11,7 @@
 #define TESSEL_COMPILER_SEMA_PROMOTION_H
 
 #include "compiler/frontend/PyValue.h"
-#include "compiler/sema/Types.h"
+#include "compiler/types/Types.h"
 
 #include <optional>
 #include <string>

@@ -15,7 +15,7 @@
 
 #include "compiler/frontend/PyValue.h"
 #include "compiler/sema/Analysis.h"
-#include "compiler/sema/Types.h"
+#include "compiler/types/Types.h"
 
 #include <memory>
 #include <string>

@@ -3,11 +3,11 @@
 /// Names, classification and printing of Triton's scalar, pointer and block
 /// types, in both tessel's compact form and Triton's own spelling.
 //===----------------------------------------------------------------------===//
-#include "compiler/sema/Types.h"
+#include "compiler/types/Types.h"
 
 #include <array>
 
-namespace tessel::sema {
+namespace tessel {
 namespace {
 struct ScalarInfo {
   ScalarKind Kind;
@@ -126,4 +126,4 @@ std::string TileType::tritonStr() const {
   return S + "], " + Elem.str() + ">";
 }
 
-} // namespace tessel::sema
+} // namespace tessel

@@ -6,8 +6,8 @@
 /// constants. Names follow Triton's own spelling (`fp32`, `i32`, `*fp16` in
 /// signatures; `pointer<fp32>` in messages).
 //===----------------------------------------------------------------------===//
-#ifndef TESSEL_COMPILER_SEMA_TYPES_H
-#define TESSEL_COMPILER_SEMA_TYPES_H
+#ifndef TESSEL_COMPILER_TYPES_TYPES_H
+#define TESSEL_COMPILER_TYPES_TYPES_H
 
 #include <cstdint>
 #include <optional>
@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tessel::sema {
+namespace tessel {
 
 enum class ScalarKind {
   Void,
@@ -94,6 +94,6 @@ struct TileType {
   friend bool operator==(const TileType &A, const TileType &B) { return A.Elem == B.Elem && A.Shape == B.Shape; }
 };
 
-} // namespace tessel::sema
+} // namespace tessel
 
-#endif // TESSEL_COMPILER_SEMA_TYPES_H
+#endif // TESSEL_COMPILER_TYPES_TYPES_H
