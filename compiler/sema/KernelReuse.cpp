@@ -1,0 +1,198 @@
+//===- KernelReuse.cpp - reusing a kernel's analysis after an edit --------===//
+#include "compiler/sema/KernelReuse.h"
+
+#include <deque>
+#include <set>
+#include <string_view>
+
+namespace tessel::sema {
+
+namespace {
+
+/// Collects a kernel's inputs: a worklist of texts whose identifiers are
+/// resolved the way KernelChecker::evalGlobal resolves a global name.
+class InputCollector {
+public:
+  InputCollector(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Kernel, KernelInputs &Out)
+      : Text(File.text()), Info(Info), Kernel(Kernel), Out(Out) {}
+
+  void scan(std::string_view S) {
+    size_t I = 0;
+    while (I < S.size()) {
+      if (!isIdentStart(S[I])) {
+        ++I;
+        continue;
+      }
+      size_t Begin = I;
+      while (I < S.size() && isIdentChar(S[I]))
+        ++I;
+      resolve(S.substr(Begin, I - Begin));
+    }
+  }
+
+  /// Text that is not a slice of the file needs storage of its own: Seen
+  /// holds views into it.
+  void scanOwned(std::string S) { scan(Owned.emplace_back(std::move(S))); }
+
+private:
+  // Bytes of multi-byte UTF-8 sequences count as identifier characters, so a
+  // non-ASCII name is never split into a shorter one.
+  static bool isIdentStart(char C) {
+    return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || C == '_' || static_cast<unsigned char>(C) >= 0x80;
+  }
+  static bool isIdentChar(char C) { return isIdentStart(C) || (C >= '0' && C <= '9'); }
+
+  void resolve(std::string_view Name) {
+    if (!Seen.insert(Name).second)
+      return;
+    std::string Key(Name);
+    if (auto It = Info.Jit.find(Key); It != Info.Jit.end()) {
+      Out.Facts += "jit " + Key + ";";
+      const ast::FunctionDefStmt *Def = It->second.Def;
+      if (Def && Def != Kernel.Def) {
+        Out.Segments.push_back(Def->Range);
+        scan(Text.slice(Def->Range));
+      }
+    }
+    if (auto It = Info.Imports.find(Key); It != Info.Imports.end())
+      Out.Facts += "import " + Key + "=" + It->second + ";";
+    if (auto It = Info.Globals.find(Key); It != Info.Globals.end()) {
+      const GlobalSymbol &G = It->second;
+      Out.Facts += "global " + Key + (G.IsConstexpr ? " constexpr " : " ") + G.Value.repr() + " {";
+      Out.Facts += Text.slice(G.Range);
+      Out.Facts += "};";
+      if (G.Value.kind() == PyValue::Kind::Function && G.Value.asFunction())
+        scanOwned(G.Value.asFunction()->Name);
+    }
+    if (Info.Functions.count(Key))
+      Out.Facts += "def " + Key + ";";
+  }
+
+  const SourceText &Text;
+  const ModuleInfo &Info;
+  const JitFunction &Kernel;
+  KernelInputs &Out;
+  std::set<std::string_view> Seen;
+  std::deque<std::string> Owned;
+};
+
+bool holdsTreePointer(const PyValue &V) {
+  switch (V.kind()) {
+  case PyValue::Kind::Function:
+  case PyValue::Kind::Lambda:
+    return true;
+  case PyValue::Kind::Tuple:
+  case PyValue::Kind::List:
+    for (const PyValue &E : V.elements())
+      if (holdsTreePointer(E))
+        return true;
+    return false;
+  case PyValue::Kind::Dict:
+    for (const auto &[K, X] : V.items())
+      if (holdsTreePointer(K) || holdsTreePointer(X))
+        return true;
+    return false;
+  case PyValue::Kind::Config:
+    for (const auto &[K, X] : V.asConfig().Kwargs)
+      if (holdsTreePointer(K) || holdsTreePointer(X))
+        return true;
+    return false;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+KernelInputs kernelInputs(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Kernel,
+                          const std::vector<Specialization> &Specs, const AnalyzeOptions &Opts) {
+  KernelInputs In;
+  const SourceText &Text = File.text();
+  In.Segments.push_back(Kernel.Def->Range);
+  In.Facts = "kernel " + Kernel.Name + "; arch " + std::to_string(Opts.Arch) + "; max " +
+             std::to_string(Opts.MaxSpecializations) + ";";
+  InputCollector Collect(File, Info, Kernel, In);
+  Collect.scan(Text.slice(Kernel.Def->Range));
+  std::vector<SourceRange> Sources;
+  for (const Specialization &S : Specs) {
+    In.Facts += "spec {" + S.Description + "}";
+    for (const auto &[K, V] : S.Constexprs) {
+      if (holdsTreePointer(V))
+        In.Reusable = false;
+      std::string Repr = V.isUnknown() ? "?" : V.repr();
+      In.Facts += K + "=" + Repr + ",";
+      Collect.scanOwned(Repr);
+    }
+    In.Facts += " warps " + std::to_string(S.NumWarps) + " stages " + std::to_string(S.NumStages) + " at {";
+    In.Facts += Text.slice(S.Source);
+    In.Facts += "};";
+    if (!S.Source.empty())
+      Sources.push_back(S.Source);
+  }
+  In.Segments.insert(In.Segments.end(), Sources.begin(), Sources.end());
+  return In;
+}
+
+/// Does a syntax error touch R? tree-sitter's recovery inside a broken
+/// statement depends on the text around it, so equal text no longer means an
+/// equal tree there; only error-free segments are compared by text.
+static bool nearSyntaxError(const ParsedFile &File, SourceRange R) {
+  for (const ast::SyntaxError &E : File.module().SyntaxErrors)
+    if (E.Range.Begin <= R.End && R.Begin <= E.Range.End)
+      return true;
+  return false;
+}
+
+std::optional<Rebaser> Rebaser::match(const ParsedFile &OldFile, const KernelInputs &Old, const ParsedFile &NewFile,
+                                      const KernelInputs &New) {
+  if (!Old.Reusable || !New.Reusable || Old.Facts != New.Facts || Old.Segments.size() != New.Segments.size())
+    return std::nullopt;
+  Rebaser R;
+  for (size_t I = 0; I < Old.Segments.size(); ++I) {
+    SourceRange O = Old.Segments[I], N = New.Segments[I];
+    if (OldFile.text().slice(O) != NewFile.text().slice(N) || nearSyntaxError(OldFile, O) ||
+        nearSyntaxError(NewFile, N))
+      return std::nullopt;
+    R.Moves.push_back({O, int64_t(N.Begin) - int64_t(O.Begin)});
+  }
+  return R;
+}
+
+bool Rebaser::rebase(SourceRange &R) const {
+  if (R == SourceRange{})
+    return true; // "no range" (a specialization from the defaults alone)
+  for (const auto &[Segment, Shift] : Moves)
+    if (Segment.contains(R)) {
+      R.Begin = static_cast<uint32_t>(R.Begin + Shift);
+      R.End = static_cast<uint32_t>(R.End + Shift);
+      return true;
+    }
+  return false;
+}
+
+bool Rebaser::rebase(KernelAnalysis &K) const {
+  if (!rebase(K.SpecializationSource))
+    return false;
+  for (ValueFact &V : K.Values)
+    if (!rebase(V.Range) || holdsTreePointer(V.Constexpr))
+      return false;
+  for (MemoryAccess &A : K.Accesses)
+    if (!rebase(A.CallRange) || !rebase(A.PointerRange) || (A.EnclosingWhere && !rebase(*A.EnclosingWhere)))
+      return false;
+  return true;
+}
+
+bool Rebaser::rebase(Problem &P) const {
+  if (!rebase(P.Range))
+    return false;
+  for (RelatedLocation &L : P.Related)
+    if (!rebase(L.Range))
+      return false;
+  for (Fix &F : P.Fixes)
+    for (TextEdit &E : F.Edits)
+      if (!rebase(E.Range))
+        return false;
+  return true;
+}
+
+} // namespace tessel::sema
