@@ -146,22 +146,28 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   if (Previous)
     for (const KernelRecord &Rec : Previous->Records)
       OldRecords.emplace(Rec.Kernel, &Rec);
+  ModuleNames Names(*File, FA->Info);
   std::vector<KernelResult> Results(Kernels.size());
-  auto Analyze = [&](size_t I) {
+  std::vector<std::vector<Specialization>> Specs(Kernels.size());
+  // Reuse is a copy: done here, so that only the kernels left to check pay
+  // for threads.
+  std::vector<size_t> ToCheck;
+  for (size_t I = 0; I < Kernels.size(); ++I) {
     const JitFunction &Fn = *Kernels[I];
-    std::vector<Specialization> Specs = specializationsOf(Fn, Opts.MaxSpecializations);
-    KernelResult &R = Results[I];
-    R.Inputs = kernelInputs(*File, FA->Info, Fn, Specs, Opts);
-    if (auto It = OldRecords.find(Fn.Name); It != OldRecords.end() && reuseKernel(*Previous, *It->second, *File, R))
-      return;
-    checkKernelSpecializations(*File, FA->Info, Fn, Specs, Opts, R);
-  };
+    Specs[I] = specializationsOf(Fn, Opts.MaxSpecializations);
+    Results[I].Inputs = kernelInputs(Names, *File, Fn, Specs[I], Opts);
+    auto It = OldRecords.find(Fn.Name);
+    if (It == OldRecords.end() || !reuseKernel(*Previous, *It->second, *File, Results[I]))
+      ToCheck.push_back(I);
+  }
   std::atomic<size_t> Next{0};
   auto Work = [&] {
-    for (size_t I = Next++; I < Kernels.size(); I = Next++)
-      Analyze(I);
+    for (size_t J = Next++; J < ToCheck.size(); J = Next++) {
+      size_t I = ToCheck[J];
+      checkKernelSpecializations(*File, FA->Info, *Kernels[I], Specs[I], Opts, Results[I]);
+    }
   };
-  size_t Threads = std::min<size_t>(Kernels.size(), std::max(1u, std::thread::hardware_concurrency()));
+  size_t Threads = std::min<size_t>(ToCheck.size(), std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::thread> Pool;
   for (size_t T = 1; T < Threads; ++T)
     Pool.emplace_back(Work);

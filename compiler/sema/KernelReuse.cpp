@@ -1,20 +1,23 @@
 //===- KernelReuse.cpp - reusing a kernel's analysis after an edit --------===//
 #include "compiler/sema/KernelReuse.h"
 
-#include <deque>
-#include <set>
-#include <string_view>
-
 namespace tessel::sema {
 
 namespace {
 
+// Bytes of multi-byte UTF-8 sequences count as identifier characters, so a
+// non-ASCII name is never split into a shorter one.
+bool isIdentStart(char C) {
+  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || C == '_' || static_cast<unsigned char>(C) >= 0x80;
+}
+bool isIdentChar(char C) { return isIdentStart(C) || (C >= '0' && C <= '9'); }
+
 /// Collects a kernel's inputs: a worklist of texts whose identifiers are
-/// resolved the way KernelChecker::evalGlobal resolves a global name.
+/// resolved through the module's names.
 class InputCollector {
 public:
-  InputCollector(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Kernel, KernelInputs &Out)
-      : Text(File.text()), Info(Info), Kernel(Kernel), Out(Out) {}
+  InputCollector(const ModuleNames &Names, const SourceText &Text, KernelInputs &Out)
+      : Names(Names), Text(Text), Seen(Names.size(), false), Out(Out) {}
 
   void scan(std::string_view S) {
     size_t I = 0;
@@ -26,54 +29,29 @@ public:
       size_t Begin = I;
       while (I < S.size() && isIdentChar(S[I]))
         ++I;
-      resolve(S.substr(Begin, I - Begin));
-    }
-  }
-
-  /// Text that is not a slice of the file needs storage of its own: Seen
-  /// holds views into it.
-  void scanOwned(std::string S) { scan(Owned.emplace_back(std::move(S))); }
-
-private:
-  // Bytes of multi-byte UTF-8 sequences count as identifier characters, so a
-  // non-ASCII name is never split into a shorter one.
-  static bool isIdentStart(char C) {
-    return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || C == '_' || static_cast<unsigned char>(C) >= 0x80;
-  }
-  static bool isIdentChar(char C) { return isIdentStart(C) || (C >= '0' && C <= '9'); }
-
-  void resolve(std::string_view Name) {
-    if (!Seen.insert(Name).second)
-      return;
-    std::string Key(Name);
-    if (auto It = Info.Jit.find(Key); It != Info.Jit.end()) {
-      Out.Facts += "jit " + Key + ";";
-      const ast::FunctionDefStmt *Def = It->second.Def;
-      if (Def && Def != Kernel.Def) {
-        Out.Segments.push_back(Def->Range);
-        scan(Text.slice(Def->Range));
+      std::optional<size_t> Id = Names.find(S.substr(Begin, I - Begin));
+      if (Id && !Seen[*Id]) {
+        Seen[*Id] = true;
+        resolve(Names.entry(*Id));
       }
     }
-    if (auto It = Info.Imports.find(Key); It != Info.Imports.end())
-      Out.Facts += "import " + Key + "=" + It->second + ";";
-    if (auto It = Info.Globals.find(Key); It != Info.Globals.end()) {
-      const GlobalSymbol &G = It->second;
-      Out.Facts += "global " + Key + (G.IsConstexpr ? " constexpr " : " ") + G.Value.repr() + " {";
-      Out.Facts += Text.slice(G.Range);
-      Out.Facts += "};";
-      if (G.Value.kind() == PyValue::Kind::Function && G.Value.asFunction())
-        scanOwned(G.Value.asFunction()->Name);
-    }
-    if (Info.Functions.count(Key))
-      Out.Facts += "def " + Key + ";";
   }
 
+private:
+  void resolve(const ModuleNames::Entry &E) {
+    Out.Facts += E.Fact;
+    if (E.Helper) {
+      Out.Segments.push_back(E.Helper->Range);
+      scan(Text.slice(E.Helper->Range));
+    }
+    if (!E.Aliased.empty())
+      scan(E.Aliased);
+  }
+
+  const ModuleNames &Names;
   const SourceText &Text;
-  const ModuleInfo &Info;
-  const JitFunction &Kernel;
+  std::vector<bool> Seen;
   KernelInputs &Out;
-  std::set<std::string_view> Seen;
-  std::deque<std::string> Owned;
 };
 
 bool holdsTreePointer(const PyValue &V) {
@@ -104,14 +82,51 @@ bool holdsTreePointer(const PyValue &V) {
 
 } // namespace
 
-KernelInputs kernelInputs(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Kernel,
+ModuleNames::ModuleNames(const ParsedFile &File, const ModuleInfo &Info) {
+  const SourceText &Text = File.text();
+  auto Add = [&](const std::string &Name) -> Entry & {
+    auto [It, New] = Index.emplace(Name, Entries.size());
+    if (New)
+      Entries.emplace_back();
+    return Entries[It->second];
+  };
+  // The same lookups as KernelChecker::evalGlobal; a name in several tables
+  // records all of them.
+  for (const auto &[Name, Fn] : Info.Jit) {
+    Entry &E = Add(Name);
+    E.Fact += "jit " + Name + ";";
+    E.Helper = Fn.Def;
+  }
+  for (const auto &[Name, Path] : Info.Imports)
+    Add(Name).Fact += "import " + Name + "=" + Path + ";";
+  for (const auto &[Name, G] : Info.Globals) {
+    Entry &E = Add(Name);
+    E.Fact += "global " + Name + (G.IsConstexpr ? " constexpr " : " ") + G.Value.repr() + " {";
+    E.Fact += Text.slice(G.Range);
+    E.Fact += "};";
+    // `act = relu`: the kernel reaches relu's text through the global.
+    if (G.Value.kind() == PyValue::Kind::Function && G.Value.asFunction())
+      E.Aliased = G.Value.asFunction()->Name;
+  }
+  for (const auto &[Name, Def] : Info.Functions)
+    Add(Name).Fact += "def " + Name + ";";
+}
+
+std::optional<size_t> ModuleNames::find(std::string_view Name) const {
+  auto It = Index.find(Name);
+  if (It == Index.end())
+    return std::nullopt;
+  return It->second;
+}
+
+KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, const JitFunction &Kernel,
                           const std::vector<Specialization> &Specs, const AnalyzeOptions &Opts) {
   KernelInputs In;
   const SourceText &Text = File.text();
   In.Segments.push_back(Kernel.Def->Range);
   In.Facts = "kernel " + Kernel.Name + "; arch " + std::to_string(Opts.Arch) + "; max " +
              std::to_string(Opts.MaxSpecializations) + ";";
-  InputCollector Collect(File, Info, Kernel, In);
+  InputCollector Collect(Names, Text, In);
   Collect.scan(Text.slice(Kernel.Def->Range));
   std::vector<SourceRange> Sources;
   for (const Specialization &S : Specs) {
@@ -121,7 +136,7 @@ KernelInputs kernelInputs(const ParsedFile &File, const ModuleInfo &Info, const 
         In.Reusable = false;
       std::string Repr = V.isUnknown() ? "?" : V.repr();
       In.Facts += K + "=" + Repr + ",";
-      Collect.scanOwned(Repr);
+      Collect.scan(Repr);
     }
     In.Facts += " warps " + std::to_string(S.NumWarps) + " stages " + std::to_string(S.NumStages) + " at {";
     In.Facts += Text.slice(S.Source);

@@ -17,10 +17,32 @@
 #include "compiler/sema/KernelChecker.h"
 
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 
 namespace tessel::sema {
 
-KernelInputs kernelInputs(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Kernel,
+/// The module-level names a kernel's text may resolve (the tables
+/// KernelChecker::evalGlobal reads), indexed once per file and shared by
+/// every kernel's kernelInputs.
+class ModuleNames {
+public:
+  struct Entry {
+    std::string Fact;                             ///< what the name resolves to, spelled out
+    const ast::FunctionDefStmt *Helper = nullptr; ///< a @jit function's `def`: its text is read too
+    std::string Aliased;                          ///< a global bound to a function: that function's name is read too
+  };
+  ModuleNames(const ParsedFile &File, const ModuleInfo &Info);
+  std::optional<size_t> find(std::string_view Name) const;
+  const Entry &entry(size_t Id) const { return Entries[Id]; }
+  size_t size() const { return Entries.size(); }
+
+private:
+  std::unordered_map<std::string_view, size_t> Index; ///< views into the ModuleInfo's keys
+  std::vector<Entry> Entries;
+};
+
+KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, const JitFunction &Kernel,
                           const std::vector<Specialization> &Specs, const AnalyzeOptions &Opts);
 
 /// Maps byte ranges of an old version's input segments onto the equal-text
