@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/Segments.h"
 
+#include <array>
 #include <cctype>
 
 namespace tessel::cst {
@@ -59,6 +60,14 @@ size_t skipString(std::string_view S, size_t I) {
   return S.size();
 }
 
+/// The bytes the scan of a line must look at; the rest are skipped at once.
+constexpr std::array<bool, 256> Special = [] {
+  std::array<bool, 256> T{};
+  for (unsigned char C : std::string_view("#'\"()[]{}\\\n"))
+    T[C] = true;
+  return T;
+}();
+
 } // namespace
 
 std::vector<uint32_t> topLevelStarts(std::string_view S) {
@@ -86,6 +95,10 @@ std::vector<uint32_t> topLevelStarts(std::string_view S) {
     Continued = false;
     while (I < S.size() && S[I] != '\n') {
       char C = S[I];
+      if (!Special[static_cast<unsigned char>(C)]) {
+        ++I;
+        continue;
+      }
       if (C == '#') {
         while (I < S.size() && S[I] != '\n')
           ++I;
