@@ -86,8 +86,11 @@ ModuleNames::ModuleNames(const ParsedFile &File, const ModuleInfo &Info) {
   const SourceText &Text = File.text();
   auto Add = [&](const std::string &Name) -> Entry & {
     auto [It, New] = Index.emplace(Name, Entries.size());
-    if (New)
+    if (New) {
       Entries.emplace_back();
+      if (!Name.empty())
+        Shapes[static_cast<unsigned char>(Name[0])] |= 1u << lengthBit(Name.size());
+    }
     return Entries[It->second];
   };
   // The same lookups as KernelChecker::evalGlobal; a name in several tables
@@ -113,6 +116,8 @@ ModuleNames::ModuleNames(const ParsedFile &File, const ModuleInfo &Info) {
 }
 
 std::optional<size_t> ModuleNames::find(std::string_view Name) const {
+  if (Name.empty() || !(Shapes[static_cast<unsigned char>(Name[0])] >> lengthBit(Name.size()) & 1u))
+    return std::nullopt;
   auto It = Index.find(Name);
   if (It == Index.end())
     return std::nullopt;

@@ -38,8 +38,13 @@ public:
   size_t size() const { return Entries.size(); }
 
 private:
+  static unsigned lengthBit(size_t Length) { return Length < 31 ? unsigned(Length) : 31u; }
+
   std::unordered_map<std::string_view, size_t> Index; ///< views into the ModuleInfo's keys
   std::vector<Entry> Entries;
+  /// Per first byte, a bit per name length (31: longer): most identifiers
+  /// in a kernel are locals that fail this test before any hashing.
+  uint32_t Shapes[256] = {};
 };
 
 KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, const JitFunction &Kernel,
