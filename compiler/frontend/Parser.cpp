@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <system_error>
 #include <thread>
 
 namespace tessel {
@@ -250,8 +251,15 @@ std::shared_ptr<const ParsedFile> ParsedFile::parse(std::shared_ptr<const Source
     parseRun(threadParser(), *F->Text, Starts.data() + First, Count, End, Scratch[K], Results[K]);
   };
   std::vector<std::thread> Pool;
-  for (size_t K = 1; K < Runs; ++K)
-    Pool.emplace_back(Work, K);
+  size_t K = 1;
+  try {
+    for (; K < Runs; ++K)
+      Pool.emplace_back(Work, K);
+  } catch (const std::system_error &) {
+    // No thread to be had: this one parses the runs left over.
+  }
+  for (size_t Left = K; Left < Runs; ++Left)
+    Work(Left);
   Work(0);
   for (std::thread &T : Pool)
     T.join();
