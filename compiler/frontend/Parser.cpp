@@ -21,6 +21,7 @@
 #include "compiler/frontend/CstToAst.h"
 #include "compiler/frontend/PythonGrammar.h"
 #include "compiler/frontend/Segments.h"
+#include "compiler/support/Cores.h"
 
 #include <tree_sitter/api.h>
 
@@ -232,7 +233,7 @@ std::shared_ptr<const ParsedFile> ParsedFile::parse(std::shared_ptr<const Source
   if (Starts.empty())
     return F;
   // Runs of pieces of about equal size, one per thread.
-  size_t Threads = std::min<size_t>({std::max(1u, std::thread::hardware_concurrency()), MaxThreads,
+  size_t Threads = std::min<size_t>({usableCores(), MaxThreads,
                                      std::max<size_t>(1, S.size() / MinBytesPerThread), Starts.size()});
   std::vector<size_t> RunStart{0};
   for (size_t K = 1; K < Threads; ++K) {

@@ -10,6 +10,7 @@
 #include "compiler/frontend/LaunchSpec.h"
 #include "compiler/sema/KernelChecker.h"
 #include "compiler/sema/Specializations.h"
+#include "compiler/support/Cores.h"
 
 #include <algorithm>
 #include <atomic>
@@ -118,7 +119,7 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     for (size_t I = Next++; I < Kernels.size(); I = Next++)
       Results[I] = checkKernelSpecializations(*File, FA->Info, *Kernels[I], Opts);
   };
-  size_t Threads = std::min<size_t>(Kernels.size(), std::max(1u, std::thread::hardware_concurrency()));
+  size_t Threads = std::min<size_t>(Kernels.size(), usableCores());
   std::vector<std::thread> Pool;
   for (size_t T = 1; T < Threads; ++T)
     Pool.emplace_back(Work);
