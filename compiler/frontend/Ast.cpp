@@ -203,8 +203,10 @@ NodeArena::~NodeArena() {
 void *NodeArena::allocate(size_t Size, size_t Align) {
   size_t At = (Used + Align - 1) & ~(Align - 1);
   if (Blocks.empty() || At + Size > Capacity) {
-    // Blocks double up to 1 MiB, so a large module needs few of them.
-    Capacity = std::max(Size + Align, std::min<size_t>(std::max<size_t>(16u << 10, Capacity * 2), 1u << 20));
+    // Blocks double up to 64 KiB: few blocks for a large module, and each
+    // stays under malloc's mmap threshold (a fresh mapping per block would
+    // fault in every page).
+    Capacity = std::max(Size + Align, std::min<size_t>(std::max<size_t>(8u << 10, Capacity * 2), 64u << 10));
     Blocks.push_back(std::make_unique<std::byte[]>(Capacity));
     Used = 0;
     At = 0;

@@ -15,7 +15,9 @@
 /// (UnsupportedStmt / UnsupportedExpr) so that the error can be reported at
 /// the right token.
 ///
-/// Ownership: all nodes of a file live in the Module's arena and die with it.
+/// Ownership: all nodes of a file live in arenas the Module holds (shared
+/// with other modules after an incremental reparse); nodes are never changed
+/// once their module is built.
 /// Children are plain pointers, never null unless the field says "nullable".
 /// Every node carries the byte range of its source text.
 ///

@@ -21,12 +21,15 @@
 #include "compiler/frontend/CstToAst.h"
 #include "compiler/frontend/PythonGrammar.h"
 #include "compiler/frontend/Segments.h"
+#include "compiler/support/Cores.h"
 
 #include <tree_sitter/api.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <string>
+#include <system_error>
 #include <thread>
 
 namespace tessel {
@@ -54,6 +57,8 @@ using TreePtr = std::unique_ptr<TSTree, TreeDeleter>;
 constexpr size_t MinBytesPerThread = 16u << 10;
 /// At most this many threads parse one file.
 constexpr unsigned MaxThreads = 4;
+/// Runs of pieces per thread (see ParsedFile::parse).
+constexpr size_t RunsPerThread = 3;
 
 /// One piece as a parse produced it, before it joins a file.
 struct PieceAst {
@@ -230,12 +235,15 @@ std::shared_ptr<const ParsedFile> ParsedFile::parse(std::shared_ptr<const Source
   std::vector<uint32_t> Starts = cst::topLevelStarts(S);
   if (Starts.empty())
     return F;
-  // Runs of pieces of about equal size, one per thread.
-  size_t Threads = std::min<size_t>({std::max(1u, std::thread::hardware_concurrency()), MaxThreads,
-                                     std::max<size_t>(1, S.size() / MinBytesPerThread), Starts.size()});
+  // Runs of pieces of about equal size, a few per thread: the threads take
+  // the next run as they finish one, so a run that parses slowly (dense
+  // code, an error to recover from) does not leave a core idle.
+  size_t Threads =
+      std::min<size_t>({usableCores(), MaxThreads, std::max<size_t>(1, S.size() / MinBytesPerThread), Starts.size()});
+  size_t Wanted = Threads == 1 ? 1 : Threads * RunsPerThread;
   std::vector<size_t> RunStart{0};
-  for (size_t K = 1; K < Threads; ++K) {
-    uint32_t Target = static_cast<uint32_t>(S.size() * K / Threads);
+  for (size_t K = 1; K < Wanted; ++K) {
+    uint32_t Target = static_cast<uint32_t>(S.size() * K / Wanted);
     size_t I = static_cast<size_t>(std::lower_bound(Starts.begin(), Starts.end(), Target) - Starts.begin());
     if (I > RunStart.back() && I < Starts.size())
       RunStart.push_back(I);
@@ -244,15 +252,23 @@ std::shared_ptr<const ParsedFile> ParsedFile::parse(std::shared_ptr<const Source
   RunStart.push_back(Starts.size());
   std::vector<ast::Module> Scratch(Runs);
   std::vector<std::vector<PieceAst>> Results(Runs);
-  auto Work = [&](size_t K) {
-    size_t First = RunStart[K], Count = RunStart[K + 1] - First;
-    uint32_t End = RunStart[K + 1] < Starts.size() ? Starts[RunStart[K + 1]] : static_cast<uint32_t>(S.size());
-    parseRun(threadParser(), *F->Text, Starts.data() + First, Count, End, Scratch[K], Results[K]);
+  std::atomic<size_t> Next{0};
+  auto Work = [&] {
+    TSParser *P = threadParser();
+    for (size_t K = Next++; K < Runs; K = Next++) {
+      size_t First = RunStart[K], Count = RunStart[K + 1] - First;
+      uint32_t End = RunStart[K + 1] < Starts.size() ? Starts[RunStart[K + 1]] : static_cast<uint32_t>(S.size());
+      parseRun(P, *F->Text, Starts.data() + First, Count, End, Scratch[K], Results[K]);
+    }
   };
   std::vector<std::thread> Pool;
-  for (size_t K = 1; K < Runs; ++K)
-    Pool.emplace_back(Work, K);
-  Work(0);
+  try {
+    for (size_t T = 1; T < Threads; ++T)
+      Pool.emplace_back(Work);
+  } catch (const std::system_error &) {
+    // Fewer threads than wanted: the runs are shared among those there are.
+  }
+  Work();
   for (std::thread &T : Pool)
     T.join();
   for (size_t K = 0; K < Runs; ++K)

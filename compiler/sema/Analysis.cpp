@@ -12,6 +12,7 @@
 #include "compiler/sema/KernelChecker.h"
 #include "compiler/sema/KernelReuse.h"
 #include "compiler/sema/Specializations.h"
+#include "compiler/support/Cores.h"
 
 #include <algorithm>
 #include <atomic>
@@ -167,7 +168,7 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
       checkKernelSpecializations(*File, FA->Info, *Kernels[I], Specs[I], Opts, Results[I]);
     }
   };
-  size_t Threads = std::min<size_t>(ToCheck.size(), std::max(1u, std::thread::hardware_concurrency()));
+  size_t Threads = std::min<size_t>(ToCheck.size(), usableCores());
   std::vector<std::thread> Pool;
   for (size_t T = 1; T < Threads; ++T)
     Pool.emplace_back(Work);

@@ -17,6 +17,10 @@
 #include <random>
 #include <sstream>
 
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
 using namespace tessel;
 using namespace tessel::ast;
 
@@ -173,6 +177,33 @@ TEST(ParallelParse, AnErrorStaysInItsPiece) {
     Defs += isa<FunctionDefStmt>(S);
   EXPECT_EQ(Defs, 600u);
 }
+
+#if defined(__linux__)
+/// Parses Text with the process pinned to one CPU (so with one thread).
+std::shared_ptr<const ParsedFile> parseOnOneCore(std::string Text) {
+  cpu_set_t All, One;
+  CPU_ZERO(&All);
+  sched_getaffinity(0, sizeof(All), &All);
+  int First = 0;
+  while (First < CPU_SETSIZE && !CPU_ISSET(First, &All))
+    ++First;
+  CPU_ZERO(&One);
+  CPU_SET(First, &One);
+  sched_setaffinity(0, sizeof(One), &One);
+  auto F = parseText(std::move(Text));
+  sched_setaffinity(0, sizeof(All), &All);
+  return F;
+}
+
+TEST(ParallelParse, TheResultDoesNotDependOnTheThreadCount) {
+  std::string Src = largeCorpus(30);
+  // Damage in several places, some of it near where runs are cut.
+  for (size_t At : {Src.size() / 7, Src.size() / 3, Src.size() / 2, Src.size() * 5 / 6})
+    Src.insert(Src.find('\n', At) + 1, "x = (1,\n");
+  std::string Want = fingerprint(parseOnOneCore(Src)->module());
+  EXPECT_EQ(fingerprint(parseText(Src)->module()), Want);
+}
+#endif
 
 TEST(Reparse, EqualsAFreshParseAfterEditsEverywhere) {
   std::string Src = readFile(CorpusDir + "all_syntax.py");
