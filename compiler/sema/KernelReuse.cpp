@@ -37,6 +37,15 @@ public:
     }
   }
 
+  /// The kernel's own name: its fact counts, but its text is scanned once,
+  /// as the kernel, not again as a helper.
+  void markKernel(const std::string &Name) {
+    if (std::optional<size_t> Id = Names.find(Name)) {
+      Seen[*Id] = true;
+      Out.Facts += Names.entry(*Id).Fact;
+    }
+  }
+
 private:
   void resolve(const ModuleNames::Entry &E) {
     Out.Facts += E.Fact;
@@ -132,6 +141,7 @@ KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, cons
   In.Facts = "kernel " + Kernel.Name + "; arch " + std::to_string(Opts.Arch) + "; max " +
              std::to_string(Opts.MaxSpecializations) + ";";
   InputCollector Collect(Names, Text, In);
+  Collect.markKernel(Kernel.Name);
   Collect.scan(Text.slice(Kernel.Def->Range));
   std::vector<SourceRange> Sources;
   for (const Specialization &S : Specs) {

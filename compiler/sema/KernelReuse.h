@@ -5,11 +5,12 @@
 /// inline, the module-level names it resolves (imports, globals, other
 /// functions), its specializations and the options: kernelInputs() collects
 /// those, over-approximating (every identifier in the text counts as read),
-/// so equal inputs mean an equal analysis (as long as no syntax error
-/// touches them: error recovery depends on the surrounding text). A Rebaser then moves the old
-/// analysis's byte ranges to where the same text sits in the new version; a
-/// range outside every input segment, or a fact that points into the old
-/// tree, makes the kernel ineligible, and it is checked afresh.
+/// so equal inputs mean an equal analysis, as long as no syntax error
+/// touches them (tree-sitter's recovery depends on the surrounding text).
+/// A Rebaser then moves the old analysis's byte ranges to where the same text
+/// sits in the new version; a range outside every input segment, or a fact
+/// that points into the old tree, makes the kernel ineligible, and it is
+/// checked afresh.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_COMPILER_SEMA_KERNELREUSE_H
 #define TESSEL_COMPILER_SEMA_KERNELREUSE_H
