@@ -195,6 +195,25 @@ TEST(Incremental, EditInsideOneKernelReusesTheOthers) {
   EXPECT_EQ(dump(*After), dump(*analyzeText(Text)));
 }
 
+TEST(Incremental, TypingALineKeyByKeyRechecksOneKernel) {
+  // bench_lsp_replay's session: a statement typed one key at a time into a
+  // kernel, broken until its last key.
+  std::string Text = generatedFile();
+  size_t At = Text.find("tl.arange(0, BLOCK)", Text.size() / 2);
+  ASSERT_NE(At, std::string::npos);
+  At = Text.find('\n', At) + 1;
+  Text.insert(At, "    \n");
+  At += 4;
+  auto Prev = analyzeText(Text);
+  for (char C : std::string("tmp = tl.where(mask, x * 2.0 + 1.0, 0.0)")) {
+    Text.insert(At++, 1, C);
+    auto Inc = analyzeText(Text, Prev.get());
+    ASSERT_EQ(dump(*Inc), dump(*analyzeText(Text))) << "after typing up to " << C;
+    EXPECT_EQ(Inc->ReusedKernels, Inc->Records.size() - 1) << "after typing up to " << C;
+    Prev = Inc;
+  }
+}
+
 TEST(Incremental, ChangedHelperRechecksItsCallers) {
   std::string Src = "import triton\nimport triton.language as tl\n\n"
                     "@triton.jit\ndef helper(x):\n    return x + 1\n\n"
