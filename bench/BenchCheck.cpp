@@ -3,8 +3,10 @@
 /// Google Benchmark program for the figures in bench/RESULTS.md: the
 /// generated 2,000-line, 50-kernel file (bench/gen_kernels.py) through
 /// ParsedFile::parse alone, diag::checkFile alone on a parsed file, and both,
-/// with a per-kernel time as a counter. Process start-up and file reading are
-/// left out here; bench/run.sh measures the whole `tessel check` process.
+/// with a per-kernel time as a counter; and ParsedFile::reparse after a
+/// one-character edit in the middle of the file (what the language server
+/// does on each keystroke before sema). Process start-up and file reading
+/// are left out here; bench/run.sh measures the whole `tessel check` process.
 ///
 ///   bench_check [FILE.py] [--benchmark_* options]
 //===----------------------------------------------------------------------===//
@@ -80,11 +82,38 @@ void parseAndCheckFile(benchmark::State &State) {
   setCounters(State);
 }
 
+/// Reparses after inserting Insert at the first " = " past the middle of the
+/// file; every iteration edits the same old file, as a keystroke does.
+void reparseAfterEdit(benchmark::State &State, const std::string &Insert) {
+  auto Old = ParsedFile::parse(loadText());
+  const std::string &S = loadText()->text();
+  uint32_t At = static_cast<uint32_t>(S.find(" = ", S.size() / 2)) + 1;
+  std::string New = S;
+  New.insert(At, Insert);
+  auto NewText = std::make_shared<const SourceText>(New, BenchFile);
+  ByteEdit E;
+  E.StartByte = E.OldEndByte = At;
+  E.NewEndByte = At + static_cast<uint32_t>(Insert.size());
+  E.Start = E.OldEnd = Old->text().lineCol(At);
+  E.NewEnd = NewText->lineCol(E.NewEndByte);
+  for (auto _ : State) {
+    auto File = ParsedFile::reparse(*Old, {E}, NewText);
+    benchmark::DoNotOptimize(File.get());
+  }
+}
+
+/// A keystroke that keeps the code valid (a space before `=`).
+void reparseAfterOneCharEdit(benchmark::State &State) { reparseAfterEdit(State, " "); }
+/// A keystroke that breaks the line (`a = b` becomes `a (= b`).
+void reparseAfterBreakingEdit(benchmark::State &State) { reparseAfterEdit(State, "("); }
+
 } // namespace
 
 BENCHMARK(parseFile)->Unit(benchmark::kMillisecond);
 BENCHMARK(checkParsedFile)->Unit(benchmark::kMillisecond);
 BENCHMARK(parseAndCheckFile)->Unit(benchmark::kMillisecond);
+BENCHMARK(reparseAfterOneCharEdit)->Unit(benchmark::kMicrosecond);
+BENCHMARK(reparseAfterBreakingEdit)->Unit(benchmark::kMicrosecond);
 
 int main(int Argc, char **Argv) {
   // A first argument that is not a --benchmark_ option names the file.

@@ -4,8 +4,10 @@
 # check` on an empty file (start-up of the check path) and on the generated
 # 2,000-line, 50-kernel file, as whole
 # processes with hyperfine (falls back to a shell loop without it), then the
-# in-process Google Benchmark figures of bench_check. Prints the machine and
-# date for bench/RESULTS.md.
+# in-process Google Benchmark figures of bench_check (parse, check, and
+# reparse after a one-character edit). Prints the machine, date and load
+# average (before and after each part: the figures mean little on a busy
+# machine) for bench/RESULTS.md.
 #
 #   bench/run.sh            (BUILD_DIR defaults to build; build it first)
 #===-----------------------------------------------------------------------===#
@@ -27,6 +29,8 @@ echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores available"
 echo "tessel: $("$tessel" --version), $(grep -m1 CMAKE_BUILD_TYPE:STRING "$build/CMakeCache.txt" | cut -d= -f2) build"
 echo "findings on the file: $("$tessel" check --color=never "$file" | tail -1)"
+load() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; }
+load
 
 echo "== whole process"
 if command -v hyperfine >/dev/null; then
@@ -38,6 +42,7 @@ if command -v hyperfine >/dev/null; then
     "$tessel check $file"
   cat "$md"
   rm -f "$md"
+  load
 else
   echo "(hyperfine not installed: apt-get install hyperfine; using a loop of 50 runs)"
   for cmd in "$tessel --version" "$tessel check --format=json $file"; do
@@ -51,4 +56,5 @@ fi
 if [[ -x $bench_check ]]; then
   echo "== in process (bench_check)"
   "$bench_check" "$file" --benchmark_min_time=0.5 2>/dev/null
+  load
 fi

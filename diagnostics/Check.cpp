@@ -47,11 +47,12 @@ static std::vector<Finding> analysisFindings(const sema::FileAnalysis &FA) {
   return Out;
 }
 
-FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts) {
+FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts,
+                     const sema::FileAnalysis *Previous) {
   sema::AnalyzeOptions AO;
   AO.Arch = Opts.Arch;
   FileReport R;
-  R.Analysis = sema::analyzeFile(File, AO);
+  R.Analysis = sema::analyzeFile(File, AO, Previous);
   for (const Problem &P : R.Analysis->Problems)
     R.Findings.push_back(toFinding(P));
   for (Finding &F : analysisFindings(*R.Analysis))

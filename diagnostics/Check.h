@@ -30,7 +30,10 @@ struct FileReport {
   std::shared_ptr<const sema::FileAnalysis> Analysis;
 };
 
-FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts = {});
+/// Previous, the analysis of an earlier version of the same document, lets
+/// sema reuse the kernels an edit did not touch (sema::analyzeFile).
+FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts = {},
+                     const sema::FileAnalysis *Previous = nullptr);
 
 } // namespace tessel::diag
 

@@ -177,7 +177,11 @@ struct Scheduler::Impl {
         D->LastParsed = F->Parsed;
         D->PendingEdits.clear();
         D->PendingReset = false;
-        F->Report = diag::checkFile(F->Parsed, Opts.Check);
+        // The previous version's analysis answers for every kernel the edits
+        // did not touch.
+        const sema::FileAnalysis *Previous =
+            D->Current && D->Current->Report.Analysis ? D->Current->Report.Analysis.get() : nullptr;
+        F->Report = diag::checkFile(F->Parsed, Opts.Check, Previous);
       } catch (const std::exception &E) {
         F->InternalError = E.what();
       } catch (...) {

@@ -9,7 +9,9 @@
 ///    never a later one.
 ///  - Tier 1 (front end): every update is parsed (incrementally, reusing the
 ///    previous tree) and checked right away, and its diagnostics published
-///    with the document's version. An update that is followed by another
+///    with the document's version. The check reuses the previous version's
+///    analysis of every kernel whose inputs the edits did not touch
+///    (sema/KernelReuse.h), so a keystroke re-checks one kernel, not the file. An update that is followed by another
 ///    update with no request in between is dead: nobody will see it, so it is
 ///    skipped and its edits are folded into the next one.
 ///  - Tier 2 (background): compile-based findings, per kernel and

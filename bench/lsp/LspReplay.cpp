@@ -281,9 +281,9 @@ int main(int Argc, char **Argv) {
   std::printf("file: %zu lines, %d copies open (first diagnostics for all after %.1f ms)\n", FileLines.size(), Files,
               OpenMs);
   std::printf("typing: %zu didChange (one key each, %d ms apart) into f0.py\n", Latencies.size(), DelayMs);
-  std::printf("change -> publishDiagnostics: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms\n",
-              percentile(Latencies, 0.5), percentile(Latencies, 0.9), percentile(Latencies, 0.99),
-              *std::max_element(Latencies.begin(), Latencies.end()));
+  std::printf("change -> publishDiagnostics: p50 %.2f ms, p90 %.2f ms, p95 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+              percentile(Latencies, 0.5), percentile(Latencies, 0.9), percentile(Latencies, 0.95),
+              percentile(Latencies, 0.99), *std::max_element(Latencies.begin(), Latencies.end()));
   std::printf("server CPU time per change (user + system): %.2f ms\n", CpuPerChange);
   std::printf("server memory with %d files open: VmRSS %.1f MiB (peak %.1f MiB); after typing: VmRSS %.1f MiB (peak "
               "%.1f MiB)\n",

@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/Ast.h"
 
+#include <algorithm>
+
 namespace tessel::ast {
 
 std::string_view Expr::pyName() const {
@@ -189,6 +191,40 @@ const ConstantExpr *FunctionDefStmt::docstring() const {
     return nullptr;
   const auto *C = dyn_cast<ConstantExpr>(S->Value);
   return C && C->CK == ConstantKind::String ? C : nullptr;
+}
+
+NodeArena::~NodeArena() {
+  for (Expr *E : Exprs)
+    E->~Expr();
+  for (Stmt *S : Stmts)
+    S->~Stmt();
+}
+
+void *NodeArena::allocate(size_t Size, size_t Align) {
+  size_t At = (Used + Align - 1) & ~(Align - 1);
+  if (Blocks.empty() || At + Size > Capacity) {
+    // Blocks double up to 64 KiB: few blocks for a large module, and each
+    // stays under malloc's mmap threshold (a fresh mapping per block would
+    // fault in every page).
+    Capacity = std::max(Size + Align, std::min<size_t>(std::max<size_t>(8u << 10, Capacity * 2), 64u << 10));
+    Blocks.push_back(std::make_unique<std::byte[]>(Capacity));
+    Used = 0;
+    At = 0;
+    size_t Mis = reinterpret_cast<uintptr_t>(Blocks.back().get()) % Align;
+    if (Mis)
+      At = Align - Mis;
+  }
+  Used = At + Size;
+  return Blocks.back().get() + At;
+}
+
+void Module::keep(std::shared_ptr<const NodeArena> A) {
+  if (!A || A == Nodes)
+    return;
+  for (const auto &K : Kept)
+    if (K == A)
+      return;
+  Kept.push_back(std::move(A));
 }
 
 std::string dottedName(const Expr *E) {

@@ -15,7 +15,9 @@
 /// (UnsupportedStmt / UnsupportedExpr) so that the error can be reported at
 /// the right token.
 ///
-/// Ownership: all nodes of a file live in the Module's arena and die with it.
+/// Ownership: all nodes of a file live in arenas the Module holds (shared
+/// with other modules after an incremental reparse); nodes are never changed
+/// once their module is built.
 /// Children are plain pointers, never null unless the field says "nullable".
 /// Every node carries the byte range of its source text.
 ///
@@ -28,11 +30,13 @@
 
 #include "compiler/support/SourceRange.h"
 
+#include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <memory>
+#include <new>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace tessel::ast {
@@ -519,26 +523,53 @@ struct SyntaxError {
   std::string Message; ///< "invalid syntax", "expected ':'"...
 };
 
-/// One parsed file: its statements, its syntax errors, and the arena that
-/// owns every node.
+/// Owns AST nodes: they are placed in large blocks instead of one heap
+/// allocation each, and destroyed with the arena. Several modules may share
+/// one arena (an incremental reparse reuses the statements an edit did not
+/// touch), so a module holds its arenas by shared_ptr.
+class NodeArena {
+public:
+  NodeArena() = default;
+  NodeArena(const NodeArena &) = delete;
+  NodeArena &operator=(const NodeArena &) = delete;
+  ~NodeArena();
+
+  template <typename T, typename... Args> T *make(Args &&...A) {
+    static_assert(std::is_base_of_v<Expr, T> || std::is_base_of_v<Stmt, T>);
+    T *Node = new (allocate(sizeof(T), alignof(T))) T(std::forward<Args>(A)...);
+    if constexpr (std::is_base_of_v<Expr, T>)
+      Exprs.push_back(Node);
+    else
+      Stmts.push_back(Node);
+    return Node;
+  }
+
+private:
+  void *allocate(size_t Size, size_t Align);
+  std::vector<std::unique_ptr<std::byte[]>> Blocks;
+  size_t Used = 0, Capacity = 0;
+  std::vector<Expr *> Exprs; ///< to run destructors (nodes own strings and vectors)
+  std::vector<Stmt *> Stmts;
+};
+
+/// One parsed file: its statements, its syntax errors, and the arenas that
+/// own every node.
 class Module {
 public:
   Block Body;
   std::vector<SyntaxError> SyntaxErrors;
 
-  template <typename T, typename... Args> T *make(Args &&...A) {
-    auto Node = std::make_unique<T>(std::forward<Args>(A)...);
-    T *Raw = Node.get();
-    if constexpr (std::is_base_of_v<Expr, T>)
-      Exprs.push_back(std::move(Node));
-    else
-      Stmts.push_back(std::move(Node));
-    return Raw;
-  }
+  template <typename T, typename... Args> T *make(Args &&...A) { return Nodes->make<T>(std::forward<Args>(A)...); }
+
+  /// The arena make() allocates from.
+  std::shared_ptr<const NodeArena> arena() const { return Nodes; }
+  /// Keeps A's nodes alive as long as this module, so that Body may hold
+  /// statements built in A (by another module or another thread).
+  void keep(std::shared_ptr<const NodeArena> A);
 
 private:
-  std::vector<std::unique_ptr<Expr>> Exprs;
-  std::vector<std::unique_ptr<Stmt>> Stmts;
+  std::shared_ptr<NodeArena> Nodes = std::make_shared<NodeArena>();
+  std::vector<std::shared_ptr<const NodeArena>> Kept;
 };
 
 //===----------------------------------------------------------------------===//

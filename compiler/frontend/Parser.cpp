@@ -1,19 +1,36 @@
 //===- Parser.cpp - Python source to tessel's AST -------------------------===//
 /// \file
-/// Implements ParsedFile: runs tree-sitter-python (one parser per thread, as
-/// a TSParser must not be shared), keeps the tree for incremental reparses,
-/// and converts it with CstToAst. A ParsedFile is immutable once built, so
-/// any number of threads may read it.
+/// Implements ParsedFile. The text is cut into pieces at the top-level
+/// statement starts of cst::topLevelStarts. parse() gives runs of pieces to
+/// a few threads (one TSParser each, as a TSParser must not be shared); each
+/// parses its run with tree-sitter's included ranges, so byte offsets stay
+/// those of the whole file, and converts it into its own node arena.
+/// reparse() maps the old pieces through the edits and parses only the new
+/// pieces that no old one matches.
+///
+/// A piece's AST is what parsing its text alone gives, so the result never
+/// depends on how pieces were grouped into runs (nor on the thread count).
+/// A run parsed in one go gives the same for every piece whose statements
+/// tree-sitter read without error and within the piece; the other pieces
+/// are parsed again alone, so an error never crosses a piece boundary. A
+/// ParsedFile is immutable once built, so any number of threads may read it.
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/Parser.h"
 
+#include "compiler/frontend/AstClone.h"
 #include "compiler/frontend/CstToAst.h"
 #include "compiler/frontend/PythonGrammar.h"
+#include "compiler/frontend/Segments.h"
+#include "compiler/support/Cores.h"
 
 #include <tree_sitter/api.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <string>
+#include <system_error>
+#include <thread>
 
 namespace tessel {
 
@@ -31,41 +48,28 @@ TSParser *threadParser() {
   return P.get();
 }
 
-TSInputEdit toTreeSitter(const ByteEdit &E) {
-  TSInputEdit T;
-  T.start_byte = E.StartByte;
-  T.old_end_byte = E.OldEndByte;
-  T.new_end_byte = E.NewEndByte;
-  T.start_point = {E.Start.Line, E.Start.Column};
-  T.old_end_point = {E.OldEnd.Line, E.OldEnd.Column};
-  T.new_end_point = {E.NewEnd.Line, E.NewEnd.Column};
-  return T;
-}
-} // namespace
+struct TreeDeleter {
+  void operator()(TSTree *T) const { ts_tree_delete(T); }
+};
+using TreePtr = std::unique_ptr<TSTree, TreeDeleter>;
 
-/// Parses Text, reusing Old (already edited) when given; builds the module.
-static void build(const std::shared_ptr<const SourceText> &Text, TSTree *Old, TSTree *&TreeOut,
-                  std::unique_ptr<ast::Module> &ModuleOut) {
-  ModuleOut = std::make_unique<ast::Module>();
-  const std::string &S = Text->text();
-  if (S.size() > ParsedFile::MaxParseBytes) {
-    ModuleOut->SyntaxErrors.push_back({{0, 0},
-                                       "file too large to analyse (" + std::to_string(S.size() >> 20) +
-                                           " MiB; the limit is " + std::to_string(ParsedFile::MaxParseBytes >> 20) +
-                                           " MiB)"});
-    return;
-  }
-  TreeOut = ts_parser_parse_string(threadParser(), Old, S.data(), static_cast<uint32_t>(S.size()));
-  if (!TreeOut) {
-    ModuleOut->SyntaxErrors.push_back({{0, 0}, "the parser gave up on this file"});
-    return;
-  }
-  TSNode Root = ts_tree_root_node(TreeOut);
-  cst::collectSyntaxErrors(Root, S, ModuleOut->SyntaxErrors);
-  cst::convertTree(Root, S, *ModuleOut);
-  cst::recoverDefinitions(threadParser(), *Text, Root, *ModuleOut);
-  // Three passes report errors; consumers want them once each, in order.
-  auto &Errors = ModuleOut->SyntaxErrors;
+/// Below this many bytes per thread, starting a thread costs more than it saves.
+constexpr size_t MinBytesPerThread = 16u << 10;
+/// At most this many threads parse one file.
+constexpr unsigned MaxThreads = 4;
+/// Runs of pieces per thread (see ParsedFile::parse).
+constexpr size_t RunsPerThread = 3;
+
+/// One piece as a parse produced it, before it joins a file.
+struct PieceAst {
+  SourceRange Range;
+  std::vector<ast::Stmt *> Stmts;
+  std::vector<ast::SyntaxError> Errors;
+  std::shared_ptr<const ast::NodeArena> Arena;
+};
+
+/// Three passes report errors; consumers want them once each, in order.
+void sortErrors(std::vector<ast::SyntaxError> &Errors) {
   std::stable_sort(Errors.begin(), Errors.end(),
                    [](const ast::SyntaxError &A, const ast::SyntaxError &B) { return A.Range < B.Range; });
   Errors.erase(std::unique(Errors.begin(), Errors.end(),
@@ -75,37 +79,310 @@ static void build(const std::shared_ptr<const SourceText> &Text, TSTree *Old, TS
                Errors.end());
 }
 
+/// Parses [R.Begin, R.End) of Text alone, offsets staying file-absolute.
+TreePtr parseRange(TSParser *P, const SourceText &Text, SourceRange R) {
+  const std::string &S = Text.text();
+  LineCol B = Text.lineCol(R.Begin), E = Text.lineCol(R.End);
+  TSRange Range{{B.Line, B.Column}, {E.Line, E.Column}, R.Begin, R.End};
+  if (!ts_parser_set_included_ranges(P, &Range, 1))
+    return nullptr;
+  TSTree *T = ts_parser_parse_string(P, nullptr, S.data(), static_cast<uint32_t>(S.size()));
+  ts_parser_set_included_ranges(P, nullptr, 0);
+  return TreePtr(T);
+}
+
+/// Converts the parse Root of one piece R (the piece alone), with its syntax
+/// errors and the definitions recovered from ERROR nodes, into Out.
+void convertPiece(TSParser *P, const SourceText &Text, TSNode Root, SourceRange R, ast::Module &Scratch,
+                  PieceAst &Out) {
+  std::string_view S = Text.text();
+  ast::Block Body;
+  std::vector<ast::SyntaxError> Errors;
+  std::swap(Scratch.Body, Body);
+  std::swap(Scratch.SyntaxErrors, Errors);
+  cst::collectSyntaxErrors(Root, S, Scratch.SyntaxErrors);
+  cst::convertTree(Root, S, Scratch);
+  cst::recoverDefinitions(P, Text, Root, Scratch);
+  sortErrors(Scratch.SyntaxErrors);
+  Out.Range = R;
+  Out.Stmts = std::move(Scratch.Body);
+  Out.Errors = std::move(Scratch.SyntaxErrors);
+  Out.Arena = Scratch.arena();
+  Scratch.Body = std::move(Body);
+  Scratch.SyntaxErrors = std::move(Errors);
+}
+
+void parseAlone(TSParser *P, const SourceText &Text, SourceRange R, ast::Module &Scratch, PieceAst &Out) {
+  TreePtr T = parseRange(P, Text, R);
+  if (!T) {
+    Out.Range = R;
+    Out.Errors.push_back({{R.Begin, R.Begin}, "the parser gave up on this file"});
+    Out.Arena = Scratch.arena();
+    return;
+  }
+  convertPiece(P, Text, ts_tree_root_node(T.get()), R, Scratch, Out);
+}
+
+/// Parses the run of pieces starting at Starts[0..N) and ending at End in
+/// one go, and appends one PieceAst per piece to Out. Nodes go to Scratch's
+/// arena.
+void parseRun(TSParser *P, const SourceText &Text, const uint32_t *Starts, size_t N, uint32_t End, ast::Module &Scratch,
+              std::vector<PieceAst> &Out) {
+  auto PieceEnd = [&](size_t I) { return I + 1 < N ? Starts[I + 1] : End; };
+  SourceRange Whole{Starts[0], End};
+  if (N == 1) {
+    Out.emplace_back();
+    parseAlone(P, Text, Whole, Scratch, Out.back());
+    return;
+  }
+  TreePtr T = parseRange(P, Text, Whole);
+  if (!T) {
+    for (size_t I = 0; I < N; ++I) {
+      Out.emplace_back();
+      parseAlone(P, Text, {Starts[I], PieceEnd(I)}, Scratch, Out.back());
+    }
+    return;
+  }
+  TSNode Root = ts_tree_root_node(T.get());
+  // A piece is redone alone when an erroneous statement touches it, or when
+  // a statement runs across its boundary (tree-sitter accepted what the scan
+  // split: only invalid code, such as `x = # c` above `y = 1`, does that).
+  std::vector<char> Tainted(N, 0);
+  size_t J = 0;
+  for (const grammar::Child &C : grammar::children(Root)) {
+    uint32_t B = ts_node_start_byte(C.Node), E = ts_node_end_byte(C.Node);
+    while (J + 1 < N && Starts[J + 1] <= B)
+      ++J;
+    size_t Last = J;
+    while (Last + 1 < N && Starts[Last + 1] < E)
+      ++Last;
+    if (Last > J || ts_node_has_error(C.Node) || grammar::nodeType(C.Node) == grammar::NT::Error ||
+        ts_node_is_missing(C.Node))
+      for (size_t I = J; I <= Last; ++I)
+        Tainted[I] = 1;
+  }
+  size_t Base = Out.size();
+  for (size_t I = 0; I < N; ++I) {
+    Out.emplace_back();
+    Out.back().Range = {Starts[I], PieceEnd(I)};
+    Out.back().Arena = Scratch.arena();
+  }
+  // Clean pieces take their statements from the run's own conversion.
+  ast::Block Body;
+  std::vector<ast::SyntaxError> Errors;
+  std::swap(Scratch.Body, Body);
+  std::swap(Scratch.SyntaxErrors, Errors);
+  cst::convertTree(Root, Text.text(), Scratch);
+  auto PieceOf = [&](uint32_t Offset) {
+    return static_cast<size_t>(std::upper_bound(Starts, Starts + N, Offset) - Starts) - 1;
+  };
+  for (ast::Stmt *St : Scratch.Body) {
+    size_t I = PieceOf(St->Range.Begin);
+    if (!Tainted[I])
+      Out[Base + I].Stmts.push_back(St);
+  }
+  for (ast::SyntaxError &E : Scratch.SyntaxErrors) {
+    size_t I = PieceOf(E.Range.Begin);
+    if (!Tainted[I])
+      Out[Base + I].Errors.push_back(std::move(E));
+  }
+  Scratch.Body = std::move(Body);
+  Scratch.SyntaxErrors = std::move(Errors);
+  T.reset();
+  for (size_t I = 0; I < N; ++I)
+    if (Tainted[I]) {
+      SourceRange R = Out[Base + I].Range;
+      Out[Base + I] = PieceAst();
+      parseAlone(P, Text, R, Scratch, Out[Base + I]);
+    }
+}
+
+/// Appends Pieces to F's module and piece list.
+void appendPieces(std::vector<PieceAst> &Pieces, ast::Module &M, std::vector<ParsedFile::Piece> &Out) {
+  for (PieceAst &A : Pieces) {
+    ParsedFile::Piece P;
+    P.Range = A.Range;
+    P.FirstStmt = M.Body.size();
+    P.NumStmts = A.Stmts.size();
+    M.Body.insert(M.Body.end(), A.Stmts.begin(), A.Stmts.end());
+    M.SyntaxErrors.insert(M.SyntaxErrors.end(), A.Errors.begin(), A.Errors.end());
+    P.Errors = std::move(A.Errors);
+    M.keep(A.Arena);
+    P.Arena = std::move(A.Arena);
+    Out.push_back(std::move(P));
+  }
+}
+
+/// The module of a text too large to analyse.
+std::unique_ptr<ast::Module> tooLarge(size_t Size) {
+  auto M = std::make_unique<ast::Module>();
+  M->SyntaxErrors.push_back({{0, 0},
+                             "file too large to analyse (" + std::to_string(Size >> 20) + " MiB; the limit is " +
+                                 std::to_string(ParsedFile::MaxParseBytes >> 20) + " MiB)"});
+  return M;
+}
+} // namespace
+
 std::shared_ptr<const ParsedFile> ParsedFile::parse(std::shared_ptr<const SourceText> Text) {
   std::shared_ptr<ParsedFile> F(new ParsedFile());
-  F->Text = std::move(Text);
-  if (!F->Text)
-    F->Text = std::make_shared<SourceText>();
-  build(F->Text, nullptr, F->Tree, F->Module);
+  F->Text = Text ? std::move(Text) : std::make_shared<SourceText>();
+  const std::string &S = F->Text->text();
+  if (S.size() > MaxParseBytes) {
+    F->Module = tooLarge(S.size());
+    return F;
+  }
+  F->Module = std::make_unique<ast::Module>();
+  std::vector<uint32_t> Starts = cst::topLevelStarts(S);
+  if (Starts.empty())
+    return F;
+  // Runs of pieces of about equal size, a few per thread: the threads take
+  // the next run as they finish one, so a run that parses slowly (dense
+  // code, an error to recover from) does not leave a core idle.
+  size_t Threads =
+      std::min<size_t>({usableCores(), MaxThreads, std::max<size_t>(1, S.size() / MinBytesPerThread), Starts.size()});
+  size_t Wanted = Threads == 1 ? 1 : Threads * RunsPerThread;
+  std::vector<size_t> RunStart{0};
+  for (size_t K = 1; K < Wanted; ++K) {
+    uint32_t Target = static_cast<uint32_t>(S.size() * K / Wanted);
+    size_t I = static_cast<size_t>(std::lower_bound(Starts.begin(), Starts.end(), Target) - Starts.begin());
+    if (I > RunStart.back() && I < Starts.size())
+      RunStart.push_back(I);
+  }
+  size_t Runs = RunStart.size();
+  RunStart.push_back(Starts.size());
+  std::vector<ast::Module> Scratch(Runs);
+  std::vector<std::vector<PieceAst>> Results(Runs);
+  std::atomic<size_t> Next{0};
+  auto Work = [&] {
+    TSParser *P = threadParser();
+    for (size_t K = Next++; K < Runs; K = Next++) {
+      size_t First = RunStart[K], Count = RunStart[K + 1] - First;
+      uint32_t End = RunStart[K + 1] < Starts.size() ? Starts[RunStart[K + 1]] : static_cast<uint32_t>(S.size());
+      parseRun(P, *F->Text, Starts.data() + First, Count, End, Scratch[K], Results[K]);
+    }
+  };
+  std::vector<std::thread> Pool;
+  try {
+    for (size_t T = 1; T < Threads; ++T)
+      Pool.emplace_back(Work);
+  } catch (const std::system_error &) {
+    // Fewer threads than wanted: the runs are shared among those there are.
+  }
+  Work();
+  for (std::thread &T : Pool)
+    T.join();
+  for (size_t K = 0; K < Runs; ++K)
+    appendPieces(Results[K], *F->Module, F->Pieces);
+  sortErrors(F->Module->SyntaxErrors);
   return F;
 }
 
 std::shared_ptr<const ParsedFile> ParsedFile::reparse(const ParsedFile &Old, const std::vector<ByteEdit> &Edits,
                                                       std::shared_ptr<const SourceText> NewText) {
-  if (!Old.Tree)
+  if (!NewText)
+    NewText = std::make_shared<SourceText>();
+  const std::string &S = NewText->text();
+  if (Old.Pieces.empty() || S.size() > MaxParseBytes)
     return parse(std::move(NewText));
+  // Where each old piece lies in the new text; pieces an edit touched drop out.
+  struct Mapped {
+    uint32_t Begin, End;
+    size_t Old;
+  };
+  std::vector<Mapped> Map;
+  Map.reserve(Old.Pieces.size());
+  for (size_t I = 0; I < Old.Pieces.size(); ++I)
+    Map.push_back({Old.Pieces[I].Range.Begin, Old.Pieces[I].Range.End, I});
+  int64_t Size = static_cast<int64_t>(Old.text().text().size());
+  for (const ByteEdit &E : Edits) {
+    if (E.StartByte > E.OldEndByte || E.StartByte > E.NewEndByte || E.OldEndByte > Size)
+      return parse(std::move(NewText)); // edits that do not fit the text
+    int64_t Delta = static_cast<int64_t>(E.NewEndByte) - static_cast<int64_t>(E.OldEndByte);
+    Size += Delta;
+    std::vector<Mapped> Kept;
+    Kept.reserve(Map.size());
+    for (Mapped M : Map) {
+      if (M.End <= E.StartByte) {
+        Kept.push_back(M);
+      } else if (M.Begin >= E.OldEndByte) {
+        M.Begin = static_cast<uint32_t>(M.Begin + Delta);
+        M.End = static_cast<uint32_t>(M.End + Delta);
+        Kept.push_back(M);
+      }
+    }
+    Map = std::move(Kept);
+  }
+  if (Size != static_cast<int64_t>(S.size()))
+    return parse(std::move(NewText));
+
+  // Walk the new pieces: an old piece whose range is a run of new pieces is
+  // reused; the rest are parsed again, consecutive ones as one run.
+  std::vector<uint32_t> Starts = cst::topLevelStarts(S);
+  uint32_t TextEnd = static_cast<uint32_t>(S.size());
+  auto IsBoundary = [&](uint32_t At) { return At == TextEnd || std::binary_search(Starts.begin(), Starts.end(), At); };
+  struct Step {
+    size_t Old = SIZE_MAX; ///< reuse this old piece, moved by Delta bytes
+    int64_t Delta = 0;
+    size_t First = 0, Count = 0; ///< or parse Starts[First, First + Count)
+  };
+  std::vector<Step> Plan;
+  size_t DirtyBytes = 0;
+  size_t M = 0;
+  for (size_t K = 0; K < Starts.size();) {
+    uint32_t At = Starts[K];
+    while (M < Map.size() && Map[M].Begin < At)
+      ++M;
+    if (M < Map.size() && Map[M].Begin == At && IsBoundary(Map[M].End)) {
+      Plan.push_back({Map[M].Old, int64_t(Map[M].Begin) - int64_t(Old.Pieces[Map[M].Old].Range.Begin), 0, 0});
+      K = static_cast<size_t>(std::lower_bound(Starts.begin(), Starts.end(), Map[M].End) - Starts.begin());
+      continue;
+    }
+    if (Plan.empty() || Plan.back().Old != SIZE_MAX)
+      Plan.push_back({SIZE_MAX, 0, K, 0});
+    ++Plan.back().Count;
+    DirtyBytes += (K + 1 < Starts.size() ? Starts[K + 1] : TextEnd) - At;
+    ++K;
+  }
+  // An edit that touched most of the file is a fresh parse, on several threads.
+  if (DirtyBytes > S.size() / 2 && S.size() >= 2 * MinBytesPerThread)
+    return parse(std::move(NewText));
+
   std::shared_ptr<ParsedFile> F(new ParsedFile());
   F->Text = std::move(NewText);
-  if (!F->Text)
-    F->Text = std::make_shared<SourceText>();
-  // The old tree stays untouched (others may be reading it): edit a copy.
-  TSTree *Edited = ts_tree_copy(Old.Tree);
-  for (const ByteEdit &E : Edits) {
-    TSInputEdit T = toTreeSitter(E);
-    ts_tree_edit(Edited, &T);
+  F->Module = std::make_unique<ast::Module>();
+  ast::Module &Mod = *F->Module;
+  std::vector<PieceAst> Pieces;
+  for (const Step &St : Plan) {
+    if (St.Old == SIZE_MAX) {
+      size_t End = St.First + St.Count;
+      parseRun(threadParser(), *F->Text, Starts.data() + St.First, St.Count,
+               End < Starts.size() ? Starts[End] : TextEnd, Mod, Pieces);
+      continue;
+    }
+    const Piece &OldP = Old.Pieces[St.Old];
+    auto FirstOld = Old.Module->Body.begin() + static_cast<std::ptrdiff_t>(OldP.FirstStmt);
+    PieceAst A;
+    A.Errors = OldP.Errors;
+    int64_t Delta = St.Delta;
+    A.Range = {static_cast<uint32_t>(OldP.Range.Begin + Delta), static_cast<uint32_t>(OldP.Range.End + Delta)};
+    if (Delta == 0) {
+      // Above the edit: the very same nodes, kept alive by their arena.
+      A.Stmts.assign(FirstOld, FirstOld + static_cast<std::ptrdiff_t>(OldP.NumStmts));
+      A.Arena = OldP.Arena;
+    } else {
+      for (auto It = FirstOld; It != FirstOld + static_cast<std::ptrdiff_t>(OldP.NumStmts); ++It)
+        A.Stmts.push_back(ast::cloneShifted(*It, Delta, Mod));
+      for (ast::SyntaxError &E : A.Errors)
+        E.Range = {static_cast<uint32_t>(E.Range.Begin + Delta), static_cast<uint32_t>(E.Range.End + Delta)};
+      A.Arena = Mod.arena();
+    }
+    Pieces.push_back(std::move(A));
   }
-  build(F->Text, Edited, F->Tree, F->Module);
-  ts_tree_delete(Edited);
+  appendPieces(Pieces, Mod, F->Pieces);
+  sortErrors(Mod.SyntaxErrors);
   return F;
 }
 
-ParsedFile::~ParsedFile() {
-  if (Tree)
-    ts_tree_delete(Tree);
-}
+ParsedFile::~ParsedFile() = default;
 
 } // namespace tessel

@@ -5,8 +5,13 @@
 /// entries plus Error nodes, and every well-formed statement around them is
 /// still converted, so one half-typed line does not hide the other kernels.
 ///
-/// ParsedFile keeps tree-sitter's tree so an editor can reparse
-/// incrementally after an edit (tree-sitter reuses unchanged subtrees).
+/// The file is cut at top-level statement boundaries found by a lexical scan
+/// (Segments.h); large files are parsed in several pieces at once, one
+/// tree-sitter parser per thread. A piece's AST depends only on its own text,
+/// so after an edit reparse() parses again only the pieces the edit touched
+/// and reuses the others' statements: shared as they are above the edit,
+/// copied with shifted ranges below it. Syntax errors stay within their
+/// piece: a half-typed line cannot swallow the kernel after it.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_COMPILER_FRONTEND_PARSER_H
 #define TESSEL_COMPILER_FRONTEND_PARSER_H
@@ -15,8 +20,6 @@
 #include "compiler/support/SourceText.h"
 
 #include <memory>
-
-struct TSTree;
 
 namespace tessel {
 
@@ -37,7 +40,9 @@ public:
 
   /// Parses Text from scratch.
   static std::shared_ptr<const ParsedFile> parse(std::shared_ptr<const SourceText> Text);
-  /// Parses NewText reusing Old's tree; Edits turn Old's text into NewText, in order.
+  /// Parses NewText reusing the statements of Old that Edits did not touch;
+  /// Edits turn Old's text into NewText, in order. Old is not modified and
+  /// may be read by other threads meanwhile. The result equals parse(NewText).
   static std::shared_ptr<const ParsedFile> reparse(const ParsedFile &Old, const std::vector<ByteEdit> &Edits,
                                                    std::shared_ptr<const SourceText> NewText);
   ~ParsedFile();
@@ -48,11 +53,22 @@ public:
   std::shared_ptr<const SourceText> textPtr() const { return Text; }
   const ast::Module &module() const { return *Module; }
 
+  /// One piece of the file: a run of top-level statements parsed together.
+  struct Piece {
+    SourceRange Range;
+    size_t FirstStmt = 0; ///< its statements are Module->Body[FirstStmt, FirstStmt + NumStmts)
+    size_t NumStmts = 0;
+    std::vector<ast::SyntaxError> Errors;
+    std::shared_ptr<const ast::NodeArena> Arena; ///< owns the statements' nodes
+  };
+  /// The pieces, in order, covering the whole text.
+  const std::vector<Piece> &pieces() const { return Pieces; }
+
 private:
   ParsedFile() = default;
   std::shared_ptr<const SourceText> Text;
   std::unique_ptr<ast::Module> Module;
-  TSTree *Tree = nullptr;
+  std::vector<Piece> Pieces;
 };
 
 } // namespace tessel

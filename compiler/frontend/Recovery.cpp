@@ -7,6 +7,7 @@
 #include "compiler/frontend/CstToAst.h"
 
 #include "compiler/frontend/PythonGrammar.h"
+#include "compiler/frontend/Segments.h"
 
 #include <algorithm>
 #include <cctype>
@@ -17,13 +18,6 @@ namespace {
 /// At most this many re-parses per file, so a file of nothing but broken
 /// brackets stays linear.
 constexpr int MaxRecoveries = 256;
-
-bool startsDefinition(std::string_view Line) {
-  for (std::string_view K : {"def ", "class ", "@", "async def "})
-    if (Line.substr(0, K.size()) == K)
-      return true;
-  return false;
-}
 
 /// The start of the first column-0 definition line after the first line of
 /// [Begin, End), or End if there is none.

@@ -1,7 +1,8 @@
 //===- Analysis.cpp - checking every kernel of a file ---------------------===//
 /// \file
 /// analyzeFile: syntax errors, discovery, then every kernel under every
-/// specialization. A problem found under every specialization of a kernel is
+/// specialization (or its previous results, when its inputs are unchanged:
+/// KernelReuse.h). A problem found under every specialization of a kernel is
 /// reported once, plainly; one found under only some carries the
 /// specialization it needs and points at the config or launch that made it.
 //===----------------------------------------------------------------------===//
@@ -9,10 +10,13 @@
 
 #include "compiler/frontend/LaunchSpec.h"
 #include "compiler/sema/KernelChecker.h"
+#include "compiler/sema/KernelReuse.h"
 #include "compiler/sema/Specializations.h"
+#include "compiler/support/Cores.h"
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <thread>
 
 namespace tessel::sema {
@@ -61,19 +65,21 @@ bool FileAnalysis::onBrokenLine(SourceRange R) const {
 }
 
 namespace {
-/// One kernel checked under all its specializations.
+/// One kernel checked under all its specializations, or taken from the
+/// previous analysis.
 struct KernelResult {
-  std::vector<Specialization> Specs;
-  std::vector<std::vector<Problem>> PerSpec;
+  KernelInputs Inputs;
+  std::vector<Problem> Problems; ///< merged across its specializations
   std::vector<KernelAnalysis> Analyses;
+  bool Reused = false;
 };
 } // namespace
 
-static KernelResult checkKernelSpecializations(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Fn,
-                                               const AnalyzeOptions &Opts) {
-  KernelResult R;
-  R.Specs = specializationsOf(Fn, Opts.MaxSpecializations);
-  for (const Specialization &S : R.Specs) {
+static void checkKernelSpecializations(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Fn,
+                                       const std::vector<Specialization> &Specs, const AnalyzeOptions &Opts,
+                                       KernelResult &R) {
+  std::vector<std::vector<Problem>> PerSpec;
+  for (const Specialization &S : Specs) {
     KernelAnalysis KA;
     KA.Kernel = Fn.Name;
     KA.Specialization = S.Description;
@@ -81,13 +87,38 @@ static KernelResult checkKernelSpecializations(const ParsedFile &File, const Mod
     ProblemSink SpecSink;
     KernelChecker C(File, Info, Opts, SpecSink, KA);
     C.checkKernel(Fn, S);
-    R.PerSpec.push_back(SpecSink.take());
+    PerSpec.push_back(SpecSink.take());
     R.Analyses.push_back(std::move(KA));
   }
-  return R;
+  ProblemSink KernelSink;
+  mergeSpecializations(PerSpec, Specs, KernelSink);
+  R.Problems = KernelSink.take();
 }
 
-std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile> File, const AnalyzeOptions &Opts) {
+/// Takes Old's results for a kernel whose inputs are unchanged, moved to the
+/// kernel's new place; false (R untouched) when they cannot be.
+static bool reuseKernel(const FileAnalysis &Previous, const KernelRecord &Old, const ParsedFile &NewFile,
+                        KernelResult &R) {
+  std::optional<Rebaser> Move = Rebaser::match(*Previous.File, Old.Inputs, NewFile, R.Inputs);
+  if (!Move)
+    return false;
+  std::vector<KernelAnalysis> Analyses(Previous.Kernels.begin() + Old.FirstAnalysis,
+                                       Previous.Kernels.begin() + Old.FirstAnalysis + Old.NumAnalyses);
+  for (KernelAnalysis &KA : Analyses)
+    if (!Move->rebase(KA))
+      return false;
+  std::vector<Problem> Problems = Old.Problems;
+  for (Problem &P : Problems)
+    if (!Move->rebase(P))
+      return false;
+  R.Analyses = std::move(Analyses);
+  R.Problems = std::move(Problems);
+  R.Reused = true;
+  return true;
+}
+
+std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile> File, const AnalyzeOptions &Opts,
+                                                const FileAnalysis *Previous) {
   auto FA = std::make_shared<FileAnalysis>();
   FA->File = File;
   ProblemSink Sink;
@@ -112,21 +143,50 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     if (Fn.IsKernel && Fn.Def)
       Kernels.push_back(&Fn);
   }
+  std::map<std::string_view, const KernelRecord *> OldRecords;
+  if (Previous)
+    for (const KernelRecord &Rec : Previous->Records)
+      OldRecords.emplace(Rec.Kernel, &Rec);
+  ModuleNames Names(*File, FA->Info);
   std::vector<KernelResult> Results(Kernels.size());
+  std::vector<std::vector<Specialization>> Specs(Kernels.size());
+  // Reuse is a copy: done here, so that only the kernels left to check pay
+  // for threads.
+  std::vector<size_t> ToCheck;
+  for (size_t I = 0; I < Kernels.size(); ++I) {
+    const JitFunction &Fn = *Kernels[I];
+    Specs[I] = specializationsOf(Fn, Opts.MaxSpecializations);
+    Results[I].Inputs = kernelInputs(Names, *File, Fn, Specs[I], Opts);
+    auto It = OldRecords.find(Fn.Name);
+    if (It == OldRecords.end() || !reuseKernel(*Previous, *It->second, *File, Results[I]))
+      ToCheck.push_back(I);
+  }
   std::atomic<size_t> Next{0};
   auto Work = [&] {
-    for (size_t I = Next++; I < Kernels.size(); I = Next++)
-      Results[I] = checkKernelSpecializations(*File, FA->Info, *Kernels[I], Opts);
+    for (size_t J = Next++; J < ToCheck.size(); J = Next++) {
+      size_t I = ToCheck[J];
+      checkKernelSpecializations(*File, FA->Info, *Kernels[I], Specs[I], Opts, Results[I]);
+    }
   };
-  size_t Threads = std::min<size_t>(Kernels.size(), std::max(1u, std::thread::hardware_concurrency()));
+  size_t Threads = std::min<size_t>(ToCheck.size(), usableCores());
   std::vector<std::thread> Pool;
   for (size_t T = 1; T < Threads; ++T)
     Pool.emplace_back(Work);
   Work();
   for (std::thread &T : Pool)
     T.join();
-  for (KernelResult &R : Results) {
-    mergeSpecializations(R.PerSpec, R.Specs, Sink);
+  for (size_t I = 0; I < Kernels.size(); ++I) {
+    KernelResult &R = Results[I];
+    for (const Problem &P : R.Problems)
+      Sink.report(P);
+    KernelRecord Rec;
+    Rec.Kernel = Kernels[I]->Name;
+    Rec.Inputs = std::move(R.Inputs);
+    Rec.FirstAnalysis = FA->Kernels.size();
+    Rec.NumAnalyses = R.Analyses.size();
+    Rec.Problems = std::move(R.Problems);
+    FA->Records.push_back(std::move(Rec));
+    FA->ReusedKernels += R.Reused;
     for (KernelAnalysis &KA : R.Analyses)
       FA->Kernels.push_back(std::move(KA));
   }

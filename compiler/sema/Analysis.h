@@ -40,10 +40,12 @@ enum class AxisIndex : uint8_t {
 };
 
 struct MemoryAccess {
-  const ast::CallExpr *Call = nullptr; ///< the tl.load / tl.store / tl.atomic_* call
-  std::string Op;                      ///< "tl.load", "tl.store", "tl.atomic_add"...
-  SourceRange PointerRange;            ///< the pointer argument
-  std::vector<AxisIndex> PointerAxes;  ///< one per tile axis of the pointer (empty for a scalar pointer)
+  /// The tl.load / tl.store / tl.atomic_* call: a range, not an AST pointer,
+  /// so that the analysis can outlive its tree and be reused after an edit.
+  SourceRange CallRange;
+  std::string Op;                     ///< "tl.load", "tl.store", "tl.atomic_add"...
+  SourceRange PointerRange;           ///< the pointer argument
+  std::vector<AxisIndex> PointerAxes; ///< one per tile axis of the pointer (empty for a scalar pointer)
   /// Why an axis slides: "program_id(0)", "the loop variable `k`".
   std::vector<std::string> SlidingCause;
   bool HasMask = false;
@@ -64,11 +66,39 @@ struct KernelAnalysis {
   bool Completed = false; ///< false when an error stopped the walk early
 };
 
+/// What one kernel's analysis read from its file (see KernelReuse.h): two
+/// kernels with equal inputs analyse identically, up to where their text
+/// sits in the file.
+struct KernelInputs {
+  /// The kernel's `def` first, then every @jit helper it may reach, then the
+  /// configs and launch sites of its specializations.
+  std::vector<SourceRange> Segments;
+  /// Everything else it read, spelled out: the module-level names its text
+  /// may resolve, its specializations' values, the options.
+  std::string Facts;
+  /// False when the analysis may hold something the text does not pin down
+  /// (a lambda or function passed as a constexpr); never reused then.
+  bool Reusable = true;
+};
+
+/// One kernel's share of a FileAnalysis, kept so that the analysis of the
+/// next version of the file can reuse it when the kernel's inputs are equal.
+struct KernelRecord {
+  std::string Kernel;
+  KernelInputs Inputs;
+  size_t FirstAnalysis = 0, NumAnalyses = 0; ///< its slice of FileAnalysis::Kernels
+  /// Its problems, merged across specializations, before the file-wide
+  /// deduplication and the broken-line filter.
+  std::vector<Problem> Problems;
+};
+
 struct FileAnalysis {
   std::shared_ptr<const ParsedFile> File;
   ModuleInfo Info;
   std::vector<KernelAnalysis> Kernels; ///< one per kernel x specialization
   std::vector<Problem> Problems;
+  std::vector<KernelRecord> Records; ///< one per kernel, in source order
+  size_t ReusedKernels = 0;          ///< kernels taken from the previous analysis
 
   /// The facts of the first specialization of the kernel whose body contains Offset.
   /// Does R share a line with a syntax error? Findings there would describe
@@ -86,8 +116,12 @@ struct AnalyzeOptions {
   size_t MaxSpecializations = 64;
 };
 
-std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile> File,
-                                                const AnalyzeOptions &Opts = {});
+/// Analyses File. With Previous (the analysis of an earlier version of the
+/// same document), every kernel whose inputs are unchanged takes Previous's
+/// results, moved to where the kernel now sits, instead of being checked
+/// again; the result is the same as without Previous.
+std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile> File, const AnalyzeOptions &Opts = {},
+                                                const FileAnalysis *Previous = nullptr);
 
 } // namespace tessel::sema
 

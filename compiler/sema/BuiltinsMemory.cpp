@@ -27,7 +27,7 @@ static std::string shapeText(const std::vector<int64_t> &S) {
 static void recordAccess(BuiltinCall &B, std::string Op, const Value &Ptr, const Value *Mask,
                          const std::vector<int64_t> &Shape) {
   MemoryAccess A;
-  A.Call = B.Call;
+  A.CallRange = B.Call->Range;
   A.Op = std::move(Op);
   A.PointerRange = B.rangeOf("pointer");
   A.IsBlockPointer = Ptr.IsBlockPtr;

@@ -73,7 +73,7 @@ public:
   /// The access recorded for a tl.load / tl.store call, if any.
   MemoryAccess *accessFor(const ast::CallExpr *Call) {
     for (MemoryAccess &A : Out.Accesses)
-      if (A.Call == Call)
+      if (A.CallRange == Call->Range)
         return &A;
     return nullptr;
   }

@@ -13,7 +13,7 @@ std::vector<Finding> checkMaskCoverage(const sema::KernelAnalysis &Kernel) {
     if (A.IsBlockPointer)
       continue; // bounds are the block pointer's boundary_check
     if (A.EnclosingWhere && !A.HasMask) {
-      Out.push_back(make(DiagId::LoadInWhere, A.Call->Range,
+      Out.push_back(make(DiagId::LoadInWhere, A.CallRange,
                          A.Op + " inside tl.where has no mask: the load reads every lane before tl.where selects, "
                                 "so the lanes the condition excludes still read out of bounds; pass the condition "
                                 "as the load's `mask=` (with `other=`)",

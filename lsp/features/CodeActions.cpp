@@ -103,17 +103,25 @@ static void fixMissingMask(const AnalyzedFile &F, const diag::Finding &Fd, std::
   const sema::MemoryAccess *Access = nullptr;
   for (const sema::KernelAnalysis &K : A.Kernels)
     for (const sema::MemoryAccess &M : K.Accesses)
-      if (!Access && M.Call && overlaps(M.Call->Range, Fd.Range))
+      if (!Access && overlaps(M.CallRange, Fd.Range))
         Access = &M;
   if (!Access || Access->HasMask || Access->IsBlockPointer || Access->PointerAxes.size() != 1)
     return;
-  const CallExpr *Call = Access->Call;
-  if (Call->Args.empty() || Call->keyword("mask"))
+  const FunctionDefStmt *Fn = functionAt(F.Parsed->module(), Access->CallRange.Begin);
+  if (!Fn)
+    return;
+  // The analysis records where the call is, not the node (it may come from a
+  // reused analysis of an earlier tree).
+  const CallExpr *Call = nullptr;
+  forEachExpr(*Fn, [&](const Expr &E) {
+    if (!Call && E.Range == Access->CallRange)
+      Call = dyn_cast<CallExpr>(&E);
+  });
+  if (!Call || Call->Args.empty() || Call->keyword("mask"))
     return;
   // `ptr + offs` or `offs + ptr`: the side that is not a parameter name is the offsets.
   auto *Add = dyn_cast<BinOpExpr>(Call->Args[0]);
-  const FunctionDefStmt *Fn = functionAt(F.Parsed->module(), Call->Range.Begin);
-  if (!Add || Add->Op != BinOpKind::Add || !Fn)
+  if (!Add || Add->Op != BinOpKind::Add)
     return;
   auto IsParam = [&](const Expr *E) {
     auto *N = dyn_cast<NameExpr>(E);

@@ -3,9 +3,10 @@
 /// Tests the scheduler's contract with the real front end: dead updates are
 /// dropped but never one a request waits for; requests see the version that
 /// preceded them; ContentModified and RequestCancelled; incremental reparses
-/// agree with a parse from scratch; the background tier compiles only the
-/// kernels an edit touched and moves cached findings with their kernel; and
-/// threaded mode publishes versions in order.
+/// agree with a parse from scratch and reuse the analysis of untouched
+/// kernels; the background tier compiles only the kernels an edit touched and
+/// moves cached findings with their kernel; and threaded mode publishes
+/// versions in order.
 //===----------------------------------------------------------------------===//
 #include "lsp/Scheduler.h"
 
@@ -21,6 +22,7 @@ namespace {
 struct Published {
   int64_t Version;
   std::vector<diag::Finding> Findings;
+  size_t ReusedKernels; ///< kernels the front-end tier took from the previous version
 };
 
 struct Recorder : SchedulerCallbacks {
@@ -28,7 +30,7 @@ struct Recorder : SchedulerCallbacks {
   std::vector<Published> All;
   void onDiagnostics(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) override {
     std::lock_guard<std::mutex> L(M);
-    All.push_back({F.Doc.Version, Findings});
+    All.push_back({F.Doc.Version, Findings, F.Report.Analysis ? F.Report.Analysis->ReusedKernels : 0});
   }
 };
 
@@ -139,6 +141,12 @@ TEST(Scheduler, IncrementalReparseAgreesWithAFreshParse) {
   EXPECT_EQ(codes(R.All[1].Findings).size(), 1u); // the broken b
   EXPECT_EQ(codes(R.All[2].Findings).size(), 0u);
   EXPECT_EQ(codes(R.All[3].Findings).size(), 1u); // the broken a
+  // Each step touched one kernel: the other one's analysis was reused (moved
+  // down a line in the second step), and the findings above still match a
+  // fresh check.
+  EXPECT_EQ(R.All[0].ReusedKernels, 0u);
+  for (size_t I = 1; I < R.All.size(); ++I)
+    EXPECT_EQ(R.All[I].ReusedKernels, 1u) << "version " << R.All[I].Version;
 }
 
 TEST(Scheduler, BackgroundTierRecompilesOnlyTouchedKernelsAndMovesCachedFindings) {

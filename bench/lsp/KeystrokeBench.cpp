@@ -1,0 +1,169 @@
+//===- KeystrokeBench.cpp - the phases of one keystroke, in process -------===//
+/// \file
+/// Where the language server's time per keystroke goes, without the pipe and
+/// the threads of bench_lsp_replay: one character typed into a kernel in the
+/// middle of the 50-kernel file (the replay's edit), then each phase of the
+/// server's front-end tier on the edited version: applying the edit to the
+/// document, the incremental reparse, the check from scratch and the check
+/// that reuses the previous version's analysis, and the conversion of the
+/// findings to a publishDiagnostics message; then all of it in sequence.
+///
+///   bench_lsp_keystroke [--benchmark_repetitions=5]
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/Discovery.h"
+#include "compiler/frontend/Parser.h"
+#include "diagnostics/Check.h"
+#include "lsp/ToProtocol.h"
+#include "lsp/Workspace.h"
+
+#include <benchmark/benchmark.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+using namespace tessel;
+
+namespace {
+
+/// The document before and after one keystroke, and the server's state
+/// before it (the previous parse and analysis).
+struct Keystroke {
+  lsp::Workspace W;
+  lsp::DocumentUpdate Open, Typed;
+  lsp::DocumentEdit Edit;
+  std::shared_ptr<const ParsedFile> OldParse, NewParse;
+  diag::FileReport OldReport;
+
+  Keystroke() {
+    std::ifstream In(TESSEL_BENCH_FILE, std::ios::binary);
+    if (!In) {
+      std::cerr << "bench_lsp_keystroke: cannot read " << TESSEL_BENCH_FILE << "\n";
+      std::exit(2);
+    }
+    std::stringstream SS;
+    SS << In.rdbuf();
+    std::string Text = SS.str();
+    // As bench_lsp_replay: the line after the first `tl.arange(0, BLOCK)` in
+    // the second half of the file, inside a kernel.
+    size_t At = Text.find("tl.arange(0, BLOCK)", Text.size() / 2);
+    uint32_t Line = static_cast<uint32_t>(std::count(Text.begin(), Text.begin() + At, '\n')) + 1;
+    Open = W.open("file:///bench.py", 1, Text);
+    Edit = {lsp::DocumentEdit::PositionRange{{Line, 4}, {Line, 4}}, "t"};
+    std::string Error;
+    Typed = *W.change("file:///bench.py", 2, {Edit}, Error);
+    OldParse = ParsedFile::parse(Open.Snapshot.Text);
+    OldReport = diag::checkFile(OldParse);
+    NewParse = ParsedFile::reparse(*OldParse, Typed.Edits, Typed.Snapshot.Text);
+  }
+};
+
+Keystroke &keystroke() {
+  static Keystroke K;
+  return K;
+}
+
+void applyEdit(benchmark::State &State) {
+  Keystroke &K = keystroke();
+  for (auto _ : State) {
+    lsp::Workspace W;
+    State.PauseTiming();
+    W.open("file:///bench.py", 1, K.Open.Snapshot.Text->text());
+    State.ResumeTiming();
+    std::string Error;
+    auto U = W.change("file:///bench.py", 2, {K.Edit}, Error);
+    benchmark::DoNotOptimize(U->Snapshot.Text.get());
+  }
+}
+
+void reparse(benchmark::State &State) {
+  Keystroke &K = keystroke();
+  for (auto _ : State) {
+    auto P = ParsedFile::reparse(*K.OldParse, K.Typed.Edits, K.Typed.Snapshot.Text);
+    benchmark::DoNotOptimize(P.get());
+  }
+}
+
+/// Part of either check: finding the kernels, configs and launch sites.
+void discoverModule(benchmark::State &State) {
+  Keystroke &K = keystroke();
+  for (auto _ : State) {
+    ProblemSink Sink;
+    ModuleInfo Info = discover(K.NewParse->module(), Sink);
+    benchmark::DoNotOptimize(Info.Jit.size());
+  }
+}
+
+void checkFromScratch(benchmark::State &State) {
+  Keystroke &K = keystroke();
+  for (auto _ : State) {
+    diag::FileReport R = diag::checkFile(K.NewParse);
+    benchmark::DoNotOptimize(R.Findings.data());
+  }
+}
+
+void checkReusingPrevious(benchmark::State &State) {
+  Keystroke &K = keystroke();
+  size_t Reused = 0;
+  for (auto _ : State) {
+    diag::FileReport R = diag::checkFile(K.NewParse, {}, K.OldReport.Analysis.get());
+    Reused = R.Analysis->ReusedKernels;
+    benchmark::DoNotOptimize(R.Findings.data());
+  }
+  State.counters["reused_kernels"] = static_cast<double>(Reused);
+}
+
+void publishMessage(benchmark::State &State) {
+  Keystroke &K = keystroke();
+  diag::FileReport R = diag::checkFile(K.NewParse, {}, K.OldReport.Analysis.get());
+  for (auto _ : State) {
+    nlohmann::json Diags = nlohmann::json::array();
+    for (const diag::Finding &F : R.Findings)
+      Diags.push_back(lsp::toProtocol(F, *K.Typed.Snapshot.Index, K.Typed.Snapshot.Uri, lsp::PositionEncoding::UTF16));
+    std::string Body =
+        nlohmann::json{{"uri", K.Typed.Snapshot.Uri}, {"version", 2}, {"diagnostics", std::move(Diags)}}.dump();
+    benchmark::DoNotOptimize(Body.data());
+  }
+  State.counters["findings"] = static_cast<double>(R.Findings.size());
+}
+
+/// Everything above in sequence, as the server does per keystroke, with the
+/// previous version freed at the end as the scheduler frees it.
+void wholeKeystroke(benchmark::State &State) {
+  Keystroke &K = keystroke();
+  for (auto _ : State) {
+    State.PauseTiming();
+    lsp::Workspace W;
+    W.open("file:///bench.py", 1, K.Open.Snapshot.Text->text());
+    auto OldParse = ParsedFile::parse(K.Open.Snapshot.Text);
+    auto OldReport = std::make_unique<diag::FileReport>(diag::checkFile(OldParse));
+    State.ResumeTiming();
+    std::string Error;
+    auto U = W.change("file:///bench.py", 2, {K.Edit}, Error);
+    auto P = ParsedFile::reparse(*OldParse, U->Edits, U->Snapshot.Text);
+    diag::FileReport R = diag::checkFile(P, {}, OldReport->Analysis.get());
+    nlohmann::json Diags = nlohmann::json::array();
+    for (const diag::Finding &F : R.Findings)
+      Diags.push_back(lsp::toProtocol(F, *U->Snapshot.Index, U->Snapshot.Uri, lsp::PositionEncoding::UTF16));
+    std::string Body =
+        nlohmann::json{{"uri", U->Snapshot.Uri}, {"version", 2}, {"diagnostics", std::move(Diags)}}.dump();
+    benchmark::DoNotOptimize(Body.data());
+    OldReport.reset();
+    OldParse.reset();
+  }
+}
+
+} // namespace
+
+// Process CPU time: the front end parses and checks on helper threads too.
+BENCHMARK(applyEdit)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+BENCHMARK(reparse)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+BENCHMARK(discoverModule)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+BENCHMARK(checkFromScratch)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+BENCHMARK(checkReusingPrevious)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+BENCHMARK(publishMessage)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+BENCHMARK(wholeKeystroke)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+BENCHMARK_MAIN();

@@ -1,0 +1,228 @@
+//===- KernelReuse.cpp - reusing a kernel's analysis after an edit --------===//
+#include "compiler/sema/KernelReuse.h"
+
+namespace tessel::sema {
+
+namespace {
+
+// Bytes of multi-byte UTF-8 sequences count as identifier characters, so a
+// non-ASCII name is never split into a shorter one.
+bool isIdentStart(char C) {
+  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || C == '_' || static_cast<unsigned char>(C) >= 0x80;
+}
+bool isIdentChar(char C) { return isIdentStart(C) || (C >= '0' && C <= '9'); }
+
+/// Collects a kernel's inputs: a worklist of texts whose identifiers are
+/// resolved through the module's names.
+class InputCollector {
+public:
+  InputCollector(const ModuleNames &Names, const SourceText &Text, KernelInputs &Out)
+      : Names(Names), Text(Text), Seen(Names.size(), false), Out(Out) {}
+
+  void scan(std::string_view S) {
+    size_t I = 0;
+    while (I < S.size()) {
+      if (!isIdentStart(S[I])) {
+        ++I;
+        continue;
+      }
+      size_t Begin = I;
+      while (I < S.size() && isIdentChar(S[I]))
+        ++I;
+      std::optional<size_t> Id = Names.find(S.substr(Begin, I - Begin));
+      if (Id && !Seen[*Id]) {
+        Seen[*Id] = true;
+        resolve(Names.entry(*Id));
+      }
+    }
+  }
+
+  /// The kernel's own name: its fact counts, but its text is scanned once,
+  /// as the kernel, not again as a helper.
+  void markKernel(const std::string &Name) {
+    if (std::optional<size_t> Id = Names.find(Name)) {
+      Seen[*Id] = true;
+      Out.Facts += Names.entry(*Id).Fact;
+    }
+  }
+
+private:
+  void resolve(const ModuleNames::Entry &E) {
+    Out.Facts += E.Fact;
+    if (E.Helper) {
+      Out.Segments.push_back(E.Helper->Range);
+      scan(Text.slice(E.Helper->Range));
+    }
+    if (!E.Aliased.empty())
+      scan(E.Aliased);
+  }
+
+  const ModuleNames &Names;
+  const SourceText &Text;
+  std::vector<bool> Seen;
+  KernelInputs &Out;
+};
+
+bool holdsTreePointer(const PyValue &V) {
+  switch (V.kind()) {
+  case PyValue::Kind::Function:
+  case PyValue::Kind::Lambda:
+    return true;
+  case PyValue::Kind::Tuple:
+  case PyValue::Kind::List:
+    for (const PyValue &E : V.elements())
+      if (holdsTreePointer(E))
+        return true;
+    return false;
+  case PyValue::Kind::Dict:
+    for (const auto &[K, X] : V.items())
+      if (holdsTreePointer(K) || holdsTreePointer(X))
+        return true;
+    return false;
+  case PyValue::Kind::Config:
+    for (const auto &[K, X] : V.asConfig().Kwargs)
+      if (holdsTreePointer(K) || holdsTreePointer(X))
+        return true;
+    return false;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+ModuleNames::ModuleNames(const ParsedFile &File, const ModuleInfo &Info) {
+  const SourceText &Text = File.text();
+  auto Add = [&](const std::string &Name) -> Entry & {
+    auto [It, New] = Index.emplace(Name, Entries.size());
+    if (New) {
+      Entries.emplace_back();
+      if (!Name.empty())
+        Shapes[static_cast<unsigned char>(Name[0])] |= 1u << lengthBit(Name.size());
+    }
+    return Entries[It->second];
+  };
+  // The same lookups as KernelChecker::evalGlobal; a name in several tables
+  // records all of them.
+  for (const auto &[Name, Fn] : Info.Jit) {
+    Entry &E = Add(Name);
+    E.Fact += "jit " + Name + ";";
+    E.Helper = Fn.Def;
+  }
+  for (const auto &[Name, Path] : Info.Imports)
+    Add(Name).Fact += "import " + Name + "=" + Path + ";";
+  for (const auto &[Name, G] : Info.Globals) {
+    Entry &E = Add(Name);
+    E.Fact += "global " + Name + (G.IsConstexpr ? " constexpr " : " ") + G.Value.repr() + " {";
+    E.Fact += Text.slice(G.Range);
+    E.Fact += "};";
+    // `act = relu`: the kernel reaches relu's text through the global.
+    if (G.Value.kind() == PyValue::Kind::Function && G.Value.asFunction())
+      E.Aliased = G.Value.asFunction()->Name;
+  }
+  for (const auto &[Name, Def] : Info.Functions)
+    Add(Name).Fact += "def " + Name + ";";
+}
+
+std::optional<size_t> ModuleNames::find(std::string_view Name) const {
+  if (Name.empty() || !(Shapes[static_cast<unsigned char>(Name[0])] >> lengthBit(Name.size()) & 1u))
+    return std::nullopt;
+  auto It = Index.find(Name);
+  if (It == Index.end())
+    return std::nullopt;
+  return It->second;
+}
+
+KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, const JitFunction &Kernel,
+                          const std::vector<Specialization> &Specs, const AnalyzeOptions &Opts) {
+  KernelInputs In;
+  const SourceText &Text = File.text();
+  In.Segments.push_back(Kernel.Def->Range);
+  In.Facts = "kernel " + Kernel.Name + "; arch " + std::to_string(Opts.Arch) + "; max " +
+             std::to_string(Opts.MaxSpecializations) + ";";
+  InputCollector Collect(Names, Text, In);
+  Collect.markKernel(Kernel.Name);
+  Collect.scan(Text.slice(Kernel.Def->Range));
+  std::vector<SourceRange> Sources;
+  for (const Specialization &S : Specs) {
+    In.Facts += "spec {" + S.Description + "}";
+    for (const auto &[K, V] : S.Constexprs) {
+      if (holdsTreePointer(V))
+        In.Reusable = false;
+      std::string Repr = V.isUnknown() ? "?" : V.repr();
+      In.Facts += K + "=" + Repr + ",";
+      Collect.scan(Repr);
+    }
+    In.Facts += " warps " + std::to_string(S.NumWarps) + " stages " + std::to_string(S.NumStages) + " at {";
+    In.Facts += Text.slice(S.Source);
+    In.Facts += "};";
+    if (!S.Source.empty())
+      Sources.push_back(S.Source);
+  }
+  In.Segments.insert(In.Segments.end(), Sources.begin(), Sources.end());
+  return In;
+}
+
+/// Does a syntax error touch R? tree-sitter's recovery inside a broken
+/// statement depends on the text around it, so equal text no longer means an
+/// equal tree there; only error-free segments are compared by text.
+static bool nearSyntaxError(const ParsedFile &File, SourceRange R) {
+  for (const ast::SyntaxError &E : File.module().SyntaxErrors)
+    if (E.Range.Begin <= R.End && R.Begin <= E.Range.End)
+      return true;
+  return false;
+}
+
+std::optional<Rebaser> Rebaser::match(const ParsedFile &OldFile, const KernelInputs &Old, const ParsedFile &NewFile,
+                                      const KernelInputs &New) {
+  if (!Old.Reusable || !New.Reusable || Old.Facts != New.Facts || Old.Segments.size() != New.Segments.size())
+    return std::nullopt;
+  Rebaser R;
+  for (size_t I = 0; I < Old.Segments.size(); ++I) {
+    SourceRange O = Old.Segments[I], N = New.Segments[I];
+    if (OldFile.text().slice(O) != NewFile.text().slice(N) || nearSyntaxError(OldFile, O) ||
+        nearSyntaxError(NewFile, N))
+      return std::nullopt;
+    R.Moves.push_back({O, int64_t(N.Begin) - int64_t(O.Begin)});
+  }
+  return R;
+}
+
+bool Rebaser::rebase(SourceRange &R) const {
+  if (R == SourceRange{})
+    return true; // "no range" (a specialization from the defaults alone)
+  for (const auto &[Segment, Shift] : Moves)
+    if (Segment.contains(R)) {
+      R.Begin = static_cast<uint32_t>(R.Begin + Shift);
+      R.End = static_cast<uint32_t>(R.End + Shift);
+      return true;
+    }
+  return false;
+}
+
+bool Rebaser::rebase(KernelAnalysis &K) const {
+  if (!rebase(K.SpecializationSource))
+    return false;
+  for (ValueFact &V : K.Values)
+    if (!rebase(V.Range) || holdsTreePointer(V.Constexpr))
+      return false;
+  for (MemoryAccess &A : K.Accesses)
+    if (!rebase(A.CallRange) || !rebase(A.PointerRange) || (A.EnclosingWhere && !rebase(*A.EnclosingWhere)))
+      return false;
+  return true;
+}
+
+bool Rebaser::rebase(Problem &P) const {
+  if (!rebase(P.Range))
+    return false;
+  for (RelatedLocation &L : P.Related)
+    if (!rebase(L.Range))
+      return false;
+  for (Fix &F : P.Fixes)
+    for (TextEdit &E : F.Edits)
+      if (!rebase(E.Range))
+        return false;
+  return true;
+}
+
+} // namespace tessel::sema

@@ -1,0 +1,75 @@
+//===- KernelReuse.h - reusing a kernel's analysis after an edit -*- C++ -*-===//
+/// \file
+/// An edit inside one kernel should re-check that kernel only. A kernel's
+/// analysis depends on its own text, the text of every @jit helper it may
+/// inline, the module-level names it resolves (imports, globals, other
+/// functions), its specializations and the options: kernelInputs() collects
+/// those, over-approximating (every identifier in the text counts as read),
+/// so equal inputs mean an equal analysis, as long as no syntax error
+/// touches them (tree-sitter's recovery depends on the surrounding text).
+/// A Rebaser then moves the old analysis's byte ranges to where the same text
+/// sits in the new version; a range outside every input segment, or a fact
+/// that points into the old tree, makes the kernel ineligible, and it is
+/// checked afresh.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_SEMA_KERNELREUSE_H
+#define TESSEL_COMPILER_SEMA_KERNELREUSE_H
+
+#include "compiler/sema/KernelChecker.h"
+
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+
+namespace tessel::sema {
+
+/// The module-level names a kernel's text may resolve (the tables
+/// KernelChecker::evalGlobal reads), indexed once per file and shared by
+/// every kernel's kernelInputs.
+class ModuleNames {
+public:
+  struct Entry {
+    std::string Fact;                             ///< what the name resolves to, spelled out
+    const ast::FunctionDefStmt *Helper = nullptr; ///< a @jit function's `def`: its text is read too
+    std::string Aliased;                          ///< a global bound to a function: that function's name is read too
+  };
+  ModuleNames(const ParsedFile &File, const ModuleInfo &Info);
+  std::optional<size_t> find(std::string_view Name) const;
+  const Entry &entry(size_t Id) const { return Entries[Id]; }
+  size_t size() const { return Entries.size(); }
+
+private:
+  static unsigned lengthBit(size_t Length) { return Length < 31 ? unsigned(Length) : 31u; }
+
+  std::unordered_map<std::string_view, size_t> Index; ///< views into the ModuleInfo's keys
+  std::vector<Entry> Entries;
+  /// Per first byte, a bit per name length (31: longer): most identifiers
+  /// in a kernel are locals that fail this test before any hashing.
+  uint32_t Shapes[256] = {};
+};
+
+KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, const JitFunction &Kernel,
+                          const std::vector<Specialization> &Specs, const AnalyzeOptions &Opts);
+
+/// Maps byte ranges of an old version's input segments onto the equal-text
+/// segments of the new version.
+class Rebaser {
+public:
+  /// A rebaser when Old (read from OldFile) and New (from NewFile) are the
+  /// same inputs, and no syntax error touches them; nullopt otherwise.
+  static std::optional<Rebaser> match(const ParsedFile &OldFile, const KernelInputs &Old, const ParsedFile &NewFile,
+                                      const KernelInputs &New);
+
+  /// Each returns false, leaving its argument partly moved, when a range
+  /// lies outside every segment or a value refers to the old tree.
+  bool rebase(SourceRange &R) const;
+  bool rebase(KernelAnalysis &K) const;
+  bool rebase(Problem &P) const;
+
+private:
+  std::vector<std::pair<SourceRange, int64_t>> Moves; ///< old segment, shift to its new place
+};
+
+} // namespace tessel::sema
+
+#endif // TESSEL_COMPILER_SEMA_KERNELREUSE_H

@@ -1,0 +1,265 @@
+//===- IncrementalTest.cpp - pieces, parallel parsing and reparse ---------===//
+/// \file
+/// The lexical scan that cuts a file into top-level pieces (Segments.h), the
+/// parse of a large file on several threads, and ParsedFile::reparse: after
+/// any edit the result equals a fresh parse, node ranges included; the
+/// statements above the edit are the old nodes themselves; the old file is
+/// never changed.
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/AstDump.h"
+#include "compiler/frontend/AstWalk.h"
+#include "compiler/frontend/Parser.h"
+#include "compiler/frontend/Segments.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
+using namespace tessel;
+using namespace tessel::ast;
+
+namespace {
+
+const std::string CorpusDir = std::string(TESSEL_SOURCE_DIR) + "/tests/unit/frontend/corpus/";
+
+std::string readFile(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  return SS.str();
+}
+
+std::shared_ptr<const ParsedFile> parseText(std::string Text) {
+  return ParsedFile::parse(std::make_shared<SourceText>(std::move(Text)));
+}
+
+std::string str(SourceRange R) { return std::to_string(R.Begin) + "-" + std::to_string(R.End); }
+
+/// The module's dump, then every node's class and byte ranges in pre-order,
+/// then the syntax errors: two modules print alike only if they agree on
+/// every range a consumer reads.
+std::string fingerprint(const Module &M) {
+  std::string Out = dump(M);
+  Walker W;
+  auto Params = [&](const std::vector<Param> &Ps) {
+    for (const Param &P : Ps)
+      Out += " param " + P.Name + " " + str(P.NameRange) + " " + str(P.Range);
+  };
+  W.OnStmt = [&](const Stmt *S) {
+    Out += "\n" + std::string(S->pyName()) + " " + str(S->Range);
+    if (const auto *F = dyn_cast<FunctionDefStmt>(S)) {
+      Out += " " + str(F->NameRange) + " " + str(F->DefKeywordRange);
+      Params(F->Params);
+    } else if (const auto *A = dyn_cast<AugAssignStmt>(S)) {
+      Out += " " + str(A->OpRange);
+    } else if (const auto *U = dyn_cast<UnsupportedStmt>(S)) {
+      Out += " " + str(U->KeywordRange);
+    }
+    return true;
+  };
+  W.OnExpr = [&](const Expr *E) {
+    Out += " " + std::string(E->pyName()) + " " + str(E->Range);
+    if (const auto *C = dyn_cast<CallExpr>(E)) {
+      Out += " args " + str(C->ArgsRange);
+      for (const Keyword &K : C->Keywords)
+        Out += " kw " + str(K.NameRange) + " " + str(K.Range);
+    } else if (const auto *A = dyn_cast<AttributeExpr>(E)) {
+      Out += " attr " + str(A->AttrRange);
+    } else if (const auto *B = dyn_cast<BinOpExpr>(E)) {
+      Out += " op " + str(B->OpRange);
+    } else if (const auto *L = dyn_cast<LambdaExpr>(E)) {
+      Params(L->Params);
+    }
+  };
+  W.walk(M.Body);
+  for (const SyntaxError &E : M.SyntaxErrors)
+    Out += "\nerror " + str(E.Range) + " " + E.Message;
+  return Out;
+}
+
+/// Replaces [At, At + Len) of Old's text by Insert, through reparse.
+std::shared_ptr<const ParsedFile> edit(const ParsedFile &Old, uint32_t At, uint32_t Len, const std::string &Insert) {
+  std::string New = Old.text().text();
+  New.replace(At, Len, Insert);
+  ByteEdit E;
+  E.StartByte = At;
+  E.OldEndByte = At + Len;
+  E.NewEndByte = At + static_cast<uint32_t>(Insert.size());
+  E.Start = Old.text().lineCol(At);
+  E.OldEnd = Old.text().lineCol(At + Len);
+  auto NewText = std::make_shared<SourceText>(New);
+  E.NewEnd = NewText->lineCol(E.NewEndByte);
+  return ParsedFile::reparse(Old, {E}, NewText);
+}
+
+std::vector<uint32_t> starts(std::string_view S) { return cst::topLevelStarts(S); }
+
+TEST(Segments, StatementStartsAtColumnZero) {
+  EXPECT_EQ(starts(""), std::vector<uint32_t>{});
+  EXPECT_EQ(starts("# only a comment\n"), std::vector<uint32_t>{0});
+  std::string S = "import a\n\nx = 1\ndef f():\n    return 1\n";
+  EXPECT_EQ(starts(S), (std::vector<uint32_t>{0, 10, 16}));
+}
+
+TEST(Segments, DecoratorsClausesAndCommentsStayWithTheirStatement) {
+  std::string S = "@a\n@b(\n  1)\n# note\ndef f():\n    pass\nif x:\n    pass\n# c\nelse:\n    pass\n"
+                  "try:\n    pass\nexcept E:\n    pass\nfinally:\n    pass\nelsewhere = 1\n";
+  EXPECT_EQ(starts(S),
+            (std::vector<uint32_t>{0, static_cast<uint32_t>(S.find("if x")), static_cast<uint32_t>(S.find("try")),
+                                   static_cast<uint32_t>(S.find("elsewhere"))}));
+}
+
+TEST(Segments, BracketsStringsAndContinuationsHideColumnZero) {
+  std::string S = "x = (1,\n2)\ny = '''\ndef not_code():\n'''\nz = 1 + \\\n2\nw = 'a\\\nb = 1'\nv = \"#(\"\nu = 1\n";
+  EXPECT_EQ(starts(S),
+            (std::vector<uint32_t>{0, static_cast<uint32_t>(S.find("y =")), static_cast<uint32_t>(S.find("z =")),
+                                   static_cast<uint32_t>(S.find("w =")), static_cast<uint32_t>(S.find("v =")),
+                                   static_cast<uint32_t>(S.find("u ="))}));
+}
+
+TEST(Segments, ADefinitionClosesAnOpenBracket) {
+  std::string S = "x = tl.load(p +\ndef k():\n    pass\n";
+  EXPECT_EQ(starts(S), (std::vector<uint32_t>{0, static_cast<uint32_t>(S.find("def"))}));
+}
+
+/// all_syntax.py repeated until the file is parsed on several threads.
+std::string largeCorpus(int Copies) {
+  std::string One = readFile(CorpusDir + "all_syntax.py");
+  std::string Out;
+  for (int I = 0; I < Copies; ++I)
+    Out += One;
+  return Out;
+}
+
+TEST(ParallelParse, ALargeFileParsesAsItsPartsDo) {
+  std::string One = readFile(CorpusDir + "all_syntax.py");
+  ASSERT_FALSE(One.empty());
+  int Copies = static_cast<int>((96u << 10) / One.size()) + 1;
+  auto F = parseText(largeCorpus(Copies));
+  EXPECT_TRUE(F->module().SyntaxErrors.empty());
+  std::string Want;
+  for (int I = 0; I < Copies; ++I)
+    Want += dump(parseText(One)->module());
+  EXPECT_EQ(dump(F->module()), Want);
+  EXPECT_GT(F->pieces().size(), 1u);
+  // Pieces cover the text in order, and the statements in order.
+  uint32_t At = 0;
+  size_t Stmt = 0;
+  for (const ParsedFile::Piece &P : F->pieces()) {
+    EXPECT_EQ(P.Range.Begin, At);
+    At = P.Range.End;
+    EXPECT_EQ(P.FirstStmt, Stmt);
+    Stmt += P.NumStmts;
+  }
+  EXPECT_EQ(At, F->text().text().size());
+  EXPECT_EQ(Stmt, F->module().Body.size());
+}
+
+TEST(ParallelParse, AnErrorStaysInItsPiece) {
+  std::string Kernel = "@triton.jit\ndef k(x):\n    a = x + 1\n    return a\n\n";
+  std::string Src;
+  for (int I = 0; I < 600; ++I)
+    Src += Kernel;
+  size_t Mid = Src.size() / 2;
+  Mid = Src.find("    a = x + 1", Mid);
+  Src.insert(Mid + 4, "b = tl.load(p + \n    ");
+  auto F = parseText(Src);
+  ASSERT_EQ(F->module().SyntaxErrors.size(), 1u);
+  EXPECT_EQ(F->module().SyntaxErrors[0].Message, "'(' was never closed");
+  size_t Defs = 0;
+  for (const Stmt *S : F->module().Body)
+    Defs += isa<FunctionDefStmt>(S);
+  EXPECT_EQ(Defs, 600u);
+}
+
+#if defined(__linux__)
+/// Parses Text with the process pinned to one CPU (so with one thread).
+std::shared_ptr<const ParsedFile> parseOnOneCore(std::string Text) {
+  cpu_set_t All, One;
+  CPU_ZERO(&All);
+  sched_getaffinity(0, sizeof(All), &All);
+  int First = 0;
+  while (First < CPU_SETSIZE && !CPU_ISSET(First, &All))
+    ++First;
+  CPU_ZERO(&One);
+  CPU_SET(First, &One);
+  sched_setaffinity(0, sizeof(One), &One);
+  auto F = parseText(std::move(Text));
+  sched_setaffinity(0, sizeof(All), &All);
+  return F;
+}
+
+TEST(ParallelParse, TheResultDoesNotDependOnTheThreadCount) {
+  std::string Src = largeCorpus(30);
+  // Damage in several places, some of it near where runs are cut.
+  for (size_t At : {Src.size() / 7, Src.size() / 3, Src.size() / 2, Src.size() * 5 / 6})
+    Src.insert(Src.find('\n', At) + 1, "x = (1,\n");
+  std::string Want = fingerprint(parseOnOneCore(Src)->module());
+  EXPECT_EQ(fingerprint(parseText(Src)->module()), Want);
+}
+#endif
+
+TEST(Reparse, EqualsAFreshParseAfterEditsEverywhere) {
+  std::string Src = readFile(CorpusDir + "all_syntax.py");
+  auto Old = parseText(Src);
+  std::mt19937 Rng(7);
+  const char *Inserts[] = {"x", "\n", "(", "'''", "    ", "\ndef g():\n    return 1\n", "", "#", "@"};
+  for (int Round = 0; Round < 300; ++Round) {
+    uint32_t At = static_cast<uint32_t>(Rng() % (Src.size() + 1));
+    uint32_t Len = std::min<uint32_t>(static_cast<uint32_t>(Rng() % 4), static_cast<uint32_t>(Src.size()) - At);
+    std::string Insert = Inserts[Rng() % std::size(Inserts)];
+    auto New = edit(*Old, At, Round % 3 == 0 ? Len : 0, Insert);
+    auto Fresh = parseText(New->text().text());
+    ASSERT_EQ(fingerprint(New->module()), fingerprint(Fresh->module()))
+        << "edit at " << At << " inserting '" << Insert << "'";
+  }
+  EXPECT_EQ(fingerprint(Old->module()), fingerprint(parseText(Src)->module())) << "the old file changed";
+}
+
+TEST(Reparse, ChainedEditsOnALargeFileStayEqual) {
+  auto F = parseText(largeCorpus(3));
+  std::mt19937 Rng(11);
+  for (int Round = 0; Round < 40; ++Round) {
+    uint32_t At = static_cast<uint32_t>(Rng() % (F->text().text().size() + 1));
+    F = edit(*F, At, 0, Round % 2 ? "z" : ")");
+    ASSERT_EQ(fingerprint(F->module()), fingerprint(parseText(F->text().text())->module())) << "round " << Round;
+  }
+}
+
+TEST(Reparse, SharesTheStatementsAboveTheEdit) {
+  std::string Kernel = "@triton.jit\ndef k(x):\n    a = x + 1\n    return a\n\n";
+  std::string Src;
+  for (int I = 0; I < 10; ++I)
+    Src += Kernel;
+  auto Old = parseText(Src);
+  ASSERT_EQ(Old->module().Body.size(), 10u);
+  uint32_t At = static_cast<uint32_t>(5 * Kernel.size() + Kernel.find("1\n"));
+  auto New = edit(*Old, At, 1, "y * 2");
+  ASSERT_EQ(New->module().Body.size(), 10u);
+  for (size_t I = 0; I < 5; ++I)
+    EXPECT_EQ(New->module().Body[I], Old->module().Body[I]) << "statement " << I << " above the edit";
+  for (size_t I = 5; I < 10; ++I)
+    EXPECT_NE(New->module().Body[I], Old->module().Body[I]) << "statement " << I;
+  EXPECT_EQ(New->module().Body[9]->Range.Begin, Old->module().Body[9]->Range.Begin + 4);
+  EXPECT_EQ(fingerprint(New->module()), fingerprint(parseText(New->text().text())->module()));
+  Old.reset(); // the shared statements outlive the file that built them
+  EXPECT_EQ(dump(New->module().Body[0]), dump(parseText(Kernel)->module().Body[0]));
+}
+
+TEST(Reparse, EditsThatDoNotFitTheTextFallBackToAFreshParse) {
+  auto Old = parseText("x = 1\ny = 2\n");
+  ByteEdit E;
+  E.StartByte = 50;
+  E.OldEndByte = 60;
+  E.NewEndByte = 40;
+  auto New = ParsedFile::reparse(*Old, {E}, std::make_shared<SourceText>("z = 3\n"));
+  EXPECT_EQ(dump(New->module()), "Assign([Name(z)], 3)\n");
+}
+
+} // namespace

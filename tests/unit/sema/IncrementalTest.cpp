@@ -1,0 +1,233 @@
+//===- IncrementalTest.cpp - reused kernel analyses equal fresh ones -------===//
+/// \file
+/// analyzeFile with the previous version's analysis must give exactly what a
+/// fresh analysis gives. Random edits (insertions of code fragments,
+/// deletions, line duplications, anywhere: in kernels, helpers, configs,
+/// launch sites, globals) are applied to the samples and to the 50-kernel
+/// benchmark file, and each incremental result is compared with a
+/// from-scratch one field by field through a complete textual dump.
+//===----------------------------------------------------------------------===//
+#include "compiler/sema/Analysis.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace tessel::sema {
+namespace {
+
+std::string readFile(const std::filesystem::path &P) {
+  std::ifstream In(P);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  return SS.str();
+}
+
+std::string range(SourceRange R) { return "[" + std::to_string(R.Begin) + "," + std::to_string(R.End) + ")"; }
+
+std::string pyValue(const PyValue &V) {
+  return std::to_string(static_cast<int>(V.kind())) + ":" + (V.isUnknown() ? std::string("?") : V.repr());
+}
+
+void dumpProblem(const Problem &P, std::string &S) {
+  S += "problem " + std::string(problemKindName(P.Kind)) + " " + range(P.Range) + " {" + P.Message + "} spec {" +
+       P.Specialization + "}\n";
+  for (const RelatedLocation &L : P.Related)
+    S += "  related " + range(L.Range) + " " + L.Message + "\n";
+  for (const Fix &F : P.Fixes) {
+    S += "  fix " + F.Title + "\n";
+    for (const TextEdit &E : F.Edits)
+      S += "    edit " + range(E.Range) + " {" + E.NewText + "}\n";
+  }
+}
+
+/// Every field of the analysis that consumers read, in order.
+std::string dump(const FileAnalysis &FA) {
+  std::string S;
+  for (const Problem &P : FA.Problems)
+    dumpProblem(P, S);
+  for (const KernelAnalysis &K : FA.Kernels) {
+    S += "kernel " + K.Kernel + " {" + K.Specialization + "} " + range(K.SpecializationSource) +
+         (K.Completed ? " completed\n" : " stopped\n");
+    for (const ValueFact &V : K.Values)
+      S += "  value " + V.Name + " " + range(V.Range) + " " + V.Type.str() + " " + pyValue(V.Constexpr) + "\n";
+    for (const MemoryAccess &A : K.Accesses) {
+      S += "  access " + A.Op + " call " + range(A.CallRange) + " pointer " + range(A.PointerRange) + " axes";
+      for (AxisIndex X : A.PointerAxes)
+        S += " " + std::to_string(static_cast<int>(X));
+      S += " causes";
+      for (const std::string &C : A.SlidingCause)
+        S += " {" + C + "}";
+      S += A.HasMask ? " mask" : " nomask";
+      for (bool B : A.MaskBounds)
+        S += B ? " 1" : " 0";
+      S += A.IsBlockPointer ? " blockptr" : "";
+      S += A.HasBoundaryCheck ? " boundary" : "";
+      S += A.EnclosingWhere ? " where " + range(*A.EnclosingWhere) : std::string();
+      S += "\n";
+    }
+  }
+  for (const KernelRecord &R : FA.Records) {
+    S += "record " + R.Kernel + " " + std::to_string(R.FirstAnalysis) + "+" + std::to_string(R.NumAnalyses) + " {" +
+         R.Inputs.Facts + "}" + (R.Inputs.Reusable ? "" : " not reusable");
+    for (SourceRange Seg : R.Inputs.Segments)
+      S += " " + range(Seg);
+    S += "\n";
+    for (const Problem &P : R.Problems)
+      dumpProblem(P, S);
+  }
+  return S;
+}
+
+std::shared_ptr<const FileAnalysis> analyzeText(const std::string &Text, const FileAnalysis *Previous = nullptr) {
+  return analyzeFile(ParsedFile::parse(std::make_shared<SourceText>(Text, "edited.py")), {}, Previous);
+}
+
+/// Code-shaped fragments, so edits make both valid and broken kernels.
+const char *const Fragments[] = {
+    "x",
+    " + 1",
+    "\n",
+    "\n    y = tl.arange(0, 16)\n",
+    "BLOCK",
+    "(",
+    ")",
+    ":",
+    "tl.load(p)",
+    "\n    z = tl.load(x_ptr + offs)\n",
+    " * 2.0",
+    "128",
+    "63",
+    "\n@triton.jit\ndef extra(a):\n    return a + 1\n",
+    ", num_warps=8",
+    "\nEPS = tl.constexpr(1e-3)\n",
+    "tl.constexpr",
+    "    ",
+    "#",
+    "\"",
+};
+
+/// One random edit of Text.
+std::string edit(std::string Text, std::mt19937 &Rng) {
+  if (Text.empty())
+    return "x";
+  std::uniform_int_distribution<size_t> Pos(0, Text.size());
+  size_t At = Pos(Rng);
+  switch (Rng() % 4) {
+  case 0:
+  case 1:
+    return Text.insert(At, Fragments[Rng() % std::size(Fragments)]);
+  case 2:
+    return Text.erase(std::min(At, Text.size() - 1), 1 + Rng() % 12);
+  default: {
+    size_t Begin = Text.rfind('\n', At == 0 ? 0 : At - 1);
+    Begin = Begin == std::string::npos ? 0 : Begin + 1;
+    size_t End = Text.find('\n', At);
+    End = End == std::string::npos ? Text.size() : End + 1;
+    return Text.insert(Begin, Text.substr(Begin, End - Begin));
+  }
+  }
+}
+
+/// Applies Steps random edits in a chain, each analysed incrementally from the
+/// previous incremental result and from scratch; returns the kernels reused.
+size_t checkChain(const std::string &Name, std::string Text, unsigned Seed, int Steps) {
+  std::mt19937 Rng(Seed);
+  std::shared_ptr<const FileAnalysis> Prev = analyzeText(Text);
+  size_t Reused = 0;
+  for (int I = 0; I < Steps; ++I) {
+    Text = edit(std::move(Text), Rng);
+    auto Inc = analyzeText(Text, Prev.get());
+    auto Fresh = analyzeText(Text);
+    std::string A = dump(*Inc), B = dump(*Fresh);
+    EXPECT_EQ(A, B) << Name << ", seed " << Seed << ", step " << I << "; text:\n" << Text;
+    if (A != B)
+      return Reused;
+    Reused += Inc->ReusedKernels;
+    Prev = Inc;
+  }
+  return Reused;
+}
+
+std::filesystem::path sourceDir() { return TESSEL_SOURCE_DIR; }
+
+TEST(Incremental, RandomEditsOfSamplesMatchFreshAnalysis) {
+  size_t Reused = 0;
+  unsigned Seed = 1;
+  for (const auto &Dir : {sourceDir() / "samples", sourceDir() / "samples" / "bugs"})
+    for (const auto &E : std::filesystem::directory_iterator(Dir))
+      if (E.path().extension() == ".py")
+        Reused += checkChain(E.path().filename().string(), readFile(E.path()), Seed++, 25);
+  EXPECT_GT(Reused, 0u) << "no edit ever reused a kernel: the comparison tested nothing";
+}
+
+std::string generatedFile() {
+  std::filesystem::path Out =
+      std::filesystem::temp_directory_path() / ("tessel_incremental_" + std::to_string(::getpid()) + ".py");
+  std::string Cmd = "python3 " + (sourceDir() / "bench" / "gen_kernels.py").string() + " " + Out.string();
+  EXPECT_EQ(std::system(Cmd.c_str()), 0) << Cmd;
+  std::string Text = readFile(Out);
+  std::filesystem::remove(Out);
+  return Text;
+}
+
+TEST(Incremental, RandomEditsOfGeneratedFileMatchFreshAnalysis) {
+  std::string Text = generatedFile();
+  ASSERT_GT(Text.size(), 50000u);
+  EXPECT_GT(checkChain("bench_50_kernels.py", Text, 7, 40), 0u);
+}
+
+TEST(Incremental, EditInsideOneKernelReusesTheOthers) {
+  std::string Text = generatedFile();
+  auto Before = analyzeText(Text);
+  ASSERT_GE(Before->Records.size(), 40u);
+  // A statement typed into the body of one kernel in the middle of the file.
+  size_t At = Text.find("tl.arange(0, BLOCK)", Text.size() / 2);
+  ASSERT_NE(At, std::string::npos);
+  At = Text.find('\n', At) + 1;
+  Text.insert(At, "    tmp = offs * 2\n");
+  auto After = analyzeText(Text, Before.get());
+  EXPECT_EQ(After->ReusedKernels, After->Records.size() - 1);
+  EXPECT_EQ(dump(*After), dump(*analyzeText(Text)));
+}
+
+TEST(Incremental, TypingALineKeyByKeyRechecksOneKernel) {
+  // bench_lsp_replay's session: a statement typed one key at a time into a
+  // kernel, broken until its last key.
+  std::string Text = generatedFile();
+  size_t At = Text.find("tl.arange(0, BLOCK)", Text.size() / 2);
+  ASSERT_NE(At, std::string::npos);
+  At = Text.find('\n', At) + 1;
+  Text.insert(At, "    \n");
+  At += 4;
+  auto Prev = analyzeText(Text);
+  for (char C : std::string("tmp = tl.where(mask, x * 2.0 + 1.0, 0.0)")) {
+    Text.insert(At++, 1, C);
+    auto Inc = analyzeText(Text, Prev.get());
+    ASSERT_EQ(dump(*Inc), dump(*analyzeText(Text))) << "after typing up to " << C;
+    EXPECT_EQ(Inc->ReusedKernels, Inc->Records.size() - 1) << "after typing up to " << C;
+    Prev = Inc;
+  }
+}
+
+TEST(Incremental, ChangedHelperRechecksItsCallers) {
+  std::string Src = "import triton\nimport triton.language as tl\n\n"
+                    "@triton.jit\ndef helper(x):\n    return x + 1\n\n"
+                    "@triton.jit\ndef uses(p):\n    tl.store(p, helper(tl.load(p)))\n\n"
+                    "@triton.jit\ndef other(p):\n    tl.store(p, tl.load(p))\n";
+  auto Before = analyzeText(Src);
+  ASSERT_EQ(Before->Records.size(), 2u);
+  std::string Edited = Src;
+  Edited.replace(Edited.find("x + 1"), 5, "x + tl.arange(0, 3)");
+  auto After = analyzeText(Edited, Before.get());
+  EXPECT_EQ(After->ReusedKernels, 1u); // `other` only
+  EXPECT_EQ(dump(*After), dump(*analyzeText(Edited)));
+  EXPECT_FALSE(After->Problems.empty()); // arange's range must be a power of 2
+}
+
+} // namespace
+} // namespace tessel::sema
