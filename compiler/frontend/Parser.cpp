@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -147,8 +148,15 @@ void parseRun(TSParser *P, const SourceText &Text, const uint32_t *Starts, size_
   // A piece is redone alone when an erroneous statement touches it, or when
   // a statement runs across its boundary (tree-sitter accepted what the scan
   // split: only invalid code, such as `x = # c` above `y = 1`, does that).
+  // Two statements on one line with no `;` between them are invalid Python
+  // that tree-sitter sometimes reads without an error node, depending on
+  // what follows in the run (`x[m]:out grid` above a later error); parsed
+  // alone the same piece reports it, so such pieces are redone alone too.
   std::vector<char> Tainted(N, 0);
   size_t J = 0;
+  std::string_view S = Text.text();
+  std::optional<TSNode> PrevStmt;
+  size_t PrevPiece = 0;
   for (const grammar::Child &C : grammar::children(Root)) {
     uint32_t B = ts_node_start_byte(C.Node), E = ts_node_end_byte(C.Node);
     while (J + 1 < N && Starts[J + 1] <= B)
@@ -156,7 +164,18 @@ void parseRun(TSParser *P, const SourceText &Text, const uint32_t *Starts, size_
     size_t Last = J;
     while (Last + 1 < N && Starts[Last + 1] < E)
       ++Last;
-    if (Last > J || ts_node_has_error(C.Node) || grammar::nodeType(C.Node) == grammar::NT::Error ||
+    bool SharesLine = false;
+    if (grammar::nodeType(C.Node) != grammar::NT::comment) {
+      if (PrevStmt && ts_node_end_point(*PrevStmt).row == ts_node_start_point(C.Node).row) {
+        uint32_t GapBegin = ts_node_end_byte(*PrevStmt);
+        SharesLine = S.substr(GapBegin, B - GapBegin).find(';') == std::string_view::npos;
+      }
+      if (SharesLine)
+        Tainted[PrevPiece] = 1;
+      PrevStmt = C.Node;
+      PrevPiece = Last;
+    }
+    if (Last > J || SharesLine || ts_node_has_error(C.Node) || grammar::nodeType(C.Node) == grammar::NT::Error ||
         ts_node_is_missing(C.Node))
       for (size_t I = J; I <= Last; ++I)
         Tainted[I] = 1;

@@ -222,6 +222,24 @@ TEST(Reparse, EqualsAFreshParseAfterEditsEverywhere) {
   EXPECT_EQ(fingerprint(Old->module()), fingerprint(parseText(Src)->module())) << "the old file changed";
 }
 
+TEST(Reparse, TwoStatementsOnOneLineAreReadAloneInEveryRun) {
+  // Found by the language server's random edits: in a run whose later text
+  // has an error, tree-sitter reads `p32[m]:out grid` as two statements on
+  // one line without an error; alone, the piece reports one. The fresh
+  // parse and the reparse (which parses only the new piece) must agree.
+  const std::string Def = "@triton.jit\ndef extra(a):\n    return a + 1\n";
+  const std::string Rest = "p32[m]:out grid\n" + Def + "=(cdiv(n, BLOCK),) BLOCK=1024\n";
+  auto Old = parseText(Rest);
+  auto New = edit(*Old, 0, 0, Def);
+  auto Fresh = parseText(Def + Rest);
+  EXPECT_EQ(fingerprint(New->module()), fingerprint(Fresh->module()));
+  const uint32_t Line = static_cast<uint32_t>(Def.size());
+  bool ErrorOnTheLine = false;
+  for (const SyntaxError &E : Fresh->module().SyntaxErrors)
+    ErrorOnTheLine |= E.Range.Begin >= Line && E.Range.Begin < Line + 15;
+  EXPECT_TRUE(ErrorOnTheLine) << fingerprint(Fresh->module());
+}
+
 TEST(Reparse, ChainedEditsOnALargeFileStayEqual) {
   auto F = parseText(largeCorpus(3));
   std::mt19937 Rng(11);
