@@ -808,6 +808,18 @@ Value KernelChecker::callPythonBuiltin(const std::string &Name, const CallExpr *
       return Value::constant(PyValue::integer(static_cast<int64_t>(std::trunc(V.asFloat()))));
     if (Name == "float" && V.isNumber())
       return Value::constant(PyValue::floating(V.asFloat()));
+    if (Name == "float" && V.isStr()) {
+      // float("inf") / float("-inf") / float("nan"): the usual padding values.
+      std::string S = V.asStr();
+      std::transform(S.begin(), S.end(), S.begin(), [](unsigned char Ch) { return std::tolower(Ch); });
+      bool Neg = !S.empty() && S[0] == '-';
+      if (!S.empty() && (S[0] == '-' || S[0] == '+'))
+        S.erase(0, 1);
+      if (S == "inf" || S == "infinity")
+        return Value::constant(PyValue::floating(Neg ? -HUGE_VAL : HUGE_VAL));
+      if (S == "nan")
+        return Value::constant(PyValue::floating(std::nan("")));
+    }
     if (Name == "bool")
       if (auto T = V.truthy())
         return Value::constant(PyValue::boolean(*T));

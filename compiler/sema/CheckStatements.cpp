@@ -133,7 +133,10 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S) 
     if (!Out.Values.empty())
       Out.Values.back().Range = P.NameRange;
   }
-  execBlock(Fn.Def->Body);
+  // Lowering needs every parameter: after a missing one, the body would
+  // only repeat the same problem at each use.
+  if (!(IRB && ErrorsReported > 0))
+    execBlock(Fn.Def->Body);
   for (const auto &[V, R] : frame().Returns) {
     if (V.isConstexpr() && V.Const.isNone())
       continue;
@@ -656,6 +659,7 @@ void KernelChecker::execFor(const ForStmt *S) {
   // types (a missing bound is a constexpr int32); unknown if one is unknown.
   ScalarKind IndVar = ScalarKind::I32;
   for (size_t I = 0; I < Bounds.size(); ++I) {
+    TypingOnly Typing(*this); // lowerRangeFor emits the bounds in the induction variable's type
     Value T = toTensor(Bounds[I], Call->Args[I]->Range);
     if (!T.isTensor()) {
       Names.push_back("?");
