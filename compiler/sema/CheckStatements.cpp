@@ -10,6 +10,7 @@
 
 #include "compiler/frontend/AstWalk.h"
 
+#include "compiler/sema/ParamAnnotations.h"
 #include "compiler/sema/PointerParams.h"
 #include "compiler/sema/Promotion.h"
 
@@ -25,7 +26,7 @@ using namespace ast;
 /// with an unknown induction variable instead.
 static constexpr int64_t MaxUnroll = 64;
 
-static bool isConstexprAnnotation(const ModuleInfo &Info, const Expr *A) {
+bool isConstexprAnnotation(const ModuleInfo &Info, const Expr *A) {
   if (!A)
     return false;
   if (const auto *C = dyn_cast<ConstantExpr>(A))
@@ -36,8 +37,7 @@ static bool isConstexprAnnotation(const ModuleInfo &Info, const Expr *A) {
   return Q.size() >= 9 && Q.compare(Q.size() - 9, 9, "constexpr") == 0;
 }
 
-/// The type a parameter annotation such as `tl.int32`, "i32" or "*fp16" fixes.
-static std::optional<ElemType> annotationType(const ModuleInfo &Info, const Expr *A) {
+std::optional<ElemType> annotationType(const ModuleInfo &Info, const Expr *A) {
   if (!A)
     return std::nullopt;
   if (const auto *C = dyn_cast<ConstantExpr>(A)) {
