@@ -9,6 +9,7 @@
 #include "compiler/sema/MaskFacts.h"
 
 #include <algorithm>
+#include <map>
 
 namespace tessel::sema {
 
@@ -81,6 +82,40 @@ static bool checkStringOption(BuiltinCall &B, std::string_view Param, std::initi
   return false;
 }
 
+static ir::CacheModifier cacheModifier(const std::string &S) {
+  static const std::map<std::string, ir::CacheModifier> M = {
+      {".ca", ir::CacheModifier::CA}, {".cg", ir::CacheModifier::CG}, {".cv", ir::CacheModifier::CV},
+      {".wb", ir::CacheModifier::WB}, {".cs", ir::CacheModifier::CS}, {".wt", ir::CacheModifier::WT}};
+  auto It = M.find(S);
+  return It == M.end() ? ir::CacheModifier::None : It->second;
+}
+
+static ir::EvictionPolicy evictionPolicy(const std::string &S) {
+  if (S == "evict_first")
+    return ir::EvictionPolicy::EvictFirst;
+  if (S == "evict_last")
+    return ir::EvictionPolicy::EvictLast;
+  return ir::EvictionPolicy::None;
+}
+
+static ir::MemSemantic memSemantic(const std::string &S) {
+  if (S == "acquire")
+    return ir::MemSemantic::Acquire;
+  if (S == "release")
+    return ir::MemSemantic::Release;
+  if (S == "relaxed")
+    return ir::MemSemantic::Relaxed;
+  return ir::MemSemantic::AcqRel;
+}
+
+static ir::MemScope memScope(const std::string &S) {
+  if (S == "cta")
+    return ir::MemScope::Cta;
+  if (S == "sys")
+    return ir::MemScope::Sys;
+  return ir::MemScope::Gpu;
+}
+
 static Value load(BuiltinCall &B) {
   if (!checkStringOption(B, "cache_modifier", {".ca", ".cg", ".cv"}, "Cache modifier") ||
       !checkStringOption(B, "eviction_policy", {"evict_last", "evict_first"}, "Eviction policy") ||
@@ -141,7 +176,16 @@ static Value load(BuiltinCall &B) {
   }
   recordAccess(B, "tl.load", Ptr, HasMask ? &Mask : nullptr, Shape);
   ElemType Elem = Ptr.Type.Elem.isPointer() ? Ptr.Type.Elem.pointee() : ElemType{ScalarKind::Unknown};
-  return Value::tensor(TileType{Elem, Shape});
+  Value Out = Value::tensor(TileType{Elem, Shape});
+  if (B.ir() && Ptr.Type.Elem.isPointer()) {
+    ir::Value *P = B.C.lowerAs(Ptr, TileType{Ptr.Type.Elem, Shape}, B.rangeOf("pointer"));
+    ir::Value *M = HasMask ? B.C.lowerAs(Mask, TileType{ElemType{ScalarKind::I1}, Shape}, B.rangeOf("mask")) : nullptr;
+    // semantic.load: `other` is cast to the pointee type and broadcast.
+    ir::Value *O = HasMask && HasOther ? B.C.lowerAs(Other, Out.Type, B.rangeOf("other")) : nullptr;
+    Out.IR = B.ir()->load(B.range(), P, M, O, cacheModifier(B.str("cache_modifier")),
+                          evictionPolicy(B.str("eviction_policy")), B.flag("volatile"));
+  }
+  return Out;
 }
 
 static Value store(BuiltinCall &B) {
@@ -208,6 +252,17 @@ static Value store(BuiltinCall &B) {
     return Value::poison();
   }
   recordAccess(B, "tl.store", Ptr, HasMask ? &Mask : nullptr, Shape);
+  if (B.ir()) {
+    if (!Ptr.Type.Elem.isPointer()) {
+      B.C.loweringLimit(B.rangeOf("pointer"), "a store through a pointer of unknown type");
+      return Value::constant(PyValue::none());
+    }
+    // semantic.store casts the value to the pointee type.
+    ir::Value *P = B.C.lowerAs(Ptr, TileType{Ptr.Type.Elem, Shape}, B.rangeOf("pointer"));
+    ir::Value *V = B.C.lowerAs(Val, TileType{Ptr.Type.Elem.pointee(), Shape}, B.rangeOf("value"));
+    ir::Value *M = HasMask ? B.C.lowerAs(Mask, TileType{ElemType{ScalarKind::I1}, Shape}, B.rangeOf("mask")) : nullptr;
+    B.ir()->store(B.range(), P, V, M, cacheModifier(B.str("cache_modifier")), evictionPolicy(B.str("eviction_policy")));
+  }
   return Value::constant(PyValue::none());
 }
 
@@ -256,8 +311,26 @@ static Value atomic(BuiltinCall &B) {
       return Value::poison();
   }
   recordAccess(B, Op, Ptr, HasMask ? &Mask : nullptr, Shape);
-  return Value::tensor(
+  Value Out = Value::tensor(
       TileType{Ptr.Type.Elem.isPointer() ? Ptr.Type.Elem.pointee() : ElemType{ScalarKind::Unknown}, Shape});
+  if (B.ir() && Ptr.Type.Elem.isPointer()) {
+    ir::Value *P = B.C.lowerAs(Ptr, TileType{Ptr.Type.Elem, Shape}, B.rangeOf("pointer"));
+    ir::Value *V = B.C.lowerAs(Val, Out.Type, B.rangeOf("val"));
+    ir::MemSemantic Sem = memSemantic(B.str("sem"));
+    ir::MemScope Scope = memScope(B.str("scope"));
+    if (Short == "cas") {
+      ir::Value *Cmp = B.lowerAs("cmp", Out.Type);
+      Out.IR = B.ir()->atomicCas(B.range(), P, Cmp, V, Sem, Scope);
+    } else {
+      static const std::map<std::string, ir::AtomicKind> Kinds = {
+          {"add", ir::AtomicKind::Add}, {"max", ir::AtomicKind::Max}, {"min", ir::AtomicKind::Min},
+          {"and", ir::AtomicKind::And}, {"or", ir::AtomicKind::Or},   {"xor", ir::AtomicKind::Xor},
+          {"xchg", ir::AtomicKind::Xchg}};
+      ir::Value *M = HasMask ? B.C.lowerAs(Mask, TileType{ElemType{ScalarKind::I1}, Shape}, B.rangeOf("mask")) : nullptr;
+      Out.IR = B.ir()->atomicRMW(B.range(), Kinds.at(Short), P, V, M, Sem, Scope);
+    }
+  }
+  return Out;
 }
 
 static Value makeBlockPtr(BuiltinCall &B) {

@@ -9,7 +9,7 @@
 #include "compiler/sema/KernelChecker.h"
 
 #include "compiler/frontend/AstWalk.h"
-
+#include "compiler/ir/Builder.h"
 #include "compiler/sema/ParamAnnotations.h"
 #include "compiler/sema/PointerParams.h"
 #include "compiler/sema/Promotion.h"
@@ -25,6 +25,9 @@ using namespace ast;
 /// Loop bodies unrolled by tl.static_range beyond this count are checked once
 /// with an unknown induction variable instead.
 static constexpr int64_t MaxUnroll = 64;
+/// While lowering, tl.static_range is always unrolled (as Triton does) up to
+/// this many iterations; beyond it the loop is a lowering limit.
+static constexpr int64_t MaxLoweredUnroll = 4096;
 
 bool isConstexprAnnotation(const ModuleInfo &Info, const Expr *A) {
   if (!A)
@@ -86,7 +89,11 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S) 
   for (const Param &P : Fn.Def->Params) {
     F.Params.insert(P.Name);
     Value V;
-    if (isConstexprAnnotation(Info, P.Annotation)) {
+    auto Launched = S.ArgTypes.find(P.Name);
+    if (S.EqualToOne.count(P.Name) && !isConstexprAnnotation(Info, P.Annotation)) {
+      // Triton's specialization of integer arguments equal to 1: a constant.
+      V = Value::constant(PyValue::integer(1));
+    } else if (isConstexprAnnotation(Info, P.Annotation)) {
       auto It = S.Constexprs.find(P.Name);
       if (It != S.Constexprs.end())
         V = Value::constant(It->second);
@@ -96,6 +103,8 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S) 
         V = Value::constant(PyValue());
       if (!V.isConstexpr())
         V = Value::constant(PyValue());
+    } else if (Launched != S.ArgTypes.end()) {
+      V = Value::tensor(TileType{Launched->second, {}});
     } else if (auto T = annotationType(Info, P.Annotation)) {
       V = Value::tensor(TileType{*T, {}});
     } else if (Pointers.count(P.Name)) {
@@ -105,6 +114,19 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S) 
     } else {
       // The host passes a number (or a tensor tessel cannot see): unknown.
       V = Value::tensor(TileType{ElemType{ScalarKind::Unknown}, {}});
+    }
+    if (IRB && V.isTensor()) {
+      if (V.Type.Elem.Scalar == ScalarKind::Unknown) {
+        error(ProblemKind::UnsupportedConstruct, P.NameRange,
+              "the type of parameter `" + P.Name +
+                  "` is not known: give it in a launch spec (`# tessel: launch` or --spec) to lower the kernel");
+        V = Value::poison();
+      } else {
+        V.IR = IRB->function().addParam(V.Type, P.Name);
+      }
+    } else if (IRB && V.isConstexpr() && V.Const.isUnknown()) {
+      error(ProblemKind::UnsupportedConstruct, P.NameRange,
+            "the value of constexpr `" + P.Name + "` is not known under this specialization: lowering needs it");
     }
     F.Vars[P.Name] = V;
     recordValue(nullptr, P.Name, V);
@@ -123,8 +145,23 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S) 
 }
 
 void KernelChecker::execBlock(const Block &B) {
-  for (const Stmt *S : B)
-    exec(S);
+  if (!IRB) {
+    for (const Stmt *S : B)
+      exec(S);
+    return;
+  }
+  // Lowering: statements after a `return` are dead code, never emitted; a
+  // statement that evaluates to Poison without an error is something the
+  // checker does not model, which the lowering cannot silently drop.
+  for (size_t I = 0; I < B.size() && !frame().Returned; ++I) {
+    CurBlock = &B;
+    CurIndex = I;
+    size_t Errors = ErrorsReported;
+    exec(B[I]);
+    if (ErrorsReported == Errors && LastStatementPoison)
+      loweringLimit(B[I]->Range, "`" + std::string(sourceText(B[I]->Range)) + "`");
+    LastStatementPoison = false;
+  }
 }
 
 static SourceRange keywordRange(const Stmt *S, uint32_t Length) {
@@ -171,7 +208,7 @@ void KernelChecker::exec(const Stmt *S) {
     error(ProblemKind::UnsupportedConstruct, keywordRange(S, 8), "unsupported AST node type: Continue");
     return;
   case StmtKind::ExprStmt:
-    eval(cast<ExprStmt>(S)->Value);
+    LastStatementPoison = eval(cast<ExprStmt>(S)->Value).isPoison();
     return;
   case StmtKind::Assert: {
     const auto *A = cast<AssertStmt>(S);
@@ -288,6 +325,7 @@ Value KernelChecker::sanitizeAssigned(const Value &V) {
 
 void KernelChecker::execAssign(const AssignStmt *S) {
   Value V = eval(S->Value);
+  LastStatementPoison = V.isPoison();
   // _sanitize_value calls to_tensor on a string too, which refuses it.
   if (V.isKnownConstexpr() && V.Const.isStr() && S->Targets.size() == 1 && isa<NameExpr>(S->Targets[0])) {
     error(ProblemKind::InvalidOperands, S->Range,
@@ -340,8 +378,12 @@ void KernelChecker::execAnnAssign(const AnnAssignStmt *S) {
   Value V = eval(S->Value);
   if (isa<NameExpr>(S->Target))
     V = sanitizeAssigned(V);
-  if (auto T = annotationType(Info, S->Annotation); T && V.isTensor() && !V.Type.isBlock())
+  if (auto T = annotationType(Info, S->Annotation); T && V.isTensor() && !V.Type.isBlock()) {
     V.Type.Elem = *T;
+    if (IRB)
+      V.IR = coerce(lower(Value::tensor(TileType{V.IR ? V.IR->type().Elem : *T, {}}, {}, V.IR), S->Value->Range),
+                    V.Type, S->Value->Range);
+  }
   assignTarget(S->Target, V);
 }
 
@@ -352,6 +394,7 @@ void KernelChecker::execAugAssign(const AugAssignStmt *S) {
   }
   Value Old = eval(S->Target);
   Value Rhs = eval(S->Value);
+  LastStatementPoison = Old.isPoison() || Rhs.isPoison();
   // visit_AugAssign is an Assign of the BinOp: the result is sanitized too.
   assignTarget(S->Target, sanitizeAssigned(binaryOp(S->Op, Old, Rhs, S->Range)));
 }
@@ -374,6 +417,10 @@ void KernelChecker::execReturn(const ReturnStmt *S) {
   }
   Value V = S->Value ? eval(S->Value) : Value::constant(PyValue::none());
   frame().Returns.emplace_back(V, S->Range);
+  if (IRB) {
+    LastStatementPoison = V.isPoison();
+    frame().Returned = true;
+  }
 }
 
 /// The type a value has once it is carried through a loop or a branch: a
@@ -493,6 +540,10 @@ void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
       execBlock(*Truth ? S->Body : S->OrElse);
       return;
     }
+    if (IRB && !Test.isPoison()) {
+      loweringLimit(S->Test->Range, "an `if` on a constexpr whose value is unknown");
+      return;
+    }
     // An unknown constexpr: Triton would take one branch; both are checked,
     // and no type agreement is required between them.
     std::map<std::string, Value> Before = frame().Vars;
@@ -516,6 +567,8 @@ void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
           "Boolean value of Tensor with more than one value is ambiguous");
     Test = Value::poison();
   }
+  if (IRB)
+    return lowerRuntimeIf(S, Test, KeywordR);
   std::map<std::string, Value> Before = frame().Vars;
   execBlock(S->Body);
   std::map<std::string, Value> Then = std::move(frame().Vars);
@@ -577,12 +630,17 @@ void KernelChecker::execFor(const ForStmt *S) {
     }
     int64_t Trips =
         (AllKnown && Step != 0) ? std::max<int64_t>(0, (End - Start + Step - (Step > 0 ? 1 : -1)) / Step) : -1;
-    if (Trips >= 0 && Trips <= MaxUnroll) {
+    if (Trips >= 0 && Trips <= (IRB ? MaxLoweredUnroll : MaxUnroll)) {
       for (int64_t I = 0; I < Trips; ++I) {
         if (Target)
           assignTarget(Target, Value::constant(PyValue::integer(Start + I * Step)), I == 0);
         execBlock(S->Body);
       }
+      return;
+    }
+    if (IRB) {
+      loweringLimit(S->Iter->Range, "a tl.static_range loop whose trip count is unknown or above " +
+                                        std::to_string(MaxLoweredUnroll));
       return;
     }
     if (Target)
@@ -620,6 +678,8 @@ void KernelChecker::execFor(const ForStmt *S) {
           "For loop bounds and step must all be ints, are (" + Names[0] + ", " + Names[1] + ", " + Names[2] + ")");
   }
   promoteLoopCarried(S->Body);
+  if (IRB)
+    return lowerRangeFor(S, std::move(Bounds), IndVar, KeywordR);
   if (Target) {
     IndexFacts F;
     F.DynScalar = true;
@@ -646,6 +706,8 @@ void KernelChecker::execWhile(const WhileStmt *S) {
           "Not implemented: `while ... else` is not supported in triton");
   }
   promoteLoopCarried(S->Body);
+  if (IRB)
+    return lowerWhile(S, KeywordR);
   std::map<std::string, Value> Before = frame().Vars;
   Value Test = eval(S->Test);
   if (Test.isBlock())

@@ -1,0 +1,394 @@
+//===- Emit.cpp - the checker's tile IR emission ---------------------------===//
+/// \file
+/// What KernelChecker does beyond typing when it has an ir::Builder: the
+/// implicit conversions of semantic.py made explicit (cast, splat,
+/// expand_dims, broadcast), constants for Python numbers, and the runtime
+/// control flow (visit_If / visit_For / visit_While / visit_IfExp with a
+/// dynamic condition) as structured region ops whose results are the names
+/// the region reassigns. A construct the lowering cannot express yet is a
+/// Problem at its range ("... is not supported by tessel's lowering yet"),
+/// never a crash: the value is replaced by a zero so the walk goes on.
+//===----------------------------------------------------------------------===//
+#include "compiler/sema/KernelChecker.h"
+
+#include "compiler/frontend/AstWalk.h"
+#include "compiler/ir/Builder.h"
+#include "compiler/ir/TypeUtils.h"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+namespace tessel::sema {
+
+using namespace ast;
+
+void KernelChecker::loweringLimit(SourceRange R, const std::string &What) {
+  if (!LimitsReported.insert({R.Begin, R.End}).second)
+    return;
+  error(ProblemKind::UnsupportedConstruct, R, What + " is not supported by tessel's lowering yet");
+}
+
+/// A type the IR can hold: a known element type (or pointee) and static dims.
+static bool concrete(const TileType &T) {
+  return T.Elem.Scalar != ScalarKind::Unknown && T.Elem.Scalar != ScalarKind::Void && !T.hasUnknownDim();
+}
+
+/// A Python number as a constant of T (T's element type must hold it
+/// exactly: an int of the literal's type or wider, fp32, fp64 or i1).
+static ir::Value *numberConstant(ir::Builder &B, const PyValue &N, const TileType &T, SourceRange R) {
+  if (isFloat(T.Elem.Scalar)) {
+    double V = N.asFloat();
+    if (T.Elem.Scalar == ScalarKind::FP32)
+      V = static_cast<double>(static_cast<float>(V));
+    return B.constantFloat(R, V, T);
+  }
+  if (N.isBool())
+    return B.constantInt(R, N.asBool() ? 1 : 0, T);
+  return B.constantInt(R, N.asInt(), T);
+}
+
+ir::Value *KernelChecker::lower(const Value &V, SourceRange R) {
+  if (!IRB)
+    return nullptr;
+  const TileType I32{ElemType{ScalarKind::I32}, {}};
+  if (V.isTensor()) {
+    if (V.IR && V.IR->type() == V.Type)
+      return V.IR;
+    std::string Text = "`" + std::string(sourceText(R)) + "`";
+    if (!concrete(V.Type)) {
+      loweringLimit(R, Text + ", a value of unknown type " + V.Type.str() + ",");
+      return IRB->constantInt(R, 0, I32);
+    }
+    loweringLimit(R, V.IR ? Text + " (typed " + V.Type.str() + " but lowered as " + V.IR->type().str() + ")" : Text);
+    return IRB->constantInt(R, 0, V.Type);
+  }
+  if (V.isKnownConstexpr() && (V.Const.isNumber() || V.Const.isBool())) {
+    if (OrError<ScalarKind> K = literalType(V.Const))
+      return numberConstant(*IRB, V.Const, TileType{ElemType{*K.Result}, {}}, R);
+  }
+  if (!V.isPoison())
+    loweringLimit(R, "`" + std::string(sourceText(R)) + "` (" + V.describe() + ") as a tensor");
+  return IRB->constantInt(R, 0, I32);
+}
+
+ir::Value *KernelChecker::lowerAs(const Value &V, const TileType &T, SourceRange R) {
+  if (!IRB)
+    return nullptr;
+  if (V.isKnownConstexpr() && V.Const.isNumber() && concrete(T) && !T.Elem.isPointer()) {
+    // A Python number goes through to_tensor and a cast in Triton; where the
+    // target type holds the literal exactly, that is one constant.
+    ScalarKind K = T.Elem.Scalar;
+    bool IntFits = V.Const.isIntLike() && isInt(K) && !isUnsigned(K) && K != ScalarKind::I1 &&
+                   (bitWidth(K) == 64 || (V.Const.asInt() >= -(int64_t(1) << (bitWidth(K) - 1)) &&
+                                          V.Const.asInt() < (int64_t(1) << (bitWidth(K) - 1))));
+    if (IntFits || K == ScalarKind::FP32 || K == ScalarKind::FP64)
+      return numberConstant(*IRB, V.Const, T, R);
+  }
+  return coerce(lower(V, R), T, R);
+}
+
+ir::Value *KernelChecker::coerce(ir::Value *X, const TileType &T, SourceRange R) {
+  if (!IRB || !X || X->type() == T)
+    return X;
+  if (!(X->type().Elem == T.Elem))
+    X = IRB->cast(R, X, T.Elem);
+  if (X->type().Shape == T.Shape)
+    return X;
+  if (X->type().Shape.empty())
+    return IRB->splat(R, X, T.Shape);
+  while (X->type().Shape.size() < T.Shape.size())
+    X = IRB->expandDims(R, X, 0);
+  if (X->type().Shape != T.Shape)
+    X = IRB->broadcast(R, X, T.Shape);
+  return X;
+}
+
+/// A runtime condition as an i1 scalar (Triton unsplats a [1] block and
+/// compares other types with zero).
+static ir::Value *conditionValue(KernelChecker &C, const Value &Test, SourceRange R) {
+  ir::Builder &B = *C.builder();
+  ir::Value *X = C.lower(Test, R);
+  if (!X->type().Shape.empty())
+    X = B.reshape(R, X, {});
+  if (X->type().Elem.Scalar != ScalarKind::I1 || X->type().Elem.isPointer())
+    X = B.cmp(R, ir::CmpPredicate::NE, X, C.lowerAs(Value::constant(PyValue::integer(0)), X->type(), R));
+  return X;
+}
+
+std::vector<std::string> KernelChecker::carriedNames(const ast::Block &Body, SourceRange R) {
+  std::set<std::string> Assigned;
+  for (const Stmt *S : Body)
+    boundNames(S, Assigned);
+  std::vector<std::string> Names;
+  for (const std::string &Name : Assigned) {
+    auto It = frame().Vars.find(Name);
+    if (It == frame().Vars.end())
+      continue;
+    if (It->second.isTensor()) {
+      Names.push_back(Name);
+      continue;
+    }
+    if (It->second.K == Value::Kind::Tuple)
+      loweringLimit(R, "a tuple (`" + Name + "`) carried through a loop");
+  }
+  return Names;
+}
+
+/// Rebinds Names to the values of Args (region arguments or op results),
+/// keeping each name's sema type and facts.
+static void bindTo(std::map<std::string, Value> &Vars, const std::vector<std::string> &Names,
+                   const std::vector<ir::Value *> &Args, size_t First) {
+  for (size_t I = 0; I < Names.size(); ++I) {
+    Value &V = Vars[Names[I]];
+    V.IR = Args[First + I];
+    V.Type = Args[First + I]->type();
+    if (Args[First + I]->definingOp() == nullptr)
+      Args[First + I]->setName(Names[I]);
+  }
+}
+
+/// Names assigned inside a region that did not exist before it are not
+/// visible after it (their values live in the region).
+static void dropRegionLocals(std::map<std::string, Value> &Vars, const std::map<std::string, Value> &Before) {
+  for (auto It = Vars.begin(); It != Vars.end();)
+    It = Before.count(It->first) ? std::next(It) : Vars.erase(It);
+}
+
+void KernelChecker::lowerRangeFor(const ForStmt *S, std::vector<Value> Bounds, ScalarKind IndVar,
+                                  SourceRange KeywordR) {
+  const auto *Call = cast<CallExpr>(S->Iter);
+  TileType T{ElemType{IndVar}, {}};
+  if (!concrete(T)) {
+    loweringLimit(S->Iter->Range, "a loop whose bounds have unknown types");
+    return;
+  }
+  auto Bound = [&](size_t I) { return Call->Args[I]->Range; };
+  Value Zero = Value::constant(PyValue::integer(0)), One = Value::constant(PyValue::integer(1));
+  ir::Value *Lb, *Ub, *Step;
+  if (Bounds.size() == 1) {
+    Lb = lowerAs(Zero, T, S->Iter->Range);
+    Ub = lowerAs(Bounds[0], T, Bound(0));
+  } else {
+    Lb = lowerAs(Bounds[0], T, Bound(0));
+    Ub = lowerAs(Bounds[1], T, Bound(1));
+  }
+  Step = Bounds.size() == 3 ? lowerAs(Bounds[2], T, Bound(2)) : lowerAs(One, T, S->Iter->Range);
+  const auto *Target = dyn_cast<NameExpr>(S->Target);
+  if (Target)
+    frame().Vars.erase(Target->Id); // visit_For binds the induction variable first: it is no carried value
+  std::vector<std::string> Names = carriedNames(S->Body, KeywordR);
+  std::vector<ir::Value *> Inits;
+  std::vector<TileType> Types;
+  for (const std::string &N : Names) {
+    Inits.push_back(lower(frame().Vars[N], KeywordR));
+    Types.push_back(Inits.back()->type());
+  }
+  ir::ForOp *For = IRB->createFor(S->Range, Lb, Ub, Step, Inits);
+  ir::Value *Iv = For->inductionVar();
+  if (Target) {
+    IndexFacts F;
+    F.DynScalar = true;
+    F.Cause = "the loop variable `" + Target->Id + "`";
+    assignTarget(Target, Value::tensor(T, F, Iv));
+    Iv->setName(Target->Id);
+  } else if (S->Target) {
+    assignTarget(S->Target, Value::poison());
+  }
+  std::map<std::string, Value> Before = frame().Vars;
+  {
+    ir::Builder::InsertionGuard G(*IRB);
+    IRB->setInsertionPointToEnd(For->body());
+    bindTo(frame().Vars, Names, For->body()->arguments(), 1);
+    int SavedIfDepth = std::exchange(frame().IfDepthInLoop, 0);
+    ++frame().LoopDepth;
+    execBlock(S->Body);
+    --frame().LoopDepth;
+    frame().IfDepthInLoop = SavedIfDepth;
+    std::vector<ir::Value *> Next;
+    for (size_t I = 0; I < Names.size(); ++I)
+      Next.push_back(lowerAs(frame().Vars[Names[I]], Types[I], KeywordR));
+    IRB->yield(KeywordR, Next);
+  }
+  checkLoopCarried(Before, KeywordR);
+  bindTo(frame().Vars, Names, For->results(), 0);
+  dropRegionLocals(frame().Vars, Before);
+}
+
+void KernelChecker::lowerWhile(const WhileStmt *S, SourceRange KeywordR) {
+  std::vector<std::string> Names = carriedNames(S->Body, KeywordR);
+  std::vector<ir::Value *> Inits;
+  std::vector<TileType> Types;
+  for (const std::string &N : Names) {
+    Inits.push_back(lower(frame().Vars[N], KeywordR));
+    Types.push_back(Inits.back()->type());
+  }
+  std::map<std::string, Value> Before = frame().Vars;
+  ir::WhileOp *W = IRB->createWhile(S->Range, Inits);
+  {
+    ir::Builder::InsertionGuard G(*IRB);
+    IRB->setInsertionPointToEnd(W->before());
+    bindTo(frame().Vars, Names, W->before()->arguments(), 0);
+    Value Test = eval(S->Test);
+    if (Test.isBlock())
+      error(ProblemKind::InvalidOperands, S->Test->Range,
+            "Boolean value of Tensor with more than one value is ambiguous");
+    ir::Value *Cond = Test.isPoison() ? lowerAs(Value::constant(PyValue::boolean(false)),
+                                                TileType{ElemType{ScalarKind::I1}, {}}, S->Test->Range)
+                                      : conditionValue(*this, toTensor(Test, S->Test->Range), S->Test->Range);
+    IRB->condition(S->Test->Range, Cond, W->before()->arguments());
+  }
+  {
+    ir::Builder::InsertionGuard G(*IRB);
+    IRB->setInsertionPointToEnd(W->after());
+    frame().Vars = Before;
+    bindTo(frame().Vars, Names, W->after()->arguments(), 0);
+    int SavedIfDepth = std::exchange(frame().IfDepthInLoop, 0);
+    ++frame().LoopDepth;
+    execBlock(S->Body);
+    --frame().LoopDepth;
+    frame().IfDepthInLoop = SavedIfDepth;
+    std::vector<ir::Value *> Next;
+    for (size_t I = 0; I < Names.size(); ++I)
+      Next.push_back(lowerAs(frame().Vars[Names[I]], Types[I], KeywordR));
+    IRB->yield(KeywordR, Next);
+  }
+  checkLoopCarried(Before, KeywordR);
+  bindTo(frame().Vars, Names, W->results(), 0);
+  dropRegionLocals(frame().Vars, Before);
+}
+
+void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRange KeywordR) {
+  // The statements after this `if` in the function body: where a branch
+  // returns, they run only on the other path (visit_if_top_level's CFG,
+  // made structured by moving them into the else region).
+  const ast::Block *Enclosing = CurBlock;
+  size_t Index = CurIndex;
+  ir::Value *Cond = Test.isPoison() ? lowerAs(Value::constant(PyValue::boolean(false)),
+                                              TileType{ElemType{ScalarKind::I1}, {}}, S->Test->Range)
+                                    : conditionValue(*this, Test, S->Test->Range);
+  ir::IfOp *If = IRB->createIf(S->Range, Cond, {}, true);
+  std::map<std::string, Value> Before = frame().Vars;
+  size_t ReturnsBefore = frame().Returns.size();
+  bool ThenReturned = false, ElseReturned = false;
+  {
+    ir::Builder::InsertionGuard G(*IRB);
+    IRB->setInsertionPointToEnd(If->thenBlock());
+    execBlock(S->Body);
+    ThenReturned = std::exchange(frame().Returned, false);
+  }
+  std::map<std::string, Value> Then = std::move(frame().Vars);
+  frame().Vars = Before;
+  bool AtTopLevel = frame().Fn && Enclosing == &frame().Fn->Body;
+  {
+    ir::Builder::InsertionGuard G(*IRB);
+    IRB->setInsertionPointToEnd(If->elseBlock());
+    execBlock(S->OrElse);
+    if (ThenReturned && !frame().Returned && AtTopLevel) {
+      for (size_t I = Index + 1; I < Enclosing->size() && !frame().Returned; ++I) {
+        CurBlock = Enclosing;
+        CurIndex = I;
+        exec((*Enclosing)[I]);
+      }
+      if (!frame().Returned) { // falling off the end returns None
+        frame().Returns.emplace_back(Value::constant(PyValue::none()), S->Range);
+        frame().Returned = true;
+      }
+    }
+    ElseReturned = std::exchange(frame().Returned, false);
+  }
+  std::map<std::string, Value> Else = std::move(frame().Vars);
+  frame().Vars = Before;
+  // One value per path that returned; a returning `if` hands it out as a result.
+  std::optional<Value> ThenRet, ElseRet;
+  if (ThenReturned || ElseReturned) {
+    auto &Rets = frame().Returns;
+    if (ThenReturned && ElseReturned && Rets.size() >= ReturnsBefore + 2) {
+      ThenRet = Rets[ReturnsBefore].first;
+      ElseRet = Rets.back().first;
+      SourceRange R = Rets[ReturnsBefore].second;
+      Rets.resize(ReturnsBefore);
+      Rets.emplace_back(*ThenRet, R);
+      frame().Returned = true;
+    } else {
+      loweringLimit(KeywordR, "a `return` on one path of an `if` on a runtime condition");
+    }
+  }
+  for (const auto &[Name, V] : Before) {
+    Then.emplace(Name, V);
+    Else.emplace(Name, V);
+  }
+  std::map<std::string, Value> ThenVals = Then, ElseVals = Else;
+  // When both paths returned, nothing runs after the if: no names to merge.
+  if (!(ThenRet && ElseRet))
+    mergeBranches(Before, std::move(Then), std::move(Else), KeywordR);
+  std::vector<std::string> Names;
+  for (const auto &[Name, M] : frame().Vars) {
+    if (ThenRet && ElseRet)
+      break;
+    if (!M.isTensor())
+      continue;
+    auto B = Before.find(Name);
+    const Value &TV = ThenVals[Name], &EV = ElseVals[Name];
+    bool Unchanged = B != Before.end() && B->second.isTensor() && TV.IR == B->second.IR && EV.IR == B->second.IR;
+    if (!Unchanged)
+      Names.push_back(Name);
+  }
+  bool ReturnsTensor = ThenRet && ThenRet->isTensor();
+  if (ThenRet && !(ThenRet->isConstexpr() && ThenRet->Const.isNone() && ElseRet->isConstexpr() &&
+                   ElseRet->Const.isNone())) {
+    if (!ReturnsTensor || !ElseRet->isTensor() || !(ThenRet->Type == ElseRet->Type)) {
+      loweringLimit(KeywordR, "returning " + ThenRet->describe() + " and " + ElseRet->describe() +
+                                  " from the two paths of an `if` on a runtime condition");
+      ReturnsTensor = false;
+    }
+  }
+  auto YieldAll = [&](ir::Block *Region, std::map<std::string, Value> &Vals, const std::optional<Value> &Ret) {
+    ir::Builder::InsertionGuard G(*IRB);
+    IRB->setInsertionPointToEnd(Region);
+    std::vector<ir::Value *> Out;
+    for (const std::string &N : Names)
+      Out.push_back(lowerAs(Vals[N], frame().Vars[N].Type, KeywordR));
+    if (ReturnsTensor)
+      Out.push_back(lower(*Ret, KeywordR));
+    IRB->yield(KeywordR, Out);
+  };
+  YieldAll(If->thenBlock(), ThenVals, ThenRet);
+  YieldAll(If->elseBlock(), ElseVals, ElseRet);
+  for (const std::string &N : Names) {
+    Value &M = frame().Vars[N];
+    M.IR = IRB->addResult(If, M.Type);
+  }
+  if (ReturnsTensor) {
+    Value R = Value::tensor(ThenRet->Type, {}, IRB->addResult(If, ThenRet->Type));
+    frame().Returns.back().first = R;
+  }
+}
+
+Value KernelChecker::lowerIfExp(const IfExpExpr *E, const Value &Test) {
+  ir::Value *Cond = conditionValue(*this, Test, E->Test->Range);
+  ir::IfOp *If = IRB->createIf(E->Range, Cond, {}, true);
+  auto Side = [&](const Expr *X, ir::Block *Region) {
+    ir::Builder::InsertionGuard G(*IRB);
+    IRB->setInsertionPointToEnd(Region);
+    return toTensor(eval(X), X->Range);
+  };
+  Value A = Side(E->Body, If->thenBlock());
+  Value B = Side(E->OrElse, If->elseBlock());
+  bool Same = A.isTensor() && B.isTensor() && A.Type == B.Type;
+  if (A.isTensor() && B.isTensor() && !Same && A.Type.Elem.Scalar != ScalarKind::Unknown &&
+      B.Type.Elem.Scalar != ScalarKind::Unknown && !A.Type.hasUnknownDim() && !B.Type.hasUnknownDim())
+    error(ProblemKind::ControlFlowType, E->Range,
+          "Ternary expression with dynamic condition has inconsistent types " + A.Type.tritonStr() + " and " +
+              B.Type.tritonStr());
+  for (auto [V, Region] : {std::pair{&A, If->thenBlock()}, std::pair{&B, If->elseBlock()}}) {
+    ir::Builder::InsertionGuard G(*IRB);
+    IRB->setInsertionPointToEnd(Region);
+    IRB->yield(E->Range, Same ? std::vector<ir::Value *>{lower(*V, E->Range)} : std::vector<ir::Value *>{});
+  }
+  if (!Same)
+    return Value::poison();
+  return Value::tensor(A.Type, {}, IRB->addResult(If, A.Type));
+}
+
+} // namespace tessel::sema
