@@ -27,6 +27,7 @@ struct Subcommand {
 /// Every subcommand; the first column is what users type.
 static const Subcommand Subcommands[] = {
     {"check", "report the problems in Triton kernel files (text or JSON)", runCheck},
+    {"run", "run a kernel on the CPU interpreter, reporting out-of-bounds accesses", runRun},
     {"lsp", "run the language server (stdio or TCP)", runLsp},
 };
 

@@ -10,6 +10,7 @@
 
 #include "compiler/frontend/AstWalk.h"
 #include "compiler/ir/Builder.h"
+#include "compiler/sema/ParamAnnotations.h"
 #include "compiler/sema/PointerParams.h"
 #include "compiler/sema/Promotion.h"
 
@@ -28,7 +29,7 @@ static constexpr int64_t MaxUnroll = 64;
 /// this many iterations; beyond it the loop is a lowering limit.
 static constexpr int64_t MaxLoweredUnroll = 4096;
 
-static bool isConstexprAnnotation(const ModuleInfo &Info, const Expr *A) {
+bool isConstexprAnnotation(const ModuleInfo &Info, const Expr *A) {
   if (!A)
     return false;
   if (const auto *C = dyn_cast<ConstantExpr>(A))
@@ -39,8 +40,7 @@ static bool isConstexprAnnotation(const ModuleInfo &Info, const Expr *A) {
   return Q.size() >= 9 && Q.compare(Q.size() - 9, 9, "constexpr") == 0;
 }
 
-/// The type a parameter annotation such as `tl.int32`, "i32" or "*fp16" fixes.
-static std::optional<ElemType> annotationType(const ModuleInfo &Info, const Expr *A) {
+std::optional<ElemType> annotationType(const ModuleInfo &Info, const Expr *A) {
   if (!A)
     return std::nullopt;
   if (const auto *C = dyn_cast<ConstantExpr>(A)) {
