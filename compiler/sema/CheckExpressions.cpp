@@ -824,8 +824,21 @@ Value KernelChecker::callPythonBuiltin(const std::string &Name, const CallExpr *
       if (auto T = V.truthy())
         return Value::constant(PyValue::boolean(*T));
   }
-  if (Name == "print")
+  if (Name == "print") {
+    // Triton's builtin_namespace maps print to tl.device_print(prefix, *args).
+    if (IRB) {
+      std::string Prefix;
+      std::vector<ir::Value *> Values;
+      for (size_t I = 0; I < Args.size(); ++I) {
+        if (I == 0 && Args[I].V.isKnownConstexpr() && Args[I].V.Const.isStr())
+          Prefix = Args[I].V.Const.asStr();
+        else
+          Values.push_back(lower(Args[I].V, Args[I].Range));
+      }
+      IRB->devicePrint(Call->Range, Prefix, Values);
+    }
     return Value::constant(PyValue::none());
+  }
   return Value::constant(PyValue());
 }
 

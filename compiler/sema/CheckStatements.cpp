@@ -214,10 +214,14 @@ void KernelChecker::exec(const Stmt *S) {
     LastStatementPoison = eval(cast<ExprStmt>(S)->Value).isPoison();
     return;
   case StmtKind::Assert: {
+    // visit_Assert is tl.device_assert(test, msg).
     const auto *A = cast<AssertStmt>(S);
-    eval(A->Test);
-    if (A->Msg)
-      eval(A->Msg);
+    Value Test = eval(A->Test);
+    Value Msg = A->Msg ? eval(A->Msg) : Value::constant(PyValue::string(""));
+    if (IRB && Test.isTensor())
+      IRB->deviceAssert(S->Range,
+                        lowerAs(Test, TileType{ElemType{ScalarKind::I1}, Test.Type.Shape}, A->Test->Range),
+                        Msg.isKnownConstexpr() && Msg.Const.isStr() ? Msg.Const.asStr() : std::string());
     return;
   }
   case StmtKind::Import:
@@ -383,9 +387,7 @@ void KernelChecker::execAnnAssign(const AnnAssignStmt *S) {
     V = sanitizeAssigned(V);
   if (auto T = annotationType(Info, S->Annotation); T && V.isTensor() && !V.Type.isBlock()) {
     V.Type.Elem = *T;
-    if (IRB)
-      V.IR = coerce(lower(Value::tensor(TileType{V.IR ? V.IR->type().Elem : *T, {}}, {}, V.IR), S->Value->Range),
-                    V.Type, S->Value->Range);
+    V.IR = coerce(V.IR, V.Type, S->Value->Range);
   }
   assignTarget(S->Target, V);
 }
