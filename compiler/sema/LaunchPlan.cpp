@@ -232,6 +232,34 @@ static std::vector<launch::LaunchDirective> directivesFor(const JitFunction &Fn,
   return Out;
 }
 
+/// Triton code names pointer parameters `x_ptr`; a spec may call the tensor
+/// plain `x` (docs/launch-spec.md), which then binds `x_ptr` unless `x` is
+/// itself a parameter or `x_ptr` has its own entry.
+static void bindTensorNames(const JitFunction &Fn, launch::ConcreteLaunch &L) {
+  auto Named = [&L](const std::string &Name) {
+    return std::find_if(L.Tensors.begin(), L.Tensors.end(),
+                        [&Name](const launch::ConcreteTensor &T) { return T.Name == Name; });
+  };
+  for (const ast::Param &P : Fn.Def->Params) {
+    const std::string Suffix = "_ptr";
+    if (P.Name.size() <= Suffix.size() || P.Name.compare(P.Name.size() - Suffix.size(), Suffix.size(), Suffix) != 0)
+      continue;
+    std::string Short = P.Name.substr(0, P.Name.size() - Suffix.size());
+    if (Named(P.Name) != L.Tensors.end() || paramNamed(Fn, Short))
+      continue;
+    auto It = Named(Short);
+    if (It != L.Tensors.end())
+      It->Name = P.Name;
+  }
+}
+
+/// A planned launch: tensor names bound to parameters, then the request.
+static PlannedLaunch planned(const JitFunction &Fn, const ModuleInfo &Info, launch::ConcreteLaunch L) {
+  bindTensorNames(Fn, L);
+  LoweringRequest R = loweringRequestFor(Fn, Info, L);
+  return {std::move(L), std::move(R)};
+}
+
 LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
                       const LaunchPlanOptions &Opts) {
   LaunchPlan Plan;
@@ -277,7 +305,7 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
       return Plan;
     ProblemSink Sink;
     for (launch::ConcreteLaunch &L : launch::instantiate(Spec, Sink))
-      Plan.Launches.push_back({L, loweringRequestFor(*Fn, Info, L)});
+      Plan.Launches.push_back(planned(*Fn, Info, std::move(L)));
     for (Problem &P : Sink.take())
       Plan.Problems.push_back(std::move(P));
     return Plan;
@@ -305,7 +333,7 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
         Plan.Assumptions.push_back(std::move(A));
     ProblemSink Sink;
     for (launch::ConcreteLaunch &L : launch::instantiate(P.Spec, Sink))
-      Plan.Launches.push_back({L, loweringRequestFor(*Fn, Info, L)});
+      Plan.Launches.push_back(planned(*Fn, Info, std::move(L)));
     for (Problem &Pr : Sink.take())
       Plan.Problems.push_back(std::move(Pr));
   }

@@ -46,7 +46,7 @@ std::string assumptions(const LaunchPlan &P) {
 }
 
 const char AddKernel[] = R"(
-# tessel: launch n=[1000, 1] x_ptr=fp16[n] y_ptr=fp16[n] out_ptr=fp32[n]:out grid=(cdiv(n, BLOCK),) BLOCK=256 num_warps=8
+# tessel: launch n=[1000, 1] x=fp16[n] y_ptr=fp16[n] out=fp32[n]:out grid=(cdiv(n, BLOCK),) BLOCK=256 num_warps=8
 @triton.jit
 def add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
@@ -63,6 +63,10 @@ TEST(LaunchPlan, DirectiveGivesOneLaunchPerInstanceWithTritonsSpecialization) {
   const PlannedLaunch &First = P.Plan.Launches[0];
   EXPECT_EQ(First.Launch.Label, "n=1000");
   EXPECT_EQ(First.Launch.Grid[0], 4);
+  // `x` and `out` bind the parameters x_ptr and out_ptr.
+  ASSERT_EQ(First.Launch.Tensors.size(), 3u);
+  EXPECT_EQ(First.Launch.Tensors[0].Name, "x_ptr");
+  EXPECT_EQ(First.Launch.Tensors[2].Name, "out_ptr");
   const LoweringRequest &R = First.Request;
   EXPECT_EQ(R.Kernel, "add");
   EXPECT_EQ(R.NumWarps, 8);
