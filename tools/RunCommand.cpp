@@ -308,6 +308,14 @@ static std::string specKind(sema::SpecOrigin O) {
 static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const sema::LaunchPlan &Plan,
                          const RunArgs &RA, SaveTarget *Save, RunReport &Report) {
   std::map<std::string, sema::LoweredKernel> Lowered;
+  // A lowering problem is reported once; under the instance it first came
+  // from, unless every distinct specialization had it.
+  struct Seen {
+    size_t Index;
+    size_t Count;
+  };
+  std::map<std::pair<std::pair<uint32_t, uint32_t>, std::string>, Seen> LoweringProblems;
+  std::vector<diag::Finding> Pending;
   for (const sema::PlannedLaunch &PL : Plan.Launches) {
     InstanceReport &I = Report.Instances.emplace_back();
     const launch::ConcreteLaunch &L = PL.Launch;
@@ -320,10 +328,15 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
     if (It == Lowered.end()) {
       It = Lowered.emplace(Key, sema::lowerKernel(File, Info, PL.Request)).first;
       for (const Problem &P : It->second.Problems) {
+        auto [At, New] =
+            LoweringProblems.try_emplace({{P.Range.Begin, P.Range.End}, P.Message}, Seen{Pending.size(), 0});
+        ++At->second.Count;
+        if (!New)
+          continue;
         diag::Finding F = diag::toFinding(P);
-        if (F.Specialization.empty() && Plan.Launches.size() > 1)
+        if (F.Specialization.empty())
           F.Specialization = L.Label;
-        Report.Findings.push_back(std::move(F));
+        Pending.push_back(std::move(F));
       }
     }
     if (!It->second.Function) {
@@ -349,6 +362,11 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
     collectFindings(Run, Plan.Launches.size() > 1 ? L.Label : std::string(), I);
     summarize(L, P, Save, I);
   }
+  for (const auto &[Key, S] : LoweringProblems)
+    if (S.Count == Lowered.size())
+      Pending[S.Index].Specialization.clear();
+  for (diag::Finding &F : Pending)
+    Report.Findings.push_back(std::move(F));
 }
 
 int runRun(const Args &A) {

@@ -35,7 +35,10 @@ struct FileFacts {
 
 } // namespace
 
-static bool isPlainNumber(const PyValue &V) { return V.isNumber(); }
+/// Values a constexpr can take from the file: numbers enter the spec, other
+/// constants (strings such as ACTIVATION="leaky_relu", None) go straight
+/// into the lowering request, as a spec cannot spell them.
+static bool isConstant(const PyValue &V) { return V.isNumber() || V.isStr() || V.isNone(); }
 
 static std::optional<launch::SpecExpr> toSpecExpr(const PyValue &V) {
   launch::SpecExpr E;
@@ -82,7 +85,7 @@ static FileFacts fileFacts(const JitFunction &Fn, const ModuleInfo &Info, size_t
     if (!P.Default)
       continue;
     PyValue V = Eval.eval(P.Default);
-    if (isPlainNumber(V))
+    if (isConstant(V))
       F.Values[P.Name] = {V, "its default"};
   }
   if (!Fn.Launches.empty()) {
@@ -96,14 +99,14 @@ static FileFacts fileFacts(const JitFunction &Fn, const ModuleInfo &Info, size_t
       }
     }
     for (const auto &[Name, V] : L.Keywords)
-      if (paramNamed(Fn, Name) && isPlainNumber(V))
+      if (paramNamed(Fn, Name) && isConstant(V))
         F.Values[Name] = {V, "the launch site"};
   }
   if (ConfigIndex < Fn.Configs.size()) {
     const PyConfig &C = Fn.Configs[ConfigIndex].Config;
     std::string Source = "autotune config " + std::to_string(ConfigIndex);
     for (const auto &[K, V] : C.Kwargs)
-      if (K.isStr() && isPlainNumber(V))
+      if (K.isStr() && isConstant(V))
         F.Values[K.asStr()] = {V, Source};
     F.NumWarps = C.NumWarps;
     F.NumStages = C.NumStages;
@@ -118,6 +121,7 @@ static void completeSpec(launch::LaunchSpec &Spec, const FileFacts &F, std::vect
     if (Spec.value(Name) || Spec.tensor(Name))
       continue;
     std::optional<launch::SpecExpr> E = toSpecExpr(Fixed.Value);
+    Assumptions.push_back(Name + "=" + Fixed.Value.repr() + " from " + Fixed.Source);
     if (!E)
       continue;
     E->Range = Spec.Range;
@@ -126,7 +130,6 @@ static void completeSpec(launch::LaunchSpec &Spec, const FileFacts &F, std::vect
     V.Range = Spec.Range;
     V.Instances.push_back(*E);
     Spec.Values.push_back(std::move(V));
-    Assumptions.push_back(Name + "=" + Fixed.Value.repr() + " from " + Fixed.Source);
   }
   auto Option = [&](std::optional<launch::SpecExpr> &Slot, std::optional<int64_t> Value, const char *Name) {
     if (Slot || !Value)
@@ -254,9 +257,13 @@ static void bindTensorNames(const JitFunction &Fn, launch::ConcreteLaunch &L) {
 }
 
 /// A planned launch: tensor names bound to parameters, then the request.
-static PlannedLaunch planned(const JitFunction &Fn, const ModuleInfo &Info, launch::ConcreteLaunch L) {
+static PlannedLaunch planned(const JitFunction &Fn, const ModuleInfo &Info, const FileFacts &Facts,
+                             launch::ConcreteLaunch L) {
   bindTensorNames(Fn, L);
   LoweringRequest R = loweringRequestFor(Fn, Info, L);
+  for (const auto &[Name, Fixed] : Facts.Values)
+    if (!Fixed.Value.isNumber() && !L.value(Name) && paramNamed(Fn, Name))
+      R.Constexprs.emplace(Name, Fixed.Value);
   return {std::move(L), std::move(R)};
 }
 
@@ -305,7 +312,7 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
       return Plan;
     ProblemSink Sink;
     for (launch::ConcreteLaunch &L : launch::instantiate(Spec, Sink))
-      Plan.Launches.push_back(planned(*Fn, Info, std::move(L)));
+      Plan.Launches.push_back(planned(*Fn, Info, Facts, std::move(L)));
     for (Problem &P : Sink.take())
       Plan.Problems.push_back(std::move(P));
     return Plan;
@@ -333,7 +340,7 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
         Plan.Assumptions.push_back(std::move(A));
     ProblemSink Sink;
     for (launch::ConcreteLaunch &L : launch::instantiate(P.Spec, Sink))
-      Plan.Launches.push_back(planned(*Fn, Info, std::move(L)));
+      Plan.Launches.push_back(planned(*Fn, Info, Facts, std::move(L)));
     for (Problem &Pr : Sink.take())
       Plan.Problems.push_back(std::move(Pr));
   }

@@ -169,12 +169,12 @@ TEST(LaunchPlan, ASpecMayLeaveTheAutotunedConstexprsOut) {
 TEST(LaunchPlan, LaunchSiteKeywordsAndDefaultsFixConstexprs) {
   Planned P = plan(R"(
 @triton.jit
-def k(x_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr = True):
+def k(x_ptr, n, BLOCK: tl.constexpr, MODE: tl.constexpr, EVEN: tl.constexpr = True):
     offs = tl.arange(0, BLOCK)
     tl.store(x_ptr + offs, 1.0, mask=offs < n)
 
 def host(x):
-    k[(1,)](x, x.numel(), BLOCK=512, num_warps=2)
+    k[(1,)](x, x.numel(), BLOCK=512, MODE="fast", num_warps=2)
 )",
                    "k");
   ASSERT_TRUE(P.Plan.Problems.empty()) << P.Plan.Problems[0].Message;
@@ -182,6 +182,8 @@ def host(x):
   const LoweringRequest &R = P.Plan.Launches[0].Request;
   EXPECT_EQ(R.Constexprs.at("BLOCK").asInt(), 512);
   EXPECT_TRUE(R.Constexprs.at("EVEN").asBool());
+  // A string constexpr cannot be spelled in a spec: it goes straight into the request.
+  EXPECT_EQ(R.Constexprs.at("MODE").asStr(), "fast");
   EXPECT_EQ(R.NumWarps, 2);
   EXPECT_TRUE(assumed(P.Plan, "BLOCK=512 from the launch site")) << assumptions(P.Plan);
   EXPECT_TRUE(assumed(P.Plan, "EVEN=True from its default")) << assumptions(P.Plan);
