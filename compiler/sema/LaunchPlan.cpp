@@ -210,27 +210,52 @@ static launch::LaunchSpec deriveSpec(const JitFunction &Fn, const ModuleInfo &In
   return Spec;
 }
 
-/// The directives that apply to Fn: those naming it, and unnamed ones whose
-/// next kernel definition below is Fn.
-static std::vector<launch::LaunchDirective> directivesFor(const JitFunction &Fn, const ParsedFile &File,
-                                                          const ModuleInfo &Info,
-                                                          std::vector<launch::ParsedLaunchSpec> &Specs) {
-  std::vector<launch::LaunchDirective> Out;
+/// The kernel a directive is for: the one it names, else the first @jit
+/// function defined below it.
+static std::string targetKernel(const launch::LaunchDirective &D, const launch::LaunchSpec &Spec,
+                                const ModuleInfo &Info) {
+  if (!Spec.Kernel.empty())
+    return Spec.Kernel;
+  std::string Target;
+  uint32_t Best = std::numeric_limits<uint32_t>::max();
+  for (const auto &[Name, J] : Info.Jit)
+    if (J.Def && J.Def->Range.Begin >= D.Range.End && J.Def->Range.Begin < Best) {
+      Best = J.Def->Range.Begin;
+      Target = Name;
+    }
+  return Target;
+}
+
+/// The parsed directives that apply to Fn.
+static std::vector<launch::ParsedLaunchSpec> directivesFor(const JitFunction &Fn, const ParsedFile &File,
+                                                           const ModuleInfo &Info) {
+  std::vector<launch::ParsedLaunchSpec> Out;
   for (const launch::LaunchDirective &D : launch::findLaunchDirectives(File.text().text())) {
     launch::ParsedLaunchSpec P = launch::parseLaunchSpec(File.text().slice(D.Body), D.Body.Begin);
-    std::string Target = P.Spec.Kernel;
-    if (Target.empty()) {
-      uint32_t Best = std::numeric_limits<uint32_t>::max();
-      for (const auto &[Name, J] : Info.Jit)
-        if (J.Def && J.Def->Range.Begin >= D.Range.End && J.Def->Range.Begin < Best) {
-          Best = J.Def->Range.Begin;
-          Target = Name;
-        }
-    }
-    if (Target != Fn.Name)
+    if (targetKernel(D, P.Spec, Info) == Fn.Name)
+      Out.push_back(std::move(P));
+  }
+  return Out;
+}
+
+std::vector<Problem> checkLaunchDirectives(const ParsedFile &File, const ModuleInfo &Info) {
+  std::vector<Problem> Out;
+  for (const launch::LaunchDirective &D : launch::findLaunchDirectives(File.text().text())) {
+    launch::ParsedLaunchSpec P = launch::parseLaunchSpec(File.text().slice(D.Body), D.Body.Begin);
+    if (!P.Problems.empty()) {
+      for (Problem &Pr : P.Problems)
+        Out.push_back(std::move(Pr));
       continue;
-    Out.push_back(D);
-    Specs.push_back(std::move(P));
+    }
+    const JitFunction *Fn = Info.jit(targetKernel(D, P.Spec, Info));
+    if (Fn && Fn->Def) {
+      std::vector<std::string> Unused;
+      completeSpec(P.Spec, fileFacts(*Fn, Info, 0), Unused);
+    }
+    ProblemSink Sink;
+    launch::instantiate(P.Spec, Sink);
+    for (Problem &Pr : Sink.take())
+      Out.push_back(std::move(Pr));
   }
   return Out;
 }
@@ -298,7 +323,7 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
     Plan.Origin = SpecOrigin::CommandLine;
     Specs.push_back(launch::parseLaunchSpec(*Opts.SpecText, 0));
   } else {
-    directivesFor(*Fn, File, Info, Specs);
+    Specs = directivesFor(*Fn, File, Info);
     Plan.Origin = Specs.empty() ? SpecOrigin::Derived : SpecOrigin::Directive;
   }
 
