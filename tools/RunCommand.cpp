@@ -14,20 +14,13 @@
 #include "tools/Subcommands.h"
 
 #include "compiler/frontend/Parser.h"
-#include "compiler/interp/Launch.h"
-#include "compiler/sema/LaunchPlan.h"
-#include "compiler/sema/Lowering.h"
 #include "tools/CommandLine.h"
 #include "tools/InputFile.h"
-#include "tools/NpyFile.h"
-#include "tools/RunReport.h"
+#include "tools/KernelRun.h"
 
-#include <cctype>
-#include <chrono>
 #include <exception>
 #include <filesystem>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -179,178 +172,6 @@ static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
   return std::nullopt;
 }
 
-/// A text key for a LoweringRequest: instances that share it share one lowering.
-static std::string requestKey(const sema::LoweringRequest &R) {
-  std::string K = R.Kernel + "|" + std::to_string(R.NumWarps) + "|" + std::to_string(R.NumStages);
-  for (const auto &[Name, V] : R.Constexprs)
-    K += "|" + Name + "=" + V.repr();
-  for (const auto &[Name, T] : R.ArgTypes)
-    K += "|" + Name + ":" + T.str();
-  for (const std::string &Name : R.EqualToOne)
-    K += "|" + Name + "==1";
-  return K;
-}
-
-static diag::Finding finding(diag::DiagId Id, SourceRange Range, std::string Message, const std::string &Label) {
-  return diag::Finding{Id, diag::codeInfo(Id).DefaultSeverity, Range, std::move(Message), {}, {}, Label};
-}
-
-static std::string programText(const std::array<int64_t, 3> &P) {
-  return "(" + std::to_string(P[0]) + ", " + std::to_string(P[1]) + ", " + std::to_string(P[2]) + ")";
-}
-
-/// The run's violations and failed asserts, one finding per access site.
-static void collectFindings(const interp::RunResult &Run, const std::string &Label, InstanceReport &Out) {
-  for (const interp::ViolationSite &S : Run.Sites) {
-    diag::DiagId Id = S.Kind == interp::ViolationKind::UninitializedRead ? diag::DiagId::UninitializedRead
-                                                                         : diag::DiagId::OutOfBoundsAccess;
-    Out.Findings.push_back(finding(Id, S.Range, interp::describe(S), Label));
-  }
-  // Asserts: the first failure per assert site, with how many lanes failed there.
-  std::map<std::pair<uint32_t, uint32_t>, size_t> Failures;
-  for (const interp::AssertFailure &A : Run.Asserts)
-    ++Failures[{A.Range.Begin, A.Range.End}];
-  for (const interp::AssertFailure &A : Run.Asserts) {
-    auto It = Failures.find({A.Range.Begin, A.Range.End});
-    if (It == Failures.end())
-      continue;
-    std::string Message = "device_assert failed" + (A.Message.empty() ? "" : ": " + A.Message) + " (" +
-                          std::to_string(It->second) + (It->second == 1 ? " lane" : " lanes") + ", first in program " +
-                          programText(A.ProgramId) + ", lane " + std::to_string(A.Lane) + ")";
-    Out.Findings.push_back(finding(diag::DiagId::DeviceAssertFailed, A.Range, std::move(Message), Label));
-    Failures.erase(It);
-  }
-}
-
-static bool contiguous(const launch::ConcreteTensor &T) {
-  int64_t Expected = 1;
-  for (size_t D = T.Shape.size(); D-- > 0;) {
-    if (T.Shape[D] != 1 && T.Strides[D] != Expected)
-      return false;
-    Expected *= T.Shape[D];
-  }
-  return Expected == T.StorageElements;
-}
-
-static std::string fileLabel(const std::string &Label) {
-  std::string S;
-  for (char C : Label)
-    S += std::isalnum(static_cast<unsigned char>(C)) || C == '-' || C == '.' ? C : '_';
-  return S;
-}
-
-namespace {
-/// Where --save writes, and whether a write has failed.
-struct SaveTarget {
-  std::filesystem::path Dir;
-  bool ManyInstances = false;
-  std::string Error;
-};
-} // namespace
-
-/// Summaries of the outputs (every tensor when the spec marks none), saved
-/// when asked.
-static void summarize(const launch::ConcreteLaunch &L, const interp::PreparedLaunch &P, SaveTarget *Save,
-                      InstanceReport &Out) {
-  bool AnyOutput = false;
-  for (const launch::ConcreteTensor &T : L.Tensors)
-    AnyOutput |= T.IsOutput;
-  for (const launch::ConcreteTensor &T : L.Tensors) {
-    if (AnyOutput && !T.IsOutput)
-      continue;
-    uint32_t Id = P.buffer(T.Name);
-    if (!Id)
-      continue;
-    OutputSummary S{T.Name, T.DType, T.Shape, interp::bufferStats(P.Mem, Id), {}, {}};
-    if (Save && Save->Error.empty()) {
-      const interp::Buffer &B = P.Mem.buffer(Id);
-      std::string Name = T.Name + (Save->ManyInstances ? "-" + fileLabel(L.Label) : "") + ".npy";
-      std::filesystem::path Path = Save->Dir / Name;
-      std::vector<int64_t> Shape = contiguous(T) ? T.Shape : std::vector<int64_t>{T.StorageElements};
-      std::string Error;
-      if (writeNpy(Path.string(), B.Elem, Shape, B.Bytes, Error)) {
-        S.SavedTo = Path.string();
-        if (npySavedAsRawBits(B.Elem))
-          S.SavedAs = npyDescr(B.Elem);
-      } else {
-        Save->Error = "cannot write " + Path.string() + ": " + Error;
-      }
-    }
-    Out.Outputs.push_back(std::move(S));
-  }
-}
-
-static std::string specSource(sema::SpecOrigin O) {
-  switch (O) {
-  case sema::SpecOrigin::CommandLine:
-    return "from --spec";
-  case sema::SpecOrigin::Directive:
-    return "from the `# tessel: launch` directive";
-  case sema::SpecOrigin::Derived:
-    break;
-  }
-  return "derived from the file (no launch spec)";
-}
-
-static std::string specKind(sema::SpecOrigin O) {
-  switch (O) {
-  case sema::SpecOrigin::CommandLine:
-    return "command-line";
-  case sema::SpecOrigin::Directive:
-    return "directive";
-  case sema::SpecOrigin::Derived:
-    break;
-  }
-  return "derived";
-}
-
-/// Lowers each distinct specialization once and runs every instance.
-static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const sema::LaunchPlan &Plan,
-                         const RunArgs &RA, SaveTarget *Save, RunReport &Report) {
-  std::map<std::string, sema::LoweredKernel> Lowered;
-  for (const sema::PlannedLaunch &PL : Plan.Launches) {
-    InstanceReport &I = Report.Instances.emplace_back();
-    const launch::ConcreteLaunch &L = PL.Launch;
-    I.Label = L.Label;
-    I.Grid = L.Grid;
-    I.NumWarps = L.NumWarps;
-    I.NumStages = L.NumStages;
-    std::string Key = requestKey(PL.Request);
-    auto It = Lowered.find(Key);
-    if (It == Lowered.end()) {
-      It = Lowered.emplace(Key, sema::lowerKernel(File, Info, PL.Request)).first;
-      for (const Problem &P : It->second.Problems) {
-        diag::Finding F = diag::toFinding(P);
-        if (F.Specialization.empty() && Plan.Launches.size() > 1)
-          F.Specialization = L.Label;
-        Report.Findings.push_back(std::move(F));
-      }
-    }
-    if (!It->second.Function) {
-      I.Error = "the kernel could not be lowered for this instance (see the errors above)";
-      continue;
-    }
-    const ir::Function &Fn = *It->second.Function;
-    interp::PreparedLaunch P = interp::prepareLaunch(Fn, L, RA.Seed);
-    if (!P.Errors.empty()) {
-      for (const std::string &E : P.Errors)
-        I.Error += (I.Error.empty() ? "" : "; ") + E;
-      continue;
-    }
-    auto Start = std::chrono::steady_clock::now();
-    interp::RunResult Run = interp::run(Fn, P.Mem, P.Args, P.Opts);
-    I.Millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
-    I.Ran = Run.Completed;
-    I.Steps = Run.Steps;
-    I.Violations = Run.TotalViolations;
-    I.PrintLog = Run.PrintLog;
-    if (!Run.Completed)
-      I.Error = "the interpreter stopped: " + Run.Error;
-    collectFindings(Run, Plan.Launches.size() > 1 ? L.Label : std::string(), I);
-    summarize(L, P, Save, I);
-  }
-}
-
 int runRun(const Args &A) {
   RunArgs RA;
   if (std::optional<int> Stop = parseArgs(A, RA))
@@ -360,7 +181,10 @@ int runRun(const Args &A) {
     std::cerr << "tessel: error: " << RA.File << ": " << In.Error << '\n';
     return ExitUsage;
   }
-  std::optional<SaveTarget> Save;
+  KernelRunOptions Opts;
+  Opts.Spec = RA.Spec;
+  Opts.Config = RA.Config;
+  Opts.Seed = RA.Seed;
   if (RA.SaveDir) {
     std::error_code EC;
     std::filesystem::create_directories(*RA.SaveDir, EC);
@@ -369,41 +193,19 @@ int runRun(const Args &A) {
                 << (EC ? EC.message() : "not a directory") << '\n';
       return ExitUsage;
     }
-    Save = SaveTarget{*RA.SaveDir, false, {}};
+    Opts.SaveDir = RA.SaveDir;
   }
 
   RunReport Report;
-  Report.Path = RA.File;
-  Report.Kernel = RA.Kernel;
-  Report.Seed = RA.Seed;
-  std::shared_ptr<const ParsedFile> File;
   try {
-    File = ParsedFile::parse(std::make_shared<SourceText>(*In.Text, RA.File));
-    ProblemSink Sink;
-    ModuleInfo Info = discover(File->module(), Sink);
-    for (const ast::SyntaxError &E : File->module().SyntaxErrors)
-      Report.Findings.push_back(diag::toFinding(Problem{ProblemKind::SyntaxError, E.Range, E.Message, {}, {}, {}}));
-    sema::LaunchPlanOptions Opts;
-    Opts.SpecText = RA.Spec;
-    Opts.Config = RA.Config;
-    sema::LaunchPlan Plan = sema::planLaunch(*File, Info, RA.Kernel, Opts);
-    if (!Plan.Error.empty()) {
-      std::cerr << "tessel run: error: " << RA.File << ": " << Plan.Error << '\n';
+    auto File = ParsedFile::parse(std::make_shared<SourceText>(*In.Text, RA.File));
+    std::string Error;
+    if (!runKernel(*File, RA.File, RA.Kernel, Opts, Report, Error)) {
+      std::cerr << "tessel run: error: " << RA.File << ": " << Error << '\n';
       return ExitUsage;
     }
-    Report.SpecSource = specSource(Plan.Origin);
-    Report.SpecKind = specKind(Plan.Origin);
-    Report.Assumptions = Plan.Assumptions;
-    for (const Problem &P : Plan.Problems)
-      (Plan.Origin == sema::SpecOrigin::CommandLine && P.Kind == ProblemKind::LaunchSpec ? Report.SpecFindings
-                                                                                         : Report.Findings)
-          .push_back(diag::toFinding(P));
-    if (Save)
-      Save->ManyInstances = Plan.Launches.size() > 1;
-    // A file with syntax errors is not run: the kernel would not be the one the user wrote.
-    if (File->module().SyntaxErrors.empty())
-      runInstances(*File, Info, Plan, RA, Save ? &*Save : nullptr, Report);
   } catch (const std::exception &E) {
+    // A bug in tessel, not in the user's file: say so.
     std::cerr << "tessel: internal error while running " << RA.Kernel << " in " << RA.File << ": " << E.what() << '\n';
     return ExitUsage;
   }
@@ -417,8 +219,8 @@ int runRun(const Args &A) {
     renderRunJson(std::cout, Report, Src);
   else
     renderRunText(std::cout, Report, Src, TextStyle{useColor(RA.Color)});
-  if (Save && !Save->Error.empty()) {
-    std::cerr << "tessel run: error: " << Save->Error << '\n';
+  if (!Report.SaveError.empty()) {
+    std::cerr << "tessel run: error: " << Report.SaveError << '\n';
     return ExitUsage;
   }
   return Report.errors() ? ExitFindings : ExitOk;

@@ -81,7 +81,7 @@ static void renderOutput(std::ostream &OS, const OutputSummary &O) {
 
 void renderRunText(std::ostream &OS, const RunReport &R, const RunSources &Src, const TextStyle &Style) {
   OS << "run " << R.Kernel << " in " << R.Path << " on the CPU interpreter (seed " << R.Seed << ")\n";
-  OS << "launch: " << plural(R.Instances.size(), "instance") << " from " << R.SpecSource << '\n';
+  OS << "launch: " << plural(R.Instances.size(), "instance") << " " << R.SpecSource << '\n';
   for (const std::string &A : R.Assumptions)
     OS << "assumed: " << A << '\n';
   for (const diag::Finding &F : R.SpecFindings)

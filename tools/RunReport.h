@@ -73,6 +73,8 @@ struct RunReport {
   /// ...and in the --spec text.
   std::vector<diag::Finding> SpecFindings;
   std::vector<InstanceReport> Instances;
+  /// Why --save could not write a file (the run itself went on).
+  std::string SaveError;
 
   /// Errors over the whole run (findings of error severity and instances
   /// that could not run): the exit status is 1 when this is not zero.

@@ -35,7 +35,10 @@ struct FileFacts {
 
 } // namespace
 
-static bool isPlainNumber(const PyValue &V) { return V.isNumber(); }
+/// Values a constexpr can take from the file: numbers enter the spec, other
+/// constants (strings such as ACTIVATION="leaky_relu", None) go straight
+/// into the lowering request, as a spec cannot spell them.
+static bool isConstant(const PyValue &V) { return V.isNumber() || V.isStr() || V.isNone(); }
 
 static std::optional<launch::SpecExpr> toSpecExpr(const PyValue &V) {
   launch::SpecExpr E;
@@ -82,7 +85,7 @@ static FileFacts fileFacts(const JitFunction &Fn, const ModuleInfo &Info, size_t
     if (!P.Default)
       continue;
     PyValue V = Eval.eval(P.Default);
-    if (isPlainNumber(V))
+    if (isConstant(V))
       F.Values[P.Name] = {V, "its default"};
   }
   if (!Fn.Launches.empty()) {
@@ -96,14 +99,14 @@ static FileFacts fileFacts(const JitFunction &Fn, const ModuleInfo &Info, size_t
       }
     }
     for (const auto &[Name, V] : L.Keywords)
-      if (paramNamed(Fn, Name) && isPlainNumber(V))
+      if (paramNamed(Fn, Name) && isConstant(V))
         F.Values[Name] = {V, "the launch site"};
   }
   if (ConfigIndex < Fn.Configs.size()) {
     const PyConfig &C = Fn.Configs[ConfigIndex].Config;
     std::string Source = "autotune config " + std::to_string(ConfigIndex);
     for (const auto &[K, V] : C.Kwargs)
-      if (K.isStr() && isPlainNumber(V))
+      if (K.isStr() && isConstant(V))
         F.Values[K.asStr()] = {V, Source};
     F.NumWarps = C.NumWarps;
     F.NumStages = C.NumStages;
@@ -118,6 +121,7 @@ static void completeSpec(launch::LaunchSpec &Spec, const FileFacts &F, std::vect
     if (Spec.value(Name) || Spec.tensor(Name))
       continue;
     std::optional<launch::SpecExpr> E = toSpecExpr(Fixed.Value);
+    Assumptions.push_back(Name + "=" + Fixed.Value.repr() + " from " + Fixed.Source);
     if (!E)
       continue;
     E->Range = Spec.Range;
@@ -126,7 +130,6 @@ static void completeSpec(launch::LaunchSpec &Spec, const FileFacts &F, std::vect
     V.Range = Spec.Range;
     V.Instances.push_back(*E);
     Spec.Values.push_back(std::move(V));
-    Assumptions.push_back(Name + "=" + Fixed.Value.repr() + " from " + Fixed.Source);
   }
   auto Option = [&](std::optional<launch::SpecExpr> &Slot, std::optional<int64_t> Value, const char *Name) {
     if (Slot || !Value)
@@ -207,29 +210,86 @@ static launch::LaunchSpec deriveSpec(const JitFunction &Fn, const ModuleInfo &In
   return Spec;
 }
 
-/// The directives that apply to Fn: those naming it, and unnamed ones whose
-/// next kernel definition below is Fn.
-static std::vector<launch::LaunchDirective> directivesFor(const JitFunction &Fn, const ParsedFile &File,
-                                                          const ModuleInfo &Info,
-                                                          std::vector<launch::ParsedLaunchSpec> &Specs) {
-  std::vector<launch::LaunchDirective> Out;
+/// The kernel a directive is for: the one it names, else the first @jit
+/// function defined below it.
+static std::string targetKernel(const launch::LaunchDirective &D, const launch::LaunchSpec &Spec,
+                                const ModuleInfo &Info) {
+  if (!Spec.Kernel.empty())
+    return Spec.Kernel;
+  std::string Target;
+  uint32_t Best = std::numeric_limits<uint32_t>::max();
+  for (const auto &[Name, J] : Info.Jit)
+    if (J.Def && J.Def->Range.Begin >= D.Range.End && J.Def->Range.Begin < Best) {
+      Best = J.Def->Range.Begin;
+      Target = Name;
+    }
+  return Target;
+}
+
+/// The parsed directives that apply to Fn.
+static std::vector<launch::ParsedLaunchSpec> directivesFor(const JitFunction &Fn, const ParsedFile &File,
+                                                           const ModuleInfo &Info) {
+  std::vector<launch::ParsedLaunchSpec> Out;
   for (const launch::LaunchDirective &D : launch::findLaunchDirectives(File.text().text())) {
     launch::ParsedLaunchSpec P = launch::parseLaunchSpec(File.text().slice(D.Body), D.Body.Begin);
-    std::string Target = P.Spec.Kernel;
-    if (Target.empty()) {
-      uint32_t Best = std::numeric_limits<uint32_t>::max();
-      for (const auto &[Name, J] : Info.Jit)
-        if (J.Def && J.Def->Range.Begin >= D.Range.End && J.Def->Range.Begin < Best) {
-          Best = J.Def->Range.Begin;
-          Target = Name;
-        }
-    }
-    if (Target != Fn.Name)
-      continue;
-    Out.push_back(D);
-    Specs.push_back(std::move(P));
+    if (targetKernel(D, P.Spec, Info) == Fn.Name)
+      Out.push_back(std::move(P));
   }
   return Out;
+}
+
+std::vector<Problem> checkLaunchDirectives(const ParsedFile &File, const ModuleInfo &Info) {
+  std::vector<Problem> Out;
+  for (const launch::LaunchDirective &D : launch::findLaunchDirectives(File.text().text())) {
+    launch::ParsedLaunchSpec P = launch::parseLaunchSpec(File.text().slice(D.Body), D.Body.Begin);
+    if (!P.Problems.empty()) {
+      for (Problem &Pr : P.Problems)
+        Out.push_back(std::move(Pr));
+      continue;
+    }
+    const JitFunction *Fn = Info.jit(targetKernel(D, P.Spec, Info));
+    if (Fn && Fn->Def) {
+      std::vector<std::string> Unused;
+      completeSpec(P.Spec, fileFacts(*Fn, Info, 0), Unused);
+    }
+    ProblemSink Sink;
+    launch::instantiate(P.Spec, Sink);
+    for (Problem &Pr : Sink.take())
+      Out.push_back(std::move(Pr));
+  }
+  return Out;
+}
+
+/// Triton code names pointer parameters `x_ptr`; a spec may call the tensor
+/// plain `x` (docs/launch-spec.md), which then binds `x_ptr` unless `x` is
+/// itself a parameter or `x_ptr` has its own entry.
+static void bindTensorNames(const JitFunction &Fn, launch::ConcreteLaunch &L) {
+  auto Named = [&L](const std::string &Name) {
+    return std::find_if(L.Tensors.begin(), L.Tensors.end(),
+                        [&Name](const launch::ConcreteTensor &T) { return T.Name == Name; });
+  };
+  for (const ast::Param &P : Fn.Def->Params) {
+    const std::string Suffix = "_ptr";
+    if (P.Name.size() <= Suffix.size() || P.Name.compare(P.Name.size() - Suffix.size(), Suffix.size(), Suffix) != 0)
+      continue;
+    std::string Short = P.Name.substr(0, P.Name.size() - Suffix.size());
+    if (Named(P.Name) != L.Tensors.end() || paramNamed(Fn, Short))
+      continue;
+    auto It = Named(Short);
+    if (It != L.Tensors.end())
+      It->Name = P.Name;
+  }
+}
+
+/// A planned launch: tensor names bound to parameters, then the request.
+static PlannedLaunch planned(const JitFunction &Fn, const ModuleInfo &Info, const FileFacts &Facts,
+                             launch::ConcreteLaunch L) {
+  bindTensorNames(Fn, L);
+  LoweringRequest R = loweringRequestFor(Fn, Info, L);
+  for (const auto &[Name, Fixed] : Facts.Values)
+    if (!Fixed.Value.isNumber() && !L.value(Name) && paramNamed(Fn, Name))
+      R.Constexprs.emplace(Name, Fixed.Value);
+  return {std::move(L), std::move(R)};
 }
 
 LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
@@ -263,7 +323,7 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
     Plan.Origin = SpecOrigin::CommandLine;
     Specs.push_back(launch::parseLaunchSpec(*Opts.SpecText, 0));
   } else {
-    directivesFor(*Fn, File, Info, Specs);
+    Specs = directivesFor(*Fn, File, Info);
     Plan.Origin = Specs.empty() ? SpecOrigin::Derived : SpecOrigin::Directive;
   }
 
@@ -277,7 +337,7 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
       return Plan;
     ProblemSink Sink;
     for (launch::ConcreteLaunch &L : launch::instantiate(Spec, Sink))
-      Plan.Launches.push_back({L, loweringRequestFor(*Fn, Info, L)});
+      Plan.Launches.push_back(planned(*Fn, Info, Facts, std::move(L)));
     for (Problem &P : Sink.take())
       Plan.Problems.push_back(std::move(P));
     return Plan;
@@ -305,7 +365,7 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
         Plan.Assumptions.push_back(std::move(A));
     ProblemSink Sink;
     for (launch::ConcreteLaunch &L : launch::instantiate(P.Spec, Sink))
-      Plan.Launches.push_back({L, loweringRequestFor(*Fn, Info, L)});
+      Plan.Launches.push_back(planned(*Fn, Info, Facts, std::move(L)));
     for (Problem &Pr : Sink.take())
       Plan.Problems.push_back(std::move(Pr));
   }

@@ -75,6 +75,11 @@ struct LaunchPlan {
 LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
                       const LaunchPlanOptions &Opts = {});
 
+/// The problems of every `# tessel: launch` directive of a file, evaluated
+/// as planLaunch would (with what the file fixes added), so that `tessel
+/// check` and `tessel run` agree on which directives are valid.
+std::vector<Problem> checkLaunchDirectives(const ParsedFile &File, const ModuleInfo &Info);
+
 /// The LoweringRequest of Fn under one concrete launch (the rules above).
 LoweringRequest loweringRequestFor(const JitFunction &Fn, const ModuleInfo &Info, const launch::ConcreteLaunch &L);
 

@@ -46,7 +46,7 @@ std::string assumptions(const LaunchPlan &P) {
 }
 
 const char AddKernel[] = R"(
-# tessel: launch n=[1000, 1] x_ptr=fp16[n] y_ptr=fp16[n] out_ptr=fp32[n]:out grid=(cdiv(n, BLOCK),) BLOCK=256 num_warps=8
+# tessel: launch n=[1000, 1] x=fp16[n] y_ptr=fp16[n] out=fp32[n]:out grid=(cdiv(n, BLOCK),) BLOCK=256 num_warps=8
 @triton.jit
 def add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
@@ -63,6 +63,10 @@ TEST(LaunchPlan, DirectiveGivesOneLaunchPerInstanceWithTritonsSpecialization) {
   const PlannedLaunch &First = P.Plan.Launches[0];
   EXPECT_EQ(First.Launch.Label, "n=1000");
   EXPECT_EQ(First.Launch.Grid[0], 4);
+  // `x` and `out` bind the parameters x_ptr and out_ptr.
+  ASSERT_EQ(First.Launch.Tensors.size(), 3u);
+  EXPECT_EQ(First.Launch.Tensors[0].Name, "x_ptr");
+  EXPECT_EQ(First.Launch.Tensors[2].Name, "out_ptr");
   const LoweringRequest &R = First.Request;
   EXPECT_EQ(R.Kernel, "add");
   EXPECT_EQ(R.NumWarps, 8);
@@ -165,12 +169,12 @@ TEST(LaunchPlan, ASpecMayLeaveTheAutotunedConstexprsOut) {
 TEST(LaunchPlan, LaunchSiteKeywordsAndDefaultsFixConstexprs) {
   Planned P = plan(R"(
 @triton.jit
-def k(x_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr = True):
+def k(x_ptr, n, BLOCK: tl.constexpr, MODE: tl.constexpr, EVEN: tl.constexpr = True):
     offs = tl.arange(0, BLOCK)
     tl.store(x_ptr + offs, 1.0, mask=offs < n)
 
 def host(x):
-    k[(1,)](x, x.numel(), BLOCK=512, num_warps=2)
+    k[(1,)](x, x.numel(), BLOCK=512, MODE="fast", num_warps=2)
 )",
                    "k");
   ASSERT_TRUE(P.Plan.Problems.empty()) << P.Plan.Problems[0].Message;
@@ -178,6 +182,8 @@ def host(x):
   const LoweringRequest &R = P.Plan.Launches[0].Request;
   EXPECT_EQ(R.Constexprs.at("BLOCK").asInt(), 512);
   EXPECT_TRUE(R.Constexprs.at("EVEN").asBool());
+  // A string constexpr cannot be spelled in a spec: it goes straight into the request.
+  EXPECT_EQ(R.Constexprs.at("MODE").asStr(), "fast");
   EXPECT_EQ(R.NumWarps, 2);
   EXPECT_TRUE(assumed(P.Plan, "BLOCK=512 from the launch site")) << assumptions(P.Plan);
   EXPECT_TRUE(assumed(P.Plan, "EVEN=True from its default")) << assumptions(P.Plan);
