@@ -335,8 +335,8 @@ void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRan
       Names.push_back(Name);
   }
   bool ReturnsTensor = ThenRet && ThenRet->isTensor();
-  if (ThenRet && !(ThenRet->isConstexpr() && ThenRet->Const.isNone() && ElseRet->isConstexpr() &&
-                   ElseRet->Const.isNone())) {
+  if (ThenRet &&
+      !(ThenRet->isConstexpr() && ThenRet->Const.isNone() && ElseRet->isConstexpr() && ElseRet->Const.isNone())) {
     if (!ReturnsTensor || !ElseRet->isTensor() || !(ThenRet->Type == ElseRet->Type)) {
       loweringLimit(KeywordR, "returning " + ThenRet->describe() + " and " + ElseRet->describe() +
                                   " from the two paths of an `if` on a runtime condition");
