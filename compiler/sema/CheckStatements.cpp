@@ -154,14 +154,14 @@ void KernelChecker::execBlock(const Block &B) {
     return;
   }
   // Lowering: statements after a `return` are dead code, never emitted; a
-  // statement that evaluates to Poison without an error is something the
-  // checker does not model, which the lowering cannot silently drop.
+  // statement that evaluates to Poison while no error was ever reported is
+  // something the checker does not model, which the lowering cannot
+  // silently drop (after an error, Poison is that error's echo).
   for (size_t I = 0; I < B.size() && !frame().Returned; ++I) {
     CurBlock = &B;
     CurIndex = I;
-    size_t Errors = ErrorsReported;
     exec(B[I]);
-    if (ErrorsReported == Errors && LastStatementPoison)
+    if (ErrorsReported == 0 && LastStatementPoison)
       loweringLimit(B[I]->Range, "`" + std::string(sourceText(B[I]->Range)) + "`");
     LastStatementPoison = false;
   }
