@@ -571,8 +571,11 @@ void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
           "Boolean value of Tensor with more than one value is ambiguous");
     Test = Value::poison();
   }
-  if (IRB)
+  if (IRB) {
+    if (Test.isPoison() && ErrorsReported == 0)
+      loweringLimit(S->Test->Range, "`" + std::string(sourceText(S->Test->Range)) + "`");
     return lowerRuntimeIf(S, Test, KeywordR);
+  }
   std::map<std::string, Value> Before = frame().Vars;
   execBlock(S->Body);
   std::map<std::string, Value> Then = std::move(frame().Vars);

@@ -236,6 +236,8 @@ void KernelChecker::lowerWhile(const WhileStmt *S, SourceRange KeywordR) {
     if (Test.isBlock())
       error(ProblemKind::InvalidOperands, S->Test->Range,
             "Boolean value of Tensor with more than one value is ambiguous");
+    if (Test.isPoison() && errorsReported() == 0)
+      loweringLimit(S->Test->Range, "`" + std::string(sourceText(S->Test->Range)) + "`");
     ir::Value *Cond = Test.isPoison() ? lowerAs(Value::constant(PyValue::boolean(false)),
                                                 TileType{ElemType{ScalarKind::I1}, {}}, S->Test->Range)
                                       : conditionValue(*this, toTensor(Test, S->Test->Range), S->Test->Range);
