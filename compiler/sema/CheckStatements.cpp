@@ -153,18 +153,21 @@ void KernelChecker::execBlock(const Block &B) {
       exec(S);
     return;
   }
-  // Lowering: statements after a `return` are dead code, never emitted; a
-  // statement that evaluates to Poison while no error was ever reported is
-  // something the checker does not model, which the lowering cannot
+  // Lowering: statements after a `return` are dead code, never emitted.
+  for (size_t I = 0; I < B.size() && !frame().Returned; ++I)
+    lowerStatement(B, I);
+}
+
+void KernelChecker::lowerStatement(const Block &B, size_t I) {
+  CurBlock = &B;
+  CurIndex = I;
+  exec(B[I]);
+  // A statement that evaluates to Poison while no error was ever reported
+  // is something the checker does not model, which the lowering cannot
   // silently drop (after an error, Poison is that error's echo).
-  for (size_t I = 0; I < B.size() && !frame().Returned; ++I) {
-    CurBlock = &B;
-    CurIndex = I;
-    exec(B[I]);
-    if (ErrorsReported == 0 && LastStatementPoison)
-      loweringLimit(B[I]->Range, "`" + std::string(sourceText(B[I]->Range)) + "`");
-    LastStatementPoison = false;
-  }
+  if (ErrorsReported == 0 && LastStatementPoison)
+    loweringLimit(B[I]->Range, "`" + std::string(sourceText(B[I]->Range)) + "`");
+  LastStatementPoison = false;
 }
 
 static SourceRange keywordRange(const Stmt *S, uint32_t Length) {

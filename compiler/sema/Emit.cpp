@@ -290,11 +290,8 @@ void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRan
     IRB->setInsertionPointToEnd(If->elseBlock());
     execBlock(S->OrElse);
     if (ThenReturned && !frame().Returned && AtTopLevel) {
-      for (size_t I = Index + 1; I < Enclosing->size() && !frame().Returned; ++I) {
-        CurBlock = Enclosing;
-        CurIndex = I;
-        exec((*Enclosing)[I]);
-      }
+      for (size_t I = Index + 1; I < Enclosing->size() && !frame().Returned; ++I)
+        lowerStatement(*Enclosing, I);
       if (!frame().Returned) { // falling off the end returns None
         frame().Returns.emplace_back(Value::constant(PyValue::none()), S->Range);
         frame().Returned = true;

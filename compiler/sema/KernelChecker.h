@@ -147,6 +147,8 @@ private:
 
   //===--- Statements (CheckStatements.cpp) ----------------------------===//
   void execBlock(const ast::Block &B);
+  /// Lowering: runs statement I of B (see execBlock).
+  void lowerStatement(const ast::Block &B, size_t I);
   void exec(const ast::Stmt *S);
   void execAssign(const ast::AssignStmt *S);
   /// R: where a constant the sanitizing creates comes from (the value).
