@@ -159,6 +159,10 @@ void KernelChecker::lowerRangeFor(const ForStmt *S, std::vector<Value> Bounds, S
                                   SourceRange KeywordR) {
   const auto *Call = cast<CallExpr>(S->Iter);
   TileType T{ElemType{IndVar}, {}};
+  if (Bounds.empty() || Bounds.size() > 3 || Bounds.size() != Call->Args.size()) {
+    loweringLimit(S->Iter->Range, "a range with " + std::to_string(Bounds.size()) + " bounds");
+    return;
+  }
   if (!concrete(T)) {
     loweringLimit(S->Iter->Range, "a loop whose bounds have unknown types");
     return;

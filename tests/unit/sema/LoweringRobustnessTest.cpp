@@ -66,6 +66,43 @@ size_t lowerEveryKernel(const std::string &Text) {
   return Lowered;
 }
 
+TEST(LoweringRobustness, OddKernelsLowerOrReport) {
+  // Constructs the checker tolerates (or reports) that a lowering could trip on.
+  const char *Bodies[] = {
+      "    for i in range():\n        pass\n",
+      "    for i in range(1, 2, 3, 4):\n        pass\n",
+      "    for a, b in range(4):\n        pass\n",
+      "    for i in range(n):\n        return\n",
+      "    k(x_ptr, n)\n",
+      "    x = tl.load(x_ptr) if n > 0 else None\n",
+      "    while n:\n        n = n - 1\n    tl.store(x_ptr, n)\n",
+      "    t = (n, n)\n    for i in range(3):\n        t = (t[1], t[0])\n",
+      "    if n > 0:\n        y = 1\n    tl.store(x_ptr, y)\n",
+      "    for i in range(3):\n        z = i\n    tl.store(x_ptr, z)\n",
+      "    tl.store(x_ptr, tl.sum(n))\n",
+      "    tl.store(x_ptr + tl.arange(0, 4)[:, None], tl.reshape(tl.arange(0, 4), (2, 2)))\n",
+      "    a, b = tl.split(tl.join(tl.arange(0, 4), tl.arange(0, 4)))\n    tl.store(x_ptr + a, b)\n",
+      "    tl.device_print(\"n\", n)\n    tl.device_assert(n > 0, \"positive\")\n    assert n > 1\n",
+      "    tl.store(x_ptr, tl.cdiv(n, 4) + tl.umulhi(n, n) + tl.clamp(n.to(tl.float32), 0.0, 1.0).to(tl.int32))\n",
+      "    x = tl.load(x_ptr + tl.arange(0, 16))\n    tl.store(x_ptr + tl.arange(0, 16), "
+      "tl.softmax(x.to(tl.float32)))\n",
+  };
+  for (const char *Body : Bodies) {
+    std::string Src =
+        "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr, n):\n" + std::string(Body);
+    auto File = ParsedFile::parse(std::make_shared<SourceText>(Src, "odd.py"));
+    ProblemSink Sink;
+    ModuleInfo Info = discover(File->module(), Sink);
+    LoweringRequest R;
+    R.Kernel = "k";
+    R.ArgTypes = {{"x_ptr", ptrTo(ScalarKind::I32)}, {"n", scalar(ScalarKind::I32)}};
+    LoweredKernel L = lowerKernel(*File, Info, R);
+    EXPECT_TRUE(L.Function || !L.Problems.empty()) << Body;
+    for (const Problem &P : L.Problems)
+      EXPECT_EQ(P.Message.find("internal error"), std::string::npos) << P.Message << "\n" << Body;
+  }
+}
+
 TEST(LoweringRobustness, DamagedSamplesLowerOrReport) {
   size_t Variants = 0, Lowered = 0;
   for (const char *Dir : {"/samples", "/samples/bugs"}) {
