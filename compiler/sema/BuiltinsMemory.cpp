@@ -9,6 +9,7 @@
 #include "compiler/sema/MaskFacts.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace tessel::sema {
@@ -116,6 +117,66 @@ static ir::MemScope memScope(const std::string &S) {
   return ir::MemScope::Gpu;
 }
 
+/// The elements of a tuple argument (a tuple of values or a constexpr
+/// sequence), or the argument itself.
+static std::vector<Value> elementsOf(const Value &V) {
+  if (V.K == Value::Kind::Tuple)
+    return V.Elts;
+  std::vector<Value> Out;
+  if (V.isKnownConstexpr() && V.Const.isSequence()) {
+    for (const PyValue &P : V.Const.elements())
+      Out.push_back(Value::constant(P));
+    return Out;
+  }
+  return {V};
+}
+
+/// The dimensions a `boundary_check` argument names.
+static std::vector<size_t> boundaryChecks(BuiltinCall &B, size_t Rank) {
+  std::vector<size_t> Dims;
+  if (!B.present("boundary_check"))
+    return Dims;
+  for (const Value &E : elementsOf(B.value("boundary_check")))
+    if (E.isKnownConstexpr() && E.Const.isIntLike())
+      if (auto D = normaliseAxis(E.Const.asInt(), Rank))
+        Dims.push_back(*D);
+  return Dims;
+}
+
+/// The pointer tile a block pointer addresses (base + sum over dims of
+/// (offset_d + arange(block_d)) * stride_d, in i64) and the mask of the
+/// checked dims (0 <= index < shape_d); the mask is null without checks.
+static std::pair<ir::Value *, ir::Value *> blockPointerTile(BuiltinCall &B, const Value &Ptr,
+                                                            const std::vector<size_t> &Checks) {
+  ir::Builder &IRB = *B.ir();
+  SourceRange R = B.range();
+  const std::vector<int64_t> &Shape = Ptr.BlockShape;
+  size_t Rank = Shape.size();
+  if (Ptr.BlockParts.size() != 3 * Rank) {
+    B.C.loweringLimit(B.rangeOf("pointer"), "a block pointer whose shape, strides and offsets are not all known");
+    return {B.C.lowerAs(Value::constant(PyValue::integer(0)), TileType{ElemType{ScalarKind::I32}, Shape}, R), nullptr};
+  }
+  TileType I64{ElemType{ScalarKind::I64}, Shape};
+  ir::Value *Offset = nullptr, *Mask = nullptr;
+  for (size_t D = 0; D < Rank; ++D) {
+    ir::Value *Index = IRB.add(R, IRB.splat(R, Ptr.BlockParts[2 * Rank + D], {Shape[D]}), IRB.arange(R, 0, Shape[D]));
+    Index = IRB.cast(R, Index, ElemType{ScalarKind::I64});
+    std::vector<int64_t> Unit(Rank, 1);
+    Unit[D] = Shape[D];
+    Index = B.C.coerce(Rank == 1 ? Index : IRB.reshape(R, Index, Unit), I64, R);
+    ir::Value *Term = IRB.mul(R, Index, B.C.coerce(Ptr.BlockParts[Rank + D], I64, R));
+    Offset = Offset ? IRB.add(R, Offset, Term) : Term;
+    if (std::find(Checks.begin(), Checks.end(), D) == Checks.end())
+      continue;
+    ir::Value *Zero = B.C.lowerAs(Value::constant(PyValue::integer(0)), I64, R);
+    ir::Value *In = IRB.binary(R, ir::OpKind::And, IRB.cmp(R, ir::CmpPredicate::GE, Index, Zero),
+                               IRB.cmp(R, ir::CmpPredicate::LT, Index, B.C.coerce(Ptr.BlockParts[D], I64, R)));
+    Mask = Mask ? IRB.binary(R, ir::OpKind::And, Mask, In) : In;
+  }
+  ir::Value *Base = B.C.coerce(Ptr.IR, TileType{Ptr.Type.Elem, Shape}, R);
+  return {Offset ? IRB.addPtr(R, Base, Offset) : Base, Mask};
+}
+
 static Value load(BuiltinCall &B) {
   if (!checkStringOption(B, "cache_modifier", {".ca", ".cg", ".cv"}, "Cache modifier") ||
       !checkStringOption(B, "eviction_policy", {"evict_last", "evict_first"}, "Eviction policy") ||
@@ -130,7 +191,20 @@ static Value load(BuiltinCall &B) {
       return Value::poison();
     }
     recordAccess(B, "tl.load", Ptr, nullptr, Ptr.BlockShape);
-    return Value::tensor(TileType{Ptr.Type.Elem.pointee(), Ptr.BlockShape});
+    Value Out = Value::tensor(TileType{Ptr.Type.Elem.pointee(), Ptr.BlockShape});
+    if (B.ir() && Ptr.IR) {
+      auto [Ptrs, Mask] = blockPointerTile(B, Ptr, boundaryChecks(B, Ptr.BlockShape.size()));
+      // padding_option: "zero" pads with 0, "nan" with NaN; none leaves the
+      // padding undefined (the interpreter's masked-off lanes read 0).
+      ir::Value *Other = nullptr;
+      std::string Padding = B.str("padding_option");
+      if (Mask && (Padding == "zero" || Padding == "nan"))
+        Other = B.C.lowerAs(Value::constant(Padding == "nan" ? PyValue::floating(std::nan("")) : PyValue::integer(0)),
+                            Out.Type, B.rangeOf("padding_option"));
+      Out.IR = B.ir()->load(B.range(), Ptrs, Mask, Other, cacheModifier(B.str("cache_modifier")),
+                            evictionPolicy(B.str("eviction_policy")), B.flag("volatile"));
+    }
+    return Out;
   }
   if (!Ptr.isTensor())
     return Value::poison();
@@ -213,6 +287,12 @@ static Value store(BuiltinCall &B) {
       return Value::poison();
     }
     recordAccess(B, "tl.store", Ptr, nullptr, Ptr.BlockShape);
+    if (B.ir() && Ptr.IR) {
+      auto [Ptrs, Mask] = blockPointerTile(B, Ptr, boundaryChecks(B, Ptr.BlockShape.size()));
+      ir::Value *Stored = B.C.lowerAs(V, TileType{BlockElem, Ptr.BlockShape}, B.rangeOf("value"));
+      B.ir()->store(B.range(), Ptrs, Stored, Mask, cacheModifier(B.str("cache_modifier")),
+                    evictionPolicy(B.str("eviction_policy")));
+    }
     return Value::constant(PyValue::none());
   }
   if (!Ptr.isTensor())
@@ -344,6 +424,24 @@ static Value makeBlockPtr(BuiltinCall &B) {
   Value V = Value::tensor(TileType{Base.Type.Elem, {}});
   V.IsBlockPtr = true;
   V.BlockShape = *Shape;
+  if (B.ir()) {
+    // semantic.make_block_ptr: shape and strides as int64, offsets as int32.
+    V.IR = B.lower("base");
+    std::vector<Value> Dims = elementsOf(B.value("shape")), Strides = elementsOf(B.value("strides")),
+                       Offsets = elementsOf(B.value("offsets"));
+    size_t Rank = Shape->size();
+    if (Dims.size() != Rank || Strides.size() != Rank || Offsets.size() != Rank) {
+      B.C.loweringLimit(B.range(), "a block pointer whose shape, strides and offsets do not match its block rank");
+      return V;
+    }
+    TileType I64{ElemType{ScalarKind::I64}, {}}, I32{ElemType{ScalarKind::I32}, {}};
+    for (const Value &D : Dims)
+      V.BlockParts.push_back(B.C.lowerAs(D, I64, B.rangeOf("shape")));
+    for (const Value &S : Strides)
+      V.BlockParts.push_back(B.C.lowerAs(S, I64, B.rangeOf("strides")));
+    for (const Value &O : Offsets)
+      V.BlockParts.push_back(B.C.lowerAs(O, I32, B.rangeOf("offsets")));
+  }
   return V;
 }
 
@@ -351,7 +449,20 @@ static Value advance(BuiltinCall &B) {
   Value Base = B.value("base");
   if (!Base.IsBlockPtr)
     return Base.isPoison() ? Base : Value::poison();
-  return Base;
+  Value V = Base;
+  size_t Rank = Base.BlockShape.size();
+  if (B.ir() && V.BlockParts.size() == 3 * Rank) {
+    std::vector<Value> Deltas = elementsOf(B.value("offsets"));
+    if (Deltas.size() != Rank) {
+      B.C.loweringLimit(B.range(), "tl.advance with offsets that do not match the block rank");
+      return V;
+    }
+    TileType I32{ElemType{ScalarKind::I32}, {}};
+    for (size_t D = 0; D < Rank; ++D)
+      V.BlockParts[2 * Rank + D] =
+          B.ir()->add(B.range(), V.BlockParts[2 * Rank + D], B.C.lowerAs(Deltas[D], I32, B.rangeOf("offsets")));
+  }
+  return V;
 }
 
 const std::vector<BuiltinEntry> &memoryBuiltins() {

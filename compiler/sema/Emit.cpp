@@ -16,6 +16,7 @@
 #include "compiler/ir/TypeUtils.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -125,27 +126,121 @@ std::vector<std::string> KernelChecker::carriedNames(const ast::Block &Body, Sou
     auto It = frame().Vars.find(Name);
     if (It == frame().Vars.end())
       continue;
-    if (It->second.isTensor()) {
+    if (It->second.isTensor() || It->second.K == Value::Kind::Tuple)
       Names.push_back(Name);
-      continue;
-    }
-    if (It->second.K == Value::Kind::Tuple)
-      loweringLimit(R, "a tuple (`" + Name + "`) carried through a loop");
   }
   return Names;
 }
 
-/// Rebinds Names to the values of Args (region arguments or op results),
-/// keeping each name's sema type and facts.
-static void bindTo(std::map<std::string, Value> &Vars, const std::vector<std::string> &Names,
-                   const std::vector<ir::Value *> &Args, size_t First) {
-  for (size_t I = 0; I < Names.size(); ++I) {
-    Value &V = Vars[Names[I]];
-    V.IR = Args[First + I];
-    V.Type = Args[First + I]->type();
-    if (Args[First + I]->definingOp() == nullptr)
-      Args[First + I]->setName(Names[I]);
+/// The IR values a region carries for V: a tensor's value, a block pointer's
+/// base and parts, a tuple's elements' in order (constexprs carry none).
+static void flatten(const Value &V, std::vector<ir::Value *> &Out) {
+  if (V.K == Value::Kind::Tuple) {
+    for (const Value &E : V.Elts)
+      flatten(E, Out);
+    return;
   }
+  if (!V.isTensor())
+    return;
+  Out.push_back(V.IR);
+  Out.insert(Out.end(), V.BlockParts.begin(), V.BlockParts.end());
+}
+
+/// Proto with its IR values replaced by Vals[Next...] (the inverse of
+/// flatten); each value's sema type becomes its IR type.
+static Value rebuild(const Value &Proto, const std::vector<ir::Value *> &Vals, size_t &Next) {
+  Value V = Proto;
+  if (V.K == Value::Kind::Tuple) {
+    for (Value &E : V.Elts)
+      E = rebuild(E, Vals, Next);
+    return V;
+  }
+  if (!V.isTensor() || Next >= Vals.size())
+    return V;
+  V.IR = Vals[Next++];
+  V.Type = V.IR->type();
+  for (ir::Value *&P : V.BlockParts)
+    P = Next < Vals.size() ? Vals[Next++] : P;
+  return V;
+}
+
+/// V's values for a region's yield, converted to the types of Proto's (a
+/// Python number assigned to a carried tensor becomes a constant of its
+/// type); empty when V does not have Proto's structure.
+std::vector<ir::Value *> KernelChecker::flattenAs(const Value &V, const Value &Proto, SourceRange R) {
+  std::vector<ir::Value *> Out;
+  if (Proto.isTensor() && !Proto.IsBlockPtr) {
+    if (V.isTensor() && V.IsBlockPtr)
+      return {};
+    Out.push_back(lowerAs(V, Proto.IR ? Proto.IR->type() : Proto.Type, R));
+    return Out;
+  }
+  std::vector<ir::Value *> Want;
+  flatten(Proto, Want);
+  flatten(V, Out);
+  bool Same = Proto.K == V.K && Proto.Elts.size() == V.Elts.size() && Proto.IsBlockPtr == V.IsBlockPtr &&
+              Out.size() == Want.size();
+  for (size_t I = 0; Same && I < Out.size(); ++I)
+    Same = Out[I] && Want[I] && Out[I]->type() == Want[I]->type();
+  return Same ? Out : std::vector<ir::Value *>{};
+}
+
+/// Binds Names to consecutive values of Vals from First (region arguments
+/// or op results), each with the structure of its value in Protos.
+static void bindTo(std::map<std::string, Value> &Vars, const std::vector<std::string> &Names,
+                   const std::map<std::string, Value> &Protos, const std::vector<ir::Value *> &Vals, size_t First) {
+  size_t Next = First;
+  for (const std::string &N : Names) {
+    size_t Start = Next;
+    Vars[N] = rebuild(Protos.at(N), Vals, Next);
+    if (Start < Vals.size() && Vals[Start]->definingOp() == nullptr)
+      Vals[Start]->setName(N);
+  }
+}
+
+std::vector<ir::Value *> KernelChecker::carriedInits(const std::vector<std::string> &Names, SourceRange R) {
+  std::vector<ir::Value *> Inits;
+  for (const std::string &N : Names) {
+    Value &V = frame().Vars[N];
+    std::function<void(Value &)> Materialize = [&](Value &X) {
+      if (X.K == Value::Kind::Tuple)
+        for (Value &E : X.Elts)
+          Materialize(E);
+      else if (X.isTensor() && !X.IsBlockPtr)
+        X.IR = lower(X, R);
+    };
+    Materialize(V);
+    std::vector<ir::Value *> Parts;
+    flatten(V, Parts);
+    if (std::find(Parts.begin(), Parts.end(), nullptr) != Parts.end()) {
+      loweringLimit(R, "carrying `" + N + "` through a region");
+      V = Value::poison();
+      continue;
+    }
+    Inits.insert(Inits.end(), Parts.begin(), Parts.end());
+  }
+  return Inits;
+}
+
+std::vector<ir::Value *> KernelChecker::carriedYields(const std::vector<std::string> &Names,
+                                                      const std::map<std::string, Value> &Protos, SourceRange R) {
+  std::vector<ir::Value *> Out;
+  for (const std::string &N : Names) {
+    const Value &Proto = Protos.at(N);
+    if (Proto.isPoison())
+      continue;
+    std::vector<ir::Value *> Parts = flattenAs(frame().Vars[N], Proto, R);
+    if (Parts.empty()) {
+      // The checker reports a change of type; other changes of structure
+      // (a tuple of another length) are limits. The initial values keep the
+      // region well formed.
+      if (ErrorsReported == 0)
+        loweringLimit(R, "`" + N + "` changing its structure inside a region");
+      flatten(Proto, Parts);
+    }
+    Out.insert(Out.end(), Parts.begin(), Parts.end());
+  }
+  return Out;
 }
 
 /// Names assigned inside a region that did not exist before it are not
@@ -182,12 +277,7 @@ void KernelChecker::lowerRangeFor(const ForStmt *S, std::vector<Value> Bounds, S
   if (Target)
     frame().Vars.erase(Target->Id); // visit_For binds the induction variable first: it is no carried value
   std::vector<std::string> Names = carriedNames(S->Body, KeywordR);
-  std::vector<ir::Value *> Inits;
-  std::vector<TileType> Types;
-  for (const std::string &N : Names) {
-    Inits.push_back(lower(frame().Vars[N], KeywordR));
-    Types.push_back(Inits.back()->type());
-  }
+  std::vector<ir::Value *> Inits = carriedInits(Names, KeywordR);
   // The induction variable, like the names first assigned in the body, is
   // not visible after the loop (its value lives in the region).
   std::map<std::string, Value> Outside = frame().Vars;
@@ -206,36 +296,28 @@ void KernelChecker::lowerRangeFor(const ForStmt *S, std::vector<Value> Bounds, S
   {
     ir::Builder::InsertionGuard G(*IRB);
     IRB->setInsertionPointToEnd(For->body());
-    bindTo(frame().Vars, Names, For->body()->arguments(), 1);
+    bindTo(frame().Vars, Names, Outside, For->body()->arguments(), 1);
     int SavedIfDepth = std::exchange(frame().IfDepthInLoop, 0);
     ++frame().LoopDepth;
     execBlock(S->Body);
     --frame().LoopDepth;
     frame().IfDepthInLoop = SavedIfDepth;
-    std::vector<ir::Value *> Next;
-    for (size_t I = 0; I < Names.size(); ++I)
-      Next.push_back(lowerAs(frame().Vars[Names[I]], Types[I], KeywordR));
-    IRB->yield(KeywordR, Next);
+    IRB->yield(KeywordR, carriedYields(Names, Outside, KeywordR));
   }
   checkLoopCarried(Before, KeywordR);
-  bindTo(frame().Vars, Names, For->results(), 0);
+  bindTo(frame().Vars, Names, Outside, For->results(), 0);
   dropRegionLocals(frame().Vars, Outside);
 }
 
 void KernelChecker::lowerWhile(const WhileStmt *S, SourceRange KeywordR) {
   std::vector<std::string> Names = carriedNames(S->Body, KeywordR);
-  std::vector<ir::Value *> Inits;
-  std::vector<TileType> Types;
-  for (const std::string &N : Names) {
-    Inits.push_back(lower(frame().Vars[N], KeywordR));
-    Types.push_back(Inits.back()->type());
-  }
+  std::vector<ir::Value *> Inits = carriedInits(Names, KeywordR);
   std::map<std::string, Value> Before = frame().Vars;
   ir::WhileOp *W = IRB->createWhile(S->Range, Inits);
   {
     ir::Builder::InsertionGuard G(*IRB);
     IRB->setInsertionPointToEnd(W->before());
-    bindTo(frame().Vars, Names, W->before()->arguments(), 0);
+    bindTo(frame().Vars, Names, Before, W->before()->arguments(), 0);
     Value Test = eval(S->Test);
     if (Test.isBlock())
       error(ProblemKind::InvalidOperands, S->Test->Range,
@@ -251,19 +333,16 @@ void KernelChecker::lowerWhile(const WhileStmt *S, SourceRange KeywordR) {
     ir::Builder::InsertionGuard G(*IRB);
     IRB->setInsertionPointToEnd(W->after());
     frame().Vars = Before;
-    bindTo(frame().Vars, Names, W->after()->arguments(), 0);
+    bindTo(frame().Vars, Names, Before, W->after()->arguments(), 0);
     int SavedIfDepth = std::exchange(frame().IfDepthInLoop, 0);
     ++frame().LoopDepth;
     execBlock(S->Body);
     --frame().LoopDepth;
     frame().IfDepthInLoop = SavedIfDepth;
-    std::vector<ir::Value *> Next;
-    for (size_t I = 0; I < Names.size(); ++I)
-      Next.push_back(lowerAs(frame().Vars[Names[I]], Types[I], KeywordR));
-    IRB->yield(KeywordR, Next);
+    IRB->yield(KeywordR, carriedYields(Names, Before, KeywordR));
   }
   checkLoopCarried(Before, KeywordR);
-  bindTo(frame().Vars, Names, W->results(), 0);
+  bindTo(frame().Vars, Names, Before, W->results(), 0);
   dropRegionLocals(frame().Vars, Before);
 }
 
@@ -349,22 +428,47 @@ void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRan
       ReturnsTensor = false;
     }
   }
+  // Each name's merged value (the then branch's) is the structure both
+  // branches yield: a tensor, or a block pointer's base and parts.
+  std::map<std::string, Value> Protos;
+  for (const std::string &N : Names)
+    Protos[N] = frame().Vars[N];
+  std::vector<TileType> ResultTypes;
   auto YieldAll = [&](ir::Block *Region, std::map<std::string, Value> &Vals, const std::optional<Value> &Ret) {
     ir::Builder::InsertionGuard G(*IRB);
     IRB->setInsertionPointToEnd(Region);
     std::vector<ir::Value *> Out;
-    for (const std::string &N : Names)
-      Out.push_back(lowerAs(Vals[N], frame().Vars[N].Type, KeywordR));
+    for (const std::string &N : Names) {
+      const Value &Proto = Protos[N];
+      if (!Proto.IsBlockPtr) {
+        Out.push_back(lowerAs(Vals[N], Proto.Type, KeywordR));
+        continue;
+      }
+      std::vector<ir::Value *> Parts = flattenAs(Vals[N], ThenVals[N], KeywordR);
+      std::vector<ir::Value *> Want;
+      flatten(ThenVals[N], Want);
+      if (Parts.empty()) {
+        loweringLimit(KeywordR, "`" + N + "` holding a block pointer on one path of an `if` only");
+        for (ir::Value *W : Want)
+          Parts.push_back(IRB->constantInt(KeywordR, 0, W->type()));
+      }
+      Out.insert(Out.end(), Parts.begin(), Parts.end());
+    }
     if (ReturnsTensor)
       Out.push_back(lower(*Ret, KeywordR));
     IRB->yield(KeywordR, Out);
+    if (ResultTypes.empty())
+      for (ir::Value *V : Out)
+        ResultTypes.push_back(V->type());
   };
   YieldAll(If->thenBlock(), ThenVals, ThenRet);
   YieldAll(If->elseBlock(), ElseVals, ElseRet);
-  for (const std::string &N : Names) {
-    Value &M = frame().Vars[N];
-    M.IR = IRB->addResult(If, M.Type);
-  }
+  std::vector<ir::Value *> Results;
+  for (size_t I = 0; I < ResultTypes.size() - (ReturnsTensor ? 1 : 0); ++I)
+    Results.push_back(IRB->addResult(If, ResultTypes[I]));
+  size_t Next = 0;
+  for (const std::string &N : Names)
+    frame().Vars[N] = rebuild(Protos[N], Results, Next);
   if (ReturnsTensor) {
     Value R = Value::tensor(ThenRet->Type, {}, IRB->addResult(If, ThenRet->Type));
     frame().Returns.back().first = R;

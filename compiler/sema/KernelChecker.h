@@ -173,6 +173,13 @@ private:
   void lowerRangeFor(const ast::ForStmt *S, std::vector<Value> Bounds, ScalarKind IndVar, SourceRange KeywordR);
   void lowerWhile(const ast::WhileStmt *S, SourceRange KeywordR);
   std::vector<std::string> carriedNames(const ast::Block &Body, SourceRange R);
+  /// The IR values carried for Names (tensors, block pointers' parts,
+  /// tuples' elements), and at the end of a region the values to yield for
+  /// them, in the structure of their values in Protos.
+  std::vector<ir::Value *> carriedInits(const std::vector<std::string> &Names, SourceRange R);
+  std::vector<ir::Value *> carriedYields(const std::vector<std::string> &Names,
+                                         const std::map<std::string, Value> &Protos, SourceRange R);
+  std::vector<ir::Value *> flattenAs(const Value &V, const Value &Proto, SourceRange R);
 
   //===--- Expressions (CheckExpressions.cpp) --------------------------===//
 public:

@@ -73,8 +73,13 @@ struct Value {
   bool IsBlockPtr = false;
   std::vector<int64_t> BlockShape;
   /// While lowering (the checker has an ir::Builder): the tile IR value a
-  /// Tensor evaluates to, of exactly Type. Null in a diagnostics-only run.
+  /// Tensor evaluates to, of exactly Type (a block pointer's base). Null in a
+  /// diagnostics-only run.
   ir::Value *IR = nullptr;
+  /// While lowering a block pointer: its shape and strides (i64 scalars, one
+  /// per dimension each), then its offsets (i32), as tl.make_block_ptr
+  /// converts them.
+  std::vector<ir::Value *> BlockParts;
 
   static Value poison() { return Value(); }
   static Value tensor(TileType T, IndexFacts F = {}, ir::Value *IR = nullptr) {

@@ -90,5 +90,53 @@ TEST(LoweringRun, FusedSoftmaxMatchesTheReference) {
   }
 }
 
+TEST(LoweringRun, BlockPointersAdvanceAndCheckBoundaries) {
+  // y[m, j] = sum over column blocks b of x[m, b * BN + j], padding with 0.
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.Constexprs = {{"BM", PyValue::integer(8)}, {"BN", PyValue::integer(4)}};
+  R.ArgTypes = {{"x_ptr", ptrTo(ScalarKind::FP32)},
+                {"y_ptr", ptrTo(ScalarKind::FP32)},
+                {"M", scalar(ScalarKind::I32)},
+                {"N", scalar(ScalarKind::I32)},
+                {"stride_m", scalar(ScalarKind::I32)}};
+  auto L = lowerSnippet(R"(
+@triton.jit
+def k(x_ptr, y_ptr, M, N, stride_m, BM: tl.constexpr, BN: tl.constexpr):
+    pid = tl.program_id(0)
+    src = tl.make_block_ptr(x_ptr, (M, N), (stride_m, 1), (pid * BM, 0), (BM, BN), (1, 0))
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for i in range(0, tl.cdiv(N, BN)):
+        acc += tl.load(src, boundary_check=(0, 1), padding_option="zero")
+        src = tl.advance(src, (0, BN))
+    dst = tl.make_block_ptr(y_ptr, (M, BN), (BN, 1), (pid * BM, 0), (BM, BN), (1, 0))
+    tl.store(dst, acc, boundary_check=(0,))
+)",
+                        R);
+  ASSERT_TRUE(L->Result.Function) << L->text();
+  const int64_t M = 10, N = 13, BN = 4;
+  interp::Memory Mem;
+  uint32_t X = Mem.addBuffer("x", ScalarKind::FP32, M * N);
+  uint32_t Y = Mem.addBuffer("y", ScalarKind::FP32, M * BN, /*IsOutput=*/true);
+  for (int64_t I = 0; I < M * N; ++I)
+    Mem.writeFloat(X, I, static_cast<double>(I % 17));
+  interp::RunOptions Opts;
+  Opts.Grid = {2, 1, 1};
+  interp::RunResult Run =
+      interp::run(*L->Result.Function, Mem,
+                  {interp::ArgValue::pointer(X), interp::ArgValue::pointer(Y), interp::ArgValue::integer(M),
+                   interp::ArgValue::integer(N), interp::ArgValue::integer(N)},
+                  Opts);
+  ASSERT_TRUE(Run.Completed) << Run.Error;
+  EXPECT_EQ(Run.TotalViolations, 0u);
+  for (int64_t Row = 0; Row < M; ++Row)
+    for (int64_t J = 0; J < BN; ++J) {
+      double Sum = 0;
+      for (int64_t C = J; C < N; C += BN)
+        Sum += static_cast<double>((Row * N + C) % 17);
+      ASSERT_EQ(Mem.readFloat(Y, Row * BN + J), Sum) << Row << ", " << J;
+    }
+}
+
 } // namespace
 } // namespace tessel::sema::test

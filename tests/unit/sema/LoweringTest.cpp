@@ -355,18 +355,42 @@ def k(x_ptr, n):
   EXPECT_NE(L->text().find("problem `n`: the type of parameter `n` is not known"), std::string::npos) << L->text();
 }
 
-TEST(Lowering, BlockPointersAreALoweringLimitAtTheCall) {
-  auto L = lowerSnippet(R"(
+TEST(Lowering, BlockPointersBecomePointerTilesAndMasks) {
+  std::string T = lowered(R"(
 @triton.jit
 def k(x_ptr, n):
     p = tl.make_block_ptr(x_ptr, (n,), (1,), (0,), (16,), (0,))
-    x = tl.load(p)
-    tl.store(x_ptr + tl.arange(0, 16), x)
+    x = tl.load(p, boundary_check=(0,), padding_option="nan")
+    tl.store(tl.advance(p, (16,)), x, boundary_check=(0,))
 )",
-                        request({{"x_ptr", F32P}, {"n", I32}}));
-  EXPECT_FALSE(L->Result.Function);
-  EXPECT_NE(L->text().find("tl.make_block_ptr is not supported by tessel's lowering yet"), std::string::npos)
-      << L->text();
+                          request({{"x_ptr", F32P}, {"n", I32}}));
+  // index = offset + arange, in i64, times the stride; the check compares
+  // the index with 0 and the shape; NaN pads the masked-off lanes.
+  EXPECT_NE(T.find("cast %n : i32 to i64"), std::string::npos) << T;
+  EXPECT_NE(T.find("arange 0, 16"), std::string::npos) << T;
+  EXPECT_NE(T.find("cmp ge"), std::string::npos) << T;
+  EXPECT_NE(T.find("cmp lt"), std::string::npos) << T;
+  EXPECT_NE(T.find("constant nan : [16] fp32"), std::string::npos) << T;
+  EXPECT_NE(T.find("other="), std::string::npos) << T;
+  EXPECT_EQ(countLines(T, "addptr"), 2) << T;
+}
+
+TEST(Lowering, LoopsCarryBlockPointersAndTuplesAsTheirParts) {
+  std::string T = lowered(R"(
+@triton.jit
+def k(x_ptr, n):
+    p = tl.make_block_ptr(x_ptr, (n,), (1,), (0,), (16,), (0,))
+    t = (n, n + 1)
+    for i in range(4):
+        p = tl.advance(p, (16,))
+        t = (t[1], t[0])
+    tl.store(p, tl.zeros((16,), dtype=tl.float32) + t[0])
+)",
+                          request({{"x_ptr", F32P}, {"n", I32}}));
+  // p carries its base, shape, stride and offset; t its two elements.
+  EXPECT_NE(T.find("iter_args(%p = %x_ptr, %"), std::string::npos) << T;
+  EXPECT_NE(T.find("%t = %n, %"), std::string::npos) << T;
+  EXPECT_NE(T.find("-> (*fp32, i64, i64, i32, i32, i32) : i32"), std::string::npos) << T;
 }
 
 TEST(Lowering, UnmodelledBuiltinsAreLimitsNeverDroppedSilently) {
