@@ -28,6 +28,9 @@ int runCheck(const Args &A);
 /// `tessel run FILE --kernel K [--cpu|--gpu] [--spec S] [--config N] [--seed S] [--save DIR] [--format=text|json]`
 int runRun(const Args &A);
 
+/// `tessel compile FILE --kernel K --emit tir [--spec S] [--config N] [--no-locations]`
+int runCompile(const Args &A);
+
 /// `tessel lsp [--stdio|--listen [HOST:]PORT] [--log=LEVEL] [--clientProcessId=PID]`
 int runLsp(const Args &A);
 

@@ -808,12 +808,37 @@ Value KernelChecker::callPythonBuiltin(const std::string &Name, const CallExpr *
       return Value::constant(PyValue::integer(static_cast<int64_t>(std::trunc(V.asFloat()))));
     if (Name == "float" && V.isNumber())
       return Value::constant(PyValue::floating(V.asFloat()));
+    if (Name == "float" && V.isStr()) {
+      // float("inf") / float("-inf") / float("nan"): the usual padding values.
+      std::string S = V.asStr();
+      std::transform(S.begin(), S.end(), S.begin(), [](unsigned char Ch) { return std::tolower(Ch); });
+      bool Neg = !S.empty() && S[0] == '-';
+      if (!S.empty() && (S[0] == '-' || S[0] == '+'))
+        S.erase(0, 1);
+      if (S == "inf" || S == "infinity")
+        return Value::constant(PyValue::floating(Neg ? -HUGE_VAL : HUGE_VAL));
+      if (S == "nan")
+        return Value::constant(PyValue::floating(std::nan("")));
+    }
     if (Name == "bool")
       if (auto T = V.truthy())
         return Value::constant(PyValue::boolean(*T));
   }
-  if (Name == "print")
+  if (Name == "print") {
+    // Triton's builtin_namespace maps print to tl.device_print(prefix, *args).
+    if (IRB) {
+      std::string Prefix;
+      std::vector<ir::Value *> Values;
+      for (size_t I = 0; I < Args.size(); ++I) {
+        if (I == 0 && Args[I].V.isKnownConstexpr() && Args[I].V.Const.isStr())
+          Prefix = Args[I].V.Const.asStr();
+        else
+          Values.push_back(lower(Args[I].V, Args[I].Range));
+      }
+      IRB->devicePrint(Call->Range, Prefix, Values);
+    }
     return Value::constant(PyValue::none());
+  }
   return Value::constant(PyValue());
 }
 

@@ -133,7 +133,10 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S) 
     if (!Out.Values.empty())
       Out.Values.back().Range = P.NameRange;
   }
-  execBlock(Fn.Def->Body);
+  // Lowering needs every parameter: after a missing one, the body would
+  // only repeat the same problem at each use.
+  if (!(IRB && ErrorsReported > 0))
+    execBlock(Fn.Def->Body);
   for (const auto &[V, R] : frame().Returns) {
     if (V.isConstexpr() && V.Const.isNone())
       continue;
@@ -211,10 +214,14 @@ void KernelChecker::exec(const Stmt *S) {
     LastStatementPoison = eval(cast<ExprStmt>(S)->Value).isPoison();
     return;
   case StmtKind::Assert: {
+    // visit_Assert is tl.device_assert(test, msg).
     const auto *A = cast<AssertStmt>(S);
-    eval(A->Test);
-    if (A->Msg)
-      eval(A->Msg);
+    Value Test = eval(A->Test);
+    Value Msg = A->Msg ? eval(A->Msg) : Value::constant(PyValue::string(""));
+    if (IRB && Test.isTensor())
+      IRB->deviceAssert(S->Range,
+                        lowerAs(Test, TileType{ElemType{ScalarKind::I1}, Test.Type.Shape}, A->Test->Range),
+                        Msg.isKnownConstexpr() && Msg.Const.isStr() ? Msg.Const.asStr() : std::string());
     return;
   }
   case StmtKind::Import:
@@ -380,9 +387,7 @@ void KernelChecker::execAnnAssign(const AnnAssignStmt *S) {
     V = sanitizeAssigned(V);
   if (auto T = annotationType(Info, S->Annotation); T && V.isTensor() && !V.Type.isBlock()) {
     V.Type.Elem = *T;
-    if (IRB)
-      V.IR = coerce(lower(Value::tensor(TileType{V.IR ? V.IR->type().Elem : *T, {}}, {}, V.IR), S->Value->Range),
-                    V.Type, S->Value->Range);
+    V.IR = coerce(V.IR, V.Type, S->Value->Range);
   }
   assignTarget(S->Target, V);
 }
@@ -656,6 +661,7 @@ void KernelChecker::execFor(const ForStmt *S) {
   // types (a missing bound is a constexpr int32); unknown if one is unknown.
   ScalarKind IndVar = ScalarKind::I32;
   for (size_t I = 0; I < Bounds.size(); ++I) {
+    TypingOnly Typing(*this); // lowerRangeFor emits the bounds in the induction variable's type
     Value T = toTensor(Bounds[I], Call->Args[I]->Range);
     if (!T.isTensor()) {
       Names.push_back("?");
