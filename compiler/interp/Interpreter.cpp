@@ -30,7 +30,7 @@ std::string_view violationKindName(ViolationKind K) {
   case ViolationKind::InvalidPointer:
     return "invalid-pointer";
   case ViolationKind::UninitializedRead:
-    return "uninitialized-read";
+    return "uninitialized";
   }
   return "?";
 }
