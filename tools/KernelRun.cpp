@@ -231,8 +231,11 @@ bool runKernel(const ParsedFile &File, const std::string &Path, const std::strin
   if (Opts.SaveDir)
     Save = SaveTarget{*Opts.SaveDir, Plan.Launches.size() > 1, {}};
   // A file with syntax errors is not run: the kernel would not be the one the user wrote.
+  Report.Planned = Plan.Launches.size();
   if (File.module().SyntaxErrors.empty())
     runInstances(File, Info, Plan, Opts, Save ? &*Save : nullptr, Report);
+  else
+    Report.NotRun = "the file has syntax errors, so the kernel is not the one written";
   if (Save)
     Report.SaveError = Save->Error;
   return true;
