@@ -179,6 +179,7 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
     }
     const ir::Function &Fn = *It->second.Function;
     interp::PreparedLaunch P = interp::prepareLaunch(Fn, L, RA.Seed);
+    P.Opts.MaxSteps = RA.MaxSteps;
     if (!P.Errors.empty()) {
       for (const std::string &E : P.Errors)
         I.Error += (I.Error.empty() ? "" : "; ") + E;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/interp/BufferStats.h"
 #include "compiler/numerics/FloatFormats.h"
+#include "tools/KernelRun.h"
 #include "tools/NpyFile.h"
 #include "tools/Subcommands.h"
 
@@ -193,6 +194,26 @@ TEST(RunCommand, JsonReport) {
   EXPECT_EQ(D["range"]["start"]["line"], 18);
   EXPECT_EQ(D["range"]["start"]["character"], 8);
   EXPECT_EQ(D["message"].get<std::string>().rfind("72 out-of-bounds loads of x_ptr[3000..3071]", 0), 0u);
+}
+
+TEST(RunCommand, AKernelThatDoesNotEndIsStopped) {
+  std::string Src = "import triton\nimport triton.language as tl\n\n"
+                    "# tessel: launch x=fp32[1]:out n=1000000\n"
+                    "@triton.jit\ndef spin(x_ptr, n):\n"
+                    "    acc = 0.0\n"
+                    "    for i in range(0, n):\n"
+                    "        acc += 1.0\n"
+                    "    tl.store(x_ptr, acc)\n";
+  auto File = ParsedFile::parse(std::make_shared<SourceText>(Src, "spin.py"));
+  tools::KernelRunOptions Opts;
+  Opts.MaxSteps = 10000;
+  tools::RunReport Report;
+  std::string Error;
+  ASSERT_TRUE(tools::runKernel(*File, "spin.py", "spin", Opts, Report, Error)) << Error;
+  ASSERT_EQ(Report.Instances.size(), 1u);
+  EXPECT_FALSE(Report.Instances[0].Ran);
+  EXPECT_EQ(Report.Instances[0].Error, "the interpreter stopped: step limit of 10000 ops exceeded");
+  EXPECT_EQ(Report.errors(), 1u);
 }
 
 TEST(RunCommand, Crc32IsZlibs) {
