@@ -31,10 +31,10 @@ static bool checkDtypes(BuiltinCall &B, const Value &X, std::initializer_list<Sc
 /// The elementwise op of a one-operand math builtin.
 static ir::OpKind unaryOpOf(std::string_view Name) {
   static const std::map<std::string_view, ir::OpKind> Ops = {
-      {"exp", ir::OpKind::Exp},   {"exp2", ir::OpKind::Exp2}, {"log", ir::OpKind::Log},
-      {"log2", ir::OpKind::Log2}, {"cos", ir::OpKind::Cos},   {"sin", ir::OpKind::Sin},
+      {"exp", ir::OpKind::Exp},   {"exp2", ir::OpKind::Exp2},    {"log", ir::OpKind::Log},
+      {"log2", ir::OpKind::Log2}, {"cos", ir::OpKind::Cos},      {"sin", ir::OpKind::Sin},
       {"sqrt", ir::OpKind::Sqrt}, {"sqrt_rn", ir::OpKind::Sqrt}, {"rsqrt", ir::OpKind::Rsqrt},
-      {"erf", ir::OpKind::Erf},   {"floor", ir::OpKind::Floor}, {"ceil", ir::OpKind::Ceil},
+      {"erf", ir::OpKind::Erf},   {"floor", ir::OpKind::Floor},  {"ceil", ir::OpKind::Ceil},
       {"abs", ir::OpKind::Abs}};
   return Ops.at(Name);
 }
@@ -240,9 +240,9 @@ static Value where(BuiltinCall &B) {
   F.MaskBounds.clear();
   Value Out = Value::tensor(TileType{XY.Type.Elem, *Shape.Result}, F);
   if (B.ir())
-    Out.IR = B.ir()->select(B.range(),
-                            B.C.lowerAs(Cond, TileType{ElemType{ScalarKind::I1}, Out.Type.Shape}, B.rangeOf("condition")),
-                            B.C.lowerAs(X, Out.Type, B.rangeOf("x")), B.C.lowerAs(Y, Out.Type, B.rangeOf("y")));
+    Out.IR = B.ir()->select(
+        B.range(), B.C.lowerAs(Cond, TileType{ElemType{ScalarKind::I1}, Out.Type.Shape}, B.rangeOf("condition")),
+        B.C.lowerAs(X, Out.Type, B.rangeOf("x")), B.C.lowerAs(Y, Out.Type, B.rangeOf("y")));
   return Out;
 }
 
@@ -363,12 +363,11 @@ static Value dot(BuiltinCall &B) {
   if (B.ir() && Result.Scalar != ScalarKind::Unknown) {
     // input_precision, else allow_tf32=False meaning ieee; tf32 is the
     // default (it only affects fp32 operands).
-    static const std::map<std::string, ir::InputPrecision> Precisions = {
-        {"tf32", ir::InputPrecision::TF32},
-        {"tf32x3", ir::InputPrecision::TF32x3},
-        {"ieee", ir::InputPrecision::IEEE},
-        {"bf16x3", ir::InputPrecision::BF16x3},
-        {"bf16x6", ir::InputPrecision::BF16x6}};
+    static const std::map<std::string, ir::InputPrecision> Precisions = {{"tf32", ir::InputPrecision::TF32},
+                                                                         {"tf32x3", ir::InputPrecision::TF32x3},
+                                                                         {"ieee", ir::InputPrecision::IEEE},
+                                                                         {"bf16x3", ir::InputPrecision::BF16x3},
+                                                                         {"bf16x6", ir::InputPrecision::BF16x6}};
     ir::InputPrecision P = ir::InputPrecision::TF32;
     if (auto It = Precisions.find(B.str("input_precision")); It != Precisions.end())
       P = It->second;

@@ -323,10 +323,11 @@ static Value atomic(BuiltinCall &B) {
       Out.IR = B.ir()->atomicCas(B.range(), P, Cmp, V, Sem, Scope);
     } else {
       static const std::map<std::string, ir::AtomicKind> Kinds = {
-          {"add", ir::AtomicKind::Add}, {"max", ir::AtomicKind::Max}, {"min", ir::AtomicKind::Min},
-          {"and", ir::AtomicKind::And}, {"or", ir::AtomicKind::Or},   {"xor", ir::AtomicKind::Xor},
+          {"add", ir::AtomicKind::Add},  {"max", ir::AtomicKind::Max}, {"min", ir::AtomicKind::Min},
+          {"and", ir::AtomicKind::And},  {"or", ir::AtomicKind::Or},   {"xor", ir::AtomicKind::Xor},
           {"xchg", ir::AtomicKind::Xchg}};
-      ir::Value *M = HasMask ? B.C.lowerAs(Mask, TileType{ElemType{ScalarKind::I1}, Shape}, B.rangeOf("mask")) : nullptr;
+      ir::Value *M =
+          HasMask ? B.C.lowerAs(Mask, TileType{ElemType{ScalarKind::I1}, Shape}, B.rangeOf("mask")) : nullptr;
       Out.IR = B.ir()->atomicRMW(B.range(), Kinds.at(Short), P, V, M, Sem, Scope);
     }
   }

@@ -64,10 +64,9 @@ static std::optional<int64_t> axisOf(BuiltinCall &B) { return B.constInt("axis")
 static Value reduced(BuiltinCall &B, const Value &In, const TileType &T, ir::ReduceKind K, bool TieBreakLeft = true) {
   Value Out = Value::tensor(T);
   if (B.ir()) {
-    ir::Value *X = B.C.lowerAs(In, TileType{K == ir::ReduceKind::ArgMax || K == ir::ReduceKind::ArgMin ? In.Type.Elem
-                                                                                                         : T.Elem,
-                                            In.Type.Shape},
-                               B.rangeOf("input"));
+    ir::Value *X = B.C.lowerAs(
+        In, TileType{K == ir::ReduceKind::ArgMax || K == ir::ReduceKind::ArgMin ? In.Type.Elem : T.Elem, In.Type.Shape},
+        B.rangeOf("input"));
     Out.IR = emitReduce(B, K, X, axisOf(B), B.flag("keep_dims"), TieBreakLeft);
   }
   return Out;
@@ -113,7 +112,8 @@ static Value maxMin(BuiltinCall &B) {
   bool IsMax = B.Name == "max";
   if (Indices) {
     bool Left = B.flag("return_indices_tie_break_left", true);
-    Value Widened = Value::tensor(TileType{Elem, In.Type.Shape}, {}, B.C.lowerAs(In, TileType{Elem, In.Type.Shape}, B.rangeOf("input")));
+    Value Widened = Value::tensor(TileType{Elem, In.Type.Shape}, {},
+                                  B.C.lowerAs(In, TileType{Elem, In.Type.Shape}, B.rangeOf("input")));
     return Value::tuple({reduced(B, Widened, *T, IsMax ? ir::ReduceKind::Max : ir::ReduceKind::Min),
                          reduced(B, Widened, TileType{ElemType{ScalarKind::I32}, T->Shape},
                                  IsMax ? ir::ReduceKind::ArgMax : ir::ReduceKind::ArgMin, Left)});
@@ -233,7 +233,8 @@ static Value scan(BuiltinCall &B) {
       Out.IR = Op->result(0);
     } else {
       ir::Value *X = B.C.lowerAs(In, Out.Type, B.rangeOf("input"));
-      Out.IR = B.ir()->scan(B.range(), B.Name == "cumsum" ? ir::ScanKind::CumSum : ir::ScanKind::CumProd, X, A, Reverse);
+      Out.IR =
+          B.ir()->scan(B.range(), B.Name == "cumsum" ? ir::ScanKind::CumSum : ir::ScanKind::CumProd, X, A, Reverse);
     }
     return Out;
   }

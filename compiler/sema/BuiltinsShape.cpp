@@ -123,9 +123,7 @@ static const Value &zero() {
   return Zero;
 }
 
-static Value full(BuiltinCall &B) {
-  return fullOf(B, B.shape("shape"), dtypeOrUnknown(B, "dtype"), B.value("value"));
-}
+static Value full(BuiltinCall &B) { return fullOf(B, B.shape("shape"), dtypeOrUnknown(B, "dtype"), B.value("value")); }
 static Value zeros(BuiltinCall &B) { return fullOf(B, B.shape("shape"), dtypeOrUnknown(B, "dtype"), zero()); }
 
 static Value zerosLike(BuiltinCall &B) {

@@ -511,7 +511,8 @@ ir::Value *KernelChecker::emitBinary(BinOpKind Op, const Value &L, const Value &
       loweringLimit(Range, "this pointer arithmetic");
       return lower(Value::poison(), Range);
     }
-    ElemType OffElem = Off.isTensor() ? Off.Type.Elem : ElemType{literalType(Off.Const).Result.value_or(ScalarKind::I32)};
+    ElemType OffElem =
+        Off.isTensor() ? Off.Type.Elem : ElemType{literalType(Off.Const).Result.value_or(ScalarKind::I32)};
     ir::Value *Offset = lowerAs(Off, TileType{OffElem, Computation.Shape}, Range);
     if (Op == BinOpKind::Sub)
       Offset = IRB->sub(Range, lowerAs(Value::constant(PyValue::integer(0)), Offset->type(), Range), Offset);

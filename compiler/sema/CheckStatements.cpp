@@ -219,8 +219,7 @@ void KernelChecker::exec(const Stmt *S) {
     Value Test = eval(A->Test);
     Value Msg = A->Msg ? eval(A->Msg) : Value::constant(PyValue::string(""));
     if (IRB && Test.isTensor())
-      IRB->deviceAssert(S->Range,
-                        lowerAs(Test, TileType{ElemType{ScalarKind::I1}, Test.Type.Shape}, A->Test->Range),
+      IRB->deviceAssert(S->Range, lowerAs(Test, TileType{ElemType{ScalarKind::I1}, Test.Type.Shape}, A->Test->Range),
                         Msg.isKnownConstexpr() && Msg.Const.isStr() ? Msg.Const.asStr() : std::string());
     return;
   }
@@ -644,8 +643,8 @@ void KernelChecker::execFor(const ForStmt *S) {
       return;
     }
     if (IRB) {
-      loweringLimit(S->Iter->Range, "a tl.static_range loop whose trip count is unknown or above " +
-                                        std::to_string(MaxLoweredUnroll));
+      loweringLimit(S->Iter->Range,
+                    "a tl.static_range loop whose trip count is unknown or above " + std::to_string(MaxLoweredUnroll));
       return;
     }
     if (Target)

@@ -184,6 +184,9 @@ void KernelChecker::lowerRangeFor(const ForStmt *S, std::vector<Value> Bounds, S
     Inits.push_back(lower(frame().Vars[N], KeywordR));
     Types.push_back(Inits.back()->type());
   }
+  // The induction variable, like the names first assigned in the body, is
+  // not visible after the loop (its value lives in the region).
+  std::map<std::string, Value> Outside = frame().Vars;
   ir::ForOp *For = IRB->createFor(S->Range, Lb, Ub, Step, Inits);
   ir::Value *Iv = For->inductionVar();
   if (Target) {
@@ -212,7 +215,7 @@ void KernelChecker::lowerRangeFor(const ForStmt *S, std::vector<Value> Bounds, S
   }
   checkLoopCarried(Before, KeywordR);
   bindTo(frame().Vars, Names, For->results(), 0);
-  dropRegionLocals(frame().Vars, Before);
+  dropRegionLocals(frame().Vars, Outside);
 }
 
 void KernelChecker::lowerWhile(const WhileStmt *S, SourceRange KeywordR) {
@@ -335,8 +338,8 @@ void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRan
       Names.push_back(Name);
   }
   bool ReturnsTensor = ThenRet && ThenRet->isTensor();
-  if (ThenRet && !(ThenRet->isConstexpr() && ThenRet->Const.isNone() && ElseRet->isConstexpr() &&
-                   ElseRet->Const.isNone())) {
+  if (ThenRet &&
+      !(ThenRet->isConstexpr() && ThenRet->Const.isNone() && ElseRet->isConstexpr() && ElseRet->Const.isNone())) {
     if (!ReturnsTensor || !ElseRet->isTensor() || !(ThenRet->Type == ElseRet->Type)) {
       loweringLimit(KeywordR, "returning " + ThenRet->describe() + " and " + ElseRet->describe() +
                                   " from the two paths of an `if` on a runtime condition");

@@ -24,7 +24,8 @@ TileIRView tileIRView(const AnalyzedFile &F, const std::string &Kernel, std::opt
     std::string S;
     for (const Problem &P : Ps) {
       LineCol At = F.Parsed->text().lineCol(P.Range.Begin);
-      S += (S.empty() ? "" : "; ") + std::to_string(At.Line + 1) + ":" + std::to_string(At.Column + 1) + ": " + P.Message;
+      S += (S.empty() ? "" : "; ") + std::to_string(At.Line + 1) + ":" + std::to_string(At.Column + 1) + ": " +
+           P.Message;
     }
     return S;
   };

@@ -43,11 +43,10 @@ TEST(LoweringRun, VectorAddMatchesTheReference) {
   }
   interp::RunOptions Opts;
   Opts.Grid = {(N + 255) / 256, 1, 1};
-  interp::RunResult Run =
-      interp::run(*L->Result.Function, Mem,
-                  {interp::ArgValue::pointer(X), interp::ArgValue::pointer(Y), interp::ArgValue::pointer(Out),
-                   interp::ArgValue::integer(N)},
-                  Opts);
+  interp::RunResult Run = interp::run(*L->Result.Function, Mem,
+                                      {interp::ArgValue::pointer(X), interp::ArgValue::pointer(Y),
+                                       interp::ArgValue::pointer(Out), interp::ArgValue::integer(N)},
+                                      Opts);
   ASSERT_TRUE(Run.Completed) << Run.Error;
   EXPECT_EQ(Run.TotalViolations, 0u);
   for (int64_t I = 0; I < N; ++I)
@@ -58,9 +57,9 @@ TEST(LoweringRun, FusedSoftmaxMatchesTheReference) {
   LoweringRequest R;
   R.Kernel = "fused_softmax_kernel";
   R.Constexprs = {{"BLOCK_SIZE", PyValue::integer(128)}, {"NUM_STAGES", PyValue::integer(2)}};
-  R.ArgTypes = {{"out_ptr", ptrTo(ScalarKind::FP32)},        {"in_ptr", ptrTo(ScalarKind::FP32)},
-                {"in_row_stride", scalar(ScalarKind::I32)},  {"out_row_stride", scalar(ScalarKind::I32)},
-                {"n_rows", scalar(ScalarKind::I32)},         {"n_cols", scalar(ScalarKind::I32)}};
+  R.ArgTypes = {{"out_ptr", ptrTo(ScalarKind::FP32)},       {"in_ptr", ptrTo(ScalarKind::FP32)},
+                {"in_row_stride", scalar(ScalarKind::I32)}, {"out_row_stride", scalar(ScalarKind::I32)},
+                {"n_rows", scalar(ScalarKind::I32)},        {"n_cols", scalar(ScalarKind::I32)}};
   auto L = lowerSource(readSample("fused_softmax.py"), R);
   ASSERT_TRUE(L->Result.Function) << L->text();
   const int64_t Rows = 7, Cols = 100;
@@ -71,11 +70,11 @@ TEST(LoweringRun, FusedSoftmaxMatchesTheReference) {
     Mem.writeFloat(In, I, static_cast<float>(std::sin(0.37 * I) * 4));
   interp::RunOptions Opts;
   Opts.Grid = {3, 1, 1}; // fewer programs than rows: the row loop strides by the grid
-  interp::RunResult Run = interp::run(
-      *L->Result.Function, Mem,
-      {interp::ArgValue::pointer(Out), interp::ArgValue::pointer(In), interp::ArgValue::integer(Cols),
-       interp::ArgValue::integer(Cols), interp::ArgValue::integer(Rows), interp::ArgValue::integer(Cols)},
-      Opts);
+  interp::RunResult Run =
+      interp::run(*L->Result.Function, Mem,
+                  {interp::ArgValue::pointer(Out), interp::ArgValue::pointer(In), interp::ArgValue::integer(Cols),
+                   interp::ArgValue::integer(Cols), interp::ArgValue::integer(Rows), interp::ArgValue::integer(Cols)},
+                  Opts);
   ASSERT_TRUE(Run.Completed) << Run.Error;
   EXPECT_EQ(Run.TotalViolations, 0u);
   for (int64_t Row = 0; Row < Rows; ++Row) {

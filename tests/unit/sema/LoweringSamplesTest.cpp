@@ -60,8 +60,8 @@ TEST(LoweringSamples, EverySpecializationLowersAndVerifies) {
         for (const auto &[K, V] : S.Constexprs)
           Unknown |= V.isUnknown();
         for (const ast::Param &P : Fn.Def->Params) {
-          bool Constexpr = P.Annotation && std::string(File->text().slice(P.Annotation->Range)).find("constexpr") !=
-                                               std::string::npos;
+          bool Constexpr = P.Annotation &&
+                           std::string(File->text().slice(P.Annotation->Range)).find("constexpr") != std::string::npos;
           if (Constexpr)
             Unknown |= !S.Constexprs.count(P.Name) && !P.Default;
           else if (!S.Constexprs.count(P.Name))
