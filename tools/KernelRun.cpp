@@ -2,12 +2,15 @@
 #include "tools/KernelRun.h"
 
 #include "compiler/interp/Launch.h"
+#include "compiler/ir/TypeUtils.h"
 #include "compiler/sema/LaunchPlan.h"
 #include "compiler/sema/Lowering.h"
 #include "tools/NpyFile.h"
 
 #include <cctype>
 #include <chrono>
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 
@@ -138,6 +141,31 @@ static std::string specKind(sema::SpecOrigin O) {
   return "derived";
 }
 
+/// Why the tensors of L cannot be allocated ("" when they can): a typo in a
+/// spec (`n=10000000000`) must be a message, not an out-of-memory kill.
+static std::string tooLarge(const launch::ConcreteLaunch &L, uint64_t Limit) {
+  uint64_t Total = 0;
+  for (const launch::ConcreteTensor &T : L.Tensors) {
+    std::optional<ScalarKind> K = ir::scalarFromName(T.DType);
+    uint64_t Bytes =
+        static_cast<uint64_t>(T.StorageElements) * static_cast<uint64_t>(K ? ir::elemBytes({*K, 0, false}) : 1);
+    if (T.StorageElements > 0 && Bytes / static_cast<uint64_t>(T.StorageElements) == 0)
+      Bytes = UINT64_MAX;
+    // An output also carries its "written" flag per byte.
+    if (T.IsOutput)
+      Bytes = Bytes > UINT64_MAX / 2 ? UINT64_MAX : 2 * Bytes;
+    Total = Total + Bytes < Total ? UINT64_MAX : Total + Bytes;
+  }
+  if (Total <= Limit)
+    return "";
+  auto GB = [](uint64_t B) {
+    char Buf[32];
+    std::snprintf(Buf, sizeof Buf, "%.1f GB", static_cast<double>(B) / 1e9);
+    return std::string(Buf);
+  };
+  return "the tensors of this instance take " + GB(Total) + ", over the " + GB(Limit) + " tessel run allocates";
+}
+
 /// Lowers each distinct specialization once and runs every instance.
 static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const sema::LaunchPlan &Plan,
                          const KernelRunOptions &RA, SaveTarget *Save, RunReport &Report) {
@@ -178,6 +206,10 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
       continue;
     }
     const ir::Function &Fn = *It->second.Function;
+    if (std::string Why = tooLarge(L, RA.MaxBufferBytes); !Why.empty()) {
+      I.Error = Why;
+      continue;
+    }
     interp::PreparedLaunch P = interp::prepareLaunch(Fn, L, RA.Seed);
     P.Opts.MaxSteps = RA.MaxSteps;
     if (!P.Errors.empty()) {
