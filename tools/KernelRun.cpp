@@ -43,19 +43,11 @@ static void collectFindings(const interp::RunResult &Run, const std::string &Lab
                                                                          : diag::DiagId::OutOfBoundsAccess;
     Out.Findings.push_back(finding(Id, S.Range, interp::describe(S), Label));
   }
-  // Asserts: the first failure per assert site, with how many lanes failed there.
-  std::map<std::pair<uint32_t, uint32_t>, size_t> Failures;
-  for (const interp::AssertFailure &A : Run.Asserts)
-    ++Failures[{A.Range.Begin, A.Range.End}];
-  for (const interp::AssertFailure &A : Run.Asserts) {
-    auto It = Failures.find({A.Range.Begin, A.Range.End});
-    if (It == Failures.end())
-      continue;
+  for (const interp::AssertSite &A : Run.AssertSites) {
     std::string Message = "device_assert failed" + (A.Message.empty() ? "" : ": " + A.Message) + " (" +
-                          std::to_string(It->second) + (It->second == 1 ? " lane" : " lanes") + ", first in program " +
-                          programText(A.ProgramId) + ", lane " + std::to_string(A.Lane) + ")";
+                          std::to_string(A.Count) + (A.Count == 1 ? " lane" : " lanes") + ", first in program " +
+                          programText(A.FirstProgramId) + ", lane " + std::to_string(A.FirstLane) + ")";
     Out.Findings.push_back(finding(diag::DiagId::DeviceAssertFailed, A.Range, std::move(Message), Label));
-    Failures.erase(It);
   }
 }
 

@@ -216,6 +216,24 @@ TEST(RunCommand, AKernelThatDoesNotEndIsStopped) {
   EXPECT_EQ(Report.errors(), 1u);
 }
 
+TEST(RunCommand, EveryFailingAssertLaneIsCounted) {
+  // 5000 failing lanes, more than the interpreter keeps records of.
+  std::string Src = "import triton\nimport triton.language as tl\n\n"
+                    "# tessel: launch x=fp32[5000]:zeros n=5000 BLOCK=1024 grid=(cdiv(n, BLOCK),)\n"
+                    "@triton.jit\ndef k(x_ptr, n, BLOCK: tl.constexpr):\n"
+                    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                    "    x = tl.load(x_ptr + offs, mask=offs < n, other=1.0)\n"
+                    "    tl.device_assert(x > 0, \"x must be positive\")\n";
+  auto File = ParsedFile::parse(std::make_shared<SourceText>(Src, "k.py"));
+  tools::RunReport Report;
+  std::string Error;
+  ASSERT_TRUE(tools::runKernel(*File, "k.py", "k", {}, Report, Error)) << Error;
+  ASSERT_EQ(Report.Instances.size(), 1u);
+  ASSERT_EQ(Report.Instances[0].Findings.size(), 1u);
+  EXPECT_EQ(Report.Instances[0].Findings[0].Message,
+            "device_assert failed: x must be positive (5000 lanes, first in program (0, 0, 0), lane 0)");
+}
+
 TEST(RunCommand, Crc32IsZlibs) {
   const std::string Check = "123456789";
   EXPECT_EQ(interp::crc32(reinterpret_cast<const uint8_t *>(Check.data()), Check.size()), 0xCBF43926u);
