@@ -153,18 +153,21 @@ void KernelChecker::execBlock(const Block &B) {
       exec(S);
     return;
   }
-  // Lowering: statements after a `return` are dead code, never emitted; a
-  // statement that evaluates to Poison without an error is something the
-  // checker does not model, which the lowering cannot silently drop.
-  for (size_t I = 0; I < B.size() && !frame().Returned; ++I) {
-    CurBlock = &B;
-    CurIndex = I;
-    size_t Errors = ErrorsReported;
-    exec(B[I]);
-    if (ErrorsReported == Errors && LastStatementPoison)
-      loweringLimit(B[I]->Range, "`" + std::string(sourceText(B[I]->Range)) + "`");
-    LastStatementPoison = false;
-  }
+  // Lowering: statements after a `return` are dead code, never emitted.
+  for (size_t I = 0; I < B.size() && !frame().Returned; ++I)
+    lowerStatement(B, I);
+}
+
+void KernelChecker::lowerStatement(const Block &B, size_t I) {
+  CurBlock = &B;
+  CurIndex = I;
+  exec(B[I]);
+  // A statement that evaluates to Poison while no error was ever reported
+  // is something the checker does not model, which the lowering cannot
+  // silently drop (after an error, Poison is that error's echo).
+  if (ErrorsReported == 0 && LastStatementPoison)
+    loweringLimit(B[I]->Range, "`" + std::string(sourceText(B[I]->Range)) + "`");
+  LastStatementPoison = false;
 }
 
 static SourceRange keywordRange(const Stmt *S, uint32_t Length) {
@@ -299,9 +302,9 @@ void KernelChecker::assignTarget(const Expr *Target, const Value &V, bool Record
 /// a name becomes a scalar tensor (`BLOCK = 128` is no constexpr, triton#2604;
 /// `scale = 0.5` is an fp32 tensor). Only `x: tl.constexpr = ...` keeps a
 /// constexpr. Dtypes, None and other Python objects are kept as they are.
-Value KernelChecker::sanitizeAssigned(const Value &V) {
+Value KernelChecker::sanitizeAssigned(const Value &V, SourceRange R) {
   if (V.isKnownConstexpr() && (V.Const.isNumber() || V.Const.isBool()))
-    return toTensor(V, SourceRange{});
+    return toTensor(V, R);
   // A tuple's elements are sanitized one by one (measured: `shape = x.shape`
   // or `shape = (BLOCK, BLOCK)` cannot size tl.zeros afterwards).
   auto IsNumber = [](const Value &E) { return E.isKnownConstexpr() && (E.Const.isNumber() || E.Const.isBool()); };
@@ -313,7 +316,7 @@ Value KernelChecker::sanitizeAssigned(const Value &V) {
       return V;
     std::vector<Value> Elts;
     for (const PyValue &P : Ps)
-      Elts.push_back(sanitizeAssigned(Value::constant(P)));
+      Elts.push_back(sanitizeAssigned(Value::constant(P), R));
     if (std::any_of(Elts.begin(), Elts.end(), [](const Value &E) { return E.isTensor(); }))
       return Value::tuple(std::move(Elts));
     return V;
@@ -323,7 +326,7 @@ Value KernelChecker::sanitizeAssigned(const Value &V) {
       std::none_of(V.Elts.begin(), V.Elts.end(), IsUnknown)) {
     std::vector<Value> Elts;
     for (const Value &E : V.Elts)
-      Elts.push_back(sanitizeAssigned(E));
+      Elts.push_back(sanitizeAssigned(E, R));
     return Value::tuple(std::move(Elts));
   }
   return V;
@@ -340,21 +343,21 @@ void KernelChecker::execAssign(const AssignStmt *S) {
   }
   for (const Expr *T : S->Targets) {
     if (isa<NameExpr>(T)) {
-      assignTarget(T, sanitizeAssigned(V));
+      assignTarget(T, sanitizeAssigned(V, S->Value->Range));
       continue;
     }
     // `a, b = 1, 2`: each element is sanitized (as language.tuple values are).
     if ((isa<TupleExpr>(T) || isa<ListExpr>(T)) && V.isKnownConstexpr() && V.Const.isSequence()) {
       std::vector<Value> Parts;
       for (const PyValue &P : V.Const.elements())
-        Parts.push_back(sanitizeAssigned(Value::constant(P)));
+        Parts.push_back(sanitizeAssigned(Value::constant(P), S->Value->Range));
       assignTarget(T, Value::tuple(std::move(Parts)));
       continue;
     }
     if ((isa<TupleExpr>(T) || isa<ListExpr>(T)) && V.K == Value::Kind::Tuple) {
       std::vector<Value> Parts;
       for (const Value &P : V.Elts)
-        Parts.push_back(sanitizeAssigned(P));
+        Parts.push_back(sanitizeAssigned(P, S->Value->Range));
       assignTarget(T, Value::tuple(std::move(Parts)));
       continue;
     }
@@ -383,7 +386,7 @@ void KernelChecker::execAnnAssign(const AnnAssignStmt *S) {
     return;
   Value V = eval(S->Value);
   if (isa<NameExpr>(S->Target))
-    V = sanitizeAssigned(V);
+    V = sanitizeAssigned(V, S->Value->Range);
   if (auto T = annotationType(Info, S->Annotation); T && V.isTensor() && !V.Type.isBlock()) {
     V.Type.Elem = *T;
     V.IR = coerce(V.IR, V.Type, S->Value->Range);
@@ -400,7 +403,7 @@ void KernelChecker::execAugAssign(const AugAssignStmt *S) {
   Value Rhs = eval(S->Value);
   LastStatementPoison = Old.isPoison() || Rhs.isPoison();
   // visit_AugAssign is an Assign of the BinOp: the result is sanitized too.
-  assignTarget(S->Target, sanitizeAssigned(binaryOp(S->Op, Old, Rhs, S->Range)));
+  assignTarget(S->Target, sanitizeAssigned(binaryOp(S->Op, Old, Rhs, S->Range), S->Range));
 }
 
 /// Does the block return (anywhere inside its ifs)?
@@ -442,7 +445,7 @@ static std::optional<TileType> carriedType(const Value &V) {
 
 static bool typesKnown(const TileType &T) { return T.Elem.Scalar != ScalarKind::Unknown && !T.hasUnknownDim(); }
 
-void KernelChecker::promoteLoopCarried(const Block &Body) {
+void KernelChecker::promoteLoopCarried(const Block &Body, SourceRange LoopRange) {
   // Triton turns live-in values the loop reassigns into loop-carried
   // tensors (`to_tensor`), so `acc = 0` enters the loop as an int32.
   std::set<std::string> Assigned;
@@ -451,7 +454,7 @@ void KernelChecker::promoteLoopCarried(const Block &Body) {
   for (const std::string &Name : Assigned) {
     auto It = frame().Vars.find(Name);
     if (It != frame().Vars.end() && It->second.isKnownConstexpr() && It->second.Const.isNumber())
-      It->second = toTensor(It->second, SourceRange{});
+      It->second = toTensor(It->second, LoopRange);
   }
 }
 
@@ -571,8 +574,11 @@ void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
           "Boolean value of Tensor with more than one value is ambiguous");
     Test = Value::poison();
   }
-  if (IRB)
+  if (IRB) {
+    if (Test.isPoison() && ErrorsReported == 0)
+      loweringLimit(S->Test->Range, "`" + std::string(sourceText(S->Test->Range)) + "`");
     return lowerRuntimeIf(S, Test, KeywordR);
+  }
   std::map<std::string, Value> Before = frame().Vars;
   execBlock(S->Body);
   std::map<std::string, Value> Then = std::move(frame().Vars);
@@ -682,7 +688,7 @@ void KernelChecker::execFor(const ForStmt *S) {
     error(ProblemKind::InvalidOperands, S->Iter->Range,
           "For loop bounds and step must all be ints, are (" + Names[0] + ", " + Names[1] + ", " + Names[2] + ")");
   }
-  promoteLoopCarried(S->Body);
+  promoteLoopCarried(S->Body, KeywordR);
   if (IRB)
     return lowerRangeFor(S, std::move(Bounds), IndVar, KeywordR);
   if (Target) {
@@ -710,7 +716,7 @@ void KernelChecker::execWhile(const WhileStmt *S) {
     error(ProblemKind::UnsupportedConstruct, S->ElseRange.empty() ? KeywordR : S->ElseRange,
           "Not implemented: `while ... else` is not supported in triton");
   }
-  promoteLoopCarried(S->Body);
+  promoteLoopCarried(S->Body, KeywordR);
   if (IRB)
     return lowerWhile(S, KeywordR);
   std::map<std::string, Value> Before = frame().Vars;

@@ -236,6 +236,8 @@ void KernelChecker::lowerWhile(const WhileStmt *S, SourceRange KeywordR) {
     if (Test.isBlock())
       error(ProblemKind::InvalidOperands, S->Test->Range,
             "Boolean value of Tensor with more than one value is ambiguous");
+    if (Test.isPoison() && errorsReported() == 0)
+      loweringLimit(S->Test->Range, "`" + std::string(sourceText(S->Test->Range)) + "`");
     ir::Value *Cond = Test.isPoison() ? lowerAs(Value::constant(PyValue::boolean(false)),
                                                 TileType{ElemType{ScalarKind::I1}, {}}, S->Test->Range)
                                       : conditionValue(*this, toTensor(Test, S->Test->Range), S->Test->Range);
@@ -288,11 +290,8 @@ void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRan
     IRB->setInsertionPointToEnd(If->elseBlock());
     execBlock(S->OrElse);
     if (ThenReturned && !frame().Returned && AtTopLevel) {
-      for (size_t I = Index + 1; I < Enclosing->size() && !frame().Returned; ++I) {
-        CurBlock = Enclosing;
-        CurIndex = I;
-        exec((*Enclosing)[I]);
-      }
+      for (size_t I = Index + 1; I < Enclosing->size() && !frame().Returned; ++I)
+        lowerStatement(*Enclosing, I);
       if (!frame().Returned) { // falling off the end returns None
         frame().Returns.emplace_back(Value::constant(PyValue::none()), S->Range);
         frame().Returned = true;

@@ -147,9 +147,12 @@ private:
 
   //===--- Statements (CheckStatements.cpp) ----------------------------===//
   void execBlock(const ast::Block &B);
+  /// Lowering: runs statement I of B (see execBlock).
+  void lowerStatement(const ast::Block &B, size_t I);
   void exec(const ast::Stmt *S);
   void execAssign(const ast::AssignStmt *S);
-  Value sanitizeAssigned(const Value &V);
+  /// R: where a constant the sanitizing creates comes from (the value).
+  Value sanitizeAssigned(const Value &V, SourceRange R);
   void execAnnAssign(const ast::AnnAssignStmt *S);
   void execAugAssign(const ast::AugAssignStmt *S);
   void execIf(const ast::IfStmt *S);
@@ -159,7 +162,7 @@ private:
   void execReturn(const ast::ReturnStmt *S);
   void assignTarget(const ast::Expr *Target, const Value &V, bool Record = true);
   /// Reports a loop-carried or if/else type change between two scopes.
-  void promoteLoopCarried(const ast::Block &Body);
+  void promoteLoopCarried(const ast::Block &Body, SourceRange LoopRange);
   void checkLoopCarried(const std::map<std::string, Value> &Before, SourceRange LoopRange);
   void mergeBranches(const std::map<std::string, Value> &Before, std::map<std::string, Value> Then,
                      std::map<std::string, Value> Else, SourceRange IfRange);

@@ -369,6 +369,23 @@ def k(x_ptr, n):
       << L->text();
 }
 
+TEST(Lowering, UnmodelledBuiltinsAreLimitsNeverDroppedSilently) {
+  auto L = lowerSnippet(R"(
+@triton.jit
+def k(x_ptr, n):
+    offs = tl.arange(0, 16)
+    x = tl.load(x_ptr + offs)
+    if tl.gather(x, offs, 0) > n:
+        tl.store(x_ptr + offs, x)
+    tl.debug_barrier()
+)",
+                        request({{"x_ptr", F32P}, {"n", I32}}));
+  EXPECT_FALSE(L->Result.Function);
+  EXPECT_NE(L->text().find("problem `tl.gather(x, offs, 0)`: tl.gather is not supported by tessel's lowering yet"),
+            std::string::npos)
+      << L->text();
+}
+
 TEST(Lowering, SemaErrorsLeaveNoFunction) {
   auto L = lowerSnippet(R"(
 @triton.jit
