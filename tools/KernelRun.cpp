@@ -2,12 +2,15 @@
 #include "tools/KernelRun.h"
 
 #include "compiler/interp/Launch.h"
+#include "compiler/ir/TypeUtils.h"
 #include "compiler/sema/LaunchPlan.h"
 #include "compiler/sema/Lowering.h"
 #include "tools/NpyFile.h"
 
 #include <cctype>
 #include <chrono>
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 
@@ -40,19 +43,11 @@ static void collectFindings(const interp::RunResult &Run, const std::string &Lab
                                                                          : diag::DiagId::OutOfBoundsAccess;
     Out.Findings.push_back(finding(Id, S.Range, interp::describe(S), Label));
   }
-  // Asserts: the first failure per assert site, with how many lanes failed there.
-  std::map<std::pair<uint32_t, uint32_t>, size_t> Failures;
-  for (const interp::AssertFailure &A : Run.Asserts)
-    ++Failures[{A.Range.Begin, A.Range.End}];
-  for (const interp::AssertFailure &A : Run.Asserts) {
-    auto It = Failures.find({A.Range.Begin, A.Range.End});
-    if (It == Failures.end())
-      continue;
+  for (const interp::AssertSite &A : Run.AssertSites) {
     std::string Message = "device_assert failed" + (A.Message.empty() ? "" : ": " + A.Message) + " (" +
-                          std::to_string(It->second) + (It->second == 1 ? " lane" : " lanes") + ", first in program " +
-                          programText(A.ProgramId) + ", lane " + std::to_string(A.Lane) + ")";
+                          std::to_string(A.Count) + (A.Count == 1 ? " lane" : " lanes") + ", first in program " +
+                          programText(A.FirstProgramId) + ", lane " + std::to_string(A.FirstLane) + ")";
     Out.Findings.push_back(finding(diag::DiagId::DeviceAssertFailed, A.Range, std::move(Message), Label));
-    Failures.erase(It);
   }
 }
 
@@ -138,6 +133,31 @@ static std::string specKind(sema::SpecOrigin O) {
   return "derived";
 }
 
+/// Why the tensors of L cannot be allocated ("" when they can): a typo in a
+/// spec (`n=10000000000`) must be a message, not an out-of-memory kill.
+static std::string tooLarge(const launch::ConcreteLaunch &L, uint64_t Limit) {
+  uint64_t Total = 0;
+  for (const launch::ConcreteTensor &T : L.Tensors) {
+    std::optional<ScalarKind> K = ir::scalarFromName(T.DType);
+    uint64_t Bytes =
+        static_cast<uint64_t>(T.StorageElements) * static_cast<uint64_t>(K ? ir::elemBytes({*K, 0, false}) : 1);
+    if (T.StorageElements > 0 && Bytes / static_cast<uint64_t>(T.StorageElements) == 0)
+      Bytes = UINT64_MAX;
+    // An output also carries its "written" flag per byte.
+    if (T.IsOutput)
+      Bytes = Bytes > UINT64_MAX / 2 ? UINT64_MAX : 2 * Bytes;
+    Total = Total + Bytes < Total ? UINT64_MAX : Total + Bytes;
+  }
+  if (Total <= Limit)
+    return "";
+  auto GB = [](uint64_t B) {
+    char Buf[32];
+    std::snprintf(Buf, sizeof Buf, "%.1f GB", static_cast<double>(B) / 1e9);
+    return std::string(Buf);
+  };
+  return "the tensors of this instance take " + GB(Total) + ", over the " + GB(Limit) + " tessel run allocates";
+}
+
 /// Lowers each distinct specialization once and runs every instance.
 static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const sema::LaunchPlan &Plan,
                          const KernelRunOptions &RA, SaveTarget *Save, RunReport &Report) {
@@ -178,7 +198,12 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
       continue;
     }
     const ir::Function &Fn = *It->second.Function;
+    if (std::string Why = tooLarge(L, RA.MaxBufferBytes); !Why.empty()) {
+      I.Error = Why;
+      continue;
+    }
     interp::PreparedLaunch P = interp::prepareLaunch(Fn, L, RA.Seed);
+    P.Opts.MaxSteps = RA.MaxSteps;
     if (!P.Errors.empty()) {
       for (const std::string &E : P.Errors)
         I.Error += (I.Error.empty() ? "" : "; ") + E;
@@ -231,8 +256,11 @@ bool runKernel(const ParsedFile &File, const std::string &Path, const std::strin
   if (Opts.SaveDir)
     Save = SaveTarget{*Opts.SaveDir, Plan.Launches.size() > 1, {}};
   // A file with syntax errors is not run: the kernel would not be the one the user wrote.
+  Report.Planned = Plan.Launches.size();
   if (File.module().SyntaxErrors.empty())
     runInstances(File, Info, Plan, Opts, Save ? &*Save : nullptr, Report);
+  else
+    Report.NotRun = "the file has syntax errors, so the kernel is not the one written";
   if (Save)
     Report.SaveError = Save->Error;
   return true;

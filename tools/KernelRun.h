@@ -24,6 +24,12 @@ struct KernelRunOptions {
   std::optional<size_t> Config;    ///< autotune config index
   uint64_t Seed = 0;
   std::optional<std::string> SaveDir; ///< an existing directory for the .npy files
+  /// Ops one instance may execute before the run is stopped as not ending:
+  /// about a second or two of scalar ops, far beyond the samples' needs.
+  uint64_t MaxSteps = 50'000'000;
+  /// Bytes one instance may allocate for its tensors (outputs count twice,
+  /// for their written flags).
+  uint64_t MaxBufferBytes = 4'000'000'000;
 };
 
 /// Runs Kernel of File (read from Path). False, with Error, when the request

@@ -81,13 +81,15 @@ static void renderOutput(std::ostream &OS, const OutputSummary &O) {
 
 void renderRunText(std::ostream &OS, const RunReport &R, const RunSources &Src, const TextStyle &Style) {
   OS << "run " << R.Kernel << " in " << R.Path << " on the CPU interpreter (seed " << R.Seed << ")\n";
-  OS << "launch: " << plural(R.Instances.size(), "instance") << " " << R.SpecSource << '\n';
+  OS << "launch: " << plural(R.Planned, "instance") << " " << R.SpecSource << '\n';
   for (const std::string &A : R.Assumptions)
     OS << "assumed: " << A << '\n';
   for (const diag::Finding &F : R.SpecFindings)
     renderFinding(OS, F, *Src.Spec, "--spec", Style);
   for (const diag::Finding &F : R.Findings)
     renderFinding(OS, F, Src.File, R.Path, Style);
+  if (!R.NotRun.empty())
+    OS << "not run: " << R.NotRun << '\n';
   for (const InstanceReport &I : R.Instances) {
     OS << "\ninstance" << (I.Label.empty() ? "" : " " + I.Label) << ": grid " << gridText(I.Grid)
        << ", num_warps=" << I.NumWarps << ", num_stages=" << I.NumStages;
@@ -131,6 +133,8 @@ void renderRunJson(std::ostream &OS, const RunReport &R, const RunSources &Src) 
   J["assumptions"] = R.Assumptions;
   J["diagnostics"] = diagnostics(R.Findings, Src.File, R.Path);
   J["specDiagnostics"] = Src.Spec ? diagnostics(R.SpecFindings, *Src.Spec, "--spec") : nlohmann::json::array();
+  J["planned"] = R.Planned;
+  J["notRun"] = R.NotRun.empty() ? nlohmann::json(nullptr) : nlohmann::json(R.NotRun);
   J["instances"] = nlohmann::json::array();
   for (const InstanceReport &I : R.Instances) {
     nlohmann::json O;

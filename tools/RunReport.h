@@ -73,6 +73,8 @@ struct RunReport {
   /// ...and in the --spec text.
   std::vector<diag::Finding> SpecFindings;
   std::vector<InstanceReport> Instances;
+  size_t Planned = 0; ///< instances the launch spec gives (all run unless NotRun says why)
+  std::string NotRun; ///< why no instance ran ("the file has syntax errors")
   /// Why --save could not write a file (the run itself went on).
   std::string SaveError;
 

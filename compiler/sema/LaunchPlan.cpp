@@ -327,6 +327,13 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
     Plan.Origin = Specs.empty() ? SpecOrigin::Derived : SpecOrigin::Directive;
   }
 
+  if (Plan.Origin == SpecOrigin::Derived && !Fn->IsKernel) {
+    // A helper's arguments are tiles its callers build: nothing in the file says how to launch it.
+    Plan.Error = "'" + Plan.Kernel +
+                 "' is a @triton.jit helper called from other @jit functions, not a kernel "
+                 "launched from the host; run the kernel that calls it, or give it a launch spec";
+    return Plan;
+  }
   if (Plan.Origin == SpecOrigin::Derived) {
     std::vector<std::string> Guessed;
     launch::LaunchSpec Spec = deriveSpec(*Fn, Info, Facts, Opts.DefaultSize, Guessed, Plan.Problems);

@@ -211,6 +211,21 @@ TEST(LaunchPlan, UnknownKernelsAndConfigsAreUsageErrors) {
   EXPECT_EQ(plan(AddKernel, "add", O).Plan.Error, "kernel 'add' has no autotune configs, so --config 2 names none");
 }
 
+TEST(LaunchPlan, AHelperWithoutASpecIsNotAKernel) {
+  Planned P = plan(R"(
+@triton.jit
+def helper(x):
+    return x * 2
+
+@triton.jit
+def k(x_ptr):
+    tl.store(x_ptr, helper(tl.load(x_ptr)))
+)",
+                   "helper");
+  EXPECT_EQ(P.Plan.Error, "'helper' is a @triton.jit helper called from other @jit functions, not a kernel launched "
+                          "from the host; run the kernel that calls it, or give it a launch spec");
+}
+
 TEST(LaunchPlan, DirectivesApplyToTheNextKernelOrTheNamedOne) {
   Planned P = plan(R"(
 # tessel: launch x=fp32[4] n=4
