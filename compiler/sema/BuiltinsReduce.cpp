@@ -195,17 +195,22 @@ static Value reduce(BuiltinCall &B) {
       return Value::poison();
     std::optional<int64_t> Axis = axisOf(B);
     ir::Value *X = B.C.lower(In, B.rangeOf("input"));
+    size_t Rank = In.Type.Shape.size();
+    int A = static_cast<int>(normaliseAxis(Axis.value_or(0), Rank).value_or(0));
     if (!Axis) {
-      B.C.loweringLimit(B.range(), "tl.reduce over every axis");
-      return Value::tensor(*T);
+      // Every axis: Triton reshapes to 1-D first, as for the built-in kinds.
+      X = B.ir()->reshape(B.range(), X, {In.Type.numel().value_or(1)});
+      A = 0;
     }
-    int A = static_cast<int>(normaliseAxis(*Axis, In.Type.Shape.size()).value_or(0));
     ir::ReduceOp *Op = B.ir()->customReduce(B.range(), {X}, A);
     TileType Scalar{In.Type.Elem, {}};
     if (!emitCombine(B, Op->combine(), Scalar))
       B.C.loweringLimit(B.range(), "a combine_fn that does not return one scalar of the input's type");
     Value Out = Value::tensor(*T);
-    Out.IR = B.flag("keep_dims") ? B.ir()->expandDims(B.range(), Op->result(0), A) : Op->result(0);
+    ir::Value *R = Op->result(0);
+    if (B.flag("keep_dims"))
+      R = Axis ? B.ir()->expandDims(B.range(), R, A) : B.ir()->reshape(B.range(), R, std::vector<int64_t>(Rank, 1));
+    Out.IR = R;
     return Out;
   }
   ElemType Elem = combineType(B, In.Type.Elem).value_or(In.Type.Elem);

@@ -262,6 +262,25 @@ def k(x_ptr, o_ptr):
   EXPECT_NE(T.find("maximum %"), std::string::npos) << T;
 }
 
+TEST(Lowering, ReduceOverEveryAxisReshapesToOneDimensionFirst) {
+  std::string T = lowered(R"(
+@triton.jit
+def mx(a, b):
+    return tl.maximum(a, b)
+
+@triton.jit
+def k(x_ptr, o_ptr):
+    r = tl.arange(0, 4)
+    x = tl.load(x_ptr + r[:, None] * 4 + r[None, :])
+    tl.store(o_ptr + r[:, None] * 0 + r[None, :] * 0, tl.reduce(x, None, mx, keep_dims=True))
+)",
+                          request({{"x_ptr", F32P}, {"o_ptr", F32P}}));
+  EXPECT_NE(T.find("reshape %"), std::string::npos) << T;
+  EXPECT_NE(T.find(": [16] fp32"), std::string::npos) << T;
+  EXPECT_NE(T.find("reduce custom %"), std::string::npos) << T;
+  EXPECT_NE(T.find(": [1, 1] fp32"), std::string::npos) << T;
+}
+
 TEST(Lowering, ScansAndAssociativeScan) {
   std::string T = lowered(R"(
 @triton.jit
