@@ -407,17 +407,30 @@ void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRan
   // When both paths returned, nothing runs after the if: no names to merge.
   if (!(ThenRet && ElseRet))
     mergeBranches(Before, std::move(Then), std::move(Else), KeywordR);
+  // The if's results: the names both paths define whose values (a tensor,
+  // a block pointer's parts, a tuple's elements) differ from before it.
+  // Each yields the structure of its then value (the merged tensor's type
+  // for a plain tensor, so a constant converts).
+  auto Flat = [](const Value &V) {
+    std::vector<ir::Value *> F;
+    flatten(V, F);
+    return F;
+  };
   std::vector<std::string> Names;
-  for (const auto &[Name, M] : frame().Vars) {
-    if (ThenRet && ElseRet)
-      break;
-    if (!M.isTensor())
+  std::map<std::string, Value> Protos;
+  for (const auto &[Name, TV] : ThenVals) {
+    auto EIt = ElseVals.find(Name);
+    auto MIt = frame().Vars.find(Name);
+    if ((ThenRet && ElseRet) || EIt == ElseVals.end())
+      continue;
+    bool IsTuple = TV.K == Value::Kind::Tuple && EIt->second.K == Value::Kind::Tuple;
+    if (!IsTuple && (MIt == frame().Vars.end() || !MIt->second.isTensor()))
       continue;
     auto B = Before.find(Name);
-    const Value &TV = ThenVals[Name], &EV = ElseVals[Name];
-    bool Unchanged = B != Before.end() && B->second.isTensor() && TV.IR == B->second.IR && EV.IR == B->second.IR;
-    if (!Unchanged)
-      Names.push_back(Name);
+    if (B != Before.end() && Flat(TV) == Flat(B->second) && Flat(EIt->second) == Flat(B->second))
+      continue;
+    Names.push_back(Name);
+    Protos[Name] = IsTuple || TV.IsBlockPtr ? TV : MIt->second;
   }
   bool ReturnsTensor = ThenRet && ThenRet->isTensor();
   if (ThenRet &&
@@ -428,11 +441,6 @@ void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRan
       ReturnsTensor = false;
     }
   }
-  // Each name's merged value (the then branch's) is the structure both
-  // branches yield: a tensor, or a block pointer's base and parts.
-  std::map<std::string, Value> Protos;
-  for (const std::string &N : Names)
-    Protos[N] = frame().Vars[N];
   std::vector<TileType> ResultTypes;
   auto YieldAll = [&](ir::Block *Region, std::map<std::string, Value> &Vals, const std::optional<Value> &Ret) {
     ir::Builder::InsertionGuard G(*IRB);
@@ -440,17 +448,17 @@ void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRan
     std::vector<ir::Value *> Out;
     for (const std::string &N : Names) {
       const Value &Proto = Protos[N];
-      if (!Proto.IsBlockPtr) {
+      if (Proto.isTensor() && !Proto.IsBlockPtr) {
         Out.push_back(lowerAs(Vals[N], Proto.Type, KeywordR));
         continue;
       }
-      std::vector<ir::Value *> Parts = flattenAs(Vals[N], ThenVals[N], KeywordR);
-      std::vector<ir::Value *> Want;
-      flatten(ThenVals[N], Want);
-      if (Parts.empty()) {
-        loweringLimit(KeywordR, "`" + N + "` holding a block pointer on one path of an `if` only");
+      std::vector<ir::Value *> Parts = flattenAs(Vals[N], Proto, KeywordR);
+      std::vector<ir::Value *> Want = Flat(Proto);
+      if (Parts.empty() || std::find(Want.begin(), Want.end(), nullptr) != Want.end()) {
+        loweringLimit(KeywordR, "`" + N + "` with different structures after the two paths of an `if`");
+        Parts.clear();
         for (ir::Value *W : Want)
-          Parts.push_back(IRB->constantInt(KeywordR, 0, W->type()));
+          Parts.push_back(IRB->constantInt(KeywordR, 0, W ? W->type() : TileType{ElemType{ScalarKind::I32}, {}}));
       }
       Out.insert(Out.end(), Parts.begin(), Parts.end());
     }

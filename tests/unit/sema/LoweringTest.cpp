@@ -132,6 +132,23 @@ def k(o_ptr, n):
   EXPECT_NE(T.find("} else {"), std::string::npos) << T;
 }
 
+TEST(Lowering, RuntimeIfYieldsTuplesAndBlockPointersAsTheirParts) {
+  std::string T = lowered(R"(
+@triton.jit
+def k(x_ptr, n):
+    p = tl.make_block_ptr(x_ptr, (n,), (1,), (0,), (16,), (0,))
+    t = (n, n + 1)
+    if n > 4:
+        p = tl.advance(p, (16,))
+        t = (t[1], t[0])
+    tl.store(p, tl.zeros((16,), dtype=tl.float32) + t[0], boundary_check=(0,))
+)",
+                          request({{"x_ptr", F32P}, {"n", I32}}));
+  // p: base, shape, stride, offset; t: two i32.
+  EXPECT_NE(T.find("= if %"), std::string::npos) << T;
+  EXPECT_NE(T.find("-> (*fp32, i64, i64, i32, i32, i32) {"), std::string::npos) << T;
+}
+
 TEST(Lowering, ConstexprIfIsFolded) {
   std::string T = lowered(R"(
 @triton.jit
