@@ -35,18 +35,26 @@ static bool concrete(const TileType &T) {
   return T.Elem.Scalar != ScalarKind::Unknown && T.Elem.Scalar != ScalarKind::Void && !T.hasUnknownDim();
 }
 
-/// A Python number as a constant of T (T's element type must hold it
-/// exactly: an int of the literal's type or wider, fp32, fp64 or i1).
+/// A Python number as a constant of T, holding the literal's value: like
+/// Triton's scalar_constant (an MLIR attribute of the element type), every
+/// reader rounds it to T's element type once.
 static ir::Value *numberConstant(ir::Builder &B, const PyValue &N, const TileType &T, SourceRange R) {
-  if (isFloat(T.Elem.Scalar)) {
-    double V = N.asFloat();
-    if (T.Elem.Scalar == ScalarKind::FP32)
-      V = static_cast<double>(static_cast<float>(V));
-    return B.constantFloat(R, V, T);
-  }
+  if (isFloat(T.Elem.Scalar))
+    return B.constantFloat(R, N.asFloat(), T);
   if (N.isBool())
     return B.constantInt(R, N.asBool() ? 1 : 0, T);
   return B.constantInt(R, N.asInt(), T);
+}
+
+/// Does integer literal N fit element type K (Triton refuses the others)?
+static bool intFits(const PyValue &N, ScalarKind K) {
+  int64_t V = N.asInt();
+  int Bits = bitWidth(K);
+  if (K == ScalarKind::I1)
+    return V == 0 || V == 1;
+  if (isUnsigned(K))
+    return V >= 0 && (Bits == 64 || V < (int64_t(1) << Bits));
+  return Bits == 64 || (V >= -(int64_t(1) << (Bits - 1)) && V < (int64_t(1) << (Bits - 1)));
 }
 
 ir::Value *KernelChecker::lower(const Value &V, SourceRange R) {
@@ -77,13 +85,10 @@ ir::Value *KernelChecker::lowerAs(const Value &V, const TileType &T, SourceRange
   if (!IRB)
     return nullptr;
   if (V.isKnownConstexpr() && V.Const.isNumber() && concrete(T) && !T.Elem.isPointer()) {
-    // A Python number goes through to_tensor and a cast in Triton; where the
-    // target type holds the literal exactly, that is one constant.
+    // binary_op_type_checking_impl: a Python number operand becomes a
+    // scalar_constant of the computation type directly (no fp32 detour).
     ScalarKind K = T.Elem.Scalar;
-    bool IntFits = V.Const.isIntLike() && isInt(K) && !isUnsigned(K) && K != ScalarKind::I1 &&
-                   (bitWidth(K) == 64 || (V.Const.asInt() >= -(int64_t(1) << (bitWidth(K) - 1)) &&
-                                          V.Const.asInt() < (int64_t(1) << (bitWidth(K) - 1))));
-    if (IntFits || K == ScalarKind::FP32 || K == ScalarKind::FP64)
+    if (isFloat(K) || (V.Const.isIntLike() && isInt(K) && intFits(V.Const, K)))
       return numberConstant(*IRB, V.Const, T, R);
   }
   return coerce(lower(V, R), T, R);
