@@ -86,6 +86,10 @@ std::optional<size_t> normaliseAxis(int64_t Axis, size_t Rank);
 /// integers and bool int32.
 ElemType widenedMinMaxType(ElemType E);
 
+/// The elementwise op of a one-operand math function ("exp", "sqrt", and
+/// libdevice's "fabs"...), if the IR has one.
+std::optional<ir::OpKind> unaryMathOp(std::string_view Name);
+
 /// Emits a built-in reduction of X along Axis (nullopt: every axis, after
 /// the reshape to 1-D Triton does), then keep_dims' unit dimensions.
 ir::Value *emitReduce(BuiltinCall &B, ir::ReduceKind K, ir::Value *X, std::optional<int64_t> Axis, bool KeepDims,

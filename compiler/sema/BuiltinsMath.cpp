@@ -28,15 +28,15 @@ static bool checkDtypes(BuiltinCall &B, const Value &X, std::initializer_list<Sc
   return false;
 }
 
-/// The elementwise op of a one-operand math builtin.
-static ir::OpKind unaryOpOf(std::string_view Name) {
+std::optional<ir::OpKind> unaryMathOp(std::string_view Name) {
   static const std::map<std::string_view, ir::OpKind> Ops = {
       {"exp", ir::OpKind::Exp},   {"exp2", ir::OpKind::Exp2},    {"log", ir::OpKind::Log},
       {"log2", ir::OpKind::Log2}, {"cos", ir::OpKind::Cos},      {"sin", ir::OpKind::Sin},
       {"sqrt", ir::OpKind::Sqrt}, {"sqrt_rn", ir::OpKind::Sqrt}, {"rsqrt", ir::OpKind::Rsqrt},
       {"erf", ir::OpKind::Erf},   {"floor", ir::OpKind::Floor},  {"ceil", ir::OpKind::Ceil},
-      {"abs", ir::OpKind::Abs}};
-  return Ops.at(Name);
+      {"abs", ir::OpKind::Abs},   {"fabs", ir::OpKind::Abs}};
+  auto It = Ops.find(Name);
+  return It == Ops.end() ? std::nullopt : std::optional<ir::OpKind>(It->second);
 }
 
 /// X with the op of B's builtin applied (its type is X's).
@@ -45,7 +45,7 @@ static Value unaryMath(BuiltinCall &B, const Value &X) {
     return Value::poison();
   Value Out = Value::tensor(X.Type);
   if (B.ir())
-    Out.IR = B.ir()->unary(B.range(), unaryOpOf(B.Name), B.C.lower(X, B.rangeOf("x")));
+    Out.IR = B.ir()->unary(B.range(), *unaryMathOp(B.Name), B.C.lower(X, B.rangeOf("x")));
   return Out;
 }
 

@@ -10,6 +10,7 @@
 
 #include "compiler/frontend/PyOps.h"
 #include "compiler/ir/Builder.h"
+#include "compiler/sema/BuiltinCall.h"
 #include "compiler/sema/MaskFacts.h"
 
 #include <algorithm>
@@ -731,6 +732,11 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
     std::string Name = Path.substr(Lang.size());
     if (Name.find("libdevice.") != std::string::npos || Name.rfind("extra.", 0) == 0) {
       if (IRB) {
+        // The one-operand float functions the IR has as ops; others are limits.
+        std::optional<ir::OpKind> Op = unaryMathOp(std::string_view(Name).substr(Name.rfind('.') + 1));
+        const Value *X = Args.size() == 1 && Kw.empty() ? &Args[0].V : nullptr;
+        if (Op && X && X->isTensor() && !X->Type.Elem.isPointer() && isFloat(X->Type.Elem.Scalar))
+          return Value::tensor(X->Type, {}, IRB->unary(Call->Range, *Op, lower(*X, Args[0].Range)));
         loweringLimit(Call->Range, "the extern function `" + Name + "`");
         return Value::poison();
       }

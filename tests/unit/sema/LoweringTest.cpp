@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "LoweringTestSupport.h"
 
+#include <regex>
+
 namespace tessel::sema::test {
 namespace {
 
@@ -427,6 +429,25 @@ def k(x_ptr, n):
   EXPECT_NE(T.find("iter_args(%p = %x_ptr, %"), std::string::npos) << T;
   EXPECT_NE(T.find("%t = %n, %"), std::string::npos) << T;
   EXPECT_NE(T.find("-> (*fp32, i64, i64, i32, i32, i32) : i32"), std::string::npos) << T;
+}
+
+TEST(Lowering, LibdeviceFunctionsWithAnOpLowerOthersAreLimits) {
+  const char *Kernel = R"(
+from triton.language.extra import libdevice
+
+@triton.jit
+def k(x_ptr):
+    offs = tl.arange(0, 16)
+    x = tl.load(x_ptr + offs)
+    tl.store(x_ptr + offs, libdevice.fabs(x) + libdevice.FN(x))
+)";
+  std::string WithSqrt = std::regex_replace(std::string(Kernel), std::regex("FN"), "sqrt");
+  std::string T = lowered(WithSqrt, request({{"x_ptr", F32P}}));
+  EXPECT_NE(T.find("abs %"), std::string::npos) << T;
+  EXPECT_NE(T.find("sqrt %"), std::string::npos) << T;
+  auto L = lowerSnippet(std::regex_replace(std::string(Kernel), std::regex("FN"), "tanh"), request({{"x_ptr", F32P}}));
+  EXPECT_FALSE(L->Result.Function);
+  EXPECT_NE(L->text().find("is not supported by tessel's lowering yet"), std::string::npos) << L->text();
 }
 
 TEST(Lowering, UnmodelledBuiltinsAreLimitsNeverDroppedSilently) {
