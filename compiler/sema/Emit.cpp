@@ -5,7 +5,10 @@
 /// expand_dims, broadcast), constants for Python numbers, and the runtime
 /// control flow (visit_If / visit_For / visit_While / visit_IfExp with a
 /// dynamic condition) as structured region ops whose results are the names
-/// the region reassigns. A construct the lowering cannot express yet is a
+/// the region reassigns (a tensor as one value, a tuple as its elements, a
+/// block pointer as its base and parts), with the rest of a function body
+/// moved into the else region of an `if` whose then branch returns. A
+/// construct the lowering cannot express yet is a
 /// Problem at its range ("... is not supported by tessel's lowering yet"),
 /// never a crash: the value is replaced by a zero so the walk goes on.
 //===----------------------------------------------------------------------===//
