@@ -440,15 +440,33 @@ void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRan
     Names.push_back(Name);
     Protos[Name] = IsTuple || TV.IsBlockPtr ? TV : MIt->second;
   }
-  bool ReturnsTensor = ThenRet && ThenRet->isTensor();
+  // A value both paths return is one more result (or a tuple's elements):
+  // a tensor (the other path may return a number of its type), or a tuple
+  // of tensors of one structure. None from both carries nothing.
+  std::function<bool(const Value &)> AllTensors = [&](const Value &V) {
+    if (V.K == Value::Kind::Tuple)
+      return std::all_of(V.Elts.begin(), V.Elts.end(), AllTensors);
+    return V.isTensor();
+  };
+  bool ReturnsTensor = false, ReturnsTuple = false;
+  TileType RetType;
   if (ThenRet &&
       !(ThenRet->isConstexpr() && ThenRet->Const.isNone() && ElseRet->isConstexpr() && ElseRet->Const.isNone())) {
-    if (!ReturnsTensor || !ElseRet->isTensor() || !(ThenRet->Type == ElseRet->Type)) {
+    // visit_Return decays a returned number to a tensor of its literal type.
+    auto Plain = [](const Value &V) { return V.isTensor() && !V.IsBlockPtr; };
+    auto Number = [](const Value &V) { return V.isKnownConstexpr() && V.Const.isNumber(); };
+    if (Plain(*ThenRet) || Plain(*ElseRet)) {
+      RetType = Plain(*ThenRet) ? ThenRet->Type : ElseRet->Type;
+      ReturnsTensor = (Number(*ThenRet) || (Plain(*ThenRet) && ThenRet->Type == RetType)) &&
+                      (Number(*ElseRet) || (Plain(*ElseRet) && ElseRet->Type == RetType));
+    }
+    ReturnsTuple = ThenRet->K == Value::Kind::Tuple && AllTensors(*ThenRet) && AllTensors(*ElseRet) &&
+                   !flattenAs(*ElseRet, *ThenRet, KeywordR).empty();
+    if (!ReturnsTensor && !ReturnsTuple)
       loweringLimit(KeywordR, "returning " + ThenRet->describe() + " and " + ElseRet->describe() +
                                   " from the two paths of an `if` on a runtime condition");
-      ReturnsTensor = false;
-    }
   }
+  size_t RetCount = 0;
   std::vector<TileType> ResultTypes;
   auto YieldAll = [&](ir::Block *Region, std::map<std::string, Value> &Vals, const std::optional<Value> &Ret) {
     ir::Builder::InsertionGuard G(*IRB);
@@ -470,8 +488,12 @@ void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRan
       }
       Out.insert(Out.end(), Parts.begin(), Parts.end());
     }
+    size_t Before = Out.size();
     if (ReturnsTensor)
-      Out.push_back(lower(*Ret, KeywordR));
+      Out.push_back(lowerAs(*Ret, RetType, KeywordR));
+    if (ReturnsTuple)
+      flatten(*Ret, Out);
+    RetCount = Out.size() - Before;
     IRB->yield(KeywordR, Out);
     if (ResultTypes.empty())
       for (ir::Value *V : Out)
@@ -480,15 +502,13 @@ void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRan
   YieldAll(If->thenBlock(), ThenVals, ThenRet);
   YieldAll(If->elseBlock(), ElseVals, ElseRet);
   std::vector<ir::Value *> Results;
-  for (size_t I = 0; I < ResultTypes.size() - (ReturnsTensor ? 1 : 0); ++I)
-    Results.push_back(IRB->addResult(If, ResultTypes[I]));
+  for (const TileType &T : ResultTypes)
+    Results.push_back(IRB->addResult(If, T));
   size_t Next = 0;
   for (const std::string &N : Names)
     frame().Vars[N] = rebuild(Protos[N], Results, Next);
-  if (ReturnsTensor) {
-    Value R = Value::tensor(ThenRet->Type, {}, IRB->addResult(If, ThenRet->Type));
-    frame().Returns.back().first = R;
-  }
+  if (RetCount > 0)
+    frame().Returns.back().first = rebuild(ReturnsTensor ? Value::tensor(RetType) : *ThenRet, Results, Next);
 }
 
 Value KernelChecker::lowerIfExp(const IfExpExpr *E, const Value &Test) {

@@ -233,6 +233,34 @@ def k(o_ptr, x, y):
   EXPECT_NE(T.find("yield %y : i32"), std::string::npos) << T;
 }
 
+TEST(Lowering, HelperReturningTuplesOrANumberFromBothPaths) {
+  std::string T = lowered(R"(
+@triton.jit
+def order(a, b):
+    if a > b:
+        return b, a
+    return a, b
+
+@triton.jit
+def clip(a):
+    if a > 10:
+        return 10
+    return a
+
+@triton.jit
+def k(o_ptr, x, y):
+    lo, hi = order(x, y)
+    tl.store(o_ptr, lo)
+    tl.store(o_ptr + 1, clip(hi))
+)",
+                          request({{"o_ptr", I32P}, {"x", I32}, {"y", I32}}));
+  EXPECT_NE(T.find("= if %"), std::string::npos) << T;
+  EXPECT_NE(T.find("-> (i32, i32) {"), std::string::npos) << T;
+  EXPECT_NE(T.find("yield %y, %x : i32, i32"), std::string::npos) << T;
+  EXPECT_NE(T.find("yield %x, %y : i32, i32"), std::string::npos) << T;
+  EXPECT_EQ(countLines(T, " = if "), 2) << T;
+}
+
 TEST(Lowering, SumOfInt8AccumulatesInInt32AndKeepsDims) {
   std::string T = lowered(R"(
 @triton.jit
