@@ -544,7 +544,11 @@ void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
   if (Test.isConstexpr() || Test.isPoison()) {
     std::optional<bool> Truth = Test.isPoison() ? std::nullopt : Test.Const.truthy();
     if (Truth) {
+      if (IRB)
+        frame().Transparent.emplace_back(CurBlock, CurIndex);
       execBlock(*Truth ? S->Body : S->OrElse);
+      if (IRB)
+        frame().Transparent.pop_back();
       return;
     }
     if (IRB && !Test.isPoison()) {

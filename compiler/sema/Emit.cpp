@@ -306,8 +306,10 @@ void KernelChecker::lowerRangeFor(const ForStmt *S, std::vector<Value> Bounds, S
     IRB->setInsertionPointToEnd(For->body());
     bindTo(frame().Vars, Names, Outside, For->body()->arguments(), 1);
     int SavedIfDepth = std::exchange(frame().IfDepthInLoop, 0);
+    auto SavedTransparent = std::exchange(frame().Transparent, {});
     ++frame().LoopDepth;
     execBlock(S->Body);
+    frame().Transparent = std::move(SavedTransparent);
     --frame().LoopDepth;
     frame().IfDepthInLoop = SavedIfDepth;
     IRB->yield(KeywordR, carriedYields(Names, Outside, KeywordR));
@@ -343,8 +345,10 @@ void KernelChecker::lowerWhile(const WhileStmt *S, SourceRange KeywordR) {
     frame().Vars = Before;
     bindTo(frame().Vars, Names, Before, W->after()->arguments(), 0);
     int SavedIfDepth = std::exchange(frame().IfDepthInLoop, 0);
+    auto SavedTransparent = std::exchange(frame().Transparent, {});
     ++frame().LoopDepth;
     execBlock(S->Body);
+    frame().Transparent = std::move(SavedTransparent);
     --frame().LoopDepth;
     frame().IfDepthInLoop = SavedIfDepth;
     IRB->yield(KeywordR, carriedYields(Names, Before, KeywordR));
@@ -367,6 +371,12 @@ void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRan
   std::map<std::string, Value> Before = frame().Vars;
   size_t ReturnsBefore = frame().Returns.size();
   bool ThenReturned = false, ElseReturned = false;
+  // The blocks whose remaining statements follow this if: its own, then
+  // those of the constexpr ifs around it, innermost first.
+  const std::vector<std::pair<const ast::Block *, size_t>> Around = frame().Transparent;
+  const ast::Block *Outermost = Around.empty() ? Enclosing : Around.front().first;
+  bool AtTopLevel = frame().Fn && Outermost == &frame().Fn->Body;
+  frame().Transparent.clear();
   {
     ir::Builder::InsertionGuard G(*IRB);
     IRB->setInsertionPointToEnd(If->thenBlock());
@@ -375,14 +385,21 @@ void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRan
   }
   std::map<std::string, Value> Then = std::move(frame().Vars);
   frame().Vars = Before;
-  bool AtTopLevel = frame().Fn && Enclosing == &frame().Fn->Body;
   {
     ir::Builder::InsertionGuard G(*IRB);
     IRB->setInsertionPointToEnd(If->elseBlock());
     execBlock(S->OrElse);
     if (ThenReturned && !frame().Returned && AtTopLevel) {
+      frame().Transparent = Around;
       for (size_t I = Index + 1; I < Enclosing->size() && !frame().Returned; ++I)
         lowerStatement(*Enclosing, I);
+      for (size_t Level = Around.size(); Level-- > 0 && !frame().Returned;) {
+        frame().Transparent.resize(Level);
+        const auto &[Block, At] = Around[Level];
+        for (size_t I = At + 1; I < Block->size() && !frame().Returned; ++I)
+          lowerStatement(*Block, I);
+      }
+      frame().Transparent.clear();
       if (!frame().Returned) { // falling off the end returns None
         frame().Returns.emplace_back(Value::constant(PyValue::none()), S->Range);
         frame().Returned = true;
@@ -390,6 +407,7 @@ void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRan
     }
     ElseReturned = std::exchange(frame().Returned, false);
   }
+  frame().Transparent = Around;
   std::map<std::string, Value> Else = std::move(frame().Vars);
   frame().Vars = Before;
   // One value per path that returned; a returning `if` hands it out as a result.

@@ -143,6 +143,10 @@ private:
     /// Lowering: a `return` ran in the current block, so the statements
     /// after it are dead code (Python semantics) and are not emitted.
     bool Returned = false;
+    /// Lowering: where the constexpr `if`s being walked sit in their blocks
+    /// (outermost first), since the last region boundary; their remaining
+    /// statements follow the current block's when an early exit moves them.
+    std::vector<std::pair<const ast::Block *, size_t>> Transparent;
   };
 
   //===--- Statements (CheckStatements.cpp) ----------------------------===//

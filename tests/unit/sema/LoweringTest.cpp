@@ -215,6 +215,25 @@ def k(o_ptr, n):
   EXPECT_TRUE(If < Else && Else < Store) << T;
 }
 
+TEST(Lowering, EarlyReturnInsideAConstexprIfMovesTheRestOfEveryLevel) {
+  std::string T = lowered(R"(
+@triton.jit
+def k(o_ptr, n, CHECK: tl.constexpr):
+    pid = tl.program_id(0)
+    if CHECK:
+        if pid >= n:
+            return
+        tl.store(o_ptr + pid, 1)
+    tl.store(o_ptr + pid + 1, 2)
+)",
+                          request({{"o_ptr", I32P}, {"n", I32}}, {{"CHECK", PyValue::boolean(true)}}));
+  // Both stores run only when the program did not return.
+  size_t Else = T.find("} else {");
+  ASSERT_NE(Else, std::string::npos) << T;
+  EXPECT_EQ(countLines(T.substr(Else), "store "), 2) << T;
+  EXPECT_EQ(countLines(T, "store "), 2) << T;
+}
+
 TEST(Lowering, HelperReturningFromBothPathsYieldsTheValue) {
   std::string T = lowered(R"(
 @triton.jit
