@@ -28,6 +28,7 @@
 #include "lsp/Uri.h"
 #include "lsp/Workspace.h"
 #include "lsp/features/Definition.h"
+#include "lsp/features/TileIR.h"
 #include "tessel/Version.h"
 
 #include <algorithm>
@@ -562,10 +563,15 @@ void LanguageServer::onViewIR(const ViewIRParams &P, ReplyOnce R, CancelFlag C) 
     size_t NumConfigs = std::max<size_t>(J->Configs.size(), 1);
     if (Q.Config && (*Q.Config < 0 || static_cast<size_t>(*Q.Config) >= NumConfigs))
       return LspError{ErrorCode::InvalidParams, "kernel '" + Q.Kernel + "' has no config " + std::to_string(*Q.Config)};
+    if (Q.Kind == "tir") {
+      TileIRView V = tileIRView(F, Q.Kernel, Q.Config ? std::optional<size_t>(*Q.Config) : std::nullopt);
+      if (!V.Error.empty())
+        return LspError{ErrorCode::RequestFailed, V.Error};
+      return json{{"text", V.Text}, {"languageId", "tir"}};
+    }
     return LspError{ErrorCode::RequestFailed,
-                    "not available yet: this build of tessel has no tile IR or code generator, so it "
-                    "cannot show " +
-                        Q.Kind + " for kernel '" + Q.Kernel + "'"};
+                    "not available yet: this build of tessel has no code generator, so it cannot show " + Q.Kind +
+                        " for kernel '" + Q.Kernel + "'"};
   });
 }
 

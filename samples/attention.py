@@ -38,6 +38,13 @@ def _attn_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, 
     return acc, l_i, m_i
 
 
+# q, k, v, o are [heads, n_ctx, HEAD_DIM] row-major; BLOCK_M/BLOCK_N come from the autotune config.
+# tessel: launch heads=2 n_ctx=[200, 64] HEAD_DIM=64 CAUSAL=[False, True] \
+#   q=fp16[heads, n_ctx, HEAD_DIM] k=fp16[heads, n_ctx, HEAD_DIM] v=fp16[heads, n_ctx, HEAD_DIM] \
+#   o=fp16[heads, n_ctx, HEAD_DIM]:out lse=fp32[heads, n_ctx]:out \
+#   stride_qh=n_ctx*HEAD_DIM stride_qm=HEAD_DIM stride_kh=n_ctx*HEAD_DIM stride_kn=HEAD_DIM \
+#   stride_vh=n_ctx*HEAD_DIM stride_vn=HEAD_DIM stride_oh=n_ctx*HEAD_DIM stride_om=HEAD_DIM \
+#   sm_scale=0.125 grid=(cdiv(n_ctx, BLOCK_M), heads)
 @triton.autotune(
     configs=[
         triton.Config({"BLOCK_M": block_m, "BLOCK_N": block_n}, num_stages=stages, num_warps=warps)

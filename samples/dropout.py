@@ -10,6 +10,8 @@ import triton
 import triton.language as tl
 
 
+# tessel: launch n_elements=[1000, 98432] x=fp32[n_elements] out=fp32[n_elements]:out keep=i8[n_elements]:out \
+#   p=0.25 seed=42 grid=(cdiv(n_elements, BLOCK_SIZE),) BLOCK_SIZE=1024 num_warps=4
 @triton.jit
 def seeded_dropout_kernel(x_ptr, out_ptr, keep_ptr, n_elements, p, seed, BLOCK_SIZE: tl.constexpr):
     pid = tl.program_id(0)

@@ -10,6 +10,10 @@ import triton
 import triton.language as tl
 
 
+# Fewer programs than rows (each program strides over rows), rows narrower than the block.
+# tessel: launch rows=[1, 37] cols=[781, 100] in=fp16[rows, cols] out=fp16[rows, cols]:out \
+#   in_row_stride=cols out_row_stride=cols n_rows=rows n_cols=cols \
+#   BLOCK_SIZE=next_power_of_2(cols) NUM_STAGES=3 grid=(min(rows, 8),) num_warps=4
 @triton.jit
 def fused_softmax_kernel(out_ptr, in_ptr, in_row_stride, out_row_stride, n_rows, n_cols,
                          BLOCK_SIZE: tl.constexpr, NUM_STAGES: tl.constexpr):

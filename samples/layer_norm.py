@@ -10,6 +10,9 @@ import triton
 import triton.language as tl
 
 
+# tessel: launch rows=[3, 64] n_cols=[1000, 3000] x=fp32[rows, n_cols] y=fp32[rows, n_cols]:out \
+#   weight=fp32[n_cols] bias=fp32[n_cols] mean=fp32[rows]:out rstd=fp32[rows]:out \
+#   row_stride=n_cols eps=1e-5 BLOCK_SIZE=1024 grid=(rows,) num_warps=8
 @triton.jit
 def layer_norm_fwd_kernel(x_ptr, y_ptr, weight_ptr, bias_ptr, mean_ptr, rstd_ptr,
                           row_stride, n_cols, eps, BLOCK_SIZE: tl.constexpr):

@@ -30,6 +30,11 @@ def leaky_relu(x, negative_slope):
     return tl.where(x >= 0, x, negative_slope * x)
 
 
+# BLOCK_M/N/K and GROUP_M come from the autotune config (--config N picks one; 0 by default) and
+# ACTIVATION from the first launch site.
+# tessel: launch M=[256, 300] N=[192, 200] K=[128, 72] a=fp16[M, K] b=fp16[K, N] c=fp16[M, N]:out \
+#   stride_am=K stride_ak=1 stride_bk=N stride_bn=1 stride_cm=N stride_cn=1 \
+#   grid=(cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N),)
 @triton.autotune(configs=get_autotune_configs(), key=["M", "N", "K"])
 @triton.jit
 def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,

@@ -8,6 +8,9 @@ import triton
 import triton.language as tl
 
 
+# n_elements is not a multiple of BLOCK_SIZE in the first two instances: the last program's mask matters.
+# tessel: launch n_elements=[1000, 98432, 4096] x=fp32[n_elements] y=fp32[n_elements] out=fp32[n_elements]:out \
+#   grid=(cdiv(n_elements, BLOCK_SIZE),) BLOCK_SIZE=1024 num_warps=4
 @triton.jit
 def vector_add_kernel(x_ptr, y_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
     pid = tl.program_id(axis=0)

@@ -15,6 +15,7 @@
 #include "diagnostics/Check.h"
 #include "lsp/LineIndex.h"
 #include "lsp/ToProtocol.h"
+#include "tools/CommandLine.h"
 #include "tools/InputFile.h"
 #include "tools/JsonOutput.h"
 #include "tools/TextOutput.h"
@@ -34,7 +35,6 @@ namespace tessel::tools {
 namespace {
 
 enum class Format { Text, Json };
-enum class ColorMode { Auto, Always, Never };
 
 struct CheckArgs {
   std::vector<std::string> Files;
@@ -63,25 +63,6 @@ static const char CheckUsage[] = "usage: tessel check [options] FILE...\n"
 static int usageError(const std::string &Why) {
   std::cerr << "tessel check: error: " << Why << "\nrun `tessel check --help` for usage\n";
   return ExitUsage;
-}
-
-/// Splits "--name=value" or "--name value"; returns false if Arg is not --name.
-static bool takeValue(const Args &A, size_t &I, std::string_view Name, std::string_view &Value, bool &Missing) {
-  std::string_view Arg = A[I];
-  if (Arg.substr(0, Name.size()) != Name)
-    return false;
-  if (Arg.size() > Name.size() && Arg[Name.size()] == '=') {
-    Value = Arg.substr(Name.size() + 1);
-    return true;
-  }
-  if (Arg.size() != Name.size())
-    return false;
-  if (I + 1 >= A.size()) {
-    Missing = true;
-    return true;
-  }
-  Value = A[++I];
-  return true;
 }
 
 /// Parses the command line; returns an exit status when it should stop.
@@ -128,13 +109,7 @@ static std::optional<int> parseArgs(const Args &A, CheckArgs &Out) {
     if (takeValue(A, I, "--color", Value, Missing)) {
       if (Missing)
         return usageError("--color needs a value (auto, always or never)");
-      if (Value == "auto")
-        Out.Color = ColorMode::Auto;
-      else if (Value == "always")
-        Out.Color = ColorMode::Always;
-      else if (Value == "never")
-        Out.Color = ColorMode::Never;
-      else
+      if (!parseColorMode(Value, Out.Color))
         return usageError("unknown colour mode '" + std::string(Value) + "' (expected auto, always or never)");
       continue;
     }
@@ -143,13 +118,6 @@ static std::optional<int> parseArgs(const Args &A, CheckArgs &Out) {
   if (Out.Files.empty())
     return usageError("no input files");
   return std::nullopt;
-}
-
-static bool useColor(ColorMode M) {
-  if (M != ColorMode::Auto)
-    return M == ColorMode::Always;
-  const char *Term = std::getenv("TERM");
-  return ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR") && !(Term && std::string_view(Term) == "dumb");
 }
 
 /// Reads standard input for the path "-", with the same limits as a file.

@@ -25,6 +25,12 @@ using Args = std::vector<std::string_view>;
 /// `tessel check FILE... [--format=text|json] [--arch=sm_90|sm_80] [--color=auto|always|never]`
 int runCheck(const Args &A);
 
+/// `tessel run FILE --kernel K [--cpu|--gpu] [--spec S] [--config N] [--seed S] [--save DIR] [--format=text|json]`
+int runRun(const Args &A);
+
+/// `tessel compile FILE --kernel K --emit tir [--spec S] [--config N] [--no-locations]`
+int runCompile(const Args &A);
+
 /// `tessel lsp [--stdio|--listen [HOST:]PORT] [--log=LEVEL] [--clientProcessId=PID]`
 int runLsp(const Args &A);
 

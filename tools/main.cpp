@@ -27,6 +27,8 @@ struct Subcommand {
 /// Every subcommand; the first column is what users type.
 static const Subcommand Subcommands[] = {
     {"check", "report the problems in Triton kernel files (text or JSON)", runCheck},
+    {"run", "run a kernel on the CPU interpreter, reporting out-of-bounds accesses", runRun},
+    {"compile", "lower a kernel and print its tile IR (--emit tir)", runCompile},
     {"lsp", "run the language server (stdio or TCP)", runLsp},
 };
 

@@ -14,6 +14,7 @@
 #include "compiler/interp/Kernels.h"
 #include "compiler/ir/Verifier.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
@@ -30,7 +31,7 @@ std::string_view violationKindName(ViolationKind K) {
   case ViolationKind::InvalidPointer:
     return "invalid-pointer";
   case ViolationKind::UninitializedRead:
-    return "uninitialized-read";
+    return "uninitialized";
   }
   return "?";
 }
@@ -239,9 +240,14 @@ private:
     for (size_t I = 0; I < C.size(); ++I) {
       if (C.Ints[I] || (M && !M->Ints[M->size() == 1 ? 0 : I]))
         continue;
-      if (Result.Asserts.size() >= Opts.MaxViolations)
-        return;
-      Result.Asserts.push_back({A.message(), Ctx.Pid, static_cast<int64_t>(I), A.loc()});
+      auto Site = std::find_if(Result.AssertSites.begin(), Result.AssertSites.end(),
+                               [&](const AssertSite &S) { return S.Range == A.loc(); });
+      if (Site == Result.AssertSites.end())
+        Site = Result.AssertSites.insert(Result.AssertSites.end(),
+                                         AssertSite{A.loc(), A.message(), 0, Ctx.Pid, static_cast<int64_t>(I)});
+      ++Site->Count;
+      if (Result.Asserts.size() < Opts.MaxViolations)
+        Result.Asserts.push_back({A.message(), Ctx.Pid, static_cast<int64_t>(I), A.loc()});
     }
   }
 

@@ -98,14 +98,25 @@ struct AssertFailure {
   SourceRange Range;
 };
 
+/// Every failing lane of one device_assert, counted over the whole run (not
+/// capped like the individual records).
+struct AssertSite {
+  SourceRange Range;
+  std::string Message;
+  size_t Count = 0;
+  std::array<int64_t, 3> FirstProgramId = {0, 0, 0};
+  int64_t FirstLane = 0;
+};
+
 struct RunResult {
   bool Completed = false;
   std::string Error; ///< why the run stopped early, when it did
   SourceRange ErrorRange;
   std::vector<AccessViolation> Violations;
   size_t TotalViolations = 0;
-  std::vector<ViolationSite> Sites; ///< in order of first occurrence
-  std::vector<AssertFailure> Asserts;
+  std::vector<ViolationSite> Sites;    ///< in order of first occurrence
+  std::vector<AssertFailure> Asserts;  ///< capped at RunOptions::MaxViolations
+  std::vector<AssertSite> AssertSites; ///< in order of first failure
   std::string PrintLog;
   uint64_t Steps = 0; ///< ops executed
 };

@@ -382,6 +382,14 @@ IfOp *Builder::createIf(SourceRange Loc, Value *Cond, const std::vector<TileType
   return ir::cast<IfOp>(O);
 }
 
+Value *Builder::addResult(Op *O, const TileType &Ty) {
+  Value *V = F.newValue(Ty);
+  V->Def = O;
+  V->Index = static_cast<unsigned>(O->Results.size());
+  O->Results.push_back(V);
+  return V;
+}
+
 Op *Builder::yield(SourceRange Loc, const std::vector<Value *> &Values) {
   return create(OpKind::Yield, Loc, Values, {});
 }

@@ -108,6 +108,9 @@ public:
   ForOp *createFor(SourceRange Loc, Value *Lb, Value *Ub, Value *Step, const std::vector<Value *> &Inits);
   WhileOp *createWhile(SourceRange Loc, const std::vector<Value *> &Inits);
   IfOp *createIf(SourceRange Loc, Value *Cond, const std::vector<TileType> &ResultTypes, bool WithElse);
+  /// Appends a result to a region op: a lowering learns which names an `if`
+  /// defines only after it has walked both branches into the regions.
+  Value *addResult(Op *O, const TileType &Ty);
   Op *yield(SourceRange Loc, const std::vector<Value *> &Values);
   Op *condition(SourceRange Loc, Value *Cond, const std::vector<Value *> &Forwarded);
   Op *ret(SourceRange Loc);

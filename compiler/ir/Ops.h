@@ -294,7 +294,8 @@ template <typename T> const T *dyn_cast(const Op *O) {
   static bool classof(const Op *O) { return O->kind() == OpKind::K; }
 
 /// A scalar or splat constant: IntAttr holds integer and boolean values,
-/// FloatAttr floating ones (already rounded to the element type).
+/// FloatAttr floating ones (read rounded to the element type, like an MLIR
+/// float attribute of it: `constant 0.1 : fp16` is the fp16 nearest 0.1).
 class ConstantOp : public Op {
 public:
   TESSEL_IR_SINGLE_KIND(ConstantOp, Constant)

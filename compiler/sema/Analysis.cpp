@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/Analysis.h"
 
-#include "compiler/frontend/LaunchSpec.h"
 #include "compiler/sema/KernelChecker.h"
 #include "compiler/sema/KernelReuse.h"
+#include "compiler/sema/LaunchPlan.h"
 #include "compiler/sema/Specializations.h"
 #include "compiler/support/Cores.h"
 
@@ -127,13 +127,8 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   FA->Info = discover(File->module(), Sink);
   // Launch specs written next to kernels: malformed ones are reported at
   // their own text.
-  for (const launch::LaunchDirective &D : launch::findLaunchDirectives(File->text().text())) {
-    launch::ParsedLaunchSpec Parsed = launch::parseLaunchSpec(File->text().slice(D.Body), D.Body.Begin);
-    for (Problem &P : Parsed.Problems)
-      Sink.report(std::move(P));
-    if (Parsed.Problems.empty())
-      launch::instantiate(Parsed.Spec, Sink);
-  }
+  for (Problem &P : checkLaunchDirectives(*File, FA->Info))
+    Sink.report(std::move(P));
   // Kernels are independent (each reads the immutable file and module info
   // and writes its own results), so they are checked on all cores; results
   // are merged in source order, so the output does not depend on timing.

@@ -9,6 +9,7 @@
 #ifndef TESSEL_COMPILER_SEMA_BUILTINCALL_H
 #define TESSEL_COMPILER_SEMA_BUILTINCALL_H
 
+#include "compiler/ir/Builder.h"
 #include "compiler/sema/KernelChecker.h"
 
 #include <optional>
@@ -62,6 +63,18 @@ public:
   std::optional<std::vector<int64_t>> shape(std::string_view Param);
   /// Any tensor argument Poison?
   bool anyPoison() const;
+
+  //===--- Emission (null / no-op in a diagnostics-only run) -----------===//
+  ir::Builder *ir() const { return C.builder(); }
+  /// The argument's IR value (a constexpr number becomes a constant).
+  ir::Value *lower(std::string_view Param) { return C.lower(value(Param), rangeOf(Param)); }
+  /// The argument converted to T as semantic.py's implicit casts and
+  /// broadcasts do.
+  ir::Value *lowerAs(std::string_view Param, const TileType &T) { return C.lowerAs(value(Param), T, rangeOf(Param)); }
+  /// A constexpr string argument ("" when absent or unknown).
+  std::string str(std::string_view Param) const;
+  /// A constexpr bool argument (Default when absent or unknown).
+  bool flag(std::string_view Param, bool Default = false) const;
 };
 
 /// `axis` normalisation (negative axes count from the end); nullopt when out
@@ -72,6 +85,15 @@ std::optional<size_t> normaliseAxis(int64_t Axis, size_t Rank);
 /// return_indices): floats narrower than 32 bits become fp32, narrower
 /// integers and bool int32.
 ElemType widenedMinMaxType(ElemType E);
+
+/// The elementwise op of a one-operand math function ("exp", "sqrt", and
+/// libdevice's "fabs"...), if the IR has one.
+std::optional<ir::OpKind> unaryMathOp(std::string_view Name);
+
+/// Emits a built-in reduction of X along Axis (nullopt: every axis, after
+/// the reshape to 1-D Triton does), then keep_dims' unit dimensions.
+ir::Value *emitReduce(BuiltinCall &B, ir::ReduceKind K, ir::Value *X, std::optional<int64_t> Axis, bool KeepDims,
+                      bool TieBreakLeft = true);
 
 /// Handlers, one per builtin family; each returns the call's value.
 using BuiltinHandler = Value (*)(BuiltinCall &);

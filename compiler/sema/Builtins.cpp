@@ -311,6 +311,18 @@ SourceRange BuiltinCall::rangeOf(std::string_view Param) const {
   return A ? A->Range : Call->Range;
 }
 
+std::string BuiltinCall::str(std::string_view Param) const {
+  Value V = value(Param);
+  return V.isKnownConstexpr() && V.Const.isStr() ? V.Const.asStr() : std::string();
+}
+
+bool BuiltinCall::flag(std::string_view Param, bool Default) const {
+  Value V = value(Param);
+  if (!V.isKnownConstexpr() || V.Const.isNone())
+    return Default;
+  return V.Const.truthy().value_or(Default);
+}
+
 bool BuiltinCall::anyPoison() const {
   for (const auto &A : Bound)
     if (A && A->V.isPoison())
@@ -406,11 +418,26 @@ static bool checkConstexprParams(BuiltinCall &B) {
   return true;
 }
 
+/// While lowering, a builtin whose handler typed a tensor without emitting
+/// it is a lowering limit at the call, never a silent gap in the IR.
+static void requireLowered(KernelChecker &C, Value &V, std::string_view Name, SourceRange R) {
+  if (V.K == Value::Kind::Tuple)
+    for (Value &E : V.Elts)
+      requireLowered(C, E, Name, R);
+  if (V.isTensor() && !V.IR) {
+    C.loweringLimit(R, "tl." + std::string(Name));
+    V.IR = C.lower(V, R);
+  }
+}
+
 Value callLanguageBuiltin(KernelChecker &C, std::string_view Name, const ast::CallExpr *Call, std::vector<Arg> Args,
                           std::vector<std::pair<std::string, Arg>> Kw) {
   auto It = registry().find(Name);
-  if (It == registry().end())
+  if (It == registry().end()) {
+    if (C.builder())
+      C.loweringLimit(Call->Range, "tl." + std::string(Name));
     return Value::poison();
+  }
   BuiltinCall B(C, Name, Call);
   B.Params = It->second.Params;
   if (!B.bind(std::move(Args), std::move(Kw)))
@@ -419,7 +446,10 @@ Value callLanguageBuiltin(KernelChecker &C, std::string_view Name, const ast::Ca
     return Value::poison();
   if (!checkConstexprParams(B))
     return Value::poison();
-  return It->second.Handler(B);
+  Value V = It->second.Handler(B);
+  if (C.builder())
+    requireLowered(C, V, Name, Call->Range);
+  return V;
 }
 
 } // namespace tessel::sema

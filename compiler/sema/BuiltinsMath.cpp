@@ -9,6 +9,7 @@
 #include "compiler/sema/MaskFacts.h"
 
 #include <algorithm>
+#include <map>
 
 namespace tessel::sema {
 
@@ -27,24 +28,49 @@ static bool checkDtypes(BuiltinCall &B, const Value &X, std::initializer_list<Sc
   return false;
 }
 
+std::optional<ir::OpKind> unaryMathOp(std::string_view Name) {
+  static const std::map<std::string_view, ir::OpKind> Ops = {
+      {"exp", ir::OpKind::Exp},   {"exp2", ir::OpKind::Exp2},    {"log", ir::OpKind::Log},
+      {"log2", ir::OpKind::Log2}, {"cos", ir::OpKind::Cos},      {"sin", ir::OpKind::Sin},
+      {"sqrt", ir::OpKind::Sqrt}, {"sqrt_rn", ir::OpKind::Sqrt}, {"rsqrt", ir::OpKind::Rsqrt},
+      {"erf", ir::OpKind::Erf},   {"floor", ir::OpKind::Floor},  {"ceil", ir::OpKind::Ceil},
+      {"abs", ir::OpKind::Abs},   {"fabs", ir::OpKind::Abs}};
+  auto It = Ops.find(Name);
+  return It == Ops.end() ? std::nullopt : std::optional<ir::OpKind>(It->second);
+}
+
+/// X with the op of B's builtin applied (its type is X's).
+static Value unaryMath(BuiltinCall &B, const Value &X) {
+  if (!X.isTensor())
+    return Value::poison();
+  Value Out = Value::tensor(X.Type);
+  if (B.ir())
+    Out.IR = B.ir()->unary(B.range(), *unaryMathOp(B.Name), B.C.lower(X, B.rangeOf("x")));
+  return Out;
+}
+
 static Value floatOnly(BuiltinCall &B) {
   if (!checkDtypes(B, B.value("x"), {ScalarKind::FP32, ScalarKind::FP64}))
     return Value::poison();
-  Value X = B.C.toTensor(B.value("x"), B.rangeOf("x"));
-  return X.isTensor() ? Value::tensor(X.Type) : Value::poison();
+  return unaryMath(B, B.C.toTensor(B.value("x"), B.rangeOf("x")));
 }
 
 /// sqrt_rn: `_check_dtype(dtypes=["fp32"])`.
 static Value fp32Only(BuiltinCall &B) {
   if (!checkDtypes(B, B.value("x"), {ScalarKind::FP32}))
     return Value::poison();
-  Value X = B.C.toTensor(B.value("x"), B.rangeOf("x"));
-  return X.isTensor() ? Value::tensor(X.Type) : Value::poison();
+  return unaryMath(B, B.C.toTensor(B.value("x"), B.rangeOf("x")));
 }
 
-static Value sameAsX(BuiltinCall &B) {
-  Value X = B.C.toTensor(B.value("x"), B.rangeOf("x"));
-  return X.isTensor() ? Value::tensor(X.Type) : Value::poison();
+static Value sameAsX(BuiltinCall &B) { return unaryMath(B, B.C.toTensor(B.value("x"), B.rangeOf("x"))); }
+
+/// tl.PropagateNan.ALL given as propagate_nan.
+static ir::PropagateNan propagateNan(BuiltinCall &B) {
+  Value V = B.value("propagate_nan");
+  bool All = V.isKnownConstexpr() && V.Const.kind() == PyValue::Kind::Qualified &&
+             V.Const.qualifiedPath().size() >= 3 &&
+             V.Const.qualifiedPath().compare(V.Const.qualifiedPath().size() - 3, 3, "ALL") == 0;
+  return All ? ir::PropagateNan::All : ir::PropagateNan::None;
 }
 
 /// An operand of fma / umulhi / div_rn: math.py calls to_tensor on each
@@ -73,6 +99,11 @@ static Value minMax(BuiltinCall &B) {
   Value Out = B.C.binaryOp(ast::BinOpKind::Add, X, Y, B.range(), ArithKind::MinMax);
   if (!Out.isTensor())
     return Out;
+  if (B.ir()) {
+    ir::Value *L = B.C.lowerAs(X, Out.Type, B.rangeOf("x")), *R = B.C.lowerAs(Y, Out.Type, B.rangeOf("y"));
+    Out.IR = B.Name == "minimum" ? B.ir()->minimum(B.range(), L, R, propagateNan(B))
+                                 : B.ir()->maximum(B.range(), L, R, propagateNan(B));
+  }
   Out.Facts = wrapFacts(joinFacts(X, Y, Out.Type.Shape.size()));
   Out.Facts.resize(Out.Type.Shape.size());
   return Out;
@@ -97,6 +128,12 @@ static Value clamp(BuiltinCall &B) {
   }
   Out.Facts = wrapFacts(joinFacts(X, X, Out.Type.Shape.size()));
   Out.Facts.resize(Out.Type.Shape.size());
+  if (B.ir()) {
+    // clampf: max with the lower bound, then min with the upper one.
+    ir::Value *V = B.C.lowerAs(X, Out.Type, B.rangeOf("x"));
+    V = B.ir()->maximum(B.range(), V, B.C.lowerAs(Lo, Out.Type, B.rangeOf("min")), propagateNan(B));
+    Out.IR = B.ir()->minimum(B.range(), V, B.C.lowerAs(Hi, Out.Type, B.rangeOf("max")), propagateNan(B));
+  }
   return Out;
 }
 
@@ -120,7 +157,11 @@ static Value fdiv(BuiltinCall &B) {
     B.error(ProblemKind::ShapeMismatch, Shape.Error);
     return Value::poison();
   }
-  return Value::tensor(TileType{X.Type.Elem, *Shape.Result});
+  Value Out = Value::tensor(TileType{X.Type.Elem, *Shape.Result});
+  if (B.ir())
+    Out.IR = B.ir()->binary(B.range(), ir::OpKind::Div, B.C.lowerAs(X, Out.Type, B.rangeOf("x")),
+                            B.C.lowerAs(Y, Out.Type, B.rangeOf("y")));
+  return Out;
 }
 
 /// div_rn: `_check_dtype(dtypes=["fp32"])`, then a promoted division.
@@ -136,8 +177,17 @@ static Value divRn(BuiltinCall &B) {
 }
 
 static Value fma(BuiltinCall &B) {
-  Value XY = B.C.binaryOp(ast::BinOpKind::Mult, mathOperand(B, "x"), mathOperand(B, "y"), B.range());
-  return B.C.binaryOp(ast::BinOpKind::Add, XY, mathOperand(B, "z"), B.range());
+  Value X = mathOperand(B, "x"), Y = mathOperand(B, "y"), Z = mathOperand(B, "z");
+  Value Out;
+  {
+    KernelChecker::TypingOnly Typing(B.C);
+    Value XY = B.C.binaryOp(ast::BinOpKind::Mult, X, Y, B.range());
+    Out = B.C.binaryOp(ast::BinOpKind::Add, XY, Z, B.range());
+  }
+  if (B.ir() && Out.isTensor())
+    Out.IR = B.ir()->fma(B.range(), B.C.lowerAs(X, Out.Type, B.rangeOf("x")), B.C.lowerAs(Y, Out.Type, B.rangeOf("y")),
+                         B.C.lowerAs(Z, Out.Type, B.rangeOf("z")));
+  return Out;
 }
 
 /// umulhi: `_check_dtype(dtypes=["int32", "int64", "uint32", "uint64"])`.
@@ -145,7 +195,16 @@ static Value umulhi(BuiltinCall &B) {
   for (std::string_view P : {"x", "y"})
     if (!checkDtypes(B, B.value(P), {ScalarKind::I32, ScalarKind::I64, ScalarKind::U32, ScalarKind::U64}))
       return Value::poison();
-  return B.C.binaryOp(ast::BinOpKind::Mult, mathOperand(B, "x"), mathOperand(B, "y"), B.range());
+  Value X = mathOperand(B, "x"), Y = mathOperand(B, "y");
+  Value Out;
+  {
+    KernelChecker::TypingOnly Typing(B.C);
+    Out = B.C.binaryOp(ast::BinOpKind::Mult, X, Y, B.range());
+  }
+  if (B.ir() && Out.isTensor())
+    Out.IR = B.ir()->binary(B.range(), ir::OpKind::UMulHi, B.C.lowerAs(X, Out.Type, B.rangeOf("x")),
+                            B.C.lowerAs(Y, Out.Type, B.rangeOf("y")));
+  return Out;
 }
 
 static Value where(BuiltinCall &B) {
@@ -179,7 +238,12 @@ static Value where(BuiltinCall &B) {
   // Values selected by where keep the varying pattern of the operands.
   IndexFacts F = joinFacts(X, Y, Shape.Result->size());
   F.MaskBounds.clear();
-  return Value::tensor(TileType{XY.Type.Elem, *Shape.Result}, F);
+  Value Out = Value::tensor(TileType{XY.Type.Elem, *Shape.Result}, F);
+  if (B.ir())
+    Out.IR = B.ir()->select(
+        B.range(), B.C.lowerAs(Cond, TileType{ElemType{ScalarKind::I1}, Out.Type.Shape}, B.rangeOf("condition")),
+        B.C.lowerAs(X, Out.Type, B.rangeOf("x")), B.C.lowerAs(Y, Out.Type, B.rangeOf("y")));
+  return Out;
 }
 
 static bool isDotOperandType(ScalarKind K) {
@@ -295,25 +359,53 @@ static Value dot(BuiltinCall &B) {
     Result = ElemType{ScalarKind::FP32};
   else if (Known)
     Result = ElemType{B.dtype("out_dtype").value_or(ScalarKind::FP32)};
-  return Value::tensor(TileType{Result, CShape});
+  Value Out = Value::tensor(TileType{Result, CShape});
+  if (B.ir() && Result.Scalar != ScalarKind::Unknown) {
+    // input_precision, else allow_tf32=False meaning ieee; tf32 is the
+    // default (it only affects fp32 operands).
+    static const std::map<std::string, ir::InputPrecision> Precisions = {{"tf32", ir::InputPrecision::TF32},
+                                                                         {"tf32x3", ir::InputPrecision::TF32x3},
+                                                                         {"ieee", ir::InputPrecision::IEEE},
+                                                                         {"bf16x3", ir::InputPrecision::BF16x3},
+                                                                         {"bf16x6", ir::InputPrecision::BF16x6}};
+    ir::InputPrecision P = ir::InputPrecision::TF32;
+    if (auto It = Precisions.find(B.str("input_precision")); It != Precisions.end())
+      P = It->second;
+    else if (!B.flag("allow_tf32", true))
+      P = ir::InputPrecision::IEEE;
+    ir::Value *AccIR = HasAcc ? B.C.lowerAs(Acc, Out.Type, B.rangeOf("acc")) : nullptr;
+    Out.IR = B.ir()->dot(B.range(), B.lower("input"), B.lower("other"), AccIR, P,
+                         B.constInt("max_num_imprecise_acc").value_or(0), Result.Scalar);
+  }
+  return Out;
 }
 
-static Value randomFloat(BuiltinCall &B) {
+/// rand / randn / randint: Philox on (seed, offset) with n_rounds rounds.
+static Value random(BuiltinCall &B, ScalarKind Elem) {
   Value Offset = B.C.toTensor(B.value("offset"), B.rangeOf("offset"));
   if (!Offset.isTensor())
     return Value::poison();
-  return Value::tensor(TileType{ElemType{ScalarKind::FP32}, Offset.Type.Shape});
+  Value Out = Value::tensor(TileType{ElemType{Elem}, Offset.Type.Shape});
+  if (B.ir()) {
+    ir::OpKind K = B.Name == "rand" ? ir::OpKind::Rand : B.Name == "randn" ? ir::OpKind::Randn : ir::OpKind::Randint;
+    Value Seed = B.C.toTensor(B.value("seed"), B.rangeOf("seed"));
+    Out.IR = B.ir()->random(B.range(), K, B.C.lower(Seed, B.rangeOf("seed")), B.C.lower(Offset, B.rangeOf("offset")),
+                            static_cast<int>(B.constInt("n_rounds").value_or(10)));
+  }
+  return Out;
 }
 
-static Value randomInt(BuiltinCall &B) {
-  Value Offset = B.C.toTensor(B.value("offset"), B.rangeOf("offset"));
-  if (!Offset.isTensor())
-    return Value::poison();
-  return Value::tensor(TileType{ElemType{ScalarKind::U32}, Offset.Type.Shape});
-}
+static Value randomFloat(BuiltinCall &B) { return random(B, ScalarKind::FP32); }
+static Value randomInt(BuiltinCall &B) { return random(B, ScalarKind::U32); }
 
 static Value randomInt4x(BuiltinCall &B) {
-  Value One = randomInt(B);
+  // The IR's randint is the first Philox word; the four words are not
+  // expressible yet (reported at the call when lowering).
+  Value One;
+  {
+    KernelChecker::TypingOnly Typing(B.C);
+    One = randomInt(B);
+  }
   if (One.isPoison())
     return One;
   return Value::tuple({One, One, One, One});
@@ -336,7 +428,29 @@ static Value sigmoid(BuiltinCall &B) {
   Value X = B.C.toTensor(B.value("x"), B.rangeOf("x"));
   if (!X.isTensor() || !checkDtypes(B, X, {ScalarKind::FP32, ScalarKind::FP64}))
     return Value::poison();
-  return Value::tensor(X.Type);
+  Value Out = Value::tensor(X.Type);
+  if (ir::Builder *IRB = B.ir()) {
+    SourceRange R = B.range();
+    ir::Value *V = B.C.lower(X, B.rangeOf("x"));
+    ir::Value *Zero = B.C.lowerAs(Value::constant(PyValue::integer(0)), X.Type, R);
+    ir::Value *One = B.C.lowerAs(Value::constant(PyValue::integer(1)), X.Type, R);
+    ir::Value *E = IRB->unary(R, ir::OpKind::Exp, IRB->sub(R, Zero, V));
+    Out.IR = IRB->binary(R, ir::OpKind::Div, One, IRB->add(R, One, E));
+  }
+  return Out;
+}
+
+/// standard.softmax's body: z = x - max(x, dim), exp(z) / sum(exp(z), dim).
+static ir::Value *emitSoftmax(BuiltinCall &B, const Value &X, int64_t Dim, bool KeepDims) {
+  ir::Builder &IRB = *B.ir();
+  SourceRange R = B.range();
+  ir::Value *In = B.C.lower(X, B.rangeOf("x"));
+  ir::Value *Widened = B.C.coerce(In, TileType{widenedMinMaxType(X.Type.Elem), X.Type.Shape}, R);
+  ir::Value *Max = emitReduce(B, ir::ReduceKind::Max, Widened, Dim, KeepDims);
+  Value Z = B.C.binaryOp(ast::BinOpKind::Sub, X, Value::tensor(Max->type(), {}, Max), R);
+  ir::Value *Num = IRB.unary(R, ir::OpKind::Exp, B.C.lower(Z, R));
+  ir::Value *Den = emitReduce(B, ir::ReduceKind::Sum, Num, Dim, KeepDims);
+  return IRB.binary(R, ir::OpKind::Div, Num, B.C.coerce(Den, Num->type(), R));
 }
 
 /// standard.softmax: z = x - max(x) (max widens to fp32 / int32), then
@@ -347,10 +461,17 @@ static Value softmax(BuiltinCall &B) {
   if (!X.isTensor())
     return Value::poison();
   Value Max = Value::tensor(TileType{widenedMinMaxType(X.Type.Elem), {}});
-  Value Z = B.C.binaryOp(ast::BinOpKind::Sub, Value::tensor(X.Type), Max, B.range());
+  Value Z;
+  {
+    KernelChecker::TypingOnly Typing(B.C);
+    Z = B.C.binaryOp(ast::BinOpKind::Sub, Value::tensor(X.Type), Max, B.range());
+  }
   if (!Z.isTensor() || !checkDtypes(B, Z, {ScalarKind::FP32, ScalarKind::FP64}))
     return Value::poison();
-  return Value::tensor(TileType{Z.Type.Elem, X.Type.Shape});
+  Value Out = Value::tensor(TileType{Z.Type.Elem, X.Type.Shape});
+  if (B.ir())
+    Out.IR = emitSoftmax(B, X, B.constInt("dim").value_or(0), B.flag("keep_dims"));
+  return Out;
 }
 
 const std::vector<BuiltinEntry> &mathBuiltins() {

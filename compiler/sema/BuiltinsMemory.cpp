@@ -9,6 +9,8 @@
 #include "compiler/sema/MaskFacts.h"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 
 namespace tessel::sema {
 
@@ -81,6 +83,100 @@ static bool checkStringOption(BuiltinCall &B, std::string_view Param, std::initi
   return false;
 }
 
+static ir::CacheModifier cacheModifier(const std::string &S) {
+  static const std::map<std::string, ir::CacheModifier> M = {
+      {".ca", ir::CacheModifier::CA}, {".cg", ir::CacheModifier::CG}, {".cv", ir::CacheModifier::CV},
+      {".wb", ir::CacheModifier::WB}, {".cs", ir::CacheModifier::CS}, {".wt", ir::CacheModifier::WT}};
+  auto It = M.find(S);
+  return It == M.end() ? ir::CacheModifier::None : It->second;
+}
+
+static ir::EvictionPolicy evictionPolicy(const std::string &S) {
+  if (S == "evict_first")
+    return ir::EvictionPolicy::EvictFirst;
+  if (S == "evict_last")
+    return ir::EvictionPolicy::EvictLast;
+  return ir::EvictionPolicy::None;
+}
+
+static ir::MemSemantic memSemantic(const std::string &S) {
+  if (S == "acquire")
+    return ir::MemSemantic::Acquire;
+  if (S == "release")
+    return ir::MemSemantic::Release;
+  if (S == "relaxed")
+    return ir::MemSemantic::Relaxed;
+  return ir::MemSemantic::AcqRel;
+}
+
+static ir::MemScope memScope(const std::string &S) {
+  if (S == "cta")
+    return ir::MemScope::Cta;
+  if (S == "sys")
+    return ir::MemScope::Sys;
+  return ir::MemScope::Gpu;
+}
+
+/// The elements of a tuple argument (a tuple of values or a constexpr
+/// sequence), or the argument itself.
+static std::vector<Value> elementsOf(const Value &V) {
+  if (V.K == Value::Kind::Tuple)
+    return V.Elts;
+  std::vector<Value> Out;
+  if (V.isKnownConstexpr() && V.Const.isSequence()) {
+    for (const PyValue &P : V.Const.elements())
+      Out.push_back(Value::constant(P));
+    return Out;
+  }
+  return {V};
+}
+
+/// The dimensions a `boundary_check` argument names.
+static std::vector<size_t> boundaryChecks(BuiltinCall &B, size_t Rank) {
+  std::vector<size_t> Dims;
+  if (!B.present("boundary_check"))
+    return Dims;
+  for (const Value &E : elementsOf(B.value("boundary_check")))
+    if (E.isKnownConstexpr() && E.Const.isIntLike())
+      if (auto D = normaliseAxis(E.Const.asInt(), Rank))
+        Dims.push_back(*D);
+  return Dims;
+}
+
+/// The pointer tile a block pointer addresses (base + sum over dims of
+/// (offset_d + arange(block_d)) * stride_d, in i64) and the mask of the
+/// checked dims (0 <= index < shape_d); the mask is null without checks.
+static std::pair<ir::Value *, ir::Value *> blockPointerTile(BuiltinCall &B, const Value &Ptr,
+                                                            const std::vector<size_t> &Checks) {
+  ir::Builder &IRB = *B.ir();
+  SourceRange R = B.range();
+  const std::vector<int64_t> &Shape = Ptr.BlockShape;
+  size_t Rank = Shape.size();
+  if (Ptr.BlockParts.size() != 3 * Rank) {
+    B.C.loweringLimit(B.rangeOf("pointer"), "a block pointer whose shape, strides and offsets are not all known");
+    return {B.C.lowerAs(Value::constant(PyValue::integer(0)), TileType{ElemType{ScalarKind::I32}, Shape}, R), nullptr};
+  }
+  TileType I64{ElemType{ScalarKind::I64}, Shape};
+  ir::Value *Offset = nullptr, *Mask = nullptr;
+  for (size_t D = 0; D < Rank; ++D) {
+    ir::Value *Index = IRB.add(R, IRB.splat(R, Ptr.BlockParts[2 * Rank + D], {Shape[D]}), IRB.arange(R, 0, Shape[D]));
+    Index = IRB.cast(R, Index, ElemType{ScalarKind::I64});
+    std::vector<int64_t> Unit(Rank, 1);
+    Unit[D] = Shape[D];
+    Index = B.C.coerce(Rank == 1 ? Index : IRB.reshape(R, Index, Unit), I64, R);
+    ir::Value *Term = IRB.mul(R, Index, B.C.coerce(Ptr.BlockParts[Rank + D], I64, R));
+    Offset = Offset ? IRB.add(R, Offset, Term) : Term;
+    if (std::find(Checks.begin(), Checks.end(), D) == Checks.end())
+      continue;
+    ir::Value *Zero = B.C.lowerAs(Value::constant(PyValue::integer(0)), I64, R);
+    ir::Value *In = IRB.binary(R, ir::OpKind::And, IRB.cmp(R, ir::CmpPredicate::GE, Index, Zero),
+                               IRB.cmp(R, ir::CmpPredicate::LT, Index, B.C.coerce(Ptr.BlockParts[D], I64, R)));
+    Mask = Mask ? IRB.binary(R, ir::OpKind::And, Mask, In) : In;
+  }
+  ir::Value *Base = B.C.coerce(Ptr.IR, TileType{Ptr.Type.Elem, Shape}, R);
+  return {Offset ? IRB.addPtr(R, Base, Offset) : Base, Mask};
+}
+
 static Value load(BuiltinCall &B) {
   if (!checkStringOption(B, "cache_modifier", {".ca", ".cg", ".cv"}, "Cache modifier") ||
       !checkStringOption(B, "eviction_policy", {"evict_last", "evict_first"}, "Eviction policy") ||
@@ -95,7 +191,20 @@ static Value load(BuiltinCall &B) {
       return Value::poison();
     }
     recordAccess(B, "tl.load", Ptr, nullptr, Ptr.BlockShape);
-    return Value::tensor(TileType{Ptr.Type.Elem.pointee(), Ptr.BlockShape});
+    Value Out = Value::tensor(TileType{Ptr.Type.Elem.pointee(), Ptr.BlockShape});
+    if (B.ir() && Ptr.IR) {
+      auto [Ptrs, Mask] = blockPointerTile(B, Ptr, boundaryChecks(B, Ptr.BlockShape.size()));
+      // padding_option: "zero" pads with 0, "nan" with NaN; none leaves the
+      // padding undefined (the interpreter's masked-off lanes read 0).
+      ir::Value *Other = nullptr;
+      std::string Padding = B.str("padding_option");
+      if (Mask && (Padding == "zero" || Padding == "nan"))
+        Other = B.C.lowerAs(Value::constant(Padding == "nan" ? PyValue::floating(std::nan("")) : PyValue::integer(0)),
+                            Out.Type, B.rangeOf("padding_option"));
+      Out.IR = B.ir()->load(B.range(), Ptrs, Mask, Other, cacheModifier(B.str("cache_modifier")),
+                            evictionPolicy(B.str("eviction_policy")), B.flag("volatile"));
+    }
+    return Out;
   }
   if (!Ptr.isTensor())
     return Value::poison();
@@ -141,7 +250,16 @@ static Value load(BuiltinCall &B) {
   }
   recordAccess(B, "tl.load", Ptr, HasMask ? &Mask : nullptr, Shape);
   ElemType Elem = Ptr.Type.Elem.isPointer() ? Ptr.Type.Elem.pointee() : ElemType{ScalarKind::Unknown};
-  return Value::tensor(TileType{Elem, Shape});
+  Value Out = Value::tensor(TileType{Elem, Shape});
+  if (B.ir() && Ptr.Type.Elem.isPointer()) {
+    ir::Value *P = B.C.lowerAs(Ptr, TileType{Ptr.Type.Elem, Shape}, B.rangeOf("pointer"));
+    ir::Value *M = HasMask ? B.C.lowerAs(Mask, TileType{ElemType{ScalarKind::I1}, Shape}, B.rangeOf("mask")) : nullptr;
+    // semantic.load: `other` is cast to the pointee type and broadcast.
+    ir::Value *O = HasMask && HasOther ? B.C.lowerAs(Other, Out.Type, B.rangeOf("other")) : nullptr;
+    Out.IR = B.ir()->load(B.range(), P, M, O, cacheModifier(B.str("cache_modifier")),
+                          evictionPolicy(B.str("eviction_policy")), B.flag("volatile"));
+  }
+  return Out;
 }
 
 static Value store(BuiltinCall &B) {
@@ -169,6 +287,12 @@ static Value store(BuiltinCall &B) {
       return Value::poison();
     }
     recordAccess(B, "tl.store", Ptr, nullptr, Ptr.BlockShape);
+    if (B.ir() && Ptr.IR) {
+      auto [Ptrs, Mask] = blockPointerTile(B, Ptr, boundaryChecks(B, Ptr.BlockShape.size()));
+      ir::Value *Stored = B.C.lowerAs(V, TileType{BlockElem, Ptr.BlockShape}, B.rangeOf("value"));
+      B.ir()->store(B.range(), Ptrs, Stored, Mask, cacheModifier(B.str("cache_modifier")),
+                    evictionPolicy(B.str("eviction_policy")));
+    }
     return Value::constant(PyValue::none());
   }
   if (!Ptr.isTensor())
@@ -208,6 +332,17 @@ static Value store(BuiltinCall &B) {
     return Value::poison();
   }
   recordAccess(B, "tl.store", Ptr, HasMask ? &Mask : nullptr, Shape);
+  if (B.ir()) {
+    if (!Ptr.Type.Elem.isPointer()) {
+      B.C.loweringLimit(B.rangeOf("pointer"), "a store through a pointer of unknown type");
+      return Value::constant(PyValue::none());
+    }
+    // semantic.store casts the value to the pointee type.
+    ir::Value *P = B.C.lowerAs(Ptr, TileType{Ptr.Type.Elem, Shape}, B.rangeOf("pointer"));
+    ir::Value *V = B.C.lowerAs(Val, TileType{Ptr.Type.Elem.pointee(), Shape}, B.rangeOf("value"));
+    ir::Value *M = HasMask ? B.C.lowerAs(Mask, TileType{ElemType{ScalarKind::I1}, Shape}, B.rangeOf("mask")) : nullptr;
+    B.ir()->store(B.range(), P, V, M, cacheModifier(B.str("cache_modifier")), evictionPolicy(B.str("eviction_policy")));
+  }
   return Value::constant(PyValue::none());
 }
 
@@ -256,8 +391,27 @@ static Value atomic(BuiltinCall &B) {
       return Value::poison();
   }
   recordAccess(B, Op, Ptr, HasMask ? &Mask : nullptr, Shape);
-  return Value::tensor(
+  Value Out = Value::tensor(
       TileType{Ptr.Type.Elem.isPointer() ? Ptr.Type.Elem.pointee() : ElemType{ScalarKind::Unknown}, Shape});
+  if (B.ir() && Ptr.Type.Elem.isPointer()) {
+    ir::Value *P = B.C.lowerAs(Ptr, TileType{Ptr.Type.Elem, Shape}, B.rangeOf("pointer"));
+    ir::Value *V = B.C.lowerAs(Val, Out.Type, B.rangeOf("val"));
+    ir::MemSemantic Sem = memSemantic(B.str("sem"));
+    ir::MemScope Scope = memScope(B.str("scope"));
+    if (Short == "cas") {
+      ir::Value *Cmp = B.lowerAs("cmp", Out.Type);
+      Out.IR = B.ir()->atomicCas(B.range(), P, Cmp, V, Sem, Scope);
+    } else {
+      static const std::map<std::string, ir::AtomicKind> Kinds = {
+          {"add", ir::AtomicKind::Add},  {"max", ir::AtomicKind::Max}, {"min", ir::AtomicKind::Min},
+          {"and", ir::AtomicKind::And},  {"or", ir::AtomicKind::Or},   {"xor", ir::AtomicKind::Xor},
+          {"xchg", ir::AtomicKind::Xchg}};
+      ir::Value *M =
+          HasMask ? B.C.lowerAs(Mask, TileType{ElemType{ScalarKind::I1}, Shape}, B.rangeOf("mask")) : nullptr;
+      Out.IR = B.ir()->atomicRMW(B.range(), Kinds.at(Short), P, V, M, Sem, Scope);
+    }
+  }
+  return Out;
 }
 
 static Value makeBlockPtr(BuiltinCall &B) {
@@ -270,6 +424,24 @@ static Value makeBlockPtr(BuiltinCall &B) {
   Value V = Value::tensor(TileType{Base.Type.Elem, {}});
   V.IsBlockPtr = true;
   V.BlockShape = *Shape;
+  if (B.ir()) {
+    // semantic.make_block_ptr: shape and strides as int64, offsets as int32.
+    V.IR = B.lower("base");
+    std::vector<Value> Dims = elementsOf(B.value("shape")), Strides = elementsOf(B.value("strides")),
+                       Offsets = elementsOf(B.value("offsets"));
+    size_t Rank = Shape->size();
+    if (Dims.size() != Rank || Strides.size() != Rank || Offsets.size() != Rank) {
+      B.C.loweringLimit(B.range(), "a block pointer whose shape, strides and offsets do not match its block rank");
+      return V;
+    }
+    TileType I64{ElemType{ScalarKind::I64}, {}}, I32{ElemType{ScalarKind::I32}, {}};
+    for (const Value &D : Dims)
+      V.BlockParts.push_back(B.C.lowerAs(D, I64, B.rangeOf("shape")));
+    for (const Value &S : Strides)
+      V.BlockParts.push_back(B.C.lowerAs(S, I64, B.rangeOf("strides")));
+    for (const Value &O : Offsets)
+      V.BlockParts.push_back(B.C.lowerAs(O, I32, B.rangeOf("offsets")));
+  }
   return V;
 }
 
@@ -277,7 +449,20 @@ static Value advance(BuiltinCall &B) {
   Value Base = B.value("base");
   if (!Base.IsBlockPtr)
     return Base.isPoison() ? Base : Value::poison();
-  return Base;
+  Value V = Base;
+  size_t Rank = Base.BlockShape.size();
+  if (B.ir() && V.BlockParts.size() == 3 * Rank) {
+    std::vector<Value> Deltas = elementsOf(B.value("offsets"));
+    if (Deltas.size() != Rank) {
+      B.C.loweringLimit(B.range(), "tl.advance with offsets that do not match the block rank");
+      return V;
+    }
+    TileType I32{ElemType{ScalarKind::I32}, {}};
+    for (size_t D = 0; D < Rank; ++D)
+      V.BlockParts[2 * Rank + D] =
+          B.ir()->add(B.range(), V.BlockParts[2 * Rank + D], B.C.lowerAs(Deltas[D], I32, B.rangeOf("offsets")));
+  }
+  return V;
 }
 
 const std::vector<BuiltinEntry> &memoryBuiltins() {

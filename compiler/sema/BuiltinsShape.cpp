@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 namespace tessel::sema {
 
@@ -32,12 +33,14 @@ bool KernelChecker::validateShape(const std::vector<int64_t> &Shape, SourceRange
   return true;
 }
 
-Value KernelChecker::broadcastTo(const Value &V, const std::vector<int64_t> &Shape) {
+Value KernelChecker::broadcastTo(const Value &V, const std::vector<int64_t> &Shape, SourceRange R) {
   if (!V.isTensor())
     return V;
   Value Out = V;
   Out.Type.Shape = Shape;
   Out.Facts = alignFacts(V, Shape.size());
+  if (IRB)
+    Out.IR = coerce(lower(V, R), Out.Type, R);
   return Out;
 }
 
@@ -53,7 +56,11 @@ static Value programIndex(BuiltinCall &B, bool IsProgramId) {
     F.DynScalar = true;
     F.Cause = "program_id(" + (Axis ? std::to_string(*Axis) : std::string("?")) + ")";
   }
-  return Value::tensor(TileType{ElemType{ScalarKind::I32}, {}}, F);
+  Value V = Value::tensor(TileType{ElemType{ScalarKind::I32}, {}}, F);
+  if (B.ir() && Axis)
+    V.IR = IsProgramId ? B.ir()->programId(B.range(), static_cast<int>(*Axis))
+                       : B.ir()->numPrograms(B.range(), static_cast<int>(*Axis));
+  return V;
 }
 
 static Value programId(BuiltinCall &B) { return programIndex(B, true); }
@@ -88,17 +95,21 @@ static Value arange(BuiltinCall &B) {
     return Value::poison();
   Value V = Value::tensor(TileType{ElemType{ScalarKind::I32}, {Range}});
   V.Facts.Axes = {AxisIndex::Arange};
+  if (B.ir())
+    V.IR = B.ir()->arange(B.range(), Start, End);
   return V;
 }
 
-static Value fullOf(BuiltinCall &B, std::optional<std::vector<int64_t>> Shape, ElemType Elem) {
+/// A tile of Shape filled with Fill (a constexpr or scalar tensor), cast to Elem.
+static Value fullOf(BuiltinCall &B, std::optional<std::vector<int64_t>> Shape, ElemType Elem, const Value &Fill) {
   if (!Shape)
     return Value::poison();
-  if (Shape->empty())
-    return Value::tensor(TileType{Elem, {}});
-  if (!B.C.validateShape(*Shape, B.range()))
+  if (!Shape->empty() && !B.C.validateShape(*Shape, B.range()))
     return Value::poison();
-  return Value::tensor(TileType{Elem, *Shape});
+  Value V = Value::tensor(TileType{Elem, *Shape});
+  if (B.ir())
+    V.IR = B.C.lowerAs(Fill, V.Type, B.range());
+  return V;
 }
 
 static ElemType dtypeOrUnknown(BuiltinCall &B, std::string_view Param) {
@@ -107,14 +118,22 @@ static ElemType dtypeOrUnknown(BuiltinCall &B, std::string_view Param) {
   return ElemType{ScalarKind::Unknown};
 }
 
-static Value full(BuiltinCall &B) { return fullOf(B, B.shape("shape"), dtypeOrUnknown(B, "dtype")); }
-static Value zeros(BuiltinCall &B) { return fullOf(B, B.shape("shape"), dtypeOrUnknown(B, "dtype")); }
+static const Value &zero() {
+  static const Value Zero = Value::constant(PyValue::integer(0));
+  return Zero;
+}
+
+static Value full(BuiltinCall &B) { return fullOf(B, B.shape("shape"), dtypeOrUnknown(B, "dtype"), B.value("value")); }
+static Value zeros(BuiltinCall &B) { return fullOf(B, B.shape("shape"), dtypeOrUnknown(B, "dtype"), zero()); }
 
 static Value zerosLike(BuiltinCall &B) {
   Value In = B.value("input");
   if (!In.isTensor())
     return Value::poison();
-  return Value::tensor(In.Type);
+  Value V = Value::tensor(In.Type);
+  if (B.ir())
+    V.IR = B.C.lowerAs(zero(), V.Type, B.range());
+  return V;
 }
 
 static Value broadcastTo(BuiltinCall &B) {
@@ -129,7 +148,7 @@ static Value broadcastTo(BuiltinCall &B) {
     B.error(ProblemKind::ShapeMismatch, E);
     return Value::poison();
   }
-  return B.C.broadcastTo(In, *Shape);
+  return B.C.broadcastTo(In, *Shape, B.range());
 }
 
 /// The common shape of two tensor arguments; nullopt (after reporting a
@@ -150,7 +169,7 @@ static Value broadcastPair(BuiltinCall &B) {
   auto Shape = commonShape(B, L, R);
   if (!Shape)
     return Value::poison();
-  return Value::tuple({B.C.broadcastTo(L, *Shape), B.C.broadcastTo(R, *Shape)});
+  return Value::tuple({B.C.broadcastTo(L, *Shape, B.rangeOf("input")), B.C.broadcastTo(R, *Shape, B.rangeOf("other"))});
 }
 
 static Value reshape(BuiltinCall &B) {
@@ -165,7 +184,10 @@ static Value reshape(BuiltinCall &B) {
   }
   if (!B.C.validateShape(*Shape, B.range()))
     return Value::poison();
-  return Value::tensor(TileType{In.Type.Elem, *Shape});
+  Value V = Value::tensor(TileType{In.Type.Elem, *Shape});
+  if (B.ir())
+    V.IR = B.ir()->reshape(B.range(), B.lower("input"), *Shape);
+  return V;
 }
 
 static Value ravel(BuiltinCall &B) {
@@ -173,7 +195,10 @@ static Value ravel(BuiltinCall &B) {
   if (!In.isTensor())
     return Value::poison();
   auto N = In.Type.numel();
-  return Value::tensor(TileType{In.Type.Elem, {N ? *N : TileType::UnknownDim}});
+  Value V = Value::tensor(TileType{In.Type.Elem, {N ? *N : TileType::UnknownDim}});
+  if (B.ir() && N)
+    V.IR = B.ir()->reshape(B.range(), B.lower("x"), {*N});
+  return V;
 }
 
 static Value permute(BuiltinCall &B) {
@@ -216,6 +241,8 @@ static Value permute(BuiltinCall &B) {
   for (size_t I = 0; I < Rank; ++I)
     Shape[I] = In.Type.Shape[Order[I]];
   Value V = Value::tensor(TileType{In.Type.Elem, Shape}, permuteFacts(In.Facts, Order));
+  if (B.ir())
+    V.IR = B.ir()->permute(B.range(), B.lower("input"), Order);
   return V;
 }
 
@@ -238,6 +265,8 @@ static Value expandDims(BuiltinCall &B) {
   std::vector<int64_t> Shape = In.Type.Shape;
   Shape.insert(Shape.begin() + *A, 1);
   Value V = Value::tensor(TileType{In.Type.Elem, Shape}, insertAxis(In.Facts, *A));
+  if (B.ir())
+    V.IR = B.ir()->expandDims(B.range(), B.lower("input"), static_cast<int>(*A));
   return V;
 }
 
@@ -248,7 +277,11 @@ static Value join(BuiltinCall &B) {
     return Value::poison();
   std::vector<int64_t> Out = *Shape;
   Out.push_back(2);
-  return Value::tensor(TileType{L.Type.Elem, Out});
+  Value V = Value::tensor(TileType{L.Type.Elem, Out});
+  if (B.ir())
+    V.IR = B.ir()->join(B.range(), B.lowerAs("a", TileType{L.Type.Elem, *Shape}),
+                        B.lowerAs("b", TileType{L.Type.Elem, *Shape}));
+  return V;
 }
 
 static Value split(BuiltinCall &B) {
@@ -262,7 +295,10 @@ static Value split(BuiltinCall &B) {
     return Value::poison();
   }
   Value Half = Value::tensor(TileType{In.Type.Elem, std::vector<int64_t>(S.begin(), S.end() - 1)});
-  return Value::tuple({Half, Half});
+  Value Other = Half;
+  if (B.ir())
+    std::tie(Half.IR, Other.IR) = B.ir()->split(B.range(), B.lower("a"));
+  return Value::tuple({Half, Other});
 }
 
 static Value cast(BuiltinCall &B) {
@@ -316,6 +352,17 @@ static Value cast(BuiltinCall &B) {
     }
   }
   Out.Type.Elem = Dst;
+  if (B.ir()) {
+    ir::Value *X = B.C.lower(In, B.rangeOf("input"));
+    bool IsBitcast = Bitcast.isKnownConstexpr() && Bitcast.Const.truthy().value_or(false);
+    if (X->type().Elem == Dst)
+      Out.IR = X;
+    else if (IsBitcast && !Src.isPointer())
+      Out.IR = B.ir()->bitcast(B.range(), X, Dst);
+    else
+      Out.IR = B.ir()->cast(B.range(), X, Dst,
+                            B.str("fp_downcast_rounding") == "rtz" ? ir::RoundingMode::RTZ : ir::RoundingMode::RTNE);
+  }
   return Out;
 }
 

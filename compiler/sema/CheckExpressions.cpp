@@ -9,6 +9,8 @@
 #include "compiler/sema/KernelChecker.h"
 
 #include "compiler/frontend/PyOps.h"
+#include "compiler/ir/Builder.h"
+#include "compiler/sema/BuiltinCall.h"
 #include "compiler/sema/MaskFacts.h"
 
 #include <algorithm>
@@ -222,6 +224,8 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
       Value V = Base;
       std::swap(V.Type.Shape[0], V.Type.Shape[1]);
       V.Facts = permuteFacts(Base.Facts, {1, 0});
+      if (IRB)
+        V.IR = IRB->permute(E->Range, lower(Base, E->Value->Range), {1, 0});
       return V;
     }
     if (E->Attr == "dtype") {
@@ -265,6 +269,7 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
     F.MaskBounds.clear();
     bool IsMask = !Base.Facts.MaskBounds.empty();
     size_t Dim = 0;
+    ir::Value *X = IRB ? lower(Base, E->Value->Range) : nullptr;
     for (const Expr *I : Index) {
       if (const auto *S = dyn_cast<SliceExpr>(I); S && (S->Lower || S->Upper || S->Step)) {
         error(ProblemKind::TensorIndex, E->Range, "unsupported tensor index: <triton.language.core.slice object>");
@@ -283,6 +288,8 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
       }
       Value IV = eval(I);
       if (IV.isConstexpr() && IV.Const.isNone()) {
+        if (X)
+          X = IRB->expandDims(E->Range, X, static_cast<int>(Shape.size()));
         Shape.push_back(1);
         F.Axes.push_back(AxisIndex::None);
         F.AxisCauses.emplace_back();
@@ -303,7 +310,7 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
         F.MaskBounds.push_back(Base.Facts.MaskBounds[Dim]);
     }
     F.DynScalar = false;
-    Value V = Value::tensor(TileType{Base.Type.Elem, Shape}, F);
+    Value V = Value::tensor(TileType{Base.Type.Elem, Shape}, F, X);
     return V;
   }
   if (Index.size() != 1)
@@ -343,7 +350,7 @@ Value KernelChecker::toTensor(const Value &V, SourceRange R) {
   OrError<ScalarKind> K = literalType(V.Const);
   if (!K)
     return Value::poison();
-  return Value::tensor(TileType{ElemType{*K.Result}, {}});
+  return Value::tensor(TileType{ElemType{*K.Result}, {}}, {}, IRB ? lower(V, R) : nullptr);
 }
 
 static std::optional<ArithKind> arithKind(BinOpKind Op) {
@@ -454,7 +461,67 @@ Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, Sour
     F = combineMasks(L, R, Rank, Op == BinOpKind::BitOr);
   else
     F = joinFacts(L, R, Rank);
-  return Value::tensor(TileType{Result, Promoted->Shape}, F);
+  Value Out = Value::tensor(TileType{Result, Promoted->Shape}, F);
+  // With Rules, a builtin borrows the typing (tl.where, minimum...) and
+  // emits its own op.
+  if (IRB && !Rules)
+    Out.IR = emitBinary(Op, L, R, *Promoted, Out.Type, Range);
+  return Out;
+}
+
+static ir::OpKind irBinary(BinOpKind Op) {
+  switch (Op) {
+  case BinOpKind::Add:
+    return ir::OpKind::Add;
+  case BinOpKind::Sub:
+    return ir::OpKind::Sub;
+  case BinOpKind::Mult:
+    return ir::OpKind::Mul;
+  case BinOpKind::Div:
+    return ir::OpKind::Div;
+  case BinOpKind::FloorDiv:
+    return ir::OpKind::FloorDiv;
+  case BinOpKind::Mod:
+    return ir::OpKind::Mod;
+  case BinOpKind::BitAnd:
+    return ir::OpKind::And;
+  case BinOpKind::BitOr:
+    return ir::OpKind::Or;
+  case BinOpKind::BitXor:
+    return ir::OpKind::Xor;
+  case BinOpKind::LShift:
+    return ir::OpKind::Shl;
+  case BinOpKind::RShift:
+    return ir::OpKind::Shr;
+  case BinOpKind::Pow:
+  case BinOpKind::MatMult:
+    break;
+  }
+  return ir::OpKind::Add;
+}
+
+ir::Value *KernelChecker::emitBinary(BinOpKind Op, const Value &L, const Value &R, const TileType &Computation,
+                                     const TileType &ResultType, SourceRange Range) {
+  if (Computation.Elem.isPointer()) {
+    // semantic.add / sub with a pointer: addptr, the offset keeping its own
+    // integer type (negated for `p - off`).
+    bool LeftPtr = L.isTensor() && L.Type.Elem.isPointer();
+    const Value &P = LeftPtr ? L : R, &Off = LeftPtr ? R : L;
+    if ((Op != BinOpKind::Add && Op != BinOpKind::Sub) || (Op == BinOpKind::Sub && !LeftPtr) ||
+        (Off.isTensor() && Off.Type.Elem.isPointer())) {
+      loweringLimit(Range, "this pointer arithmetic");
+      return lower(Value::poison(), Range);
+    }
+    ElemType OffElem =
+        Off.isTensor() ? Off.Type.Elem : ElemType{literalType(Off.Const).Result.value_or(ScalarKind::I32)};
+    ir::Value *Offset = lowerAs(Off, TileType{OffElem, Computation.Shape}, Range);
+    if (Op == BinOpKind::Sub)
+      Offset = IRB->sub(Range, lowerAs(Value::constant(PyValue::integer(0)), Offset->type(), Range), Offset);
+    return IRB->addPtr(Range, lowerAs(P, Computation, Range), Offset);
+  }
+  // `/` converts both sides to the result's float type first.
+  const TileType &Operands = Op == BinOpKind::Div ? ResultType : Computation;
+  return IRB->binary(Range, irBinary(Op), lowerAs(L, Operands, Range), lowerAs(R, Operands, Range));
 }
 
 Value KernelChecker::compareOp(CmpOpKind Op, const Value &L, const Value &R, SourceRange Range) {
@@ -475,7 +542,16 @@ Value KernelChecker::compareOp(CmpOpKind Op, const Value &L, const Value &R, Sou
   std::optional<TileType> Promoted = promote(*A, *B, ArithKind::Compare, L, R, Range);
   if (!Promoted)
     return Value::poison();
-  return Value::tensor(TileType{ElemType{ScalarKind::I1}, Promoted->Shape}, compareFacts(L, R, Promoted->Shape.size()));
+  Value Out =
+      Value::tensor(TileType{ElemType{ScalarKind::I1}, Promoted->Shape}, compareFacts(L, R, Promoted->Shape.size()));
+  if (IRB) {
+    static const std::map<CmpOpKind, ir::CmpPredicate> Preds = {
+        {CmpOpKind::Eq, ir::CmpPredicate::EQ}, {CmpOpKind::NotEq, ir::CmpPredicate::NE},
+        {CmpOpKind::Lt, ir::CmpPredicate::LT}, {CmpOpKind::LtE, ir::CmpPredicate::LE},
+        {CmpOpKind::Gt, ir::CmpPredicate::GT}, {CmpOpKind::GtE, ir::CmpPredicate::GE}};
+    Out.IR = IRB->cmp(Range, Preds.at(Op), lowerAs(L, *Promoted, Range), lowerAs(R, *Promoted, Range));
+  }
+  return Out;
 }
 
 Value KernelChecker::evalBinOp(const BinOpExpr *E) {
@@ -496,6 +572,11 @@ Value KernelChecker::evalUnaryOp(const UnaryOpExpr *E) {
     Value R = V;
     R.Type.Elem = ElemType{ScalarKind::I1};
     R.Facts.MaskBounds.clear();
+    if (IRB) {
+      ir::Value *X = lower(V, E->Operand->Range);
+      R.IR = IRB->cmp(E->Range, ir::CmpPredicate::EQ, X,
+                      lowerAs(Value::constant(PyValue::integer(0)), X->type(), E->Range));
+    }
     return R;
   }
   // semantic.invert / semantic.minus reject these operand types by name.
@@ -511,6 +592,13 @@ Value KernelChecker::evalUnaryOp(const UnaryOpExpr *E) {
   }
   Value R = V;
   R.Facts.MaskBounds.clear();
+  if (IRB && E->Op != UnaryOpKind::UAdd) {
+    ir::Value *X = lower(V, E->Operand->Range);
+    // semantic.minus is `0 - x` (so -(0.0) is +0.0); invert is a bitwise not.
+    R.IR = E->Op == UnaryOpKind::USub
+               ? IRB->sub(E->Range, lowerAs(Value::constant(PyValue::integer(0)), X->type(), E->Range), X)
+               : IRB->unary(E->Range, ir::OpKind::Not, X);
+  }
   return R;
 }
 
@@ -565,6 +653,8 @@ Value KernelChecker::evalIfExp(const IfExpExpr *E) {
     if (std::optional<bool> T = Test.Const.truthy())
       return eval(*T ? E->Body : E->OrElse);
   }
+  if (IRB && Test.isTensor())
+    return lowerIfExp(E, Test);
   Value A = eval(E->Body);
   Value B = eval(E->OrElse);
   if (Test.isTensor()) {
@@ -641,6 +731,15 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
   if (Path.rfind(Lang, 0) == 0) {
     std::string Name = Path.substr(Lang.size());
     if (Name.find("libdevice.") != std::string::npos || Name.rfind("extra.", 0) == 0) {
+      if (IRB) {
+        // The one-operand float functions the IR has as ops; others are limits.
+        std::optional<ir::OpKind> Op = unaryMathOp(std::string_view(Name).substr(Name.rfind('.') + 1));
+        const Value *X = Args.size() == 1 && Kw.empty() ? &Args[0].V : nullptr;
+        if (Op && X && X->isTensor() && !X->Type.Elem.isPointer() && isFloat(X->Type.Elem.Scalar))
+          return Value::tensor(X->Type, {}, IRB->unary(Call->Range, *Op, lower(*X, Args[0].Range)));
+        loweringLimit(Call->Range, "the extern function `" + Name + "`");
+        return Value::poison();
+      }
       // Extern math functions: elementwise over their broadcast operands.
       Value Acc;
       for (const Arg &A : Args) {
@@ -716,12 +815,37 @@ Value KernelChecker::callPythonBuiltin(const std::string &Name, const CallExpr *
       return Value::constant(PyValue::integer(static_cast<int64_t>(std::trunc(V.asFloat()))));
     if (Name == "float" && V.isNumber())
       return Value::constant(PyValue::floating(V.asFloat()));
+    if (Name == "float" && V.isStr()) {
+      // float("inf") / float("-inf") / float("nan"): the usual padding values.
+      std::string S = V.asStr();
+      std::transform(S.begin(), S.end(), S.begin(), [](unsigned char Ch) { return std::tolower(Ch); });
+      bool Neg = !S.empty() && S[0] == '-';
+      if (!S.empty() && (S[0] == '-' || S[0] == '+'))
+        S.erase(0, 1);
+      if (S == "inf" || S == "infinity")
+        return Value::constant(PyValue::floating(Neg ? -HUGE_VAL : HUGE_VAL));
+      if (S == "nan")
+        return Value::constant(PyValue::floating(std::nan("")));
+    }
     if (Name == "bool")
       if (auto T = V.truthy())
         return Value::constant(PyValue::boolean(*T));
   }
-  if (Name == "print")
+  if (Name == "print") {
+    // Triton's builtin_namespace maps print to tl.device_print(prefix, *args).
+    if (IRB) {
+      std::string Prefix;
+      std::vector<ir::Value *> Values;
+      for (size_t I = 0; I < Args.size(); ++I) {
+        if (I == 0 && Args[I].V.isKnownConstexpr() && Args[I].V.Const.isStr())
+          Prefix = Args[I].V.Const.asStr();
+        else
+          Values.push_back(lower(Args[I].V, Args[I].Range));
+      }
+      IRB->devicePrint(Call->Range, Prefix, Values);
+    }
     return Value::constant(PyValue::none());
+  }
   return Value::constant(PyValue());
 }
 
@@ -794,7 +918,7 @@ Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
       return Value::tuple(std::move(Elts));
     }
     if (V.isKnownConstexpr() && (V.Const.isNumber() || V.Const.isBool()))
-      return toTensor(V, SourceRange{});
+      return toTensor(V, Call->Range);
     return V;
   };
   for (auto &[V, R] : Done.Returns)

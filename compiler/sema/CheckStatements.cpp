@@ -9,7 +9,8 @@
 #include "compiler/sema/KernelChecker.h"
 
 #include "compiler/frontend/AstWalk.h"
-
+#include "compiler/ir/Builder.h"
+#include "compiler/sema/ParamAnnotations.h"
 #include "compiler/sema/PointerParams.h"
 #include "compiler/sema/Promotion.h"
 
@@ -24,8 +25,11 @@ using namespace ast;
 /// Loop bodies unrolled by tl.static_range beyond this count are checked once
 /// with an unknown induction variable instead.
 static constexpr int64_t MaxUnroll = 64;
+/// While lowering, tl.static_range is always unrolled (as Triton does) up to
+/// this many iterations; beyond it the loop is a lowering limit.
+static constexpr int64_t MaxLoweredUnroll = 4096;
 
-static bool isConstexprAnnotation(const ModuleInfo &Info, const Expr *A) {
+bool isConstexprAnnotation(const ModuleInfo &Info, const Expr *A) {
   if (!A)
     return false;
   if (const auto *C = dyn_cast<ConstantExpr>(A))
@@ -36,8 +40,7 @@ static bool isConstexprAnnotation(const ModuleInfo &Info, const Expr *A) {
   return Q.size() >= 9 && Q.compare(Q.size() - 9, 9, "constexpr") == 0;
 }
 
-/// The type a parameter annotation such as `tl.int32`, "i32" or "*fp16" fixes.
-static std::optional<ElemType> annotationType(const ModuleInfo &Info, const Expr *A) {
+std::optional<ElemType> annotationType(const ModuleInfo &Info, const Expr *A) {
   if (!A)
     return std::nullopt;
   if (const auto *C = dyn_cast<ConstantExpr>(A)) {
@@ -86,7 +89,11 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S) 
   for (const Param &P : Fn.Def->Params) {
     F.Params.insert(P.Name);
     Value V;
-    if (isConstexprAnnotation(Info, P.Annotation)) {
+    auto Launched = S.ArgTypes.find(P.Name);
+    if (S.EqualToOne.count(P.Name) && !isConstexprAnnotation(Info, P.Annotation)) {
+      // Triton's specialization of integer arguments equal to 1: a constant.
+      V = Value::constant(PyValue::integer(1));
+    } else if (isConstexprAnnotation(Info, P.Annotation)) {
       auto It = S.Constexprs.find(P.Name);
       if (It != S.Constexprs.end())
         V = Value::constant(It->second);
@@ -96,6 +103,8 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S) 
         V = Value::constant(PyValue());
       if (!V.isConstexpr())
         V = Value::constant(PyValue());
+    } else if (Launched != S.ArgTypes.end()) {
+      V = Value::tensor(TileType{Launched->second, {}});
     } else if (auto T = annotationType(Info, P.Annotation)) {
       V = Value::tensor(TileType{*T, {}});
     } else if (Pointers.count(P.Name)) {
@@ -106,12 +115,28 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S) 
       // The host passes a number (or a tensor tessel cannot see): unknown.
       V = Value::tensor(TileType{ElemType{ScalarKind::Unknown}, {}});
     }
+    if (IRB && V.isTensor()) {
+      if (V.Type.Elem.Scalar == ScalarKind::Unknown) {
+        error(ProblemKind::UnsupportedConstruct, P.NameRange,
+              "the type of parameter `" + P.Name +
+                  "` is not known: give it in a launch spec (`# tessel: launch` or --spec) to lower the kernel");
+        V = Value::poison();
+      } else {
+        V.IR = IRB->function().addParam(V.Type, P.Name);
+      }
+    } else if (IRB && V.isConstexpr() && V.Const.isUnknown()) {
+      error(ProblemKind::UnsupportedConstruct, P.NameRange,
+            "the value of constexpr `" + P.Name + "` is not known under this specialization: lowering needs it");
+    }
     F.Vars[P.Name] = V;
     recordValue(nullptr, P.Name, V);
     if (!Out.Values.empty())
       Out.Values.back().Range = P.NameRange;
   }
-  execBlock(Fn.Def->Body);
+  // Lowering needs every parameter: after a missing one, the body would
+  // only repeat the same problem at each use.
+  if (!(IRB && ErrorsReported > 0))
+    execBlock(Fn.Def->Body);
   for (const auto &[V, R] : frame().Returns) {
     if (V.isConstexpr() && V.Const.isNone())
       continue;
@@ -123,8 +148,26 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S) 
 }
 
 void KernelChecker::execBlock(const Block &B) {
-  for (const Stmt *S : B)
-    exec(S);
+  if (!IRB) {
+    for (const Stmt *S : B)
+      exec(S);
+    return;
+  }
+  // Lowering: statements after a `return` are dead code, never emitted.
+  for (size_t I = 0; I < B.size() && !frame().Returned; ++I)
+    lowerStatement(B, I);
+}
+
+void KernelChecker::lowerStatement(const Block &B, size_t I) {
+  CurBlock = &B;
+  CurIndex = I;
+  exec(B[I]);
+  // A statement that evaluates to Poison while no error was ever reported
+  // is something the checker does not model, which the lowering cannot
+  // silently drop (after an error, Poison is that error's echo).
+  if (ErrorsReported == 0 && LastStatementPoison)
+    loweringLimit(B[I]->Range, "`" + std::string(sourceText(B[I]->Range)) + "`");
+  LastStatementPoison = false;
 }
 
 static SourceRange keywordRange(const Stmt *S, uint32_t Length) {
@@ -171,13 +214,16 @@ void KernelChecker::exec(const Stmt *S) {
     error(ProblemKind::UnsupportedConstruct, keywordRange(S, 8), "unsupported AST node type: Continue");
     return;
   case StmtKind::ExprStmt:
-    eval(cast<ExprStmt>(S)->Value);
+    LastStatementPoison = eval(cast<ExprStmt>(S)->Value).isPoison();
     return;
   case StmtKind::Assert: {
+    // visit_Assert is tl.device_assert(test, msg).
     const auto *A = cast<AssertStmt>(S);
-    eval(A->Test);
-    if (A->Msg)
-      eval(A->Msg);
+    Value Test = eval(A->Test);
+    Value Msg = A->Msg ? eval(A->Msg) : Value::constant(PyValue::string(""));
+    if (IRB && Test.isTensor())
+      IRB->deviceAssert(S->Range, lowerAs(Test, TileType{ElemType{ScalarKind::I1}, Test.Type.Shape}, A->Test->Range),
+                        Msg.isKnownConstexpr() && Msg.Const.isStr() ? Msg.Const.asStr() : std::string());
     return;
   }
   case StmtKind::Import:
@@ -256,9 +302,9 @@ void KernelChecker::assignTarget(const Expr *Target, const Value &V, bool Record
 /// a name becomes a scalar tensor (`BLOCK = 128` is no constexpr, triton#2604;
 /// `scale = 0.5` is an fp32 tensor). Only `x: tl.constexpr = ...` keeps a
 /// constexpr. Dtypes, None and other Python objects are kept as they are.
-Value KernelChecker::sanitizeAssigned(const Value &V) {
+Value KernelChecker::sanitizeAssigned(const Value &V, SourceRange R) {
   if (V.isKnownConstexpr() && (V.Const.isNumber() || V.Const.isBool()))
-    return toTensor(V, SourceRange{});
+    return toTensor(V, R);
   // A tuple's elements are sanitized one by one (measured: `shape = x.shape`
   // or `shape = (BLOCK, BLOCK)` cannot size tl.zeros afterwards).
   auto IsNumber = [](const Value &E) { return E.isKnownConstexpr() && (E.Const.isNumber() || E.Const.isBool()); };
@@ -270,7 +316,7 @@ Value KernelChecker::sanitizeAssigned(const Value &V) {
       return V;
     std::vector<Value> Elts;
     for (const PyValue &P : Ps)
-      Elts.push_back(sanitizeAssigned(Value::constant(P)));
+      Elts.push_back(sanitizeAssigned(Value::constant(P), R));
     if (std::any_of(Elts.begin(), Elts.end(), [](const Value &E) { return E.isTensor(); }))
       return Value::tuple(std::move(Elts));
     return V;
@@ -280,7 +326,7 @@ Value KernelChecker::sanitizeAssigned(const Value &V) {
       std::none_of(V.Elts.begin(), V.Elts.end(), IsUnknown)) {
     std::vector<Value> Elts;
     for (const Value &E : V.Elts)
-      Elts.push_back(sanitizeAssigned(E));
+      Elts.push_back(sanitizeAssigned(E, R));
     return Value::tuple(std::move(Elts));
   }
   return V;
@@ -288,6 +334,7 @@ Value KernelChecker::sanitizeAssigned(const Value &V) {
 
 void KernelChecker::execAssign(const AssignStmt *S) {
   Value V = eval(S->Value);
+  LastStatementPoison = V.isPoison();
   // _sanitize_value calls to_tensor on a string too, which refuses it.
   if (V.isKnownConstexpr() && V.Const.isStr() && S->Targets.size() == 1 && isa<NameExpr>(S->Targets[0])) {
     error(ProblemKind::InvalidOperands, S->Range,
@@ -296,21 +343,21 @@ void KernelChecker::execAssign(const AssignStmt *S) {
   }
   for (const Expr *T : S->Targets) {
     if (isa<NameExpr>(T)) {
-      assignTarget(T, sanitizeAssigned(V));
+      assignTarget(T, sanitizeAssigned(V, S->Value->Range));
       continue;
     }
     // `a, b = 1, 2`: each element is sanitized (as language.tuple values are).
     if ((isa<TupleExpr>(T) || isa<ListExpr>(T)) && V.isKnownConstexpr() && V.Const.isSequence()) {
       std::vector<Value> Parts;
       for (const PyValue &P : V.Const.elements())
-        Parts.push_back(sanitizeAssigned(Value::constant(P)));
+        Parts.push_back(sanitizeAssigned(Value::constant(P), S->Value->Range));
       assignTarget(T, Value::tuple(std::move(Parts)));
       continue;
     }
     if ((isa<TupleExpr>(T) || isa<ListExpr>(T)) && V.K == Value::Kind::Tuple) {
       std::vector<Value> Parts;
       for (const Value &P : V.Elts)
-        Parts.push_back(sanitizeAssigned(P));
+        Parts.push_back(sanitizeAssigned(P, S->Value->Range));
       assignTarget(T, Value::tuple(std::move(Parts)));
       continue;
     }
@@ -339,9 +386,11 @@ void KernelChecker::execAnnAssign(const AnnAssignStmt *S) {
     return;
   Value V = eval(S->Value);
   if (isa<NameExpr>(S->Target))
-    V = sanitizeAssigned(V);
-  if (auto T = annotationType(Info, S->Annotation); T && V.isTensor() && !V.Type.isBlock())
+    V = sanitizeAssigned(V, S->Value->Range);
+  if (auto T = annotationType(Info, S->Annotation); T && V.isTensor() && !V.Type.isBlock()) {
     V.Type.Elem = *T;
+    V.IR = coerce(V.IR, V.Type, S->Value->Range);
+  }
   assignTarget(S->Target, V);
 }
 
@@ -352,8 +401,9 @@ void KernelChecker::execAugAssign(const AugAssignStmt *S) {
   }
   Value Old = eval(S->Target);
   Value Rhs = eval(S->Value);
+  LastStatementPoison = Old.isPoison() || Rhs.isPoison();
   // visit_AugAssign is an Assign of the BinOp: the result is sanitized too.
-  assignTarget(S->Target, sanitizeAssigned(binaryOp(S->Op, Old, Rhs, S->Range)));
+  assignTarget(S->Target, sanitizeAssigned(binaryOp(S->Op, Old, Rhs, S->Range), S->Range));
 }
 
 /// Does the block return (anywhere inside its ifs)?
@@ -374,6 +424,10 @@ void KernelChecker::execReturn(const ReturnStmt *S) {
   }
   Value V = S->Value ? eval(S->Value) : Value::constant(PyValue::none());
   frame().Returns.emplace_back(V, S->Range);
+  if (IRB) {
+    LastStatementPoison = V.isPoison();
+    frame().Returned = true;
+  }
 }
 
 /// The type a value has once it is carried through a loop or a branch: a
@@ -391,7 +445,7 @@ static std::optional<TileType> carriedType(const Value &V) {
 
 static bool typesKnown(const TileType &T) { return T.Elem.Scalar != ScalarKind::Unknown && !T.hasUnknownDim(); }
 
-void KernelChecker::promoteLoopCarried(const Block &Body) {
+void KernelChecker::promoteLoopCarried(const Block &Body, SourceRange LoopRange) {
   // Triton turns live-in values the loop reassigns into loop-carried
   // tensors (`to_tensor`), so `acc = 0` enters the loop as an int32.
   std::set<std::string> Assigned;
@@ -400,7 +454,7 @@ void KernelChecker::promoteLoopCarried(const Block &Body) {
   for (const std::string &Name : Assigned) {
     auto It = frame().Vars.find(Name);
     if (It != frame().Vars.end() && It->second.isKnownConstexpr() && It->second.Const.isNumber())
-      It->second = toTensor(It->second, SourceRange{});
+      It->second = toTensor(It->second, LoopRange);
   }
 }
 
@@ -490,7 +544,15 @@ void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
   if (Test.isConstexpr() || Test.isPoison()) {
     std::optional<bool> Truth = Test.isPoison() ? std::nullopt : Test.Const.truthy();
     if (Truth) {
+      if (IRB)
+        frame().Transparent.emplace_back(CurBlock, CurIndex);
       execBlock(*Truth ? S->Body : S->OrElse);
+      if (IRB)
+        frame().Transparent.pop_back();
+      return;
+    }
+    if (IRB && !Test.isPoison()) {
+      loweringLimit(S->Test->Range, "an `if` on a constexpr whose value is unknown");
       return;
     }
     // An unknown constexpr: Triton would take one branch; both are checked,
@@ -515,6 +577,11 @@ void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
     error(ProblemKind::InvalidOperands, S->Test->Range,
           "Boolean value of Tensor with more than one value is ambiguous");
     Test = Value::poison();
+  }
+  if (IRB) {
+    if (Test.isPoison() && ErrorsReported == 0)
+      loweringLimit(S->Test->Range, "`" + std::string(sourceText(S->Test->Range)) + "`");
+    return lowerRuntimeIf(S, Test, KeywordR);
   }
   std::map<std::string, Value> Before = frame().Vars;
   execBlock(S->Body);
@@ -577,12 +644,17 @@ void KernelChecker::execFor(const ForStmt *S) {
     }
     int64_t Trips =
         (AllKnown && Step != 0) ? std::max<int64_t>(0, (End - Start + Step - (Step > 0 ? 1 : -1)) / Step) : -1;
-    if (Trips >= 0 && Trips <= MaxUnroll) {
+    if (Trips >= 0 && Trips <= (IRB ? MaxLoweredUnroll : MaxUnroll)) {
       for (int64_t I = 0; I < Trips; ++I) {
         if (Target)
           assignTarget(Target, Value::constant(PyValue::integer(Start + I * Step)), I == 0);
         execBlock(S->Body);
       }
+      return;
+    }
+    if (IRB) {
+      loweringLimit(S->Iter->Range,
+                    "a tl.static_range loop whose trip count is unknown or above " + std::to_string(MaxLoweredUnroll));
       return;
     }
     if (Target)
@@ -598,6 +670,7 @@ void KernelChecker::execFor(const ForStmt *S) {
   // types (a missing bound is a constexpr int32); unknown if one is unknown.
   ScalarKind IndVar = ScalarKind::I32;
   for (size_t I = 0; I < Bounds.size(); ++I) {
+    TypingOnly Typing(*this); // lowerRangeFor emits the bounds in the induction variable's type
     Value T = toTensor(Bounds[I], Call->Args[I]->Range);
     if (!T.isTensor()) {
       Names.push_back("?");
@@ -619,7 +692,9 @@ void KernelChecker::execFor(const ForStmt *S) {
     error(ProblemKind::InvalidOperands, S->Iter->Range,
           "For loop bounds and step must all be ints, are (" + Names[0] + ", " + Names[1] + ", " + Names[2] + ")");
   }
-  promoteLoopCarried(S->Body);
+  promoteLoopCarried(S->Body, KeywordR);
+  if (IRB)
+    return lowerRangeFor(S, std::move(Bounds), IndVar, KeywordR);
   if (Target) {
     IndexFacts F;
     F.DynScalar = true;
@@ -645,7 +720,9 @@ void KernelChecker::execWhile(const WhileStmt *S) {
     error(ProblemKind::UnsupportedConstruct, S->ElseRange.empty() ? KeywordR : S->ElseRange,
           "Not implemented: `while ... else` is not supported in triton");
   }
-  promoteLoopCarried(S->Body);
+  promoteLoopCarried(S->Body, KeywordR);
+  if (IRB)
+    return lowerWhile(S, KeywordR);
   std::map<std::string, Value> Before = frame().Vars;
   Value Test = eval(S->Test);
   if (Test.isBlock())

@@ -9,7 +9,13 @@
 /// the value Poison and carries on, so independent mistakes are all
 /// reported while one mistake is reported once.
 ///
-/// Internal to sema: analyzeFile() in Analysis.cpp is the public entry.
+/// Given an ir::Builder (setBuilder), the same walk also emits the kernel's
+/// tile IR, as Triton's CodeGenerator checks and emits in one pass: every
+/// Tensor value then carries its ir::Value. Without one (analyzeFile), no
+/// emission code runs beyond a null check.
+///
+/// Internal to sema: analyzeFile() in Analysis.cpp and lowerKernel() in
+/// Lowering.cpp are the public entries.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_COMPILER_SEMA_KERNELCHECKER_H
 #define TESSEL_COMPILER_SEMA_KERNELCHECKER_H
@@ -24,6 +30,10 @@
 #include <string>
 #include <vector>
 
+namespace tessel::ir {
+class Builder;
+}
+
 namespace tessel::sema {
 
 /// Constexpr values and launch options of one specialization of a kernel.
@@ -33,6 +43,10 @@ struct Specialization {
   int64_t NumStages = 3;
   std::string Description;
   SourceRange Source;
+  /// Lowering only: element types of the non-constexpr parameters (from the
+  /// launch) and the int parameters Triton specializes to the constant 1.
+  std::map<std::string, ElemType> ArgTypes;
+  std::set<std::string> EqualToOne;
 };
 
 /// An evaluated call argument.
@@ -48,6 +62,36 @@ public:
                 KernelAnalysis &Out);
 
   void checkKernel(const JitFunction &Fn, const Specialization &Spec);
+  /// Emit tile IR through B during checkKernel (B inserts into the kernel's
+  /// Function, whose parameters the walk adds).
+  void setBuilder(ir::Builder *B) { IRB = B; }
+  size_t errorsReported() const { return ErrorsReported; }
+
+  //===--- Emission (Emit.cpp); all of it is a no-op without a builder ---===//
+  ir::Builder *builder() const { return IRB; }
+  /// The IR value of a tensor, or of a constexpr number as a constant of its
+  /// literal type. A value the lowering cannot express yet is reported at R
+  /// (once) and replaced by a zero of its type, so the walk goes on.
+  ir::Value *lower(const Value &V, SourceRange R);
+  /// V converted to T exactly as Triton's implicit conversions do: cast of
+  /// the element type, then splat / expand_dims / broadcast to T's shape.
+  ir::Value *lowerAs(const Value &V, const TileType &T, SourceRange R);
+  ir::Value *coerce(ir::Value *X, const TileType &T, SourceRange R);
+  /// Reports a construct tessel checks but cannot lower yet.
+  void loweringLimit(SourceRange R, const std::string &What);
+  /// Suspends emission while a builtin types a computation it emits itself
+  /// (tl.fma types as `x * y + z` but is one fma op).
+  class TypingOnly {
+  public:
+    explicit TypingOnly(KernelChecker &C) : C(C), Saved(C.IRB) { C.IRB = nullptr; }
+    ~TypingOnly() { C.IRB = Saved; }
+    TypingOnly(const TypingOnly &) = delete;
+    TypingOnly &operator=(const TypingOnly &) = delete;
+
+  private:
+    KernelChecker &C;
+    ir::Builder *Saved;
+  };
 
   //===--- Used by the builtins ---------------------------------------===//
   void error(ProblemKind K, SourceRange R, std::string Message);
@@ -59,7 +103,7 @@ public:
   /// callers get false after an error was reported at R.
   bool validateShape(const std::vector<int64_t> &Shape, SourceRange R);
   /// Broadcasts a tensor value to Shape (facts follow).
-  Value broadcastTo(const Value &V, const std::vector<int64_t> &Shape);
+  Value broadcastTo(const Value &V, const std::vector<int64_t> &Shape, SourceRange R = {});
   /// A Python operator on two values; Rules overrides the typing rules of Op
   /// (tl.where pairs x and y as ArithKind::Select, for instance).
   /// The element type and broadcast shape of a binary operation (semantic.py's
@@ -69,6 +113,9 @@ public:
   Value binaryOp(ast::BinOpKind Op, const Value &L, const Value &R, SourceRange Range,
                  std::optional<ArithKind> Rules = std::nullopt);
   Value compareOp(ast::CmpOpKind Op, const Value &L, const Value &R, SourceRange Range);
+  /// The op of a binary operator on operands promoted to Computation.
+  ir::Value *emitBinary(ast::BinOpKind Op, const Value &L, const Value &R, const TileType &Computation,
+                        const TileType &ResultType, SourceRange Range);
   void recordAccess(MemoryAccess A) { Out.Accesses.push_back(std::move(A)); }
   /// The access recorded for a tl.load / tl.store call, if any.
   MemoryAccess *accessFor(const ast::CallExpr *Call) {
@@ -93,13 +140,23 @@ private:
     bool IsKernel = false;
     std::vector<std::pair<Value, SourceRange>> Returns;
     const ast::CallExpr *CallSite = nullptr;
+    /// Lowering: a `return` ran in the current block, so the statements
+    /// after it are dead code (Python semantics) and are not emitted.
+    bool Returned = false;
+    /// Lowering: where the constexpr `if`s being walked sit in their blocks
+    /// (outermost first), since the last region boundary; their remaining
+    /// statements follow the current block's when an early exit moves them.
+    std::vector<std::pair<const ast::Block *, size_t>> Transparent;
   };
 
   //===--- Statements (CheckStatements.cpp) ----------------------------===//
   void execBlock(const ast::Block &B);
+  /// Lowering: runs statement I of B (see execBlock).
+  void lowerStatement(const ast::Block &B, size_t I);
   void exec(const ast::Stmt *S);
   void execAssign(const ast::AssignStmt *S);
-  Value sanitizeAssigned(const Value &V);
+  /// R: where a constant the sanitizing creates comes from (the value).
+  Value sanitizeAssigned(const Value &V, SourceRange R);
   void execAnnAssign(const ast::AnnAssignStmt *S);
   void execAugAssign(const ast::AugAssignStmt *S);
   void execIf(const ast::IfStmt *S);
@@ -109,11 +166,24 @@ private:
   void execReturn(const ast::ReturnStmt *S);
   void assignTarget(const ast::Expr *Target, const Value &V, bool Record = true);
   /// Reports a loop-carried or if/else type change between two scopes.
-  void promoteLoopCarried(const ast::Block &Body);
+  void promoteLoopCarried(const ast::Block &Body, SourceRange LoopRange);
   void checkLoopCarried(const std::map<std::string, Value> &Before, SourceRange LoopRange);
   void mergeBranches(const std::map<std::string, Value> &Before, std::map<std::string, Value> Then,
                      std::map<std::string, Value> Else, SourceRange IfRange);
   void recordValue(const ast::Expr *NameExpr, const std::string &Name, const Value &V);
+  /// Runtime control flow while emitting (Emit.cpp): the names a region
+  /// carries out, and the region ops with their yields.
+  void lowerRuntimeIf(const ast::IfStmt *S, const Value &Test, SourceRange KeywordR);
+  void lowerRangeFor(const ast::ForStmt *S, std::vector<Value> Bounds, ScalarKind IndVar, SourceRange KeywordR);
+  void lowerWhile(const ast::WhileStmt *S, SourceRange KeywordR);
+  std::vector<std::string> carriedNames(const ast::Block &Body, SourceRange R);
+  /// The IR values carried for Names (tensors, block pointers' parts,
+  /// tuples' elements), and at the end of a region the values to yield for
+  /// them, in the structure of their values in Protos.
+  std::vector<ir::Value *> carriedInits(const std::vector<std::string> &Names, SourceRange R);
+  std::vector<ir::Value *> carriedYields(const std::vector<std::string> &Names,
+                                         const std::map<std::string, Value> &Protos, SourceRange R);
+  std::vector<ir::Value *> flattenAs(const Value &V, const Value &Proto, SourceRange R);
 
   //===--- Expressions (CheckExpressions.cpp) --------------------------===//
 public:
@@ -129,6 +199,7 @@ private:
   Value evalBoolOp(const ast::BoolOpExpr *E);
   Value evalCompare(const ast::CompareExpr *E);
   Value evalIfExp(const ast::IfExpExpr *E);
+  Value lowerIfExp(const ast::IfExpExpr *E, const Value &Test);
   Value evalCall(const ast::CallExpr *E);
   Value callValue(const Value &Callee, const ast::CallExpr *Call, std::vector<Arg> Args,
                   std::vector<std::pair<std::string, Arg>> Kw);
@@ -143,6 +214,15 @@ private:
   const Specialization *Spec = nullptr;
   std::vector<Frame> Frames;
   size_t ErrorsReported = 0;
+  ir::Builder *IRB = nullptr;
+  /// The statement execBlock is running (lowering moves the rest of a
+  /// function body into the else region of an `if` whose then branch returns).
+  const ast::Block *CurBlock = nullptr;
+  size_t CurIndex = 0;
+  /// Set by exec when the statement's value was Poison (see execBlock).
+  bool LastStatementPoison = false;
+  /// Ranges already reported as lowering limits (one report per construct).
+  std::set<std::pair<uint32_t, uint32_t>> LimitsReported;
 
   Frame &frame() { return Frames.back(); }
 };

@@ -21,6 +21,10 @@
 #include <string>
 #include <vector>
 
+namespace tessel::ir {
+class Value;
+}
+
 namespace tessel::sema {
 
 /// How a tensor's elements vary, for the structural masking check.
@@ -68,14 +72,23 @@ struct Value {
   /// pointer and BlockShape the shape a load through it produces.
   bool IsBlockPtr = false;
   std::vector<int64_t> BlockShape;
+  /// While lowering (the checker has an ir::Builder): the tile IR value a
+  /// Tensor evaluates to, of exactly Type (a block pointer's base). Null in a
+  /// diagnostics-only run.
+  ir::Value *IR = nullptr;
+  /// While lowering a block pointer: its shape and strides (i64 scalars, one
+  /// per dimension each), then its offsets (i32), as tl.make_block_ptr
+  /// converts them.
+  std::vector<ir::Value *> BlockParts;
 
   static Value poison() { return Value(); }
-  static Value tensor(TileType T, IndexFacts F = {}) {
+  static Value tensor(TileType T, IndexFacts F = {}, ir::Value *IR = nullptr) {
     Value V;
     V.K = Kind::Tensor;
     V.Type = std::move(T);
     V.Facts = std::move(F);
     V.Facts.resize(V.Type.Shape.size());
+    V.IR = IR;
     return V;
   }
   static Value constant(PyValue P) {

@@ -1,14 +1,25 @@
-# RunGolden.cmake - one golden test: run `tessel check` on one sample and
+# RunGolden.cmake - one golden test: run `tessel check` on one sample (or the
+# tessel command line given as ARGS) and
 # compare its stdout with the expected file, or rewrite that file when
 # TESSEL_UPDATE_GOLDEN=1. Called by tests.cmake with -DTESSEL -DROOT -DSAMPLE
 # -DFORMAT -DEXPECTED -DACTUAL.
-foreach(var TESSEL ROOT SAMPLE FORMAT EXPECTED ACTUAL)
+# With -DARGS=a;b;c, the command is `tessel a b c` instead (the tile IR goldens).
+set(required TESSEL ROOT EXPECTED ACTUAL)
+if(NOT DEFINED ARGS)
+  list(APPEND required SAMPLE FORMAT)
+  set(ARGS check --format=${FORMAT} --color=never ${SAMPLE})
+  set(SAMPLE_OR_ARGS ${SAMPLE})
+else()
+  string(REPLACE ";" " " SAMPLE_OR_ARGS "${ARGS}")
+endif()
+foreach(var ${required})
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "RunGolden.cmake: -D${var}=... is required")
   endif()
 endforeach()
+set(SAMPLE ${SAMPLE_OR_ARGS})
 
-execute_process(COMMAND ${TESSEL} check --format=${FORMAT} --color=never ${SAMPLE}
+execute_process(COMMAND ${TESSEL} ${ARGS}
   WORKING_DIRECTORY ${ROOT} OUTPUT_VARIABLE actual ERROR_VARIABLE stderr RESULT_VARIABLE rc)
 # 0 (clean) and 1 (errors found) are both normal outcomes; anything else
 # (2: unreadable input, a signal) is a failure whatever the golden says.

@@ -29,3 +29,35 @@ if(clean_samples)
   add_test(NAME samples.check_clean COMMAND tessel check --color=never ${clean_samples}
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endif()
+
+# Golden tile IR: `tessel compile --emit tir` of three samples under fixed
+# launch specs, compared with tests/golden/tir/<name>.tir (same update rule).
+function(tessel_tir_golden name sample kernel spec)
+  add_test(NAME golden.tir.${name}
+    COMMAND ${CMAKE_COMMAND} -DTESSEL=$<TARGET_FILE:tessel> -DROOT=${PROJECT_SOURCE_DIR}
+      "-DARGS=compile;samples/${sample};--kernel;${kernel};--emit;tir;--spec;${spec}"
+      -DEXPECTED=${CMAKE_CURRENT_LIST_DIR}/tir/${name}.tir
+      -DACTUAL=${CMAKE_CURRENT_BINARY_DIR}/golden-actual/tir/${name}.tir
+      -P ${CMAKE_CURRENT_LIST_DIR}/RunGolden.cmake)
+endfunction()
+tessel_tir_golden(vector_add vector_add.py vector_add_kernel
+  "n=4096 x_ptr=fp32[n] y_ptr=fp32[n] out_ptr=fp32[n]:out n_elements=n BLOCK_SIZE=1024 grid=(cdiv(n, BLOCK_SIZE),)")
+tessel_tir_golden(fused_softmax fused_softmax.py fused_softmax_kernel
+  "rows=64 cols=781 in_ptr=fp32[rows, cols] out_ptr=fp32[rows, cols]:out in_row_stride=cols out_row_stride=cols n_rows=rows n_cols=cols BLOCK_SIZE=1024 NUM_STAGES=3 grid=(16,)")
+tessel_tir_golden(matmul matmul.py matmul_kernel
+  "M=256 N=256 K=128 a_ptr=fp16[M, K] b_ptr=fp16[K, N] c_ptr=fp16[M, N]:out stride_am=K stride_ak=1 stride_bk=N stride_bn=1 stride_cm=N stride_cn=1 BLOCK_M=64 BLOCK_N=64 BLOCK_K=32 GROUP_M=8 grid=(cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N),)")
+
+# `tessel compile` error paths: a sema error is reported at its token (exit 1),
+# usage errors say what is wrong (exit 2); neither prints IR.
+add_test(NAME compile.sema_error_text COMMAND sh -c
+  "tessel_bin=$0; $tessel_bin compile samples/bugs/ts105_invalid_arange.py --kernel hundred_kernel --emit tir --color=never 2>&1; echo exit=$?"
+  $<TARGET_FILE:tessel> WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(compile.sema_error_text PROPERTIES
+  PASS_REGULAR_EXPRESSION "ts105_invalid_arange.py:12:12: error: arange's range must be a power of 2 \\[TS105\\].*exit=1")
+add_test(NAME compile.unknown_kernel COMMAND tessel compile samples/vector_add.py --kernel nope --emit tir)
+set_tests_properties(compile.unknown_kernel PROPERTIES
+  PASS_REGULAR_EXPRESSION "no @triton.jit kernel named 'nope'; the file defines vector_add_kernel"
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+add_test(NAME compile.needs_emit_tir COMMAND tessel compile samples/vector_add.py --kernel vector_add_kernel --emit ptx)
+set_tests_properties(compile.needs_emit_tir PROPERTIES
+  PASS_REGULAR_EXPRESSION "--emit takes 'tir'")

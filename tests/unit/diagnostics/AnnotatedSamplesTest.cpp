@@ -163,9 +163,14 @@ TEST(AnnotatedSamples, EveryCodeHasABugSample) {
       ADD_FAILURE() << "no bug sample " << Prefix << "*.py for " << Info.Code << " " << Info.Name;
       continue;
     }
-    test::Annotations Ann = test::readAnnotations(readFile(SourceDir / *It));
+    std::string Text = readFile(SourceDir / *It);
+    test::Annotations Ann = test::readAnnotations(Text);
     bool Expects = std::any_of(Ann.Expected.begin(), Ann.Expected.end(),
                                [&](const test::ExpectedFinding &E) { return E.Code == Info.Code; });
+    // TS3xx come from running the kernel: their fixtures expect them in `# run:` lines, which
+    // tests/unit/tools/RunBugSamplesTest.cpp checks.
+    if (Info.Code.rfind("TS3", 0) == 0)
+      Expects = Text.find("# run: error[" + std::string(Info.Code) + "]") != std::string::npos;
     EXPECT_TRUE(Expects) << *It << " has no annotation expecting " << Info.Code;
   }
 }

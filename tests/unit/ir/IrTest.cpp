@@ -340,3 +340,28 @@ TEST(TileIR, VerifierChecksRegionSignatures) {
 }
 
 } // namespace
+
+TEST(TileIR, ResultsAddedAfterTheRegionsAreFilled) {
+  // The lowering learns an `if`'s results only after walking both branches.
+  Function F("k");
+  Builder B(F);
+  TileType I32 = scalarType(ScalarKind::I32);
+  Value *N = F.addParam(I32, "n");
+  Value *Zero = B.constantInt(at(1, 2), 0, I32);
+  IfOp *If = B.createIf(at(3, 20), B.cmp(at(3, 8), CmpPredicate::GT, N, Zero), {}, true);
+  B.setInsertionPointToEnd(If->thenBlock());
+  Value *Doubled = B.add(at(10, 15), N, N);
+  B.yield(at(10, 15), {Doubled});
+  B.setInsertionPointToEnd(If->elseBlock());
+  B.yield(at(16, 20), {Zero});
+  Value *R = B.addResult(If, I32);
+  B.setInsertionPointToEnd(&F.body());
+  B.add(at(21, 25), R, N);
+  B.ret(at(26, 26));
+  EXPECT_EQ(If->numResults(), 1u);
+  EXPECT_EQ(R->definingOp(), If);
+  EXPECT_EQ(R->index(), 0u);
+  EXPECT_EQ(messages(verify(F)), "");
+  EXPECT_NE(printFunction(F, {nullptr, false}).find("%2 = if %1 -> (i32) {"), std::string::npos)
+      << printFunction(F, {nullptr, false});
+}

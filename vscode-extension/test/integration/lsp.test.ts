@@ -194,6 +194,10 @@ test('tessel lsp serves what the VS Code extension asks for', { timeout: 120_000
     assert.equal(r.device, 'cpu');
     assert.equal(typeof r.exitCode, 'number');
     assert.equal(typeof r.output, 'string');
+    // `tessel run` exists now: the fixture's syntax error (broken_kernel) stops the run with exit
+    // code 1 and a report, never the usage failure (2) of a missing subcommand.
+    assert.notEqual(r.exitCode, 2, r.output);
+    assert.match(r.output, /^run add_kernel in /);
     st.diagnostic(`exit ${r.exitCode}: ${r.output.split('\n')[0]}`);
   });
 

@@ -1,0 +1,448 @@
+//===- LaunchPlan.cpp - how one kernel of a file is launched --------------===//
+/// \file
+/// Spec selection (command line, directives, derivation), the values a file
+/// fixes on its own (parameter defaults, launch-site keywords, the chosen
+/// autotune config) merged into a spec before it is evaluated, and Triton's
+/// argument specialization rules for the LoweringRequest.
+//===----------------------------------------------------------------------===//
+#include "compiler/sema/LaunchPlan.h"
+
+#include "compiler/frontend/ConstEval.h"
+#include "compiler/ir/TypeUtils.h"
+#include "compiler/sema/ParamAnnotations.h"
+#include "compiler/sema/PointerParams.h"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+
+namespace tessel::sema {
+
+namespace {
+
+/// A value the file fixes without a spec, and where it came from.
+struct FixedValue {
+  PyValue Value;
+  std::string Source; ///< "autotune config 0", "the launch site", "its default"
+};
+
+/// What the file fixes for one kernel: constexprs and launch options.
+struct FileFacts {
+  std::map<std::string, FixedValue> Values;
+  std::optional<int64_t> NumWarps, NumStages;
+  std::string OptionsSource;
+};
+
+} // namespace
+
+/// Values a constexpr can take from the file: numbers enter the spec, other
+/// constants (strings such as ACTIVATION="leaky_relu", None) go straight
+/// into the lowering request, as a spec cannot spell them.
+static bool isConstant(const PyValue &V) { return V.isNumber() || V.isStr() || V.isNone(); }
+
+static std::optional<launch::SpecExpr> toSpecExpr(const PyValue &V) {
+  launch::SpecExpr E;
+  if (V.isBool()) {
+    E.K = launch::SpecExpr::Kind::Bool;
+    E.Int = V.asBool();
+  } else if (V.isInt()) {
+    E.K = launch::SpecExpr::Kind::Int;
+    E.Int = V.asInt();
+  } else if (V.isFloat()) {
+    E.K = launch::SpecExpr::Kind::Float;
+    E.Float = V.asFloat();
+  } else {
+    return std::nullopt;
+  }
+  return E;
+}
+
+static PyValue toPyValue(const launch::ConcreteValue &V) {
+  if (V.IsBool)
+    return PyValue::boolean(V.Int != 0);
+  if (V.IsFloat)
+    return PyValue::floating(V.Float);
+  return PyValue::integer(V.Int);
+}
+
+static const ast::Param *paramNamed(const JitFunction &Fn, std::string_view Name) {
+  for (const ast::Param &P : Fn.Def->Params)
+    if (P.Name == Name)
+      return &P;
+  return nullptr;
+}
+
+/// Parameter defaults, then the first launch site's literal keywords, then
+/// the chosen autotune config: later sources win, as at a real launch where
+/// the autotuner's values override the call's.
+static FileFacts fileFacts(const JitFunction &Fn, const ModuleInfo &Info, size_t ConfigIndex) {
+  FileFacts F;
+  ConstEval Eval(Info, [&Info](const std::string &Name) {
+    auto It = Info.Globals.find(Name);
+    return It == Info.Globals.end() ? PyValue() : It->second.Value;
+  });
+  for (const ast::Param &P : Fn.Def->Params) {
+    if (!P.Default)
+      continue;
+    PyValue V = Eval.eval(P.Default);
+    if (isConstant(V))
+      F.Values[P.Name] = {V, "its default"};
+  }
+  if (!Fn.Launches.empty()) {
+    const LaunchSite &L = Fn.Launches.front();
+    for (const auto &[Name, V] : L.Keywords) {
+      if (!V.isIntLike())
+        continue;
+      if (Name == "num_warps" || Name == "num_stages") {
+        (Name == "num_warps" ? F.NumWarps : F.NumStages) = V.asInt();
+        F.OptionsSource = "the launch site";
+      }
+    }
+    for (const auto &[Name, V] : L.Keywords)
+      if (paramNamed(Fn, Name) && isConstant(V))
+        F.Values[Name] = {V, "the launch site"};
+  }
+  if (ConfigIndex < Fn.Configs.size()) {
+    const PyConfig &C = Fn.Configs[ConfigIndex].Config;
+    std::string Source = "autotune config " + std::to_string(ConfigIndex);
+    for (const auto &[K, V] : C.Kwargs)
+      if (K.isStr() && isConstant(V))
+        F.Values[K.asStr()] = {V, Source};
+    F.NumWarps = C.NumWarps;
+    F.NumStages = C.NumStages;
+    F.OptionsSource = Source;
+  }
+  return F;
+}
+
+/// Adds what the file fixes to a spec that does not say it, noting each.
+static void completeSpec(launch::LaunchSpec &Spec, const FileFacts &F, std::vector<std::string> &Assumptions) {
+  for (const auto &[Name, Fixed] : F.Values) {
+    if (Spec.value(Name) || Spec.tensor(Name))
+      continue;
+    std::optional<launch::SpecExpr> E = toSpecExpr(Fixed.Value);
+    Assumptions.push_back(Name + "=" + Fixed.Value.repr() + " from " + Fixed.Source);
+    if (!E)
+      continue;
+    E->Range = Spec.Range;
+    launch::ValueSpec V;
+    V.Name = Name;
+    V.Range = Spec.Range;
+    V.Instances.push_back(*E);
+    Spec.Values.push_back(std::move(V));
+  }
+  auto Option = [&](std::optional<launch::SpecExpr> &Slot, std::optional<int64_t> Value, const char *Name) {
+    if (Slot || !Value)
+      return;
+    launch::SpecExpr E;
+    E.K = launch::SpecExpr::Kind::Int;
+    E.Int = *Value;
+    E.Range = Spec.Range;
+    Slot = E;
+    Assumptions.push_back(std::string(Name) + "=" + std::to_string(*Value) + " from " + F.OptionsSource);
+  };
+  Option(Spec.NumWarps, F.NumWarps, "num_warps");
+  Option(Spec.NumStages, F.NumStages, "num_stages");
+}
+
+static launch::SpecExpr intExpr(int64_t V) {
+  launch::SpecExpr E;
+  E.K = launch::SpecExpr::Kind::Int;
+  E.Int = V;
+  return E;
+}
+
+/// The spec docs/launch-spec.md "Without a spec" describes. Constexprs no
+/// source fixes are reported at the parameter: no guess would be honest.
+static launch::LaunchSpec deriveSpec(const JitFunction &Fn, const ModuleInfo &Info, const FileFacts &F, int64_t Size,
+                                     std::vector<std::string> &Assumptions, std::vector<Problem> &Problems) {
+  launch::LaunchSpec Spec;
+  Spec.Range = Fn.Def->NameRange;
+  std::set<std::string> Pointers = inferPointerParams(*Fn.Def, Info);
+  for (const ast::Param &P : Fn.Def->Params) {
+    if (isConstexprAnnotation(Info, P.Annotation)) {
+      if (!F.Values.count(P.Name) && !std::count(Fn.HeuristicNames.begin(), Fn.HeuristicNames.end(), P.Name))
+        Problems.push_back(Problem{ProblemKind::LaunchSpec,
+                                   P.NameRange,
+                                   "no value for constexpr parameter '" + P.Name +
+                                       "': no autotune config, launch site or default fixes it; give the kernel a "
+                                       "`# tessel: launch` directive or pass --spec",
+                                   {},
+                                   {},
+                                   {}});
+      continue;
+    }
+    std::optional<ElemType> Annotated = annotationType(Info, P.Annotation);
+    bool IsPointer = Annotated ? Annotated->isPointer() : Pointers.count(P.Name) > 0;
+    if (IsPointer) {
+      ScalarKind K = Annotated && Annotated->PointerDepth == 1 ? Annotated->Scalar : ScalarKind::FP32;
+      launch::TensorSpec T;
+      T.Name = P.Name;
+      T.Range = Spec.Range;
+      T.DType = std::string(shortName(K));
+      T.Dims.push_back(intExpr(Size));
+      Spec.Tensors.push_back(std::move(T));
+      Assumptions.push_back(P.Name + "=" + std::string(shortName(K)) + "[" + std::to_string(Size) + "]");
+      continue;
+    }
+    launch::ValueSpec V;
+    V.Name = P.Name;
+    V.Range = Spec.Range;
+    launch::SpecExpr E;
+    if (Annotated && isFloat(Annotated->Scalar)) {
+      E.K = launch::SpecExpr::Kind::Float;
+      E.Float = 0.5;
+    } else if (Annotated && Annotated->Scalar == ScalarKind::I1) {
+      E.K = launch::SpecExpr::Kind::Bool;
+      E.Int = 1;
+    } else {
+      // Strides of 1 keep every offset of a size-Size tensor inside it.
+      E = intExpr(P.Name.find("stride") != std::string::npos ? 1 : Size);
+    }
+    V.Instances.push_back(E);
+    Spec.Values.push_back(std::move(V));
+    Assumptions.push_back(P.Name + "=" +
+                          (E.K == launch::SpecExpr::Kind::Float  ? "0.5"
+                           : E.K == launch::SpecExpr::Kind::Bool ? "True"
+                                                                 : std::to_string(E.Int)));
+  }
+  Assumptions.push_back("grid=(1,)");
+  return Spec;
+}
+
+/// The kernel a directive is for: the one it names, else the first @jit
+/// function defined below it.
+static std::string targetKernel(const launch::LaunchDirective &D, const launch::LaunchSpec &Spec,
+                                const ModuleInfo &Info) {
+  if (!Spec.Kernel.empty())
+    return Spec.Kernel;
+  std::string Target;
+  uint32_t Best = std::numeric_limits<uint32_t>::max();
+  for (const auto &[Name, J] : Info.Jit)
+    if (J.Def && J.Def->Range.Begin >= D.Range.End && J.Def->Range.Begin < Best) {
+      Best = J.Def->Range.Begin;
+      Target = Name;
+    }
+  return Target;
+}
+
+/// The parsed directives that apply to Fn.
+static std::vector<launch::ParsedLaunchSpec> directivesFor(const JitFunction &Fn, const ParsedFile &File,
+                                                           const ModuleInfo &Info) {
+  std::vector<launch::ParsedLaunchSpec> Out;
+  for (const launch::LaunchDirective &D : launch::findLaunchDirectives(File.text().text())) {
+    launch::ParsedLaunchSpec P = launch::parseLaunchSpec(File.text().slice(D.Body), D.Body.Begin);
+    if (targetKernel(D, P.Spec, Info) == Fn.Name)
+      Out.push_back(std::move(P));
+  }
+  return Out;
+}
+
+std::vector<Problem> checkLaunchDirectives(const ParsedFile &File, const ModuleInfo &Info) {
+  std::vector<Problem> Out;
+  for (const launch::LaunchDirective &D : launch::findLaunchDirectives(File.text().text())) {
+    launch::ParsedLaunchSpec P = launch::parseLaunchSpec(File.text().slice(D.Body), D.Body.Begin);
+    if (!P.Problems.empty()) {
+      for (Problem &Pr : P.Problems)
+        Out.push_back(std::move(Pr));
+      continue;
+    }
+    const JitFunction *Fn = Info.jit(targetKernel(D, P.Spec, Info));
+    if (Fn && Fn->Def) {
+      std::vector<std::string> Unused;
+      completeSpec(P.Spec, fileFacts(*Fn, Info, 0), Unused);
+    }
+    ProblemSink Sink;
+    launch::instantiate(P.Spec, Sink);
+    for (Problem &Pr : Sink.take())
+      Out.push_back(std::move(Pr));
+  }
+  return Out;
+}
+
+/// Triton code names pointer parameters `x_ptr`; a spec may call the tensor
+/// plain `x` (docs/launch-spec.md), which then binds `x_ptr` unless `x` is
+/// itself a parameter or `x_ptr` has its own entry.
+static void bindTensorNames(const JitFunction &Fn, launch::ConcreteLaunch &L) {
+  auto Named = [&L](const std::string &Name) {
+    return std::find_if(L.Tensors.begin(), L.Tensors.end(),
+                        [&Name](const launch::ConcreteTensor &T) { return T.Name == Name; });
+  };
+  for (const ast::Param &P : Fn.Def->Params) {
+    const std::string Suffix = "_ptr";
+    if (P.Name.size() <= Suffix.size() || P.Name.compare(P.Name.size() - Suffix.size(), Suffix.size(), Suffix) != 0)
+      continue;
+    std::string Short = P.Name.substr(0, P.Name.size() - Suffix.size());
+    if (Named(P.Name) != L.Tensors.end() || paramNamed(Fn, Short))
+      continue;
+    auto It = Named(Short);
+    if (It != L.Tensors.end())
+      It->Name = P.Name;
+  }
+}
+
+/// A planned launch: tensor names bound to parameters, then the request.
+static PlannedLaunch planned(const JitFunction &Fn, const ModuleInfo &Info, const FileFacts &Facts,
+                             launch::ConcreteLaunch L) {
+  bindTensorNames(Fn, L);
+  LoweringRequest R = loweringRequestFor(Fn, Info, L);
+  for (const auto &[Name, Fixed] : Facts.Values)
+    if (!Fixed.Value.isNumber() && !L.value(Name) && paramNamed(Fn, Name))
+      R.Constexprs.emplace(Name, Fixed.Value);
+  return {std::move(L), std::move(R)};
+}
+
+LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
+                      const LaunchPlanOptions &Opts) {
+  LaunchPlan Plan;
+  Plan.Kernel = std::string(Kernel);
+  const JitFunction *Fn = Info.jit(Plan.Kernel);
+  if (!Fn || !Fn->Def) {
+    std::string Known;
+    for (const std::string &Name : Info.Order) {
+      const JitFunction &J = Info.Jit.at(Name);
+      if (J.IsKernel && J.Def)
+        Known += (Known.empty() ? "" : ", ") + Name;
+    }
+    Plan.Error = "no @triton.jit kernel named '" + Plan.Kernel + "'" +
+                 (Known.empty() ? " (the file defines none)" : "; the file defines " + Known);
+    return Plan;
+  }
+  if (Opts.Config && *Opts.Config >= Fn->Configs.size()) {
+    Plan.Error = Fn->Configs.empty() ? "kernel '" + Plan.Kernel + "' has no autotune configs, so --config " +
+                                           std::to_string(*Opts.Config) + " names none"
+                                     : "kernel '" + Plan.Kernel + "' has " + std::to_string(Fn->Configs.size()) +
+                                           " autotune configs (0 to " + std::to_string(Fn->Configs.size() - 1) +
+                                           "), not " + std::to_string(*Opts.Config);
+    return Plan;
+  }
+  FileFacts Facts = fileFacts(*Fn, Info, Opts.Config.value_or(0));
+
+  std::vector<launch::ParsedLaunchSpec> Specs;
+  if (Opts.SpecText) {
+    Plan.Origin = SpecOrigin::CommandLine;
+    Specs.push_back(launch::parseLaunchSpec(*Opts.SpecText, 0));
+  } else {
+    Specs = directivesFor(*Fn, File, Info);
+    Plan.Origin = Specs.empty() ? SpecOrigin::Derived : SpecOrigin::Directive;
+  }
+
+  if (Plan.Origin == SpecOrigin::Derived && !Fn->IsKernel) {
+    // A helper's arguments are tiles its callers build: nothing in the file says how to launch it.
+    Plan.Error = "'" + Plan.Kernel +
+                 "' is a @triton.jit helper called from other @jit functions, not a kernel "
+                 "launched from the host; run the kernel that calls it, or give it a launch spec";
+    return Plan;
+  }
+  if (Plan.Origin == SpecOrigin::Derived) {
+    std::vector<std::string> Guessed;
+    launch::LaunchSpec Spec = deriveSpec(*Fn, Info, Facts, Opts.DefaultSize, Guessed, Plan.Problems);
+    completeSpec(Spec, Facts, Plan.Assumptions);
+    for (std::string &G : Guessed)
+      Plan.Assumptions.push_back(std::move(G) + " (no launch spec)");
+    if (!Plan.Problems.empty())
+      return Plan;
+    ProblemSink Sink;
+    for (launch::ConcreteLaunch &L : launch::instantiate(Spec, Sink))
+      Plan.Launches.push_back(planned(*Fn, Info, Facts, std::move(L)));
+    for (Problem &P : Sink.take())
+      Plan.Problems.push_back(std::move(P));
+    return Plan;
+  }
+
+  for (launch::ParsedLaunchSpec &P : Specs) {
+    if (!P.Problems.empty()) {
+      for (Problem &Pr : P.Problems)
+        Plan.Problems.push_back(std::move(Pr));
+      continue;
+    }
+    if (Plan.Origin == SpecOrigin::CommandLine && !P.Spec.Kernel.empty() && P.Spec.Kernel != Plan.Kernel) {
+      Plan.Problems.push_back(Problem{ProblemKind::LaunchSpec,
+                                      P.Spec.Range,
+                                      "the spec is for kernel '" + P.Spec.Kernel + "', not '" + Plan.Kernel + "'",
+                                      {},
+                                      {},
+                                      {}});
+      continue;
+    }
+    std::vector<std::string> Added;
+    completeSpec(P.Spec, Facts, Added);
+    for (std::string &A : Added)
+      if (std::find(Plan.Assumptions.begin(), Plan.Assumptions.end(), A) == Plan.Assumptions.end())
+        Plan.Assumptions.push_back(std::move(A));
+    ProblemSink Sink;
+    for (launch::ConcreteLaunch &L : launch::instantiate(P.Spec, Sink))
+      Plan.Launches.push_back(planned(*Fn, Info, Facts, std::move(L)));
+    for (Problem &Pr : Sink.take())
+      Plan.Problems.push_back(std::move(Pr));
+  }
+  return Plan;
+}
+
+/// Parameters Triton does not specialize on value (`do_not_specialize`,
+/// given by name or by position).
+static std::set<std::string> notSpecialized(const JitFunction &Fn) {
+  std::set<std::string> Out;
+  for (const auto &[Key, V] : Fn.JitOptions) {
+    if (Key != "do_not_specialize" || !V.isSequence())
+      continue;
+    for (const PyValue &E : V.elements()) {
+      if (E.isStr())
+        Out.insert(E.asStr());
+      else if (E.isInt() && E.asInt() >= 0 && static_cast<size_t>(E.asInt()) < Fn.Def->Params.size())
+        Out.insert(Fn.Def->Params[static_cast<size_t>(E.asInt())].Name);
+    }
+  }
+  return Out;
+}
+
+/// Triton's type of an integer argument: i32 when it fits, else i64 (u64
+/// above i64's range, which an int64_t cannot hold).
+static ScalarKind intArgKind(int64_t V) {
+  return V >= std::numeric_limits<int32_t>::min() && V <= std::numeric_limits<int32_t>::max() ? ScalarKind::I32
+                                                                                              : ScalarKind::I64;
+}
+
+LoweringRequest loweringRequestFor(const JitFunction &Fn, const ModuleInfo &Info, const launch::ConcreteLaunch &L) {
+  LoweringRequest R;
+  R.Kernel = Fn.Name;
+  R.NumWarps = L.NumWarps;
+  R.NumStages = L.NumStages;
+  std::set<std::string> Plain = notSpecialized(Fn);
+  for (const ast::Param &P : Fn.Def->Params) {
+    if (isConstexprAnnotation(Info, P.Annotation)) {
+      if (const launch::ConcreteValue *V = L.value(P.Name))
+        R.Constexprs[P.Name] = toPyValue(*V);
+      continue;
+    }
+    bool IsTensor = false;
+    for (const launch::ConcreteTensor &T : L.Tensors) {
+      if (T.Name != P.Name)
+        continue;
+      std::optional<ScalarKind> K = ir::scalarFromName(T.DType);
+      R.ArgTypes[P.Name] = ElemType{K.value_or(ScalarKind::Unknown), 1};
+      IsTensor = true;
+    }
+    if (IsTensor)
+      continue;
+    const launch::ConcreteValue *V = L.value(P.Name);
+    if (!V)
+      continue;
+    if (V->IsBool) {
+      R.ArgTypes[P.Name] = ElemType{ScalarKind::I1};
+    } else if (V->IsFloat) {
+      R.ArgTypes[P.Name] = ElemType{ScalarKind::FP32};
+    } else {
+      R.ArgTypes[P.Name] = ElemType{intArgKind(V->Int)};
+      if (V->Int == 1 && !Plain.count(P.Name))
+        R.EqualToOne.insert(P.Name);
+    }
+  }
+  // Heuristics set constexprs that are not always parameters the spec names.
+  for (const std::string &H : Fn.HeuristicNames)
+    if (const launch::ConcreteValue *V = L.value(H))
+      R.Constexprs[H] = toPyValue(*V);
+  return R;
+}
+
+} // namespace tessel::sema

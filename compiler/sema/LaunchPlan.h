@@ -1,0 +1,88 @@
+//===- LaunchPlan.h - how one kernel of a file is launched ------*- C++ -*-===//
+/// \file
+/// Turns "run kernel K of this file" into concrete launches and the
+/// specialization each one lowers under. The launch comes from, in order:
+/// a `--spec` text, the kernel's `# tessel: launch` directives, or, when the
+/// file has neither, what docs/launch-spec.md "Without a spec" derives
+/// (constexprs and num_warps/num_stages from the chosen autotune config or
+/// literal launch-site keywords, tensor dtypes from annotations or fp32,
+/// sizes 1024, grid (1,)), with every guess written down as an assumption.
+///
+/// A spec may leave out the constexprs an autotune config (or a launch site,
+/// or a parameter default) fixes: those are added to it before it is
+/// evaluated, so its grid can say `cdiv(M, BLOCK_M)` about a BLOCK_M that
+/// the autotuner picks.
+///
+/// Each launch's LoweringRequest follows Triton's specialization rules: an
+/// int scalar is i32, or i64 when it does not fit; a float is fp32; a bool
+/// is i1; an int equal to 1 (not named in do_not_specialize) is in
+/// EqualToOne; a tensor gives pointer<dtype>.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_SEMA_LAUNCHPLAN_H
+#define TESSEL_COMPILER_SEMA_LAUNCHPLAN_H
+
+#include "compiler/frontend/Discovery.h"
+#include "compiler/frontend/LaunchSpec.h"
+#include "compiler/frontend/Parser.h"
+#include "compiler/sema/Lowering.h"
+#include "compiler/support/Problem.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tessel::sema {
+
+struct LaunchPlanOptions {
+  /// `--spec` text; replaces the kernel's directives.
+  std::optional<std::string> SpecText;
+  /// 0-based index of the autotune config; nullopt: the first.
+  std::optional<size_t> Config;
+  /// The size given to every symbol and scalar argument nothing else fixes.
+  int64_t DefaultSize = 1024;
+};
+
+/// One concrete launch and the specialization it lowers under.
+struct PlannedLaunch {
+  launch::ConcreteLaunch Launch;
+  LoweringRequest Request;
+};
+
+enum class SpecOrigin {
+  CommandLine, ///< --spec: problem ranges are byte offsets into LaunchPlanOptions::SpecText
+  Directive,   ///< `# tessel: launch` comments: problem ranges are in the file
+  Derived,     ///< no spec: derived from the file, see Assumptions
+};
+
+struct LaunchPlan {
+  std::string Kernel;
+  SpecOrigin Origin = SpecOrigin::Derived;
+  /// One per instance of every spec, in order; empty when nothing can run.
+  std::vector<PlannedLaunch> Launches;
+  /// What was guessed, for people: "assumed n_elements=1024 (no launch spec)".
+  std::vector<std::string> Assumptions;
+  /// Problems of the spec (TS122, at the spec's own range; see Origin) and
+  /// values the launch cannot do without, at the kernel's name.
+  std::vector<Problem> Problems;
+  /// Why the request itself cannot be planned (no kernel of that name, no
+  /// autotune config of that index): a usage error, not a finding.
+  std::string Error;
+};
+
+/// Plans the launches of kernel Kernel of File (Info is its discovery).
+LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
+                      const LaunchPlanOptions &Opts = {});
+
+/// The problems of every `# tessel: launch` directive of a file, evaluated
+/// as planLaunch would (with what the file fixes added), so that `tessel
+/// check` and `tessel run` agree on which directives are valid.
+std::vector<Problem> checkLaunchDirectives(const ParsedFile &File, const ModuleInfo &Info);
+
+/// The LoweringRequest of Fn under one concrete launch (the rules above).
+LoweringRequest loweringRequestFor(const JitFunction &Fn, const ModuleInfo &Info, const launch::ConcreteLaunch &L);
+
+} // namespace tessel::sema
+
+#endif // TESSEL_COMPILER_SEMA_LAUNCHPLAN_H

@@ -1,0 +1,54 @@
+//===- Lowering.h - one kernel specialization to tile IR --------*- C++ -*-===//
+/// \file
+/// The public entry of the AST -> tile IR lowering. Like Triton's
+/// CodeGenerator, the lowering is the checker's walk itself: KernelChecker,
+/// given an ir::Builder, emits the ops of each expression while it types it
+/// (constexpr `if`s folded, `static_range` unrolled, @jit helpers inlined per
+/// call site, promotion and broadcasting made explicit). A request names the
+/// kernel and what Triton keys a compiled instance on: the constexpr values,
+/// the dtypes of the other arguments, the integers equal to 1 and the launch
+/// options. The result is verified; a verifier failure is a Problem naming
+/// the op (a tessel bug), never a crash.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_SEMA_LOWERING_H
+#define TESSEL_COMPILER_SEMA_LOWERING_H
+
+#include "compiler/frontend/Discovery.h"
+#include "compiler/frontend/Parser.h"
+#include "compiler/ir/Ops.h"
+#include "compiler/sema/Analysis.h"
+#include "compiler/support/Problem.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tessel::sema {
+
+/// What fixes one compiled instance of a kernel (Triton's specialization key).
+struct LoweringRequest {
+  std::string Kernel;                        ///< the @jit function's name
+  std::map<std::string, PyValue> Constexprs; ///< tl.constexpr parameters (and autotune/heuristics keys)
+  std::map<std::string, ElemType> ArgTypes;  ///< other parameters: pointer<fp16>, i32, fp32 ... from the launch
+  std::set<std::string> EqualToOne;          ///< int parameters equal to 1 (Triton specializes them to constants)
+  int64_t NumWarps = 4;
+  int64_t NumStages = 3;
+};
+
+struct LoweredKernel {
+  std::unique_ptr<ir::Function> Function; ///< null when the kernel could not be lowered
+  std::vector<Problem> Problems;          ///< sema's errors and lowering limits, at their source ranges
+};
+
+/// Lowers Request.Kernel of File under Request's specialization. Problems
+/// carry sema's errors (then Function is null), lowering limits ("not
+/// supported by tessel's lowering yet") and verifier failures.
+LoweredKernel lowerKernel(const ParsedFile &File, const ModuleInfo &Info, const LoweringRequest &Request,
+                          const AnalyzeOptions &Opts = {});
+
+} // namespace tessel::sema
+
+#endif // TESSEL_COMPILER_SEMA_LOWERING_H

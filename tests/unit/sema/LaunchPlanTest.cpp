@@ -1,0 +1,247 @@
+//===- LaunchPlanTest.cpp - deriving launches and lowering requests -------===//
+/// \file
+/// planLaunch on small files: a directive, a --spec that replaces it, the
+/// derivation without a spec (autotune config, launch-site keywords,
+/// defaults, what is assumed), spec problems at the spec's range, and
+/// Triton's argument specialization rules in the LoweringRequest.
+//===----------------------------------------------------------------------===//
+#include "compiler/sema/LaunchPlan.h"
+
+#include "compiler/frontend/Discovery.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace tessel;
+using namespace tessel::sema;
+
+namespace {
+
+struct Planned {
+  std::shared_ptr<const ParsedFile> File;
+  ModuleInfo Info;
+  LaunchPlan Plan;
+};
+
+Planned plan(const std::string &Body, const std::string &Kernel, LaunchPlanOptions Opts = {}) {
+  std::string Src = "import triton\nimport triton.language as tl\n\n" + Body;
+  Planned P;
+  P.File = ParsedFile::parse(std::make_shared<SourceText>(Src, "test.py"));
+  ProblemSink Sink;
+  P.Info = discover(P.File->module(), Sink);
+  P.Plan = planLaunch(*P.File, P.Info, Kernel, Opts);
+  return P;
+}
+
+bool assumed(const LaunchPlan &P, const std::string &Text) {
+  return std::find(P.Assumptions.begin(), P.Assumptions.end(), Text) != P.Assumptions.end();
+}
+
+std::string assumptions(const LaunchPlan &P) {
+  std::string S;
+  for (const std::string &A : P.Assumptions)
+    S += "  " + A + "\n";
+  return S;
+}
+
+const char AddKernel[] = R"(
+# tessel: launch n=[1000, 1] x=fp16[n] y_ptr=fp16[n] out=fp32[n]:out grid=(cdiv(n, BLOCK),) BLOCK=256 num_warps=8
+@triton.jit
+def add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+)";
+
+TEST(LaunchPlan, DirectiveGivesOneLaunchPerInstanceWithTritonsSpecialization) {
+  Planned P = plan(AddKernel, "add");
+  ASSERT_TRUE(P.Plan.Error.empty()) << P.Plan.Error;
+  ASSERT_TRUE(P.Plan.Problems.empty()) << P.Plan.Problems[0].Message;
+  EXPECT_EQ(P.Plan.Origin, SpecOrigin::Directive);
+  ASSERT_EQ(P.Plan.Launches.size(), 2u);
+  const PlannedLaunch &First = P.Plan.Launches[0];
+  EXPECT_EQ(First.Launch.Label, "n=1000");
+  EXPECT_EQ(First.Launch.Grid[0], 4);
+  // `x` and `out` bind the parameters x_ptr and out_ptr.
+  ASSERT_EQ(First.Launch.Tensors.size(), 3u);
+  EXPECT_EQ(First.Launch.Tensors[0].Name, "x_ptr");
+  EXPECT_EQ(First.Launch.Tensors[2].Name, "out_ptr");
+  const LoweringRequest &R = First.Request;
+  EXPECT_EQ(R.Kernel, "add");
+  EXPECT_EQ(R.NumWarps, 8);
+  EXPECT_EQ(R.NumStages, 3);
+  ASSERT_TRUE(R.Constexprs.count("BLOCK"));
+  EXPECT_EQ(R.Constexprs.at("BLOCK").asInt(), 256);
+  EXPECT_EQ(R.ArgTypes.at("x_ptr").str(), "pointer<fp16>");
+  EXPECT_EQ(R.ArgTypes.at("out_ptr").str(), "pointer<fp32>");
+  EXPECT_EQ(R.ArgTypes.at("n").str(), "int32");
+  EXPECT_TRUE(R.EqualToOne.empty());
+  // n=1 is specialized to a constant, as Triton does.
+  EXPECT_EQ(P.Plan.Launches[1].Request.EqualToOne, std::set<std::string>{"n"});
+}
+
+TEST(LaunchPlan, CommandLineSpecReplacesTheDirective) {
+  LaunchPlanOptions O;
+  O.SpecText = "n=5000000000 x_ptr=fp32[8] y_ptr=fp32[8] out_ptr=fp32[8]:out BLOCK=8";
+  Planned P = plan(AddKernel, "add", O);
+  ASSERT_TRUE(P.Plan.Problems.empty()) << P.Plan.Problems[0].Message;
+  EXPECT_EQ(P.Plan.Origin, SpecOrigin::CommandLine);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  // Too large for int32: Triton passes it as i64.
+  EXPECT_EQ(P.Plan.Launches[0].Request.ArgTypes.at("n").str(), "int64");
+  EXPECT_EQ(P.Plan.Launches[0].Request.ArgTypes.at("x_ptr").str(), "pointer<fp32>");
+}
+
+TEST(LaunchPlan, SpecProblemsAreAtTheSpecText) {
+  LaunchPlanOptions O;
+  O.SpecText = "n=4 x_ptr=f33[n]";
+  Planned P = plan(AddKernel, "add", O);
+  ASSERT_EQ(P.Plan.Problems.size(), 1u);
+  EXPECT_EQ(P.Plan.Problems[0].Kind, ProblemKind::LaunchSpec);
+  EXPECT_EQ(
+      O.SpecText->substr(P.Plan.Problems[0].Range.Begin, P.Plan.Problems[0].Range.End - P.Plan.Problems[0].Range.Begin),
+      "f33");
+  EXPECT_TRUE(P.Plan.Launches.empty());
+
+  Planned Eval = plan(R"(
+# tessel: launch n=4 x=fp32[m] BLOCK=4
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr):
+    tl.store(x_ptr + tl.arange(0, BLOCK), 1.0)
+)",
+                      "k");
+  ASSERT_EQ(Eval.Plan.Problems.size(), 1u);
+  EXPECT_EQ(Eval.File->text().slice(Eval.Plan.Problems[0].Range), "m");
+  EXPECT_EQ(Eval.Plan.Problems[0].Message, "name 'm' is not defined in the launch spec");
+}
+
+const char Autotuned[] = R"(
+@triton.autotune(configs=[triton.Config({'BLOCK_M': 64}, num_warps=4, num_stages=2),
+                          triton.Config({'BLOCK_M': 128}, num_warps=8, num_stages=3)], key=['M'])
+@triton.jit
+def rows(x_ptr: "*fp16", out_ptr, M, stride_m, scale: tl.float32, BLOCK_M: tl.constexpr):
+    offs = tl.arange(0, BLOCK_M)
+    x = tl.load(x_ptr + offs * stride_m, mask=offs < M)
+    tl.store(out_ptr + offs, x * scale, mask=offs < M)
+)";
+
+TEST(LaunchPlan, WithoutASpecTheFileAndDefaultsAreUsedAndSaid) {
+  Planned P = plan(Autotuned, "rows");
+  ASSERT_TRUE(P.Plan.Problems.empty()) << P.Plan.Problems[0].Message;
+  EXPECT_EQ(P.Plan.Origin, SpecOrigin::Derived);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  const LoweringRequest &R = P.Plan.Launches[0].Request;
+  EXPECT_EQ(R.Constexprs.at("BLOCK_M").asInt(), 64);
+  EXPECT_EQ(R.NumWarps, 4);
+  EXPECT_EQ(R.NumStages, 2);
+  EXPECT_EQ(R.ArgTypes.at("x_ptr").str(), "pointer<fp16>");
+  EXPECT_EQ(R.ArgTypes.at("out_ptr").str(), "pointer<fp32>");
+  EXPECT_EQ(R.ArgTypes.at("M").str(), "int32");
+  EXPECT_EQ(R.ArgTypes.at("scale").str(), "fp32");
+  EXPECT_EQ(R.EqualToOne, std::set<std::string>{"stride_m"});
+  EXPECT_TRUE(assumed(P.Plan, "BLOCK_M=64 from autotune config 0")) << assumptions(P.Plan);
+  EXPECT_TRUE(assumed(P.Plan, "num_warps=4 from autotune config 0")) << assumptions(P.Plan);
+  EXPECT_TRUE(assumed(P.Plan, "M=1024 (no launch spec)")) << assumptions(P.Plan);
+  EXPECT_TRUE(assumed(P.Plan, "x_ptr=fp16[1024] (no launch spec)")) << assumptions(P.Plan);
+  EXPECT_TRUE(assumed(P.Plan, "grid=(1,) (no launch spec)")) << assumptions(P.Plan);
+
+  LaunchPlanOptions Second;
+  Second.Config = 1;
+  Planned Q = plan(Autotuned, "rows", Second);
+  ASSERT_EQ(Q.Plan.Launches.size(), 1u);
+  EXPECT_EQ(Q.Plan.Launches[0].Request.Constexprs.at("BLOCK_M").asInt(), 128);
+  EXPECT_EQ(Q.Plan.Launches[0].Request.NumWarps, 8);
+}
+
+TEST(LaunchPlan, ASpecMayLeaveTheAutotunedConstexprsOut) {
+  LaunchPlanOptions O;
+  O.SpecText = "M=300 x_ptr=fp16[M] out_ptr=fp32[M]:out stride_m=1 scale=2.0 grid=(cdiv(M, BLOCK_M),)";
+  O.Config = 1;
+  Planned P = plan(Autotuned, "rows", O);
+  ASSERT_TRUE(P.Plan.Problems.empty()) << P.Plan.Problems[0].Message;
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  EXPECT_EQ(P.Plan.Launches[0].Launch.Grid[0], 3);
+  EXPECT_EQ(P.Plan.Launches[0].Request.Constexprs.at("BLOCK_M").asInt(), 128);
+  EXPECT_TRUE(assumed(P.Plan, "BLOCK_M=128 from autotune config 1")) << assumptions(P.Plan);
+}
+
+TEST(LaunchPlan, LaunchSiteKeywordsAndDefaultsFixConstexprs) {
+  Planned P = plan(R"(
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr, MODE: tl.constexpr, EVEN: tl.constexpr = True):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, 1.0, mask=offs < n)
+
+def host(x):
+    k[(1,)](x, x.numel(), BLOCK=512, MODE="fast", num_warps=2)
+)",
+                   "k");
+  ASSERT_TRUE(P.Plan.Problems.empty()) << P.Plan.Problems[0].Message;
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  const LoweringRequest &R = P.Plan.Launches[0].Request;
+  EXPECT_EQ(R.Constexprs.at("BLOCK").asInt(), 512);
+  EXPECT_TRUE(R.Constexprs.at("EVEN").asBool());
+  // A string constexpr cannot be spelled in a spec: it goes straight into the request.
+  EXPECT_EQ(R.Constexprs.at("MODE").asStr(), "fast");
+  EXPECT_EQ(R.NumWarps, 2);
+  EXPECT_TRUE(assumed(P.Plan, "BLOCK=512 from the launch site")) << assumptions(P.Plan);
+  EXPECT_TRUE(assumed(P.Plan, "EVEN=True from its default")) << assumptions(P.Plan);
+}
+
+TEST(LaunchPlan, AnUnfixedConstexprIsAProblemAtTheParameter) {
+  Planned P = plan(R"(
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    tl.store(x_ptr + tl.arange(0, BLOCK), 1.0)
+)",
+                   "k");
+  ASSERT_EQ(P.Plan.Problems.size(), 1u);
+  EXPECT_EQ(P.File->text().slice(P.Plan.Problems[0].Range), "BLOCK");
+  EXPECT_NE(P.Plan.Problems[0].Message.find("no value for constexpr parameter 'BLOCK'"), std::string::npos);
+  EXPECT_TRUE(P.Plan.Launches.empty());
+}
+
+TEST(LaunchPlan, UnknownKernelsAndConfigsAreUsageErrors) {
+  Planned P = plan(AddKernel, "sub");
+  EXPECT_EQ(P.Plan.Error, "no @triton.jit kernel named 'sub'; the file defines add");
+  LaunchPlanOptions O;
+  O.Config = 2;
+  EXPECT_EQ(plan(Autotuned, "rows", O).Plan.Error, "kernel 'rows' has 2 autotune configs (0 to 1), not 2");
+  EXPECT_EQ(plan(AddKernel, "add", O).Plan.Error, "kernel 'add' has no autotune configs, so --config 2 names none");
+}
+
+TEST(LaunchPlan, AHelperWithoutASpecIsNotAKernel) {
+  Planned P = plan(R"(
+@triton.jit
+def helper(x):
+    return x * 2
+
+@triton.jit
+def k(x_ptr):
+    tl.store(x_ptr, helper(tl.load(x_ptr)))
+)",
+                   "helper");
+  EXPECT_EQ(P.Plan.Error, "'helper' is a @triton.jit helper called from other @jit functions, not a kernel launched "
+                          "from the host; run the kernel that calls it, or give it a launch spec");
+}
+
+TEST(LaunchPlan, DirectivesApplyToTheNextKernelOrTheNamedOne) {
+  Planned P = plan(R"(
+# tessel: launch x=fp32[4] n=4
+# tessel: launch kernel=b x=fp32[8] n=8
+@triton.jit
+def a(x_ptr, n):
+    tl.store(x_ptr, 1.0)
+
+@triton.jit
+def b(x_ptr, n):
+    tl.store(x_ptr, 2.0)
+)",
+                   "b");
+  ASSERT_TRUE(P.Plan.Problems.empty()) << P.Plan.Problems[0].Message;
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  EXPECT_EQ(P.Plan.Launches[0].Launch.value("n")->Int, 8);
+}
+
+} // namespace

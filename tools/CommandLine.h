@@ -1,0 +1,31 @@
+//===- CommandLine.h - option parsing shared by the subcommands -*- C++ -*-===//
+/// \file
+/// The small pieces every subcommand's argument loop needs: `--name=value`
+/// or `--name value` options, and whether to colour text output.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_TOOLS_COMMANDLINE_H
+#define TESSEL_TOOLS_COMMANDLINE_H
+
+#include "tools/Subcommands.h"
+
+#include <cstddef>
+#include <string_view>
+
+namespace tessel::tools {
+
+/// Splits "--name=value" or "--name value" (advancing I past the value);
+/// returns false if A[I] is not --name. Missing is set when the value is
+/// absent at the end of the command line.
+bool takeValue(const Args &A, size_t &I, std::string_view Name, std::string_view &Value, bool &Missing);
+
+enum class ColorMode { Auto, Always, Never };
+
+/// Parses "auto", "always" or "never".
+bool parseColorMode(std::string_view Value, ColorMode &Out);
+
+/// Auto: only when stdout is a terminal, NO_COLOR is unset and TERM is not "dumb".
+bool useColor(ColorMode M);
+
+} // namespace tessel::tools
+
+#endif // TESSEL_TOOLS_COMMANDLINE_H

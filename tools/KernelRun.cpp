@@ -1,0 +1,269 @@
+//===- KernelRun.cpp - one kernel of a file, run over its launch instances ===//
+#include "tools/KernelRun.h"
+
+#include "compiler/interp/Launch.h"
+#include "compiler/ir/TypeUtils.h"
+#include "compiler/sema/LaunchPlan.h"
+#include "compiler/sema/Lowering.h"
+#include "tools/NpyFile.h"
+
+#include <cctype>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+namespace tessel::tools {
+
+/// A text key for a LoweringRequest: instances that share it share one lowering.
+static std::string requestKey(const sema::LoweringRequest &R) {
+  std::string K = R.Kernel + "|" + std::to_string(R.NumWarps) + "|" + std::to_string(R.NumStages);
+  for (const auto &[Name, V] : R.Constexprs)
+    K += "|" + Name + "=" + V.repr();
+  for (const auto &[Name, T] : R.ArgTypes)
+    K += "|" + Name + ":" + T.str();
+  for (const std::string &Name : R.EqualToOne)
+    K += "|" + Name + "==1";
+  return K;
+}
+
+static diag::Finding finding(diag::DiagId Id, SourceRange Range, std::string Message, const std::string &Label) {
+  return diag::Finding{Id, diag::codeInfo(Id).DefaultSeverity, Range, std::move(Message), {}, {}, Label};
+}
+
+static std::string programText(const std::array<int64_t, 3> &P) {
+  return "(" + std::to_string(P[0]) + ", " + std::to_string(P[1]) + ", " + std::to_string(P[2]) + ")";
+}
+
+/// The run's violations and failed asserts, one finding per access site.
+static void collectFindings(const interp::RunResult &Run, const std::string &Label, InstanceReport &Out) {
+  for (const interp::ViolationSite &S : Run.Sites) {
+    diag::DiagId Id = S.Kind == interp::ViolationKind::UninitializedRead ? diag::DiagId::UninitializedRead
+                                                                         : diag::DiagId::OutOfBoundsAccess;
+    Out.Findings.push_back(finding(Id, S.Range, interp::describe(S), Label));
+  }
+  for (const interp::AssertSite &A : Run.AssertSites) {
+    std::string Message = "device_assert failed" + (A.Message.empty() ? "" : ": " + A.Message) + " (" +
+                          std::to_string(A.Count) + (A.Count == 1 ? " lane" : " lanes") + ", first in program " +
+                          programText(A.FirstProgramId) + ", lane " + std::to_string(A.FirstLane) + ")";
+    Out.Findings.push_back(finding(diag::DiagId::DeviceAssertFailed, A.Range, std::move(Message), Label));
+  }
+}
+
+static bool contiguous(const launch::ConcreteTensor &T) {
+  int64_t Expected = 1;
+  for (size_t D = T.Shape.size(); D-- > 0;) {
+    if (T.Shape[D] != 1 && T.Strides[D] != Expected)
+      return false;
+    Expected *= T.Shape[D];
+  }
+  return Expected == T.StorageElements;
+}
+
+static std::string fileLabel(const std::string &Label) {
+  std::string S;
+  for (char C : Label)
+    S += std::isalnum(static_cast<unsigned char>(C)) || C == '-' || C == '.' ? C : '_';
+  return S;
+}
+
+namespace {
+/// Where --save writes, and whether a write has failed.
+struct SaveTarget {
+  std::filesystem::path Dir;
+  bool ManyInstances = false;
+  std::string Error;
+};
+} // namespace
+
+/// Summaries of the outputs (every tensor when the spec marks none), saved
+/// when asked.
+static void summarize(const launch::ConcreteLaunch &L, const interp::PreparedLaunch &P, SaveTarget *Save,
+                      InstanceReport &Out) {
+  bool AnyOutput = false;
+  for (const launch::ConcreteTensor &T : L.Tensors)
+    AnyOutput |= T.IsOutput;
+  for (const launch::ConcreteTensor &T : L.Tensors) {
+    if (AnyOutput && !T.IsOutput)
+      continue;
+    uint32_t Id = P.buffer(T.Name);
+    if (!Id)
+      continue;
+    OutputSummary S{T.Name, T.DType, T.Shape, interp::bufferStats(P.Mem, Id), {}, {}};
+    if (Save && Save->Error.empty()) {
+      const interp::Buffer &B = P.Mem.buffer(Id);
+      std::string Name = T.Name + (Save->ManyInstances ? "-" + fileLabel(L.Label) : "") + ".npy";
+      std::filesystem::path Path = Save->Dir / Name;
+      std::vector<int64_t> Shape = contiguous(T) ? T.Shape : std::vector<int64_t>{T.StorageElements};
+      std::string Error;
+      if (writeNpy(Path.string(), B.Elem, Shape, B.Bytes, Error)) {
+        S.SavedTo = Path.string();
+        if (npySavedAsRawBits(B.Elem))
+          S.SavedAs = npyDescr(B.Elem);
+      } else {
+        Save->Error = "cannot write " + Path.string() + ": " + Error;
+      }
+    }
+    Out.Outputs.push_back(std::move(S));
+  }
+}
+
+static std::string specSource(sema::SpecOrigin O) {
+  switch (O) {
+  case sema::SpecOrigin::CommandLine:
+    return "from --spec";
+  case sema::SpecOrigin::Directive:
+    return "from the `# tessel: launch` directive";
+  case sema::SpecOrigin::Derived:
+    break;
+  }
+  return "derived from the file (no launch spec)";
+}
+
+static std::string specKind(sema::SpecOrigin O) {
+  switch (O) {
+  case sema::SpecOrigin::CommandLine:
+    return "command-line";
+  case sema::SpecOrigin::Directive:
+    return "directive";
+  case sema::SpecOrigin::Derived:
+    break;
+  }
+  return "derived";
+}
+
+/// Why the tensors of L cannot be allocated ("" when they can): a typo in a
+/// spec (`n=10000000000`) must be a message, not an out-of-memory kill.
+static std::string tooLarge(const launch::ConcreteLaunch &L, uint64_t Limit) {
+  uint64_t Total = 0;
+  for (const launch::ConcreteTensor &T : L.Tensors) {
+    std::optional<ScalarKind> K = ir::scalarFromName(T.DType);
+    uint64_t Bytes =
+        static_cast<uint64_t>(T.StorageElements) * static_cast<uint64_t>(K ? ir::elemBytes({*K, 0, false}) : 1);
+    if (T.StorageElements > 0 && Bytes / static_cast<uint64_t>(T.StorageElements) == 0)
+      Bytes = UINT64_MAX;
+    // An output also carries its "written" flag per byte.
+    if (T.IsOutput)
+      Bytes = Bytes > UINT64_MAX / 2 ? UINT64_MAX : 2 * Bytes;
+    Total = Total + Bytes < Total ? UINT64_MAX : Total + Bytes;
+  }
+  if (Total <= Limit)
+    return "";
+  auto GB = [](uint64_t B) {
+    char Buf[32];
+    std::snprintf(Buf, sizeof Buf, "%.1f GB", static_cast<double>(B) / 1e9);
+    return std::string(Buf);
+  };
+  return "the tensors of this instance take " + GB(Total) + ", over the " + GB(Limit) + " tessel run allocates";
+}
+
+/// Lowers each distinct specialization once and runs every instance.
+static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const sema::LaunchPlan &Plan,
+                         const KernelRunOptions &RA, SaveTarget *Save, RunReport &Report) {
+  std::map<std::string, sema::LoweredKernel> Lowered;
+  // A lowering problem is reported once; under the instance it first came
+  // from, unless every distinct specialization had it.
+  struct Seen {
+    size_t Index;
+    size_t Count;
+  };
+  std::map<std::pair<std::pair<uint32_t, uint32_t>, std::string>, Seen> LoweringProblems;
+  std::vector<diag::Finding> Pending;
+  for (const sema::PlannedLaunch &PL : Plan.Launches) {
+    InstanceReport &I = Report.Instances.emplace_back();
+    const launch::ConcreteLaunch &L = PL.Launch;
+    I.Label = L.Label;
+    I.Grid = L.Grid;
+    I.NumWarps = L.NumWarps;
+    I.NumStages = L.NumStages;
+    std::string Key = requestKey(PL.Request);
+    auto It = Lowered.find(Key);
+    if (It == Lowered.end()) {
+      It = Lowered.emplace(Key, sema::lowerKernel(File, Info, PL.Request)).first;
+      for (const Problem &P : It->second.Problems) {
+        auto [At, New] =
+            LoweringProblems.try_emplace({{P.Range.Begin, P.Range.End}, P.Message}, Seen{Pending.size(), 0});
+        ++At->second.Count;
+        if (!New)
+          continue;
+        diag::Finding F = diag::toFinding(P);
+        if (F.Specialization.empty())
+          F.Specialization = L.Label;
+        Pending.push_back(std::move(F));
+      }
+    }
+    if (!It->second.Function) {
+      I.Error = "the kernel could not be lowered for this instance (see the errors above)";
+      continue;
+    }
+    const ir::Function &Fn = *It->second.Function;
+    if (std::string Why = tooLarge(L, RA.MaxBufferBytes); !Why.empty()) {
+      I.Error = Why;
+      continue;
+    }
+    interp::PreparedLaunch P = interp::prepareLaunch(Fn, L, RA.Seed);
+    P.Opts.MaxSteps = RA.MaxSteps;
+    if (!P.Errors.empty()) {
+      for (const std::string &E : P.Errors)
+        I.Error += (I.Error.empty() ? "" : "; ") + E;
+      continue;
+    }
+    auto Start = std::chrono::steady_clock::now();
+    interp::RunResult Run = interp::run(Fn, P.Mem, P.Args, P.Opts);
+    I.Millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
+    I.Ran = Run.Completed;
+    I.Steps = Run.Steps;
+    I.Violations = Run.TotalViolations;
+    I.PrintLog = Run.PrintLog;
+    if (!Run.Completed)
+      I.Error = "the interpreter stopped: " + Run.Error;
+    collectFindings(Run, Plan.Launches.size() > 1 ? L.Label : std::string(), I);
+    summarize(L, P, Save, I);
+  }
+  for (const auto &[Key, S] : LoweringProblems)
+    if (S.Count == Lowered.size())
+      Pending[S.Index].Specialization.clear();
+  for (diag::Finding &F : Pending)
+    Report.Findings.push_back(std::move(F));
+}
+
+bool runKernel(const ParsedFile &File, const std::string &Path, const std::string &Kernel, const KernelRunOptions &Opts,
+               RunReport &Report, std::string &Error) {
+  Report.Path = Path;
+  Report.Kernel = Kernel;
+  Report.Seed = Opts.Seed;
+  ProblemSink Sink;
+  ModuleInfo Info = discover(File.module(), Sink);
+  for (const ast::SyntaxError &E : File.module().SyntaxErrors)
+    Report.Findings.push_back(diag::toFinding(Problem{ProblemKind::SyntaxError, E.Range, E.Message, {}, {}, {}}));
+  sema::LaunchPlanOptions PlanOpts;
+  PlanOpts.SpecText = Opts.Spec;
+  PlanOpts.Config = Opts.Config;
+  sema::LaunchPlan Plan = sema::planLaunch(File, Info, Kernel, PlanOpts);
+  if (!Plan.Error.empty()) {
+    Error = Plan.Error;
+    return false;
+  }
+  Report.SpecSource = specSource(Plan.Origin);
+  Report.SpecKind = specKind(Plan.Origin);
+  Report.Assumptions = Plan.Assumptions;
+  for (const Problem &P : Plan.Problems)
+    (Plan.Origin == sema::SpecOrigin::CommandLine && P.Kind == ProblemKind::LaunchSpec ? Report.SpecFindings
+                                                                                       : Report.Findings)
+        .push_back(diag::toFinding(P));
+  std::optional<SaveTarget> Save;
+  if (Opts.SaveDir)
+    Save = SaveTarget{*Opts.SaveDir, Plan.Launches.size() > 1, {}};
+  // A file with syntax errors is not run: the kernel would not be the one the user wrote.
+  Report.Planned = Plan.Launches.size();
+  if (File.module().SyntaxErrors.empty())
+    runInstances(File, Info, Plan, Opts, Save ? &*Save : nullptr, Report);
+  else
+    Report.NotRun = "the file has syntax errors, so the kernel is not the one written";
+  if (Save)
+    Report.SaveError = Save->Error;
+  return true;
+}
+
+} // namespace tessel::tools

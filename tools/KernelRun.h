@@ -1,0 +1,43 @@
+//===- KernelRun.h - one kernel of a file, run over its launch instances -*- C++ -*-===//
+/// \file
+/// What `tessel run` does between reading the file and printing: plan the
+/// launches (sema::planLaunch), lower each distinct specialization once
+/// (sema::lowerKernel), prepare seeded inputs and run the interpreter per
+/// instance, then turn the run's violations and failed asserts into findings
+/// at the access (TS301-TS303) and summarise the outputs (saving them as
+/// .npy when asked). The command and the tests share it.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_TOOLS_KERNELRUN_H
+#define TESSEL_TOOLS_KERNELRUN_H
+
+#include "compiler/frontend/Parser.h"
+#include "tools/RunReport.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tessel::tools {
+
+struct KernelRunOptions {
+  std::optional<std::string> Spec; ///< --spec text
+  std::optional<size_t> Config;    ///< autotune config index
+  uint64_t Seed = 0;
+  std::optional<std::string> SaveDir; ///< an existing directory for the .npy files
+  /// Ops one instance may execute before the run is stopped as not ending:
+  /// about a second or two of scalar ops, far beyond the samples' needs.
+  uint64_t MaxSteps = 50'000'000;
+  /// Bytes one instance may allocate for its tensors (outputs count twice,
+  /// for their written flags).
+  uint64_t MaxBufferBytes = 4'000'000'000;
+};
+
+/// Runs Kernel of File (read from Path). False, with Error, when the request
+/// itself is wrong (no such kernel or config); everything about the user's
+/// code, spec or kernel is in Report.
+bool runKernel(const ParsedFile &File, const std::string &Path, const std::string &Kernel, const KernelRunOptions &Opts,
+               RunReport &Report, std::string &Error);
+
+} // namespace tessel::tools
+
+#endif // TESSEL_TOOLS_KERNELRUN_H

@@ -1,0 +1,182 @@
+//===- RunReport.cpp - what `tessel run` found, as text or JSON -----------===//
+#include "tools/RunReport.h"
+
+#include "lsp/ToProtocol.h"
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace tessel::tools {
+
+size_t RunReport::errors() const {
+  size_t N = 0;
+  auto Count = [&N](const std::vector<diag::Finding> &Fs) {
+    for (const diag::Finding &F : Fs)
+      N += F.Sev == diag::Severity::Error;
+  };
+  Count(Findings);
+  Count(SpecFindings);
+  for (const InstanceReport &I : Instances) {
+    Count(I.Findings);
+    N += !I.Error.empty();
+  }
+  return N;
+}
+
+std::string formatNumber(double V) {
+  if (std::isnan(V))
+    return "nan";
+  if (std::isinf(V))
+    return V < 0 ? "-inf" : "inf";
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%.6g", V);
+  return Buf;
+}
+
+static std::string plural(size_t N, std::string_view Word) {
+  return std::to_string(N) + " " + std::string(Word) + (N == 1 ? "" : "s");
+}
+
+static std::string shapeText(const std::vector<int64_t> &Shape) {
+  std::string S = "[";
+  for (size_t I = 0; I < Shape.size(); ++I)
+    S += (I ? ", " : "") + std::to_string(Shape[I]);
+  return S + "]";
+}
+
+static std::string gridText(const std::array<int64_t, 3> &G) {
+  return "(" + std::to_string(G[0]) + ", " + std::to_string(G[1]) + ", " + std::to_string(G[2]) + ")";
+}
+
+static std::string crcText(uint32_t C) {
+  char Buf[16];
+  std::snprintf(Buf, sizeof Buf, "0x%08x", C);
+  return Buf;
+}
+
+static void renderOutput(std::ostream &OS, const OutputSummary &O) {
+  const interp::BufferStats &S = O.Stats;
+  OS << "  " << O.Name << ": " << O.DType << shapeText(O.Shape) << " crc32=" << crcText(S.Crc32)
+     << " min=" << formatNumber(S.Min) << " max=" << formatNumber(S.Max) << " mean=" << formatNumber(S.Mean)
+     << " nan=" << S.NaNs << " inf=" << S.Infs;
+  if (S.Unwritten)
+    OS << " unwritten=" << S.Unwritten;
+  OS << '\n';
+  if (!S.First.empty()) {
+    OS << "    first:";
+    for (double V : S.First)
+      OS << ' ' << formatNumber(V);
+    if (static_cast<int64_t>(S.First.size()) < S.Elements)
+      OS << " ...";
+    OS << '\n';
+  }
+  if (!O.SavedTo.empty()) {
+    OS << "    saved to " << O.SavedTo;
+    if (!O.SavedAs.empty())
+      OS << " (as " << O.SavedAs << ": the raw bits of " << O.DType << ", which NumPy has no dtype for)";
+    OS << '\n';
+  }
+}
+
+void renderRunText(std::ostream &OS, const RunReport &R, const RunSources &Src, const TextStyle &Style) {
+  OS << "run " << R.Kernel << " in " << R.Path << " on the CPU interpreter (seed " << R.Seed << ")\n";
+  OS << "launch: " << plural(R.Planned, "instance") << " " << R.SpecSource << '\n';
+  for (const std::string &A : R.Assumptions)
+    OS << "assumed: " << A << '\n';
+  for (const diag::Finding &F : R.SpecFindings)
+    renderFinding(OS, F, *Src.Spec, "--spec", Style);
+  for (const diag::Finding &F : R.Findings)
+    renderFinding(OS, F, Src.File, R.Path, Style);
+  if (!R.NotRun.empty())
+    OS << "not run: " << R.NotRun << '\n';
+  for (const InstanceReport &I : R.Instances) {
+    OS << "\ninstance" << (I.Label.empty() ? "" : " " + I.Label) << ": grid " << gridText(I.Grid)
+       << ", num_warps=" << I.NumWarps << ", num_stages=" << I.NumStages;
+    if (I.Ran)
+      OS << ": ran " << I.Steps << " ops";
+    OS << '\n';
+    if (!I.Error.empty())
+      OS << "  error: " << I.Error << '\n';
+    for (const OutputSummary &O : I.Outputs)
+      renderOutput(OS, O);
+    if (!I.PrintLog.empty())
+      OS << "  device_print:\n" << I.PrintLog << (I.PrintLog.back() == '\n' ? "" : "\n");
+    for (const diag::Finding &F : I.Findings)
+      renderFinding(OS, F, Src.File, R.Path, Style);
+  }
+  size_t Ran = 0;
+  for (const InstanceReport &I : R.Instances)
+    Ran += I.Ran;
+  size_t Errors = R.errors();
+  OS << '\n' << plural(Ran, "instance") << " run: " << (Errors ? plural(Errors, "error") : "no errors") << '\n';
+}
+
+static nlohmann::json diagnostics(const std::vector<diag::Finding> &Fs, const lsp::LineIndex &Index,
+                                  const std::string &Uri) {
+  nlohmann::json A = nlohmann::json::array();
+  for (const diag::Finding &F : Fs)
+    A.push_back(lsp::toProtocol(F, Index, Uri));
+  return A;
+}
+
+/// JSON has no NaN or Inf: those become null (their counts say how many).
+static nlohmann::json number(double V) { return std::isfinite(V) ? nlohmann::json(V) : nlohmann::json(nullptr); }
+
+void renderRunJson(std::ostream &OS, const RunReport &R, const RunSources &Src) {
+  nlohmann::json J;
+  J["file"] = R.Path;
+  J["kernel"] = R.Kernel;
+  J["device"] = "cpu";
+  J["seed"] = R.Seed;
+  J["spec"] = R.SpecKind;
+  J["assumptions"] = R.Assumptions;
+  J["diagnostics"] = diagnostics(R.Findings, Src.File, R.Path);
+  J["specDiagnostics"] = Src.Spec ? diagnostics(R.SpecFindings, *Src.Spec, "--spec") : nlohmann::json::array();
+  J["planned"] = R.Planned;
+  J["notRun"] = R.NotRun.empty() ? nlohmann::json(nullptr) : nlohmann::json(R.NotRun);
+  J["instances"] = nlohmann::json::array();
+  for (const InstanceReport &I : R.Instances) {
+    nlohmann::json O;
+    O["label"] = I.Label;
+    O["grid"] = I.Grid;
+    O["numWarps"] = I.NumWarps;
+    O["numStages"] = I.NumStages;
+    O["ran"] = I.Ran;
+    O["error"] = I.Error.empty() ? nlohmann::json(nullptr) : nlohmann::json(I.Error);
+    O["steps"] = I.Steps;
+    O["millis"] = I.Millis;
+    O["violations"] = I.Violations;
+    O["outputs"] = nlohmann::json::array();
+    for (const OutputSummary &Out : I.Outputs) {
+      const interp::BufferStats &S = Out.Stats;
+      nlohmann::json B;
+      B["name"] = Out.Name;
+      B["dtype"] = Out.DType;
+      B["shape"] = Out.Shape;
+      B["elements"] = S.Elements;
+      B["crc32"] = crcText(S.Crc32);
+      B["min"] = number(S.Min);
+      B["max"] = number(S.Max);
+      B["mean"] = number(S.Mean);
+      B["nan"] = S.NaNs;
+      B["inf"] = S.Infs;
+      B["unwritten"] = S.Unwritten;
+      B["first"] = nlohmann::json::array();
+      for (double V : S.First)
+        B["first"].push_back(number(V));
+      if (!Out.SavedTo.empty())
+        B["savedTo"] = Out.SavedTo;
+      if (!Out.SavedAs.empty())
+        B["savedAs"] = Out.SavedAs;
+      O["outputs"].push_back(std::move(B));
+    }
+    O["diagnostics"] = diagnostics(I.Findings, Src.File, R.Path);
+    O["print"] = I.PrintLog;
+    J["instances"].push_back(std::move(O));
+  }
+  J["errors"] = R.errors();
+  OS << J.dump(2) << '\n';
+}
+
+} // namespace tessel::tools

@@ -1,0 +1,99 @@
+//===- RunReport.h - what `tessel run` found, as text or JSON ---*- C++ -*-===//
+/// \file
+/// The result of running one kernel over every instance of its launch spec,
+/// as plain data, and its two renderings: the text people (and the editor's
+/// Run output) read, and one JSON object for machines. Diagnostics in both
+/// go through the renderers `tessel check` uses (tools/TextOutput,
+/// lsp::toProtocol), so a run's findings look like a check's.
+///
+/// Text layout (stable; tests and the editor read it):
+///
+///   run add_kernel in k.py on the CPU interpreter (seed 0)
+///   launch: 2 instances from the `# tessel: launch` directive
+///   assumed: BLOCK=1024 from autotune config 0
+///
+///   instance n=1000: grid (1, 1, 1), num_warps=4, num_stages=3: ran 12 ops
+///     out: fp32[1000] crc32=0x1c291ca3 min=0.0109 max=1.98 mean=1.0 nan=0 inf=0
+///       first: 0.5488 1.7152 ...
+///   k.py:9:5: error: 24 out-of-bounds stores to ... [TS301]
+///       tl.store(out_ptr + offs, x)
+///       ^~~~~~~~~~~~~~~~~~~~~~~~~~~
+///
+///   2 instances run: 1 error
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_TOOLS_RUNREPORT_H
+#define TESSEL_TOOLS_RUNREPORT_H
+
+#include "compiler/interp/BufferStats.h"
+#include "diagnostics/Finding.h"
+#include "lsp/LineIndex.h"
+#include "tools/TextOutput.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace tessel::tools {
+
+struct OutputSummary {
+  std::string Name;
+  std::string DType; ///< Triton's short name: "fp32", "bf16"
+  std::vector<int64_t> Shape;
+  interp::BufferStats Stats;
+  std::string SavedTo; ///< the .npy path, when --save wrote one
+  std::string SavedAs; ///< the .npy dtype when it is not DType's own ("<u2" for bf16 bits)
+};
+
+struct InstanceReport {
+  std::string Label; ///< "n=1000"; "" for a spec without lists
+  std::array<int64_t, 3> Grid = {1, 1, 1};
+  int64_t NumWarps = 4, NumStages = 3;
+  bool Ran = false;      ///< the interpreter ran to the end
+  std::string Error;     ///< why it did not run or stopped early
+  uint64_t Steps = 0;    ///< ops executed
+  double Millis = 0;     ///< interpreter wall time (JSON only: text stays stable)
+  size_t Violations = 0; ///< every violating lane, counted
+  std::vector<OutputSummary> Outputs;
+  std::vector<diag::Finding> Findings; ///< TS301-TS303, in the file
+  std::string PrintLog;                ///< device_print output
+};
+
+struct RunReport {
+  std::string Path;
+  std::string Kernel;
+  uint64_t Seed = 0;
+  std::string SpecSource; ///< "from --spec", "from the `# tessel: launch` directive", "derived from the file ..."
+  std::string SpecKind;   ///< "directive", "command-line", "derived" (JSON)
+  std::vector<std::string> Assumptions;
+  /// Problems of the file, the spec or the lowering, in the file...
+  std::vector<diag::Finding> Findings;
+  /// ...and in the --spec text.
+  std::vector<diag::Finding> SpecFindings;
+  std::vector<InstanceReport> Instances;
+  size_t Planned = 0; ///< instances the launch spec gives (all run unless NotRun says why)
+  std::string NotRun; ///< why no instance ran ("the file has syntax errors")
+  /// Why --save could not write a file (the run itself went on).
+  std::string SaveError;
+
+  /// Errors over the whole run (findings of error severity and instances
+  /// that could not run): the exit status is 1 when this is not zero.
+  size_t errors() const;
+};
+
+struct RunSources {
+  const lsp::LineIndex &File;
+  const lsp::LineIndex *Spec = nullptr; ///< the --spec text, when one was given
+};
+
+void renderRunText(std::ostream &OS, const RunReport &R, const RunSources &Src, const TextStyle &Style);
+void renderRunJson(std::ostream &OS, const RunReport &R, const RunSources &Src);
+
+/// "0.5", "1.25e-05", "nan", "-inf": short and round-trippable enough to read.
+std::string formatNumber(double V);
+
+} // namespace tessel::tools
+
+#endif // TESSEL_TOOLS_RUNREPORT_H
