@@ -59,7 +59,7 @@ constexpr size_t MinBytesPerThread = 16u << 10;
 /// At most this many threads parse one file.
 constexpr unsigned MaxThreads = 4;
 /// Runs of pieces per thread (see ParsedFile::parse).
-constexpr size_t RunsPerThread = 3;
+constexpr size_t RunsPerThread = 8;
 
 /// One piece as a parse produced it, before it joins a file.
 struct PieceAst {

@@ -147,19 +147,33 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   std::vector<std::vector<Specialization>> Specs(Kernels.size());
   // Reuse is a copy: done here, so that only the kernels left to check pay
   // for threads.
+  // A kernel with no earlier record cannot be reused: its inputs are
+  // collected by the thread that checks it, off the serial path.
   std::vector<size_t> ToCheck;
+  std::vector<char> InputsPending(Kernels.size(), 0);
   for (size_t I = 0; I < Kernels.size(); ++I) {
     const JitFunction &Fn = *Kernels[I];
     Specs[I] = specializationsOf(Fn, Opts.MaxSpecializations);
-    Results[I].Inputs = kernelInputs(Names, *File, Fn, Specs[I], Opts);
     auto It = OldRecords.find(Fn.Name);
-    if (It == OldRecords.end() || !reuseKernel(*Previous, *It->second, *File, Results[I]))
+    if (It == OldRecords.end()) {
+      InputsPending[I] = 1;
+      ToCheck.push_back(I);
+      continue;
+    }
+    Results[I].Inputs = kernelInputs(Names, *File, Fn, Specs[I], Opts);
+    if (!reuseKernel(*Previous, *It->second, *File, Results[I]))
       ToCheck.push_back(I);
   }
+  // Longest first (specializations times body size), so that the last
+  // kernel a thread takes is a short one and no core waits on a long one.
+  auto Cost = [&](size_t I) { return Specs[I].size() * (Kernels[I]->Def->Range.End - Kernels[I]->Def->Range.Begin); };
+  std::stable_sort(ToCheck.begin(), ToCheck.end(), [&](size_t A, size_t B) { return Cost(A) > Cost(B); });
   std::atomic<size_t> Next{0};
   auto Work = [&] {
     for (size_t J = Next++; J < ToCheck.size(); J = Next++) {
       size_t I = ToCheck[J];
+      if (InputsPending[I])
+        Results[I].Inputs = kernelInputs(Names, *File, *Kernels[I], Specs[I], Opts);
       checkKernelSpecializations(*File, FA->Info, *Kernels[I], Specs[I], Opts, Results[I]);
     }
   };
