@@ -22,6 +22,7 @@
 
 #include "compiler/frontend/Discovery.h"
 #include "compiler/sema/Analysis.h"
+#include "compiler/sema/PointerParams.h"
 #include "compiler/sema/Promotion.h"
 #include "compiler/sema/Value.h"
 
@@ -61,7 +62,8 @@ public:
   KernelChecker(const ParsedFile &File, const ModuleInfo &Info, const AnalyzeOptions &Opts, ProblemSink &Sink,
                 KernelAnalysis &Out);
 
-  void checkKernel(const JitFunction &Fn, const Specialization &Spec);
+  /// Params: inferParamKinds(*Fn.Def, Info), computed once per kernel.
+  void checkKernel(const JitFunction &Fn, const Specialization &Spec, const ParamKinds &Params);
   /// Emit tile IR through B during checkKernel (B inserts into the kernel's
   /// Function, whose parameters the walk adds).
   void setBuilder(ir::Builder *B) { IRB = B; }
@@ -156,7 +158,7 @@ private:
   void exec(const ast::Stmt *S);
   void execAssign(const ast::AssignStmt *S);
   /// R: where a constant the sanitizing creates comes from (the value).
-  Value sanitizeAssigned(const Value &V, SourceRange R);
+  Value sanitizeAssigned(Value V, SourceRange R);
   void execAnnAssign(const ast::AnnAssignStmt *S);
   void execAugAssign(const ast::AugAssignStmt *S);
   void execIf(const ast::IfStmt *S);
@@ -164,7 +166,7 @@ private:
   void execFor(const ast::ForStmt *S);
   void execWhile(const ast::WhileStmt *S);
   void execReturn(const ast::ReturnStmt *S);
-  void assignTarget(const ast::Expr *Target, const Value &V, bool Record = true);
+  void assignTarget(const ast::Expr *Target, Value V, bool Record = true);
   /// Reports a loop-carried or if/else type change between two scopes.
   void promoteLoopCarried(const ast::Block &Body, SourceRange LoopRange);
   void checkLoopCarried(const std::map<std::string, Value> &Before, SourceRange LoopRange);

@@ -17,17 +17,25 @@ static bool nameSaysPointer(const std::string &N) {
   return EndsWith("ptr") || EndsWith("Ptr") || EndsWith("PTR") || EndsWith("_ptrs");
 }
 
-static bool isPointerOp(const std::string &Q) {
+static bool isPointerOpName(std::string_view Name) {
   static const char *Ops[] = {"load",      "store",      "atomic_add",  "atomic_max", "atomic_min",    "atomic_and",
                               "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas", "make_block_ptr"};
-  const std::string Prefix = "triton.language.";
-  if (Q.rfind(Prefix, 0) != 0)
-    return false;
-  std::string Name = Q.substr(Prefix.size());
   for (const char *Op : Ops)
     if (Name == Op)
       return true;
   return false;
+}
+
+/// Is Callee tl.load, tl.store, an atomic or tl.make_block_ptr?
+static bool isPointerOp(const ModuleInfo &Info, const Expr *Callee) {
+  // Qualifying allocates; `tl.foo` keeps its attribute as the last part of
+  // its qualified name, so most calls are ruled out before that.
+  if (const auto *A = dyn_cast<AttributeExpr>(Callee); A && !isPointerOpName(A->Attr))
+    return false;
+  std::string Q = Info.qualify(Callee);
+  std::string_view Prefix = "triton.language.";
+  return std::string_view(Q).substr(0, Prefix.size()) == Prefix &&
+         isPointerOpName(std::string_view(Q).substr(Prefix.size()));
 }
 
 using Definitions = std::map<std::string, std::vector<const Expr *>>;
@@ -57,7 +65,7 @@ std::set<std::string> inferPointerParams(const FunctionDefStmt &Fn, const Module
   };
   W.OnExpr = [&](const Expr *E) {
     const auto *C = dyn_cast<CallExpr>(E);
-    if (!C || !isPointerOp(Info.qualify(C->Func)))
+    if (!C || !isPointerOp(Info, C->Func))
       return;
     if (!C->Args.empty())
       Bases.push_back(C->Args[0]);
@@ -102,6 +110,13 @@ static void namesIn(const Expr *E, const Definitions &Defs, std::set<std::string
   W.walk(E);
 }
 
+ParamKinds inferParamKinds(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
+  ParamKinds K;
+  K.Pointers = inferPointerParams(Fn, Info);
+  K.Ints = inferIntParams(Fn, Info, K.Pointers);
+  return K;
+}
+
 std::set<std::string> inferIntParams(const FunctionDefStmt &Fn, const ModuleInfo &Info,
                                      const std::set<std::string> &Pointers) {
   Definitions Defs;
@@ -128,7 +143,7 @@ std::set<std::string> inferIntParams(const FunctionDefStmt &Fn, const ModuleInfo
         IntExprs.push_back(Cmp->Comparators[0]);
     }
     const auto *C = dyn_cast<CallExpr>(E);
-    if (!C || C->Args.empty() || !isPointerOp(Info.qualify(C->Func)))
+    if (!C || C->Args.empty() || !isPointerOp(Info, C->Func))
       return;
     // Everything added to the base of a pointer is an offset.
     const Expr *P = C->Args[0];
