@@ -29,6 +29,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace tessel::ir {
@@ -150,6 +151,8 @@ private:
     /// statements follow the current block's when an early exit moves them.
     std::vector<std::pair<const ast::Block *, size_t>> Transparent;
   };
+  static_assert(std::is_nothrow_move_constructible_v<Frame>,
+                "evalView's references into a frame's variables must survive a call pushing a frame");
 
   //===--- Statements (CheckStatements.cpp) ----------------------------===//
   void execBlock(const ast::Block &B);
@@ -192,6 +195,12 @@ public:
   Value eval(const ast::Expr *E);
 
 private:
+  /// E's value, without copying it when E names a local variable: a
+  /// reference to the variable, else to Storage set to eval(E). Expressions
+  /// never rebind or erase a variable of the frame that evaluates them, and
+  /// frames move (not copy) when a call pushes one, so the reference stays
+  /// valid while the expression that asked for it is evaluated.
+  const Value &evalView(const ast::Expr *E, Value &Storage);
   Value evalName(const ast::NameExpr *E);
   Value evalGlobal(const std::string &Name, SourceRange R);
   Value evalAttribute(const ast::AttributeExpr *E);
@@ -232,6 +241,9 @@ private:
 /// The qualified name of every member of `triton.language` (for "has no
 /// attribute" checks) and dispatch of those tessel models.
 bool isLanguageMember(std::string_view Name);
+/// The value of `tl.<Name>` (a qualified path), made once per process and
+/// shared by every use; null when triton.language has no such member.
+const PyValue *languageMember(std::string_view Name);
 /// Calls builtin `tl.<Name>`; Self is set for tensor member calls (`x.sum()`).
 Value callLanguageBuiltin(KernelChecker &C, std::string_view Name, const ast::CallExpr *Call, std::vector<Arg> Args,
                           std::vector<std::pair<std::string, Arg>> Kw);
