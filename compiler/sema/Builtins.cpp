@@ -307,9 +307,10 @@ const Arg *BuiltinCall::get(std::string_view Param) const {
   return nullptr;
 }
 
-Value BuiltinCall::value(std::string_view Param) const {
+const Value &BuiltinCall::value(std::string_view Param) const {
+  static const Value None = Value::constant(PyValue::none());
   const Arg *A = get(Param);
-  return A ? A->V : Value::constant(PyValue::none());
+  return A ? A->V : None;
 }
 
 bool BuiltinCall::given(std::string_view Param) const { return get(Param) != nullptr; }

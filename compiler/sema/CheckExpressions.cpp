@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <utility>
 
 namespace tessel::sema {
 
@@ -313,7 +314,7 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
         F.MaskBounds.push_back(Base.Facts.MaskBounds[Dim]);
     }
     F.DynScalar = false;
-    Value V = Value::tensor(TileType{Base.Type.Elem, Shape}, F, X);
+    Value V = Value::tensor(TileType{Base.Type.Elem, std::move(Shape)}, std::move(F), X);
     return V;
   }
   if (Index.size() != 1)
@@ -464,7 +465,7 @@ Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, Sour
     F = combineMasks(L, R, Rank, Op == BinOpKind::BitOr);
   else
     F = joinFacts(L, R, Rank);
-  Value Out = Value::tensor(TileType{Result, Promoted->Shape}, F);
+  Value Out = Value::tensor(TileType{Result, Promoted->Shape}, std::move(F));
   // With Rules, a builtin borrows the typing (tl.where, minimum...) and
   // emits its own op.
   if (IRB && !Rules)
