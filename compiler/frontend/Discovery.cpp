@@ -118,6 +118,20 @@ const char *nonDictKind(const Expr *E) {
 
 using Scope = std::map<std::string, PyValue>;
 
+/// What a host function's locals are known to be: names assigned once, at
+/// the top of its body, to something ConstEval can compute; every other
+/// local is Unknown (never the global of the same name). Each such
+/// assignment sees the locals assigned before it, as Python would.
+struct LocalScope {
+  Scope Values; ///< every bound name; Unknown until its assignment is evaluated
+  /// The assignments to evaluate, in order, and the first not yet done:
+  /// most launch keywords are literals, so a local is evaluated only when
+  /// a launch reads it (or one after it), not for every wrapper.
+  std::vector<const AssignStmt *> Pending;
+  size_t Next = 0;
+  std::map<std::string_view, size_t> PendingIndex;
+};
+
 class Discoverer {
 public:
   Discoverer(const Module &M, ProblemSink &Sink) : M(M), Sink(Sink) {}
@@ -136,7 +150,7 @@ private:
   Scope NS;                                         ///< the module namespace, as import-time Python sees it
   std::map<std::string, const Stmt *> DefiningStmt; ///< the statement that last bound a global
   std::set<std::string> Heuristicked;
-  std::map<const FunctionDefStmt *, Scope> LocalScopes;
+  std::map<const FunctionDefStmt *, LocalScope> LocalScopes;
 
   ConstEval::GlobalLookup moduleLookup() {
     return [this](const std::string &N) {
@@ -556,14 +570,11 @@ private:
     return nullptr;
   }
 
-  /// What a host function's locals are known to be: names assigned once, at
-  /// the top of its body, to something ConstEval can compute; every other
-  /// local is Unknown (never the global of the same name).
-  Scope &localScope(const FunctionDefStmt *F) {
+  LocalScope &localScope(const FunctionDefStmt *F) {
     auto It = LocalScopes.find(F);
     if (It != LocalScopes.end())
       return It->second;
-    Scope &S = LocalScopes[F];
+    LocalScope &L = LocalScopes[F];
     std::set<std::string> Bound;
     for (const Param &P : F->Params)
       Bound.insert(P.Name);
@@ -577,7 +588,7 @@ private:
       }
     }
     for (const std::string &Name : Bound)
-      S[Name] = PyValue();
+      L.Values[Name] = PyValue();
     for (const Stmt *St : F->Body) {
       const auto *A = dyn_cast<AssignStmt>(St);
       if (!A || A->Targets.size() != 1)
@@ -585,28 +596,41 @@ private:
       const auto *N = dyn_cast<NameExpr>(A->Targets[0]);
       if (!N || Count[N->Id] != 1)
         continue;
-      ConstEval CE(Info, [&](const std::string &Name) {
-        auto L = S.find(Name);
-        if (L != S.end())
-          return L->second;
-        auto G = NS.find(Name);
-        return G == NS.end() ? PyValue() : G->second;
-      });
-      S[N->Id] = CE.eval(A->Value);
+      L.PendingIndex.emplace(N->Id, L.Pending.size());
+      L.Pending.push_back(A);
     }
-    return S;
+    return L;
+  }
+
+  /// Evaluates L's pending assignments up to and including the one of Name
+  /// (if any is pending), in source order, so each sees exactly the locals
+  /// assigned before it.
+  void evaluateLocalsThrough(LocalScope &L, const std::string &Name) {
+    auto P = L.PendingIndex.find(Name);
+    if (P == L.PendingIndex.end())
+      return;
+    for (; L.Next <= P->second; ++L.Next) {
+      const AssignStmt *A = L.Pending[L.Next];
+      ConstEval CE(Info, [&](const std::string &Ref) { return lookupLocal(L.Values, Ref); });
+      L.Values[cast<NameExpr>(A->Targets[0])->Id] = CE.eval(A->Value);
+    }
+  }
+
+  PyValue lookupLocal(const Scope &Values, const std::string &Name) const {
+    auto L = Values.find(Name);
+    if (L != Values.end())
+      return L->second;
+    auto G = NS.find(Name);
+    return G == NS.end() ? PyValue() : G->second;
   }
 
   PyValue evalIn(const FunctionDefStmt *Enclosing, const Expr *E) {
     if (!Enclosing)
       return evalModule(E);
-    Scope &S = localScope(Enclosing);
+    LocalScope &L = localScope(Enclosing);
     ConstEval CE(Info, [&](const std::string &Name) {
-      auto L = S.find(Name);
-      if (L != S.end())
-        return L->second;
-      auto G = NS.find(Name);
-      return G == NS.end() ? PyValue() : G->second;
+      evaluateLocalsThrough(L, Name);
+      return lookupLocal(L.Values, Name);
     });
     return CE.eval(E);
   }

@@ -79,6 +79,7 @@ static void checkKernelSpecializations(const ParsedFile &File, const ModuleInfo 
                                        const std::vector<Specialization> &Specs, const AnalyzeOptions &Opts,
                                        KernelResult &R) {
   std::vector<std::vector<Problem>> PerSpec;
+  ParamKinds Kinds = inferParamKinds(*Fn.Def, Info);
   for (const Specialization &S : Specs) {
     KernelAnalysis KA;
     KA.Kernel = Fn.Name;
@@ -86,7 +87,7 @@ static void checkKernelSpecializations(const ParsedFile &File, const ModuleInfo 
     KA.SpecializationSource = S.Source;
     ProblemSink SpecSink;
     KernelChecker C(File, Info, Opts, SpecSink, KA);
-    C.checkKernel(Fn, S);
+    C.checkKernel(Fn, S, Kinds);
     PerSpec.push_back(SpecSink.take());
     R.Analyses.push_back(std::move(KA));
   }

@@ -42,8 +42,9 @@ public:
   bool bind(std::vector<Arg> Args, std::vector<std::pair<std::string, Arg>> Kw);
 
   const Arg *get(std::string_view Param) const;
-  /// The argument's value, or a constexpr None when it was not given.
-  Value value(std::string_view Param) const;
+  /// The argument's value, or a constexpr None when it was not given
+  /// (valid while the call is checked).
+  const Value &value(std::string_view Param) const;
   bool given(std::string_view Param) const;
   /// Given and not a constexpr None.
   bool present(std::string_view Param) const;

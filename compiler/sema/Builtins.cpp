@@ -169,7 +169,20 @@ static const std::set<std::string, std::less<>> &otherLanguageNames() {
   return Names;
 }
 
-bool isLanguageMember(std::string_view Name) { return registry().count(Name) || otherLanguageNames().count(Name); }
+const PyValue *languageMember(std::string_view Name) {
+  static const std::map<std::string, PyValue, std::less<>> Members = [] {
+    std::map<std::string, PyValue, std::less<>> M;
+    for (const auto &[N, R] : registry())
+      M.emplace(N, PyValue::qualified("triton.language." + N));
+    for (const std::string &N : otherLanguageNames())
+      M.emplace(N, PyValue::qualified("triton.language." + N));
+    return M;
+  }();
+  auto It = Members.find(Name);
+  return It == Members.end() ? nullptr : &It->second;
+}
+
+bool isLanguageMember(std::string_view Name) { return languageMember(Name) != nullptr; }
 
 bool isTensorMethod(std::string_view Name) {
   static const std::set<std::string, std::less<>> Methods = {"to",
@@ -294,9 +307,10 @@ const Arg *BuiltinCall::get(std::string_view Param) const {
   return nullptr;
 }
 
-Value BuiltinCall::value(std::string_view Param) const {
+const Value &BuiltinCall::value(std::string_view Param) const {
+  static const Value None = Value::constant(PyValue::none());
   const Arg *A = get(Param);
-  return A ? A->V : Value::constant(PyValue::none());
+  return A ? A->V : None;
 }
 
 bool BuiltinCall::given(std::string_view Param) const { return get(Param) != nullptr; }

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 namespace tessel::sema {
 
@@ -238,7 +239,7 @@ static Value where(BuiltinCall &B) {
   // Values selected by where keep the varying pattern of the operands.
   IndexFacts F = joinFacts(X, Y, Shape.Result->size());
   F.MaskBounds.clear();
-  Value Out = Value::tensor(TileType{XY.Type.Elem, *Shape.Result}, F);
+  Value Out = Value::tensor(TileType{XY.Type.Elem, *Shape.Result}, std::move(F));
   if (B.ir())
     Out.IR = B.ir()->select(
         B.range(), B.C.lowerAs(Cond, TileType{ElemType{ScalarKind::I1}, Out.Type.Shape}, B.rangeOf("condition")),

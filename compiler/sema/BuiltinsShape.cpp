@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <numeric>
 #include <tuple>
+#include <utility>
 
 namespace tessel::sema {
 
@@ -56,7 +57,7 @@ static Value programIndex(BuiltinCall &B, bool IsProgramId) {
     F.DynScalar = true;
     F.Cause = "program_id(" + (Axis ? std::to_string(*Axis) : std::string("?")) + ")";
   }
-  Value V = Value::tensor(TileType{ElemType{ScalarKind::I32}, {}}, F);
+  Value V = Value::tensor(TileType{ElemType{ScalarKind::I32}, {}}, std::move(F));
   if (B.ir() && Axis)
     V.IR = IsProgramId ? B.ir()->programId(B.range(), static_cast<int>(*Axis))
                        : B.ir()->numPrograms(B.range(), static_cast<int>(*Axis));

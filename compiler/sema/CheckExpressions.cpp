@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <utility>
 
 namespace tessel::sema {
 
@@ -200,17 +201,19 @@ static bool isLanguageModule(const std::string &Path) {
 }
 
 Value KernelChecker::evalAttribute(const AttributeExpr *E) {
-  Value Base = eval(E->Value);
+  Value BaseStorage;
+  const Value &Base = evalView(E->Value, BaseStorage);
   if (Base.isPoison())
     return Base;
   if (Base.isConstexpr() && Base.Const.kind() == PyValue::Kind::Qualified) {
     const std::string &Path = Base.Const.qualifiedPath();
     if (isLanguageModule(Path)) {
-      if (!isLanguageMember(E->Attr)) {
+      const PyValue *Member = languageMember(E->Attr);
+      if (!Member) {
         error(ProblemKind::NoAttribute, E->Range, "module '" + Path + "' has no attribute '" + E->Attr + "'");
         return Value::poison();
       }
-      return Value::constant(PyValue::qualified("triton.language." + E->Attr));
+      return Value::constant(*Member);
     }
     if (Path.rfind("triton.language.", 0) == 0 &&
         scalarKindFromLanguageName(std::string_view(Path).substr(16)).has_value())
@@ -251,7 +254,8 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
 }
 
 Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
-  Value Base = eval(E->Value);
+  Value BaseStorage;
+  const Value &Base = evalView(E->Value, BaseStorage);
   std::vector<const Expr *> Index;
   if (const auto *T = dyn_cast<TupleExpr>(E->Index))
     Index.assign(T->Elts.begin(), T->Elts.end());
@@ -310,7 +314,7 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
         F.MaskBounds.push_back(Base.Facts.MaskBounds[Dim]);
     }
     F.DynScalar = false;
-    Value V = Value::tensor(TileType{Base.Type.Elem, Shape}, F, X);
+    Value V = Value::tensor(TileType{Base.Type.Elem, std::move(Shape)}, std::move(F), X);
     return V;
   }
   if (Index.size() != 1)
@@ -461,7 +465,7 @@ Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, Sour
     F = combineMasks(L, R, Rank, Op == BinOpKind::BitOr);
   else
     F = joinFacts(L, R, Rank);
-  Value Out = Value::tensor(TileType{Result, Promoted->Shape}, F);
+  Value Out = Value::tensor(TileType{Result, Promoted->Shape}, std::move(F));
   // With Rules, a builtin borrows the typing (tl.where, minimum...) and
   // emits its own op.
   if (IRB && !Rules)
@@ -554,9 +558,16 @@ Value KernelChecker::compareOp(CmpOpKind Op, const Value &L, const Value &R, Sou
   return Out;
 }
 
+const Value &KernelChecker::evalView(const Expr *E, Value &Storage) {
+  if (const auto *N = dyn_cast<NameExpr>(E))
+    if (auto It = frame().Vars.find(N->Id); It != frame().Vars.end())
+      return It->second;
+  return Storage = eval(E);
+}
 Value KernelChecker::evalBinOp(const BinOpExpr *E) {
-  Value L = eval(E->Lhs);
-  Value R = eval(E->Rhs);
+  Value LStorage, RStorage;
+  const Value &L = evalView(E->Lhs, LStorage);
+  const Value &R = evalView(E->Rhs, RStorage);
   return binaryOp(E->Op, L, R, E->Range);
 }
 
@@ -642,8 +653,9 @@ Value KernelChecker::evalCompare(const CompareExpr *E) {
     error(ProblemKind::UnsupportedConstruct, E->Range, "simultaneous multiple comparison is not supported");
     return Value::poison();
   }
-  Value L = eval(E->Lhs);
-  Value R = eval(E->Comparators[0]);
+  Value LStorage, RStorage;
+  const Value &L = evalView(E->Lhs, LStorage);
+  const Value &R = evalView(E->Comparators[0], RStorage);
   return compareOp(E->Ops[0], L, R, E->Range);
 }
 

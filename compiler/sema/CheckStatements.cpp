@@ -77,15 +77,13 @@ std::optional<ElemType> annotationType(const ModuleInfo &Info, const Expr *A) {
   return std::nullopt;
 }
 
-void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S) {
+void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, const ParamKinds &Kinds) {
   Spec = &S;
   Frames.clear();
   Frames.emplace_back();
   Frame &F = frame();
   F.Fn = Fn.Def;
   F.IsKernel = true;
-  std::set<std::string> Pointers = inferPointerParams(*Fn.Def, Info);
-  std::set<std::string> Ints = inferIntParams(*Fn.Def, Info, Pointers);
   for (const Param &P : Fn.Def->Params) {
     F.Params.insert(P.Name);
     Value V;
@@ -107,9 +105,9 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S) 
       V = Value::tensor(TileType{Launched->second, {}});
     } else if (auto T = annotationType(Info, P.Annotation)) {
       V = Value::tensor(TileType{*T, {}});
-    } else if (Pointers.count(P.Name)) {
+    } else if (Kinds.Pointers.count(P.Name)) {
       V = Value::tensor(TileType{ElemType{ScalarKind::Unknown, 1}, {}});
-    } else if (Ints.count(P.Name)) {
+    } else if (Kinds.Ints.count(P.Name)) {
       V = Value::tensor(TileType{ElemType{ScalarKind::I32}, {}});
     } else {
       // The host passes a number (or a tensor tessel cannot see): unknown.
@@ -257,11 +255,11 @@ void KernelChecker::recordValue(const Expr *NameExpr, const std::string &Name, c
   Out.Values.push_back(std::move(F));
 }
 
-void KernelChecker::assignTarget(const Expr *Target, const Value &V, bool Record) {
+void KernelChecker::assignTarget(const Expr *Target, Value V, bool Record) {
   if (const auto *N = dyn_cast<NameExpr>(Target)) {
-    frame().Vars[N->Id] = V;
     if (Record)
       recordValue(N, N->Id, V);
+    frame().Vars[N->Id] = std::move(V);
     return;
   }
   if (isa<TupleExpr>(Target) || isa<ListExpr>(Target)) {
@@ -282,7 +280,7 @@ void KernelChecker::assignTarget(const Expr *Target, const Value &V, bool Record
       return;
     }
     for (size_t I = 0; I < Elts.size(); ++I)
-      assignTarget(Elts[I], Parts[I], Record);
+      assignTarget(Elts[I], std::move(Parts[I]), Record);
     return;
   }
   if (isa<SubscriptExpr>(Target)) {
@@ -302,7 +300,7 @@ void KernelChecker::assignTarget(const Expr *Target, const Value &V, bool Record
 /// a name becomes a scalar tensor (`BLOCK = 128` is no constexpr, triton#2604;
 /// `scale = 0.5` is an fp32 tensor). Only `x: tl.constexpr = ...` keeps a
 /// constexpr. Dtypes, None and other Python objects are kept as they are.
-Value KernelChecker::sanitizeAssigned(const Value &V, SourceRange R) {
+Value KernelChecker::sanitizeAssigned(Value V, SourceRange R) {
   if (V.isKnownConstexpr() && (V.Const.isNumber() || V.Const.isBool()))
     return toTensor(V, R);
   // A tuple's elements are sanitized one by one (measured: `shape = x.shape`
@@ -325,8 +323,8 @@ Value KernelChecker::sanitizeAssigned(const Value &V, SourceRange R) {
   if (V.K == Value::Kind::Tuple && std::any_of(V.Elts.begin(), V.Elts.end(), IsNumber) &&
       std::none_of(V.Elts.begin(), V.Elts.end(), IsUnknown)) {
     std::vector<Value> Elts;
-    for (const Value &E : V.Elts)
-      Elts.push_back(sanitizeAssigned(E, R));
+    for (Value &E : V.Elts)
+      Elts.push_back(sanitizeAssigned(std::move(E), R));
     return Value::tuple(std::move(Elts));
   }
   return V;
@@ -343,7 +341,8 @@ void KernelChecker::execAssign(const AssignStmt *S) {
   }
   for (const Expr *T : S->Targets) {
     if (isa<NameExpr>(T)) {
-      assignTarget(T, sanitizeAssigned(V, S->Value->Range));
+      // The last target may take V itself (`a = b = x` copies it for `a`).
+      assignTarget(T, sanitizeAssigned(T == S->Targets.back() ? std::move(V) : V, S->Value->Range));
       continue;
     }
     // `a, b = 1, 2`: each element is sanitized (as language.tuple values are).
@@ -379,19 +378,19 @@ void KernelChecker::execAnnAssign(const AnnAssignStmt *S) {
     // parameter does (tutorial 06). So a tensor value stays a tensor here and
     // only uses that need a compile-time value complain.
     Value V = S->Value ? eval(S->Value) : Value::constant(PyValue());
-    assignTarget(S->Target, V);
+    assignTarget(S->Target, std::move(V));
     return;
   }
   if (!S->Value)
     return;
   Value V = eval(S->Value);
   if (isa<NameExpr>(S->Target))
-    V = sanitizeAssigned(V, S->Value->Range);
+    V = sanitizeAssigned(std::move(V), S->Value->Range);
   if (auto T = annotationType(Info, S->Annotation); T && V.isTensor() && !V.Type.isBlock()) {
     V.Type.Elem = *T;
     V.IR = coerce(V.IR, V.Type, S->Value->Range);
   }
-  assignTarget(S->Target, V);
+  assignTarget(S->Target, std::move(V));
 }
 
 void KernelChecker::execAugAssign(const AugAssignStmt *S) {
@@ -699,7 +698,7 @@ void KernelChecker::execFor(const ForStmt *S) {
     IndexFacts F;
     F.DynScalar = true;
     F.Cause = "the loop variable `" + Target->Id + "`";
-    assignTarget(Target, Value::tensor(TileType{ElemType{IndVar}, {}}, F));
+    assignTarget(Target, Value::tensor(TileType{ElemType{IndVar}, {}}, std::move(F)));
   } else if (S->Target) {
     assignTarget(S->Target, Value::poison());
   }

@@ -295,7 +295,7 @@ void KernelChecker::lowerRangeFor(const ForStmt *S, std::vector<Value> Bounds, S
     IndexFacts F;
     F.DynScalar = true;
     F.Cause = "the loop variable `" + Target->Id + "`";
-    assignTarget(Target, Value::tensor(T, F, Iv));
+    assignTarget(Target, Value::tensor(T, std::move(F), Iv));
     Iv->setName(Target->Id);
   } else if (S->Target) {
     assignTarget(S->Target, Value::poison());

@@ -22,12 +22,14 @@
 
 #include "compiler/frontend/Discovery.h"
 #include "compiler/sema/Analysis.h"
+#include "compiler/sema/PointerParams.h"
 #include "compiler/sema/Promotion.h"
 #include "compiler/sema/Value.h"
 
 #include <map>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace tessel::ir {
@@ -61,7 +63,8 @@ public:
   KernelChecker(const ParsedFile &File, const ModuleInfo &Info, const AnalyzeOptions &Opts, ProblemSink &Sink,
                 KernelAnalysis &Out);
 
-  void checkKernel(const JitFunction &Fn, const Specialization &Spec);
+  /// Params: inferParamKinds(*Fn.Def, Info), computed once per kernel.
+  void checkKernel(const JitFunction &Fn, const Specialization &Spec, const ParamKinds &Params);
   /// Emit tile IR through B during checkKernel (B inserts into the kernel's
   /// Function, whose parameters the walk adds).
   void setBuilder(ir::Builder *B) { IRB = B; }
@@ -148,6 +151,8 @@ private:
     /// statements follow the current block's when an early exit moves them.
     std::vector<std::pair<const ast::Block *, size_t>> Transparent;
   };
+  static_assert(std::is_nothrow_move_constructible_v<Frame>,
+                "evalView's references into a frame's variables must survive a call pushing a frame");
 
   //===--- Statements (CheckStatements.cpp) ----------------------------===//
   void execBlock(const ast::Block &B);
@@ -156,7 +161,7 @@ private:
   void exec(const ast::Stmt *S);
   void execAssign(const ast::AssignStmt *S);
   /// R: where a constant the sanitizing creates comes from (the value).
-  Value sanitizeAssigned(const Value &V, SourceRange R);
+  Value sanitizeAssigned(Value V, SourceRange R);
   void execAnnAssign(const ast::AnnAssignStmt *S);
   void execAugAssign(const ast::AugAssignStmt *S);
   void execIf(const ast::IfStmt *S);
@@ -164,7 +169,7 @@ private:
   void execFor(const ast::ForStmt *S);
   void execWhile(const ast::WhileStmt *S);
   void execReturn(const ast::ReturnStmt *S);
-  void assignTarget(const ast::Expr *Target, const Value &V, bool Record = true);
+  void assignTarget(const ast::Expr *Target, Value V, bool Record = true);
   /// Reports a loop-carried or if/else type change between two scopes.
   void promoteLoopCarried(const ast::Block &Body, SourceRange LoopRange);
   void checkLoopCarried(const std::map<std::string, Value> &Before, SourceRange LoopRange);
@@ -190,6 +195,12 @@ public:
   Value eval(const ast::Expr *E);
 
 private:
+  /// E's value, without copying it when E names a local variable: a
+  /// reference to the variable, else to Storage set to eval(E). Expressions
+  /// never rebind or erase a variable of the frame that evaluates them, and
+  /// frames move (not copy) when a call pushes one, so the reference stays
+  /// valid while the expression that asked for it is evaluated.
+  const Value &evalView(const ast::Expr *E, Value &Storage);
   Value evalName(const ast::NameExpr *E);
   Value evalGlobal(const std::string &Name, SourceRange R);
   Value evalAttribute(const ast::AttributeExpr *E);
@@ -230,6 +241,9 @@ private:
 /// The qualified name of every member of `triton.language` (for "has no
 /// attribute" checks) and dispatch of those tessel models.
 bool isLanguageMember(std::string_view Name);
+/// The value of `tl.<Name>` (a qualified path), made once per process and
+/// shared by every use; null when triton.language has no such member.
+const PyValue *languageMember(std::string_view Name);
 /// Calls builtin `tl.<Name>`; Self is set for tensor member calls (`x.sum()`).
 Value callLanguageBuiltin(KernelChecker &C, std::string_view Name, const ast::CallExpr *Call, std::vector<Arg> Args,
                           std::vector<std::pair<std::string, Arg>> Kw);

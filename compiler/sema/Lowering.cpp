@@ -52,7 +52,7 @@ LoweredKernel lowerKernel(const ParsedFile &File, const ModuleInfo &Info, const 
   ProblemSink Sink;
   KernelChecker C(File, Info, Opts, Sink, Scratch);
   C.setBuilder(&B);
-  C.checkKernel(Fn, Spec);
+  C.checkKernel(Fn, Spec, inferParamKinds(*Fn.Def, Info));
   B.setInsertionPointToEnd(&F->body());
   B.ret(SourceRange{Fn.Def->Range.End, Fn.Def->Range.End});
   for (Problem &P : Sink.take()) {

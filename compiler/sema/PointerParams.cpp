@@ -17,17 +17,25 @@ static bool nameSaysPointer(const std::string &N) {
   return EndsWith("ptr") || EndsWith("Ptr") || EndsWith("PTR") || EndsWith("_ptrs");
 }
 
-static bool isPointerOp(const std::string &Q) {
+static bool isPointerOpName(std::string_view Name) {
   static const char *Ops[] = {"load",      "store",      "atomic_add",  "atomic_max", "atomic_min",    "atomic_and",
                               "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas", "make_block_ptr"};
-  const std::string Prefix = "triton.language.";
-  if (Q.rfind(Prefix, 0) != 0)
-    return false;
-  std::string Name = Q.substr(Prefix.size());
   for (const char *Op : Ops)
     if (Name == Op)
       return true;
   return false;
+}
+
+/// Is Callee tl.load, tl.store, an atomic or tl.make_block_ptr?
+static bool isPointerOp(const ModuleInfo &Info, const Expr *Callee) {
+  // Qualifying allocates; `tl.foo` keeps its attribute as the last part of
+  // its qualified name, so most calls are ruled out before that.
+  if (const auto *A = dyn_cast<AttributeExpr>(Callee); A && !isPointerOpName(A->Attr))
+    return false;
+  std::string Q = Info.qualify(Callee);
+  std::string_view Prefix = "triton.language.";
+  return std::string_view(Q).substr(0, Prefix.size()) == Prefix &&
+         isPointerOpName(std::string_view(Q).substr(Prefix.size()));
 }
 
 using Definitions = std::map<std::string, std::vector<const Expr *>>;
@@ -41,32 +49,71 @@ static void recordDefinition(const Stmt *S, Definitions &Defs) {
         Defs[N->Id].push_back(A->Value);
 }
 
-std::set<std::string> inferPointerParams(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
+/// What the parameter inference reads from a body, gathered in one walk.
+struct Uses {
+  Definitions Defs;
+  /// Pointer arguments of tl.load / tl.store / atomics / make_block_ptr.
+  std::vector<const Expr *> Bases;
+  /// Expressions used as integers: range bounds, operands compared with an
+  /// int literal, offsets added to a pointer base.
+  std::vector<const Expr *> IntExprs;
+};
+
+static Uses collectUses(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
+  Uses U;
+  Walker W;
+  W.OnStmt = [&](const Stmt *S) {
+    recordDefinition(S, U.Defs);
+    if (const auto *F = dyn_cast<ForStmt>(S))
+      if (const auto *C = dyn_cast<CallExpr>(F->Iter))
+        for (const Expr *A : C->Args)
+          U.IntExprs.push_back(A);
+    return !isa<FunctionDefStmt>(S);
+  };
+  W.OnExpr = [&](const Expr *E) {
+    // `n > 1`, `step == 0`: compared with an int literal.
+    if (const auto *Cmp = dyn_cast<CompareExpr>(E); Cmp && Cmp->Comparators.size() == 1) {
+      auto IsIntLiteral = [](const Expr *X) {
+        const auto *K = dyn_cast<ConstantExpr>(X);
+        return K && K->CK == ConstantKind::Int;
+      };
+      if (IsIntLiteral(Cmp->Comparators[0]))
+        U.IntExprs.push_back(Cmp->Lhs);
+      else if (IsIntLiteral(Cmp->Lhs))
+        U.IntExprs.push_back(Cmp->Comparators[0]);
+    }
+    const auto *C = dyn_cast<CallExpr>(E);
+    if (!C || !isPointerOp(Info, C->Func))
+      return;
+    if (C->Args.empty()) {
+      if (const Keyword *K = C->keyword("pointer"))
+        U.Bases.push_back(K->Value);
+      else if (const Keyword *K = C->keyword("base"))
+        U.Bases.push_back(K->Value);
+      return;
+    }
+    U.Bases.push_back(C->Args[0]);
+    // Everything added to the base of a pointer is an offset.
+    const Expr *P = C->Args[0];
+    while (const auto *B = dyn_cast<BinOpExpr>(P)) {
+      if (B->Op != BinOpKind::Add && B->Op != BinOpKind::Sub)
+        break;
+      U.IntExprs.push_back(B->Rhs);
+      P = B->Lhs;
+    }
+  };
+  W.walk(Fn.Body);
+  return U;
+}
+
+static std::set<std::string> pointersIn(const FunctionDefStmt &Fn, const Uses &U) {
   std::set<std::string> Params, Out;
   for (const Param &P : Fn.Params) {
     Params.insert(P.Name);
     if (nameSaysPointer(P.Name))
       Out.insert(P.Name);
   }
-  Definitions Defs;
-  std::vector<const Expr *> Bases;
-  Walker W;
-  W.OnStmt = [&](const Stmt *S) {
-    recordDefinition(S, Defs);
-    return !isa<FunctionDefStmt>(S);
-  };
-  W.OnExpr = [&](const Expr *E) {
-    const auto *C = dyn_cast<CallExpr>(E);
-    if (!C || !isPointerOp(Info.qualify(C->Func)))
-      return;
-    if (!C->Args.empty())
-      Bases.push_back(C->Args[0]);
-    else if (const Keyword *K = C->keyword("pointer"))
-      Bases.push_back(K->Value);
-    else if (const Keyword *K = C->keyword("base"))
-      Bases.push_back(K->Value);
-  };
-  W.walk(Fn.Body);
+  std::vector<const Expr *> Bases = U.Bases;
   std::set<std::string> Visited;
   while (!Bases.empty()) {
     const Expr *E = Bases.back();
@@ -81,8 +128,8 @@ std::set<std::string> inferPointerParams(const FunctionDefStmt &Fn, const Module
       continue;
     if (Params.count(N->Id))
       Out.insert(N->Id);
-    for (const Expr *D : Defs[N->Id])
-      Bases.push_back(D);
+    if (auto It = U.Defs.find(N->Id); It != U.Defs.end())
+      Bases.insert(Bases.end(), It->second.begin(), It->second.end());
   }
   return Out;
 }
@@ -102,54 +149,34 @@ static void namesIn(const Expr *E, const Definitions &Defs, std::set<std::string
   W.walk(E);
 }
 
-std::set<std::string> inferIntParams(const FunctionDefStmt &Fn, const ModuleInfo &Info,
-                                     const std::set<std::string> &Pointers) {
-  Definitions Defs;
-  std::vector<const Expr *> IntExprs;
-  Walker W;
-  W.OnStmt = [&](const Stmt *S) {
-    recordDefinition(S, Defs);
-    if (const auto *F = dyn_cast<ForStmt>(S))
-      if (const auto *C = dyn_cast<CallExpr>(F->Iter))
-        for (const Expr *A : C->Args)
-          IntExprs.push_back(A);
-    return !isa<FunctionDefStmt>(S);
-  };
-  W.OnExpr = [&](const Expr *E) {
-    // `n > 1`, `step == 0`: compared with an int literal.
-    if (const auto *Cmp = dyn_cast<CompareExpr>(E); Cmp && Cmp->Comparators.size() == 1) {
-      auto IsIntLiteral = [](const Expr *X) {
-        const auto *K = dyn_cast<ConstantExpr>(X);
-        return K && K->CK == ConstantKind::Int;
-      };
-      if (IsIntLiteral(Cmp->Comparators[0]))
-        IntExprs.push_back(Cmp->Lhs);
-      else if (IsIntLiteral(Cmp->Lhs))
-        IntExprs.push_back(Cmp->Comparators[0]);
-    }
-    const auto *C = dyn_cast<CallExpr>(E);
-    if (!C || C->Args.empty() || !isPointerOp(Info.qualify(C->Func)))
-      return;
-    // Everything added to the base of a pointer is an offset.
-    const Expr *P = C->Args[0];
-    while (const auto *B = dyn_cast<BinOpExpr>(P)) {
-      if (B->Op != BinOpKind::Add && B->Op != BinOpKind::Sub)
-        break;
-      IntExprs.push_back(B->Rhs);
-      P = B->Lhs;
-    }
-  };
-  W.walk(Fn.Body);
+static std::set<std::string> intsIn(const FunctionDefStmt &Fn, const Uses &U, const std::set<std::string> &Pointers) {
   std::set<std::string> Params;
   for (const Param &P : Fn.Params)
     Params.insert(P.Name);
   std::set<std::string> Seen, Names, Out;
-  for (const Expr *E : IntExprs)
-    namesIn(E, Defs, Seen, Names);
+  for (const Expr *E : U.IntExprs)
+    namesIn(E, U.Defs, Seen, Names);
   for (const std::string &N : Names)
     if (Params.count(N) && !Pointers.count(N))
       Out.insert(N);
   return Out;
+}
+
+std::set<std::string> inferPointerParams(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
+  return pointersIn(Fn, collectUses(Fn, Info));
+}
+
+std::set<std::string> inferIntParams(const FunctionDefStmt &Fn, const ModuleInfo &Info,
+                                     const std::set<std::string> &Pointers) {
+  return intsIn(Fn, collectUses(Fn, Info), Pointers);
+}
+
+ParamKinds inferParamKinds(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
+  Uses U = collectUses(Fn, Info);
+  ParamKinds K;
+  K.Pointers = pointersIn(Fn, U);
+  K.Ints = intsIn(Fn, U, K.Pointers);
+  return K;
 }
 
 } // namespace tessel::sema

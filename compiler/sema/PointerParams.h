@@ -27,6 +27,13 @@ std::set<std::string> inferPointerParams(const ast::FunctionDefStmt &Fn, const M
 std::set<std::string> inferIntParams(const ast::FunctionDefStmt &Fn, const ModuleInfo &Info,
                                      const std::set<std::string> &Pointers);
 
+/// Both of the above: they depend on the kernel only, so a kernel checked
+/// under several specializations infers them once.
+struct ParamKinds {
+  std::set<std::string> Pointers, Ints;
+};
+ParamKinds inferParamKinds(const ast::FunctionDefStmt &Fn, const ModuleInfo &Info);
+
 } // namespace tessel::sema
 
 #endif // TESSEL_COMPILER_SEMA_POINTERPARAMS_H

@@ -333,6 +333,36 @@ TEST(Discovery, LaunchSitesEverywhere) {
   EXPECT_TRUE(D.Problems.empty());
 }
 
+// A wrapper's locals are evaluated when a launch reads them, each seeing only
+// the locals assigned before it (a later one, or one assigned twice, is
+// unknown), whichever launch or keyword reads first.
+TEST(Discovery, LaunchKeywordsReadLocalsInSourceOrder) {
+  auto D = run("import triton\n"
+               "import triton.language as tl\n"
+               "S = 3\n"
+               "@triton.jit\n"
+               "def k(x, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):\n"
+               "    pass\n"
+               "def host(x):\n"
+               "    early = later\n"
+               "    base = 64\n"
+               "    twice = 1\n"
+               "    block = base * 2 + S\n"
+               "    twice = 2\n"
+               "    later = 8\n"
+               "    k[(1,)](x, A=block, B=early, C=twice)\n"
+               "    k[(1,)](x, A=later, B=base, C=4)\n");
+  const JitFunction &K = D.jit("k");
+  ASSERT_EQ(K.Launches.size(), 2u);
+  ASSERT_EQ(K.Launches[0].Keywords.size(), 3u);
+  EXPECT_EQ(K.Launches[0].Keywords[0].second.repr(), "131");
+  EXPECT_TRUE(K.Launches[0].Keywords[1].second.isUnknown()); // `later` was not assigned yet
+  EXPECT_TRUE(K.Launches[0].Keywords[2].second.isUnknown()); // assigned twice
+  EXPECT_EQ(K.Launches[1].Keywords[0].second.repr(), "8");
+  EXPECT_EQ(K.Launches[1].Keywords[1].second.repr(), "64");
+  EXPECT_TRUE(D.Problems.empty());
+}
+
 TEST(Discovery, LaunchProblems) {
   auto D = run("import triton\n"
                "@triton.autotune(configs=[triton.Config({'BLOCK': 64})], key=[])\n"
