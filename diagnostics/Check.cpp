@@ -51,6 +51,7 @@ FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions 
                      const sema::FileAnalysis *Previous) {
   sema::AnalyzeOptions AO;
   AO.Arch = Opts.Arch;
+  AO.RecordValueFacts = Opts.KeepValueFacts;
   FileReport R;
   R.Analysis = sema::analyzeFile(File, AO, Previous);
   for (const Problem &P : R.Analysis->Problems)

@@ -20,6 +20,9 @@ namespace tessel::diag {
 struct CheckOptions {
   /// Target compute capability (90 = sm_90); affects fp8 support and limits.
   int Arch = 90;
+  /// Keep what sema learned about each named value, for hovers and inlay
+  /// hints (the language server); the command line has no use for it.
+  bool KeepValueFacts = true;
 };
 
 struct FileReport {

@@ -40,7 +40,8 @@ struct CheckArgs {
   std::vector<std::string> Files;
   Format Fmt = Format::Text;
   ColorMode Color = ColorMode::Auto;
-  diag::CheckOptions Opts;
+  /// Hover facts are for the language server; the command line prints none.
+  diag::CheckOptions Opts{.KeepValueFacts = false};
 };
 
 } // namespace

@@ -114,6 +114,9 @@ struct AnalyzeOptions {
   int Arch = 90; ///< compute capability: 80, 90...
   /// Cap on specializations per kernel (autotune lists can be long).
   size_t MaxSpecializations = 64;
+  /// Record a ValueFact per named value: hovers and inlay hints read them;
+  /// `tessel check` prints none, so it skips them.
+  bool RecordValueFacts = true;
 };
 
 /// Analyses File. With Previous (the analysis of an earlier version of the

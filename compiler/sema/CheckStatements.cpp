@@ -127,9 +127,7 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, 
             "the value of constexpr `" + P.Name + "` is not known under this specialization: lowering needs it");
     }
     F.Vars[P.Name] = V;
-    recordValue(nullptr, P.Name, V);
-    if (!Out.Values.empty())
-      Out.Values.back().Range = P.NameRange;
+    recordValue(P.NameRange, P.Name, V);
   }
   // Lowering needs every parameter: after a missing one, the body would
   // only repeat the same problem at each use.
@@ -241,11 +239,12 @@ void KernelChecker::exec(const Stmt *S) {
   }
 }
 
-void KernelChecker::recordValue(const Expr *NameExpr, const std::string &Name, const Value &V) {
+void KernelChecker::recordValue(SourceRange NameRange, const std::string &Name, const Value &V) {
+  if (!Opts.RecordValueFacts)
+    return;
   ValueFact F;
   F.Name = Name;
-  if (NameExpr)
-    F.Range = NameExpr->Range;
+  F.Range = NameRange;
   if (V.isTensor())
     F.Type = V.Type;
   else if (V.isConstexpr())
@@ -258,7 +257,7 @@ void KernelChecker::recordValue(const Expr *NameExpr, const std::string &Name, c
 void KernelChecker::assignTarget(const Expr *Target, Value V, bool Record) {
   if (const auto *N = dyn_cast<NameExpr>(Target)) {
     if (Record)
-      recordValue(N, N->Id, V);
+      recordValue(N->Range, N->Id, V);
     frame().Vars[N->Id] = std::move(V);
     return;
   }

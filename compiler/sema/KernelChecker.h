@@ -175,7 +175,8 @@ private:
   void checkLoopCarried(const std::map<std::string, Value> &Before, SourceRange LoopRange);
   void mergeBranches(const std::map<std::string, Value> &Before, std::map<std::string, Value> Then,
                      std::map<std::string, Value> Else, SourceRange IfRange);
-  void recordValue(const ast::Expr *NameExpr, const std::string &Name, const Value &V);
+  /// A hover / inlay-hint fact for the name at NameRange (when options ask for them).
+  void recordValue(SourceRange NameRange, const std::string &Name, const Value &V);
   /// Runtime control flow while emitting (Emit.cpp): the names a region
   /// carries out, and the region ops with their yields.
   void lowerRuntimeIf(const ast::IfStmt *S, const Value &Test, SourceRange KeywordR);

@@ -139,7 +139,7 @@ KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, cons
   const SourceText &Text = File.text();
   In.Segments.push_back(Kernel.Def->Range);
   In.Facts = "kernel " + Kernel.Name + "; arch " + std::to_string(Opts.Arch) + "; max " +
-             std::to_string(Opts.MaxSpecializations) + ";";
+             std::to_string(Opts.MaxSpecializations) + "; facts " + (Opts.RecordValueFacts ? "1" : "0") + ";";
   InputCollector Collect(Names, Text, In);
   Collect.markKernel(Kernel.Name);
   Collect.scan(Text.slice(Kernel.Def->Range));

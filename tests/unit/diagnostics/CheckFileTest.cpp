@@ -24,3 +24,30 @@ TEST(CheckFile, BrokenLineGetsOnlyItsSyntaxError) {
                     std::to_string(R.Analysis->File->text().lineCol(F.Range.Begin).Line + 1));
   EXPECT_EQ(Codes, (std::vector<std::string>{"TS001@7", "TS201@8"}));
 }
+
+TEST(CheckFile, WithoutValueFactsTheFindingsAreTheSame) {
+  // `tessel check` skips the hover facts; the findings must not depend on it.
+  std::string Src = "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+                    "def k(x_ptr, n, BLOCK: tl.constexpr = 128):\n"
+                    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                    "    x = tl.load(x_ptr + offs)\n"
+                    "    tl.store(x_ptr + offs, x * 2, mask=offs < n)\n";
+  auto File = ParsedFile::parse(std::make_shared<SourceText>(Src, "t.py"));
+  diag::FileReport With = diag::checkFile(File);
+  diag::FileReport Without = diag::checkFile(File, {.KeepValueFacts = false});
+  auto Summary = [](const diag::FileReport &R) {
+    std::string S;
+    for (const diag::Finding &F : R.Findings)
+      S += std::string(F.code()) + " " + std::to_string(F.Range.Begin) + " " + F.Message + "\n";
+    return S;
+  };
+  EXPECT_EQ(Summary(Without), Summary(With));
+  EXPECT_NE(Summary(With), "");
+  ASSERT_FALSE(With.Analysis->Kernels.empty());
+  EXPECT_FALSE(With.Analysis->Kernels[0].Values.empty());
+  EXPECT_TRUE(Without.Analysis->Kernels[0].Values.empty());
+  // The parameters' facts sit on their names.
+  const sema::ValueFact &First = With.Analysis->Kernels[0].Values[0];
+  EXPECT_EQ(First.Name, "x_ptr");
+  EXPECT_EQ(Src.substr(First.Range.Begin, First.Range.End - First.Range.Begin), "x_ptr");
+}
