@@ -22,16 +22,14 @@
 #include "compiler/frontend/PythonGrammar.h"
 #include "compiler/frontend/Segments.h"
 #include "compiler/support/Cores.h"
+#include "compiler/support/WorkerPool.h"
 
 #include <tree_sitter/api.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <system_error>
-#include <thread>
 
 namespace tessel {
 
@@ -271,25 +269,11 @@ std::shared_ptr<const ParsedFile> ParsedFile::parse(std::shared_ptr<const Source
   RunStart.push_back(Starts.size());
   std::vector<ast::Module> Scratch(Runs);
   std::vector<std::vector<PieceAst>> Results(Runs);
-  std::atomic<size_t> Next{0};
-  auto Work = [&] {
-    TSParser *P = threadParser();
-    for (size_t K = Next++; K < Runs; K = Next++) {
-      size_t First = RunStart[K], Count = RunStart[K + 1] - First;
-      uint32_t End = RunStart[K + 1] < Starts.size() ? Starts[RunStart[K + 1]] : static_cast<uint32_t>(S.size());
-      parseRun(P, *F->Text, Starts.data() + First, Count, End, Scratch[K], Results[K]);
-    }
-  };
-  std::vector<std::thread> Pool;
-  try {
-    for (size_t T = 1; T < Threads; ++T)
-      Pool.emplace_back(Work);
-  } catch (const std::system_error &) {
-    // Fewer threads than wanted: the runs are shared among those there are.
-  }
-  Work();
-  for (std::thread &T : Pool)
-    T.join();
+  parallelFor(Runs, Threads, [&](size_t K) {
+    size_t First = RunStart[K], Count = RunStart[K + 1] - First;
+    uint32_t End = RunStart[K + 1] < Starts.size() ? Starts[RunStart[K + 1]] : static_cast<uint32_t>(S.size());
+    parseRun(threadParser(), *F->Text, Starts.data() + First, Count, End, Scratch[K], Results[K]);
+  });
   for (size_t K = 0; K < Runs; ++K)
     appendPieces(Results[K], *F->Module, F->Pieces);
   sortErrors(F->Module->SyntaxErrors);

@@ -13,11 +13,10 @@
 #include "compiler/sema/LaunchPlan.h"
 #include "compiler/sema/Specializations.h"
 #include "compiler/support/Cores.h"
+#include "compiler/support/WorkerPool.h"
 
 #include <algorithm>
-#include <atomic>
 #include <map>
-#include <thread>
 
 namespace tessel::sema {
 
@@ -169,22 +168,12 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   // kernel a thread takes is a short one and no core waits on a long one.
   auto Cost = [&](size_t I) { return Specs[I].size() * (Kernels[I]->Def->Range.End - Kernels[I]->Def->Range.Begin); };
   std::stable_sort(ToCheck.begin(), ToCheck.end(), [&](size_t A, size_t B) { return Cost(A) > Cost(B); });
-  std::atomic<size_t> Next{0};
-  auto Work = [&] {
-    for (size_t J = Next++; J < ToCheck.size(); J = Next++) {
-      size_t I = ToCheck[J];
-      if (InputsPending[I])
-        Results[I].Inputs = kernelInputs(Names, *File, *Kernels[I], Specs[I], Opts);
-      checkKernelSpecializations(*File, FA->Info, *Kernels[I], Specs[I], Opts, Results[I]);
-    }
-  };
-  size_t Threads = std::min<size_t>(ToCheck.size(), usableCores());
-  std::vector<std::thread> Pool;
-  for (size_t T = 1; T < Threads; ++T)
-    Pool.emplace_back(Work);
-  Work();
-  for (std::thread &T : Pool)
-    T.join();
+  parallelFor(ToCheck.size(), usableCores(), [&](size_t J) {
+    size_t I = ToCheck[J];
+    if (InputsPending[I])
+      Results[I].Inputs = kernelInputs(Names, *File, *Kernels[I], Specs[I], Opts);
+    checkKernelSpecializations(*File, FA->Info, *Kernels[I], Specs[I], Opts, Results[I]);
+  });
   for (size_t I = 0; I < Kernels.size(); ++I) {
     KernelResult &R = Results[I];
     for (const Problem &P : R.Problems)
