@@ -704,12 +704,20 @@ void KernelChecker::execFor(const ForStmt *S) {
   // visit_For binds the induction variable before it records the live-ins,
   // so an earlier value of the same name is no loop-carried variable.
   std::map<std::string, Value> Before = frame().Vars;
-  int SavedIfDepth = std::exchange(frame().IfDepthInLoop, 0);
-  ++frame().LoopDepth;
-  execBlock(S->Body);
-  --frame().LoopDepth;
-  frame().IfDepthInLoop = SavedIfDepth;
+  execLoopBody(S->Body);
   checkLoopCarried(Before, KeywordR);
+}
+
+void KernelChecker::execLoopBody(const Block &Body) {
+  // A `return` directly in this body is at loop level again, and the
+  // constexpr ifs around the loop are outside its region.
+  int SavedIfDepth = std::exchange(frame().IfDepthInLoop, 0);
+  auto SavedTransparent = std::exchange(frame().Transparent, {});
+  ++frame().LoopDepth;
+  execBlock(Body);
+  --frame().LoopDepth;
+  frame().Transparent = std::move(SavedTransparent);
+  frame().IfDepthInLoop = SavedIfDepth;
 }
 
 void KernelChecker::execWhile(const WhileStmt *S) {
@@ -726,11 +734,7 @@ void KernelChecker::execWhile(const WhileStmt *S) {
   if (Test.isBlock())
     error(ProblemKind::InvalidOperands, S->Test->Range,
           "Boolean value of Tensor with more than one value is ambiguous");
-  int SavedIfDepth = std::exchange(frame().IfDepthInLoop, 0);
-  ++frame().LoopDepth;
-  execBlock(S->Body);
-  --frame().LoopDepth;
-  frame().IfDepthInLoop = SavedIfDepth;
+  execLoopBody(S->Body);
   checkLoopCarried(Before, KeywordR);
 }
 

@@ -305,13 +305,7 @@ void KernelChecker::lowerRangeFor(const ForStmt *S, std::vector<Value> Bounds, S
     ir::Builder::InsertionGuard G(*IRB);
     IRB->setInsertionPointToEnd(For->body());
     bindTo(frame().Vars, Names, Outside, For->body()->arguments(), 1);
-    int SavedIfDepth = std::exchange(frame().IfDepthInLoop, 0);
-    auto SavedTransparent = std::exchange(frame().Transparent, {});
-    ++frame().LoopDepth;
-    execBlock(S->Body);
-    frame().Transparent = std::move(SavedTransparent);
-    --frame().LoopDepth;
-    frame().IfDepthInLoop = SavedIfDepth;
+    execLoopBody(S->Body);
     IRB->yield(KeywordR, carriedYields(Names, Outside, KeywordR));
   }
   checkLoopCarried(Before, KeywordR);
@@ -344,13 +338,7 @@ void KernelChecker::lowerWhile(const WhileStmt *S, SourceRange KeywordR) {
     IRB->setInsertionPointToEnd(W->after());
     frame().Vars = Before;
     bindTo(frame().Vars, Names, Before, W->after()->arguments(), 0);
-    int SavedIfDepth = std::exchange(frame().IfDepthInLoop, 0);
-    auto SavedTransparent = std::exchange(frame().Transparent, {});
-    ++frame().LoopDepth;
-    execBlock(S->Body);
-    frame().Transparent = std::move(SavedTransparent);
-    --frame().LoopDepth;
-    frame().IfDepthInLoop = SavedIfDepth;
+    execLoopBody(S->Body);
     IRB->yield(KeywordR, carriedYields(Names, Before, KeywordR));
   }
   checkLoopCarried(Before, KeywordR);

@@ -168,6 +168,8 @@ private:
   void execIfBranches(const ast::IfStmt *S, SourceRange KeywordR);
   void execFor(const ast::ForStmt *S);
   void execWhile(const ast::WhileStmt *S);
+  /// A loop's body, one level deeper in loops (return and early-exit rules).
+  void execLoopBody(const ast::Block &Body);
   void execReturn(const ast::ReturnStmt *S);
   void assignTarget(const ast::Expr *Target, Value V, bool Record = true);
   /// Reports a loop-carried or if/else type change between two scopes.
