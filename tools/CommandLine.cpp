@@ -24,6 +24,19 @@ bool takeValue(const Args &A, size_t &I, std::string_view Name, std::string_view
   return true;
 }
 
+bool parseUnsigned(std::string_view Text, uint64_t &Out) {
+  if (Text.empty() || Text.size() > 19)
+    return false;
+  uint64_t V = 0;
+  for (char C : Text) {
+    if (C < '0' || C > '9')
+      return false;
+    V = V * 10 + static_cast<uint64_t>(C - '0');
+  }
+  Out = V;
+  return true;
+}
+
 bool parseColorMode(std::string_view Value, ColorMode &Out) {
   if (Value == "auto")
     Out = ColorMode::Auto;

@@ -9,6 +9,7 @@
 #include "tools/Subcommands.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 namespace tessel::tools {
@@ -17,6 +18,10 @@ namespace tessel::tools {
 /// returns false if A[I] is not --name. Missing is set when the value is
 /// absent at the end of the command line.
 bool takeValue(const Args &A, size_t &I, std::string_view Name, std::string_view &Value, bool &Missing);
+
+/// A decimal number of at most 19 digits (so it fits in 64 bits), nothing
+/// else; false leaves Out unchanged.
+bool parseUnsigned(std::string_view Text, uint64_t &Out);
 
 enum class ColorMode { Auto, Always, Never };
 

@@ -101,14 +101,9 @@ static std::optional<int> parseArgs(const Args &A, CompileArgs &Out) {
       continue;
     }
     if (takeValue(A, I, "--config", Value, Missing)) {
-      size_t N = 0;
-      bool Ok = !Missing && !Value.empty() && Value.size() < 10;
-      for (char C : Value)
-        Ok = Ok && C >= '0' && C <= '9';
-      if (!Ok)
+      uint64_t N = 0;
+      if (Missing || Value.size() >= 10 || !parseUnsigned(Value, N))
         return usageError("--config takes a config index (0, 1, ...)");
-      for (char C : Value)
-        N = N * 10 + static_cast<size_t>(C - '0');
       Out.Config = N;
       continue;
     }

@@ -71,19 +71,6 @@ static int usageError(const std::string &Why) {
   return ExitUsage;
 }
 
-template <typename T> static bool parseUnsigned(std::string_view Text, T &Out) {
-  if (Text.empty() || Text.size() > 19)
-    return false;
-  T V = 0;
-  for (char C : Text) {
-    if (C < '0' || C > '9')
-      return false;
-    V = V * 10 + static_cast<T>(C - '0');
-  }
-  Out = V;
-  return true;
-}
-
 static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
   bool SawDevice = false;
   for (size_t I = 0; I < A.size(); ++I) {
@@ -123,7 +110,7 @@ static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
       continue;
     }
     if (takeValue(A, I, "--config", Value, Missing)) {
-      size_t N = 0;
+      uint64_t N = 0;
       if (Missing)
         return Needs("--config", "an autotune config index");
       if (!parseUnsigned(Value, N))
