@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""bench/corpus/run.py - tessel check over real kernel libraries, as a user would run it.
+
+    bench/corpus/run.py CORPUS_DIR [--tessel build/tools/tessel] [--mode file|tree] [--out FINDINGS.tsv]
+                        [--set named|unseen|all] [--repo SUBSTR]
+
+CORPUS_DIR holds one folder per library of bench/corpus/pins.txt, named owner+name (unpacked from a git
+mirror at the pinned commit; this script downloads nothing). In `file` mode every Python file that mentions
+triton is checked alone with `tessel check FILE`, run from the library's root, so imports resolve the way they
+would for a user opening that file; in `tree` mode the library is checked in one `tessel check DIR`.
+
+Prints, per library and in total: files, @jit functions (a decorator count, the stable denominator),
+kernels tessel checked, error- and warning-level findings, crashes and time; then findings per code, and
+errors and warnings per 100 @jit functions with the findings bench/corpus/verdicts.tsv marks right
+(real bugs, code for an older Triton) left out. Every finding goes to --out as TSV for review.
+"""
+import argparse
+import collections
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FINDING = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|information|hint): "
+                     r"(?P<msg>.*?)(?: \[(?P<code>TS\d+)\])?(?: \[under (?P<spec>.*)\])?$")
+SUMMARY = re.compile(r"\((\d+) kernels? checked\)")
+JIT_DECORATOR = re.compile(r"^\s*@\s*(?:triton\s*\.\s*)?jit\b", re.M)
+
+
+def read_pins():
+    pins = []
+    with open(os.path.join(HERE, "pins.txt")) as f:
+        for line in f:
+            line = line.split("#", 1)[0].split()
+            if len(line) >= 3:
+                pins.append((line[0], line[1], line[2]))
+    return pins
+
+
+def read_verdicts():
+    """(repo, path, line, code) -> (verdict, note); verdict is `right` or `false`."""
+    verdicts = {}
+    path = os.path.join(HERE, "verdicts.tsv")
+    if not os.path.exists(path):
+        return verdicts
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            cols = line.rstrip("\n").split("\t")
+            if len(cols) >= 5:
+                verdicts[(cols[0], cols[1], cols[2], cols[3])] = (cols[4], cols[5] if len(cols) > 5 else "")
+    return verdicts
+
+
+def triton_files(root):
+    out = []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if not x.startswith("."))
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            p = os.path.join(d, name)
+            try:
+                with open(p, encoding="utf-8", errors="replace") as f:
+                    text = f.read()
+            except OSError:
+                continue
+            if "triton" in text:
+                out.append((os.path.relpath(p, root), len(JIT_DECORATOR.findall(text))))
+    return out
+
+
+def run_check(tessel, cwd, args):
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run([tessel, "check", "--color=never", *args], cwd=cwd, capture_output=True, text=True,
+                           timeout=120, errors="replace")
+        rc, out, err = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        rc, out, err = "timeout", "", ""
+    return rc, out, err, time.perf_counter() - t0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("corpus")
+    ap.add_argument("--tessel", default=os.path.join(HERE, "..", "..", "build", "tools", "tessel"))
+    ap.add_argument("--mode", choices=["file", "tree"], default="file")
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--set", choices=["named", "unseen", "all"], default="all")
+    ap.add_argument("--repo", default=None)
+    a = ap.parse_args()
+    tessel = os.path.abspath(a.tessel)
+    verdicts = read_verdicts()
+    rows, per_code, findings = [], collections.Counter(), []
+    crashes = []
+    totals = collections.Counter()
+    for repo, commit, which in read_pins():
+        if a.set != "all" and which != a.set:
+            continue
+        if a.repo and a.repo.lower() not in repo.lower():
+            continue
+        root = os.path.join(a.corpus, repo.replace("/", "+"))
+        if not os.path.isdir(root):
+            print(f"skip {repo}: {root} not found", file=sys.stderr)
+            continue
+        files = triton_files(root)
+        c = collections.Counter(files=len(files), jit=sum(n for _, n in files))
+        t0 = time.perf_counter()
+        outputs = []
+        if a.mode == "file":
+            for rel, _ in files:
+                rc, out, err, _ = run_check(tessel, root, [rel])
+                outputs.append((rel, rc, out, err))
+        else:
+            rc, out, err, _ = run_check(tessel, a.corpus, [repo.replace("/", "+")])
+            outputs.append((repo, rc, out, err))
+        c["ms"] = (time.perf_counter() - t0) * 1000
+        for rel, rc, out, err in outputs:
+            if rc not in (0, 1, 2):
+                c["crash"] += 1
+                crashes.append(f"{repo}:{rel}: exit {rc}: {err.strip()[-300:]}")
+            for line in out.splitlines():
+                m = SUMMARY.search(line)
+                if m and not FINDING.match(line):
+                    c["kernels"] += int(m.group(1))
+                    continue
+                m = FINDING.match(line)
+                if not m or m.group("sev") not in ("error", "warning"):
+                    continue
+                path = m.group("path")
+                if a.mode == "tree":
+                    path = os.path.relpath(os.path.join(a.corpus, path), root)
+                code = m.group("code") or "?"
+                key = (repo, path, m.group("line"), code)
+                verdict = verdicts.get(key, ("unreviewed", ""))[0]
+                sev = m.group("sev")
+                c[sev] += 1
+                if verdict != "right":
+                    c["false_" + sev] += 1
+                per_code[(code, sev, verdict == "right")] += 1
+                findings.append((repo, path, m.group("line"), code, sev, verdict, m.group("msg")))
+        rows.append((repo, which, c))
+        totals.update(c)
+    if a.out:
+        with open(a.out, "w") as f:
+            f.write("# repo\tpath\tline\tcode\tseverity\tverdict\tmessage\n")
+            for r in findings:
+                f.write("\t".join(r) + "\n")
+    print("| library | set | files | @jit | kernels | errors | warnings | not right: err | warn | crashes | ms |")
+    print("|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for repo, which, c in rows + [("total", "", totals)]:
+        print(f"| {repo} | {which} | {c['files']} | {c['jit']} | {c['kernels']} | {c['error']} | {c['warning']} | "
+              f"{c['false_error']} | {c['false_warning']} | {c['crash']} | {c['ms']:.0f} |")
+    print()
+    print("| code | severity | right | count |")
+    print("|:---|:---|:---|---:|")
+    for (code, sev, right), n in sorted(per_code.items(), key=lambda kv: -kv[1]):
+        print(f"| {code} | {sev} | {'yes' if right else 'no'} | {n} |")
+    jit = max(totals["jit"], 1)
+    print()
+    print(f"per 100 @jit functions: {100 * totals['false_error'] / jit:.1f} errors and "
+          f"{100 * totals['false_warning'] / jit:.1f} warnings not marked right "
+          f"({totals['error']} errors, {totals['warning']} warnings in all; {totals['crash']} crashes)")
+    for line in crashes:
+        print("crash:", line)
+    return 1 if totals["crash"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
