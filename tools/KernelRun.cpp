@@ -115,6 +115,8 @@ static std::string specSource(sema::SpecOrigin O) {
     return "from --spec";
   case sema::SpecOrigin::Directive:
     return "from the `# tessel: launch` directive";
+  case sema::SpecOrigin::HostCode:
+    return "from the file's host code (no launch spec)";
   case sema::SpecOrigin::Derived:
     break;
   }
@@ -127,6 +129,8 @@ static std::string specKind(sema::SpecOrigin O) {
     return "command-line";
   case sema::SpecOrigin::Directive:
     return "directive";
+  case sema::SpecOrigin::HostCode:
+    return "host-code";
   case sema::SpecOrigin::Derived:
     break;
   }

@@ -15,6 +15,7 @@
 #include "compiler/frontend/Discovery.h"
 #include "compiler/frontend/PyBuiltins.h"
 #include "compiler/frontend/PyOps.h"
+#include "compiler/frontend/TorchModel.h"
 
 #include <algorithm>
 #include <cctype>
@@ -141,11 +142,17 @@ struct ConstEval::Impl {
       return listComp(cast<ListCompExpr>(E));
     case ExprKind::BinOp: {
       const auto *B = cast<BinOpExpr>(E);
-      return pyBinaryOp(B->Op, eval(B->Lhs), eval(B->Rhs));
+      PyValue L = eval(B->Lhs), R = eval(B->Rhs);
+      if (L.isTensor() || R.isTensor())
+        return B->Op == BinOpKind::MatMult ? PyValue() : torchmodel::elementwise(L, R, B->Op == BinOpKind::Div);
+      return pyBinaryOp(B->Op, L, R);
     }
     case ExprKind::UnaryOp: {
       const auto *U = cast<UnaryOpExpr>(E);
-      return pyUnaryOp(U->Op, eval(U->Operand));
+      PyValue X = eval(U->Operand);
+      if (X.isTensor())
+        return U->Op == UnaryOpKind::Not ? PyValue() : torchmodel::elementwise(X, PyValue::integer(0), false);
+      return pyUnaryOp(U->Op, X);
     }
     case ExprKind::BoolOp: {
       // Python returns the deciding operand itself, not a bool.
@@ -228,7 +235,11 @@ struct ConstEval::Impl {
 
   PyValue attribute(const AttributeExpr *A) {
     PyValue V = eval(A->Value);
+    if (V.isTensor())
+      return torchmodel::tensorAttribute(V.asTensor(), A->Attr);
     if (V.kind() == PyValue::Kind::Qualified) {
+      if (V.qualifiedPath() == CurrentTarget)
+        return targetAttribute(A->Attr);
       std::string Path = V.qualifiedPath() + "." + A->Attr;
       if (Path == "math.pi")
         return PyValue::floating(M_PI);
@@ -435,42 +446,108 @@ struct ConstEval::Impl {
   // Calls
   //===--------------------------------------------------------------------===//
 
-  PyValue call(const CallExpr *C) {
-    if (const auto *A = dyn_cast<AttributeExpr>(C->Func))
-      if (std::optional<PyValue> R = method(C, A))
-        return *R;
-    PyValue Callee = eval(C->Func);
-    if (Callee.isUnknown())
-      return PyValue();
-    std::optional<PyList> Args = elements(C->Args);
-    if (!Args)
-      return PyValue();
+  /// The keyword arguments of a call; nullopt when a `**d` is not a known dict.
+  std::optional<PyDict> keywords(const CallExpr *C) {
     PyDict Kwargs;
     for (const Keyword &K : C->Keywords) {
       if (K.Name.empty()) {
         PyValue M = eval(K.Value);
         if (M.kind() != PyValue::Kind::Dict)
-          return PyValue();
+          return std::nullopt;
         for (const auto &KV : M.items())
           Kwargs.push_back(KV);
         continue;
       }
       Kwargs.emplace_back(PyValue::string(K.Name), eval(K.Value));
     }
-    switch (Callee.kind()) {
-    case PyValue::Kind::Function: {
-      const FunctionDefStmt *Fn = Callee.asFunction();
-      if (S.Info.Jit.count(Fn->Name) && S.Info.Functions.count(Fn->Name) && S.Info.Functions.at(Fn->Name) == Fn)
-        return PyValue(); // calling a @jit function on the host is an error in Triton
-      return S.call(Fn, *Args, Kwargs);
+    return Kwargs;
+  }
+
+  /// The module-level @jit function V names, or null.
+  const FunctionDefStmt *jitFunction(const PyValue &V) const {
+    if (V.kind() != PyValue::Kind::Function)
+      return nullptr;
+    const FunctionDefStmt *Fn = V.asFunction();
+    auto It = S.Info.Functions.find(Fn->Name);
+    return S.Info.Jit.count(Fn->Name) && It != S.Info.Functions.end() && It->second == Fn ? Fn : nullptr;
+  }
+
+  /// Host mode: `kernel[grid](...)` hands the launch to the observer.
+  std::optional<PyValue> launch(const CallExpr *C) {
+    const auto *Sub = dyn_cast<SubscriptExpr>(C->Func);
+    if (!Sub)
+      return std::nullopt;
+    const FunctionDefStmt *Kernel = jitFunction(eval(Sub->Value));
+    if (!Kernel)
+      return std::nullopt;
+    HostLaunchCall L;
+    L.Call = C;
+    L.Kernel = Kernel;
+    L.Grid = eval(Sub->Index);
+    for (const Expr *A : C->Args)
+      L.Args.push_back(isa<StarredExpr>(A) ? PyValue() : eval(A));
+    std::optional<PyDict> Kw = keywords(C);
+    L.Kwargs = Kw ? std::move(*Kw) : PyDict();
+    L.Callers = S.Callers;
+    S.OnLaunch(L);
+    return PyValue::none();
+  }
+
+  PyValue call(const CallExpr *C) {
+    if (S.OnLaunch)
+      if (std::optional<PyValue> R = launch(C))
+        return *R;
+    if (const auto *A = dyn_cast<AttributeExpr>(C->Func)) {
+      if (S.OnLaunch) {
+        PyValue Obj = eval(A->Value);
+        // `kernel.warmup(...)` compiles without launching; launching the
+        // handle it returns (`compiled[grid](...)`) launches the kernel.
+        if (A->Attr == "warmup" && jitFunction(Obj))
+          return Obj;
+        if (Obj.isTensor()) {
+          std::optional<PyList> Args = elements(C->Args);
+          std::optional<PyDict> Kwargs = keywords(C);
+          return Args && Kwargs ? torchmodel::tensorMethod(Obj.asTensor(), A->Attr, *Args, *Kwargs) : PyValue();
+        }
+      }
+      if (std::optional<PyValue> R = method(C, A))
+        return *R;
     }
-    case PyValue::Kind::Lambda:
-      return callLambda(Callee.asLambda(), *Args, Kwargs);
-    case PyValue::Kind::Qualified:
-      return callLibrary(Callee.qualifiedPath(), *Args, Kwargs);
-    default:
+    PyValue Callee = eval(C->Func);
+    if (Callee.isUnknown())
       return PyValue();
+    std::optional<PyList> Args = elements(C->Args);
+    if (!Args)
+      return PyValue();
+    std::optional<PyDict> Kwargs = keywords(C);
+    if (!Kwargs)
+      return PyValue();
+    return S.callValue(Callee, *Args, *Kwargs);
+  }
+
+  /// Host mode: `Cls.apply(...)` of a torch.autograd.Function subclass runs
+  /// its `forward` with an unknown ctx; `Cls.method(...)` a static method.
+  PyValue callClassMember(const std::string &Path, const PyList &Args, const PyDict &Kwargs) {
+    std::string_view Rest = std::string_view(Path).substr(10); // after "__class__."
+    size_t Dot = Rest.find('.');
+    if (Dot == std::string_view::npos)
+      return PyValue();
+    auto It = S.Classes.find(std::string(Rest.substr(0, Dot)));
+    if (It == S.Classes.end())
+      return PyValue();
+    std::string_view Member = Rest.substr(Dot + 1);
+    bool Apply = Member == "apply";
+    for (const Stmt *St : It->second->Body) {
+      const auto *Fn = dyn_cast<FunctionDefStmt>(St);
+      if (!Fn || Fn->Name != (Apply ? "forward" : Member))
+        continue;
+      if (!Apply)
+        return S.call(Fn, Args, Kwargs);
+      PyList WithCtx{PyValue()};
+      WithCtx.insert(WithCtx.end(), Args.begin(), Args.end());
+      return S.call(Fn, WithCtx, Kwargs);
     }
+    return PyValue();
   }
 
   /// `xs.append(v)`, `xs.extend(ys)` on a local list rebind it;
@@ -555,10 +632,24 @@ struct ConstEval::Impl {
     return PyValue();
   }
 
+  PyValue callQualified(const std::string &Path, const PyList &Args, const PyDict &Kwargs) {
+    if (S.OnLaunch) {
+      if (std::optional<PyValue> T = torchmodel::callTorch(Path, Args, Kwargs))
+        return *T;
+      if (Path.rfind("__class__.", 0) == 0)
+        return callClassMember(Path, Args, Kwargs);
+    }
+    return callLibrary(Path, Args, Kwargs);
+  }
+
   PyValue callLambda(const LambdaExpr *L, const PyList &Args, const PyDict &Kwargs) {
     if (S.Depth >= MaxDepth)
       return PyValue();
     Frame F(S);
+    // Host mode calls a grid lambda at the launch, inside the function that
+    // defined it: its free names are that function's locals, as a closure's.
+    if (S.OnLaunch && S.ModuleScope != &F.Saved)
+      S.Locals = F.Saved;
     ++S.Depth;
     PyValue R;
     if (bindParams(L->Params, Args, Kwargs))
@@ -659,6 +750,88 @@ struct ConstEval::Impl {
     return Flow::Abort;
   }
 
+  /// Host mode: what a statement that cannot be followed exactly assigns
+  /// becomes Unknown, and execution goes on.
+  Flow assignOrForget(const Expr *Target, const PyValue &V) {
+    Flow F = assignTo(Target, V);
+    if (F != Flow::Abort || !S.OnLaunch)
+      return F;
+    forget(Target);
+    return Flow::Normal;
+  }
+
+  void forget(const Expr *Target) {
+    std::vector<std::string> Names;
+    targetNames(Target, Names);
+    if (const auto *Sub = dyn_cast<SubscriptExpr>(Target))
+      if (const auto *N = dyn_cast<NameExpr>(Sub->Value))
+        Names.push_back(N->Id);
+    for (const std::string &N : Names)
+      S.Locals[N] = PyValue();
+  }
+
+  static bool sameValue(const PyValue &A, const PyValue &B) {
+    if (A.isTensor() && B.isTensor()) {
+      const PyTensor &X = A.asTensor(), &Y = B.asTensor();
+      return X.Shape == Y.Shape && X.Strides == Y.Strides && X.DType == Y.DType && X.Init == Y.Init;
+    }
+    std::optional<bool> E = A.equals(B);
+    return E && *E;
+  }
+
+  /// The names two ways through the code agree on keep their value; the
+  /// others become Unknown.
+  static std::map<std::string, PyValue> join(const std::map<std::string, PyValue> &A,
+                                             const std::map<std::string, PyValue> &B) {
+    std::map<std::string, PyValue> Out;
+    for (const auto &[Name, V] : A) {
+      auto It = B.find(Name);
+      Out[Name] = It != B.end() && sameValue(V, It->second) ? V : PyValue();
+    }
+    for (const auto &[Name, V] : B)
+      if (!A.count(Name))
+        Out[Name] = PyValue();
+    return Out;
+  }
+
+  /// Host mode: both arms of an `if` whose test is unknown, merged. A way
+  /// that raises or returns drops out of the merge; the code after the
+  /// `if` runs on what the others leave.
+  Flow execBothWays(const Block &Then, const Block &Else) {
+    std::map<std::string, PyValue> Before = S.Locals;
+    Flow A = exec(Then);
+    PyValue RetA = ReturnValue;
+    std::map<std::string, PyValue> AfterA = std::move(S.Locals);
+    S.Locals = std::move(Before);
+    Flow B = exec(Else);
+    auto Continues = [](Flow F) { return F == Flow::Normal || F == Flow::Break || F == Flow::Continue; };
+    if (!Continues(A) && Continues(B))
+      return B;
+    if (Continues(A) && !Continues(B)) {
+      S.Locals = std::move(AfterA);
+      return A;
+    }
+    if (A == Flow::Return && B == Flow::Return && !sameValue(RetA, ReturnValue))
+      ReturnValue = PyValue();
+    S.Locals = join(AfterA, S.Locals);
+    return A == B ? A : Flow::Normal;
+  }
+
+  /// Host mode: a loop whose trip count is unknown runs its body once,
+  /// on an unknown target, merged with not running it.
+  Flow execMaybe(const Expr *Target, const Block &Body) {
+    std::map<std::string, PyValue> Before = S.Locals;
+    if (Target)
+      forget(Target);
+    Flow F = exec(Body);
+    if (F == Flow::Abort) {
+      S.Locals = std::move(Before);
+      return Flow::Normal;
+    }
+    S.Locals = join(Before, S.Locals);
+    return Flow::Normal;
+  }
+
   Flow exec(const Stmt *St) {
     if (!budget())
       return Flow::Abort;
@@ -667,13 +840,13 @@ struct ConstEval::Impl {
       const auto *A = cast<AssignStmt>(St);
       PyValue V = eval(A->Value);
       for (const Expr *T : A->Targets)
-        if (assignTo(T, V) == Flow::Abort)
+        if (assignOrForget(T, V) == Flow::Abort)
           return Flow::Abort;
       return Flow::Normal;
     }
     case StmtKind::AnnAssign: {
       const auto *A = cast<AnnAssignStmt>(St);
-      return A->Value ? assignTo(A->Target, eval(A->Value)) : Flow::Normal;
+      return A->Value ? assignOrForget(A->Target, eval(A->Value)) : Flow::Normal;
     }
     case StmtKind::AugAssign: {
       const auto *A = cast<AugAssignStmt>(St);
@@ -682,7 +855,7 @@ struct ConstEval::Impl {
         Cur = subscript(eval(Sub->Value), Sub->Index);
       else
         Cur = eval(A->Target);
-      return assignTo(A->Target, pyBinaryOp(A->Op, Cur, eval(A->Value)));
+      return assignOrForget(A->Target, pyBinaryOp(A->Op, Cur, eval(A->Value)));
     }
     case StmtKind::Return: {
       const auto *R = cast<ReturnStmt>(St);
@@ -693,17 +866,20 @@ struct ConstEval::Impl {
       const auto *I = cast<IfStmt>(St);
       std::optional<bool> T = eval(I->Test).truthy();
       if (!T)
-        return Flow::Abort;
+        return S.OnLaunch ? execBothWays(I->Body, I->OrElse) : Flow::Abort;
       return exec(*T ? I->Body : I->OrElse);
     }
     case StmtKind::For: {
       const auto *F = cast<ForStmt>(St);
       std::optional<PyList> Items = iterate(eval(F->Iter));
       if (!Items || F->IsAsync)
-        return Flow::Abort;
+        return S.OnLaunch ? execMaybe(F->Target, F->Body) : Flow::Abort;
       for (const PyValue &Item : *Items) {
-        if (!bind(F->Target, Item))
-          return Flow::Abort;
+        if (!bind(F->Target, Item)) {
+          if (!S.OnLaunch)
+            return Flow::Abort;
+          forget(F->Target);
+        }
         Flow Fl = exec(F->Body);
         if (Fl == Flow::Break)
           return Flow::Normal;
@@ -717,7 +893,7 @@ struct ConstEval::Impl {
       while (true) {
         std::optional<bool> T = eval(W->Test).truthy();
         if (!T)
-          return Flow::Abort;
+          return S.OnLaunch ? execMaybe(nullptr, W->Body) : Flow::Abort;
         if (!*T)
           return exec(W->OrElse);
         Flow Fl = exec(W->Body);
@@ -742,7 +918,42 @@ struct ConstEval::Impl {
     }
     case StmtKind::FunctionDef: {
       const auto *F = cast<FunctionDefStmt>(St);
-      S.Locals[F->Name] = F->Decorators.empty() ? PyValue::function(F) : PyValue();
+      // Host mode runs decorated host functions as if undecorated: wrappers
+      // (`@torch.no_grad()`, `@ensure_contiguous`) call through to them.
+      S.Locals[F->Name] = F->Decorators.empty() || S.OnLaunch ? PyValue::function(F) : PyValue();
+      return Flow::Normal;
+    }
+    case StmtKind::ClassDef: {
+      if (!S.OnLaunch)
+        return Flow::Abort;
+      const auto *C = cast<ClassDefStmt>(St);
+      S.Classes[C->Name] = C;
+      S.Locals[C->Name] = PyValue::qualified("__class__." + C->Name);
+      return Flow::Normal;
+    }
+    case StmtKind::With: {
+      if (!S.OnLaunch)
+        return Flow::Abort;
+      const auto *W = cast<WithStmt>(St);
+      for (const WithItem &Item : W->Items) {
+        (void)eval(Item.ContextExpr);
+        if (Item.OptionalVars)
+          forget(Item.OptionalVars);
+      }
+      return exec(W->Body);
+    }
+    case StmtKind::Unsupported: {
+      if (!S.OnLaunch)
+        return Flow::Abort;
+      const auto *U = cast<UnsupportedStmt>(St);
+      if (U->PyName == "Raise")
+        return Flow::Abort; // this way through the code raises: no launch after it
+      if ((U->PyName == "Try" || U->PyName == "TryStar") && !U->Blocks.empty()) {
+        Flow F = exec(U->Blocks.front());
+        if (F == Flow::Abort && U->Blocks.size() > 1)
+          return exec(U->Blocks[1]); // the first handler
+        return F;
+      }
       return Flow::Normal;
     }
     case StmtKind::Import: {
@@ -756,17 +967,22 @@ struct ConstEval::Impl {
     }
     case StmtKind::ImportFrom: {
       const auto *I = cast<ImportFromStmt>(St);
-      if (I->Level != 0)
-        return Flow::Abort;
+      if (I->Level != 0) {
+        if (!S.OnLaunch)
+          return Flow::Abort;
+        for (const ImportAlias &A : I->Names)
+          S.Locals[A.AsName.empty() ? A.Name : A.AsName] = PyValue();
+        return Flow::Normal;
+      }
       for (const ImportAlias &A : I->Names) {
         if (A.Name == "*")
-          return Flow::Abort;
+          return S.OnLaunch ? Flow::Normal : Flow::Abort;
         S.Locals[A.AsName.empty() ? A.Name : A.AsName] = PyValue::qualified(I->Module + "." + A.Name);
       }
       return Flow::Normal;
     }
     default:
-      return Flow::Abort; // raise, try, with, global...: beyond this evaluator
+      return S.OnLaunch ? Flow::Normal : Flow::Abort; // beyond this evaluator
     }
   }
 };
@@ -776,11 +992,32 @@ PyValue ConstEval::eval(const Expr *E) {
   return I.eval(E);
 }
 
+void ConstEval::setHostMode(LaunchObserver Observer) { OnLaunch = std::move(Observer); }
+
+PyValue ConstEval::callValue(const PyValue &Callee, const PyList &Args, const PyDict &Kwargs) {
+  Impl I{*this, PyValue()};
+  switch (Callee.kind()) {
+  case PyValue::Kind::Function: {
+    if (I.jitFunction(Callee))
+      return PyValue(); // calling a @jit function on the host is an error in Triton
+    return call(Callee.asFunction(), Args, Kwargs);
+  }
+  case PyValue::Kind::Lambda:
+    return I.callLambda(Callee.asLambda(), Args, Kwargs);
+  case PyValue::Kind::Qualified:
+    return I.callQualified(Callee.qualifiedPath(), Args, Kwargs);
+  default:
+    return PyValue();
+  }
+}
+
 PyValue ConstEval::call(const FunctionDefStmt *Fn, const PyList &Args, const PyDict &Kwargs) {
   if (!Fn || Depth >= MaxDepth || Steps >= MaxSteps)
     return PyValue();
   Frame Fr(*this);
   ++Depth;
+  if (OnLaunch)
+    Callers.push_back(Fn->Name);
   Impl I{*this, PyValue()};
   PyValue Result;
   if (I.bindParams(Fn->Params, Args, Kwargs)) {
@@ -790,6 +1027,8 @@ PyValue ConstEval::call(const FunctionDefStmt *Fn, const PyList &Args, const PyD
     else if (F == Flow::Normal)
       Result = PyValue::none();
   }
+  if (OnLaunch)
+    Callers.pop_back();
   --Depth;
   return Result;
 }

@@ -41,6 +41,33 @@ public:
   /// caller then treats the names the statements bind as Unknown.
   bool exec(const ast::Block &Body, std::map<std::string, PyValue> &Scope);
 
+  /// Host mode: run the host code around kernels (module-level statements,
+  /// wrappers, test functions) the way Python would before a launch, to
+  /// find the launches it makes. Tensors are modelled (TorchModel.h); an
+  /// `if` or loop whose condition is unknown runs every way and merges what
+  /// the ways assign (a name they disagree on is Unknown); a path that
+  /// raises ends; `with` and `try` run their bodies; classes deriving from
+  /// torch.autograd.Function can be applied. Each `kernel[grid](...)` of a
+  /// module-level @jit function reached is handed to OnLaunch with its
+  /// evaluated grid and arguments. Module-level code sees `__name__` as
+  /// "__main__".
+  struct HostLaunchCall {
+    const ast::CallExpr *Call = nullptr;     ///< the `kernel[grid](...)` call
+    const ast::FunctionDefStmt *Kernel = nullptr;
+    PyValue Grid;
+    PyList Args;
+    PyDict Kwargs;
+    /// The host functions on the way, outermost first ("test_softmax", "softmax").
+    std::vector<std::string> Callers;
+  };
+  using LaunchObserver = std::function<void(const HostLaunchCall &)>;
+  void setHostMode(LaunchObserver OnLaunch);
+  bool hostMode() const { return static_cast<bool>(OnLaunch); }
+
+  /// Calls a function, lambda or library value with evaluated arguments
+  /// (a grid lambda with the launch's META dict, say).
+  PyValue callValue(const PyValue &Callee, const PyList &Args, const PyDict &Kwargs);
+
   /// Evaluation budget; exceeded budgets yield Unknown.
   static constexpr int MaxSteps = 100000;
   static constexpr int MaxDepth = 32;
@@ -56,6 +83,9 @@ private:
   std::map<std::string, PyValue> *ModuleScope = nullptr;
   int Steps = 0;
   int Depth = 0;
+  LaunchObserver OnLaunch;
+  std::vector<std::string> Callers; ///< host mode: the functions being run
+  std::map<std::string, const ast::ClassDefStmt *> Classes; ///< host mode: classes defined so far
   friend struct Impl;
   friend struct Frame;
 };

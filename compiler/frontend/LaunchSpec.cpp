@@ -91,7 +91,7 @@ std::string canonicalDType(std::string_view Spelling) {
 
 namespace {
 
-enum class Tok { End, Name, Int, Float, Punct, Bad };
+enum class Tok { End, Name, Int, Float, Str, Punct, Bad };
 
 struct Token {
   Tok K = Tok::End;
@@ -166,6 +166,17 @@ private:
         ++Pos;
       }
       return make(Float ? Tok::Float : Tok::Int, B);
+    }
+    if (C == '\'' || C == '"') {
+      // A string constexpr (`ACTIVATION="leaky_relu"`): no escapes, one line.
+      size_t Close = Text.find(C, Pos + 1);
+      size_t Newline = Text.find('\n', Pos + 1);
+      if (Close != std::string_view::npos && Close < Newline) {
+        Pos = Close + 1;
+        return make(Tok::Str, B);
+      }
+      Pos = std::min(Newline, Text.size());
+      return make(Tok::Bad, B);
     }
     if (C == '/' && Pos + 1 < Text.size() && Text[Pos + 1] == '/') {
       Pos += 2;
@@ -566,6 +577,11 @@ private:
     case Tok::Float:
       take();
       return parseNumber(T);
+    case Tok::Str:
+      take();
+      E.K = SpecExpr::Kind::Str;
+      E.Name = std::string(T.Text.substr(1, T.Text.size() - 2));
+      return E;
     case Tok::Name:
       take();
       if (T.Text == "True" || T.Text == "False") {
@@ -693,8 +709,10 @@ namespace {
 struct Number {
   bool IsFloat = false;
   bool IsBool = false;
+  bool IsStr = false;
   int64_t Int = 0;
   double Float = 0;
+  std::string Str;
   double asDouble() const { return IsFloat ? Float : static_cast<double>(Int); }
 };
 
@@ -755,8 +773,14 @@ public:
       return N;
     case K::Name:
       return value(E.Name, E.Range);
+    case K::Str:
+      N.IsStr = true;
+      N.Str = E.Name;
+      return N;
     case K::Neg: {
       Number A = eval(E.Args[0]);
+      if (A.IsStr)
+        fail(E.Range, "a string can only stand alone as a value");
       if (A.IsFloat)
         A.Float = -A.Float;
       else
@@ -772,6 +796,8 @@ public:
     default: {
       Number A = eval(E.Args[0]);
       Number B = eval(E.Args[1]);
+      if (A.IsStr || B.IsStr)
+        fail(E.Range, "a string can only stand alone as a value");
       return Failed ? N : arith(E, A, B);
     }
     }
@@ -780,7 +806,7 @@ public:
   /// An integer-valued expression; What names it in the message.
   int64_t integer(const SpecExpr &E, const std::string &What) {
     Number N = eval(E);
-    if (!Failed && N.IsFloat)
+    if (!Failed && (N.IsFloat || N.IsStr))
       fail(E.Range, What + " must be an integer");
     return N.Int;
   }
@@ -848,8 +874,11 @@ private:
 
   Number call(const SpecExpr &E) {
     std::vector<Number> Args;
-    for (const SpecExpr &A : E.Args)
+    for (const SpecExpr &A : E.Args) {
       Args.push_back(eval(A));
+      if (Args.back().IsStr)
+        fail(A.Range, E.Name + "() takes numbers, not a string");
+    }
     Number N;
     if (Failed)
       return N;
@@ -897,6 +926,8 @@ private:
 };
 
 std::string numberText(const Number &N) {
+  if (N.IsStr)
+    return "'" + N.Str + "'";
   if (N.IsBool)
     return N.Int ? "True" : "False";
   if (!N.IsFloat)
@@ -940,7 +971,7 @@ std::optional<ConcreteLaunch> instance(const LaunchSpec &Spec, const std::map<st
   ConcreteLaunch L;
   for (const ValueSpec &V : Spec.Values) {
     Number N = Ev.value(V.Name, V.Range);
-    L.Values.push_back({V.Name, N.IsFloat, N.IsBool, N.Int, N.Float});
+    L.Values.push_back({V.Name, N.IsFloat, N.IsBool, N.Int, N.Float, N.IsStr, N.Str});
     if (V.IsList)
       L.Label += (L.Label.empty() ? "" : ", ") + V.Name + "=" + numberText(N);
   }

@@ -43,12 +43,12 @@ namespace tessel::launch {
 /// An expression of the spec language: numbers, names, + - * / // %, unary
 /// minus, parentheses, calls of cdiv / min / max / next_power_of_2, tuples.
 struct SpecExpr {
-  enum class Kind { Int, Float, Bool, Name, Neg, Add, Sub, Mul, Div, FloorDiv, Mod, Call, Tuple };
+  enum class Kind { Int, Float, Bool, Str, Name, Neg, Add, Sub, Mul, Div, FloorDiv, Mod, Call, Tuple };
   Kind K = Kind::Int;
   SourceRange Range;
   int64_t Int = 0;
   double Float = 0;
-  std::string Name; ///< Name: the name; Call: the callee
+  std::string Name; ///< Name: the name; Call: the callee; Str: the string's text
   std::vector<SpecExpr> Args;
 };
 
@@ -114,6 +114,8 @@ struct ConcreteValue {
   bool IsBool = false;
   int64_t Int = 0;
   double Float = 0;
+  bool IsStr = false; ///< a string constexpr (`ACTIVATION="leaky_relu"`)
+  std::string Str;
 };
 
 struct ConcreteTensor {

@@ -40,6 +40,14 @@ static bool isPath(const std::string &P, std::initializer_list<const char *> Opt
   return false;
 }
 
+PyValue targetAttribute(const std::string &Attr) {
+  if (Attr == "backend")
+    return PyValue::string("cuda");
+  if (Attr == "warp_size")
+    return PyValue::integer(32);
+  return PyValue();
+}
+
 std::optional<int64_t> intOf(const PyValue &V) {
   if (V.isIntLike())
     return V.asInt();
@@ -415,6 +423,13 @@ PyValue callLibrary(const std::string &Path, const PyList &Args, const PyDict &K
       P <<= 1;
     return PyValue::integer(P);
   }
+  // The target tessel compiles for is an NVIDIA GPU: host code that picks
+  // configs by backend (`get_current_target().backend == "cuda"`, the
+  // tutorials' is_cuda()) reads the CUDA branch. The arch and the device's
+  // properties stay unknown here.
+  if (isPath(Path, {"triton.runtime.driver.active.get_current_target", "triton.runtime.driver.get_current_target"}) &&
+      Args.empty())
+    return PyValue::qualified(std::string(CurrentTarget));
   if (Path.rfind("math.", 0) == 0)
     return math(Path.substr(5), Args);
   if (Path.rfind("builtins.", 0) == 0)

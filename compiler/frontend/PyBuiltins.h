@@ -30,6 +30,13 @@ std::optional<PyList> iterate(const PyValue &V);
 /// The keyword argument Name, or nullptr.
 const PyValue *kwarg(const PyDict &Kwargs, const char *Name);
 
+/// The value `triton.runtime.driver.active.get_current_target()` returns
+/// (a Qualified path), whose attributes targetAttribute knows.
+inline constexpr const char CurrentTarget[] = "triton.runtime.driver.active.get_current_target()";
+/// `backend` ("cuda") and `warp_size` (32) of the current target; Unknown
+/// for the rest (the arch is the check's option, not the host code's).
+PyValue targetAttribute(const std::string &Attr);
+
 /// Calls what a qualified path names ("builtins.len", "math.ceil",
 /// "triton.cdiv", "triton.Config"...); Unknown for anything else.
 PyValue callLibrary(const std::string &Path, const PyList &Args, const PyDict &Kwargs);

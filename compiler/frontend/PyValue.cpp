@@ -38,6 +38,8 @@ std::optional<bool> PyValue::truthy() const {
   case Kind::Lambda:
   case Kind::Config:
     return true;
+  case Kind::Tensor: // bool() of a tensor needs its values
+    return std::nullopt;
   }
   return std::nullopt;
 }
@@ -182,6 +184,12 @@ std::string PyValue::repr() const {
       Out += ", maxnreg=" + std::to_string(*C->MaxNReg);
     return Out + ")";
   }
+  case Kind::Tensor: {
+    std::string Out = "<tensor " + T->DType + "[";
+    for (size_t I = 0; I < T->Shape.size(); ++I)
+      Out += (I ? ", " : "") + std::to_string(T->Shape[I]);
+    return Out + "]>";
+  }
   }
   return "<unknown>";
 }
@@ -255,6 +263,8 @@ std::optional<bool> PyValue::equals(const PyValue &O) const {
     return Fn == O.Fn;
   case Kind::Lambda:
     return Lam == O.Lam;
+  case Kind::Tensor: // `==` of tensors is elementwise
+    return std::nullopt;
   case Kind::Config: {
     const PyConfig &A = *C, &B = *O.C;
     if (A.NumWarps != B.NumWarps || A.NumStages != B.NumStages || A.NumCtas != B.NumCtas || A.MaxNReg != B.MaxNReg)

@@ -28,6 +28,21 @@ class PyValue;
 using PyList = std::vector<PyValue>;
 using PyDict = std::vector<std::pair<PyValue, PyValue>>; ///< insertion order, as in Python
 
+/// A host tensor as the host code in a file builds it (`torch.randn(M, N)`,
+/// `torch.empty_like(x)`, `x.view(-1)`): what a launch needs to know of it,
+/// never its contents.
+struct PyTensor {
+  /// How the host code filled it; Empty is an output the kernel writes.
+  enum class Fill { Empty, Zeros, Ones, Rand, Randn, Arange, Full, Unknown };
+  std::vector<int64_t> Shape;
+  std::vector<int64_t> Strides; ///< in elements
+  std::string DType;            ///< Triton's short name: "fp32", "fp16", "i64"...
+  Fill Init = Fill::Unknown;
+  /// Where it was made, for the assumptions a derived launch lists:
+  /// "torch.randn(1823, 781)".
+  std::string Origin;
+};
+
 /// A `triton.Config(...)` object.
 struct PyConfig {
   PyDict Kwargs; ///< constexpr name -> value
@@ -56,6 +71,7 @@ public:
     Function, ///< a `def` in the user's file
     Lambda,
     Config,
+    Tensor, ///< a host tensor (PyTensor)
   };
 
   PyValue() = default;
@@ -110,6 +126,12 @@ public:
     return V;
   }
 
+  static PyValue tensor(PyTensor T) {
+    PyValue V(Kind::Tensor);
+    V.T = std::make_shared<PyTensor>(std::move(T));
+    return V;
+  }
+
   Kind kind() const { return K; }
   bool isUnknown() const { return K == Kind::Unknown; }
   bool isKnown() const { return K != Kind::Unknown; }
@@ -133,6 +155,8 @@ public:
   const ast::FunctionDefStmt *asFunction() const { return Fn; }
   const ast::LambdaExpr *asLambda() const { return Lam; }
   const PyConfig &asConfig() const { return *C; }
+  bool isTensor() const { return K == Kind::Tensor; }
+  const PyTensor &asTensor() const { return *T; }
 
   /// How deeply aggregates nest inside this value (0 for scalars). repr,
   /// equals and destruction recurse this deep, so producers of values from
@@ -167,6 +191,7 @@ private:
   std::shared_ptr<const PyList> L;
   std::shared_ptr<const PyDict> D;
   std::shared_ptr<const PyConfig> C;
+  std::shared_ptr<const PyTensor> T;
   const ast::FunctionDefStmt *Fn = nullptr;
   const ast::LambdaExpr *Lam = nullptr;
 };

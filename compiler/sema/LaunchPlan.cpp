@@ -8,9 +8,11 @@
 #include "compiler/sema/LaunchPlan.h"
 
 #include "compiler/frontend/ConstEval.h"
+#include "compiler/frontend/HostLaunches.h"
 #include "compiler/ir/TypeUtils.h"
 #include "compiler/sema/ParamAnnotations.h"
 #include "compiler/sema/PointerParams.h"
+#include "compiler/frontend/PyBuiltins.h"
 
 #include <algorithm>
 #include <limits>
@@ -35,9 +37,9 @@ struct FileFacts {
 
 } // namespace
 
-/// Values a constexpr can take from the file: numbers enter the spec, other
-/// constants (strings such as ACTIVATION="leaky_relu", None) go straight
-/// into the lowering request, as a spec cannot spell them.
+/// Values a constexpr can take from the file: numbers and strings enter the
+/// spec; other constants (None) go straight into the lowering request, as a
+/// spec cannot spell them.
 static bool isConstant(const PyValue &V) { return V.isNumber() || V.isStr() || V.isNone(); }
 
 static std::optional<launch::SpecExpr> toSpecExpr(const PyValue &V) {
@@ -51,6 +53,9 @@ static std::optional<launch::SpecExpr> toSpecExpr(const PyValue &V) {
   } else if (V.isFloat()) {
     E.K = launch::SpecExpr::Kind::Float;
     E.Float = V.asFloat();
+  } else if (V.isStr()) {
+    E.K = launch::SpecExpr::Kind::Str;
+    E.Name = V.asStr();
   } else {
     return std::nullopt;
   }
@@ -58,6 +63,8 @@ static std::optional<launch::SpecExpr> toSpecExpr(const PyValue &V) {
 }
 
 static PyValue toPyValue(const launch::ConcreteValue &V) {
+  if (V.IsStr)
+    return PyValue::string(V.Str);
   if (V.IsBool)
     return PyValue::boolean(V.Int != 0);
   if (V.IsFloat)
@@ -287,9 +294,181 @@ static PlannedLaunch planned(const JitFunction &Fn, const ModuleInfo &Info, cons
   bindTensorNames(Fn, L);
   LoweringRequest R = loweringRequestFor(Fn, Info, L);
   for (const auto &[Name, Fixed] : Facts.Values)
-    if (!Fixed.Value.isNumber() && !L.value(Name) && paramNamed(Fn, Name))
+    if (!Fixed.Value.isNumber() && !Fixed.Value.isStr() && !L.value(Name) && paramNamed(Fn, Name))
       R.Constexprs.emplace(Name, Fixed.Value);
   return {std::move(L), std::move(R)};
+}
+
+static launch::TensorInit tensorInit(PyTensor::Fill F) {
+  switch (F) {
+  case PyTensor::Fill::Zeros:
+    return launch::TensorInit::Zeros;
+  case PyTensor::Fill::Ones:
+    return launch::TensorInit::Ones;
+  case PyTensor::Fill::Randn:
+    return launch::TensorInit::Randn;
+  case PyTensor::Fill::Arange:
+    return launch::TensorInit::Arange;
+  case PyTensor::Fill::Empty:
+  case PyTensor::Fill::Rand:
+  case PyTensor::Fill::Full:
+  case PyTensor::Fill::Unknown:
+    return launch::TensorInit::Rand;
+  }
+  return launch::TensorInit::Rand;
+}
+
+static launch::ConcreteTensor concreteTensor(const std::string &Name, const PyTensor &T) {
+  launch::ConcreteTensor C;
+  C.Name = Name;
+  C.DType = T.DType;
+  C.Shape = T.Shape;
+  C.Strides = T.Strides;
+  int64_t Last = 0;
+  bool Empty = false;
+  for (size_t I = 0; I < T.Shape.size(); ++I) {
+    Empty |= T.Shape[I] == 0;
+    Last += (T.Shape[I] - 1) * T.Strides[I];
+  }
+  C.StorageElements = Empty ? 0 : Last + 1;
+  C.IsOutput = T.Init == PyTensor::Fill::Empty;
+  C.Init = tensorInit(T.Init);
+  return C;
+}
+
+static std::optional<launch::ConcreteValue> concreteNumber(const std::string &Name, const PyValue &V) {
+  launch::ConcreteValue C;
+  C.Name = Name;
+  if (V.isBool()) {
+    C.IsBool = true;
+    C.Int = V.asBool();
+  } else if (V.isInt()) {
+    C.Int = V.asInt();
+  } else if (V.isFloat()) {
+    C.IsFloat = true;
+    C.Float = V.asFloat();
+  } else {
+    return std::nullopt;
+  }
+  return C;
+}
+
+/// The launch the file's own host code makes (HostLaunches.h), when running
+/// its module-level code reaches one: tensors with the shapes and dtypes it
+/// builds, scalars and constexprs as it computes them, its grid. False when
+/// it reaches none. A value the host code computes from something tessel
+/// cannot know is named in one problem at the launch: no guess is honest.
+static bool planFromHost(const JitFunction &Fn, const ModuleInfo &Info, const ParsedFile &File, size_t ConfigIndex,
+                         LaunchPlan &Plan) {
+  const PyConfig *Config = ConfigIndex < Fn.Configs.size() ? &Fn.Configs[ConfigIndex].Config : nullptr;
+  std::vector<HostLaunch> Found = findHostLaunches(File, Info, Fn, Config ? Config->Kwargs : PyDict{});
+  if (Found.empty() || !Found.front().BindError.empty())
+    return false;
+  const HostLaunch &H = Found.front();
+  const SourceText &Text = File.text();
+  auto Quote = [&Text](SourceRange R) {
+    std::string S(Text.slice(R));
+    return S.size() > 60 ? S.substr(0, 57) + "..." : S;
+  };
+  std::string Where = "the launch at line " + std::to_string(Text.lineCol(H.Range.Begin).Line + 1);
+  if (!H.Callers.empty()) {
+    Where += " (reached through ";
+    for (size_t I = 0; I < H.Callers.size(); ++I)
+      Where += (I ? " -> " : "") + H.Callers[I] + "()";
+    Where += ")";
+  }
+
+  launch::ConcreteLaunch L;
+  std::map<std::string, PyValue> OtherConstexprs;
+  std::vector<std::string> Needs;
+  auto Need = [&](const std::string &What, SourceRange R) {
+    Needs.push_back("`" + What + "`" + (R.empty() ? "" : " (`" + Quote(R) + "`)"));
+  };
+  for (const ast::Param &P : Fn.Def->Params) {
+    if (P.PKind == ast::Param::ParamKind::VarArgs || P.PKind == ast::Param::ParamKind::VarKeywords)
+      continue;
+    const HostArgument *A = H.arg(P.Name);
+    bool IsConstexpr = isConstexprAnnotation(Info, P.Annotation);
+    PyValue V = A ? A->Value : PyValue();
+    SourceRange R = A ? A->Range : SourceRange{};
+    if (const PyValue *FromConfig = Config ? pybuiltins::kwarg(Config->Kwargs, P.Name.c_str()) : nullptr) {
+      V = *FromConfig; // the autotuner's value wins over the call's
+      R = {};
+    }
+    if (!A && V.isUnknown()) {
+      if (std::count(Fn.HeuristicNames.begin(), Fn.HeuristicNames.end(), P.Name))
+        Plan.Assumptions.push_back(P.Name + " is set by @triton.heuristics from the other arguments");
+      else
+        Need(P.Name, P.NameRange);
+      continue;
+    }
+    if (V.isTensor()) {
+      const PyTensor &T = V.asTensor();
+      if (T.DType.empty()) {
+        Need(P.Name, R);
+        continue;
+      }
+      L.Tensors.push_back(concreteTensor(P.Name, T));
+      std::string Shape;
+      for (size_t I = 0; I < T.Shape.size(); ++I)
+        Shape += (I ? ", " : "") + std::to_string(T.Shape[I]);
+      Plan.Assumptions.push_back(P.Name + "=" + T.DType + "[" + Shape + "] from " +
+                                 (T.Origin.empty() ? "the host code" : T.Origin) + " in " + Where);
+      continue;
+    }
+    if (std::optional<launch::ConcreteValue> C = concreteNumber(P.Name, V)) {
+      L.Values.push_back(*C);
+      continue;
+    }
+    if ((IsConstexpr || V.isNone()) && V.isKnown()) {
+      OtherConstexprs[P.Name] = V; // strings, None, dtypes: constexprs the spec language cannot spell
+      continue;
+    }
+    Need(P.Name, R);
+  }
+  auto Option = [&](const char *Name, int64_t &Slot) {
+    for (const auto &[K, V] : H.Options)
+      if (K == Name) {
+        if (V.isIntLike())
+          Slot = V.asInt();
+        else
+          Needs.push_back("`" + std::string(Name) + "`");
+      }
+  };
+  Option("num_warps", L.NumWarps);
+  Option("num_stages", L.NumStages);
+  Option("num_ctas", L.NumCtas);
+  if (Config) {
+    L.NumWarps = Config->NumWarps;
+    L.NumStages = Config->NumStages;
+    L.NumCtas = Config->NumCtas;
+    Plan.Assumptions.push_back("autotune config " + std::to_string(ConfigIndex) + ": " + PyValue::config(*Config).repr());
+  }
+  if (H.Grid.empty())
+    Need("grid", H.GridRange);
+  for (size_t I = 0; I < H.Grid.size() && I < 3; ++I)
+    L.Grid[I] = H.Grid[I];
+  if (!Needs.empty()) {
+    std::string List;
+    for (size_t I = 0; I < Needs.size(); ++I)
+      List += (I == 0 ? "" : I + 1 == Needs.size() ? " and " : ", ") + Needs[I];
+    Plan.Problems.push_back(Problem{ProblemKind::LaunchSpec,
+                                    H.Range,
+                                    "cannot run " + Where + ": the host code computes " + List +
+                                        " from values tessel cannot know there; give the kernel a `# tessel: "
+                                        "launch` directive or pass --spec",
+                                    {},
+                                    {},
+                                    {}});
+    return true;
+  }
+  Plan.Assumptions.push_back("grid=(" + std::to_string(L.Grid[0]) + ", " + std::to_string(L.Grid[1]) + ", " +
+                             std::to_string(L.Grid[2]) + ") from " + Where);
+  LoweringRequest Request = loweringRequestFor(Fn, Info, L);
+  for (auto &[Name, V] : OtherConstexprs)
+    Request.Constexprs[Name] = V;
+  Plan.Launches.push_back({std::move(L), std::move(Request)});
+  return true;
 }
 
 LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
@@ -332,6 +511,10 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
     Plan.Error = "'" + Plan.Kernel +
                  "' is a @triton.jit helper called from other @jit functions, not a kernel "
                  "launched from the host; run the kernel that calls it, or give it a launch spec";
+    return Plan;
+  }
+  if (Plan.Origin == SpecOrigin::Derived && planFromHost(*Fn, Info, File, Opts.Config.value_or(0), Plan)) {
+    Plan.Origin = SpecOrigin::HostCode;
     return Plan;
   }
   if (Plan.Origin == SpecOrigin::Derived) {
@@ -409,9 +592,30 @@ LoweringRequest loweringRequestFor(const JitFunction &Fn, const ModuleInfo &Info
   R.NumWarps = L.NumWarps;
   R.NumStages = L.NumStages;
   std::set<std::string> Plain = notSpecialized(Fn);
+  // A parameter named like a launch option (the tutorial softmax's
+  // `num_stages: tl.constexpr`) takes the option's value where the spec
+  // gives no separate one: `num_stages=4` in a spec sets both, as the
+  // keyword does at a Triton launch.
+  std::vector<launch::ConcreteValue> Shadows;
+  for (const ast::Param &P : Fn.Def->Params) {
+    std::optional<int64_t> Option = P.Name == "num_warps"    ? std::optional<int64_t>(L.NumWarps)
+                                    : P.Name == "num_stages" ? std::optional<int64_t>(L.NumStages)
+                                    : P.Name == "num_ctas"   ? std::optional<int64_t>(L.NumCtas)
+                                                             : std::nullopt;
+    if (Option && !L.value(P.Name))
+      Shadows.push_back({P.Name, false, false, *Option, 0, false, {}});
+  }
+  auto ValueOf = [&](const std::string &Name) -> const launch::ConcreteValue * {
+    if (const launch::ConcreteValue *V = L.value(Name))
+      return V;
+    for (const launch::ConcreteValue &V : Shadows)
+      if (V.Name == Name)
+        return &V;
+    return nullptr;
+  };
   for (const ast::Param &P : Fn.Def->Params) {
     if (isConstexprAnnotation(Info, P.Annotation)) {
-      if (const launch::ConcreteValue *V = L.value(P.Name))
+      if (const launch::ConcreteValue *V = ValueOf(P.Name))
         R.Constexprs[P.Name] = toPyValue(*V);
       continue;
     }
@@ -425,8 +629,8 @@ LoweringRequest loweringRequestFor(const JitFunction &Fn, const ModuleInfo &Info
     }
     if (IsTensor)
       continue;
-    const launch::ConcreteValue *V = L.value(P.Name);
-    if (!V)
+    const launch::ConcreteValue *V = ValueOf(P.Name);
+    if (!V || V->IsStr)
       continue;
     if (V->IsBool) {
       R.ArgTypes[P.Name] = ElemType{ScalarKind::I1};

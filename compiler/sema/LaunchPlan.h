@@ -2,8 +2,10 @@
 /// \file
 /// Turns "run kernel K of this file" into concrete launches and the
 /// specialization each one lowers under. The launch comes from, in order:
-/// a `--spec` text, the kernel's `# tessel: launch` directives, or, when the
-/// file has neither, what docs/launch-spec.md "Without a spec" derives
+/// a `--spec` text, the kernel's `# tessel: launch` directives, the launch
+/// the file's own host code makes when its module-level code runs (the
+/// tutorials' `x = torch.randn(1823, 781); softmax(x)`), or, when the file
+/// has none of these, what docs/launch-spec.md "Without a spec" derives
 /// (constexprs and num_warps/num_stages from the chosen autotune config or
 /// literal launch-site keywords, tensor dtypes from annotations or fp32,
 /// sizes 1024, grid (1,)), with every guess written down as an assumption.
@@ -53,7 +55,8 @@ struct PlannedLaunch {
 enum class SpecOrigin {
   CommandLine, ///< --spec: problem ranges are byte offsets into LaunchPlanOptions::SpecText
   Directive,   ///< `# tessel: launch` comments: problem ranges are in the file
-  Derived,     ///< no spec: derived from the file, see Assumptions
+  HostCode,    ///< no spec: the launch the file's own host code makes (HostLaunches.h), see Assumptions
+  Derived,     ///< no spec and no host launch: derived from the file, see Assumptions
 };
 
 struct LaunchPlan {

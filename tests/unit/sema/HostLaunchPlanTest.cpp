@@ -1,0 +1,312 @@
+//===- HostLaunchPlanTest.cpp - launches taken from a file's host code ----===//
+/// \file
+/// planLaunch without a spec on files whose own host code launches the
+/// kernel, in the shapes Triton's tutorials use: a wrapper that computes
+/// BLOCK_SIZE with next_power_of_2 and allocates its output with
+/// empty_like, called at module level on `torch.randn(1823, 781)`; a
+/// torch.autograd.Function applied from a test function; an autotuned
+/// matmul with a grid lambda over META; a string constexpr; values the host
+/// code computes from device properties, which must be named, not guessed.
+//===----------------------------------------------------------------------===//
+#include "compiler/sema/LaunchPlan.h"
+
+#include "compiler/frontend/Discovery.h"
+
+#include <gtest/gtest.h>
+
+using namespace tessel;
+using namespace tessel::sema;
+
+namespace {
+
+struct Planned {
+  std::shared_ptr<const ParsedFile> File;
+  ModuleInfo Info;
+  LaunchPlan Plan;
+};
+
+Planned plan(const std::string &Body, const std::string &Kernel, LaunchPlanOptions Opts = {}) {
+  std::string Src = "import torch\nimport triton\nimport triton.language as tl\n\n" + Body;
+  Planned P;
+  P.File = ParsedFile::parse(std::make_shared<SourceText>(Src, "test.py"));
+  ProblemSink Sink;
+  P.Info = discover(P.File->module(), Sink);
+  P.Plan = planLaunch(*P.File, P.Info, Kernel, Opts);
+  return P;
+}
+
+std::string describe(const LaunchPlan &P) {
+  std::string S = "error: " + P.Error + "\n";
+  for (const Problem &Pr : P.Problems)
+    S += "problem: " + Pr.Message + "\n";
+  for (const std::string &A : P.Assumptions)
+    S += "assumed: " + A + "\n";
+  return S;
+}
+
+const launch::ConcreteTensor *tensor(const launch::ConcreteLaunch &L, const std::string &Name) {
+  for (const launch::ConcreteTensor &T : L.Tensors)
+    if (T.Name == Name)
+      return &T;
+  return nullptr;
+}
+
+const char Softmax[] = R"(
+@triton.jit
+def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n_rows, n_cols,
+                   BLOCK_SIZE: tl.constexpr, num_stages: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK_SIZE)
+    x = tl.load(input_ptr + row * input_row_stride + offs, mask=offs < n_cols, other=-float('inf'))
+    tl.store(output_ptr + row * output_row_stride + offs, x, mask=offs < n_cols)
+
+
+def softmax(x):
+    n_rows, n_cols = x.shape
+    BLOCK_SIZE = triton.next_power_of_2(n_cols)
+    num_warps = 4
+    if BLOCK_SIZE >= 2048:
+        num_warps = 8
+    y = torch.empty_like(x)
+    softmax_kernel[(n_rows, )](y, x, x.stride(0), y.stride(0), n_rows, n_cols, BLOCK_SIZE, 2,
+                               num_warps=num_warps)
+    return y
+
+
+torch.manual_seed(0)
+x = torch.randn(1823, 781, device='cuda')
+y_triton = softmax(x)
+assert torch.allclose(y_triton, torch.softmax(x, axis=1))
+)";
+
+TEST(HostLaunchPlan, TutorialSoftmaxWrapperCalledAtModuleLevel) {
+  Planned P = plan(Softmax, "softmax_kernel");
+  ASSERT_TRUE(P.Plan.Error.empty()) << describe(P.Plan);
+  ASSERT_TRUE(P.Plan.Problems.empty()) << describe(P.Plan);
+  EXPECT_EQ(P.Plan.Origin, SpecOrigin::HostCode);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u) << describe(P.Plan);
+  const PlannedLaunch &L = P.Plan.Launches[0];
+  EXPECT_EQ(L.Launch.Grid, (std::array<int64_t, 3>{1823, 1, 1}));
+  EXPECT_EQ(L.Launch.NumWarps, 4);
+  const launch::ConcreteTensor *In = tensor(L.Launch, "input_ptr");
+  const launch::ConcreteTensor *Out = tensor(L.Launch, "output_ptr");
+  ASSERT_TRUE(In && Out) << describe(P.Plan);
+  EXPECT_EQ(In->Shape, (std::vector<int64_t>{1823, 781}));
+  EXPECT_EQ(In->DType, "fp32");
+  EXPECT_EQ(In->Init, launch::TensorInit::Randn);
+  EXPECT_FALSE(In->IsOutput);
+  EXPECT_TRUE(Out->IsOutput); // torch.empty_like: written by the kernel
+  EXPECT_EQ(Out->StorageElements, 1823 * 781);
+  EXPECT_EQ(L.Request.Constexprs.at("BLOCK_SIZE").asInt(), 1024);
+  EXPECT_EQ(L.Request.Constexprs.at("num_stages").asInt(), 2);
+  EXPECT_EQ(L.Request.ArgTypes.at("input_row_stride").Scalar, ScalarKind::I32);
+  EXPECT_EQ(L.Request.ArgTypes.at("input_ptr"), (ElemType{ScalarKind::FP32, 1}));
+}
+
+TEST(HostLaunchPlan, DevicePropertiesAreNamedNotGuessed) {
+  // The 3.x tutorial picks num_stages from the device's shared memory and the
+  // grid from the compiled kernel's registers: values only a GPU knows.
+  Planned P = plan(R"(
+from triton.runtime import driver
+
+@triton.jit
+def k(out_ptr, in_ptr, n, BLOCK: tl.constexpr, num_stages: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(in_ptr + offs, mask=offs < n), mask=offs < n)
+
+properties = driver.active.utils.get_device_properties(0)
+SIZE_SMEM = properties["max_shared_mem"]
+
+def run(x):
+    n = x.numel()
+    num_stages = 4 if SIZE_SMEM > 200000 else 2
+    y = torch.empty_like(x)
+    compiled = k.warmup(y, x, n, BLOCK=1024, num_stages=num_stages, grid=(1, ))
+    programs = 132 * (65536 // (compiled.n_regs * 32 * 8))
+    k[(programs, 1, 1)](y, x, n, 1024, num_stages)
+
+run(torch.randn(4000))
+)",
+                   "k");
+  ASSERT_EQ(P.Plan.Problems.size(), 1u) << describe(P.Plan);
+  EXPECT_TRUE(P.Plan.Launches.empty());
+  EXPECT_EQ(P.Plan.Problems[0].Message,
+            "cannot run the launch at line 22 (reached through run()): the host code computes `num_stages` "
+            "(`num_stages`) and `grid` (`(programs, 1, 1)`) from values tessel cannot know there; give the kernel "
+            "a `# tessel: launch` directive or pass --spec");
+}
+
+TEST(HostLaunchPlan, AutogradFunctionAppliedFromATestFunction) {
+  Planned P = plan(R"(
+@triton.jit
+def ln_fwd(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_SIZE)
+    x = tl.load(X + row * stride + cols, mask=cols < N, other=0.).to(tl.float32)
+    tl.store(Y + row * stride + cols, x + eps, mask=cols < N)
+
+
+class LayerNorm(torch.autograd.Function):
+
+    @staticmethod
+    def forward(ctx, x, normalized_shape, weight, bias, eps):
+        y = torch.empty_like(x)
+        x_arg = x.reshape(-1, x.shape[-1])
+        M, N = x_arg.shape
+        mean = torch.empty((M, ), dtype=torch.float32, device=x.device)
+        rstd = torch.empty((M, ), dtype=torch.float32, device=x.device)
+        MAX_FUSED_SIZE = 65536 // x.element_size()
+        BLOCK_SIZE = min(MAX_FUSED_SIZE, triton.next_power_of_2(N))
+        if N > BLOCK_SIZE:
+            raise RuntimeError("This layer norm doesn't support feature dim >= 64KB.")
+        num_warps = min(max(BLOCK_SIZE // 256, 1), 8)
+        ln_fwd[(M, )](x_arg, y, weight, bias, mean, rstd, x_arg.stride(0), N, eps,
+                      BLOCK_SIZE=BLOCK_SIZE, num_warps=num_warps, num_ctas=1)
+        ctx.save_for_backward(x, weight, bias, mean, rstd)
+        return y
+
+
+layer_norm = LayerNorm.apply
+
+
+def test_layer_norm(M, N, dtype, eps=1e-5, device='cuda'):
+    x_shape = (M, N)
+    w_shape = (x_shape[-1], )
+    weight = torch.rand(w_shape, dtype=dtype, device=device, requires_grad=True)
+    bias = torch.rand(w_shape, dtype=dtype, device=device, requires_grad=True)
+    x = -2.3 + 0.5 * torch.randn(x_shape, dtype=dtype, device=device)
+    x = torch.randn(x_shape, dtype=dtype, device=device)
+    y_tri = layer_norm(x, w_shape, weight, bias, eps)
+
+
+test_layer_norm(1151, 8192, torch.float16)
+)",
+                   "ln_fwd");
+  ASSERT_TRUE(P.Plan.Problems.empty()) << describe(P.Plan);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u) << describe(P.Plan);
+  const PlannedLaunch &L = P.Plan.Launches[0];
+  EXPECT_EQ(L.Launch.Grid[0], 1151);
+  EXPECT_EQ(L.Launch.NumWarps, 8);
+  ASSERT_TRUE(tensor(L.Launch, "X"));
+  EXPECT_EQ(tensor(L.Launch, "X")->DType, "fp16");
+  EXPECT_EQ(tensor(L.Launch, "X")->Shape, (std::vector<int64_t>{1151, 8192}));
+  EXPECT_EQ(tensor(L.Launch, "Mean")->DType, "fp32");
+  EXPECT_EQ(tensor(L.Launch, "W")->Shape, (std::vector<int64_t>{8192}));
+  EXPECT_EQ(L.Request.Constexprs.at("BLOCK_SIZE").asInt(), 8192);
+  // eps is the float the test passes, not a size.
+  EXPECT_EQ(L.Request.ArgTypes.at("eps").Scalar, ScalarKind::FP32);
+}
+
+const char Matmul[] = R"(
+def get_autotune_config():
+    return [
+        triton.Config({'BLOCK_SIZE_M': 128, 'BLOCK_SIZE_N': 256, 'BLOCK_SIZE_K': 64, 'GROUP_SIZE_M': 8}, num_stages=3,
+                      num_warps=8),
+        triton.Config({'BLOCK_SIZE_M': 64, 'BLOCK_SIZE_N': 32, 'BLOCK_SIZE_K': 32, 'GROUP_SIZE_M': 8}, num_stages=5,
+                      num_warps=2),
+    ]
+
+
+@triton.autotune(configs=get_autotune_config(), key=['M', 'N', 'K'])
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                  BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr,
+                  GROUP_SIZE_M: tl.constexpr, ACTIVATION: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offs = tl.arange(0, BLOCK_SIZE_M)
+    tl.store(c_ptr + offs, tl.load(a_ptr + offs, mask=offs < M), mask=offs < M)
+
+
+def matmul(a, b, activation=""):
+    assert a.shape[1] == b.shape[0], "Incompatible dimensions"
+    assert a.is_contiguous(), "Matrix A must be contiguous"
+    M, K = a.shape
+    K, N = b.shape
+    c = torch.empty((M, N), device=a.device, dtype=torch.float16)
+    grid = lambda META: (triton.cdiv(M, META['BLOCK_SIZE_M']) * triton.cdiv(N, META['BLOCK_SIZE_N']), )
+    matmul_kernel[grid](
+        a, b, c,
+        M, N, K,
+        a.stride(0), a.stride(1),
+        b.stride(0), b.stride(1),
+        c.stride(0), c.stride(1),
+        ACTIVATION=activation
+    )
+    return c
+
+
+torch.manual_seed(0)
+a = torch.rand((512, 512), device='cuda', dtype=torch.float16) - 0.5
+a = torch.randn((512, 512), device='cuda', dtype=torch.float16)
+b = torch.randn((512, 512), device='cuda', dtype=torch.float16)
+triton_output = matmul(a, b)
+)";
+
+TEST(HostLaunchPlan, AutotunedMatmulGridLambdaSeesTheChosenConfig) {
+  for (size_t Config : {0u, 1u}) {
+    LaunchPlanOptions Opts;
+    Opts.Config = Config;
+    Planned P = plan(Matmul, "matmul_kernel", Opts);
+    ASSERT_TRUE(P.Plan.Problems.empty()) << describe(P.Plan);
+    ASSERT_EQ(P.Plan.Launches.size(), 1u) << describe(P.Plan);
+    const PlannedLaunch &L = P.Plan.Launches[0];
+    int64_t Programs = Config == 0 ? (512 / 128) * (512 / 256) : (512 / 64) * (512 / 32);
+    EXPECT_EQ(L.Launch.Grid[0], Programs);
+    EXPECT_EQ(L.Launch.NumWarps, Config == 0 ? 8 : 2);
+    EXPECT_EQ(L.Launch.NumStages, Config == 0 ? 3 : 5);
+    EXPECT_EQ(L.Request.Constexprs.at("ACTIVATION").asStr(), "");
+    EXPECT_EQ(L.Request.Constexprs.at("BLOCK_SIZE_M").asInt(), Config == 0 ? 128 : 64);
+    EXPECT_EQ(tensor(L.Launch, "c_ptr")->DType, "fp16");
+    EXPECT_TRUE(tensor(L.Launch, "c_ptr")->IsOutput);
+    EXPECT_EQ(L.Request.ArgTypes.at("stride_ak").Scalar, ScalarKind::I32);
+    EXPECT_TRUE(L.Request.EqualToOne.count("stride_ak")); // a contiguous row: stride 1 is specialized
+  }
+}
+
+TEST(HostLaunchPlan, WithoutHostLaunchTheDerivationStays) {
+  Planned P = plan(R"(
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr = 128):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, 1.0, mask=offs < n)
+
+def wrapper(x):
+    k[(1, )](x, x.numel())
+)",
+                   "k");
+  EXPECT_EQ(P.Plan.Origin, SpecOrigin::Derived) << describe(P.Plan);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u) << describe(P.Plan);
+}
+
+TEST(HostLaunchPlan, SpecSetsAStringConstexprAndAParameterNamedLikeAnOption) {
+  LaunchPlanOptions Opts;
+  Opts.SpecText = "n=100 x=fp32[n] ACT=\"leaky_relu\" num_stages=4 BLOCK=128";
+  Planned P = plan(R"(
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr, ACT: tl.constexpr, num_stages: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, 1.0, mask=offs < n)
+)",
+                   "k", Opts);
+  ASSERT_TRUE(P.Plan.Problems.empty()) << describe(P.Plan);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  const LoweringRequest &R = P.Plan.Launches[0].Request;
+  EXPECT_EQ(R.Constexprs.at("ACT").asStr(), "leaky_relu");
+  EXPECT_EQ(R.Constexprs.at("num_stages").asInt(), 4);
+  EXPECT_EQ(R.NumStages, 4);
+}
+
+TEST(HostLaunchPlan, StringInArithmeticIsASpecProblem) {
+  LaunchPlanOptions Opts;
+  Opts.SpecText = "n='a'+1 x=fp32[8]";
+  Planned P = plan(R"(
+@triton.jit
+def k(x_ptr, n):
+    tl.store(x_ptr, 1.0)
+)",
+                   "k", Opts);
+  ASSERT_EQ(P.Plan.Problems.size(), 1u) << describe(P.Plan);
+  EXPECT_EQ(P.Plan.Problems[0].Message, "a string can only stand alone as a value");
+}
+
+} // namespace
