@@ -8,6 +8,8 @@
 
 #include "compiler/frontend/ConstEval.h"
 
+#include <algorithm>
+
 namespace tessel {
 
 const HostArgument *HostLaunch::arg(const std::string &Param) const {
@@ -94,12 +96,67 @@ static std::vector<int64_t> evaluateGrid(const PyValue &G, const HostLaunch &L, 
   return Out;
 }
 
+/// The arguments of the first case of a pytest test function: every
+/// `@pytest.mark.parametrize("a, b", [(1, 2), ...])` contributes its first
+/// tuple. Nullopt when a parameter gets no value (a fixture, say).
+static std::optional<PyDict> firstTestCase(const ast::FunctionDefStmt &Fn, ConstEval &Eval) {
+  PyDict Kwargs;
+  for (const ast::Expr *D : Fn.Decorators) {
+    const auto *C = dyn_cast<ast::CallExpr>(D);
+    const auto *A = C ? dyn_cast<ast::AttributeExpr>(C->Func) : nullptr;
+    if (!A || A->Attr != "parametrize" || C->Args.size() < 2)
+      continue;
+    PyValue Names = Eval.eval(C->Args[0]), Cases = Eval.eval(C->Args[1]);
+    std::vector<std::string> Params;
+    if (Names.isStr()) {
+      std::string S = Names.asStr();
+      for (size_t B = 0; B <= S.size();) {
+        size_t E = std::min(S.find(',', B), S.size());
+        std::string N = S.substr(B, E - B);
+        N.erase(0, N.find_first_not_of(" \t"));
+        N.erase(N.find_last_not_of(" \t") + 1);
+        if (!N.empty())
+          Params.push_back(N);
+        B = E + 1;
+      }
+    } else if (Names.isSequence()) {
+      for (const PyValue &N : Names.elements())
+        if (N.isStr())
+          Params.push_back(N.asStr());
+    }
+    if (Params.empty() || !Cases.isSequence() || Cases.elements().empty())
+      return std::nullopt;
+    const PyValue &First = Cases.elements().front();
+    if (Params.size() == 1) {
+      Kwargs.emplace_back(PyValue::string(Params[0]), First);
+      continue;
+    }
+    if (!First.isSequence() || First.elements().size() != Params.size())
+      return std::nullopt;
+    for (size_t I = 0; I < Params.size(); ++I)
+      Kwargs.emplace_back(PyValue::string(Params[I]), First.elements()[I]);
+  }
+  for (const ast::Param &P : Fn.Params) {
+    bool Given = std::any_of(Kwargs.begin(), Kwargs.end(),
+                             [&P](const auto &KV) { return KV.first.isStr() && KV.first.asStr() == P.Name; });
+    if (!Given && !P.Default && P.PKind != ast::Param::ParamKind::VarArgs &&
+        P.PKind != ast::Param::ParamKind::VarKeywords)
+      return std::nullopt;
+  }
+  return Kwargs;
+}
+
 std::vector<HostLaunch> findHostLaunches(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Kernel,
                                          const PyDict &ConfigKwargs, size_t Max) {
   std::vector<HostLaunch> Out;
   if (!Kernel.Def || Max == 0)
     return Out;
-  ConstEval Eval(Info, [&Info](const std::string &Name) {
+  // After the module has run, its namespace (Scope) is what functions
+  // called from here read as their globals.
+  std::map<std::string, PyValue> Scope;
+  ConstEval Eval(Info, [&Info, &Scope](const std::string &Name) {
+    if (auto It = Scope.find(Name); It != Scope.end())
+      return It->second;
     auto F = Info.Functions.find(Name);
     return F == Info.Functions.end() ? PyValue() : PyValue::function(F->second);
   });
@@ -115,9 +172,17 @@ std::vector<HostLaunch> findHostLaunches(const ParsedFile &File, const ModuleInf
     L.Grid = evaluateGrid(Call.Grid, L, ConfigKwargs, Eval);
     Out.push_back(std::move(L));
   });
-  std::map<std::string, PyValue> Scope;
   Scope["__name__"] = PyValue::string("__main__");
   Eval.exec(File.module().Body, Scope);
+  // A test file is run by pytest, not as a script: its test functions are
+  // called with their first parametrized case.
+  for (const ast::Stmt *St : File.module().Body) {
+    const auto *Fn = dyn_cast<ast::FunctionDefStmt>(St);
+    if (Out.size() >= Max || !Fn || Fn->Name.rfind("test", 0) != 0 || Info.Jit.count(Fn->Name))
+      continue;
+    if (std::optional<PyDict> Case = firstTestCase(*Fn, Eval))
+      Eval.call(Fn, {}, *Case);
+  }
   return Out;
 }
 

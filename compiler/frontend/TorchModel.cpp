@@ -339,6 +339,16 @@ PyValue tensorMethod(const PyTensor &T, const std::string &Name, const PyList &A
       Out.DType = "i1";
     return PyValue::tensor(std::move(Out));
   }
+  // In-place fills keep the tensor and say how it is filled.
+  if (Name == "normal_" || Name == "uniform_" || Name == "zero_" || Name == "fill_" || Name == "random_") {
+    PyTensor Out = T;
+    Out.Init = Name == "normal_"    ? PyTensor::Fill::Randn
+               : Name == "uniform_" ? PyTensor::Fill::Rand
+               : Name == "zero_"    ? PyTensor::Fill::Zeros
+               : Name == "fill_"    ? PyTensor::Fill::Full
+                                    : PyTensor::Fill::Unknown;
+    return PyValue::tensor(std::move(Out));
+  }
   if (Name == "to" || Name == "type") {
     PyTensor Out = T;
     const PyValue *D = kwarg(Kwargs, "dtype");

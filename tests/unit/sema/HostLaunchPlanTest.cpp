@@ -310,3 +310,70 @@ def k(x_ptr, n):
 }
 
 } // namespace
+
+namespace {
+
+TEST(HostLaunchPlan, PytestTestFunctionRunsItsFirstParametrizedCase) {
+  Planned P = plan(R"(
+import pytest
+
+DEVICE = triton.runtime.driver.active.get_active_torch_device()
+
+@triton.jit
+def attn_fwd(Q, Out, N_CTX, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    tl.store(Out + offs, tl.load(Q + offs, mask=offs < N_CTX), mask=offs < N_CTX)
+
+
+class _attention(torch.autograd.Function):
+
+    @staticmethod
+    def forward(ctx, q, causal, sm_scale):
+        o = torch.empty_like(q)
+        grid = lambda args: (triton.cdiv(q.shape[2], args["BLOCK_M"]), q.shape[0] * q.shape[1], 1)
+        attn_fwd[grid](q, o, q.shape[2], HEAD_DIM=q.shape[-1], BLOCK_M=64)
+        return o
+
+
+attention = _attention.apply
+
+
+@pytest.mark.parametrize("Z, H, N_CTX, HEAD_DIM", [(1, 2, 1024, 64), (4, 48, 4096, 128)])
+@pytest.mark.parametrize("causal", [True])
+def test_op(Z, H, N_CTX, HEAD_DIM, causal, dtype=torch.float16):
+    q = torch.empty((Z, H, N_CTX, HEAD_DIM), dtype=dtype, device=DEVICE).normal_(mean=0.0, std=0.5).requires_grad_()
+    tri_out = attention(q, causal, 0.5).half()
+)",
+                   "attn_fwd");
+  ASSERT_TRUE(P.Plan.Problems.empty()) << describe(P.Plan);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u) << describe(P.Plan);
+  const PlannedLaunch &L = P.Plan.Launches[0];
+  EXPECT_EQ(L.Launch.Grid, (std::array<int64_t, 3>{16, 2, 1}));
+  const launch::ConcreteTensor *Q = tensor(L.Launch, "Q");
+  ASSERT_TRUE(Q);
+  EXPECT_EQ(Q->Shape, (std::vector<int64_t>{1, 2, 1024, 64}));
+  EXPECT_EQ(Q->DType, "fp16");
+  EXPECT_EQ(Q->Init, launch::TensorInit::Randn);
+  EXPECT_EQ(L.Request.Constexprs.at("HEAD_DIM").asInt(), 64);
+}
+
+TEST(HostLaunchPlan, TensorArithmeticKeepsShapeAndDType) {
+  Planned P = plan(R"(
+@triton.jit
+def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+a = torch.rand((300, ), dtype=torch.float16) - 0.5
+b = (a * 2).to(torch.float32)
+k[(1, )](a, b, a.numel(), BLOCK=512)
+)",
+                   "k");
+  ASSERT_TRUE(P.Plan.Problems.empty()) << describe(P.Plan);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u) << describe(P.Plan);
+  EXPECT_EQ(tensor(P.Plan.Launches[0].Launch, "x_ptr")->DType, "fp16");
+  EXPECT_EQ(tensor(P.Plan.Launches[0].Launch, "y_ptr")->DType, "fp32");
+  EXPECT_EQ(tensor(P.Plan.Launches[0].Launch, "y_ptr")->Shape, (std::vector<int64_t>{300}));
+}
+
+} // namespace
