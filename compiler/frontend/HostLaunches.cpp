@@ -9,6 +9,7 @@
 #include "compiler/frontend/ConstEval.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace tessel {
 
@@ -146,11 +147,12 @@ static std::optional<PyDict> firstTestCase(const ast::FunctionDefStmt &Fn, Const
   return Kwargs;
 }
 
-std::vector<HostLaunch> findHostLaunches(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Kernel,
-                                         const PyDict &ConfigKwargs, size_t Max) {
-  std::vector<HostLaunch> Out;
-  if (!Kernel.Def || Max == 0)
-    return Out;
+/// Runs File's module-level code, then its pytest test functions, handing
+/// each launch to Take (with the evaluator, which must not outlive this
+/// call) until Done says enough.
+static void runHostCode(const ParsedFile &File, const ModuleInfo &Info,
+                        const std::function<void(const ConstEval::HostLaunchCall &, ConstEval &)> &Take,
+                        const std::function<bool()> &Done) {
   // After the module has run, its namespace (Scope) is what functions
   // called from here read as their globals.
   std::map<std::string, PyValue> Scope;
@@ -160,29 +162,56 @@ std::vector<HostLaunch> findHostLaunches(const ParsedFile &File, const ModuleInf
     auto F = Info.Functions.find(Name);
     return F == Info.Functions.end() ? PyValue() : PyValue::function(F->second);
   });
-  Eval.setHostMode([&](const ConstEval::HostLaunchCall &Call) {
-    if (Call.Kernel != Kernel.Def || Out.size() >= Max)
-      return;
-    HostLaunch L;
-    L.Range = Call.Call->Range;
-    if (const auto *Sub = dyn_cast<ast::SubscriptExpr>(Call.Call->Func))
-      L.GridRange = Sub->Index->Range;
-    L.Callers = Call.Callers;
-    bindArguments(*Kernel.Def, Call, Eval, L);
-    L.Grid = evaluateGrid(Call.Grid, L, ConfigKwargs, Eval);
-    Out.push_back(std::move(L));
-  });
+  Eval.setHostMode([&](const ConstEval::HostLaunchCall &Call) { Take(Call, Eval); });
   Scope["__name__"] = PyValue::string("__main__");
   Eval.exec(File.module().Body, Scope);
   // A test file is run by pytest, not as a script: its test functions are
   // called with their first parametrized case.
   for (const ast::Stmt *St : File.module().Body) {
     const auto *Fn = dyn_cast<ast::FunctionDefStmt>(St);
-    if (Out.size() >= Max || !Fn || Fn->Name.rfind("test", 0) != 0 || Info.Jit.count(Fn->Name))
+    if (Done() || !Fn || Fn->Name.rfind("test", 0) != 0 || Info.Jit.count(Fn->Name))
       continue;
     if (std::optional<PyDict> Case = firstTestCase(*Fn, Eval))
       Eval.call(Fn, {}, *Case);
   }
+}
+
+static HostLaunch hostLaunch(const ConstEval::HostLaunchCall &Call, const PyDict &ConfigKwargs, ConstEval &Eval) {
+  HostLaunch L;
+  L.Range = Call.Call->Range;
+  if (const auto *Sub = dyn_cast<ast::SubscriptExpr>(Call.Call->Func))
+    L.GridRange = Sub->Index->Range;
+  L.Callers = Call.Callers;
+  bindArguments(*Call.Kernel, Call, Eval, L);
+  L.Grid = evaluateGrid(Call.Grid, L, ConfigKwargs, Eval);
+  return L;
+}
+
+std::vector<HostLaunch> findHostLaunches(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Kernel,
+                                         const PyDict &ConfigKwargs, size_t Max) {
+  std::vector<HostLaunch> Out;
+  if (!Kernel.Def || Max == 0)
+    return Out;
+  runHostCode(
+      File, Info,
+      [&](const ConstEval::HostLaunchCall &Call, ConstEval &Eval) {
+        if (Call.Kernel == Kernel.Def && Out.size() < Max)
+          Out.push_back(hostLaunch(Call, ConfigKwargs, Eval));
+      },
+      [&] { return Out.size() >= Max; });
+  return Out;
+}
+
+std::map<std::string, HostLaunch> firstHostLaunches(const ParsedFile &File, const ModuleInfo &Info) {
+  std::map<std::string, HostLaunch> Out;
+  size_t Kernels = Info.Jit.size();
+  runHostCode(
+      File, Info,
+      [&](const ConstEval::HostLaunchCall &Call, ConstEval &Eval) {
+        if (!Out.count(Call.Kernel->Name))
+          Out.emplace(Call.Kernel->Name, hostLaunch(Call, {}, Eval));
+      },
+      [&] { return Out.size() >= Kernels; });
   return Out;
 }
 

@@ -20,6 +20,7 @@
 #include "compiler/frontend/Parser.h"
 #include "compiler/frontend/PyValue.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,6 +59,10 @@ struct HostLaunch {
 /// META, as at a real launch).
 std::vector<HostLaunch> findHostLaunches(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Kernel,
                                          const PyDict &ConfigKwargs, size_t Max = 1);
+
+/// The first launch of every kernel that running File's host code reaches,
+/// by kernel name, in one run (grids evaluated without an autotune config).
+std::map<std::string, HostLaunch> firstHostLaunches(const ParsedFile &File, const ModuleInfo &Info);
 
 } // namespace tessel
 

@@ -151,9 +151,26 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   // collected by the thread that checks it, off the serial path.
   std::vector<size_t> ToCheck;
   std::vector<char> InputsPending(Kernels.size(), 0);
+  // What the file's launches say of the arguments' types (directives, else
+  // the first launch its host code makes, found in one run of that code).
+  std::map<std::string, HostLaunch> HostLaunches;
+  std::vector<launch::LaunchDirective> Directives;
+  if (!Kernels.empty()) {
+    HostLaunches = firstHostLaunches(*File, FA->Info);
+    Directives = launch::findLaunchDirectives(File->text().text());
+  }
   for (size_t I = 0; I < Kernels.size(); ++I) {
     const JitFunction &Fn = *Kernels[I];
     Specs[I] = specializationsOf(Fn, Opts.MaxSpecializations);
+    auto Host = HostLaunches.find(Fn.Name);
+    LaunchFacts Launched =
+        launchFacts(*File, FA->Info, Fn, Directives, Host == HostLaunches.end() ? nullptr : &Host->second);
+    for (Specialization &S : Specs[I]) {
+      for (const auto &[Param, T] : Launched.ArgTypes)
+        S.ArgTypes.emplace(Param, T);
+      for (const auto &[Param, V] : Launched.Constexprs)
+        S.Constexprs.emplace(Param, V);
+    }
     auto It = OldRecords.find(Fn.Name);
     if (It == OldRecords.end()) {
       InputsPending[I] = 1;

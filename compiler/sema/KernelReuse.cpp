@@ -153,6 +153,8 @@ KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, cons
       In.Facts += K + "=" + Repr + ",";
       Collect.scan(Repr);
     }
+    for (const auto &[K, T] : S.ArgTypes)
+      In.Facts += K + ":" + T.str() + ",";
     In.Facts += " warps " + std::to_string(S.NumWarps) + " stages " + std::to_string(S.NumStages) + " at {";
     In.Facts += Text.slice(S.Source);
     In.Facts += "};";

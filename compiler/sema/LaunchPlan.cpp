@@ -233,11 +233,12 @@ static std::string targetKernel(const launch::LaunchDirective &D, const launch::
   return Target;
 }
 
-/// The parsed directives that apply to Fn.
+/// The parsed directives (of the file's Directives) that apply to Fn.
 static std::vector<launch::ParsedLaunchSpec> directivesFor(const JitFunction &Fn, const ParsedFile &File,
-                                                           const ModuleInfo &Info) {
+                                                           const ModuleInfo &Info,
+                                                           const std::vector<launch::LaunchDirective> &Directives) {
   std::vector<launch::ParsedLaunchSpec> Out;
-  for (const launch::LaunchDirective &D : launch::findLaunchDirectives(File.text().text())) {
+  for (const launch::LaunchDirective &D : Directives) {
     launch::ParsedLaunchSpec P = launch::parseLaunchSpec(File.text().slice(D.Body), D.Body.Begin);
     if (targetKernel(D, P.Spec, Info) == Fn.Name)
       Out.push_back(std::move(P));
@@ -358,13 +359,10 @@ static std::optional<launch::ConcreteValue> concreteNumber(const std::string &Na
 /// builds, scalars and constexprs as it computes them, its grid. False when
 /// it reaches none. A value the host code computes from something tessel
 /// cannot know is named in one problem at the launch: no guess is honest.
-static bool planFromHost(const JitFunction &Fn, const ModuleInfo &Info, const ParsedFile &File, size_t ConfigIndex,
-                         LaunchPlan &Plan) {
-  const PyConfig *Config = ConfigIndex < Fn.Configs.size() ? &Fn.Configs[ConfigIndex].Config : nullptr;
-  std::vector<HostLaunch> Found = findHostLaunches(File, Info, Fn, Config ? Config->Kwargs : PyDict{});
-  if (Found.empty() || !Found.front().BindError.empty())
-    return false;
-  const HostLaunch &H = Found.front();
+/// TypesOnly: the launch is wanted for its argument types alone
+/// (launchArgTypes), so values it cannot know do not stop it.
+static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const ParsedFile &File, const HostLaunch &H,
+                           const PyConfig *Config, size_t ConfigIndex, bool TypesOnly, LaunchPlan &Plan) {
   const SourceText &Text = File.text();
   auto Quote = [&Text](SourceRange R) {
     std::string S(Text.slice(R));
@@ -448,7 +446,7 @@ static bool planFromHost(const JitFunction &Fn, const ModuleInfo &Info, const Pa
     Need("grid", H.GridRange);
   for (size_t I = 0; I < H.Grid.size() && I < 3; ++I)
     L.Grid[I] = H.Grid[I];
-  if (!Needs.empty()) {
+  if (!Needs.empty() && !TypesOnly) {
     std::string List;
     for (size_t I = 0; I < Needs.size(); ++I)
       List += (I == 0 ? "" : I + 1 == Needs.size() ? " and " : ", ") + Needs[I];
@@ -460,7 +458,7 @@ static bool planFromHost(const JitFunction &Fn, const ModuleInfo &Info, const Pa
                                     {},
                                     {},
                                     {}});
-    return true;
+    return;
   }
   Plan.Assumptions.push_back("grid=(" + std::to_string(L.Grid[0]) + ", " + std::to_string(L.Grid[1]) + ", " +
                              std::to_string(L.Grid[2]) + ") from " + Where);
@@ -468,7 +466,69 @@ static bool planFromHost(const JitFunction &Fn, const ModuleInfo &Info, const Pa
   for (auto &[Name, V] : OtherConstexprs)
     Request.Constexprs[Name] = V;
   Plan.Launches.push_back({std::move(L), std::move(Request)});
+}
+
+static bool planFromHost(const JitFunction &Fn, const ModuleInfo &Info, const ParsedFile &File, size_t ConfigIndex,
+                         LaunchPlan &Plan) {
+  const PyConfig *Config = ConfigIndex < Fn.Configs.size() ? &Fn.Configs[ConfigIndex].Config : nullptr;
+  std::vector<HostLaunch> Found = findHostLaunches(File, Info, Fn, Config ? Config->Kwargs : PyDict{});
+  if (Found.empty() || !Found.front().BindError.empty())
+    return false;
+  planHostLaunch(Fn, Info, File, Found.front(), Config, ConfigIndex, /*TypesOnly=*/false, Plan);
   return true;
+}
+
+/// A function or lambda value: sema's reuse keys cannot hold one.
+static bool holdsFunction(const PyValue &V) {
+  return V.kind() == PyValue::Kind::Function || V.kind() == PyValue::Kind::Lambda;
+}
+
+/// The types every launch agrees on.
+static std::map<std::string, ElemType> agreedTypes(const std::vector<PlannedLaunch> &Launches) {
+  std::map<std::string, ElemType> Out;
+  std::set<std::string> Disputed;
+  for (const PlannedLaunch &L : Launches)
+    for (const auto &[Name, T] : L.Request.ArgTypes) {
+      auto [It, New] = Out.emplace(Name, T);
+      if (!New && !(It->second == T))
+        Disputed.insert(Name);
+    }
+  for (const std::string &D : Disputed)
+    Out.erase(D);
+  for (auto It = Out.begin(); It != Out.end();)
+    It = It->second.Scalar == ScalarKind::Unknown ? Out.erase(It) : std::next(It);
+  return Out;
+}
+
+LaunchFacts launchFacts(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Fn,
+                        const std::vector<launch::LaunchDirective> &Directives, const HostLaunch *Host) {
+  LaunchFacts Out;
+  if (!Fn.Def)
+    return Out;
+  std::vector<launch::ParsedLaunchSpec> Specs = directivesFor(Fn, File, Info, Directives);
+  LaunchPlan Plan;
+  if (!Specs.empty()) {
+    FileFacts Facts = fileFacts(Fn, Info, 0);
+    for (launch::ParsedLaunchSpec &P : Specs) {
+      if (!P.Problems.empty())
+        return Out;
+      std::vector<std::string> Unused;
+      completeSpec(P.Spec, Facts, Unused);
+      ProblemSink Sink;
+      for (launch::ConcreteLaunch &L : launch::instantiate(P.Spec, Sink))
+        Plan.Launches.push_back(planned(Fn, Info, Facts, std::move(L)));
+    }
+  } else if (Host && Host->BindError.empty()) {
+    // No autotune config here: the check's specializations bring their own,
+    // and they win over the call's values as at a real launch.
+    planHostLaunch(Fn, Info, File, *Host, nullptr, 0, /*TypesOnly=*/true, Plan);
+    for (const PlannedLaunch &L : Plan.Launches)
+      for (const auto &[Name, V] : L.Request.Constexprs)
+        if (V.isKnown() && !holdsFunction(V))
+          Out.Constexprs.emplace(Name, V);
+  }
+  Out.ArgTypes = agreedTypes(Plan.Launches);
+  return Out;
 }
 
 LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
@@ -502,7 +562,7 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
     Plan.Origin = SpecOrigin::CommandLine;
     Specs.push_back(launch::parseLaunchSpec(*Opts.SpecText, 0));
   } else {
-    Specs = directivesFor(*Fn, File, Info);
+    Specs = directivesFor(*Fn, File, Info, launch::findLaunchDirectives(File.text().text()));
     Plan.Origin = Specs.empty() ? SpecOrigin::Derived : SpecOrigin::Directive;
   }
 

@@ -24,6 +24,7 @@
 #define TESSEL_COMPILER_SEMA_LAUNCHPLAN_H
 
 #include "compiler/frontend/Discovery.h"
+#include "compiler/frontend/HostLaunches.h"
 #include "compiler/frontend/LaunchSpec.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/sema/Lowering.h"
@@ -82,6 +83,23 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
 /// as planLaunch would (with what the file fixes added), so that `tessel
 /// check` and `tessel run` agree on which directives are valid.
 std::vector<Problem> checkLaunchDirectives(const ParsedFile &File, const ModuleInfo &Info);
+
+/// What the file's launches of a kernel tell `tessel check`.
+struct LaunchFacts {
+  /// Argument types (pointer element types, scalar types) every launch
+  /// agrees on.
+  std::map<std::string, ElemType> ArgTypes;
+  /// Constexprs the host code's launch passes (`USE_FP8=k.dtype ==
+  /// torch.int8`): they fill what a specialization leaves unknown.
+  std::map<std::string, PyValue> Constexprs;
+};
+
+/// The facts of Fn's `# tessel: launch` directives (types only; Directives
+/// are the file's, found once), else of Host, the first launch its host code
+/// makes (firstHostLaunches). Empty when nothing fixes them: `tessel check`
+/// then keeps its unknowns.
+LaunchFacts launchFacts(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Fn,
+                        const std::vector<launch::LaunchDirective> &Directives, const HostLaunch *Host);
 
 /// The LoweringRequest of Fn under one concrete launch (the rules above).
 LoweringRequest loweringRequestFor(const JitFunction &Fn, const ModuleInfo &Info, const launch::ConcreteLaunch &L);

@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/LaunchPlan.h"
 
+#include "compiler/sema/Analysis.h"
+
 #include "compiler/frontend/Discovery.h"
 
 #include <gtest/gtest.h>
@@ -374,6 +376,98 @@ k[(1, )](a, b, a.numel(), BLOCK=512)
   EXPECT_EQ(tensor(P.Plan.Launches[0].Launch, "x_ptr")->DType, "fp16");
   EXPECT_EQ(tensor(P.Plan.Launches[0].Launch, "y_ptr")->DType, "fp32");
   EXPECT_EQ(tensor(P.Plan.Launches[0].Launch, "y_ptr")->Shape, (std::vector<int64_t>{300}));
+}
+
+} // namespace
+
+namespace {
+
+/// The element type sema gives the value named Name in the file's analysis.
+std::string factType(const std::string &Body, const std::string &Name) {
+  std::string Src = "import torch\nimport triton\nimport triton.language as tl\n\n" + Body;
+  auto FA = analyzeFile(ParsedFile::parse(std::make_shared<SourceText>(Src, "test.py")));
+  for (const KernelAnalysis &K : FA->Kernels)
+    for (const ValueFact &V : K.Values)
+      if (V.Name == Name)
+        return V.Type.str();
+  return "(none)";
+}
+
+TEST(LaunchArgTypes, DirectiveDTypesReachTheCheck) {
+  EXPECT_EQ(factType(R"(
+# tessel: launch n=1000 x=fp16[n] y=fp16[n]:out BLOCK=256 grid=(cdiv(n, BLOCK),)
+@triton.jit
+def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, x, mask=offs < n)
+)",
+                     "x"),
+            "[?] fp16"); // the check's specializations take the directive's dtypes, not its sizes
+}
+
+TEST(LaunchArgTypes, HostCodeDTypesReachTheCheck) {
+  EXPECT_EQ(factType(R"(
+@triton.jit
+def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, x, mask=offs < n)
+
+def copy(x):
+    y = torch.empty_like(x)
+    k[(triton.cdiv(x.numel(), 256), )](x, y, x.numel(), BLOCK=256)
+    return y
+
+copy(torch.randn(1000, dtype=torch.bfloat16))
+)",
+                     "x"),
+            "[256] bf16");
+}
+
+TEST(LaunchArgTypes, DisagreeingLaunchesLeaveTheTypeUnknown) {
+  EXPECT_EQ(factType(R"(
+# tessel: launch n=1000 x=fp16[n] y=fp16[n]:out BLOCK=256
+# tessel: launch n=1000 x=fp32[n] y=fp32[n]:out BLOCK=256
+@triton.jit
+def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, x, mask=offs < n)
+)",
+                     "x"),
+            "[?] ?");
+}
+
+} // namespace
+
+namespace {
+
+TEST(LaunchArgTypes, HostConstexprsFillWhatTheSpecializationLeavesUnknown) {
+  // kernl's pattern: the branch for int8 inputs bitcasts to fp8, and the host
+  // passes USE_FP8 computed from the dtype. With the host's fp16 type but
+  // not its USE_FP8, the int8 branch would be checked on fp16 data.
+  std::string Src = R"(import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(k_ptr, out_ptr, n, USE_FP8: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(k_ptr + offs, mask=offs < n, other=0.)
+    if USE_FP8:
+        x = x.to(tl.float8e5, bitcast=True)
+        x = x.to(tl.float16)
+    tl.store(out_ptr + offs, x, mask=offs < n)
+
+def run(keys):
+    out = torch.empty_like(keys)
+    k[(1, )](keys, out, keys.numel(), USE_FP8=keys.dtype == torch.int8, BLOCK=128)
+
+run(torch.randn([100], dtype=torch.float16, device="cuda"))
+)";
+  auto FA = analyzeFile(ParsedFile::parse(std::make_shared<SourceText>(Src, "test.py")));
+  EXPECT_TRUE(FA->Problems.empty()) << FA->Problems[0].Message;
 }
 
 } // namespace
