@@ -38,7 +38,42 @@ std::vector<FactUnderSpec> factsAt(const sema::FileAnalysis &A, uint32_t Offset,
   return Out;
 }
 
+/// The Python type of a constexpr's value, as Triton names it in
+/// `constexpr[...]` messages' neighbours: int, float, bool, str...
+static std::string constexprTypeName(const PyValue &V) {
+  switch (V.kind()) {
+  case PyValue::Kind::Bool:
+    return "bool";
+  case PyValue::Kind::Int:
+    return "int";
+  case PyValue::Kind::Float:
+    return "float";
+  case PyValue::Kind::Str:
+    return "str";
+  case PyValue::Kind::None:
+    return "None";
+  case PyValue::Kind::Tuple:
+    return "tuple";
+  case PyValue::Kind::List:
+    return "list";
+  case PyValue::Kind::Qualified:
+    return V.qualifiedPath().rfind("triton.language.", 0) == 0 ? "dtype" : "object";
+  case PyValue::Kind::Function:
+  case PyValue::Kind::Lambda:
+    return "function";
+  default:
+    return "";
+  }
+}
+
 std::string describeFact(const sema::ValueFact &F) {
+  // A constexpr has no tile type: say what its value is.
+  if (F.Type == TileType{}) {
+    if (F.Constexpr.isUnknown())
+      return "constexpr (value not known here)";
+    std::string T = constexprTypeName(F.Constexpr);
+    return "constexpr" + (T.empty() ? std::string() : " " + T) + " = " + F.Constexpr.repr();
+  }
   std::string S = F.Type.str();
   if (F.Constexpr.isKnown())
     S += " = " + F.Constexpr.repr();

@@ -81,6 +81,27 @@ TEST(Features, HoverShowsTileTypeAtDefinitionAndUse) {
   EXPECT_EQ(F->Parsed->text().slice(Use->Range), "offs");
 }
 
+TEST(Features, HoverShowsAConstexprParameterAsItsValue) {
+  Annotated A(R"py(import triton
+import triton.language as tl
+
+@triton.jit
+def kern(x_ptr, n, BLO^{block}CK: tl.constexpr, MO^{mode}DE: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, 1.0, mask=offs < n)
+
+def launch(x):
+    kern[(1,)](x, 10, BLOCK=256, MODE="fast")
+)py");
+  auto F = analyze(A.Text);
+  auto Block = hover(*F, A["block"]);
+  ASSERT_TRUE(Block);
+  EXPECT_EQ(Block->Code, "BLOCK: constexpr int = 256");
+  auto Mode = hover(*F, A["mode"]);
+  ASSERT_TRUE(Mode);
+  EXPECT_EQ(Mode->Code, "MODE: constexpr str = 'fast'");
+}
+
 TEST(Features, HoverDocumentsBuiltinsAndKernels) {
   Annotated A(Kernel);
   auto F = analyze(A.Text);
