@@ -90,7 +90,7 @@ def main():
     ap.add_argument("--tessel", default=os.path.join(HERE, "..", "..", "build", "tools", "tessel"))
     ap.add_argument("--mode", choices=["file", "tree"], default="file")
     ap.add_argument("--out", default=None)
-    ap.add_argument("--set", choices=["named", "unseen", "all"], default="all")
+    ap.add_argument("--set", choices=["named", "unseen", "holdout", "all"], default="all")
     ap.add_argument("--repo", default=None)
     a = ap.parse_args()
     tessel = os.path.abspath(a.tessel)
