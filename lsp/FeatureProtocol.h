@@ -15,6 +15,7 @@
 #include "lsp/features/DocumentSymbols.h"
 #include "lsp/features/Hover.h"
 #include "lsp/features/InlayHints.h"
+#include "lsp/features/SignatureHelp.h"
 
 #include <nlohmann/json.hpp>
 
@@ -29,6 +30,7 @@ nlohmann::json toProtocol(const CodeActionInfo &A, const LineIndex &Index, Posit
                           const std::string &Uri);
 nlohmann::json toProtocol(const CompletionInfo &C, bool Markdown);
 nlohmann::json toProtocol(const SymbolInfo &S, const LineIndex &Index, PositionEncoding Enc);
+nlohmann::json toProtocol(const SignatureHelpInfo &H, bool Markdown);
 
 } // namespace tessel::lsp
 

@@ -362,7 +362,7 @@ void Scheduler::update(DocumentUpdate U) {
   P->post(D, [this, D, U = std::move(U), Seq]() mutable { P->applyUpdate(D, std::move(U), Seq); });
 }
 
-void Scheduler::remove(const std::string &Uri) {
+void Scheduler::remove(const std::string &Uri, std::function<void()> AfterFree) {
   std::shared_ptr<Document> D;
   {
     std::lock_guard<std::mutex> L(P->DocsMutex);
@@ -377,10 +377,14 @@ void Scheduler::remove(const std::string &Uri) {
     D->Removed = true;
   }
   ++D->Generation;
-  P->post(D, [D] {
+  P->post(D, [D, AfterFree = std::move(AfterFree)] {
     D->Debounce.cancel();
     D->Current = nullptr;
     D->LastParsed = nullptr;
+    D->Background.clear();
+    D->Background.shrink_to_fit();
+    if (AfterFree)
+      AfterFree();
   });
 }
 

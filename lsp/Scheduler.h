@@ -92,7 +92,8 @@ public:
 
   void update(DocumentUpdate U);
   /// Forgets a document; diagnostics of its queued updates are not published.
-  void remove(const std::string &Uri);
+  /// AfterFree (optional) runs on the worker once its analysis is freed.
+  void remove(const std::string &Uri, std::function<void()> AfterFree = {});
   /// Runs A on Uri's worker with the analysis of the version current now.
   /// A receives RequestCancelled once *Cancelled is set, ContentModified (for
   /// InvalidateOnUpdate) once a newer update was queued, InvalidParams for a

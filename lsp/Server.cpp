@@ -186,6 +186,7 @@ private:
   void onHover(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
   void onDefinition(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
   void onCompletion(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
+  void onSignatureHelp(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
   void onInlayHint(const RangeParams &P, ReplyOnce R, CancelFlag C);
   void onCodeLens(const DocumentParams &P, ReplyOnce R, CancelFlag C);
   void onCodeAction(const CodeActionParams &P, ReplyOnce R, CancelFlag C);
@@ -230,6 +231,7 @@ void LanguageServer::bindAll() {
   bindCall<TextDocumentPositionParams>("textDocument/hover", &LanguageServer::onHover);
   bindCall<TextDocumentPositionParams>("textDocument/definition", &LanguageServer::onDefinition);
   bindCall<TextDocumentPositionParams>("textDocument/completion", &LanguageServer::onCompletion);
+  bindCall<TextDocumentPositionParams>("textDocument/signatureHelp", &LanguageServer::onSignatureHelp);
   bindCall<RangeParams>("textDocument/inlayHint", &LanguageServer::onInlayHint);
   bindCall<DocumentParams>("textDocument/codeLens", &LanguageServer::onCodeLens);
   bindCall<CodeActionParams>("textDocument/codeAction", &LanguageServer::onCodeAction);
@@ -334,7 +336,8 @@ void LanguageServer::onInitialize(const InitializeParams &P, ReplyOnce R, Cancel
       {"positionEncoding", positionEncodingName(Enc)},
       {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", false}}},
       {"hoverProvider", true},
-      {"completionProvider", {{"triggerCharacters", {"."}}, {"resolveProvider", false}}},
+      {"completionProvider", {{"triggerCharacters", {".", "\"", "'"}}, {"resolveProvider", false}}},
+      {"signatureHelpProvider", {{"triggerCharacters", {"(", ","}}, {"retriggerCharacters", {","}}}},
       {"definitionProvider", true},
       {"documentSymbolProvider", true},
       {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
@@ -415,7 +418,7 @@ void LanguageServer::onDidClose(const DidCloseTextDocumentParams &P) {
     logError("didClose of a document that is not open: " + P.TextDocument.Uri);
     return;
   }
-  Sched->remove(P.TextDocument.Uri);
+  Sched->remove(P.TextDocument.Uri, Opts.ReleaseMemory);
   T.notify("textDocument/publishDiagnostics", {{"uri", P.TextDocument.Uri}, {"diagnostics", json::array()}});
 }
 
@@ -482,6 +485,15 @@ void LanguageServer::onCompletion(const TextDocumentPositionParams &P, ReplyOnce
     for (const CompletionInfo &I : complete(F, fromProtocol(P.Pos, *F.Doc.Index, E)))
       Items.push_back(toProtocol(I, Markdown));
     return {{"isIncomplete", false}, {"items", std::move(Items)}};
+  });
+}
+
+void LanguageServer::onSignatureHelp(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C) {
+  PositionEncoding E = Enc;
+  bool Markdown = Client.CompletionDocMarkdown;
+  withFile(P.TextDocument.Uri, "signatureHelp", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> json {
+    auto H = signatureHelp(F, fromProtocol(P.Pos, *F.Doc.Index, E));
+    return H ? toProtocol(*H, Markdown) : json(nullptr);
   });
 }
 

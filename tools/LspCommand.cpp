@@ -12,8 +12,13 @@
 #include <charconv>
 #include <climits>
 #include <iostream>
+#include <malloc.h>
 #include <string>
 #include <unistd.h>
+
+// The tessel binary links mimalloc, the unit tests of this library do not:
+// a weak reference finds mimalloc's collect where it is linked in.
+extern "C" void mi_collect(bool Force) __attribute__((weak));
 
 using namespace tessel;
 
@@ -51,9 +56,20 @@ static std::string selfExecutable() {
   return N > 0 ? std::string(Buf, N) : std::string("tessel");
 }
 
+/// Hands the pages freed by a closed document back to the system: mimalloc
+/// (and glibc) keep them for reuse otherwise, and a closed 5 MB file's
+/// analysis would stay in the process's resident memory.
+static void releaseFreedMemory() {
+  if (mi_collect)
+    mi_collect(true);
+  else
+    malloc_trim(0);
+}
+
 int tools::runLsp(const Args &A) {
   lsp::LspOptions Opts;
   Opts.SelfExecutable = selfExecutable();
+  Opts.ReleaseMemory = releaseFreedMemory;
   std::optional<lsp::LogLevel> Log;
   std::optional<lsp::FramingStyle> Style;
   bool LitTest = false;

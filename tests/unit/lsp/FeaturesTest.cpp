@@ -121,7 +121,7 @@ TEST(Features, CompletionAfterTheLanguageAlias) {
   ASSERT_GT(All.size(), 80u);
   auto It = std::find_if(All.begin(), All.end(), [](const CompletionInfo &C) { return C.Label == "dot"; });
   ASSERT_NE(It, All.end());
-  EXPECT_EQ(It->Signature.rfind("dot(input, other", 0), 0u);
+  EXPECT_EQ(It->Detail.rfind("dot(input, other", 0), 0u);
 }
 
 TEST(Features, InlayHintsOnTilesOnly) {
