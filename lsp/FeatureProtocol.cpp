@@ -128,4 +128,39 @@ json toProtocol(const SymbolInfo &S, const LineIndex &Index, PositionEncoding En
   return J;
 }
 
+json toProtocol(const FoldingRangeInfo &R) {
+  json J = {{"startLine", R.StartLine}, {"endLine", R.EndLine}};
+  if (!R.Kind.empty())
+    J["kind"] = R.Kind;
+  return J;
+}
+
+json toProtocol(const std::vector<SemanticToken> &Tokens, const LineIndex &Index, PositionEncoding Enc) {
+  std::vector<uint32_t> Data;
+  Data.reserve(Tokens.size() * 5);
+  uint32_t Line = 0, Col = 0;
+  for (const SemanticToken &T : Tokens) {
+    Position B = Index.position(T.Range.Begin, Enc), E = Index.position(T.Range.End, Enc);
+    if (E.Line != B.Line || E.Character <= B.Character)
+      continue; // identifiers never span lines; skip anything odd
+    Data.push_back(B.Line - Line);
+    Data.push_back(B.Line == Line ? B.Character - Col : B.Character);
+    Data.push_back(E.Character - B.Character);
+    Data.push_back(static_cast<uint32_t>(T.Type));
+    Data.push_back(T.Modifiers);
+    Line = B.Line;
+    Col = B.Character;
+  }
+  return {{"data", std::move(Data)}};
+}
+
+json semanticTokensLegend() {
+  json Types = json::array(), Mods = json::array();
+  for (std::string_view T : tokenTypes())
+    Types.push_back(std::string(T));
+  for (std::string_view M : tokenModifiers())
+    Mods.push_back(std::string(M));
+  return {{"tokenTypes", std::move(Types)}, {"tokenModifiers", std::move(Mods)}};
+}
+
 } // namespace tessel::lsp

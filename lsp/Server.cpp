@@ -28,6 +28,7 @@
 #include "lsp/Uri.h"
 #include "lsp/Workspace.h"
 #include "lsp/features/Definition.h"
+#include "lsp/features/References.h"
 #include "lsp/features/TileIR.h"
 #include "tessel/Version.h"
 
@@ -187,6 +188,13 @@ private:
   void onDefinition(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
   void onCompletion(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
   void onSignatureHelp(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
+  void onReferences(const ReferenceParams &P, ReplyOnce R, CancelFlag C);
+  void onDocumentHighlight(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
+  void onPrepareRename(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
+  void onRename(const RenameParams &P, ReplyOnce R, CancelFlag C);
+  void onFoldingRange(const DocumentParams &P, ReplyOnce R, CancelFlag C);
+  void onSemanticTokens(const DocumentParams &P, ReplyOnce R, CancelFlag C);
+  void onPullDiagnostics(const DocumentParams &P, ReplyOnce R, CancelFlag C);
   void onInlayHint(const RangeParams &P, ReplyOnce R, CancelFlag C);
   void onCodeLens(const DocumentParams &P, ReplyOnce R, CancelFlag C);
   void onCodeAction(const CodeActionParams &P, ReplyOnce R, CancelFlag C);
@@ -203,6 +211,9 @@ private:
     return Client.CancelsStaleRequests ? Staleness::Allowed : Staleness::InvalidateOnUpdate;
   }
   void watchProcess(int64_t Pid);
+  /// The LSP diagnostics of F: its findings plus the notes for a skipped or
+  /// failed analysis; pushed by onDiagnostics, pulled by onPullDiagnostics.
+  json diagnosticsJson(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) const;
 
   LspOptions Opts;
   Transport &T;
@@ -232,6 +243,13 @@ void LanguageServer::bindAll() {
   bindCall<TextDocumentPositionParams>("textDocument/definition", &LanguageServer::onDefinition);
   bindCall<TextDocumentPositionParams>("textDocument/completion", &LanguageServer::onCompletion);
   bindCall<TextDocumentPositionParams>("textDocument/signatureHelp", &LanguageServer::onSignatureHelp);
+  bindCall<ReferenceParams>("textDocument/references", &LanguageServer::onReferences);
+  bindCall<TextDocumentPositionParams>("textDocument/documentHighlight", &LanguageServer::onDocumentHighlight);
+  bindCall<TextDocumentPositionParams>("textDocument/prepareRename", &LanguageServer::onPrepareRename);
+  bindCall<RenameParams>("textDocument/rename", &LanguageServer::onRename);
+  bindCall<DocumentParams>("textDocument/foldingRange", &LanguageServer::onFoldingRange);
+  bindCall<DocumentParams>("textDocument/semanticTokens/full", &LanguageServer::onSemanticTokens);
+  bindCall<DocumentParams>("textDocument/diagnostic", &LanguageServer::onPullDiagnostics);
   bindCall<RangeParams>("textDocument/inlayHint", &LanguageServer::onInlayHint);
   bindCall<DocumentParams>("textDocument/codeLens", &LanguageServer::onCodeLens);
   bindCall<CodeActionParams>("textDocument/codeAction", &LanguageServer::onCodeAction);
@@ -338,6 +356,12 @@ void LanguageServer::onInitialize(const InitializeParams &P, ReplyOnce R, Cancel
       {"hoverProvider", true},
       {"completionProvider", {{"triggerCharacters", {".", "\"", "'"}}, {"resolveProvider", false}}},
       {"signatureHelpProvider", {{"triggerCharacters", {"(", ","}}, {"retriggerCharacters", {","}}}},
+      {"referencesProvider", true},
+      {"documentHighlightProvider", true},
+      {"renameProvider", {{"prepareProvider", true}}},
+      {"foldingRangeProvider", true},
+      {"semanticTokensProvider", {{"legend", semanticTokensLegend()}, {"full", true}, {"range", false}}},
+      {"diagnosticProvider", {{"interFileDependencies", false}, {"workspaceDiagnostics", false}}},
       {"definitionProvider", true},
       {"documentSymbolProvider", true},
       {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
@@ -423,6 +447,11 @@ void LanguageServer::onDidClose(const DidCloseTextDocumentParams &P) {
 }
 
 void LanguageServer::onDiagnostics(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) {
+  T.notify("textDocument/publishDiagnostics",
+           {{"uri", F.Doc.Uri}, {"version", F.Doc.Version}, {"diagnostics", diagnosticsJson(F, Findings)}});
+}
+
+json LanguageServer::diagnosticsJson(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) const {
   json Diags = json::array();
   for (const diag::Finding &Fd : Findings)
     Diags.push_back(toProtocol(Fd, *F.Doc.Index, F.Doc.Uri, Enc));
@@ -437,7 +466,7 @@ void LanguageServer::onDiagnostics(const AnalyzedFile &F, const std::vector<diag
                      {"source", "tessel"},
                      {"message", "tessel could not finish checking this file (internal error: " + F.InternalError +
                                      "); the diagnostics shown may be incomplete"}});
-  T.notify("textDocument/publishDiagnostics", {{"uri", F.Doc.Uri}, {"version", F.Doc.Version}, {"diagnostics", Diags}});
+  return Diags;
 }
 
 //===----------------------------------------------------------------------===//
@@ -494,6 +523,91 @@ void LanguageServer::onSignatureHelp(const TextDocumentPositionParams &P, ReplyO
   withFile(P.TextDocument.Uri, "signatureHelp", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> json {
     auto H = signatureHelp(F, fromProtocol(P.Pos, *F.Doc.Index, E));
     return H ? toProtocol(*H, Markdown) : json(nullptr);
+  });
+}
+
+void LanguageServer::onReferences(const ReferenceParams &P, ReplyOnce R, CancelFlag C) {
+  PositionEncoding E = Enc;
+  withFile(P.TextDocument.Uri, "references", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> json {
+    std::string Why;
+    auto Target = targetAt(F, fromProtocol(P.Pos, *F.Doc.Index, E), Why);
+    json Locations = json::array();
+    if (!Target)
+      return Locations;
+    for (const Occurrence &O : occurrencesIn(F, *Target))
+      if (P.IncludeDeclaration || O.Role != OccurrenceRole::Definition)
+        Locations.push_back({{"uri", F.Doc.Uri}, {"range", toProtocol(O.Range, *F.Doc.Index, E)}});
+    return Locations;
+  });
+}
+
+void LanguageServer::onDocumentHighlight(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C) {
+  PositionEncoding E = Enc;
+  withFile(P.TextDocument.Uri, "documentHighlight", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> json {
+    std::string Why;
+    auto Target = targetAt(F, fromProtocol(P.Pos, *F.Doc.Index, E), Why);
+    json Highlights = json::array();
+    if (!Target)
+      return Highlights;
+    for (const Occurrence &O : occurrencesIn(F, *Target)) {
+      int Kind = O.Role == OccurrenceRole::String                                          ? 1  // Text
+                 : O.Role == OccurrenceRole::Definition || O.Role == OccurrenceRole::Write ? 3  // Write
+                                                                                           : 2; // Read
+      Highlights.push_back({{"range", toProtocol(O.Range, *F.Doc.Index, E)}, {"kind", Kind}});
+    }
+    return Highlights;
+  });
+}
+
+void LanguageServer::onPrepareRename(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C) {
+  PositionEncoding E = Enc;
+  withFile(P.TextDocument.Uri, "prepareRename", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> Expected<json> {
+    std::string Why;
+    auto Target = targetAt(F, fromProtocol(P.Pos, *F.Doc.Index, E), Why);
+    if (!Target)
+      return LspError{ErrorCode::RequestFailed, "cannot rename: " + Why};
+    return json{{"range", toProtocol(Target->At, *F.Doc.Index, E)}, {"placeholder", Target->Name}};
+  });
+}
+
+void LanguageServer::onRename(const RenameParams &P, ReplyOnce R, CancelFlag C) {
+  PositionEncoding E = Enc;
+  withFile(P.TextDocument.Uri, "rename", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> Expected<json> {
+    std::string Why;
+    auto Target = targetAt(F, fromProtocol(P.Pos, *F.Doc.Index, E), Why);
+    if (!Target)
+      return LspError{ErrorCode::RequestFailed, "cannot rename: " + Why};
+    if (std::string Problem = renameProblem(F, *Target, P.NewName); !Problem.empty())
+      return LspError{ErrorCode::RequestFailed, "cannot rename `" + Target->Name + "`: " + Problem};
+    // One file for now; the project model will hand occurrencesIn every
+    // file that imports the kernel, each becoming one entry of `changes`.
+    json Edits = json::array();
+    for (const Occurrence &O : occurrencesIn(F, *Target))
+      Edits.push_back({{"range", toProtocol(O.Range, *F.Doc.Index, E)}, {"newText", P.NewName}});
+    return json{{"changes", {{F.Doc.Uri, std::move(Edits)}}}};
+  });
+}
+
+void LanguageServer::onFoldingRange(const DocumentParams &P, ReplyOnce R, CancelFlag C) {
+  withFile(P.TextDocument.Uri, "foldingRange", clientRequestStaleness(), C, R, [](const AnalyzedFile &F) -> json {
+    json Ranges = json::array();
+    for (const FoldingRangeInfo &X : foldingRanges(F))
+      Ranges.push_back(toProtocol(X));
+    return Ranges;
+  });
+}
+
+void LanguageServer::onSemanticTokens(const DocumentParams &P, ReplyOnce R, CancelFlag C) {
+  PositionEncoding E = Enc;
+  withFile(P.TextDocument.Uri, "semanticTokens", clientRequestStaleness(), C, R,
+           [=](const AnalyzedFile &F) -> json { return toProtocol(semanticTokens(F), *F.Doc.Index, E); });
+}
+
+void LanguageServer::onPullDiagnostics(const DocumentParams &P, ReplyOnce R, CancelFlag C) {
+  withFile(P.TextDocument.Uri, "diagnostic", Staleness::Allowed, C, R, [this](const AnalyzedFile &F) -> json {
+    return {{"kind", "full"},
+            {"resultId", std::to_string(F.Doc.Version)},
+            {"items", diagnosticsJson(F, F.Report.Findings)}};
   });
 }
 
