@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <functional>
+#include <latch>
 #include <map>
 #include <mutex>
 #include <set>
@@ -95,6 +96,26 @@ struct Scheduler::Impl {
   std::atomic<uint64_t> Builds{0}, Dropped{0}, Compiles{0}, CacheHits{0};
 
   bool deferred() const { return Opts.WorkerThreads == 0; }
+
+  /// Runs Fn once on each worker thread (inline when deferred): an
+  /// allocator keeps a heap per thread, and the memory of an analysis built
+  /// on one worker is given back only from that worker. Each job waits on a
+  /// latch until every worker holds one, so no worker takes two.
+  void onEveryThread(const std::function<void()> &Fn) {
+    if (deferred() || Threads.size() < 2) {
+      Fn();
+      return;
+    }
+    auto Latch = std::make_shared<std::latch>(static_cast<std::ptrdiff_t>(Threads.size()));
+    for (size_t I = 0; I < Threads.size(); ++I) {
+      begin();
+      asio::post(Io, [this, Latch, Fn] {
+        Latch->arrive_and_wait();
+        Fn();
+        end();
+      });
+    }
+  }
 
   void begin() {
     std::lock_guard<std::mutex> L(IdleMutex);
@@ -377,14 +398,14 @@ void Scheduler::remove(const std::string &Uri, std::function<void()> AfterFree) 
     D->Removed = true;
   }
   ++D->Generation;
-  P->post(D, [D, AfterFree = std::move(AfterFree)] {
+  P->post(D, [this, D, AfterFree = std::move(AfterFree)] {
     D->Debounce.cancel();
     D->Current = nullptr;
     D->LastParsed = nullptr;
     D->Background.clear();
     D->Background.shrink_to_fit();
     if (AfterFree)
-      AfterFree();
+      P->onEveryThread(AfterFree);
   });
 }
 
