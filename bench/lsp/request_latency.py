@@ -1,4 +1,4 @@
-#!/ usr / bin / env python3
+#!/usr/bin/env python3
 """bench/lsp/request_latency.py - p50/p99 latency of each LSP request kind on one file.
 
 Starts `tessel lsp`, opens FILE, waits for its diagnostics, then sends each request kind
@@ -75,11 +75,9 @@ def main(argv):
         return xs[::step][:n]
 
     def pos(p):
-        return {
-  "textDocument" : {"uri" : uri}, "position" : { "line" : p[0], "character" : p[1] }}
+        return {"textDocument": {"uri": uri}, "position": {"line": p[0], "character": p[1]}}
 
-    doc = {
-  "textDocument" : { "uri" : uri }}
+    doc = {"textDocument": {"uri": uri}}
     kinds = [
         ("hover", "textDocument/hover", [pos(p) for p in spread(idents)]),
         ("completion", "textDocument/completion", [pos(p) for p in spread(calls)]),
