@@ -90,9 +90,24 @@ local function tessel_client(bufnr)
   return nil
 end
 
--- The name of the `def` at or above the cursor.
+-- The name of the `def` at or above the cursor; on a decorator line, the
+-- `def` the decorators belong to (below it).
 local function kernel_at_cursor(bufnr)
   local row = vim.api.nvim_win_get_cursor(0)[1]
+  local here = vim.api.nvim_buf_get_lines(bufnr, row - 1, row, false)[1] or ''
+  if here:match('^%s*@') then
+    local last = vim.api.nvim_buf_line_count(bufnr)
+    for l = row + 1, math.min(last, row + 50) do
+      local line = vim.api.nvim_buf_get_lines(bufnr, l - 1, l, false)[1] or ''
+      local name = line:match('^def%s+([%w_]+)')
+      if name then
+        return name
+      end
+      if not line:match('^%s*@') and not line:match('^%s') and not line:match('^%s*$') and not line:match('^%)') then
+        break
+      end
+    end
+  end
   for l = row, 1, -1 do
     local line = vim.api.nvim_buf_get_lines(bufnr, l - 1, l, false)[1]
     local name = line and line:match('^def%s+([%w_]+)')
@@ -130,7 +145,9 @@ local function define_commands(bufnr)
         if err then
           return vim.notify('tessel: ' .. err.message, vim.log.levels.WARN)
         end
-        scratch(('tessel://%s/%s.%s'):format(kind, kernel, kind), result.text, nil)
+        -- A filetype per IR, so syntax plugins (and `:set ft?`) know what it is.
+        local filetypes = { tir = 'tir', llvm = 'llvm', ptx = 'ptx', sass = 'asm' }
+        scratch(('tessel://%s/%s.%s'):format(kind, kernel, kind), result.text, filetypes[kind])
       end, bufnr)
   end, { nargs = '?', complete = function() return { 'tir', 'llvm', 'ptx', 'sass' } end })
 
@@ -184,6 +201,8 @@ function M.setup(opts)
       init_options = cfg.init_options,
       settings = cfg.settings,
       handlers = M.handlers,
+      capabilities = cfg.capabilities,
+      flags = cfg.flags,
       on_attach = on_attach,
     })
     vim.lsp.enable('tessel')
@@ -209,6 +228,9 @@ function M.setup(opts)
           init_options = cfg.init_options,
           settings = cfg.settings,
           handlers = M.handlers,
+          -- The user's capabilities (nvim-cmp's, say) and flags pass through.
+          capabilities = cfg.capabilities,
+          flags = cfg.flags,
           on_attach = on_attach,
           on_init = function(client)
             client.notify('workspace/didChangeConfiguration', { settings = cfg.settings })
