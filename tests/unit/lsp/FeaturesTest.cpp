@@ -142,11 +142,13 @@ TEST(Features, SymbolsAndLenses) {
   Annotated A(Kernel);
   auto F = analyze(A.Text);
   auto Symbols = documentSymbols(*F);
-  ASSERT_EQ(Symbols.size(), 2u);
+  // The two @jit functions, then the host function that launches the kernel.
+  ASSERT_EQ(Symbols.size(), 3u);
   EXPECT_EQ(Symbols[0].Name, "helper");
   EXPECT_EQ(Symbols[0].Detail, "@triton.jit helper");
   EXPECT_EQ(Symbols[1].Name, "kern");
   EXPECT_EQ(Symbols[1].Children.size(), 3u);
+  EXPECT_EQ(Symbols[2].Detail, "host function");
   auto Lenses = codeLenses(*F, {false});
   ASSERT_EQ(Lenses.size(), 2u);
   EXPECT_EQ(Lenses[0].RunDevice, std::optional<std::string>("cpu"));
