@@ -38,6 +38,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -211,6 +212,9 @@ private:
     return Client.CancelsStaleRequests ? Staleness::Allowed : Staleness::InvalidateOnUpdate;
   }
   void watchProcess(int64_t Pid);
+  std::string writeScratch(const std::string &Text);
+  void clearRunDiagnostics(const std::string &Uri);
+  void publishRunDiagnostics(const RunRequest &Req);
   /// The LSP diagnostics of F: its findings plus the notes for a skipped or
   /// failed analysis; pushed by onDiagnostics, pulled by onPullDiagnostics.
   json diagnosticsJson(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) const;
@@ -230,6 +234,15 @@ private:
   std::atomic<bool> InlayHintsEnabled{true};
   bool GpuAvailable = false;
   std::atomic<int> NextProgress{0};
+
+  /// The diagnostics last published per document, and a Run's TS301-TS303
+  /// for the version that ran (workers and the runner thread publish).
+  struct Published {
+    int64_t Version = 0;
+    json Diagnostics;
+  };
+  std::mutex PublishedMutex;
+  std::map<std::string, Published> LastPublished, RunDiagnostics;
 
   std::mutex CancelMutex;
   std::map<std::string, CancelFlag> Cancels;
@@ -442,13 +455,30 @@ void LanguageServer::onDidClose(const DidCloseTextDocumentParams &P) {
     logError("didClose of a document that is not open: " + P.TextDocument.Uri);
     return;
   }
+  {
+    std::lock_guard<std::mutex> L(PublishedMutex);
+    LastPublished.erase(P.TextDocument.Uri);
+    RunDiagnostics.erase(P.TextDocument.Uri);
+  }
   Sched->remove(P.TextDocument.Uri, Opts.ReleaseMemory);
   T.notify("textDocument/publishDiagnostics", {{"uri", P.TextDocument.Uri}, {"diagnostics", json::array()}});
 }
 
 void LanguageServer::onDiagnostics(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) {
-  T.notify("textDocument/publishDiagnostics",
-           {{"uri", F.Doc.Uri}, {"version", F.Doc.Version}, {"diagnostics", diagnosticsJson(F, Findings)}});
+  json Diags = diagnosticsJson(F, Findings);
+  json All = Diags;
+  {
+    std::lock_guard<std::mutex> L(PublishedMutex);
+    LastPublished[F.Doc.Uri] = {F.Doc.Version, Diags};
+    // A Run's findings hold for the version that ran; the next edit clears them.
+    auto Run = RunDiagnostics.find(F.Doc.Uri);
+    if (Run != RunDiagnostics.end() && Run->second.Version == F.Doc.Version)
+      for (const json &D : Run->second.Diagnostics)
+        All.push_back(D);
+    else if (Run != RunDiagnostics.end())
+      RunDiagnostics.erase(Run);
+  }
+  T.notify("textDocument/publishDiagnostics", {{"uri", F.Doc.Uri}, {"version", F.Doc.Version}, {"diagnostics", All}});
 }
 
 json LanguageServer::diagnosticsJson(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) const {
@@ -605,9 +635,15 @@ void LanguageServer::onSemanticTokens(const DocumentParams &P, ReplyOnce R, Canc
 
 void LanguageServer::onPullDiagnostics(const DocumentParams &P, ReplyOnce R, CancelFlag C) {
   withFile(P.TextDocument.Uri, "diagnostic", Staleness::Allowed, C, R, [this](const AnalyzedFile &F) -> json {
-    return {{"kind", "full"},
-            {"resultId", std::to_string(F.Doc.Version)},
-            {"items", diagnosticsJson(F, F.Report.Findings)}};
+    json Items = diagnosticsJson(F, F.Report.Findings);
+    {
+      std::lock_guard<std::mutex> L(PublishedMutex);
+      auto Run = RunDiagnostics.find(F.Doc.Uri);
+      if (Run != RunDiagnostics.end() && Run->second.Version == F.Doc.Version)
+        for (const json &D : Run->second.Diagnostics)
+          Items.push_back(D);
+    }
+    return {{"kind", "full"}, {"resultId", std::to_string(F.Doc.Version)}, {"items", std::move(Items)}};
   });
 }
 
@@ -707,7 +743,15 @@ void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
   auto Path = uriToPath(P.Uri);
   if (!Path)
     return R(LspError{ErrorCode::InvalidParams, "tessel.runKernel needs a file:// document, not " + P.Uri});
-  RunRequest Req{P.Uri, *Path, P.Kernel, P.Device, P.Config};
+  RunRequest Req{P.Uri, *Path, P.Kernel, P.Device, P.Config, {}, {}, 0};
+  // Run what the editor shows, not what is on disk; the report's TS301-TS303
+  // become diagnostics of this version.
+  if (auto Snap = WS.snapshot(P.Uri)) {
+    Req.Version = Snap->Version;
+    Req.TextFile = writeScratch(Snap->Text->text());
+    Req.JsonFile = writeScratch("");
+  }
+  clearRunDiagnostics(P.Uri);
   std::string Token = "tessel/run/" + std::to_string(++NextProgress);
   bool Progress = Client.WorkDoneProgress;
   std::string Title = "Running " + P.Kernel + " on " + (P.Device == "gpu" ? "the GPU" : "the CPU");
@@ -720,6 +764,7 @@ void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
   bool Started = Runner.start(
       Req,
       [this, Token, Progress](RunResult Res) {
+        publishRunDiagnostics(Res.Request);
         std::string Verb = Res.Cancelled ? "was cancelled" : "exited with code " + std::to_string(Res.ExitCode);
         if (Progress)
           T.notify("$/progress", {{"token", Token}, {"value", {{"kind", "end"}, {"message", Verb}}}});
@@ -741,6 +786,80 @@ void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
     return R(LspError{ErrorCode::RequestFailed, Error});
   }
   R(json(nullptr));
+}
+
+/// A scratch file holding Text, or "" when it cannot be written.
+std::string LanguageServer::writeScratch(const std::string &Text) {
+  char Name[] = "/tmp/tessel-run-XXXXXX";
+  int Fd = ::mkstemp(Name);
+  if (Fd < 0)
+    return {};
+  size_t Done = 0;
+  while (Done < Text.size()) {
+    ssize_t N = ::write(Fd, Text.data() + Done, Text.size() - Done);
+    if (N <= 0)
+      break;
+    Done += static_cast<size_t>(N);
+  }
+  ::close(Fd);
+  return Name;
+}
+
+void LanguageServer::clearRunDiagnostics(const std::string &Uri) {
+  std::optional<Published> Again;
+  {
+    std::lock_guard<std::mutex> L(PublishedMutex);
+    if (!RunDiagnostics.erase(Uri))
+      return;
+    if (auto It = LastPublished.find(Uri); It != LastPublished.end())
+      Again = It->second;
+  }
+  if (Again)
+    T.notify("textDocument/publishDiagnostics",
+             {{"uri", Uri}, {"version", Again->Version}, {"diagnostics", Again->Diagnostics}});
+}
+
+void LanguageServer::publishRunDiagnostics(const RunRequest &Req) {
+  json Found = json::array();
+  if (!Req.JsonFile.empty()) {
+    try {
+      std::ifstream In(Req.JsonFile);
+      json Report = json::parse(In);
+      auto Take = [&](const json &List) {
+        if (List.is_array())
+          for (const json &D : List)
+            if (D.is_object() && D.value("code", "").rfind("TS3", 0) == 0)
+              Found.push_back(D);
+      };
+      Take(Report.value("diagnostics", json::array()));
+      for (const json &I : Report.value("instances", json::array()))
+        if (I.is_object())
+          Take(I.value("diagnostics", json::array()));
+    } catch (const std::exception &E) {
+      logInfo(std::string("no run report to publish: ") + E.what());
+    }
+  }
+  ::unlink(Req.JsonFile.c_str());
+  if (!Req.TextFile.empty())
+    ::unlink(Req.TextFile.c_str());
+  if (Found.empty())
+    return;
+  json All;
+  {
+    std::lock_guard<std::mutex> L(PublishedMutex);
+    auto It = LastPublished.find(Req.Uri);
+    // They hold for the version that ran: stale once a later one is out,
+    // published with that version's when it is not out yet.
+    if (It != LastPublished.end() && It->second.Version > Req.Version)
+      return;
+    RunDiagnostics[Req.Uri] = {Req.Version, Found};
+    if (It == LastPublished.end() || It->second.Version != Req.Version)
+      return;
+    All = It->second.Diagnostics;
+  }
+  for (const json &D : Found)
+    All.push_back(D);
+  T.notify("textDocument/publishDiagnostics", {{"uri", Req.Uri}, {"version", Req.Version}, {"diagnostics", All}});
 }
 
 } // namespace
