@@ -179,6 +179,18 @@ function M.on_attach(client, bufnr)
   end
 end
 
+-- A buffer that gains `import triton` after it was opened (a new, unsaved
+-- file being written) is attached once the import is typed.
+local function watch_new_buffers(cfg, attach)
+  vim.api.nvim_create_autocmd({ 'InsertLeave', 'TextChanged' }, {
+    callback = function(args)
+      if vim.tbl_contains(cfg.filetypes, vim.bo[args.buf].filetype) then
+        attach(args.buf)
+      end
+    end,
+  })
+end
+
 function M.setup(opts)
   local cfg = vim.tbl_deep_extend('force', M.defaults, opts or {})
   local on_attach = function(client, bufnr)
@@ -206,43 +218,50 @@ function M.setup(opts)
       on_attach = on_attach,
     })
     vim.lsp.enable('tessel')
+    watch_new_buffers(cfg, function(bufnr)
+      if M.imports_triton(bufnr) and not tessel_client(bufnr) then
+        -- vim.lsp.enable attaches on FileType; replay only its autocommand.
+        pcall(vim.api.nvim_exec_autocmds, 'FileType', { group = 'nvim.lsp.enable', buffer = bufnr })
+      end
+    end)
     return
   end
 
   -- Neovim 0.7-0.10: one client per root, attached by hand.
   local clients = {}
+  local function attach(bufnr)
+    if not M.imports_triton(bufnr) or tessel_client(bufnr) then
+      return
+    end
+    local root = find_root(bufnr, cfg.root_markers)
+    local id = clients[root]
+    if not id or not vim.lsp.get_client_by_id(id) then
+      id = vim.lsp.start_client({
+        name = 'tessel',
+        cmd = cfg.cmd,
+        root_dir = root,
+        init_options = cfg.init_options,
+        settings = cfg.settings,
+        handlers = M.handlers,
+        -- The user's capabilities (nvim-cmp's, say) and flags pass through.
+        capabilities = cfg.capabilities,
+        flags = cfg.flags,
+        on_attach = on_attach,
+        on_init = function(client)
+          client.notify('workspace/didChangeConfiguration', { settings = cfg.settings })
+        end,
+      })
+      clients[root] = id
+    end
+    if id then
+      vim.lsp.buf_attach_client(bufnr, id)
+    end
+  end
   vim.api.nvim_create_autocmd('FileType', {
     pattern = cfg.filetypes,
-    callback = function(args)
-      local bufnr = args.buf
-      if not M.imports_triton(bufnr) then
-        return
-      end
-      local root = find_root(bufnr, cfg.root_markers)
-      local id = clients[root]
-      if not id or not vim.lsp.get_client_by_id(id) then
-        id = vim.lsp.start_client({
-          name = 'tessel',
-          cmd = cfg.cmd,
-          root_dir = root,
-          init_options = cfg.init_options,
-          settings = cfg.settings,
-          handlers = M.handlers,
-          -- The user's capabilities (nvim-cmp's, say) and flags pass through.
-          capabilities = cfg.capabilities,
-          flags = cfg.flags,
-          on_attach = on_attach,
-          on_init = function(client)
-            client.notify('workspace/didChangeConfiguration', { settings = cfg.settings })
-          end,
-        })
-        clients[root] = id
-      end
-      if id then
-        vim.lsp.buf_attach_client(bufnr, id)
-      end
-    end,
+    callback = function(args) attach(args.buf) end,
   })
+  watch_new_buffers(cfg, attach)
 end
 
 return M
