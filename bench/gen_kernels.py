@@ -6,7 +6,10 @@ tl.range), layer norm forward, matmul with grouped ordering and autotune configs
 and from a helper), seeded dropout, plus host wrappers whose launch sites pass literal
 constexprs. Deterministic, so results from different days compare.
 
-    bench/gen_kernels.py OUT.py [--kernels=50] [--lines=2000]
+    bench/gen_kernels.py OUT.py [--kernels=50] [--lines=2000] [--small]
+
+--small writes the editor's large-file case instead (issue 14): many short kernels, each
+with a one-line wrapper that launches it (13,000 of them make a 5 MB file).
 """
 import sys
 
@@ -184,6 +187,22 @@ def dropout_kernel_{i}(x_ptr, output_ptr, n_elements, p, seed, BLOCK_SIZE: tl.co
 '''
 
 
+SMALL = '''
+@triton.jit
+def scale_kernel_{i}(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(y_ptr + offs, x * {i}.0, mask=mask)
+
+
+def scale_{i}(x, y, n):
+    scale_kernel_{i}[(triton.cdiv(n, 256),)](x, y, n, BLOCK=256)
+
+'''
+
+
 def kernel_source(i):
     kind = i % 5
     if kind == 0:
@@ -198,8 +217,8 @@ def kernel_source(i):
     return DROPOUT.format(i=i)
 
 
-def generate(kernels, lines):
-    parts = [HEADER] + [kernel_source(i) for i in range(kernels)]
+def generate(kernels, lines, small=False):
+    parts = [HEADER] + [SMALL.format(i=i) if small else kernel_source(i) for i in range(kernels)]
     text = "".join(parts)
     # Pad with plain host code (a launch wrapper per layer norm) up to the line target.
     pad_index = 0
@@ -221,13 +240,15 @@ def main(argv):
     if len(argv) < 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    kernels, lines = 50, 2000
+    kernels, lines, small = 50, 2000, False
     for arg in argv[2:]:
         if arg.startswith("--kernels="):
             kernels = int(arg.split("=", 1)[1])
+        elif arg == "--small":
+            small, lines = True, 0
         elif arg.startswith("--lines="):
             lines = int(arg.split("=", 1)[1])
-    text = generate(kernels, lines)
+    text = generate(kernels, lines, small)
     with open(argv[1], "w", encoding="utf-8") as f:
         f.write(text)
     print(f"{argv[1]}: {text.count(chr(10))} lines, {kernels} kernels", file=sys.stderr)

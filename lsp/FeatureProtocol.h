@@ -13,8 +13,11 @@
 #include "lsp/features/CodeLens.h"
 #include "lsp/features/Completion.h"
 #include "lsp/features/DocumentSymbols.h"
+#include "lsp/features/FoldingRanges.h"
 #include "lsp/features/Hover.h"
 #include "lsp/features/InlayHints.h"
+#include "lsp/features/SemanticTokens.h"
+#include "lsp/features/SignatureHelp.h"
 
 #include <nlohmann/json.hpp>
 
@@ -29,6 +32,13 @@ nlohmann::json toProtocol(const CodeActionInfo &A, const LineIndex &Index, Posit
                           const std::string &Uri);
 nlohmann::json toProtocol(const CompletionInfo &C, bool Markdown);
 nlohmann::json toProtocol(const SymbolInfo &S, const LineIndex &Index, PositionEncoding Enc);
+nlohmann::json toProtocol(const SignatureHelpInfo &H, bool Markdown);
+nlohmann::json toProtocol(const FoldingRangeInfo &R);
+/// LSP's relative encoding: five integers per token (line delta, start
+/// delta, length, type, modifiers), lengths in the negotiated encoding.
+nlohmann::json toProtocol(const std::vector<SemanticToken> &Tokens, const LineIndex &Index, PositionEncoding Enc);
+/// The legend announced in `initialize`.
+nlohmann::json semanticTokensLegend();
 
 } // namespace tessel::lsp
 

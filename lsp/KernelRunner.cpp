@@ -29,6 +29,14 @@ std::vector<std::string> KernelRunner::commandLine(const RunRequest &R) const {
     Args.push_back("--config");
     Args.push_back(std::to_string(*R.Config));
   }
+  if (!R.TextFile.empty()) {
+    Args.push_back("--text-from");
+    Args.push_back(R.TextFile);
+  }
+  if (!R.JsonFile.empty()) {
+    Args.push_back("--json-out");
+    Args.push_back(R.JsonFile);
+  }
   return Args;
 }
 

@@ -27,6 +27,13 @@ struct RunRequest {
   std::string Kernel;
   std::string Device; ///< "cpu" or "gpu"
   std::optional<int64_t> Config;
+  /// The editor's unsaved text, written to a scratch file: run that instead
+  /// of the file on disk (`--text-from`). Empty: the file on disk.
+  std::string TextFile;
+  /// Where `tessel run` writes its JSON report (`--json-out`), whose
+  /// TS301-TS303 diagnostics the server publishes. Empty: none.
+  std::string JsonFile;
+  int64_t Version = 0; ///< the document version the text is
 };
 
 struct RunResult {

@@ -86,6 +86,19 @@ void from_json(const json &J, TextDocumentPositionParams &P) {
   J.at("position").get_to(P.Pos);
 }
 
+void from_json(const json &J, ReferenceParams &P) {
+  J.at("textDocument").get_to(P.TextDocument);
+  J.at("position").get_to(P.Pos);
+  if (J.contains("context") && J["context"].is_object() && J["context"].contains("includeDeclaration"))
+    P.IncludeDeclaration = J["context"]["includeDeclaration"].get<bool>();
+}
+
+void from_json(const json &J, RenameParams &P) {
+  J.at("textDocument").get_to(P.TextDocument);
+  J.at("position").get_to(P.Pos);
+  J.at("newName").get_to(P.NewName);
+}
+
 void from_json(const json &J, DocumentParams &P) { J.at("textDocument").get_to(P.TextDocument); }
 
 void from_json(const json &J, RangeParams &P) {

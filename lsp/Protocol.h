@@ -75,6 +75,22 @@ struct TextDocumentPositionParams {
 };
 void from_json(const nlohmann::json &J, TextDocumentPositionParams &P);
 
+/// references.
+struct ReferenceParams {
+  TextDocumentIdentifier TextDocument;
+  Position Pos;
+  bool IncludeDeclaration = true; ///< context.includeDeclaration
+};
+void from_json(const nlohmann::json &J, ReferenceParams &P);
+
+/// rename.
+struct RenameParams {
+  TextDocumentIdentifier TextDocument;
+  Position Pos;
+  std::string NewName;
+};
+void from_json(const nlohmann::json &J, RenameParams &P);
+
 /// documentSymbol, codeLens.
 struct DocumentParams {
   TextDocumentIdentifier TextDocument;

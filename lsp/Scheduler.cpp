@@ -23,7 +23,9 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <deque>
 #include <functional>
+#include <latch>
 #include <map>
 #include <mutex>
 #include <set>
@@ -58,6 +60,9 @@ struct Document {
   std::atomic<bool> CompileCancelled{false};
   std::mutex M;
   std::set<uint64_t> ReadSeqs; ///< updates a queued request needs built
+  /// Updates posted but not yet taken by the worker, oldest first (under M);
+  /// a new update folds into the last while no request needs its version.
+  std::deque<std::pair<uint64_t, DocumentUpdate>> Queued;
   /// Guards Removed and every publish, so nothing is published after the
   /// close; separate from M so a slow client (a full pipe) never blocks the
   /// main thread's requests, only a didClose of this document.
@@ -95,6 +100,26 @@ struct Scheduler::Impl {
   std::atomic<uint64_t> Builds{0}, Dropped{0}, Compiles{0}, CacheHits{0};
 
   bool deferred() const { return Opts.WorkerThreads == 0; }
+
+  /// Runs Fn once on each worker thread (inline when deferred): an
+  /// allocator keeps a heap per thread, and the memory of an analysis built
+  /// on one worker is given back only from that worker. Each job waits on a
+  /// latch until every worker holds one, so no worker takes two.
+  void onEveryThread(const std::function<void()> &Fn) {
+    if (deferred() || Threads.size() < 2) {
+      Fn();
+      return;
+    }
+    auto Latch = std::make_shared<std::latch>(static_cast<std::ptrdiff_t>(Threads.size()));
+    for (size_t I = 0; I < Threads.size(); ++I) {
+      begin();
+      asio::post(Io, [this, Latch, Fn] {
+        Latch->arrive_and_wait();
+        Fn();
+        end();
+      });
+    }
+  }
 
   void begin() {
     std::lock_guard<std::mutex> L(IdleMutex);
@@ -359,10 +384,42 @@ void Scheduler::update(DocumentUpdate U) {
   }
   uint64_t Seq = ++D->LatestSeq;
   ++D->Generation; // a tier-2 run in progress is now stale
-  P->post(D, [this, D, U = std::move(U), Seq]() mutable { P->applyUpdate(D, std::move(U), Seq); });
+  {
+    // An update still queued that no request waits for is dead: fold this
+    // one into it now rather than when the worker reaches it, so that a burst
+    // of keystrokes holds one snapshot of a large file, not one per key
+    // (41 fast keys in a 5 MB file held 200 MB of queued text).
+    std::lock_guard<std::mutex> L(D->M);
+    if (!D->Queued.empty() && D->Queued.back().first + 1 == Seq && !D->ReadSeqs.count(D->Queued.back().first)) {
+      DocumentUpdate &Q = D->Queued.back().second;
+      if (U.Reset) {
+        Q.Edits.clear();
+        Q.Reset = true;
+      } else {
+        Q.Edits.insert(Q.Edits.end(), U.Edits.begin(), U.Edits.end());
+      }
+      Q.Snapshot = std::move(U.Snapshot);
+      D->Queued.back().first = Seq;
+      ++P->Dropped;
+      return;
+    }
+    D->Queued.emplace_back(Seq, std::move(U));
+  }
+  // One job per queued entry, taken in order.
+  P->post(D, [this, D] {
+    std::optional<std::pair<uint64_t, DocumentUpdate>> Next;
+    {
+      std::lock_guard<std::mutex> L(D->M);
+      if (D->Queued.empty())
+        return;
+      Next = std::move(D->Queued.front());
+      D->Queued.pop_front();
+    }
+    P->applyUpdate(D, std::move(Next->second), Next->first);
+  });
 }
 
-void Scheduler::remove(const std::string &Uri) {
+void Scheduler::remove(const std::string &Uri, std::function<void()> AfterFree) {
   std::shared_ptr<Document> D;
   {
     std::lock_guard<std::mutex> L(P->DocsMutex);
@@ -377,10 +434,14 @@ void Scheduler::remove(const std::string &Uri) {
     D->Removed = true;
   }
   ++D->Generation;
-  P->post(D, [D] {
+  P->post(D, [this, D, AfterFree = std::move(AfterFree)] {
     D->Debounce.cancel();
     D->Current = nullptr;
     D->LastParsed = nullptr;
+    D->Background.clear();
+    D->Background.shrink_to_fit();
+    if (AfterFree)
+      P->onEveryThread(AfterFree);
   });
 }
 

@@ -13,7 +13,9 @@
 ///    analysis of every kernel whose inputs the edits did not touch
 ///    (sema/KernelReuse.h), so a keystroke re-checks one kernel, not the file. An update that is followed by another
 ///    update with no request in between is dead: nobody will see it, so it is
-///    skipped and its edits are folded into the next one.
+///    skipped and its edits are folded into the next one, as soon as the next
+///    arrives if the worker has not taken it yet (a burst of keys in a large
+///    file then holds one text snapshot, not one per key).
 ///  - Tier 2 (background): compile-based findings, per kernel and
 ///    specialization, run after an adaptive debounce (the last run's duration,
 ///    clamped to 50-500 ms) so they rebuild when the user stops typing, not
@@ -92,7 +94,8 @@ public:
 
   void update(DocumentUpdate U);
   /// Forgets a document; diagnostics of its queued updates are not published.
-  void remove(const std::string &Uri);
+  /// AfterFree (optional) runs on the worker once its analysis is freed.
+  void remove(const std::string &Uri, std::function<void()> AfterFree = {});
   /// Runs A on Uri's worker with the analysis of the version current now.
   /// A receives RequestCancelled once *Cancelled is set, ContentModified (for
   /// InvalidateOnUpdate) once a newer update was queued, InvalidParams for a

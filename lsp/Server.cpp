@@ -28,6 +28,7 @@
 #include "lsp/Uri.h"
 #include "lsp/Workspace.h"
 #include "lsp/features/Definition.h"
+#include "lsp/features/References.h"
 #include "lsp/features/TileIR.h"
 #include "tessel/Version.h"
 
@@ -37,6 +38,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -186,6 +188,14 @@ private:
   void onHover(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
   void onDefinition(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
   void onCompletion(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
+  void onSignatureHelp(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
+  void onReferences(const ReferenceParams &P, ReplyOnce R, CancelFlag C);
+  void onDocumentHighlight(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
+  void onPrepareRename(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
+  void onRename(const RenameParams &P, ReplyOnce R, CancelFlag C);
+  void onFoldingRange(const DocumentParams &P, ReplyOnce R, CancelFlag C);
+  void onSemanticTokens(const DocumentParams &P, ReplyOnce R, CancelFlag C);
+  void onPullDiagnostics(const DocumentParams &P, ReplyOnce R, CancelFlag C);
   void onInlayHint(const RangeParams &P, ReplyOnce R, CancelFlag C);
   void onCodeLens(const DocumentParams &P, ReplyOnce R, CancelFlag C);
   void onCodeAction(const CodeActionParams &P, ReplyOnce R, CancelFlag C);
@@ -202,6 +212,12 @@ private:
     return Client.CancelsStaleRequests ? Staleness::Allowed : Staleness::InvalidateOnUpdate;
   }
   void watchProcess(int64_t Pid);
+  std::string writeScratch(const std::string &Text);
+  void clearRunDiagnostics(const std::string &Uri);
+  void publishRunDiagnostics(const RunRequest &Req);
+  /// The LSP diagnostics of F: its findings plus the notes for a skipped or
+  /// failed analysis; pushed by onDiagnostics, pulled by onPullDiagnostics.
+  json diagnosticsJson(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) const;
 
   LspOptions Opts;
   Transport &T;
@@ -219,6 +235,15 @@ private:
   bool GpuAvailable = false;
   std::atomic<int> NextProgress{0};
 
+  /// The diagnostics last published per document, and a Run's TS301-TS303
+  /// for the version that ran (workers and the runner thread publish).
+  struct Published {
+    int64_t Version = 0;
+    json Diagnostics;
+  };
+  std::mutex PublishedMutex;
+  std::map<std::string, Published> LastPublished, RunDiagnostics;
+
   std::mutex CancelMutex;
   std::map<std::string, CancelFlag> Cancels;
 };
@@ -230,6 +255,14 @@ void LanguageServer::bindAll() {
   bindCall<TextDocumentPositionParams>("textDocument/hover", &LanguageServer::onHover);
   bindCall<TextDocumentPositionParams>("textDocument/definition", &LanguageServer::onDefinition);
   bindCall<TextDocumentPositionParams>("textDocument/completion", &LanguageServer::onCompletion);
+  bindCall<TextDocumentPositionParams>("textDocument/signatureHelp", &LanguageServer::onSignatureHelp);
+  bindCall<ReferenceParams>("textDocument/references", &LanguageServer::onReferences);
+  bindCall<TextDocumentPositionParams>("textDocument/documentHighlight", &LanguageServer::onDocumentHighlight);
+  bindCall<TextDocumentPositionParams>("textDocument/prepareRename", &LanguageServer::onPrepareRename);
+  bindCall<RenameParams>("textDocument/rename", &LanguageServer::onRename);
+  bindCall<DocumentParams>("textDocument/foldingRange", &LanguageServer::onFoldingRange);
+  bindCall<DocumentParams>("textDocument/semanticTokens/full", &LanguageServer::onSemanticTokens);
+  bindCall<DocumentParams>("textDocument/diagnostic", &LanguageServer::onPullDiagnostics);
   bindCall<RangeParams>("textDocument/inlayHint", &LanguageServer::onInlayHint);
   bindCall<DocumentParams>("textDocument/codeLens", &LanguageServer::onCodeLens);
   bindCall<CodeActionParams>("textDocument/codeAction", &LanguageServer::onCodeAction);
@@ -334,7 +367,14 @@ void LanguageServer::onInitialize(const InitializeParams &P, ReplyOnce R, Cancel
       {"positionEncoding", positionEncodingName(Enc)},
       {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", false}}},
       {"hoverProvider", true},
-      {"completionProvider", {{"triggerCharacters", {"."}}, {"resolveProvider", false}}},
+      {"completionProvider", {{"triggerCharacters", {".", "\"", "'"}}, {"resolveProvider", false}}},
+      {"signatureHelpProvider", {{"triggerCharacters", {"(", ","}}, {"retriggerCharacters", {","}}}},
+      {"referencesProvider", true},
+      {"documentHighlightProvider", true},
+      {"renameProvider", {{"prepareProvider", true}}},
+      {"foldingRangeProvider", true},
+      {"semanticTokensProvider", {{"legend", semanticTokensLegend()}, {"full", true}, {"range", false}}},
+      {"diagnosticProvider", {{"interFileDependencies", false}, {"workspaceDiagnostics", false}}},
       {"definitionProvider", true},
       {"documentSymbolProvider", true},
       {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
@@ -415,11 +455,33 @@ void LanguageServer::onDidClose(const DidCloseTextDocumentParams &P) {
     logError("didClose of a document that is not open: " + P.TextDocument.Uri);
     return;
   }
-  Sched->remove(P.TextDocument.Uri);
+  {
+    std::lock_guard<std::mutex> L(PublishedMutex);
+    LastPublished.erase(P.TextDocument.Uri);
+    RunDiagnostics.erase(P.TextDocument.Uri);
+  }
+  Sched->remove(P.TextDocument.Uri, Opts.ReleaseMemory);
   T.notify("textDocument/publishDiagnostics", {{"uri", P.TextDocument.Uri}, {"diagnostics", json::array()}});
 }
 
 void LanguageServer::onDiagnostics(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) {
+  json Diags = diagnosticsJson(F, Findings);
+  json All = Diags;
+  {
+    std::lock_guard<std::mutex> L(PublishedMutex);
+    LastPublished[F.Doc.Uri] = {F.Doc.Version, Diags};
+    // A Run's findings hold for the version that ran; the next edit clears them.
+    auto Run = RunDiagnostics.find(F.Doc.Uri);
+    if (Run != RunDiagnostics.end() && Run->second.Version == F.Doc.Version)
+      for (const json &D : Run->second.Diagnostics)
+        All.push_back(D);
+    else if (Run != RunDiagnostics.end())
+      RunDiagnostics.erase(Run);
+  }
+  T.notify("textDocument/publishDiagnostics", {{"uri", F.Doc.Uri}, {"version", F.Doc.Version}, {"diagnostics", All}});
+}
+
+json LanguageServer::diagnosticsJson(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) const {
   json Diags = json::array();
   for (const diag::Finding &Fd : Findings)
     Diags.push_back(toProtocol(Fd, *F.Doc.Index, F.Doc.Uri, Enc));
@@ -434,7 +496,7 @@ void LanguageServer::onDiagnostics(const AnalyzedFile &F, const std::vector<diag
                      {"source", "tessel"},
                      {"message", "tessel could not finish checking this file (internal error: " + F.InternalError +
                                      "); the diagnostics shown may be incomplete"}});
-  T.notify("textDocument/publishDiagnostics", {{"uri", F.Doc.Uri}, {"version", F.Doc.Version}, {"diagnostics", Diags}});
+  return Diags;
 }
 
 //===----------------------------------------------------------------------===//
@@ -482,6 +544,106 @@ void LanguageServer::onCompletion(const TextDocumentPositionParams &P, ReplyOnce
     for (const CompletionInfo &I : complete(F, fromProtocol(P.Pos, *F.Doc.Index, E)))
       Items.push_back(toProtocol(I, Markdown));
     return {{"isIncomplete", false}, {"items", std::move(Items)}};
+  });
+}
+
+void LanguageServer::onSignatureHelp(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C) {
+  PositionEncoding E = Enc;
+  bool Markdown = Client.CompletionDocMarkdown;
+  withFile(P.TextDocument.Uri, "signatureHelp", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> json {
+    auto H = signatureHelp(F, fromProtocol(P.Pos, *F.Doc.Index, E));
+    return H ? toProtocol(*H, Markdown) : json(nullptr);
+  });
+}
+
+void LanguageServer::onReferences(const ReferenceParams &P, ReplyOnce R, CancelFlag C) {
+  PositionEncoding E = Enc;
+  withFile(P.TextDocument.Uri, "references", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> json {
+    std::string Why;
+    auto Target = targetAt(F, fromProtocol(P.Pos, *F.Doc.Index, E), Why);
+    json Locations = json::array();
+    if (!Target)
+      return Locations;
+    for (const Occurrence &O : occurrencesIn(F, *Target))
+      if (P.IncludeDeclaration || O.Role != OccurrenceRole::Definition)
+        Locations.push_back({{"uri", F.Doc.Uri}, {"range", toProtocol(O.Range, *F.Doc.Index, E)}});
+    return Locations;
+  });
+}
+
+void LanguageServer::onDocumentHighlight(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C) {
+  PositionEncoding E = Enc;
+  withFile(P.TextDocument.Uri, "documentHighlight", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> json {
+    std::string Why;
+    auto Target = targetAt(F, fromProtocol(P.Pos, *F.Doc.Index, E), Why);
+    json Highlights = json::array();
+    if (!Target)
+      return Highlights;
+    for (const Occurrence &O : occurrencesIn(F, *Target)) {
+      int Kind = O.Role == OccurrenceRole::String                                          ? 1  // Text
+                 : O.Role == OccurrenceRole::Definition || O.Role == OccurrenceRole::Write ? 3  // Write
+                                                                                           : 2; // Read
+      Highlights.push_back({{"range", toProtocol(O.Range, *F.Doc.Index, E)}, {"kind", Kind}});
+    }
+    return Highlights;
+  });
+}
+
+void LanguageServer::onPrepareRename(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C) {
+  PositionEncoding E = Enc;
+  withFile(P.TextDocument.Uri, "prepareRename", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> Expected<json> {
+    std::string Why;
+    auto Target = targetAt(F, fromProtocol(P.Pos, *F.Doc.Index, E), Why);
+    if (!Target)
+      return LspError{ErrorCode::RequestFailed, "cannot rename: " + Why};
+    return json{{"range", toProtocol(Target->At, *F.Doc.Index, E)}, {"placeholder", Target->Name}};
+  });
+}
+
+void LanguageServer::onRename(const RenameParams &P, ReplyOnce R, CancelFlag C) {
+  PositionEncoding E = Enc;
+  withFile(P.TextDocument.Uri, "rename", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> Expected<json> {
+    std::string Why;
+    auto Target = targetAt(F, fromProtocol(P.Pos, *F.Doc.Index, E), Why);
+    if (!Target)
+      return LspError{ErrorCode::RequestFailed, "cannot rename: " + Why};
+    if (std::string Problem = renameProblem(F, *Target, P.NewName); !Problem.empty())
+      return LspError{ErrorCode::RequestFailed, "cannot rename `" + Target->Name + "`: " + Problem};
+    // One file for now; the project model will hand occurrencesIn every
+    // file that imports the kernel, each becoming one entry of `changes`.
+    json Edits = json::array();
+    for (const Occurrence &O : occurrencesIn(F, *Target))
+      Edits.push_back({{"range", toProtocol(O.Range, *F.Doc.Index, E)}, {"newText", P.NewName}});
+    return json{{"changes", {{F.Doc.Uri, std::move(Edits)}}}};
+  });
+}
+
+void LanguageServer::onFoldingRange(const DocumentParams &P, ReplyOnce R, CancelFlag C) {
+  withFile(P.TextDocument.Uri, "foldingRange", clientRequestStaleness(), C, R, [](const AnalyzedFile &F) -> json {
+    json Ranges = json::array();
+    for (const FoldingRangeInfo &X : foldingRanges(F))
+      Ranges.push_back(toProtocol(X));
+    return Ranges;
+  });
+}
+
+void LanguageServer::onSemanticTokens(const DocumentParams &P, ReplyOnce R, CancelFlag C) {
+  PositionEncoding E = Enc;
+  withFile(P.TextDocument.Uri, "semanticTokens", clientRequestStaleness(), C, R,
+           [=](const AnalyzedFile &F) -> json { return toProtocol(semanticTokens(F), *F.Doc.Index, E); });
+}
+
+void LanguageServer::onPullDiagnostics(const DocumentParams &P, ReplyOnce R, CancelFlag C) {
+  withFile(P.TextDocument.Uri, "diagnostic", Staleness::Allowed, C, R, [this](const AnalyzedFile &F) -> json {
+    json Items = diagnosticsJson(F, F.Report.Findings);
+    {
+      std::lock_guard<std::mutex> L(PublishedMutex);
+      auto Run = RunDiagnostics.find(F.Doc.Uri);
+      if (Run != RunDiagnostics.end() && Run->second.Version == F.Doc.Version)
+        for (const json &D : Run->second.Diagnostics)
+          Items.push_back(D);
+    }
+    return {{"kind", "full"}, {"resultId", std::to_string(F.Doc.Version)}, {"items", std::move(Items)}};
   });
 }
 
@@ -581,7 +743,15 @@ void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
   auto Path = uriToPath(P.Uri);
   if (!Path)
     return R(LspError{ErrorCode::InvalidParams, "tessel.runKernel needs a file:// document, not " + P.Uri});
-  RunRequest Req{P.Uri, *Path, P.Kernel, P.Device, P.Config};
+  RunRequest Req{P.Uri, *Path, P.Kernel, P.Device, P.Config, {}, {}, 0};
+  // Run what the editor shows, not what is on disk; the report's TS301-TS303
+  // become diagnostics of this version.
+  if (auto Snap = WS.snapshot(P.Uri)) {
+    Req.Version = Snap->Version;
+    Req.TextFile = writeScratch(Snap->Text->text());
+    Req.JsonFile = writeScratch("");
+  }
+  clearRunDiagnostics(P.Uri);
   std::string Token = "tessel/run/" + std::to_string(++NextProgress);
   bool Progress = Client.WorkDoneProgress;
   std::string Title = "Running " + P.Kernel + " on " + (P.Device == "gpu" ? "the GPU" : "the CPU");
@@ -594,6 +764,7 @@ void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
   bool Started = Runner.start(
       Req,
       [this, Token, Progress](RunResult Res) {
+        publishRunDiagnostics(Res.Request);
         std::string Verb = Res.Cancelled ? "was cancelled" : "exited with code " + std::to_string(Res.ExitCode);
         if (Progress)
           T.notify("$/progress", {{"token", Token}, {"value", {{"kind", "end"}, {"message", Verb}}}});
@@ -615,6 +786,80 @@ void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
     return R(LspError{ErrorCode::RequestFailed, Error});
   }
   R(json(nullptr));
+}
+
+/// A scratch file holding Text, or "" when it cannot be written.
+std::string LanguageServer::writeScratch(const std::string &Text) {
+  char Name[] = "/tmp/tessel-run-XXXXXX";
+  int Fd = ::mkstemp(Name);
+  if (Fd < 0)
+    return {};
+  size_t Done = 0;
+  while (Done < Text.size()) {
+    ssize_t N = ::write(Fd, Text.data() + Done, Text.size() - Done);
+    if (N <= 0)
+      break;
+    Done += static_cast<size_t>(N);
+  }
+  ::close(Fd);
+  return Name;
+}
+
+void LanguageServer::clearRunDiagnostics(const std::string &Uri) {
+  std::optional<Published> Again;
+  {
+    std::lock_guard<std::mutex> L(PublishedMutex);
+    if (!RunDiagnostics.erase(Uri))
+      return;
+    if (auto It = LastPublished.find(Uri); It != LastPublished.end())
+      Again = It->second;
+  }
+  if (Again)
+    T.notify("textDocument/publishDiagnostics",
+             {{"uri", Uri}, {"version", Again->Version}, {"diagnostics", Again->Diagnostics}});
+}
+
+void LanguageServer::publishRunDiagnostics(const RunRequest &Req) {
+  json Found = json::array();
+  if (!Req.JsonFile.empty()) {
+    try {
+      std::ifstream In(Req.JsonFile);
+      json Report = json::parse(In);
+      auto Take = [&](const json &List) {
+        if (List.is_array())
+          for (const json &D : List)
+            if (D.is_object() && D.value("code", "").rfind("TS3", 0) == 0)
+              Found.push_back(D);
+      };
+      Take(Report.value("diagnostics", json::array()));
+      for (const json &I : Report.value("instances", json::array()))
+        if (I.is_object())
+          Take(I.value("diagnostics", json::array()));
+    } catch (const std::exception &E) {
+      logInfo(std::string("no run report to publish: ") + E.what());
+    }
+  }
+  ::unlink(Req.JsonFile.c_str());
+  if (!Req.TextFile.empty())
+    ::unlink(Req.TextFile.c_str());
+  if (Found.empty())
+    return;
+  json All;
+  {
+    std::lock_guard<std::mutex> L(PublishedMutex);
+    auto It = LastPublished.find(Req.Uri);
+    // They hold for the version that ran: stale once a later one is out,
+    // published with that version's when it is not out yet.
+    if (It != LastPublished.end() && It->second.Version > Req.Version)
+      return;
+    RunDiagnostics[Req.Uri] = {Req.Version, Found};
+    if (It == LastPublished.end() || It->second.Version != Req.Version)
+      return;
+    All = It->second.Diagnostics;
+  }
+  for (const json &D : Found)
+    All.push_back(D);
+  T.notify("textDocument/publishDiagnostics", {{"uri", Req.Uri}, {"version", Req.Version}, {"diagnostics", All}});
 }
 
 } // namespace

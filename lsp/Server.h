@@ -12,6 +12,7 @@
 #include "lsp/Transport.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -35,6 +36,10 @@ struct LspOptions {
   /// Honour `initialize`'s processId by exiting when that process dies. The
   /// fuzzer turns it off: a made-up pid must not end the fuzzing process.
   bool WatchClientProcess = true;
+  /// Returns freed memory to the system (the allocator's collect call),
+  /// run after a document is closed: a closed 5 MB file's analysis must not
+  /// stay in the process. The tool sets it, as it chooses the allocator.
+  std::function<void()> ReleaseMemory;
 };
 
 /// Serves over stdio or TCP as Opts says; returns the process exit code.

@@ -9,11 +9,23 @@
 
 #include "lsp/Server.h"
 
+#include "compiler/support/Cores.h"
+#include "compiler/support/WorkerPool.h"
+
 #include <charconv>
+#include <chrono>
 #include <climits>
 #include <iostream>
+#include <malloc.h>
+#include <mimalloc.h>
 #include <string>
+#include <thread>
 #include <unistd.h>
+
+// The tessel binary links mimalloc, the unit tests of this library do not:
+// a weak reference finds mimalloc's collect where it is linked in.
+extern "C" void mi_collect(bool Force) __attribute__((weak));
+extern "C" void mi_option_set(mi_option_t Option, long Value) __attribute__((weak));
 
 using namespace tessel;
 
@@ -51,9 +63,43 @@ static std::string selfExecutable() {
   return N > 0 ? std::string(Buf, N) : std::string("tessel");
 }
 
+/// Hands the pages freed by a closed document back to the system: mimalloc
+/// (and glibc) keep them for reuse otherwise, and a closed 5 MB file's
+/// analysis would stay in the process's resident memory.
+/// A language server frees whole analyses (a 5 MB file's is 100 MB) on every
+/// keystroke and close: decommit freed pages and segments at once rather
+/// than after mimalloc's delay, which kept a closed file's memory resident
+/// (270 MB after closing the 13,000-kernel file; 66 MB with this).
+static void decommitEagerly() {
+  if (!mi_option_set)
+    return;
+#if MI_MALLOC_VERSION < 210
+  mi_option_set(mi_option_decommit_delay, 0);
+  mi_option_set(mi_option_segment_decommit_delay, 0);
+#else
+  mi_option_set(mi_option_purge_delay, 0);
+#endif
+}
+
+static void releaseFreedMemory() {
+  if (!mi_collect) {
+    malloc_trim(0);
+    return;
+  }
+  // Each thread's heap holds the pages it allocated; the parse and check ran
+  // on the pool's threads too, so each of them collects as well (a short
+  // pause per item lets every pooled thread take one).
+  parallelFor(4 * usableCores(), usableCores(), [](size_t) {
+    mi_collect(true);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+}
+
 int tools::runLsp(const Args &A) {
   lsp::LspOptions Opts;
   Opts.SelfExecutable = selfExecutable();
+  Opts.ReleaseMemory = releaseFreedMemory;
+  decommitEagerly();
   std::optional<lsp::LogLevel> Log;
   std::optional<lsp::FramingStyle> Style;
   bool LitTest = false;

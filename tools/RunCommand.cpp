@@ -20,6 +20,7 @@
 
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -39,6 +40,8 @@ struct RunArgs {
   std::optional<std::string> SaveDir;
   bool Json = false;
   ColorMode Color = ColorMode::Auto;
+  /// The editor's Run: the unsaved text, and the JSON report beside the text.
+  std::optional<std::string> TextFrom, JsonOut;
 };
 
 } // namespace
@@ -60,6 +63,8 @@ static const char RunUsage[] =
     "  --seed S               seed of the generated inputs (default 0)\n"
     "  --save DIR             write every output as DIR/NAME.npy (NAME-INSTANCE.npy with several instances)\n"
     "  --format=text|json     a readable report (default) or one JSON object\n"
+    "  --text-from F          run the text of file F as if it were FILE (an editor's unsaved buffer)\n"
+    "  --json-out F           also write the JSON report to file F\n"
     "  --color=auto|always|never\n"
     "                         colour the text output (auto: only on a terminal)\n"
     "  -h, --help             show this help\n"
@@ -125,6 +130,18 @@ static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
         return usageError("--seed takes a non-negative integer, not '" + std::string(Value) + "'");
       continue;
     }
+    if (takeValue(A, I, "--text-from", Value, Missing)) {
+      if (Missing || Value.empty())
+        return Needs("--text-from", "a file");
+      Out.TextFrom = std::string(Value);
+      continue;
+    }
+    if (takeValue(A, I, "--json-out", Value, Missing)) {
+      if (Missing || Value.empty())
+        return Needs("--json-out", "a file");
+      Out.JsonOut = std::string(Value);
+      continue;
+    }
     if (takeValue(A, I, "--save", Value, Missing)) {
       if (Missing || Value.empty())
         return Needs("--save", "a directory");
@@ -163,9 +180,9 @@ int runRun(const Args &A) {
   RunArgs RA;
   if (std::optional<int> Stop = parseArgs(A, RA))
     return *Stop;
-  InputFile In = readInputFile(RA.File);
+  InputFile In = readInputFile(RA.TextFrom ? *RA.TextFrom : RA.File);
   if (!In.Text) {
-    std::cerr << "tessel: error: " << RA.File << ": " << In.Error << '\n';
+    std::cerr << "tessel: error: " << (RA.TextFrom ? *RA.TextFrom : RA.File) << ": " << In.Error << '\n';
     return ExitUsage;
   }
   KernelRunOptions Opts;
@@ -206,6 +223,14 @@ int runRun(const Args &A) {
     renderRunJson(std::cout, Report, Src);
   else
     renderRunText(std::cout, Report, Src, TextStyle{useColor(RA.Color)});
+  if (RA.JsonOut) {
+    std::ofstream Out(*RA.JsonOut);
+    renderRunJson(Out, Report, Src);
+    if (!Out) {
+      std::cerr << "tessel run: error: cannot write --json-out " << *RA.JsonOut << '\n';
+      return ExitUsage;
+    }
+  }
   if (!Report.SaveError.empty()) {
     std::cerr << "tessel run: error: " << Report.SaveError << '\n';
     return ExitUsage;

@@ -90,9 +90,24 @@ local function tessel_client(bufnr)
   return nil
 end
 
--- The name of the `def` at or above the cursor.
+-- The name of the `def` at or above the cursor; on a decorator line, the
+-- `def` the decorators belong to (below it).
 local function kernel_at_cursor(bufnr)
   local row = vim.api.nvim_win_get_cursor(0)[1]
+  local here = vim.api.nvim_buf_get_lines(bufnr, row - 1, row, false)[1] or ''
+  if here:match('^%s*@') then
+    local last = vim.api.nvim_buf_line_count(bufnr)
+    for l = row + 1, math.min(last, row + 50) do
+      local line = vim.api.nvim_buf_get_lines(bufnr, l - 1, l, false)[1] or ''
+      local name = line:match('^def%s+([%w_]+)')
+      if name then
+        return name
+      end
+      if not line:match('^%s*@') and not line:match('^%s') and not line:match('^%s*$') and not line:match('^%)') then
+        break
+      end
+    end
+  end
   for l = row, 1, -1 do
     local line = vim.api.nvim_buf_get_lines(bufnr, l - 1, l, false)[1]
     local name = line and line:match('^def%s+([%w_]+)')
@@ -130,7 +145,9 @@ local function define_commands(bufnr)
         if err then
           return vim.notify('tessel: ' .. err.message, vim.log.levels.WARN)
         end
-        scratch(('tessel://%s/%s.%s'):format(kind, kernel, kind), result.text, nil)
+        -- A filetype per IR, so syntax plugins (and `:set ft?`) know what it is.
+        local filetypes = { tir = 'tir', llvm = 'llvm', ptx = 'ptx', sass = 'asm' }
+        scratch(('tessel://%s/%s.%s'):format(kind, kernel, kind), result.text, filetypes[kind])
       end, bufnr)
   end, { nargs = '?', complete = function() return { 'tir', 'llvm', 'ptx', 'sass' } end })
 
@@ -162,6 +179,18 @@ function M.on_attach(client, bufnr)
   end
 end
 
+-- A buffer that gains `import triton` after it was opened (a new, unsaved
+-- file being written) is attached once the import is typed.
+local function watch_new_buffers(cfg, attach)
+  vim.api.nvim_create_autocmd({ 'InsertLeave', 'TextChanged' }, {
+    callback = function(args)
+      if vim.tbl_contains(cfg.filetypes, vim.bo[args.buf].filetype) then
+        attach(args.buf)
+      end
+    end,
+  })
+end
+
 function M.setup(opts)
   local cfg = vim.tbl_deep_extend('force', M.defaults, opts or {})
   local on_attach = function(client, bufnr)
@@ -184,43 +213,55 @@ function M.setup(opts)
       init_options = cfg.init_options,
       settings = cfg.settings,
       handlers = M.handlers,
+      capabilities = cfg.capabilities,
+      flags = cfg.flags,
       on_attach = on_attach,
     })
     vim.lsp.enable('tessel')
+    watch_new_buffers(cfg, function(bufnr)
+      if M.imports_triton(bufnr) and not tessel_client(bufnr) then
+        -- vim.lsp.enable attaches on FileType; replay only its autocommand.
+        pcall(vim.api.nvim_exec_autocmds, 'FileType', { group = 'nvim.lsp.enable', buffer = bufnr })
+      end
+    end)
     return
   end
 
   -- Neovim 0.7-0.10: one client per root, attached by hand.
   local clients = {}
+  local function attach(bufnr)
+    if not M.imports_triton(bufnr) or tessel_client(bufnr) then
+      return
+    end
+    local root = find_root(bufnr, cfg.root_markers)
+    local id = clients[root]
+    if not id or not vim.lsp.get_client_by_id(id) then
+      id = vim.lsp.start_client({
+        name = 'tessel',
+        cmd = cfg.cmd,
+        root_dir = root,
+        init_options = cfg.init_options,
+        settings = cfg.settings,
+        handlers = M.handlers,
+        -- The user's capabilities (nvim-cmp's, say) and flags pass through.
+        capabilities = cfg.capabilities,
+        flags = cfg.flags,
+        on_attach = on_attach,
+        on_init = function(client)
+          client.notify('workspace/didChangeConfiguration', { settings = cfg.settings })
+        end,
+      })
+      clients[root] = id
+    end
+    if id then
+      vim.lsp.buf_attach_client(bufnr, id)
+    end
+  end
   vim.api.nvim_create_autocmd('FileType', {
     pattern = cfg.filetypes,
-    callback = function(args)
-      local bufnr = args.buf
-      if not M.imports_triton(bufnr) then
-        return
-      end
-      local root = find_root(bufnr, cfg.root_markers)
-      local id = clients[root]
-      if not id or not vim.lsp.get_client_by_id(id) then
-        id = vim.lsp.start_client({
-          name = 'tessel',
-          cmd = cfg.cmd,
-          root_dir = root,
-          init_options = cfg.init_options,
-          settings = cfg.settings,
-          handlers = M.handlers,
-          on_attach = on_attach,
-          on_init = function(client)
-            client.notify('workspace/didChangeConfiguration', { settings = cfg.settings })
-          end,
-        })
-        clients[root] = id
-      end
-      if id then
-        vim.lsp.buf_attach_client(bufnr, id)
-      end
-    end,
+    callback = function(args) attach(args.buf) end,
   })
+  watch_new_buffers(cfg, attach)
 end
 
 return M

@@ -7,6 +7,9 @@
 
 #include "compiler/frontend/AstWalk.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace tessel::lsp {
 
 using namespace ast;
@@ -20,10 +23,24 @@ static Walker exprWalker(const ExprFn &Fn) {
 
 void forEachExpr(const Module &M, const ExprFn &Fn) { exprWalker(Fn).walk(M.Body); }
 void forEachExpr(const Stmt &S, const ExprFn &Fn) { exprWalker(Fn).walk(&S); }
+void forEachExpr(const Expr &E, const ExprFn &Fn) { exprWalker(Fn).walk(&E); }
+
+const Stmt *topLevelStmtAt(const Module &M, uint32_t Offset) {
+  auto It = std::upper_bound(M.Body.begin(), M.Body.end(), Offset,
+                             [](uint32_t O, const Stmt *S) { return O < S->Range.Begin; });
+  if (It == M.Body.begin())
+    return nullptr;
+  const Stmt *S = *std::prev(It);
+  return touches(S->Range, Offset) ? S : nullptr;
+}
 
 const Expr *innermostExprAt(const Module &M, uint32_t Offset) {
   const Expr *Best = nullptr;
-  forEachExpr(M, [&](const Expr &E) {
+  const Stmt *S = topLevelStmtAt(M, Offset);
+  // A cursor just after a statement's last token may touch the next one too.
+  if (!S)
+    return nullptr;
+  forEachExpr(*S, [&](const Expr &E) {
     if (!touches(E.Range, Offset))
       return;
     uint32_t Size = E.Range.End - E.Range.Begin;
@@ -36,10 +53,7 @@ const Expr *innermostExprAt(const Module &M, uint32_t Offset) {
 }
 
 const FunctionDefStmt *functionAt(const Module &M, uint32_t Offset) {
-  for (const Stmt *S : M.Body)
-    if (auto *F = dyn_cast<FunctionDefStmt>(S); F && touches(F->Range, Offset))
-      return F;
-  return nullptr;
+  return dyn_cast<FunctionDefStmt>(topLevelStmtAt(M, Offset));
 }
 
 } // namespace tessel::lsp

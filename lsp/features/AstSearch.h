@@ -19,6 +19,12 @@ namespace tessel::lsp {
 void forEachExpr(const ast::Module &M, const std::function<void(const ast::Expr &)> &Fn);
 /// Calls Fn on every expression under S, parents before children.
 void forEachExpr(const ast::Stmt &S, const std::function<void(const ast::Expr &)> &Fn);
+/// Calls Fn on E and every expression under it, parents before children.
+void forEachExpr(const ast::Expr &E, const std::function<void(const ast::Expr &)> &Fn);
+
+/// The top-level statement whose range contains Offset (a binary search:
+/// top-level statements are in source order), or null.
+const ast::Stmt *topLevelStmtAt(const ast::Module &M, uint32_t Offset);
 
 /// The smallest expression whose range contains Offset (a cursor just after
 /// an identifier counts as on it); null when none does.

@@ -7,8 +7,12 @@
 #include "lsp/AnalyzedFile.h"
 #include "lsp/features/AstSearch.h"
 
+#include "compiler/frontend/AstWalk.h"
+
 #include <algorithm>
 #include <cctype>
+#include <optional>
+#include <set>
 
 namespace tessel::lsp {
 
@@ -72,7 +76,10 @@ static void fixConstexprParam(const AnalyzedFile &F, const diag::Finding &Fd, st
 
 static void fixPowerOfTwo(const AnalyzedFile &F, const diag::Finding &Fd, std::vector<CodeActionInfo> &Out) {
   const ConstantExpr *Lit = nullptr;
-  forEachExpr(F.Parsed->module(), [&](const Expr &E) {
+  const Stmt *S = topLevelStmtAt(F.Parsed->module(), Fd.Range.Begin);
+  if (!S)
+    return;
+  forEachExpr(*S, [&](const Expr &E) {
     auto *C = dyn_cast<ConstantExpr>(&E);
     if (Lit || !C || C->CK != ConstantKind::Int || C->IntOverflow || C->IntIsUnsigned64 || !Fd.Range.contains(C->Range))
       return;
@@ -157,6 +164,95 @@ static void fixMissingMask(const AnalyzedFile &F, const diag::Finding &Fd, std::
   Out.push_back({"Add `" + Mask + "`", {{{At, At}, Text}}, &Fd, true});
 }
 
+/// Levenshtein distance, capped: names this far apart are not typos.
+static size_t editDistance(std::string_view A, std::string_view B) {
+  std::vector<size_t> Row(B.size() + 1);
+  for (size_t J = 0; J <= B.size(); ++J)
+    Row[J] = J;
+  for (size_t I = 1; I <= A.size(); ++I) {
+    size_t Diag = Row[0];
+    Row[0] = I;
+    for (size_t J = 1; J <= B.size(); ++J) {
+      size_t Up = Row[J];
+      Row[J] = std::min({Row[J] + 1, Row[J - 1] + 1, Diag + (A[I - 1] == B[J - 1] ? 0 : 1)});
+      Diag = Up;
+    }
+  }
+  return Row[B.size()];
+}
+
+/// The one candidate nearest to Name (at most 2 edits, 1 for names of up to
+/// four characters); none when two are equally near: a guess is not a fix.
+static std::optional<std::string> nearestName(const std::string &Name, const std::vector<std::string> &Candidates) {
+  size_t Limit = Name.size() <= 4 ? 1 : 2, Best = Limit + 1;
+  std::optional<std::string> Out;
+  bool Tie = false;
+  for (const std::string &C : Candidates) {
+    if (C == Name)
+      continue;
+    size_t D = editDistance(Name, C);
+    if (D < Best) {
+      Best = D;
+      Out = C;
+      Tie = false;
+    } else if (D == Best && Out && *Out != C) {
+      Tie = true;
+    }
+  }
+  if (Tie)
+    return std::nullopt;
+  return Out;
+}
+
+/// TS120 "Keyword argument num_warp was specified but unrecognised": the
+/// kernel parameter or launch option it was meant to be.
+static void fixLaunchKeyword(const AnalyzedFile &F, const diag::Finding &Fd, std::vector<CodeActionInfo> &Out) {
+  const ModuleInfo &Info = F.Report.Analysis->Info;
+  for (const auto &[Name, J] : Info.Jit)
+    for (const LaunchSite &L : J.Launches) {
+      if (!L.Call || !L.Range.contains(Fd.Range))
+        continue;
+      for (const Keyword &K : L.Call->Keywords) {
+        if (!overlaps(K.Range, Fd.Range) || K.Name.empty())
+          continue;
+        std::vector<std::string> Candidates = {"num_warps", "num_stages", "num_ctas", "maxnreg"};
+        for (const Param &P : J.Def->Params)
+          Candidates.push_back(P.Name);
+        if (auto Near = nearestName(K.Name, Candidates))
+          Out.push_back({"Change `" + K.Name + "` to `" + *Near + "`", {{K.NameRange, *Near}}, &Fd, true});
+        return;
+      }
+    }
+}
+
+/// TS113 "x is not defined": a name in scope one or two edits away.
+static void fixUndefinedName(const AnalyzedFile &F, const diag::Finding &Fd, std::vector<CodeActionInfo> &Out) {
+  const ModuleInfo &Info = F.Report.Analysis->Info;
+  std::string Name(F.Parsed->text().slice(Fd.Range));
+  if (Name.empty() || Name.find_first_of(" .(") != std::string::npos)
+    return;
+  std::vector<std::string> Candidates;
+  if (const FunctionDefStmt *Fn = functionAt(F.Parsed->module(), Fd.Range.Begin)) {
+    std::set<std::string> Bound;
+    for (const Param &P : Fn->Params)
+      Bound.insert(P.Name);
+    for (const Stmt *S : Fn->Body)
+      boundNames(S, Bound);
+    Candidates.insert(Candidates.end(), Bound.begin(), Bound.end());
+  }
+  for (const auto &[G, Sym] : Info.Globals)
+    if (Sym.IsConstexpr)
+      Candidates.push_back(G);
+  for (const auto &[Fn, Def] : Info.Functions)
+    Candidates.push_back(Fn);
+  for (const auto &[Local, Path] : Info.Imports)
+    Candidates.push_back(Local);
+  for (const char *B : {"range", "len", "min", "max", "int", "float", "print", "isinstance", "getattr"})
+    Candidates.push_back(B);
+  if (auto Near = nearestName(Name, Candidates))
+    Out.push_back({"Change `" + Name + "` to `" + *Near + "`", {{Fd.Range, *Near}}, &Fd, true});
+}
+
 std::vector<CodeActionInfo> codeActions(const AnalyzedFile &F, SourceRange Within) {
   std::vector<CodeActionInfo> Out;
   if (!F.Parsed || !F.Report.Analysis)
@@ -174,7 +270,14 @@ std::vector<CodeActionInfo> codeActions(const AnalyzedFile &F, SourceRange Withi
       fixConstexprParam(F, Fd, Out);
       break;
     case diag::DiagId::BlockShape:
+    case diag::DiagId::ArangeRange:
       fixPowerOfTwo(F, Fd, Out);
+      break;
+    case diag::DiagId::LaunchOption:
+      fixLaunchKeyword(F, Fd, Out);
+      break;
+    case diag::DiagId::UndefinedName:
+      fixUndefinedName(F, Fd, Out);
       break;
     case diag::DiagId::UnmaskedAxis:
       fixMissingMask(F, Fd, Out);

@@ -4,8 +4,12 @@
 /// check attached, and, where the check attached none, fixes computed here
 /// from the finding and the AST:
 ///  - TS102 on a kernel parameter: annotate it `: tl.constexpr`;
-///  - TS104 on an integer literal that is not a power of two: round it up or
-///    down to one;
+///  - TS104 and TS105 on an integer literal that is not a power of two:
+///    round it up or down to one;
+///  - TS120 on a launch keyword that is neither a parameter nor an option
+///    (`num_warp=`): the one name one or two edits away;
+///  - TS113 on an undefined name: the one name in scope one or two edits
+///    away;
 ///  - TS201 on an unmasked 1-D `tl.load`/`tl.store`: add `mask=offs < n`,
 ///    when the kernel has exactly one parameter that looks like the size.
 /// A fix that would need a guess (which bound? which alias?) is not offered.

@@ -1,6 +1,8 @@
 //===- DocumentSymbols.cpp - the kernels of a file ------------------------===//
 /// \file
-/// Symbols come out in source order, which is what outline views expect.
+/// Symbols come out in source order, which is what outline views expect:
+/// kernels and helpers with their parameters, host functions, constexpr
+/// globals.
 //===----------------------------------------------------------------------===//
 #include "lsp/features/DocumentSymbols.h"
 #include "lsp/AnalyzedFile.h"
@@ -30,6 +32,13 @@ std::vector<SymbolInfo> documentSymbols(const AnalyzedFile &F) {
       S.Children.push_back(
           {P.Name, std::string(F.Parsed->text().slice(P.Range)), SymbolKind::Variable, P.Range, P.NameRange, {}});
     Out.push_back(std::move(S));
+  }
+  // Host functions (wrappers, config builders) too: an outline of a kernel
+  // file is also where its launches live.
+  for (const auto &[Name, Def] : Info.Functions) {
+    if (!Def || Info.jit(Name))
+      continue;
+    Out.push_back({Name, "host function", SymbolKind::Function, Def->Range, Def->NameRange, {}});
   }
   for (const auto &[Name, G] : Info.Globals) {
     if (!G.IsConstexpr)

@@ -9,6 +9,8 @@
 #include "lsp/features/AstSearch.h"
 #include "lsp/features/BuiltinDocs.h"
 #include "lsp/features/Facts.h"
+#include "lsp/features/KernelContext.h"
+#include "lsp/features/Signatures.h"
 
 namespace tessel::lsp {
 
@@ -131,6 +133,75 @@ static std::optional<HoverInfo> hoverFacts(const AnalyzedFile &F, uint32_t Offse
   return H;
 }
 
+namespace {
+struct HostDoc {
+  std::string_view Name, Code, Doc;
+};
+/// The host-side API a kernel file decorates and launches with.
+constexpr HostDoc HostDocs[] = {
+    {"triton.autotune",
+     "@triton.autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, warmup=None, "
+     "rep=None, use_cuda_graph=False, do_bench=None, cache_results=False)",
+     "Benchmarks every `triton.Config` of `configs` the first time the kernel is launched with a new value of the "
+     "arguments named in `key`, and uses the fastest from then on. Each config's keys must be constexpr parameters "
+     "of the kernel, and the launch must not pass them again."},
+    {"triton.Config", "triton.Config(kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None, pre_hook=None)",
+     "One candidate of `@triton.autotune`: `kwargs` maps constexpr parameters of the kernel to values; "
+     "`num_warps` and `num_stages` are launch options tried with them."},
+    {"triton.heuristics", "@triton.heuristics(values)",
+     "`values` maps a kernel parameter to `lambda args: ...`, computed from the launch's arguments (`args` is a "
+     "dict of them by name) each time the kernel is launched."},
+    {"triton.jit", "@triton.jit(fn=None, *, do_not_specialize=None, debug=None, noinline=None, ...)",
+     "Compiles the function for the GPU when it is launched (`kernel[grid](...)`) or inlines it where another "
+     "`@triton.jit` function calls it."},
+    {"triton.cdiv", "triton.cdiv(x, y)", "`(x + y - 1) // y`: how many blocks of `y` cover `x` elements."},
+    {"triton.next_power_of_2", "triton.next_power_of_2(n)", "The smallest power of two not below `n`."},
+};
+
+/// A keyword argument `name=` at a call of a builtin, a @jit function or a
+/// launch: what that parameter is.
+std::optional<HoverInfo> hoverKeyword(const AnalyzedFile &F, uint32_t Offset) {
+  const ModuleInfo &Info = F.Report.Analysis->Info;
+  const Stmt *S = topLevelStmtAt(F.Parsed->module(), Offset);
+  if (!S)
+    return std::nullopt;
+  std::optional<HoverInfo> Out;
+  forEachExpr(*S, [&](const Expr &E) {
+    auto *C = dyn_cast<CallExpr>(&E);
+    if (!C || Out)
+      return;
+    for (const Keyword &K : C->Keywords) {
+      if (K.Name.empty() || !touches(K.NameRange, Offset))
+        continue;
+      bool Launch = isa<SubscriptExpr>(C->Func);
+      const Expr *Callee = Launch ? cast<SubscriptExpr>(C->Func)->Value : C->Func;
+      std::string Name = dottedName(Callee);
+      auto Sig = signatureOf(Info, *F.Doc.Text, Name, Launch);
+      if (!Sig)
+        return;
+      for (const ParamInfo &P : Sig->Params) {
+        if (P.Name != K.Name)
+          continue;
+        HoverInfo H;
+        H.Range = K.NameRange;
+        H.Code = P.Label;
+        H.Notes.push_back(P.LaunchOption ? "launch option of `" + Name + "`"
+                                         : (P.Constexpr ? "constexpr parameter of `" : "parameter of `") + Name + "`");
+        if (!P.Values.empty()) {
+          std::string V;
+          for (const std::string &X : P.Values)
+            V += (V.empty() ? "" : ", ") + ("`\"" + X + "\"`");
+          H.Notes.push_back("accepted values: " + V);
+        }
+        H.Doc = P.Doc;
+        Out = std::move(H);
+      }
+    }
+  });
+  return Out;
+}
+} // namespace
+
 std::optional<HoverInfo> hover(const AnalyzedFile &F, uint32_t Offset) {
   if (!F.Parsed || !F.Report.Analysis)
     return std::nullopt;
@@ -140,13 +211,41 @@ std::optional<HoverInfo> hover(const AnalyzedFile &F, uint32_t Offset) {
     if (auto *Fn = dyn_cast<FunctionDefStmt>(S); Fn && touches(Fn->NameRange, Offset))
       return hoverFunction(F, *Fn, Fn->NameRange);
 
+  if (auto H = hoverKeyword(F, Offset))
+    return H;
   const Expr *E = innermostExprAt(M, Offset);
   if (E) {
     if (auto H = hoverBuiltin(Info, *E))
       return H;
+    std::string Q = Info.qualify(E);
+    for (const HostDoc &D : HostDocs)
+      if (Q == D.Name) {
+        HoverInfo H;
+        H.Range = E->Range;
+        if (auto *A = dyn_cast<AttributeExpr>(E))
+          H.Range = A->AttrRange;
+        H.Code = std::string(D.Code);
+        H.Doc = std::string(D.Doc);
+        return H;
+      }
   }
   if (auto H = hoverFacts(F, Offset, E))
     return H;
+  // A parameter of a @jit function sema has no facts for (a helper nothing
+  // calls yet): what it is declared as.
+  if (const FunctionDefStmt *Fn = functionAt(M, Offset); Fn && Info.jit(Fn->Name))
+    for (const Param &P : Fn->Params)
+      if (touches(P.NameRange, Offset)) {
+        HoverInfo H;
+        H.Range = P.NameRange;
+        H.Code = std::string(F.Parsed->text().slice(P.Range));
+        const JitFunction *J = Info.jit(Fn->Name);
+        bool Constexpr = isConstexprParam(P, Info);
+        H.Notes.push_back(std::string(Constexpr ? "constexpr parameter" : "parameter") + " of `@triton.jit` " +
+                          (J->IsKernel ? "kernel" : "helper") + " `" + Fn->Name + "`" +
+                          (J->IsKernel ? "" : ": takes each caller's value, inlined at the call"));
+        return H;
+      }
   if (auto *N = dyn_cast<NameExpr>(E)) {
     auto It = Info.Functions.find(N->Id);
     if (It != Info.Functions.end() && It->second)

@@ -3,7 +3,8 @@
 -- Loads the config with setup(), opens a Python file that imports triton and
 -- one that does not (FileType fires because filetype detection is on), and
 -- checks that tessel attaches to the first only, publishes its diagnostics,
--- and defines the :TesselRun/:TesselViewIR/:TesselInlayHints commands.
+-- and defines the :TesselRun/:TesselViewIR/:TesselInlayHints commands; then
+-- that a new buffer, not on disk, attaches once its text imports triton.
 -- Environment: TESSEL, FIXTURE, CONFIG (path of editors/nvim/tessel.lua).
 local function fail(msg)
   io.stderr:write('FAIL: ' .. msg .. '\n')
@@ -34,6 +35,14 @@ local function main()
   assert(vim.fn.exists(':TesselRun') == 2, ':TesselRun is not defined')
   assert(vim.fn.exists(':TesselViewIR') == 2, ':TesselViewIR is not defined')
   assert(vim.fn.exists(':TesselInlayHints') == 2, ':TesselInlayHints is not defined')
+  -- A new file, not on disk, attaches once it imports triton.
+  vim.cmd('edit ' .. vim.fn.fnameescape(dir .. '/new.py'))
+  local new = vim.api.nvim_get_current_buf()
+  assert(vim.bo[new].filetype == 'python', 'new.py is not python')
+  vim.api.nvim_buf_set_lines(new, 0, -1, false, vim.fn.readfile(fixture))
+  vim.cmd('doautocmd TextChanged')
+  assert(vim.wait(10000, function() return #vim.diagnostic.get(new) > 0 end, 10),
+    'tessel did not attach to a new buffer that imports triton')
   io.stdout:write(('diagnostics: %d, plain buffer clients: %d\nPASS\n'):format(#vim.diagnostic.get(buf), n))
   vim.lsp.stop_client(vim.lsp.get_active_clients())
 end

@@ -142,7 +142,7 @@ TEST(Features, CompletionAfterTheLanguageAlias) {
   ASSERT_GT(All.size(), 80u);
   auto It = std::find_if(All.begin(), All.end(), [](const CompletionInfo &C) { return C.Label == "dot"; });
   ASSERT_NE(It, All.end());
-  EXPECT_EQ(It->Signature.rfind("dot(input, other", 0), 0u);
+  EXPECT_EQ(It->Detail.rfind("dot(input, other", 0), 0u);
 }
 
 TEST(Features, InlayHintsOnTilesOnly) {
@@ -163,11 +163,13 @@ TEST(Features, SymbolsAndLenses) {
   Annotated A(Kernel);
   auto F = analyze(A.Text);
   auto Symbols = documentSymbols(*F);
-  ASSERT_EQ(Symbols.size(), 2u);
+  // The two @jit functions, then the host function that launches the kernel.
+  ASSERT_EQ(Symbols.size(), 3u);
   EXPECT_EQ(Symbols[0].Name, "helper");
   EXPECT_EQ(Symbols[0].Detail, "@triton.jit helper");
   EXPECT_EQ(Symbols[1].Name, "kern");
   EXPECT_EQ(Symbols[1].Children.size(), 3u);
+  EXPECT_EQ(Symbols[2].Detail, "host function");
   auto Lenses = codeLenses(*F, {false});
   ASSERT_EQ(Lenses.size(), 2u);
   EXPECT_EQ(Lenses[0].RunDevice, std::optional<std::string>("cpu"));
