@@ -15,6 +15,9 @@
 namespace tessel::runtime {
 
 std::string DriverError::str() const {
+  // No call failed (no driver, a broken session): the reason alone.
+  if (Call.empty())
+    return Message + (Context.empty() ? "" : "; " + Context);
   std::string S = Call + ": " + (Name.empty() ? "error " + std::to_string(static_cast<int>(Code)) : Name);
   if (!Message.empty())
     S += " (" + Message + ")";

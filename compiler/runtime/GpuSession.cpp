@@ -53,7 +53,6 @@ Result<std::unique_ptr<GpuSession>> GpuSession::open(int Ordinal) {
   const CudaDriver *D = CudaDriver::get(Why);
   if (!D) {
     DriverError E;
-    E.Call = "libcuda";
     E.Message = Why;
     return E;
   }
@@ -109,7 +108,6 @@ std::optional<DriverError> GpuSession::failed(std::optional<DriverError> E) {
 
 static DriverError brokenError() {
   DriverError E;
-  E.Call = "tessel";
   E.Message = "an earlier fault left this GPU context unusable; the run must start in a new process";
   return E;
 }

@@ -99,10 +99,10 @@ struct LoadedKernel {
   CUmodule Module = nullptr;
   CUfunction Function = nullptr;
   std::string Name;
-  int Registers = 0;     ///< CU_FUNC_ATTRIBUTE_NUM_REGS
-  int LocalBytes = 0;    ///< per thread (spills and stack)
-  int StaticShared = 0;  ///< bytes of static shared memory (0 in Triton's ABI)
-  int MaxThreads = 0;    ///< per block, as the cubin allows
+  int Registers = 0;    ///< CU_FUNC_ATTRIBUTE_NUM_REGS
+  int LocalBytes = 0;   ///< per thread (spills and stack)
+  int StaticShared = 0; ///< bytes of static shared memory (0 in Triton's ABI)
+  int MaxThreads = 0;   ///< per block, as the cubin allows
 };
 
 template <class T> using Result = std::variant<T, DriverError>;
