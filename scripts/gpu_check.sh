@@ -37,7 +37,7 @@ run() { # FILE KERNEL [extra args]: one `tessel run --gpu`, its verdict as a row
   local rc=$?
   local match diff gerr
   match=$(grep -c " match the interpreter" "$log")
-  diff=$(grep -c " differ the interpreter" "$log")
+  diff=$(grep -c " differ from the interpreter" "$log")
   gerr=$(grep -c "gpu: error" "$log")
   rows+=("$k|rc=$rc outputs-matching=$match differing=$diff gpu-errors=$gerr")
 }
@@ -56,7 +56,7 @@ timeout 300 "$BIN/tessel" run samples/vector_add.py --kernel vector_add_kernel -
   --spec "n_elements=$N x=fp32[n_elements] y=fp32[n_elements] out=fp32[n_elements]:out BLOCK_SIZE=1024 grid=(cdiv(n_elements, BLOCK_SIZE),) num_warps=4" \
   >"$OUT/bench-vector-add-tessel.log" 2>&1
 rows+=("tessel vector add 2^26|$(grep -o 'median [^,]*\|[0-9.e+]* GB/s' "$OUT/bench-vector-add-tessel.log" | tr '\n' ' ')")
-python3 - >"$OUT/bench-vector-add-triton.log" 2>&1 <<'EOF'
+cat >"$OUT/bench_vector_add_triton.py" <<'EOF'
 import torch, triton, triton.language as tl
 
 @triton.jit
@@ -72,6 +72,7 @@ f = lambda: add[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024, num_warps=4)
 ms = triton.testing.do_bench(f)
 print(f"triton {triton.__version__}: median {ms:.4f} ms, {3 * n * 4 / ms / 1e6:.0f} GB/s")
 EOF
+python3 "$OUT/bench_vector_add_triton.py" >"$OUT/bench-vector-add-triton.log" 2>&1
 rows+=("triton vector add 2^26|$(tail -1 "$OUT/bench-vector-add-triton.log")")
 
 echo

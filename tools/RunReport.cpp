@@ -93,7 +93,7 @@ static void renderGpu(std::ostream &OS, const GpuInstanceReport &G) {
   OS << '\n';
   for (const GpuComparison &C : G.Outputs) {
     OS << "    " << C.Name << ": " << (C.Mismatches ? std::to_string(C.Mismatches) + " of " : "") << C.Compared
-       << " elements " << (C.Mismatches ? "differ" : "match") << " the interpreter (max abs error "
+       << " elements " << (C.Mismatches ? "differ from" : "match") << " the interpreter (max abs error "
        << formatNumber(C.MaxAbs) << ", max rel error " << formatNumber(C.MaxRel) << ")\n";
   }
   if (G.TimedRuns)

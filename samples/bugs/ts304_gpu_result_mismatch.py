@@ -12,7 +12,7 @@ import triton.language as tl
 
 # Every program stores its program id to the same 256 elements: the interpreter keeps the last
 # program's, the GPU whichever program finished last.
-# tessel: launch n=1048576 x=fp32[n] out=fp32[256]:zeros grid=(cdiv(n, BLOCK),) BLOCK=256
+# tessel: launch n=1048576 x=fp32[n] out=fp32[256]:out grid=(cdiv(n, BLOCK),) BLOCK=256
 @triton.jit
 def last_wins_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     # run --gpu: error[TS304] `last_wins_kernel`: 
