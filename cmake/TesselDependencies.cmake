@@ -27,6 +27,12 @@ if(NOT Z3_FOUND)
 endif()
 tessel_require(Z3_FOUND "Z3" "libz3-dev")
 
+# LLVM's static libraries name zstd's imported target (Findzstd.cmake in
+# LLVM's own cmake folder, which LLVMConfig does not put on the module path).
+list(APPEND CMAKE_MODULE_PATH /usr/lib/llvm-19/lib/cmake/llvm)
+find_package(zstd QUIET)
+tessel_require(zstd_FOUND "zstd (LLVM's static libraries link it)" "libzstd-dev")
+
 # LLVM's version file accepts only an exact major.minor match, so ask for the
 # package unversioned and check the major version ourselves (Debian 12: 19.1.7).
 find_package(LLVM QUIET CONFIG PATHS /usr/lib/llvm-19/lib/cmake/llvm NO_DEFAULT_PATH)
@@ -34,6 +40,22 @@ if(LLVM_FOUND AND NOT LLVM_VERSION_MAJOR EQUAL 19)
   set(LLVM_FOUND FALSE)
 endif()
 tessel_require(LLVM_FOUND "LLVM 19" "llvm-19-dev")
+
+# tessel_llvm: LLVM 19's static libraries for the JIT (compiler/codegen builds
+# LLVM IR, compiler/backend runs the NVPTX target, links libdevice, reads
+# cubins as ELF). Static, so the `tessel` binary needs no libLLVM.so at run
+# time; the imported targets of LLVMExports.cmake carry their own
+# dependencies, so naming the top components is enough.
+if(NOT TARGET tessel_llvm)
+  llvm_map_components_to_libnames(TESSEL_LLVM_LIBS
+    Core IRReader BitReader BitWriter Linker IPO Passes Object Support TargetParser
+    NVPTXCodeGen NVPTXDesc NVPTXInfo)
+  add_library(tessel_llvm INTERFACE)
+  target_include_directories(tessel_llvm SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
+  separate_arguments(TESSEL_LLVM_DEFS NATIVE_COMMAND ${LLVM_DEFINITIONS})
+  target_compile_definitions(tessel_llvm INTERFACE ${TESSEL_LLVM_DEFS})
+  target_link_libraries(tessel_llvm INTERFACE ${TESSEL_LLVM_LIBS})
+endif()
 
 find_package(Threads REQUIRED)
 

@@ -31,7 +31,7 @@ esac
 
 packages=(
   build-essential cmake ninja-build pkg-config git python3
-  llvm-19-dev llvm-19-tools libtree-sitter-dev nlohmann-json3-dev libboost1.81-dev libz3-dev
+  llvm-19-dev llvm-19-tools libzstd-dev libtree-sitter-dev nlohmann-json3-dev libboost1.81-dev libz3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev
   neovim clang-format clang-tidy hyperfine
 )

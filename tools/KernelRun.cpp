@@ -5,6 +5,7 @@
 #include "compiler/ir/TypeUtils.h"
 #include "compiler/sema/LaunchPlan.h"
 #include "compiler/sema/Lowering.h"
+#include "tools/GpuRun.h"
 #include "tools/NpyFile.h"
 
 #include <cctype>
@@ -48,6 +49,22 @@ static void collectFindings(const interp::RunResult &Run, const std::string &Lab
                           std::to_string(A.Count) + (A.Count == 1 ? " lane" : " lanes") + ", first in program " +
                           programText(A.FirstProgramId) + ", lane " + std::to_string(A.FirstLane) + ")";
     Out.Findings.push_back(finding(diag::DiagId::DeviceAssertFailed, A.Range, std::move(Message), Label));
+  }
+}
+
+/// A GPU output that disagrees with the interpreter is a finding at the
+/// kernel (TS304): the compiled code, or a race the interpreter's program
+/// order hides, computes something else.
+static void gpuFindings(SourceRange Kernel, const GpuInstanceReport &G, const std::string &Label, InstanceReport &Out) {
+  for (const GpuComparison &C : G.Outputs) {
+    if (!C.Mismatches)
+      continue;
+    std::string Message = std::to_string(C.Mismatches) + " of " + std::to_string(C.Compared) + " elements of " +
+                          C.Name + " differ between the GPU and the interpreter beyond the " + C.DType +
+                          " tolerance, first " + C.Name + "[" + std::to_string(C.FirstMismatch) + "]: GPU " +
+                          formatNumber(C.Got) + ", interpreter " + formatNumber(C.Expected) + " (max abs error " +
+                          formatNumber(C.MaxAbs) + ", max rel error " + formatNumber(C.MaxRel) + ")";
+    Out.Findings.push_back(finding(diag::DiagId::GpuMismatch, Kernel, std::move(Message), Label));
   }
 }
 
@@ -213,6 +230,9 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
         I.Error += (I.Error.empty() ? "" : "; ") + E;
       continue;
     }
+    std::optional<interp::Memory> GpuInputs;
+    if (RA.Gpu)
+      GpuInputs = P.Mem; // the interpreter writes into P.Mem: the GPU gets the inputs as prepared
     auto Start = std::chrono::steady_clock::now();
     interp::RunResult Run = interp::run(Fn, P.Mem, P.Args, P.Opts);
     I.Millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
@@ -224,6 +244,12 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
       I.Error = "the interpreter stopped: " + Run.Error;
     collectFindings(Run, Plan.Launches.size() > 1 ? L.Label : std::string(), I);
     summarize(L, P, Save, I);
+    if (RA.Gpu && Run.Completed) {
+      I.Gpu = RA.Gpu->run(Key, Fn, L, *GpuInputs, P.Args, P.Mem, RA.Iters);
+      const JitFunction *JF = Info.jit(Plan.Kernel);
+      gpuFindings(JF && JF->Def ? JF->Def->NameRange : SourceRange{}, *I.Gpu,
+                  Plan.Launches.size() > 1 ? L.Label : std::string(), I);
+    }
   }
   for (const auto &[Key, S] : LoweringProblems)
     if (S.Count == Lowered.size())

@@ -19,7 +19,13 @@
 
 namespace tessel::tools {
 
+class GpuRunner;
+
 struct KernelRunOptions {
+  /// With a runner, every instance the interpreter ran also runs on its GPU
+  /// (tools/GpuRun.h) and is compared; Iters timed runs follow.
+  GpuRunner *Gpu = nullptr;
+  size_t Iters = 0;
   std::optional<std::string> Spec; ///< --spec text
   std::optional<size_t> Config;    ///< autotune config index
   uint64_t Seed = 0;

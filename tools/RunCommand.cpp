@@ -15,6 +15,7 @@
 
 #include "compiler/frontend/Parser.h"
 #include "tools/CommandLine.h"
+#include "tools/GpuRun.h"
 #include "tools/InputFile.h"
 #include "tools/KernelRun.h"
 
@@ -34,6 +35,7 @@ struct RunArgs {
   std::string File;
   std::string Kernel;
   bool Gpu = false;
+  size_t Iters = 0;
   std::optional<std::string> Spec;
   std::optional<size_t> Config;
   uint64_t Seed = 0;
@@ -57,7 +59,9 @@ static const char RunUsage[] =
     "options:\n"
     "  --kernel K             the @triton.jit kernel to run (required)\n"
     "  --cpu                  run on the CPU interpreter (the default)\n"
-    "  --gpu                  run on the GPU (not available yet)\n"
+    "  --gpu                  also compile it for the GPU present, run it there on the same inputs and\n"
+    "                         compare every output with the interpreter's (per-dtype tolerance)\n"
+    "  --iters N              with --gpu: time N runs after warm-up (median, L2 flushed) and give GB/s\n"
     "  --spec 'SPEC'          launch spec text; replaces the kernel's directives (docs/launch-spec.md)\n"
     "  --config N             use autotune config N (0-based; default 0) for what the spec leaves out\n"
     "  --seed S               seed of the generated inputs (default 0)\n"
@@ -123,6 +127,15 @@ static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
       Out.Config = N;
       continue;
     }
+    if (takeValue(A, I, "--iters", Value, Missing)) {
+      if (Missing)
+        return Needs("--iters", "a non-negative integer");
+      uint64_t N = 0;
+      if (!parseUnsigned(Value, N) || N > 100000)
+        return usageError("--iters takes an integer from 0 to 100000, not '" + std::string(Value) + "'");
+      Out.Iters = static_cast<size_t>(N);
+      continue;
+    }
     if (takeValue(A, I, "--seed", Value, Missing)) {
       if (Missing)
         return Needs("--seed", "a non-negative integer");
@@ -169,10 +182,8 @@ static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
     return usageError("no input file");
   if (Out.Kernel.empty())
     return usageError("which kernel? pass --kernel NAME");
-  if (Out.Gpu) {
-    std::cerr << "tessel run: error: GPU execution needs the code generator, which is not built yet; use --cpu\n";
-    return ExitUsage;
-  }
+  if (Out.Iters && !Out.Gpu)
+    return usageError("--iters times GPU runs: add --gpu");
   return std::nullopt;
 }
 
@@ -189,6 +200,16 @@ int runRun(const Args &A) {
   Opts.Spec = RA.Spec;
   Opts.Config = RA.Config;
   Opts.Seed = RA.Seed;
+  Opts.Iters = RA.Iters;
+  std::unique_ptr<GpuRunner> Gpu;
+  if (RA.Gpu) {
+    Gpu = std::make_unique<GpuRunner>();
+    if (!Gpu->unavailable().empty()) {
+      std::cerr << "tessel run: error: --gpu: " << Gpu->unavailable() << "\n";
+      return ExitUsage;
+    }
+    Opts.Gpu = Gpu.get();
+  }
   if (RA.SaveDir) {
     std::error_code EC;
     std::filesystem::create_directories(*RA.SaveDir, EC);
@@ -204,6 +225,8 @@ int runRun(const Args &A) {
   try {
     auto File = ParsedFile::parse(std::make_shared<SourceText>(*In.Text, RA.File));
     std::string Error;
+    if (Gpu)
+      Report.GpuDevice = Gpu->device();
     if (!runKernel(*File, RA.File, RA.Kernel, Opts, Report, Error)) {
       std::cerr << "tessel run: error: " << RA.File << ": " << Error << '\n';
       return ExitUsage;

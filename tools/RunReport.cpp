@@ -20,6 +20,7 @@ size_t RunReport::errors() const {
   for (const InstanceReport &I : Instances) {
     Count(I.Findings);
     N += !I.Error.empty();
+    N += I.Gpu && !I.Gpu->Error.empty();
   }
   return N;
 }
@@ -79,8 +80,33 @@ static void renderOutput(std::ostream &OS, const OutputSummary &O) {
   }
 }
 
+/// `  gpu: 24 registers, 0 local bytes, 0 B shared, ptxas 13.0: out_ptr matches (1000 elements, max rel error 0)`
+static void renderGpu(std::ostream &OS, const GpuInstanceReport &G) {
+  if (!G.Error.empty() && !G.Ran) {
+    OS << "  gpu: error: " << G.Error << '\n';
+    return;
+  }
+  OS << "  gpu: " << G.Registers << " registers, " << G.LocalBytes << " local bytes, " << G.SharedBytes << " B shared, "
+     << G.Threads << " threads";
+  if (!G.Assembler.empty())
+    OS << ", " << G.Assembler;
+  OS << '\n';
+  for (const GpuComparison &C : G.Outputs) {
+    OS << "    " << C.Name << ": " << (C.Mismatches ? std::to_string(C.Mismatches) + " of " : "") << C.Compared
+       << " elements " << (C.Mismatches ? "differ from" : "match") << " the interpreter (max abs error "
+       << formatNumber(C.MaxAbs) << ", max rel error " << formatNumber(C.MaxRel) << ")\n";
+  }
+  if (G.TimedRuns)
+    OS << "    time: median " << formatNumber(G.MedianMs) << " ms (min " << formatNumber(G.MinMs) << ", max "
+       << formatNumber(G.MaxMs) << ") over " << G.TimedRuns << " runs, " << formatNumber(G.GBps) << " GB/s for "
+       << G.TensorBytes << " tensor bytes\n";
+  if (!G.Error.empty())
+    OS << "  gpu: error: " << G.Error << '\n';
+}
+
 void renderRunText(std::ostream &OS, const RunReport &R, const RunSources &Src, const TextStyle &Style) {
-  OS << "run " << R.Kernel << " in " << R.Path << " on the CPU interpreter (seed " << R.Seed << ")\n";
+  OS << "run " << R.Kernel << " in " << R.Path << " on the CPU interpreter"
+     << (R.GpuDevice.empty() ? "" : " and on " + R.GpuDevice) << " (seed " << R.Seed << ")\n";
   OS << "launch: " << plural(R.Planned, "instance") << " " << R.SpecSource << '\n';
   for (const std::string &A : R.Assumptions)
     OS << "assumed: " << A << '\n';
@@ -102,6 +128,8 @@ void renderRunText(std::ostream &OS, const RunReport &R, const RunSources &Src, 
       renderOutput(OS, O);
     if (!I.PrintLog.empty())
       OS << "  device_print:\n" << I.PrintLog << (I.PrintLog.back() == '\n' ? "" : "\n");
+    if (I.Gpu)
+      renderGpu(OS, *I.Gpu);
     for (const diag::Finding &F : I.Findings)
       renderFinding(OS, F, Src.File, R.Path, Style);
   }
@@ -127,7 +155,9 @@ void renderRunJson(std::ostream &OS, const RunReport &R, const RunSources &Src) 
   nlohmann::json J;
   J["file"] = R.Path;
   J["kernel"] = R.Kernel;
-  J["device"] = "cpu";
+  J["device"] = R.GpuDevice.empty() ? "cpu" : "cpu+gpu";
+  if (!R.GpuDevice.empty())
+    J["gpu"] = R.GpuDevice;
   J["seed"] = R.Seed;
   J["spec"] = R.SpecKind;
   J["assumptions"] = R.Assumptions;
@@ -173,6 +203,31 @@ void renderRunJson(std::ostream &OS, const RunReport &R, const RunSources &Src) 
     }
     O["diagnostics"] = diagnostics(I.Findings, Src.File, R.Path);
     O["print"] = I.PrintLog;
+    if (I.Gpu) {
+      const GpuInstanceReport &G = *I.Gpu;
+      nlohmann::json GJ;
+      GJ["ran"] = G.Ran;
+      GJ["error"] = G.Error.empty() ? nlohmann::json(nullptr) : nlohmann::json(G.Error);
+      GJ["registers"] = G.Registers;
+      GJ["localBytes"] = G.LocalBytes;
+      GJ["sharedBytes"] = G.SharedBytes;
+      GJ["threads"] = G.Threads;
+      GJ["assembler"] = G.Assembler;
+      GJ["compileMillis"] = G.CompileMs;
+      GJ["outputs"] = nlohmann::json::array();
+      for (const GpuComparison &C : G.Outputs)
+        GJ["outputs"].push_back({{"name", C.Name},
+                                 {"dtype", C.DType},
+                                 {"compared", C.Compared},
+                                 {"mismatches", C.Mismatches},
+                                 {"maxAbsError", number(C.MaxAbs)},
+                                 {"maxRelError", number(C.MaxRel)},
+                                 {"firstMismatch", C.FirstMismatch}});
+      if (G.TimedRuns)
+        GJ["time"] = {{"runs", G.TimedRuns},  {"medianMillis", G.MedianMs}, {"minMillis", G.MinMs},
+                      {"maxMillis", G.MaxMs}, {"gbPerSecond", G.GBps},      {"tensorBytes", G.TensorBytes}};
+      O["gpu"] = std::move(GJ);
+    }
     J["instances"].push_back(std::move(O));
   }
   J["errors"] = R.errors();

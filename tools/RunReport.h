@@ -47,6 +47,32 @@ struct OutputSummary {
   std::string SavedAs; ///< the .npy dtype when it is not DType's own ("<u2" for bf16 bits)
 };
 
+/// One output compared between the GPU and the interpreter.
+struct GpuComparison {
+  std::string Name;
+  std::string DType;
+  int64_t Compared = 0;   ///< elements the interpreter wrote
+  int64_t Mismatches = 0; ///< beyond the dtype's tolerance (NaN against a number counts)
+  double MaxAbs = 0, MaxRel = 0;
+  int64_t FirstMismatch = -1; ///< element index; -1 when all agree
+  double Expected = 0, Got = 0;
+};
+
+/// What `--gpu` gave for one instance.
+struct GpuInstanceReport {
+  bool Ran = false;
+  std::string Error; ///< compile failure, driver error, fault or hang
+  std::string Assembler;
+  int Registers = 0, LocalBytes = 0;
+  unsigned SharedBytes = 0, Threads = 0;
+  double CompileMs = 0;
+  std::vector<GpuComparison> Outputs;
+  size_t TimedRuns = 0;
+  double MedianMs = 0, MinMs = 0, MaxMs = 0;
+  double GBps = 0; ///< tensor bytes (inputs read once, outputs written once) per second
+  uint64_t TensorBytes = 0;
+};
+
 struct InstanceReport {
   std::string Label; ///< "n=1000"; "" for a spec without lists
   std::array<int64_t, 3> Grid = {1, 1, 1};
@@ -57,8 +83,9 @@ struct InstanceReport {
   double Millis = 0;     ///< interpreter wall time (JSON only: text stays stable)
   size_t Violations = 0; ///< every violating lane, counted
   std::vector<OutputSummary> Outputs;
-  std::vector<diag::Finding> Findings; ///< TS301-TS303, in the file
-  std::string PrintLog;                ///< device_print output
+  std::vector<diag::Finding> Findings;  ///< TS301-TS303, in the file
+  std::string PrintLog;                 ///< device_print output
+  std::optional<GpuInstanceReport> Gpu; ///< with --gpu
 };
 
 struct RunReport {
@@ -73,8 +100,9 @@ struct RunReport {
   /// ...and in the --spec text.
   std::vector<diag::Finding> SpecFindings;
   std::vector<InstanceReport> Instances;
-  size_t Planned = 0; ///< instances the launch spec gives (all run unless NotRun says why)
-  std::string NotRun; ///< why no instance ran ("the file has syntax errors")
+  size_t Planned = 0;    ///< instances the launch spec gives (all run unless NotRun says why)
+  std::string GpuDevice; ///< with --gpu: the device the instances ran on
+  std::string NotRun;    ///< why no instance ran ("the file has syntax errors")
   /// Why --save could not write a file (the run itself went on).
   std::string SaveError;
 

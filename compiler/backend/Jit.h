@@ -1,0 +1,93 @@
+//===- Jit.h - one kernel module to PTX, cubin and resources ----*- C++ -*-===//
+/// \file
+/// The back end's entry point: an LLVM module holding one kernel (from
+/// compiler/codegen) goes through PtxEmit (libdevice, O3, NVPTX), Assemble
+/// (nvJitLink or ptxas) and ResourceReport, and comes back as a
+/// CompiledKernel: the PTX, the cubin, the kernel's PTX signature, its
+/// resources and theoretical occupancy, and the time of each stage.
+///
+/// A CompiledKernel serializes to bytes (the compile cache's payload, and
+/// what a JIT worker process sends back to its parent) and back; bytes that
+/// do not decode are an error, never a crash.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_BACKEND_JIT_H
+#define TESSEL_COMPILER_BACKEND_JIT_H
+
+#include "compiler/backend/Assemble.h"
+#include "compiler/backend/Occupancy.h"
+#include "compiler/backend/ResourceReport.h"
+#include "compiler/backend/Target.h"
+
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace tessel::backend {
+
+/// What the launch needs besides the code (Triton's metadata): from codegen.
+struct LaunchShape {
+  unsigned Threads = 128;     ///< 32 x num_warps (`.reqntid`)
+  unsigned DynamicShared = 0; ///< bytes (Triton uses dynamic shared memory only)
+};
+
+struct JitOptions {
+  GpuArch Arch;
+  bool FpFusion = true;
+  /// Stop after the PTX (--emit ptx / llvm): no assembler is needed.
+  bool Assemble = true;
+  /// Keep the optimized LLVM IR text (--emit llvm).
+  bool KeepLlvm = false;
+  AssembleOptions Assembler; ///< Arch is filled from above
+};
+
+/// One `.param` of the PTX entry: `.u64 .ptr .global .align 1`, `.u32`, ...
+struct PtxParam {
+  std::string Type;
+  std::string Name;
+};
+
+struct StageTime {
+  std::string Stage; ///< "link", "optimize", "codegen", "assemble", ...
+  double Ms = 0;
+};
+
+struct CompiledKernel {
+  std::string Entry;
+  GpuArch Arch;
+  std::string Llvm; ///< optimized module text, when kept
+  std::string Ptx;
+  std::vector<PtxParam> Params;
+  std::optional<unsigned> ReqNtid, MaxNReg; ///< `.reqntid` x, `.maxnreg`
+  std::string Cubin;                        ///< empty when not assembled
+  std::string AssemblerLog;
+  std::string Assembler; ///< "nvJitLink 13.0", "ptxas 13.0"
+  LaunchShape Launch;
+  ResourceUsage Resources;
+  Occupancy Occ;
+  std::vector<StageTime> Times; ///< not serialized
+
+  bool assembled() const { return !Cubin.empty(); }
+  /// Static + dynamic shared memory per block.
+  unsigned sharedBytes() const { return Resources.StaticShared + Launch.DynamicShared; }
+};
+
+/// Compiles M (one kernel entry; see PtxEmit.h for what happens to it).
+llvm::Expected<CompiledKernel> compileModule(llvm::Module &M, const LaunchShape &Launch, const JitOptions &Opts);
+
+/// The entry name and parameters of the first `.entry` in Ptx, and its
+/// `.reqntid` / `.maxnreg` directives.
+bool parsePtxSignature(llvm::StringRef Ptx, CompiledKernel &Out);
+
+std::string serialize(const CompiledKernel &K);
+llvm::Expected<CompiledKernel> deserialize(llvm::StringRef Bytes);
+
+} // namespace tessel::backend
+
+#endif // TESSEL_COMPILER_BACKEND_JIT_H

@@ -1,0 +1,76 @@
+//===- PtxEmit.h - LLVM IR -> PTX with the NVPTX back end -------*- C++ -*-===//
+/// \file
+/// The LLVM half of the JIT, in process: libdevice is linked into the
+/// kernel's module (only the functions it calls: Linker::LinkOnlyNeeded),
+/// every non-kernel function is internalized so that the O3 pipeline drops
+/// what is unused and inlines the rest, the `nvvm-reflect-ftz` module flag is
+/// set to 1 as Triton sets it (so libdevice's `__nvvm_reflect("__CUDA_FTZ")`
+/// folds to flush-to-zero paths), the O3 pipeline runs with the NVPTX target
+/// machine's own passes (NVVMReflect among them), and the NVPTX asm printer
+/// writes the PTX text.
+///
+/// The PTX is then brought to what Triton 3.6's make_ptx hands ptxas: the
+/// `.version` line names the toolkit's PTX ISA (LLVM 19 stops at 8.5), and a
+/// kernel's pointer parameters into global memory carry
+/// `.ptr .global .align N` (what newer LLVMs print for a CUDA kernel; LLVM
+/// 19 prints it only outside CUDA).
+///
+/// Thread safety: each call builds its own target machine; modules of
+/// different LLVMContexts may be compiled on different threads at once.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_BACKEND_PTXEMIT_H
+#define TESSEL_COMPILER_BACKEND_PTXEMIT_H
+
+#include "compiler/backend/Target.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace tessel::backend {
+
+struct PtxOptions {
+  GpuArch Arch;
+  /// The `.version` of the PTX text (ptxIsaForToolkit); the LLVM feature is
+  /// min(PtxIsa, MaxLlvmPtxIsa).
+  unsigned PtxIsa = 90;
+  /// Triton's enable_fp_fusion (default on): a*b+c may become one fma.
+  bool FpFusion = true;
+  /// libdevice.10.bc; empty: a module that calls `__nv_*` is an error.
+  std::string Libdevice;
+  /// The O3 pipeline (off: only the code generator's own passes, for tests
+  /// that check the module as built).
+  bool Optimize = true;
+  /// When set, receives the module's text after optimization, before the
+  /// code generator runs (`--emit llvm`).
+  std::string *OptimizedIr = nullptr;
+};
+
+/// Stage times in milliseconds, for `tessel compile --emit report`.
+struct PtxTimes {
+  double LinkMs = 0, OptimizeMs = 0, CodegenMs = 0;
+};
+
+/// Sets M's triple and data layout for the target (done by emitPtx too;
+/// codegen may call it first so that its IR already carries them).
+llvm::Error prepareModule(llvm::Module &M, const PtxOptions &Opts);
+
+/// Links libdevice into M, internalizes, optimizes and prints PTX. M is
+/// changed in place (after the call it is the optimized module, which
+/// `--emit llvm` prints).
+llvm::Expected<std::string> emitPtx(llvm::Module &M, const PtxOptions &Opts, PtxTimes *Times = nullptr);
+
+/// Only the first steps of emitPtx: libdevice linked, internalized and O3,
+/// no PTX (`--emit llvm`).
+llvm::Error optimizeModule(llvm::Module &M, const PtxOptions &Opts, PtxTimes *Times = nullptr);
+
+/// The PTX text's post-processing described above (exposed for tests).
+std::string fixupPtx(std::string Ptx, unsigned PtxIsa, const llvm::Module &M);
+
+} // namespace tessel::backend
+
+#endif // TESSEL_COMPILER_BACKEND_PTXEMIT_H

@@ -1,0 +1,158 @@
+//===- Codegen.cpp - tile IR to LLVM IR for NVPTX -------------------------===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// emitLLVM: builds the kernel with Triton's ABI (Codegen.h), runs the
+/// analyses (AxisInfo, layout assignment), lowers the body through the
+/// lowering families and verifies the module. A module LLVM's verifier
+/// rejects is a tessel bug; it is reported as a Problem at the kernel, never
+/// handed on.
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/Codegen.h"
+
+#include "compiler/codegen/AxisInfo.h"
+#include "compiler/codegen/LayoutAssignment.h"
+#include "compiler/codegen/lower/LoweringContext.h"
+#include "compiler/ir/Ops.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace tessel::codegen {
+
+std::set<std::string> defaultDivisibility(const ir::Function &F) {
+  std::set<std::string> D;
+  for (const ir::Value *P : F.params())
+    if (P->type().Elem.isPointer())
+      D.insert(P->name());
+  return D;
+}
+
+/// PTX's spelling of a parameter of element type E (facts §4).
+static std::string ptxParamType(ElemType E) {
+  if (E.isPointer())
+    return ".u64 .ptr .global";
+  switch (E.Scalar) {
+  case ScalarKind::I1:
+  case ScalarKind::I8:
+  case ScalarKind::U8:
+    return ".u8";
+  case ScalarKind::I16:
+  case ScalarKind::U16:
+  case ScalarKind::FP16:
+  case ScalarKind::BF16:
+    return ".u16";
+  case ScalarKind::I64:
+  case ScalarKind::U64:
+    return ".u64";
+  case ScalarKind::FP32:
+    return ".f32";
+  case ScalarKind::FP64:
+    return ".f64";
+  default:
+    return ".u32";
+  }
+}
+
+static void annotate(llvm::Module &M, llvm::Function &K, const char *Key, int Value) {
+  llvm::LLVMContext &Ctx = M.getContext();
+  llvm::Metadata *MD[] = {llvm::ValueAsMetadata::get(&K), llvm::MDString::get(Ctx, Key),
+                          llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(Ctx), Value))};
+  M.getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(Ctx, MD));
+}
+
+CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::LLVMContext &Ctx) {
+  CodegenResult Res;
+  auto M = std::make_unique<llvm::Module>(F.name(), Ctx);
+  M->setTargetTriple(NVPTXTriple);
+  M->setDataLayout(NVPTXDataLayout);
+  SourceRange KernelRange = F.body().ops().empty() ? SourceRange{} : F.body().ops().front()->loc();
+  if (Opts.NumWarps < 1 || (Opts.NumWarps & (Opts.NumWarps - 1)) || Opts.NumWarps > 32) {
+    Res.Problems.push_back({ProblemKind::UnsupportedConstruct,
+                            KernelRange,
+                            "num_warps=" + std::to_string(Opts.NumWarps) + " is not a power of two from 1 to 32",
+                            {},
+                            {},
+                            {}});
+    return Res;
+  }
+  if (Opts.NumCTAs != 1) {
+    Res.Problems.push_back({ProblemKind::UnsupportedConstruct,
+                            KernelRange,
+                            "num_ctas other than 1 is not supported by tessel's code generator yet",
+                            {},
+                            {},
+                            {}});
+    return Res;
+  }
+
+  // The ABI: the Function's parameters, then the two scratch pointers.
+  llvm::IRBuilder<> TB(Ctx);
+  std::vector<llvm::Type *> ParamTys;
+  KernelABI &ABI = Res.ABI;
+  ABI.EntryName = F.name();
+  ABI.ThreadsPerBlock = 32u * static_cast<unsigned>(Opts.NumWarps);
+  auto *GlobalPtr = llvm::PointerType::get(Ctx, 1);
+  for (const ir::Value *P : F.params()) {
+    ElemType E = P->type().Elem;
+    ParamTys.push_back(registerType(Ctx, E));
+    ABI.ParamTypes.push_back(ptxParamType(E));
+  }
+  ParamTys.push_back(GlobalPtr);
+  ParamTys.push_back(GlobalPtr);
+  ABI.ParamTypes.push_back(ptxParamType(ElemType{ScalarKind::I8, 1}));
+  ABI.ParamTypes.push_back(ptxParamType(ElemType{ScalarKind::I8, 1}));
+
+  AxisInfoAnalysis AI(F, Opts.DivisibleBy16);
+  LayoutPlan Plan = assignLayouts(F, static_cast<unsigned>(Opts.NumWarps), AI);
+
+  auto *FT = llvm::FunctionType::get(TB.getVoidTy(), ParamTys, false);
+  llvm::Function *K = llvm::Function::Create(FT, llvm::GlobalValue::ExternalLinkage, F.name(), *M);
+  for (size_t I = 0; I < F.params().size(); ++I)
+    K->getArg(static_cast<unsigned>(I))->setName(F.params()[I]->name());
+  K->getArg(static_cast<unsigned>(F.params().size()))->setName("global_scratch");
+  K->getArg(static_cast<unsigned>(F.params().size() + 1))->setName("profile_scratch");
+  annotate(*M, *K, "kernel", 1);
+  annotate(*M, *K, "reqntidx", static_cast<int>(ABI.ThreadsPerBlock));
+  if (Opts.MaxNReg)
+    annotate(*M, *K, "maxnreg", *Opts.MaxNReg);
+  if (!Opts.EnableFpFusion)
+    K->addFnAttr("unsafe-fp-math", "false");
+
+  LoweringContext C(F, Opts, *M, *K, Plan, AI);
+  for (size_t I = 0; I < F.params().size(); ++I)
+    C.set(F.params()[I], C.scalarTile(K->getArg(static_cast<unsigned>(I))));
+  llvm::BasicBlock *Body = llvm::BasicBlock::Create(Ctx, "body", K);
+  C.B.SetInsertPoint(Body);
+  C.lowerBlock(F.body());
+  C.B.CreateRetVoid();
+  llvm::IRBuilder<>(C.prologue()).CreateBr(Body);
+  ABI.SharedBytes = static_cast<unsigned>((C.sharedBytes() + 15) / 16 * 16);
+
+  Res.Problems = std::move(C.Problems);
+  if (!Res.Problems.empty())
+    return Res;
+  std::string Err;
+  llvm::raw_string_ostream OS(Err);
+  if (llvm::verifyModule(*M, &OS)) {
+    Res.Problems.push_back(
+        {ProblemKind::UnsupportedConstruct,
+         KernelRange,
+         "tessel's code generator built an invalid LLVM module (a tessel bug): " + Err.substr(0, 400),
+         {},
+         {},
+         {}});
+    return Res;
+  }
+  Res.Module = std::move(M);
+  return Res;
+}
+
+} // namespace tessel::codegen

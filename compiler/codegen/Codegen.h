@@ -1,0 +1,111 @@
+//===- Codegen.h - tile IR to LLVM IR for NVPTX ----------------*- C++ -*-===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The one entry point of the code generator: a verified ir::Function (one
+/// kernel specialization, every helper inlined) becomes an LLVM module for
+/// the NVPTX target, holding one kernel with Triton 3.6's ABI (facts §4):
+///
+///  - the entry is named like the Python function; its parameters are the
+///    Function's parameters in order (constexprs and ints equal to 1 are
+///    already gone), pointers as `ptr addrspace(1)`, then two trailing
+///    `ptr addrspace(1)` scratch parameters (global and profile scratch,
+///    always null today);
+///  - `.reqntid` is 32 x NumWarps (the `nvvm.annotations` "reqntidx" and
+///    "kernel" entries), `.maxnreg` when MaxNReg is set;
+///  - shared memory is dynamic only: one external `[0 x i8] addrspace(3)`
+///    global `global_smem`; KernelABI::SharedBytes says how much a launch
+///    must pass.
+///
+/// Math functions are calls to libdevice's `__nv_*` declarations; the
+/// backend links libdevice (internalized, unused functions dropped), runs
+/// the optimisation pipeline and emits PTX. Nothing here runs a pass beyond
+/// building and verifying the module.
+///
+/// A construct the generator cannot lower yet is a Problem at the op's
+/// SourceRange (kind UnsupportedConstruct, "... is not supported by tessel's
+/// code generator yet"); the module is then null. The generator never
+/// crashes or silently drops an op on a verified Function.
+///
+/// Threading: emitLLVM builds into the caller's LLVMContext; calls with
+/// distinct contexts may run concurrently on one Function.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_CODEGEN_CODEGEN_H
+#define TESSEL_COMPILER_CODEGEN_CODEGEN_H
+
+#include "compiler/support/Problem.h"
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace tessel::ir {
+class Function;
+} // namespace tessel::ir
+
+namespace tessel::codegen {
+
+/// Triton's compile options that change the generated code.
+struct CodegenOptions {
+  /// Compute capability x 10 + minor: 80 (sm_80), 90 (sm_90 / sm_90a).
+  int Arch = 90;
+  int NumWarps = 4;
+  int NumStages = 3; ///< no effect until the pipeliner exists (issue 11)
+  int NumCTAs = 1;   ///< only 1 is supported
+  /// `triton.Config(maxnreg=...)`: becomes `.maxnreg`.
+  std::optional<int> MaxNReg;
+  /// Parameters (by name) Triton's specialization marks divisible by 16
+  /// (key "D": a pointer's address, an int's value). Pointers listed here
+  /// are 16-byte aligned and ints multiples of 16, which allows 128-bit
+  /// vector accesses; see defaultDivisibility for the usual assumption.
+  std::set<std::string> DivisibleBy16;
+  /// Triton's `enable_fp_fusion` (default on): lets LLVM contract a * b + c.
+  bool EnableFpFusion = true;
+  /// Triton's `debug`: when false, `device_assert` is dropped as Triton does.
+  bool Debug = false;
+};
+
+/// The entry's PTX interface, as the launcher and the ABI tests read it.
+struct KernelABI {
+  std::string EntryName;
+  /// One per PTX parameter, in order, in PTX's spelling: ".u64 .ptr .global"
+  /// for pointers, ".u32" (i32), ".u64" (i64/u64), ".f32", ".f64", ".u8"
+  /// (i1), ... including the two trailing scratch pointers.
+  std::vector<std::string> ParamTypes;
+  unsigned ThreadsPerBlock = 128;
+  /// Dynamic shared memory the launch passes (Triton's metadata "shared").
+  unsigned SharedBytes = 0;
+};
+
+struct CodegenResult {
+  /// Null when Problems is not empty.
+  std::unique_ptr<llvm::Module> Module;
+  KernelABI ABI;
+  /// Constructs not lowered, at their source ranges.
+  std::vector<Problem> Problems;
+};
+
+/// Lowers F (verified) under Opts into a module of Ctx.
+CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::LLVMContext &Ctx);
+
+/// The divisibility a Triton launch with PyTorch tensors usually has: every
+/// pointer parameter (allocations are 256-byte aligned); no ints.
+std::set<std::string> defaultDivisibility(const ir::Function &F);
+
+/// The NVPTX data layout and triple the module is built for (shared with the
+/// backend's TargetMachine).
+inline constexpr const char *NVPTXTriple = "nvptx64-nvidia-cuda";
+inline constexpr const char *NVPTXDataLayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64";
+
+} // namespace tessel::codegen
+
+#endif // TESSEL_COMPILER_CODEGEN_CODEGEN_H

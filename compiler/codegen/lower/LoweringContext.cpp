@@ -1,0 +1,315 @@
+//===- LoweringContext.cpp - state shared by the op lowerings -------------===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// Values, types, thread coordinates, layout conversion and the dispatch of
+/// ops to the lowering families (LoweringContext.h says what each is for).
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/lower/LoweringContext.h"
+
+#include "compiler/codegen/lower/Lowerings.h"
+
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+namespace tessel::codegen {
+
+LoweringContext::LoweringContext(const ir::Function &, const CodegenOptions &Opts, llvm::Module &M,
+                                 llvm::Function &Kernel, const LayoutPlan &Plan, const AxisInfoAnalysis &AI)
+    : Opts(Opts), Ctx(M.getContext()), M(M), Kernel(Kernel), Plan(Plan), AI(AI), B(M.getContext()) {
+  Prologue = llvm::BasicBlock::Create(Ctx, "prologue", &Kernel);
+  B.SetInsertPoint(Prologue);
+  Tid = B.CreateCall(intrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x), {}, "tid");
+  Lane = B.CreateAnd(Tid, i32(31), "lane");
+  Warp = B.CreateLShr(Tid, i32(5), "warp");
+  Smem = new llvm::GlobalVariable(M, llvm::ArrayType::get(B.getInt8Ty(), 0), false, llvm::GlobalValue::ExternalLinkage,
+                                  nullptr, "global_smem", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+  Smem->setAlignment(llvm::Align(16));
+}
+
+//===----------------------------------------------------------------------===//
+// Values and types
+//===----------------------------------------------------------------------===//
+
+const Tile &LoweringContext::get(const ir::Value *V) {
+  auto It = Values.find(V);
+  if (It != Values.end())
+    return It->second;
+  Tile T;
+  T.Layout = wanted(V);
+  T.Regs.assign(T.Layout.numRegs(), llvm::PoisonValue::get(regType(V->type().Elem)));
+  return Values.emplace(V, std::move(T)).first->second;
+}
+
+Tile LoweringContext::getAs(const ir::Value *V, const LinearLayout &L) {
+  const Tile &T = get(V);
+  if (T.Layout == L)
+    return T;
+  return convert(T, L, V->type().Elem);
+}
+
+void LoweringContext::set(const ir::Value *V, Tile T) { Values[V] = std::move(T); }
+
+llvm::Type *LoweringContext::regType(ElemType E) { return registerType(Ctx, E); }
+
+llvm::Type *registerType(llvm::LLVMContext &Ctx, ElemType E) {
+  llvm::IRBuilder<> B(Ctx);
+  if (E.isPointer())
+    return llvm::PointerType::get(Ctx, 1);
+  switch (E.Scalar) {
+  case ScalarKind::I1:
+    return B.getInt1Ty();
+  case ScalarKind::I8:
+  case ScalarKind::U8:
+  case ScalarKind::FP8E4NV:
+  case ScalarKind::FP8E4B8:
+  case ScalarKind::FP8E4B15:
+  case ScalarKind::FP8E5:
+  case ScalarKind::FP8E5B16:
+    return B.getInt8Ty();
+  case ScalarKind::I16:
+  case ScalarKind::U16:
+    return B.getInt16Ty();
+  case ScalarKind::I32:
+  case ScalarKind::U32:
+    return B.getInt32Ty();
+  case ScalarKind::I64:
+  case ScalarKind::U64:
+    return B.getInt64Ty();
+  case ScalarKind::FP16:
+    return B.getHalfTy();
+  case ScalarKind::BF16:
+    return B.getBFloatTy();
+  case ScalarKind::FP32:
+    return B.getFloatTy();
+  case ScalarKind::FP64:
+    return B.getDoubleTy();
+  case ScalarKind::Void:
+  case ScalarKind::Unknown:
+    break;
+  }
+  return B.getInt32Ty();
+}
+
+llvm::Type *LoweringContext::memType(ElemType E) {
+  if (!E.isPointer() && E.Scalar == ScalarKind::I1)
+    return B.getInt8Ty();
+  return regType(E);
+}
+
+llvm::Value *LoweringContext::toMem(llvm::Value *V, ElemType E) {
+  if (!E.isPointer() && E.Scalar == ScalarKind::I1)
+    return B.CreateZExt(V, B.getInt8Ty());
+  return V;
+}
+
+llvm::Value *LoweringContext::fromMem(llvm::Value *V, ElemType E) {
+  if (!E.isPointer() && E.Scalar == ScalarKind::I1)
+    return B.CreateICmpNE(V, B.getInt8(0));
+  return V;
+}
+
+Tile LoweringContext::scalarTile(llvm::Value *V) const { return Tile{scalarLayout(Opts.NumWarps), {V}}; }
+
+//===----------------------------------------------------------------------===//
+// Threads and coordinates
+//===----------------------------------------------------------------------===//
+
+const std::vector<llvm::Value *> &LoweringContext::threadCoord(const LinearLayout &L) {
+  std::string Key = L.str();
+  auto It = ThreadCoords.find(Key);
+  if (It != ThreadCoords.end())
+    return It->second;
+  // Computed once, in the prologue, so loops do not recompute them.
+  llvm::IRBuilder<> P(Prologue);
+  std::vector<llvm::Value *> Coords(L.rank(), P.getInt32(0));
+  auto AddBits = [&](llvm::Value *Id, const std::vector<Coord> &Bases) {
+    for (size_t I = 0; I < Bases.size(); ++I)
+      for (unsigned D = 0; D < L.rank(); ++D) {
+        if (!Bases[I][D])
+          continue;
+        llvm::Value *Bit = P.CreateAnd(P.CreateLShr(Id, P.getInt32(static_cast<uint32_t>(I))), P.getInt32(1));
+        Coords[D] = P.CreateXor(Coords[D], P.CreateMul(Bit, P.getInt32(static_cast<uint32_t>(Bases[I][D]))));
+      }
+  };
+  AddBits(Lane, L.Lane);
+  AddBits(Warp, L.Warp);
+  return ThreadCoords.emplace(Key, std::move(Coords)).first->second;
+}
+
+llvm::Value *LoweringContext::coord(const LinearLayout &L, unsigned R, unsigned Dim) {
+  int64_t RegPart = L.regCoord(R)[Dim];
+  llvm::Value *T = threadCoord(L)[Dim];
+  return RegPart ? B.CreateXor(T, i32(RegPart)) : T;
+}
+
+llvm::Value *LoweringContext::linearIndex(const LinearLayout &L, unsigned R) {
+  llvm::Value *Idx = i32(0);
+  for (unsigned D = 0; D < L.rank(); ++D)
+    Idx = B.CreateAdd(B.CreateMul(Idx, i32(L.Shape[D])), coord(L, R, D));
+  return Idx;
+}
+
+llvm::Value *LoweringContext::ownerPredicate(const LinearLayout &L) {
+  auto ZeroMask = [](const std::vector<Coord> &Bases) {
+    uint32_t Mask = 0;
+    for (size_t I = 0; I < Bases.size(); ++I)
+      if (std::all_of(Bases[I].begin(), Bases[I].end(), [](int64_t V) { return V == 0; }))
+        Mask |= 1u << I;
+    return Mask;
+  };
+  uint32_t LaneMask = ZeroMask(L.Lane), WarpMask = ZeroMask(L.Warp);
+  llvm::Value *P = nullptr;
+  if (LaneMask)
+    P = B.CreateICmpEQ(B.CreateAnd(Lane, i32(LaneMask)), i32(0));
+  if (WarpMask) {
+    llvm::Value *W = B.CreateICmpEQ(B.CreateAnd(Warp, i32(WarpMask)), i32(0));
+    P = P ? B.CreateAnd(P, W) : W;
+  }
+  return P;
+}
+
+//===----------------------------------------------------------------------===//
+// Layout conversion and shared memory
+//===----------------------------------------------------------------------===//
+
+void LoweringContext::barrier() { B.CreateCall(intrinsic(llvm::Intrinsic::nvvm_barrier0)); }
+
+llvm::Value *LoweringContext::sharedElement(ElemType E, llvm::Value *Index) {
+  return B.CreateGEP(memType(E), Smem, {Index});
+}
+
+void LoweringContext::stageToShared(const Tile &T, ElemType E, llvm::Value *Base, bool Barrier) {
+  if (Barrier)
+    barrier();
+  int64_t Numel = 1;
+  for (int64_t D : T.Layout.Shape)
+    Numel *= D;
+  llvm::Type *MT = memType(E);
+  uint64_t Bytes = M.getDataLayout().getTypeAllocSize(MT);
+  uint64_t Start = 0;
+  if (auto *CI = llvm::dyn_cast_or_null<llvm::ConstantInt>(Base))
+    Start = CI->getZExtValue();
+  needShared((Start + static_cast<uint64_t>(Numel)) * Bytes);
+  for (unsigned R = 0; R < T.Regs.size(); ++R) {
+    llvm::Value *Idx = linearIndex(T.Layout, R);
+    if (Base)
+      Idx = B.CreateAdd(Idx, Base);
+    B.CreateStore(toMem(T.Regs[R], E), sharedElement(E, Idx));
+  }
+}
+
+Tile LoweringContext::convert(const Tile &T, const LinearLayout &To, ElemType E) {
+  if (T.Layout == To)
+    return T;
+  Tile Out{To, {}};
+  // In registers when the threads are the same and every register of To
+  // is one of T's (To drops replicated or unused registers).
+  if (T.Layout.Lane == To.Lane && T.Layout.Warp == To.Warp && T.Layout.Shape == To.Shape) {
+    std::map<Coord, unsigned> ByCoord;
+    for (unsigned R = 0; R < T.Layout.numRegs(); ++R)
+      ByCoord.emplace(T.Layout.regCoord(R), R);
+    bool All = true;
+    for (unsigned R = 0; R < To.numRegs() && All; ++R) {
+      auto It = ByCoord.find(To.regCoord(R));
+      if (It == ByCoord.end())
+        All = false;
+      else
+        Out.Regs.push_back(T.Regs[It->second]);
+    }
+    if (All)
+      return Out;
+    Out.Regs.clear();
+  }
+  if (T.Layout.Shape.empty()) {
+    Out.Regs.assign(To.numRegs(), T.Regs[0]);
+    return Out;
+  }
+  stageToShared(T, E);
+  barrier();
+  for (unsigned R = 0; R < To.numRegs(); ++R)
+    Out.Regs.push_back(fromMem(B.CreateLoad(memType(E), sharedElement(E, linearIndex(To, R))), E));
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+void LoweringContext::lowerBlock(const ir::Block &Blk) {
+  for (const auto &O : Blk.ops())
+    lowerOp(*O);
+}
+
+void LoweringContext::lowerOp(const ir::Op &O) {
+  using Family = bool (*)(LoweringContext &, const ir::Op &);
+  static constexpr Family Families[] = {lowerElementwise, lowerCasts, lowerMath,     lowerMemory,
+                                        lowerReduce,      lowerScan,  lowerShapeOps, lowerControlFlow,
+                                        lowerRandom,      lowerDebug, lowerDot};
+  switch (O.kind()) {
+  case ir::OpKind::Yield:
+  case ir::OpKind::Condition:
+  case ir::OpKind::Return:
+    return; // read by the region's owner
+  default:
+    break;
+  }
+  for (Family F : Families)
+    if (F(*this, O))
+      return;
+  unsupported(O, "'" + std::string(ir::opName(O.kind())) + "'");
+}
+
+std::vector<llvm::Value *> LoweringContext::lowerScalarRegion(const ir::Block &Blk,
+                                                              const std::vector<llvm::Value *> &Args) {
+  for (size_t I = 0; I < Args.size() && I < Blk.arguments().size(); ++I)
+    set(Blk.argument(I), scalarTile(Args[I]));
+  lowerBlock(Blk);
+  std::vector<llvm::Value *> Out;
+  if (const ir::Op *Y = Blk.terminator())
+    for (ir::Value *V : Y->operands())
+      Out.push_back(get(V).Regs[0]);
+  return Out;
+}
+
+void LoweringContext::unsupported(const ir::Op &O, const std::string &What) {
+  std::string Msg = What + " is not supported by tessel's code generator yet";
+  Problems.push_back(Problem{ProblemKind::UnsupportedConstruct, O.loc(), Msg, {}, {}, {}});
+  poisonResults(O);
+}
+
+void LoweringContext::poisonResults(const ir::Op &O) {
+  for (ir::Value *R : O.results()) {
+    Tile T;
+    T.Layout = wanted(R);
+    T.Regs.assign(T.Layout.numRegs(), llvm::PoisonValue::get(regType(R->type().Elem)));
+    set(R, std::move(T));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+llvm::Function *LoweringContext::intrinsic(unsigned ID, llvm::ArrayRef<llvm::Type *> Tys) {
+  return llvm::Intrinsic::getDeclaration(&M, static_cast<llvm::Intrinsic::ID>(ID), Tys);
+}
+
+llvm::FunctionCallee LoweringContext::libdevice(const std::string &Name, llvm::Type *Ret,
+                                                llvm::ArrayRef<llvm::Type *> Args) {
+  return M.getOrInsertFunction(Name, llvm::FunctionType::get(Ret, Args, false));
+}
+
+llvm::Value *LoweringContext::inlineAsm(llvm::Type *Ret, const std::string &Asm, const std::string &Constraints,
+                                        llvm::ArrayRef<llvm::Value *> Args, bool SideEffects) {
+  std::vector<llvm::Type *> ArgTys;
+  for (llvm::Value *A : Args)
+    ArgTys.push_back(A->getType());
+  auto *FT = llvm::FunctionType::get(Ret, ArgTys, false);
+  return B.CreateCall(llvm::InlineAsm::get(FT, Asm, Constraints, SideEffects), Args);
+}
+
+} // namespace tessel::codegen

@@ -1,0 +1,147 @@
+//===- LoweringContext.h - state shared by the op lowerings -----*- C++ -*-===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// What every lowering family (one file each in this folder, declared in
+/// Lowerings.h) works with while it turns tile-IR ops into LLVM IR:
+///
+///  - a Tile per IR value: its LinearLayout and one LLVM value per register
+///    (NumRegs of them; a scalar has one, held by every thread);
+///  - the IRBuilder, positioned where the op's code goes;
+///  - the thread's lane and warp ids (computed once in the prologue block)
+///    and, per layout, the thread's part of each coordinate;
+///  - layout conversion (`convert`: in registers when the new layout only
+///    selects registers, else through the dynamic shared memory), barriers,
+///    the shared scratch (every use starts at offset 0 after a barrier, and
+///    KernelABI::SharedBytes is the largest use);
+///  - problems: an op a family cannot lower reports UnsupportedConstruct at
+///    its range and gives poison results, so lowering goes on and reports
+///    every such op once; the module is then dropped.
+///
+/// Control flow in the tile IR is uniform (conditions and bounds are
+/// scalars every thread holds), so barriers may sit inside any region.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_CODEGEN_LOWER_LOWERINGCONTEXT_H
+#define TESSEL_COMPILER_CODEGEN_LOWER_LOWERINGCONTEXT_H
+
+#include "compiler/codegen/AxisInfo.h"
+#include "compiler/codegen/Codegen.h"
+#include "compiler/codegen/LayoutAssignment.h"
+#include "compiler/codegen/layout/LinearLayout.h"
+#include "compiler/ir/Ops.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <functional>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+namespace tessel::codegen {
+
+/// An IR value in registers.
+struct Tile {
+  LinearLayout Layout;
+  std::vector<llvm::Value *> Regs;
+};
+
+/// Registers' LLVM type for element type E (LoweringContext::regType).
+llvm::Type *registerType(llvm::LLVMContext &Ctx, ElemType E);
+
+class LoweringContext {
+public:
+  LoweringContext(const ir::Function &F, const CodegenOptions &Opts, llvm::Module &M, llvm::Function &Kernel,
+                  const LayoutPlan &Plan, const AxisInfoAnalysis &AI);
+
+  const CodegenOptions &Opts;
+  llvm::LLVMContext &Ctx;
+  llvm::Module &M;
+  llvm::Function &Kernel;
+  const LayoutPlan &Plan;
+  const AxisInfoAnalysis &AI;
+  llvm::IRBuilder<> B;
+  std::vector<Problem> Problems;
+
+  // Values.
+  /// The tile of V; poison in V's wanted layout when V was never lowered
+  /// (after a reported problem).
+  const Tile &get(const ir::Value *V);
+  /// V's tile in layout L (converted when it is not).
+  Tile getAs(const ir::Value *V, const LinearLayout &L);
+  void set(const ir::Value *V, Tile T);
+  /// The layout the plan wants for V.
+  LinearLayout wanted(const ir::Value *V) const { return Plan.wanted(V); }
+
+  // Types.
+  /// Registers' type: i1..i64, half, bfloat, float, double, fp8 as i8,
+  /// pointers as `ptr addrspace(1)`.
+  llvm::Type *regType(ElemType E);
+  /// In memory: as regType, but i1 is a byte.
+  llvm::Type *memType(ElemType E);
+  llvm::Value *toMem(llvm::Value *V, ElemType E);
+  llvm::Value *fromMem(llvm::Value *V, ElemType E);
+
+  // Threads and coordinates.
+  llvm::Value *laneId() const { return Lane; }
+  llvm::Value *warpId() const { return Warp; }
+  llvm::Value *threadId() const { return Tid; }
+  /// The thread's part of each coordinate of L (i32, one per dimension).
+  const std::vector<llvm::Value *> &threadCoord(const LinearLayout &L);
+  /// Coordinate Dim of register R of L, for this thread (i32).
+  llvm::Value *coord(const LinearLayout &L, unsigned R, unsigned Dim);
+  /// True on the thread that owns its elements of L; null when every
+  /// thread does (no replication).
+  llvm::Value *ownerPredicate(const LinearLayout &L);
+  /// Row-major element index of register R's coordinate (i32).
+  llvm::Value *linearIndex(const LinearLayout &L, unsigned R);
+
+  // Layouts and shared memory.
+  Tile convert(const Tile &T, const LinearLayout &To, ElemType E);
+  /// Writes T's registers into the scratch at their row-major index (after
+  /// a barrier), as elements of memType(E) starting at element Base.
+  void stageToShared(const Tile &T, ElemType E, llvm::Value *Base = nullptr, bool Barrier = true);
+  /// Pointer to element Index (i32) of memType(E) in the scratch.
+  llvm::Value *sharedElement(ElemType E, llvm::Value *Index);
+  void barrier();
+  /// Records that a use needs Bytes of scratch.
+  void needShared(uint64_t Bytes) { SharedBytes = std::max(SharedBytes, Bytes); }
+  uint64_t sharedBytes() const { return SharedBytes; }
+
+  // Blocks and ops.
+  void lowerBlock(const ir::Block &Blk);
+  void lowerOp(const ir::Op &O);
+  /// Lowers a combine region on scalar operands (custom reduce / scan).
+  std::vector<llvm::Value *> lowerScalarRegion(const ir::Block &Blk, const std::vector<llvm::Value *> &Args);
+  void unsupported(const ir::Op &O, const std::string &What);
+  /// Gives each result of O poison in its wanted layout.
+  void poisonResults(const ir::Op &O);
+
+  // Helpers.
+  llvm::Value *i32(int64_t V) { return B.getInt32(static_cast<uint32_t>(V)); }
+  llvm::Function *intrinsic(unsigned ID, llvm::ArrayRef<llvm::Type *> Tys = {});
+  /// A declaration of a libdevice function (`__nv_expf`...).
+  llvm::FunctionCallee libdevice(const std::string &Name, llvm::Type *Ret, llvm::ArrayRef<llvm::Type *> Args);
+  /// Inline PTX (Triton's PTXBuilder style): Asm with constraint string.
+  llvm::Value *inlineAsm(llvm::Type *Ret, const std::string &Asm, const std::string &Constraints,
+                         llvm::ArrayRef<llvm::Value *> Args, bool SideEffects = true);
+  /// Tile of a scalar (every thread holds the one register).
+  Tile scalarTile(llvm::Value *V) const;
+  /// Block that runs once at the kernel's start; setup code goes there.
+  llvm::BasicBlock *prologue() const { return Prologue; }
+
+private:
+  std::unordered_map<const ir::Value *, Tile> Values;
+  std::map<std::string, std::vector<llvm::Value *>> ThreadCoords;
+  llvm::BasicBlock *Prologue = nullptr;
+  llvm::Value *Tid = nullptr, *Lane = nullptr, *Warp = nullptr;
+  llvm::GlobalVariable *Smem = nullptr;
+  uint64_t SharedBytes = 0;
+  std::vector<std::string> Reported;
+};
+
+} // namespace tessel::codegen
+
+#endif // TESSEL_COMPILER_CODEGEN_LOWER_LOWERINGCONTEXT_H

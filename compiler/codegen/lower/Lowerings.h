@@ -1,0 +1,50 @@
+//===- Lowerings.h - the lowering families, one per file --------*- C++ -*-===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// One entry per lowering family (Triton's PatternTritonGPUOpToLLVM.h):
+/// each lowers the ops of its family into the context's builder, sets the
+/// results' tiles and returns true, or returns false for an op not its own.
+/// LoweringContext::lowerOp asks them in turn; an op no family takes is a
+/// Problem.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_CODEGEN_LOWER_LOWERINGS_H
+#define TESSEL_COMPILER_CODEGEN_LOWER_LOWERINGS_H
+
+namespace tessel::ir {
+class Op;
+} // namespace tessel::ir
+
+namespace tessel::codegen {
+
+class LoweringContext;
+
+/// constant, splat, arange, program_id, num_programs, hint, the binary and
+/// unary arithmetic, fma, cmp, select, addptr (Elementwise.cpp).
+bool lowerElementwise(LoweringContext &C, const ir::Op &O);
+/// cast and bitcast between every element type, with Triton's rounding (Casts.cpp).
+bool lowerCasts(LoweringContext &C, const ir::Op &O);
+/// exp, exp2, log, log2, sqrt, rsqrt, sin, cos, erf, floor, ceil (Math.cpp).
+bool lowerMath(LoweringContext &C, const ir::Op &O);
+/// load, store, atomic_rmw, atomic_cas (Memory.cpp).
+bool lowerMemory(LoweringContext &C, const ir::Op &O);
+/// reduce, every kind (Reduce.cpp).
+bool lowerReduce(LoweringContext &C, const ir::Op &O);
+/// scan, every kind (Scan.cpp).
+bool lowerScan(LoweringContext &C, const ir::Op &O);
+/// broadcast, expand_dims, reshape, permute, join, split (ShapeOps.cpp).
+bool lowerShapeOps(LoweringContext &C, const ir::Op &O);
+/// for, while, if (ControlFlow.cpp).
+bool lowerControlFlow(LoweringContext &C, const ir::Op &O);
+/// rand, randn, randint (Random.cpp).
+bool lowerRandom(LoweringContext &C, const ir::Op &O);
+/// device_print, device_assert (Debug.cpp).
+bool lowerDebug(LoweringContext &C, const ir::Op &O);
+/// dot on FMA units (Dot.cpp).
+bool lowerDot(LoweringContext &C, const ir::Op &O);
+
+} // namespace tessel::codegen
+
+#endif // TESSEL_COMPILER_CODEGEN_LOWER_LOWERINGS_H

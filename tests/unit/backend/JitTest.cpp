@@ -1,0 +1,198 @@
+//===- JitTest.cpp - LLVM IR -> PTX -> cubin and the resource report ------===//
+/// \file
+/// The whole back end on LLVM IR kernels: the PTX header and entry follow
+/// Triton's ABI, libdevice is linked with ftz reflected and nothing of it is
+/// left but what the kernel calls, both assemblers (when the toolkit has
+/// them; CI has ptxas) produce a cubin whose resources are read, a
+/// register-starved kernel reports its spills, and the serialized form
+/// round-trips and rejects truncated bytes.
+//===----------------------------------------------------------------------===//
+#include "compiler/backend/Jit.h"
+#include "compiler/backend/PtxEmit.h"
+#include "compiler/backend/Toolkit.h"
+
+#include "BackendTestUtil.h"
+
+#include <gtest/gtest.h>
+
+using namespace tessel::backend;
+using namespace tessel::backend::test;
+
+static JitOptions options(const char *Arch, bool Assemble = true) {
+  JitOptions O;
+  O.Arch = *parseArch(Arch);
+  O.Assemble = Assemble;
+  return O;
+}
+
+static unsigned count(const std::string &Hay, const std::string &Needle) {
+  unsigned N = 0;
+  for (size_t P = Hay.find(Needle); P != std::string::npos; P = Hay.find(Needle, P + 1))
+    ++N;
+  return N;
+}
+
+TEST(Jit, PtxFollowsTritonsHeaderAndAbi) {
+  if (toolkit().Libdevice.empty())
+    GTEST_SKIP() << "no CUDA toolkit (libdevice) on this machine";
+  llvm::LLVMContext Ctx;
+  auto M = parseModule(AddExpKernel, Ctx);
+  auto K = compileModule(*M, {128, 0}, options("sm_90a", false));
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  unsigned Isa = ptxIsaForToolkit(toolkit().Major, toolkit().Minor);
+  EXPECT_NE(K->Ptx.find(".version " + std::to_string(Isa / 10) + "." + std::to_string(Isa % 10) + "\n"),
+            std::string::npos);
+  EXPECT_NE(K->Ptx.find(".target sm_90a\n"), std::string::npos);
+  EXPECT_NE(K->Ptx.find(".address_size 64"), std::string::npos);
+  EXPECT_EQ(K->Entry, "add_kernel");
+  ASSERT_EQ(K->Params.size(), 6u);
+  for (int I : {0, 1, 2, 4, 5})
+    EXPECT_EQ(K->Params[I].Type, ".u64 .ptr .global .align 1") << I;
+  EXPECT_EQ(K->Params[3].Type, ".u32");
+  EXPECT_EQ(K->Params[3].Name, "add_kernel_param_3");
+  EXPECT_EQ(K->ReqNtid, 128u);
+  EXPECT_FALSE(K->MaxNReg);
+  // libdevice's expf, inlined with __nvvm_reflect("__CUDA_FTZ") = 1: the
+  // flush-to-zero exp2, and no libdevice function left in the PTX.
+  EXPECT_NE(K->Ptx.find("ex2.approx.ftz.f32"), std::string::npos);
+  EXPECT_EQ(K->Ptx.find("__nv_"), std::string::npos);
+  EXPECT_EQ(count(K->Ptx, ".func"), 0u);
+  EXPECT_EQ(K->Ptx.find(".local"), std::string::npos);
+}
+
+TEST(Jit, KeepsTheOptimizedLlvmIr) {
+  if (toolkit().Libdevice.empty())
+    GTEST_SKIP() << "no CUDA toolkit (libdevice) on this machine";
+  llvm::LLVMContext Ctx;
+  auto M = parseModule(AddExpKernel, Ctx);
+  JitOptions O = options("sm_80", false);
+  O.KeepLlvm = true;
+  auto K = compileModule(*M, {128, 0}, O);
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  EXPECT_NE(K->Llvm.find("define void @add_kernel"), std::string::npos);
+  EXPECT_NE(K->Llvm.find("\"nvvm-reflect-ftz\", i32 1"), std::string::npos);
+  EXPECT_EQ(K->Llvm.find("@__nv_expf("), std::string::npos) << "libdevice's expf should be inlined and dropped";
+  EXPECT_NE(K->Ptx.find(".target sm_80\n"), std::string::npos);
+}
+
+TEST(Jit, AModuleWithoutAKernelIsAnError) {
+  llvm::LLVMContext Ctx;
+  auto M = parseModule("define void @f() {\n  ret void\n}\n", Ctx);
+  auto K = compileModule(*M, {128, 0}, options("sm_90", false));
+  ASSERT_FALSE(bool(K));
+  EXPECT_EQ(llvm::toString(K.takeError()), "the module has no kernel entry");
+}
+
+TEST(Jit, LibdeviceMissingIsAClearError) {
+  Toolkit None = findToolkit({"/nonexistent"}, true);
+  llvm::LLVMContext Ctx;
+  auto M = parseModule(AddExpKernel, Ctx);
+  JitOptions O = options("sm_90", false);
+  O.Assembler.Tools = &None;
+  auto K = compileModule(*M, {128, 0}, O);
+  ASSERT_FALSE(bool(K));
+  EXPECT_NE(llvm::toString(K.takeError()).find("libdevice.10.bc was not found"), std::string::npos);
+}
+
+TEST(Jit, NoAssemblerIsAClearError) {
+  Toolkit None = findToolkit({"/nonexistent"}, true);
+  AssembleOptions O;
+  O.Tools = &None;
+  auto A = assemble(".version 8.0\n", O);
+  ASSERT_FALSE(bool(A));
+  std::string Msg = llvm::toString(A.takeError());
+  EXPECT_NE(Msg.find("no PTX assembler"), std::string::npos) << Msg;
+  EXPECT_NE(Msg.find("/nonexistent"), std::string::npos) << Msg;
+}
+
+namespace {
+class Assemblers : public testing::TestWithParam<std::tuple<AssemblerKind, const char *>> {};
+} // namespace
+
+TEST_P(Assemblers, CompileToACubinAndReadItsResources) {
+  auto [Kind, Arch] = GetParam();
+  if (toolkit().Libdevice.empty() || !hasAssembler(toolkit(), Kind))
+    GTEST_SKIP() << assemblerName(Kind) << " is not installed";
+  llvm::LLVMContext Ctx;
+  auto M = parseModule(AddExpKernel, Ctx);
+  JitOptions O = options(Arch);
+  O.Assembler.Use = Kind;
+  auto K = compileModule(*M, {128, 0}, O);
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  ASSERT_GE(K->Cubin.size(), 4u);
+  EXPECT_EQ(K->Cubin.substr(0, 4), "\x7f"
+                                   "ELF");
+  EXPECT_TRUE(K->Resources.HasSpillCounts) << K->AssemblerLog;
+  EXPECT_GT(K->Resources.Registers, 4u);
+  EXPECT_LT(K->Resources.Registers, 64u);
+  EXPECT_EQ(K->Resources.spillBytes(), 0u);
+  EXPECT_EQ(K->Resources.StackFrame, 0u);
+  // The cubin's own record agrees with the report.
+  auto Elf = readCubinResources(K->Cubin, "add_kernel");
+  ASSERT_TRUE(bool(Elf)) << llvm::toString(Elf.takeError());
+  EXPECT_EQ(Elf->Registers, K->Resources.Registers);
+  EXPECT_EQ(K->Occ.Limit, OccupancyLimit::Warps);
+  EXPECT_EQ(K->Occ.BlocksPerSm, 16u);
+  EXPECT_EQ(K->Assembler, std::string(assemblerName(Kind)) + " " + toolkit().version());
+}
+
+INSTANTIATE_TEST_SUITE_P(Both, Assemblers,
+                         testing::Combine(testing::Values(AssemblerKind::NvJitLink, AssemblerKind::Ptxas),
+                                          testing::Values("sm_80", "sm_90", "sm_90a")));
+
+TEST(Jit, ARegisterStarvedKernelSpills) {
+  if (toolkit().Ptxas.empty() && toolkit().NvJitLink.empty())
+    GTEST_SKIP() << "no PTX assembler";
+  llvm::LLVMContext Ctx;
+  auto M = parseModule(spillKernel(), Ctx);
+  auto K = compileModule(*M, {128, 0}, options("sm_90"));
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  EXPECT_EQ(K->MaxNReg, 32u);
+  EXPECT_LE(K->Resources.Registers, 32u);
+  EXPECT_GT(K->Resources.SpillStores, 0u) << K->AssemblerLog;
+  EXPECT_GT(K->Resources.SpillLoads, 0u);
+  EXPECT_GT(K->Resources.StackFrame, 0u);
+}
+
+TEST(Jit, PtxasErrorsAreReported) {
+  if (toolkit().Ptxas.empty())
+    GTEST_SKIP() << "no ptxas";
+  AssembleOptions O;
+  O.Use = AssemblerKind::Ptxas;
+  auto A = assemble(".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k() { bogus; }\n", O);
+  ASSERT_FALSE(bool(A));
+  std::string Msg = llvm::toString(A.takeError());
+  EXPECT_NE(Msg.find("ptxas could not assemble the PTX for sm_90"), std::string::npos) << Msg;
+  EXPECT_NE(Msg.find("bogus"), std::string::npos) << Msg;
+}
+
+TEST(Jit, SerializedKernelsRoundTrip) {
+  CompiledKernel K;
+  K.Entry = "k";
+  K.Arch = {90, true};
+  K.Ptx = "ptx";
+  K.Params = {{".u64 .ptr .global .align 1", "k_param_0"}, {".u32", "k_param_1"}};
+  K.ReqNtid = 256;
+  K.Cubin = std::string("\x7f"
+                        "ELF\0\1",
+                        6);
+  K.Assembler = "ptxas 13.0";
+  K.Launch = {256, 4096};
+  K.Resources.Registers = 40;
+  K.Resources.SpillStores = 8;
+  K.Resources.HasSpillCounts = true;
+  K.Occ = occupancy(K.Arch, 256, 40, 4096);
+  std::string Bytes = serialize(K);
+  auto Back = deserialize(Bytes);
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(serialize(*Back), Bytes);
+  EXPECT_EQ(Back->Cubin, K.Cubin);
+  EXPECT_EQ(Back->ReqNtid, 256u);
+  EXPECT_FALSE(Back->MaxNReg);
+  EXPECT_EQ(Back->Occ.Limit, K.Occ.Limit);
+  for (size_t Cut : {size_t(0), size_t(3), Bytes.size() / 2, Bytes.size() - 1}) {
+    auto Bad = deserialize(llvm::StringRef(Bytes).substr(0, Cut));
+    EXPECT_FALSE(bool(Bad)) << Cut;
+    llvm::consumeError(Bad.takeError());
+  }
+}

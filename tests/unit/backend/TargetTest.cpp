@@ -1,0 +1,35 @@
+//===- TargetTest.cpp - architecture names and PTX ISA versions -----------===//
+/// \file
+/// Architecture names, the default architecture and Triton's PTX ISA rule.
+//===----------------------------------------------------------------------===//
+#include "compiler/backend/Target.h"
+
+#include <gtest/gtest.h>
+
+using namespace tessel::backend;
+
+TEST(Target, ParsesTheSupportedArchitectures) {
+  EXPECT_EQ(parseArch("sm_80")->name(), "sm_80");
+  EXPECT_EQ(parseArch("sm_90")->name(), "sm_90");
+  EXPECT_EQ(parseArch("sm_90a")->name(), "sm_90a");
+  EXPECT_TRUE(parseArch("90a")->ArchSpecific);
+  EXPECT_FALSE(parseArch("sm_75"));
+  EXPECT_FALSE(parseArch("sm_90b"));
+  EXPECT_FALSE(parseArch(""));
+}
+
+TEST(Target, DefaultsToSm90WithoutAGpu) {
+  // No machine that runs the tests has a GPU the driver shows; with one,
+  // the default is that GPU's architecture.
+  if (localGpuCapability())
+    GTEST_SKIP() << "a GPU is visible";
+  EXPECT_EQ(defaultArch().name(), "sm_90");
+}
+
+TEST(Target, PtxIsaFollowsTriton) {
+  EXPECT_EQ(ptxIsaForToolkit(13, 0), 90u); // this machine's CUDA 13.0: `.version 9.0`
+  EXPECT_EQ(ptxIsaForToolkit(13, 1), 91u);
+  EXPECT_EQ(ptxIsaForToolkit(12, 8), 87u); // facts §4: `.version 8.7` with CUDA 12.8
+  EXPECT_EQ(ptxIsaForToolkit(12, 4), 84u);
+  EXPECT_EQ(ptxIsaForToolkit(14, 2), 102u);
+}

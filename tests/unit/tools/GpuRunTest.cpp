@@ -1,0 +1,115 @@
+//===- GpuRunTest.cpp - tessel run --gpu against the interpreter ----------===//
+/// \file
+/// Without a GPU: the output comparison and its tolerances, on buffers
+/// built here, and `--gpu` refusing in one line. With one (the tests skip
+/// with one line otherwise): every tutorial sample's kernel, compiled by
+/// tessel for that GPU, must produce what the interpreter produces on the
+/// same inputs, instance by instance; the TS304 sample's racing kernel is
+/// caught and its owning twin is not.
+//===----------------------------------------------------------------------===//
+#include "tools/GpuRun.h"
+#include "RunSupport.h"
+#include "tools/KernelRun.h"
+
+#include <cstring>
+
+using namespace tessel;
+using namespace tessel::test;
+
+namespace {
+
+TEST(GpuCompare, ToleranceIsPerDtypeAndUnwrittenElementsAreSkipped) {
+  interp::Memory Ref;
+  uint32_t Id = Ref.addBuffer("out_ptr", ScalarKind::FP32, 4, /*IsOutput=*/true);
+  for (int I = 0; I < 4; ++I)
+    Ref.writeFloat(Id, I, 1.0 + I);
+  interp::Buffer &B = Ref.buffer(Id);
+  std::fill(B.Written.begin(), B.Written.begin() + 12, 1); // elements 0..2 written, 3 not
+  std::vector<float> Gpu = {1.0f, 2.00001f, 3.5f, 123.0f};
+  std::vector<uint8_t> Bytes(16);
+  std::memcpy(Bytes.data(), Gpu.data(), 16);
+  tools::GpuComparison C = tools::compareOutput(B, Ref, Id, Bytes);
+  EXPECT_EQ(C.Compared, 3);
+  EXPECT_EQ(C.Mismatches, 1); // 2.00001 is within 1e-4 relative; 3.5 is not; element 3 was never written
+  EXPECT_EQ(C.FirstMismatch, 2);
+  EXPECT_DOUBLE_EQ(C.Expected, 3.0);
+  EXPECT_DOUBLE_EQ(C.Got, 3.5);
+  EXPECT_EQ(tools::gpuTolerance(ScalarKind::I32), 0);
+  EXPECT_GT(tools::gpuTolerance(ScalarKind::BF16), tools::gpuTolerance(ScalarKind::FP16));
+}
+
+TEST(GpuCompare, ANaNWhereANumberBelongsIsAMismatch) {
+  interp::Memory Ref;
+  uint32_t Id = Ref.addBuffer("y", ScalarKind::FP16, 2, true);
+  Ref.writeFloat(Id, 0, 0.5);
+  Ref.writeFloat(Id, 1, 0.25);
+  std::fill(Ref.buffer(Id).Written.begin(), Ref.buffer(Id).Written.end(), 1);
+  std::vector<uint8_t> Poisoned(4, 0xff); // what an unwritten GPU output holds
+  tools::GpuComparison C = tools::compareOutput(Ref.buffer(Id), Ref, Id, Poisoned);
+  EXPECT_EQ(C.Mismatches, 2);
+}
+
+/// Runs every directive kernel of a sample on the GPU; Skipped without one.
+std::vector<std::pair<std::string, tools::RunReport>> runSampleOnGpu(const std::string &Rel, tools::GpuRunner &G) {
+  std::string Text = readSource(Rel);
+  auto File = ParsedFile::parse(std::make_shared<SourceText>(Text, Rel));
+  ProblemSink Sink;
+  ModuleInfo Info = discover(File->module(), Sink);
+  std::vector<std::pair<std::string, tools::RunReport>> Out;
+  for (const std::string &Kernel : Info.Order) {
+    const JitFunction &Fn = Info.Jit.at(Kernel);
+    if (!Fn.IsKernel || !Fn.Def || sema::planLaunch(*File, Info, Kernel).Origin != sema::SpecOrigin::Directive)
+      continue;
+    tools::KernelRunOptions Opts;
+    Opts.Gpu = &G;
+    tools::RunReport R;
+    std::string Error;
+    EXPECT_TRUE(tools::runKernel(*File, Rel, Kernel, Opts, R, Error)) << Error;
+    Out.emplace_back(Kernel, std::move(R));
+  }
+  return Out;
+}
+
+class GpuSample : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(GpuSample, MatchesTheInterpreter) {
+  static tools::GpuRunner G;
+  if (!G.unavailable().empty())
+    GTEST_SKIP() << "no GPU here: " << G.unavailable();
+  for (auto &[Kernel, R] : runSampleOnGpu(GetParam(), G)) {
+    ASSERT_FALSE(R.Instances.empty()) << Kernel;
+    for (const tools::InstanceReport &I : R.Instances) {
+      ASSERT_TRUE(I.Gpu) << Kernel << " " << I.Label << ": " << I.Error;
+      EXPECT_TRUE(I.Gpu->Ran) << Kernel << " " << I.Label << ": " << I.Gpu->Error;
+      for (const tools::GpuComparison &C : I.Gpu->Outputs)
+        EXPECT_EQ(C.Mismatches, 0) << Kernel << " " << I.Label << " " << C.Name << "[" << C.FirstMismatch << "]: gpu "
+                                   << C.Got << ", interpreter " << C.Expected;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Samples, GpuSample,
+                         ::testing::Values("samples/vector_add.py", "samples/fused_softmax.py", "samples/layer_norm.py",
+                                           "samples/dropout.py", "samples/matmul.py", "samples/attention.py"),
+                         [](const ::testing::TestParamInfo<const char *> &P) {
+                           std::string N = std::strrchr(P.param, '/') + 1;
+                           return N.substr(0, N.size() - 3);
+                         });
+
+TEST(GpuSample, TheRacingKernelIsCaughtAndItsTwinIsNot) {
+  static tools::GpuRunner G;
+  if (!G.unavailable().empty())
+    GTEST_SKIP() << "no GPU here: " << G.unavailable();
+  for (auto &[Kernel, R] : runSampleOnGpu("samples/bugs/ts304_gpu_result_mismatch.py", G)) {
+    size_t Mismatch = 0;
+    for (const tools::InstanceReport &I : R.Instances)
+      for (const diag::Finding &F : I.Findings)
+        Mismatch += F.Id == diag::DiagId::GpuMismatch;
+    if (Kernel == "own_block_kernel")
+      EXPECT_EQ(Mismatch, 0u);
+    else // 4096 programs race for 256 elements: the interpreter's last program wins every one of them there
+      EXPECT_EQ(Mismatch, 1u) << "the race went the interpreter's way on all 256 elements";
+  }
+}
+
+} // namespace

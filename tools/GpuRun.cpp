@@ -1,0 +1,297 @@
+//===- GpuRun.cpp - one lowered instance on the GPU, checked against the CPU ===//
+/// \file
+/// Integer arguments follow the PTX parameter the code generator declared
+/// (`.u32` / `.u64`), pointers get the device address of their buffer, and
+/// the 16-divisibility the kernel is compiled under is the launch's own:
+/// every buffer starts 256-byte aligned, and an integer is divisible when
+/// its value is (Triton's "D" specialization key).
+//===----------------------------------------------------------------------===//
+#include "tools/GpuRun.h"
+
+#include "compiler/backend/Jit.h"
+#include "compiler/codegen/Codegen.h"
+#include "compiler/ir/TypeUtils.h"
+#if TESSEL_HAVE_GPU_RUNTIME
+#include "compiler/runtime/GpuSession.h"
+#endif
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <chrono>
+#include <cmath>
+#include <optional>
+
+namespace tessel::tools {
+
+#if TESSEL_HAVE_GPU_RUNTIME
+using runtime::DriverError;
+using runtime::GpuSession;
+
+struct GpuRunner::Impl {
+  std::unique_ptr<GpuSession> Session;
+  std::map<std::string, backend::CompiledKernel> Compiled;
+  std::map<std::string, std::string> CompileErrors;
+  std::map<std::string, runtime::LoadedKernel> Loaded;
+};
+
+GpuRunner::GpuRunner() : I(std::make_unique<Impl>()) {
+  auto S = GpuSession::open(0);
+  if (auto *E = std::get_if<DriverError>(&S)) {
+    Why = E->str();
+    return;
+  }
+  I->Session = std::move(std::get<std::unique_ptr<GpuSession>>(S));
+}
+
+GpuRunner::~GpuRunner() = default;
+
+std::string GpuRunner::device() const { return I->Session ? I->Session->device().str() : std::string(); }
+#else
+struct GpuRunner::Impl {};
+GpuRunner::GpuRunner() : Why("tessel was built without its GPU runtime (cuda.h was not found at build time)") {}
+GpuRunner::~GpuRunner() = default;
+std::string GpuRunner::device() const { return {}; }
+GpuInstanceReport GpuRunner::run(const std::string &, const ir::Function &, const launch::ConcreteLaunch &,
+                                 const interp::Memory &, const std::vector<interp::ArgValue> &, const interp::Memory &,
+                                 size_t) {
+  GpuInstanceReport R;
+  R.Error = Why;
+  return R;
+}
+#endif
+
+double gpuTolerance(ScalarKind K) {
+  switch (K) {
+  case ScalarKind::FP64:
+    return 1e-9;
+  case ScalarKind::FP32:
+    return 1e-4; // exp/log on the GPU use the fast approximations Triton uses
+  case ScalarKind::FP16:
+    return 2e-3;
+  case ScalarKind::BF16:
+    return 1.6e-2;
+  case ScalarKind::FP8E4NV:
+  case ScalarKind::FP8E4B8:
+  case ScalarKind::FP8E4B15:
+  case ScalarKind::FP8E5:
+  case ScalarKind::FP8E5B16:
+    return 0.125;
+  default:
+    return 0;
+  }
+}
+
+#if TESSEL_HAVE_GPU_RUNTIME
+/// The divisibility this launch has (see the file comment).
+static std::set<std::string> launchDivisibility(const ir::Function &F, const std::vector<interp::ArgValue> &Args) {
+  std::set<std::string> D;
+  for (size_t I = 0; I < F.params().size() && I < Args.size(); ++I) {
+    const ir::Value *P = F.params()[I];
+    const interp::ArgValue &A = Args[I];
+    if (A.K == interp::ArgValue::Kind::Pointer || (A.K == interp::ArgValue::Kind::Int && A.Int % 16 == 0))
+      D.insert(P->name());
+  }
+  return D;
+}
+
+/// The kernel argument for one PTX parameter.
+static std::optional<runtime::KernelArg> kernelArg(const std::string &PtxType, const interp::ArgValue &A,
+                                                   const std::vector<runtime::DeviceBuffer> &Buffers) {
+  using runtime::KernelArg;
+  if (A.K == interp::ArgValue::Kind::Pointer) {
+    if (A.BufferId == 0 || A.BufferId > Buffers.size())
+      return std::nullopt;
+    return KernelArg::pointer(Buffers[A.BufferId - 1].ptr());
+  }
+  if (PtxType.find(".f32") != std::string::npos)
+    return KernelArg::f32(static_cast<float>(A.K == interp::ArgValue::Kind::Float ? A.Float : A.Int));
+  if (PtxType.find(".f64") != std::string::npos)
+    return KernelArg::f64(A.K == interp::ArgValue::Kind::Float ? A.Float : static_cast<double>(A.Int));
+  if (A.K == interp::ArgValue::Kind::Float)
+    return std::nullopt;
+  if (PtxType.find("64") != std::string::npos)
+    return KernelArg::i64(A.Int);
+  return KernelArg::i32(static_cast<int32_t>(A.Int)); // .u32 .s32 .u16 .u8: the low bits
+}
+
+#endif // TESSEL_HAVE_GPU_RUNTIME
+
+GpuComparison compareOutput(const interp::Buffer &Ref, const interp::Memory &RefMem, uint32_t Id,
+                            const std::vector<uint8_t> &GpuBytes) {
+  GpuComparison C;
+  C.Name = Ref.Name;
+  C.DType = std::string(shortName(Ref.Elem));
+  interp::Memory Got;
+  uint32_t G = Got.addBuffer(Ref.Name, Ref.Elem, Ref.numElements());
+  Got.buffer(G).Bytes = GpuBytes;
+  double Tol = gpuTolerance(Ref.Elem);
+  bool IsFloat = Tol > 0;
+  int64_t EB = Ref.elementBytes();
+  for (int64_t E = 0; E < Ref.numElements(); ++E) {
+    if (!Ref.Written.empty() && !Ref.Written[static_cast<size_t>(E * EB)])
+      continue; // the interpreter did not write it: no reference
+    ++C.Compared;
+    double X = IsFloat ? RefMem.readFloat(Id, E) : static_cast<double>(RefMem.readInt(Id, E));
+    double Y = IsFloat ? Got.readFloat(G, E) : static_cast<double>(Got.readInt(G, E));
+    bool Same = std::isnan(X) ? std::isnan(Y) : X == Y;
+    double Abs = std::fabs(X - Y);
+    double Rel = X != 0 ? Abs / std::fabs(X) : Abs;
+    if (!Same && std::isfinite(Abs)) {
+      C.MaxAbs = std::max(C.MaxAbs, Abs);
+      C.MaxRel = std::max(C.MaxRel, Rel);
+    }
+    bool Ok = Same || (IsFloat && std::isfinite(Abs) && Abs <= Tol + Tol * std::fabs(X));
+    if (Ok)
+      continue;
+    if (C.Mismatches++ == 0) {
+      C.FirstMismatch = E;
+      C.Expected = X;
+      C.Got = Y;
+    }
+  }
+  return C;
+}
+
+#if TESSEL_HAVE_GPU_RUNTIME
+GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, const launch::ConcreteLaunch &L,
+                                 const interp::Memory &Inputs, const std::vector<interp::ArgValue> &Args,
+                                 const interp::Memory &Reference, size_t Iters) {
+  GpuInstanceReport R;
+  if (!I->Session) {
+    R.Error = Why;
+    return R;
+  }
+  GpuSession &S = *I->Session;
+  if (S.broken()) {
+    R.Error = "not run: an earlier instance left the GPU unusable in this process";
+    return R;
+  }
+  const runtime::DeviceInfo &Dev = S.device();
+  // Compile once per specialization and divisibility.
+  std::set<std::string> Divisible = launchDivisibility(F, Args);
+  std::string CompileKey = Key;
+  for (const std::string &D : Divisible)
+    CompileKey += "|D:" + D;
+  if (auto E = I->CompileErrors.find(CompileKey); E != I->CompileErrors.end()) {
+    R.Error = E->second;
+    return R;
+  }
+  auto Start = std::chrono::steady_clock::now();
+  auto It = I->Compiled.find(CompileKey);
+  if (It == I->Compiled.end()) {
+    codegen::CodegenOptions CO;
+    CO.Arch = Dev.Major * 10 + Dev.Minor;
+    CO.NumWarps = static_cast<int>(L.NumWarps);
+    CO.NumStages = static_cast<int>(L.NumStages);
+    CO.DivisibleBy16 = Divisible;
+    llvm::LLVMContext Ctx;
+    codegen::CodegenResult CG = codegen::emitLLVM(F, CO, Ctx);
+    std::string Failure;
+    if (!CG.Module) {
+      Failure = "the code generator cannot compile this kernel yet";
+      for (const Problem &P : CG.Problems)
+        Failure += "; " + P.Message;
+    } else {
+      backend::JitOptions JO;
+      JO.Arch = backend::GpuArch{static_cast<unsigned>(CO.Arch), false};
+      backend::LaunchShape Shape{CG.ABI.ThreadsPerBlock, CG.ABI.SharedBytes};
+      llvm::Expected<backend::CompiledKernel> K = backend::compileModule(*CG.Module, Shape, JO);
+      if (!K)
+        Failure = "compiling for " + JO.Arch.name() + " failed: " + llvm::toString(K.takeError());
+      else
+        It = I->Compiled.emplace(CompileKey, std::move(*K)).first;
+    }
+    if (!Failure.empty()) {
+      I->CompileErrors[CompileKey] = Failure;
+      R.Error = Failure;
+      return R;
+    }
+  }
+  const backend::CompiledKernel &K = It->second;
+  auto LoadedIt = I->Loaded.find(CompileKey);
+  if (LoadedIt == I->Loaded.end()) {
+    auto Loaded = S.load(K.Cubin, K.Entry);
+    if (auto *E = std::get_if<DriverError>(&Loaded)) {
+      R.Error = E->str();
+      return R;
+    }
+    LoadedIt = I->Loaded.emplace(CompileKey, std::get<runtime::LoadedKernel>(Loaded)).first;
+  }
+  const runtime::LoadedKernel &LK = LoadedIt->second;
+  R.CompileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
+  R.Assembler = K.Assembler;
+  R.Registers = LK.Registers;
+  R.LocalBytes = LK.LocalBytes;
+  R.SharedBytes = K.sharedBytes();
+  R.Threads = K.Launch.Threads;
+
+  // Buffers: inputs as prepared, outputs poisoned (all ones: NaN for floats)
+  // so that an element the kernel failed to write cannot pass.
+  std::vector<runtime::DeviceBuffer> Buffers;
+  for (uint32_t Id = 1; Id <= Inputs.size(); ++Id) {
+    const interp::Buffer &B = Inputs.buffer(Id);
+    auto D = S.allocate(B.Bytes.size());
+    if (auto *E = std::get_if<DriverError>(&D)) {
+      R.Error = E->str();
+      return R;
+    }
+    Buffers.push_back(std::move(std::get<runtime::DeviceBuffer>(D)));
+    auto E = B.IsOutput ? S.fill(Buffers.back(), 0xff) : S.upload(Buffers.back(), B.Bytes.data(), B.Bytes.size());
+    if (E) {
+      R.Error = E->str();
+      return R;
+    }
+    R.TensorBytes += B.Bytes.size();
+  }
+  runtime::LaunchConfig C;
+  for (size_t D = 0; D < 3; ++D)
+    C.Grid[D] = static_cast<unsigned>(L.Grid[D]);
+  C.NumWarps = K.Launch.Threads / 32;
+  C.SharedBytes = K.Launch.DynamicShared;
+  // The PTX parameters are the function's, then the two scratch pointers the session adds.
+  for (size_t P = 0; P < Args.size(); ++P) {
+    std::string Type = P < K.Params.size() ? K.Params[P].Type : "";
+    std::optional<runtime::KernelArg> A = kernelArg(Type, Args[P], Buffers);
+    if (!A) {
+      R.Error = "argument " + std::to_string(P) + " (" + F.params()[P]->name() + ") cannot be passed as `" + Type + "`";
+      return R;
+    }
+    C.Args.push_back(*A);
+  }
+  if (auto E = S.launch(LK, C)) {
+    R.Error = E->str();
+    return R;
+  }
+  R.Ran = true;
+  for (uint32_t Id = 1; Id <= Inputs.size(); ++Id) {
+    const interp::Buffer &Ref = Reference.buffer(Id);
+    if (!Ref.IsOutput)
+      continue;
+    std::vector<uint8_t> Bytes(Ref.Bytes.size());
+    if (auto E = S.download(Buffers[Id - 1], Bytes.data(), Bytes.size())) {
+      R.Error = E->str();
+      R.Ran = false;
+      return R;
+    }
+    R.Outputs.push_back(compareOutput(Ref, Reference, Id, Bytes));
+  }
+  if (Iters > 0) {
+    auto T = S.time(LK, C, Iters);
+    if (auto *E = std::get_if<DriverError>(&T)) {
+      R.Error = "timing: " + E->str();
+      return R;
+    }
+    const runtime::Timing &Tm = std::get<runtime::Timing>(T);
+    R.TimedRuns = Tm.Runs;
+    R.MedianMs = Tm.Median;
+    R.MinMs = Tm.Min;
+    R.MaxMs = Tm.Max;
+    R.GBps = Tm.Median > 0 ? static_cast<double>(R.TensorBytes) / (Tm.Median * 1e6) : 0;
+  }
+  return R;
+}
+
+#endif // TESSEL_HAVE_GPU_RUNTIME
+
+} // namespace tessel::tools

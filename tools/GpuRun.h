@@ -1,0 +1,66 @@
+//===- GpuRun.h - one lowered instance on the GPU, checked against the CPU -*- C++ -*-===//
+/// \file
+/// `tessel run --gpu`: the instance the interpreter ran is compiled
+/// (codegen::emitLLVM, backend::compileModule) for the GPU that is present,
+/// launched through compiler/runtime on the same seeded inputs with its
+/// outputs poisoned first, and every output element the interpreter wrote
+/// is compared with per-dtype tolerances. With --iters, the launch is then
+/// timed (median of the runs, the L2 flushed before each) and its bandwidth
+/// given for the bytes the tensors hold.
+///
+/// tessel run is itself a subprocess of the editor, so a fault here ends
+/// only this run: a sticky fault or a hang is reported and the instances
+/// after it are not run on the GPU.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_TOOLS_GPURUN_H
+#define TESSEL_TOOLS_GPURUN_H
+
+#include "compiler/frontend/LaunchSpec.h"
+#include "compiler/interp/Interpreter.h"
+#include "compiler/ir/Ops.h"
+#include "tools/RunReport.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace tessel::tools {
+
+class GpuRunner {
+public:
+  GpuRunner();
+  ~GpuRunner();
+  GpuRunner(const GpuRunner &) = delete;
+  GpuRunner &operator=(const GpuRunner &) = delete;
+
+  /// Why no GPU can be used ("" when one can): no driver, no device.
+  const std::string &unavailable() const { return Why; }
+  /// "NVIDIA H200 (sm_90, 132 SMs, 139.8 GiB), driver 13.0".
+  std::string device() const;
+
+  /// Compiles F (cached by Key), runs it over Inputs (the buffers as
+  /// prepared, before the interpreter ran) and compares its outputs with
+  /// Reference (the interpreter's memory after its run).
+  GpuInstanceReport run(const std::string &Key, const ir::Function &F, const launch::ConcreteLaunch &L,
+                        const interp::Memory &Inputs, const std::vector<interp::ArgValue> &Args,
+                        const interp::Memory &Reference, size_t Iters);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> I;
+  std::string Why;
+};
+
+/// Output buffer Id of the interpreter's memory RefMem (Ref is that buffer)
+/// against the bytes the GPU left in it: every element the interpreter
+/// wrote, within gpuTolerance.
+GpuComparison compareOutput(const interp::Buffer &Ref, const interp::Memory &RefMem, uint32_t Id,
+                            const std::vector<uint8_t> &GpuBytes);
+
+/// The tolerance outputs of this dtype are compared with: |gpu - cpu| <=
+/// Tol + Tol * |cpu| (0 for integers: exact).
+double gpuTolerance(ScalarKind K);
+
+} // namespace tessel::tools
+
+#endif // TESSEL_TOOLS_GPURUN_H
