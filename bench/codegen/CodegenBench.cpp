@@ -91,20 +91,16 @@ void BM_Emit(benchmark::State &S, const std::string &Sample, const std::string &
 struct Case {
   const char *Sample, *Kernel;
 };
-const Case Cases[] = {{"vector_add.py", "vector_add_kernel"},
-                      {"fused_softmax.py", "fused_softmax_kernel"},
-                      {"layer_norm.py", "layer_norm_fwd_kernel"},
-                      {"matmul.py", "matmul_kernel"},
-                      {"attention.py", "attn_fwd_kernel"},
-                      {"dropout.py", "seeded_dropout_kernel"}};
+const Case Cases[] = {{"vector_add.py", "vector_add_kernel"},     {"fused_softmax.py", "fused_softmax_kernel"},
+                      {"layer_norm.py", "layer_norm_fwd_kernel"}, {"matmul.py", "matmul_kernel"},
+                      {"attention.py", "attn_fwd_kernel"},        {"dropout.py", "seeded_dropout_kernel"}};
 
 int registerAll() {
   for (const Case &C : Cases) {
     std::string Name = std::string(C.Sample) + "/" + C.Kernel;
     benchmark::RegisterBenchmark(("Source/" + Name).c_str(), BM_Source, C.Sample, C.Kernel)
         ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("Emit/" + Name).c_str(), BM_Emit, C.Sample, C.Kernel)
-        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("Emit/" + Name).c_str(), BM_Emit, C.Sample, C.Kernel)->Unit(benchmark::kMillisecond);
   }
   return 0;
 }

@@ -23,6 +23,8 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <regex>
 #include <string>
 
@@ -82,6 +84,12 @@ inline Compiled compileRequest(const ParsedFile &File, const ModuleInfo &Info, c
   }
   Out.Kernel = std::move(*K);
   Out.Ptx = Out.Kernel.Ptx;
+  // TESSEL_CODEGEN_DUMP=DIR keeps the module and the PTX for reading.
+  if (const char *Dir = std::getenv("TESSEL_CODEGEN_DUMP")) {
+    std::string Base = std::string(Dir) + "/" + Request.Kernel + "_sm" + std::to_string(Arch);
+    std::ofstream(Base + ".ll") << Out.Llvm;
+    std::ofstream(Base + ".ptx") << Out.Ptx;
+  }
   return Out;
 }
 

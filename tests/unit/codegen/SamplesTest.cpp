@@ -67,7 +67,9 @@ TEST_P(Samples, CompileToCubin) {
   ProblemSink Sink;
   ModuleInfo Info = discover(File->module(), Sink);
   sema::LaunchPlanOptions PO;
-  PO.Config = SC.Config;
+  const JitFunction &Fn = Info.Jit.at(SC.Kernel);
+  if (!Fn.Configs.empty())
+    PO.Config = SC.Config;
   sema::LaunchPlan Plan = sema::planLaunch(*File, Info, SC.Kernel, PO);
   ASSERT_EQ(Plan.Error, "");
   ASSERT_FALSE(Plan.Launches.empty());
@@ -92,8 +94,7 @@ TEST_P(Samples, CompileToCubin) {
 INSTANTIATE_TEST_SUITE_P(All, Samples, ::testing::ValuesIn(sampleCases()),
                          [](const ::testing::TestParamInfo<SampleCase> &I) {
                            std::string N = I.param.File.substr(0, I.param.File.size() - 3) + "_" + I.param.Kernel +
-                                           "_c" + std::to_string(I.param.Config) + "_sm" +
-                                           std::to_string(I.param.Arch);
+                                           "_c" + std::to_string(I.param.Config) + "_sm" + std::to_string(I.param.Arch);
                            for (char &Ch : N)
                              if (!isalnum(static_cast<unsigned char>(Ch)))
                                Ch = '_';
