@@ -56,6 +56,8 @@ TEST(Codegen, VectorAddUses128BitAccessesAndNoLocalMemory) {
   EXPECT_EQ(countMatches(C.Ptx, R"(\.local)"), 0) << C.Ptx;
   EXPECT_EQ(countMatches(C.Ptx, R"(bar\.sync)"), 0) << C.Ptx;
   EXPECT_EQ(C.Kernel.Resources.SpillStores, 0u);
+  // Line tables: the loads are at line 10 of the snippet (3 lines of imports first).
+  EXPECT_GE(countMatches(C.Ptx, R"(\.loc\s+1 10 )"), 1) << C.Ptx;
 }
 
 TEST(Codegen, TritonABI) {
@@ -176,6 +178,27 @@ def k(a_ptr, b_ptr, out_ptr, seed, M: tl.constexpr, N: tl.constexpr, K: tl.const
   EXPECT_GE(countMatches(C.Ptx, R"(fma\.rn\.f32)"), 16) << C.Ptx;
   EXPECT_GE(countMatches(C.Ptx, R"(call\.uni[^;]*vprintf)"), 1) << C.Ptx;
   EXPECT_GE(countMatches(C.Ptx, R"(mul\.hi\.u32|mul\.wide\.u32)"), 1) << C.Ptx;
+}
+
+TEST(Codegen, UnloweredConstructIsAProblemAtItsToken) {
+  const char *Src = R"(
+@triton.jit
+def k(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, x.to(tl.float8e4nv))
+)";
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.Constexprs["BLOCK"] = PyValue::integer(128);
+  R.ArgTypes = {{"x_ptr", ptrTo(ScalarKind::FP32)}, {"out_ptr", ptrTo(ScalarKind::FP8E4NV)}};
+  // sm_80 has no fp8 conversion instructions.
+  Compiled Old = compileSnippet(Src, R, 80);
+  EXPECT_EQ(Old.Error, "codegen: `x.to(tl.float8e4nv)`: the cast from fp32 to fp8e4nv on sm_80 is not supported by "
+                       "tessel's code generator yet\n");
+  Compiled New = compileSnippet(Src, R, 90, true);
+  EXPECT_EQ(New.Error, "");
+  EXPECT_GE(countMatches(New.Ptx, R"(cvt\.rn\.satfinite\.e4m3x2\.f32)"), 1) << New.Ptx;
 }
 
 } // namespace

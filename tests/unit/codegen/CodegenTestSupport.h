@@ -63,6 +63,7 @@ inline Compiled compileRequest(const ParsedFile &File, const ModuleInfo &Info, c
     if (!P->type().Elem.isPointer() && Request.ArgTypes.count(P->name()))
       Opts.DivisibleBy16.insert(P->name()); // the tests' sizes are multiples of 16
   Opts.MaxNReg = MaxNReg;
+  Opts.Source = &File.text();
   CodegenResult R = emitLLVM(*L.Function, Opts, Ctx);
   Out.ABI = R.ABI;
   if (!R.Module) {
