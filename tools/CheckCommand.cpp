@@ -11,8 +11,10 @@
 //===----------------------------------------------------------------------===//
 #include "tools/Subcommands.h"
 
+#include "compiler/backend/CompileCache.h"
 #include "compiler/frontend/Parser.h"
 #include "diagnostics/Check.h"
+#include "diagnostics/JitCheck.h"
 #include "lsp/LineIndex.h"
 #include "lsp/ToProtocol.h"
 #include "tools/CommandLine.h"
@@ -20,11 +22,14 @@
 #include "tools/JsonOutput.h"
 #include "tools/TextOutput.h"
 
+#include "llvm/Support/FileSystem.h"
 #include <cerrno>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <memory>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -42,24 +47,32 @@ struct CheckArgs {
   ColorMode Color = ColorMode::Auto;
   /// Hover facts are for the language server; the command line prints none.
   diag::CheckOptions Opts{.KeepValueFacts = false};
+  /// --jit: compile every kernel and config (diag::jitCheckFile).
+  bool Jit = false;
+  backend::GpuArch JitArch{90, false};
 };
 
 } // namespace
 
-static const char CheckUsage[] = "usage: tessel check [options] FILE...\n"
-                                 "\n"
-                                 "Reports the problems Triton would raise for every @triton.jit kernel in FILE,\n"
-                                 "under every specialization the file reveals (autotune configs, launch sites).\n"
-                                 "\n"
-                                 "options:\n"
-                                 "  --format=text|json     compiler-style text (default) or a JSON array of\n"
-                                 "                         {\"file\", \"diagnostics\"} with LSP Diagnostic objects\n"
-                                 "  --arch=sm_90|sm_80     target GPU (default sm_90)\n"
-                                 "  --color=auto|always|never\n"
-                                 "                         colour the text output (auto: only on a terminal)\n"
-                                 "  -h, --help             show this help\n"
-                                 "\n"
-                                 "exit status: 0 no errors, 1 errors found, 2 bad usage or unreadable input\n";
+static const char CheckUsage[] =
+    "usage: tessel check [options] FILE...\n"
+    "\n"
+    "Reports the problems Triton would raise for every @triton.jit kernel in FILE,\n"
+    "under every specialization the file reveals (autotune configs, launch sites).\n"
+    "\n"
+    "options:\n"
+    "  --format=text|json     compiler-style text (default) or a JSON array of\n"
+    "                         {\"file\", \"diagnostics\"} with LSP Diagnostic objects\n"
+    "  --arch=sm_90|sm_90a|sm_80\n"
+    "                         target GPU (default sm_90)\n"
+    "  --jit                  also compile every kernel and autotune config to a GPU\n"
+    "                         binary and report register spills (TS401), occupancy\n"
+    "                         limits (TS402) and kernels tessel could not compile (TS403)\n"
+    "  --color=auto|always|never\n"
+    "                         colour the text output (auto: only on a terminal)\n"
+    "  -h, --help             show this help\n"
+    "\n"
+    "exit status: 0 no errors, 1 errors found, 2 bad usage or unreadable input\n";
 
 static int usageError(const std::string &Why) {
   std::cerr << "tessel check: error: " << Why << "\nrun `tessel check --help` for usage\n";
@@ -85,6 +98,10 @@ static std::optional<int> parseArgs(const Args &A, CheckArgs &Out) {
     }
     std::string_view Value;
     bool Missing = false;
+    if (Arg == "--jit") {
+      Out.Jit = true;
+      continue;
+    }
     if (takeValue(A, I, "--format", Value, Missing)) {
       if (Missing)
         return usageError("--format needs a value (text or json)");
@@ -99,12 +116,13 @@ static std::optional<int> parseArgs(const Args &A, CheckArgs &Out) {
     if (takeValue(A, I, "--arch", Value, Missing)) {
       if (Missing)
         return usageError("--arch needs a value (sm_90 or sm_80)");
-      if (Value == "sm_90" || Value == "sm90" || Value == "90")
-        Out.Opts.Arch = 90;
-      else if (Value == "sm_80" || Value == "sm80" || Value == "80")
-        Out.Opts.Arch = 80;
-      else
-        return usageError("unsupported arch '" + std::string(Value) + "' (expected sm_90 or sm_80)");
+      std::optional<backend::GpuArch> Arch = backend::parseArch(Value == "sm90"   ? "sm_90"
+                                                                : Value == "sm80" ? "sm_80"
+                                                                                  : Value);
+      if (!Arch)
+        return usageError("unsupported arch '" + std::string(Value) + "' (expected sm_90, sm_90a or sm_80)");
+      Out.Opts.Arch = int(Arch->Capability);
+      Out.JitArch = *Arch;
       continue;
     }
     if (takeValue(A, I, "--color", Value, Missing)) {
@@ -155,6 +173,27 @@ static void keepUntilExit(std::shared_ptr<const ParsedFile> File, diag::FileRepo
   *Last = Kept{std::move(File), std::move(Report)};
 }
 
+/// Compiles every kernel and config of the file (each in a `tessel
+/// jit-worker` process, results kept in the JIT cache) and merges the
+/// findings into Report in source order.
+static void addJitFindings(const ParsedFile &File, diag::FileReport &Report, const CheckArgs &CA) {
+  static backend::CompileCache Cache(backend::CompileCache::defaultDirectory());
+  static bool Noted = false;
+  diag::JitCheckOptions JO;
+  JO.Arch = CA.JitArch;
+  JO.Cache = &Cache;
+  JO.WorkerProgram = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  diag::JitReport JR = diag::jitCheckFile(File, Report.Analysis->Info, Report.Findings, JO);
+  if (!JR.Note.empty() && !Noted) {
+    std::cerr << "tessel check: note: " << JR.Note << "\n";
+    Noted = true;
+  }
+  for (diag::Finding &F : JR.Findings)
+    Report.Findings.push_back(std::move(F));
+  std::stable_sort(Report.Findings.begin(), Report.Findings.end(),
+                   [](const diag::Finding &A, const diag::Finding &B) { return A.Range.Begin < B.Range.Begin; });
+}
+
 int runCheck(const Args &A) {
   CheckArgs CA;
   if (std::optional<int> Stop = parseArgs(A, CA))
@@ -178,6 +217,8 @@ int runCheck(const Args &A) {
       auto Text = std::make_shared<SourceText>(*In.Text, Path);
       Parsed = ParsedFile::parse(std::move(Text));
       Report = diag::checkFile(Parsed, CA.Opts);
+      if (CA.Jit)
+        addJitFindings(*Parsed, Report, CA);
     } catch (const std::exception &E) {
       // A bug in tessel, not in the user's file: say so and keep going.
       std::cerr << "tessel: internal error while checking " << Path << ": " << E.what() << '\n';

@@ -1,67 +1,119 @@
-//===- CompileCommand.cpp - `tessel compile FILE --kernel K --emit tir` ---===//
+//===- CompileCommand.cpp - `tessel compile FILE --kernel K --emit X` -----===//
 /// \file
-/// Lowers one kernel to tile IR and prints it, verified, once per distinct
-/// specialization of its launch (sema::planLaunch: --spec, the kernel's
-/// `# tessel: launch` directives, or what the file reveals, with the
-/// assumptions printed as comments). Problems (sema's errors, lowering
-/// limits, spec errors) are printed like `tessel check`'s findings.
+/// Compiles one kernel, once per distinct specialization of its launch
+/// (sema::planLaunch: --spec, the kernel's `# tessel: launch` directives, or
+/// what the file reveals, with the assumptions printed as comments), and
+/// prints one stage of it: the tile IR (`tir`), the optimized LLVM IR
+/// (`llvm`), the PTX (`ptx`), the cubin (`cubin`, binary: to -o or a pipe),
+/// its SASS (`sass`, through nvdisasm or cuobjdump when the toolkit has
+/// them) or the resource report (`report`: registers, spills, stack, shared
+/// memory, occupancy and the time of each stage). `--all-configs` does it
+/// for every autotune config. Problems (sema's errors, lowering and code
+/// generation limits, spec errors) are printed like `tessel check`'s
+/// findings; a back-end failure (LLVM, the assembler) is one line on stderr.
 ///
-/// Exit status: 0 printed, 1 an error in the file or spec, 2 bad usage, an
-/// unreadable file, an unknown kernel or config.
+/// Compiled kernels are kept in the JIT cache (CompileCache::defaultDirectory)
+/// unless --no-cache; the report says which stages came from it.
+///
+/// Exit status: 0 printed, 1 an error in the file or spec or a failed
+/// compile, 2 bad usage, an unreadable file, an unknown kernel or config, or
+/// a missing tool.
 //===----------------------------------------------------------------------===//
 #include "tools/Subcommands.h"
 
+#include "compiler/backend/KernelJit.h"
+#include "compiler/backend/Subprocess.h"
+#include "compiler/backend/Toolkit.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/ir/Printer.h"
 #include "compiler/sema/LaunchPlan.h"
 #include "compiler/sema/Lowering.h"
 #include "diagnostics/Finding.h"
+#include "diagnostics/JitCheck.h"
 #include "lsp/LineIndex.h"
 #include "tools/CommandLine.h"
 #include "tools/InputFile.h"
 #include "tools/TextOutput.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
+#include <unistd.h>
 
 namespace tessel::tools {
 
 namespace {
+enum class Emit { Tir, Llvm, Ptx, Cubin, Sass, Report };
+
 struct CompileArgs {
   std::string File;
   std::string Kernel;
-  std::string Emit = "tir";
+  Emit What = Emit::Tir;
   std::optional<std::string> Spec;
   std::optional<size_t> Config;
+  bool AllConfigs = false;
+  std::optional<backend::GpuArch> Arch;
+  std::optional<backend::AssemblerKind> Assembler;
+  std::string Output;
+  bool UseCache = true;
   bool Locations = true;
   ColorMode Color = ColorMode::Auto;
 };
 } // namespace
 
 static const char CompileUsage[] =
-    "usage: tessel compile FILE --kernel K --emit tir [options]\n"
+    "usage: tessel compile FILE --kernel K [--emit tir|llvm|ptx|cubin|sass|report] [options]\n"
     "\n"
-    "Lowers kernel K of FILE to tessel's tile IR (docs/tir.md) and prints it, verified, once per\n"
-    "distinct specialization of its launch: the `# tessel: launch` directive above the kernel, or\n"
-    "--spec; without either, the launch is derived from the file and what was assumed is printed.\n"
+    "Compiles kernel K of FILE once per distinct specialization of its launch (the\n"
+    "`# tessel: launch` directive above the kernel, or --spec; without either, the launch is\n"
+    "derived from the file and what was assumed is printed) and prints one stage:\n"
+    "  tir      tessel's tile IR (docs/tir.md), verified (the default)\n"
+    "  llvm     the LLVM IR after libdevice linking and the O3 pipeline\n"
+    "  ptx      the PTX handed to the assembler\n"
+    "  cubin    the GPU binary (binary output: use -o FILE or a pipe)\n"
+    "  sass     the cubin's machine code, through nvdisasm or cuobjdump\n"
+    "  report   registers, spills, stack, shared memory, occupancy and stage times\n"
     "\n"
     "options:\n"
     "  --kernel K             the @triton.jit kernel to compile (required)\n"
-    "  --emit tir             what to print: the tile IR (the only stage so far)\n"
+    "  --emit STAGE           what to print (above)\n"
+    "  --arch sm_80|sm_90|sm_90a\n"
+    "                         target GPU (default: the local GPU's, else sm_90)\n"
     "  --spec 'SPEC'          launch spec text; replaces the kernel's directives (docs/launch-spec.md)\n"
     "  --config N             use autotune config N (0-based; default 0) for what the spec leaves out\n"
-    "  --no-locations         leave out the `loc(line:col)` of each op\n"
+    "  --all-configs          compile under every autotune config\n"
+    "  --assembler nvjitlink|ptxas\n"
+    "                         PTX to cubin in process (nvJitLink, the default when present) or ptxas\n"
+    "  -o FILE                write the output to FILE\n"
+    "  --no-cache             compile afresh, neither reading nor writing the JIT cache\n"
+    "  --no-locations         leave out the `loc(line:col)` of each tile IR op\n"
     "  --color=auto|always|never\n"
     "                         colour the error output (auto: only on a terminal)\n"
     "  -h, --help             show this help\n"
     "\n"
-    "exit status: 0 printed, 1 an error in the file or spec, 2 bad usage or unreadable input\n";
+    "exit status: 0 printed, 1 an error in the file or spec or a failed compile, 2 bad usage,\n"
+    "unreadable input or a missing tool\n";
 
 static int usageError(const std::string &Why) {
   std::cerr << "tessel compile: error: " << Why << "\nrun `tessel compile --help` for usage\n";
   return ExitUsage;
+}
+
+static std::optional<Emit> parseEmit(std::string_view V) {
+  static const std::pair<std::string_view, Emit> Names[] = {{"tir", Emit::Tir},   {"llvm", Emit::Llvm},
+                                                            {"ptx", Emit::Ptx},   {"cubin", Emit::Cubin},
+                                                            {"sass", Emit::Sass}, {"report", Emit::Report}};
+  for (const auto &[N, E] : Names)
+    if (N == V)
+      return E;
+  return std::nullopt;
 }
 
 static std::optional<int> parseArgs(const Args &A, CompileArgs &Out) {
@@ -73,6 +125,14 @@ static std::optional<int> parseArgs(const Args &A, CompileArgs &Out) {
     }
     if (Arg == "--no-locations") {
       Out.Locations = false;
+      continue;
+    }
+    if (Arg == "--all-configs") {
+      Out.AllConfigs = true;
+      continue;
+    }
+    if (Arg == "--no-cache") {
+      Out.UseCache = false;
       continue;
     }
     if (Arg.empty() || Arg[0] != '-') {
@@ -90,8 +150,31 @@ static std::optional<int> parseArgs(const Args &A, CompileArgs &Out) {
       continue;
     }
     if (takeValue(A, I, "--emit", Value, Missing)) {
-      if (Missing || Value != "tir")
-        return usageError("--emit takes 'tir' (the tile IR), the only stage tessel emits so far");
+      std::optional<Emit> E = Missing ? std::nullopt : parseEmit(Value);
+      if (!E)
+        return usageError("--emit takes tir, llvm, ptx, cubin, sass or report");
+      Out.What = *E;
+      continue;
+    }
+    if (takeValue(A, I, "--arch", Value, Missing)) {
+      Out.Arch = Missing ? std::nullopt : backend::parseArch(Value);
+      if (!Out.Arch)
+        return usageError("--arch takes sm_80, sm_90 or sm_90a");
+      continue;
+    }
+    if (takeValue(A, I, "--assembler", Value, Missing)) {
+      if (!Missing && Value == "nvjitlink")
+        Out.Assembler = backend::AssemblerKind::NvJitLink;
+      else if (!Missing && Value == "ptxas")
+        Out.Assembler = backend::AssemblerKind::Ptxas;
+      else
+        return usageError("--assembler takes nvjitlink or ptxas");
+      continue;
+    }
+    if (takeValue(A, I, "-o", Value, Missing) || takeValue(A, I, "--output", Value, Missing)) {
+      if (Missing || Value.empty())
+        return usageError("-o needs a file name");
+      Out.Output = std::string(Value);
       continue;
     }
     if (takeValue(A, I, "--spec", Value, Missing)) {
@@ -118,7 +201,95 @@ static std::optional<int> parseArgs(const Args &A, CompileArgs &Out) {
     return usageError("no input file");
   if (Out.Kernel.empty())
     return usageError("which kernel? pass --kernel NAME");
+  if (Out.AllConfigs && Out.Config)
+    return usageError("--config and --all-configs exclude each other");
   return std::nullopt;
+}
+
+/// SASS of a cubin through nvdisasm (preferred) or cuobjdump.
+static llvm::Expected<std::string> disassemble(const std::string &Cubin) {
+  const backend::Toolkit &T = backend::toolkit();
+  if (T.Nvdisasm.empty() && T.Cuobjdump.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "--emit sass needs nvdisasm or cuobjdump from the CUDA toolkit, and neither "
+                                   "was found (searched %s and PATH); --emit cubin writes the binary",
+                                   T.searched().c_str());
+  llvm::SmallString<128> Path;
+  int Fd = -1;
+  if (std::error_code EC = llvm::sys::fs::createTemporaryFile("tessel", "cubin", Fd, Path))
+    return llvm::createStringError(EC, "cannot create a temporary file: %s", EC.message().c_str());
+  {
+    llvm::raw_fd_ostream OS(Fd, true);
+    OS << Cubin;
+  }
+  std::vector<std::string> Args = T.Nvdisasm.empty() ? std::vector<std::string>{"cuobjdump", "-sass", std::string(Path)}
+                                                     : std::vector<std::string>{"nvdisasm", "-c", std::string(Path)};
+  auto R = backend::runProgram(T.Nvdisasm.empty() ? T.Cuobjdump : T.Nvdisasm, Args, 60);
+  llvm::sys::fs::remove(Path);
+  if (!R)
+    return R.takeError();
+  if (R->ExitCode != 0)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s failed: %s", Args[0].c_str(), R->Stderr.c_str());
+  return R->Stdout;
+}
+
+static std::string fmtMs(double Ms) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, Ms < 10 ? "%.2f ms" : "%.1f ms", Ms);
+  return Buf;
+}
+
+static void printReport(std::ostream &OS, const std::string &Title, const backend::KernelJitResult &R) {
+  const backend::CompiledKernel &K = *R.Kernel;
+  const backend::ResourceUsage &U = K.Resources;
+  OS << "kernel " << K.Entry << Title << " for " << K.Arch.name();
+  if (!K.Assembler.empty())
+    OS << " (" << K.Assembler << ")";
+  OS << (R.FromCache ? " [from the JIT cache]" : "") << "\n";
+  OS << "  threads        " << (K.ReqNtid ? *K.ReqNtid : K.Launch.Threads) << " per block";
+  if (K.MaxNReg)
+    OS << ", maxnreg " << *K.MaxNReg;
+  OS << "\n";
+  if (K.FmaDot)
+    OS << "  note           tl.dot runs on FMA units (no tensor cores yet): registers and spills are not "
+          "Triton's\n";
+  if (!K.assembled()) {
+    OS << "  (not assembled: no ptxas or libnvJitLink.so was found)\n";
+  } else {
+    OS << "  registers      " << U.Registers << " per thread\n";
+    OS << "  spills         " << U.SpillStores << " bytes stored, " << U.SpillLoads << " bytes loaded\n";
+    OS << "  stack          " << U.StackFrame << " bytes per thread\n";
+    OS << "  shared memory  " << K.sharedBytes() << " bytes per block (" << K.Launch.DynamicShared << " dynamic)\n";
+    OS << "  barriers       " << U.Barriers << "\n";
+    const backend::Occupancy &O = K.Occ;
+    OS << "  occupancy      ";
+    if (O.Limit == backend::OccupancyLimit::DoesNotFit) {
+      OS << "a block does not fit on an SM\n";
+    } else {
+      OS << O.BlocksPerSm << (O.BlocksPerSm == 1 ? " block" : " blocks") << " per SM, " << O.WarpsPerSm << " of "
+         << O.MaxWarpsPerSm << " warps (" << unsigned(O.fraction() * 100 + 0.5) << "%), limited by "
+         << backend::occupancyLimitName(O.Limit) << "\n";
+    }
+  }
+  OS << "  stages        ";
+  double Total = 0;
+  for (const backend::StageTime &T : R.Times) {
+    OS << " " << T.Stage << " " << fmtMs(T.Ms) << ",";
+    Total += T.Ms;
+  }
+  OS << " total " << fmtMs(Total) << "\n";
+}
+
+/// What distinguishes two compiled instances (Triton's specialization key).
+static std::string requestKey(const sema::LoweringRequest &R) {
+  std::string K = R.Kernel + ";" + std::to_string(R.NumWarps) + ";" + std::to_string(R.NumStages);
+  for (const auto &[Name, V] : R.Constexprs)
+    K += ";" + Name + "=" + V.repr();
+  for (const auto &[Name, Ty] : R.ArgTypes)
+    K += ";" + Name + ":" + Ty.str();
+  for (const std::string &Name : R.EqualToOne)
+    K += ";" + Name + "==1";
+  return K;
 }
 
 int runCompile(const Args &A) {
@@ -130,22 +301,23 @@ int runCompile(const Args &A) {
     std::cerr << "tessel compile: error: " << CA.File << ": " << In.Error << "\n";
     return ExitUsage;
   }
+  if (CA.What == Emit::Cubin && CA.Output.empty() && isatty(STDOUT_FILENO))
+    return usageError("a cubin is binary: write it with -o FILE or through a pipe");
   auto Text = std::make_shared<SourceText>(*In.Text, CA.File);
   auto File = ParsedFile::parse(Text);
   ProblemSink Discovery;
   ModuleInfo Info = discover(File->module(), Discovery);
-  sema::LaunchPlanOptions PO;
-  PO.SpecText = CA.Spec;
-  PO.Config = CA.Config;
-  sema::LaunchPlan Plan = sema::planLaunch(*File, Info, CA.Kernel, PO);
-  if (!Plan.Error.empty()) {
-    std::cerr << "tessel compile: error: " << Plan.Error << "\n";
-    return ExitUsage;
+  const JitFunction *Fn = Info.jit(CA.Kernel);
+  std::vector<std::optional<size_t>> Configs = {CA.Config};
+  if (CA.AllConfigs && Fn && Fn->Configs.size() > 1) {
+    Configs.clear();
+    for (size_t I = 0; I < Fn->Configs.size(); ++I)
+      Configs.push_back(I);
   }
   TextStyle Style{useColor(CA.Color)};
   lsp::LineIndex FileIndex(*In.Text);
   std::optional<lsp::LineIndex> SpecIndex;
-  if (Plan.Origin == sema::SpecOrigin::CommandLine && CA.Spec)
+  if (CA.Spec)
     SpecIndex.emplace(*CA.Spec);
   bool Failed = false;
   auto Report = [&](const Problem &P, bool InSpec) {
@@ -156,25 +328,123 @@ int runCompile(const Args &A) {
     else
       renderFinding(std::cerr, F, FileIndex, CA.File, Style);
   };
-  for (const Problem &P : Plan.Problems)
-    Report(P, true);
-  for (const std::string &Assumed : Plan.Assumptions)
-    std::cout << "// " << Assumed << "\n";
-  // Instances that differ only in sizes share their IR: print each text once.
-  std::set<std::string> Printed;
+  std::ostringstream Out;
+  std::string Binary;
+  size_t Binaries = 0;
+  std::set<std::string> Printed, Compiled;
   ir::PrintOptions Print{Text.get(), CA.Locations};
-  for (const sema::PlannedLaunch &PL : Plan.Launches) {
-    sema::LoweredKernel L = sema::lowerKernel(*File, Info, PL.Request);
-    for (const Problem &P : L.Problems)
-      Report(P, false);
-    if (!L.Function)
-      continue;
-    std::string IR = ir::printFunction(*L.Function, Print);
-    if (!Printed.insert(IR).second)
-      continue;
-    if (Plan.Launches.size() > 1 && !PL.Launch.Label.empty())
-      std::cout << "// instance " << PL.Launch.Label << "\n";
-    std::cout << IR;
+  std::unique_ptr<backend::CompileCache> Cache;
+  if (CA.UseCache)
+    Cache = std::make_unique<backend::CompileCache>(backend::CompileCache::defaultDirectory());
+  backend::KernelJitOptions KO;
+  KO.Arch = CA.Arch ? *CA.Arch : backend::defaultArch();
+  KO.Assemble = CA.What == Emit::Cubin || CA.What == Emit::Sass || CA.What == Emit::Report;
+  KO.KeepLlvm = CA.What == Emit::Llvm;
+  KO.Assembler.Use = CA.Assembler;
+  KO.Cache = Cache.get();
+  for (const std::optional<size_t> &Config : Configs) {
+    sema::LaunchPlanOptions PO;
+    PO.SpecText = CA.Spec;
+    PO.Config = Config;
+    sema::LaunchPlan Plan = sema::planLaunch(*File, Info, CA.Kernel, PO);
+    if (!Plan.Error.empty()) {
+      std::cerr << "tessel compile: error: " << Plan.Error << "\n";
+      return ExitUsage;
+    }
+    if (Config == Configs.front()) {
+      for (const Problem &P : Plan.Problems)
+        Report(P, Plan.Origin == sema::SpecOrigin::CommandLine);
+      for (const std::string &Assumed : Plan.Assumptions)
+        Out << "// " << Assumed << "\n";
+    }
+    std::string ConfigTitle;
+    if (Config && Fn && *Config < Fn->Configs.size())
+      ConfigTitle =
+          " config " + std::to_string(*Config) + " [" + diag::describeConfig(Fn->Configs[*Config].Config) + "]";
+    KO.MaxNReg = Config && Fn && *Config < Fn->Configs.size() ? Fn->Configs[*Config].Config.MaxNReg : std::nullopt;
+    for (const sema::PlannedLaunch &PL : Plan.Launches) {
+      std::string Title = ConfigTitle;
+      if (Plan.Launches.size() > 1 && !PL.Launch.Label.empty())
+        Title += " instance " + PL.Launch.Label;
+      if (CA.What == Emit::Tir) {
+        sema::LoweredKernel L = sema::lowerKernel(*File, Info, PL.Request);
+        for (const Problem &P : L.Problems)
+          Report(P, false);
+        if (!L.Function)
+          continue;
+        std::string IR = ir::printFunction(*L.Function, Print);
+        if (!Printed.insert(IR).second)
+          continue;
+        if (!Title.empty())
+          Out << "//" << Title << "\n";
+        Out << IR;
+        continue;
+      }
+      // Instances that differ only in sizes compile alike: once each.
+      if (!Compiled.insert(requestKey(PL.Request) + ";maxnreg=" + std::to_string(KO.MaxNReg.value_or(-1))).second)
+        continue;
+      backend::KernelJitResult R = backend::jitKernel(*File, Info, PL.Request, KO);
+      for (const Problem &P : R.Problems)
+        Report(P, false);
+      if (!R.Error.empty()) {
+        std::cerr << "tessel compile: error: kernel " << CA.Kernel << Title << ": " << R.Error << "\n";
+        Failed = true;
+        continue;
+      }
+      if (!R.Kernel)
+        continue;
+      const backend::CompiledKernel &K = *R.Kernel;
+      std::string Text;
+      switch (CA.What) {
+      case Emit::Tir:
+        break;
+      case Emit::Llvm:
+        Text = K.Llvm;
+        break;
+      case Emit::Ptx:
+        Text = K.Ptx;
+        break;
+      case Emit::Cubin:
+        if (Printed.insert(K.Cubin).second) {
+          Binary = K.Cubin;
+          ++Binaries;
+        }
+        continue;
+      case Emit::Sass: {
+        auto S = disassemble(K.Cubin);
+        if (!S) {
+          std::cerr << "tessel compile: error: " << llvm::toString(S.takeError()) << "\n";
+          return ExitUsage;
+        }
+        Text = std::move(*S);
+        break;
+      }
+      case Emit::Report: {
+        std::ostringstream RS;
+        printReport(RS, Title, R);
+        Text = RS.str();
+        break;
+      }
+      }
+      if (!Printed.insert(Text).second)
+        continue;
+      if (!Title.empty() && CA.What != Emit::Report)
+        Out << (CA.What == Emit::Sass ? "#" : "//") << Title << "\n";
+      Out << Text;
+    }
+  }
+  if (Binaries > 1)
+    return usageError("several instances compiled to cubins: choose one with --config or --spec");
+  std::string Result = CA.What == Emit::Cubin ? Binary : Out.str();
+  if (CA.Output.empty()) {
+    std::cout << Result;
+  } else {
+    std::ofstream F(CA.Output, std::ios::binary);
+    F << Result;
+    if (!F) {
+      std::cerr << "tessel compile: error: cannot write " << CA.Output << "\n";
+      return ExitUsage;
+    }
   }
   return Failed ? ExitFindings : ExitOk;
 }

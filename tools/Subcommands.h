@@ -34,6 +34,9 @@ int runCompile(const Args &A);
 /// `tessel lsp [--stdio|--listen [HOST:]PORT] [--log=LEVEL] [--clientProcessId=PID]`
 int runLsp(const Args &A);
 
+/// `tessel jit-worker`: the JIT's worker process (internal, not in --help).
+int runJitWorker(const Args &A);
+
 } // namespace tessel::tools
 
 #endif // TESSEL_TOOLS_SUBCOMMANDS_H

@@ -62,6 +62,10 @@ int main(int Argc, char **Argv) {
     std::cout << "tessel " TESSEL_VERSION_STRING "\n";
     return ExitOk;
   }
+  // The JIT's worker process (compiler/backend/JitWorker.h): internal, so
+  // not in the table `tessel --help` prints.
+  if (First == "jit-worker")
+    return runJitWorker(Args(Argv + 2, Argv + Argc));
   for (const Subcommand &S : Subcommands) {
     if (S.Name != First)
       continue;

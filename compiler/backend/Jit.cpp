@@ -152,7 +152,7 @@ private:
 };
 } // namespace
 
-static constexpr uint32_t SerialVersion = 1;
+static constexpr uint32_t SerialVersion = 2;
 static constexpr uint32_t None = ~0u;
 
 std::string serialize(const CompiledKernel &K) {
@@ -183,6 +183,7 @@ std::string serialize(const CompiledKernel &K) {
   W.u32(K.Occ.WarpsPerSm);
   W.u32(K.Occ.MaxWarpsPerSm);
   W.u32(uint32_t(K.Occ.Limit));
+  W.u32(K.FmaDot);
   return std::move(W.Out);
 }
 
@@ -225,6 +226,7 @@ llvm::Expected<CompiledKernel> deserialize(llvm::StringRef Bytes) {
   K.Occ.MaxWarpsPerSm = R.u32();
   uint32_t Limit = R.u32();
   K.Occ.Limit = Limit <= uint32_t(OccupancyLimit::DoesNotFit) ? OccupancyLimit(Limit) : OccupancyLimit::DoesNotFit;
+  K.FmaDot = R.u32() != 0;
   if (!R.ok() || N > 4096)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "truncated or corrupt compiled kernel");
   return K;

@@ -72,6 +72,10 @@ struct CompiledKernel {
   ResourceUsage Resources;
   Occupancy Occ;
   std::vector<StageTime> Times; ///< not serialized
+  /// The kernel has a tl.dot, which tessel lowers on FMA units (tensor cores
+  /// come with issue 11): its registers and spills are not what Triton's
+  /// mma/wgmma code uses, so findings about them stay silent.
+  bool FmaDot = false;
 
   bool assembled() const { return !Cubin.empty(); }
   /// Static + dynamic shared memory per block.

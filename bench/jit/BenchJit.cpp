@@ -1,0 +1,132 @@
+//===- BenchJit.cpp - JIT compile times per sample and config -------------===//
+/// \file
+/// For every kernel and autotune config of the tutorial-class samples:
+///  - source -> PTX: lowering, LLVM IR, libdevice, O3 and the NVPTX back end
+///    (backend::jitKernel without the assembler, no cache), the median of
+///    --runs runs in this process after one warm-up (a warm process, as
+///    Triton's figures are);
+///  - the assembler on that PTX: nvJitLink in process and ptxas as a
+///    subprocess (ptxas alone is the reference: Triton runs it that way);
+///  - source -> cubin = source -> PTX + nvJitLink, and its ratio to ptxas
+///    alone (goal: at most 1.5x).
+/// Everything runs on one thread. Prints a Markdown table for
+/// bench/RESULTS.md.
+///
+///   bench_jit [--runs N] [--arch sm_90] [SAMPLE.py...]
+//===----------------------------------------------------------------------===//
+#include "compiler/backend/Assemble.h"
+#include "compiler/backend/KernelJit.h"
+#include "compiler/backend/Toolkit.h"
+#include "compiler/frontend/Parser.h"
+#include "compiler/sema/LaunchPlan.h"
+#include "diagnostics/JitCheck.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace tessel;
+
+static double medianMs(int Runs, const std::function<void()> &F) {
+  std::vector<double> Ms;
+  F(); // warm-up
+  for (int I = 0; I < Runs; ++I) {
+    auto T0 = std::chrono::steady_clock::now();
+    F();
+    Ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T0).count());
+  }
+  std::sort(Ms.begin(), Ms.end());
+  return Ms[Ms.size() / 2];
+}
+
+int main(int Argc, char **Argv) {
+  int Runs = 10;
+  backend::GpuArch Arch{90, false};
+  std::vector<std::string> Files;
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    if (A == "--runs" && I + 1 < Argc)
+      Runs = std::max(1, std::atoi(Argv[++I]));
+    else if (A == "--arch" && I + 1 < Argc && backend::parseArch(Argv[I + 1]))
+      Arch = *backend::parseArch(Argv[++I]);
+    else
+      Files.push_back(A);
+  }
+  if (Files.empty())
+    for (const char *N : {"vector_add", "fused_softmax", "layer_norm", "matmul", "dropout", "attention"})
+      Files.push_back(std::string(TESSEL_SOURCE_DIR) + "/samples/" + N + ".py");
+  const backend::Toolkit &T = backend::toolkit();
+  bool HaveNvJitLink = backend::hasAssembler(T, backend::AssemblerKind::NvJitLink);
+  bool HavePtxas = backend::hasAssembler(T, backend::AssemblerKind::Ptxas);
+  std::printf("arch %s, toolkit %s, %d runs (median), one thread\n\n", Arch.name().c_str(), T.version().c_str(), Runs);
+  std::printf("| sample | kernel | config | source->PTX ms | nvJitLink ms | ptxas ms | source->cubin ms | "
+              "ratio to ptxas | regs | spills |\n|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const std::string &Path : Files) {
+    std::ifstream In(Path, std::ios::binary);
+    std::stringstream SS;
+    SS << In.rdbuf();
+    auto File = ParsedFile::parse(std::make_shared<SourceText>(SS.str(), Path));
+    ProblemSink Sink;
+    ModuleInfo Info = discover(File->module(), Sink);
+    std::string Sample = Path.substr(Path.rfind('/') + 1);
+    for (const std::string &Name : Info.Order) {
+      const JitFunction &Fn = Info.Jit.at(Name);
+      if (!Fn.IsKernel || !Fn.Def)
+        continue;
+      size_t NConfigs = std::max<size_t>(1, Fn.Configs.size());
+      for (size_t C = 0; C < NConfigs; ++C) {
+        sema::LaunchPlanOptions PO;
+        if (!Fn.Configs.empty())
+          PO.Config = C;
+        sema::LaunchPlan Plan = sema::planLaunch(*File, Info, Name, PO);
+        if (!Plan.Error.empty() || Plan.Launches.empty())
+          continue;
+        backend::KernelJitOptions KO;
+        KO.Arch = Arch;
+        KO.Assemble = false;
+        if (!Fn.Configs.empty())
+          KO.MaxNReg = Fn.Configs[C].Config.MaxNReg;
+        const sema::LoweringRequest &Req = Plan.Launches.front().Request;
+        backend::KernelJitResult R = backend::jitKernel(*File, Info, Req, KO);
+        std::string Config = Fn.Configs.empty() ? "-" : std::to_string(C);
+        if (!R.Kernel) {
+          std::printf("| %s | %s | %s | not compiled: %s |\n", Sample.c_str(), Name.c_str(), Config.c_str(),
+                      (R.Error.empty() && !R.Problems.empty() ? R.Problems[0].Message : R.Error).c_str());
+          continue;
+        }
+        std::string Ptx = R.Kernel->Ptx;
+        double ToPtx = medianMs(Runs, [&] { backend::jitKernel(*File, Info, Req, KO); });
+        backend::AssembleOptions AO;
+        AO.Arch = Arch;
+        double Nvj = -1, Ptxas = -1;
+        unsigned Regs = 0, Spills = 0;
+        auto Run = [&](backend::AssemblerKind K) {
+          AO.Use = K;
+          auto A = backend::assemble(Ptx, AO);
+          if (!A) {
+            llvm::consumeError(A.takeError());
+            return;
+          }
+          if (auto U = backend::parseAssemblerLog(A->Log, R.Kernel->Entry)) {
+            Regs = U->Registers;
+            Spills = U->spillBytes();
+          }
+        };
+        if (HaveNvJitLink)
+          Nvj = medianMs(Runs, [&] { Run(backend::AssemblerKind::NvJitLink); });
+        if (HavePtxas)
+          Ptxas = medianMs(std::max(3, Runs / 2), [&] { Run(backend::AssemblerKind::Ptxas); });
+        double ToCubin = ToPtx + (Nvj >= 0 ? Nvj : Ptxas);
+        std::printf("| %s | %s | %s | %.2f | %.1f | %.1f | %.1f | %.2f | %u | %u |\n", Sample.c_str(), Name.c_str(),
+                    Config.c_str(), ToPtx, Nvj, Ptxas, ToCubin, Ptxas > 0 ? ToCubin / Ptxas : 0.0, Regs, Spills);
+        std::fflush(stdout);
+      }
+    }
+  }
+  return 0;
+}

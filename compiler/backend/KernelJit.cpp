@@ -1,0 +1,151 @@
+//===- KernelJit.cpp - one kernel specialization, source to cubin ---------===//
+/// \file
+/// The stages of KernelJit.h and the cache key.
+//===----------------------------------------------------------------------===//
+#include "compiler/backend/KernelJit.h"
+
+#include "compiler/backend/JitWorker.h"
+#include "compiler/backend/Toolkit.h"
+#include "compiler/codegen/Codegen.h"
+#include "compiler/sema/KernelReuse.h"
+#include "compiler/sema/Specializations.h"
+#include "tessel/Version.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+namespace tessel::backend {
+
+static double msSince(std::chrono::steady_clock::time_point T0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T0).count();
+}
+
+static bool hasDot(const ir::Block &B) {
+  for (const auto &O : B.ops()) {
+    if (O->kind() == ir::OpKind::Dot)
+      return true;
+    for (const auto &R : O->regions())
+      if (hasDot(*R))
+        return true;
+  }
+  return false;
+}
+
+/// Triton's options for F. The divisibility is the usual launch's (every
+/// pointer 16-byte aligned: codegen::defaultDivisibility), which the
+/// request's argument types (in the cache key) determine.
+static codegen::CodegenOptions codegenOptions(const ir::Function &F, const sema::LoweringRequest &R,
+                                              const KernelJitOptions &Opts) {
+  codegen::CodegenOptions C;
+  C.Arch = int(Opts.Arch.Capability);
+  C.NumWarps = int(R.NumWarps);
+  if (Opts.MaxNReg)
+    C.MaxNReg = int(*Opts.MaxNReg);
+  C.DivisibleBy16 = codegen::defaultDivisibility(F);
+  return C;
+}
+
+std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &Info,
+                                    const sema::LoweringRequest &Request, const KernelJitOptions &Opts) {
+  const JitFunction *Fn = Info.jit(Request.Kernel);
+  if (!Fn)
+    return std::nullopt;
+  sema::AnalyzeOptions AO;
+  AO.Arch = int(Opts.Arch.Capability);
+  sema::ModuleNames Names(File, Info);
+  sema::KernelInputs In = sema::kernelInputs(Names, File, *Fn, sema::specializationsOf(*Fn, AO.MaxSpecializations), AO);
+  if (!In.Reusable || In.Segments.empty())
+    return std::nullopt;
+  const Toolkit &Tools = Opts.Assembler.Tools ? *Opts.Assembler.Tools : toolkit();
+  CacheKeyBuilder B;
+  B.add("tessel-jit").add(TESSEL_VERSION_STRING).add(Opts.Arch.name());
+  B.add(Tools.version()).add(Opts.Assembler.Use ? assemblerName(*Opts.Assembler.Use) : "auto");
+  B.add(uint64_t(Opts.Assemble)).add(uint64_t(Opts.KeepLlvm)).add(uint64_t(Opts.MaxNReg.value_or(-1)));
+  // Line numbers reach the PTX (.loc) and the cubin (-lineinfo).
+  B.add(uint64_t(File.text().lineCol(In.Segments.front().Begin).Line));
+  for (const SourceRange &R : In.Segments) {
+    std::string_view S = File.text().slice(R);
+    B.add(llvm::StringRef(S.data(), S.size()));
+  }
+  B.add(In.Facts);
+  B.add(Request.Kernel);
+  for (const auto &[Name, V] : Request.Constexprs)
+    B.add(Name).add(V.repr());
+  for (const auto &[Name, Ty] : Request.ArgTypes)
+    B.add(Name).add(Ty.str());
+  for (const std::string &Name : Request.EqualToOne)
+    B.add(Name);
+  B.add(uint64_t(Request.NumWarps)).add(uint64_t(Request.NumStages));
+  return B.finish();
+}
+
+static void setError(KernelJitResult &R, llvm::Error E) { R.Error = llvm::toString(std::move(E)); }
+
+KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const sema::LoweringRequest &Request,
+                          const KernelJitOptions &Opts) {
+  KernelJitResult R;
+  std::optional<CacheKey> Key;
+  if (Opts.Cache) {
+    auto T0 = std::chrono::steady_clock::now();
+    Key = jitCacheKey(File, Info, Request, Opts);
+    if (Key)
+      if (std::optional<std::string> Hit = Opts.Cache->lookup(*Key)) {
+        if (auto K = deserialize(*Hit)) {
+          R.Kernel = std::move(*K);
+          R.FromCache = true;
+          R.Times = {{"cache", msSince(T0)}};
+          return R;
+        } else {
+          llvm::consumeError(K.takeError()); // an entry of another format: compile afresh
+        }
+      }
+  }
+  auto T0 = std::chrono::steady_clock::now();
+  sema::AnalyzeOptions AO;
+  AO.Arch = int(Opts.Arch.Capability);
+  AO.RecordValueFacts = false;
+  sema::LoweredKernel L = sema::lowerKernel(File, Info, Request, AO);
+  R.Times.push_back({"lower", msSince(T0)});
+  R.Problems = std::move(L.Problems);
+  if (!L.Function)
+    return R;
+  auto T1 = std::chrono::steady_clock::now();
+  llvm::LLVMContext Ctx;
+  codegen::CodegenOptions CO = codegenOptions(*L.Function, Request, Opts);
+  CO.Source = &File.text(); // line tables: `.loc` in the PTX (the key covers the kernel's line)
+  codegen::CodegenResult C = codegen::emitLLVM(*L.Function, CO, Ctx);
+  R.Times.push_back({"llvm-ir", msSince(T1)});
+  for (Problem &P : C.Problems)
+    R.Problems.push_back(std::move(P));
+  if (!C.Module)
+    return R;
+  LaunchShape Launch{C.ABI.ThreadsPerBlock, C.ABI.SharedBytes};
+  llvm::Expected<CompiledKernel> K = [&]() -> llvm::Expected<CompiledKernel> {
+    JitOptions JO;
+    JO.Arch = Opts.Arch;
+    JO.Assemble = Opts.Assemble;
+    JO.KeepLlvm = Opts.KeepLlvm;
+    JO.Assembler = Opts.Assembler;
+    if (!Opts.WorkerProgram.empty())
+      return compileInWorker(*C.Module, Launch, JO, Opts.WorkerProgram, Opts.WorkerTimeoutSeconds);
+    return compileModule(*C.Module, Launch, JO);
+  }();
+  if (!K) {
+    setError(R, K.takeError());
+    return R;
+  }
+  K->FmaDot = hasDot(L.Function->body());
+  for (StageTime &T : K->Times)
+    R.Times.push_back(std::move(T));
+  K->Times.clear();
+  if (Opts.Cache && Key)
+    Opts.Cache->store(*Key, serialize(*K));
+  R.Kernel = std::move(*K);
+  return R;
+}
+
+} // namespace tessel::backend

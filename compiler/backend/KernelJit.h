@@ -1,0 +1,68 @@
+//===- KernelJit.h - one kernel specialization, source to cubin -*- C++ -*-===//
+/// \file
+/// What front ends call to compile a kernel: a planned launch (sema's
+/// LaunchPlan) is lowered to tile IR (sema::lowerKernel), built into LLVM IR
+/// (codegen::emitLLVM) and handed to the back end (Jit.h), each stage timed.
+/// With a CompileCache the result is looked up first, under a key computed
+/// from the source before any lowering (jitCacheKey), and stored after.
+///
+/// The LLVM stages can run in a worker process instead (JitWorker.h), so
+/// that an LLVM fatal error or an assembler crash ends the worker, not the
+/// caller (`tessel check --jit`, the language server).
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_BACKEND_KERNELJIT_H
+#define TESSEL_COMPILER_BACKEND_KERNELJIT_H
+
+#include "compiler/backend/CompileCache.h"
+#include "compiler/backend/Jit.h"
+#include "compiler/frontend/Discovery.h"
+#include "compiler/frontend/Parser.h"
+#include "compiler/sema/Lowering.h"
+#include "compiler/support/Problem.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessel::backend {
+
+struct KernelJitOptions {
+  GpuArch Arch;
+  bool Assemble = true;  ///< false: stop at PTX
+  bool KeepLlvm = false; ///< keep the optimized LLVM IR text
+  /// `triton.Config(maxnreg=...)` of the config being compiled.
+  std::optional<int64_t> MaxNReg;
+  AssembleOptions Assembler;
+  CompileCache *Cache = nullptr;
+  /// Run the LLVM stages in a worker process: this program's path, run as
+  /// `WorkerProgram jit-worker ...` (see runJitWorker). Empty: in process.
+  std::string WorkerProgram;
+  unsigned WorkerTimeoutSeconds = 300;
+};
+
+struct KernelJitResult {
+  std::optional<CompiledKernel> Kernel;
+  /// Lowering and code generation problems, at their source ranges (sema's
+  /// errors, constructs tessel cannot lower or generate yet).
+  std::vector<Problem> Problems;
+  /// A back-end failure (LLVM, the assembler, the worker): one message.
+  std::string Error;
+  std::vector<StageTime> Times; ///< lower, codegen, then the back end's
+  bool FromCache = false;
+};
+
+/// The cache key of Request's kernel under Opts: the kernel's inputs as sema
+/// computes them for reuse (texts of its def, helpers, configs and launch
+/// sites; the module names it resolves), where the kernel starts (line
+/// info), the request, the options, tessel's and the toolkit's versions.
+/// nullopt when the inputs are not reusable (a function passed as a
+/// constexpr).
+std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &Info,
+                                    const sema::LoweringRequest &Request, const KernelJitOptions &Opts);
+
+KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const sema::LoweringRequest &Request,
+                          const KernelJitOptions &Opts);
+
+} // namespace tessel::backend
+
+#endif // TESSEL_COMPILER_BACKEND_KERNELJIT_H

@@ -1,0 +1,66 @@
+//===- JitCheck.h - `--jit`: compile every kernel and config ----*- C++ -*-===//
+/// \file
+/// The JIT tier of a check: every kernel of a file that has no error from
+/// the front-end tier is compiled under each of its autotune configs (or
+/// its one launch), through backend::jitKernel, and the results become
+/// findings (checks/JitResources) and per-config summaries (the language
+/// server's code lens: registers, spills, shared memory, occupancy).
+///
+/// Each compile's LLVM and assembler stages run in a worker process when
+/// JitCheckOptions::WorkerProgram is set, so a fatal error in one kernel's
+/// compile ends that worker only and the other kernels' findings are still
+/// reported. Compiles run on the process's worker pool; results are merged
+/// in source order, so the output does not depend on timing.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_DIAGNOSTICS_JITCHECK_H
+#define TESSEL_DIAGNOSTICS_JITCHECK_H
+
+#include "compiler/backend/KernelJit.h"
+#include "diagnostics/Finding.h"
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessel::diag {
+
+struct JitCheckOptions {
+  backend::GpuArch Arch;
+  backend::CompileCache *Cache = nullptr;
+  std::string WorkerProgram; ///< see KernelJitOptions::WorkerProgram
+  /// Set by another thread to stop between compiles (a newer edit).
+  const std::atomic<bool> *Cancelled = nullptr;
+};
+
+/// One kernel under one config.
+struct JitSummary {
+  std::string Kernel;
+  std::string Specialization; ///< "" when the kernel has one launch
+  SourceRange KernelName;
+  std::optional<SourceRange> ConfigRange;
+  std::optional<backend::CompiledKernel> Compiled; ///< PTX/cubin dropped to keep it small
+  std::string Failure;                             ///< why it did not compile
+  bool FromCache = false;
+};
+
+struct JitReport {
+  std::vector<Finding> Findings;
+  std::vector<JitSummary> Kernels;
+  bool Cancelled = false;
+  /// Set when there is no assembler: `--jit` then stops at PTX.
+  std::string Note;
+};
+
+/// Front-end findings (Existing) tell which kernels have errors: those are
+/// not compiled.
+JitReport jitCheckFile(const ParsedFile &File, const ModuleInfo &Info, const std::vector<Finding> &Existing,
+                       const JitCheckOptions &Opts);
+
+/// "BLOCK=1024, num_warps=4, num_stages=3" for config C.
+std::string describeConfig(const PyConfig &C);
+
+} // namespace tessel::diag
+
+#endif // TESSEL_DIAGNOSTICS_JITCHECK_H

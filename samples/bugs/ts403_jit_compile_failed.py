@@ -1,0 +1,36 @@
+"""TS403 jit-compile-failed: tessel could not compile the kernel to a GPU binary.
+
+`tessel check --jit` reports a construct its lowering or code generator does not handle yet at
+the construct (Triton may compile it: this is tessel's limit, not a bug in the kernel), and a
+failure of LLVM, ptxas or nvJitLink at the kernel's name. Each kernel and config compiles in a
+worker process, so the kernel below that compiles still gets its own findings (none).
+`# jit:` lines say what `tessel check --jit` reports for the line above them.
+"""
+import triton
+import triton.language as tl
+
+
+# fp8 operands of tl.dot need tensor cores, which tessel's code generator does not use yet.
+@triton.jit
+def fp8_dot_kernel(a_ptr, b_ptr, c_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + offs[:, None] * BLOCK + offs[None, :]).to(tl.float8e5)
+    b = tl.load(b_ptr + offs[:, None] * BLOCK + offs[None, :]).to(tl.float8e5)
+    c = tl.dot(a, b)
+    # jit: error[TS403] `tl.dot(a, b)`: tessel could not compile this kernel for sm_90: a dot of fp8 operands on FMA units is not supported by tessel's code generator yet
+    tl.store(c_ptr + offs[:, None] * BLOCK + offs[None, :], c)
+
+
+# The same kernel in fp16 compiles.
+@triton.jit
+def fp16_dot_kernel(a_ptr, b_ptr, c_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + offs[:, None] * BLOCK + offs[None, :]).to(tl.float16)
+    b = tl.load(b_ptr + offs[:, None] * BLOCK + offs[None, :]).to(tl.float16)
+    c = tl.dot(a, b)
+    tl.store(c_ptr + offs[:, None] * BLOCK + offs[None, :], c)
+
+
+def launch(a, b, c):
+    fp8_dot_kernel[(1,)](a, b, c, BLOCK=32)
+    fp16_dot_kernel[(1,)](a, b, c, BLOCK=32)
