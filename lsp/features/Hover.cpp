@@ -10,6 +10,8 @@
 #include "lsp/features/BuiltinDocs.h"
 #include "lsp/features/Facts.h"
 
+#include "compiler/analysis/BoundsProver.h"
+
 namespace tessel::lsp {
 
 using namespace ast;
@@ -142,8 +144,14 @@ std::optional<HoverInfo> hover(const AnalyzedFile &F, uint32_t Offset) {
 
   const Expr *E = innermostExprAt(M, Offset);
   if (E) {
-    if (auto H = hoverBuiltin(Info, *E))
+    if (auto H = hoverBuiltin(Info, *E)) {
+      // On a load, store or atomic: what the bounds prover concluded.
+      const analysis::KernelBounds *K = nullptr;
+      if (const analysis::AccessBounds *A = analysis::accessAt(F.Report.Bounds, Offset, &K))
+        for (std::string &Line : analysis::describeVerdict(*K, *A))
+          H->Notes.push_back(std::move(Line));
       return H;
+    }
   }
   if (auto H = hoverFacts(F, Offset, E))
     return H;
