@@ -37,7 +37,7 @@ struct Access {
   std::string Name, Verb;
   int Base = -1;
   bool Data = false;
-  size_t Group = 0;
+  bool Sized = false; ///< its reference region bounds something (a mask or tl.where that is not always true)
 };
 
 /// One launch environment: what is concrete and what the accesses are.
@@ -90,8 +90,30 @@ void collectAccesses(const ir::Block &B, std::vector<Access> &Out) {
   }
 }
 
-/// Predicates (tl.where conditions) that guard values of Access's shape and
-/// are computed where the access can see them.
+/// Is the predicate a conjunction of ordering comparisons (`offs < n`,
+/// `(rows < M)[:, None] & ...`)? Only those say how large a tensor is; a
+/// `tl.where(lane == 0, ...)` picks a lane, it bounds nothing.
+bool isBoundPredicate(const ir::Value *V) {
+  const ir::Op *D = V->definingOp();
+  if (!D)
+    return false;
+  switch (D->kind()) {
+  case ir::OpKind::And:
+    return isBoundPredicate(D->operand(0)) && isBoundPredicate(D->operand(1));
+  case ir::OpKind::Broadcast:
+  case ir::OpKind::ExpandDims:
+  case ir::OpKind::Splat:
+    return isBoundPredicate(D->operand(0));
+  case ir::OpKind::Cmp: {
+    ir::CmpPredicate P = ir::cast<ir::CmpOp>(D)->predicate();
+    return P != ir::CmpPredicate::EQ && P != ir::CmpPredicate::NE;
+  }
+  default:
+    return false;
+  }
+}
+
+/// Is Inner inside Outer (or one of the regions nested in it)?
 bool encloses(const ir::Block *Outer, const ir::Op *Inner) {
   for (const ir::Block *B = Inner->parentBlock(); B; B = B->parentOp() ? B->parentOp()->parentBlock() : nullptr)
     if (B == Outer)
@@ -99,12 +121,12 @@ bool encloses(const ir::Block *Outer, const ir::Op *Inner) {
   return false;
 }
 
-void collectWhereConditions(const ir::Block &B, std::vector<const ir::Value *> &Out) {
+void collectWheres(const ir::Block &B, std::vector<const ir::Op *> &Out) {
   for (const auto &Op : B.ops()) {
     if (Op->kind() == ir::OpKind::Select && !Op->operand(0)->type().Shape.empty())
-      Out.push_back(Op->operand(0));
+      Out.push_back(Op.get());
     for (const auto &R : Op->regions())
-      collectWhereConditions(*R, Out);
+      collectWheres(*R, Out);
   }
 }
 
@@ -132,24 +154,47 @@ public:
   std::vector<AccessBounds> run(std::vector<std::string> &Assumptions, bool &TimedOut);
 
 private:
-  std::optional<unsigned> budget() {
+  /// The limits of the next query, or nullopt when the kernel's budget is
+  /// spent. Resource units (Z3's rlimit) make the verdicts deterministic;
+  /// the wall-clock limits only guard against a machine that stalls.
+  std::optional<z3::params> limits() {
     auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(Deadline - Clock::now()).count();
-    if (Left <= 0)
-      return std::nullopt;
-    return static_cast<unsigned>(std::min<int64_t>(Left, Opts.QueryTimeoutMs));
-  }
-  z3::check_result check(z3::solver &S) {
-    std::optional<unsigned> Ms = budget();
-    if (!Ms) {
+    if (Left <= 0 || Used >= Opts.KernelRlimit) {
       OutOfTime = true;
-      return z3::unknown;
+      return std::nullopt;
     }
     z3::params P(Ctx);
-    P.set("timeout", *Ms);
-    S.set(P);
+    P.set("timeout", static_cast<unsigned>(std::min<int64_t>(Left, Opts.QueryTimeoutMs)));
+    P.set("rlimit", static_cast<unsigned>(std::min<uint64_t>(Opts.QueryRlimit, Opts.KernelRlimit - Used)));
+    return P;
+  }
+  bool budgetLeft() {
+    return Clock::now() < Deadline && Used < Opts.KernelRlimit;
+  }
+  template <typename SolverT> void account(SolverT &S) {
+    z3::stats St = S.statistics();
+    for (unsigned I = 0; I < St.size(); ++I)
+      if (St.key(I) == "rlimit count")
+        Used = std::max<uint64_t>(Used, St.uint_value(I));
+    if (!budgetLeft())
+      OutOfTime = true;
+  }
+  z3::check_result check(z3::solver &S) {
+    std::optional<z3::params> P = limits();
+    if (!P)
+      return z3::unknown;
+    S.set(*P);
     z3::check_result R = S.check();
-    if (R == z3::unknown)
-      OutOfTime = OutOfTime || !budget();
+    account(S);
+    return R;
+  }
+  z3::check_result check(z3::optimize &O) {
+    std::optional<z3::params> P = limits();
+    if (!P)
+      return z3::unknown;
+    O.set(*P);
+    z3::check_result R = O.check();
+    account(O);
     return R;
   }
   void setUp(std::vector<std::string> &Assumptions);
@@ -157,9 +202,16 @@ private:
   /// The accesses' reference region on side S at lanes L (see the header).
   Sym referenceRegion(SideVars &S, const Access &R, const std::vector<z3::expr> &L);
   AccessBounds prove(const Access &A);
+  bool nonNegative(const z3::expr &E);
+  void refuted(AccessBounds &Out, const Access &A, const z3::model &M, SideVars &SA, const std::vector<z3::expr> &Lanes,
+               const Sym &Ptr, int64_t Extent);
   Counterexample example(const Access &A, const z3::model &M, SideVars &SA, const std::vector<z3::expr> &Lanes,
                          const Sym &Ptr, int64_t Extent);
-  int64_t groupExtent(size_t Group, const z3::model &M);
+  /// Under M's sizes: the elements pointer Base covers (1 + the largest
+  /// offset a masked access of it reaches), and the size an access is held
+  /// to (the smallest of its own pointer's and of pointers with its offsets).
+  int64_t pointerExtent(int Base, const z3::model &M);
+  int64_t accessExtent(const Access &A, const z3::model &M);
   int64_t extentOf(const Access &R, const z3::model &M);
   z3::expr launchEquals(const z3::model &M);
 
@@ -167,13 +219,17 @@ private:
   const ProverOptions &Opts;
   Clock::time_point Deadline;
   z3::context Ctx;
+  /// One quantifier-free solver for every query of the kernel, used with push/pop.
+  z3::solver QF{Ctx, "QF_BV"};
   std::unique_ptr<Encoder> Enc;
+  std::set<unsigned> NonNegativeVars; ///< program ids, lanes, iteration counts, launch variables
   std::vector<Access> Accesses;
-  std::vector<const ir::Value *> WhereConds;
+  std::vector<const ir::Op *> WhereOps; ///< tl.where selects on tiles
   std::vector<z3::expr> Global;
   std::map<int, int64_t> SpecExtent; ///< parameter index -> elements (launch spec)
   unsigned SideCounter = 0;
   bool OutOfTime = false;
+  uint64_t Used = 0; ///< Z3 resource units spent on this kernel so far
 };
 
 void KernelProver::setUp(std::vector<std::string> &Assumptions) {
@@ -194,13 +250,34 @@ void KernelProver::setUp(std::vector<std::string> &Assumptions) {
     }
     for (int A = 0; A < 3; ++A)
       Grid[A] = Env.Launch->Grid[A];
+  } else {
+    // A grid axis the kernel never asks about has one program.
+    std::array<bool, 3> Used{};
+    std::vector<const ir::Block *> Work{&F.body()};
+    while (!Work.empty()) {
+      const ir::Block *B = Work.back();
+      Work.pop_back();
+      for (const auto &Op : B->ops()) {
+        if (const auto *P = ir::dyn_cast<ir::ProgramIdOp>(Op.get()))
+          Used[static_cast<size_t>(P->axis())] = true;
+        if (const auto *N = ir::dyn_cast<ir::NumProgramsOp>(Op.get()))
+          Used[static_cast<size_t>(N->axis())] = true;
+        for (const auto &R : Op->regions())
+          Work.push_back(R.get());
+      }
+    }
+    for (int A = 0; A < 3; ++A)
+      if (!Used[A])
+        Grid[A] = 1;
   }
   Enc = std::make_unique<Encoder>(Ctx, F, Env.Launch ? IntModel::Wrapping : IntModel::Exact, Params, Grid);
   for (const z3::expr &E : Enc->launchConstraints())
     Global.push_back(E);
+  for (const auto &[Name, V] : Enc->launchVars())
+    NonNegativeVars.insert(V.id());
   collectAccesses(F.body(), Accesses);
-  collectWhereConditions(F.body(), WhereConds);
-  // Base pointers, and groups: same base argument, same pointer tile or same offsets.
+  collectWheres(F.body(), WhereOps);
+  // Base pointers, and whether each access's region bounds anything.
   std::shared_ptr<SideVars> Probe = Enc->newSide("probe");
   for (Access &A : Accesses) {
     std::vector<z3::expr> L = Enc->lanes(*Probe, A.Ptr->type().Shape);
@@ -212,24 +289,11 @@ void KernelProver::setUp(std::vector<std::string> &Assumptions) {
       A.Data = A.Data || M.Data || M.K != Sym::Kind::Bool;
     }
   }
-  std::vector<size_t> Parent(Accesses.size());
-  for (size_t I = 0; I < Parent.size(); ++I)
-    Parent[I] = I;
-  auto Find = [&](size_t X) {
-    while (Parent[X] != X)
-      X = Parent[X] = Parent[Parent[X]];
-    return X;
-  };
-  for (size_t I = 0; I < Accesses.size(); ++I)
-    for (size_t J = 0; J < I; ++J) {
-      const Access &A = Accesses[I], &B = Accesses[J];
-      bool Same = (A.Base >= 0 && A.Base == B.Base) || A.Ptr == B.Ptr ||
-                  (A.Offsets && A.Offsets == B.Offsets && A.Ptr->type().Shape == B.Ptr->type().Shape);
-      if (Same)
-        Parent[Find(I)] = Find(J);
-    }
-  for (size_t I = 0; I < Accesses.size(); ++I)
-    Accesses[I].Group = Find(I);
+  for (Access &A : Accesses) {
+    std::vector<z3::expr> L = Enc->lanes(*Probe, A.Ptr->type().Shape);
+    Sym Reg = referenceRegion(*Probe, A, L);
+    A.Sized = Reg.K == Sym::Kind::Bool && !Reg.Data && !Reg.E.simplify().is_true();
+  }
   if (!Env.Launch)
     constrainGrid(Assumptions);
 }
@@ -295,8 +359,13 @@ Sym KernelProver::referenceRegion(SideVars &S, const Access &R, const std::vecto
   Sym Out(Ctx);
   Out.K = Sym::Kind::Bool;
   Out.E = Ctx.bool_val(true);
-  for (const ir::Value *W : WhereConds) {
-    if (W->type().Shape != R.Ptr->type().Shape || !W->definingOp() || !encloses(W->definingOp()->parentBlock(), R.Op))
+  for (const ir::Op *Sel : WhereOps) {
+    // Only a tl.where that selects this load's own value guards it.
+    const ir::Value *W = Sel->operand(0);
+    if (R.Op->numResults() == 0 || (Sel->operand(1) != R.Op->result() && Sel->operand(2) != R.Op->result()))
+      continue;
+    if (W->type().Shape != R.Ptr->type().Shape || !W->definingOp() ||
+        !encloses(W->definingOp()->parentBlock(), R.Op) || !isBoundPredicate(W))
       continue;
     Sym C = Enc->region(S, W, L);
     if (C.K == Sym::Kind::Bool && !C.Data)
@@ -321,12 +390,6 @@ int64_t KernelProver::extentOf(const Access &R, const z3::model &M) {
   if (P.K != Sym::Kind::Ptr || P.Data || Reg.Data)
     return -1;
   z3::optimize O(Ctx);
-  std::optional<unsigned> Ms = budget();
-  if (!Ms)
-    return -1;
-  z3::params Pm(Ctx);
-  Pm.set("timeout", *Ms);
-  O.set(Pm);
   for (const z3::expr &G : Global)
     O.add(G);
   for (const z3::expr &C : S->Constraints)
@@ -336,20 +399,31 @@ int64_t KernelProver::extentOf(const Access &R, const z3::model &M) {
   O.add(Reg.E);
   // Signed order as unsigned: flip the sign bit.
   z3::expr Key = P.E ^ Ctx.bv_val(uint64_t(1) << 63, 64);
-  z3::optimize::handle H = O.maximize(Key);
-  if (O.check() != z3::sat)
+  O.maximize(Key);
+  if (check(O) != z3::sat)
     return -1;
-  (void)H;
   int64_t Max = signedValue(O.get_model().eval(P.E, true));
   return Max + 1;
 }
 
-int64_t KernelProver::groupExtent(size_t Group, const z3::model &M) {
+int64_t KernelProver::pointerExtent(int Base, const z3::model &M) {
   int64_t Best = -1;
   for (const Access &R : Accesses) {
-    if (R.Group != Group || R.Data)
+    if (R.Base != Base || R.Data || !R.Sized)
       continue;
-    int64_t E = extentOf(R, M);
+    Best = std::max(Best, extentOf(R, M));
+  }
+  return Best;
+}
+
+int64_t KernelProver::accessExtent(const Access &A, const z3::model &M) {
+  std::set<int> Pointers{A.Base};
+  for (const Access &R : Accesses)
+    if (A.Offsets && R.Offsets == A.Offsets && R.Base >= 0 && R.Ptr->type().Shape == A.Ptr->type().Shape)
+      Pointers.insert(R.Base);
+  int64_t Best = -1;
+  for (int B : Pointers) {
+    int64_t E = pointerExtent(B, M);
     if (E > 0 && (Best < 0 || E < Best))
       Best = E;
   }
@@ -388,14 +462,10 @@ Counterexample KernelProver::example(const Access &A, const z3::model &M, SideVa
       } else if (static_cast<int>(I) == A.Base) {
         Elements = Extent;
       } else {
-        for (const Access &B : Accesses)
-          if (B.Base == static_cast<int>(I)) {
-            Elements = groupExtent(B.Group, M);
-            break;
-          }
+        Elements = pointerExtent(static_cast<int>(I), M);
       }
       if (Elements <= 0)
-        Elements = std::max<int64_t>(C.Offset + 1, 1);
+        Elements = std::max<int64_t>(C.Offset + 1, 1 << 16);
       C.Tensors.push_back({P->name(), pointeeName(P), Elements});
       continue;
     }
@@ -444,6 +514,51 @@ Counterexample KernelProver::example(const Access &A, const z3::model &M, SideVa
   return C;
 }
 
+/// In the exact model, terms built from non-negative parts by +, *, /, %
+/// and ite are non-negative: no solver is needed for "below 0".
+bool KernelProver::nonNegative(const z3::expr &E) {
+  if (E.is_numeral())
+    return signedValue(E) >= 0;
+  if (!E.is_app())
+    return false;
+  if (E.num_args() == 0)
+    return NonNegativeVars.count(E.id()) > 0;
+  switch (E.decl().decl_kind()) {
+  case Z3_OP_BADD:
+  case Z3_OP_BMUL:
+  case Z3_OP_BSDIV:
+  case Z3_OP_BSDIV_I:
+  case Z3_OP_BUDIV:
+  case Z3_OP_BUDIV_I:
+    for (unsigned I = 0; I < E.num_args(); ++I)
+      if (!nonNegative(E.arg(I)))
+        return false;
+    return true;
+  case Z3_OP_BSREM:
+  case Z3_OP_BSREM_I:
+    return nonNegative(E.arg(0));
+  case Z3_OP_BUREM:
+  case Z3_OP_BUREM_I:
+  case Z3_OP_ZERO_EXT:
+    return true;
+  case Z3_OP_SIGN_EXT:
+    return nonNegative(E.arg(0));
+  case Z3_OP_ITE:
+    return nonNegative(E.arg(1)) && nonNegative(E.arg(2));
+  default:
+    return false;
+  }
+}
+
+void KernelProver::refuted(AccessBounds &Out, const Access &A, const z3::model &M, SideVars &SA,
+                           const std::vector<z3::expr> &Lanes, const Sym &Ptr, int64_t Extent) {
+  if (Extent < 0 && !Env.Launch)
+    Extent = accessExtent(A, M);
+  Out.Verdict = BoundsVerdict::Refuted;
+  Out.Certain = Env.Launch != nullptr;
+  Out.Example = example(A, M, SA, Lanes, Ptr, Extent);
+}
+
 AccessBounds KernelProver::prove(const Access &A) {
   AccessBounds Out;
   Out.Range = A.Op->loc();
@@ -467,111 +582,184 @@ AccessBounds KernelProver::prove(const Access &A) {
       Enabled = Enabled && M.E;
     Data = Data || M.Data || M.K != Sym::Kind::Bool;
   }
-  auto Base = [&](z3::solver &S) {
-    for (const z3::expr &G : Global)
-      S.add(G);
-    for (const z3::expr &C : SA->Constraints)
-      S.add(C);
-    S.add(Enabled);
-  };
+  for (const z3::expr &V : SA->Vars)
+    NonNegativeVars.insert(V.id());
+  // Everything that holds when A runs: the launch, A's program, lane and loops, its mask.
+  z3::expr Base = Enabled;
+  for (const z3::expr &G : Global)
+    Base = Base && G;
+  for (const z3::expr &C : SA->Constraints)
+    Base = Base && C;
   bool Unknown = false;
-  auto Refute = [&](z3::solver &S, int64_t Extent) {
-    // A smaller launch reads better; keep it when one exists.
-    if (!Enc->launchVars().empty()) {
-      S.push();
-      for (const auto &[Name, V] : Enc->launchVars())
-        S.add(z3::sle(Enc->toI64(V, true), Ctx.bv_val(4096, 64)));
-      if (check(S) != z3::sat) {
-        S.pop();
-        check(S);
-      }
-    }
-    z3::model M = S.get_model();
-    if (Extent < 0 && !Env.Launch)
-      Extent = groupExtent(A.Group, M);
-    Out.Verdict = BoundsVerdict::Refuted;
-    Out.Certain = Env.Launch != nullptr;
-    Out.Example = example(A, M, *SA, Lanes, Ptr, Extent);
-  };
   auto Undecided = [&](const std::string &Why) {
     Out.Verdict = BoundsVerdict::Undecided;
     Out.Reason = Why;
   };
+  auto Ask = [&](const z3::expr &Query) {
+    QF.push();
+    QF.add(Query);
+    z3::check_result R = check(QF);
+    if (R != z3::sat)
+      QF.pop();
+    return R;
+  };
+  /// A model of the last satisfied Ask, preferring a small launch.
+  auto Model = [&]() {
+    if (!Enc->launchVars().empty()) {
+      // Few programs and sizes of a few thousand first, then larger ones.
+      for (int64_t Bound : {int64_t(16), int64_t(4096)}) {
+        QF.push();
+        for (const auto &[Name, V] : Enc->launchVars())
+          QF.add(z3::sle(Enc->toI64(V, true), Ctx.bv_val(Name.rfind("grid", 0) == 0 ? Bound : 4096, 64)));
+        if (check(QF) == z3::sat) {
+          z3::model M = QF.get_model();
+          QF.pop();
+          QF.pop();
+          return std::optional<z3::model>(M);
+        }
+        QF.pop();
+      }
+      if (check(QF) != z3::sat) {
+        QF.pop();
+        return std::optional<z3::model>();
+      }
+    }
+    z3::model M = QF.get_model();
+    QF.pop();
+    return std::optional<z3::model>(M);
+  };
+
   // Below the start of the buffer.
-  {
-    z3::solver S(Ctx);
-    Base(S);
-    S.add(z3::slt(Ptr.E, Ctx.bv_val(0, 64)));
-    z3::check_result R = check(S);
+  if (Env.Launch || !nonNegative(Ptr.E)) {
+    z3::check_result R = Ask(Base && z3::slt(Ptr.E, Ctx.bv_val(0, 64)));
     if (R == z3::sat) {
-      if (Data) {
-        Undecided("the offsets depend on values loaded from memory");
+      std::optional<z3::model> M = Model();
+      if (Data || !M) {
+        Undecided(Data ? "the offsets depend on values loaded from memory" : "the solver gave up within its time limit");
         return Out;
       }
-      Refute(S, Env.Launch ? SpecExtent[A.Base] : -1);
+      refuted(Out, A, *M, *SA, Lanes, Ptr, Env.Launch ? SpecExtent[A.Base] : -1);
       return Out;
     }
     Unknown = Unknown || R == z3::unknown;
   }
   // At or past the end.
   if (Env.Launch) {
-    z3::solver S(Ctx);
-    Base(S);
-    S.add(z3::sge(Ptr.E, Ctx.bv_val(SpecExtent[A.Base], 64)));
-    z3::check_result R = check(S);
+    z3::check_result R = Ask(Base && z3::sge(Ptr.E, Ctx.bv_val(SpecExtent[A.Base], 64)));
     if (R == z3::sat) {
-      if (Data) {
-        Undecided("the offsets depend on values loaded from memory");
+      std::optional<z3::model> M = Model();
+      if (Data || !M) {
+        Undecided(Data ? "the offsets depend on values loaded from memory" : "the solver gave up within its time limit");
         return Out;
       }
-      Refute(S, SpecExtent[A.Base]);
+      refuted(Out, A, *M, *SA, Lanes, Ptr, SpecExtent[A.Base]);
       return Out;
     }
     Unknown = Unknown || R == z3::unknown;
   } else {
+    // The pointers whose size bounds A: its own, and those indexed by the same offsets.
+    std::set<int> Pointers{A.Base};
+    for (const Access &R : Accesses)
+      if (A.Offsets && R.Offsets == A.Offsets && R.Base >= 0 && R.Ptr->type().Shape == A.Ptr->type().Shape)
+        Pointers.insert(R.Base);
     bool Sized = false;
-    for (const Access &R : Accesses) {
-      if (R.Group != A.Group || R.Data)
-        continue;
-      std::shared_ptr<SideVars> SR = Enc->newSide("r" + std::to_string(SideCounter++));
-      std::vector<z3::expr> LR = Enc->lanes(*SR, R.Ptr->type().Shape);
-      Sym PR = Enc->eval(*SR, R.Ptr, LR);
-      Sym Reg = referenceRegion(*SR, R, LR);
-      z3::expr PathR = Enc->pathCondition(*SR, R.Op);
-      if (PR.K != Sym::Kind::Ptr || PR.Data || Reg.Data || Reg.K != Sym::Kind::Bool || Reg.E.simplify().is_true())
+    for (int B : Pointers) {
+      std::vector<const Access *> Refs;
+      for (const Access &R : Accesses)
+        if (R.Base == B && !R.Data && R.Sized)
+          Refs.push_back(&R);
+      if (Refs.empty())
         continue;
       Sized = true;
-      // A witness that R's region is not empty, so that it says something.
-      std::shared_ptr<SideVars> SW = Enc->newSide("w" + std::to_string(SideCounter++));
-      std::vector<z3::expr> LW = Enc->lanes(*SW, R.Ptr->type().Shape);
-      Sym RegW = referenceRegion(*SW, R, LW);
-      z3::expr PathW = Enc->pathCondition(*SW, R.Op);
-      z3::expr DomR = Ctx.bool_val(true);
-      for (const z3::expr &C : SR->Constraints)
-        DomR = DomR && C;
-      z3::expr_vector Vars(Ctx);
-      for (const z3::expr &V : SR->Vars)
-        Vars.push_back(V);
+      // Fast path: a reference with the same offsets whose region holds
+      // wherever A is enabled reaches every offset A reaches. Where it does
+      // not hold, the lanes outside it are where to look for a violation.
+      bool Covered = false;
+      std::vector<z3::model> Candidates;
+      for (const Access *R : Refs) {
+        if (!(R->Ptr == A.Ptr || (A.Offsets && R->Offsets == A.Offsets)))
+          continue;
+        Sym Reg = referenceRegion(*SA, *R, Lanes);
+        if (Reg.K != Sym::Kind::Bool || Reg.Data)
+          continue;
+        z3::check_result Res = Ask(Base && !Reg.E);
+        if (Res == z3::unsat) {
+          Covered = true;
+          break;
+        }
+        if (Res == z3::sat)
+          if (std::optional<z3::model> M = Model())
+            Candidates.push_back(*M);
+      }
+      if (Covered)
+        continue;
+      if (Candidates.empty() && Ask(Base) == z3::sat)
+        if (std::optional<z3::model> M = Model())
+          Candidates.push_back(*M);
+      // With the sizes of a candidate fixed, the arithmetic is linear: the
+      // largest offset A reaches against the extent B's references give.
+      for (const z3::model &M : Candidates) {
+        int64_t Extent = pointerExtent(B, M);
+        if (Extent <= 0)
+          continue;
+        z3::optimize O(Ctx);
+        O.add(Base);
+        O.add(launchEquals(M));
+        O.maximize(Ptr.E ^ Ctx.bv_val(uint64_t(1) << 63, 64));
+        if (check(O) != z3::sat)
+          continue;
+        z3::model Best = O.get_model();
+        if (signedValue(Best.eval(Ptr.E, true)) < Extent)
+          continue;
+        if (Data) {
+          Undecided("the offsets depend on values loaded from memory");
+          return Out;
+        }
+        refuted(Out, A, Best, *SA, Lanes, Ptr, -1);
+        return Out;
+      }
+      // Otherwise the full question: does A reach past every offset each
+      // reference of B reaches inside its region, for some sizes?
       z3::solver S(Ctx);
-      Base(S);
-      for (const z3::expr &C : SW->Constraints)
-        S.add(C);
-      S.add(PathW && RegW.E);
-      S.add(z3::forall(Vars, z3::implies(DomR && PathR && Reg.E, z3::slt(PR.E, Ptr.E))));
+      S.add(Base);
+      z3::expr Witness = Ctx.bool_val(false);
+      for (const Access *R : Refs) {
+        std::shared_ptr<SideVars> SR = Enc->newSide("r" + std::to_string(SideCounter++));
+        std::vector<z3::expr> LR = Enc->lanes(*SR, R->Ptr->type().Shape);
+        Sym PR = Enc->eval(*SR, R->Ptr, LR);
+        Sym Reg = referenceRegion(*SR, *R, LR);
+        z3::expr PathR = Enc->pathCondition(*SR, R->Op);
+        z3::expr DomR = Ctx.bool_val(true);
+        for (const z3::expr &C : SR->Constraints)
+          DomR = DomR && C;
+        z3::expr_vector Vars(Ctx);
+        for (const z3::expr &V : SR->Vars)
+          Vars.push_back(V);
+        S.add(z3::forall(Vars, z3::implies(DomR && PathR && Reg.E, z3::slt(PR.E, Ptr.E))));
+        // A witness that the region is not empty, so that it says something.
+        std::shared_ptr<SideVars> SW = Enc->newSide("w" + std::to_string(SideCounter++));
+        std::vector<z3::expr> LW = Enc->lanes(*SW, R->Ptr->type().Shape);
+        Sym RegW = referenceRegion(*SW, *R, LW);
+        z3::expr W = Enc->pathCondition(*SW, R->Op) && RegW.E;
+        for (const z3::expr &C : SW->Constraints)
+          W = W && C;
+        Witness = Witness || W;
+      }
+      S.add(Witness);
       z3::check_result Res = check(S);
       if (Res == z3::sat) {
         if (Data) {
           Undecided("the offsets depend on values loaded from memory");
           return Out;
         }
-        Refute(S, -1);
+        refuted(Out, A, S.get_model(), *SA, Lanes, Ptr, -1);
         return Out;
       }
       Unknown = Unknown || Res == z3::unknown;
     }
     if (!Sized) {
-      // No mask or tl.where of the group bounds the offsets: nothing says
-      // how large the tensor is, so nothing is claimed.
+      // No mask or tl.where bounds the offsets of these tensors: nothing
+      // says how large they are, so nothing is claimed.
       Undecided("no mask says how many elements " + Env.F->params()[static_cast<size_t>(A.Base)]->name() + " has");
       return Out;
     }
@@ -588,7 +776,7 @@ std::vector<AccessBounds> KernelProver::run(std::vector<std::string> &Assumption
   setUp(Assumptions);
   std::vector<AccessBounds> Out;
   for (const Access &A : Accesses) {
-    if (!budget()) {
+    if (!budgetLeft()) {
       AccessBounds B;
       B.Range = A.Op->loc();
       B.Op = A.Name;

@@ -1,0 +1,121 @@
+//===- BenchProver.cpp - time per kernel and verdicts of the bounds prover -===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// For the figures of bench/RESULTS.md ("issue 13: bounds prover"): runs
+/// analysis::proveKernel on every kernel of the given files, one kernel at a
+/// time on one thread, and prints the time per kernel (mean, p50, p99, max)
+/// and how many accesses were proven, refuted and left undecided, with one
+/// line per refutation (file:line, kernel, counterexample) to review by
+/// hand. Kernels that do not lower (for example whose helpers come from
+/// another module) are counted as not analysed.
+///
+///   bench_prover [--quiet] [--tsv OUT] FILE.py...
+//===----------------------------------------------------------------------===//
+#include "compiler/analysis/BoundsProver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace tessel;
+
+int main(int Argc, char **Argv) {
+  std::vector<std::string> Files;
+  bool Quiet = false;
+  std::string TsvPath;
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    if (A == "--quiet")
+      Quiet = true;
+    else if (A == "--tsv" && I + 1 < Argc)
+      TsvPath = Argv[++I];
+    else
+      Files.push_back(A);
+  }
+  if (Files.empty()) {
+    std::cerr << "usage: bench_prover [--quiet] [--tsv OUT] FILE.py...\n";
+    return 2;
+  }
+  std::ofstream Tsv;
+  if (!TsvPath.empty())
+    Tsv.open(TsvPath);
+  std::vector<double> Times;
+  size_t Proven = 0, Refuted = 0, Undecided = 0, Kernels = 0, NotAnalysed = 0, TimedOut = 0, FromSpec = 0;
+  for (const std::string &Path : Files) {
+    std::ifstream In(Path, std::ios::binary);
+    if (!In) {
+      std::cerr << "cannot read " << Path << "\n";
+      continue;
+    }
+    std::stringstream SS;
+    SS << In.rdbuf();
+    auto File = ParsedFile::parse(std::make_shared<SourceText>(SS.str(), Path));
+    ProblemSink Sink;
+    ModuleInfo Info = discover(File->module(), Sink);
+    for (const std::string &Name : Info.Order) {
+      const JitFunction &J = Info.Jit.at(Name);
+      if (!J.IsKernel || !J.Def)
+        continue;
+      ++Kernels;
+      auto Start = std::chrono::steady_clock::now();
+      analysis::KernelBounds K = analysis::proveKernel(*File, Info, Name);
+      double Ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
+      if (!K.Analysed) {
+        ++NotAnalysed;
+        if (Tsv)
+          Tsv << Path << "\t" << Name << "\tnot-analysed\t\t" << K.Reason << "\n";
+        continue;
+      }
+      Times.push_back(Ms);
+      TimedOut += K.TimedOut;
+      FromSpec += K.FromSpec;
+      for (const analysis::AccessBounds &A : K.Accesses) {
+        LineCol LC = File->text().lineCol(A.Range.Begin);
+        std::string Where = Path + ":" + std::to_string(LC.Line + 1);
+        const char *V = "undecided";
+        if (A.Verdict == analysis::BoundsVerdict::Proven) {
+          ++Proven;
+          V = "proven";
+        } else if (A.Verdict == analysis::BoundsVerdict::Refuted) {
+          ++Refuted;
+          V = "refuted";
+          if (!Quiet)
+            std::cout << "refuted " << Where << " " << Name << ": " << A.Example.Text << "\n";
+        } else {
+          ++Undecided;
+        }
+        if (Tsv)
+          Tsv << Where << "\t" << Name << "\t" << V << "\t" << A.Op << "\t"
+              << (A.Verdict == analysis::BoundsVerdict::Refuted ? A.Example.Text : A.Reason) << "\n";
+      }
+      if (!Quiet)
+        std::printf("%8.2f ms  %s %s (%zu accesses%s)\n", Ms, Path.c_str(), Name.c_str(), K.Accesses.size(),
+                    K.TimedOut ? ", timed out" : "");
+    }
+  }
+  std::vector<double> Sorted = Times;
+  std::sort(Sorted.begin(), Sorted.end());
+  auto Pct = [&](double P) {
+    if (Sorted.empty())
+      return 0.0;
+    size_t I = static_cast<size_t>(P * static_cast<double>(Sorted.size() - 1) + 0.5);
+    return Sorted[std::min(I, Sorted.size() - 1)];
+  };
+  double Sum = 0;
+  for (double T : Times)
+    Sum += T;
+  std::printf("kernels %zu (analysed %zu, not analysed %zu, with a launch spec %zu, timed out %zu)\n", Kernels,
+              Times.size(), NotAnalysed, FromSpec, TimedOut);
+  std::printf("ms per analysed kernel: mean %.2f  p50 %.2f  p99 %.2f  max %.2f\n",
+              Times.empty() ? 0.0 : Sum / static_cast<double>(Times.size()), Pct(0.5), Pct(0.99), Pct(1.0));
+  std::printf("accesses: proven %zu, refuted %zu, undecided %zu\n", Proven, Refuted, Undecided);
+  return 0;
+}
