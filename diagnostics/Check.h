@@ -24,8 +24,10 @@ struct CheckOptions {
   /// Keep what sema learned about each named value, for hovers and inlay
   /// hints (the language server); the command line has no use for it.
   bool KeepValueFacts = true;
-  /// Run the bounds prover (compiler/analysis/BoundsProver.h) on every kernel.
-  bool Prove = true;
+  /// Run the bounds prover (compiler/analysis/BoundsProver.h) on every kernel:
+  /// the language server does; `tessel check` with --prove (bench/RESULTS.md
+  /// has its cost per kernel).
+  bool Prove = false;
   analysis::ProverOptions Prover;
 };
 

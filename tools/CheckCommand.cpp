@@ -41,7 +41,7 @@ struct CheckArgs {
   Format Fmt = Format::Text;
   ColorMode Color = ColorMode::Auto;
   /// Hover facts are for the language server; the command line prints none.
-  diag::CheckOptions Opts{.KeepValueFacts = false};
+  diag::CheckOptions Opts{.KeepValueFacts = false, .Prove = false, .Prover = {}};
 };
 
 } // namespace
@@ -57,6 +57,8 @@ static const char CheckUsage[] = "usage: tessel check [options] FILE...\n"
                                  "  --arch=sm_90|sm_80     target GPU (default sm_90)\n"
                                  "  --color=auto|always|never\n"
                                  "                         colour the text output (auto: only on a terminal)\n"
+                                 "  --prove                also run the bounds prover (Z3): every load and store\n"
+                                 "                         proven in bounds, or a counterexample launch (TS203)\n"
                                  "  -h, --help             show this help\n"
                                  "\n"
                                  "exit status: 0 no errors, 1 errors found, 2 bad usage or unreadable input\n";
@@ -82,6 +84,10 @@ static std::optional<int> parseArgs(const Args &A, CheckArgs &Out) {
     if (Arg == "-h" || Arg == "--help") {
       std::cout << CheckUsage;
       return ExitOk;
+    }
+    if (Arg == "--prove") {
+      Out.Opts.Prove = true;
+      continue;
     }
     std::string_view Value;
     bool Missing = false;

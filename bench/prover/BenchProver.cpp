@@ -12,7 +12,10 @@
 /// hand. Kernels that do not lower (for example whose helpers come from
 /// another module) are counted as not analysed.
 ///
-///   bench_prover [--quiet] [--tsv OUT] FILE.py...
+/// --guess-block-sizes turns on ProverOptions::GuessBlockSizes (the corpus
+/// study: block sizes are set by host code that tessel does not read yet).
+///
+///   bench_prover [--quiet] [--guess-block-sizes] [--tsv OUT] FILE.py...
 //===----------------------------------------------------------------------===//
 #include "compiler/analysis/BoundsProver.h"
 
@@ -30,18 +33,21 @@ using namespace tessel;
 int main(int Argc, char **Argv) {
   std::vector<std::string> Files;
   bool Quiet = false;
+  analysis::ProverOptions Opts;
   std::string TsvPath;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A == "--quiet")
       Quiet = true;
+    else if (A == "--guess-block-sizes")
+      Opts.GuessBlockSizes = true;
     else if (A == "--tsv" && I + 1 < Argc)
       TsvPath = Argv[++I];
     else
       Files.push_back(A);
   }
   if (Files.empty()) {
-    std::cerr << "usage: bench_prover [--quiet] [--tsv OUT] FILE.py...\n";
+    std::cerr << "usage: bench_prover [--quiet] [--guess-block-sizes] [--tsv OUT] FILE.py...\n";
     return 2;
   }
   std::ofstream Tsv;
@@ -66,7 +72,7 @@ int main(int Argc, char **Argv) {
         continue;
       ++Kernels;
       auto Start = std::chrono::steady_clock::now();
-      analysis::KernelBounds K = analysis::proveKernel(*File, Info, Name);
+      analysis::KernelBounds K = analysis::proveKernel(*File, Info, Name, Opts);
       double Ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
       if (!K.Analysed) {
         ++NotAnalysed;

@@ -94,8 +94,8 @@ std::vector<KernelBounds> proveFileCached(const sema::FileAnalysis &FA, const Pr
     KernelBounds K = proveKernel(File, FA.Info, R.Kernel, Opts);
     std::lock_guard<std::mutex> G(C.Lock);
     ++C.Stats.Misses;
-    // A kernel the time limit cut short is not kept: a later, calmer run may decide it.
-    if (R.Inputs.Reusable && !K.TimedOut && !C.Entries.count(Key)) {
+    // Limits are resource units, so a kernel they cut short is cut short the same way next time: kept too.
+    if (R.Inputs.Reusable && !C.Entries.count(Key)) {
       C.Entries.emplace(Key, Entry{FA.File, R.Inputs, K});
       C.Order.push_back(Key);
       while (C.Order.size() > Cache::Capacity) {

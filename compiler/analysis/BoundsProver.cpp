@@ -16,6 +16,8 @@
 #include "compiler/analysis/SymbolicTir.h"
 #include "compiler/sema/LaunchPlan.h"
 #include "compiler/sema/Lowering.h"
+#include "compiler/sema/ParamAnnotations.h"
+#include "compiler/sema/PointerParams.h"
 
 #include <algorithm>
 #include <chrono>
@@ -202,7 +204,7 @@ private:
   /// The accesses' reference region on side S at lanes L (see the header).
   Sym referenceRegion(SideVars &S, const Access &R, const std::vector<z3::expr> &L);
   AccessBounds prove(const Access &A);
-  bool nonNegative(const z3::expr &E);
+  std::optional<int64_t> lowerBound(const z3::expr &E);
   void refuted(AccessBounds &Out, const Access &A, const z3::model &M, SideVars &SA, const std::vector<z3::expr> &Lanes,
                const Sym &Ptr, int64_t Extent);
   Counterexample example(const Access &A, const z3::model &M, SideVars &SA, const std::vector<z3::expr> &Lanes,
@@ -222,7 +224,8 @@ private:
   /// One quantifier-free solver for every query of the kernel, used with push/pop.
   z3::solver QF{Ctx, "QF_BV"};
   std::unique_ptr<Encoder> Enc;
-  std::set<unsigned> NonNegativeVars; ///< program ids, lanes, iteration counts, launch variables
+  std::set<unsigned> NonNegativeVars; ///< program ids, lanes, iteration counts
+  std::set<unsigned> LaunchVarIds;    ///< integer arguments and grid sizes (>= 1)
   std::vector<Access> Accesses;
   std::vector<const ir::Op *> WhereOps; ///< tl.where selects on tiles
   std::vector<z3::expr> Global;
@@ -274,7 +277,7 @@ void KernelProver::setUp(std::vector<std::string> &Assumptions) {
   for (const z3::expr &E : Enc->launchConstraints())
     Global.push_back(E);
   for (const auto &[Name, V] : Enc->launchVars())
-    NonNegativeVars.insert(V.id());
+    LaunchVarIds.insert(V.id());
   collectAccesses(F.body(), Accesses);
   collectWheres(F.body(), WhereOps);
   // Base pointers, and whether each access's region bounds anything.
@@ -514,39 +517,81 @@ Counterexample KernelProver::example(const Access &A, const z3::model &M, SideVa
   return C;
 }
 
-/// In the exact model, terms built from non-negative parts by +, *, /, %
-/// and ite are non-negative: no solver is needed for "below 0".
-bool KernelProver::nonNegative(const z3::expr &E) {
+/// In the exact model, a lower bound of a term built from program ids,
+/// lanes, iteration counts (>= 0) and launch variables (>= 1) by +, * ,
+/// /, %, ite and subtracting constants; nullopt when none is evident. A
+/// non-negative bound answers "below 0?" without the solver.
+std::optional<int64_t> KernelProver::lowerBound(const z3::expr &E) {
+  constexpr int64_t Cap = int64_t(1) << 40;
   if (E.is_numeral())
-    return signedValue(E) >= 0;
+    return signedValue(E);
   if (!E.is_app())
-    return false;
-  if (E.num_args() == 0)
-    return NonNegativeVars.count(E.id()) > 0;
+    return std::nullopt;
+  if (E.num_args() == 0) {
+    if (LaunchVarIds.count(E.id()))
+      return 1;
+    if (NonNegativeVars.count(E.id()))
+      return 0;
+    return std::nullopt;
+  }
+  auto Arg = [&](unsigned I) { return lowerBound(E.arg(I)); };
   switch (E.decl().decl_kind()) {
-  case Z3_OP_BADD:
-  case Z3_OP_BMUL:
+  case Z3_OP_BADD: {
+    int64_t Sum = 0;
+    for (unsigned I = 0; I < E.num_args(); ++I) {
+      std::optional<int64_t> B = Arg(I);
+      if (!B)
+        return std::nullopt;
+      Sum += *B;
+    }
+    return Sum;
+  }
+  case Z3_OP_BSUB: {
+    std::optional<int64_t> A = Arg(0);
+    if (!A || !E.arg(1).is_numeral())
+      return std::nullopt;
+    return *A - signedValue(E.arg(1));
+  }
+  case Z3_OP_BMUL: {
+    int64_t Prod = 1;
+    for (unsigned I = 0; I < E.num_args(); ++I) {
+      std::optional<int64_t> B = Arg(I);
+      if (!B || *B < 0)
+        return std::nullopt;
+      Prod = std::min(Prod * std::min(*B, Cap), Cap);
+    }
+    return Prod;
+  }
   case Z3_OP_BSDIV:
   case Z3_OP_BSDIV_I:
   case Z3_OP_BUDIV:
-  case Z3_OP_BUDIV_I:
-    for (unsigned I = 0; I < E.num_args(); ++I)
-      if (!nonNegative(E.arg(I)))
-        return false;
-    return true;
+  case Z3_OP_BUDIV_I: {
+    std::optional<int64_t> A = Arg(0), B = Arg(1);
+    if (!A || !B || *A < 0 || *B < 1)
+      return std::nullopt;
+    return 0;
+  }
   case Z3_OP_BSREM:
-  case Z3_OP_BSREM_I:
-    return nonNegative(E.arg(0));
+  case Z3_OP_BSREM_I: {
+    std::optional<int64_t> A = Arg(0);
+    if (!A || *A < 0)
+      return std::nullopt;
+    return 0;
+  }
   case Z3_OP_BUREM:
   case Z3_OP_BUREM_I:
   case Z3_OP_ZERO_EXT:
-    return true;
+    return 0;
   case Z3_OP_SIGN_EXT:
-    return nonNegative(E.arg(0));
-  case Z3_OP_ITE:
-    return nonNegative(E.arg(1)) && nonNegative(E.arg(2));
+    return Arg(0);
+  case Z3_OP_ITE: {
+    std::optional<int64_t> A = Arg(1), B = Arg(2);
+    if (!A || !B)
+      return std::nullopt;
+    return std::min(*A, *B);
+  }
   default:
-    return false;
+    return std::nullopt;
   }
 }
 
@@ -630,7 +675,8 @@ AccessBounds KernelProver::prove(const Access &A) {
   };
 
   // Below the start of the buffer.
-  if (Env.Launch || !nonNegative(Ptr.E)) {
+  int64_t Low = Env.Launch ? -1 : lowerBound(Ptr.E).value_or(-1);
+  if (Low < 0) {
     z3::check_result R = Ask(Base && z3::slt(Ptr.E, Ctx.bv_val(0, 64)));
     if (R == z3::sat) {
       std::optional<z3::model> M = Model();
@@ -766,6 +812,7 @@ AccessBounds KernelProver::prove(const Access &A) {
   }
   if (Unknown) {
     Undecided(OutOfTime ? "the kernel's time limit ran out" : "the solver gave up within its time limit");
+    Out.OutOfLimits = true;
     return Out;
   }
   Out.Verdict = BoundsVerdict::Proven;
@@ -781,13 +828,14 @@ std::vector<AccessBounds> KernelProver::run(std::vector<std::string> &Assumption
       B.Range = A.Op->loc();
       B.Op = A.Name;
       B.Reason = "the kernel's time limit ran out";
+      B.OutOfLimits = true;
       OutOfTime = true;
       Out.push_back(B);
       continue;
     }
     Out.push_back(prove(A));
   }
-  TimedOut = OutOfTime;
+  TimedOut = OutOfTime || std::any_of(Out.begin(), Out.end(), [](const AccessBounds &B) { return B.OutOfLimits; });
   return Out;
 }
 
@@ -827,6 +875,51 @@ std::string launchSpecText(const Counterexample &C) {
   return Out;
 }
 
+/// The derived plan, with every block-size constexpr nothing fixes set to
+/// 128: a spec naming every parameter (tensors of 1024 elements, integers
+/// 1024), which only lends its specialization to the conventional reading.
+static sema::LaunchPlan guessedPlan(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
+                                    std::vector<std::string> &Assumptions) {
+  const JitFunction *Fn = Info.jit(std::string(Kernel));
+  sema::LaunchPlan Failed;
+  Failed.Error = "no launch";
+  if (!Fn || !Fn->Def)
+    return Failed;
+  sema::LaunchPlan Plain = sema::planLaunch(File, Info, Kernel);
+  std::set<std::string> Pointers = sema::inferPointerParams(*Fn->Def, Info);
+  std::string Spec;
+  for (const ast::Param &P : Fn->Def->Params) {
+    if (sema::isConstexprAnnotation(Info, P.Annotation)) {
+      bool Missing = false;
+      for (const Problem &Pr : Plain.Problems)
+        Missing = Missing || Pr.Message.find("'" + P.Name + "'") != std::string::npos;
+      if (!Missing)
+        continue;
+      if (P.Name.find("BLOCK") == std::string::npos && P.Name.find("TILE") == std::string::npos &&
+          P.Name.find("SIZE") == std::string::npos)
+        return Failed;
+      Spec += " " + P.Name + "=128";
+      Assumptions.push_back(P.Name + "=128 (guessed: nothing in the file fixes it)");
+      continue;
+    }
+    std::optional<ElemType> T = sema::annotationType(Info, P.Annotation);
+    if ((T && T->isPointer()) || (!T && Pointers.count(P.Name)))
+      Spec += " " + P.Name + "=" +
+              std::string(T && T->Scalar != ScalarKind::Unknown ? shortName(T->Scalar) : std::string_view("fp32")) +
+              "[1024]";
+    else if (T && isFloat(T->Scalar))
+      Spec += " " + P.Name + "=0.5";
+    else
+      Spec += " " + P.Name + "=1024";
+  }
+  sema::LaunchPlanOptions PO;
+  PO.SpecText = Spec;
+  sema::LaunchPlan Out = sema::planLaunch(File, Info, Kernel, PO);
+  Out.Origin = sema::SpecOrigin::Derived;
+  Out.Assumptions.clear();
+  return Out;
+}
+
 KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
                          const ProverOptions &Opts) {
   Clock::time_point Start = Clock::now();
@@ -836,6 +929,8 @@ KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::st
   if (const JitFunction *Fn = Info.jit(KB.Kernel); Fn && Fn->Def)
     KB.NameRange = Fn->Def->NameRange;
   sema::LaunchPlan Plan = sema::planLaunch(File, Info, Kernel);
+  if (Opts.GuessBlockSizes && Plan.Origin == sema::SpecOrigin::Derived && Plan.Launches.empty() && Plan.Error.empty())
+    Plan = guessedPlan(File, Info, Kernel, KB.Assumptions);
   auto Finish = [&]() {
     KB.Milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - Start).count();
     return KB;

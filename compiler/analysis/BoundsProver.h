@@ -97,6 +97,7 @@ struct AccessBounds {
   bool Certain = false;
   Counterexample Example; ///< when Refuted
   std::string Reason;     ///< when Undecided: "the offsets depend on values loaded from memory"
+  bool OutOfLimits = false; ///< undecided because a query or the kernel ran out of its limits
 };
 
 struct KernelBounds {
@@ -107,7 +108,8 @@ struct KernelBounds {
   bool Analysed = false;
   std::string Reason;
   bool FromSpec = false; ///< sizes came from the launch spec
-  /// The kernel's time limit ran out before every access was decided.
+  /// Some access is undecided because a query or the kernel ran out of its
+  /// limits (not because of data or a missing size).
   bool TimedOut = false;
   std::vector<std::string> Assumptions;
   std::vector<AccessBounds> Accesses; ///< in source order
@@ -120,12 +122,18 @@ struct KernelBounds {
 /// second of one core of the dev VM (bench/RESULTS.md). The wall-clock
 /// limits only guard against a stalled machine.
 struct ProverOptions {
-  uint64_t QueryRlimit = 300'000;
-  uint64_t KernelRlimit = 3'000'000;
+  uint64_t QueryRlimit = 150'000;
+  uint64_t KernelRlimit = 800'000;
   unsigned QueryTimeoutMs = 2000;
   unsigned KernelTimeoutMs = 10000;
   /// Launch instances of a spec that are checked (each is lowered).
   size_t MaxInstances = 4;
+  /// Without a spec, give an integer constexpr that nothing in the file
+  /// fixes and whose name says it is a block size (BLOCK, TILE, SIZE) the
+  /// value 128, listed as an assumption, instead of leaving the kernel
+  /// unanalysed. Off in `tessel check` (an unknown stays silent); the corpus
+  /// study turns it on, as a stand-in for reading the host code.
+  bool GuessBlockSizes = false;
 };
 
 /// Proves the accesses of kernel Kernel of File (Info is its discovery).

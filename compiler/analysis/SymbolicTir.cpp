@@ -241,6 +241,9 @@ Sym Encoder::eval(SideVars &S, const ir::Value *V, const std::vector<z3::expr> &
 }
 
 Sym Encoder::evalUncached(SideVars &S, const ir::Value *V, const std::vector<z3::expr> &Idx) {
+  // A lane of the wrong rank would be a bug here, never the user's: answer "unknown".
+  if (Idx.size() != V->type().Shape.size())
+    return fresh(S, V->type().Elem, true);
   if (const ir::Op *D = V->definingOp())
     return evalOp(S, D, V->index(), Idx);
   return evalBlockArg(S, V, Idx);
@@ -269,7 +272,7 @@ const Encoder::Recurrence &Encoder::recurrence(SideVars &S, const ir::ForOp *L, 
     Sym P(C);
     const ElemType &Ty = Arg->type().Elem;
     if (A > 0 && Ty.isPointer()) {
-      Sym Init = eval(S, L->init(A - 1), {});
+      Sym Init = eval(S, L->init(A - 1), lanes(S, L->init(A - 1)->type().Shape));
       P.K = Sym::Kind::Ptr;
       P.Base = Init.Base;
       P.E = newVar(S, "carried", C.bv_sort(64));

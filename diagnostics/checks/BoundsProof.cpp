@@ -38,14 +38,14 @@ std::vector<Finding> checkBoundsProof(const analysis::KernelBounds &Kernel) {
   }
   if (Kernel.TimedOut) {
     size_t Open = static_cast<size_t>(std::count_if(Kernel.Accesses.begin(), Kernel.Accesses.end(), [](const auto &A) {
-      return A.Verdict == analysis::BoundsVerdict::Undecided;
+      return A.Verdict == analysis::BoundsVerdict::Undecided && A.OutOfLimits;
     }));
     Out.push_back(Finding{DiagId::BoundsUndecided,
                           codeInfo(DiagId::BoundsUndecided).DefaultSeverity,
                           Kernel.NameRange,
-                          "the bounds prover ran out of time on " + std::to_string(Open) + " of " +
+                          "the bounds prover could not decide " + std::to_string(Open) + " of " +
                               std::to_string(Kernel.Accesses.size()) + " accesses of '" + Kernel.Kernel +
-                              "'; they are neither proven nor reported",
+                              "' within its time limits; they are neither proven nor reported",
                           {},
                           {},
                           {}});

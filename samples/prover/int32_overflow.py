@@ -15,6 +15,7 @@ def row_copy_kernel(x_ptr, out_ptr, cols, stride, BLOCK: tl.constexpr):
     row = tl.program_id(0)
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + row * stride + offs, mask=offs < cols)
+      # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[TS203]: tl.load can go out of bounds: x_ptr[-2147483648] read by program 2, lane 0, with cols = 64, stride = 1073741824 (x_ptr has 2147483712 elements)
     tl.store(out_ptr + row * cols + offs, x, mask=offs < cols)
 
 

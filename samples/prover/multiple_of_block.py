@@ -17,5 +17,6 @@ def row_sums_kernel(a_ptr, out_ptr, M, K, stride_am, BLOCK_M: tl.constexpr, BLOC
     for k in range(0, K, BLOCK_K):
         cols = k + tl.arange(0, BLOCK_K)
         tile = tl.load(a_ptr + rows[:, None] * stride_am + cols[None, :], mask=rows[:, None] < M, other=0.0)
+             # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[TS203]: tl.load can go out of bounds: a_ptr[6400] read by program 3, lane 484, iteration k = 96, with K=100 (a_ptr has 6400 elements)
         acc += tl.sum(tile, axis=1)
     tl.store(out_ptr + rows, acc, mask=rows < M)

@@ -14,6 +14,7 @@ def diff_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr = 1024):
     mask = offs < n
     x = tl.load(x_ptr + offs, mask=mask)
     left = tl.load(x_ptr + offs - 1, mask=mask)
+         # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[TS203]: tl.load can go out of bounds: x_ptr[-1] read by program 0, lane 0, with n = 166 (x_ptr has 166 elements)
     tl.store(out_ptr + offs, x - left, mask=mask)
 
 

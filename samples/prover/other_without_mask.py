@@ -12,4 +12,5 @@ def other_only_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr = 1024):
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs, other=0.0)
+      # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[TS108]: `other` cannot be provided without `mask`
     tl.store(out_ptr + offs, x, mask=offs < n)

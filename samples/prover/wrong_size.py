@@ -18,4 +18,6 @@ def wrong_size_kernel(x_ptr, out_ptr, M, N, stride, BLOCK_M: tl.constexpr, BLOCK
     offs = rows[:, None] * stride + cols[None, :]
     mask = (rows[:, None] < M) & (cols[None, :] < M)
     tile = tl.load(x_ptr + offs, mask=mask)
+         # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[TS203]: tl.load can go out of bounds: x_ptr[3072] read by program 3, lane 1008, with M = 64, N = 48, stride = 48 (x_ptr has 3072 elements)
     tl.store(out_ptr + offs, tile, mask=mask)
+  # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[TS203]: tl.store can go out of bounds: out_ptr[3072] written by program 3, lane 1008, with M = 64, N = 48, stride = 48 (out_ptr has 3072 elements)

@@ -223,7 +223,7 @@ import triton.language as tl
 def gather(idx_ptr, x_ptr, out_ptr, n, BLOCK: tl.constexpr = 128):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
-    idx = tl.load(idx_ptr + offs, mask=mask, other=0)
+    idx = tl.load(idx_ptr + offs, mask=mask, other=0).to(tl.int32)
     tl.store(out_ptr + offs, tl.load(x_ptr + idx, mask=mask), mask=mask)
 )");
   analysis::KernelBounds K = analysis::proveKernel(*L.File, L.Info, "gather");
