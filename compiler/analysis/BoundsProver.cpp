@@ -170,9 +170,7 @@ private:
     P.set("rlimit", static_cast<unsigned>(std::min<uint64_t>(Opts.QueryRlimit, Opts.KernelRlimit - Used)));
     return P;
   }
-  bool budgetLeft() {
-    return Clock::now() < Deadline && Used < Opts.KernelRlimit;
-  }
+  bool budgetLeft() { return Clock::now() < Deadline && Used < Opts.KernelRlimit; }
   template <typename SolverT> void account(SolverT &S) {
     z3::stats St = S.statistics();
     for (unsigned I = 0; I < St.size(); ++I)
@@ -367,8 +365,8 @@ Sym KernelProver::referenceRegion(SideVars &S, const Access &R, const std::vecto
     const ir::Value *W = Sel->operand(0);
     if (R.Op->numResults() == 0 || (Sel->operand(1) != R.Op->result() && Sel->operand(2) != R.Op->result()))
       continue;
-    if (W->type().Shape != R.Ptr->type().Shape || !W->definingOp() ||
-        !encloses(W->definingOp()->parentBlock(), R.Op) || !isBoundPredicate(W))
+    if (W->type().Shape != R.Ptr->type().Shape || !W->definingOp() || !encloses(W->definingOp()->parentBlock(), R.Op) ||
+        !isBoundPredicate(W))
       continue;
     Sym C = Enc->region(S, W, L);
     if (C.K == Sym::Kind::Bool && !C.Data)
@@ -499,10 +497,10 @@ Counterexample KernelProver::example(const Access &A, const z3::model &M, SideVa
         C.Scalars.push_back({Name, V.asInt()});
   }
   C.Extent = Extent;
-  std::string Program = C.Grid[1] == 1 && C.Grid[2] == 1 ? std::to_string(C.ProgramId[0])
-                                                         : "(" + std::to_string(C.ProgramId[0]) + ", " +
-                                                               std::to_string(C.ProgramId[1]) + ", " +
-                                                               std::to_string(C.ProgramId[2]) + ")";
+  std::string Program = C.Grid[1] == 1 && C.Grid[2] == 1
+                            ? std::to_string(C.ProgramId[0])
+                            : "(" + std::to_string(C.ProgramId[0]) + ", " + std::to_string(C.ProgramId[1]) + ", " +
+                                  std::to_string(C.ProgramId[2]) + ")";
   C.Text = C.Pointer + "[" + std::to_string(C.Offset) + "] " + A.Verb + " by program " + Program;
   if (!Shape.empty())
     C.Text += ", lane " + std::to_string(C.Lane);
@@ -681,7 +679,8 @@ AccessBounds KernelProver::prove(const Access &A) {
     if (R == z3::sat) {
       std::optional<z3::model> M = Model();
       if (Data || !M) {
-        Undecided(Data ? "the offsets depend on values loaded from memory" : "the solver gave up within its time limit");
+        Undecided(Data ? "the offsets depend on values loaded from memory"
+                       : "the solver gave up within its time limit");
         return Out;
       }
       refuted(Out, A, *M, *SA, Lanes, Ptr, Env.Launch ? SpecExtent[A.Base] : -1);
@@ -695,7 +694,8 @@ AccessBounds KernelProver::prove(const Access &A) {
     if (R == z3::sat) {
       std::optional<z3::model> M = Model();
       if (Data || !M) {
-        Undecided(Data ? "the offsets depend on values loaded from memory" : "the solver gave up within its time limit");
+        Undecided(Data ? "the offsets depend on values loaded from memory"
+                       : "the solver gave up within its time limit");
         return Out;
       }
       refuted(Out, A, *M, *SA, Lanes, Ptr, SpecExtent[A.Base]);

@@ -195,8 +195,8 @@ SideVars::Loop &Encoder::loopState(SideVars &S, const ir::ForOp *L) {
     S.Constraints.push_back(z3::sge(T, C.bv_val(0, 64)) && z3::sle(T, C.bv_val(int64_t(1) << 40, 64)));
     z3::expr Cur = Lb64 + T * St64;
     // The loop runs while iv < ub (positive steps; a negative step counts down).
-    S.Constraints.push_back(
-        z3::ite(z3::sgt(St64, C.bv_val(0, 64)), z3::slt(Cur, Ub64), z3::sgt(Cur, Ub64) && z3::slt(St64, C.bv_val(0, 64))));
+    S.Constraints.push_back(z3::ite(z3::sgt(St64, C.bv_val(0, 64)), z3::slt(Cur, Ub64),
+                                    z3::sgt(Cur, Ub64) && z3::slt(St64, C.bv_val(0, 64))));
     Iv = castInt(Cur, true, W);
   } else {
     Iv = newVar(S, "iv", C.bv_sort(W));

@@ -50,8 +50,8 @@ enum class IntModel { Wrapping, Exact };
 struct Sym {
   enum class Kind { None, Int, Bool, Ptr };
   Kind K = Kind::None;
-  z3::expr E;     ///< Int: a bit-vector; Bool: a Bool; Ptr: the offset in elements (64 bits)
-  int Base = -1;  ///< Ptr: the kernel parameter it points into, -1 when unknown
+  z3::expr E;        ///< Int: a bit-vector; Bool: a Bool; Ptr: the offset in elements (64 bits)
+  int Base = -1;     ///< Ptr: the kernel parameter it points into, -1 when unknown
   bool Data = false; ///< depends on values loaded from memory (or on anything not modelled)
   explicit Sym(z3::context &C) : E(C) {}
 };
@@ -61,7 +61,7 @@ struct Sym {
 /// reference access it is compared with) are two Sides.
 struct SideVars {
   std::string Tag;
-  unsigned Id = 0; ///< unique per Encoder (cache keys)
+  unsigned Id = 0;                   ///< unique per Encoder (cache keys)
   std::vector<z3::expr> Pid;         ///< three program ids
   std::vector<z3::expr> Constraints; ///< their domains: pid < grid, loop bounds
   std::vector<z3::expr> Vars;        ///< every variable created for this side

@@ -14,9 +14,9 @@ foreach(sample ${golden_samples})
       set(ext txt)
     endif()
     # The bounds prover's samples and fixtures are checked with it (tessel check --prove).
-    set(prove_args)
+    set(prove_args -DPROVE=0)
     if(sample MATCHES "^prover/" OR sample MATCHES "^bugs/ts20[34]_")
-      set(prove_args "-DARGS=check;--format=${format};--color=never;--prove;samples/${sample}")
+      set(prove_args -DPROVE=1)
     endif()
     add_test(NAME golden.${format}.${stem}
       COMMAND ${CMAKE_COMMAND} -DTESSEL=$<TARGET_FILE:tessel> -DROOT=${PROJECT_SOURCE_DIR}

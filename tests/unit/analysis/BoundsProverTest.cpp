@@ -12,8 +12,8 @@
 /// snippets are checked one by one, and the per-kernel cache reuses
 /// verdicts across an edit elsewhere in the file.
 //===----------------------------------------------------------------------===//
-#include "compiler/analysis/BoundsCache.h"
 #include "compiler/analysis/BoundsProver.h"
+#include "compiler/analysis/BoundsCache.h"
 
 #include "compiler/interp/Interpreter.h"
 #include "compiler/interp/Launch.h"
@@ -126,10 +126,9 @@ TEST(BoundsProverTest, EveryCounterexampleGoesOutOfBoundsInTheInterpreter) {
 TEST(BoundsProverTest, EachBugSampleIsFoundAndTheCorrectOnesAreNot) {
   // Refutations per sample file: the bugs each file describes, no more.
   const std::map<std::string, size_t> Expected = {
-      {"no_mask.py", 1},          {"rows_not_cols.py", 1}, {"le_instead_of_lt.py", 2}, {"wrong_size.py", 2},
-      {"where_only.py", 1},       {"multiple_of_block.py", 1}, {"other_without_mask.py", 0},
-      {"int32_overflow.py", 1},   {"loop_overrun.py", 1},  {"store_block_mask.py", 1}, {"negative_offset.py", 1},
-      {"correct_idioms.py", 0},
+      {"no_mask.py", 1},      {"rows_not_cols.py", 1},     {"le_instead_of_lt.py", 2},   {"wrong_size.py", 2},
+      {"where_only.py", 1},   {"multiple_of_block.py", 1}, {"other_without_mask.py", 0}, {"int32_overflow.py", 1},
+      {"loop_overrun.py", 1}, {"store_block_mask.py", 1},  {"negative_offset.py", 1},    {"correct_idioms.py", 0},
   };
   for (const fs::path &P : pyFiles(SourceDir / "samples/prover")) {
     SCOPED_TRACE(P.filename().string());
