@@ -29,6 +29,7 @@ def copy_unmasked_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     tl.store(out_ptr + offs, tl.load(x_ptr + offs), mask=offs < n)
                            # ^^^^^^^^^^^^^^^^^^^^^ error[TS203]: tl.load can go out of bounds: x_ptr[1000] read by program 3, lane 232, with n = 1000 (x_ptr has 1000 elements)
+    # run: error[TS301] `tl.load(x_ptr + offs)`: 24 out-of-bounds loads of x_ptr[1000..1023] (x_ptr has 1000 elements), first in program (3, 0, 0), lane 232
 
 
 # Negative case: the same kernels written right are proven in bounds.
