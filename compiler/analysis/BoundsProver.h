@@ -65,11 +65,11 @@ enum class BoundsVerdict {
 
 /// A launch that drives one access out of bounds, in words and as a spec.
 struct Counterexample {
-  std::string Pointer;                ///< the kernel argument: "x_ptr"
-  int64_t Offset = 0;                 ///< the element offset reached
-  int64_t Extent = -1;                ///< the buffer's elements; -1 when not computed
-  std::array<int64_t, 3> ProgramId{}; ///< the program that does it
-  int64_t Lane = 0;                   ///< row-major index into the access's tile
+  std::string Pointer;                                     ///< the kernel argument: "x_ptr"
+  int64_t Offset = 0;                                      ///< the element offset reached
+  int64_t Extent = -1;                                     ///< the buffer's elements; -1 when not computed
+  std::array<int64_t, 3> ProgramId{};                      ///< the program that does it
+  int64_t Lane = 0;                                        ///< row-major index into the access's tile
   std::vector<std::pair<std::string, int64_t>> Iterations; ///< loop variable = value, outermost first
   /// Scalar arguments and constexprs of the launch, in parameter order.
   std::vector<std::pair<std::string, int64_t>> Scalars;
@@ -95,8 +95,8 @@ struct AccessBounds {
   BoundsVerdict Verdict = BoundsVerdict::Undecided;
   /// Refuted under a launch spec: the violation happens on that launch.
   bool Certain = false;
-  Counterexample Example; ///< when Refuted
-  std::string Reason;     ///< when Undecided: "the offsets depend on values loaded from memory"
+  Counterexample Example;   ///< when Refuted
+  std::string Reason;       ///< when Undecided: "the offsets depend on values loaded from memory"
   bool OutOfLimits = false; ///< undecided because a query or the kernel ran out of its limits
 };
 
