@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "diagnostics/Check.h"
 
+#include "compiler/analysis/BoundsCache.h"
+#include "diagnostics/checks/BoundsProof.h"
 #include "diagnostics/checks/MaskCoverage.h"
 
 #include <algorithm>
@@ -56,7 +58,15 @@ FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions 
   R.Analysis = sema::analyzeFile(File, AO, Previous);
   for (const Problem &P : R.Analysis->Problems)
     R.Findings.push_back(toFinding(P));
-  for (Finding &F : analysisFindings(*R.Analysis))
+  std::vector<Finding> Analysed = analysisFindings(*R.Analysis);
+  if (Opts.Prove) {
+    R.Bounds = analysis::proveFileCached(*R.Analysis, Opts.Prover);
+    dropDecidedStructural(Analysed, R.Bounds);
+    for (const analysis::KernelBounds &K : R.Bounds)
+      for (Finding &F : checkBoundsProof(K))
+        Analysed.push_back(std::move(F));
+  }
+  for (Finding &F : Analysed)
     if (!R.Analysis->onBrokenLine(F.Range))
       R.Findings.push_back(std::move(F));
   std::stable_sort(R.Findings.begin(), R.Findings.end(),

@@ -8,6 +8,7 @@
 #ifndef TESSEL_DIAGNOSTICS_CHECK_H
 #define TESSEL_DIAGNOSTICS_CHECK_H
 
+#include "compiler/analysis/BoundsProver.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/sema/Analysis.h"
 #include "diagnostics/Finding.h"
@@ -23,6 +24,11 @@ struct CheckOptions {
   /// Keep what sema learned about each named value, for hovers and inlay
   /// hints (the language server); the command line has no use for it.
   bool KeepValueFacts = true;
+  /// Run the bounds prover (compiler/analysis/BoundsProver.h) on every kernel:
+  /// the language server does; `tessel check` with --prove (bench/RESULTS.md
+  /// has its cost per kernel).
+  bool Prove = false;
+  analysis::ProverOptions Prover;
 };
 
 struct FileReport {
@@ -31,6 +37,8 @@ struct FileReport {
   size_t NumSpecializations = 0; ///< kernel x specialization pairs analysed
   /// What sema learned, for hovers and inlay hints (never null).
   std::shared_ptr<const sema::FileAnalysis> Analysis;
+  /// The bounds prover's verdicts per kernel (empty without CheckOptions::Prove).
+  std::vector<analysis::KernelBounds> Bounds;
 };
 
 /// Previous, the analysis of an earlier version of the same document, lets

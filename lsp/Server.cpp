@@ -118,6 +118,7 @@ public:
     SchedulerOptions S;
     S.WorkerThreads = Opts.WorkerThreads;
     S.Check.Arch = Opts.Arch;
+    S.Check.Prove = true; // verdicts for hovers; cached per kernel, bounded per query and kernel
     Sched = std::make_unique<Scheduler>(S, *this);
     bindAll();
   }

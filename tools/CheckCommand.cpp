@@ -46,7 +46,7 @@ struct CheckArgs {
   Format Fmt = Format::Text;
   ColorMode Color = ColorMode::Auto;
   /// Hover facts are for the language server; the command line prints none.
-  diag::CheckOptions Opts{.KeepValueFacts = false};
+  diag::CheckOptions Opts{.KeepValueFacts = false, .Prove = false, .Prover = {}};
   /// --jit: compile every kernel and config (diag::jitCheckFile).
   bool Jit = false;
   backend::GpuArch JitArch{90, false};
@@ -68,6 +68,8 @@ static const char CheckUsage[] =
     "  --jit                  also compile every kernel and autotune config to a GPU\n"
     "                         binary and report register spills (TS401), occupancy\n"
     "                         limits (TS402) and kernels tessel could not compile (TS403)\n"
+    "  --prove                also run the bounds prover (Z3): every load and store\n"
+    "                         proven in bounds, or a counterexample launch (TS203)\n"
     "  --color=auto|always|never\n"
     "                         colour the text output (auto: only on a terminal)\n"
     "  -h, --help             show this help\n"
@@ -95,6 +97,10 @@ static std::optional<int> parseArgs(const Args &A, CheckArgs &Out) {
     if (Arg == "-h" || Arg == "--help") {
       std::cout << CheckUsage;
       return ExitOk;
+    }
+    if (Arg == "--prove") {
+      Out.Opts.Prove = true;
+      continue;
     }
     std::string_view Value;
     bool Missing = false;

@@ -53,14 +53,23 @@ static Value unaryMath(BuiltinCall &B, const Value &X) {
 static Value floatOnly(BuiltinCall &B) {
   if (!checkDtypes(B, B.value("x"), {ScalarKind::FP32, ScalarKind::FP64}))
     return Value::poison();
-  return unaryMath(B, B.C.toTensor(B.value("x"), B.rangeOf("x")));
+  // A Python int passes _check_dtype but becomes an int32 tensor, on which
+  // the float op cannot be built (Triton fails in MLIR's verifier): an error
+  // here, never tile IR that does not verify.
+  Value X = B.C.toTensor(B.value("x"), B.rangeOf("x"));
+  if (!checkDtypes(B, X, {ScalarKind::FP32, ScalarKind::FP64}))
+    return Value::poison();
+  return unaryMath(B, X);
 }
 
 /// sqrt_rn: `_check_dtype(dtypes=["fp32"])`.
 static Value fp32Only(BuiltinCall &B) {
   if (!checkDtypes(B, B.value("x"), {ScalarKind::FP32}))
     return Value::poison();
-  return unaryMath(B, B.C.toTensor(B.value("x"), B.rangeOf("x")));
+  Value X = B.C.toTensor(B.value("x"), B.rangeOf("x"));
+  if (!checkDtypes(B, X, {ScalarKind::FP32}))
+    return Value::poison();
+  return unaryMath(B, X);
 }
 
 static Value sameAsX(BuiltinCall &B) { return unaryMath(B, B.C.toTensor(B.value("x"), B.rangeOf("x"))); }

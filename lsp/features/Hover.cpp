@@ -12,6 +12,8 @@
 #include "lsp/features/KernelContext.h"
 #include "lsp/features/Signatures.h"
 
+#include "compiler/analysis/BoundsProver.h"
+
 namespace tessel::lsp {
 
 using namespace ast;
@@ -215,8 +217,14 @@ std::optional<HoverInfo> hover(const AnalyzedFile &F, uint32_t Offset) {
     return H;
   const Expr *E = innermostExprAt(M, Offset);
   if (E) {
-    if (auto H = hoverBuiltin(Info, *E))
+    if (auto H = hoverBuiltin(Info, *E)) {
+      // On a load, store or atomic: what the bounds prover concluded.
+      const analysis::KernelBounds *K = nullptr;
+      if (const analysis::AccessBounds *A = analysis::accessAt(F.Report.Bounds, Offset, &K))
+        for (std::string &Line : analysis::describeVerdict(*K, *A))
+          H->Notes.push_back(std::move(Line));
       return H;
+    }
     std::string Q = Info.qualify(E);
     for (const HostDoc &D : HostDocs)
       if (Q == D.Name) {

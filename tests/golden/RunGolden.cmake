@@ -2,12 +2,15 @@
 # tessel command line given as ARGS) and
 # compare its stdout with the expected file, or rewrite that file when
 # TESSEL_UPDATE_GOLDEN=1. Called by tests.cmake with -DTESSEL -DROOT -DSAMPLE
-# -DFORMAT -DEXPECTED -DACTUAL.
+# -DFORMAT -DEXPECTED -DACTUAL (and -DPROVE=1 for `tessel check --prove`).
 # With -DARGS=a;b;c, the command is `tessel a b c` instead (the tile IR goldens).
 set(required TESSEL ROOT EXPECTED ACTUAL)
 if(NOT DEFINED ARGS)
   list(APPEND required SAMPLE FORMAT)
   set(ARGS check --format=${FORMAT} --color=never ${SAMPLE})
+  if(PROVE)
+    set(ARGS check --format=${FORMAT} --color=never --prove ${SAMPLE})
+  endif()
   set(SAMPLE_OR_ARGS ${SAMPLE})
 else()
   string(REPLACE ";" " " SAMPLE_OR_ARGS "${ARGS}")

@@ -1,6 +1,6 @@
 //===- AnnotatedSamplesTest.cpp - every sample against its annotations ----===//
 /// \file
-/// Runs diag::checkFile on each file under samples/ and samples/bugs/ and
+/// Runs diag::checkFile on each file under samples/, samples/bugs/ and samples/prover/ and
 /// compares the findings with the caret annotations in the file
 /// (Annotations.h): every annotation must be matched by a finding with the
 /// same code, severity, start line and column, end column (for a range on
@@ -38,7 +38,7 @@ std::string readFile(const fs::path &P) {
 /// samples/*.py and samples/bugs/*.py, relative to the repository root, sorted.
 std::vector<std::string> sampleFiles() {
   std::vector<std::string> Files;
-  for (const char *Dir : {"samples", "samples/bugs"}) {
+  for (const char *Dir : {"samples", "samples/bugs", "samples/prover"}) {
     std::error_code EC;
     for (const fs::directory_entry &E : fs::directory_iterator(SourceDir / Dir, EC))
       if (E.is_regular_file() && E.path().extension() == ".py")
@@ -99,7 +99,12 @@ TEST_P(AnnotatedSample, FindingsMatchAnnotations) {
     ADD_FAILURE() << Rel << ":" << P.Line + 1 << ": malformed annotation: " << P.Message;
 
   auto Text = std::make_shared<SourceText>(Content, Rel);
-  diag::FileReport Report = diag::checkFile(ParsedFile::parse(Text));
+  // The bounds prover's samples (and the TS203/TS204 fixtures) are checked
+  // with the prover, as `tessel check --prove` does.
+  diag::CheckOptions Opts;
+  Opts.Prove = Rel.rfind("samples/prover/", 0) == 0 || Rel.rfind("samples/bugs/ts203_", 0) == 0 ||
+               Rel.rfind("samples/bugs/ts204_", 0) == 0;
+  diag::FileReport Report = diag::checkFile(ParsedFile::parse(Text), Opts);
 
   std::vector<GotFinding> Got;
   for (const diag::Finding &F : Report.Findings)

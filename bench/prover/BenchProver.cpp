@@ -1,0 +1,137 @@
+//===- BenchProver.cpp - time per kernel and verdicts of the bounds prover -===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// For the figures of bench/RESULTS.md ("issue 13: bounds prover"): runs
+/// analysis::proveKernel on every kernel of the given files, one kernel at a
+/// time on one thread, and prints the CPU time per kernel (mean, p50, p99,
+/// max; the thread's CPU clock, so that a loaded machine does not inflate it)
+/// and how many accesses were proven, refuted and left undecided, with one
+/// line per refutation (file:line, kernel, counterexample) to review by
+/// hand. Kernels that do not lower (for example whose helpers come from
+/// another module) are counted as not analysed.
+///
+/// --guess-block-sizes turns on ProverOptions::GuessBlockSizes (the corpus
+/// study: block sizes are set by host code that tessel does not read yet).
+///
+///   bench_prover [--quiet] [--guess-block-sizes] [--tsv OUT] FILE.py...
+//===----------------------------------------------------------------------===//
+#include "compiler/analysis/BoundsProver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace tessel;
+
+static double threadCpuMs() {
+  timespec T{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
+  return static_cast<double>(T.tv_sec) * 1e3 + static_cast<double>(T.tv_nsec) / 1e6;
+}
+
+int main(int Argc, char **Argv) {
+  std::vector<std::string> Files;
+  bool Quiet = false;
+  analysis::ProverOptions Opts;
+  std::string TsvPath;
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    if (A == "--quiet")
+      Quiet = true;
+    else if (A == "--guess-block-sizes")
+      Opts.GuessBlockSizes = true;
+    else if (A == "--tsv" && I + 1 < Argc)
+      TsvPath = Argv[++I];
+    else
+      Files.push_back(A);
+  }
+  if (Files.empty()) {
+    std::cerr << "usage: bench_prover [--quiet] [--guess-block-sizes] [--tsv OUT] FILE.py...\n";
+    return 2;
+  }
+  std::ofstream Tsv;
+  if (!TsvPath.empty())
+    Tsv.open(TsvPath);
+  std::vector<double> Times;
+  size_t Proven = 0, Refuted = 0, Undecided = 0, Kernels = 0, NotAnalysed = 0, TimedOut = 0, FromSpec = 0;
+  for (const std::string &Path : Files) {
+    std::ifstream In(Path, std::ios::binary);
+    if (!In) {
+      std::cerr << "cannot read " << Path << "\n";
+      continue;
+    }
+    std::stringstream SS;
+    SS << In.rdbuf();
+    auto File = ParsedFile::parse(std::make_shared<SourceText>(SS.str(), Path));
+    ProblemSink Sink;
+    ModuleInfo Info = discover(File->module(), Sink);
+    for (const std::string &Name : Info.Order) {
+      const JitFunction &J = Info.Jit.at(Name);
+      if (!J.IsKernel || !J.Def)
+        continue;
+      ++Kernels;
+      auto Start = std::chrono::steady_clock::now();
+      double CpuStart = threadCpuMs();
+      analysis::KernelBounds K = analysis::proveKernel(*File, Info, Name, Opts);
+      double Ms = threadCpuMs() - CpuStart;
+      double WallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
+      if (!K.Analysed) {
+        ++NotAnalysed;
+        if (Tsv)
+          Tsv << Path << "\t" << Name << "\tnot-analysed\t\t" << K.Reason << "\n";
+        continue;
+      }
+      Times.push_back(Ms);
+      TimedOut += K.TimedOut;
+      FromSpec += K.FromSpec;
+      for (const analysis::AccessBounds &A : K.Accesses) {
+        LineCol LC = File->text().lineCol(A.Range.Begin);
+        std::string Where = Path + ":" + std::to_string(LC.Line + 1);
+        const char *V = "undecided";
+        if (A.Verdict == analysis::BoundsVerdict::Proven) {
+          ++Proven;
+          V = "proven";
+        } else if (A.Verdict == analysis::BoundsVerdict::Refuted) {
+          ++Refuted;
+          V = "refuted";
+          if (!Quiet)
+            std::cout << "refuted " << Where << " " << Name << ": " << A.Example.Text << "\n";
+        } else {
+          ++Undecided;
+        }
+        if (Tsv)
+          Tsv << Where << "\t" << Name << "\t" << V << "\t" << A.Op << "\t"
+              << (A.Verdict == analysis::BoundsVerdict::Refuted ? A.Example.Text : A.Reason) << "\n";
+      }
+      if (!Quiet)
+        std::printf("%8.2f ms CPU %8.2f ms wall  %s %s (%zu accesses%s)\n", Ms, WallMs, Path.c_str(), Name.c_str(),
+                    K.Accesses.size(), K.TimedOut ? ", out of limits" : "");
+    }
+  }
+  std::vector<double> Sorted = Times;
+  std::sort(Sorted.begin(), Sorted.end());
+  auto Pct = [&](double P) {
+    if (Sorted.empty())
+      return 0.0;
+    size_t I = static_cast<size_t>(P * static_cast<double>(Sorted.size() - 1) + 0.5);
+    return Sorted[std::min(I, Sorted.size() - 1)];
+  };
+  double Sum = 0;
+  for (double T : Times)
+    Sum += T;
+  std::printf("kernels %zu (analysed %zu, not analysed %zu, with a launch spec %zu, out of limits %zu)\n", Kernels,
+              Times.size(), NotAnalysed, FromSpec, TimedOut);
+  std::printf("CPU ms per analysed kernel: mean %.2f  p50 %.2f  p99 %.2f  max %.2f\n",
+              Times.empty() ? 0.0 : Sum / static_cast<double>(Times.size()), Pct(0.5), Pct(0.99), Pct(1.0));
+  std::printf("accesses: proven %zu, refuted %zu, undecided %zu\n", Proven, Refuted, Undecided);
+  return 0;
+}

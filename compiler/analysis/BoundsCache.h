@@ -1,0 +1,40 @@
+//===- BoundsCache.h - bounds verdicts reused per kernel --------*- C++ -*-===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The prover is the slowest tier, so its verdicts are kept per kernel,
+/// keyed like sema's per-kernel reuse (KernelReuse.h): the text of the
+/// kernel's `def` and of every helper it may reach, the module-level facts
+/// it reads, and the file's launch directives. A kernel whose key is
+/// unchanged takes the stored verdicts, their ranges moved to where its
+/// text now sits (sema::Rebaser); an edit elsewhere in the file re-proves
+/// nothing. The cache is process-wide, bounded, and safe to use from
+/// several threads.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_ANALYSIS_BOUNDSCACHE_H
+#define TESSEL_COMPILER_ANALYSIS_BOUNDSCACHE_H
+
+#include "compiler/analysis/BoundsProver.h"
+#include "compiler/sema/Analysis.h"
+
+#include <memory>
+#include <vector>
+
+namespace tessel::analysis {
+
+/// The verdicts of every kernel of FA's file, from the cache where the
+/// kernel's inputs are unchanged and from proveKernel otherwise.
+std::vector<KernelBounds> proveFileCached(const sema::FileAnalysis &FA, const ProverOptions &Opts = {});
+
+/// Counters, for tests and benchmarks.
+struct BoundsCacheStats {
+  size_t Hits = 0, Misses = 0;
+};
+BoundsCacheStats boundsCacheStats();
+void clearBoundsCache();
+
+} // namespace tessel::analysis
+
+#endif // TESSEL_COMPILER_ANALYSIS_BOUNDSCACHE_H

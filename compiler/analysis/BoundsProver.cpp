@@ -1,0 +1,1040 @@
+//===- BoundsProver.cpp - every access in bounds, or the launch that breaks it -===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The driver of the bounds prover (the model is in the header): plans the
+/// launches (sema::planLaunch), lowers each specialization, collects the
+/// accesses, groups them by base pointer and offsets, and asks Z3 per access
+/// whether an enabled lane goes below 0 or past the extent. A satisfiable
+/// query becomes a counterexample in words and as a launch spec; Z3's
+/// exceptions and time-outs become "undecided", never a finding.
+//===----------------------------------------------------------------------===//
+#include "compiler/analysis/BoundsProver.h"
+
+#include "compiler/analysis/SymbolicTir.h"
+#include "compiler/sema/LaunchPlan.h"
+#include "compiler/sema/Lowering.h"
+#include "compiler/sema/ParamAnnotations.h"
+#include "compiler/sema/PointerParams.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace tessel::analysis {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Access {
+  const ir::Op *Op = nullptr;
+  const ir::Value *Ptr = nullptr;
+  const ir::Value *Mask = nullptr;
+  const ir::Value *Offsets = nullptr; ///< the offsets added to a splat kernel argument, when that is the shape
+  std::string Name, Verb;
+  int Base = -1;
+  bool Data = false;
+  bool Sized = false; ///< its reference region bounds something (a mask or tl.where that is not always true)
+};
+
+/// One launch environment: what is concrete and what the accesses are.
+struct Environment {
+  const ParsedFile *File = nullptr;
+  const ir::Function *F = nullptr;
+  const launch::ConcreteLaunch *Launch = nullptr; ///< null: the conventional reading
+  const sema::LoweringRequest *Request = nullptr;
+};
+
+std::string opName(const ir::Op *O) {
+  if (const auto *A = ir::dyn_cast<ir::AtomicRMWOp>(O))
+    return "atomic_" + std::string(ir::atomicKindName(A->atomicKind()));
+  return std::string(ir::opName(O->kind()));
+}
+
+void collectAccesses(const ir::Block &B, std::vector<Access> &Out) {
+  for (const auto &Op : B.ops()) {
+    Access A;
+    A.Op = Op.get();
+    if (const auto *L = ir::dyn_cast<ir::LoadOp>(Op.get())) {
+      A.Ptr = L->ptr();
+      A.Mask = L->mask();
+      A.Verb = "read";
+    } else if (const auto *S = ir::dyn_cast<ir::StoreOp>(Op.get())) {
+      A.Ptr = S->ptr();
+      A.Mask = S->mask();
+      A.Verb = "written";
+    } else if (const auto *R = ir::dyn_cast<ir::AtomicRMWOp>(Op.get())) {
+      A.Ptr = R->ptr();
+      A.Mask = R->mask();
+      A.Verb = "updated";
+    } else if (const auto *Cas = ir::dyn_cast<ir::AtomicCasOp>(Op.get())) {
+      A.Ptr = Cas->ptr();
+      A.Verb = "updated";
+    }
+    if (A.Ptr) {
+      A.Name = opName(Op.get());
+      if (const ir::Op *D = A.Ptr->definingOp(); D && D->kind() == ir::OpKind::AddPtr) {
+        const ir::Op *Base = D->operand(0)->definingOp();
+        while (Base && (Base->kind() == ir::OpKind::Splat || Base->kind() == ir::OpKind::Broadcast))
+          Base = Base->operand(0)->definingOp();
+        if (!Base)
+          A.Offsets = D->operand(1);
+      }
+      Out.push_back(A);
+    }
+    for (const auto &R : Op->regions())
+      collectAccesses(*R, Out);
+  }
+}
+
+/// Is the predicate a conjunction of ordering comparisons (`offs < n`,
+/// `(rows < M)[:, None] & ...`)? Only those say how large a tensor is; a
+/// `tl.where(lane == 0, ...)` picks a lane, it bounds nothing.
+bool isBoundPredicate(const ir::Value *V) {
+  const ir::Op *D = V->definingOp();
+  if (!D)
+    return false;
+  switch (D->kind()) {
+  case ir::OpKind::And:
+    return isBoundPredicate(D->operand(0)) && isBoundPredicate(D->operand(1));
+  case ir::OpKind::Broadcast:
+  case ir::OpKind::ExpandDims:
+  case ir::OpKind::Splat:
+    return isBoundPredicate(D->operand(0));
+  case ir::OpKind::Cmp: {
+    ir::CmpPredicate P = ir::cast<ir::CmpOp>(D)->predicate();
+    return P != ir::CmpPredicate::EQ && P != ir::CmpPredicate::NE;
+  }
+  default:
+    return false;
+  }
+}
+
+/// Is Inner inside Outer (or one of the regions nested in it)?
+bool encloses(const ir::Block *Outer, const ir::Op *Inner) {
+  for (const ir::Block *B = Inner->parentBlock(); B; B = B->parentOp() ? B->parentOp()->parentBlock() : nullptr)
+    if (B == Outer)
+      return true;
+  return false;
+}
+
+void collectWheres(const ir::Block &B, std::vector<const ir::Op *> &Out) {
+  for (const auto &Op : B.ops()) {
+    if (Op->kind() == ir::OpKind::Select && !Op->operand(0)->type().Shape.empty())
+      Out.push_back(Op.get());
+    for (const auto &R : Op->regions())
+      collectWheres(*R, Out);
+  }
+}
+
+int64_t signedValue(const z3::expr &V) {
+  uint64_t U = 0;
+  if (!V.is_numeral() || !Z3_get_numeral_uint64(V.ctx(), V, &U))
+    return 0;
+  unsigned W = V.get_sort().is_bv() ? V.get_sort().bv_size() : 64;
+  if (W < 64 && (U >> (W - 1)) & 1)
+    U |= ~uint64_t(0) << W;
+  return static_cast<int64_t>(U);
+}
+
+std::string pointeeName(const ir::Value *P) {
+  ScalarKind K = P->type().Elem.Scalar;
+  return K == ScalarKind::Unknown || K == ScalarKind::Void ? "fp32" : std::string(shortName(K));
+}
+
+class KernelProver {
+public:
+  KernelProver(const Environment &Env, const ProverOptions &Opts, Clock::time_point Deadline)
+      : Env(Env), Opts(Opts), Deadline(Deadline) {}
+
+  /// Verdicts for every access of Env.F, in source order.
+  std::vector<AccessBounds> run(std::vector<std::string> &Assumptions, bool &TimedOut);
+
+private:
+  /// The limits of the next query, or nullopt when the kernel's budget is
+  /// spent. Resource units (Z3's rlimit) make the verdicts deterministic;
+  /// the wall-clock limits only guard against a machine that stalls.
+  std::optional<z3::params> limits() {
+    auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(Deadline - Clock::now()).count();
+    if (Left <= 0 || Used >= Opts.KernelRlimit) {
+      OutOfTime = true;
+      return std::nullopt;
+    }
+    z3::params P(Ctx);
+    P.set("timeout", static_cast<unsigned>(std::min<int64_t>(Left, Opts.QueryTimeoutMs)));
+    P.set("rlimit", static_cast<unsigned>(std::min<uint64_t>(Opts.QueryRlimit, Opts.KernelRlimit - Used)));
+    return P;
+  }
+  bool budgetLeft() { return Clock::now() < Deadline && Used < Opts.KernelRlimit; }
+  template <typename SolverT> void account(SolverT &S) {
+    z3::stats St = S.statistics();
+    for (unsigned I = 0; I < St.size(); ++I)
+      if (St.key(I) == "rlimit count")
+        Used = std::max<uint64_t>(Used, St.uint_value(I));
+    if (!budgetLeft())
+      OutOfTime = true;
+  }
+  z3::check_result check(z3::solver &S) {
+    std::optional<z3::params> P = limits();
+    if (!P)
+      return z3::unknown;
+    S.set(*P);
+    z3::check_result R = S.check();
+    account(S);
+    return R;
+  }
+  z3::check_result check(z3::optimize &O) {
+    std::optional<z3::params> P = limits();
+    if (!P)
+      return z3::unknown;
+    O.set(*P);
+    z3::check_result R = O.check();
+    account(O);
+    return R;
+  }
+  void setUp(std::vector<std::string> &Assumptions);
+  void constrainGrid(std::vector<std::string> &Assumptions);
+  /// The accesses' reference region on side S at lanes L (see the header).
+  Sym referenceRegion(SideVars &S, const Access &R, const std::vector<z3::expr> &L);
+  AccessBounds prove(const Access &A);
+  std::optional<int64_t> lowerBound(const z3::expr &E);
+  void refuted(AccessBounds &Out, const Access &A, const z3::model &M, SideVars &SA, const std::vector<z3::expr> &Lanes,
+               const Sym &Ptr, int64_t Extent);
+  Counterexample example(const Access &A, const z3::model &M, SideVars &SA, const std::vector<z3::expr> &Lanes,
+                         const Sym &Ptr, int64_t Extent);
+  /// Under M's sizes: the elements pointer Base covers (1 + the largest
+  /// offset a masked access of it reaches), and the size an access is held
+  /// to (the smallest of its own pointer's and of pointers with its offsets).
+  int64_t pointerExtent(int Base, const z3::model &M);
+  int64_t accessExtent(const Access &A, const z3::model &M);
+  int64_t extentOf(const Access &R, const z3::model &M);
+  z3::expr launchEquals(const z3::model &M);
+
+  const Environment &Env;
+  const ProverOptions &Opts;
+  Clock::time_point Deadline;
+  z3::context Ctx;
+  /// One quantifier-free solver for every query of the kernel, used with push/pop.
+  z3::solver QF{Ctx, "QF_BV"};
+  std::unique_ptr<Encoder> Enc;
+  std::set<unsigned> NonNegativeVars; ///< program ids, lanes, iteration counts
+  std::set<unsigned> LaunchVarIds;    ///< integer arguments and grid sizes (>= 1)
+  std::vector<Access> Accesses;
+  std::vector<const ir::Op *> WhereOps; ///< tl.where selects on tiles
+  std::vector<z3::expr> Global;
+  std::map<int, int64_t> SpecExtent; ///< parameter index -> elements (launch spec)
+  unsigned SideCounter = 0;
+  bool OutOfTime = false;
+  uint64_t Used = 0; ///< Z3 resource units spent on this kernel so far
+};
+
+void KernelProver::setUp(std::vector<std::string> &Assumptions) {
+  const ir::Function &F = *Env.F;
+  std::vector<std::optional<int64_t>> Params(F.params().size());
+  std::array<std::optional<int64_t>, 3> Grid;
+  if (Env.Launch) {
+    for (size_t I = 0; I < F.params().size(); ++I) {
+      const ir::Value *P = F.params()[I];
+      if (P->type().Elem.isPointer()) {
+        for (const launch::ConcreteTensor &T : Env.Launch->Tensors)
+          if (T.Name == P->name())
+            SpecExtent[static_cast<int>(I)] = T.StorageElements;
+        continue;
+      }
+      if (const launch::ConcreteValue *V = Env.Launch->value(P->name()); V && !V->IsFloat)
+        Params[I] = V->Int;
+    }
+    for (int A = 0; A < 3; ++A)
+      Grid[A] = Env.Launch->Grid[A];
+  } else {
+    // A grid axis the kernel never asks about has one program.
+    std::array<bool, 3> Used{};
+    std::vector<const ir::Block *> Work{&F.body()};
+    while (!Work.empty()) {
+      const ir::Block *B = Work.back();
+      Work.pop_back();
+      for (const auto &Op : B->ops()) {
+        if (const auto *P = ir::dyn_cast<ir::ProgramIdOp>(Op.get()))
+          Used[static_cast<size_t>(P->axis())] = true;
+        if (const auto *N = ir::dyn_cast<ir::NumProgramsOp>(Op.get()))
+          Used[static_cast<size_t>(N->axis())] = true;
+        for (const auto &R : Op->regions())
+          Work.push_back(R.get());
+      }
+    }
+    for (int A = 0; A < 3; ++A)
+      if (!Used[A])
+        Grid[A] = 1;
+  }
+  Enc = std::make_unique<Encoder>(Ctx, F, Env.Launch ? IntModel::Wrapping : IntModel::Exact, Params, Grid);
+  for (const z3::expr &E : Enc->launchConstraints())
+    Global.push_back(E);
+  for (const auto &[Name, V] : Enc->launchVars())
+    LaunchVarIds.insert(V.id());
+  collectAccesses(F.body(), Accesses);
+  collectWheres(F.body(), WhereOps);
+  // Base pointers, and whether each access's region bounds anything.
+  std::shared_ptr<SideVars> Probe = Enc->newSide("probe");
+  for (Access &A : Accesses) {
+    std::vector<z3::expr> L = Enc->lanes(*Probe, A.Ptr->type().Shape);
+    Sym P = Enc->eval(*Probe, A.Ptr, L);
+    A.Base = P.K == Sym::Kind::Ptr ? P.Base : -1;
+    A.Data = P.Data || P.K != Sym::Kind::Ptr;
+    if (A.Mask) {
+      Sym M = Enc->eval(*Probe, A.Mask, L);
+      A.Data = A.Data || M.Data || M.K != Sym::Kind::Bool;
+    }
+  }
+  for (Access &A : Accesses) {
+    std::vector<z3::expr> L = Enc->lanes(*Probe, A.Ptr->type().Shape);
+    Sym Reg = referenceRegion(*Probe, A, L);
+    A.Sized = Reg.K == Sym::Kind::Bool && !Reg.Data && !Reg.E.simplify().is_true();
+  }
+  if (!Env.Launch)
+    constrainGrid(Assumptions);
+}
+
+/// The conventional grid: along an axis whose program id indexes a mask
+/// comparison `pid * BLOCK + lane < size`, cdiv(size, BLOCK) programs.
+void KernelProver::constrainGrid(std::vector<std::string> &Assumptions) {
+  std::vector<const ir::CmpOp *> Cmps;
+  std::vector<const ir::Block *> Work{&Env.F->body()};
+  while (!Work.empty()) {
+    const ir::Block *B = Work.back();
+    Work.pop_back();
+    for (const auto &Op : B->ops()) {
+      if (const auto *C = ir::dyn_cast<ir::CmpOp>(Op.get()))
+        Cmps.push_back(C);
+      for (const auto &R : Op->regions())
+        Work.push_back(R.get());
+    }
+  }
+  std::sort(Cmps.begin(), Cmps.end(),
+            [](const ir::CmpOp *A, const ir::CmpOp *B) { return A->loc().Begin < B->loc().Begin; });
+  std::array<bool, 3> Done{};
+  std::shared_ptr<SideVars> P = Enc->newSide("grid");
+  for (const ir::CmpOp *C : Cmps) {
+    ir::CmpPredicate Pr = C->predicate();
+    if (Pr == ir::CmpPredicate::EQ || Pr == ir::CmpPredicate::NE || C->operand(0)->type().Shape.empty())
+      continue;
+    bool Upper = Pr == ir::CmpPredicate::LT || Pr == ir::CmpPredicate::LE;
+    const ir::Value *Index = Upper ? C->operand(0) : C->operand(1), *Size = Upper ? C->operand(1) : C->operand(0);
+    std::vector<z3::expr> L = Enc->lanes(*P, Index->type().Shape);
+    Sym I = Enc->eval(*P, Index, L), S = Enc->eval(*P, Size, L);
+    if (I.K != Sym::Kind::Int || S.K != Sym::Kind::Int || I.Data || S.Data || Enc->mentions(S.E, *P))
+      continue;
+    for (int A = 0; A < 3; ++A) {
+      if (Done[A])
+        continue;
+      z3::expr_vector From(Ctx), To0(Ctx), To1(Ctx);
+      for (const z3::expr &V : P->Vars) {
+        From.push_back(V);
+        bool IsPid = z3::eq(V, P->Pid[static_cast<size_t>(A)]);
+        To0.push_back(Ctx.bv_val(0, V.get_sort().bv_size()));
+        To1.push_back(Ctx.bv_val(IsPid ? 1 : 0, V.get_sort().bv_size()));
+      }
+      z3::expr Step = (I.E.substitute(From, To1) - I.E.substitute(From, To0)).simplify();
+      if (!Step.is_numeral())
+        continue;
+      int64_t Block = signedValue(Step);
+      if (Block <= 0)
+        continue;
+      z3::expr G = Enc->toI64(Enc->grid(A), true), Sz = Enc->toI64(S.E, true), B = Ctx.bv_val(Block, 64);
+      Global.push_back(z3::sge(G * B, Sz) && z3::slt(G * B, Sz + B));
+      Done[A] = true;
+      std::string Text(Env.File->text().slice(C->loc()));
+      Assumptions.push_back("program_id(" + std::to_string(A) + ") ranges over cdiv(size, " + std::to_string(Block) +
+                            ") programs, the size `" + Text + "` compares against");
+    }
+  }
+}
+
+Sym KernelProver::referenceRegion(SideVars &S, const Access &R, const std::vector<z3::expr> &L) {
+  if (R.Mask)
+    return Enc->region(S, R.Mask, L);
+  Sym Out(Ctx);
+  Out.K = Sym::Kind::Bool;
+  Out.E = Ctx.bool_val(true);
+  for (const ir::Op *Sel : WhereOps) {
+    // Only a tl.where that selects this load's own value guards it.
+    const ir::Value *W = Sel->operand(0);
+    if (R.Op->numResults() == 0 || (Sel->operand(1) != R.Op->result() && Sel->operand(2) != R.Op->result()))
+      continue;
+    if (W->type().Shape != R.Ptr->type().Shape || !W->definingOp() || !encloses(W->definingOp()->parentBlock(), R.Op) ||
+        !isBoundPredicate(W))
+      continue;
+    Sym C = Enc->region(S, W, L);
+    if (C.K == Sym::Kind::Bool && !C.Data)
+      Out.E = Out.E && C.E;
+  }
+  return Out;
+}
+
+z3::expr KernelProver::launchEquals(const z3::model &M) {
+  z3::expr Out = Ctx.bool_val(true);
+  for (const auto &[Name, V] : Enc->launchVars())
+    Out = Out && V == M.eval(V, true);
+  return Out;
+}
+
+int64_t KernelProver::extentOf(const Access &R, const z3::model &M) {
+  std::shared_ptr<SideVars> S = Enc->newSide("x" + std::to_string(SideCounter++));
+  std::vector<z3::expr> L = Enc->lanes(*S, R.Ptr->type().Shape);
+  Sym P = Enc->eval(*S, R.Ptr, L);
+  Sym Reg = referenceRegion(*S, R, L);
+  z3::expr Path = Enc->pathCondition(*S, R.Op);
+  if (P.K != Sym::Kind::Ptr || P.Data || Reg.Data)
+    return -1;
+  z3::optimize O(Ctx);
+  for (const z3::expr &G : Global)
+    O.add(G);
+  for (const z3::expr &C : S->Constraints)
+    O.add(C);
+  O.add(launchEquals(M));
+  O.add(Path);
+  O.add(Reg.E);
+  // Signed order as unsigned: flip the sign bit.
+  z3::expr Key = P.E ^ Ctx.bv_val(uint64_t(1) << 63, 64);
+  O.maximize(Key);
+  if (check(O) != z3::sat)
+    return -1;
+  int64_t Max = signedValue(O.get_model().eval(P.E, true));
+  return Max + 1;
+}
+
+int64_t KernelProver::pointerExtent(int Base, const z3::model &M) {
+  int64_t Best = -1;
+  for (const Access &R : Accesses) {
+    if (R.Base != Base || R.Data || !R.Sized)
+      continue;
+    Best = std::max(Best, extentOf(R, M));
+  }
+  return Best;
+}
+
+int64_t KernelProver::accessExtent(const Access &A, const z3::model &M) {
+  std::set<int> Pointers{A.Base};
+  for (const Access &R : Accesses)
+    if (A.Offsets && R.Offsets == A.Offsets && R.Base >= 0 && R.Ptr->type().Shape == A.Ptr->type().Shape)
+      Pointers.insert(R.Base);
+  int64_t Best = -1;
+  for (int B : Pointers) {
+    int64_t E = pointerExtent(B, M);
+    if (E > 0 && (Best < 0 || E < Best))
+      Best = E;
+  }
+  return Best;
+}
+
+Counterexample KernelProver::example(const Access &A, const z3::model &M, SideVars &SA,
+                                     const std::vector<z3::expr> &Lanes, const Sym &Ptr, int64_t Extent) {
+  const ir::Function &F = *Env.F;
+  Counterexample C;
+  C.Pointer = A.Base >= 0 ? F.params()[static_cast<size_t>(A.Base)]->name() : "?";
+  C.Offset = signedValue(M.eval(Ptr.E, true));
+  for (int D = 0; D < 3; ++D) {
+    C.ProgramId[D] = signedValue(M.eval(SA.Pid[D], true));
+    C.Grid[D] = signedValue(M.eval(Enc->grid(D), true));
+  }
+  const std::vector<int64_t> &Shape = A.Ptr->type().Shape;
+  C.Lane = 0;
+  for (size_t D = 0; D < Shape.size(); ++D)
+    C.Lane = C.Lane * Shape[D] + signedValue(M.eval(Lanes[D], true));
+  for (const ir::Op *L : SA.LoopOrder) {
+    const auto *For = ir::cast<ir::ForOp>(L);
+    if (!encloses(For->body(), A.Op))
+      continue;
+    std::string Name = For->inductionVar()->name().empty() ? "i" : For->inductionVar()->name();
+    C.Iterations.push_back({Name, signedValue(M.eval(SA.Loops.at(L).Iv, true))});
+  }
+  std::string Sizes;
+  for (size_t I = 0; I < F.params().size(); ++I) {
+    const ir::Value *P = F.params()[I];
+    if (P->type().Elem.isPointer()) {
+      int64_t Elements = 1;
+      if (Env.Launch) {
+        auto It = SpecExtent.find(static_cast<int>(I));
+        Elements = It == SpecExtent.end() ? 1 : It->second;
+      } else if (static_cast<int>(I) == A.Base) {
+        Elements = Extent;
+      } else {
+        Elements = pointerExtent(static_cast<int>(I), M);
+      }
+      if (Elements <= 0)
+        Elements = std::max<int64_t>(C.Offset + 1, 1 << 16);
+      C.Tensors.push_back({P->name(), pointeeName(P), Elements});
+      continue;
+    }
+    if (isFloat(P->type().Elem.Scalar)) {
+      const launch::ConcreteValue *CV = Env.Launch ? Env.Launch->value(P->name()) : nullptr;
+      C.Floats.push_back({P->name(), CV ? CV->Float : 0.5});
+      continue;
+    }
+    if (!isInt(P->type().Elem.Scalar))
+      continue;
+    int64_t V = 1;
+    if (Env.Launch) {
+      if (const launch::ConcreteValue *CV = Env.Launch->value(P->name()))
+        V = CV->Int;
+    } else {
+      for (const auto &[Name, E] : Enc->launchVars())
+        if (Name == P->name())
+          V = signedValue(M.eval(E, true));
+    }
+    C.Scalars.push_back({P->name(), V});
+    Sizes += (Sizes.empty() ? "" : ", ") + P->name() + " = " + std::to_string(V);
+  }
+  if (Env.Request) {
+    for (const std::string &Name : Env.Request->EqualToOne)
+      C.Scalars.push_back({Name, 1});
+    for (const auto &[Name, V] : Env.Request->Constexprs)
+      if (V.isIntLike())
+        C.Scalars.push_back({Name, V.asInt()});
+  }
+  C.Extent = Extent;
+  std::string Program = C.Grid[1] == 1 && C.Grid[2] == 1
+                            ? std::to_string(C.ProgramId[0])
+                            : "(" + std::to_string(C.ProgramId[0]) + ", " + std::to_string(C.ProgramId[1]) + ", " +
+                                  std::to_string(C.ProgramId[2]) + ")";
+  C.Text = C.Pointer + "[" + std::to_string(C.Offset) + "] " + A.Verb + " by program " + Program;
+  if (!Shape.empty())
+    C.Text += ", lane " + std::to_string(C.Lane);
+  for (const auto &[Name, V] : C.Iterations)
+    C.Text += ", iteration " + Name + " = " + std::to_string(V);
+  if (Env.Launch && !Env.Launch->Label.empty())
+    C.Text += ", with " + Env.Launch->Label;
+  else if (!Sizes.empty())
+    C.Text += ", with " + Sizes;
+  if (Extent > 0)
+    C.Text += " (" + C.Pointer + " has " + std::to_string(Extent) + " element" + (Extent == 1 ? "" : "s") + ")";
+  return C;
+}
+
+/// In the exact model, a lower bound of a term built from program ids,
+/// lanes, iteration counts (>= 0) and launch variables (>= 1) by +, * ,
+/// /, %, ite and subtracting constants; nullopt when none is evident. A
+/// non-negative bound answers "below 0?" without the solver.
+std::optional<int64_t> KernelProver::lowerBound(const z3::expr &E) {
+  constexpr int64_t Cap = int64_t(1) << 40;
+  if (E.is_numeral())
+    return signedValue(E);
+  if (!E.is_app())
+    return std::nullopt;
+  if (E.num_args() == 0) {
+    if (LaunchVarIds.count(E.id()))
+      return 1;
+    if (NonNegativeVars.count(E.id()))
+      return 0;
+    return std::nullopt;
+  }
+  auto Arg = [&](unsigned I) { return lowerBound(E.arg(I)); };
+  switch (E.decl().decl_kind()) {
+  case Z3_OP_BADD: {
+    int64_t Sum = 0;
+    for (unsigned I = 0; I < E.num_args(); ++I) {
+      std::optional<int64_t> B = Arg(I);
+      if (!B)
+        return std::nullopt;
+      Sum += *B;
+    }
+    return Sum;
+  }
+  case Z3_OP_BSUB: {
+    std::optional<int64_t> A = Arg(0);
+    if (!A || !E.arg(1).is_numeral())
+      return std::nullopt;
+    return *A - signedValue(E.arg(1));
+  }
+  case Z3_OP_BMUL: {
+    int64_t Prod = 1;
+    for (unsigned I = 0; I < E.num_args(); ++I) {
+      std::optional<int64_t> B = Arg(I);
+      if (!B || *B < 0)
+        return std::nullopt;
+      Prod = std::min(Prod * std::min(*B, Cap), Cap);
+    }
+    return Prod;
+  }
+  case Z3_OP_BSDIV:
+  case Z3_OP_BSDIV_I:
+  case Z3_OP_BUDIV:
+  case Z3_OP_BUDIV_I: {
+    std::optional<int64_t> A = Arg(0), B = Arg(1);
+    if (!A || !B || *A < 0 || *B < 1)
+      return std::nullopt;
+    return 0;
+  }
+  case Z3_OP_BSREM:
+  case Z3_OP_BSREM_I: {
+    std::optional<int64_t> A = Arg(0);
+    if (!A || *A < 0)
+      return std::nullopt;
+    return 0;
+  }
+  case Z3_OP_BUREM:
+  case Z3_OP_BUREM_I:
+  case Z3_OP_ZERO_EXT:
+    return 0;
+  case Z3_OP_SIGN_EXT:
+    return Arg(0);
+  case Z3_OP_ITE: {
+    std::optional<int64_t> A = Arg(1), B = Arg(2);
+    if (!A || !B)
+      return std::nullopt;
+    return std::min(*A, *B);
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+void KernelProver::refuted(AccessBounds &Out, const Access &A, const z3::model &M, SideVars &SA,
+                           const std::vector<z3::expr> &Lanes, const Sym &Ptr, int64_t Extent) {
+  if (Extent < 0 && !Env.Launch)
+    Extent = accessExtent(A, M);
+  Out.Verdict = BoundsVerdict::Refuted;
+  Out.Certain = Env.Launch != nullptr;
+  Out.Example = example(A, M, SA, Lanes, Ptr, Extent);
+}
+
+AccessBounds KernelProver::prove(const Access &A) {
+  AccessBounds Out;
+  Out.Range = A.Op->loc();
+  Out.Op = A.Name;
+  if (A.Base < 0) {
+    Out.Reason = "the pointer is not traced to a kernel argument";
+    return Out;
+  }
+  if (Env.Launch && !SpecExtent.count(A.Base)) {
+    Out.Reason = "the launch spec gives no tensor for " + Env.F->params()[static_cast<size_t>(A.Base)]->name();
+    return Out;
+  }
+  std::shared_ptr<SideVars> SA = Enc->newSide("a" + std::to_string(SideCounter++));
+  std::vector<z3::expr> Lanes = Enc->lanes(*SA, A.Ptr->type().Shape);
+  Sym Ptr = Enc->eval(*SA, A.Ptr, Lanes);
+  z3::expr Enabled = Enc->pathCondition(*SA, A.Op);
+  bool Data = Ptr.Data;
+  if (A.Mask) {
+    Sym M = Enc->eval(*SA, A.Mask, Lanes);
+    if (M.K == Sym::Kind::Bool)
+      Enabled = Enabled && M.E;
+    Data = Data || M.Data || M.K != Sym::Kind::Bool;
+  }
+  for (const z3::expr &V : SA->Vars)
+    NonNegativeVars.insert(V.id());
+  // Everything that holds when A runs: the launch, A's program, lane and loops, its mask.
+  z3::expr Base = Enabled;
+  for (const z3::expr &G : Global)
+    Base = Base && G;
+  for (const z3::expr &C : SA->Constraints)
+    Base = Base && C;
+  bool Unknown = false;
+  auto Undecided = [&](const std::string &Why) {
+    Out.Verdict = BoundsVerdict::Undecided;
+    Out.Reason = Why;
+  };
+  auto Ask = [&](const z3::expr &Query) {
+    QF.push();
+    QF.add(Query);
+    z3::check_result R = check(QF);
+    if (R != z3::sat)
+      QF.pop();
+    return R;
+  };
+  /// A model of the last satisfied Ask, preferring a small launch.
+  auto Model = [&]() {
+    if (!Enc->launchVars().empty()) {
+      // Few programs and sizes of a few thousand first, then larger ones.
+      for (int64_t Bound : {int64_t(16), int64_t(4096)}) {
+        QF.push();
+        for (const auto &[Name, V] : Enc->launchVars())
+          QF.add(z3::sle(Enc->toI64(V, true), Ctx.bv_val(Name.rfind("grid", 0) == 0 ? Bound : 4096, 64)));
+        if (check(QF) == z3::sat) {
+          z3::model M = QF.get_model();
+          QF.pop();
+          QF.pop();
+          return std::optional<z3::model>(M);
+        }
+        QF.pop();
+      }
+      if (check(QF) != z3::sat) {
+        QF.pop();
+        return std::optional<z3::model>();
+      }
+    }
+    z3::model M = QF.get_model();
+    QF.pop();
+    return std::optional<z3::model>(M);
+  };
+
+  // Below the start of the buffer.
+  int64_t Low = Env.Launch ? -1 : lowerBound(Ptr.E).value_or(-1);
+  if (Low < 0) {
+    z3::check_result R = Ask(Base && z3::slt(Ptr.E, Ctx.bv_val(0, 64)));
+    if (R == z3::sat) {
+      std::optional<z3::model> M = Model();
+      if (Data || !M) {
+        Undecided(Data ? "the offsets depend on values loaded from memory"
+                       : "the solver gave up within its time limit");
+        return Out;
+      }
+      refuted(Out, A, *M, *SA, Lanes, Ptr, Env.Launch ? SpecExtent[A.Base] : -1);
+      return Out;
+    }
+    Unknown = Unknown || R == z3::unknown;
+  }
+  // At or past the end.
+  if (Env.Launch) {
+    z3::check_result R = Ask(Base && z3::sge(Ptr.E, Ctx.bv_val(SpecExtent[A.Base], 64)));
+    if (R == z3::sat) {
+      std::optional<z3::model> M = Model();
+      if (Data || !M) {
+        Undecided(Data ? "the offsets depend on values loaded from memory"
+                       : "the solver gave up within its time limit");
+        return Out;
+      }
+      refuted(Out, A, *M, *SA, Lanes, Ptr, SpecExtent[A.Base]);
+      return Out;
+    }
+    Unknown = Unknown || R == z3::unknown;
+  } else {
+    // The pointers whose size bounds A: its own, and those indexed by the same offsets.
+    std::set<int> Pointers{A.Base};
+    for (const Access &R : Accesses)
+      if (A.Offsets && R.Offsets == A.Offsets && R.Base >= 0 && R.Ptr->type().Shape == A.Ptr->type().Shape)
+        Pointers.insert(R.Base);
+    bool Sized = false;
+    for (int B : Pointers) {
+      std::vector<const Access *> Refs;
+      for (const Access &R : Accesses)
+        if (R.Base == B && !R.Data && R.Sized)
+          Refs.push_back(&R);
+      if (Refs.empty())
+        continue;
+      Sized = true;
+      // Fast path: a reference with the same offsets whose region holds
+      // wherever A is enabled reaches every offset A reaches. Where it does
+      // not hold, the lanes outside it are where to look for a violation.
+      bool Covered = false;
+      std::vector<z3::model> Candidates;
+      for (const Access *R : Refs) {
+        if (!(R->Ptr == A.Ptr || (A.Offsets && R->Offsets == A.Offsets)))
+          continue;
+        Sym Reg = referenceRegion(*SA, *R, Lanes);
+        if (Reg.K != Sym::Kind::Bool || Reg.Data)
+          continue;
+        z3::check_result Res = Ask(Base && !Reg.E);
+        if (Res == z3::unsat) {
+          Covered = true;
+          break;
+        }
+        if (Res == z3::sat)
+          if (std::optional<z3::model> M = Model())
+            Candidates.push_back(*M);
+      }
+      if (Covered)
+        continue;
+      if (Candidates.empty() && Ask(Base) == z3::sat)
+        if (std::optional<z3::model> M = Model())
+          Candidates.push_back(*M);
+      // With the sizes of a candidate fixed, the arithmetic is linear: the
+      // largest offset A reaches against the extent B's references give.
+      for (const z3::model &M : Candidates) {
+        int64_t Extent = pointerExtent(B, M);
+        if (Extent <= 0)
+          continue;
+        z3::optimize O(Ctx);
+        O.add(Base);
+        O.add(launchEquals(M));
+        O.maximize(Ptr.E ^ Ctx.bv_val(uint64_t(1) << 63, 64));
+        if (check(O) != z3::sat)
+          continue;
+        z3::model Best = O.get_model();
+        if (signedValue(Best.eval(Ptr.E, true)) < Extent)
+          continue;
+        if (Data) {
+          Undecided("the offsets depend on values loaded from memory");
+          return Out;
+        }
+        refuted(Out, A, Best, *SA, Lanes, Ptr, -1);
+        return Out;
+      }
+      // Otherwise the full question: does A reach past every offset each
+      // reference of B reaches inside its region, for some sizes?
+      z3::solver S(Ctx);
+      S.add(Base);
+      z3::expr Witness = Ctx.bool_val(false);
+      for (const Access *R : Refs) {
+        std::shared_ptr<SideVars> SR = Enc->newSide("r" + std::to_string(SideCounter++));
+        std::vector<z3::expr> LR = Enc->lanes(*SR, R->Ptr->type().Shape);
+        Sym PR = Enc->eval(*SR, R->Ptr, LR);
+        Sym Reg = referenceRegion(*SR, *R, LR);
+        z3::expr PathR = Enc->pathCondition(*SR, R->Op);
+        z3::expr DomR = Ctx.bool_val(true);
+        for (const z3::expr &C : SR->Constraints)
+          DomR = DomR && C;
+        z3::expr_vector Vars(Ctx);
+        for (const z3::expr &V : SR->Vars)
+          Vars.push_back(V);
+        S.add(z3::forall(Vars, z3::implies(DomR && PathR && Reg.E, z3::slt(PR.E, Ptr.E))));
+        // A witness that the region is not empty, so that it says something.
+        std::shared_ptr<SideVars> SW = Enc->newSide("w" + std::to_string(SideCounter++));
+        std::vector<z3::expr> LW = Enc->lanes(*SW, R->Ptr->type().Shape);
+        Sym RegW = referenceRegion(*SW, *R, LW);
+        z3::expr W = Enc->pathCondition(*SW, R->Op) && RegW.E;
+        for (const z3::expr &C : SW->Constraints)
+          W = W && C;
+        Witness = Witness || W;
+      }
+      S.add(Witness);
+      z3::check_result Res = check(S);
+      if (Res == z3::sat) {
+        if (Data) {
+          Undecided("the offsets depend on values loaded from memory");
+          return Out;
+        }
+        refuted(Out, A, S.get_model(), *SA, Lanes, Ptr, -1);
+        return Out;
+      }
+      Unknown = Unknown || Res == z3::unknown;
+    }
+    if (!Sized) {
+      // No mask or tl.where bounds the offsets of these tensors: nothing
+      // says how large they are, so nothing is claimed.
+      Undecided("no mask says how many elements " + Env.F->params()[static_cast<size_t>(A.Base)]->name() + " has");
+      return Out;
+    }
+  }
+  if (Unknown) {
+    Undecided(OutOfTime ? "the kernel's time limit ran out" : "the solver gave up within its time limit");
+    Out.OutOfLimits = true;
+    return Out;
+  }
+  Out.Verdict = BoundsVerdict::Proven;
+  return Out;
+}
+
+std::vector<AccessBounds> KernelProver::run(std::vector<std::string> &Assumptions, bool &TimedOut) {
+  setUp(Assumptions);
+  std::vector<AccessBounds> Out;
+  for (const Access &A : Accesses) {
+    if (!budgetLeft()) {
+      AccessBounds B;
+      B.Range = A.Op->loc();
+      B.Op = A.Name;
+      B.Reason = "the kernel's time limit ran out";
+      B.OutOfLimits = true;
+      OutOfTime = true;
+      Out.push_back(B);
+      continue;
+    }
+    Out.push_back(prove(A));
+  }
+  TimedOut = OutOfTime || std::any_of(Out.begin(), Out.end(), [](const AccessBounds &B) { return B.OutOfLimits; });
+  return Out;
+}
+
+/// The verdicts of several launches of one kernel merged per access: the
+/// first refutation wins; proven only where every launch proves it.
+void merge(std::vector<AccessBounds> &Into, std::vector<AccessBounds> From) {
+  for (AccessBounds &B : From) {
+    auto It = std::find_if(Into.begin(), Into.end(), [&](const AccessBounds &A) { return A.Range == B.Range; });
+    if (It == Into.end()) {
+      Into.push_back(std::move(B));
+      continue;
+    }
+    if (It->Verdict == BoundsVerdict::Refuted)
+      continue;
+    if (B.Verdict == BoundsVerdict::Refuted || (B.Verdict == BoundsVerdict::Undecided))
+      *It = std::move(B);
+  }
+}
+
+} // namespace
+
+std::string launchSpecText(const Counterexample &C) {
+  std::string Out;
+  auto Add = [&Out](const std::string &S) { Out += (Out.empty() ? "" : " ") + S; };
+  for (const auto &[Name, V] : C.Scalars)
+    Add(Name + "=" + std::to_string(V));
+  for (const auto &[Name, V] : C.Floats)
+    Add(Name + "=" + std::to_string(V));
+  for (const Counterexample::Tensor &T : C.Tensors)
+    Add(T.Name + "=" + T.DType + "[" + std::to_string(T.Elements) + "]");
+  std::string Grid = "grid=(" + std::to_string(C.Grid[0]);
+  if (C.Grid[1] != 1 || C.Grid[2] != 1)
+    Grid += ", " + std::to_string(C.Grid[1]);
+  if (C.Grid[2] != 1)
+    Grid += ", " + std::to_string(C.Grid[2]);
+  Add(Grid + (C.Grid[1] == 1 && C.Grid[2] == 1 ? ",)" : ")"));
+  return Out;
+}
+
+/// The derived plan, with every block-size constexpr nothing fixes set to
+/// 128: a spec naming every parameter (tensors of 1024 elements, integers
+/// 1024), which only lends its specialization to the conventional reading.
+static sema::LaunchPlan guessedPlan(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
+                                    std::vector<std::string> &Assumptions) {
+  const JitFunction *Fn = Info.jit(std::string(Kernel));
+  sema::LaunchPlan Failed;
+  Failed.Error = "no launch";
+  if (!Fn || !Fn->Def)
+    return Failed;
+  sema::LaunchPlan Plain = sema::planLaunch(File, Info, Kernel);
+  std::set<std::string> Pointers = sema::inferPointerParams(*Fn->Def, Info);
+  std::string Spec;
+  for (const ast::Param &P : Fn->Def->Params) {
+    if (sema::isConstexprAnnotation(Info, P.Annotation)) {
+      bool Missing = false;
+      for (const Problem &Pr : Plain.Problems)
+        Missing = Missing || Pr.Message.find("'" + P.Name + "'") != std::string::npos;
+      if (!Missing)
+        continue;
+      if (P.Name.find("BLOCK") == std::string::npos && P.Name.find("TILE") == std::string::npos &&
+          P.Name.find("SIZE") == std::string::npos)
+        return Failed;
+      Spec += " " + P.Name + "=128";
+      Assumptions.push_back(P.Name + "=128 (guessed: nothing in the file fixes it)");
+      continue;
+    }
+    std::optional<ElemType> T = sema::annotationType(Info, P.Annotation);
+    if ((T && T->isPointer()) || (!T && Pointers.count(P.Name)))
+      Spec += " " + P.Name + "=" +
+              std::string(T && T->Scalar != ScalarKind::Unknown ? shortName(T->Scalar) : std::string_view("fp32")) +
+              "[1024]";
+    else if (T && isFloat(T->Scalar))
+      Spec += " " + P.Name + "=0.5";
+    else
+      Spec += " " + P.Name + "=1024";
+  }
+  sema::LaunchPlanOptions PO;
+  PO.SpecText = Spec;
+  sema::LaunchPlan Out = sema::planLaunch(File, Info, Kernel, PO);
+  Out.Origin = sema::SpecOrigin::Derived;
+  Out.Assumptions.clear();
+  return Out;
+}
+
+KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
+                         const ProverOptions &Opts) {
+  Clock::time_point Start = Clock::now();
+  Clock::time_point Deadline = Start + std::chrono::milliseconds(Opts.KernelTimeoutMs);
+  KernelBounds KB;
+  KB.Kernel = std::string(Kernel);
+  if (const JitFunction *Fn = Info.jit(KB.Kernel); Fn && Fn->Def)
+    KB.NameRange = Fn->Def->NameRange;
+  sema::LaunchPlan Plan = sema::planLaunch(File, Info, Kernel);
+  if (Opts.GuessBlockSizes && Plan.Origin == sema::SpecOrigin::Derived && Plan.Launches.empty() && Plan.Error.empty())
+    Plan = guessedPlan(File, Info, Kernel, KB.Assumptions);
+  auto Finish = [&]() {
+    KB.Milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - Start).count();
+    return KB;
+  };
+  if (!Plan.Error.empty() || Plan.Launches.empty()) {
+    KB.Reason = !Plan.Error.empty()      ? Plan.Error
+                : !Plan.Problems.empty() ? Plan.Problems.front().Message
+                                         : "no launch to analyse";
+    return Finish();
+  }
+  KB.FromSpec = Plan.Origin != sema::SpecOrigin::Derived;
+  for (const std::string &A : Plan.Assumptions)
+    if (KB.FromSpec || A.find(" from ") != std::string::npos)
+      KB.Assumptions.push_back(A);
+  if (!KB.FromSpec) {
+    KB.Assumptions.insert(KB.Assumptions.begin(),
+                          {"no launch spec: integer arguments are symbolic (1 to 2^31-1) and offsets do not wrap "
+                           "(tensors below 2^31 elements)",
+                           "each pointer covers the offsets its most tightly masked access reaches (accesses with "
+                           "the same base pointer or the same offsets share one size)"});
+  }
+  try {
+    size_t Instances = KB.FromSpec ? std::min(Plan.Launches.size(), Opts.MaxInstances) : 1;
+    for (size_t I = 0; I < Instances; ++I) {
+      sema::PlannedLaunch &PL = Plan.Launches[I];
+      if (!KB.FromSpec)
+        PL.Request.EqualToOne.clear(); // sizes stay symbolic, none is specialized to 1
+      sema::LoweredKernel LK = sema::lowerKernel(File, Info, PL.Request);
+      if (!LK.Function) {
+        KB.Analysed = false;
+        KB.Reason = LK.Problems.empty() ? "the kernel could not be lowered" : LK.Problems.front().Message;
+        KB.Accesses.clear();
+        return Finish();
+      }
+      Environment Env;
+      Env.File = &File;
+      Env.F = LK.Function.get();
+      Env.Launch = KB.FromSpec ? &PL.Launch : nullptr;
+      Env.Request = &PL.Request;
+      KernelProver P(Env, Opts, Deadline);
+      bool TimedOut = false;
+      std::vector<std::string> More;
+      merge(KB.Accesses, P.run(More, TimedOut));
+      KB.TimedOut = KB.TimedOut || TimedOut;
+      for (std::string &A : More)
+        if (std::find(KB.Assumptions.begin(), KB.Assumptions.end(), A) == KB.Assumptions.end())
+          KB.Assumptions.push_back(std::move(A));
+      if (KB.FromSpec && !PL.Launch.Label.empty())
+        KB.Assumptions.push_back("launch spec instance " + PL.Launch.Label);
+    }
+    KB.Analysed = true;
+  } catch (const z3::exception &E) {
+    KB.Analysed = false;
+    KB.Accesses.clear();
+    KB.Reason = std::string("the solver failed: ") + E.msg();
+  }
+  std::sort(KB.Accesses.begin(), KB.Accesses.end(),
+            [](const AccessBounds &A, const AccessBounds &B) { return A.Range < B.Range; });
+  return Finish();
+}
+
+std::vector<KernelBounds> proveFile(const ParsedFile &File, const ModuleInfo &Info, const ProverOptions &Opts) {
+  std::vector<KernelBounds> Out;
+  for (const std::string &Name : Info.Order) {
+    const JitFunction &J = Info.Jit.at(Name);
+    if (!J.IsKernel || !J.Def)
+      continue;
+    Out.push_back(proveKernel(File, Info, Name, Opts));
+  }
+  return Out;
+}
+
+const AccessBounds *accessAt(const std::vector<KernelBounds> &Kernels, uint32_t Offset, const KernelBounds **Owner) {
+  const AccessBounds *Best = nullptr;
+  for (const KernelBounds &K : Kernels)
+    for (const AccessBounds &A : K.Accesses)
+      if (A.Range.Begin <= Offset && Offset < A.Range.End &&
+          (!Best || A.Range.End - A.Range.Begin < Best->Range.End - Best->Range.Begin)) {
+        Best = &A;
+        if (Owner)
+          *Owner = &K;
+      }
+  return Best;
+}
+
+std::vector<std::string> describeVerdict(const KernelBounds &Kernel, const AccessBounds &Access) {
+  std::vector<std::string> Out;
+  switch (Access.Verdict) {
+  case BoundsVerdict::Proven:
+    Out.push_back(Kernel.FromSpec ? "bounds: proven in bounds under the launch spec"
+                                  : "bounds: proven in bounds for every size, assuming:");
+    break;
+  case BoundsVerdict::Refuted:
+    Out.push_back("bounds: not proven: " + Access.Example.Text);
+    Out.push_back("reproduce with `# tessel: launch " + launchSpecText(Access.Example) + "`");
+    break;
+  case BoundsVerdict::Undecided:
+    Out.push_back("bounds: not proven (" + Access.Reason + ")");
+    break;
+  }
+  if (Access.Verdict != BoundsVerdict::Undecided)
+    for (const std::string &A : Kernel.Assumptions)
+      Out.push_back("- " + A);
+  return Out;
+}
+
+} // namespace tessel::analysis
