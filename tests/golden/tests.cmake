@@ -58,6 +58,6 @@ add_test(NAME compile.unknown_kernel COMMAND tessel compile samples/vector_add.p
 set_tests_properties(compile.unknown_kernel PROPERTIES
   PASS_REGULAR_EXPRESSION "no @triton.jit kernel named 'nope'; the file defines vector_add_kernel"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-add_test(NAME compile.needs_emit_tir COMMAND tessel compile samples/vector_add.py --kernel vector_add_kernel --emit ptx)
-set_tests_properties(compile.needs_emit_tir PROPERTIES
-  PASS_REGULAR_EXPRESSION "--emit takes 'tir'")
+add_test(NAME compile.unknown_emit COMMAND tessel compile samples/vector_add.py --kernel vector_add_kernel --emit asm)
+set_tests_properties(compile.unknown_emit PROPERTIES
+  PASS_REGULAR_EXPRESSION "--emit takes tir, llvm, ptx, cubin, sass or report")
