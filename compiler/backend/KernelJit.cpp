@@ -115,7 +115,9 @@ KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const 
     return R;
   auto T1 = std::chrono::steady_clock::now();
   llvm::LLVMContext Ctx;
-  codegen::CodegenResult C = codegen::emitLLVM(*L.Function, codegenOptions(*L.Function, Request, Opts), Ctx);
+  codegen::CodegenOptions CO = codegenOptions(*L.Function, Request, Opts);
+  CO.Source = &File.text(); // line tables: `.loc` in the PTX (the key covers the kernel's line)
+  codegen::CodegenResult C = codegen::emitLLVM(*L.Function, CO, Ctx);
   R.Times.push_back({"llvm-ir", msSince(T1)});
   for (Problem &P : C.Problems)
     R.Problems.push_back(std::move(P));

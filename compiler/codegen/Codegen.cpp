@@ -17,7 +17,10 @@
 #include "compiler/codegen/lower/LoweringContext.h"
 #include "compiler/ir/Ops.h"
 
+#include "compiler/support/SourceText.h"
+
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Metadata.h>
@@ -123,18 +126,38 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
   annotate(*M, *K, "reqntidx", static_cast<int>(ABI.ThreadsPerBlock));
   if (Opts.MaxNReg)
     annotate(*M, *K, "maxnreg", *Opts.MaxNReg);
-  if (!Opts.EnableFpFusion)
-    K->addFnAttr("unsafe-fp-math", "false");
 
   LoweringContext C(F, Opts, *M, *K, Plan, AI);
   for (size_t I = 0; I < F.params().size(); ++I)
     C.set(F.params()[I], C.scalarTile(K->getArg(static_cast<unsigned>(I))));
+  std::unique_ptr<llvm::DIBuilder> DIB;
+  if (Opts.Source) {
+    // Line tables only (Triton's -lineinfo): a compile unit, the kernel's
+    // subprogram, and a location per op (LoweringContext::lowerOp).
+    DIB = std::make_unique<llvm::DIBuilder>(*M);
+    std::string Path = Opts.Source->path().empty() ? "kernel.py" : Opts.Source->path();
+    size_t Slash = Path.rfind('/');
+    llvm::DIFile *File = Slash == std::string::npos ? DIB->createFile(Path, ".")
+                                                    : DIB->createFile(Path.substr(Slash + 1), Path.substr(0, Slash));
+    DIB->createCompileUnit(llvm::dwarf::DW_LANG_Python, File, "tessel", true, "", 0, "",
+                           llvm::DICompileUnit::LineTablesOnly);
+    unsigned Line = Opts.Source->lineCol(KernelRange.Begin).Line + 1;
+    llvm::DISubprogram *SP = DIB->createFunction(File, F.name(), F.name(), File, Line,
+                                                 DIB->createSubroutineType(DIB->getOrCreateTypeArray({})), Line,
+                                                 llvm::DINode::FlagZero, llvm::DISubprogram::SPFlagDefinition);
+    K->setSubprogram(SP);
+    M->addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);
+    M->addModuleFlag(llvm::Module::Max, "Dwarf Version", 4);
+    C.setDebugScope(SP, Opts.Source);
+  }
   llvm::BasicBlock *Body = llvm::BasicBlock::Create(Ctx, "body", K);
   C.B.SetInsertPoint(Body);
   C.lowerBlock(F.body());
   C.B.CreateRetVoid();
   llvm::IRBuilder<>(C.prologue()).CreateBr(Body);
   ABI.SharedBytes = static_cast<unsigned>((C.sharedBytes() + 15) / 16 * 16);
+  if (DIB)
+    DIB->finalize();
 
   Res.Problems = std::move(C.Problems);
   if (!Res.Problems.empty())

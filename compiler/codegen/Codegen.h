@@ -48,6 +48,10 @@ class LLVMContext;
 class Module;
 } // namespace llvm
 
+namespace tessel {
+class SourceText;
+} // namespace tessel
+
 namespace tessel::ir {
 class Function;
 } // namespace tessel::ir
@@ -68,10 +72,11 @@ struct CodegenOptions {
   /// are 16-byte aligned and ints multiples of 16, which allows 128-bit
   /// vector accesses; see defaultDivisibility for the usual assumption.
   std::set<std::string> DivisibleBy16;
-  /// Triton's `enable_fp_fusion` (default on): lets LLVM contract a * b + c.
-  bool EnableFpFusion = true;
   /// Triton's `debug`: when false, `device_assert` is dropped as Triton does.
   bool Debug = false;
+  /// The kernel's file: when set, every instruction carries its op's line and
+  /// column (line tables only, as Triton's `-lineinfo`), so PTX has `.loc`.
+  const SourceText *Source = nullptr;
 };
 
 /// The entry's PTX interface, as the launcher and the ABI tests read it.

@@ -58,6 +58,6 @@ add_test(NAME compile.unknown_kernel COMMAND tessel compile samples/vector_add.p
 set_tests_properties(compile.unknown_kernel PROPERTIES
   PASS_REGULAR_EXPRESSION "no @triton.jit kernel named 'nope'; the file defines vector_add_kernel"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-add_test(NAME compile.unknown_emit COMMAND tessel compile samples/vector_add.py --kernel vector_add_kernel --emit asm)
+add_test(NAME compile.unknown_emit COMMAND tessel compile samples/vector_add.py --kernel vector_add_kernel --emit bogus)
 set_tests_properties(compile.unknown_emit PROPERTIES
   PASS_REGULAR_EXPRESSION "--emit takes tir, llvm, ptx, cubin, sass or report")

@@ -10,7 +10,8 @@
 /// (b, m, n) adds a[b, m, k] * b[b, k, n] for k = 0..K-1 in order, one fma
 /// each, in the accumulator's type (fp16/bf16/fp8 operands widen exactly to
 /// fp32; int8 multiplies and accumulates in int32). Operand values are
-/// loaded once per distinct row or column a thread's registers use.
+/// loaded once per k and distinct row or column a thread's registers use,
+/// in one loop over k.
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/lower/LoweringContext.h"
 #include "compiler/codegen/lower/Lowerings.h"
@@ -66,38 +67,63 @@ bool lowerDot(LoweringContext &C, const ir::Op &Op) {
     C.unsupported(Op, "a dot of fp8 operands on FMA units");
     return true;
   }
-  std::map<std::pair<int64_t, int64_t>, std::vector<llvm::Value *>> ARows, BCols;
-  auto Operand = [&](bool IsA, unsigned R) -> const std::vector<llvm::Value *> & {
+  // One loop over k (not unrolled here: code size stays linear in the
+  // accumulator registers; LLVM unrolls what pays).
+  llvm::BasicBlock *Pre = B.GetInsertBlock();
+  llvm::BasicBlock *Loop = llvm::BasicBlock::Create(C.Ctx, "dot.k", &C.Kernel);
+  llvm::BasicBlock *Exit = llvm::BasicBlock::Create(C.Ctx, "dot.done", &C.Kernel);
+  // Row / column offsets (without k) are loop-invariant: compute them first.
+  std::map<std::pair<int64_t, int64_t>, llvm::Value *> ARowBase, BColBase;
+  std::vector<std::pair<llvm::Value *, llvm::Value *>> RegBase;
+  for (unsigned R = 0; R < L.numRegs(); ++R) {
     Coord RC = L.regCoord(R);
-    int64_t Bt = Rank == 3 ? RC[0] : 0, Idx = IsA ? RC[Rank - 2] : RC[Rank - 1];
-    auto &Cache = IsA ? ARows : BCols;
-    auto [It, New] = Cache.try_emplace({Bt, Idx});
-    if (!New)
-      return It->second;
+    int64_t Bt = Rank == 3 ? RC[0] : 0;
     llvm::Value *BIdx = Rank == 3 ? C.coord(L, R, 0) : C.i32(0);
-    llvm::Value *Row = C.coord(L, R, IsA ? Rank - 2 : Rank - 1);
-    for (int64_t Kk = 0; Kk < K; ++Kk) {
-      llvm::Value *Off;
-      ElemType E = IsA ? AE : BE;
-      if (IsA)
-        Off = B.CreateAdd(B.CreateMul(B.CreateAdd(B.CreateMul(BIdx, C.i32(M)), Row), C.i32(K)), C.i32(Kk));
-      else
-        Off = B.CreateAdd(B.CreateMul(B.CreateAdd(B.CreateMul(BIdx, C.i32(K)), C.i32(Kk)), C.i32(N)), Row);
-      llvm::Value *P = IsA ? C.sharedElement(E, Off) : B.CreateGEP(C.memType(E), BBase, {Off});
-      It->second.push_back(Widen(C.fromMem(B.CreateLoad(C.memType(E), P), E), E));
+    auto [AIt, ANew] = ARowBase.try_emplace({Bt, RC[Rank - 2]});
+    if (ANew)
+      AIt->second = B.CreateMul(B.CreateAdd(B.CreateMul(BIdx, C.i32(M)), C.coord(L, R, Rank - 2)), C.i32(K));
+    auto [BIt, BNew] = BColBase.try_emplace({Bt, RC[Rank - 1]});
+    if (BNew)
+      BIt->second = B.CreateAdd(B.CreateMul(BIdx, C.i32(K * N)), C.coord(L, R, Rank - 1));
+    RegBase.emplace_back(AIt->second, BIt->second);
+  }
+  B.CreateBr(Loop);
+  B.SetInsertPoint(Loop);
+  llvm::PHINode *Kv = B.CreatePHI(B.getInt32Ty(), 2, "k");
+  Kv->addIncoming(C.i32(0), Pre);
+  std::vector<llvm::PHINode *> AccPhi;
+  for (unsigned R = 0; R < L.numRegs(); ++R) {
+    AccPhi.push_back(B.CreatePHI(AccTy, 2));
+    AccPhi.back()->addIncoming(Acc.Regs[R], Pre);
+  }
+  std::map<llvm::Value *, llvm::Value *> AVals, BVals;
+  auto LoadA = [&](llvm::Value *Base) {
+    auto [It, New] = AVals.try_emplace(Base);
+    if (New)
+      It->second = Widen(C.fromMem(B.CreateLoad(C.memType(AE), C.sharedElement(AE, B.CreateAdd(Base, Kv))), AE), AE);
+    return It->second;
+  };
+  auto LoadB = [&](llvm::Value *Base) {
+    auto [It, New] = BVals.try_emplace(Base);
+    if (New) {
+      llvm::Value *Off = B.CreateAdd(Base, B.CreateMul(Kv, C.i32(N)));
+      It->second = Widen(C.fromMem(B.CreateLoad(C.memType(BE), B.CreateGEP(C.memType(BE), BBase, {Off})), BE), BE);
     }
     return It->second;
   };
   Tile Out{L, {}};
   for (unsigned R = 0; R < L.numRegs(); ++R) {
-    const std::vector<llvm::Value *> &Av = Operand(true, R);
-    const std::vector<llvm::Value *> &Bv = Operand(false, R);
-    llvm::Value *V = Acc.Regs[R];
-    for (int64_t Kk = 0; Kk < K; ++Kk)
-      V = IntDot ? B.CreateAdd(V, B.CreateMul(Av[Kk], Bv[Kk]))
-                 : B.CreateIntrinsic(llvm::Intrinsic::fma, {AccTy}, {Av[Kk], Bv[Kk], V});
+    llvm::Value *Av = LoadA(RegBase[R].first), *Bv = LoadB(RegBase[R].second);
+    llvm::Value *V = IntDot ? B.CreateAdd(AccPhi[R], B.CreateMul(Av, Bv))
+                            : B.CreateIntrinsic(llvm::Intrinsic::fma, {AccTy}, {Av, Bv, AccPhi[R]});
     Out.Regs.push_back(V);
   }
+  llvm::Value *KNext = B.CreateAdd(Kv, C.i32(1));
+  Kv->addIncoming(KNext, Loop);
+  for (unsigned R = 0; R < L.numRegs(); ++R)
+    AccPhi[R]->addIncoming(Out.Regs[R], Loop);
+  B.CreateCondBr(B.CreateICmpULT(KNext, C.i32(K)), Loop, Exit);
+  B.SetInsertPoint(Exit);
   C.set(O->result(), std::move(Out));
   return true;
 }

@@ -257,6 +257,10 @@ void LoweringContext::lowerOp(const ir::Op &O) {
   default:
     break;
   }
+  if (Scope) {
+    LineCol LC = Src->lineCol(O.loc().Begin);
+    B.SetCurrentDebugLocation(llvm::DILocation::get(Ctx, LC.Line + 1, LC.Column + 1, Scope));
+  }
   for (Family F : Families)
     if (F(*this, O))
       return;

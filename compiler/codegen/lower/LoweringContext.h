@@ -31,7 +31,9 @@
 #include "compiler/codegen/LayoutAssignment.h"
 #include "compiler/codegen/layout/LinearLayout.h"
 #include "compiler/ir/Ops.h"
+#include "compiler/support/SourceText.h"
 
+#include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
@@ -129,6 +131,11 @@ public:
                          llvm::ArrayRef<llvm::Value *> Args, bool SideEffects = true);
   /// Tile of a scalar (every thread holds the one register).
   Tile scalarTile(llvm::Value *V) const;
+  /// Gives every instruction of an op its line in Source, in scope SP.
+  void setDebugScope(llvm::DISubprogram *SP, const SourceText *Source) {
+    Scope = SP;
+    Src = Source;
+  }
   /// Block that runs once at the kernel's start; setup code goes there.
   llvm::BasicBlock *prologue() const { return Prologue; }
 
@@ -139,7 +146,8 @@ private:
   llvm::Value *Tid = nullptr, *Lane = nullptr, *Warp = nullptr;
   llvm::GlobalVariable *Smem = nullptr;
   uint64_t SharedBytes = 0;
-  std::vector<std::string> Reported;
+  llvm::DISubprogram *Scope = nullptr;
+  const SourceText *Src = nullptr;
 };
 
 } // namespace tessel::codegen

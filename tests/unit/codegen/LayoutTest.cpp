@@ -1,0 +1,96 @@
+//===- LayoutTest.cpp - linear layouts and their conversions ---------------===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The tables of layout/LinearLayout.h's tutorial, computed: which element
+/// each register of each thread holds for blocked layouts (exact fit,
+/// replication, repetition), slices, restrictions, and Coalesce's choice.
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/LayoutAssignment.h"
+#include "compiler/codegen/layout/LinearLayout.h"
+
+#include <gtest/gtest.h>
+
+namespace tessel::codegen {
+namespace {
+
+TEST(LinearLayout, TutorialTableReplicatesSmallTiles) {
+  BlockedLayout B{{2}, {32}, {1}, {0}};
+  LinearLayout L = toLinear(B, {8});
+  EXPECT_EQ(L.str(), "reg=[[1]] lane=[[2],[4],[0],[0],[0]] warp=[]");
+  EXPECT_EQ(L.coord(0, 3, 0), Coord{6});
+  EXPECT_EQ(L.coord(1, 3, 0), Coord{7});
+  EXPECT_EQ(L.coord(0, 4, 0), Coord{0}); // lane 4 holds lane 0's copy
+  EXPECT_TRUE(L.owns(3, 0));
+  EXPECT_FALSE(L.owns(4, 0));
+}
+
+TEST(LinearLayout, VectorAddLayoutCoversEveryElementOnce) {
+  // 1024 fp32, 4 per thread, 4 warps: Coalesce's layout of vector add.
+  LinearLayout L = toLinear(defaultBlocked({1024}, 4, {4}), {1024});
+  EXPECT_EQ(L.numRegs(), 8u); // 4 contiguous, then one repetition of 512
+  EXPECT_EQ(L.contiguousRegs(0), 4u);
+  std::vector<int> Seen(1024);
+  for (unsigned W = 0; W < 4; ++W)
+    for (unsigned Ln = 0; Ln < 32; ++Ln)
+      for (unsigned R = 0; R < L.numRegs(); ++R)
+        ++Seen[static_cast<size_t>(L.coord(R, Ln, W)[0])];
+  for (int N : Seen)
+    EXPECT_EQ(N, 1);
+  EXPECT_EQ(L.coord(4, 0, 0), Coord{512});
+}
+
+TEST(LinearLayout, DefaultBlockedFillsLanesAlongTheFastestDimension) {
+  BlockedLayout B = defaultBlocked({64, 32}, 4);
+  EXPECT_EQ(B.str(), "#blocked<sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]>");
+  BlockedLayout Small = defaultBlocked({4, 8}, 4);
+  EXPECT_EQ(Small.str(), "#blocked<sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]>");
+}
+
+TEST(LinearLayout, SliceDropsTheReducedDimension) {
+  LinearLayout P = toLinear(defaultBlocked({4, 64}, 4, {1, 2}), {4, 64});
+  LinearLayout S = sliceLayout(P, 1);
+  EXPECT_EQ(S.Shape, std::vector<int64_t>{4});
+  // Registers along dim 1 vanish; lanes along dim 1 become replicas.
+  EXPECT_EQ(S.numRegs(), 1u);
+  EXPECT_EQ(S.Lane.size(), 5u);
+  for (const Coord &C : S.Lane)
+    EXPECT_EQ(C, Coord{0});
+  EXPECT_EQ(S.Warp[0], Coord{1});
+  EXPECT_EQ(S.Warp[1], Coord{2});
+}
+
+TEST(LinearLayout, RestrictMapsBroadcastRegisters) {
+  LinearLayout P = toLinear(defaultBlocked({8, 8}, 1, {2, 2}), {8, 8});
+  std::vector<unsigned> Map;
+  LinearLayout R = restrictLayout(P, 1, &Map);
+  EXPECT_EQ(R.Shape, (std::vector<int64_t>{8, 1}));
+  ASSERT_EQ(Map.size(), P.numRegs());
+  for (unsigned Reg = 0; Reg < P.numRegs(); ++Reg) {
+    Coord Want = P.regCoord(Reg);
+    Want[1] = 0;
+    EXPECT_EQ(R.regCoord(Map[Reg]), Want);
+  }
+  // Broadcasting a slice back: expand_dims of the slice is the restriction.
+  EXPECT_EQ(insertDim(sliceLayout(P, 1), 1), R);
+}
+
+TEST(LinearLayout, ScalarIsHeldByEveryThread) {
+  LinearLayout S = scalarLayout(8);
+  EXPECT_EQ(S.numRegs(), 1u);
+  EXPECT_EQ(S.Warp.size(), 3u);
+  EXPECT_TRUE(S.owns(0, 0));
+  EXPECT_FALSE(S.owns(1, 0));
+  EXPECT_EQ(sliceLayout(toLinear(defaultBlocked({128}, 8), {128}), 0), S);
+}
+
+TEST(SharedLayout, RowMajorOffsets) {
+  SharedLayout S{{4, 8}};
+  EXPECT_EQ(S.offset({2, 3}), 19);
+  EXPECT_EQ(S.numel(), 32);
+}
+
+} // namespace
+} // namespace tessel::codegen
