@@ -35,6 +35,11 @@ if(LLVM_FOUND AND NOT LLVM_VERSION_MAJOR EQUAL 19)
 endif()
 tessel_require(LLVM_FOUND "LLVM 19" "llvm-19-dev")
 
+# toml++ reads tessel.toml and pyproject.toml's [tool.tessel] (compiler/project);
+# used header-only, so the binary gains no shared library.
+find_path(TOMLPP_INCLUDE_DIR toml++/toml.h)
+tessel_require(TOMLPP_INCLUDE_DIR "toml++" "libtomlplusplus-dev")
+
 find_package(Threads REQUIRED)
 
 # The `tessel` binary allocates through mimalloc: tree-sitter's subtrees, the

@@ -1,0 +1,177 @@
+//===- FileSet.cpp - the files of a project, by id, with open buffers -----===//
+/// \file
+/// Disk reads and stat results are cached under one mutex; a read happens
+/// outside it, so threads that read different files do not wait on each
+/// other (two threads reading the same file both read it, and one result is
+/// kept: the contents are equal).
+//===----------------------------------------------------------------------===//
+#include "compiler/project/FileSet.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sys/stat.h>
+
+namespace tessel::project {
+
+uint64_t contentHash(std::string_view Text) {
+  uint64_t H = 1469598103934665603ull;
+  for (unsigned char C : Text) {
+    H ^= C;
+    H *= 1099511628211ull;
+  }
+  return H ? H : 1;
+}
+
+std::string normalPath(std::string_view Path) {
+  std::error_code EC;
+  std::filesystem::path P(Path);
+  if (!P.is_absolute()) {
+    std::filesystem::path Abs = std::filesystem::absolute(P, EC);
+    if (!EC)
+      P = Abs;
+  }
+  std::string S = P.lexically_normal().string();
+  while (S.size() > 1 && S.back() == '/')
+    S.pop_back();
+  return S;
+}
+
+/// True when Text is valid UTF-8 (modules that are not are taken as absent,
+/// as `tessel check` refuses them).
+static bool validUtf8(const std::string &Text) {
+  size_t I = 0, N = Text.size();
+  while (I < N) {
+    unsigned char C = static_cast<unsigned char>(Text[I]);
+    size_t Len = C < 0x80 ? 1 : (C >> 5) == 6 ? 2 : (C >> 4) == 14 ? 3 : (C >> 3) == 30 ? 4 : 0;
+    if (!Len || I + Len > N)
+      return false;
+    for (size_t J = 1; J < Len; ++J)
+      if ((static_cast<unsigned char>(Text[I + J]) >> 6) != 2)
+        return false;
+    I += Len;
+  }
+  return true;
+}
+
+static FileSet::Contents readDisk(const std::string &Path) {
+  struct stat St;
+  if (::stat(Path.c_str(), &St) != 0 || !S_ISREG(St.st_mode) || static_cast<uint64_t>(St.st_size) > FileSet::MaxBytes)
+    return {};
+  std::ifstream In(Path, std::ios::binary);
+  if (!In)
+    return {};
+  std::string Text((std::istreambuf_iterator<char>(In)), std::istreambuf_iterator<char>());
+  if (Text.find('\0') != std::string::npos || !validUtf8(Text))
+    return {};
+  uint64_t H = contentHash(Text);
+  return {std::make_shared<const std::string>(std::move(Text)), H};
+}
+
+FileId FileSet::idLocked(const std::string &Normal) {
+  auto [It, New] = Ids.emplace(Normal, static_cast<FileId>(Entries.size()));
+  if (New)
+    Entries.push_back(Entry{Normal, false, {}, false, {}});
+  return It->second;
+}
+
+FileId FileSet::id(std::string_view Path) {
+  std::string Normal = normalPath(Path);
+  std::lock_guard<std::mutex> L(Mu);
+  return idLocked(Normal);
+}
+
+std::string FileSet::path(FileId Id) const {
+  std::lock_guard<std::mutex> L(Mu);
+  return Id < Entries.size() ? Entries[Id].Path : std::string();
+}
+
+FileSet::Contents FileSet::contents(FileId Id) {
+  std::string Path;
+  {
+    std::lock_guard<std::mutex> L(Mu);
+    if (Id >= Entries.size())
+      return {};
+    Entry &E = Entries[Id];
+    if (E.HasOverlay)
+      return E.Overlay;
+    if (E.Read)
+      return E.Disk;
+    Path = E.Path;
+  }
+  Contents C = readDisk(Path);
+  std::lock_guard<std::mutex> L(Mu);
+  Entry &E = Entries[Id];
+  if (E.HasOverlay)
+    return E.Overlay;
+  if (!E.Read) {
+    E.Read = true;
+    E.Disk = std::move(C);
+  }
+  return E.Disk;
+}
+
+bool FileSet::isFile(std::string_view Path) {
+  std::string Normal = normalPath(Path);
+  {
+    std::lock_guard<std::mutex> L(Mu);
+    if (auto It = Ids.find(Normal); It != Ids.end() && Entries[It->second].HasOverlay)
+      return true;
+    if (auto It = Kinds.find(Normal); It != Kinds.end())
+      return It->second == 1;
+  }
+  struct stat St;
+  int Kind = ::stat(Normal.c_str(), &St) != 0 ? 0 : S_ISREG(St.st_mode) ? 1 : S_ISDIR(St.st_mode) ? 2 : 0;
+  std::lock_guard<std::mutex> L(Mu);
+  Kinds.emplace(Normal, Kind);
+  return Kind == 1;
+}
+
+bool FileSet::isDirectory(std::string_view Path) {
+  std::string Normal = normalPath(Path);
+  {
+    std::lock_guard<std::mutex> L(Mu);
+    if (auto It = Kinds.find(Normal); It != Kinds.end())
+      return It->second == 2;
+  }
+  struct stat St;
+  int Kind = ::stat(Normal.c_str(), &St) != 0 ? 0 : S_ISREG(St.st_mode) ? 1 : S_ISDIR(St.st_mode) ? 2 : 0;
+  std::lock_guard<std::mutex> L(Mu);
+  Kinds.emplace(Normal, Kind);
+  return Kind == 2;
+}
+
+void FileSet::setOverlay(std::string_view Path, std::string Text) {
+  std::string Normal = normalPath(Path);
+  uint64_t H = contentHash(Text);
+  std::lock_guard<std::mutex> L(Mu);
+  Entry &E = Entries[idLocked(Normal)];
+  E.HasOverlay = true;
+  E.Overlay = Contents{std::make_shared<const std::string>(std::move(Text)), H};
+  ++Generation;
+}
+
+void FileSet::clearOverlay(std::string_view Path) {
+  std::string Normal = normalPath(Path);
+  std::lock_guard<std::mutex> L(Mu);
+  Entry &E = Entries[idLocked(Normal)];
+  E.HasOverlay = false;
+  E.Overlay = {};
+  ++Generation;
+}
+
+void FileSet::invalidate(std::string_view Path) {
+  std::string Normal = normalPath(Path);
+  std::lock_guard<std::mutex> L(Mu);
+  Entry &E = Entries[idLocked(Normal)];
+  E.Read = false;
+  E.Disk = {};
+  Kinds.erase(Normal);
+  ++Generation;
+}
+
+uint64_t FileSet::generation() const {
+  std::lock_guard<std::mutex> L(Mu);
+  return Generation;
+}
+
+} // namespace tessel::project
