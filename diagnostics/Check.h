@@ -23,6 +23,8 @@ struct CheckOptions {
   /// Keep what sema learned about each named value, for hovers and inlay
   /// hints (the language server); the command line has no use for it.
   bool KeepValueFacts = true;
+  /// The project the file belongs to (sema::AnalyzeOptions::Project).
+  project::Project *Project = nullptr;
 };
 
 struct FileReport {

@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "lsp/ToProtocol.h"
 
+#include "lsp/Uri.h"
+
 namespace tessel::lsp {
 
 nlohmann::json toProtocol(Position P) { return {{"line", P.Line}, {"character", P.Character}}; }
@@ -32,9 +34,18 @@ nlohmann::json toProtocol(const diag::Finding &F, const LineIndex &Index, const 
   };
   if (!F.Related.empty()) {
     nlohmann::json Related = nlohmann::json::array();
-    for (const RelatedLocation &R : F.Related)
+    for (const RelatedLocation &R : F.Related) {
+      if (R.File) { // a place in another file (an imported helper)
+        // Named the way this file is: a URI for a client, a path for `tessel check`.
+        LineIndex Other(R.File->text());
+        std::string OtherUri = Uri.rfind("file://", 0) == 0 ? pathToUri(R.File->path()) : R.File->path();
+        Related.push_back(
+            {{"location", {{"uri", OtherUri}, {"range", toProtocol(R.Range, Other, Enc)}}}, {"message", R.Message}});
+        continue;
+      }
       Related.push_back(
           {{"location", {{"uri", Uri}, {"range", toProtocol(R.Range, Index, Enc)}}}, {"message", R.Message}});
+    }
     D["relatedInformation"] = std::move(Related);
   }
   return D;

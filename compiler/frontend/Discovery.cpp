@@ -720,8 +720,10 @@ private:
       };
       W.walk(J.Def->Body);
     }
-    for (auto &[Name, J] : Info.Jit)
-      J.IsKernel = !J.Launches.empty() || J.HasAutotune || Heuristicked.count(Name) || !UsedFromJit.count(Name);
+    for (auto &[Name, J] : Info.Jit) {
+      J.Launched = !J.Launches.empty() || J.HasAutotune || Heuristicked.count(Name);
+      J.IsKernel = J.Launched || !UsedFromJit.count(Name);
+    }
   }
 };
 

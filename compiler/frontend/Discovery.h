@@ -50,6 +50,10 @@ struct JitFunction {
   /// heuristics; false for a helper only called from other @jit functions.
   /// Functions never called from anywhere count as kernels.
   bool IsKernel = true;
+  /// Launched in this file, or decorated with autotune / heuristics: a
+  /// kernel for sure. An IsKernel function without either is a kernel only
+  /// where something else launches it (another file, a launch directive).
+  bool Launched = false;
   bool HasAutotune = false;
   std::vector<AutotuneConfig> Configs; ///< empty without @autotune (and with one whose configs are unknown)
   bool ConfigsUnknown = false;         ///< @autotune whose config list could not be evaluated

@@ -14,8 +14,7 @@
 
 namespace tessel::project {
 
-bool parseConfig(std::string_view Text, std::string_view Table, const std::string &Dir, Config &Out,
-                 std::string &Why) {
+bool parseConfig(std::string_view Text, std::string_view Table, const std::string &Dir, Config &Out, std::string &Why) {
   toml::parse_result R = toml::parse(Text);
   if (!R) {
     Why = std::string(R.error().description());

@@ -31,8 +31,7 @@ struct Config {
 /// `pyproject.toml` (Table "tool.tessel"); paths are made absolute against
 /// Dir. False, with Why set, when the text is not TOML or a key has the
 /// wrong type.
-bool parseConfig(std::string_view Text, std::string_view Table, const std::string &Dir, Config &Out,
-                 std::string &Why);
+bool parseConfig(std::string_view Text, std::string_view Table, const std::string &Dir, Config &Out, std::string &Why);
 
 } // namespace tessel::project
 

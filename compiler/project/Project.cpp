@@ -16,9 +16,7 @@ namespace tessel::project {
 /// Alias chains and import cycles longer than this are taken as Unknown.
 static constexpr int MaxResolveDepth = 24;
 
-bool isExternalRoot(std::string_view Head) {
-  return Head == "triton" || Head == "math" || Head == "builtins";
-}
+bool isExternalRoot(std::string_view Head) { return Head == "triton" || Head == "math" || Head == "builtins"; }
 
 static std::string parentDir(const std::string &Path) {
   size_t Slash = Path.rfind('/');
@@ -137,8 +135,8 @@ ModuleRef Project::refOf(const std::string &RawPath) {
   ModuleRef Ref;
   Ref.Path = normalPath(RawPath);
   std::string Dir = parentDir(Ref.Path), File = baseName(Ref.Path);
-  std::string Stem = File.size() > 3 && File.compare(File.size() - 3, 3, ".py") == 0 ? File.substr(0, File.size() - 3)
-                                                                                      : File;
+  std::string Stem =
+      File.size() > 3 && File.compare(File.size() - 3, 3, ".py") == 0 ? File.substr(0, File.size() - 3) : File;
   Ref.IsPackage = Stem == "__init__";
   std::vector<std::string> Parts;
   if (!Ref.IsPackage)
@@ -423,8 +421,7 @@ std::vector<std::string> Project::pythonFiles(const std::string &Dir) {
     std::string Name = E.path().filename().string();
     std::error_code TypeEC;
     if (E.is_directory(TypeEC)) {
-      if (Name.empty() || Name[0] == '.' || Name == "__pycache__" || Name == "node_modules" ||
-          Name == "site-packages")
+      if (Name.empty() || Name[0] == '.' || Name == "__pycache__" || Name == "node_modules" || Name == "site-packages")
         It.disable_recursion_pending();
       continue;
     }

@@ -149,9 +149,9 @@ private:
   FileSet Files;
   std::vector<std::string> ExtraPaths;
   std::mutex Mu;
-  std::unordered_map<std::string, Config> Configs;                      ///< by directory
-  std::unordered_map<std::string, std::vector<std::string>> Roots;      ///< by directory
-  std::unordered_map<std::string, std::string> Found;                   ///< "dir\0name" -> file
+  std::unordered_map<std::string, Config> Configs;                 ///< by directory
+  std::unordered_map<std::string, std::vector<std::string>> Roots; ///< by directory
+  std::unordered_map<std::string, std::string> Found;              ///< "dir\0name" -> file
   struct Cached {
     uint64_t Hash = 0;
     std::shared_future<std::shared_ptr<const Module>> Mod;
