@@ -276,7 +276,7 @@ int runCheck(const Args &A) {
   std::vector<std::string> Files = expandInputs(CA.Files, Project, Empty);
   bool IoProblem = false;
   for (const std::string &D : Empty) {
-    std::cerr << "tessel: error: " << D << ": no Python files in this directory\n";
+    std::cerr << "tessel: error: " << D << ": is a directory with no Python files in it\n";
     IoProblem = true;
   }
 

@@ -7,9 +7,11 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/project/FileSet.h"
 
+#include <cerrno>
+#include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace tessel::project {
 
@@ -42,6 +44,10 @@ static bool validUtf8(const std::string &Text) {
   size_t I = 0, N = Text.size();
   while (I < N) {
     unsigned char C = static_cast<unsigned char>(Text[I]);
+    if (C < 0x80) {
+      ++I;
+      continue;
+    }
     size_t Len = C < 0x80 ? 1 : (C >> 5) == 6 ? 2 : (C >> 4) == 14 ? 3 : (C >> 3) == 30 ? 4 : 0;
     if (!Len || I + Len > N)
       return false;
@@ -54,13 +60,27 @@ static bool validUtf8(const std::string &Text) {
 }
 
 static FileSet::Contents readDisk(const std::string &Path) {
+  int Fd = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return {};
   struct stat St;
-  if (::stat(Path.c_str(), &St) != 0 || !S_ISREG(St.st_mode) || static_cast<uint64_t>(St.st_size) > FileSet::MaxBytes)
+  if (::fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode) || static_cast<uint64_t>(St.st_size) > FileSet::MaxBytes) {
+    ::close(Fd);
     return {};
-  std::ifstream In(Path, std::ios::binary);
-  if (!In)
-    return {};
-  std::string Text((std::istreambuf_iterator<char>(In)), std::istreambuf_iterator<char>());
+  }
+  // One read of the size stat gave (a loop, for short reads and growth).
+  std::string Text(static_cast<size_t>(St.st_size), '\0');
+  size_t Done = 0;
+  while (Done < Text.size()) {
+    ssize_t N = ::read(Fd, Text.data() + Done, Text.size() - Done);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      break;
+    Done += static_cast<size_t>(N);
+  }
+  ::close(Fd);
+  Text.resize(Done);
   if (Text.find('\0') != std::string::npos || !validUtf8(Text))
     return {};
   uint64_t H = contentHash(Text);

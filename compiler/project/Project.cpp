@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/project/Project.h"
 
+#include "compiler/frontend/AstWalk.h"
+
 #include <algorithm>
 #include <filesystem>
 
@@ -370,7 +372,13 @@ Symbol Project::memberIn(const std::shared_ptr<const Module> &M, const std::stri
   }
   if (auto It = Info.Imports.find(Name); It != Info.Imports.end()) {
     std::string Abs = absolute(It->second, M->Ref);
-    return Abs.empty() ? Symbol{} : resolveIn(Abs, M->Ref, R, Depth + 1);
+    if (Abs.empty())
+      return {};
+    // `from . import ops` in a package's __init__ binds its own submodule:
+    // resolving it through the package's namespace would come back here.
+    if (M->Ref.IsPackage && Abs == M->Ref.Name + "." + Name)
+      return moduleSymbol(Abs, M->Ref, R);
+    return resolveIn(Abs, M->Ref, R, Depth + 1);
   }
   if (auto It = Info.Globals.find(Name); It != Info.Globals.end())
     return globalIn(M, It->second, R, Depth);
@@ -435,23 +443,26 @@ std::vector<std::string> Project::pythonFiles(const std::string &Dir) {
   return Out;
 }
 
-const std::unordered_map<std::string, std::vector<std::string>> &Project::launchIndex(const std::string &Root) {
+const Project::NameIndex &Project::nameIndex(const std::string &Root) {
   uint64_t Gen = Files.generation();
   {
     std::lock_guard<std::mutex> L(Mu);
-    auto It = Launches.find(Root);
-    if (It != Launches.end() && It->second->Generation == Gen)
+    auto It = Indexes.find(Root);
+    if (It != Indexes.end() && It->second->Generation == Gen)
       return It->second->Names;
   }
-  auto Index = std::make_shared<LaunchIndex>();
+  auto Index = std::make_shared<CachedIndex>();
   Index->Generation = Gen;
   for (const std::string &Path : pythonFiles(Root)) {
     FileSet::Contents C = Files.contents(Path);
     if (!C.Text)
       continue;
     const std::string &T = *C.Text;
-    std::vector<std::string> Seen;
-    for (size_t At = T.find('['); At != std::string::npos; At = T.find('[', At + 1)) {
+    std::unordered_map<std::string_view, uint8_t> Seen;
+    for (size_t At = 0; At < T.size(); ++At) {
+      char Ch = T[At];
+      if (Ch != '[' && Ch != '(')
+        continue;
       size_t End = At;
       while (End > 0 && (T[End - 1] == ' ' || T[End - 1] == '\t'))
         --End;
@@ -460,44 +471,78 @@ const std::unordered_map<std::string, std::vector<std::string>> &Project::launch
         --Begin;
       if (Begin == End || std::isdigit(static_cast<unsigned char>(T[Begin])))
         continue;
-      std::string Name = T.substr(Begin, End - Begin);
-      if (std::find(Seen.begin(), Seen.end(), Name) == Seen.end())
-        Seen.push_back(std::move(Name));
+      Seen[std::string_view(T).substr(Begin, End - Begin)] |= Ch == '[' ? BeforeBracket : BeforeParen;
     }
-    for (std::string &N : Seen)
-      Index->Names[std::move(N)].push_back(Path);
+    for (const auto &[N, Marks] : Seen)
+      Index->Names[std::string(N)].emplace_back(Path, Marks);
   }
   std::lock_guard<std::mutex> L(Mu);
-  std::shared_ptr<LaunchIndex> &Slot = Launches[Root];
+  std::shared_ptr<CachedIndex> &Slot = Indexes[Root];
   if (!Slot || Slot->Generation != Gen)
     Slot = std::move(Index);
   return Slot->Names;
 }
 
-bool Project::launchedElsewhere(const std::string &RawDefPath, const std::string &Name) {
-  std::string DefPath = normalPath(RawDefPath);
+std::vector<std::string> Project::mentions(const std::string &DefPath, const std::string &Name, uint8_t Marks) {
   Config C = configFor(DefPath);
   std::string Root = !C.Root.empty() ? C.Root : packageRootOf(parentDir(DefPath));
-  const auto &Index = launchIndex(Root);
+  const NameIndex &Index = nameIndex(Root);
+  std::vector<std::string> Out;
   auto It = Index.find(Name);
   if (It == Index.end())
+    return Out;
+  for (const auto &[Path, Has] : It->second)
+    if ((Has & Marks) && Path != DefPath)
+      Out.push_back(Path);
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+bool Project::names(const std::shared_ptr<const Module> &M, const std::string &Dotted, const std::string &DefPath,
+                    const std::string &Name) {
+  std::vector<std::string> Parts = splitDots(Dotted);
+  if (Parts.back() != Name)
     return false;
-  for (const std::string &Path : It->second) {
-    if (Path == DefPath)
-      continue;
+  Symbol S = memberIn(M, Parts[0], nullptr, 0);
+  for (size_t I = 1; I < Parts.size() && S.K == Symbol::Kind::Module && S.Mod; ++I)
+    S = memberIn(S.Mod, Parts[I], nullptr, 1);
+  return S.K == Symbol::Kind::Function && S.Mod && S.Mod->Ref.Path == DefPath && S.Def->Name == Name;
+}
+
+bool Project::launchedElsewhere(const std::string &RawDefPath, const std::string &Name) {
+  std::string DefPath = normalPath(RawDefPath);
+  for (const std::string &Path : mentions(DefPath, Name, BeforeBracket)) {
     std::shared_ptr<const Module> M = moduleAt(Path);
     if (!M)
       continue;
-    for (const auto &[Callee, Range] : M->Info.OtherLaunches) {
-      std::vector<std::string> Parts = splitDots(Callee);
-      if (Parts.back() != Name)
-        continue;
-      Symbol S = memberIn(M, Parts[0], nullptr, 0);
-      for (size_t I = 1; I < Parts.size() && S.K == Symbol::Kind::Module && S.Mod; ++I)
-        S = memberIn(S.Mod, Parts[I], nullptr, 1);
-      if (S.K == Symbol::Kind::Function && S.Mod && S.Mod->Ref.Path == DefPath && S.Def->Name == Name)
+    for (const auto &[Callee, Range] : M->Info.OtherLaunches)
+      if (names(M, Callee, DefPath, Name))
         return true;
+  }
+  return false;
+}
+
+bool Project::calledElsewhere(const std::string &RawDefPath, const std::string &Name) {
+  std::string DefPath = normalPath(RawDefPath);
+  for (const std::string &Path : mentions(DefPath, Name, BeforeParen)) {
+    std::shared_ptr<const Module> M = moduleAt(Path);
+    if (!M)
+      continue;
+    bool Found = false;
+    for (const auto &[JName, J] : M->Info.Jit) {
+      if (!J.Def || Found)
+        continue;
+      ast::Walker W;
+      W.OnExpr = [&](const ast::Expr *E) {
+        if (Found || !(isa<ast::NameExpr>(E) || isa<ast::AttributeExpr>(E)))
+          return;
+        std::string D = ast::dottedName(E);
+        Found = !D.empty() && names(M, D, DefPath, Name);
+      };
+      W.walk(J.Def->Body);
     }
+    if (Found)
+      return true;
   }
   return false;
 }

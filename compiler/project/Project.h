@@ -21,10 +21,11 @@
 ///   follows Python: attributes of a module first, then its submodules;
 ///   re-exports through `__init__.py`, alias chains, `from m import *` with
 ///   m's static `__all__` or public names.
-/// - **Launches across files**: whether some other file of the project
-///   launches a @jit function (`k[grid](...)`), found by an index of the
-///   identifiers written before a `[` in every project file (one text scan
-///   per file), parsing only the files that name the function.
+/// - **Launches and calls across files**: whether some other file of the
+///   project launches a @jit function (`k[grid](...)`) or calls it from its
+///   own @jit code, found by an index of the identifiers written before a
+///   `[` or a `(` in every project file (one text scan per file), parsing
+///   only the files that name the function there.
 ///
 /// Invariants: no LSP or JSON types; nothing here reports a problem in the
 /// user's code; what cannot be resolved is Unknown (never a guess); every
@@ -129,6 +130,10 @@ public:
   /// @jit function Name defined in the file at DefPath (`Name[grid](...)`,
   /// through any import of it)?
   bool launchedElsewhere(const std::string &DefPath, const std::string &Name);
+  /// Does a @jit function of another file of the project call (or name) the
+  /// @jit function Name defined in the file at DefPath, through any import
+  /// of it? Then it is a helper of that file's kernels.
+  bool calledElsewhere(const std::string &DefPath, const std::string &Name);
   /// Every `.py` file under Dir (sorted; hidden directories and caches
   /// skipped; at most MaxScannedFiles).
   std::vector<std::string> pythonFiles(const std::string &Dir);
@@ -143,8 +148,16 @@ private:
   /// directory itself for a namespace package.
   std::string findModule(const std::string &Name, const std::string &FromPath);
   std::string packageRootOf(const std::string &Dir);
-  /// Identifiers written before a `[` in the files under Root, with the files.
-  const std::unordered_map<std::string, std::vector<std::string>> &launchIndex(const std::string &Root);
+  /// Identifiers written before a `[` (BeforeBracket) or a `(` (BeforeParen)
+  /// in the files under Root, with the files and which of the two.
+  enum : uint8_t { BeforeBracket = 1, BeforeParen = 2 };
+  using NameIndex = std::unordered_map<std::string, std::vector<std::pair<std::string, uint8_t>>>;
+  const NameIndex &nameIndex(const std::string &Root);
+  /// The files other than DefPath that write Name before one of Marks.
+  std::vector<std::string> mentions(const std::string &DefPath, const std::string &Name, uint8_t Marks);
+  /// Does the dotted name Dotted, read in module M, mean the function Name of DefPath?
+  bool names(const std::shared_ptr<const Module> &M, const std::string &Dotted, const std::string &DefPath,
+             const std::string &Name);
 
   FileSet Files;
   std::vector<std::string> ExtraPaths;
@@ -157,11 +170,11 @@ private:
     std::shared_future<std::shared_ptr<const Module>> Mod;
   };
   std::unordered_map<std::string, Cached> Modules; ///< by path
-  struct LaunchIndex {
+  struct CachedIndex {
     uint64_t Generation = 0;
-    std::unordered_map<std::string, std::vector<std::string>> Names;
+    NameIndex Names;
   };
-  std::unordered_map<std::string, std::shared_ptr<LaunchIndex>> Launches; ///< by root
+  std::unordered_map<std::string, std::shared_ptr<CachedIndex>> Indexes; ///< by root
 };
 
 } // namespace tessel::project

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/Analysis.h"
 
+#include "compiler/frontend/AstWalk.h"
 #include "compiler/sema/KernelChecker.h"
 #include "compiler/sema/KernelReuse.h"
 #include "compiler/sema/LaunchPlan.h"
@@ -62,6 +63,24 @@ bool FileAnalysis::onBrokenLine(SourceRange R) const {
     if (Text.lineCol(E.Range.Begin).Line <= Last && First <= Text.lineCol(E.Range.End).Line)
       return true;
   return false;
+}
+
+/// Does a `return` with a value (other than a literal None) sit in B, nested
+/// defs aside? Triton compiles such a function only as a callee.
+static bool returnsValue(const ast::Block &B) {
+  bool Found = false;
+  ast::Walker W;
+  W.OnStmt = [&](const ast::Stmt *S) {
+    if (isa<ast::FunctionDefStmt>(S) || isa<ast::ClassDefStmt>(S))
+      return false;
+    if (const auto *R = dyn_cast<ast::ReturnStmt>(S)) {
+      const auto *C = R->Value ? dyn_cast<ast::ConstantExpr>(R->Value) : nullptr;
+      Found |= R->Value && !(C && C->CK == ast::ConstantKind::None);
+    }
+    return !Found;
+  };
+  W.walk(B);
+  return Found;
 }
 
 namespace {
@@ -155,10 +174,13 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     if (!Fn.IsKernel || !Fn.Def)
       continue; // a helper this file calls: checked inlined at each call
     Kernels.push_back(&Fn);
-    // A @jit function nothing here launches or calls is a kernel only where
-    // something else launches it; otherwise a helper of other modules.
+    // A @jit function nothing here launches or calls: a kernel where
+    // something launches it (another file, a directive); a helper where it
+    // returns a value or another file's @jit code calls it; else, with no
+    // evidence either way, the kernel it is written as.
     bool Launched = Fn.Launched || Directed.count(Name) || (OnDisk && Opts.Project->launchedElsewhere(Path, Name));
-    Helper.push_back(!Launched);
+    Helper.push_back(!Launched &&
+                     (returnsValue(Fn.Def->Body) || (OnDisk && Opts.Project->calledElsewhere(Path, Name))));
   }
   std::map<std::string_view, const KernelRecord *> OldRecords;
   if (Previous)

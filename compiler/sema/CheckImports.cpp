@@ -71,10 +71,22 @@ Value KernelChecker::symbolValue(const project::Symbol &Sym, SourceRange R) {
   return Value::constant(PyValue());
 }
 
+/// `triton.language.math.exp2` (an import or alias of a submodule's member)
+/// is the builtin `tl.exp2` that evalAttribute gives for `tl.math.exp2`.
+static PyValue externalValue(const std::string &Path) {
+  for (std::string_view Sub :
+       {"triton.language.math.", "triton.language.core.", "triton.language.standard.", "triton.language.random."})
+    if (Path.size() > Sub.size() && Path.compare(0, Sub.size(), Sub) == 0 &&
+        Path.find('.', Sub.size()) == std::string::npos)
+      if (const PyValue *Member = languageMember(std::string_view(Path).substr(Sub.size())))
+        return *Member;
+  return PyValue::qualified(Path);
+}
+
 Value KernelChecker::importedValue(const ModuleScope &S, const std::string &Path, SourceRange R) {
   std::string_view Head = std::string_view(Path).substr(0, Path.find('.'));
   if (project::isExternalRoot(Head))
-    return Value::constant(PyValue::qualified(Path));
+    return Value::constant(externalValue(Path));
   if (!Opts.Project)
     return Value::constant(PyValue());
   return symbolValue(Opts.Project->resolve(Path, S.Ref, &Reads), R);
