@@ -7,6 +7,8 @@
 
 #include "lsp/Uri.h"
 
+#include <filesystem>
+
 namespace tessel::lsp {
 
 nlohmann::json toProtocol(Position P) { return {{"line", P.Line}, {"character", P.Character}}; }
@@ -21,6 +23,15 @@ std::string displayMessage(const diag::Finding &F) {
   if (F.Specialization.empty())
     return F.Message;
   return F.Message + " [under " + F.Specialization + "]";
+}
+
+std::string relativePath(const std::string &Path) {
+  std::error_code EC;
+  std::filesystem::path Cwd = std::filesystem::current_path(EC);
+  if (EC || Path.empty() || Path[0] != '/')
+    return Path;
+  std::string Rel = std::filesystem::path(Path).lexically_proximate(Cwd).string();
+  return Rel.rfind("..", 0) == 0 ? Path : Rel;
 }
 
 nlohmann::json toProtocol(const diag::Finding &F, const LineIndex &Index, const std::string &Uri,
@@ -38,7 +49,7 @@ nlohmann::json toProtocol(const diag::Finding &F, const LineIndex &Index, const 
       if (R.File) { // a place in another file (an imported helper)
         // Named the way this file is: a URI for a client, a path for `tessel check`.
         LineIndex Other(R.File->text());
-        std::string OtherUri = Uri.rfind("file://", 0) == 0 ? pathToUri(R.File->path()) : R.File->path();
+        std::string OtherUri = Uri.rfind("file://", 0) == 0 ? pathToUri(R.File->path()) : relativePath(R.File->path());
         Related.push_back(
             {{"location", {{"uri", OtherUri}, {"range", toProtocol(R.Range, Other, Enc)}}}, {"message", R.Message}});
         continue;

@@ -201,9 +201,11 @@ static std::vector<std::string> expandInputs(const std::vector<std::string> &Inp
       std::vector<std::string> Files = P.pythonFiles(In);
       if (Files.empty())
         Missing.push_back(In);
+      // Named under DIR as the user wrote it (`samples/project/kernels.py`).
+      std::string Base = project::normalPath(In);
       for (std::string &F : Files)
         if (Seen.insert(F).second)
-          Out.push_back(std::move(F));
+          Out.push_back(In + (In.back() == '/' ? "" : "/") + F.substr(Base.size() + 1));
       continue;
     }
     if (In == "-" || Seen.insert(project::normalPath(In)).second)

@@ -164,7 +164,9 @@ int runCompile(const Args &A) {
   std::set<std::string> Printed;
   ir::PrintOptions Print{Text.get(), CA.Locations};
   for (const sema::PlannedLaunch &PL : Plan.Launches) {
-    sema::LoweredKernel L = sema::lowerKernel(*File, Info, PL.Request);
+    sema::AnalyzeOptions AO;
+    AO.Project = &processProject();
+    sema::LoweredKernel L = sema::lowerKernel(*File, Info, PL.Request, AO);
     for (const Problem &P : L.Problems)
       Report(P, false);
     if (!L.Function)

@@ -137,7 +137,7 @@ void renderFinding(std::ostream &OS, const diag::Finding &F, const lsp::LineInde
   for (const RelatedLocation &R : F.Related) {
     if (R.File) { // a place in another file (an imported helper)
       lsp::LineIndex Other(R.File->text());
-      renderLocation(OS, Other, R.File->path(), R.Range.Begin, "note", Cyan, R.Message, {}, Style);
+      renderLocation(OS, Other, lsp::relativePath(R.File->path()), R.Range.Begin, "note", Cyan, R.Message, {}, Style);
       OS << renderExcerpt(Other, R.Range, Style);
       continue;
     }

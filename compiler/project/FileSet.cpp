@@ -8,6 +8,7 @@
 #include "compiler/project/FileSet.h"
 
 #include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <sys/stat.h>
@@ -16,11 +17,18 @@
 namespace tessel::project {
 
 uint64_t contentHash(std::string_view Text) {
-  uint64_t H = 1469598103934665603ull;
-  for (unsigned char C : Text) {
-    H ^= C;
-    H *= 1099511628211ull;
+  // Eight bytes a step (the launch index hashes every file of a project):
+  // a multiply-xorshift mix, plenty to tell two versions of a file apart.
+  uint64_t H = 1469598103934665603ull ^ Text.size();
+  size_t I = 0;
+  for (; I + 8 <= Text.size(); I += 8) {
+    uint64_t W;
+    std::memcpy(&W, Text.data() + I, 8);
+    H = (H ^ W) * 0x9E3779B97F4A7C15ull;
+    H ^= H >> 29;
   }
+  for (; I < Text.size(); ++I)
+    H = (H ^ static_cast<unsigned char>(Text[I])) * 1099511628211ull;
   return H ? H : 1;
 }
 

@@ -26,7 +26,7 @@ namespace tessel::project {
 
 using FileId = uint32_t;
 
-/// A 64-bit FNV-1a hash of Text; never 0 (0 means "absent").
+/// A 64-bit hash of Text (not cryptographic); never 0 (0 means "absent").
 uint64_t contentHash(std::string_view Text);
 
 /// Path made absolute (against the working directory) and lexically normal.

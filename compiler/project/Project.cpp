@@ -52,6 +52,11 @@ static bool isIdentifier(const std::string &S) {
   });
 }
 
+/// An ASCII identifier byte (the index scan's inner loop: no locale calls).
+static bool isWordByte(char C) {
+  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || (C >= '0' && C <= '9') || C == '_';
+}
+
 Project::Project(std::vector<std::string> Extra) {
   for (const std::string &P : Extra)
     ExtraPaths.push_back(normalPath(P));
@@ -467,9 +472,9 @@ const Project::NameIndex &Project::nameIndex(const std::string &Root) {
       while (End > 0 && (T[End - 1] == ' ' || T[End - 1] == '\t'))
         --End;
       size_t Begin = End;
-      while (Begin > 0 && (std::isalnum(static_cast<unsigned char>(T[Begin - 1])) || T[Begin - 1] == '_'))
+      while (Begin > 0 && isWordByte(T[Begin - 1]))
         --Begin;
-      if (Begin == End || std::isdigit(static_cast<unsigned char>(T[Begin])))
+      if (Begin == End || (T[Begin] >= '0' && T[Begin] <= '9'))
         continue;
       Seen[std::string_view(T).substr(Begin, End - Begin)] |= Ch == '[' ? BeforeBracket : BeforeParen;
     }
