@@ -116,6 +116,7 @@ public:
     SchedulerOptions S;
     S.WorkerThreads = Opts.WorkerThreads;
     S.Check.Arch = Opts.Arch;
+    S.Check.Project = &Project;
     Sched = std::make_unique<Scheduler>(S, *this);
     bindAll();
   }
@@ -206,6 +207,9 @@ private:
   LspOptions Opts;
   Transport &T;
   Workspace WS;
+  /// Imports of open documents resolve against the files on disk (open
+  /// buffers of other documents do not override them yet).
+  project::Project Project;
   std::unique_ptr<Scheduler> Sched;
   KernelRunner Runner;
   std::map<std::string, CallHandler> Calls;

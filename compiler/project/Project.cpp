@@ -489,8 +489,17 @@ const Project::NameIndex &Project::nameIndex(const std::string &Root) {
 }
 
 std::vector<std::string> Project::mentions(const std::string &DefPath, const std::string &Name, uint8_t Marks) {
+  // Without a project root, only the file's own top package is scanned (its
+  // parent may be /tmp or a home directory); a lone script has no others.
   Config C = configFor(DefPath);
-  std::string Root = !C.Root.empty() ? C.Root : packageRootOf(parentDir(DefPath));
+  std::string Root = C.Root;
+  if (Root.empty()) {
+    std::string Dir = parentDir(DefPath), Top = packageRootOf(Dir);
+    if (Top == Dir)
+      return {};
+    for (Root = Dir; parentDir(Root) != Top;)
+      Root = parentDir(Root);
+  }
   const NameIndex &Index = nameIndex(Root);
   std::vector<std::string> Out;
   auto It = Index.find(Name);

@@ -126,6 +126,8 @@ public:
   /// Dotted made absolute for From ("" when it climbs above the top package).
   static std::string absolute(const std::string &Dotted, const ModuleRef &From);
 
+  /// The files scanned are those under the project root (Config.h); with none,
+  /// those of the defining file's top package, and none for a lone script.
   /// Does a file of the project other than the one defining it launch the
   /// @jit function Name defined in the file at DefPath (`Name[grid](...)`,
   /// through any import of it)?
