@@ -57,6 +57,11 @@ if(NOT TARGET tessel_llvm)
   target_link_libraries(tessel_llvm INTERFACE ${TESSEL_LLVM_LIBS})
 endif()
 
+# toml++ reads tessel.toml and pyproject.toml's [tool.tessel] (compiler/project);
+# used header-only, so the binary gains no shared library.
+find_path(TOMLPP_INCLUDE_DIR toml++/toml.h)
+tessel_require(TOMLPP_INCLUDE_DIR "toml++" "libtomlplusplus-dev")
+
 find_package(Threads REQUIRED)
 
 # The `tessel` binary allocates through mimalloc: tree-sitter's subtrees, the

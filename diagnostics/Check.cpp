@@ -41,7 +41,7 @@ static std::vector<Finding> analysisFindings(const sema::FileAnalysis &FA) {
         if (Count == PerSpec.size())
           F.Specialization.clear();
         else if (!Specs[I]->SpecializationSource.empty())
-          F.Related.push_back({Specs[I]->SpecializationSource, "under " + Specs[I]->Specialization});
+          F.Related.push_back({Specs[I]->SpecializationSource, "under " + Specs[I]->Specialization, nullptr});
         Out.push_back(std::move(F));
       }
     }
@@ -54,6 +54,7 @@ FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions 
   sema::AnalyzeOptions AO;
   AO.Arch = Opts.Arch;
   AO.RecordValueFacts = Opts.KeepValueFacts;
+  AO.Project = Opts.Project;
   FileReport R;
   R.Analysis = sema::analyzeFile(File, AO, Previous);
   for (const Problem &P : R.Analysis->Problems)

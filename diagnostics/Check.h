@@ -29,6 +29,8 @@ struct CheckOptions {
   /// has its cost per kernel).
   bool Prove = false;
   analysis::ProverOptions Prover;
+  /// The project the file belongs to (sema::AnalyzeOptions::Project).
+  project::Project *Project = nullptr;
 };
 
 struct FileReport {

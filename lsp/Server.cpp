@@ -119,6 +119,7 @@ public:
     S.WorkerThreads = Opts.WorkerThreads;
     S.Check.Arch = Opts.Arch;
     S.Check.Prove = true; // verdicts for hovers; cached per kernel, bounded per query and kernel
+    S.Check.Project = &Project;
     Sched = std::make_unique<Scheduler>(S, *this);
     bindAll();
   }
@@ -223,6 +224,9 @@ private:
   LspOptions Opts;
   Transport &T;
   Workspace WS;
+  /// Imports of open documents resolve against the files on disk (open
+  /// buffers of other documents do not override them yet).
+  project::Project Project;
   std::unique_ptr<Scheduler> Sched;
   KernelRunner Runner;
   std::map<std::string, CallHandler> Calls;

@@ -31,6 +31,11 @@ std::string displayMessage(const diag::Finding &F);
 /// An LSP Diagnostic: 0-based range, numeric severity (1-4), string code
 /// ("TS104"), source "tessel", message, and relatedInformation (locations in
 /// the same document, Uri) when the finding has related locations.
+/// An absolute path under the working directory, relative to it (the
+/// project model names imported files absolutely; `tessel check` names files
+/// as the user gave them); other paths unchanged.
+std::string relativePath(const std::string &Path);
+
 nlohmann::json toProtocol(const diag::Finding &F, const LineIndex &Index, const std::string &Uri,
                           PositionEncoding Enc = PositionEncoding::UTF16);
 

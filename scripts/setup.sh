@@ -32,7 +32,7 @@ esac
 packages=(
   build-essential cmake ninja-build pkg-config git python3
   llvm-19-dev llvm-19-tools libzstd-dev libtree-sitter-dev nlohmann-json3-dev libboost1.81-dev libz3-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev libtomlplusplus-dev
   neovim clang-format clang-tidy hyperfine
 )
 # node 20 and npm fetch the tree-sitter-python grammar and build the VS Code

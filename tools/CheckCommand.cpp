@@ -5,14 +5,20 @@
 /// text or as a JSON array of `{"file", "diagnostics"}` whose diagnostics are
 /// the very LSP objects the server publishes (lsp/ToProtocol).
 ///
-/// A file that cannot be read gets one line on stderr and the others are
-/// still checked. Exit status: 2 if any file could not be read or the command
+/// Directories stand for every `.py` file under them. All files share one
+/// project model (compiler/project), so each module is parsed once however
+/// many checked files import it, and files are checked in parallel; output
+/// follows the order of the inputs. A file that cannot be read gets one line
+/// on stderr and the others are still checked. Exit status: 2 if any file could not be read or the command
 /// line is wrong, else 1 if any error was found, else 0.
 //===----------------------------------------------------------------------===//
 #include "tools/Subcommands.h"
 
 #include "compiler/backend/CompileCache.h"
 #include "compiler/frontend/Parser.h"
+#include "compiler/project/Project.h"
+#include "compiler/support/Cores.h"
+#include "compiler/support/WorkerPool.h"
 #include "diagnostics/Check.h"
 #include "diagnostics/JitCheck.h"
 #include "lsp/LineIndex.h"
@@ -23,15 +29,18 @@
 #include "tools/TextOutput.h"
 
 #include "llvm/Support/FileSystem.h"
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <memory>
-
-#include <algorithm>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 
@@ -46,35 +55,39 @@ struct CheckArgs {
   Format Fmt = Format::Text;
   ColorMode Color = ColorMode::Auto;
   /// Hover facts are for the language server; the command line prints none.
-  diag::CheckOptions Opts{.KeepValueFacts = false, .Prove = false, .Prover = {}};
+  diag::CheckOptions Opts{.KeepValueFacts = false, .Prove = false, .Prover = {}, .Project = nullptr};
   /// --jit: compile every kernel and config (diag::jitCheckFile).
   bool Jit = false;
   backend::GpuArch JitArch{90, false};
+  /// `--extra-path DIR`: searched for imports after the project root.
+  std::vector<std::string> ExtraPaths;
 };
 
 } // namespace
 
-static const char CheckUsage[] =
-    "usage: tessel check [options] FILE...\n"
-    "\n"
-    "Reports the problems Triton would raise for every @triton.jit kernel in FILE,\n"
-    "under every specialization the file reveals (autotune configs, launch sites).\n"
-    "\n"
-    "options:\n"
-    "  --format=text|json     compiler-style text (default) or a JSON array of\n"
-    "                         {\"file\", \"diagnostics\"} with LSP Diagnostic objects\n"
-    "  --arch=sm_90|sm_90a|sm_80\n"
-    "                         target GPU (default sm_90)\n"
-    "  --jit                  also compile every kernel and autotune config to a GPU\n"
-    "                         binary and report register spills (TS401), occupancy\n"
-    "                         limits (TS402) and kernels tessel could not compile (TS403)\n"
-    "  --prove                also run the bounds prover (Z3): every load and store\n"
-    "                         proven in bounds, or a counterexample launch (TS203)\n"
-    "  --color=auto|always|never\n"
-    "                         colour the text output (auto: only on a terminal)\n"
-    "  -h, --help             show this help\n"
-    "\n"
-    "exit status: 0 no errors, 1 errors found, 2 bad usage or unreadable input\n";
+static const char CheckUsage[] = "usage: tessel check [options] FILE|DIR...\n"
+                                 "\n"
+                                 "Reports the problems Triton would raise for every @triton.jit kernel in FILE\n"
+                                 "(or in every .py file under DIR), under every specialization the project\n"
+                                 "reveals (autotune configs, launch sites). Imports of the project's modules are\n"
+                                 "followed (roots: tessel.toml / pyproject.toml [tool.tessel] extraPaths, src/).\n"
+                                 "\n"
+                                 "options:\n"
+                                 "  --format=text|json     compiler-style text (default) or a JSON array of\n"
+                                 "                         {\"file\", \"diagnostics\"} with LSP Diagnostic objects\n"
+                                 "  --arch=sm_90|sm_90a|sm_80\n"
+                                 "                         target GPU (default sm_90)\n"
+                                 "  --jit                  also compile every kernel and autotune config to a GPU\n"
+                                 "                         binary and report register spills (TS401), occupancy\n"
+                                 "                         limits (TS402) and kernels tessel could not compile (TS403)\n"
+                                 "  --prove                also run the bounds prover (Z3): every load and store\n"
+                                 "                         proven in bounds, or a counterexample launch (TS203)\n"
+                                 "  --extra-path=DIR       also resolve imports under DIR (repeatable)\n"
+                                 "  --color=auto|always|never\n"
+                                 "                         colour the text output (auto: only on a terminal)\n"
+                                 "  -h, --help             show this help\n"
+                                 "\n"
+                                 "exit status: 0 no errors, 1 errors found, 2 bad usage or unreadable input\n";
 
 static int usageError(const std::string &Why) {
   std::cerr << "tessel check: error: " << Why << "\nrun `tessel check --help` for usage\n";
@@ -131,6 +144,12 @@ static std::optional<int> parseArgs(const Args &A, CheckArgs &Out) {
       Out.JitArch = *Arch;
       continue;
     }
+    if (takeValue(A, I, "--extra-path", Value, Missing)) {
+      if (Missing)
+        return usageError("--extra-path needs a directory");
+      Out.ExtraPaths.emplace_back(Value);
+      continue;
+    }
     if (takeValue(A, I, "--color", Value, Missing)) {
       if (Missing)
         return usageError("--color needs a value (auto, always or never)");
@@ -176,6 +195,8 @@ static void keepUntilExit(std::shared_ptr<const ParsedFile> File, diag::FileRepo
     diag::FileReport Report;
   };
   static Kept *Last = new Kept; // never deleted, on purpose
+  static std::mutex Mu;         // files are checked on several threads
+  std::lock_guard<std::mutex> L(Mu);
   *Last = Kept{std::move(File), std::move(Report)};
 }
 
@@ -183,6 +204,10 @@ static void keepUntilExit(std::shared_ptr<const ParsedFile> File, diag::FileRepo
 /// jit-worker` process, results kept in the JIT cache) and merges the
 /// findings into Report in source order.
 static void addJitFindings(const ParsedFile &File, diag::FileReport &Report, const CheckArgs &CA) {
+  // Files are checked in parallel; the compiles of one file already run two
+  // worker processes at a time, so the JIT itself takes the files in turn.
+  static std::mutex OneAtATime;
+  std::lock_guard<std::mutex> Lock(OneAtATime);
   static backend::CompileCache Cache(backend::CompileCache::defaultDirectory());
   static bool Noted = false;
   diag::JitCheckOptions JO;
@@ -200,54 +225,138 @@ static void addJitFindings(const ParsedFile &File, diag::FileReport &Report, con
                    [](const diag::Finding &A, const diag::Finding &B) { return A.Range.Begin < B.Range.Begin; });
 }
 
+namespace {
+/// What checking one file produced, kept until every file is done so that
+/// the output follows the order of the inputs whatever the threads did.
+struct FileOutcome {
+  std::string Error; ///< a line for stderr (unreadable file, internal error)
+  bool Checked = false;
+  std::string Text;     ///< rendered findings (text format)
+  FileDiagnostics Json; ///< JSON format
+  CheckTotals Totals;
+};
+} // namespace
+
+/// The files to check: each FILE as given, each DIR as every `.py` file under
+/// it (sorted, as Project::pythonFiles lists them), each once.
+static std::vector<std::string> expandInputs(const std::vector<std::string> &Inputs, project::Project &P,
+                                             std::vector<std::string> &Missing) {
+  std::vector<std::string> Out;
+  std::set<std::string> Seen;
+  for (const std::string &In : Inputs) {
+    if (In != "-" && P.files().isDirectory(In)) {
+      std::vector<std::string> Files = P.pythonFiles(In);
+      if (Files.empty())
+        Missing.push_back(In);
+      // Named under DIR as the user wrote it (`samples/project/kernels.py`).
+      std::string Base = project::normalPath(In);
+      for (std::string &F : Files)
+        if (Seen.insert(F).second)
+          Out.push_back(In + (In.back() == '/' ? "" : "/") + F.substr(Base.size() + 1));
+      continue;
+    }
+    if (In == "-" || Seen.insert(project::normalPath(In)).second)
+      Out.push_back(In);
+  }
+  return Out;
+}
+
+static FileOutcome checkOne(const std::string &Path, const CheckArgs &CA, project::Project &P, const TextStyle &Style) {
+  FileOutcome O;
+  // A file on disk is parsed through the project, so a module that other
+  // checked files import is parsed once for all of them.
+  std::shared_ptr<const ParsedFile> Parsed;
+  std::optional<std::string> Text;
+  if (Path != "-") {
+    project::FileSet::Contents C = P.files().contents(Path);
+    if (C.Text)
+      if (std::shared_ptr<const project::Module> M = P.moduleAt(Path)) {
+        Parsed = M->File;
+        Text = *C.Text;
+      }
+  }
+  if (!Parsed) {
+    InputFile In = Path == "-" ? readStdin() : readInputFile(Path);
+    if (!In.Text) {
+      O.Error = "tessel: error: " + Path + ": " + In.Error;
+      return O;
+    }
+    Text = std::move(In.Text);
+  }
+  diag::FileReport Report;
+  try {
+    if (!Parsed)
+      Parsed = ParsedFile::parse(std::make_shared<SourceText>(*Text, Path));
+    Report = diag::checkFile(Parsed, CA.Opts);
+    if (CA.Jit)
+      addJitFindings(*Parsed, Report, CA);
+  } catch (const std::exception &E) {
+    // A bug in tessel, not in the user's file: say so and keep going.
+    O.Error = "tessel: internal error while checking " + Path + ": " + E.what();
+    return O;
+  }
+  O.Checked = true;
+  ++O.Totals.Files;
+  O.Totals.Kernels += Report.NumKernels;
+  lsp::LineIndex Index(std::move(*Text));
+  std::ostringstream OS;
+  O.Json.File = Path;
+  for (const diag::Finding &F : Report.Findings) {
+    O.Totals.count(F);
+    if (CA.Fmt == Format::Json)
+      O.Json.Diagnostics.push_back(lsp::toProtocol(F, Index, Path));
+    else
+      renderFinding(OS, F, Index, Path, Style);
+  }
+  O.Text = OS.str();
+  keepUntilExit(std::move(Parsed), std::move(Report));
+  return O;
+}
+
 int runCheck(const Args &A) {
   CheckArgs CA;
   if (std::optional<int> Stop = parseArgs(A, CA))
     return *Stop;
 
   TextStyle Style{CA.Fmt == Format::Text && useColor(CA.Color)};
+  // Never deleted, on purpose (as keepUntilExit): tearing down every parsed
+  // module of a large tree right before exit only costs time.
+  project::Project &Project = *new project::Project(CA.ExtraPaths);
+  CA.Opts.Project = &Project;
+  std::vector<std::string> Empty;
+  std::vector<std::string> Files = expandInputs(CA.Files, Project, Empty);
+  bool IoProblem = false;
+  for (const std::string &D : Empty) {
+    std::cerr << "tessel: error: " << D << ": is a directory with no Python files in it\n";
+    IoProblem = true;
+  }
+
+  // Files are independent given the shared project (its caches are
+  // thread-safe), so several are checked at once; each file's kernels are
+  // checked in parallel too, on the same pool.
+  std::vector<FileOutcome> Outcomes(Files.size());
+  bool Stdin = std::find(Files.begin(), Files.end(), "-") != Files.end();
+  parallelFor(Files.size(), Stdin ? 1 : usableCores(),
+              [&](size_t I) { Outcomes[I] = checkOne(Files[I], CA, Project, Style); });
+
   CheckTotals Totals;
   std::vector<FileDiagnostics> Json;
-  bool IoProblem = false;
-
-  for (const std::string &Path : CA.Files) {
-    InputFile In = Path == "-" ? readStdin() : readInputFile(Path);
-    if (!In.Text) {
-      std::cerr << "tessel: error: " << Path << ": " << In.Error << '\n';
+  for (FileOutcome &O : Outcomes) {
+    if (!O.Error.empty()) {
+      std::cerr << O.Error << '\n';
       IoProblem = true;
       continue;
     }
-    diag::FileReport Report;
-    std::shared_ptr<const ParsedFile> Parsed;
-    try {
-      auto Text = std::make_shared<SourceText>(*In.Text, Path);
-      Parsed = ParsedFile::parse(std::move(Text));
-      Report = diag::checkFile(Parsed, CA.Opts);
-      if (CA.Jit)
-        addJitFindings(*Parsed, Report, CA);
-    } catch (const std::exception &E) {
-      // A bug in tessel, not in the user's file: say so and keep going.
-      std::cerr << "tessel: internal error while checking " << Path << ": " << E.what() << '\n';
-      IoProblem = true;
-      continue;
-    }
-    ++Totals.Files;
-    Totals.Kernels += Report.NumKernels;
-    lsp::LineIndex Index(std::move(*In.Text));
-    if (CA.Fmt == Format::Json) {
-      FileDiagnostics &FD = Json.emplace_back(FileDiagnostics{Path, {}});
-      for (const diag::Finding &F : Report.Findings) {
-        Totals.count(F);
-        FD.Diagnostics.push_back(lsp::toProtocol(F, Index, Path));
-      }
-      keepUntilExit(std::move(Parsed), std::move(Report));
-      continue;
-    }
-    for (const diag::Finding &F : Report.Findings) {
-      Totals.count(F);
-      renderFinding(std::cout, F, Index, Path, Style);
-    }
-    keepUntilExit(std::move(Parsed), std::move(Report));
+    Totals.Errors += O.Totals.Errors;
+    Totals.Warnings += O.Totals.Warnings;
+    Totals.Notes += O.Totals.Notes;
+    Totals.Hints += O.Totals.Hints;
+    Totals.Files += O.Totals.Files;
+    Totals.Kernels += O.Totals.Kernels;
+    if (CA.Fmt == Format::Json)
+      Json.push_back(std::move(O.Json));
+    else
+      std::cout << O.Text;
   }
 
   if (CA.Fmt == Format::Json)

@@ -56,4 +56,9 @@ bool useColor(ColorMode M) {
   return ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR") && !(Term && std::string_view(Term) == "dumb");
 }
 
+project::Project &processProject() {
+  static project::Project *P = new project::Project(); // never deleted, on purpose (freed at exit)
+  return *P;
+}
+
 } // namespace tessel::tools

@@ -6,6 +6,7 @@
 #ifndef TESSEL_TOOLS_COMMANDLINE_H
 #define TESSEL_TOOLS_COMMANDLINE_H
 
+#include "compiler/project/Project.h"
 #include "tools/Subcommands.h"
 
 #include <cstddef>
@@ -30,6 +31,11 @@ bool parseColorMode(std::string_view Value, ColorMode &Out);
 
 /// Auto: only when stdout is a terminal, NO_COLOR is unset and TERM is not "dumb".
 bool useColor(ColorMode M);
+
+/// The project model of this process (files read from disk, imports followed
+/// from the checked file's project root): `tessel run` and `tessel compile`
+/// lower kernels that call imported helpers through it.
+project::Project &processProject();
 
 } // namespace tessel::tools
 

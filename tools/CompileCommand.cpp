@@ -342,6 +342,7 @@ int runCompile(const Args &A) {
   KO.KeepLlvm = CA.What == Emit::Llvm;
   KO.Assembler.Use = CA.Assembler;
   KO.Cache = Cache.get();
+  KO.Project = &processProject();
   for (const std::optional<size_t> &Config : Configs) {
     sema::LaunchPlanOptions PO;
     PO.SpecText = CA.Spec;
@@ -367,7 +368,9 @@ int runCompile(const Args &A) {
       if (Plan.Launches.size() > 1 && !PL.Launch.Label.empty())
         Title += " instance " + PL.Launch.Label;
       if (CA.What == Emit::Tir) {
-        sema::LoweredKernel L = sema::lowerKernel(*File, Info, PL.Request);
+        sema::AnalyzeOptions AO;
+        AO.Project = &processProject();
+        sema::LoweredKernel L = sema::lowerKernel(*File, Info, PL.Request, AO);
         for (const Problem &P : L.Problems)
           Report(P, false);
         if (!L.Function)

@@ -5,6 +5,7 @@
 #include "compiler/ir/TypeUtils.h"
 #include "compiler/sema/LaunchPlan.h"
 #include "compiler/sema/Lowering.h"
+#include "tools/CommandLine.h"
 #include "tools/GpuRun.h"
 #include "tools/NpyFile.h"
 
@@ -201,7 +202,9 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
     std::string Key = requestKey(PL.Request);
     auto It = Lowered.find(Key);
     if (It == Lowered.end()) {
-      It = Lowered.emplace(Key, sema::lowerKernel(File, Info, PL.Request)).first;
+      sema::AnalyzeOptions AO;
+      AO.Project = &processProject();
+      It = Lowered.emplace(Key, sema::lowerKernel(File, Info, PL.Request, AO)).first;
       for (const Problem &P : It->second.Problems) {
         auto [At, New] =
             LoweringProblems.try_emplace({{P.Range.Begin, P.Range.End}, P.Message}, Seen{Pending.size(), 0});

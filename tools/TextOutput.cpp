@@ -135,6 +135,12 @@ void renderFinding(std::ostream &OS, const diag::Finding &F, const lsp::LineInde
                  lsp::displayMessage(F), F.code(), Style);
   OS << renderExcerpt(Index, F.Range, Style);
   for (const RelatedLocation &R : F.Related) {
+    if (R.File) { // a place in another file (an imported helper)
+      lsp::LineIndex Other(R.File->text());
+      renderLocation(OS, Other, lsp::relativePath(R.File->path()), R.Range.Begin, "note", Cyan, R.Message, {}, Style);
+      OS << renderExcerpt(Other, R.Range, Style);
+      continue;
+    }
     renderLocation(OS, Index, Path, R.Range.Begin, "note", Cyan, R.Message, {}, Style);
     OS << renderExcerpt(Index, R.Range, Style);
   }

@@ -108,6 +108,7 @@ KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const 
   sema::AnalyzeOptions AO;
   AO.Arch = int(Opts.Arch.Capability);
   AO.RecordValueFacts = false;
+  AO.Project = Opts.Project;
   sema::LoweredKernel L = sema::lowerKernel(File, Info, Request, AO);
   R.Times.push_back({"lower", msSince(T0)});
   R.Problems = std::move(L.Problems);

@@ -34,6 +34,8 @@ struct KernelJitOptions {
   std::optional<int64_t> MaxNReg;
   AssembleOptions Assembler;
   CompileCache *Cache = nullptr;
+  /// The project the file belongs to, for kernels that call imported helpers.
+  project::Project *Project = nullptr;
   /// Run the LLVM stages in a worker process: this program's path, run as
   /// `WorkerProgram jit-worker ...` (see runJitWorker). Empty: in process.
   std::string WorkerProgram;

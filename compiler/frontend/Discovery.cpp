@@ -202,8 +202,10 @@ private:
         const auto *I = cast<ImportFromStmt>(S);
         std::string Base = std::string(static_cast<size_t>(I->Level), '.') + I->Module;
         for (const ImportAlias &A : I->Names) {
-          if (A.Name == "*")
+          if (A.Name == "*") {
+            Info.StarImports.push_back(Base);
             continue;
+          }
           std::string Path = Base.empty() || Base.back() == '.' ? Base + A.Name : Base + "." + A.Name;
           bindImport(A.AsName.empty() ? A.Name : A.AsName, Path);
         }
@@ -654,6 +656,8 @@ private:
         return;
       if (JitFunction *J = launchedKernel(Sub->Value))
         recordLaunch(*J, C, Sub, Enclosing);
+      else if (std::string Callee = dottedName(Sub->Value); !Callee.empty())
+        Info.OtherLaunches.emplace_back(std::move(Callee), C->Range);
     };
     W.walk(B);
   }
@@ -718,8 +722,10 @@ private:
       };
       W.walk(J.Def->Body);
     }
-    for (auto &[Name, J] : Info.Jit)
-      J.IsKernel = !J.Launches.empty() || J.HasAutotune || Heuristicked.count(Name) || !UsedFromJit.count(Name);
+    for (auto &[Name, J] : Info.Jit) {
+      J.Launched = !J.Launches.empty() || J.HasAutotune || Heuristicked.count(Name);
+      J.IsKernel = J.Launched || !UsedFromJit.count(Name);
+    }
   }
 };
 

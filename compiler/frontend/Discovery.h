@@ -50,6 +50,10 @@ struct JitFunction {
   /// heuristics; false for a helper only called from other @jit functions.
   /// Functions never called from anywhere count as kernels.
   bool IsKernel = true;
+  /// Launched in this file, or decorated with autotune / heuristics: a
+  /// kernel for sure. An IsKernel function without either is a kernel only
+  /// where something else launches it (another file, a launch directive).
+  bool Launched = false;
   bool HasAutotune = false;
   std::vector<AutotuneConfig> Configs; ///< empty without @autotune (and with one whose configs are unknown)
   bool ConfigsUnknown = false;         ///< @autotune whose config list could not be evaluated
@@ -82,6 +86,13 @@ struct ModuleInfo {
   std::vector<std::string> Order;
   /// Module-level assignments (last one wins, as at import time).
   std::map<std::string, GlobalSymbol> Globals;
+  /// `from m import *`, as the module paths Imports would hold ("pkg.m",
+  /// "..m"), in source order: the project model resolves names through them.
+  std::vector<std::string> StarImports;
+  /// `k[grid](...)` where k is not a @jit function of this file (an
+  /// imported kernel): the dotted callee and the call, for the project
+  /// model's kernel-or-helper decision.
+  std::vector<std::pair<std::string, SourceRange>> OtherLaunches;
 
   /// The qualified path a dotted expression names through the imports:
   /// `tl.arange` -> "triton.language.arange", `triton.jit` -> "triton.jit",

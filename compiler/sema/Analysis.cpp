@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/Analysis.h"
 
+#include "compiler/frontend/AstWalk.h"
 #include "compiler/sema/KernelChecker.h"
 #include "compiler/sema/KernelReuse.h"
 #include "compiler/sema/LaunchPlan.h"
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace tessel::sema {
 
@@ -47,7 +49,7 @@ static void mergeSpecializations(const std::vector<std::vector<Problem>> &PerSpe
           continue;
         ReportedPartial = true;
         if (!Specs[I].Source.empty())
-          Out.Related.push_back({Specs[I].Source, "under " + Specs[I].Description});
+          Out.Related.push_back({Specs[I].Source, "under " + Specs[I].Description, nullptr});
       }
       Sink.report(std::move(Out));
     }
@@ -63,10 +65,29 @@ bool FileAnalysis::onBrokenLine(SourceRange R) const {
   return false;
 }
 
+/// Does a `return` with a value (other than a literal None) sit in B, nested
+/// defs aside? Triton compiles such a function only as a callee.
+static bool returnsValue(const ast::Block &B) {
+  bool Found = false;
+  ast::Walker W;
+  W.OnStmt = [&](const ast::Stmt *S) {
+    if (isa<ast::FunctionDefStmt>(S) || isa<ast::ClassDefStmt>(S))
+      return false;
+    if (const auto *R = dyn_cast<ast::ReturnStmt>(S)) {
+      const auto *C = R->Value ? dyn_cast<ast::ConstantExpr>(R->Value) : nullptr;
+      Found |= R->Value && !(C && C->CK == ast::ConstantKind::None);
+    }
+    return !Found;
+  };
+  W.walk(B);
+  return Found;
+}
+
 namespace {
 /// One kernel checked under all its specializations, or taken from the
 /// previous analysis.
 struct KernelResult {
+  bool Helper = false; ///< an uncalled helper (KernelChecker::checkUncalledHelper)
   KernelInputs Inputs;
   std::vector<Problem> Problems; ///< merged across its specializations
   std::vector<KernelAnalysis> Analyses;
@@ -79,6 +100,7 @@ static void checkKernelSpecializations(const ParsedFile &File, const ModuleInfo 
                                        KernelResult &R) {
   std::vector<std::vector<Problem>> PerSpec;
   ParamKinds Kinds = inferParamKinds(*Fn.Def, Info);
+  R.Inputs.Files.clear();
   for (const Specialization &S : Specs) {
     KernelAnalysis KA;
     KA.Kernel = Fn.Name;
@@ -86,9 +108,13 @@ static void checkKernelSpecializations(const ParsedFile &File, const ModuleInfo 
     KA.SpecializationSource = S.Source;
     ProblemSink SpecSink;
     KernelChecker C(File, Info, Opts, SpecSink, KA);
-    C.checkKernel(Fn, S, Kinds);
+    if (R.Helper)
+      C.checkUncalledHelper(Fn, S);
+    else
+      C.checkKernel(Fn, S, Kinds);
     PerSpec.push_back(SpecSink.take());
     R.Analyses.push_back(std::move(KA));
+    R.Inputs.Files.insert(C.reads().begin(), C.reads().end());
   }
   ProblemSink KernelSink;
   mergeSpecializations(PerSpec, Specs, KernelSink);
@@ -98,7 +124,12 @@ static void checkKernelSpecializations(const ParsedFile &File, const ModuleInfo 
 /// Takes Old's results for a kernel whose inputs are unchanged, moved to the
 /// kernel's new place; false (R untouched) when they cannot be.
 static bool reuseKernel(const FileAnalysis &Previous, const KernelRecord &Old, const ParsedFile &NewFile,
-                        KernelResult &R) {
+                        const AnalyzeOptions &Opts, KernelResult &R) {
+  // The other files it read must be as they were (an edit in a helper
+  // module re-checks exactly the kernels that read it).
+  for (const auto &[Path, Hash] : Old.Inputs.Files)
+    if (!Opts.Project || Opts.Project->files().contents(Path).Hash != Hash)
+      return false;
   std::optional<Rebaser> Move = Rebaser::match(*Previous.File, Old.Inputs, NewFile, R.Inputs);
   if (!Move)
     return false;
@@ -113,6 +144,7 @@ static bool reuseKernel(const FileAnalysis &Previous, const KernelRecord &Old, c
       return false;
   R.Analyses = std::move(Analyses);
   R.Problems = std::move(Problems);
+  R.Inputs.Files = Old.Inputs.Files;
   R.Reused = true;
   return true;
 }
@@ -133,10 +165,22 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   // and writes its own results), so they are checked on all cores; results
   // are merged in source order, so the output does not depend on timing.
   std::vector<const JitFunction *> Kernels;
+  std::vector<char> Helper;
+  std::set<std::string> Directed = directedKernels(*File, FA->Info);
+  const std::string &Path = File->text().path();
+  bool OnDisk = Opts.Project && !Path.empty() && Path != "-";
   for (const std::string &Name : FA->Info.Order) {
     const JitFunction &Fn = FA->Info.Jit.at(Name);
-    if (Fn.IsKernel && Fn.Def)
-      Kernels.push_back(&Fn);
+    if (!Fn.IsKernel || !Fn.Def)
+      continue; // a helper this file calls: checked inlined at each call
+    Kernels.push_back(&Fn);
+    // A @jit function nothing here launches or calls: a kernel where
+    // something launches it (another file, a directive); a helper where it
+    // returns a value or another file's @jit code calls it; else, with no
+    // evidence either way, the kernel it is written as.
+    bool Launched = Fn.Launched || Directed.count(Name) || (OnDisk && Opts.Project->launchedElsewhere(Path, Name));
+    Helper.push_back(!Launched &&
+                     (returnsValue(Fn.Def->Body) || (OnDisk && Opts.Project->calledElsewhere(Path, Name))));
   }
   std::map<std::string_view, const KernelRecord *> OldRecords;
   if (Previous)
@@ -145,6 +189,12 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   ModuleNames Names(*File, FA->Info);
   std::vector<KernelResult> Results(Kernels.size());
   std::vector<std::vector<Specialization>> Specs(Kernels.size());
+  // The role is an input: a helper that becomes a kernel is checked afresh.
+  auto InputsOf = [&](size_t I) {
+    KernelInputs In = kernelInputs(Names, *File, *Kernels[I], Specs[I], Opts);
+    In.Facts += Helper[I] ? " role helper;" : " role kernel;";
+    return In;
+  };
   // Reuse is a copy: done here, so that only the kernels left to check pay
   // for threads.
   // A kernel with no earlier record cannot be reused: its inputs are
@@ -162,9 +212,14 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   for (size_t I = 0; I < Kernels.size(); ++I) {
     const JitFunction &Fn = *Kernels[I];
     Specs[I] = specializationsOf(Fn, Opts.MaxSpecializations);
-    auto Host = HostLaunches.find(Fn.Name);
-    LaunchFacts Launched =
-        launchFacts(*File, FA->Info, Fn, Directives, Host == HostLaunches.end() ? nullptr : &Host->second);
+    Results[I].Helper = Helper[I];
+    if (Helper[I])
+      Specs[I].resize(1); // what holds for any argument holds for one specialization
+    // A kernel's launches say what its arguments are (a helper takes any).
+    auto Host = Helper[I] ? HostLaunches.end() : HostLaunches.find(Fn.Name);
+    LaunchFacts Launched = Helper[I] ? LaunchFacts{}
+                                     : launchFacts(*File, FA->Info, Fn, Directives,
+                                                   Host == HostLaunches.end() ? nullptr : &Host->second);
     for (Specialization &S : Specs[I]) {
       for (const auto &[Param, T] : Launched.ArgTypes)
         S.ArgTypes.emplace(Param, T);
@@ -177,8 +232,8 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
       ToCheck.push_back(I);
       continue;
     }
-    Results[I].Inputs = kernelInputs(Names, *File, Fn, Specs[I], Opts);
-    if (!reuseKernel(*Previous, *It->second, *File, Results[I]))
+    Results[I].Inputs = InputsOf(I);
+    if (!reuseKernel(*Previous, *It->second, *File, Opts, Results[I]))
       ToCheck.push_back(I);
   }
   // Longest first (specializations times body size), so that the last
@@ -188,7 +243,7 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   parallelFor(ToCheck.size(), usableCores(), [&](size_t J) {
     size_t I = ToCheck[J];
     if (InputsPending[I])
-      Results[I].Inputs = kernelInputs(Names, *File, *Kernels[I], Specs[I], Opts);
+      Results[I].Inputs = InputsOf(I);
     checkKernelSpecializations(*File, FA->Info, *Kernels[I], Specs[I], Opts, Results[I]);
   });
   for (size_t I = 0; I < Kernels.size(); ++I) {

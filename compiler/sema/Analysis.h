@@ -11,6 +11,7 @@
 
 #include "compiler/frontend/Discovery.h"
 #include "compiler/frontend/Parser.h"
+#include "compiler/project/Project.h"
 #include "compiler/support/Problem.h"
 #include "compiler/types/Types.h"
 
@@ -79,6 +80,10 @@ struct KernelInputs {
   /// False when the analysis may hold something the text does not pin down
   /// (a lambda or function passed as a constexpr); never reused then.
   bool Reusable = true;
+  /// The other files the analysis read (imported modules), with their
+  /// content hashes: known only once it ran, so reuse compares the hashes
+  /// the previous analysis recorded with the files' hashes now.
+  project::Reads Files;
 };
 
 /// One kernel's share of a FileAnalysis, kept so that the analysis of the
@@ -117,6 +122,11 @@ struct AnalyzeOptions {
   /// Record a ValueFact per named value: hovers and inlay hints read them;
   /// `tessel check` prints none, so it skips them.
   bool RecordValueFacts = true;
+  /// The project the file belongs to (its path is the ParsedFile's): imports
+  /// resolve through it, and it says whether other files launch a @jit
+  /// function. Null: imports of other modules are Unknown and only launches
+  /// in the file make a kernel.
+  project::Project *Project = nullptr;
 };
 
 /// Analyses File. With Previous (the analysis of an earlier version of the

@@ -27,7 +27,12 @@ static constexpr size_t MaxInlineDepth = 16;
 
 KernelChecker::KernelChecker(const ParsedFile &File, const ModuleInfo &Info, const AnalyzeOptions &Opts,
                              ProblemSink &Sink, KernelAnalysis &Out)
-    : File(File), Info(Info), Opts(Opts), Sink(Sink), Out(Out) {}
+    : File(File), Info(Info), Opts(Opts), Sink(Sink), Out(Out) {
+  Root.File = &File;
+  Root.Info = &Info;
+  if (Opts.Project && !File.text().path().empty() && File.text().path() != "-")
+    Root.Ref = Opts.Project->refOf(File.text().path());
+}
 
 void KernelChecker::error(ProblemKind K, SourceRange R, std::string Message) {
   Problem P{K, R, std::move(Message), {}, {}, Spec ? Spec->Description : std::string()};
@@ -39,9 +44,12 @@ void KernelChecker::error(ProblemKind K, SourceRange R, std::string Message) {
     if (!F.CallSite)
       continue;
     std::string Caller = Frames[I - 1].Fn ? Frames[I - 1].Fn->Name : std::string("kernel");
-    P.Related.push_back(
-        {F.CallSite->Range, "in the call of `" + (F.Fn ? F.Fn->Name : std::string()) + "` from `" + Caller + "`"});
+    const ModuleScope *CallerScope = Frames[I - 1].Scope;
+    P.Related.push_back({F.CallSite->Range,
+                         "in the call of `" + (F.Fn ? F.Fn->Name : std::string()) + "` from `" + Caller + "`",
+                         CallerScope && CallerScope != &Root ? CallerScope->File->textPtr() : nullptr});
   }
+  placeProblem(P);
   ++ErrorsReported;
   Sink.report(std::move(P));
 }
@@ -160,21 +168,24 @@ static const Stmt *definingStatement(const Module &M, SourceRange R) {
   return nullptr;
 }
 
-Value KernelChecker::evalGlobal(const std::string &Name, SourceRange R) {
+Value KernelChecker::evalGlobalIn(const ModuleScope &S, const std::string &Name, SourceRange R) {
+  const ModuleInfo &Info = *S.Info;
   if (Info.Jit.count(Name))
-    return Value::constant(PyValue::function(Info.Jit.at(Name).Def));
+    return functionIn(S, Info.Jit.at(Name).Def);
   if (auto It = Info.Imports.find(Name); It != Info.Imports.end())
-    return Value::constant(PyValue::qualified(It->second));
+    return importedValue(S, It->second, R);
   if (auto It = Info.Globals.find(Name); It != Info.Globals.end()) {
     const GlobalSymbol &G = It->second;
-    const Stmt *Def = definingStatement(File.module(), G.Range);
+    const Stmt *Def = definingStatement(S.File->module(), G.Range);
     bool Annotated = Def && isa<AnnAssignStmt>(Def);
     if (G.IsConstexpr && !Annotated)
       return Value::constant(G.Value);
     PyValue::Kind K = G.Value.kind();
     // Modules, dtypes and functions are globals Triton lets kernels use.
-    if (K == PyValue::Kind::Qualified || K == PyValue::Kind::Function)
-      return Value::constant(G.Value);
+    if (K == PyValue::Kind::Qualified)
+      return importedValue(S, G.Value.qualifiedPath(), R);
+    if (K == PyValue::Kind::Function)
+      return functionIn(S, G.Value.asFunction());
     error(ProblemKind::GlobalAccess, R,
           "Cannot access global variable " + Name +
               " from within @jit'ed function. Triton kernels can only access global variables that are "
@@ -184,13 +195,18 @@ Value KernelChecker::evalGlobal(const std::string &Name, SourceRange R) {
               "support this forever.");
     // Triton stops at the first reference; later ones in this function are
     // the same mistake.
-    frame().Vars[Name] = Value::poison();
+    if (&S == Scope)
+      frame().Vars[Name] = Value::poison();
     return Value::poison();
   }
   if (auto It = Info.Functions.find(Name); It != Info.Functions.end())
-    return Value::constant(PyValue::function(It->second));
+    return functionIn(S, It->second);
   if (isKernelBuiltinName(Name))
     return Value::constant(PyValue::qualified("builtins." + Name));
+  // `from m import *`: the name may come from m (Unknown when m is not
+  // in the project).
+  if (!Info.StarImports.empty())
+    return starImported(S, Name, R);
   error(ProblemKind::UndefinedName, R, Name + " is not defined");
   return Value::poison();
 }
@@ -218,6 +234,8 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
     if (Path.rfind("triton.language.", 0) == 0 &&
         scalarKindFromLanguageName(std::string_view(Path).substr(16)).has_value())
       return Value::constant(PyValue()); // dtype attributes: primitive_bitwidth...
+    if (!project::isExternalRoot(std::string_view(Path).substr(0, Path.find('.'))))
+      return moduleAttribute(Path, E->Attr, E->Range);
     return Value::constant(PyValue::qualified(Path + "." + E->Attr));
   }
   if (Base.isTensor()) {
@@ -725,7 +743,8 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
   const PyValue &C = Callee.Const;
   if (C.kind() == PyValue::Kind::Function) {
     const FunctionDefStmt *Fn = C.asFunction();
-    if (Info.Jit.count(Fn->Name) && Info.Jit.at(Fn->Name).Def == Fn)
+    const JitFunction *J = ownerOf(Fn)->Info->jit(Fn->Name);
+    if (J && J->Def == Fn)
       return callJit(*Fn, std::move(Args), std::move(Kw), Call);
     error(ProblemKind::NonJitCall, Call->Range,
           "Unsupported function referenced: <function " + Fn->Name + ">" +
@@ -784,7 +803,8 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
     }
     return callLanguageBuiltin(*this, "cdiv", Call, std::move(Args), std::move(Kw));
   }
-  if (Path.rfind("math.", 0) == 0 || Path == "triton.language" || Path.rfind("triton.", 0) == 0)
+  if (Path.rfind("math.", 0) == 0 || Path == "triton.language" || Path.rfind("triton.", 0) == 0 ||
+      !project::isExternalRoot(std::string_view(Path).substr(0, Path.find('.'))))
     return Value::constant(PyValue());
   error(ProblemKind::NonJitCall, Call->Range,
         "Unsupported function referenced: " + Path +
@@ -871,6 +891,7 @@ Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
   Frame Callee;
   Callee.Fn = &Fn;
   Callee.CallSite = Call;
+  Callee.Scope = ownerOf(&Fn);
   size_t NumPositional = 0;
   for (const Param &P : Fn.Params)
     if (P.PKind == Param::ParamKind::Positional)
@@ -895,7 +916,11 @@ Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
       continue;
     }
     if (P.Default) {
+      // Defaults are evaluated where the function is defined.
+      const ModuleScope *Saved = Scope;
+      Scope = Callee.Scope;
       Callee.Vars[P.Name] = eval(P.Default);
+      Scope = Saved;
       continue;
     }
     if (P.PKind == Param::ParamKind::VarArgs || P.PKind == Param::ParamKind::VarKeywords)
@@ -908,10 +933,13 @@ Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
           Fn.Name + "() got an unexpected keyword argument '" + Kw.front().first + "'");
     return Value::poison();
   }
+  const ModuleScope *CallerScope = Scope;
+  Scope = Callee.Scope;
   Frames.push_back(std::move(Callee));
   execBlock(Fn.Body);
   Frame Done = std::move(Frames.back());
   Frames.pop_back();
+  Scope = CallerScope;
   if (Done.Returns.empty())
     return Value::constant(PyValue::none());
   // visit_Return's decay: a returned constexpr number is a tensor for the
@@ -940,10 +968,12 @@ Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
     const Value &Other = Done.Returns[I].first;
     if (First.isTensor() && Other.isTensor() && !(First.Type == Other.Type) &&
         First.Type.Elem.Scalar != ScalarKind::Unknown && Other.Type.Elem.Scalar != ScalarKind::Unknown) {
+      Scope = Done.Scope;
       Frames.push_back(std::move(Done));
       error(ProblemKind::ControlFlowType, Frames.back().Returns[I].second,
             "Inconsistent return types: " + First.Type.tritonStr() + " and " + Other.Type.tritonStr());
       Frames.pop_back();
+      Scope = CallerScope;
       return Value::poison();
     }
   }

@@ -77,18 +77,29 @@ std::optional<ElemType> annotationType(const ModuleInfo &Info, const Expr *A) {
   return std::nullopt;
 }
 
+void KernelChecker::checkUncalledHelper(const JitFunction &Fn, const Specialization &S) {
+  UncalledHelper = true;
+  checkKernel(Fn, S, ParamKinds{});
+  UncalledHelper = false;
+}
+
 void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, const ParamKinds &Kinds) {
   Spec = &S;
+  Scope = &Root;
   Frames.clear();
   Frames.emplace_back();
   Frame &F = frame();
   F.Fn = Fn.Def;
-  F.IsKernel = true;
+  F.IsKernel = !UncalledHelper;
+  F.Scope = &Root;
   for (const Param &P : Fn.Def->Params) {
     F.Params.insert(P.Name);
     Value V;
     auto Launched = S.ArgTypes.find(P.Name);
-    if (S.EqualToOne.count(P.Name) && !isConstexprAnnotation(Info, P.Annotation)) {
+    if (UncalledHelper && !isConstexprAnnotation(Info, P.Annotation)) {
+      // Whatever a caller passes: every check on it stays silent.
+      V = Value::poison();
+    } else if (S.EqualToOne.count(P.Name) && !isConstexprAnnotation(Info, P.Annotation)) {
       // Triton's specialization of integer arguments equal to 1: a constant.
       V = Value::constant(PyValue::integer(1));
     } else if (isConstexprAnnotation(Info, P.Annotation)) {
@@ -133,6 +144,8 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, 
   // only repeat the same problem at each use.
   if (!(IRB && ErrorsReported > 0))
     execBlock(Fn.Def->Body);
+  if (UncalledHelper)
+    return; // a helper returns what its callers use
   for (const auto &[V, R] : frame().Returns) {
     if (V.isConstexpr() && V.Const.isNone())
       continue;
@@ -240,7 +253,8 @@ void KernelChecker::exec(const Stmt *S) {
 }
 
 void KernelChecker::recordValue(SourceRange NameRange, const std::string &Name, const Value &V) {
-  if (!Opts.RecordValueFacts)
+  // A helper of another module: its names are in that file, not this one.
+  if (!Opts.RecordValueFacts || Scope != &Root)
     return;
   ValueFact F;
   F.Name = Name;
@@ -365,7 +379,7 @@ void KernelChecker::execAssign(const AssignStmt *S) {
 
 void KernelChecker::execAnnAssign(const AnnAssignStmt *S) {
   const auto *Name = dyn_cast<NameExpr>(S->Target);
-  if (Name && isConstexprAnnotation(Info, S->Annotation)) {
+  if (Name && isConstexprAnnotation(info(), S->Annotation)) {
     if (frame().Vars.count(Name->Id)) {
       error(ProblemKind::ConstexprReassigned, S->Range,
             Name->Id + " is already defined. constexpr cannot be reassigned.");
@@ -385,7 +399,7 @@ void KernelChecker::execAnnAssign(const AnnAssignStmt *S) {
   Value V = eval(S->Value);
   if (isa<NameExpr>(S->Target))
     V = sanitizeAssigned(std::move(V), S->Value->Range);
-  if (auto T = annotationType(Info, S->Annotation); T && V.isTensor() && !V.Type.isBlock()) {
+  if (auto T = annotationType(info(), S->Annotation); T && V.isTensor() && !V.Type.isBlock()) {
     V.Type.Elem = *T;
     V.IR = coerce(V.IR, V.Type, S->Value->Range);
   }

@@ -21,12 +21,14 @@
 #define TESSEL_COMPILER_SEMA_KERNELCHECKER_H
 
 #include "compiler/frontend/Discovery.h"
+#include "compiler/project/Project.h"
 #include "compiler/sema/Analysis.h"
 #include "compiler/sema/PointerParams.h"
 #include "compiler/sema/Promotion.h"
 #include "compiler/sema/Value.h"
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <type_traits>
@@ -51,6 +53,16 @@ struct Specialization {
   std::set<std::string> EqualToOne;
 };
 
+/// The module whose names a frame resolves: the checked file, or a module
+/// it imports a @jit helper from (Triton runs a helper with its own
+/// module's globals, imports and constexprs).
+struct ModuleScope {
+  const ParsedFile *File = nullptr;
+  const ModuleInfo *Info = nullptr;
+  project::ModuleRef Ref;
+  std::shared_ptr<const project::Module> Mod; ///< null for the checked file
+};
+
 /// An evaluated call argument.
 struct Arg {
   Value V;
@@ -65,6 +77,12 @@ public:
 
   /// Params: inferParamKinds(*Fn.Def, Info), computed once per kernel.
   void checkKernel(const JitFunction &Fn, const Specialization &Spec, const ParamKinds &Params);
+  /// A @jit function nothing launches or calls: only what holds whatever
+  /// its arguments are (its non-constexpr parameters are Poison, so every
+  /// check on them is silent, and it may return a value).
+  void checkUncalledHelper(const JitFunction &Fn, const Specialization &Spec);
+  /// The other files the walk read (imported modules), with their hashes.
+  const project::Reads &reads() const { return Reads; }
   /// Emit tile IR through B during checkKernel (B inserts into the kernel's
   /// Function, whose parameters the walk adds).
   void setBuilder(ir::Builder *B) { IRB = B; }
@@ -99,7 +117,7 @@ public:
   //===--- Used by the builtins ---------------------------------------===//
   void error(ProblemKind K, SourceRange R, std::string Message);
   const AnalyzeOptions &options() const { return Opts; }
-  std::string_view sourceText(SourceRange R) const { return File.text().slice(R); }
+  std::string_view sourceText(SourceRange R) const { return Scope->File->text().slice(R); }
   /// A constexpr number becomes a scalar tensor (Triton's `to_tensor`).
   Value toTensor(const Value &V, SourceRange R);
   /// Checks and builds a block type (`validate_block_shape`); Poison-free
@@ -119,9 +137,17 @@ public:
   /// The op of a binary operator on operands promoted to Computation.
   ir::Value *emitBinary(ast::BinOpKind Op, const Value &L, const Value &R, const TileType &Computation,
                         const TileType &ResultType, SourceRange Range);
-  void recordAccess(MemoryAccess A) { Out.Accesses.push_back(std::move(A)); }
+  /// Accesses inside a helper of another module are not this file's (their
+  /// ranges are in the other file): the checks of that module's own kernels
+  /// see them.
+  void recordAccess(MemoryAccess A) {
+    if (Scope == &Root)
+      Out.Accesses.push_back(std::move(A));
+  }
   /// The access recorded for a tl.load / tl.store call, if any.
   MemoryAccess *accessFor(const ast::CallExpr *Call) {
+    if (Scope != &Root)
+      return nullptr;
     for (MemoryAccess &A : Out.Accesses)
       if (A.CallRange == Call->Range)
         return &A;
@@ -130,7 +156,8 @@ public:
   /// Calls a @jit function (inlined, as Triton does) with evaluated arguments.
   Value callJit(const ast::FunctionDefStmt &Fn, std::vector<Arg> Args, std::vector<std::pair<std::string, Arg>> Kw,
                 const ast::CallExpr *Call);
-  const ModuleInfo &info() const { return Info; }
+  /// The module the current frame's names resolve in.
+  const ModuleInfo &info() const { return *Scope->Info; }
 
 private:
   struct Frame {
@@ -143,6 +170,7 @@ private:
     bool IsKernel = false;
     std::vector<std::pair<Value, SourceRange>> Returns;
     const ast::CallExpr *CallSite = nullptr;
+    const ModuleScope *Scope = nullptr; ///< where Fn is defined
     /// Lowering: a `return` ran in the current block, so the statements
     /// after it are dead code (Python semantics) and are not emitted.
     bool Returned = false;
@@ -205,7 +233,31 @@ private:
   /// valid while the expression that asked for it is evaluated.
   const Value &evalView(const ast::Expr *E, Value &Storage);
   Value evalName(const ast::NameExpr *E);
-  Value evalGlobal(const std::string &Name, SourceRange R);
+  Value evalGlobal(const std::string &Name, SourceRange R) { return evalGlobalIn(*Scope, Name, R); }
+  /// Name looked up in S's module namespace; R is the reference (in the
+  /// current scope's file).
+  Value evalGlobalIn(const ModuleScope &S, const std::string &Name, SourceRange R);
+
+  //===--- Names of other modules (CheckImports.cpp) -------------------===//
+  /// The value an import path of module S names (`.utils.exp2`, `pkg.ops`):
+  /// resolved through the project; `triton.*` and `math.*` paths stay
+  /// qualified for the builtins; what cannot be resolved is Unknown.
+  Value importedValue(const ModuleScope &S, const std::string &Path, SourceRange R);
+  /// The value of attribute Attr of the project module named Path.
+  Value moduleAttribute(const std::string &Path, const std::string &Attr, SourceRange R);
+  Value symbolValue(const project::Symbol &Sym, SourceRange R);
+  /// Name through S's `from m import *` statements.
+  Value starImported(const ModuleScope &S, const std::string &Name, SourceRange R);
+  /// The scope of an imported module (the checked file's own when M is it).
+  const ModuleScope *scopeFor(const std::shared_ptr<const project::Module> &M);
+  /// The module a function value was defined in.
+  const ModuleScope *ownerOf(const ast::FunctionDefStmt *Fn) const;
+  /// A function value defined in S.
+  Value functionIn(const ModuleScope &S, const ast::FunctionDefStmt *Fn);
+  /// Where a problem found at R in the current scope is reported: R itself
+  /// in the checked file; else the call in the checked file that entered the
+  /// other module, with R (in its file) first among the related locations.
+  void placeProblem(Problem &P) const;
   Value evalAttribute(const ast::AttributeExpr *E);
   Value evalSubscript(const ast::SubscriptExpr *E);
   Value evalBinOp(const ast::BinOpExpr *E);
@@ -223,6 +275,12 @@ private:
   const ParsedFile &File;
   const ModuleInfo &Info;
   const AnalyzeOptions &Opts;
+  ModuleScope Root;                 ///< the checked file
+  const ModuleScope *Scope = &Root; ///< the current frame's module
+  std::map<const project::Module *, std::unique_ptr<ModuleScope>> Imported;
+  std::map<const ast::FunctionDefStmt *, const ModuleScope *> Owners;
+  project::Reads Reads;
+  bool UncalledHelper = false;
   ProblemSink &Sink;
   KernelAnalysis &Out;
   const Specialization *Spec = nullptr;

@@ -218,7 +218,7 @@ bool Rebaser::rebase(Problem &P) const {
   if (!rebase(P.Range))
     return false;
   for (RelatedLocation &L : P.Related)
-    if (!rebase(L.Range))
+    if (!L.File && !rebase(L.Range)) // a range in another file does not move
       return false;
   for (Fix &F : P.Fixes)
     for (TextEdit &E : F.Edits)

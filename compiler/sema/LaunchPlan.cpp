@@ -246,6 +246,15 @@ static std::vector<launch::ParsedLaunchSpec> directivesFor(const JitFunction &Fn
   return Out;
 }
 
+std::set<std::string> directedKernels(const ParsedFile &File, const ModuleInfo &Info) {
+  std::set<std::string> Out;
+  for (const launch::LaunchDirective &D : launch::findLaunchDirectives(File.text().text())) {
+    launch::ParsedLaunchSpec P = launch::parseLaunchSpec(File.text().slice(D.Body), D.Body.Begin);
+    Out.insert(targetKernel(D, P.Spec, Info));
+  }
+  return Out;
+}
+
 std::vector<Problem> checkLaunchDirectives(const ParsedFile &File, const ModuleInfo &Info) {
   std::vector<Problem> Out;
   for (const launch::LaunchDirective &D : launch::findLaunchDirectives(File.text().text())) {

@@ -32,6 +32,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -83,6 +84,8 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
 /// as planLaunch would (with what the file fixes added), so that `tessel
 /// check` and `tessel run` agree on which directives are valid.
 std::vector<Problem> checkLaunchDirectives(const ParsedFile &File, const ModuleInfo &Info);
+/// The @jit functions of the file some `# tessel: launch` directive is for.
+std::set<std::string> directedKernels(const ParsedFile &File, const ModuleInfo &Info);
 
 /// What the file's launches of a kernel tell `tessel check`.
 struct LaunchFacts {

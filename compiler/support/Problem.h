@@ -9,7 +9,9 @@
 #define TESSEL_COMPILER_SUPPORT_PROBLEM_H
 
 #include "compiler/support/SourceRange.h"
+#include "compiler/support/SourceText.h"
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +30,9 @@ std::string_view problemKindName(ProblemKind K);
 struct RelatedLocation {
   SourceRange Range;
   std::string Message;
+  /// The other file Range is in (an imported helper's module); null: the
+  /// problem's own file.
+  std::shared_ptr<const SourceText> File;
 };
 
 /// A replacement of source text that fixes a problem.

@@ -1,0 +1,564 @@
+//===- Project.cpp - modules, import resolution, launches across files ----===//
+/// \file
+/// Every lookup is bounded (alias chains and import cycles stop at
+/// MaxResolveDepth and give Unknown) and every cache sits under one mutex,
+/// held only for map operations: parsing a module happens outside it, behind
+/// a shared_future that later importers of the same file wait on, so each
+/// version of a module is parsed once however many threads import it.
+//===----------------------------------------------------------------------===//
+#include "compiler/project/Project.h"
+
+#include "compiler/frontend/AstWalk.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace tessel::project {
+
+/// Alias chains and import cycles longer than this are taken as Unknown.
+static constexpr int MaxResolveDepth = 24;
+
+bool isExternalRoot(std::string_view Head) { return Head == "triton" || Head == "math" || Head == "builtins"; }
+
+static std::string parentDir(const std::string &Path) {
+  size_t Slash = Path.rfind('/');
+  if (Slash == std::string::npos)
+    return ".";
+  return Slash == 0 ? std::string("/") : Path.substr(0, Slash);
+}
+
+static std::string baseName(const std::string &Path) {
+  size_t Slash = Path.rfind('/');
+  return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
+}
+
+static std::vector<std::string> splitDots(const std::string &S) {
+  std::vector<std::string> Out;
+  size_t Begin = 0;
+  while (true) {
+    size_t Dot = S.find('.', Begin);
+    Out.push_back(S.substr(Begin, Dot == std::string::npos ? std::string::npos : Dot - Begin));
+    if (Dot == std::string::npos)
+      return Out;
+    Begin = Dot + 1;
+  }
+}
+
+static bool isIdentifier(const std::string &S) {
+  if (S.empty() || std::isdigit(static_cast<unsigned char>(S[0])))
+    return false;
+  return std::all_of(S.begin(), S.end(), [](char C) {
+    return std::isalnum(static_cast<unsigned char>(C)) || C == '_' || static_cast<unsigned char>(C) >= 0x80;
+  });
+}
+
+/// An ASCII identifier byte (the index scan's inner loop: no locale calls).
+static bool isWordByte(char C) {
+  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || (C >= '0' && C <= '9') || C == '_';
+}
+
+Project::Project(std::vector<std::string> Extra) {
+  for (const std::string &P : Extra)
+    ExtraPaths.push_back(normalPath(P));
+}
+
+//===----------------------------------------------------------------------===//
+// Settings and roots
+//===----------------------------------------------------------------------===//
+
+Config Project::configFor(const std::string &Path) {
+  std::string Start = Files.isDirectory(Path) ? normalPath(Path) : parentDir(normalPath(Path));
+  {
+    std::lock_guard<std::mutex> L(Mu);
+    if (auto It = Configs.find(Start); It != Configs.end())
+      return It->second;
+  }
+  Config C;
+  for (std::string Dir = Start;; Dir = parentDir(Dir)) {
+    bool Toml = Files.isFile(Dir + "/tessel.toml"), Py = Files.isFile(Dir + "/pyproject.toml");
+    if (Toml || Py || Files.isFile(Dir + "/setup.py") || Files.isFile(Dir + "/setup.cfg") ||
+        Files.isDirectory(Dir + "/.git") || Files.isFile(Dir + "/.git")) {
+      C.Root = Dir;
+      if (Toml || Py) {
+        std::string Source = Dir + (Toml ? "/tessel.toml" : "/pyproject.toml");
+        FileSet::Contents Text = Files.contents(Source);
+        std::string Why;
+        Config Parsed;
+        Parsed.Root = Dir;
+        if (Text.Text && parseConfig(*Text.Text, Toml ? "" : "tool.tessel", Dir, Parsed, Why)) {
+          C.ExtraPaths = std::move(Parsed.ExtraPaths);
+          C.Source = Source;
+        } else if (Text.Text) {
+          C.Problem = Source + ": " + Why;
+        }
+      }
+      break;
+    }
+    if (Dir == "/" || Dir == ".")
+      break;
+  }
+  std::lock_guard<std::mutex> L(Mu);
+  return Configs.emplace(Start, std::move(C)).first->second;
+}
+
+std::string Project::packageRootOf(const std::string &Dir) {
+  std::string D = Dir;
+  for (int Guard = 0; Guard < 64 && Files.isFile(D + "/__init__.py"); ++Guard) {
+    std::string Up = parentDir(D);
+    if (Up == D)
+      break;
+    D = Up;
+  }
+  return D;
+}
+
+std::vector<std::string> Project::searchRoots(const std::string &Path) {
+  std::string Dir = parentDir(normalPath(Path));
+  {
+    std::lock_guard<std::mutex> L(Mu);
+    if (auto It = Roots.find(Dir); It != Roots.end())
+      return It->second;
+  }
+  Config C = configFor(Path);
+  std::vector<std::string> Out;
+  auto Add = [&](const std::string &R) {
+    if (!R.empty() && std::find(Out.begin(), Out.end(), R) == Out.end())
+      Out.push_back(R);
+  };
+  Add(C.Root);
+  for (const std::string &E : ExtraPaths)
+    Add(E);
+  for (const std::string &E : C.ExtraPaths)
+    Add(E);
+  if (!C.Root.empty() && Files.isDirectory(C.Root + "/src"))
+    Add(C.Root + "/src");
+  Add(packageRootOf(Dir));
+  Add(Dir);
+  std::lock_guard<std::mutex> L(Mu);
+  return Roots.emplace(Dir, std::move(Out)).first->second;
+}
+
+ModuleRef Project::refOf(const std::string &RawPath) {
+  ModuleRef Ref;
+  Ref.Path = normalPath(RawPath);
+  std::string Dir = parentDir(Ref.Path), File = baseName(Ref.Path);
+  std::string Stem =
+      File.size() > 3 && File.compare(File.size() - 3, 3, ".py") == 0 ? File.substr(0, File.size() - 3) : File;
+  Ref.IsPackage = Stem == "__init__";
+  std::vector<std::string> Parts;
+  if (!Ref.IsPackage)
+    Parts.push_back(Stem);
+  std::string D = Dir;
+  bool Chain = false;
+  for (int Guard = 0; Guard < 64 && Files.isFile(D + "/__init__.py"); ++Guard) {
+    Parts.push_back(baseName(D));
+    Chain = true;
+    std::string Up = parentDir(D);
+    if (Up == D)
+      break;
+    D = Up;
+  }
+  if (!Chain) {
+    // A namespace package: named from the first configured root above it.
+    Config C = configFor(Ref.Path);
+    std::vector<std::string> Candidates{C.Root};
+    if (!C.Root.empty())
+      Candidates.push_back(C.Root + "/src");
+    Candidates.insert(Candidates.end(), ExtraPaths.begin(), ExtraPaths.end());
+    Candidates.insert(Candidates.end(), C.ExtraPaths.begin(), C.ExtraPaths.end());
+    std::string Best;
+    for (const std::string &R : Candidates)
+      if (!R.empty() && Dir.size() > R.size() && Dir.compare(0, R.size(), R) == 0 && Dir[R.size()] == '/' &&
+          R.size() > Best.size())
+        Best = R;
+    if (!Best.empty()) {
+      std::vector<std::string> Rel;
+      for (std::string X = Dir; X != Best; X = parentDir(X))
+        Rel.push_back(baseName(X));
+      if (std::all_of(Rel.begin(), Rel.end(), isIdentifier))
+        Parts.insert(Parts.end(), Rel.begin(), Rel.end());
+    }
+  }
+  std::reverse(Parts.begin(), Parts.end());
+  for (const std::string &P : Parts)
+    Ref.Name += (Ref.Name.empty() ? "" : ".") + P;
+  return Ref;
+}
+
+std::string Project::findModule(const std::string &Name, const std::string &FromPath) {
+  std::string Key = parentDir(normalPath(FromPath)) + '\0' + Name;
+  {
+    std::lock_guard<std::mutex> L(Mu);
+    if (auto It = Found.find(Key); It != Found.end())
+      return It->second;
+  }
+  std::string Rel = Name;
+  std::replace(Rel.begin(), Rel.end(), '.', '/');
+  std::string Result, Namespace;
+  for (const std::string &Root : searchRoots(FromPath)) {
+    std::string Base = Root + "/" + Rel;
+    if (Files.isFile(Base + ".py")) {
+      Result = Base + ".py";
+      break;
+    }
+    if (Files.isFile(Base + "/__init__.py")) {
+      Result = Base + "/__init__.py";
+      break;
+    }
+    if (Namespace.empty() && Files.isDirectory(Base))
+      Namespace = Base;
+  }
+  if (Result.empty())
+    Result = Namespace;
+  std::lock_guard<std::mutex> L(Mu);
+  return Found.emplace(std::move(Key), std::move(Result)).first->second;
+}
+
+//===----------------------------------------------------------------------===//
+// Modules
+//===----------------------------------------------------------------------===//
+
+/// `__all__ = [...]` or `(...)` of string literals, as discovery evaluated it.
+static std::optional<std::vector<std::string>> staticAll(const ModuleInfo &Info) {
+  auto It = Info.Globals.find("__all__");
+  if (It == Info.Globals.end() || !It->second.Value.isSequence())
+    return std::nullopt;
+  std::vector<std::string> Names;
+  for (const PyValue &V : It->second.Value.elements()) {
+    if (!V.isStr())
+      return std::nullopt;
+    Names.push_back(V.asStr());
+  }
+  return Names;
+}
+
+std::shared_ptr<const Module> Project::moduleAt(const std::string &RawPath) {
+  std::string Path = normalPath(RawPath);
+  FileSet::Contents C = Files.contents(Path);
+  if (!C.Text)
+    return nullptr;
+  std::promise<std::shared_ptr<const Module>> Promise;
+  {
+    std::unique_lock<std::mutex> L(Mu);
+    Cached &Entry = Modules[Path];
+    if (Entry.Hash == C.Hash && Entry.Mod.valid()) {
+      std::shared_future<std::shared_ptr<const Module>> F = Entry.Mod;
+      L.unlock();
+      return F.get(); // parsed, or being parsed by another thread
+    }
+    Entry.Hash = C.Hash;
+    Entry.Mod = Promise.get_future().share();
+  }
+  auto M = std::make_shared<Module>();
+  M->Ref = refOf(Path);
+  M->Hash = C.Hash;
+  M->File = ParsedFile::parse(std::make_shared<SourceText>(*C.Text, Path));
+  ProblemSink Ignored; // problems of an imported module are its own check's business
+  M->Info = discover(M->File->module(), Ignored);
+  M->All = staticAll(M->Info);
+  std::shared_ptr<const Module> Done = std::move(M);
+  Promise.set_value(Done);
+  return Done;
+}
+
+//===----------------------------------------------------------------------===//
+// Symbols
+//===----------------------------------------------------------------------===//
+
+std::string Project::absolute(const std::string &Dotted, const ModuleRef &From) {
+  if (Dotted.empty() || Dotted[0] != '.')
+    return Dotted;
+  size_t Level = 0;
+  while (Level < Dotted.size() && Dotted[Level] == '.')
+    ++Level;
+  std::string Rest = Dotted.substr(Level);
+  std::vector<std::string> Package = From.Name.empty() ? std::vector<std::string>{} : splitDots(From.Name);
+  if (!From.IsPackage && !Package.empty())
+    Package.pop_back();
+  for (size_t I = 1; I < Level; ++I) {
+    if (Package.empty())
+      return {};
+    Package.pop_back();
+  }
+  if (Package.empty())
+    return {}; // "attempted relative import with no known parent package"
+  std::string Out;
+  for (const std::string &P : Package)
+    Out += (Out.empty() ? "" : ".") + P;
+  return Rest.empty() ? Out : Out + "." + Rest;
+}
+
+Symbol Project::resolve(const std::string &Dotted, const ModuleRef &From, Reads *R) {
+  std::string Abs = absolute(Dotted, From);
+  if (Abs.empty())
+    return {};
+  return resolveIn(Abs, From, R, 0);
+}
+
+Symbol Project::member(const std::shared_ptr<const Module> &M, const std::string &Name, Reads *R) {
+  return memberIn(M, Name, R, 0);
+}
+
+Symbol Project::globalValue(const std::shared_ptr<const Module> &M, const GlobalSymbol &G, Reads *R) {
+  return globalIn(M, G, R, 0);
+}
+
+Symbol Project::moduleSymbol(const std::string &Name, const ModuleRef &From, Reads *R) {
+  std::string File = findModule(Name, From.Path);
+  if (File.empty())
+    return {};
+  Symbol S;
+  S.K = Symbol::Kind::Module;
+  S.Path = Name;
+  if (File.size() < 3 || File.compare(File.size() - 3, 3, ".py") != 0)
+    return S; // a namespace package
+  S.Mod = moduleAt(File);
+  if (!S.Mod)
+    return {};
+  if (R)
+    (*R)[S.Mod->Ref.Path] = S.Mod->Hash;
+  return S;
+}
+
+Symbol Project::resolveIn(const std::string &Abs, const ModuleRef &From, Reads *R, int Depth) {
+  if (Depth > MaxResolveDepth)
+    return {};
+  std::vector<std::string> Parts = splitDots(Abs);
+  if (isExternalRoot(Parts[0])) {
+    Symbol S;
+    S.K = Symbol::Kind::External;
+    S.Path = Abs;
+    return S;
+  }
+  Symbol Cur = moduleSymbol(Parts[0], From, R);
+  for (size_t I = 1; I < Parts.size() && Cur.K != Symbol::Kind::Unknown; ++I) {
+    if (Cur.K == Symbol::Kind::External) {
+      Cur.Path += "." + Parts[I];
+    } else if (Cur.K == Symbol::Kind::Module && Cur.Mod) {
+      Cur = memberIn(Cur.Mod, Parts[I], R, Depth + 1);
+    } else if (Cur.K == Symbol::Kind::Module) {
+      Cur = moduleSymbol(Cur.Path + "." + Parts[I], From, R);
+    } else {
+      return {}; // an attribute of a function or a value: not followed
+    }
+  }
+  return Cur;
+}
+
+Symbol Project::globalIn(const std::shared_ptr<const Module> &M, const GlobalSymbol &G, Reads *R, int Depth) {
+  if (G.Value.kind() == PyValue::Kind::Qualified) {
+    std::string Abs = absolute(G.Value.qualifiedPath(), M->Ref);
+    return Abs.empty() ? Symbol{} : resolveIn(Abs, M->Ref, R, Depth + 1);
+  }
+  Symbol S;
+  S.Mod = M;
+  if (G.Value.kind() == PyValue::Kind::Function) {
+    S.K = Symbol::Kind::Function;
+    S.Def = G.Value.asFunction();
+    return S;
+  }
+  S.K = Symbol::Kind::Global;
+  S.Global = &G;
+  return S;
+}
+
+Symbol Project::memberIn(const std::shared_ptr<const Module> &M, const std::string &Name, Reads *R, int Depth) {
+  if (Depth > MaxResolveDepth)
+    return {};
+  const ModuleInfo &Info = M->Info;
+  Symbol S;
+  S.Mod = M;
+  // The order of KernelChecker::evalGlobal: the tables discovery keeps are
+  // disjoint except for a @jit def rebound later, which Jit reflects.
+  if (const JitFunction *J = Info.jit(Name); J && J->Def) {
+    S.K = Symbol::Kind::Function;
+    S.Def = J->Def;
+    return S;
+  }
+  if (auto It = Info.Imports.find(Name); It != Info.Imports.end()) {
+    std::string Abs = absolute(It->second, M->Ref);
+    if (Abs.empty())
+      return {};
+    // `from . import ops` in a package's __init__ binds its own submodule:
+    // resolving it through the package's namespace would come back here.
+    if (M->Ref.IsPackage && Abs == M->Ref.Name + "." + Name)
+      return moduleSymbol(Abs, M->Ref, R);
+    return resolveIn(Abs, M->Ref, R, Depth + 1);
+  }
+  if (auto It = Info.Globals.find(Name); It != Info.Globals.end())
+    return globalIn(M, It->second, R, Depth);
+  if (auto It = Info.Functions.find(Name); It != Info.Functions.end()) {
+    S.K = Symbol::Kind::Function;
+    S.Def = It->second;
+    return S;
+  }
+  if (M->Ref.IsPackage) {
+    Symbol Sub = moduleSymbol(M->Ref.Name + "." + Name, M->Ref, R);
+    if (Sub.K != Symbol::Kind::Unknown)
+      return Sub;
+  }
+  for (const std::string &Star : Info.StarImports) {
+    std::string Abs = absolute(Star, M->Ref);
+    if (Abs.empty())
+      continue;
+    Symbol From = resolveIn(Abs, M->Ref, R, Depth + 1);
+    if (From.K == Symbol::Kind::External) {
+      From.Path += "." + Name;
+      From.ViaStar = true;
+      return From;
+    }
+    if (From.K != Symbol::Kind::Module || !From.Mod)
+      continue;
+    bool Exported = From.Mod->All ? std::count(From.Mod->All->begin(), From.Mod->All->end(), Name) > 0
+                                  : !Name.empty() && Name[0] != '_';
+    if (!Exported)
+      continue;
+    Symbol Found = memberIn(From.Mod, Name, R, Depth + 1);
+    if (Found.K != Symbol::Kind::Unknown)
+      return Found;
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Launches in other files
+//===----------------------------------------------------------------------===//
+
+std::vector<std::string> Project::pythonFiles(const std::string &Dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> Out;
+  std::error_code EC;
+  fs::recursive_directory_iterator It(Dir, fs::directory_options::skip_permission_denied, EC), End;
+  for (; !EC && It != End; It.increment(EC)) {
+    const fs::directory_entry &E = *It;
+    std::string Name = E.path().filename().string();
+    std::error_code TypeEC;
+    if (E.is_directory(TypeEC)) {
+      if (Name.empty() || Name[0] == '.' || Name == "__pycache__" || Name == "node_modules" || Name == "site-packages")
+        It.disable_recursion_pending();
+      continue;
+    }
+    if (Name.size() > 3 && Name.compare(Name.size() - 3, 3, ".py") == 0 && E.is_regular_file(TypeEC)) {
+      Out.push_back(normalPath(E.path().string()));
+      if (Out.size() >= MaxScannedFiles)
+        break;
+    }
+  }
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+const Project::NameIndex &Project::nameIndex(const std::string &Root) {
+  uint64_t Gen = Files.generation();
+  {
+    std::lock_guard<std::mutex> L(Mu);
+    auto It = Indexes.find(Root);
+    if (It != Indexes.end() && It->second->Generation == Gen)
+      return It->second->Names;
+  }
+  auto Index = std::make_shared<CachedIndex>();
+  Index->Generation = Gen;
+  for (const std::string &Path : pythonFiles(Root)) {
+    FileSet::Contents C = Files.contents(Path);
+    if (!C.Text)
+      continue;
+    const std::string &T = *C.Text;
+    std::unordered_map<std::string_view, uint8_t> Seen;
+    for (size_t At = 0; At < T.size(); ++At) {
+      char Ch = T[At];
+      if (Ch != '[' && Ch != '(')
+        continue;
+      size_t End = At;
+      while (End > 0 && (T[End - 1] == ' ' || T[End - 1] == '\t'))
+        --End;
+      size_t Begin = End;
+      while (Begin > 0 && isWordByte(T[Begin - 1]))
+        --Begin;
+      if (Begin == End || (T[Begin] >= '0' && T[Begin] <= '9'))
+        continue;
+      Seen[std::string_view(T).substr(Begin, End - Begin)] |= Ch == '[' ? BeforeBracket : BeforeParen;
+    }
+    for (const auto &[N, Marks] : Seen)
+      Index->Names[std::string(N)].emplace_back(Path, Marks);
+  }
+  std::lock_guard<std::mutex> L(Mu);
+  std::shared_ptr<CachedIndex> &Slot = Indexes[Root];
+  if (!Slot || Slot->Generation != Gen)
+    Slot = std::move(Index);
+  return Slot->Names;
+}
+
+std::vector<std::string> Project::mentions(const std::string &DefPath, const std::string &Name, uint8_t Marks) {
+  // Without a project root, only the file's own top package is scanned (its
+  // parent may be /tmp or a home directory); a lone script has no others.
+  Config C = configFor(DefPath);
+  std::string Root = C.Root;
+  if (Root.empty()) {
+    std::string Dir = parentDir(DefPath), Top = packageRootOf(Dir);
+    if (Top == Dir)
+      return {};
+    for (Root = Dir; parentDir(Root) != Top;)
+      Root = parentDir(Root);
+  }
+  const NameIndex &Index = nameIndex(Root);
+  std::vector<std::string> Out;
+  auto It = Index.find(Name);
+  if (It == Index.end())
+    return Out;
+  for (const auto &[Path, Has] : It->second)
+    if ((Has & Marks) && Path != DefPath)
+      Out.push_back(Path);
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+bool Project::names(const std::shared_ptr<const Module> &M, const std::string &Dotted, const std::string &DefPath,
+                    const std::string &Name) {
+  std::vector<std::string> Parts = splitDots(Dotted);
+  if (Parts.back() != Name)
+    return false;
+  Symbol S = memberIn(M, Parts[0], nullptr, 0);
+  for (size_t I = 1; I < Parts.size() && S.K == Symbol::Kind::Module && S.Mod; ++I)
+    S = memberIn(S.Mod, Parts[I], nullptr, 1);
+  return S.K == Symbol::Kind::Function && S.Mod && S.Mod->Ref.Path == DefPath && S.Def->Name == Name;
+}
+
+bool Project::launchedElsewhere(const std::string &RawDefPath, const std::string &Name) {
+  std::string DefPath = normalPath(RawDefPath);
+  for (const std::string &Path : mentions(DefPath, Name, BeforeBracket)) {
+    std::shared_ptr<const Module> M = moduleAt(Path);
+    if (!M)
+      continue;
+    for (const auto &[Callee, Range] : M->Info.OtherLaunches)
+      if (names(M, Callee, DefPath, Name))
+        return true;
+  }
+  return false;
+}
+
+bool Project::calledElsewhere(const std::string &RawDefPath, const std::string &Name) {
+  std::string DefPath = normalPath(RawDefPath);
+  for (const std::string &Path : mentions(DefPath, Name, BeforeParen)) {
+    std::shared_ptr<const Module> M = moduleAt(Path);
+    if (!M)
+      continue;
+    bool Found = false;
+    for (const auto &[JName, J] : M->Info.Jit) {
+      if (!J.Def || Found)
+        continue;
+      ast::Walker W;
+      W.OnExpr = [&](const ast::Expr *E) {
+        if (Found || !(isa<ast::NameExpr>(E) || isa<ast::AttributeExpr>(E)))
+          return;
+        std::string D = ast::dottedName(E);
+        Found = !D.empty() && names(M, D, DefPath, Name);
+      };
+      W.walk(J.Def->Body);
+    }
+    if (Found)
+      return true;
+  }
+  return false;
+}
+
+} // namespace tessel::project

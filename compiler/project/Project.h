@@ -1,0 +1,184 @@
+//===- Project.h - modules, import resolution, launches across files -*- C++ -*-===//
+/// \file
+/// The project model that sema asks for the names a file imports
+/// (rust-analyzer's base-db over the FileSet, pyright's import resolution):
+///
+/// - **Search roots**, in pyright's order: the project root (Config.h), the
+///   `extraPaths` of the settings and then of the project's toml, the
+///   project's `src/`, the parent of the importing file's top package (the
+///   `__init__.py` chain above it), and the importing file's own directory
+///   (Python's `sys.path[0]` for a script).
+/// - **Module name → file**: `a.b` is `a/b.py` or `a/b/__init__.py` under the
+///   first root that has it; a directory without `__init__.py` is a namespace
+///   package (submodules only).
+/// - **Modules**: a file is parsed and discovered once per content hash, on
+///   first use, into an immutable Module (the same ParsedFile + ModuleInfo
+///   the checked file gets) shared by every importer and thread.
+/// - **Symbols**: resolve() gives what a qualified path from ModuleInfo's
+///   imports means (`.utils.exp2`, `pkg.ops`, `tl.math.exp2`): a module, a
+///   function (with its module), a module-level value, a path outside the
+///   project that sema models itself (`triton.*`, `math.*`), or Unknown. It
+///   follows Python: attributes of a module first, then its submodules;
+///   re-exports through `__init__.py`, alias chains, `from m import *` with
+///   m's static `__all__` or public names.
+/// - **Launches and calls across files**: whether some other file of the
+///   project launches a @jit function (`k[grid](...)`) or calls it from its
+///   own @jit code, found by an index of the identifiers written before a
+///   `[` or a `(` in every project file (one text scan per file), parsing
+///   only the files that name the function there.
+///
+/// Invariants: no LSP or JSON types; nothing here reports a problem in the
+/// user's code; what cannot be resolved is Unknown (never a guess); every
+/// method is safe to call from several threads at once.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_PROJECT_PROJECT_H
+#define TESSEL_COMPILER_PROJECT_PROJECT_H
+
+#include "compiler/frontend/Discovery.h"
+#include "compiler/frontend/Parser.h"
+#include "compiler/project/Config.h"
+#include "compiler/project/FileSet.h"
+
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace tessel::project {
+
+/// Where a module sits, as an importer: enough to resolve its relative
+/// imports and to find its search roots.
+struct ModuleRef {
+  std::string Path;       ///< absolute file path ("" for a buffer with no file)
+  std::string Name;       ///< dotted module name ("pkg.ops.utils"; the stem for a lone script)
+  bool IsPackage = false; ///< an `__init__.py`
+};
+
+/// One module of the project, parsed and discovered once, then shared.
+struct Module {
+  ModuleRef Ref;
+  uint64_t Hash = 0;
+  std::shared_ptr<const ParsedFile> File;
+  ModuleInfo Info;
+  /// `__all__` when the module assigns it a literal list or tuple of strings.
+  std::optional<std::vector<std::string>> All;
+};
+
+/// What a qualified path means in the project.
+struct Symbol {
+  enum class Kind {
+    Unknown,  ///< not resolvable statically: stay silent
+    External, ///< outside the project, modelled by sema (`triton.language.exp`): Path
+    Module,   ///< a module (Mod) or a namespace package (Mod null): Path is its name
+    Function, ///< a top-level `def` (Def) of Mod
+    Global,   ///< a module-level assignment (Global) of Mod
+  };
+  Kind K = Kind::Unknown;
+  std::string Path;
+  std::shared_ptr<const Module> Mod;
+  const ast::FunctionDefStmt *Def = nullptr;
+  const GlobalSymbol *Global = nullptr;
+  /// Found through `from m import *` of a module outside the project: the
+  /// name may not exist there.
+  bool ViaStar = false;
+};
+
+/// The other files an analysis read, by path, with their content hash (0:
+/// absent): equal reads and equal own inputs mean an equal analysis.
+using Reads = std::map<std::string, uint64_t>;
+
+/// Qualified paths sema models itself, never looked up in the project.
+bool isExternalRoot(std::string_view Head);
+
+class Project {
+public:
+  /// ExtraPaths: the editor's or command line's `extraPaths`, searched
+  /// before the project's own settings.
+  explicit Project(std::vector<std::string> ExtraPaths = {});
+  Project(const Project &) = delete;
+  Project &operator=(const Project &) = delete;
+
+  FileSet &files() { return Files; }
+
+  /// The settings that apply to the file at Path (cached per directory).
+  Config configFor(const std::string &Path);
+  /// The search roots for imports written in the file at Path, in order.
+  std::vector<std::string> searchRoots(const std::string &Path);
+  /// The module the file at Path is, as its importers name it.
+  ModuleRef refOf(const std::string &Path);
+  /// The module in the file at Path, parsed on first use (and again after its
+  /// contents change); null when the file cannot be read.
+  std::shared_ptr<const Module> moduleAt(const std::string &Path);
+
+  /// What Dotted means seen from the module From: a path as
+  /// ModuleInfo::Imports holds it, absolute (`pkg.ops.exp2`) or relative
+  /// (`..ops.exp2`). Every module it reads goes to R.
+  Symbol resolve(const std::string &Dotted, const ModuleRef &From, Reads *R = nullptr);
+  /// Name as an attribute of module M: its namespace, then its submodules.
+  Symbol member(const std::shared_ptr<const Module> &M, const std::string &Name, Reads *R = nullptr);
+  /// The value a module-level global is bound to, resolved when it names
+  /// something (`exp2 = tl.math.exp2`, `helper = other.helper`).
+  Symbol globalValue(const std::shared_ptr<const Module> &M, const GlobalSymbol &G, Reads *R = nullptr);
+  /// Dotted made absolute for From ("" when it climbs above the top package).
+  static std::string absolute(const std::string &Dotted, const ModuleRef &From);
+
+  /// The files scanned are those under the project root (Config.h); with none,
+  /// those of the defining file's top package, and none for a lone script.
+  /// Does a file of the project other than the one defining it launch the
+  /// @jit function Name defined in the file at DefPath (`Name[grid](...)`,
+  /// through any import of it)?
+  bool launchedElsewhere(const std::string &DefPath, const std::string &Name);
+  /// Does a @jit function of another file of the project call (or name) the
+  /// @jit function Name defined in the file at DefPath, through any import
+  /// of it? Then it is a helper of that file's kernels.
+  bool calledElsewhere(const std::string &DefPath, const std::string &Name);
+  /// Every `.py` file under Dir (sorted; hidden directories and caches
+  /// skipped; at most MaxScannedFiles).
+  std::vector<std::string> pythonFiles(const std::string &Dir);
+  static constexpr size_t MaxScannedFiles = 20000;
+
+private:
+  Symbol resolveIn(const std::string &Absolute, const ModuleRef &From, Reads *R, int Depth);
+  Symbol memberIn(const std::shared_ptr<const Module> &M, const std::string &Name, Reads *R, int Depth);
+  Symbol globalIn(const std::shared_ptr<const Module> &M, const GlobalSymbol &G, Reads *R, int Depth);
+  Symbol moduleSymbol(const std::string &Name, const ModuleRef &From, Reads *R);
+  /// The file of module Name for an importer at FromPath: "" when none, the
+  /// directory itself for a namespace package.
+  std::string findModule(const std::string &Name, const std::string &FromPath);
+  std::string packageRootOf(const std::string &Dir);
+  /// Identifiers written before a `[` (BeforeBracket) or a `(` (BeforeParen)
+  /// in the files under Root, with the files and which of the two.
+  enum : uint8_t { BeforeBracket = 1, BeforeParen = 2 };
+  using NameIndex = std::unordered_map<std::string, std::vector<std::pair<std::string, uint8_t>>>;
+  const NameIndex &nameIndex(const std::string &Root);
+  /// The files other than DefPath that write Name before one of Marks.
+  std::vector<std::string> mentions(const std::string &DefPath, const std::string &Name, uint8_t Marks);
+  /// Does the dotted name Dotted, read in module M, mean the function Name of DefPath?
+  bool names(const std::shared_ptr<const Module> &M, const std::string &Dotted, const std::string &DefPath,
+             const std::string &Name);
+
+  FileSet Files;
+  std::vector<std::string> ExtraPaths;
+  std::mutex Mu;
+  std::unordered_map<std::string, Config> Configs;                 ///< by directory
+  std::unordered_map<std::string, std::vector<std::string>> Roots; ///< by directory
+  std::unordered_map<std::string, std::string> Found;              ///< "dir\0name" -> file
+  struct Cached {
+    uint64_t Hash = 0;
+    std::shared_future<std::shared_ptr<const Module>> Mod;
+  };
+  std::unordered_map<std::string, Cached> Modules; ///< by path
+  struct CachedIndex {
+    uint64_t Generation = 0;
+    NameIndex Names;
+  };
+  std::unordered_map<std::string, std::shared_ptr<CachedIndex>> Indexes; ///< by root
+};
+
+} // namespace tessel::project
+
+#endif // TESSEL_COMPILER_PROJECT_PROJECT_H

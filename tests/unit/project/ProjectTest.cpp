@@ -1,0 +1,247 @@
+//===- ProjectTest.cpp - Python's import resolution in the project model --===//
+/// \file
+/// Resolution on small trees written to a temporary directory: relative and
+/// absolute imports, packages and their `__init__.py` re-exports, star
+/// imports with and without `__all__`, `src/` layouts, roots from
+/// tessel.toml and pyproject.toml, alias chains, open buffers over disk,
+/// launches found in other files, and Unknown for whatever is outside.
+//===----------------------------------------------------------------------===//
+#include "compiler/project/Project.h"
+
+#include "TempTree.h"
+
+#include <gtest/gtest.h>
+
+namespace tessel::project {
+namespace {
+
+using testing::TempTree;
+using K = Symbol::Kind;
+
+const char *Jit = "import triton\nimport triton.language as tl\n";
+
+/// "Function f in <relative path>" for a symbol, to compare in one line.
+std::string describe(const Symbol &S, const TempTree &T) {
+  auto Where = [&](const std::shared_ptr<const Module> &M) {
+    return M ? M->Ref.Path.substr(T.Root.size() + 1) : std::string("?");
+  };
+  switch (S.K) {
+  case K::Unknown:
+    return "Unknown";
+  case K::External:
+    return "External " + S.Path;
+  case K::Module:
+    return "Module " + S.Path + (S.Mod ? " in " + Where(S.Mod) : std::string(" (namespace)"));
+  case K::Function:
+    return "Function " + S.Def->Name + " in " + Where(S.Mod);
+  case K::Global:
+    return "Global " + S.Global->Name + " in " + Where(S.Mod);
+  }
+  return "?";
+}
+
+TEST(ProjectTest, RelativeAndAbsoluteImports) {
+  TempTree T;
+  T.write("pyproject.toml", "");
+  T.write("pkg/__init__.py", "");
+  T.write("pkg/ops/__init__.py", "");
+  T.write("pkg/ops/utils.py", std::string(Jit) + "@triton.jit\ndef f(x):\n    return x\n");
+  T.write("pkg/common.py", std::string(Jit) + "@triton.jit\ndef g(x):\n    return x\n");
+  std::string Kern =
+      T.write("pkg/ops/kern.py", "from .utils import f\nfrom ..common import g\nimport pkg.ops.utils as u\n");
+  Project P;
+  ModuleRef Ref = P.refOf(Kern);
+  EXPECT_EQ(Ref.Name, "pkg.ops.kern");
+  EXPECT_FALSE(Ref.IsPackage);
+  std::shared_ptr<const Module> M = P.moduleAt(Kern);
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->Info.Imports.at("f"), ".utils.f");
+  EXPECT_EQ(describe(P.resolve(".utils.f", Ref), T), "Function f in pkg/ops/utils.py");
+  EXPECT_EQ(describe(P.resolve("..common.g", Ref), T), "Function g in pkg/common.py");
+  EXPECT_EQ(describe(P.resolve("pkg.ops.utils", Ref), T), "Module pkg.ops.utils in pkg/ops/utils.py");
+  EXPECT_EQ(describe(P.resolve("pkg.ops.utils.f", Ref), T), "Function f in pkg/ops/utils.py");
+  // Climbing above the top package is an error in Python: Unknown here.
+  EXPECT_EQ(describe(P.resolve("....x", Ref), T), "Unknown");
+  EXPECT_EQ(Project::absolute("..common.g", Ref), "pkg.common.g");
+  EXPECT_EQ(Project::absolute(".", P.refOf(T.path("pkg/ops/__init__.py"))), "pkg.ops");
+}
+
+TEST(ProjectTest, InitReexportsAndAliasChains) {
+  TempTree T;
+  T.write("setup.py", "");
+  T.write("lib/__init__.py", "from .ops.math import exp2 as fast_exp2\nfrom . import ops\n");
+  T.write("lib/ops/__init__.py", "from .math import *\n");
+  T.write("lib/ops/math.py", std::string(Jit) + "ex2 = tl.math.exp2\n"
+                                                "from triton.language.math import exp2 as e2\n"
+                                                "@triton.jit\ndef exp2(x):\n    return ex2(x)\n"
+                                                "helper = exp2\n"
+                                                "BLOCK = tl.constexpr(64)\n"
+                                                "def _private(x):\n    return x\n");
+  std::string User = T.write("user.py", "import lib\n");
+  Project P;
+  ModuleRef Ref = P.refOf(User);
+  EXPECT_EQ(describe(P.resolve("lib.fast_exp2", Ref), T), "Function exp2 in lib/ops/math.py");
+  EXPECT_EQ(describe(P.resolve("lib.ops.exp2", Ref), T), "Function exp2 in lib/ops/math.py");
+  EXPECT_EQ(describe(P.resolve("lib.ops.math.ex2", Ref), T), "External triton.language.math.exp2");
+  EXPECT_EQ(describe(P.resolve("lib.ops.math.e2", Ref), T), "External triton.language.math.exp2");
+  EXPECT_EQ(describe(P.resolve("lib.ops.math.helper", Ref), T), "Function exp2 in lib/ops/math.py");
+  EXPECT_EQ(describe(P.resolve("lib.ops.BLOCK", Ref), T), "Global BLOCK in lib/ops/math.py");
+  // A star import without __all__ takes public names only.
+  EXPECT_EQ(describe(P.resolve("lib.ops._private", Ref), T), "Unknown");
+  EXPECT_EQ(describe(P.resolve("lib.ops.math._private", Ref), T), "Function _private in lib/ops/math.py");
+}
+
+TEST(ProjectTest, StarImportHonoursAll) {
+  TempTree T;
+  T.write(".git/HEAD", "");
+  T.write("m/__init__.py", "from .impl import *\n");
+  T.write("m/impl.py", "__all__ = ['a']\ndef a():\n    pass\ndef b():\n    pass\n");
+  Project P;
+  ModuleRef Ref = P.refOf(T.write("main.py", ""));
+  EXPECT_EQ(describe(P.resolve("m.a", Ref), T), "Function a in m/impl.py");
+  EXPECT_EQ(describe(P.resolve("m.b", Ref), T), "Unknown");
+}
+
+TEST(ProjectTest, SrcLayoutAndNamespacePackages) {
+  TempTree T;
+  T.write("pyproject.toml", "[project]\nname = 'x'\n");
+  T.write("src/liger/__init__.py", "");
+  T.write("src/liger/ops/kernels.py", "def k():\n    pass\n"); // ops/ has no __init__.py
+  std::string Test = T.write("test/test_k.py", "");
+  Project P;
+  ModuleRef Ref = P.refOf(Test);
+  std::vector<std::string> Roots = P.searchRoots(Test);
+  ASSERT_GE(Roots.size(), 2u);
+  EXPECT_EQ(Roots[0], T.Root);
+  EXPECT_EQ(Roots[1], T.Root + "/src");
+  EXPECT_EQ(describe(P.resolve("liger.ops.kernels.k", Ref), T), "Function k in src/liger/ops/kernels.py");
+  EXPECT_EQ(describe(P.resolve("liger.ops", Ref), T), "Module liger.ops (namespace)");
+  EXPECT_EQ(P.refOf(T.path("src/liger/ops/kernels.py")).Name, "liger.ops.kernels");
+}
+
+TEST(ProjectTest, ExtraPathsFromTomlAndSettings) {
+  TempTree T;
+  T.write("tessel.toml", "extraPaths = [\"vendor\"]\n");
+  T.write("vendor/vlib/__init__.py", "X = 1\n");
+  T.write("other/olib.py", "Y = 2\n");
+  std::string Main = T.write("app/main.py", "");
+  {
+    Project P;
+    Config C = P.configFor(Main);
+    EXPECT_EQ(C.Root, T.Root);
+    ASSERT_EQ(C.ExtraPaths.size(), 1u);
+    EXPECT_EQ(C.ExtraPaths[0], T.Root + "/vendor");
+    EXPECT_EQ(describe(P.resolve("vlib.X", P.refOf(Main)), T), "Global X in vendor/vlib/__init__.py");
+    EXPECT_EQ(describe(P.resolve("olib.Y", P.refOf(Main)), T), "Unknown");
+  }
+  Project WithSetting({T.path("other")});
+  EXPECT_EQ(describe(WithSetting.resolve("olib.Y", WithSetting.refOf(Main)), T), "Global Y in other/olib.py");
+}
+
+TEST(ProjectTest, PyprojectToolTesselTable) {
+  TempTree T;
+  T.write("pyproject.toml", "[project]\nname = 'x'\n[tool.tessel]\nextraPaths = ['third_party']\n");
+  T.write("third_party/tp.py", "Z = 3\n");
+  std::string Main = T.write("main.py", "");
+  Project P;
+  EXPECT_EQ(describe(P.resolve("tp.Z", P.refOf(Main)), T), "Global Z in third_party/tp.py");
+}
+
+TEST(ProjectTest, MalformedTomlIsIgnoredWithAReason) {
+  TempTree T;
+  T.write("tessel.toml", "extraPaths = [\"unterminated\n");
+  std::string Main = T.write("main.py", "");
+  Project P;
+  Config C = P.configFor(Main);
+  EXPECT_EQ(C.Root, T.Root);
+  EXPECT_TRUE(C.ExtraPaths.empty());
+  EXPECT_NE(C.Problem.find("tessel.toml"), std::string::npos) << C.Problem;
+  T.write("tessel.toml", "extraPaths = 3\n");
+  Project Q;
+  EXPECT_NE(Q.configFor(Main).Problem.find("array of strings"), std::string::npos);
+}
+
+TEST(ProjectTest, WhatIsOutsideIsUnknown) {
+  TempTree T;
+  T.write("pyproject.toml", "");
+  std::string Main = T.write("main.py", "import torch\n");
+  Project P;
+  ModuleRef Ref = P.refOf(Main);
+  EXPECT_EQ(describe(P.resolve("torch.sin", Ref), T), "Unknown");
+  EXPECT_EQ(describe(P.resolve("nowhere.mod.f", Ref), T), "Unknown");
+  EXPECT_EQ(describe(P.resolve("triton.language.exp", Ref), T), "External triton.language.exp");
+  EXPECT_EQ(describe(P.resolve("math.pi", Ref), T), "External math.pi");
+}
+
+TEST(ProjectTest, ImportCyclesEnd) {
+  TempTree T;
+  T.write("pyproject.toml", "");
+  T.write("a.py", "from b import x\n");
+  T.write("b.py", "from a import x\n");
+  Project P;
+  EXPECT_EQ(describe(P.resolve("a.x", P.refOf(T.path("a.py"))), T), "Unknown");
+}
+
+TEST(ProjectTest, OpenBuffersOverrideDiskAndModulesFollowEdits) {
+  TempTree T;
+  T.write("pyproject.toml", "");
+  std::string U = T.write("u.py", "def f():\n    pass\n");
+  Project P;
+  ModuleRef Ref = P.refOf(T.write("main.py", ""));
+  Reads R;
+  EXPECT_EQ(describe(P.resolve("u.f", Ref, &R), T), "Function f in u.py");
+  ASSERT_EQ(R.count(U), 1u);
+  uint64_t Before = R[U];
+  std::shared_ptr<const Module> M1 = P.moduleAt(U);
+  EXPECT_EQ(P.moduleAt(U), M1); // parsed once, shared
+  P.files().setOverlay(U, "def g():\n    pass\n");
+  EXPECT_EQ(describe(P.resolve("u.f", Ref), T), "Unknown");
+  Reads R2;
+  EXPECT_EQ(describe(P.resolve("u.g", Ref, &R2), T), "Function g in u.py");
+  EXPECT_NE(R2[U], Before);
+  EXPECT_NE(P.moduleAt(U), M1);
+  P.files().clearOverlay(U);
+  EXPECT_EQ(describe(P.resolve("u.f", Ref), T), "Function f in u.py");
+  // A change on disk shows once the file is invalidated (a watched-file event).
+  T.write("u.py", "def h():\n    pass\n");
+  EXPECT_EQ(describe(P.resolve("u.h", Ref), T), "Unknown");
+  P.files().invalidate(U);
+  EXPECT_EQ(describe(P.resolve("u.h", Ref), T), "Function h in u.py");
+}
+
+TEST(ProjectTest, LaunchesInOtherFiles) {
+  TempTree T;
+  T.write("pyproject.toml", "");
+  T.write("pkg/__init__.py", "");
+  std::string Kernels = T.write("pkg/kernels.py", std::string(Jit) + "@triton.jit\ndef launched(X):\n    pass\n"
+                                                                     "@triton.jit\ndef helper(x):\n    return x\n"
+                                                                     "@triton.jit\ndef via_module(X):\n    pass\n");
+  T.write("pkg/wrap.py", "from .kernels import launched\nfrom . import kernels as kk\n"
+                         "def run(x):\n    launched[(1,)](x)\n    kk.via_module[(1,)](x)\n"
+                         "    helper[(1,)](x)  # not pkg.kernels.helper: an unbound name\n");
+  T.write("pkg/other.py",
+          std::string(Jit) + "@triton.jit\ndef helper(x):\n    pass\ndef go(x):\n    helper[(1,)](x)\n");
+  Project P;
+  EXPECT_TRUE(P.launchedElsewhere(Kernels, "launched"));
+  EXPECT_TRUE(P.launchedElsewhere(Kernels, "via_module"));
+  EXPECT_FALSE(P.launchedElsewhere(Kernels, "helper"));
+}
+
+TEST(ProjectTest, CallsFromOtherFilesJitCode) {
+  TempTree T;
+  T.write("pyproject.toml", "");
+  T.write("pkg/__init__.py", "");
+  std::string Lib = T.write("pkg/lib.py", std::string(Jit) + "@triton.jit\ndef store_tile(p, x):\n    tl.store(p, x)\n"
+                                                             "@triton.jit\ndef host_only(p):\n    pass\n"
+                                                             "@triton.jit\ndef unused(p):\n    pass\n");
+  T.write("pkg/k.py", std::string(Jit) + "from . import lib\nfrom .lib import host_only\n"
+                                         "@triton.jit\ndef k(p):\n    lib.store_tile(p, 1)\n"
+                                         "def host(p):\n    host_only(p)  # host code, not a @jit caller\n");
+  Project P;
+  EXPECT_TRUE(P.calledElsewhere(Lib, "store_tile"));
+  EXPECT_FALSE(P.calledElsewhere(Lib, "host_only"));
+  EXPECT_FALSE(P.calledElsewhere(Lib, "unused"));
+}
+
+} // namespace
+} // namespace tessel::project

@@ -1,0 +1,255 @@
+//===- ProjectSemaTest.cpp - kernels that use other modules' helpers ------===//
+/// \file
+/// Sema through the project model, on small trees written to a temporary
+/// directory: imported @jit helpers are inlined and run in their own module
+/// (its constexpr globals, aliases and further imports); a problem inside one
+/// is reported at the call in the checked file with the helper's token as a
+/// related location in its file; unresolvable imports stay silent; a @jit
+/// function is a kernel only where something launches it (here or in another
+/// file), else an uncalled helper; an edit in a helper module re-checks
+/// exactly the kernels that read it; lowerKernel inlines imported helpers.
+//===----------------------------------------------------------------------===//
+#include "compiler/ir/Printer.h"
+#include "compiler/sema/Analysis.h"
+#include "compiler/sema/Lowering.h"
+#include "unit/project/TempTree.h"
+
+#include <gtest/gtest.h>
+
+namespace tessel::sema {
+namespace {
+
+using testing::TempTree;
+
+const char *Header = "import triton\nimport triton.language as tl\n";
+
+std::shared_ptr<const ParsedFile> parseFrom(project::Project &P, const std::string &Path) {
+  project::FileSet::Contents C = P.files().contents(Path);
+  EXPECT_TRUE(C.Text) << Path;
+  return ParsedFile::parse(std::make_shared<SourceText>(C.Text ? *C.Text : std::string(), Path));
+}
+
+std::shared_ptr<const FileAnalysis> analyze(project::Project &P, const std::string &Path,
+                                            const FileAnalysis *Previous = nullptr) {
+  AnalyzeOptions O;
+  O.Project = &P;
+  return analyzeFile(parseFrom(P, Path), O, Previous);
+}
+
+/// "line:col Kind: message" per problem, then "  note file:line:col message"
+/// per related location (file named relative to the tree).
+std::string problems(const FileAnalysis &FA, const TempTree &T) {
+  std::string S;
+  auto Where = [&](const SourceText &Text, SourceRange R) {
+    LineCol LC = Text.lineCol(R.Begin);
+    return std::to_string(LC.Line + 1) + ":" + std::to_string(LC.Column + 1);
+  };
+  for (const Problem &P : FA.Problems) {
+    S += Where(FA.File->text(), P.Range) + " " + std::string(problemKindName(P.Kind)) + ": " + P.Message + "\n";
+    for (const RelatedLocation &L : P.Related) {
+      const SourceText &Text = L.File ? *L.File : FA.File->text();
+      std::string File = L.File ? L.File->path().substr(T.Root.size() + 1) : std::string("this");
+      S += "  note " + File + ":" + Where(Text, L.Range) + " " + L.Message + " `" + std::string(Text.slice(L.Range)) +
+           "`\n";
+    }
+  }
+  return S;
+}
+
+const ValueFact *fact(const FileAnalysis &FA, const std::string &Kernel, const std::string &Name) {
+  for (const KernelAnalysis &K : FA.Kernels)
+    if (K.Kernel == Kernel)
+      for (const ValueFact &V : K.Values)
+        if (V.Name == Name)
+          return &V;
+  return nullptr;
+}
+
+/// A package with helpers in several modules, as real libraries write them.
+void writeHelpers(TempTree &T) {
+  T.write("pyproject.toml", "");
+  T.write("pkg/__init__.py", "from .ops.utils import exp2\n");
+  T.write("pkg/ops/__init__.py", "");
+  T.write("pkg/ops/consts.py", std::string(Header) + "BLOCK = tl.constexpr(64)\nDT = tl.float16\n");
+  T.write("pkg/ops/utils.py", std::string(Header) +
+                                  "from .consts import BLOCK\n"
+                                  "try:\n    from triton.language.extra.cuda.libdevice import exp2 as _ex2\n"
+                                  "except ImportError:\n    from triton.language.math import exp2 as _ex2\n"
+                                  "alias = tl.math.exp2\n"
+                                  "@triton.jit\ndef exp2(x):\n    return alias(x)\n"
+                                  "@triton.jit\ndef widen(x):\n    return x + tl.zeros((BLOCK,), tl.float32)\n"
+                                  "@triton.jit\ndef bad(x):\n    return tl.arange(0, 3) + x\n");
+}
+
+TEST(ProjectSemaTest, ImportedHelpersRunInTheirOwnModule) {
+  TempTree T;
+  writeHelpers(T);
+  std::string Kern =
+      T.write("pkg/ops/kern.py", std::string(Header) + "from pkg import exp2\n"
+                                                       "from . import utils as u\n"
+                                                       "from .consts import BLOCK, DT\n"
+                                                       "import pkg.ops.utils\n"
+                                                       "@triton.jit\n"
+                                                       "def k(X, Y, N):\n"
+                                                       "    offs = tl.arange(0, BLOCK)\n"
+                                                       "    x = tl.load(X + offs, mask=offs < N).to(tl.float32)\n"
+                                                       "    y = u.widen(exp2(x)) + pkg.ops.utils.exp2(x)\n"
+                                                       "    z = y.to(DT)\n"
+                                                       "    tl.store(Y + offs, z, mask=offs < N)\n"
+                                                       "def run(x, y):\n    k[(1,)](x, y, 16)\n");
+  project::Project P;
+  auto FA = analyze(P, Kern);
+  EXPECT_EQ(problems(*FA, T), "");
+  const ValueFact *Y = fact(*FA, "k", "y");
+  ASSERT_TRUE(Y);
+  EXPECT_EQ(Y->Type.Shape, std::vector<int64_t>{64}); // BLOCK of consts.py, in widen's module
+  const ValueFact *Z = fact(*FA, "k", "z");
+  ASSERT_TRUE(Z);
+  EXPECT_EQ(Z->Type.Elem.Scalar, ScalarKind::FP16); // an imported dtype alias
+  // Every other file the analysis read is part of its reuse key.
+  ASSERT_EQ(FA->Records.size(), 1u);
+  EXPECT_TRUE(FA->Records[0].Inputs.Files.count(T.path("pkg/ops/utils.py")));
+  std::string Read;
+  for (const auto &[Path, Hash] : FA->Records[0].Inputs.Files)
+    Read += Path.substr(T.Root.size() + 1) + " ";
+  EXPECT_EQ(Read, "pkg/__init__.py pkg/ops/__init__.py pkg/ops/consts.py pkg/ops/utils.py ");
+}
+
+TEST(ProjectSemaTest, MisuseInsideAnImportedHelperIsReportedAtTheCall) {
+  TempTree T;
+  writeHelpers(T);
+  std::string Kern = T.write("pkg/ops/kern.py", std::string(Header) + "from .utils import bad\n"
+                                                                      "@triton.jit\n"
+                                                                      "def k(X):\n"
+                                                                      "    bad(tl.load(X))\n"
+                                                                      "def run(x):\n    k[(1,)](x)\n");
+  project::Project P;
+  auto FA = analyze(P, Kern);
+  EXPECT_EQ(problems(*FA, T), "6:5 ArangeRange: arange's range must be a power of 2\n"
+                              "  note pkg/ops/utils.py:17:12 in `bad` (pkg.ops.utils) `tl.arange(0, 3)`\n");
+}
+
+TEST(ProjectSemaTest, WhatCannotBeResolvedStaysSilent) {
+  TempTree T;
+  T.write("pyproject.toml", "");
+  std::string Kern =
+      T.write("kern.py", std::string(Header) + "import torch\n"
+                                               "from nowhere.ops import helper\n"
+                                               "from .relative import thing\n"
+                                               "from somewhere import *\n"
+                                               "@triton.jit\n"
+                                               "def k(X):\n"
+                                               "    x = tl.load(X)\n"
+                                               "    y = helper(x) + torch.sin(x) + thing(x) + starred(x)\n"
+                                               "    tl.store(X, y)\n"
+                                               "def run(x):\n    k[(1,)](x)\n");
+  project::Project P;
+  auto FA = analyze(P, Kern);
+  EXPECT_EQ(problems(*FA, T), "");
+}
+
+TEST(ProjectSemaTest, UncalledHelpersAreNotKernels) {
+  TempTree T;
+  T.write("pyproject.toml", "");
+  std::string Lib = T.write("lib.py", std::string(Header) + "@triton.jit\n"
+                                                            "def helper(x, y, BLOCK: tl.constexpr):\n"
+                                                            "    z = tl.load(x + tl.arange(0, BLOCK)) * y\n"
+                                                            "    return z\n"
+                                                            "@triton.jit\n"
+                                                            "def broken(x):\n"
+                                                            "    return undefined_name + x + tl.arange(0, 3)\n");
+  project::Project P;
+  auto FA = analyze(P, Lib);
+  // No "kernel returns a value", no guessed argument kinds; what holds
+  // whatever the arguments are is still reported.
+  EXPECT_EQ(problems(*FA, T), "9:12 UndefinedName: undefined_name is not defined\n"
+                              "9:33 ArangeRange: arange's range must be a power of 2\n");
+}
+
+TEST(ProjectSemaTest, AHelperCalledFromAnotherFileIsNotAKernel) {
+  TempTree T;
+  T.write("pyproject.toml", "");
+  // As a kernel launched by the host, BLOCK would be a runtime int, which
+  // tl.arange refuses; called from another file's kernel with 16, it is fine.
+  std::string Lib = T.write("lib.py", std::string(Header) + "@triton.jit\n"
+                                                            "def fill(p, BLOCK):\n"
+                                                            "    offs = tl.arange(0, BLOCK)\n"
+                                                            "    tl.store(p + offs, offs)\n");
+  project::Project Alone;
+  EXPECT_EQ(problems(*analyze(Alone, Lib), T),
+            "5:12 ConstexprRequired: arange's arguments must be of type tl.constexpr\n");
+  T.write("k.py", std::string(Header) + "from lib import fill\n@triton.jit\ndef k(P):\n    fill(P, 16)\n");
+  project::Project P;
+  EXPECT_EQ(problems(*analyze(P, Lib), T), "");
+}
+
+TEST(ProjectSemaTest, AKernelLaunchedFromAnotherFileIsAKernel) {
+  TempTree T;
+  T.write("pyproject.toml", "");
+  T.write("pkg/__init__.py", "");
+  std::string Kernels = T.write("pkg/kernels.py", std::string(Header) + "@triton.jit\n"
+                                                                        "def k(X):\n"
+                                                                        "    return tl.load(X)\n");
+  project::Project Before;
+  EXPECT_EQ(problems(*analyze(Before, Kernels), T), "");
+  T.write("pkg/wrapper.py", "from .kernels import k\ndef run(x):\n    k[(1,)](x)\n");
+  project::Project After;
+  EXPECT_NE(problems(*analyze(After, Kernels), T).find("KernelReturnsValue"), std::string::npos);
+}
+
+TEST(ProjectSemaTest, AnEditInAHelperModuleRechecksTheKernelsThatReadIt) {
+  TempTree T;
+  T.write("pyproject.toml", "");
+  std::string Utils = T.write("utils.py", std::string(Header) + "@triton.jit\ndef h(x):\n    return x * 2\n");
+  std::string Kern = T.write("kern.py", std::string(Header) + "from utils import h\n"
+                                                              "@triton.jit\n"
+                                                              "def uses(X):\n"
+                                                              "    tl.store(X, h(tl.load(X)))\n"
+                                                              "@triton.jit\n"
+                                                              "def plain(X):\n"
+                                                              "    tl.store(X, tl.load(X) + 1)\n"
+                                                              "def run(x):\n    uses[(1,)](x)\n    plain[(1,)](x)\n");
+  project::Project P;
+  auto First = analyze(P, Kern);
+  EXPECT_EQ(problems(*First, T), "");
+  auto Same = analyze(P, Kern, First.get());
+  EXPECT_EQ(Same->ReusedKernels, 2u);
+  // The helper module changes in an open buffer: only `uses` read it.
+  P.files().setOverlay(Utils, std::string(Header) + "@triton.jit\ndef h(x):\n    return x + tl.arange(0, 3)\n");
+  auto Edited = analyze(P, Kern, Same.get());
+  EXPECT_EQ(Edited->ReusedKernels, 1u);
+  project::Project Fresh;
+  Fresh.files().setOverlay(Utils, *P.files().contents(Utils).Text);
+  EXPECT_EQ(problems(*Edited, T), problems(*analyze(Fresh, Kern), T));
+  EXPECT_NE(problems(*Edited, T).find("ArangeRange"), std::string::npos);
+}
+
+TEST(ProjectSemaTest, LoweringInlinesImportedHelpers) {
+  TempTree T;
+  T.write("pyproject.toml", "");
+  T.write("utils.py",
+          std::string(Header) + "SCALE = tl.constexpr(3.0)\n@triton.jit\ndef h(x):\n    return x * SCALE\n");
+  std::string Kern = T.write("kern.py", std::string(Header) + "from utils import h\n"
+                                                              "@triton.jit\n"
+                                                              "def k(X, BLOCK: tl.constexpr):\n"
+                                                              "    offs = tl.arange(0, BLOCK)\n"
+                                                              "    tl.store(X + offs, h(tl.load(X + offs)))\n");
+  project::Project P;
+  std::shared_ptr<const ParsedFile> File = parseFrom(P, Kern);
+  ProblemSink Ignored;
+  ModuleInfo Info = discover(File->module(), Ignored);
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.Constexprs["BLOCK"] = PyValue::integer(16);
+  R.ArgTypes["X"] = ElemType{ScalarKind::FP32, 1};
+  AnalyzeOptions O;
+  O.Project = &P;
+  LoweredKernel L = lowerKernel(*File, Info, R, O);
+  ASSERT_TRUE(L.Function) << (L.Problems.empty() ? std::string() : L.Problems[0].Message);
+  std::string IR = ir::printFunction(*L.Function);
+  EXPECT_NE(IR.find("mul"), std::string::npos) << IR;
+  EXPECT_NE(IR.find("3.0"), std::string::npos) << IR;
+}
+
+} // namespace
+} // namespace tessel::sema
