@@ -17,7 +17,8 @@
 # build-fuzz/fuzz/ (outside git). Exit status: 0 when no target found
 # anything, 1 when one did (the minimized inputs are then in
 # tests/fuzz/regressions/TARGET/: fix the code, keep the file), 2 on usage.
-# Environment: FUZZ_BUILD_DIR (default build-fuzz), JOBS (default nproc).
+# Environment: FUZZ_BUILD_DIR (default build-fuzz), JOBS (default nproc),
+# FUZZ_RUNS (stop after that many executions, if sooner than MINUTES).
 #===-----------------------------------------------------------------------===#
 set -euo pipefail
 shopt -s nullglob
@@ -30,6 +31,9 @@ TARGETS=(lsp frontend edits launch)
 
 die() { echo "fuzz.sh: error: $*" >&2; exit 2; }
 
+# The targets' own stderr (the server's log lines) is closed (-close_fd_mask=2):
+# writing it would cost more than many executions; sanitizer reports still
+# reach the log. Replay a finding by hand to see what it printed.
 # Per target: -max_len (bytes) and dictionary. Inputs stay small so that one
 # execution takes milliseconds even under ASan: a kernel file's bugs show in
 # its first few kilobytes, a launch spec's in a few hundred bytes.
@@ -68,7 +72,7 @@ fuzz() {
   rm -f "$findings"/*
   seeds "$t"
   local status=0
-  "$exe" -max_total_time="$secs" -max_len="$(max_len "$t")" -timeout=30 -rss_limit_mb=2560 -dict="$(dict "$t")" \
+  "$exe" -close_fd_mask=2 -max_total_time="$secs" -runs="${FUZZ_RUNS:--1}" -max_len="$(max_len "$t")" -timeout=30 -rss_limit_mb=2560 -dict="$(dict "$t")" \
     -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" "$BUILD/fuzz/seeds/$t" \
     2>&1 | tee "$BUILD/fuzz/$t.log" | grep -E '^#[0-9]+.*(pulse|DONE|INITED)|ERROR|SUMMARY|stat::|Test unit written' || true
   local f
@@ -78,7 +82,7 @@ fuzz() {
     local kind=${f##*/}
     kind=${kind%%-*}
     local min=$findings/min-$kind
-    "$exe" -minimize_crash=1 -max_total_time=120 -timeout=30 -exact_artifact_path="$min" "$f" >/dev/null 2>&1 || true
+    "$exe" -close_fd_mask=2 -minimize_crash=1 -max_total_time=120 -timeout=30 -exact_artifact_path="$min" "$f" >/dev/null 2>&1 || true
     [[ -s $min ]] || cp "$f" "$min"
     local dest=tests/fuzz/regressions/$t/$kind-$(sha1sum "$min" | cut -c1-12)
     cp "$min" "$dest"
