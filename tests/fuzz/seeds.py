@@ -55,7 +55,11 @@ def content_length(transcript):
     return out
 
 
-def edits_seed(rng, text):
+def edits_seed(rng, text, max_text=2048):
+    # The edits follow the text, so the text is cut (at a line end) to leave
+    # them room within the target's -max_len.
+    if len(text) > max_text:
+        text = text[: text.rfind(b"\n", 0, max_text) + 1]
     lines = text.split(b"\n")
     out = text.replace(b"\0", b"")
     for _ in range(rng.randint(1, 4)):
