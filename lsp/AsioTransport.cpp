@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -332,7 +333,12 @@ private:
     }
     if (HasId && Message.contains("error")) {
       const json &E = Message["error"];
-      int Code = E.is_object() && E.contains("code") && E["code"].is_number_integer() ? E["code"].get<int>() : 0;
+      // JSON-RPC codes are 32-bit integers; anything else reads as 0.
+      int Code = 0;
+      if (E.is_object() && E.contains("code") && E["code"].is_number_integer()) {
+        int64_t C = E["code"].is_number_unsigned() ? -1 : E["code"].get<int64_t>();
+        Code = C >= INT32_MIN && C <= INT32_MAX ? static_cast<int>(C) : 0;
+      }
       std::string Text = E.is_object() && E.contains("message") && E["message"].is_string() ? E["message"] : "";
       return Handler.onReply(std::move(Id), LspError{static_cast<ErrorCode>(Code), Text});
     }

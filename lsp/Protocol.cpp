@@ -2,8 +2,19 @@
 /// \file
 /// from_json / to_json for Protocol.h. Required fields use at(), which throws
 /// on absence; optional ones are read only when present and non-null.
+///
+/// Every field is checked for its JSON type, and every number for the range
+/// LSP 3.17 gives it (`integer`: -2^31..2^31-1, `uinteger`: 0..2^31-1),
+/// before it is converted: nlohmann's get<int64_t>() casts a double (which
+/// is what a literal beyond int64 parses to) without a check, which is
+/// undefined behaviour. A field that fails throws json::other_error, which
+/// the server turns into InvalidParams.
 //===----------------------------------------------------------------------===//
 #include "lsp/Protocol.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
 
 using nlohmann::json;
 
@@ -29,6 +40,69 @@ static const json *path(const json &J, std::initializer_list<const char *> Keys)
   return Cur;
 }
 
+/// Throws what the server turns into InvalidParams, naming the field.
+[[noreturn]] static void badField(const json &J, const char *Key, const std::string &Why) {
+  throw json::other_error::create(501, std::string("'") + Key + "' " + Why, &J);
+}
+
+/// An LSP number of type `integer` (Min = -2^31) or `uinteger` (Min = 0):
+/// an integer literal (no fraction, no exponent) within [Min, 2^31 - 1].
+static int64_t checkedInteger(const json &V, const char *Key, int64_t Min) {
+  constexpr int64_t Max = INT32_MAX;
+  const char *Type = Min < 0 ? "an integer" : "a non-negative integer";
+  if (V.is_number_unsigned()) {
+    uint64_t U = V.get<uint64_t>();
+    if (U > static_cast<uint64_t>(Max))
+      badField(V, Key, std::string("must be ") + Type + " of at most 2147483647");
+    return static_cast<int64_t>(U);
+  }
+  if (!V.is_number_integer())
+    badField(V, Key,
+             std::string("must be ") + Type + ", not " + V.type_name() +
+                 (V.is_number_float() ? " (a fraction or beyond 64 bits)" : ""));
+  int64_t I = V.get<int64_t>();
+  if (I < Min)
+    badField(V, Key, Min < 0 ? "must be at least -2147483648" : "must not be negative");
+  if (I > Max)
+    badField(V, Key, std::string("must be ") + Type + " of at most 2147483647");
+  return I;
+}
+
+static const json &requiredField(const json &J, const char *Key) {
+  if (!J.is_object())
+    throw json::type_error::create(302, std::string("expected an object holding '") + Key + "', not " + J.type_name(),
+                                   &J);
+  auto It = J.find(Key);
+  if (It == J.end())
+    badField(J, Key, "is missing");
+  return *It;
+}
+
+static int64_t integerField(const json &J, const char *Key) {
+  return checkedInteger(requiredField(J, Key), Key, INT32_MIN);
+}
+static uint32_t uintegerField(const json &J, const char *Key) {
+  return static_cast<uint32_t>(checkedInteger(requiredField(J, Key), Key, 0));
+}
+static std::optional<int64_t> optionalInteger(const json &J, const char *Key, int64_t Min) {
+  if (const json *V = optionalField(J, Key))
+    return checkedInteger(*V, Key, Min);
+  return std::nullopt;
+}
+
+static std::string checkedString(const json &V, const char *Key) {
+  if (!V.is_string())
+    badField(V, Key, std::string("must be a string, not ") + V.type_name());
+  return V.get<std::string>();
+}
+static std::string stringField(const json &J, const char *Key) { return checkedString(requiredField(J, Key), Key); }
+
+static const json &arrayField(const json &V, const char *Key) {
+  if (!V.is_array())
+    badField(V, Key, std::string("must be an array, not ") + V.type_name());
+  return V;
+}
+
 static bool arrayHasString(const json *A, const char *S) {
   if (!A || !A->is_array())
     return false;
@@ -39,113 +113,131 @@ static bool arrayHasString(const json *A, const char *S) {
 }
 
 void from_json(const json &J, Position &P) {
-  int64_t Line = J.at("line").get<int64_t>(), Char = J.at("character").get<int64_t>();
-  if (Line < 0 || Char < 0)
-    throw json::other_error::create(501, "a position has negative line or character", &J);
-  P.Line = static_cast<uint32_t>(std::min<int64_t>(Line, UINT32_MAX));
-  P.Character = static_cast<uint32_t>(std::min<int64_t>(Char, UINT32_MAX));
+  // A negative line or character is a distinct message: clients that send
+  // one have an off-by-one to find.
+  for (const char *Key : {"line", "character"}) {
+    const json &V = requiredField(J, Key);
+    if (V.is_number_integer() && !V.is_number_unsigned() && V.get<int64_t>() < 0)
+      throw json::other_error::create(501, "a position has negative line or character", &J);
+  }
+  P.Line = uintegerField(J, "line");
+  P.Character = uintegerField(J, "character");
 }
 void to_json(json &J, const Position &P) { J = {{"line", P.Line}, {"character", P.Character}}; }
 
 void from_json(const json &J, Range &R) {
-  J.at("start").get_to(R.Start);
-  J.at("end").get_to(R.End);
+  R.Start = requiredField(J, "start").get<Position>();
+  R.End = requiredField(J, "end").get<Position>();
 }
 void to_json(json &J, const Range &R) { J = {{"start", R.Start}, {"end", R.End}}; }
 
-void from_json(const json &J, TextDocumentIdentifier &T) { J.at("uri").get_to(T.Uri); }
+void from_json(const json &J, TextDocumentIdentifier &T) { T.Uri = stringField(J, "uri"); }
 
 void from_json(const json &J, TextDocumentItem &T) {
-  J.at("uri").get_to(T.Uri);
+  T.Uri = stringField(J, "uri");
   if (const json *L = optionalField(J, "languageId"))
-    L->get_to(T.LanguageId);
-  J.at("version").get_to(T.Version);
-  J.at("text").get_to(T.Text);
+    T.LanguageId = checkedString(*L, "languageId");
+  T.Version = integerField(J, "version");
+  T.Text = stringField(J, "text");
 }
 
-void from_json(const json &J, DidOpenTextDocumentParams &P) { J.at("textDocument").get_to(P.TextDocument); }
+void from_json(const json &J, DidOpenTextDocumentParams &P) {
+  P.TextDocument = requiredField(J, "textDocument").get<TextDocumentItem>();
+}
 
 void from_json(const json &J, TextDocumentContentChangeEvent &C) {
+  C.Text = stringField(J, "text");
   if (const json *R = optionalField(J, "range"))
     C.ChangeRange = R->get<Range>();
-  J.at("text").get_to(C.Text);
 }
 
 void from_json(const json &J, DidChangeTextDocumentParams &P) {
-  const json &Doc = J.at("textDocument");
-  Doc.get_to(P.TextDocument);
-  if (const json *V = optionalField(Doc, "version"))
-    P.Version = V->get<int64_t>();
-  J.at("contentChanges").get_to(P.ContentChanges);
+  const json &Doc = requiredField(J, "textDocument");
+  P.TextDocument = Doc.get<TextDocumentIdentifier>();
+  P.Version = optionalInteger(Doc, "version", INT32_MIN);
+  P.ContentChanges.clear();
+  for (const json &C : arrayField(requiredField(J, "contentChanges"), "contentChanges"))
+    P.ContentChanges.push_back(C.get<TextDocumentContentChangeEvent>());
 }
 
-void from_json(const json &J, DidCloseTextDocumentParams &P) { J.at("textDocument").get_to(P.TextDocument); }
+void from_json(const json &J, DidCloseTextDocumentParams &P) {
+  P.TextDocument = requiredField(J, "textDocument").get<TextDocumentIdentifier>();
+}
 
 void from_json(const json &J, TextDocumentPositionParams &P) {
-  J.at("textDocument").get_to(P.TextDocument);
-  J.at("position").get_to(P.Pos);
+  P.TextDocument = requiredField(J, "textDocument").get<TextDocumentIdentifier>();
+  P.Pos = requiredField(J, "position").get<Position>();
 }
 
 void from_json(const json &J, ReferenceParams &P) {
-  J.at("textDocument").get_to(P.TextDocument);
-  J.at("position").get_to(P.Pos);
-  if (J.contains("context") && J["context"].is_object() && J["context"].contains("includeDeclaration"))
-    P.IncludeDeclaration = J["context"]["includeDeclaration"].get<bool>();
-}
-
-void from_json(const json &J, RenameParams &P) {
-  J.at("textDocument").get_to(P.TextDocument);
-  J.at("position").get_to(P.Pos);
-  J.at("newName").get_to(P.NewName);
-}
-
-void from_json(const json &J, DocumentParams &P) { J.at("textDocument").get_to(P.TextDocument); }
-
-void from_json(const json &J, RangeParams &P) {
-  J.at("textDocument").get_to(P.TextDocument);
-  J.at("range").get_to(P.R);
-}
-
-void from_json(const json &J, CodeActionParams &P) {
-  J.at("textDocument").get_to(P.TextDocument);
-  J.at("range").get_to(P.R);
-  if (const json *Only = path(J, {"context", "only"}))
-    Only->get_to(P.OnlyKinds);
-}
-
-void from_json(const json &J, ExecuteCommandParams &P) {
-  J.at("command").get_to(P.Command);
-  P.Arguments = json::array();
-  if (const json *A = optionalField(J, "arguments")) {
-    if (!A->is_array())
-      throw json::type_error::create(302, "arguments must be an array", A);
-    P.Arguments = *A;
+  P.TextDocument = requiredField(J, "textDocument").get<TextDocumentIdentifier>();
+  P.Pos = requiredField(J, "position").get<Position>();
+  if (const json *D = path(J, {"context", "includeDeclaration"})) {
+    if (!D->is_boolean())
+      badField(*D, "includeDeclaration", std::string("must be a boolean, not ") + D->type_name());
+    P.IncludeDeclaration = D->get<bool>();
   }
 }
 
-void from_json(const json &J, CancelParams &P) { P.Id = J.at("id"); }
+void from_json(const json &J, RenameParams &P) {
+  P.TextDocument = requiredField(J, "textDocument").get<TextDocumentIdentifier>();
+  P.Pos = requiredField(J, "position").get<Position>();
+  P.NewName = stringField(J, "newName");
+}
+
+void from_json(const json &J, DocumentParams &P) {
+  P.TextDocument = requiredField(J, "textDocument").get<TextDocumentIdentifier>();
+}
+
+void from_json(const json &J, RangeParams &P) {
+  P.TextDocument = requiredField(J, "textDocument").get<TextDocumentIdentifier>();
+  P.R = requiredField(J, "range").get<Range>();
+}
+
+void from_json(const json &J, CodeActionParams &P) {
+  P.TextDocument = requiredField(J, "textDocument").get<TextDocumentIdentifier>();
+  P.R = requiredField(J, "range").get<Range>();
+  P.OnlyKinds.clear();
+  if (const json *Only = path(J, {"context", "only"}))
+    for (const json &K : arrayField(*Only, "only"))
+      P.OnlyKinds.push_back(checkedString(K, "only"));
+}
+
+void from_json(const json &J, ExecuteCommandParams &P) {
+  P.Command = stringField(J, "command");
+  P.Arguments = json::array();
+  if (const json *A = optionalField(J, "arguments"))
+    P.Arguments = arrayField(*A, "arguments");
+}
+
+void from_json(const json &J, CancelParams &P) {
+  const json &Id = requiredField(J, "id");
+  // `integer | string`, as a request id.
+  if (!Id.is_string())
+    checkedInteger(Id, "id", INT32_MIN);
+  P.Id = Id;
+}
 
 void from_json(const json &J, ViewIRParams &P) {
-  J.at("textDocument").get_to(P.TextDocument);
-  J.at("kernel").get_to(P.Kernel);
-  if (const json *C = optionalField(J, "config"))
-    P.Config = C->get<int64_t>();
-  J.at("kind").get_to(P.Kind);
+  P.TextDocument = requiredField(J, "textDocument").get<TextDocumentIdentifier>();
+  P.Kernel = stringField(J, "kernel");
+  P.Config = optionalInteger(J, "config", 0);
+  P.Kind = stringField(J, "kind");
 }
 
 void from_json(const json &J, RunKernelParams &P) {
-  J.at("uri").get_to(P.Uri);
-  J.at("kernel").get_to(P.Kernel);
+  P.Uri = stringField(J, "uri");
+  P.Kernel = stringField(J, "kernel");
   P.Device = "cpu";
   if (const json *D = optionalField(J, "device"))
-    D->get_to(P.Device);
-  if (const json *C = optionalField(J, "config"))
-    P.Config = C->get<int64_t>();
+    P.Device = checkedString(*D, "device");
+  P.Config = optionalInteger(J, "config", 0);
 }
 
 void from_json(const json &J, InitializeParams &P) {
-  if (const json *Pid = optionalField(J, "processId"))
-    P.ProcessId = Pid->get<int64_t>();
+  if (!J.is_object())
+    throw json::type_error::create(302, std::string("initialize params must be an object, not ") + J.type_name(), &J);
+  P.ProcessId = optionalInteger(J, "processId", INT32_MIN);
   const json Caps = J.value("capabilities", json::object());
   P.HoverMarkdown = arrayHasString(path(Caps, {"textDocument", "hover", "contentFormat"}), "markdown");
   P.CompletionDocMarkdown =

@@ -705,13 +705,22 @@ void LanguageServer::onExecuteCommand(const ExecuteCommandParams &P, ReplyOnce R
     return R(LspError{ErrorCode::InvalidParams, "unknown command: " + P.Command});
   if (P.Arguments.size() != 1)
     return R(LspError{ErrorCode::InvalidParams, P.Command + " takes exactly one argument object"});
+  // The argument is read before R is moved into the handler: in one call
+  // expression the order is unspecified, and GCC moved R out first, so a bad
+  // argument's exception reached the catch with an empty R (a crash).
+  std::optional<ViewIRParams> View;
+  std::optional<RunKernelParams> Run;
   try {
     if (P.Command == "tessel.viewIR")
-      return onViewIR(P.Arguments[0].get<ViewIRParams>(), std::move(R), std::move(C));
-    return runKernel(P.Arguments[0].get<RunKernelParams>(), std::move(R));
+      View = P.Arguments[0].get<ViewIRParams>();
+    else
+      Run = P.Arguments[0].get<RunKernelParams>();
   } catch (const json::exception &E) {
     return R(LspError{ErrorCode::InvalidParams, "invalid argument for " + P.Command + ": " + E.what()});
   }
+  if (View)
+    return onViewIR(*View, std::move(R), std::move(C));
+  return runKernel(*Run, std::move(R));
 }
 
 //===----------------------------------------------------------------------===//

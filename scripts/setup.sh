@@ -6,7 +6,9 @@
 #
 #   scripts/setup.sh [extra cmake arguments]     e.g. -DTESSEL_WERROR=ON
 #
-# Environment: BUILD_DIR (default build), JOBS (default nproc),
+# Environment: BUILD_DIR (default build), JOBS (default nproc), WITH_FUZZ=1
+# (also install clang 19 and its libFuzzer/sanitizer runtime, which only the
+# fuzz targets need: scripts/fuzz.sh; the build itself stays GCC),
 # TESSEL_BUILD_TYPE (default RelWithDebInfo: -O2; GCC 12 at -O3 raises false
 # -Wrestrict warnings in libstdc++ that -DTESSEL_WERROR=ON turns into errors).
 # A dependency that is still missing stops the configure step with a message
@@ -39,6 +41,9 @@ packages=(
 # extension; keep an existing installation (e.g. from NodeSource), else use Debian's.
 if ! command -v npm >/dev/null; then
   packages+=(nodejs npm)
+fi
+if [[ ${WITH_FUZZ:-0} == 1 ]]; then
+  packages+=(clang-19 libclang-rt-19-dev)
 fi
 
 missing=()

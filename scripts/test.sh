@@ -1,13 +1,24 @@
 #!/usr/bin/env bash
 #===- scripts/test.sh - set up, build and run the whole test suite --------===#
 # What CI runs (.ci/run): scripts/setup.sh with warnings as errors, then every
-# ctest (unit, golden, robustness, tidy, protocol) on 2 parallel jobs. Ends
-# with ctest's summary line; the exit status is ctest's.
+# ctest (unit, golden, robustness, tidy, protocol, and the replay of the fuzz
+# regressions) on 2 parallel jobs, then the fuzz targets (scripts/fuzz.sh ci:
+# a clang ASan + UBSan build in build-fuzz/, the regressions replayed there,
+# each target fuzzed for FUZZ_SECONDS, default 60; TESSEL_CI_FUZZ=0 skips it).
+# The exit status is non-zero when ctest or a fuzz target fails.
 #
 #   scripts/test.sh [extra cmake arguments]
 #===-----------------------------------------------------------------------===#
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-scripts/setup.sh -DTESSEL_WERROR=ON "$@"
-ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure -j2
+fuzz=${TESSEL_CI_FUZZ:-1}
+WITH_FUZZ=$fuzz scripts/setup.sh -DTESSEL_WERROR=ON "$@"
+status=0
+ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure -j2 || status=$?
+if [[ $fuzz == 1 ]]; then
+  start=$(date +%s)
+  FUZZ_CORPUS=${FUZZ_CORPUS:-none} scripts/fuzz.sh ci "${FUZZ_SECONDS:-60}" || status=1
+  echo "test.sh: fuzz targets took $(($(date +%s) - start)) s"
+fi
+exit $status

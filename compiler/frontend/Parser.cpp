@@ -83,11 +83,7 @@ TreePtr parseRange(TSParser *P, const SourceText &Text, SourceRange R) {
   const std::string &S = Text.text();
   LineCol B = Text.lineCol(R.Begin), E = Text.lineCol(R.End);
   TSRange Range{{B.Line, B.Column}, {E.Line, E.Column}, R.Begin, R.End};
-  if (!ts_parser_set_included_ranges(P, &Range, 1))
-    return nullptr;
-  TSTree *T = ts_parser_parse_string(P, nullptr, S.data(), static_cast<uint32_t>(S.size()));
-  ts_parser_set_included_ranges(P, nullptr, 0);
-  return TreePtr(T);
+  return TreePtr(grammar::parseIncluded(S, Range));
 }
 
 /// Converts the parse Root of one piece R (the piece alone), with its syntax

@@ -94,4 +94,13 @@ void children(TSNode N, std::vector<Child> &Out) {
   }
 }
 
+TSTree *parseIncluded(std::string_view Text, TSRange Range) {
+  TSParser *P = ts_parser_new();
+  TSTree *T = nullptr;
+  if (ts_parser_set_language(P, tree_sitter_python()) && ts_parser_set_included_ranges(P, &Range, 1))
+    T = ts_parser_parse_string(P, nullptr, Text.data(), static_cast<uint32_t>(Text.size()));
+  ts_parser_delete(P);
+  return T;
+}
+
 } // namespace tessel::grammar

@@ -135,10 +135,7 @@ void recoverDefinitions(TSParser *Parser, const SourceText &Text, TSNode Root, a
     Budget -= R.End - R.Begin;
     LineCol B = Text.lineCol(R.Begin), E = Text.lineCol(R.End);
     TSRange Range{{B.Line, B.Column}, {E.Line, E.Column}, R.Begin, R.End};
-    if (!ts_parser_set_included_ranges(Parser, &Range, 1))
-      continue;
-    TSTree *Tree = ts_parser_parse_string(Parser, nullptr, S.data(), static_cast<uint32_t>(S.size()));
-    ts_parser_set_included_ranges(Parser, nullptr, 0);
+    TSTree *Tree = grammar::parseIncluded(S, Range);
     if (!Tree)
       continue;
     TSNode Sub = ts_tree_root_node(Tree);

@@ -1,38 +1,43 @@
-# libFuzzer target for the language server's transport and dispatch
-# (-DTESSEL_FUZZ=ON; needs clang-14 and libclang-rt-14-dev, both Debian).
+# Fuzz targets (tests/fuzz/README.md): one libFuzzer entry point per input
+# surface, each replaying its regression files (tests/fuzz/regressions/NAME/,
+# one minimized input per fixed finding) on every build.
 #
-# The fuzzer and lsp/ are compiled by clang with coverage and AddressSanitizer
-# whatever compiler builds the rest; the layers below lsp/ are linked from this
-# build's own static libraries (uninstrumented: the target is the transport and
-# the dispatch, and the compiler libraries need not build with clang-14).
-#   cmake -S . -B build -DTESSEL_FUZZ=ON && ninja -C build lsp_fuzzer
-#   build/tests/fuzz/lsp_fuzzer NEW_DIR tests/fuzz/corpus   # fuzz until stopped
-# ctest runs it for 20 s over the seed corpus (tests/fuzz/corpus: transcripts
-# whose first byte picks the framing: 1 delimited, 0 Content-Length).
-option(TESSEL_FUZZ "Build the libFuzzer target for the language server (needs clang)" OFF)
-if(TESSEL_FUZZ)
-  find_program(TESSEL_FUZZ_CLANG NAMES clang++-14 clang++)
-  if(NOT TESSEL_FUZZ_CLANG)
-    message(FATAL_ERROR "tessel: TESSEL_FUZZ needs clang; install it with `apt-get install clang-14 libclang-rt-14-dev`")
+# With TESSEL_FUZZ=ON (clang; the top-level CMakeLists instruments every
+# library with ASan + UBSan) each target is a fuzzer, fuzz_NAME; otherwise it
+# is linked with ReplayMain.cpp as fuzz_replay_NAME, so the normal GCC build
+# and CI replay the same files. scripts/fuzz.sh builds, runs and minimizes.
+set(fuzz_dir ${CMAKE_CURRENT_LIST_DIR})
+# name, source, library
+set(fuzz_targets
+    lsp LspFuzzer.cpp tessel_lsp
+    frontend FrontEndFuzzer.cpp tessel_diagnostics
+    edits EditsFuzzer.cpp tessel_lsp
+    launch LaunchFuzzer.cpp tessel_tools)
+set(fuzz_all_targets)
+while(fuzz_targets)
+  list(POP_FRONT fuzz_targets name src lib)
+  if(TESSEL_FUZZ)
+    set(exe fuzz_${name})
+    add_executable(${exe} ${fuzz_dir}/${src})
+    target_link_options(${exe} PRIVATE -fsanitize=fuzzer)
+  else()
+    set(exe fuzz_replay_${name})
+    add_executable(${exe} ${fuzz_dir}/${src} ${fuzz_dir}/ReplayMain.cpp)
   endif()
-  file(GLOB_RECURSE fuzz_lsp_srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/lsp/*.cpp)
-  set(fuzz_bin ${CMAKE_CURRENT_BINARY_DIR}/fuzz/lsp_fuzzer)
-  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fuzz)
-  set(fuzz_flags -std=c++20 -O1 -g -fsanitize=fuzzer,address -I${PROJECT_SOURCE_DIR} -I${PROJECT_BINARY_DIR}/generated)
-  add_custom_command(OUTPUT ${fuzz_bin}
-    COMMAND ${TESSEL_FUZZ_CLANG} ${fuzz_flags} -o ${fuzz_bin}
-            ${CMAKE_CURRENT_LIST_DIR}/LspFuzzer.cpp ${fuzz_lsp_srcs}
-            $<TARGET_FILE:tessel_diagnostics> $<TARGET_FILE:tessel_sema> $<TARGET_FILE:tessel_frontend>
-            $<TARGET_FILE:tessel_support> $<TARGET_FILE:tree_sitter_python> -ltree-sitter -lpthread
-    DEPENDS ${CMAKE_CURRENT_LIST_DIR}/LspFuzzer.cpp ${fuzz_lsp_srcs}
-            tessel_diagnostics tessel_sema tessel_frontend tessel_support tree_sitter_python
-    COMMENT "Building lsp_fuzzer with ${TESSEL_FUZZ_CLANG}"
-    VERBATIM)
-  add_custom_target(lsp_fuzzer ALL DEPENDS ${fuzz_bin})
-  # New inputs go to the first corpus folder (in the build tree), never to the seeds.
-  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fuzz/corpus)
-  add_test(NAME fuzz.lsp
-           COMMAND ${fuzz_bin} -max_total_time=20 -max_len=8192 -timeout=10 -rss_limit_mb=2048
-                   ${CMAKE_CURRENT_BINARY_DIR}/fuzz/corpus ${CMAKE_CURRENT_LIST_DIR}/corpus)
-  set_tests_properties(fuzz.lsp PROPERTIES TIMEOUT 180 LABELS "lsp;fuzz")
-endif()
+  target_link_libraries(${exe} PRIVATE ${lib})
+  target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+  target_compile_definitions(${exe} PRIVATE TESSEL_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  target_compile_options(${exe} PRIVATE ${TESSEL_WARNINGS})
+  list(APPEND fuzz_all_targets ${exe})
+  file(MAKE_DIRECTORY ${fuzz_dir}/regressions/${name})
+  # libFuzzer runs each file once when given files; ReplayMain does the same.
+  # (-runs=0: with no file yet, libFuzzer must not start fuzzing.)
+  file(GLOB regressions CONFIGURE_DEPENDS ${fuzz_dir}/regressions/${name}/*)
+  if(TESSEL_FUZZ)
+    add_test(NAME fuzz.regressions.${name} COMMAND ${exe} -runs=0 ${regressions})
+  else()
+    add_test(NAME fuzz.regressions.${name} COMMAND ${exe} ${regressions})
+  endif()
+  set_tests_properties(fuzz.regressions.${name} PROPERTIES TIMEOUT 300 LABELS fuzz)
+endwhile()
+add_custom_target(fuzz_targets DEPENDS ${fuzz_all_targets})

@@ -6,10 +6,9 @@
 /// statements above the edit are the old nodes themselves; the old file is
 /// never changed.
 //===----------------------------------------------------------------------===//
-#include "compiler/frontend/AstDump.h"
-#include "compiler/frontend/AstWalk.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/frontend/Segments.h"
+#include "support/AstFingerprint.h"
 
 #include <gtest/gtest.h>
 
@@ -37,50 +36,6 @@ std::string readFile(const std::string &Path) {
 
 std::shared_ptr<const ParsedFile> parseText(std::string Text) {
   return ParsedFile::parse(std::make_shared<SourceText>(std::move(Text)));
-}
-
-std::string str(SourceRange R) { return std::to_string(R.Begin) + "-" + std::to_string(R.End); }
-
-/// The module's dump, then every node's class and byte ranges in pre-order,
-/// then the syntax errors: two modules print alike only if they agree on
-/// every range a consumer reads.
-std::string fingerprint(const Module &M) {
-  std::string Out = dump(M);
-  Walker W;
-  auto Params = [&](const std::vector<Param> &Ps) {
-    for (const Param &P : Ps)
-      Out += " param " + P.Name + " " + str(P.NameRange) + " " + str(P.Range);
-  };
-  W.OnStmt = [&](const Stmt *S) {
-    Out += "\n" + std::string(S->pyName()) + " " + str(S->Range);
-    if (const auto *F = dyn_cast<FunctionDefStmt>(S)) {
-      Out += " " + str(F->NameRange) + " " + str(F->DefKeywordRange);
-      Params(F->Params);
-    } else if (const auto *A = dyn_cast<AugAssignStmt>(S)) {
-      Out += " " + str(A->OpRange);
-    } else if (const auto *U = dyn_cast<UnsupportedStmt>(S)) {
-      Out += " " + str(U->KeywordRange);
-    }
-    return true;
-  };
-  W.OnExpr = [&](const Expr *E) {
-    Out += " " + std::string(E->pyName()) + " " + str(E->Range);
-    if (const auto *C = dyn_cast<CallExpr>(E)) {
-      Out += " args " + str(C->ArgsRange);
-      for (const Keyword &K : C->Keywords)
-        Out += " kw " + str(K.NameRange) + " " + str(K.Range);
-    } else if (const auto *A = dyn_cast<AttributeExpr>(E)) {
-      Out += " attr " + str(A->AttrRange);
-    } else if (const auto *B = dyn_cast<BinOpExpr>(E)) {
-      Out += " op " + str(B->OpRange);
-    } else if (const auto *L = dyn_cast<LambdaExpr>(E)) {
-      Params(L->Params);
-    }
-  };
-  W.walk(M.Body);
-  for (const SyntaxError &E : M.SyntaxErrors)
-    Out += "\nerror " + str(E.Range) + " " + E.Message;
-  return Out;
 }
 
 /// Replaces [At, At + Len) of Old's text by Insert, through reparse.
@@ -281,3 +236,13 @@ TEST(Reparse, EditsThatDoNotFitTheTextFallBackToAFreshParse) {
 }
 
 } // namespace
+
+// tree-sitter 0.20 parsed this text differently on a parser's first parse and
+// on later ones (an f-string left open after an except clause); every parse
+// now has a parser of its own, so the same text always gives the same module.
+TEST(Reparse, SameTextParsesAlikeEveryTime) {
+  const std::string Src = "except (KeyError, ValueError):\n    block = None\nname = f'{__nam is not None else None";
+  std::string First = fingerprint(parseText(Src)->module());
+  for (int I = 0; I < 3; ++I)
+    EXPECT_EQ(fingerprint(parseText(Src)->module()), First) << "parse " << I + 2;
+}

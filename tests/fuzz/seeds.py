@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+# ===- tests/fuzz/seeds.py - seed corpora for the fuzz targets -------------===#
+# Writes the seed inputs of one fuzz target into OUT (a folder outside git,
+# e.g. build-fuzz/fuzz/seeds/TARGET): inputs built from tessel's own files
+# (samples/, tests/, the LSP transcripts) and, with --corpus, from the real
+# kernel libraries unpacked under /work/corpus (third-party code: it is read
+# at run time and never copied into the repository).
+#
+#   tests/fuzz/seeds.py TARGET OUT [--corpus DIR] [--max-bytes N]
+#
+# Formats (see each target's file comment): lsp: a first byte that picks
+# the framing (odd: delimited, as the transcripts are; even: Content-Length)
+# then the client's bytes; frontend: a Python file; edits: a file, then NUL
+# separated edits; launch: sample index, kernel index, launch spec text.
+# ===-----------------------------------------------------------------------===#
+import argparse
+import hashlib
+import json
+import random
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+JIT = re.compile(r"^\s*@\s*(?:triton\s*\.\s*)?jit\b", re.M)
+
+
+def python_files(corpus, max_bytes):
+    files = sorted(ROOT.glob("samples/**/*.py")) + sorted(ROOT.glob("tests/**/*.py"))
+    files += sorted(ROOT.glob("bench/**/*.py"))
+    if corpus:
+        files += sorted(p for p in Path(corpus).rglob("*.py") if p.is_file())
+    for p in files:
+        try:
+            data = p.read_bytes()
+        except OSError:
+            continue
+        if (p.is_relative_to(ROOT) or JIT.search(data.decode("utf-8", "replace"))) and len(data) <= max_bytes:
+            yield p, data
+
+
+def transcripts():
+    for p in sorted((ROOT / "tests/lsp").glob("*.test")) + sorted((ROOT / "tests/fuzz/corpus").iterdir()):
+        yield p, p.read_bytes()
+
+
+def content_length(transcript):
+    """The transcript's messages (delimited by ---, comments dropped), framed with Content-Length."""
+    out = b""
+    for block in transcript.decode("utf-8", "replace").split("\n---"):
+        body = "\n".join(l for l in block.splitlines() if not l.lstrip().startswith("#")).strip()
+        if body:
+            b = body.encode()
+            out += b"Content-Length: %d\r\n\r\n" % len(b) + b
+    return out
+
+
+def edits_seed(rng, text, max_text=2048):
+    # The edits follow the text, so the text is cut (at a line end) to leave
+    # them room within the target's -max_len.
+    if len(text) > max_text:
+        text = text[: text.rfind(b"\n", 0, max_text) + 1]
+    lines = text.split(b"\n")
+    out = text.replace(b"\0", b"")
+    for _ in range(rng.randint(1, 4)):
+        line = rng.randrange(len(lines))
+        flags = rng.choice([0, 1, 1])
+        kind = rng.randrange(3)
+        if kind == 0:  # type a fragment in a line
+            new, count, end_char = rng.choice([b"x", b"tl.", b"(", b"):", b"\n    ", b"mask=", b"# c"]), 0, None
+        elif kind == 1:  # delete a line
+            new, count, end_char = b"", 1, 0
+        else:  # duplicate a line
+            new, count, end_char = lines[line] + b"\n", 0, 0
+        char = 0 if kind else rng.randrange(len(lines[line]) + 1) % 256
+        if end_char is None:
+            end_char = char
+        out += b"\0" + bytes([flags, line & 255, line >> 8 & 255, char, count, end_char]) + new.replace(b"\0", b"")
+    return out
+
+
+def launch_seeds():
+    """One input per `# tessel: launch` directive of the samples (and a bare one per file)."""
+    files = sorted((ROOT / "samples").glob("*.py")) + sorted((ROOT / "samples/bugs").glob("*.py"))
+    files = [p for p in files if JIT.search(p.read_text())]
+    for index, p in enumerate(files):
+        lines = p.read_text().splitlines()
+        kernels, spec, i = 0, None, 0
+        while i < len(lines):
+            m = re.match(r"\s*#\s*tessel:\s*launch\b(.*)", lines[i])
+            if m:
+                parts = [m.group(1)]
+                while parts[-1].rstrip().endswith("\\") and i + 1 < len(lines):
+                    i += 1
+                    parts[-1] = parts[-1].rstrip()[:-1]
+                    parts.append(re.sub(r"^\s*#", "", lines[i]))
+                spec = " ".join(x.strip() for x in parts)
+            elif re.match(r"\s*def\s", lines[i]) and JIT.search("\n".join(lines[max(0, i - 3):i])):
+                if spec is not None:
+                    yield bytes([index, kernels]) + spec.encode()
+                    spec = None
+                kernels += 1
+            i += 1
+        yield bytes([index, 0]) + b"grid=(2,)"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("target", choices=["lsp", "frontend", "edits", "launch"])
+    ap.add_argument("out")
+    ap.add_argument("--corpus")
+    ap.add_argument("--max-bytes", type=int, default=65536)
+    a = ap.parse_args()
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    seeds = []
+    if a.target == "lsp":
+        for p, data in transcripts():
+            seeds.append(data if data[:1] and data[0] & 1 else b"1" + data)
+            seeds.append(b"0" + content_length(data))
+    elif a.target == "frontend":
+        seeds = [data for _, data in python_files(a.corpus, a.max_bytes)]
+    elif a.target == "edits":
+        rng = random.Random(15)
+        seeds = [edits_seed(rng, data) for _, data in python_files(a.corpus, a.max_bytes)]
+    else:
+        seeds = list(launch_seeds())
+    for s in seeds:
+        (out / hashlib.sha1(s).hexdigest()).write_bytes(s)
+    print(f"seeds.py: {len(seeds)} seeds for {a.target} in {out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
