@@ -42,19 +42,34 @@ static std::optional<TSNode> unclosedBracket(const std::vector<grammar::Child> &
   return Open.front();
 }
 
+/// `return a, *rest` (and `x = a, *rest`): an unparenthesised starred
+/// element in a tuple, valid since Python 3.8, that the grammar tessel uses
+/// does not accept there. The node's tokens show it: `, *` with nothing left
+/// open.
+static bool isStarredTupleTail(const std::vector<grammar::Child> &Kids) {
+  for (size_t I = 1; I < Kids.size(); ++I)
+    if (!ts_node_is_named(Kids[I].Node) && !std::strcmp(ts_node_type(Kids[I].Node), "*") &&
+        !ts_node_is_named(Kids[I - 1].Node) && !std::strcmp(ts_node_type(Kids[I - 1].Node), ","))
+      return true;
+  return false;
+}
+
 /// The message for one ERROR node, as CPython 3.10+ words it where the
 /// shape is recognisable: a compound-statement header that never reached
 /// its ':', or a bracket that is never closed (pointing at the bracket).
-static ast::SyntaxError errorFor(TSNode N, SourceRange FirstLine) {
+static std::optional<ast::SyntaxError> errorFor(TSNode N, SourceRange FirstLine) {
   std::vector<grammar::Child> Kids = grammar::children(N);
   if (std::optional<TSNode> B = unclosedBracket(Kids))
-    return {{ts_node_start_byte(*B), ts_node_end_byte(*B)}, std::string("'") + ts_node_type(*B) + "' was never closed"};
+    return ast::SyntaxError{{ts_node_start_byte(*B), ts_node_end_byte(*B)},
+                            std::string("'") + ts_node_type(*B) + "' was never closed"};
+  if (isStarredTupleTail(Kids))
+    return std::nullopt;
   if (Kids.empty() || ts_node_is_named(Kids.front().Node) || !isCompoundKeyword(ts_node_type(Kids.front().Node)))
-    return {FirstLine, "invalid syntax"};
+    return ast::SyntaxError{FirstLine, "invalid syntax"};
   for (const grammar::Child &C : Kids)
     if (!ts_node_is_named(C.Node) && std::strcmp(ts_node_type(C.Node), ":") == 0)
-      return {FirstLine, "invalid syntax"};
-  return {FirstLine, "expected ':'"};
+      return ast::SyntaxError{FirstLine, "invalid syntax"};
+  return ast::SyntaxError{FirstLine, "expected ':'"};
 }
 
 /// ERROR nodes can swallow many lines; the message belongs to the first.
@@ -87,7 +102,8 @@ void collectSyntaxErrors(TSNode Root, std::string_view Source, std::vector<ast::
       continue;
     }
     if (grammar::nodeType(N) == grammar::NT::Error) {
-      Out.push_back(errorFor(N, firstLine(N, Source)));
+      if (std::optional<ast::SyntaxError> E = errorFor(N, firstLine(N, Source)))
+        Out.push_back(std::move(*E));
       continue;
     }
     if (!ts_node_has_error(N))

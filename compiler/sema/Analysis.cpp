@@ -154,6 +154,9 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   for (size_t I = 0; I < Kernels.size(); ++I) {
     const JitFunction &Fn = *Kernels[I];
     Specs[I] = specializationsOf(Fn, Opts.MaxSpecializations);
+    std::set<int64_t> FloorDivided = floorDividedGridAxes(Fn, File->module());
+    for (Specialization &S : Specs[I])
+      S.FloorDividedGridAxes = FloorDivided;
     auto It = OldRecords.find(Fn.Name);
     if (It == OldRecords.end()) {
       InputsPending[I] = 1;

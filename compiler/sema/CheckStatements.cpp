@@ -270,6 +270,11 @@ void KernelChecker::assignTarget(const Expr *Target, Value V, bool Record) {
     else if (V.isKnownConstexpr() && V.Const.isSequence())
       for (const PyValue &P : V.Const.elements())
         Parts.push_back(Value::constant(P));
+    // assignTarget binds `target.elts[i]` to `value.values[i]`: extra values
+    // are dropped (`a, b = x, y, z` binds a and b), missing ones fail.
+    bool IsSequence = V.K == Value::Kind::Tuple || (V.isKnownConstexpr() && V.Const.isSequence());
+    if (IsSequence && Parts.size() > Elts.size())
+      Parts.resize(Elts.size());
     if (Parts.size() != Elts.size()) {
       if (!V.isPoison() && !(V.isConstexpr() && V.Const.isUnknown()))
         error(ProblemKind::BadCall, Target->Range,
@@ -525,6 +530,32 @@ void KernelChecker::mergeBranches(const std::map<std::string, Value> &Before, st
   frame().Vars = std::move(Merged);
 }
 
+std::vector<Problem> KernelChecker::takeProblemsFrom(size_t Mark) {
+  std::vector<Problem> All = Sink.take();
+  std::vector<Problem> Tail;
+  for (size_t I = 0; I < All.size(); ++I) {
+    if (I < Mark)
+      Sink.report(std::move(All[I]));
+    else
+      Tail.push_back(std::move(All[I]));
+  }
+  return Tail;
+}
+
+void KernelChecker::keepProblemsOfBothArms(std::vector<Problem> Then, const std::vector<Problem> &Else) {
+  size_t Dropped = Then.size() + Else.size();
+  for (Problem &P : Then) {
+    bool InBoth = std::any_of(Else.begin(), Else.end(), [&](const Problem &Q) {
+      return Q.Kind == P.Kind && Q.Range == P.Range && Q.Message == P.Message;
+    });
+    if (!InBoth)
+      continue;
+    Dropped -= 2;
+    Sink.report(std::move(P));
+  }
+  ErrorsReported -= std::min(ErrorsReported, Dropped);
+}
+
 void KernelChecker::execIf(const IfStmt *S) {
   SourceRange KeywordR = keywordRange(S, S->IsElif ? 4 : 2);
   if (frame().LoopDepth > 0 && frame().IfDepthInLoop == 0 && (containsReturn(S->Body) || containsReturn(S->OrElse)))
@@ -554,12 +585,20 @@ void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
       return;
     }
     // An unknown constexpr: Triton would take one branch; both are checked,
-    // and no type agreement is required between them.
+    // and no type agreement is required between them. A problem found in one
+    // arm only may be in the arm Triton never compiles (`if dtype is
+    // tl.int64: ... else: raise`), so only what both arms report is kept.
     std::map<std::string, Value> Before = frame().Vars;
+    size_t Mark = Sink.size();
+    ++UndecidedBranchDepth;
     execBlock(S->Body);
+    std::vector<Problem> ThenProblems = takeProblemsFrom(Mark);
     std::map<std::string, Value> Then = frame().Vars;
     frame().Vars = Before;
     execBlock(S->OrElse);
+    --UndecidedBranchDepth;
+    std::vector<Problem> ElseProblems = takeProblemsFrom(Mark);
+    keepProblemsOfBothArms(std::move(ThenProblems), ElseProblems);
     for (auto &[Name, V] : Then) {
       auto It = frame().Vars.find(Name);
       if (It == frame().Vars.end())

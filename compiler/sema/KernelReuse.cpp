@@ -153,7 +153,10 @@ KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, cons
       In.Facts += K + "=" + Repr + ",";
       Collect.scan(Repr);
     }
-    In.Facts += " warps " + std::to_string(S.NumWarps) + " stages " + std::to_string(S.NumStages) + " at {";
+    In.Facts += " warps " + std::to_string(S.NumWarps) + " stages " + std::to_string(S.NumStages) + " grid//";
+    for (int64_t Axis : S.FloorDividedGridAxes)
+      In.Facts += std::to_string(Axis) + ",";
+    In.Facts += " at {";
     In.Facts += Text.slice(S.Source);
     In.Facts += "};";
     if (!S.Source.empty())
