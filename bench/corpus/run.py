@@ -2,12 +2,12 @@
 """bench/corpus/run.py - tessel check over real kernel libraries, as a user would run it.
 
     bench/corpus/run.py CORPUS_DIR [--tessel build/tools/tessel] [--mode file|tree] [--out FINDINGS.tsv]
-                        [--set named|unseen|all] [--repo SUBSTR]
+                        [--set named|unseen|all] [--repo SUBSTR] [--no-exclude]
 
 CORPUS_DIR holds one folder per library of bench/corpus/pins.txt, named owner+name (unpacked from a git
 mirror at the pinned commit; this script downloads nothing). pins.txt's `exclude` lines name folders of
-code written for another Triton (vendor forks); their files are neither checked nor counted. In `file` mode every Python file that mentions
-triton is checked alone with `tessel check FILE`, run from the library's root, so imports resolve the way they
+code written for another Triton (vendor forks); their files are neither checked nor counted unless
+--no-exclude is given. In `file` mode every Python file that mentions triton is checked alone with `tessel check FILE`, run from the library's root, so imports resolve the way they
 would for a user opening that file; in `tree` mode the library is checked in one `tessel check DIR`.
 
 Prints, per library and in total: files, @jit functions (a decorator count, the stable denominator),
@@ -25,7 +25,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FINDING = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|information|hint): "
-                     r"(?P<msg>.*?)(?: \[(?P<code>TS\d+)\])?(?: \[under (?P<spec>.*)\])?$")
+                     r"(?P<msg>.*?)(?: \[under (?P<spec>.*?)\])?(?: \[(?P<code>TS\d+)\])?$")
 SUMMARY = re.compile(r"\((\d+) kernels? checked\)")
 JIT_DECORATOR = re.compile(r"^\s*@\s*(?:triton\s*\.\s*)?jit\b", re.M)
 
@@ -102,6 +102,8 @@ def main():
     ap.add_argument("--out", default=None)
     ap.add_argument("--set", choices=["named", "unseen", "all"], default="all")
     ap.add_argument("--repo", default=None)
+    ap.add_argument("--no-exclude", action="store_true",
+                    help="also check the folders pins.txt excludes (code for other Tritons)")
     a = ap.parse_args()
     tessel = os.path.abspath(a.tessel)
     verdicts = read_verdicts()
@@ -109,6 +111,8 @@ def main():
     crashes = []
     totals = collections.Counter()
     pins, exclusions = read_pins()
+    if a.no_exclude:
+        exclusions = {}
     for repo, commit, which in pins:
         if a.set != "all" and which != a.set:
             continue

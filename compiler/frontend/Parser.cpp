@@ -190,6 +190,7 @@ void parseRun(TSParser *P, const SourceText &Text, const uint32_t *Starts, size_
   std::swap(Scratch.Body, Body);
   std::swap(Scratch.SyntaxErrors, Errors);
   cst::convertTree(Root, Text.text(), Scratch);
+  cst::collectIndentationErrors(Root, Text.text(), Scratch.SyntaxErrors);
   auto PieceOf = [&](uint32_t Offset) {
     return static_cast<size_t>(std::upper_bound(Starts, Starts + N, Offset) - Starts) - 1;
   };

@@ -5,12 +5,15 @@
 /// 50 MB file nor a 100,000-deep nest costs recursion. Each outermost ERROR
 /// node gives "invalid syntax", or CPython's sharper "expected ':'" /
 /// "'(' was never closed" when the node's shape shows it; each MISSING
-/// token gives "expected 'tok'".
+/// token gives "expected 'tok'". A statement indented deeper than its block
+/// gives "unexpected indent" (a tree walk over statements only).
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/CstToAst.h"
 
 #include "compiler/frontend/PythonGrammar.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <optional>
 
@@ -86,7 +89,57 @@ static SourceRange firstLine(TSNode N, std::string_view Source) {
   return {B, E};
 }
 
+/// Node types whose children can hold statement blocks.
+static bool holdsStatements(const char *Type) {
+  return std::strstr(Type, "statement") || std::strstr(Type, "definition") || std::strstr(Type, "clause") ||
+         !std::strcmp(Type, "block") || !std::strcmp(Type, "module");
+}
+
+/// CPython's IndentationError "unexpected indent": a statement indented
+/// deeper than the statements before it in its block. tree-sitter's scanner
+/// emits an indent only where a block may start, so it reads such a line as
+/// one more statement of the same block; the statements' columns show it.
+/// Only statement-level nodes are visited.
+static bool startsLine(std::string_view Source, uint32_t At) {
+  while (At > 0 && At <= Source.size() && (Source[At - 1] == ' ' || Source[At - 1] == '\t'))
+    --At;
+  return At == 0 || Source[At - 1] == '\n' || Source[At - 1] == '\r';
+}
+
+void collectIndentationErrors(TSNode Root, std::string_view Source, std::vector<ast::SyntaxError> &Out) {
+  size_t First = Out.size();
+  std::vector<TSNode> Stack{Root};
+  while (!Stack.empty()) {
+    TSNode N = Stack.back();
+    Stack.pop_back();
+    const char *Type = ts_node_type(N);
+    bool IsBlock = !std::strcmp(Type, "block") || !std::strcmp(Type, "module");
+    std::optional<uint32_t> Column;
+    uint32_t Count = ts_node_named_child_count(N);
+    for (uint32_t I = 0; I < Count; ++I) {
+      TSNode C = ts_node_named_child(N, I);
+      const char *CT = ts_node_type(C);
+      if (!std::strcmp(CT, "comment") || !std::strcmp(CT, "ERROR") || ts_node_is_missing(C))
+        continue;
+      // `a = 1; b = 2` and `if c: x` put statements mid-line: only those that
+      // start a line have an indentation.
+      if (IsBlock && startsLine(Source, ts_node_start_byte(C))) {
+        uint32_t Col = ts_node_start_point(C).column;
+        if (!Column)
+          Column = Col;
+        else if (Col > *Column)
+          Out.push_back({{ts_node_start_byte(C), ts_node_start_byte(C)}, "unexpected indent"});
+      }
+      if (holdsStatements(CT))
+        Stack.push_back(C);
+    }
+  }
+  std::sort(Out.begin() + static_cast<std::ptrdiff_t>(First), Out.end(),
+            [](const ast::SyntaxError &A, const ast::SyntaxError &B) { return A.Range.Begin < B.Range.Begin; });
+}
+
 void collectSyntaxErrors(TSNode Root, std::string_view Source, std::vector<ast::SyntaxError> &Out) {
+  collectIndentationErrors(Root, Source, Out);
   if (!ts_node_has_error(Root))
     return;
   std::vector<TSNode> Stack{Root};

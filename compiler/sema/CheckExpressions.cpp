@@ -485,15 +485,44 @@ Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, Sour
     Result = ElemType{ScalarKind::FP32};
   size_t Rank = Promoted->Shape.size();
   IndexFacts F;
-  bool BothMasks = L.isTensor() && R.isTensor() && !L.Facts.MaskBounds.empty() && !R.Facts.MaskBounds.empty();
+  // A mask combines with a mask or with any boolean (`lane_mask & (i < T)`,
+  // a scalar condition, bounds what lane_mask bounds); `*` of two masks is
+  // their `&`.
+  auto IsBool = [](const Value &V) {
+    return (V.isTensor() && V.Type.Elem.Scalar == ScalarKind::I1 && !V.Type.Elem.isPointer()) ||
+           (V.isKnownConstexpr() && V.Const.isBool());
+  };
+  auto HasBounds = [](const Value &V) { return V.isTensor() && !V.Facts.MaskBounds.empty(); };
+  bool Masks = (HasBounds(L) && (HasBounds(R) || IsBool(R))) || (HasBounds(R) && IsBool(L));
+  bool BothMasks = HasBounds(L) && HasBounds(R);
   if (Op == BinOpKind::Add || Op == BinOpKind::Sub)
     F = additiveFacts(L, R, Rank);
   else if (Op == BinOpKind::Mod)
     F = wrapFacts(joinFacts(L, R, Rank));
-  else if ((Op == BinOpKind::BitAnd || Op == BinOpKind::BitOr) && BothMasks)
+  else if ((Op == BinOpKind::BitAnd || Op == BinOpKind::BitOr) && Masks)
     F = combineMasks(L, R, Rank, Op == BinOpKind::BitOr);
+  else if (Op == BinOpKind::Mult && BothMasks)
+    F = combineMasks(L, R, Rank, false);
   else
     F = joinFacts(L, R, Rank);
+  // `row * stride` (a program id times a runtime stride) selects a row; the
+  // arange added to it spans that row from its start and does not slide with
+  // the program id. Only `pid * BLOCK` (a constexpr block) moves a block.
+  auto IsRuntimeScalar = [](const Value &V) { return V.isTensor() && !V.Type.isBlock() && !V.Facts.DynScalar; };
+  if (Op == BinOpKind::Mult && Rank == 0 &&
+      ((L.Facts.DynScalar && IsRuntimeScalar(R)) || (R.Facts.DynScalar && IsRuntimeScalar(L))))
+    F.DynScalar = false;
+  // `i * BLOCK`: a unit-step index scaled by a block moves a block, by that
+  // block (Scale).
+  if (Op == BinOpKind::Mult && (L.isConstexpr() || R.isConstexpr())) {
+    F.UnitStep = false;
+    const Value &C = L.isConstexpr() ? L : R;
+    const Value &D = L.isConstexpr() ? R : L;
+    bool Known = F.DynScalar && C.isKnownConstexpr() && C.Const.isIntLike() && !C.Const.isBool() &&
+                 C.Const.asInt() > 0 && C.Const.asInt() < (int64_t(1) << 31);
+    int64_t Prior = D.Facts.Scale > 0 ? D.Facts.Scale : 1;
+    F.Scale = Known && Prior < (int64_t(1) << 31) ? Prior * C.Const.asInt() : 0;
+  }
   Value Out = Value::tensor(TileType{Result, Promoted->Shape}, std::move(F));
   // With Rules, a builtin borrows the typing (tl.where, minimum...) and
   // emits its own op.

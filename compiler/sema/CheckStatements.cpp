@@ -566,6 +566,24 @@ void KernelChecker::execIf(const IfStmt *S) {
   execIfBranches(S, KeywordR);
   if (frame().LoopDepth > 0)
     --frame().IfDepthInLoop;
+  boundByEarlyReturn(S);
+}
+
+void KernelChecker::boundByEarlyReturn(const IfStmt *S) {
+  // `if pid >= n: return`: the programs past the end stop here, so what the
+  // program id computes afterwards stays in range by the author's own guard.
+  if (frame().LoopDepth > 0 || S->Body.size() != 1 || !isa<ReturnStmt>(S->Body[0]) || !S->OrElse.empty())
+    return;
+  const auto *C = dyn_cast<CompareExpr>(S->Test);
+  if (!C || C->Comparators.size() != 1)
+    return;
+  for (const Expr *Side : {C->Lhs, C->Comparators[0]}) {
+    const auto *N = dyn_cast<NameExpr>(Side);
+    auto It = N ? frame().Vars.find(N->Id) : frame().Vars.end();
+    if (It == frame().Vars.end() || !It->second.isTensor() || !It->second.Facts.DynScalar)
+      continue;
+    It->second.Facts.DynScalar = false;
+  }
 }
 
 void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
@@ -736,6 +754,9 @@ void KernelChecker::execFor(const ForStmt *S) {
     IndexFacts F;
     F.DynScalar = true;
     F.Cause = "the loop variable `" + Target->Id + "`";
+    // range(n) and range(a, b) step by one; a step of BLOCK moves a block.
+    F.UnitStep = Bounds.size() < 3 ||
+                 (Bounds[2].isKnownConstexpr() && Bounds[2].Const.isIntLike() && Bounds[2].Const.asInt() == 1);
     assignTarget(Target, Value::tensor(TileType{ElemType{IndVar}, {}}, std::move(F)));
   } else if (S->Target) {
     assignTarget(S->Target, Value::poison());

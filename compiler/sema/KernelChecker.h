@@ -50,9 +50,9 @@ struct Specialization {
   std::map<std::string, ElemType> ArgTypes;
   std::set<std::string> EqualToOne;
   /// program_id axes that every launch site of the kernel sizes by floor
-  /// division (`grid = (N_CTX // BLOCK_M, ...)`): no program starts past the
-  /// last full block, so an offset that slides with that program id alone is
-  /// not reported (floorDividedGridAxes).
+  /// division (`grid = (N_CTX // BLOCK_M, ...)`), as 1, or not at all: no
+  /// program starts past the last full block, so an offset that slides with
+  /// that program id alone is not reported (floorDividedGridAxes).
   std::set<int64_t> FloorDividedGridAxes;
 };
 
@@ -208,6 +208,8 @@ public:
   Value eval(const ast::Expr *E);
 
 private:
+  /// After `if pid >= n: return`, pid no longer slides (see execIf).
+  void boundByEarlyReturn(const ast::IfStmt *S);
   /// Removes and returns the problems reported after the first Mark.
   std::vector<Problem> takeProblemsFrom(size_t Mark);
   /// Reports the problems of an undecided `if` that both arms found (once).

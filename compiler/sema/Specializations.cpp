@@ -158,8 +158,9 @@ static const ast::Expr *localDefinition(const ast::FunctionDefStmt &F, const std
   return Value;
 }
 
-/// Grid axes the expression computes as `a // b`; nullopt when it is not a
-/// tuple written out (a call, a lookup, a value from elsewhere).
+/// Grid axes the expression computes as `a // b`, gives as the literal 1, or
+/// leaves out (a 1-D grid has one program along axes 1 and 2); nullopt when
+/// it is not a tuple written out (a call, a lookup, a value from elsewhere).
 static std::optional<std::set<int64_t>> floorDividedAxes(const ast::Expr *Grid, const ast::FunctionDefStmt *Host,
                                                          SourceRange At, int Depth = 0) {
   if (!Grid || Depth > 2)
@@ -176,9 +177,18 @@ static std::optional<std::set<int64_t>> floorDividedAxes(const ast::Expr *Grid, 
   if (!Elts)
     return std::nullopt;
   std::set<int64_t> Axes;
-  for (size_t I = 0; I < Elts->size(); ++I)
-    if (const auto *B = dyn_cast<ast::BinOpExpr>((*Elts)[I]); B && B->Op == ast::BinOpKind::FloorDiv)
+  for (size_t I = 0; I < 3; ++I) {
+    if (I >= Elts->size()) {
       Axes.insert(static_cast<int64_t>(I));
+      continue;
+    }
+    const ast::Expr *E = (*Elts)[I];
+    const auto *B = dyn_cast<ast::BinOpExpr>(E);
+    const auto *K = dyn_cast<ast::ConstantExpr>(E);
+    if ((B && B->Op == ast::BinOpKind::FloorDiv) ||
+        (K && K->CK == ast::ConstantKind::Int && !K->IntOverflow && K->IntValue == 1))
+      Axes.insert(static_cast<int64_t>(I));
+  }
   return Axes;
 }
 
