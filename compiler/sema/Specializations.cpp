@@ -158,9 +158,42 @@ static const ast::Expr *localDefinition(const ast::FunctionDefStmt &F, const std
   return Value;
 }
 
-/// Grid axes the expression computes as `a // b`, gives as the literal 1, or
-/// leaves out (a 1-D grid has one program along axes 1 and 2); nullopt when
-/// it is not a tuple written out (a call, a lookup, a value from elsewhere).
+/// Whether a grid entry rounds up: a `cdiv` call (`triton.cdiv`, `cdiv`,
+/// `math.ceil`...) or `(n + b - 1) // b`, seen through local names. Such an
+/// axis has a last program that covers a partial block.
+static bool roundsUp(const ast::Expr *E, const ast::FunctionDefStmt *Host, SourceRange At, int Depth = 0) {
+  if (!E || Depth > 3)
+    return false;
+  bool Found = false;
+  ast::Walker W;
+  W.OnExpr = [&](const ast::Expr *X) {
+    if (Found)
+      return;
+    if (const auto *C = dyn_cast<ast::CallExpr>(X)) {
+      const ast::Expr *F = C->Func;
+      std::string Name = isa<ast::AttributeExpr>(F) ? cast<ast::AttributeExpr>(F)->Attr
+                         : isa<ast::NameExpr>(F)    ? cast<ast::NameExpr>(F)->Id
+                                                    : std::string();
+      Found = Name == "cdiv" || Name == "ceil" || Name == "ceildiv" || Name == "div_up" || Name == "ceil_div";
+      return;
+    }
+    if (const auto *B = dyn_cast<ast::BinOpExpr>(X); B && B->Op == ast::BinOpKind::FloorDiv) {
+      const auto *L = dyn_cast<ast::BinOpExpr>(B->Lhs);
+      Found = L && (L->Op == ast::BinOpKind::Add || L->Op == ast::BinOpKind::Sub);
+      return;
+    }
+    if (const auto *N = dyn_cast<ast::NameExpr>(X); N && Host)
+      Found = roundsUp(localDefinition(*Host, N->Id, At), Host, At, Depth + 1);
+  };
+  W.walk(E);
+  return Found;
+}
+
+/// Grid axes whose last program covers a whole block: an entry that is a
+/// plain count (`n_rows`, `B * H`, `N // BLOCK`, `1`) rather than a rounded-up
+/// `cdiv`, and the axes the grid leaves out (one program there); nullopt when
+/// the grid is not a tuple written out (a call, a lookup, a value from
+/// elsewhere).
 static std::optional<std::set<int64_t>> floorDividedAxes(const ast::Expr *Grid, const ast::FunctionDefStmt *Host,
                                                          SourceRange At, int Depth = 0) {
   if (!Grid || Depth > 2)
@@ -182,11 +215,7 @@ static std::optional<std::set<int64_t>> floorDividedAxes(const ast::Expr *Grid, 
       Axes.insert(static_cast<int64_t>(I));
       continue;
     }
-    const ast::Expr *E = (*Elts)[I];
-    const auto *B = dyn_cast<ast::BinOpExpr>(E);
-    const auto *K = dyn_cast<ast::ConstantExpr>(E);
-    if ((B && B->Op == ast::BinOpKind::FloorDiv) ||
-        (K && K->CK == ast::ConstantKind::Int && !K->IntOverflow && K->IntValue == 1))
+    if (!roundsUp((*Elts)[I], Host, At))
       Axes.insert(static_cast<int64_t>(I));
   }
   return Axes;

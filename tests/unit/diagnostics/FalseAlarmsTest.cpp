@@ -114,7 +114,7 @@ TEST(FalseAlarms, UndecidedBranchAccessesAreNotMaskChecked) {
                      "    else:\n"                                                                   // 10
                      "        x = tl.load(x_ptr + offs, mask=offs < n)\n"                            // 11
                      "    tl.store(x_ptr + offs, x)\n"                                               // 12
-                     "k[(4,)](None, 100, BLOCK=128)\n"),
+                     "k[(triton.cdiv(100, 128),)](None, 100, BLOCK=128)\n"),
             (Codes{"TS201@12"}));
 }
 
@@ -129,7 +129,7 @@ TEST(FalseAlarms, MaskAndedWithScalarConditionAndProductOfMasks) {
                      "    y = tl.load(p, mask=(offs < n)[None, :] * (rows < m)[:, None])\n" // 11
                      "    tl.store(x_ptr + offs, x, mask=(i < T) & (offs < n))\n"           // 12
                      "    tl.store(x_ptr + offs, x, mask=(i < T) | (offs < n))\n"           // 13
-                     "k[(4, 4)](None, 100, 3, 7, BLOCK=128)\n"),
+                     "k[(triton.cdiv(100, 128), triton.cdiv(7, 128))](None, 100, 3, 7, BLOCK=128)\n"),
             (Codes{"TS201@13"}));
 }
 
@@ -140,7 +140,7 @@ TEST(FalseAlarms, WhereClampedOffsetsAreBounded) {
                      "    safe = tl.where(offs < n, offs, 0)\n"                    // 7
                      "    x = tl.load(x_ptr + safe)\n"                             // 8
                      "    tl.store(x_ptr + offs, x)\n"                             // 9
-                     "k[(4,)](None, 100, BLOCK=128)\n"),
+                     "k[(triton.cdiv(100, 128),)](None, 100, BLOCK=128)\n"),
             (Codes{"TS201@9"}));
 }
 
@@ -178,7 +178,7 @@ TEST(FalseAlarms, RowSelectionAndUnitStepWindowsDoNotSlide) {
                      "        z = tl.load(x_ptr + i * BLOCK + cols)\n"                   // 11
                      "    w = tl.load(x_ptr + row * HQ + cols)\n"                        // 12
                      "    v = tl.load(x_ptr + row * BLOCK + cols)\n"                     // 13
-                     "k[(4,)](None, 128, 4, BLOCK=16, HQ=64)\n"),
+                     "k[(triton.cdiv(512, 16),)](None, 128, 4, BLOCK=16, HQ=64)\n"),
             (Codes{"TS201@11", "TS201@13"}));
 }
 
@@ -196,8 +196,8 @@ TEST(FalseAlarms, EarlyReturnGuardBoundsTheProgramId) {
                      "def j(x_ptr, n, BLOCK: tl.constexpr):\n"                     // 12
                      "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n" // 13
                      "    tl.store(x_ptr + offs, 1.0)\n"                           // 14
-                     "k[(4,)](None, 4, BLOCK=128)\n"
-                     "j[(4,)](None, 4, BLOCK=128)\n"),
+                     "k[(triton.cdiv(500, 128),)](None, 4, BLOCK=128)\n"
+                     "j[(triton.cdiv(500, 128),)](None, 4, BLOCK=128)\n"),
             (Codes{"TS201@14"}));
 }
 
@@ -272,7 +272,7 @@ TEST(FalseAlarms, OverIndentedLineIsAnIndentationError) {
                      "    if a == 1: c = 3\n"                                      // 8
                      "        y = offs + 1\n"                                      // 9
                      "    z = tl.load(x_ptr + offs)\n"                             // 10
-                     "k[(4,)](None, BLOCK=128)\n"),
+                     "k[(triton.cdiv(500, 128),)](None, BLOCK=128)\n"),
             (Codes{"TS001@9", "TS201@10"}));
 }
 
@@ -286,4 +286,23 @@ TEST(FalseAlarms, GridOfOneProgramDoesNotSlide) {
                      "def run(x):\n"                                                      // 9
                      "    k[(1,)](x, BLOCK=16)\n"),                                       // 10
             (Codes{}));
+}
+
+TEST(FalseAlarms, GridsOfPlainCountsHaveNoPartialBlock) {
+  // `(num_seqs, num_heads)`: one program per item, the last one covers a
+  // whole item; a count rounded up with cdiv, even through a local name,
+  // has a partial last block.
+  EXPECT_EQ(findings("@triton.jit\n"                                               // 4
+                     "def k(x_ptr, HEAD: tl.constexpr):\n"                         // 5
+                     "    h = tl.program_id(1)\n"                                  // 6
+                     "    tl.store(x_ptr + h * HEAD + tl.arange(0, HEAD), 1.0)\n"  // 7
+                     "@triton.jit\n"                                               // 8
+                     "def j(x_ptr, BLOCK: tl.constexpr):\n"                        // 9
+                     "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n" // 10
+                     "    tl.store(x_ptr + offs, 1.0)\n"                           // 11
+                     "def run(x, num_seqs, num_heads, n):\n"                       // 12
+                     "    k[(num_seqs, num_heads)](x, HEAD=64)\n"                  // 13
+                     "    nb = triton.cdiv(n, 64)\n"                               // 14
+                     "    j[(nb,)](x, BLOCK=64)\n"),                               // 15
+            (Codes{"TS201@11"}));
 }
