@@ -306,3 +306,16 @@ TEST(FalseAlarms, GridsOfPlainCountsHaveNoPartialBlock) {
                      "    j[(nb,)](x, BLOCK=64)\n"),                               // 15
             (Codes{"TS201@11"}));
 }
+
+TEST(FalseAlarms, HalfTypedLineKeepsTheRestOfTheKernel) {
+  // CPython: `'(' was never closed` at the bracket, and nothing else; the
+  // statements after the line are still checked (both unmasked accesses).
+  EXPECT_EQ(findings("@triton.jit\n"                                               // 4
+                     "def k(x_ptr, BLOCK: tl.constexpr):\n"                        // 5
+                     "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n" // 6
+                     "    y = tl.load(x_ptr + offs\n"                              // 7
+                     "    tl.store(x_ptr + offs, 1.0)\n"                           // 8
+                     "def run(x):\n"                                               // 9
+                     "    k[(triton.cdiv(500, 128),)](x, BLOCK=128)\n"),           // 10
+            (Codes{"TS001@7", "TS201@8"}));
+}
