@@ -3,6 +3,8 @@
 
 #include "compiler/frontend/AstWalk.h"
 
+#include <algorithm>
+#include <iterator>
 #include <set>
 
 namespace tessel::sema {
@@ -119,7 +121,16 @@ std::vector<Specialization> specializationsOf(const JitFunction &Fn, size_t Max)
 //===----------------------------------------------------------------------===//
 
 /// The innermost function whose body holds R (the launching host function).
+/// The module's statements are in source order: the one holding R is found
+/// by binary search, so a file of many launches stays linear.
 static const ast::FunctionDefStmt *enclosingFunction(const ast::Block &B, SourceRange R) {
+  auto It = std::upper_bound(B.begin(), B.end(), R.Begin,
+                             [](uint32_t Offset, const ast::Stmt *S) { return Offset < S->Range.Begin; });
+  if (It == B.begin())
+    return nullptr;
+  const ast::Stmt *Top = *std::prev(It);
+  if (!Top->Range.contains(R))
+    return nullptr;
   const ast::FunctionDefStmt *Found = nullptr;
   ast::Walker W;
   W.OnStmt = [&](const ast::Stmt *S) {
@@ -129,7 +140,7 @@ static const ast::FunctionDefStmt *enclosingFunction(const ast::Block &B, Source
       Found = F;
     return true;
   };
-  W.walk(B);
+  W.walk(Top);
   return Found;
 }
 
