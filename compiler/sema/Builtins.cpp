@@ -63,7 +63,9 @@ static const std::map<std::string, Registered, std::less<>> &registry() {
 }
 
 /// Every public name of triton.language in Triton 3.6 (for "module has no
-/// attribute" errors), beyond the modelled builtins.
+/// attribute" errors), beyond the modelled builtins. Not here, because 3.6
+/// has them no longer: `_experimental_descriptor_load` / `_store` (replaced by
+/// tensor descriptors), and Triton 2's `libdevice` (now `tl.extra.*`).
 static const std::set<std::string, std::less<>> &otherLanguageNames() {
   static const std::set<std::string, std::less<>> Names = {"constexpr",
                                                            "int1",
@@ -155,8 +157,6 @@ static const std::set<std::string, std::less<>> &otherLanguageNames() {
                                                            "maximum",
                                                            "float8e4b15x4",
                                                            "to_tensor",
-                                                           "_experimental_descriptor_load",
-                                                           "_experimental_descriptor_store",
                                                            "multiple_of",
                                                            "max_contiguous",
                                                            "max_constancy",

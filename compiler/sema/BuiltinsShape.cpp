@@ -53,7 +53,11 @@ static Value programIndex(BuiltinCall &B, bool IsProgramId) {
     return Value::poison();
   }
   IndexFacts F;
-  if (IsProgramId) {
+  // Under a grid of `N // BLOCK` programs the last one starts at or before
+  // the last full block: its offsets do not slide past the end.
+  const Specialization *Spec = B.C.specialization();
+  bool FloorDivided = Spec && Axis && Spec->FloorDividedGridAxes.count(*Axis);
+  if (IsProgramId && !FloorDivided) {
     F.DynScalar = true;
     F.Cause = "program_id(" + (Axis ? std::to_string(*Axis) : std::string("?")) + ")";
   }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/KernelChecker.h"
 
+#include "compiler/frontend/PyBuiltins.h"
 #include "compiler/frontend/PyOps.h"
 #include "compiler/ir/Builder.h"
 #include "compiler/sema/BuiltinCall.h"
@@ -151,15 +152,6 @@ Value KernelChecker::evalName(const NameExpr *E) {
   return evalGlobal(E->Id, E->Range);
 }
 
-/// The module-level statement that defines a global, to tell
-/// `X = tl.constexpr(1)` (a constexpr) from `X: tl.constexpr = 1` (not one).
-static const Stmt *definingStatement(const Module &M, SourceRange R) {
-  for (const Stmt *S : M.Body)
-    if (S->Range.contains(R) || S->Range == R)
-      return S;
-  return nullptr;
-}
-
 Value KernelChecker::evalGlobal(const std::string &Name, SourceRange R) {
   if (Info.Jit.count(Name))
     return Value::constant(PyValue::function(Info.Jit.at(Name).Def));
@@ -167,14 +159,19 @@ Value KernelChecker::evalGlobal(const std::string &Name, SourceRange R) {
     return Value::constant(PyValue::qualified(It->second));
   if (auto It = Info.Globals.find(Name); It != Info.Globals.end()) {
     const GlobalSymbol &G = It->second;
-    const Stmt *Def = definingStatement(File.module(), G.Range);
-    bool Annotated = Def && isa<AnnAssignStmt>(Def);
-    if (G.IsConstexpr && !Annotated)
+    // Triton looks at the value, not the annotation: `X: tl.constexpr =
+    // tl.constexpr(1)` is a constexpr, `X: tl.constexpr = 1` is not.
+    if (G.IsConstexprInstance)
       return Value::constant(G.Value);
     PyValue::Kind K = G.Value.kind();
     // Modules, dtypes and functions are globals Triton lets kernels use.
     if (K == PyValue::Kind::Qualified || K == PyValue::Kind::Function)
       return Value::constant(G.Value);
+    // A value tessel could not compute (a host call, an alias bound inside
+    // `try`/`except` or a runtime `if`) may be a module, a builtin or a
+    // constexpr Triton accepts: say nothing.
+    if (G.Value.isUnknown())
+      return Value::constant(PyValue());
     error(ProblemKind::GlobalAccess, R,
           "Cannot access global variable " + Name +
               " from within @jit'ed function. Triton kernels can only access global variables that are "
@@ -200,6 +197,18 @@ static bool isLanguageModule(const std::string &Path) {
          Path == "triton.language.standard" || Path == "triton.language.random";
 }
 
+/// Methods of tl.tensor_descriptor (a host TensorDescriptor argument).
+static bool isDescriptorMethod(const std::string &Name) {
+  return Name == "load" || Name == "store" || Name == "gather" || Name == "scatter" || Name == "atomic_add" ||
+         Name == "atomic_min" || Name == "atomic_max" || Name == "atomic_and" || Name == "atomic_or" ||
+         Name == "atomic_xor" || Name == "block_shape" || Name == "shape" || Name == "strides";
+}
+
+/// The language submodules whose members tessel knows only in part.
+static bool isImplementationModule(const std::string &Path) {
+  return Path == "triton.language.core" || Path == "triton.language.standard" || Path == "triton.language.random";
+}
+
 Value KernelChecker::evalAttribute(const AttributeExpr *E) {
   Value BaseStorage;
   const Value &Base = evalView(E->Value, BaseStorage);
@@ -209,6 +218,12 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
     const std::string &Path = Base.Const.qualifiedPath();
     if (isLanguageModule(Path)) {
       const PyValue *Member = languageMember(E->Attr);
+      // core.py, standard.py and random.py hold many more module-level names
+      // than `triton.language` re-exports (`core.get_int_dtype`,
+      // `core.CONSTEXPR_0`, `standard._log2`...): tessel does not list them
+      // all, so a name it does not know there is Unknown, not an error.
+      if (!Member && isImplementationModule(Path))
+        return Value::constant(PyValue());
       if (!Member) {
         error(ProblemKind::NoAttribute, E->Range, "module '" + Path + "' has no attribute '" + E->Attr + "'");
         return Value::poison();
@@ -218,7 +233,10 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
     if (Path.rfind("triton.language.", 0) == 0 &&
         scalarKindFromLanguageName(std::string_view(Path).substr(16)).has_value())
       return Value::constant(PyValue()); // dtype attributes: primitive_bitwidth...
-    return Value::constant(PyValue::qualified(Path + "." + E->Attr));
+    std::string Member = Path + "." + E->Attr;
+    if (std::optional<PyValue> C = pybuiltins::libraryConstant(Member))
+      return Value::constant(*C);
+    return Value::constant(PyValue::qualified(std::move(Member)));
   }
   if (Base.isTensor()) {
     if (E->Attr == "T") {
@@ -245,6 +263,12 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
     if (E->Attr == "type" || E->Attr == "handle" || E->Attr == "numel")
       return Value::constant(E->Attr == "numel" && Base.Type.numel() ? PyValue::integer(*Base.Type.numel())
                                                                      : PyValue());
+    // A parameter of unknown kind may be a host TensorDescriptor (or a tuple,
+    // or any object the host passes): `desc.load([m, k])` is then a
+    // descriptor method tessel cannot type.
+    if (Base.Type.Shape.empty() && Base.Type.Elem.Scalar == ScalarKind::Unknown && !Base.Type.Elem.isPointer() &&
+        isDescriptorMethod(E->Attr))
+      return Value::poison();
     if (isTensorMethod(E->Attr))
       return Value::method(Base, E->Attr);
     error(ProblemKind::NoAttribute, E->AttrRange, "'tensor' object has no attribute '" + E->Attr + "'");
@@ -303,6 +327,11 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
       }
       if (IV.isPoison())
         return IV;
+      // A scalar of unknown type indexed with an int is most likely a tuple
+      // kernel argument (Triton 3.3+: `res[0]`), which tessel does not see.
+      if (Base.Type.Shape.empty() && Base.Type.Elem.Scalar == ScalarKind::Unknown && !Base.Type.Elem.isPointer() &&
+          IV.isConstexpr() && (IV.Const.isUnknown() || IV.Const.isIntLike()))
+        return Value::poison();
       error(ProblemKind::TensorIndex, E->Range, "unsupported tensor index: " + IV.describe());
       return Value::poison();
     }
@@ -456,15 +485,44 @@ Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, Sour
     Result = ElemType{ScalarKind::FP32};
   size_t Rank = Promoted->Shape.size();
   IndexFacts F;
-  bool BothMasks = L.isTensor() && R.isTensor() && !L.Facts.MaskBounds.empty() && !R.Facts.MaskBounds.empty();
+  // A mask combines with a mask or with any boolean (`lane_mask & (i < T)`,
+  // a scalar condition, bounds what lane_mask bounds); `*` of two masks is
+  // their `&`.
+  auto IsBool = [](const Value &V) {
+    return (V.isTensor() && V.Type.Elem.Scalar == ScalarKind::I1 && !V.Type.Elem.isPointer()) ||
+           (V.isKnownConstexpr() && V.Const.isBool());
+  };
+  auto HasBounds = [](const Value &V) { return V.isTensor() && !V.Facts.MaskBounds.empty(); };
+  bool Masks = (HasBounds(L) && (HasBounds(R) || IsBool(R))) || (HasBounds(R) && IsBool(L));
+  bool BothMasks = HasBounds(L) && HasBounds(R);
   if (Op == BinOpKind::Add || Op == BinOpKind::Sub)
     F = additiveFacts(L, R, Rank);
   else if (Op == BinOpKind::Mod)
     F = wrapFacts(joinFacts(L, R, Rank));
-  else if ((Op == BinOpKind::BitAnd || Op == BinOpKind::BitOr) && BothMasks)
+  else if ((Op == BinOpKind::BitAnd || Op == BinOpKind::BitOr) && Masks)
     F = combineMasks(L, R, Rank, Op == BinOpKind::BitOr);
+  else if (Op == BinOpKind::Mult && BothMasks)
+    F = combineMasks(L, R, Rank, false);
   else
     F = joinFacts(L, R, Rank);
+  // `row * stride` (a program id times a runtime stride) selects a row; the
+  // arange added to it spans that row from its start and does not slide with
+  // the program id. Only `pid * BLOCK` (a constexpr block) moves a block.
+  auto IsRuntimeScalar = [](const Value &V) { return V.isTensor() && !V.Type.isBlock() && !V.Facts.DynScalar; };
+  if (Op == BinOpKind::Mult && Rank == 0 &&
+      ((L.Facts.DynScalar && IsRuntimeScalar(R)) || (R.Facts.DynScalar && IsRuntimeScalar(L))))
+    F.DynScalar = false;
+  // `i * BLOCK`: a unit-step index scaled by a block moves a block, by that
+  // block (Scale).
+  if (Op == BinOpKind::Mult && (L.isConstexpr() || R.isConstexpr())) {
+    F.UnitStep = false;
+    const Value &C = L.isConstexpr() ? L : R;
+    const Value &D = L.isConstexpr() ? R : L;
+    bool Known = F.DynScalar && C.isKnownConstexpr() && C.Const.isIntLike() && !C.Const.isBool() &&
+                 C.Const.asInt() > 0 && C.Const.asInt() < (int64_t(1) << 31);
+    int64_t Prior = D.Facts.Scale > 0 ? D.Facts.Scale : 1;
+    F.Scale = Known && Prior < (int64_t(1) << 31) ? Prior * C.Const.asInt() : 0;
+  }
   Value Out = Value::tensor(TileType{Result, Promoted->Shape}, std::move(F));
   // With Rules, a builtin borrows the typing (tl.where, minimum...) and
   // emits its own op.

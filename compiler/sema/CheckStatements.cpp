@@ -270,6 +270,11 @@ void KernelChecker::assignTarget(const Expr *Target, Value V, bool Record) {
     else if (V.isKnownConstexpr() && V.Const.isSequence())
       for (const PyValue &P : V.Const.elements())
         Parts.push_back(Value::constant(P));
+    // assignTarget binds `target.elts[i]` to `value.values[i]`: extra values
+    // are dropped (`a, b = x, y, z` binds a and b), missing ones fail.
+    bool IsSequence = V.K == Value::Kind::Tuple || (V.isKnownConstexpr() && V.Const.isSequence());
+    if (IsSequence && Parts.size() > Elts.size())
+      Parts.resize(Elts.size());
     if (Parts.size() != Elts.size()) {
       if (!V.isPoison() && !(V.isConstexpr() && V.Const.isUnknown()))
         error(ProblemKind::BadCall, Target->Range,
@@ -525,6 +530,32 @@ void KernelChecker::mergeBranches(const std::map<std::string, Value> &Before, st
   frame().Vars = std::move(Merged);
 }
 
+std::vector<Problem> KernelChecker::takeProblemsFrom(size_t Mark) {
+  std::vector<Problem> All = Sink.take();
+  std::vector<Problem> Tail;
+  for (size_t I = 0; I < All.size(); ++I) {
+    if (I < Mark)
+      Sink.report(std::move(All[I]));
+    else
+      Tail.push_back(std::move(All[I]));
+  }
+  return Tail;
+}
+
+void KernelChecker::keepProblemsOfBothArms(std::vector<Problem> Then, const std::vector<Problem> &Else) {
+  size_t Dropped = Then.size() + Else.size();
+  for (Problem &P : Then) {
+    bool InBoth = std::any_of(Else.begin(), Else.end(), [&](const Problem &Q) {
+      return Q.Kind == P.Kind && Q.Range == P.Range && Q.Message == P.Message;
+    });
+    if (!InBoth)
+      continue;
+    Dropped -= 2;
+    Sink.report(std::move(P));
+  }
+  ErrorsReported -= std::min(ErrorsReported, Dropped);
+}
+
 void KernelChecker::execIf(const IfStmt *S) {
   SourceRange KeywordR = keywordRange(S, S->IsElif ? 4 : 2);
   if (frame().LoopDepth > 0 && frame().IfDepthInLoop == 0 && (containsReturn(S->Body) || containsReturn(S->OrElse)))
@@ -535,6 +566,24 @@ void KernelChecker::execIf(const IfStmt *S) {
   execIfBranches(S, KeywordR);
   if (frame().LoopDepth > 0)
     --frame().IfDepthInLoop;
+  boundByEarlyReturn(S);
+}
+
+void KernelChecker::boundByEarlyReturn(const IfStmt *S) {
+  // `if pid >= n: return`: the programs past the end stop here, so what the
+  // program id computes afterwards stays in range by the author's own guard.
+  if (frame().LoopDepth > 0 || S->Body.size() != 1 || !isa<ReturnStmt>(S->Body[0]) || !S->OrElse.empty())
+    return;
+  const auto *C = dyn_cast<CompareExpr>(S->Test);
+  if (!C || C->Comparators.size() != 1)
+    return;
+  for (const Expr *Side : {C->Lhs, C->Comparators[0]}) {
+    const auto *N = dyn_cast<NameExpr>(Side);
+    auto It = N ? frame().Vars.find(N->Id) : frame().Vars.end();
+    if (It == frame().Vars.end() || !It->second.isTensor() || !It->second.Facts.DynScalar)
+      continue;
+    It->second.Facts.DynScalar = false;
+  }
 }
 
 void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
@@ -554,12 +603,20 @@ void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
       return;
     }
     // An unknown constexpr: Triton would take one branch; both are checked,
-    // and no type agreement is required between them.
+    // and no type agreement is required between them. A problem found in one
+    // arm only may be in the arm Triton never compiles (`if dtype is
+    // tl.int64: ... else: raise`), so only what both arms report is kept.
     std::map<std::string, Value> Before = frame().Vars;
+    size_t Mark = Sink.size();
+    ++UndecidedBranchDepth;
     execBlock(S->Body);
+    std::vector<Problem> ThenProblems = takeProblemsFrom(Mark);
     std::map<std::string, Value> Then = frame().Vars;
     frame().Vars = Before;
     execBlock(S->OrElse);
+    --UndecidedBranchDepth;
+    std::vector<Problem> ElseProblems = takeProblemsFrom(Mark);
+    keepProblemsOfBothArms(std::move(ThenProblems), ElseProblems);
     for (auto &[Name, V] : Then) {
       auto It = frame().Vars.find(Name);
       if (It == frame().Vars.end())
@@ -697,6 +754,9 @@ void KernelChecker::execFor(const ForStmt *S) {
     IndexFacts F;
     F.DynScalar = true;
     F.Cause = "the loop variable `" + Target->Id + "`";
+    // range(n) and range(a, b) step by one; a step of BLOCK moves a block.
+    F.UnitStep = Bounds.size() < 3 ||
+                 (Bounds[2].isKnownConstexpr() && Bounds[2].Const.isIntLike() && Bounds[2].Const.asInt() == 1);
     assignTarget(Target, Value::tensor(TileType{ElemType{IndVar}, {}}, std::move(F)));
   } else if (S->Target) {
     assignTarget(S->Target, Value::poison());

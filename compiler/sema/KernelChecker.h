@@ -49,6 +49,11 @@ struct Specialization {
   /// launch) and the int parameters Triton specializes to the constant 1.
   std::map<std::string, ElemType> ArgTypes;
   std::set<std::string> EqualToOne;
+  /// program_id axes that every launch site of the kernel sizes by floor
+  /// division (`grid = (N_CTX // BLOCK_M, ...)`), as 1, or not at all: no
+  /// program starts past the last full block, so an offset that slides with
+  /// that program id alone is not reported (floorDividedGridAxes).
+  std::set<int64_t> FloorDividedGridAxes;
 };
 
 /// An evaluated call argument.
@@ -69,6 +74,8 @@ public:
   /// Function, whose parameters the walk adds).
   void setBuilder(ir::Builder *B) { IRB = B; }
   size_t errorsReported() const { return ErrorsReported; }
+  /// The specialization being checked (null outside checkKernel).
+  const Specialization *specialization() const { return Spec; }
 
   //===--- Emission (Emit.cpp); all of it is a no-op without a builder ---===//
   ir::Builder *builder() const { return IRB; }
@@ -119,7 +126,10 @@ public:
   /// The op of a binary operator on operands promoted to Computation.
   ir::Value *emitBinary(ast::BinOpKind Op, const Value &L, const Value &R, const TileType &Computation,
                         const TileType &ResultType, SourceRange Range);
-  void recordAccess(MemoryAccess A) { Out.Accesses.push_back(std::move(A)); }
+  void recordAccess(MemoryAccess A) {
+    A.InUndecidedBranch = UndecidedBranchDepth > 0;
+    Out.Accesses.push_back(std::move(A));
+  }
   /// The access recorded for a tl.load / tl.store call, if any.
   MemoryAccess *accessFor(const ast::CallExpr *Call) {
     for (MemoryAccess &A : Out.Accesses)
@@ -198,6 +208,12 @@ public:
   Value eval(const ast::Expr *E);
 
 private:
+  /// After `if pid >= n: return`, pid no longer slides (see execIf).
+  void boundByEarlyReturn(const ast::IfStmt *S);
+  /// Removes and returns the problems reported after the first Mark.
+  std::vector<Problem> takeProblemsFrom(size_t Mark);
+  /// Reports the problems of an undecided `if` that both arms found (once).
+  void keepProblemsOfBothArms(std::vector<Problem> Then, const std::vector<Problem> &Else);
   /// E's value, without copying it when E names a local variable: a
   /// reference to the variable, else to Storage set to eval(E). Expressions
   /// never rebind or erase a variable of the frame that evaluates them, and
@@ -235,6 +251,9 @@ private:
   size_t CurIndex = 0;
   /// Set by exec when the statement's value was Poison (see execBlock).
   bool LastStatementPoison = false;
+  /// How many arms of constexpr `if`s whose condition is unknown enclose the
+  /// statement being checked (execIfBranches): Triton compiles only one arm.
+  size_t UndecidedBranchDepth = 0;
   /// Ranges already reported as lowering limits (one report per construct).
   std::set<std::pair<uint32_t, uint32_t>> LimitsReported;
 
