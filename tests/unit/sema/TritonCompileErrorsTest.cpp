@@ -706,8 +706,6 @@ def launch(Z, X):
 }
 
 TEST(TritonCompileErrors, ReduceInvalidAxis2) {
-  // FIXME: the reduction's invalid axis is reported at the axis argument.
-  GTEST_SKIP() << "the reduction's invalid axis is reported at the axis argument.";
   expectRejected(R"py(
 @triton.jit
 def reduce_axis(X: "*fp32", Z: "*fp32", BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, AXIS: tl.constexpr):
@@ -724,8 +722,6 @@ def launch(X, Z):
 }
 
 TEST(TritonCompileErrors, ReduceInvalidAxis3) {
-  // FIXME: the reduction's invalid axis is reported at the axis argument.
-  GTEST_SKIP() << "the reduction's invalid axis is reported at the axis argument.";
   expectRejected(R"py(
 @triton.jit
 def reduce_axis(X: "*fp32", Z: "*fp32", BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, AXIS: tl.constexpr):
