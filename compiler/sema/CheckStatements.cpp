@@ -145,8 +145,13 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, 
 
 void KernelChecker::execBlock(const Block &B) {
   if (!IRB) {
-    for (const Stmt *S : B)
+    // CodeGenerator.visit_compound_statement stops at a `return`: what
+    // follows it in the same block is dead code Triton never looks at.
+    for (const Stmt *S : B) {
       exec(S);
+      if (S->kind() == StmtKind::Return)
+        break;
+    }
     return;
   }
   // Lowering: statements after a `return` are dead code, never emitted.

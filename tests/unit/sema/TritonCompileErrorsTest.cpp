@@ -119,8 +119,6 @@ def err_in_builtin():
 }
 
 TEST(TritonCompileErrors, TwoReturnsNoErr) {
-  // FIXME: statements after a `return` are checked, where Triton skips them.
-  GTEST_SKIP() << "statements after a `return` are checked, where Triton skips them.";
   expectClean(R"py(
 @triton.jit
 def two_returns():
