@@ -160,6 +160,21 @@ static const Stmt *definingStatement(const Module &M, SourceRange R) {
   return nullptr;
 }
 
+/// `X = tl.pointer_type(tl.int32)` and the like: an instance of a
+/// triton.language dtype class, which Triton lets kernels read (its
+/// `__module__` is triton.language), though tessel does not know its value.
+static bool definesLanguageType(const ModuleInfo &Info, const Stmt *Def) {
+  const auto *A = Def ? dyn_cast<AssignStmt>(Def) : nullptr;
+  const auto *Call = A ? dyn_cast<CallExpr>(A->Value) : nullptr;
+  if (!Call)
+    return false;
+  std::string Q = Info.qualify(Call->Func);
+  for (const char *Ty : {"pointer_type", "block_type", "tuple_type", "dtype"})
+    if (Q == std::string("triton.language.") + Ty || Q == std::string("triton.language.core.") + Ty)
+      return true;
+  return false;
+}
+
 Value KernelChecker::evalGlobal(const std::string &Name, SourceRange R) {
   if (Info.Jit.count(Name))
     return Value::constant(PyValue::function(Info.Jit.at(Name).Def));
@@ -175,6 +190,8 @@ Value KernelChecker::evalGlobal(const std::string &Name, SourceRange R) {
     // Modules, dtypes and functions are globals Triton lets kernels use.
     if (K == PyValue::Kind::Qualified || K == PyValue::Kind::Function)
       return Value::constant(G.Value);
+    if (definesLanguageType(Info, Def))
+      return Value::constant(PyValue());
     error(ProblemKind::GlobalAccess, R,
           "Cannot access global variable " + Name +
               " from within @jit'ed function. Triton kernels can only access global variables that are "

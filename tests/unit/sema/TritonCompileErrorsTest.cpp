@@ -277,8 +277,6 @@ def constexpr_global_var_access():
 }
 
 TEST(TritonCompileErrors, GlobalTypeAliasAccess) {
-  // FIXME: a global holding a dtype built by a call (tl.pointer_type) is rejected.
-  GTEST_SKIP() << "a global holding a dtype built by a call (tl.pointer_type) is rejected.";
   expectClean(R"py(
 TYPE_ALIAS = tl.pointer_type(tl.int32)
 
