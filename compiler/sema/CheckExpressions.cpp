@@ -443,8 +443,15 @@ Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, Sour
                               std::optional<ArithKind> Rules) {
   if (L.isPoison() || R.isPoison())
     return Value::poison();
-  if (L.isConstexpr() && R.isConstexpr())
+  if (L.isConstexpr() && R.isConstexpr()) {
+    // constexpr.__add__ and friends compute in Python, which raises.
+    std::string TypeError = pyBinaryOpTypeError(Op, L.Const, R.Const);
+    if (!TypeError.empty()) {
+      error(ProblemKind::InvalidOperands, Range, TypeError);
+      return Value::poison();
+    }
     return Value::constant(pyBinaryOp(Op, L.Const, R.Const));
+  }
   auto Kind = Rules ? Rules : arithKind(Op);
   if (!Kind) {
     bool Reflected = !L.isTensor();
@@ -592,6 +599,14 @@ Value KernelChecker::evalUnaryOp(const UnaryOpExpr *E) {
   Value V = eval(E->Operand);
   if (V.isPoison())
     return V;
+  if (E->Op == UnaryOpKind::Not && isa<TupleExpr>(E->Operand)) {
+    // visit_UnaryOp looks `__not__` up on the tl.tuple a tuple display
+    // builds, whose attribute lookup is a search of its field names
+    // (measured on 3.6). A list display stays a Python list, and tessel keeps
+    // lists as tuples: only the display tells them apart.
+    error(ProblemKind::InvalidOperands, E->Range, "'__not__' is not in list");
+    return Value::poison();
+  }
   if (V.isConstexpr())
     return Value::constant(pyUnaryOp(E->Op, V.Const));
   if (!V.isTensor())

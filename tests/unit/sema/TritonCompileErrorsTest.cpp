@@ -50,8 +50,6 @@ def err_undefined_variable():
 }
 
 TEST(TritonCompileErrors, ErrInBinaryOperator) {
-  // FIXME: Python's TypeError on constexpr operands is not reported.
-  GTEST_SKIP() << "Python's TypeError on constexpr operands is not reported.";
   expectRejected(R"py(
 @triton.jit
 def err_in_binary_operator():
@@ -72,8 +70,6 @@ def err_static_assert():
 }
 
 TEST(TritonCompileErrors, ErrInUnaryOp) {
-  // FIXME: a unary operator on a tuple is not rejected.
-  GTEST_SKIP() << "a unary operator on a tuple is not rejected.";
   expectRejected(R"py(
 @triton.jit
 def err_in_unary_op():
@@ -83,8 +79,6 @@ def err_in_unary_op():
 }
 
 TEST(TritonCompileErrors, ErrInBinaryOp) {
-  // FIXME: Python's TypeError on constexpr operands is not reported.
-  GTEST_SKIP() << "Python's TypeError on constexpr operands is not reported.";
   expectRejected(R"py(
 @triton.jit
 def err_in_binary_op():
