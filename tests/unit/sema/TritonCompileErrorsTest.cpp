@@ -102,8 +102,6 @@ def err_in_nested_call():
 }
 
 TEST(TritonCompileErrors, ErrInBuiltin) {
-  // FIXME: tl.expand_dims does not convert its constexpr input with to_tensor.
-  GTEST_SKIP() << "tl.expand_dims does not convert its constexpr input with to_tensor.";
   expectRejected(R"py(
 @triton.jit
 def err_in_builtin():
@@ -607,8 +605,6 @@ def launch(dummy):
 }
 
 TEST(TritonCompileErrors, ExpandDimsDuplicateDim1) {
-  // FIXME: expand_dims with a tuple of axes is not modelled.
-  GTEST_SKIP() << "expand_dims with a tuple of axes is not modelled.";
   expectRejected(R"py(
 @triton.jit
 def duplicate_dim1(dummy: "*fp32", N: tl.constexpr):
@@ -623,8 +619,6 @@ def launch(dummy):
 }
 
 TEST(TritonCompileErrors, ExpandDimsDuplicateDim2) {
-  // FIXME: expand_dims with a tuple of axes is not modelled.
-  GTEST_SKIP() << "expand_dims with a tuple of axes is not modelled.";
   expectRejected(R"py(
 @triton.jit
 def duplicate_dim2(dummy: "*fp32", N: tl.constexpr):
