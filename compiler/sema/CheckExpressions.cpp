@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/KernelChecker.h"
 
+#include "compiler/frontend/PyBuiltins.h"
 #include "compiler/frontend/PyOps.h"
 #include "compiler/ir/Builder.h"
 #include "compiler/sema/BuiltinCall.h"
@@ -874,6 +875,18 @@ Value KernelChecker::callPythonBuiltin(const std::string &Name, const CallExpr *
     if (Name == "bool")
       if (auto T = V.truthy())
         return Value::constant(PyValue::boolean(*T));
+  }
+  if (Name == "isinstance" && Args.size() == 2 && Args[1].V.isKnownConstexpr()) {
+    // Builtins get their constexpr arguments unwrapped: a constexpr is a
+    // plain Python value, never a tl.tensor.
+    const Value &X = Args[0].V;
+    const PyValue &T = Args[1].V.Const;
+    bool TensorType = T.kind() == PyValue::Kind::Qualified && (T.qualifiedPath() == "triton.language.tensor" ||
+                                                               T.qualifiedPath() == "triton.language.core.tensor");
+    if (TensorType && (X.isTensor() || X.isKnownConstexpr()))
+      return Value::constant(PyValue::boolean(X.isTensor()));
+    if (X.isKnownConstexpr())
+      return Value::constant(pybuiltins::callLibrary("builtins.isinstance", {X.Const, T}, {}));
   }
   if (Name == "print") {
     // Triton's builtin_namespace maps print to tl.device_print(prefix, *args).

@@ -59,8 +59,6 @@ def err_in_binary_operator():
 }
 
 TEST(TritonCompileErrors, ErrStaticAssert) {
-  // FIXME: isinstance(x, tl.tensor) is not evaluated.
-  GTEST_SKIP() << "isinstance(x, tl.tensor) is not evaluated.";
   expectRejected(R"py(
 @triton.jit
 def err_static_assert():
