@@ -357,11 +357,6 @@ static Value cast(BuiltinCall &B) {
     Out.Type.Elem = ElemType{ScalarKind::Unknown};
     return Out;
   }
-  if (isFP8(*K) && B.C.options().Arch < 89 && *K == ScalarKind::FP8E4NV) {
-    B.error(ProblemKind::InvalidOperands,
-            "type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')");
-    return Value::poison();
-  }
   const ElemType Src = In.Type.Elem;
   const ElemType Dst{*K};
   bool SrcKnown = Src.isPointer() || Src.Scalar != ScalarKind::Unknown;

@@ -322,8 +322,6 @@ def launch():
 }
 
 TEST(TritonCompileErrors, Fp8SupportFloat8e5b16) {
-  // FIXME: the target's fp8 types are not checked.
-  GTEST_SKIP() << "the target's fp8 types are not checked.";
   expectRejected(
       R"py(
 @triton.jit
@@ -349,8 +347,6 @@ def launch():
 }
 
 TEST(TritonCompileErrors, Fp8SupportFloat8e4b8) {
-  // FIXME: the target's fp8 types are not checked.
-  GTEST_SKIP() << "the target's fp8 types are not checked.";
   expectRejected(
       R"py(
 @triton.jit
