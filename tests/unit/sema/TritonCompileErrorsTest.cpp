@@ -921,8 +921,6 @@ def reshape_err():
 }
 
 TEST(TritonCompileErrors, TmaLoadBlockShapeErr) {
-  // FIXME: tensor descriptors' 16-byte minimum block is not checked.
-  GTEST_SKIP() << "tensor descriptors' 16-byte minimum block is not checked.";
   expectRejected(R"py(
 @triton.jit
 def tma_load_block_shape_err(ptr: "*i32"):
@@ -934,8 +932,6 @@ def tma_load_block_shape_err(ptr: "*i32"):
 }
 
 TEST(TritonCompileErrors, TmaStoreBlockShapeErr) {
-  // FIXME: tensor descriptors' 16-byte minimum block is not checked.
-  GTEST_SKIP() << "tensor descriptors' 16-byte minimum block is not checked.";
   expectRejected(R"py(
 @triton.jit
 def tma_store_block_shape_err(ptr: "*i16"):
