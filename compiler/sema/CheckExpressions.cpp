@@ -906,6 +906,30 @@ Value KernelChecker::callPythonBuiltin(const std::string &Name, const CallExpr *
   return Value::constant(PyValue());
 }
 
+/// call_JitFunction: a `@triton.jit(noinline=True)` function becomes a real
+/// call, which takes scalars only. The first parameter bound to a block (of
+/// known type and shape), or nullptr.
+const std::string *KernelChecker::blockArgumentOfNoinline(const FunctionDefStmt &Fn, const Frame &Callee) const {
+  auto J = Info.Jit.find(Fn.Name);
+  if (J == Info.Jit.end() || J->second.Def != &Fn)
+    return nullptr;
+  bool Noinline = false;
+  for (const auto &[Key, V] : J->second.JitOptions)
+    Noinline |= Key == "noinline" && V.truthy().value_or(false);
+  if (!Noinline)
+    return nullptr;
+  for (const Param &P : Fn.Params) {
+    auto It = Callee.Vars.find(P.Name);
+    if (It == Callee.Vars.end() || !It->second.isTensor() || It->second.Type.Shape.empty())
+      continue;
+    const TileType &T = It->second.Type;
+    bool Known = T.Elem.Scalar != ScalarKind::Unknown &&
+                 std::none_of(T.Shape.begin(), T.Shape.end(), [](int64_t D) { return D == TileType::UnknownDim; });
+    return Known ? &P.Name : nullptr;
+  }
+  return nullptr;
+}
+
 Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
                              std::vector<std::pair<std::string, Arg>> Kw, const CallExpr *Call) {
   for (const Frame &F : Frames)
@@ -951,6 +975,16 @@ Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
   if (!Kw.empty()) {
     error(ProblemKind::BadCall, Call->Range,
           Fn.Name + "() got an unexpected keyword argument '" + Kw.front().first + "'");
+    return Value::poison();
+  }
+  if (const std::string *Arg = blockArgumentOfNoinline(Fn, Callee)) {
+    const Value &V = Callee.Vars.at(*Arg);
+    std::string Dims;
+    for (int64_t D : V.Type.Shape)
+      Dims += (Dims.empty() ? "constexpr[" : ", constexpr[") + std::to_string(D) + "]";
+    error(ProblemKind::UnsupportedConstruct, Call->Range,
+          "Function " + Fn.Name + " is marked noinline, but was called with non-scalar argument " + *Arg + ":" +
+              V.Type.Elem.str() + "[" + Dims + "]");
     return Value::poison();
   }
   Frames.push_back(std::move(Callee));

@@ -976,8 +976,6 @@ def launch(ptr, n_elements, num1, num2):
 }
 
 TEST(TritonCompileErrors, CallNoinline) {
-  // FIXME: tessel does not check the arguments of a noinline helper (Triton wants scalars).
-  GTEST_SKIP() << "tessel does not check the arguments of a noinline helper (Triton wants scalars).";
   expectRejected(R"py(
 @triton.jit
 def val_multiplier(val, i):
