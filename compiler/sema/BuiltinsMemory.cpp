@@ -269,6 +269,10 @@ static Value store(BuiltinCall &B) {
   Value Ptr = B.value("pointer");
   Value Val = B.value("value"), Mask = B.value("mask");
   bool HasMask = B.present("mask");
+  if (Ptr.isTensor() && Ptr.Type.Elem.IsConst) {
+    B.error(ProblemKind::LoadStore, "Cannot store to a constant pointer");
+    return Value::poison();
+  }
   if (Ptr.IsBlockPtr) {
     // semantic._store_block_pointer reuses the load's sentence.
     if (HasMask) {

@@ -48,11 +48,14 @@ std::optional<ElemType> annotationType(const ModuleInfo &Info, const Expr *A) {
       return std::nullopt;
     std::string_view S = C->StrValue;
     int Depth = 0;
+    bool Const = false; // "*kfp32": Triton's signature string for a tl.const pointer
     while (!S.empty() && S.front() == '*') {
       ++Depth;
       S.remove_prefix(1);
-      if (!S.empty() && S.front() == 'k')
+      if (!S.empty() && S.front() == 'k') {
+        Const = Depth == 1;
         S.remove_prefix(1);
+      }
     }
     for (int K = static_cast<int>(ScalarKind::I1); K <= static_cast<int>(ScalarKind::FP64); ++K) {
       auto SK = static_cast<ScalarKind>(K);
@@ -64,7 +67,7 @@ std::optional<ElemType> annotationType(const ModuleInfo &Info, const Expr *A) {
       else if (Short.rfind("uint", 0) == 0)
         Sig = "u" + Short.substr(4);
       if (S == Sig || S == Short)
-        return ElemType{SK, Depth};
+        return ElemType{SK, Depth, Const};
     }
     return std::nullopt;
   }
@@ -75,6 +78,11 @@ std::optional<ElemType> annotationType(const ModuleInfo &Info, const Expr *A) {
   if (auto K = scalarKindFromLanguageName(std::string_view(Q).substr(Prefix.size())))
     return ElemType{*K};
   return std::nullopt;
+}
+
+static bool isConstPointerAnnotation(const ModuleInfo &Info, const Expr *A) {
+  std::string Q = Info.qualify(A);
+  return Q == "triton.language.const" || Q == "triton.language.core.const";
 }
 
 void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, const ParamKinds &Kinds) {
@@ -125,6 +133,12 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, 
     } else if (IRB && V.isConstexpr() && V.Const.isUnknown()) {
       error(ProblemKind::UnsupportedConstruct, P.NameRange,
             "the value of constexpr `" + P.Name + "` is not known under this specialization: lowering needs it");
+    }
+    // `p: tl.const` (JITFunction's is_const): a pointer Triton will not store through.
+    if (V.isTensor() && P.Annotation && isConstPointerAnnotation(Info, P.Annotation)) {
+      if (!V.Type.Elem.isPointer())
+        V.Type.Elem = ElemType{ScalarKind::Unknown, 1};
+      V.Type.Elem.IsConst = true;
     }
     F.Vars[P.Name] = V;
     recordValue(P.NameRange, P.Name, V);
