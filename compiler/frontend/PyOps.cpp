@@ -188,7 +188,10 @@ static std::string pyTypeName(const PyValue &V) {
 
 std::string pyBinaryOpTypeError(BinOpKind Op, const PyValue &L, const PyValue &R) {
   std::string LT = pyTypeName(L), RT = pyTypeName(R);
-  if (LT.empty() || RT.empty())
+  // None stays silent: a variable is None on one side of a constexpr branch
+  // tessel cannot decide (`x = tl.load(...) if USE_X else None`), and the
+  // arithmetic sits under the same condition.
+  if (LT.empty() || RT.empty() || L.isNone() || R.isNone())
     return "";
   std::string Unsupported =
       "unsupported operand type(s) for " + std::string(spelling(Op)) + ": '" + LT + "' and '" + RT + "'";
@@ -199,8 +202,6 @@ std::string pyBinaryOpTypeError(BinOpKind Op, const PyValue &L, const PyValue &R
   // str's own operators (concatenation, %-formatting) raise other messages.
   if (L.isStr())
     return "";
-  if (L.isNone() || R.isNone())
-    return Unsupported;
   // A number and a string: only int * str (repetition) is defined.
   if (Op == BinOpKind::Mult)
     return "";
