@@ -355,7 +355,18 @@ std::optional<ScalarKind> BuiltinCall::dtype(std::string_view Param) {
   const Arg *A = get(Param);
   if (!A || !A->V.isDtype())
     return std::nullopt;
-  return scalarKindFromLanguageName(std::string_view(A->V.Const.qualifiedPath()).substr(16));
+  std::optional<ScalarKind> K = scalarKindFromLanguageName(std::string_view(A->V.Const.qualifiedPath()).substr(16));
+  // dtype.to_ir refuses the fp8 types the target lacks (options.supported_fp8_dtypes).
+  if (K && isFP8(*K)) {
+    bool HasE4NV = C.options().Arch >= 89;
+    if (!(*K == ScalarKind::FP8E5 || *K == ScalarKind::FP8E4B15 || (*K == ScalarKind::FP8E4NV && HasE4NV))) {
+      error(ProblemKind::InvalidOperands, "type " + std::string(shortName(*K)) +
+                                              " not supported in this architecture. The supported fp8 dtypes are " +
+                                              (HasE4NV ? "('fp8e4b15', 'fp8e4nv', 'fp8e5')" : "('fp8e4b15', 'fp8e5')"));
+      return std::nullopt;
+    }
+  }
+  return K;
 }
 
 std::optional<std::vector<int64_t>> BuiltinCall::shape(std::string_view Param) {

@@ -152,6 +152,30 @@ Value KernelChecker::evalName(const NameExpr *E) {
   return evalGlobal(E->Id, E->Range);
 }
 
+/// The module-level statement that defines a global (the call a
+/// triton.language dtype alias is built by).
+static const Stmt *definingStatement(const Module &M, SourceRange R) {
+  for (const Stmt *S : M.Body)
+    if (S->Range.contains(R) || S->Range == R)
+      return S;
+  return nullptr;
+}
+
+/// `X = tl.pointer_type(tl.int32)` and the like: an instance of a
+/// triton.language dtype class, which Triton lets kernels read (its
+/// `__module__` is triton.language), though tessel does not know its value.
+static bool definesLanguageType(const ModuleInfo &Info, const Stmt *Def) {
+  const auto *A = Def ? dyn_cast<AssignStmt>(Def) : nullptr;
+  const auto *Call = A ? dyn_cast<CallExpr>(A->Value) : nullptr;
+  if (!Call)
+    return false;
+  std::string Q = Info.qualify(Call->Func);
+  for (const char *Ty : {"pointer_type", "block_type", "tuple_type", "dtype"})
+    if (Q == std::string("triton.language.") + Ty || Q == std::string("triton.language.core.") + Ty)
+      return true;
+  return false;
+}
+
 Value KernelChecker::evalGlobal(const std::string &Name, SourceRange R) {
   if (Info.Jit.count(Name))
     return Value::constant(PyValue::function(Info.Jit.at(Name).Def));
@@ -169,8 +193,9 @@ Value KernelChecker::evalGlobal(const std::string &Name, SourceRange R) {
       return Value::constant(G.Value);
     // A value tessel could not compute (a host call, an alias bound inside
     // `try`/`except` or a runtime `if`) may be a module, a builtin or a
-    // constexpr Triton accepts: say nothing.
-    if (G.Value.isUnknown())
+    // constexpr Triton accepts: say nothing. A triton.language dtype built
+    // by a call is one Triton accepts whatever its value.
+    if (G.Value.isUnknown() || definesLanguageType(Info, definingStatement(File.module(), G.Range)))
       return Value::constant(PyValue());
     error(ProblemKind::GlobalAccess, R,
           "Cannot access global variable " + Name +
@@ -455,8 +480,15 @@ Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, Sour
                               std::optional<ArithKind> Rules) {
   if (L.isPoison() || R.isPoison())
     return Value::poison();
-  if (L.isConstexpr() && R.isConstexpr())
+  if (L.isConstexpr() && R.isConstexpr()) {
+    // constexpr.__add__ and friends compute in Python, which raises.
+    std::string TypeError = pyBinaryOpTypeError(Op, L.Const, R.Const);
+    if (!TypeError.empty()) {
+      error(ProblemKind::InvalidOperands, Range, TypeError);
+      return Value::poison();
+    }
     return Value::constant(pyBinaryOp(Op, L.Const, R.Const));
+  }
   auto Kind = Rules ? Rules : arithKind(Op);
   if (!Kind) {
     bool Reflected = !L.isTensor();
@@ -633,6 +665,14 @@ Value KernelChecker::evalUnaryOp(const UnaryOpExpr *E) {
   Value V = eval(E->Operand);
   if (V.isPoison())
     return V;
+  if (E->Op == UnaryOpKind::Not && isa<TupleExpr>(E->Operand)) {
+    // visit_UnaryOp looks `__not__` up on the tl.tuple a tuple display
+    // builds, whose attribute lookup is a search of its field names
+    // (measured on 3.6). A list display stays a Python list, and tessel keeps
+    // lists as tuples: only the display tells them apart.
+    error(ProblemKind::InvalidOperands, E->Range, "'__not__' is not in list");
+    return Value::poison();
+  }
   if (V.isConstexpr())
     return Value::constant(pyUnaryOp(E->Op, V.Const));
   if (!V.isTensor())
@@ -901,6 +941,18 @@ Value KernelChecker::callPythonBuiltin(const std::string &Name, const CallExpr *
       if (auto T = V.truthy())
         return Value::constant(PyValue::boolean(*T));
   }
+  if (Name == "isinstance" && Args.size() == 2 && Args[1].V.isKnownConstexpr()) {
+    // Builtins get their constexpr arguments unwrapped: a constexpr is a
+    // plain Python value, never a tl.tensor.
+    const Value &X = Args[0].V;
+    const PyValue &T = Args[1].V.Const;
+    bool TensorType = T.kind() == PyValue::Kind::Qualified && (T.qualifiedPath() == "triton.language.tensor" ||
+                                                               T.qualifiedPath() == "triton.language.core.tensor");
+    if (TensorType && (X.isTensor() || X.isKnownConstexpr()))
+      return Value::constant(PyValue::boolean(X.isTensor()));
+    if (X.isKnownConstexpr())
+      return Value::constant(pybuiltins::callLibrary("builtins.isinstance", {X.Const, T}, {}));
+  }
   if (Name == "print") {
     // Triton's builtin_namespace maps print to tl.device_print(prefix, *args).
     if (IRB) {
@@ -917,6 +969,30 @@ Value KernelChecker::callPythonBuiltin(const std::string &Name, const CallExpr *
     return Value::constant(PyValue::none());
   }
   return Value::constant(PyValue());
+}
+
+/// call_JitFunction: a `@triton.jit(noinline=True)` function becomes a real
+/// call, which takes scalars only. The first parameter bound to a block (of
+/// known type and shape), or nullptr.
+const std::string *KernelChecker::blockArgumentOfNoinline(const FunctionDefStmt &Fn, const Frame &Callee) const {
+  auto J = Info.Jit.find(Fn.Name);
+  if (J == Info.Jit.end() || J->second.Def != &Fn)
+    return nullptr;
+  bool Noinline = false;
+  for (const auto &[Key, V] : J->second.JitOptions)
+    Noinline |= Key == "noinline" && V.truthy().value_or(false);
+  if (!Noinline)
+    return nullptr;
+  for (const Param &P : Fn.Params) {
+    auto It = Callee.Vars.find(P.Name);
+    if (It == Callee.Vars.end() || !It->second.isTensor() || It->second.Type.Shape.empty())
+      continue;
+    const TileType &T = It->second.Type;
+    bool Known = T.Elem.Scalar != ScalarKind::Unknown &&
+                 std::none_of(T.Shape.begin(), T.Shape.end(), [](int64_t D) { return D == TileType::UnknownDim; });
+    return Known ? &P.Name : nullptr;
+  }
+  return nullptr;
 }
 
 Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
@@ -964,6 +1040,16 @@ Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
   if (!Kw.empty()) {
     error(ProblemKind::BadCall, Call->Range,
           Fn.Name + "() got an unexpected keyword argument '" + Kw.front().first + "'");
+    return Value::poison();
+  }
+  if (const std::string *Arg = blockArgumentOfNoinline(Fn, Callee)) {
+    const Value &V = Callee.Vars.at(*Arg);
+    std::string Dims;
+    for (int64_t D : V.Type.Shape)
+      Dims += (Dims.empty() ? "constexpr[" : ", constexpr[") + std::to_string(D) + "]";
+    error(ProblemKind::UnsupportedConstruct, Call->Range,
+          "Function " + Fn.Name + " is marked noinline, but was called with non-scalar argument " + *Arg + ":" +
+              V.Type.Elem.str() + "[" + Dims + "]");
     return Value::poison();
   }
   Frames.push_back(std::move(Callee));

@@ -48,11 +48,14 @@ std::optional<ElemType> annotationType(const ModuleInfo &Info, const Expr *A) {
       return std::nullopt;
     std::string_view S = C->StrValue;
     int Depth = 0;
+    bool Const = false; // "*kfp32": Triton's signature string for a tl.const pointer
     while (!S.empty() && S.front() == '*') {
       ++Depth;
       S.remove_prefix(1);
-      if (!S.empty() && S.front() == 'k')
+      if (!S.empty() && S.front() == 'k') {
+        Const = Depth == 1;
         S.remove_prefix(1);
+      }
     }
     for (int K = static_cast<int>(ScalarKind::I1); K <= static_cast<int>(ScalarKind::FP64); ++K) {
       auto SK = static_cast<ScalarKind>(K);
@@ -64,7 +67,7 @@ std::optional<ElemType> annotationType(const ModuleInfo &Info, const Expr *A) {
       else if (Short.rfind("uint", 0) == 0)
         Sig = "u" + Short.substr(4);
       if (S == Sig || S == Short)
-        return ElemType{SK, Depth};
+        return ElemType{SK, Depth, Const};
     }
     return std::nullopt;
   }
@@ -75,6 +78,11 @@ std::optional<ElemType> annotationType(const ModuleInfo &Info, const Expr *A) {
   if (auto K = scalarKindFromLanguageName(std::string_view(Q).substr(Prefix.size())))
     return ElemType{*K};
   return std::nullopt;
+}
+
+static bool isConstPointerAnnotation(const ModuleInfo &Info, const Expr *A) {
+  std::string Q = Info.qualify(A);
+  return Q == "triton.language.const" || Q == "triton.language.core.const";
 }
 
 void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, const ParamKinds &Kinds) {
@@ -126,6 +134,12 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, 
       error(ProblemKind::UnsupportedConstruct, P.NameRange,
             "the value of constexpr `" + P.Name + "` is not known under this specialization: lowering needs it");
     }
+    // `p: tl.const` (JITFunction's is_const): a pointer Triton will not store through.
+    if (V.isTensor() && P.Annotation && isConstPointerAnnotation(Info, P.Annotation)) {
+      if (!V.Type.Elem.isPointer())
+        V.Type.Elem = ElemType{ScalarKind::Unknown, 1};
+      V.Type.Elem.IsConst = true;
+    }
     F.Vars[P.Name] = V;
     recordValue(P.NameRange, P.Name, V);
   }
@@ -145,8 +159,13 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, 
 
 void KernelChecker::execBlock(const Block &B) {
   if (!IRB) {
-    for (const Stmt *S : B)
+    // CodeGenerator.visit_compound_statement stops at a `return`: what
+    // follows it in the same block is dead code Triton never looks at.
+    for (const Stmt *S : B) {
       exec(S);
+      if (S->kind() == StmtKind::Return)
+        break;
+    }
     return;
   }
   // Lowering: statements after a `return` are dead code, never emitted.

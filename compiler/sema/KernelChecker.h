@@ -163,6 +163,9 @@ private:
   };
   static_assert(std::is_nothrow_move_constructible_v<Frame>,
                 "evalView's references into a frame's variables must survive a call pushing a frame");
+  /// The parameter of a noinline @jit function bound to a block (see
+  /// callJit), or nullptr.
+  const std::string *blockArgumentOfNoinline(const ast::FunctionDefStmt &Fn, const Frame &Callee) const;
 
   //===--- Statements (CheckStatements.cpp) ----------------------------===//
   void execBlock(const ast::Block &B);
