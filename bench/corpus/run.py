@@ -2,11 +2,12 @@
 """bench/corpus/run.py - tessel check over real kernel libraries, as a user would run it.
 
     bench/corpus/run.py CORPUS_DIR [--tessel build/tools/tessel] [--mode file|tree] [--out FINDINGS.tsv]
-                        [--set named|unseen|all] [--repo SUBSTR]
+                        [--set named|unseen|all] [--repo SUBSTR] [--no-exclude]
 
 CORPUS_DIR holds one folder per library of bench/corpus/pins.txt, named owner+name (unpacked from a git
-mirror at the pinned commit; this script downloads nothing). In `file` mode every Python file that mentions
-triton is checked alone with `tessel check FILE`, run from the library's root, so imports resolve the way they
+mirror at the pinned commit; this script downloads nothing). pins.txt's `exclude` lines name folders of
+code written for another Triton (vendor forks); their files are neither checked nor counted unless
+--no-exclude is given. In `file` mode every Python file that mentions triton is checked alone with `tessel check FILE`, run from the library's root, so imports resolve the way they
 would for a user opening that file; in `tree` mode the library is checked in one `tessel check DIR`.
 
 Prints, per library and in total: files, @jit functions (a decorator count, the stable denominator),
@@ -24,19 +25,28 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FINDING = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|information|hint): "
-                     r"(?P<msg>.*?)(?: \[(?P<code>TS\d+)\])?(?: \[under (?P<spec>.*)\])?$")
+                     r"(?P<msg>.*?)(?: \[under (?P<spec>.*?)\])?(?: \[(?P<code>TS\d+)\])?$")
 SUMMARY = re.compile(r"\((\d+) kernels? checked\)")
 JIT_DECORATOR = re.compile(r"^\s*@\s*(?:triton\s*\.\s*)?jit\b", re.M)
 
 
 def read_pins():
-    pins = []
+    """-> (pins [(repo, commit, set)], exclusions {repo: [path part]})."""
+    pins, exclusions = [], collections.defaultdict(list)
     with open(os.path.join(HERE, "pins.txt")) as f:
         for line in f:
             line = line.split("#", 1)[0].split()
-            if len(line) >= 3:
+            if len(line) >= 3 and line[0] == "exclude":
+                exclusions[line[1]].append(line[2])
+            elif len(line) >= 3:
                 pins.append((line[0], line[1], line[2]))
-    return pins
+    return pins, exclusions
+
+
+def excluded(rel, parts):
+    """A path under an excluded prefix (`a/b/`), or holding an excluded part (`/x/`) anywhere."""
+    rel = rel.replace(os.sep, "/")
+    return any(rel.startswith(p) or (p.startswith("/") and p in "/" + rel) for p in parts)
 
 
 def read_verdicts():
@@ -55,7 +65,7 @@ def read_verdicts():
     return verdicts
 
 
-def triton_files(root):
+def triton_files(root, parts=()):
     out = []
     for d, dirs, files in os.walk(root):
         dirs[:] = sorted(x for x in dirs if not x.startswith("."))
@@ -68,7 +78,7 @@ def triton_files(root):
                     text = f.read()
             except OSError:
                 continue
-            if "triton" in text:
+            if "triton" in text and not excluded(os.path.relpath(p, root), parts):
                 out.append((os.path.relpath(p, root), len(JIT_DECORATOR.findall(text))))
     return out
 
@@ -92,13 +102,18 @@ def main():
     ap.add_argument("--out", default=None)
     ap.add_argument("--set", choices=["named", "unseen", "holdout", "all"], default="all")
     ap.add_argument("--repo", default=None)
+    ap.add_argument("--no-exclude", action="store_true",
+                    help="also check the folders pins.txt excludes (code for other Tritons)")
     a = ap.parse_args()
     tessel = os.path.abspath(a.tessel)
     verdicts = read_verdicts()
     rows, per_code, findings = [], collections.Counter(), []
     crashes = []
     totals = collections.Counter()
-    for repo, commit, which in read_pins():
+    pins, exclusions = read_pins()
+    if a.no_exclude:
+        exclusions = {}
+    for repo, commit, which in pins:
         if a.set != "all" and which != a.set:
             continue
         if a.repo and a.repo.lower() not in repo.lower():
@@ -107,7 +122,7 @@ def main():
         if not os.path.isdir(root):
             print(f"skip {repo}: {root} not found", file=sys.stderr)
             continue
-        files = triton_files(root)
+        files = triton_files(root, exclusions.get(repo, ()))
         c = collections.Counter(files=len(files), jit=sum(n for _, n in files))
         t0 = time.perf_counter()
         outputs = []
@@ -134,6 +149,8 @@ def main():
                 path = m.group("path")
                 if a.mode == "tree":
                     path = os.path.relpath(os.path.join(a.corpus, path), root)
+                    if excluded(path, exclusions.get(repo, ())):
+                        continue
                 code = m.group("code") or "?"
                 key = (repo, path, m.group("line"), code)
                 verdict = verdicts.get(key, ("unreviewed", ""))[0]

@@ -241,12 +241,8 @@ struct ConstEval::Impl {
       if (V.qualifiedPath() == CurrentTarget)
         return targetAttribute(A->Attr);
       std::string Path = V.qualifiedPath() + "." + A->Attr;
-      if (Path == "math.pi")
-        return PyValue::floating(M_PI);
-      if (Path == "math.e")
-        return PyValue::floating(M_E);
-      if (Path == "math.inf")
-        return PyValue::floating(INFINITY);
+      if (std::optional<PyValue> C = pybuiltins::libraryConstant(Path))
+        return *C;
       return PyValue::qualified(std::move(Path));
     }
     if (V.kind() == PyValue::Kind::Config) {

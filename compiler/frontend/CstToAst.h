@@ -27,8 +27,14 @@ constexpr int MaxNesting = 200;
 /// and Python-2-only statements add to M.SyntaxErrors.
 void convertTree(TSNode Root, std::string_view Source, ast::Module &M);
 
-/// Appends one SyntaxError per outermost ERROR node and per MISSING node.
+/// Appends one SyntaxError per outermost ERROR node and per MISSING node,
+/// and those of collectIndentationErrors.
 void collectSyntaxErrors(TSNode Root, std::string_view Source, std::vector<ast::SyntaxError> &Out);
+
+/// Appends CPython's "unexpected indent" for each statement indented deeper
+/// than the statements before it in its block (a tree without ERROR nodes
+/// can have these: tree-sitter reads the line as one more statement).
+void collectIndentationErrors(TSNode Root, std::string_view Source, std::vector<ast::SyntaxError> &Out);
 
 /// Re-parses definitions that an ERROR node swallowed. An unclosed bracket
 /// makes tree-sitter (and CPython) read everything after it as one broken

@@ -282,6 +282,7 @@ private:
     for (const auto &[Name, Value] : KeptImports)
       NS[Name] = Value;
     bool Constexpr = isConstexprDefinition(S);
+    bool Instance = isConstexprInstance(S);
     // `body = triton.jit(body)` rebinds the def it decorates: find it first.
     const FunctionDefStmt *Base = nullptr;
     const auto *A = dyn_cast<AssignStmt>(S);
@@ -298,6 +299,7 @@ private:
       G.Range = S->Range;
       G.Value = NS[N];
       G.IsConstexpr = Constexpr;
+      G.IsConstexprInstance = Instance;
       Info.Globals[N] = G;
       DefiningStmt[N] = S;
       Info.Functions.erase(N);
@@ -324,6 +326,14 @@ private:
     return C && pathOf(C->Func) == "triton.language.constexpr";
   }
   static const CallExpr *dyn_cast_or_null(const Expr *E) { return E ? dyn_cast<CallExpr>(E) : nullptr; }
+
+  bool isConstexprInstance(const Stmt *S) {
+    if (const auto *A = dyn_cast<AssignStmt>(S))
+      return isConstexprCall(A->Value);
+    if (const auto *An = dyn_cast<AnnAssignStmt>(S))
+      return isConstexprCall(An->Value);
+    return false;
+  }
 
   bool isConstexprDefinition(const Stmt *S) {
     if (const auto *A = dyn_cast<AssignStmt>(S))

@@ -73,6 +73,9 @@ struct GlobalSymbol {
   SourceRange Range;        ///< the defining statement
   PyValue Value;            ///< evaluated value (Unknown if not computable)
   bool IsConstexpr = false; ///< `X = tl.constexpr(...)` or `X: tl.constexpr = ...`
+  /// The value is a `tl.constexpr(...)` instance, annotated or not: all that
+  /// Triton 3.6's `_is_constexpr_global` asks (`X: tl.constexpr = 1` is not one).
+  bool IsConstexprInstance = false;
 };
 
 struct ModuleInfo {

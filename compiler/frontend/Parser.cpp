@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace tessel {
 
@@ -107,6 +108,66 @@ void convertPiece(TSParser *P, const SourceText &Text, TSNode Root, SourceRange 
   Scratch.SyntaxErrors = std::move(Errors);
 }
 
+/// The code of the line that holds a piece's first syntax error when that
+/// error is an unclosed bracket (`y = tl.load(x_ptr + offs`), from its first
+/// non-blank byte to its end.
+std::optional<SourceRange> unclosedBracketLine(const std::vector<ast::SyntaxError> &Errors, std::string_view S) {
+  static constexpr std::string_view Tail = "' was never closed";
+  if (Errors.empty())
+    return std::nullopt;
+  const ast::SyntaxError &E = Errors.front();
+  std::string_view M = E.Message;
+  if (M.size() <= Tail.size() || M.substr(M.size() - Tail.size()) != Tail)
+    return std::nullopt;
+  uint32_t Begin = E.Range.Begin, End = E.Range.Begin;
+  while (Begin > 0 && S[Begin - 1] != '\n' && S[Begin - 1] != '\r')
+    --Begin;
+  while (Begin < End && (S[Begin] == ' ' || S[Begin] == '\t'))
+    ++Begin;
+  while (End < S.size() && S[End] != '\n' && S[End] != '\r')
+    ++End;
+  return SourceRange{Begin, End};
+}
+
+/// A half-typed line: CPython reports the bracket and stops; tessel keeps
+/// that one error and checks the rest of the piece as if the line were a
+/// `pass`, so the statements below it keep their facts. The patched copy
+/// has the same length and line breaks, so every offset stays valid.
+void recoverUnclosedLine(TSParser *P, const SourceText &Text, SourceRange R, SourceRange Line, ast::Module &Scratch,
+                         PieceAst &Out) {
+  std::string Patched(Text.text().substr(0, R.End));
+  for (uint32_t I = Line.Begin; I < Line.End; ++I)
+    Patched[I] = ' ';
+  if (Line.End - Line.Begin >= 4)
+    Patched.replace(Line.Begin, 4, "pass");
+  LineCol B = Text.lineCol(R.Begin), E = Text.lineCol(R.End);
+  TSRange Range{{B.Line, B.Column}, {E.Line, E.Column}, R.Begin, R.End};
+  if (!ts_parser_set_included_ranges(P, &Range, 1))
+    return;
+  TreePtr T(ts_parser_parse_string(P, nullptr, Patched.data(), static_cast<uint32_t>(Patched.size())));
+  ts_parser_set_included_ranges(P, nullptr, 0);
+  if (!T)
+    return;
+  TSNode Root = ts_tree_root_node(T.get());
+  ast::Block Body;
+  std::vector<ast::SyntaxError> Errors;
+  std::swap(Scratch.Body, Body);
+  std::swap(Scratch.SyntaxErrors, Errors);
+  Scratch.SyntaxErrors.push_back(Out.Errors.front());
+  cst::collectSyntaxErrors(Root, Patched, Scratch.SyntaxErrors);
+  cst::convertTree(Root, Patched, Scratch);
+  sortErrors(Scratch.SyntaxErrors);
+  // A patch that breaks more than it mends (a `def` header cut off, whose
+  // body is then over-indented) is dropped.
+  if (Scratch.SyntaxErrors.size() <= Out.Errors.size()) {
+    Out.Stmts = std::move(Scratch.Body);
+    Out.Errors = std::move(Scratch.SyntaxErrors);
+    Out.Arena = Scratch.arena();
+  }
+  Scratch.Body = std::move(Body);
+  Scratch.SyntaxErrors = std::move(Errors);
+}
+
 void parseAlone(TSParser *P, const SourceText &Text, SourceRange R, ast::Module &Scratch, PieceAst &Out) {
   TreePtr T = parseRange(P, Text, R);
   if (!T) {
@@ -116,6 +177,9 @@ void parseAlone(TSParser *P, const SourceText &Text, SourceRange R, ast::Module 
     return;
   }
   convertPiece(P, Text, ts_tree_root_node(T.get()), R, Scratch, Out);
+  if (std::optional<SourceRange> Line = unclosedBracketLine(Out.Errors, Text.text());
+      Line && Line->Begin >= R.Begin && Line->End <= R.End)
+    recoverUnclosedLine(P, Text, R, *Line, Scratch, Out);
 }
 
 /// Parses the run of pieces starting at Starts[0..N) and ending at End in
@@ -186,6 +250,7 @@ void parseRun(TSParser *P, const SourceText &Text, const uint32_t *Starts, size_
   std::swap(Scratch.Body, Body);
   std::swap(Scratch.SyntaxErrors, Errors);
   cst::convertTree(Root, Text.text(), Scratch);
+  cst::collectIndentationErrors(Root, Text.text(), Scratch.SyntaxErrors);
   auto PieceOf = [&](uint32_t Offset) {
     return static_cast<size_t>(std::upper_bound(Starts, Starts + N, Offset) - Starts) - 1;
   };

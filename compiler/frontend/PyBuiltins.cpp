@@ -437,4 +437,18 @@ PyValue callLibrary(const std::string &Path, const PyList &Args, const PyDict &K
   return PyValue();
 }
 
+std::optional<PyValue> libraryConstant(std::string_view Path) {
+  if (Path == "math.pi")
+    return PyValue::floating(M_PI);
+  if (Path == "math.e")
+    return PyValue::floating(M_E);
+  if (Path == "math.tau")
+    return PyValue::floating(2 * M_PI);
+  if (Path == "math.inf")
+    return PyValue::floating(INFINITY);
+  if (Path == "math.nan")
+    return PyValue::floating(NAN);
+  return std::nullopt;
+}
+
 } // namespace tessel::pybuiltins

@@ -15,6 +15,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace tessel::pybuiltins {
 
@@ -40,6 +41,12 @@ PyValue targetAttribute(const std::string &Attr);
 /// Calls what a qualified path names ("builtins.len", "math.ceil",
 /// "triton.cdiv", "triton.Config"...); Unknown for anything else.
 PyValue callLibrary(const std::string &Path, const PyList &Args, const PyDict &Kwargs);
+
+/// The value of a library constant a qualified path names (`math.pi`,
+/// `math.e`, `math.tau`, `math.inf`, `math.nan`), or nullopt. Triton lets a
+/// kernel read these: the `math` module is a global it accepts, and the
+/// attribute is a plain float there.
+std::optional<PyValue> libraryConstant(std::string_view Path);
 
 } // namespace tessel::pybuiltins
 

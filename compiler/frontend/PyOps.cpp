@@ -168,6 +168,46 @@ PyValue pyBinaryOp(BinOpKind Op, const PyValue &L, const PyValue &R) {
   return PyValue();
 }
 
+/// type(V).__name__ for the scalar kinds; "" for the others.
+static std::string pyTypeName(const PyValue &V) {
+  switch (V.kind()) {
+  case PyValue::Kind::None:
+    return "NoneType";
+  case PyValue::Kind::Bool:
+    return "bool";
+  case PyValue::Kind::Int:
+    return "int";
+  case PyValue::Kind::Float:
+    return "float";
+  case PyValue::Kind::Str:
+    return "str";
+  default:
+    return "";
+  }
+}
+
+std::string pyBinaryOpTypeError(BinOpKind Op, const PyValue &L, const PyValue &R) {
+  std::string LT = pyTypeName(L), RT = pyTypeName(R);
+  // None stays silent: a variable is None on one side of a constexpr branch
+  // tessel cannot decide (`x = tl.load(...) if USE_X else None`), and the
+  // arithmetic sits under the same condition.
+  if (LT.empty() || RT.empty() || L.isNone() || R.isNone())
+    return "";
+  std::string Unsupported =
+      "unsupported operand type(s) for " + std::string(spelling(Op)) + ": '" + LT + "' and '" + RT + "'";
+  bool Bits = Op == BinOpKind::LShift || Op == BinOpKind::RShift || Op == BinOpKind::BitAnd || Op == BinOpKind::BitOr ||
+              Op == BinOpKind::BitXor;
+  if (L.isNumber() && R.isNumber())
+    return (Bits && (L.isFloat() || R.isFloat())) || Op == BinOpKind::MatMult ? Unsupported : "";
+  // str's own operators (concatenation, %-formatting) raise other messages.
+  if (L.isStr())
+    return "";
+  // A number and a string: only int * str (repetition) is defined.
+  if (Op == BinOpKind::Mult)
+    return "";
+  return Unsupported;
+}
+
 PyValue pyUnaryOp(ast::UnaryOpKind Op, const PyValue &V) {
   switch (Op) {
   case ast::UnaryOpKind::Not: {

@@ -226,6 +226,9 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
       for (const auto &[Param, V] : Launched.Constexprs)
         S.Constexprs.emplace(Param, V);
     }
+    std::set<int64_t> FloorDivided = floorDividedGridAxes(Fn, File->module());
+    for (Specialization &S : Specs[I])
+      S.FloorDividedGridAxes = FloorDivided;
     auto It = OldRecords.find(Fn.Name);
     if (It == OldRecords.end()) {
       InputsPending[I] = 1;

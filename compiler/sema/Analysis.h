@@ -56,6 +56,11 @@ struct MemoryAccess {
   /// Set when this load is the then/else operand of a tl.where whose
   /// condition is a comparison: the SourceRange of that tl.where call.
   std::optional<SourceRange> EnclosingWhere;
+  /// Inside an arm of a constexpr `if` whose condition tessel cannot decide
+  /// (`if EVEN_K:` set by a heuristic, `if x.dtype.is_fp64():` on an unknown
+  /// dtype): Triton may never compile it, and the condition often is what
+  /// makes the access safe, so no check reports it.
+  bool InUndecidedBranch = false;
 };
 
 struct KernelAnalysis {

@@ -63,7 +63,9 @@ static const std::map<std::string, Registered, std::less<>> &registry() {
 }
 
 /// Every public name of triton.language in Triton 3.6 (for "module has no
-/// attribute" errors), beyond the modelled builtins.
+/// attribute" errors), beyond the modelled builtins. Not here, because 3.6
+/// has them no longer: `_experimental_descriptor_load` / `_store` (replaced by
+/// tensor descriptors), and Triton 2's `libdevice` (now `tl.extra.*`).
 static const std::set<std::string, std::less<>> &otherLanguageNames() {
   static const std::set<std::string, std::less<>> Names = {"constexpr",
                                                            "int1",
@@ -155,8 +157,6 @@ static const std::set<std::string, std::less<>> &otherLanguageNames() {
                                                            "maximum",
                                                            "float8e4b15x4",
                                                            "to_tensor",
-                                                           "_experimental_descriptor_load",
-                                                           "_experimental_descriptor_store",
                                                            "multiple_of",
                                                            "max_contiguous",
                                                            "max_constancy",
@@ -355,7 +355,18 @@ std::optional<ScalarKind> BuiltinCall::dtype(std::string_view Param) {
   const Arg *A = get(Param);
   if (!A || !A->V.isDtype())
     return std::nullopt;
-  return scalarKindFromLanguageName(std::string_view(A->V.Const.qualifiedPath()).substr(16));
+  std::optional<ScalarKind> K = scalarKindFromLanguageName(std::string_view(A->V.Const.qualifiedPath()).substr(16));
+  // dtype.to_ir refuses the fp8 types the target lacks (options.supported_fp8_dtypes).
+  if (K && isFP8(*K)) {
+    bool HasE4NV = C.options().Arch >= 89;
+    if (!(*K == ScalarKind::FP8E5 || *K == ScalarKind::FP8E4B15 || (*K == ScalarKind::FP8E4NV && HasE4NV))) {
+      error(ProblemKind::InvalidOperands, "type " + std::string(shortName(*K)) +
+                                              " not supported in this architecture. The supported fp8 dtypes are " +
+                                              (HasE4NV ? "('fp8e4b15', 'fp8e4nv', 'fp8e5')" : "('fp8e4b15', 'fp8e5')"));
+      return std::nullopt;
+    }
+  }
+  return K;
 }
 
 std::optional<std::vector<int64_t>> BuiltinCall::shape(std::string_view Param) {

@@ -248,6 +248,12 @@ static Value where(BuiltinCall &B) {
   // Values selected by where keep the varying pattern of the operands.
   IndexFacts F = joinFacts(X, Y, Shape.Result->size());
   F.MaskBounds.clear();
+  // `tl.where(offs < M, offs, 0)` clamps: along an axis the condition
+  // bounds, the selected offsets stay in range however far they slid.
+  IndexFacts CondFacts = alignFacts(Cond, Shape.Result->size());
+  for (size_t I = 0; I < F.Axes.size() && I < CondFacts.MaskBounds.size(); ++I)
+    if (CondFacts.MaskBounds[I] && F.Axes[I] == AxisIndex::Sliding)
+      F.setAxis(I, AxisIndex::Wrapped);
   Value Out = Value::tensor(TileType{XY.Type.Elem, *Shape.Result}, std::move(F));
   if (B.ir())
     Out.IR = B.ir()->select(

@@ -269,6 +269,10 @@ static Value store(BuiltinCall &B) {
   Value Ptr = B.value("pointer");
   Value Val = B.value("value"), Mask = B.value("mask");
   bool HasMask = B.present("mask");
+  if (Ptr.isTensor() && Ptr.Type.Elem.IsConst) {
+    B.error(ProblemKind::LoadStore, "Cannot store to a constant pointer");
+    return Value::poison();
+  }
   if (Ptr.IsBlockPtr) {
     // semantic._store_block_pointer reuses the load's sentence.
     if (HasMask) {
@@ -465,6 +469,30 @@ static Value advance(BuiltinCall &B) {
   return V;
 }
 
+/// semantic.make_tensor_descriptor's block rule: a TMA box row must span at
+/// least 16 bytes. tessel does not model descriptors further, so the call's
+/// value stays unknown (as before the check).
+static Value makeTensorDescriptor(BuiltinCall &B) {
+  Value Base = B.value("base");
+  std::vector<Value> Block = elementsOf(B.value("block_shape"));
+  if (Base.isTensor() && Base.Type.Elem.isPointer() && Base.Type.Elem.PointerDepth == 1 &&
+      Base.Type.Elem.Scalar != ScalarKind::Unknown && !Block.empty() && Block.back().isKnownConstexpr() &&
+      Block.back().Const.isIntLike()) {
+    int64_t Contig = Block.back().Const.asInt();
+    int64_t ElemSize = bitWidth(Base.Type.Elem.Scalar) / 8;
+    if (Contig * ElemSize < 16) {
+      B.error(ProblemKind::InvalidOperands,
+              "Descriptor block shape must have at least 16 bytes in the last dimension, but got " +
+                  std::to_string(Contig) + " * " + std::to_string(ElemSize) + " = " +
+                  std::to_string(Contig * ElemSize) + " bytes");
+      return Value::poison();
+    }
+  }
+  if (B.ir())
+    B.C.loweringLimit(B.range(), "tl.make_tensor_descriptor");
+  return Value::poison();
+}
+
 const std::vector<BuiltinEntry> &memoryBuiltins() {
   static const std::vector<BuiltinEntry> Entries = {
       {"load",
@@ -482,6 +510,7 @@ const std::vector<BuiltinEntry> &memoryBuiltins() {
       {"atomic_cas", "pointer, cmp, val, sem:C=, scope:C=", atomic},
       {"make_block_ptr", "base, shape, strides, offsets, block_shape:C, order:C", makeBlockPtr},
       {"advance", "base, offsets", advance},
+      {"make_tensor_descriptor", "base, shape, strides, block_shape, padding_option=", makeTensorDescriptor},
   };
   return Entries;
 }

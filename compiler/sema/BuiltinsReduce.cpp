@@ -22,10 +22,11 @@ static std::optional<TileType> reducedType(BuiltinCall &B, const Value &In, Elem
                     std::vector<int64_t>(In.Type.Shape.empty() ? 0 : In.Type.Shape.size() - 1, TileType::UnknownDim)};
   auto Axis = normaliseAxis(AxisV.Const.asInt(), In.Type.Shape.size());
   if (!Axis) {
-    B.errorAt(ProblemKind::ShapeMismatch, B.rangeOf("axis"),
-              "invalid axis " + std::to_string(AxisV.Const.asInt()) + ". Expected " +
-                  std::to_string(-static_cast<int64_t>(In.Type.Shape.size())) + " <= axis < " +
-                  std::to_string(In.Type.Shape.size()));
+    // Triton's outermost frame in the user's code is the call (the raise is
+    // inside core.reduce).
+    B.error(ProblemKind::ShapeMismatch, "invalid axis " + std::to_string(AxisV.Const.asInt()) + ". Expected " +
+                                            std::to_string(-static_cast<int64_t>(In.Type.Shape.size())) +
+                                            " <= axis < " + std::to_string(In.Type.Shape.size()));
     return std::nullopt;
   }
   std::vector<int64_t> Shape = In.Type.Shape;

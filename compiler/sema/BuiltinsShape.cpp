@@ -53,7 +53,11 @@ static Value programIndex(BuiltinCall &B, bool IsProgramId) {
     return Value::poison();
   }
   IndexFacts F;
-  if (IsProgramId) {
+  // Under a grid of `N // BLOCK` programs the last one starts at or before
+  // the last full block: its offsets do not slide past the end.
+  const Specialization *Spec = B.C.specialization();
+  bool FloorDivided = Spec && Axis && Spec->FloorDividedGridAxes.count(*Axis);
+  if (IsProgramId && !FloorDivided) {
     F.DynScalar = true;
     F.Cause = "program_id(" + (Axis ? std::to_string(*Axis) : std::string("?")) + ")";
   }
@@ -247,27 +251,69 @@ static Value permute(BuiltinCall &B) {
   return V;
 }
 
+/// core.expand_dims: `to_tensor(input)`, then each axis (an int or a tuple
+/// of ints) wrapped against the result's rank and inserted in sorted order.
 static Value expandDims(BuiltinCall &B) {
   Value In = B.value("input");
+  if (In.isKnownConstexpr()) {
+    const PyValue &C = In.Const;
+    if (C.isNone() || C.isStr()) {
+      B.error(ProblemKind::InvalidOperands, "cannot convert " + (C.isNone() ? std::string("None") : C.asStr()) +
+                                                " of type <class '" + (C.isNone() ? "NoneType" : "str") +
+                                                "'> to tensor");
+      return Value::poison();
+    }
+    if (C.isNumber())
+      In = B.C.toTensor(In, B.rangeOf("input"));
+  }
   if (!In.isTensor())
     return Value::poison();
-  std::optional<int64_t> Axis = B.constInt("axis");
-  if (!Axis)
+  Value AxisV = B.value("axis");
+  std::vector<int64_t> Axes;
+  if (AxisV.isKnownConstexpr() && AxisV.Const.kind() == PyValue::Kind::Tuple) {
+    for (const PyValue &E : AxisV.Const.elements()) {
+      if (!E.isIntLike())
+        return Value::poison();
+      Axes.push_back(E.asInt());
+    }
+  } else if (std::optional<int64_t> Axis = B.constInt("axis")) {
+    Axes.push_back(*Axis);
+  } else {
     return Value::poison();
+  }
   size_t Rank = In.Type.Shape.size();
-  auto A = normaliseAxis(*Axis, Rank + 1);
-  if (!A) {
-    // core._wrap_axis, against the rank of the result.
-    int64_t NewRank = static_cast<int64_t>(Rank) + 1;
-    B.error(ProblemKind::ShapeMismatch, "invalid axis " + std::to_string(*Axis) + ". Expected " +
-                                            std::to_string(-NewRank) + " <= axis < " + std::to_string(NewRank));
+  int64_t NewRank = static_cast<int64_t>(Rank + Axes.size());
+  std::vector<size_t> Wrapped;
+  for (int64_t Axis : Axes) {
+    auto A = normaliseAxis(Axis, static_cast<size_t>(NewRank));
+    if (!A) {
+      // core._wrap_axis, against the rank of the result.
+      B.error(ProblemKind::ShapeMismatch, "invalid axis " + std::to_string(Axis) + ". Expected " +
+                                              std::to_string(-NewRank) + " <= axis < " + std::to_string(NewRank));
+      return Value::poison();
+    }
+    Wrapped.push_back(*A);
+  }
+  std::vector<size_t> Sorted = Wrapped;
+  std::sort(Sorted.begin(), Sorted.end());
+  if (std::adjacent_find(Sorted.begin(), Sorted.end()) != Sorted.end()) {
+    std::string List;
+    for (size_t A : Wrapped)
+      List += (List.empty() ? "" : ", ") + std::to_string(A);
+    B.error(ProblemKind::ShapeMismatch, "expand_dims received duplicate axes, normalized axes = [" + List + "]");
     return Value::poison();
   }
   std::vector<int64_t> Shape = In.Type.Shape;
-  Shape.insert(Shape.begin() + *A, 1);
-  Value V = Value::tensor(TileType{In.Type.Elem, Shape}, insertAxis(In.Facts, *A));
-  if (B.ir())
-    V.IR = B.ir()->expandDims(B.range(), B.lower("input"), static_cast<int>(*A));
+  IndexFacts Facts = In.Facts;
+  ir::Value *IR = B.ir() ? B.C.lower(In, B.rangeOf("input")) : nullptr;
+  for (size_t A : Sorted) {
+    Shape.insert(Shape.begin() + static_cast<std::ptrdiff_t>(A), 1);
+    Facts = insertAxis(Facts, A);
+    if (IR)
+      IR = B.ir()->expandDims(B.range(), IR, static_cast<int>(A));
+  }
+  Value V = Value::tensor(TileType{In.Type.Elem, Shape}, Facts);
+  V.IR = IR;
   return V;
 }
 
@@ -314,11 +360,6 @@ static Value cast(BuiltinCall &B) {
   if (!K) {
     Out.Type.Elem = ElemType{ScalarKind::Unknown};
     return Out;
-  }
-  if (isFP8(*K) && B.C.options().Arch < 89 && *K == ScalarKind::FP8E4NV) {
-    B.error(ProblemKind::InvalidOperands,
-            "type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')");
-    return Value::poison();
   }
   const ElemType Src = In.Type.Elem;
   const ElemType Dst{*K};

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/KernelChecker.h"
 
+#include "compiler/frontend/PyBuiltins.h"
 #include "compiler/frontend/PyOps.h"
 #include "compiler/ir/Builder.h"
 #include "compiler/sema/BuiltinCall.h"
@@ -159,13 +160,28 @@ Value KernelChecker::evalName(const NameExpr *E) {
   return evalGlobal(E->Id, E->Range);
 }
 
-/// The module-level statement that defines a global, to tell
-/// `X = tl.constexpr(1)` (a constexpr) from `X: tl.constexpr = 1` (not one).
+/// The module-level statement that defines a global (the call a
+/// triton.language dtype alias is built by).
 static const Stmt *definingStatement(const Module &M, SourceRange R) {
   for (const Stmt *S : M.Body)
     if (S->Range.contains(R) || S->Range == R)
       return S;
   return nullptr;
+}
+
+/// `X = tl.pointer_type(tl.int32)` and the like: an instance of a
+/// triton.language dtype class, which Triton lets kernels read (its
+/// `__module__` is triton.language), though tessel does not know its value.
+static bool definesLanguageType(const ModuleInfo &Info, const Stmt *Def) {
+  const auto *A = Def ? dyn_cast<AssignStmt>(Def) : nullptr;
+  const auto *Call = A ? dyn_cast<CallExpr>(A->Value) : nullptr;
+  if (!Call)
+    return false;
+  std::string Q = Info.qualify(Call->Func);
+  for (const char *Ty : {"pointer_type", "block_type", "tuple_type", "dtype"})
+    if (Q == std::string("triton.language.") + Ty || Q == std::string("triton.language.core.") + Ty)
+      return true;
+  return false;
 }
 
 Value KernelChecker::evalGlobalIn(const ModuleScope &S, const std::string &Name, SourceRange R) {
@@ -176,9 +192,9 @@ Value KernelChecker::evalGlobalIn(const ModuleScope &S, const std::string &Name,
     return importedValue(S, It->second, R);
   if (auto It = Info.Globals.find(Name); It != Info.Globals.end()) {
     const GlobalSymbol &G = It->second;
-    const Stmt *Def = definingStatement(S.File->module(), G.Range);
-    bool Annotated = Def && isa<AnnAssignStmt>(Def);
-    if (G.IsConstexpr && !Annotated)
+    // Triton looks at the value, not the annotation: `X: tl.constexpr =
+    // tl.constexpr(1)` is a constexpr, `X: tl.constexpr = 1` is not.
+    if (G.IsConstexprInstance)
       return Value::constant(G.Value);
     PyValue::Kind K = G.Value.kind();
     // Modules, dtypes and functions are globals Triton lets kernels use.
@@ -186,6 +202,12 @@ Value KernelChecker::evalGlobalIn(const ModuleScope &S, const std::string &Name,
       return importedValue(S, G.Value.qualifiedPath(), R);
     if (K == PyValue::Kind::Function)
       return functionIn(S, G.Value.asFunction());
+    // A value tessel could not compute (a host call, an alias bound inside
+    // `try`/`except` or a runtime `if`) may be a module, a builtin or a
+    // constexpr Triton accepts: say nothing. A triton.language dtype built
+    // by a call is one Triton accepts whatever its value.
+    if (G.Value.isUnknown() || definesLanguageType(Info, definingStatement(S.File->module(), G.Range)))
+      return Value::constant(PyValue());
     error(ProblemKind::GlobalAccess, R,
           "Cannot access global variable " + Name +
               " from within @jit'ed function. Triton kernels can only access global variables that are "
@@ -216,6 +238,18 @@ static bool isLanguageModule(const std::string &Path) {
          Path == "triton.language.standard" || Path == "triton.language.random";
 }
 
+/// Methods of tl.tensor_descriptor (a host TensorDescriptor argument).
+static bool isDescriptorMethod(const std::string &Name) {
+  return Name == "load" || Name == "store" || Name == "gather" || Name == "scatter" || Name == "atomic_add" ||
+         Name == "atomic_min" || Name == "atomic_max" || Name == "atomic_and" || Name == "atomic_or" ||
+         Name == "atomic_xor" || Name == "block_shape" || Name == "shape" || Name == "strides";
+}
+
+/// The language submodules whose members tessel knows only in part.
+static bool isImplementationModule(const std::string &Path) {
+  return Path == "triton.language.core" || Path == "triton.language.standard" || Path == "triton.language.random";
+}
+
 Value KernelChecker::evalAttribute(const AttributeExpr *E) {
   Value BaseStorage;
   const Value &Base = evalView(E->Value, BaseStorage);
@@ -225,6 +259,12 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
     const std::string &Path = Base.Const.qualifiedPath();
     if (isLanguageModule(Path)) {
       const PyValue *Member = languageMember(E->Attr);
+      // core.py, standard.py and random.py hold many more module-level names
+      // than `triton.language` re-exports (`core.get_int_dtype`,
+      // `core.CONSTEXPR_0`, `standard._log2`...): tessel does not list them
+      // all, so a name it does not know there is Unknown, not an error.
+      if (!Member && isImplementationModule(Path))
+        return Value::constant(PyValue());
       if (!Member) {
         error(ProblemKind::NoAttribute, E->Range, "module '" + Path + "' has no attribute '" + E->Attr + "'");
         return Value::poison();
@@ -234,9 +274,12 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
     if (Path.rfind("triton.language.", 0) == 0 &&
         scalarKindFromLanguageName(std::string_view(Path).substr(16)).has_value())
       return Value::constant(PyValue()); // dtype attributes: primitive_bitwidth...
+    std::string Member = Path + "." + E->Attr;
+    if (std::optional<PyValue> C = pybuiltins::libraryConstant(Member))
+      return Value::constant(*C);
     if (!project::isExternalRoot(std::string_view(Path).substr(0, Path.find('.'))))
       return moduleAttribute(Path, E->Attr, E->Range);
-    return Value::constant(PyValue::qualified(Path + "." + E->Attr));
+    return Value::constant(PyValue::qualified(std::move(Member)));
   }
   if (Base.isTensor()) {
     if (E->Attr == "T") {
@@ -263,6 +306,12 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
     if (E->Attr == "type" || E->Attr == "handle" || E->Attr == "numel")
       return Value::constant(E->Attr == "numel" && Base.Type.numel() ? PyValue::integer(*Base.Type.numel())
                                                                      : PyValue());
+    // A parameter of unknown kind may be a host TensorDescriptor (or a tuple,
+    // or any object the host passes): `desc.load([m, k])` is then a
+    // descriptor method tessel cannot type.
+    if (Base.Type.Shape.empty() && Base.Type.Elem.Scalar == ScalarKind::Unknown && !Base.Type.Elem.isPointer() &&
+        isDescriptorMethod(E->Attr))
+      return Value::poison();
     if (isTensorMethod(E->Attr))
       return Value::method(Base, E->Attr);
     error(ProblemKind::NoAttribute, E->AttrRange, "'tensor' object has no attribute '" + E->Attr + "'");
@@ -321,6 +370,11 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
       }
       if (IV.isPoison())
         return IV;
+      // A scalar of unknown type indexed with an int is most likely a tuple
+      // kernel argument (Triton 3.3+: `res[0]`), which tessel does not see.
+      if (Base.Type.Shape.empty() && Base.Type.Elem.Scalar == ScalarKind::Unknown && !Base.Type.Elem.isPointer() &&
+          IV.isConstexpr() && (IV.Const.isUnknown() || IV.Const.isIntLike()))
+        return Value::poison();
       error(ProblemKind::TensorIndex, E->Range, "unsupported tensor index: " + IV.describe());
       return Value::poison();
     }
@@ -444,8 +498,15 @@ Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, Sour
                               std::optional<ArithKind> Rules) {
   if (L.isPoison() || R.isPoison())
     return Value::poison();
-  if (L.isConstexpr() && R.isConstexpr())
+  if (L.isConstexpr() && R.isConstexpr()) {
+    // constexpr.__add__ and friends compute in Python, which raises.
+    std::string TypeError = pyBinaryOpTypeError(Op, L.Const, R.Const);
+    if (!TypeError.empty()) {
+      error(ProblemKind::InvalidOperands, Range, TypeError);
+      return Value::poison();
+    }
     return Value::constant(pyBinaryOp(Op, L.Const, R.Const));
+  }
   auto Kind = Rules ? Rules : arithKind(Op);
   if (!Kind) {
     bool Reflected = !L.isTensor();
@@ -474,15 +535,44 @@ Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, Sour
     Result = ElemType{ScalarKind::FP32};
   size_t Rank = Promoted->Shape.size();
   IndexFacts F;
-  bool BothMasks = L.isTensor() && R.isTensor() && !L.Facts.MaskBounds.empty() && !R.Facts.MaskBounds.empty();
+  // A mask combines with a mask or with any boolean (`lane_mask & (i < T)`,
+  // a scalar condition, bounds what lane_mask bounds); `*` of two masks is
+  // their `&`.
+  auto IsBool = [](const Value &V) {
+    return (V.isTensor() && V.Type.Elem.Scalar == ScalarKind::I1 && !V.Type.Elem.isPointer()) ||
+           (V.isKnownConstexpr() && V.Const.isBool());
+  };
+  auto HasBounds = [](const Value &V) { return V.isTensor() && !V.Facts.MaskBounds.empty(); };
+  bool Masks = (HasBounds(L) && (HasBounds(R) || IsBool(R))) || (HasBounds(R) && IsBool(L));
+  bool BothMasks = HasBounds(L) && HasBounds(R);
   if (Op == BinOpKind::Add || Op == BinOpKind::Sub)
     F = additiveFacts(L, R, Rank);
   else if (Op == BinOpKind::Mod)
     F = wrapFacts(joinFacts(L, R, Rank));
-  else if ((Op == BinOpKind::BitAnd || Op == BinOpKind::BitOr) && BothMasks)
+  else if ((Op == BinOpKind::BitAnd || Op == BinOpKind::BitOr) && Masks)
     F = combineMasks(L, R, Rank, Op == BinOpKind::BitOr);
+  else if (Op == BinOpKind::Mult && BothMasks)
+    F = combineMasks(L, R, Rank, false);
   else
     F = joinFacts(L, R, Rank);
+  // `row * stride` (a program id times a runtime stride) selects a row; the
+  // arange added to it spans that row from its start and does not slide with
+  // the program id. Only `pid * BLOCK` (a constexpr block) moves a block.
+  auto IsRuntimeScalar = [](const Value &V) { return V.isTensor() && !V.Type.isBlock() && !V.Facts.DynScalar; };
+  if (Op == BinOpKind::Mult && Rank == 0 &&
+      ((L.Facts.DynScalar && IsRuntimeScalar(R)) || (R.Facts.DynScalar && IsRuntimeScalar(L))))
+    F.DynScalar = false;
+  // `i * BLOCK`: a unit-step index scaled by a block moves a block, by that
+  // block (Scale).
+  if (Op == BinOpKind::Mult && (L.isConstexpr() || R.isConstexpr())) {
+    F.UnitStep = false;
+    const Value &C = L.isConstexpr() ? L : R;
+    const Value &D = L.isConstexpr() ? R : L;
+    bool Known = F.DynScalar && C.isKnownConstexpr() && C.Const.isIntLike() && !C.Const.isBool() &&
+                 C.Const.asInt() > 0 && C.Const.asInt() < (int64_t(1) << 31);
+    int64_t Prior = D.Facts.Scale > 0 ? D.Facts.Scale : 1;
+    F.Scale = Known && Prior < (int64_t(1) << 31) ? Prior * C.Const.asInt() : 0;
+  }
   Value Out = Value::tensor(TileType{Result, Promoted->Shape}, std::move(F));
   // With Rules, a builtin borrows the typing (tl.where, minimum...) and
   // emits its own op.
@@ -593,6 +683,14 @@ Value KernelChecker::evalUnaryOp(const UnaryOpExpr *E) {
   Value V = eval(E->Operand);
   if (V.isPoison())
     return V;
+  if (E->Op == UnaryOpKind::Not && isa<TupleExpr>(E->Operand)) {
+    // visit_UnaryOp looks `__not__` up on the tl.tuple a tuple display
+    // builds, whose attribute lookup is a search of its field names
+    // (measured on 3.6). A list display stays a Python list, and tessel keeps
+    // lists as tuples: only the display tells them apart.
+    error(ProblemKind::InvalidOperands, E->Range, "'__not__' is not in list");
+    return Value::poison();
+  }
   if (V.isConstexpr())
     return Value::constant(pyUnaryOp(E->Op, V.Const));
   if (!V.isTensor())
@@ -863,6 +961,18 @@ Value KernelChecker::callPythonBuiltin(const std::string &Name, const CallExpr *
       if (auto T = V.truthy())
         return Value::constant(PyValue::boolean(*T));
   }
+  if (Name == "isinstance" && Args.size() == 2 && Args[1].V.isKnownConstexpr()) {
+    // Builtins get their constexpr arguments unwrapped: a constexpr is a
+    // plain Python value, never a tl.tensor.
+    const Value &X = Args[0].V;
+    const PyValue &T = Args[1].V.Const;
+    bool TensorType = T.kind() == PyValue::Kind::Qualified && (T.qualifiedPath() == "triton.language.tensor" ||
+                                                               T.qualifiedPath() == "triton.language.core.tensor");
+    if (TensorType && (X.isTensor() || X.isKnownConstexpr()))
+      return Value::constant(PyValue::boolean(X.isTensor()));
+    if (X.isKnownConstexpr())
+      return Value::constant(pybuiltins::callLibrary("builtins.isinstance", {X.Const, T}, {}));
+  }
   if (Name == "print") {
     // Triton's builtin_namespace maps print to tl.device_print(prefix, *args).
     if (IRB) {
@@ -879,6 +989,30 @@ Value KernelChecker::callPythonBuiltin(const std::string &Name, const CallExpr *
     return Value::constant(PyValue::none());
   }
   return Value::constant(PyValue());
+}
+
+/// call_JitFunction: a `@triton.jit(noinline=True)` function becomes a real
+/// call, which takes scalars only. The first parameter bound to a block (of
+/// known type and shape), or nullptr.
+const std::string *KernelChecker::blockArgumentOfNoinline(const FunctionDefStmt &Fn, const Frame &Callee) const {
+  auto J = Info.Jit.find(Fn.Name);
+  if (J == Info.Jit.end() || J->second.Def != &Fn)
+    return nullptr;
+  bool Noinline = false;
+  for (const auto &[Key, V] : J->second.JitOptions)
+    Noinline |= Key == "noinline" && V.truthy().value_or(false);
+  if (!Noinline)
+    return nullptr;
+  for (const Param &P : Fn.Params) {
+    auto It = Callee.Vars.find(P.Name);
+    if (It == Callee.Vars.end() || !It->second.isTensor() || It->second.Type.Shape.empty())
+      continue;
+    const TileType &T = It->second.Type;
+    bool Known = T.Elem.Scalar != ScalarKind::Unknown &&
+                 std::none_of(T.Shape.begin(), T.Shape.end(), [](int64_t D) { return D == TileType::UnknownDim; });
+    return Known ? &P.Name : nullptr;
+  }
+  return nullptr;
 }
 
 Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
@@ -931,6 +1065,16 @@ Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
   if (!Kw.empty()) {
     error(ProblemKind::BadCall, Call->Range,
           Fn.Name + "() got an unexpected keyword argument '" + Kw.front().first + "'");
+    return Value::poison();
+  }
+  if (const std::string *Arg = blockArgumentOfNoinline(Fn, Callee)) {
+    const Value &V = Callee.Vars.at(*Arg);
+    std::string Dims;
+    for (int64_t D : V.Type.Shape)
+      Dims += (Dims.empty() ? "constexpr[" : ", constexpr[") + std::to_string(D) + "]";
+    error(ProblemKind::UnsupportedConstruct, Call->Range,
+          "Function " + Fn.Name + " is marked noinline, but was called with non-scalar argument " + *Arg + ":" +
+              V.Type.Elem.str() + "[" + Dims + "]");
     return Value::poison();
   }
   const ModuleScope *CallerScope = Scope;

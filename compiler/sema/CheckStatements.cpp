@@ -48,11 +48,14 @@ std::optional<ElemType> annotationType(const ModuleInfo &Info, const Expr *A) {
       return std::nullopt;
     std::string_view S = C->StrValue;
     int Depth = 0;
+    bool Const = false; // "*kfp32": Triton's signature string for a tl.const pointer
     while (!S.empty() && S.front() == '*') {
       ++Depth;
       S.remove_prefix(1);
-      if (!S.empty() && S.front() == 'k')
+      if (!S.empty() && S.front() == 'k') {
+        Const = Depth == 1;
         S.remove_prefix(1);
+      }
     }
     for (int K = static_cast<int>(ScalarKind::I1); K <= static_cast<int>(ScalarKind::FP64); ++K) {
       auto SK = static_cast<ScalarKind>(K);
@@ -64,7 +67,7 @@ std::optional<ElemType> annotationType(const ModuleInfo &Info, const Expr *A) {
       else if (Short.rfind("uint", 0) == 0)
         Sig = "u" + Short.substr(4);
       if (S == Sig || S == Short)
-        return ElemType{SK, Depth};
+        return ElemType{SK, Depth, Const};
     }
     return std::nullopt;
   }
@@ -81,6 +84,11 @@ void KernelChecker::checkUncalledHelper(const JitFunction &Fn, const Specializat
   UncalledHelper = true;
   checkKernel(Fn, S, ParamKinds{});
   UncalledHelper = false;
+}
+
+static bool isConstPointerAnnotation(const ModuleInfo &Info, const Expr *A) {
+  std::string Q = Info.qualify(A);
+  return Q == "triton.language.const" || Q == "triton.language.core.const";
 }
 
 void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, const ParamKinds &Kinds) {
@@ -137,6 +145,12 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, 
       error(ProblemKind::UnsupportedConstruct, P.NameRange,
             "the value of constexpr `" + P.Name + "` is not known under this specialization: lowering needs it");
     }
+    // `p: tl.const` (JITFunction's is_const): a pointer Triton will not store through.
+    if (V.isTensor() && P.Annotation && isConstPointerAnnotation(Info, P.Annotation)) {
+      if (!V.Type.Elem.isPointer())
+        V.Type.Elem = ElemType{ScalarKind::Unknown, 1};
+      V.Type.Elem.IsConst = true;
+    }
     F.Vars[P.Name] = V;
     recordValue(P.NameRange, P.Name, V);
   }
@@ -158,8 +172,13 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, 
 
 void KernelChecker::execBlock(const Block &B) {
   if (!IRB) {
-    for (const Stmt *S : B)
+    // CodeGenerator.visit_compound_statement stops at a `return`: what
+    // follows it in the same block is dead code Triton never looks at.
+    for (const Stmt *S : B) {
       exec(S);
+      if (S->kind() == StmtKind::Return)
+        break;
+    }
     return;
   }
   // Lowering: statements after a `return` are dead code, never emitted.
@@ -284,6 +303,11 @@ void KernelChecker::assignTarget(const Expr *Target, Value V, bool Record) {
     else if (V.isKnownConstexpr() && V.Const.isSequence())
       for (const PyValue &P : V.Const.elements())
         Parts.push_back(Value::constant(P));
+    // assignTarget binds `target.elts[i]` to `value.values[i]`: extra values
+    // are dropped (`a, b = x, y, z` binds a and b), missing ones fail.
+    bool IsSequence = V.K == Value::Kind::Tuple || (V.isKnownConstexpr() && V.Const.isSequence());
+    if (IsSequence && Parts.size() > Elts.size())
+      Parts.resize(Elts.size());
     if (Parts.size() != Elts.size()) {
       if (!V.isPoison() && !(V.isConstexpr() && V.Const.isUnknown()))
         error(ProblemKind::BadCall, Target->Range,
@@ -539,6 +563,32 @@ void KernelChecker::mergeBranches(const std::map<std::string, Value> &Before, st
   frame().Vars = std::move(Merged);
 }
 
+std::vector<Problem> KernelChecker::takeProblemsFrom(size_t Mark) {
+  std::vector<Problem> All = Sink.take();
+  std::vector<Problem> Tail;
+  for (size_t I = 0; I < All.size(); ++I) {
+    if (I < Mark)
+      Sink.report(std::move(All[I]));
+    else
+      Tail.push_back(std::move(All[I]));
+  }
+  return Tail;
+}
+
+void KernelChecker::keepProblemsOfBothArms(std::vector<Problem> Then, const std::vector<Problem> &Else) {
+  size_t Dropped = Then.size() + Else.size();
+  for (Problem &P : Then) {
+    bool InBoth = std::any_of(Else.begin(), Else.end(), [&](const Problem &Q) {
+      return Q.Kind == P.Kind && Q.Range == P.Range && Q.Message == P.Message;
+    });
+    if (!InBoth)
+      continue;
+    Dropped -= 2;
+    Sink.report(std::move(P));
+  }
+  ErrorsReported -= std::min(ErrorsReported, Dropped);
+}
+
 void KernelChecker::execIf(const IfStmt *S) {
   SourceRange KeywordR = keywordRange(S, S->IsElif ? 4 : 2);
   if (frame().LoopDepth > 0 && frame().IfDepthInLoop == 0 && (containsReturn(S->Body) || containsReturn(S->OrElse)))
@@ -549,6 +599,24 @@ void KernelChecker::execIf(const IfStmt *S) {
   execIfBranches(S, KeywordR);
   if (frame().LoopDepth > 0)
     --frame().IfDepthInLoop;
+  boundByEarlyReturn(S);
+}
+
+void KernelChecker::boundByEarlyReturn(const IfStmt *S) {
+  // `if pid >= n: return`: the programs past the end stop here, so what the
+  // program id computes afterwards stays in range by the author's own guard.
+  if (frame().LoopDepth > 0 || S->Body.size() != 1 || !isa<ReturnStmt>(S->Body[0]) || !S->OrElse.empty())
+    return;
+  const auto *C = dyn_cast<CompareExpr>(S->Test);
+  if (!C || C->Comparators.size() != 1)
+    return;
+  for (const Expr *Side : {C->Lhs, C->Comparators[0]}) {
+    const auto *N = dyn_cast<NameExpr>(Side);
+    auto It = N ? frame().Vars.find(N->Id) : frame().Vars.end();
+    if (It == frame().Vars.end() || !It->second.isTensor() || !It->second.Facts.DynScalar)
+      continue;
+    It->second.Facts.DynScalar = false;
+  }
 }
 
 void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
@@ -568,12 +636,20 @@ void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
       return;
     }
     // An unknown constexpr: Triton would take one branch; both are checked,
-    // and no type agreement is required between them.
+    // and no type agreement is required between them. A problem found in one
+    // arm only may be in the arm Triton never compiles (`if dtype is
+    // tl.int64: ... else: raise`), so only what both arms report is kept.
     std::map<std::string, Value> Before = frame().Vars;
+    size_t Mark = Sink.size();
+    ++UndecidedBranchDepth;
     execBlock(S->Body);
+    std::vector<Problem> ThenProblems = takeProblemsFrom(Mark);
     std::map<std::string, Value> Then = frame().Vars;
     frame().Vars = Before;
     execBlock(S->OrElse);
+    --UndecidedBranchDepth;
+    std::vector<Problem> ElseProblems = takeProblemsFrom(Mark);
+    keepProblemsOfBothArms(std::move(ThenProblems), ElseProblems);
     for (auto &[Name, V] : Then) {
       auto It = frame().Vars.find(Name);
       if (It == frame().Vars.end())
@@ -711,6 +787,9 @@ void KernelChecker::execFor(const ForStmt *S) {
     IndexFacts F;
     F.DynScalar = true;
     F.Cause = "the loop variable `" + Target->Id + "`";
+    // range(n) and range(a, b) step by one; a step of BLOCK moves a block.
+    F.UnitStep = Bounds.size() < 3 ||
+                 (Bounds[2].isKnownConstexpr() && Bounds[2].Const.isIntLike() && Bounds[2].Const.asInt() == 1);
     assignTarget(Target, Value::tensor(TileType{ElemType{IndVar}, {}}, std::move(F)));
   } else if (S->Target) {
     assignTarget(S->Target, Value::poison());

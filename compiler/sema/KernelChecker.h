@@ -51,6 +51,11 @@ struct Specialization {
   /// launch) and the int parameters Triton specializes to the constant 1.
   std::map<std::string, ElemType> ArgTypes;
   std::set<std::string> EqualToOne;
+  /// program_id axes that every launch site of the kernel sizes by floor
+  /// division (`grid = (N_CTX // BLOCK_M, ...)`), as 1, or not at all: no
+  /// program starts past the last full block, so an offset that slides with
+  /// that program id alone is not reported (floorDividedGridAxes).
+  std::set<int64_t> FloorDividedGridAxes;
 };
 
 /// The module whose names a frame resolves: the checked file, or a module
@@ -87,6 +92,8 @@ public:
   /// Function, whose parameters the walk adds).
   void setBuilder(ir::Builder *B) { IRB = B; }
   size_t errorsReported() const { return ErrorsReported; }
+  /// The specialization being checked (null outside checkKernel).
+  const Specialization *specialization() const { return Spec; }
 
   //===--- Emission (Emit.cpp); all of it is a no-op without a builder ---===//
   ir::Builder *builder() const { return IRB; }
@@ -141,6 +148,7 @@ public:
   /// ranges are in the other file): the checks of that module's own kernels
   /// see them.
   void recordAccess(MemoryAccess A) {
+    A.InUndecidedBranch = UndecidedBranchDepth > 0;
     if (Scope == &Root)
       Out.Accesses.push_back(std::move(A));
   }
@@ -181,6 +189,9 @@ private:
   };
   static_assert(std::is_nothrow_move_constructible_v<Frame>,
                 "evalView's references into a frame's variables must survive a call pushing a frame");
+  /// The parameter of a noinline @jit function bound to a block (see
+  /// callJit), or nullptr.
+  const std::string *blockArgumentOfNoinline(const ast::FunctionDefStmt &Fn, const Frame &Callee) const;
 
   //===--- Statements (CheckStatements.cpp) ----------------------------===//
   void execBlock(const ast::Block &B);
@@ -226,6 +237,12 @@ public:
   Value eval(const ast::Expr *E);
 
 private:
+  /// After `if pid >= n: return`, pid no longer slides (see execIf).
+  void boundByEarlyReturn(const ast::IfStmt *S);
+  /// Removes and returns the problems reported after the first Mark.
+  std::vector<Problem> takeProblemsFrom(size_t Mark);
+  /// Reports the problems of an undecided `if` that both arms found (once).
+  void keepProblemsOfBothArms(std::vector<Problem> Then, const std::vector<Problem> &Else);
   /// E's value, without copying it when E names a local variable: a
   /// reference to the variable, else to Storage set to eval(E). Expressions
   /// never rebind or erase a variable of the frame that evaluates them, and
@@ -293,6 +310,9 @@ private:
   size_t CurIndex = 0;
   /// Set by exec when the statement's value was Poison (see execBlock).
   bool LastStatementPoison = false;
+  /// How many arms of constexpr `if`s whose condition is unknown enclose the
+  /// statement being checked (execIfBranches): Triton compiles only one arm.
+  size_t UndecidedBranchDepth = 0;
   /// Ranges already reported as lowering limits (one report per construct).
   std::set<std::pair<uint32_t, uint32_t>> LimitsReported;
 

@@ -155,7 +155,10 @@ KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, cons
     }
     for (const auto &[K, T] : S.ArgTypes)
       In.Facts += K + ":" + T.str() + ",";
-    In.Facts += " warps " + std::to_string(S.NumWarps) + " stages " + std::to_string(S.NumStages) + " at {";
+    In.Facts += " warps " + std::to_string(S.NumWarps) + " stages " + std::to_string(S.NumStages) + " grid//";
+    for (int64_t Axis : S.FloorDividedGridAxes)
+      In.Facts += std::to_string(Axis) + ",";
+    In.Facts += " at {";
     In.Facts += Text.slice(S.Source);
     In.Facts += "};";
     if (!S.Source.empty())

@@ -44,6 +44,9 @@ IndexFacts joinFacts(const Value &L, const Value &R, size_t Rank) {
   for (size_t I = 0; I < Rank; ++I)
     Out.setAxis(I, join(A.Axes[I], B.Axes[I]), A.Axes[I] == AxisIndex::Sliding ? A.AxisCauses[I] : B.AxisCauses[I]);
   Out.DynScalar = Rank == 0 && (A.DynScalar || B.DynScalar);
+  Out.UnitStep = Out.DynScalar && (A.UnitStep || !A.DynScalar) && (B.UnitStep || !B.DynScalar);
+  // One dynamic operand keeps its scale (`pid * HQ + i_h * G`); two mix.
+  Out.Scale = Out.DynScalar && A.DynScalar != B.DynScalar ? (A.DynScalar ? A.Scale : B.Scale) : 0;
   Out.Cause = !A.Cause.empty() ? A.Cause : B.Cause;
   return Out;
 }
@@ -53,8 +56,13 @@ IndexFacts additiveFacts(const Value &L, const Value &R, size_t Rank) {
   // The slide happens where a dynamic start meets a 1-D index: `pid * B +
   // tl.arange(0, B)`, `row_ptr + cols`, `k + tl.arange(0, BK)`.
   auto Slides = [&](const Value &Scalar, const Value &Index) {
-    return Scalar.isTensor() && !Scalar.Type.isBlock() && Scalar.Facts.DynScalar && Index.isTensor() &&
-           Index.Facts.Axes.size() == 1 && Index.Facts.Axes[0] == AxisIndex::Arange;
+    if (!(Scalar.isTensor() && !Scalar.Type.isBlock() && Scalar.Facts.DynScalar && !Scalar.Facts.UnitStep &&
+          Index.isTensor() && Index.Facts.Axes.size() == 1 && Index.Facts.Axes[0] == AxisIndex::Arange))
+      return false;
+    // Windows of Scale elements wider than the index never overlap: a row
+    // or group is chosen, no block runs on into the next.
+    int64_t Extent = Index.Type.Shape.empty() ? TileType::UnknownDim : Index.Type.Shape[0];
+    return Scalar.Facts.Scale == 0 || Extent == TileType::UnknownDim || Scalar.Facts.Scale <= Extent;
   };
   if (Rank == 1 && (Slides(L, R) || Slides(R, L)))
     Out.setAxis(0, AxisIndex::Sliding, Slides(L, R) ? L.Facts.Cause : R.Facts.Cause);

@@ -3,6 +3,7 @@
 
 #include "compiler/frontend/AstWalk.h"
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -14,7 +15,8 @@ static bool nameSaysPointer(const std::string &N) {
   auto EndsWith = [&](std::string_view S) {
     return N.size() >= S.size() && N.compare(N.size() - S.size(), S.size(), S) == 0;
   };
-  return EndsWith("ptr") || EndsWith("Ptr") || EndsWith("PTR") || EndsWith("_ptrs");
+  return EndsWith("ptr") || EndsWith("Ptr") || EndsWith("PTR") || EndsWith("_ptrs") || EndsWith("_pointer") ||
+         EndsWith("Pointer") || EndsWith("_pointers");
 }
 
 static bool isPointerOpName(std::string_view Name) {
@@ -47,6 +49,50 @@ static void recordDefinition(const Stmt *S, Definitions &Defs) {
     for (const Expr *T : A->Targets)
       if (const auto *N = dyn_cast<NameExpr>(T))
         Defs[N->Id].push_back(A->Value);
+}
+
+/// Is E an index computation rather than a pointer: a literal, a call
+/// (`tl.program_id(0)`, `tl.arange(0, B)`, `x.to(tl.int64)`), a product, or
+/// a local defined as one? Parameters are not: their kind is what is asked.
+static bool isIndexLike(const Expr *E, const Definitions &Defs, int Depth = 0) {
+  if (!E || Depth > 6)
+    return false;
+  if (const auto *K = dyn_cast<ConstantExpr>(E))
+    return K->CK == ConstantKind::Int;
+  if (const auto *C = dyn_cast<CallExpr>(E)) {
+    const auto *A = dyn_cast<AttributeExpr>(C->Func);
+    return !(A && (isPointerOpName(A->Attr) || A->Attr == "advance"));
+  }
+  if (const auto *S = dyn_cast<SubscriptExpr>(E))
+    return isIndexLike(S->Value, Defs, Depth + 1);
+  if (const auto *B = dyn_cast<BinOpExpr>(E)) {
+    if (B->Op != BinOpKind::Add && B->Op != BinOpKind::Sub)
+      return true;
+    return isIndexLike(B->Lhs, Defs, Depth + 1) && isIndexLike(B->Rhs, Defs, Depth + 1);
+  }
+  if (const auto *N = dyn_cast<NameExpr>(E)) {
+    auto It = Defs.find(N->Id);
+    if (It == Defs.end() || It->second.empty())
+      return false;
+    return std::all_of(It->second.begin(), It->second.end(),
+                       [&](const Expr *D) { return isIndexLike(D, Defs, Depth + 1); });
+  }
+  return false;
+}
+
+/// The base of a pointer expression with its additive offsets stripped:
+/// `base + a - b` -> base, and `pid + ptr` -> ptr (Triton's add swaps an
+/// offset + pointer). The offsets go to Offsets when given.
+static const Expr *pointerBase(const Expr *E, const Definitions &Defs, std::vector<const Expr *> *Offsets) {
+  while (const auto *B = dyn_cast<BinOpExpr>(E)) {
+    if (B->Op != BinOpKind::Add && B->Op != BinOpKind::Sub)
+      break;
+    bool RightIsBase = B->Op == BinOpKind::Add && isIndexLike(B->Lhs, Defs) && !isIndexLike(B->Rhs, Defs);
+    if (Offsets)
+      Offsets->push_back(RightIsBase ? B->Lhs : B->Rhs);
+    E = RightIsBase ? B->Rhs : B->Lhs;
+  }
+  return E;
 }
 
 /// What the parameter inference reads from a body, gathered in one walk.
@@ -94,13 +140,7 @@ static Uses collectUses(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
     }
     U.Bases.push_back(C->Args[0]);
     // Everything added to the base of a pointer is an offset.
-    const Expr *P = C->Args[0];
-    while (const auto *B = dyn_cast<BinOpExpr>(P)) {
-      if (B->Op != BinOpKind::Add && B->Op != BinOpKind::Sub)
-        break;
-      U.IntExprs.push_back(B->Rhs);
-      P = B->Lhs;
-    }
+    pointerBase(C->Args[0], U.Defs, &U.IntExprs);
   };
   W.walk(Fn.Body);
   return U;
@@ -116,13 +156,8 @@ static std::set<std::string> pointersIn(const FunctionDefStmt &Fn, const Uses &U
   std::vector<const Expr *> Bases = U.Bases;
   std::set<std::string> Visited;
   while (!Bases.empty()) {
-    const Expr *E = Bases.back();
+    const Expr *E = pointerBase(Bases.back(), U.Defs, nullptr);
     Bases.pop_back();
-    while (const auto *B = dyn_cast<BinOpExpr>(E)) {
-      if (B->Op != BinOpKind::Add && B->Op != BinOpKind::Sub)
-        break;
-      E = B->Lhs;
-    }
     const auto *N = dyn_cast<NameExpr>(E);
     if (!N || !Visited.insert(N->Id).second)
       continue;
@@ -134,12 +169,26 @@ static std::set<std::string> pointersIn(const FunctionDefStmt &Fn, const Uses &U
   return Out;
 }
 
-/// Every name inside E, following local assignments.
+/// Every name inside E, following local assignments. A value converted with
+/// `.to(...)` has the type the conversion gives, whatever it was before
+/// (`(x * scale).to(tl.int32)` says nothing of `scale`): its names are skipped.
 static void namesIn(const Expr *E, const Definitions &Defs, std::set<std::string> &Seen, std::set<std::string> &Out) {
+  std::set<const Expr *> Converted;
+  Walker Skip;
+  Skip.OnExpr = [&](const Expr *X) {
+    const auto *C = dyn_cast<CallExpr>(X);
+    const auto *A = C ? dyn_cast<AttributeExpr>(C->Func) : nullptr;
+    if (!A || A->Attr != "to")
+      return;
+    Walker Inner;
+    Inner.OnExpr = [&](const Expr *Y) { Converted.insert(Y); };
+    Inner.walk(A->Value);
+  };
+  Skip.walk(E);
   Walker W;
   W.OnExpr = [&](const Expr *X) {
     const auto *N = dyn_cast<NameExpr>(X);
-    if (!N || !Seen.insert(N->Id).second)
+    if (!N || Converted.count(X) || !Seen.insert(N->Id).second)
       return;
     Out.insert(N->Id);
     if (auto It = Defs.find(N->Id); It != Defs.end())

@@ -1,6 +1,10 @@
 //===- Specializations.cpp - the ways a file launches a kernel ------------===//
 #include "compiler/sema/Specializations.h"
 
+#include "compiler/frontend/AstWalk.h"
+
+#include <algorithm>
+#include <iterator>
 #include <set>
 
 namespace tessel::sema {
@@ -21,6 +25,15 @@ static bool isParam(const JitFunction &Fn, const std::string &Name) {
   return false;
 }
 
+/// A value a launch or a config gives a parameter: an imported name tessel
+/// did not resolve (`BLOCK=MAX_FUSED_SIZE` from `.utils`) is a qualified
+/// path outside triton, whose value is unknown, not the path itself.
+static PyValue argumentValue(const PyValue &V) {
+  if (V.kind() == PyValue::Kind::Qualified && V.qualifiedPath().rfind("triton.", 0) != 0)
+    return PyValue();
+  return V;
+}
+
 static void takeOption(Source &S, const std::string &Name, const PyValue &V) {
   if (!V.isIntLike())
     return;
@@ -35,7 +48,7 @@ static Source fromConfig(const JitFunction &Fn, const AutotuneConfig &C) {
   S.Range = C.Range;
   for (const auto &[K, V] : C.Config.Kwargs)
     if (K.isStr() && isParam(Fn, K.asStr()))
-      S.Values.emplace_back(K.asStr(), V);
+      S.Values.emplace_back(K.asStr(), argumentValue(V));
   S.NumWarps = C.Config.NumWarps;
   S.NumStages = C.Config.NumStages;
   return S;
@@ -47,7 +60,7 @@ static Source fromLaunch(const JitFunction &Fn, const LaunchSite &L) {
   for (const auto &[K, V] : L.Keywords) {
     takeOption(S, K, V);
     if (isParam(Fn, K) && V.isKnown())
-      S.Values.emplace_back(K, V);
+      S.Values.emplace_back(K, argumentValue(V));
   }
   return S;
 }
@@ -101,6 +114,144 @@ std::vector<Specialization> specializationsOf(const JitFunction &Fn, size_t Max)
     }
   }
   return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// Floor-divided grids
+//===----------------------------------------------------------------------===//
+
+/// The innermost function whose body holds R (the launching host function).
+/// The module's statements are in source order: the one holding R is found
+/// by binary search, so a file of many launches stays linear.
+static const ast::FunctionDefStmt *enclosingFunction(const ast::Block &B, SourceRange R) {
+  auto It = std::upper_bound(B.begin(), B.end(), R.Begin,
+                             [](uint32_t Offset, const ast::Stmt *S) { return Offset < S->Range.Begin; });
+  if (It == B.begin())
+    return nullptr;
+  const ast::Stmt *Top = *std::prev(It);
+  if (!Top->Range.contains(R))
+    return nullptr;
+  const ast::FunctionDefStmt *Found = nullptr;
+  ast::Walker W;
+  W.OnStmt = [&](const ast::Stmt *S) {
+    if (!S->Range.contains(R))
+      return false;
+    if (const auto *F = dyn_cast<ast::FunctionDefStmt>(S))
+      Found = F;
+    return true;
+  };
+  W.walk(Top);
+  return Found;
+}
+
+/// The value the last `Name = ...` (or `def Name(...): return ...`) before R
+/// in F binds, or null.
+static const ast::Expr *localDefinition(const ast::FunctionDefStmt &F, const std::string &Name, SourceRange R) {
+  const ast::Expr *Value = nullptr;
+  ast::Walker W;
+  W.OnStmt = [&](const ast::Stmt *S) {
+    if (S->Range.Begin >= R.Begin)
+      return false;
+    if (const auto *A = dyn_cast<ast::AssignStmt>(S)) {
+      const auto *T = A->Targets.size() == 1 ? dyn_cast<ast::NameExpr>(A->Targets[0]) : nullptr;
+      if (T && T->Id == Name)
+        Value = A->Value;
+    }
+    if (const auto *D = dyn_cast<ast::FunctionDefStmt>(S); D && D != &F) {
+      if (D->Name == Name && D->Body.size() == 1)
+        if (const auto *Ret = dyn_cast<ast::ReturnStmt>(D->Body[0]))
+          Value = Ret->Value;
+      return false;
+    }
+    return true;
+  };
+  W.walk(F.Body);
+  return Value;
+}
+
+/// Whether a grid entry rounds up: a `cdiv` call (`triton.cdiv`, `cdiv`,
+/// `math.ceil`...) or `(n + b - 1) // b`, seen through local names. Such an
+/// axis has a last program that covers a partial block.
+static bool roundsUp(const ast::Expr *E, const ast::FunctionDefStmt *Host, SourceRange At, int Depth = 0) {
+  if (!E || Depth > 3)
+    return false;
+  bool Found = false;
+  ast::Walker W;
+  W.OnExpr = [&](const ast::Expr *X) {
+    if (Found)
+      return;
+    if (const auto *C = dyn_cast<ast::CallExpr>(X)) {
+      const ast::Expr *F = C->Func;
+      std::string Name = isa<ast::AttributeExpr>(F) ? cast<ast::AttributeExpr>(F)->Attr
+                         : isa<ast::NameExpr>(F)    ? cast<ast::NameExpr>(F)->Id
+                                                    : std::string();
+      Found = Name == "cdiv" || Name == "ceil" || Name == "ceildiv" || Name == "div_up" || Name == "ceil_div";
+      return;
+    }
+    if (const auto *B = dyn_cast<ast::BinOpExpr>(X); B && B->Op == ast::BinOpKind::FloorDiv) {
+      const auto *L = dyn_cast<ast::BinOpExpr>(B->Lhs);
+      Found = L && (L->Op == ast::BinOpKind::Add || L->Op == ast::BinOpKind::Sub);
+      return;
+    }
+    if (const auto *N = dyn_cast<ast::NameExpr>(X); N && Host)
+      Found = roundsUp(localDefinition(*Host, N->Id, At), Host, At, Depth + 1);
+  };
+  W.walk(E);
+  return Found;
+}
+
+/// Grid axes whose last program covers a whole block: an entry that is a
+/// plain count (`n_rows`, `B * H`, `N // BLOCK`, `1`) rather than a rounded-up
+/// `cdiv`, and the axes the grid leaves out (one program there); nullopt when
+/// the grid is not a tuple written out (a call, a lookup, a value from
+/// elsewhere).
+static std::optional<std::set<int64_t>> floorDividedAxes(const ast::Expr *Grid, const ast::FunctionDefStmt *Host,
+                                                         SourceRange At, int Depth = 0) {
+  if (!Grid || Depth > 2)
+    return std::nullopt;
+  if (const auto *L = dyn_cast<ast::LambdaExpr>(Grid))
+    return floorDividedAxes(L->Body, Host, At, Depth + 1);
+  if (const auto *N = dyn_cast<ast::NameExpr>(Grid))
+    return Host ? floorDividedAxes(localDefinition(*Host, N->Id, At), Host, At, Depth + 1) : std::nullopt;
+  const std::vector<ast::Expr *> *Elts = nullptr;
+  if (const auto *T = dyn_cast<ast::TupleExpr>(Grid))
+    Elts = &T->Elts;
+  else if (const auto *L = dyn_cast<ast::ListExpr>(Grid))
+    Elts = &L->Elts;
+  if (!Elts)
+    return std::nullopt;
+  std::set<int64_t> Axes;
+  for (size_t I = 0; I < 3; ++I) {
+    if (I >= Elts->size()) {
+      Axes.insert(static_cast<int64_t>(I));
+      continue;
+    }
+    if (!roundsUp((*Elts)[I], Host, At))
+      Axes.insert(static_cast<int64_t>(I));
+  }
+  return Axes;
+}
+
+std::set<int64_t> floorDividedGridAxes(const JitFunction &Fn, const ast::Module &M) {
+  std::optional<std::set<int64_t>> Common;
+  for (const LaunchSite &L : Fn.Launches) {
+    const auto *Sub = L.Call ? dyn_cast<ast::SubscriptExpr>(L.Call->Func) : nullptr;
+    if (!Sub)
+      return {};
+    std::optional<std::set<int64_t>> Axes = floorDividedAxes(Sub->Index, enclosingFunction(M.Body, L.Range), L.Range);
+    if (!Axes)
+      return {};
+    if (!Common) {
+      Common = std::move(*Axes);
+      continue;
+    }
+    std::set<int64_t> Both;
+    for (int64_t A : *Common)
+      if (Axes->count(A))
+        Both.insert(A);
+    Common = std::move(Both);
+  }
+  return Common.value_or(std::set<int64_t>{});
 }
 
 } // namespace tessel::sema

@@ -37,6 +37,14 @@ struct IndexFacts {
   bool DynScalar = false;
   /// What makes it dynamic: "program_id(0)", "the loop variable `k`".
   std::string Cause;
+  /// A DynScalar that moves by one (the index of `for i in range(n)`): added
+  /// to an arange it is a window position, not a block start, and it slides
+  /// only once scaled by a block (`i * BLOCK`).
+  bool UnitStep = false;
+  /// A DynScalar multiplied by a known constexpr (`pid * 64` -> 64); 0 when
+  /// unknown. `pid * HQ + tl.arange(0, G)` with HQ > G picks one of disjoint
+  /// windows (a row, a group) rather than sliding a block past the end.
+  int64_t Scale = 0;
   /// For boolean tensors built from comparisons: per axis, whether some
   /// comparison term bounds an index varying along it.
   std::vector<bool> MaskBounds;

@@ -72,7 +72,7 @@ bool isUnsigned(ScalarKind K) { return K >= ScalarKind::U8 && K <= ScalarKind::U
 std::string ElemType::str() const {
   std::string S(shortName(Scalar));
   for (int I = 0; I < PointerDepth; ++I)
-    S = "pointer<" + S + ">";
+    S = (IsConst && I == PointerDepth - 1 ? "const_pointer<" : "pointer<") + S + ">";
   return S;
 }
 

@@ -63,10 +63,11 @@ struct ElemType {
   bool isPointer() const { return PointerDepth > 0; }
   ElemType pointee() const { return {Scalar, PointerDepth - 1, false}; }
   ElemType pointerTo() const { return {Scalar, PointerDepth + 1, false}; }
-  /// "fp32", "pointer<fp32>".
+  /// "fp32", "pointer<fp32>", "const_pointer<fp32>" (IsConst: the outermost
+  /// pointer is a `tl.const` one).
   std::string str() const;
   friend bool operator==(const ElemType &A, const ElemType &B) {
-    return A.Scalar == B.Scalar && A.PointerDepth == B.PointerDepth;
+    return A.Scalar == B.Scalar && A.PointerDepth == B.PointerDepth && A.IsConst == B.IsConst;
   }
 };
 

@@ -12,6 +12,8 @@ std::vector<Finding> checkMaskCoverage(const sema::KernelAnalysis &Kernel) {
   for (const sema::MemoryAccess &A : Kernel.Accesses) {
     if (A.IsBlockPointer)
       continue; // bounds are the block pointer's boundary_check
+    if (A.InUndecidedBranch)
+      continue; // `if EVEN_K:` (a heuristic) is what makes the unmasked arm safe
     if (A.EnclosingWhere && !A.HasMask) {
       Out.push_back(make(DiagId::LoadInWhere, A.CallRange,
                          A.Op + " inside tl.where has no mask: the load reads every lane before tl.where selects, "

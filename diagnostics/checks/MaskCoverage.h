@@ -23,7 +23,11 @@
 /// ```
 ///
 /// The check is structural (see compiler/sema/MaskFacts.h): it needs no sizes,
-/// and an offset wrapped with `%` or clamped with tl.minimum counts as bounded.
+/// and an offset wrapped with `%` or clamped with tl.minimum or
+/// `tl.where(offs < n, offs, 0)` counts as bounded. Accesses in an arm of a
+/// constexpr `if` tessel cannot decide are skipped, and so are program ids
+/// that a grid of plain counts (no `cdiv`) or an early `if pid >= n: return`
+/// bounds.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_DIAGNOSTICS_CHECKS_MASKCOVERAGE_H
 #define TESSEL_DIAGNOSTICS_CHECKS_MASKCOVERAGE_H

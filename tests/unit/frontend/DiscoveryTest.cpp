@@ -287,11 +287,16 @@ TEST(Discovery, ConstexprGlobals) {
                "D = A * 2\n"
                "E = constexpr(1)\n"
                "C = C + 1\n"
-               "F: int = 5\n");
+               "F: int = 5\n"
+               "H: tl.constexpr = tl.constexpr(-1)\n");
   const auto &G = D.Info.Globals;
+  EXPECT_TRUE(G.at("H").IsConstexprInstance);
+  EXPECT_EQ(G.at("H").Value.asInt(), -1);
   EXPECT_TRUE(G.at("A").IsConstexpr);
   EXPECT_EQ(G.at("A").Value.asInt(), 42);
   EXPECT_TRUE(G.at("B").IsConstexpr);
+  EXPECT_FALSE(G.at("B").IsConstexprInstance); // Triton 3.6 asks the value, not the annotation
+  EXPECT_TRUE(G.at("A").IsConstexprInstance);
   EXPECT_EQ(G.at("B").Value.asInt(), 8);
   EXPECT_FALSE(G.at("C").IsConstexpr);
   EXPECT_EQ(G.at("C").Value.asInt(), 4); // the last assignment wins

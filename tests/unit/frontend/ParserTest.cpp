@@ -352,10 +352,17 @@ TEST(Parser, UnclosedBracketInsideKernelBody) {
                     "@triton.jit\ndef second(x):\n    return x\n\n"
                     "@triton.jit\ndef third(y):\n    z = [1, 2\n\nclass C:\n    pass\n";
   auto F = parseText(Src);
-  EXPECT_EQ(dump(F->module()), "FunctionDef(first, [x], None, [Attribute(Name(triton), jit)], [Error])\n"
-                               "FunctionDef(second, [x], None, [Attribute(Name(triton), jit)], [Return(Name(x))])\n"
-                               "FunctionDef(third, [y], None, [Attribute(Name(triton), jit)], [Error])\n"
-                               "ClassDef(C, [], [Pass])\n");
+  // The half-typed line reads as a `pass` (its one error is the bracket), so
+  // the statements after it are still there to check.
+  EXPECT_EQ(dump(F->module()),
+            "FunctionDef(first, [x], None, [Attribute(Name(triton), jit)], [Pass, Assign([Name(b)], BinOp(Name(a), "
+            "Add, 1))])\n"
+            "FunctionDef(second, [x], None, [Attribute(Name(triton), jit)], [Return(Name(x))])\n"
+            "FunctionDef(third, [y], None, [Attribute(Name(triton), jit)], [Pass])\n"
+            "ClassDef(C, [], [Pass])\n");
+  ASSERT_EQ(F->module().SyntaxErrors.size(), 2u);
+  EXPECT_EQ(F->module().SyntaxErrors[0].Message, "'(' was never closed");
+  EXPECT_EQ(F->module().SyntaxErrors[1].Message, "'[' was never closed");
   const auto *First = cast<FunctionDefStmt>(F->module().Body[0]);
   EXPECT_EQ(F->text().slice(First->Range).substr(F->text().slice(First->Range).size() - 9), "b = a + 1");
 }
