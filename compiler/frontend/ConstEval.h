@@ -52,7 +52,7 @@ public:
   /// evaluated grid and arguments. Module-level code sees `__name__` as
   /// "__main__".
   struct HostLaunchCall {
-    const ast::CallExpr *Call = nullptr;     ///< the `kernel[grid](...)` call
+    const ast::CallExpr *Call = nullptr; ///< the `kernel[grid](...)` call
     const ast::FunctionDefStmt *Kernel = nullptr;
     PyValue Grid;
     PyList Args;
@@ -84,7 +84,7 @@ private:
   int Steps = 0;
   int Depth = 0;
   LaunchObserver OnLaunch;
-  std::vector<std::string> Callers; ///< host mode: the functions being run
+  std::vector<std::string> Callers;                         ///< host mode: the functions being run
   std::map<std::string, const ast::ClassDefStmt *> Classes; ///< host mode: classes defined so far
   friend struct Impl;
   friend struct Frame;

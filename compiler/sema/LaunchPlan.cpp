@@ -9,10 +9,10 @@
 
 #include "compiler/frontend/ConstEval.h"
 #include "compiler/frontend/HostLaunches.h"
+#include "compiler/frontend/PyBuiltins.h"
 #include "compiler/ir/TypeUtils.h"
 #include "compiler/sema/ParamAnnotations.h"
 #include "compiler/sema/PointerParams.h"
-#include "compiler/frontend/PyBuiltins.h"
 
 #include <algorithm>
 #include <limits>
@@ -449,7 +449,8 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
     L.NumWarps = Config->NumWarps;
     L.NumStages = Config->NumStages;
     L.NumCtas = Config->NumCtas;
-    Plan.Assumptions.push_back("autotune config " + std::to_string(ConfigIndex) + ": " + PyValue::config(*Config).repr());
+    Plan.Assumptions.push_back("autotune config " + std::to_string(ConfigIndex) + ": " +
+                               PyValue::config(*Config).repr());
   }
   if (H.Grid.empty())
     Need("grid", H.GridRange);
