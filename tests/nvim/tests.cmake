@@ -15,3 +15,10 @@ if(TESSEL_NVIM)
 else()
   message(STATUS "tessel: nvim not found; the Neovim LSP test is skipped (apt-get install neovim)")
 endif()
+
+# The install target the README's Neovim set-up relies on: `cmake --install build --prefix P` gives P/bin/tessel,
+# which runs from PATH with nothing from the build tree (a fresh prefix each run, so a stale copy cannot pass).
+set(TESSEL_INSTALL_PREFIX ${CMAKE_BINARY_DIR}/install-test)
+add_test(NAME install.prefix
+         COMMAND sh -c "rm -rf '${TESSEL_INSTALL_PREFIX}' && '${CMAKE_COMMAND}' --install '${CMAKE_BINARY_DIR}' --prefix '${TESSEL_INSTALL_PREFIX}' >/dev/null && cd / && PATH='${TESSEL_INSTALL_PREFIX}/bin' tessel --version")
+set_tests_properties(install.prefix PROPERTIES TIMEOUT 60 LABELS install PASS_REGULAR_EXPRESSION "^tessel [0-9]")

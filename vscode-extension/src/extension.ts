@@ -20,7 +20,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const ctl = controller;
   const irViews = new IRViewProvider(ctl);
   const statusBar = new StatusBar(ctl);
-  context.subscriptions.push(output, traceOutput, runner, ctl, irViews, statusBar);
+  // Disposed in this order on reload or close: the client stops (and logs that it stops) while its output
+  // channels are still open; disposing a channel first makes vscode-languageclient write to a closed one.
+  context.subscriptions.push(ctl, runner, irViews, statusBar, output, traceOutput);
 
   const command = (id: string, run: (...args: unknown[]) => unknown) =>
     context.subscriptions.push(vscode.commands.registerCommand(id, run));
