@@ -34,6 +34,9 @@ packages=(
   llvm-19-dev llvm-19-tools libtree-sitter-dev nlohmann-json3-dev libboost1.81-dev libz3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev
   neovim clang-format clang-tidy hyperfine
+  # The real-editor test drives code-server in this headless browser (tests/vscode/real_editor.mjs; it
+  # installs code-server, Node 24 and playwright-core from npm itself, into the build folder).
+  chromium
 )
 # node 20 and npm fetch the tree-sitter-python grammar and build the VS Code
 # extension; keep an existing installation (e.g. from NodeSource), else use Debian's.
