@@ -103,6 +103,10 @@ fs.writeFileSync(
     'workbench.enableExperiments': false,
     'editor.hover.delay': 100,
     'workbench.tips.enabled': false,
+    // The sticky header would cover the first kernel's lines, and the chat panel takes a third of the width.
+    'editor.stickyScroll.enabled': false,
+    'chat.disableAIFeatures': true,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
   }),
 );
 
@@ -191,7 +195,10 @@ try {
   log(`squiggles shown: ${await page.locator('.monaco-editor .squiggly-error').count()}`);
   await shot(page, 'squiggles');
 
-  await squiggle.hover();
+  // The mouse rests on the middle of the squiggled range, as a user's would (no scrolling into view).
+  const box = await squiggle.boundingBox();
+  if (!box) throw new Error('the squiggle has no box on screen');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 4);
   const hover = page.locator('.monaco-hover:visible').filter({ hasText: 'TS105' }).first();
   await hover.waitFor({ state: 'visible', timeout: 20_000 });
   const hoverText = await hover.innerText();
