@@ -260,5 +260,21 @@ try {
     }
   }
 }
+// The window closed (browser, then code-server): the extension host log must hold no error raised in the
+// extension (a write to a closed output channel, an unhandled rejection), whose stack names its folder.
+await new Promise((r) => (server.exitCode !== null ? r() : server.on('exit', r)));
+const extHostLogs = [];
+const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).forEach((e) => {
+  const p = path.join(d, e.name);
+  if (e.isDirectory()) walk(p);
+  else if (e.name === 'remoteexthost.log' || e.name === 'exthost.log') extHostLogs.push(p);
+});
+if (fs.existsSync(path.join(dirs.user, 'logs'))) walk(path.join(dirs.user, 'logs'));
+for (const file of extHostLogs) {
+  const entries = fs.readFileSync(file, 'utf8').split(/\n(?=\d{4}-\d\d-\d\d )/);
+  const ours = entries.filter((e) => /\[error\]/.test(e) && /tessel\.tessel-/.test(e));
+  if (ours.length > 0) fail(`extension host errors from the extension (${file}):\n${ours.slice(0, 3).join('\n')}`);
+}
+log(`extension host logs checked: ${extHostLogs.length}`);
 log(`screenshots in ${dirs.screenshots}`);
 if (!process.exitCode) log('real-editor test passed');

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { onSettingsChanged } from './config';
 import { IRViewProvider } from './irView';
 import { IRKind } from './protocol';
+import { guardOutput } from './outputGuard';
 import { KernelRunner } from './runKernel';
 import { ServerController } from './serverController';
 import { StatusBar } from './statusBar';
@@ -12,8 +13,9 @@ import { importsTriton } from './tritonImport';
 let controller: ServerController | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
-  const output = vscode.window.createOutputChannel('Tessel Language Server');
-  const traceOutput = vscode.window.createOutputChannel('Tessel Language Server Trace');
+  // Guarded: the server's last stderr can arrive after the extension host closed the channels (outputGuard.ts).
+  const output = guardOutput(vscode.window.createOutputChannel('Tessel Language Server'));
+  const traceOutput = guardOutput(vscode.window.createOutputChannel('Tessel Language Server Trace'));
   const runner = new KernelRunner();
   controller = new ServerController(context.extensionPath, output, traceOutput, [runner]);
   runner.setController(controller);
