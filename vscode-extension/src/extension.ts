@@ -62,5 +62,5 @@ export function activate(context: vscode.ExtensionContext): void {
 }
 
 export function deactivate(): Promise<void> | undefined {
-  return controller?.stop();
+  return controller?.shutdown();
 }

@@ -56,6 +56,8 @@ export class ServerController implements vscode.Disposable {
 
   /** Starts the server unless it is running or starting; a failed start stays failed until restart(). */
   start(): Promise<void> {
+    // Shutting down (reload, close): a document event then must not start a client the dying host cannot run.
+    if (this.disposed) return Promise.resolve();
     if (this.starting) return this.starting;
     if (this.client || this.stateValue.kind === 'failed') return Promise.resolve();
     this.starting = this.doStart().finally(() => (this.starting = undefined));
@@ -98,6 +100,12 @@ export class ServerController implements vscode.Disposable {
       refreshed.add(shape);
       shape.onDidChangeInlayHints.fire();
     }
+  }
+
+  /** deactivate(): stops the client for good; nothing starts or reports after this. */
+  shutdown(): Promise<void> {
+    this.disposed = true;
+    return this.stop();
   }
 
   dispose(): void {
