@@ -36,6 +36,10 @@ packages=(
   llvm-19-dev llvm-19-tools libzstd-dev libtree-sitter-dev nlohmann-json3-dev libboost1.81-dev libz3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev libtomlplusplus-dev
   neovim clang-format clang-tidy hyperfine
+  # The real-editor test drives code-server in this headless browser (tests/vscode/real_editor.mjs; it
+  # installs code-server, Node 24 and playwright-core from npm itself, into the build folder; code-server's
+  # native kerberos module needs libkrb5-dev).
+  chromium libkrb5-dev
 )
 # node 20 and npm fetch the tree-sitter-python grammar and build the VS Code
 # extension; keep an existing installation (e.g. from NodeSource), else use Debian's.

@@ -30,10 +30,10 @@ std::vector<Finding> checkBoundsProof(const analysis::KernelBounds &Kernel) {
       std::string Assumed;
       for (const std::string &S : Kernel.Assumptions)
         Assumed += (Assumed.empty() ? "" : "; ") + S;
-      F.Related.push_back({Kernel.NameRange, "assumed: " + Assumed});
+      F.Related.push_back({Kernel.NameRange, "assumed: " + Assumed, nullptr});
     }
     F.Related.push_back(
-        {Kernel.NameRange, "reproduce with `# tessel: launch " + analysis::launchSpecText(A.Example) + "`"});
+        {Kernel.NameRange, "reproduce with `# tessel: launch " + analysis::launchSpecText(A.Example) + "`", nullptr});
     Out.push_back(std::move(F));
   }
   if (Kernel.TimedOut) {

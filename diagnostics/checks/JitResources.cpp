@@ -10,7 +10,7 @@ namespace tessel::diag {
 static Finding make(DiagId Id, SourceRange R, std::string Message, const JitSite &Site) {
   Finding F{Id, codeInfo(Id).DefaultSeverity, R, std::move(Message), {}, {}, Site.Specialization};
   if (Site.ConfigRange)
-    F.Related.push_back({*Site.ConfigRange, "the config this launch uses"});
+    F.Related.push_back({*Site.ConfigRange, "the config this launch uses", nullptr});
   return F;
 }
 

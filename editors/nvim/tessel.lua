@@ -81,6 +81,34 @@ M.handlers = {
   end,
 }
 
+-- A lens the server sends with an empty command id is information (one per
+-- autotune config or launch site), not an action.
+function M.runnable_lens(lens)
+  return lens.command ~= nil and lens.command.command ~= nil and lens.command.command ~= ''
+end
+
+-- Every lens is drawn, then only the runnable ones are kept where
+-- vim.lsp.codelens.run() looks (its cache, through save()): Neovim 0.7-0.9
+-- would otherwise offer the informational ones and send an empty command.
+-- codelens.refresh() hands its responses to codelens.on_codelens itself, past
+-- the client's handlers, so that is the function wrapped, once, and only for
+-- tessel's responses; the original still draws them and ends the refresh.
+function M.filter_codelens()
+  local codelens = vim.lsp.codelens
+  if M.codelens_filtered or not (codelens and codelens.on_codelens and codelens.save) then
+    return
+  end
+  M.codelens_filtered = true
+  local on_codelens = codelens.on_codelens
+  codelens.on_codelens = function(err, result, ctx, config)
+    on_codelens(err, result, ctx, config)
+    local client = ctx and vim.lsp.get_client_by_id(ctx.client_id)
+    if not err and type(result) == 'table' and client and client.name == 'tessel' then
+      codelens.save(vim.tbl_filter(M.runnable_lens, result), ctx.bufnr, ctx.client_id)
+    end
+  end
+end
+
 local function tessel_client(bufnr)
   for _, c in pairs(vim.lsp.buf_get_clients(bufnr)) do
     if c.name == 'tessel' then
@@ -193,6 +221,7 @@ end
 
 function M.setup(opts)
   local cfg = vim.tbl_deep_extend('force', M.defaults, opts or {})
+  M.filter_codelens()
   local on_attach = function(client, bufnr)
     M.on_attach(client, bufnr)
     if cfg.on_attach then

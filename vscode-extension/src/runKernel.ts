@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, LanguageClient } from 'vscode-languageclient/node';
 import { pickKernel } from './kernelPicker';
+import { guardOutput } from './outputGuard';
 import { Device, runKernelCommand, RunKernelArgs, RunResult, runResultNotification } from './protocol';
 import { deviceLabel, formatRunResult } from './runFormat';
 import { ClientHook, ServerController } from './serverController';
@@ -17,7 +18,7 @@ interface PendingRun {
 const runTimeoutMs = 10 * 60 * 1000;
 
 export class KernelRunner implements ClientHook, vscode.Disposable {
-  readonly channel = vscode.window.createOutputChannel('Tessel Run');
+  readonly channel = guardOutput(vscode.window.createOutputChannel('Tessel Run'));
   private readonly pending = new Map<string, PendingRun>();
   private controller: ServerController | undefined;
   private stateListener: vscode.Disposable | undefined;

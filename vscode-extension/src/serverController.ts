@@ -15,6 +15,7 @@ import {
 } from 'vscode-languageclient/node';
 import { TesselCapabilitiesFeature } from './capabilities';
 import { readSettings } from './config';
+import { contextKeys, settingsCommand } from './contextKeys';
 import { DocumentGate } from './documentGate';
 import { createMiddleware } from './middleware';
 import { RunKernelArgs, ServerStatus, serverStatusNotification } from './protocol';
@@ -33,6 +34,7 @@ export class ServerController implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private starting: Promise<void> | undefined;
   private stateValue: ServerState = { kind: 'stopped' };
+  private disposed = false;
   private readonly stateEmitter = new vscode.EventEmitter<ServerState>();
   readonly onDidChangeState = this.stateEmitter.event;
 
@@ -54,6 +56,8 @@ export class ServerController implements vscode.Disposable {
 
   /** Starts the server unless it is running or starting; a failed start stays failed until restart(). */
   start(): Promise<void> {
+    // Shutting down (reload, close): a document event then must not start a client the dying host cannot run.
+    if (this.disposed) return Promise.resolve();
     if (this.starting) return this.starting;
     if (this.client || this.stateValue.kind === 'failed') return Promise.resolve();
     this.starting = this.doStart().finally(() => (this.starting = undefined));
@@ -68,7 +72,7 @@ export class ServerController implements vscode.Disposable {
       try {
         await client.stop(5000);
       } catch (e) {
-        this.output.appendLine(`tessel: stopping the server failed: ${(e as Error).message}`);
+        if (!this.disposed) this.output.appendLine(`tessel: stopping the server failed: ${(e as Error).message}`);
       }
       void client.dispose();
     }
@@ -98,7 +102,16 @@ export class ServerController implements vscode.Disposable {
     }
   }
 
+  /** deactivate(): stops the client for good; nothing starts or reports after this. */
+  shutdown(): Promise<void> {
+    this.disposed = true;
+    return this.stop();
+  }
+
   dispose(): void {
+    // deactivate() has normally stopped the client already; this covers a dispose without it. Nothing is
+    // reported after this point: the output channels and the status bar go right after.
+    this.disposed = true;
     void this.stop();
     this.stateEmitter.dispose();
   }
@@ -175,14 +188,30 @@ export class ServerController implements vscode.Disposable {
     this.output.appendLine(`tessel: ${message}`);
     this.setState({ kind: 'failed', message });
     void vscode.window.showErrorMessage(`Tessel: ${message}`, 'Open Settings', 'Show Output').then((choice) => {
-      if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'tessel.path');
+      if (choice === 'Open Settings') void this.openPathSettings();
       if (choice === 'Show Output') this.output.show(true);
     });
   }
 
+  /** Opens the settings editor where `tessel.path` is decided (contextKeys.ts says which). */
+  private async openPathSettings(): Promise<void> {
+    const scopes = vscode.workspace.getConfiguration('tessel').inspect('path');
+    const command = settingsCommand(scopes, vscode.env.remoteName);
+    try {
+      await vscode.commands.executeCommand(command, { query: 'tessel.path' });
+    } catch {
+      // A window without that scope (no remote settings in it): the User settings still show the value.
+      await vscode.commands.executeCommand('workbench.action.openSettings', { query: 'tessel.path' });
+    }
+  }
+
   private setState(state: ServerState): void {
     this.stateValue = state;
-    void vscode.commands.executeCommand('setContext', 'tessel.active', state.kind === 'running');
+    if (this.disposed) return;
+    for (const [key, value] of Object.entries(contextKeys(state))) {
+      // On window close the command service can be gone before the last state change: not worth an error.
+      vscode.commands.executeCommand('setContext', key, value).then(undefined, () => undefined);
+    }
     this.stateEmitter.fire(state);
   }
 }
