@@ -65,29 +65,30 @@ struct CheckArgs {
 
 } // namespace
 
-static const char CheckUsage[] = "usage: tessel check [options] FILE|DIR...\n"
-                                 "\n"
-                                 "Reports the problems Triton would raise for every @triton.jit kernel in FILE\n"
-                                 "(or in every .py file under DIR), under every specialization the project\n"
-                                 "reveals (autotune configs, launch sites). Imports of the project's modules are\n"
-                                 "followed (roots: tessel.toml / pyproject.toml [tool.tessel] extraPaths, src/).\n"
-                                 "\n"
-                                 "options:\n"
-                                 "  --format=text|json     compiler-style text (default) or a JSON array of\n"
-                                 "                         {\"file\", \"diagnostics\"} with LSP Diagnostic objects\n"
-                                 "  --arch=sm_90|sm_90a|sm_80\n"
-                                 "                         target GPU (default sm_90)\n"
-                                 "  --jit                  also compile every kernel and autotune config to a GPU\n"
-                                 "                         binary and report register spills (TS401), occupancy\n"
-                                 "                         limits (TS402) and kernels tessel could not compile (TS403)\n"
-                                 "  --prove                also run the bounds prover (Z3): every load and store\n"
-                                 "                         proven in bounds, or a counterexample launch (TS203)\n"
-                                 "  --extra-path=DIR       also resolve imports under DIR (repeatable)\n"
-                                 "  --color=auto|always|never\n"
-                                 "                         colour the text output (auto: only on a terminal)\n"
-                                 "  -h, --help             show this help\n"
-                                 "\n"
-                                 "exit status: 0 no errors, 1 errors found, 2 bad usage or unreadable input\n";
+static const char CheckUsage[] =
+    "usage: tessel check [options] FILE|DIR...\n"
+    "\n"
+    "Reports the problems Triton would raise for every @triton.jit kernel in FILE\n"
+    "(or in every .py file under DIR), under every specialization the project\n"
+    "reveals (autotune configs, launch sites). Imports of the project's modules are\n"
+    "followed (roots: tessel.toml / pyproject.toml [tool.tessel] extraPaths, src/).\n"
+    "\n"
+    "options:\n"
+    "  --format=text|json     compiler-style text (default) or a JSON array of\n"
+    "                         {\"file\", \"diagnostics\"} with LSP Diagnostic objects\n"
+    "  --arch=sm_90|sm_90a|sm_80\n"
+    "                         target GPU (default sm_90)\n"
+    "  --jit                  also compile every kernel and autotune config to a GPU\n"
+    "                         binary and report register spills (TS401), occupancy\n"
+    "                         limits (TS402) and kernels tessel could not compile (TS403)\n"
+    "  --prove                also run the bounds prover (Z3): every load and store\n"
+    "                         proven in bounds, or a counterexample launch (TS203)\n"
+    "  --extra-path=DIR       also resolve imports under DIR (repeatable)\n"
+    "  --color=auto|always|never\n"
+    "                         colour the text output (auto: only on a terminal)\n"
+    "  -h, --help             show this help\n"
+    "\n"
+    "exit status: 0 no errors, 1 errors found, 2 bad usage or unreadable input\n";
 
 static int usageError(const std::string &Why) {
   std::cerr << "tessel check: error: " << Why << "\nrun `tessel check --help` for usage\n";

@@ -217,9 +217,9 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
       Specs[I].resize(1); // what holds for any argument holds for one specialization
     // A kernel's launches say what its arguments are (a helper takes any).
     auto Host = Helper[I] ? HostLaunches.end() : HostLaunches.find(Fn.Name);
-    LaunchFacts Launched = Helper[I] ? LaunchFacts{}
-                                     : launchFacts(*File, FA->Info, Fn, Directives,
-                                                   Host == HostLaunches.end() ? nullptr : &Host->second);
+    LaunchFacts Launched =
+        Helper[I] ? LaunchFacts{}
+                  : launchFacts(*File, FA->Info, Fn, Directives, Host == HostLaunches.end() ? nullptr : &Host->second);
     for (Specialization &S : Specs[I]) {
       for (const auto &[Param, T] : Launched.ArgTypes)
         S.ArgTypes.emplace(Param, T);
