@@ -29,23 +29,6 @@
 
 namespace tessel::codegen {
 
-static std::optional<numerics::FloatFormat> fp8Format(ScalarKind K) {
-  switch (K) {
-  case ScalarKind::FP8E4NV:
-    return numerics::FloatFormat::FP8E4NV;
-  case ScalarKind::FP8E5:
-    return numerics::FloatFormat::FP8E5;
-  case ScalarKind::FP8E4B15:
-    return numerics::FloatFormat::FP8E4B15;
-  case ScalarKind::FP8E5B16:
-    return numerics::FloatFormat::FP8E5B16;
-  case ScalarKind::FP8E4B8:
-    return numerics::FloatFormat::FP8E4B8;
-  default:
-    return std::nullopt;
-  }
-}
-
 /// fp8 byte -> f32 through the format's decode table (exact).
 static llvm::Value *fp8ToF32(LoweringContext &C, ScalarKind K, llvm::Value *Byte) {
   llvm::IRBuilder<> &B = C.B;

@@ -24,30 +24,12 @@
 
 namespace tessel::codegen {
 
-/// The numerics format of an fp8/fp16/bf16 element kind.
-static std::optional<numerics::FloatFormat> narrowFormat(ScalarKind K) {
-  switch (K) {
-  case ScalarKind::FP8E4NV:
-    return numerics::FloatFormat::FP8E4NV;
-  case ScalarKind::FP8E5:
-    return numerics::FloatFormat::FP8E5;
-  case ScalarKind::FP8E4B15:
-    return numerics::FloatFormat::FP8E4B15;
-  case ScalarKind::FP8E5B16:
-    return numerics::FloatFormat::FP8E5B16;
-  case ScalarKind::FP8E4B8:
-    return numerics::FloatFormat::FP8E4B8;
-  default:
-    return std::nullopt;
-  }
-}
-
 static llvm::Value *constantOf(LoweringContext &C, const ir::ConstantOp &O) {
   ElemType E = O.result()->type().Elem;
   llvm::Type *T = C.regType(E);
   if (E.isPointer())
     return llvm::ConstantExpr::getIntToPtr(C.B.getInt64(static_cast<uint64_t>(O.intValue())), T);
-  if (auto F = narrowFormat(E.Scalar))
+  if (auto F = fp8Format(E.Scalar))
     return C.B.getInt8(static_cast<uint8_t>(numerics::encode(*F, O.floatValue())));
   if (isFloat(E.Scalar))
     return llvm::ConstantFP::get(T, O.floatValue());
@@ -161,7 +143,7 @@ bool lowerElementwise(LoweringContext &C, const ir::Op &O) {
   using K = ir::OpKind;
   switch (O.kind()) {
   case K::Constant: {
-    if (isFP8(O.result()->type().Elem.Scalar) && !narrowFormat(O.result()->type().Elem.Scalar))
+    if (isFP8(O.result()->type().Elem.Scalar) && !fp8Format(O.result()->type().Elem.Scalar))
       return false;
     LinearLayout L = C.wanted(O.result());
     C.set(O.result(), Tile{L, std::vector<llvm::Value *>(L.numRegs(), constantOf(C, *ir::cast<ir::ConstantOp>(&O)))});

@@ -17,6 +17,23 @@
 
 namespace tessel::codegen {
 
+std::optional<numerics::FloatFormat> fp8Format(ScalarKind K) {
+  switch (K) {
+  case ScalarKind::FP8E4NV:
+    return numerics::FloatFormat::FP8E4NV;
+  case ScalarKind::FP8E5:
+    return numerics::FloatFormat::FP8E5;
+  case ScalarKind::FP8E4B15:
+    return numerics::FloatFormat::FP8E4B15;
+  case ScalarKind::FP8E5B16:
+    return numerics::FloatFormat::FP8E5B16;
+  case ScalarKind::FP8E4B8:
+    return numerics::FloatFormat::FP8E4B8;
+  default:
+    return std::nullopt;
+  }
+}
+
 LoweringContext::LoweringContext(const ir::Function &, const CodegenOptions &Opts, llvm::Module &M,
                                  llvm::Function &Kernel, const LayoutPlan &Plan, const AxisInfoAnalysis &AI)
     : Opts(Opts), Ctx(M.getContext()), M(M), Kernel(Kernel), Plan(Plan), AI(AI), B(M.getContext()) {

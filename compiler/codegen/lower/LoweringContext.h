@@ -31,6 +31,7 @@
 #include "compiler/codegen/LayoutAssignment.h"
 #include "compiler/codegen/layout/LinearLayout.h"
 #include "compiler/ir/Ops.h"
+#include "compiler/numerics/FloatFormats.h"
 #include "compiler/support/SourceText.h"
 
 #include <llvm/IR/DebugInfoMetadata.h>
@@ -39,10 +40,15 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
 namespace tessel::codegen {
+
+/// The numerics format of an fp8 element kind (its decode table and
+/// encoder); nullopt for every other kind.
+std::optional<numerics::FloatFormat> fp8Format(ScalarKind K);
 
 /// An IR value in registers.
 struct Tile {
