@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/LaunchPlan.h"
 
+#include "LaunchPlanTestSupport.h"
+
 #include "compiler/sema/Analysis.h"
 
 #include "compiler/frontend/Discovery.h"
@@ -21,20 +23,10 @@ using namespace tessel::sema;
 
 namespace {
 
-struct Planned {
-  std::shared_ptr<const ParsedFile> File;
-  ModuleInfo Info;
-  LaunchPlan Plan;
-};
+using test::Planned;
 
 Planned plan(const std::string &Body, const std::string &Kernel, LaunchPlanOptions Opts = {}) {
-  std::string Src = "import torch\nimport triton\nimport triton.language as tl\n\n" + Body;
-  Planned P;
-  P.File = ParsedFile::parse(std::make_shared<SourceText>(Src, "test.py"));
-  ProblemSink Sink;
-  P.Info = discover(P.File->module(), Sink);
-  P.Plan = planLaunch(*P.File, P.Info, Kernel, Opts);
-  return P;
+  return test::planSource("import torch\nimport triton\nimport triton.language as tl\n\n" + Body, Kernel, Opts);
 }
 
 std::string describe(const LaunchPlan &P) {

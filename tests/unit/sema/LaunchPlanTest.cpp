@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/LaunchPlan.h"
 
+#include "LaunchPlanTestSupport.h"
+
 #include "compiler/frontend/Discovery.h"
 
 #include <gtest/gtest.h>
@@ -18,20 +20,10 @@ using namespace tessel::sema;
 
 namespace {
 
-struct Planned {
-  std::shared_ptr<const ParsedFile> File;
-  ModuleInfo Info;
-  LaunchPlan Plan;
-};
+using test::Planned;
 
 Planned plan(const std::string &Body, const std::string &Kernel, LaunchPlanOptions Opts = {}) {
-  std::string Src = "import triton\nimport triton.language as tl\n\n" + Body;
-  Planned P;
-  P.File = ParsedFile::parse(std::make_shared<SourceText>(Src, "test.py"));
-  ProblemSink Sink;
-  P.Info = discover(P.File->module(), Sink);
-  P.Plan = planLaunch(*P.File, P.Info, Kernel, Opts);
-  return P;
+  return test::planSource("import triton\nimport triton.language as tl\n\n" + Body, Kernel, Opts);
 }
 
 bool assumed(const LaunchPlan &P, const std::string &Text) {
