@@ -958,10 +958,7 @@ void concreteTensor(Evaluator &Ev, const TensorSpec &T, ConcreteLaunch &L) {
     for (int D = static_cast<int>(C.Shape.size()) - 2; D >= 0; --D)
       C.Strides[D] = C.Strides[D + 1] * C.Shape[D + 1];
   }
-  bool Empty = std::find(C.Shape.begin(), C.Shape.end(), 0) != C.Shape.end();
-  C.StorageElements = Empty ? 0 : 1;
-  for (size_t D = 0; D < C.Shape.size() && !Empty; ++D)
-    C.StorageElements += (C.Shape[D] - 1) * C.Strides[D];
+  C.StorageElements = storageElements(C.Shape, C.Strides);
   L.Tensors.push_back(std::move(C));
 }
 
@@ -1000,6 +997,15 @@ std::optional<ConcreteLaunch> instance(const LaunchSpec &Spec, const std::map<st
 }
 
 } // namespace
+
+int64_t storageElements(const std::vector<int64_t> &Shape, const std::vector<int64_t> &Strides) {
+  if (std::find(Shape.begin(), Shape.end(), 0) != Shape.end())
+    return 0;
+  int64_t Last = 0;
+  for (size_t D = 0; D < Shape.size() && D < Strides.size(); ++D)
+    Last += (Shape[D] - 1) * Strides[D];
+  return Last + 1;
+}
 
 std::vector<ConcreteLaunch> instantiate(const LaunchSpec &Spec, ProblemSink &Problems, size_t MaxInstances) {
   std::vector<const ValueSpec *> Lists;

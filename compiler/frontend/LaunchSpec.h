@@ -138,6 +138,10 @@ struct ConcreteLaunch {
   const ConcreteValue *value(std::string_view Name) const;
 };
 
+/// 1 + the largest element offset a tensor of Shape and Strides (in
+/// elements) reaches; 0 when a dimension is 0.
+int64_t storageElements(const std::vector<int64_t> &Shape, const std::vector<int64_t> &Strides);
+
 /// One launch per combination of the list-valued entries (in the order the
 /// entries appear, the last varying fastest), capped at MaxInstances.
 /// Evaluation problems (unknown names, cycles, division by zero, negative

@@ -334,13 +334,7 @@ static launch::ConcreteTensor concreteTensor(const std::string &Name, const PyTe
   C.DType = T.DType;
   C.Shape = T.Shape;
   C.Strides = T.Strides;
-  int64_t Last = 0;
-  bool Empty = false;
-  for (size_t I = 0; I < T.Shape.size(); ++I) {
-    Empty |= T.Shape[I] == 0;
-    Last += (T.Shape[I] - 1) * T.Strides[I];
-  }
-  C.StorageElements = Empty ? 0 : Last + 1;
+  C.StorageElements = launch::storageElements(T.Shape, T.Strides);
   C.IsOutput = T.Init == PyTensor::Fill::Empty;
   C.Init = tensorInit(T.Init);
   return C;
