@@ -237,9 +237,10 @@ def generate(kernels, lines, small=False):
 
 
 def main(argv):
-    if len(argv) < 2:
+    if len(argv) < 2 or argv[1] in ("-h", "--help") or argv[1].startswith("-"):
+        # The first argument is the file written: never take an option for one.
         print(__doc__.strip(), file=sys.stderr)
-        return 2
+        return 0 if len(argv) >= 2 and argv[1] in ("-h", "--help") else 2
     kernels, lines, small = 50, 2000, False
     for arg in argv[2:]:
         if arg.startswith("--kernels="):
@@ -248,6 +249,9 @@ def main(argv):
             small, lines = True, 0
         elif arg.startswith("--lines="):
             lines = int(arg.split("=", 1)[1])
+        else:
+            print(f"gen_kernels.py: unknown argument '{arg}'", file=sys.stderr)
+            return 2
     text = generate(kernels, lines, small)
     with open(argv[1], "w", encoding="utf-8") as f:
         f.write(text)
