@@ -142,6 +142,66 @@ int64_t signedValue(const z3::expr &V) {
   return static_cast<int64_t>(U);
 }
 
+/// Does E multiply two non-constants, or divide or take a remainder by a
+/// non-constant? Bit-blasting such a term makes a query expensive; with
+/// MinMax, a min/max (an ite) counts too, for choosing what to abstract.
+/// A constant is a term without variables (`sext(4)` as well as `4`).
+bool nonlinear(const z3::expr &E, bool MinMax = false) {
+  std::map<unsigned, bool> Ground;
+  bool Found = false;
+  // Post-order over the DAG: whether each term is ground, and whether some
+  // operation has two non-ground factors or a non-ground divisor.
+  std::vector<std::pair<z3::expr, bool>> Work{{E, false}};
+  while (!Work.empty() && !Found) {
+    auto [X, Expanded] = Work.back();
+    Work.pop_back();
+    if (Ground.count(X.id()))
+      continue;
+    if (!X.is_app()) {
+      Ground[X.id()] = false;
+      continue;
+    }
+    if (!Expanded) {
+      Work.push_back({X, true});
+      for (unsigned I = 0; I < X.num_args(); ++I)
+        if (!Ground.count(X.arg(I).id()))
+          Work.push_back({X.arg(I), false});
+      continue;
+    }
+    bool G = !(X.num_args() == 0 && X.decl().decl_kind() == Z3_OP_UNINTERPRETED);
+    unsigned Symbolic = 0;
+    for (unsigned I = 0; I < X.num_args(); ++I) {
+      bool AG = Ground[X.arg(I).id()];
+      G = G && AG;
+      Symbolic += !AG;
+    }
+    Ground[X.id()] = G;
+    switch (X.decl().decl_kind()) {
+    case Z3_OP_BMUL:
+      Found = Symbolic >= 2;
+      break;
+    case Z3_OP_BSDIV:
+    case Z3_OP_BSDIV_I:
+    case Z3_OP_BUDIV:
+    case Z3_OP_BUDIV_I:
+    case Z3_OP_BSREM:
+    case Z3_OP_BSREM_I:
+    case Z3_OP_BUREM:
+    case Z3_OP_BUREM_I:
+    case Z3_OP_BSMOD:
+    case Z3_OP_BSMOD_I:
+      Found = X.num_args() == 2 && !Ground[X.arg(1).id()];
+      break;
+    case Z3_OP_ITE:
+      Found = MinMax && X.is_bv() && !G;
+      break;
+    default:
+      break;
+    }
+  }
+  return Found;
+}
+
 std::string pointeeName(const ir::Value *P) {
   ScalarKind K = P->type().Elem.Scalar;
   return K == ScalarKind::Unknown || K == ScalarKind::Void ? "fp32" : std::string(shortName(K));
@@ -167,7 +227,8 @@ private:
     }
     z3::params P(Ctx);
     P.set("timeout", static_cast<unsigned>(std::min<int64_t>(Left, Opts.QueryTimeoutMs)));
-    P.set("rlimit", static_cast<unsigned>(std::min<uint64_t>(Opts.QueryRlimit, Opts.KernelRlimit - Used)));
+    uint64_t Query = QueryLimit ? QueryLimit : Opts.QueryRlimit;
+    P.set("rlimit", static_cast<unsigned>(std::min<uint64_t>(Query, Opts.KernelRlimit - Used)));
     return P;
   }
   bool budgetLeft() { return Clock::now() < Deadline && Used < Opts.KernelRlimit; }
@@ -184,8 +245,11 @@ private:
     if (!P)
       return z3::unknown;
     S.set(*P);
+    uint64_t Before = Used;
     z3::check_result R = S.check();
     account(S);
+    if (getenv("TESSEL_PROVER_TRACE"))
+      fprintf(stderr, "  solver: %d used %llu limit %llu\n", (int)R, (unsigned long long)(Used - Before), (unsigned long long)QueryLimit);
     return R;
   }
   z3::check_result check(z3::optimize &O) {
@@ -193,8 +257,11 @@ private:
     if (!P)
       return z3::unknown;
     O.set(*P);
+    uint64_t Before = Used;
     z3::check_result R = O.check();
     account(O);
+    if (getenv("TESSEL_PROVER_TRACE"))
+      fprintf(stderr, "  optimize: %d used %llu\n", (int)R, (unsigned long long)(Used - Before));
     return R;
   }
   void setUp(std::vector<std::string> &Assumptions);
@@ -202,7 +269,17 @@ private:
   /// The accesses' reference region on side S at lanes L (see the header).
   Sym referenceRegion(SideVars &S, const Access &R, const std::vector<z3::expr> &L);
   AccessBounds prove(const Access &A);
-  std::optional<int64_t> lowerBound(const z3::expr &E);
+  /// The program-id computations of side S replaced by bounded variables
+  /// (see collectPidScalars), and the block-index assumptions of S.
+  struct Abstraction {
+    z3::expr_vector From, To;
+    z3::expr Ranges;
+    explicit Abstraction(z3::context &C) : From(C), To(C), Ranges(C.bool_val(true)) {}
+  };
+  Abstraction abstraction(SideVars &S);
+  z3::expr abstracted(const z3::expr &Q, const Abstraction &Ab);
+  z3::expr sideFacts(SideVars &S);
+  void collectPidScalars(SideVars &Probe);
   void refuted(AccessBounds &Out, const Access &A, const z3::model &M, SideVars &SA, const std::vector<z3::expr> &Lanes,
                const Sym &Ptr, int64_t Extent);
   Counterexample example(const Access &A, const z3::model &M, SideVars &SA, const std::vector<z3::expr> &Lanes,
@@ -222,7 +299,23 @@ private:
   /// One quantifier-free solver for every query of the kernel, used with push/pop.
   z3::solver QF{Ctx, "QF_BV"};
   std::unique_ptr<Encoder> Enc;
-  std::set<unsigned> NonNegativeVars; ///< program ids, lanes, iteration counts
+  /// Rank-0 integer values computed from program ids and launch values
+  /// alone through a division or remainder by a non-constant, a product of
+  /// two non-constants or a min/max (`pid_m`, `group_size_m` of grouped
+  /// ordering): the cheap tier of each query replaces them by a variable
+  /// bounded by their range, which keeps it linear.
+  std::vector<const ir::Value *> PidScalars;
+  /// The conventional reading's assumption on such a value V: a mask
+  /// compares `V * Block + lane` with Size, and the launch starts no program
+  /// whose V is past the last block (0 <= V < cdiv(Size, Block)), as a
+  /// cdiv grid does for `pid * Block + lane`.
+  struct BlockIndex {
+    const ir::Value *V;
+    int64_t Block;
+    z3::expr Size;
+  };
+  std::vector<BlockIndex> BlockIndices;
+  uint64_t QueryLimit = 0; ///< the next query's resource units; 0: Opts.QueryRlimit
   std::set<unsigned> LaunchVarIds;    ///< integer arguments and grid sizes (>= 1)
   std::vector<Access> Accesses;
   std::vector<const ir::Op *> WhereOps; ///< tl.where selects on tiles
@@ -295,8 +388,90 @@ void KernelProver::setUp(std::vector<std::string> &Assumptions) {
     Sym Reg = referenceRegion(*Probe, A, L);
     A.Sized = Reg.K == Sym::Kind::Bool && !Reg.Data && !Reg.E.simplify().is_true();
   }
+  collectPidScalars(*Probe);
   if (!Env.Launch)
     constrainGrid(Assumptions);
+}
+
+void KernelProver::collectPidScalars(SideVars &Probe) {
+  std::vector<const ir::Block *> Work{&Env.F->body()};
+  std::set<unsigned> Pids;
+  for (const z3::expr &P : Probe.Pid)
+    Pids.insert(P.id());
+  std::set<unsigned> Seen;
+  while (!Work.empty()) {
+    const ir::Block *B = Work.back();
+    Work.pop_back();
+    for (const auto &Op : B->ops()) {
+      for (const auto &R : Op->regions())
+        Work.push_back(R.get());
+      if (Op->kind() == ir::OpKind::Constant)
+        continue;
+      for (unsigned I = 0; I < Op->numResults(); ++I) {
+        const ir::Value *V = Op->result(I);
+        if (!V->type().Shape.empty() || V->type().Elem.isPointer() || !isInt(V->type().Elem.Scalar))
+          continue;
+        Sym T = Enc->eval(Probe, V, {});
+        if (T.K != Sym::Kind::Int || T.Data || T.E.is_numeral())
+          continue;
+        bool OnlyPids = true, AnyPid = false;
+        for (const z3::expr &C : Enc->freeConstants(T.E)) {
+          bool Pid = Pids.count(C.id()) > 0;
+          AnyPid = AnyPid || Pid;
+          OnlyPids = OnlyPids && (Pid || LaunchVarIds.count(C.id()));
+        }
+        if (AnyPid && OnlyPids && nonlinear(T.E, true) && Seen.insert(T.E.id()).second)
+          PidScalars.push_back(V);
+      }
+    }
+  }
+}
+
+KernelProver::Abstraction KernelProver::abstraction(SideVars &S) {
+  Abstraction Ab(Ctx);
+  std::set<unsigned> Done;
+  for (const ir::Value *V : PidScalars) {
+    Sym T = Enc->eval(S, V, {});
+    if (T.K != Sym::Kind::Int || T.Data || !Done.insert(T.E.id()).second)
+      continue;
+    std::optional<Interval> R = Enc->ranges().range(T.E);
+    for (const BlockIndex &B : BlockIndices) {
+      std::optional<Interval> SR = Enc->ranges().range(B.Size);
+      if (B.V != V || !SR || SR->Hi < 1)
+        continue;
+      int64_t Hi = (SR->Hi - 1) / B.Block;
+      R = R ? Interval{std::max<int64_t>(R->Lo, 0), std::min(R->Hi, Hi)} : Interval{0, Hi};
+    }
+    if (!R || R->Lo > R->Hi)
+      continue;
+    unsigned W = T.E.get_sort().bv_size();
+    z3::expr X = Ctx.bv_const(("abs." + std::to_string(SideCounter++)).c_str(), W);
+    Enc->ranges().setVar(X, R->Lo, R->Hi);
+    Ab.From.push_back(T.E);
+    Ab.To.push_back(X);
+    Ab.Ranges = Ab.Ranges && z3::sge(X, Ctx.bv_val(R->Lo, W)) && z3::sle(X, Ctx.bv_val(R->Hi, W));
+  }
+  return Ab;
+}
+
+z3::expr KernelProver::abstracted(const z3::expr &Q, const Abstraction &Ab) {
+  if (Ab.From.empty())
+    return Q;
+  z3::expr Copy = Q;
+  z3::expr Out = Copy.substitute(Ab.From, Ab.To);
+  return Out.is_bool() ? Out && Ab.Ranges : Out;
+}
+
+z3::expr KernelProver::sideFacts(SideVars &S) {
+  z3::expr Out = Ctx.bool_val(true);
+  for (const BlockIndex &B : BlockIndices) {
+    Sym T = Enc->eval(S, B.V, {});
+    if (T.K != Sym::Kind::Int || T.Data)
+      continue;
+    z3::expr V = Enc->toI64(T.E, true), Zero = Ctx.bv_val(0, 64);
+    Out = Out && z3::sge(V, Zero) && z3::slt(V * Ctx.bv_val(B.Block, 64), B.Size) && z3::slt(V, B.Size);
+  }
+  return Out;
 }
 
 /// The conventional grid: along an axis whose program id indexes a mask
@@ -351,6 +526,51 @@ void KernelProver::constrainGrid(std::vector<std::string> &Assumptions) {
       Assumptions.push_back("program_id(" + std::to_string(A) + ") ranges over cdiv(size, " + std::to_string(Block) +
                             ") programs, the size `" + Text + "` compares against");
     }
+    // A block index computed from the program ids (grouped ordering's
+    // `pid_m`): `pid_m * BLOCK + lane < size` says the launch covers size
+    // with cdiv(size, BLOCK) blocks, so no program gets a pid_m past them.
+    for (const ir::Value *V : PidScalars) {
+      if (std::any_of(BlockIndices.begin(), BlockIndices.end(), [V](const BlockIndex &B) { return B.V == V; }))
+        continue;
+      Sym T = Enc->eval(*P, V, {});
+      if (T.K != Sym::Kind::Int || T.Data)
+        continue;
+      z3::expr X = Ctx.bv_const(("blockindex." + std::to_string(SideCounter++)).c_str(), T.E.get_sort().bv_size());
+      z3::expr_vector FromT(Ctx), ToX(Ctx);
+      FromT.push_back(T.E);
+      ToX.push_back(X);
+      z3::expr Replaced = I.E;
+      Replaced = Replaced.substitute(FromT, ToX);
+      if (z3::eq(Replaced, I.E))
+        continue;
+      bool StillPid = false;
+      for (const z3::expr &C : Enc->freeConstants(Replaced))
+        for (const z3::expr &Pid : P->Pid)
+          StillPid = StillPid || z3::eq(C, Pid);
+      if (StillPid)
+        continue;
+      z3::expr_vector From(Ctx), To0(Ctx), To1(Ctx);
+      for (const z3::expr &Var : P->Vars) {
+        From.push_back(Var);
+        To0.push_back(Ctx.bv_val(0, Var.get_sort().bv_size()));
+        To1.push_back(Ctx.bv_val(0, Var.get_sort().bv_size()));
+      }
+      From.push_back(X);
+      To0.push_back(Ctx.bv_val(0, X.get_sort().bv_size()));
+      To1.push_back(Ctx.bv_val(1, X.get_sort().bv_size()));
+      z3::expr R0 = Replaced, R1 = Replaced;
+      z3::expr Step = (R1.substitute(From, To1) - R0.substitute(From, To0)).simplify();
+      if (!Step.is_numeral() || signedValue(Step) <= 0)
+        continue;
+      int64_t Block = signedValue(Step);
+      BlockIndices.push_back(BlockIndex{V, Block, Enc->toI64(S.E, true)});
+      std::string Text(Env.File->text().slice(C->loc()));
+      std::string Name = V->name().empty() && V->definingOp()
+                             ? std::string(Env.File->text().slice(V->definingOp()->loc()))
+                             : V->name();
+      Assumptions.push_back("no program gets `" + Name + "` past cdiv(size, " + std::to_string(Block) +
+                            "), the size `" + Text + "` compares against");
+    }
   }
 }
 
@@ -395,6 +615,7 @@ int64_t KernelProver::extentOf(const Access &R, const z3::model &M) {
     O.add(G);
   for (const z3::expr &C : S->Constraints)
     O.add(C);
+  O.add(sideFacts(*S));
   O.add(launchEquals(M));
   O.add(Path);
   O.add(Reg.E);
@@ -515,84 +736,6 @@ Counterexample KernelProver::example(const Access &A, const z3::model &M, SideVa
   return C;
 }
 
-/// In the exact model, a lower bound of a term built from program ids,
-/// lanes, iteration counts (>= 0) and launch variables (>= 1) by +, * ,
-/// /, %, ite and subtracting constants; nullopt when none is evident. A
-/// non-negative bound answers "below 0?" without the solver.
-std::optional<int64_t> KernelProver::lowerBound(const z3::expr &E) {
-  constexpr int64_t Cap = int64_t(1) << 40;
-  if (E.is_numeral())
-    return signedValue(E);
-  if (!E.is_app())
-    return std::nullopt;
-  if (E.num_args() == 0) {
-    if (LaunchVarIds.count(E.id()))
-      return 1;
-    if (NonNegativeVars.count(E.id()))
-      return 0;
-    return std::nullopt;
-  }
-  auto Arg = [&](unsigned I) { return lowerBound(E.arg(I)); };
-  switch (E.decl().decl_kind()) {
-  case Z3_OP_BADD: {
-    int64_t Sum = 0;
-    for (unsigned I = 0; I < E.num_args(); ++I) {
-      std::optional<int64_t> B = Arg(I);
-      if (!B)
-        return std::nullopt;
-      Sum += *B;
-    }
-    return Sum;
-  }
-  case Z3_OP_BSUB: {
-    std::optional<int64_t> A = Arg(0);
-    if (!A || !E.arg(1).is_numeral())
-      return std::nullopt;
-    return *A - signedValue(E.arg(1));
-  }
-  case Z3_OP_BMUL: {
-    int64_t Prod = 1;
-    for (unsigned I = 0; I < E.num_args(); ++I) {
-      std::optional<int64_t> B = Arg(I);
-      if (!B || *B < 0)
-        return std::nullopt;
-      Prod = std::min(Prod * std::min(*B, Cap), Cap);
-    }
-    return Prod;
-  }
-  case Z3_OP_BSDIV:
-  case Z3_OP_BSDIV_I:
-  case Z3_OP_BUDIV:
-  case Z3_OP_BUDIV_I: {
-    std::optional<int64_t> A = Arg(0), B = Arg(1);
-    if (!A || !B || *A < 0 || *B < 1)
-      return std::nullopt;
-    return 0;
-  }
-  case Z3_OP_BSREM:
-  case Z3_OP_BSREM_I: {
-    std::optional<int64_t> A = Arg(0);
-    if (!A || *A < 0)
-      return std::nullopt;
-    return 0;
-  }
-  case Z3_OP_BUREM:
-  case Z3_OP_BUREM_I:
-  case Z3_OP_ZERO_EXT:
-    return 0;
-  case Z3_OP_SIGN_EXT:
-    return Arg(0);
-  case Z3_OP_ITE: {
-    std::optional<int64_t> A = Arg(1), B = Arg(2);
-    if (!A || !B)
-      return std::nullopt;
-    return std::min(*A, *B);
-  }
-  default:
-    return std::nullopt;
-  }
-}
-
 void KernelProver::refuted(AccessBounds &Out, const Access &A, const z3::model &M, SideVars &SA,
                            const std::vector<z3::expr> &Lanes, const Sym &Ptr, int64_t Extent) {
   if (Extent < 0 && !Env.Launch)
@@ -603,6 +746,7 @@ void KernelProver::refuted(AccessBounds &Out, const Access &A, const z3::model &
 }
 
 AccessBounds KernelProver::prove(const Access &A) {
+  if (getenv("TESSEL_PROVER_TRACE")) fprintf(stderr, "access %s at %u\n", A.Name.c_str(), A.Op->loc().Begin);
   AccessBounds Out;
   Out.Range = A.Op->loc();
   Out.Op = A.Name;
@@ -625,20 +769,36 @@ AccessBounds KernelProver::prove(const Access &A) {
       Enabled = Enabled && M.E;
     Data = Data || M.Data || M.K != Sym::Kind::Bool;
   }
-  for (const z3::expr &V : SA->Vars)
-    NonNegativeVars.insert(V.id());
   // Everything that holds when A runs: the launch, A's program, lane and loops, its mask.
-  z3::expr Base = Enabled;
+  z3::expr Base = Enabled && sideFacts(*SA);
   for (const z3::expr &G : Global)
     Base = Base && G;
   for (const z3::expr &C : SA->Constraints)
     Base = Base && C;
+  // The cheap tier: program-id computations replaced by their ranges.
+  Abstraction Ab = abstraction(*SA);
+  std::optional<Interval> PtrRange = Enc->ranges().range(abstracted(Ptr.E, Ab).simplify());
+  if (!PtrRange)
+    PtrRange = Enc->ranges().range(Ptr.E);
   bool Unknown = false;
   auto Undecided = [&](const std::string &Why) {
     Out.Verdict = BoundsVerdict::Undecided;
     Out.Reason = Why;
   };
+  // Linear before nonlinear: the abstracted query first (unsat there is
+  // unsat here), then the exact one, under a smaller budget when it is
+  // nonlinear (its "undecided" is then what it says).
   auto Ask = [&](const z3::expr &Query) {
+    if (!Ab.From.empty()) {
+      QF.push();
+      QF.add(abstracted(Query, Ab));
+      QueryLimit = Opts.QueryRlimit;
+      z3::check_result R = check(QF);
+      QF.pop();
+      if (R == z3::unsat)
+        return R;
+    }
+    QueryLimit = nonlinear(Query) ? Opts.NonlinearQueryRlimit : Opts.QueryRlimit;
     QF.push();
     QF.add(Query);
     z3::check_result R = check(QF);
@@ -672,9 +832,8 @@ AccessBounds KernelProver::prove(const Access &A) {
     return std::optional<z3::model>(M);
   };
 
-  // Below the start of the buffer.
-  int64_t Low = Env.Launch ? -1 : lowerBound(Ptr.E).value_or(-1);
-  if (Low < 0) {
+  // Below the start of the buffer (the ranges often say it cannot be).
+  if (!PtrRange || PtrRange->Lo < 0) {
     z3::check_result R = Ask(Base && z3::slt(Ptr.E, Ctx.bv_val(0, 64)));
     if (R == z3::sat) {
       std::optional<z3::model> M = Model();
@@ -689,7 +848,9 @@ AccessBounds KernelProver::prove(const Access &A) {
     Unknown = Unknown || R == z3::unknown;
   }
   // At or past the end.
-  if (Env.Launch) {
+  if (Env.Launch && PtrRange && PtrRange->Hi < SpecExtent[A.Base]) {
+    // In bounds by the ranges alone.
+  } else if (Env.Launch) {
     z3::check_result R = Ask(Base && z3::sge(Ptr.E, Ctx.bv_val(SpecExtent[A.Base], 64)));
     if (R == z3::sat) {
       std::optional<z3::model> M = Model();
@@ -742,6 +903,7 @@ AccessBounds KernelProver::prove(const Access &A) {
       if (Candidates.empty() && Ask(Base) == z3::sat)
         if (std::optional<z3::model> M = Model())
           Candidates.push_back(*M);
+      QueryLimit = 0;
       // With the sizes of a candidate fixed, the arithmetic is linear: the
       // largest offset A reaches against the extent B's references give.
       for (const z3::model &M : Candidates) {
@@ -775,7 +937,7 @@ AccessBounds KernelProver::prove(const Access &A) {
         Sym PR = Enc->eval(*SR, R->Ptr, LR);
         Sym Reg = referenceRegion(*SR, *R, LR);
         z3::expr PathR = Enc->pathCondition(*SR, R->Op);
-        z3::expr DomR = Ctx.bool_val(true);
+        z3::expr DomR = sideFacts(*SR);
         for (const z3::expr &C : SR->Constraints)
           DomR = DomR && C;
         z3::expr_vector Vars(Ctx);
@@ -786,12 +948,13 @@ AccessBounds KernelProver::prove(const Access &A) {
         std::shared_ptr<SideVars> SW = Enc->newSide("w" + std::to_string(SideCounter++));
         std::vector<z3::expr> LW = Enc->lanes(*SW, R->Ptr->type().Shape);
         Sym RegW = referenceRegion(*SW, *R, LW);
-        z3::expr W = Enc->pathCondition(*SW, R->Op) && RegW.E;
+        z3::expr W = Enc->pathCondition(*SW, R->Op) && RegW.E && sideFacts(*SW);
         for (const z3::expr &C : SW->Constraints)
           W = W && C;
         Witness = Witness || W;
       }
       S.add(Witness);
+      QueryLimit = 0;
       z3::check_result Res = check(S);
       if (Res == z3::sat) {
         if (Data) {

@@ -123,6 +123,10 @@ struct KernelBounds {
 /// limits only guard against a stalled machine.
 struct ProverOptions {
   uint64_t QueryRlimit = 150'000;
+  /// A query that stays nonlinear after the cheap tier (a product of two
+  /// sizes, a division by one) gets less: such a query that is not decided
+  /// quickly is rarely decided at all.
+  uint64_t NonlinearQueryRlimit = 40'000;
   uint64_t KernelRlimit = 800'000;
   unsigned QueryTimeoutMs = 2000;
   unsigned KernelTimeoutMs = 10000;

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/analysis/SymbolicTir.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace tessel::analysis {
@@ -19,7 +20,7 @@ static bool isSignedInt(ScalarKind K) { return isInt(K) && !isUnsigned(K); }
 
 Encoder::Encoder(z3::context &Ctx, const ir::Function &Fn, IntModel M,
                  const std::vector<std::optional<int64_t>> &Params, const std::array<std::optional<int64_t>, 3> &G)
-    : C(Ctx), F(Fn), Model(M) {
+    : C(Ctx), F(Fn), Model(M), Ranges(M == IntModel::Exact) {
   for (size_t I = 0; I < F.params().size(); ++I) {
     const ir::Value *P = F.params()[I];
     const ElemType &Ty = P->type().Elem;
@@ -46,6 +47,8 @@ Encoder::Encoder(z3::context &Ctx, const ir::Function &Fn, IntModel M,
           Max = (int64_t(1) << bitWidth(Ty.Scalar)) - 1;
         z3::expr E64 = toI64(S.E, isSignedInt(Ty.Scalar));
         LaunchConstraints.push_back(E64 >= C.bv_val(1, 64) && E64 <= C.bv_val(Max, 64));
+        if (W >= 64 || Max <= (int64_t(1) << (W - 1)) - 1)
+          Ranges.setVar(S.E, 1, Max);
       }
     }
     ParamSyms.push_back(S);
@@ -61,6 +64,7 @@ Encoder::Encoder(z3::context &Ctx, const ir::Function &Fn, IntModel M,
     LaunchVars.push_back({"grid" + std::to_string(A), V});
     z3::expr V64 = toI64(V, true);
     LaunchConstraints.push_back(V64 >= C.bv_val(1, 64) && V64 <= C.bv_val((int64_t(1) << 31) - 1, 64));
+    Ranges.setVar(V, 1, (int64_t(1) << 31) - 1);
   }
 }
 
@@ -112,6 +116,8 @@ std::shared_ptr<SideVars> Encoder::newSide(const std::string &Tag) {
     z3::expr P = newVar(*S, "pid" + std::to_string(A), C.bv_sort(PW));
     S->Pid.push_back(P);
     S->Constraints.push_back(z3::sge(P, C.bv_val(0, PW)) && z3::slt(P, Grid[A]));
+    std::optional<Interval> G = Ranges.range(Grid[A]);
+    Ranges.setVar(P, 0, G ? std::max<int64_t>(G->Hi - 1, 0) : (int64_t(1) << 31) - 2);
   }
   return S;
 }
@@ -122,6 +128,7 @@ std::vector<z3::expr> Encoder::lanes(SideVars &S, const std::vector<int64_t> &Sh
   for (size_t D = 0; D < Shape.size(); ++D) {
     z3::expr L = newVar(S, "lane" + std::to_string(D), C.bv_sort(W));
     S.Constraints.push_back(z3::uge(L, C.bv_val(0, W)) && z3::ult(L, C.bv_val(Shape[D], W)));
+    Ranges.setVar(L, 0, std::max<int64_t>(Shape[D] - 1, 0));
     Out.push_back(L);
   }
   return Out;
@@ -193,10 +200,19 @@ SideVars::Loop &Encoder::loopState(SideVars &S, const ir::ForOp *L) {
   if (Lb.K == Sym::Kind::Int && Ub.K == Sym::Kind::Int && Step.K == Sym::Kind::Int) {
     z3::expr Lb64 = toI64(Lb.E, Signed), Ub64 = toI64(Ub.E, Signed), St64 = toI64(Step.E, Signed);
     S.Constraints.push_back(z3::sge(T, C.bv_val(0, 64)) && z3::sle(T, C.bv_val(int64_t(1) << 40, 64)));
+    // The iteration count's range, where the bounds' ranges and a positive step give one.
+    int64_t MaxT = int64_t(1) << 40;
+    std::optional<Interval> LbR = Ranges.range(Lb64), UbR = Ranges.range(Ub64), StR = Ranges.range(St64);
+    if (LbR && UbR && StR && StR->Lo > 0 && UbR->Hi < (int64_t(1) << 50) && LbR->Lo > -(int64_t(1) << 50))
+      MaxT = std::clamp<int64_t>((UbR->Hi - 1 - LbR->Lo) / StR->Lo, 0, MaxT);
+    Ranges.setVar(T, 0, MaxT);
     z3::expr Cur = Lb64 + T * St64;
     // The loop runs while iv < ub (positive steps; a negative step counts down).
     S.Constraints.push_back(z3::ite(z3::sgt(St64, C.bv_val(0, 64)), z3::slt(Cur, Ub64),
                                     z3::sgt(Cur, Ub64) && z3::slt(St64, C.bv_val(0, 64))));
+    // Inside the loop the induction variable is below its upper bound.
+    if (LbR && UbR && StR && StR->Lo > 0 && LbR->Lo <= UbR->Hi - 1)
+      Ranges.setVar(Cur, LbR->Lo, UbR->Hi - 1);
     Iv = castInt(Cur, true, W);
   } else {
     Iv = newVar(S, "iv", C.bv_sort(W));

@@ -31,6 +31,7 @@
 #ifndef TESSEL_COMPILER_ANALYSIS_SYMBOLICTIR_H
 #define TESSEL_COMPILER_ANALYSIS_SYMBOLICTIR_H
 
+#include "compiler/analysis/TermRange.h"
 #include "compiler/ir/Ops.h"
 
 #include <z3++.h>
@@ -111,6 +112,9 @@ public:
   z3::expr toI64(const z3::expr &E, bool Signed);
   /// Free constants of E.
   std::vector<z3::expr> freeConstants(const z3::expr &E);
+  /// Ranges of the variables made so far (program ids, lanes, iteration
+  /// counts, launch variables) and of the terms built from them.
+  TermRange &ranges() { return Ranges; }
 
 private:
   struct Memo;
@@ -148,6 +152,7 @@ private:
   std::map<std::tuple<unsigned, const ir::Value *, std::vector<unsigned>>, Sym> Cache;
   std::map<std::tuple<unsigned, const ir::Op *, unsigned>, std::unique_ptr<Recurrence>> Recurrences;
   unsigned Classifying = 0;
+  TermRange Ranges;
 };
 
 } // namespace tessel::analysis
