@@ -290,6 +290,8 @@ private:
   int64_t pointerExtent(int Base, const z3::model &M);
   int64_t accessExtent(const Access &A, const z3::model &M);
   int64_t extentOf(const Access &R, const z3::model &M);
+  int64_t extentUncached(const Access &R, const z3::model &M);
+  std::map<std::pair<const ir::Op *, std::string>, int64_t> ExtentCache;
   z3::expr launchEquals(const z3::model &M);
 
   const Environment &Env;
@@ -603,6 +605,19 @@ z3::expr KernelProver::launchEquals(const z3::model &M) {
 }
 
 int64_t KernelProver::extentOf(const Access &R, const z3::model &M) {
+  // A refutation asks for the same extents several times (the access's
+  // own, each pointer's for the counterexample's tensors): once per launch.
+  std::string Key;
+  for (const auto &[Name, V] : Enc->launchVars())
+    Key += M.eval(V, true).to_string() + ",";
+  auto [It, New] = ExtentCache.try_emplace({R.Op, Key}, -1);
+  if (!New)
+    return It->second;
+  It->second = extentUncached(R, M);
+  return It->second;
+}
+
+int64_t KernelProver::extentUncached(const Access &R, const z3::model &M) {
   std::shared_ptr<SideVars> S = Enc->newSide("x" + std::to_string(SideCounter++));
   std::vector<z3::expr> L = Enc->lanes(*S, R.Ptr->type().Shape);
   Sym P = Enc->eval(*S, R.Ptr, L);
