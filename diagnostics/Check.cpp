@@ -61,7 +61,10 @@ FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions 
     R.Findings.push_back(toFinding(P));
   std::vector<Finding> Analysed = analysisFindings(*R.Analysis);
   if (Opts.Prove) {
-    R.Bounds = analysis::proveFileCached(*R.Analysis, Opts.Prover);
+    analysis::ProverOptions PO = Opts.Prover;
+    if (!PO.Project)
+      PO.Project = Opts.Project;
+    R.Bounds = analysis::proveFileCached(*R.Analysis, PO);
     dropDecidedStructural(Analysed, R.Bounds);
     for (const analysis::KernelBounds &K : R.Bounds)
       for (Finding &F : checkBoundsProof(K))

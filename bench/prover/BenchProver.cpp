@@ -14,11 +14,18 @@
 /// another module) are counted as not analysed.
 ///
 /// --guess-block-sizes turns on ProverOptions::GuessBlockSizes (the corpus
-/// study: block sizes are set by host code that tessel does not read yet).
+/// study: a library's block sizes are set by host wrappers that no code in
+/// the file runs). Each file is analysed as `tessel check` does, in one
+/// project (compiler/project: helpers imported from other modules are
+/// inlined, kernels are told from helpers across files); --no-project
+/// reads each file alone. --causes prints why kernels were not analysed,
+/// by reason (names elided).
 ///
-///   bench_prover [--quiet] [--guess-block-sizes] [--tsv OUT] FILE.py...
+///   bench_prover [--quiet] [--guess-block-sizes] [--no-project] [--causes] [--tsv OUT] FILE.py...
 //===----------------------------------------------------------------------===//
 #include "compiler/analysis/BoundsProver.h"
+#include "compiler/project/Project.h"
+#include "compiler/sema/Analysis.h"
 
 #include <algorithm>
 #include <chrono>
@@ -26,6 +33,7 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -40,7 +48,7 @@ static double threadCpuMs() {
 
 int main(int Argc, char **Argv) {
   std::vector<std::string> Files;
-  bool Quiet = false;
+  bool Quiet = false, UseProject = true, Causes = false;
   analysis::ProverOptions Opts;
   std::string TsvPath;
   for (int I = 1; I < Argc; ++I) {
@@ -49,18 +57,27 @@ int main(int Argc, char **Argv) {
       Quiet = true;
     else if (A == "--guess-block-sizes")
       Opts.GuessBlockSizes = true;
+    else if (A == "--no-project")
+      UseProject = false;
+    else if (A == "--causes")
+      Causes = true;
     else if (A == "--tsv" && I + 1 < Argc)
       TsvPath = Argv[++I];
     else
       Files.push_back(A);
   }
   if (Files.empty()) {
-    std::cerr << "usage: bench_prover [--quiet] [--guess-block-sizes] [--tsv OUT] FILE.py...\n";
+    std::cerr << "usage: bench_prover [--quiet] [--guess-block-sizes] [--no-project] [--causes] [--tsv OUT] "
+                 "FILE.py...\n";
     return 2;
   }
   std::ofstream Tsv;
   if (!TsvPath.empty())
     Tsv.open(TsvPath);
+  project::Project Proj;
+  if (UseProject)
+    Opts.Project = &Proj;
+  std::map<std::string, size_t> Reasons;
   std::vector<double> Times;
   size_t Proven = 0, Refuted = 0, Undecided = 0, Kernels = 0, NotAnalysed = 0, TimedOut = 0, FromSpec = 0;
   for (const std::string &Path : Files) {
@@ -71,9 +88,19 @@ int main(int Argc, char **Argv) {
     }
     std::stringstream SS;
     SS << In.rdbuf();
-    auto File = ParsedFile::parse(std::make_shared<SourceText>(SS.str(), Path));
-    ProblemSink Sink;
-    ModuleInfo Info = discover(File->module(), Sink);
+    std::shared_ptr<const ParsedFile> File = ParsedFile::parse(std::make_shared<SourceText>(SS.str(), Path));
+    ModuleInfo Info;
+    if (UseProject) {
+      // As `tessel check` sees the file: a @jit function that another file's
+      // @jit code calls is a helper there, not a kernel.
+      sema::AnalyzeOptions AO;
+      AO.Project = &Proj;
+      AO.RecordValueFacts = false;
+      Info = sema::analyzeFile(File, AO)->Info;
+    } else {
+      ProblemSink Sink;
+      Info = discover(File->module(), Sink);
+    }
     for (const std::string &Name : Info.Order) {
       const JitFunction &J = Info.Jit.at(Name);
       if (!J.IsKernel || !J.Def)
@@ -86,6 +113,17 @@ int main(int Argc, char **Argv) {
       double WallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
       if (!K.Analysed) {
         ++NotAnalysed;
+        std::string Why;
+        for (size_t C = 0, Quote = 0; C < K.Reason.size(); ++C) {
+          char Ch = K.Reason[C];
+          if (Ch == '\'' || Ch == '`') {
+            Why += (Quote++ % 2) ? "" : "_";
+            continue;
+          }
+          if (Quote % 2 == 0)
+            Why += Ch;
+        }
+        ++Reasons[Why.substr(0, 90)];
         if (Tsv)
           Tsv << Path << "\t" << Name << "\tnot-analysed\t\t" << K.Reason << "\n";
         continue;
@@ -133,5 +171,13 @@ int main(int Argc, char **Argv) {
   std::printf("CPU ms per analysed kernel: mean %.2f  p50 %.2f  p99 %.2f  max %.2f\n",
               Times.empty() ? 0.0 : Sum / static_cast<double>(Times.size()), Pct(0.5), Pct(0.99), Pct(1.0));
   std::printf("accesses: proven %zu, refuted %zu, undecided %zu\n", Proven, Refuted, Undecided);
+  if (Causes) {
+    std::vector<std::pair<size_t, std::string>> ByCount;
+    for (const auto &[Why, N] : Reasons)
+      ByCount.push_back({N, Why});
+    std::sort(ByCount.rbegin(), ByCount.rend());
+    for (const auto &[N, Why] : ByCount)
+      std::printf("not analysed %5zu  %s\n", N, Why.c_str());
+  }
   return 0;
 }

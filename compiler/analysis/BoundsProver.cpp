@@ -48,6 +48,10 @@ struct Environment {
   const ir::Function *F = nullptr;
   const launch::ConcreteLaunch *Launch = nullptr; ///< null: the conventional reading
   const sema::LoweringRequest *Request = nullptr;
+  /// The accesses written in the checked file (LoweredKernel::OwnAccesses):
+  /// only they get verdicts; those of helpers imported from other modules
+  /// still say how large a tensor is.
+  const std::vector<SourceRange> *Own = nullptr;
 };
 
 std::string opName(const ir::Op *O) {
@@ -1001,6 +1005,8 @@ std::vector<AccessBounds> KernelProver::run(std::vector<std::string> &Assumption
   setUp(Assumptions);
   std::vector<AccessBounds> Out;
   for (const Access &A : Accesses) {
+    if (Env.Own && std::find(Env.Own->begin(), Env.Own->end(), A.Op->loc()) == Env.Own->end())
+      continue;
     if (!budgetLeft()) {
       AccessBounds B;
       B.Range = A.Op->loc();
@@ -1136,7 +1142,10 @@ KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::st
       sema::PlannedLaunch &PL = Plan.Launches[I];
       if (!KB.FromSpec)
         PL.Request.EqualToOne.clear(); // sizes stay symbolic, none is specialized to 1
-      sema::LoweredKernel LK = sema::lowerKernel(File, Info, PL.Request);
+      sema::AnalyzeOptions AO;
+      AO.Project = Opts.Project;
+      AO.RecordValueFacts = false;
+      sema::LoweredKernel LK = sema::lowerKernel(File, Info, PL.Request, AO);
       if (!LK.Function) {
         KB.Analysed = false;
         KB.Reason = LK.Problems.empty() ? "the kernel could not be lowered" : LK.Problems.front().Message;
@@ -1148,6 +1157,7 @@ KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::st
       Env.F = LK.Function.get();
       Env.Launch = KB.FromSpec ? &PL.Launch : nullptr;
       Env.Request = &PL.Request;
+      Env.Own = &LK.OwnAccesses;
       KernelProver P(Env, Opts, Deadline);
       bool TimedOut = false;
       std::vector<std::string> More;

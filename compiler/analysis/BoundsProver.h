@@ -55,6 +55,10 @@
 #include <utility>
 #include <vector>
 
+namespace tessel::project {
+class Project;
+} // namespace tessel::project
+
 namespace tessel::analysis {
 
 enum class BoundsVerdict {
@@ -138,6 +142,10 @@ struct ProverOptions {
   /// unanalysed. Off in `tessel check` (an unknown stays silent); the corpus
   /// study turns it on, as a stand-in for reading the host code.
   bool GuessBlockSizes = false;
+  /// The project the file belongs to: helpers imported from other modules
+  /// are inlined through it (as `tessel check` lowers them). Null: a kernel
+  /// that calls one is not analysed.
+  project::Project *Project = nullptr;
 };
 
 /// Proves the accesses of kernel Kernel of File (Info is its discovery).

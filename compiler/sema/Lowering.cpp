@@ -71,6 +71,8 @@ LoweredKernel lowerKernel(const ParsedFile &File, const ModuleInfo &Info, const 
                                    {}});
   if (Out.Problems.empty())
     Out.Function = std::move(F);
+  for (const MemoryAccess &A : Scratch.Accesses)
+    Out.OwnAccesses.push_back(A.CallRange);
   return Out;
 }
 

@@ -41,6 +41,10 @@ struct LoweringRequest {
 struct LoweredKernel {
   std::unique_ptr<ir::Function> Function; ///< null when the kernel could not be lowered
   std::vector<Problem> Problems;          ///< sema's errors and lowering limits, at their source ranges
+  /// The call ranges of the loads, stores and atomics written in the
+  /// checked file; those of helpers inlined from other modules are not
+  /// among them (their ops' ranges are offsets into their own files).
+  std::vector<SourceRange> OwnAccesses;
 };
 
 /// Lowers Request.Kernel of File under Request's specialization. Problems
