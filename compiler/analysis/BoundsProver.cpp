@@ -21,9 +21,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_set>
 
 namespace tessel::analysis {
 
@@ -280,7 +282,7 @@ private:
     z3::expr Ranges;
     explicit Abstraction(z3::context &C) : From(C), To(C), Ranges(C.bool_val(true)) {}
   };
-  Abstraction abstraction(SideVars &S);
+  Abstraction abstraction(SideVars &S, const ir::Op *Op, const std::vector<z3::expr> &Terms);
   z3::expr abstracted(const z3::expr &Q, const Abstraction &Ab);
   z3::expr sideFacts(SideVars &S);
   void collectPidScalars(SideVars &Probe);
@@ -433,12 +435,69 @@ void KernelProver::collectPidScalars(SideVars &Probe) {
   }
 }
 
-KernelProver::Abstraction KernelProver::abstraction(SideVars &S) {
+/// The ids of every subterm of Terms.
+static std::unordered_set<unsigned> subtermIds(const std::vector<z3::expr> &Terms) {
+  std::unordered_set<unsigned> Out;
+  std::vector<z3::expr> Work = Terms;
+  while (!Work.empty()) {
+    z3::expr X = Work.back();
+    Work.pop_back();
+    if (!Out.insert(X.id()).second || !X.is_app())
+      continue;
+    for (unsigned I = 0; I < X.num_args(); ++I)
+      Work.push_back(X.arg(I));
+  }
+  return Out;
+}
+
+/// The values Op's operands are computed from (through loop-carried values,
+/// `if` results and the conditions of the enclosing `if`s): a superset of
+/// what its terms mention.
+static std::unordered_set<const ir::Value *> backwardSlice(const ir::Op *Op) {
+  std::unordered_set<const ir::Value *> Seen;
+  std::vector<const ir::Value *> Work;
+  auto AddOperands = [&Work](const ir::Op *O) {
+    for (unsigned I = 0; I < O->numOperands(); ++I)
+      Work.push_back(O->operand(I));
+  };
+  auto AddYields = [&](const ir::Op *O) {
+    for (const auto &R : O->regions())
+      if (const ir::Op *T = R->terminator())
+        AddOperands(T);
+  };
+  AddOperands(Op);
+  for (const ir::Block *B = Op->parentBlock(); B && B->parentOp(); B = B->parentOp()->parentBlock())
+    AddOperands(B->parentOp());
+  while (!Work.empty()) {
+    const ir::Value *V = Work.back();
+    Work.pop_back();
+    if (!V || !Seen.insert(V).second)
+      continue;
+    if (const ir::Op *D = V->definingOp()) {
+      AddOperands(D);
+      AddYields(D);
+    } else if (const ir::Block *B = V->ownerBlock(); B && B->parentOp()) {
+      AddOperands(B->parentOp());
+      AddYields(B->parentOp());
+    }
+  }
+  return Seen;
+}
+
+KernelProver::Abstraction KernelProver::abstraction(SideVars &S, const ir::Op *Op, const std::vector<z3::expr> &Terms) {
   Abstraction Ab(Ctx);
+  if (PidScalars.empty())
+    return Ab;
+  std::unordered_set<const ir::Value *> Slice = backwardSlice(Op);
+  // Only what the query mentions (an unrolled loop makes hundreds of such
+  // values, each access uses a few).
+  std::unordered_set<unsigned> Occurs = subtermIds(Terms);
   std::set<unsigned> Done;
   for (const ir::Value *V : PidScalars) {
+    if (!Slice.count(V))
+      continue;
     Sym T = Enc->eval(S, V, {});
-    if (T.K != Sym::Kind::Int || T.Data || !Done.insert(T.E.id()).second)
+    if (T.K != Sym::Kind::Int || T.Data || !Occurs.count(T.E.id()) || !Done.insert(T.E.id()).second)
       continue;
     std::optional<Interval> R = Enc->ranges().range(T.E);
     for (const BlockIndex &B : BlockIndices) {
@@ -535,11 +594,14 @@ void KernelProver::constrainGrid(std::vector<std::string> &Assumptions) {
     // A block index computed from the program ids (grouped ordering's
     // `pid_m`): `pid_m * BLOCK + lane < size` says the launch covers size
     // with cdiv(size, BLOCK) blocks, so no program gets a pid_m past them.
+    std::unordered_set<unsigned> InIndex;
+    if (!PidScalars.empty())
+      InIndex = subtermIds({I.E});
     for (const ir::Value *V : PidScalars) {
       if (std::any_of(BlockIndices.begin(), BlockIndices.end(), [V](const BlockIndex &B) { return B.V == V; }))
         continue;
       Sym T = Enc->eval(*P, V, {});
-      if (T.K != Sym::Kind::Int || T.Data)
+      if (T.K != Sym::Kind::Int || T.Data || !InIndex.count(T.E.id()))
         continue;
       z3::expr X = Ctx.bv_const(("blockindex." + std::to_string(SideCounter++)).c_str(), T.E.get_sort().bv_size());
       z3::expr_vector FromT(Ctx), ToX(Ctx);
@@ -795,10 +857,18 @@ AccessBounds KernelProver::prove(const Access &A) {
   for (const z3::expr &C : SA->Constraints)
     Base = Base && C;
   // The cheap tier: program-id computations replaced by their ranges.
-  Abstraction Ab = abstraction(*SA);
-  std::optional<Interval> PtrRange = Enc->ranges().range(abstracted(Ptr.E, Ab).simplify());
-  if (!PtrRange)
-    PtrRange = Enc->ranges().range(Ptr.E);
+  // Made only for a query that needs it (most are linear, or settled by the ranges).
+  std::optional<Abstraction> Ab;
+  auto GetAb = [&]() -> const Abstraction & {
+    if (!Ab)
+      Ab = abstraction(*SA, A.Op, {Base, Ptr.E});
+    return *Ab;
+  };
+  int64_t End = Env.Launch ? SpecExtent[A.Base] : std::numeric_limits<int64_t>::max();
+  std::optional<Interval> PtrRange = Enc->ranges().range(Ptr.E);
+  if ((!PtrRange || PtrRange->Lo < 0 || PtrRange->Hi >= End) && !PidScalars.empty() && nonlinear(Ptr.E, true))
+    if (std::optional<Interval> R = Enc->ranges().range(abstracted(Ptr.E, GetAb())))
+      PtrRange = R;
   bool Unknown = false;
   auto Undecided = [&](const std::string &Why) {
     Out.Verdict = BoundsVerdict::Undecided;
@@ -808,16 +878,17 @@ AccessBounds KernelProver::prove(const Access &A) {
   // unsat here), then the exact one, under a smaller budget when it is
   // nonlinear (its "undecided" is then what it says).
   auto Ask = [&](const z3::expr &Query) {
-    if (!Ab.From.empty()) {
+    bool Nonlinear = nonlinear(Query);
+    if (Nonlinear && !PidScalars.empty() && !GetAb().From.empty()) {
       QF.push();
-      QF.add(abstracted(Query, Ab));
+      QF.add(abstracted(Query, *Ab));
       QueryLimit = Opts.QueryRlimit;
       z3::check_result R = check(QF);
       QF.pop();
       if (R == z3::unsat)
         return R;
     }
-    QueryLimit = nonlinear(Query) ? Opts.NonlinearQueryRlimit : Opts.QueryRlimit;
+    QueryLimit = Nonlinear ? Opts.NonlinearQueryRlimit : Opts.QueryRlimit;
     QF.push();
     QF.add(Query);
     z3::check_result R = check(QF);
