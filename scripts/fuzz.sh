@@ -3,9 +3,12 @@
 # Builds the libFuzzer targets of tests/fuzz with clang 19 (ASan + UBSan on
 # every library, TESSEL_FUZZ=ON) in build-fuzz/, then:
 #
-#   scripts/fuzz.sh TARGET [MINUTES]   fuzz one target (lsp, frontend, edits,
-#                                      launch, codegen) for MINUTES (default 10), one
-#                                      job, and minimize every finding into
+#   scripts/fuzz.sh TARGET [MINUTES [WORKERS]]
+#                                      fuzz one target (lsp, frontend, edits,
+#                                      launch, codegen) for MINUTES (default
+#                                      10) in WORKERS processes (default 1;
+#                                      more: libFuzzer's -fork), and minimize
+#                                      every finding into
 #                                      tests/fuzz/regressions/TARGET/
 #   scripts/fuzz.sh ci [SECONDS]       replay every regression file, then fuzz
 #                                      each target for SECONDS (default 60)
@@ -21,7 +24,10 @@
 # anything, 1 when one did (the minimized inputs are then in
 # tests/fuzz/regressions/TARGET/: fix the code, keep the file), 2 on usage.
 # Environment: FUZZ_BUILD_DIR (default build-fuzz), JOBS (default nproc),
-# FUZZ_RUNS (stop after that many executions, if sooner than MINUTES).
+# FUZZ_RUNS (stop after that many executions, if sooner than MINUTES),
+# FUZZ_NO_BUILD=1 (use the targets and seeds already in FUZZ_BUILD_DIR, a
+# bundle made by scripts/fuzz_bundle.sh), FUZZ_MINIMIZE=0 (keep the raw
+# findings in FUZZ_BUILD_DIR/fuzz/findings/).
 #===-----------------------------------------------------------------------===#
 set -euo pipefail
 shopt -s nullglob
@@ -69,18 +75,22 @@ seeds() {
 }
 
 # fuzz TARGET SECONDS: fuzz, then minimize what it found; returns 1 on a finding.
+# With WORKERS > 1, libFuzzer's fork mode: that many processes share the
+# corpus, a crash does not end the campaign, and every artifact is kept.
 fuzz() {
-  local t=$1 secs=$2
+  local t=$1 secs=$2 workers=${3:-1}
   local exe=$BUILD/tests/fuzz_$t corpus=$BUILD/fuzz/corpus/$t findings=$BUILD/fuzz/findings/$t
   mkdir -p "$corpus" "$findings" "tests/fuzz/regressions/$t"
   rm -f "$findings"/*
-  seeds "$t"
+  # A bundle made elsewhere (FUZZ_NO_BUILD=1) brings its seeds.
+  [[ ${FUZZ_NO_BUILD:-0} == 1 && -d $BUILD/fuzz/seeds/$t ]] || seeds "$t"
   local status=0
   local seed=()
   [[ -n ${FUZZ_SEED:-} ]] && seed=(-seed="$FUZZ_SEED")
+  ((workers > 1)) && seed+=(-fork="$workers" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   "$exe" -close_fd_mask=2 -max_total_time="$secs" -runs="${FUZZ_RUNS:--1}" -max_len="$(max_len "$t")" -timeout=30 -rss_limit_mb=2560 -dict="$(dict "$t")" \
     -print_final_stats=1 -artifact_prefix="$findings/" "${seed[@]}" "$corpus" "$BUILD/fuzz/seeds/$t" \
-    2>&1 | tee "$BUILD/fuzz/$t.log" | grep -E '^#[0-9]+.*(pulse|DONE|INITED)|ERROR|SUMMARY|stat::|Test unit written' || true
+    2>&1 | tee "$BUILD/fuzz/$t.log" | grep -E '^#[0-9]+.*(pulse|DONE|INITED)|^#[0-9]+: cov|ERROR|SUMMARY|stat::|Test unit written' || true
   local f
   for f in "$findings"/*; do
     [[ -f $f ]] || continue
@@ -94,6 +104,10 @@ fuzz() {
     local kind=${f##*/}
     kind=${kind%%-*}
     local min=$findings/min-$kind
+    if [[ ${FUZZ_MINIMIZE:-1} == 0 ]]; then
+      echo "fuzz.sh: $t found a $kind: $f"
+      continue
+    fi
     "$exe" -close_fd_mask=2 -minimize_crash=1 -max_total_time=120 -timeout=30 -exact_artifact_path="$min" "$f" >/dev/null 2>&1 || true
     # A minimization that lost the failure (the input fails only after
     # others, or the trap moved) keeps the original input.
@@ -105,8 +119,14 @@ fuzz() {
     echo "fuzz.sh: $t found a $kind; minimized input in $dest"
     report "$t: FAILED: a $kind ($(grep -m1 -E 'ERROR|fuzz invariant failed|==[0-9]+==' "$BUILD/fuzz/$t.log" | cut -c1-200)); input in $dest, base64: $(base64 -w0 "$min" | cut -c1-3000)"
   done
-  ((status)) || report "$t: ok, $(grep -m1 -oE 'number_of_executed_units: [0-9]+' "$BUILD/fuzz/$t.log" | grep -oE '[0-9]+$') executions"
+  ((status)) || report "$t: ok, $(executions "$BUILD/fuzz/$t.log") executions"
   return $status
+}
+
+# A log's executions: the final stats, or fork mode's last status line.
+executions() {
+  grep -m1 -oE 'number_of_executed_units: [0-9]+' "$1" | grep -oE '[0-9]+$' ||
+    grep -oE '^#[0-9]+: cov' "$1" | tail -1 | grep -oE '[0-9]+'
 }
 
 # The ci mode's outcome, one line per target, for the ctest that shows it
@@ -148,8 +168,11 @@ case $cmd in
   lsp | frontend | edits | launch | codegen)
     minutes=${2:-10}
     [[ $minutes =~ ^[0-9]+$ ]] || die "MINUTES must be a whole number, not '$minutes'"
-    build
-    fuzz "$cmd" $((minutes * 60))
+    workers=${3:-1}
+    [[ $workers =~ ^[0-9]+$ ]] || die "WORKERS must be a whole number, not '$workers'"
+    [[ ${FUZZ_NO_BUILD:-0} == 1 ]] || build
+    mkdir -p "$BUILD/fuzz"
+    fuzz "$cmd" $((minutes * 60)) "$workers"
     ;;
-  *) die "usage: scripts/fuzz.sh lsp|frontend|edits|launch|codegen [MINUTES] | ci [SECONDS] | build" ;;
+  *) die "usage: scripts/fuzz.sh lsp|frontend|edits|launch|codegen [MINUTES [WORKERS]] | ci [SECONDS] | build" ;;
 esac

@@ -2,8 +2,9 @@
 /// \file
 /// The launch and codegen targets pick a kernel of tessel's samples by an
 /// input byte, so that the rest of the input (a launch spec) lands on code
-/// that lowers. The samples are read from the source tree
-/// (TESSEL_SOURCE_DIR) once, in sorted order: samples/*.py, then
+/// that lowers. The samples are read from the source tree (TESSEL_SOURCE_DIR,
+/// or the environment's TESSEL_FUZZ_SOURCE_DIR when a copy of the binary
+/// runs on another machine) once, in sorted order: samples/*.py, then
 /// samples/bugs/*.py; the same byte picks the same kernel in every build, so
 /// a regression file keeps its meaning.
 //===----------------------------------------------------------------------===//
@@ -32,11 +33,16 @@ struct Sample {
   std::vector<std::string> Kernels;
 };
 
+inline std::string sourceDir() {
+  const char *Env = std::getenv("TESSEL_FUZZ_SOURCE_DIR");
+  return Env && *Env ? Env : TESSEL_SOURCE_DIR;
+}
+
 inline std::vector<Sample> loadSamples() {
   std::vector<Sample> Out;
   for (const char *Dir : {"/samples", "/samples/bugs"}) {
     std::vector<std::filesystem::path> Paths;
-    for (const auto &E : std::filesystem::directory_iterator(std::string(TESSEL_SOURCE_DIR) + Dir))
+    for (const auto &E : std::filesystem::directory_iterator(sourceDir() + Dir))
       if (E.path().extension() == ".py")
         Paths.push_back(E.path());
     std::sort(Paths.begin(), Paths.end());
@@ -55,7 +61,7 @@ inline std::vector<Sample> loadSamples() {
     }
   }
   if (Out.empty()) {
-    std::fprintf(stderr, "fuzz: no sample kernels under %s/samples\n", TESSEL_SOURCE_DIR);
+    std::fprintf(stderr, "fuzz: no sample kernels under %s/samples\n", sourceDir().c_str());
     std::abort();
   }
   return Out;
