@@ -880,9 +880,10 @@ AccessBounds KernelProver::prove(const Access &A) {
   auto Ask = [&](const z3::expr &Query) {
     bool Nonlinear = nonlinear(Query);
     if (Nonlinear && !PidScalars.empty() && !GetAb().From.empty()) {
+      z3::expr Cheap = abstracted(Query, *Ab);
       QF.push();
-      QF.add(abstracted(Query, *Ab));
-      QueryLimit = Opts.QueryRlimit;
+      QF.add(Cheap);
+      QueryLimit = nonlinear(Cheap) ? Opts.NonlinearQueryRlimit : Opts.QueryRlimit;
       z3::check_result R = check(QF);
       QF.pop();
       if (R == z3::unsat)
@@ -1044,7 +1045,8 @@ AccessBounds KernelProver::prove(const Access &A) {
         Witness = Witness || W;
       }
       S.add(Witness);
-      QueryLimit = 0;
+      // Quantified over sizes and strides: a nonlinear one rarely ends in time.
+      QueryLimit = nonlinear(Ptr.E) ? Opts.NonlinearQueryRlimit : 0;
       z3::check_result Res = check(S);
       if (Res == z3::sat) {
         if (Data) {
