@@ -573,6 +573,8 @@ void KernelProver::constrainGrid(std::vector<std::string> &Assumptions) {
         continue;
       z3::expr_vector From(Ctx), To0(Ctx), To1(Ctx);
       for (const z3::expr &V : P->Vars) {
+        if (!V.is_bv())
+          continue;
         From.push_back(V);
         bool IsPid = z3::eq(V, P->Pid[static_cast<size_t>(A)]);
         To0.push_back(Ctx.bv_val(0, V.get_sort().bv_size()));
@@ -619,6 +621,8 @@ void KernelProver::constrainGrid(std::vector<std::string> &Assumptions) {
         continue;
       z3::expr_vector From(Ctx), To0(Ctx), To1(Ctx);
       for (const z3::expr &Var : P->Vars) {
+        if (!Var.is_bv())
+          continue;
         From.push_back(Var);
         To0.push_back(Ctx.bv_val(0, Var.get_sort().bv_size()));
         To1.push_back(Ctx.bv_val(0, Var.get_sort().bv_size()));
