@@ -881,8 +881,13 @@ AccessBounds KernelProver::prove(const Access &A) {
   // Linear before nonlinear: the abstracted query first (unsat there is
   // unsat here), then the exact one, under a smaller budget when it is
   // nonlinear (its "undecided" is then what it says).
+  // Once a nonlinear query of this access was not decided, the others
+  // (the same terms, more constraints) are not asked: undecided at once.
+  bool GaveUp = false;
   auto Ask = [&](const z3::expr &Query) {
     bool Nonlinear = nonlinear(Query);
+    if (Nonlinear && GaveUp)
+      return z3::unknown;
     if (Nonlinear && !PidScalars.empty() && !GetAb().From.empty()) {
       z3::expr Cheap = abstracted(Query, *Ab);
       QF.push();
@@ -899,6 +904,7 @@ AccessBounds KernelProver::prove(const Access &A) {
     z3::check_result R = check(QF);
     if (R != z3::sat)
       QF.pop();
+    GaveUp = GaveUp || (Nonlinear && R == z3::unknown);
     return R;
   };
   /// A model of the last satisfied Ask, preferring a small launch.
@@ -1051,7 +1057,7 @@ AccessBounds KernelProver::prove(const Access &A) {
       S.add(Witness);
       // Quantified over sizes and strides: a nonlinear one rarely ends in time.
       QueryLimit = nonlinear(Ptr.E) ? Opts.NonlinearQueryRlimit : 0;
-      z3::check_result Res = check(S);
+      z3::check_result Res = GaveUp && QueryLimit ? z3::unknown : check(S);
       if (Res == z3::sat) {
         if (Data) {
           Undecided("the offsets depend on values loaded from memory");

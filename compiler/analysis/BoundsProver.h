@@ -131,7 +131,7 @@ struct ProverOptions {
   /// sizes, a division by one) gets less: such a query that is not decided
   /// quickly is rarely decided at all.
   uint64_t NonlinearQueryRlimit = 40'000;
-  uint64_t KernelRlimit = 800'000;
+  uint64_t KernelRlimit = 300'000;
   unsigned QueryTimeoutMs = 2000;
   unsigned KernelTimeoutMs = 10000;
   /// Launch instances of a spec that are checked (each is lowered).
