@@ -20,6 +20,7 @@
 #include "compiler/sema/PointerParams.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <limits>
 #include <map>
@@ -280,11 +281,17 @@ private:
   struct Abstraction {
     z3::expr_vector From, To;
     z3::expr Ranges;
+    /// Under a launch spec with at most MaxTabled programs: Ranges is the
+    /// table of every program's values (program ids -> the values From
+    /// computes), so the abstracted query is exact and linear.
+    bool Exact = false;
     explicit Abstraction(z3::context &C) : From(C), To(C), Ranges(C.bool_val(true)) {}
   };
+  static constexpr int64_t MaxTabled = 1024;
   Abstraction abstraction(SideVars &S, const ir::Op *Op, const std::vector<z3::expr> &Terms);
   z3::expr abstracted(const z3::expr &Q, const Abstraction &Ab);
   z3::expr sideFacts(SideVars &S);
+  std::string valueName(const ir::Value *V);
   void collectPidScalars(SideVars &Probe);
   void refuted(AccessBounds &Out, const Access &A, const z3::model &M, SideVars &SA, const std::vector<z3::expr> &Lanes,
                const Sym &Ptr, int64_t Extent);
@@ -435,6 +442,31 @@ void KernelProver::collectPidScalars(SideVars &Probe) {
   }
 }
 
+/// What the source calls V: the name it is assigned to (`pid_m = ...`),
+/// else the expression that computes it.
+std::string KernelProver::valueName(const ir::Value *V) {
+  if (!V->name().empty())
+    return V->name();
+  if (!V->definingOp())
+    return "?";
+  std::string_view Text = Env.File->text().text();
+  SourceRange R = V->definingOp()->loc();
+  size_t LineStart = Text.rfind('\n', R.Begin == 0 ? 0 : R.Begin - 1);
+  LineStart = LineStart == std::string_view::npos ? 0 : LineStart + 1;
+  std::string_view Before = Text.substr(LineStart, R.Begin - LineStart);
+  size_t Eq = Before.find('=');
+  if (Eq != std::string_view::npos && Before.find_first_not_of(" \t", Eq + 1) == std::string_view::npos) {
+    std::string_view Name = Before.substr(0, Eq);
+    size_t B = Name.find_first_not_of(" \t"), E = Name.find_last_not_of(" \t");
+    if (B != std::string_view::npos) {
+      Name = Name.substr(B, E - B + 1);
+      if (std::all_of(Name.begin(), Name.end(), [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; }))
+        return std::string(Name);
+    }
+  }
+  return std::string(Env.File->text().slice(R));
+}
+
 /// The ids of every subterm of Terms.
 static std::unordered_set<unsigned> subtermIds(const std::vector<z3::expr> &Terms) {
   std::unordered_set<unsigned> Out;
@@ -516,6 +548,50 @@ KernelProver::Abstraction KernelProver::abstraction(SideVars &S, const ir::Op *O
     Ab.To.push_back(X);
     Ab.Ranges = Ab.Ranges && z3::sge(X, Ctx.bv_val(R->Lo, W)) && z3::sle(X, Ctx.bv_val(R->Hi, W));
   }
+  // Under a launch spec the grid is concrete: with few programs, each
+  // program's values are computed once and the table replaces the ranges.
+  if (!Env.Launch || Ab.From.empty())
+    return Ab;
+  std::array<int64_t, 3> G{};
+  for (int D = 0; D < 3; ++D) {
+    std::optional<Interval> R = Enc->ranges().range(Enc->grid(D));
+    if (!R || R->Lo != R->Hi || R->Lo < 1)
+      return Ab;
+    G[D] = R->Lo;
+  }
+  if (G[0] * G[1] * G[2] > MaxTabled)
+    return Ab;
+  std::set<unsigned> Pids;
+  for (const z3::expr &P : S.Pid)
+    Pids.insert(P.id());
+  for (unsigned I = 0; I < Ab.From.size(); ++I)
+    for (const z3::expr &C : Enc->freeConstants(Ab.From[I]))
+      if (!Pids.count(C.id()))
+        return Ab;
+  z3::expr Table = Ctx.bool_val(false);
+  unsigned PW = S.Pid[0].get_sort().bv_size();
+  for (int64_t P0 = 0; P0 < G[0]; ++P0)
+    for (int64_t P1 = 0; P1 < G[1]; ++P1)
+      for (int64_t P2 = 0; P2 < G[2]; ++P2) {
+        z3::expr_vector Pid(Ctx), Val(Ctx);
+        z3::expr Row = Ctx.bool_val(true);
+        for (int D = 0; D < 3; ++D) {
+          int64_t V = D == 0 ? P0 : D == 1 ? P1 : P2;
+          Pid.push_back(S.Pid[D]);
+          Val.push_back(Ctx.bv_val(V, PW));
+          Row = Row && S.Pid[D] == Ctx.bv_val(V, PW);
+        }
+        for (unsigned I = 0; I < Ab.From.size(); ++I) {
+          z3::expr T = Ab.From[I];
+          z3::expr V = T.substitute(Pid, Val).simplify();
+          if (!V.is_numeral())
+            return Ab;
+          Row = Row && Ab.To[I] == V;
+        }
+        Table = Table || Row;
+      }
+  Ab.Ranges = Ab.Ranges && Table;
+  Ab.Exact = true;
   return Ab;
 }
 
@@ -637,11 +713,9 @@ void KernelProver::constrainGrid(std::vector<std::string> &Assumptions) {
       int64_t Block = signedValue(Step);
       BlockIndices.push_back(BlockIndex{V, Block, Enc->toI64(S.E, true)});
       std::string Text(Env.File->text().slice(C->loc()));
-      std::string Name = V->name().empty() && V->definingOp()
-                             ? std::string(Env.File->text().slice(V->definingOp()->loc()))
-                             : V->name();
-      Assumptions.push_back("no program gets `" + Name + "` past cdiv(size, " + std::to_string(Block) +
+      Assumptions.push_back("no program gets `" + valueName(V) + "` past cdiv(size, " + std::to_string(Block) +
                             "), the size `" + Text + "` compares against");
+      break; // one per comparison: the first is the block index itself, later ones scale it
     }
   }
 }
@@ -894,6 +968,9 @@ AccessBounds KernelProver::prove(const Access &A) {
       QF.add(Cheap);
       QueryLimit = nonlinear(Cheap) ? Opts.NonlinearQueryRlimit : Opts.QueryRlimit;
       z3::check_result R = check(QF);
+      // A tabled abstraction is exact: its model is a launch's (left pushed, as below).
+      if (Ab->Exact && R == z3::sat)
+        return R;
       QF.pop();
       if (R == z3::unsat)
         return R;

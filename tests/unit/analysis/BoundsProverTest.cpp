@@ -257,3 +257,96 @@ TEST(BoundsProverTest, TheCacheReusesVerdictsAcrossAnEditElsewhere) {
     EXPECT_EQ(Second[0].Accesses[I].Verdict, First[0].Accesses[I].Verdict);
   }
 }
+
+/// Grouped ordering (Triton's matmul tutorial): program ids map to tiles
+/// through `//` and `%` by sizes known only at run time.
+static std::string groupedMatmul(const std::string &Spec, const std::string &CMask) {
+  return R"(import triton
+import triton.language as tl
+
+)" + Spec + R"(
+@triton.jit
+def grouped_matmul_kernel(a_ptr, b_ptr, r_ptr, c_ptr, M, N, K,
+                          stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                          BLOCK_M: tl.constexpr = 16, BLOCK_N: tl.constexpr = 16, BLOCK_K: tl.constexpr = 16,
+                          GROUP_M: tl.constexpr = 2):
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_c = stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+    r = tl.load(r_ptr + offs_c, mask=)" +
+         CMask + R"(, other=0.0)
+    tl.store(c_ptr + offs_c, acc + r, mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+)";
+}
+
+static const char *const FullMask = "(offs_cm[:, None] < M) & (offs_cn[None, :] < N)";
+
+TEST(BoundsProverTest, GroupedOrderingIsProvenWithoutASpecWithinItsLimits) {
+  // pid_m and pid_n are bounded by their ranges (the cheap tier) under the
+  // block-index assumption their masks give; before, every query of this
+  // kernel was nonlinear and the kernel ran out of its limits.
+  Loaded L = load(groupedMatmul("", FullMask));
+  analysis::KernelBounds K = analysis::proveKernel(*L.File, L.Info, "grouped_matmul_kernel");
+  ASSERT_TRUE(K.Analysed) << K.Reason;
+  EXPECT_FALSE(K.TimedOut);
+  ASSERT_EQ(K.Accesses.size(), 4u);
+  for (const analysis::AccessBounds &A : K.Accesses)
+    EXPECT_EQ(A.Verdict, analysis::BoundsVerdict::Proven) << A.Op << ": " << A.Reason;
+  std::string All;
+  for (const std::string &S : K.Assumptions)
+    All += S + "\n";
+  EXPECT_NE(All.find("no program gets `pid_m` past cdiv(size, 16), the size `offs_cm[:, None] < M` compares against"),
+            std::string::npos)
+      << All;
+  EXPECT_NE(All.find("no program gets `pid_n` past cdiv(size, 16)"), std::string::npos) << All;
+}
+
+TEST(BoundsProverTest, GroupedOrderingUnderASpecIsDecidedAndItsBugConfirmed) {
+  const std::string Spec =
+      "# tessel: launch M=40 N=24 K=20 a=fp32[M*K] b=fp32[K*N] r=fp32[M*N] c=fp32[M*N]:out "
+      "stride_am=K stride_ak=1 stride_bk=N stride_bn=1 stride_cm=N stride_cn=1 "
+      "grid=(cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N),)";
+  {
+    Loaded L = load(groupedMatmul(Spec, FullMask));
+    analysis::KernelBounds K = analysis::proveKernel(*L.File, L.Info, "grouped_matmul_kernel");
+    ASSERT_TRUE(K.Analysed) << K.Reason;
+    EXPECT_TRUE(K.FromSpec);
+    for (const analysis::AccessBounds &A : K.Accesses)
+      EXPECT_EQ(A.Verdict, analysis::BoundsVerdict::Proven) << A.Op << ": " << A.Reason;
+  }
+  // The residual masked on its rows only: N = 24 is not a multiple of
+  // BLOCK_N, so the last column block reads past the end of r.
+  Loaded L = load(groupedMatmul(Spec, "offs_cm[:, None] < M"));
+  analysis::KernelBounds K = analysis::proveKernel(*L.File, L.Info, "grouped_matmul_kernel");
+  ASSERT_TRUE(K.Analysed) << K.Reason;
+  size_t Refuted = 0;
+  for (const analysis::AccessBounds &A : K.Accesses)
+    if (A.Verdict == analysis::BoundsVerdict::Refuted) {
+      ++Refuted;
+      EXPECT_TRUE(A.Certain);
+      EXPECT_EQ(A.Example.Pointer, "r_ptr");
+      EXPECT_TRUE(confirms(L, K.Kernel, A)) << A.Example.Text;
+    }
+  EXPECT_EQ(Refuted, 1u);
+}
