@@ -256,7 +256,8 @@ private:
     z3::check_result R = S.check();
     account(S);
     if (getenv("TESSEL_PROVER_TRACE"))
-      fprintf(stderr, "  solver: %d used %llu limit %llu\n", (int)R, (unsigned long long)(Used - Before), (unsigned long long)QueryLimit);
+      fprintf(stderr, "  solver: %d used %llu limit %llu\n", (int)R, (unsigned long long)(Used - Before),
+              (unsigned long long)QueryLimit);
     return R;
   }
   z3::check_result check(z3::optimize &O) {
@@ -330,8 +331,8 @@ private:
     z3::expr Size;
   };
   std::vector<BlockIndex> BlockIndices;
-  uint64_t QueryLimit = 0; ///< the next query's resource units; 0: Opts.QueryRlimit
-  std::set<unsigned> LaunchVarIds;    ///< integer arguments and grid sizes (>= 1)
+  uint64_t QueryLimit = 0;         ///< the next query's resource units; 0: Opts.QueryRlimit
+  std::set<unsigned> LaunchVarIds; ///< integer arguments and grid sizes (>= 1)
   std::vector<Access> Accesses;
   std::vector<const ir::Op *> WhereOps; ///< tl.where selects on tiles
   std::vector<z3::expr> Global;
@@ -460,7 +461,8 @@ std::string KernelProver::valueName(const ir::Value *V) {
     size_t B = Name.find_first_not_of(" \t"), E = Name.find_last_not_of(" \t");
     if (B != std::string_view::npos) {
       Name = Name.substr(B, E - B + 1);
-      if (std::all_of(Name.begin(), Name.end(), [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; }))
+      if (std::all_of(Name.begin(), Name.end(),
+                      [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; }))
         return std::string(Name);
     }
   }
@@ -905,7 +907,8 @@ void KernelProver::refuted(AccessBounds &Out, const Access &A, const z3::model &
 }
 
 AccessBounds KernelProver::prove(const Access &A) {
-  if (getenv("TESSEL_PROVER_TRACE")) fprintf(stderr, "access %s at %u\n", A.Name.c_str(), A.Op->loc().Begin);
+  if (getenv("TESSEL_PROVER_TRACE"))
+    fprintf(stderr, "access %s at %u\n", A.Name.c_str(), A.Op->loc().Begin);
   AccessBounds Out;
   Out.Range = A.Op->loc();
   Out.Op = A.Name;
@@ -1240,8 +1243,10 @@ static sema::LaunchPlan guessedPlan(const ParsedFile &File, const ModuleInfo &In
       if (!Missing)
         continue;
       if (P.Name.find("BLOCK") == std::string::npos && P.Name.find("TILE") == std::string::npos &&
-          P.Name.find("SIZE") == std::string::npos)
+          P.Name.find("SIZE") == std::string::npos) {
+        Failed.Error = "no launch fixes constexpr '" + P.Name + "', and its name does not say it is a block size";
         return Failed;
+      }
       Spec += " " + P.Name + "=128";
       Assumptions.push_back(P.Name + "=128 (guessed: nothing in the file fixes it)");
       continue;

@@ -17,6 +17,8 @@
 
 #include "compiler/interp/Interpreter.h"
 #include "compiler/interp/Launch.h"
+#include "compiler/project/Project.h"
+#include "compiler/sema/Analysis.h"
 #include "compiler/sema/LaunchPlan.h"
 #include "compiler/sema/Lowering.h"
 
@@ -27,6 +29,8 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+
+#include <unistd.h>
 
 using namespace tessel;
 namespace fs = std::filesystem;
@@ -264,7 +268,8 @@ static std::string groupedMatmul(const std::string &Spec, const std::string &CMa
   return R"(import triton
 import triton.language as tl
 
-)" + Spec + R"(
+)" + Spec +
+         R"(
 @triton.jit
 def grouped_matmul_kernel(a_ptr, b_ptr, r_ptr, c_ptr, M, N, K,
                           stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
@@ -323,10 +328,9 @@ TEST(BoundsProverTest, GroupedOrderingIsProvenWithoutASpecWithinItsLimits) {
 }
 
 TEST(BoundsProverTest, GroupedOrderingUnderASpecIsDecidedAndItsBugConfirmed) {
-  const std::string Spec =
-      "# tessel: launch M=40 N=24 K=20 a=fp32[M*K] b=fp32[K*N] r=fp32[M*N] c=fp32[M*N]:out "
-      "stride_am=K stride_ak=1 stride_bk=N stride_bn=1 stride_cm=N stride_cn=1 "
-      "grid=(cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N),)";
+  const std::string Spec = "# tessel: launch M=40 N=24 K=20 a=fp32[M*K] b=fp32[K*N] r=fp32[M*N] c=fp32[M*N]:out "
+                           "stride_am=K stride_ak=1 stride_bk=N stride_bn=1 stride_cm=N stride_cn=1 "
+                           "grid=(cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N),)";
   {
     Loaded L = load(groupedMatmul(Spec, FullMask));
     analysis::KernelBounds K = analysis::proveKernel(*L.File, L.Info, "grouped_matmul_kernel");
@@ -349,4 +353,64 @@ TEST(BoundsProverTest, GroupedOrderingUnderASpecIsDecidedAndItsBugConfirmed) {
       EXPECT_TRUE(confirms(L, K.Kernel, A)) << A.Example.Text;
     }
   EXPECT_EQ(Refuted, 1u);
+}
+
+TEST(BoundsProverTest, HelpersImportedFromAnotherModuleAreInlinedThroughTheProject) {
+  fs::path Dir = fs::temp_directory_path() / ("tessel-prover-project-" + std::to_string(::getpid()));
+  fs::create_directories(Dir);
+  auto Write = [&](const std::string &Name, const std::string &Text) { std::ofstream(Dir / Name) << Text; };
+  Write("tessel.toml", "");
+  Write("helpers.py", R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def block_offsets(pid, BLOCK: tl.constexpr):
+    return pid * BLOCK + tl.arange(0, BLOCK)
+
+
+@triton.jit
+def masked_load(ptr, offs, n):
+    return tl.load(ptr + offs, mask=offs < n)
+)");
+  const std::string Kernel = R"(import triton
+import triton.language as tl
+
+from helpers import block_offsets, masked_load
+
+
+@triton.jit
+def copy_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr = 256):
+    offs = block_offsets(tl.program_id(0), BLOCK)
+    x = masked_load(x_ptr, offs, n)
+    y = tl.load(y_ptr + offs)
+    tl.store(out_ptr + offs, x + y, mask=offs < n)
+)";
+  Write("kern.py", Kernel);
+  project::Project P;
+  Loaded L = load(Kernel, (Dir / "kern.py").string());
+  // Alone, the file cannot lower its kernel: the helpers are another module's.
+  EXPECT_FALSE(analysis::proveKernel(*L.File, L.Info, "copy_kernel").Analysed);
+  sema::AnalyzeOptions AO;
+  AO.Project = &P;
+  std::shared_ptr<const sema::FileAnalysis> FA = sema::analyzeFile(L.File, AO);
+  analysis::ProverOptions Opts;
+  Opts.Project = &P;
+  analysis::KernelBounds K = analysis::proveKernel(*FA->File, FA->Info, "copy_kernel", Opts);
+  fs::remove_all(Dir);
+  ASSERT_TRUE(K.Analysed) << K.Reason;
+  // The helper's load sits in helpers.py: it gets no verdict here (its range
+  // is not this file's), but its mask still sizes x_ptr. The kernel's own
+  // unmasked load of y_ptr is refuted, the masked store proven.
+  ASSERT_EQ(K.Accesses.size(), 2u);
+  size_t YLoad = Kernel.find("tl.load(y_ptr"), Store = Kernel.find("tl.store(");
+  for (const analysis::AccessBounds &A : K.Accesses) {
+    if (A.Range.Begin == YLoad) {
+      EXPECT_EQ(A.Verdict, analysis::BoundsVerdict::Refuted) << A.Reason;
+      EXPECT_EQ(A.Example.Pointer, "y_ptr");
+    } else {
+      EXPECT_EQ(A.Range.Begin, Store);
+      EXPECT_EQ(A.Verdict, analysis::BoundsVerdict::Proven) << A.Reason;
+    }
+  }
 }
