@@ -252,12 +252,8 @@ private:
     if (!P)
       return z3::unknown;
     S.set(*P);
-    uint64_t Before = Used;
     z3::check_result R = S.check();
     account(S);
-    if (getenv("TESSEL_PROVER_TRACE"))
-      fprintf(stderr, "  solver: %d used %llu limit %llu\n", (int)R, (unsigned long long)(Used - Before),
-              (unsigned long long)QueryLimit);
     return R;
   }
   z3::check_result check(z3::optimize &O) {
@@ -265,11 +261,8 @@ private:
     if (!P)
       return z3::unknown;
     O.set(*P);
-    uint64_t Before = Used;
     z3::check_result R = O.check();
     account(O);
-    if (getenv("TESSEL_PROVER_TRACE"))
-      fprintf(stderr, "  optimize: %d used %llu\n", (int)R, (unsigned long long)(Used - Before));
     return R;
   }
   void setUp(std::vector<std::string> &Assumptions);
@@ -907,8 +900,6 @@ void KernelProver::refuted(AccessBounds &Out, const Access &A, const z3::model &
 }
 
 AccessBounds KernelProver::prove(const Access &A) {
-  if (getenv("TESSEL_PROVER_TRACE"))
-    fprintf(stderr, "access %s at %u\n", A.Name.c_str(), A.Op->loc().Begin);
   AccessBounds Out;
   Out.Range = A.Op->loc();
   Out.Op = A.Name;
