@@ -21,9 +21,8 @@
 //===----------------------------------------------------------------------===//
 #include "tools/Subcommands.h"
 
+#include "compiler/backend/Disassemble.h"
 #include "compiler/backend/KernelJit.h"
-#include "compiler/backend/Subprocess.h"
-#include "compiler/backend/Toolkit.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/ir/Printer.h"
 #include "compiler/sema/LaunchPlan.h"
@@ -204,33 +203,6 @@ static std::optional<int> parseArgs(const Args &A, CompileArgs &Out) {
   if (Out.AllConfigs && Out.Config)
     return usageError("--config and --all-configs exclude each other");
   return std::nullopt;
-}
-
-/// SASS of a cubin through nvdisasm (preferred) or cuobjdump.
-static llvm::Expected<std::string> disassemble(const std::string &Cubin) {
-  const backend::Toolkit &T = backend::toolkit();
-  if (T.Nvdisasm.empty() && T.Cuobjdump.empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "--emit sass needs nvdisasm or cuobjdump from the CUDA toolkit, and neither "
-                                   "was found (searched %s and PATH); --emit cubin writes the binary",
-                                   T.searched().c_str());
-  llvm::SmallString<128> Path;
-  int Fd = -1;
-  if (std::error_code EC = llvm::sys::fs::createTemporaryFile("tessel", "cubin", Fd, Path))
-    return llvm::createStringError(EC, "cannot create a temporary file: %s", EC.message().c_str());
-  {
-    llvm::raw_fd_ostream OS(Fd, true);
-    OS << Cubin;
-  }
-  std::vector<std::string> Args = T.Nvdisasm.empty() ? std::vector<std::string>{"cuobjdump", "-sass", std::string(Path)}
-                                                     : std::vector<std::string>{"nvdisasm", "-c", std::string(Path)};
-  auto R = backend::runProgram(T.Nvdisasm.empty() ? T.Cuobjdump : T.Nvdisasm, Args, 60);
-  llvm::sys::fs::remove(Path);
-  if (!R)
-    return R.takeError();
-  if (R->ExitCode != 0)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s failed: %s", Args[0].c_str(), R->Stderr.c_str());
-  return R->Stdout;
 }
 
 static std::string fmtMs(double Ms) {
@@ -414,9 +386,10 @@ int runCompile(const Args &A) {
         }
         continue;
       case Emit::Sass: {
-        auto S = disassemble(K.Cubin);
+        auto S = backend::disassemble(K.Cubin);
         if (!S) {
-          std::cerr << "tessel compile: error: " << llvm::toString(S.takeError()) << "\n";
+          std::cerr << "tessel compile: error: --emit sass: " << llvm::toString(S.takeError())
+                    << (backend::hasDisassembler() ? "" : "; --emit cubin writes the binary") << "\n";
           return ExitUsage;
         }
         Text = std::move(*S);
