@@ -360,7 +360,7 @@ struct JitTier::Impl {
                                                             KO.Arch.name() + ": " + (Why.empty() ? "unknown" : Why)});
     }
     const backend::CompiledKernel &K = *R.Kernel;
-    std::string Comment = J.Kind == "llvm" ? "; " : J.Kind == "ptx" ? "// " : "# ";
+    std::string Comment = J.Kind == "llvm" ? "; " : "// "; // PTX and nvdisasm both comment with //
     std::string Head;
     for (const std::string &A : Plan.Assumptions)
       Head += Comment + A + "\n";

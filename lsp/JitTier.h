@@ -17,7 +17,8 @@
 ///    Below that, the backend's in-memory CompileCache answers a kernel whose
 ///    text went back to an earlier state (an undo).
 ///  - A version is compiled after a debounce (the document's last JIT run
-///    time, clamped to 50-500 ms). A newer version stops the run before its
+///    time, clamped to 50-200 ms: a slow matmul must not delay the next
+///    keystroke's vector add by half a second). A newer version stops the run before its
 ///    next compile; the compile in progress is abandoned (its worker
 ///    stopped) only when the newer version changed that kernel's inputs, so
 ///    typing in one kernel never starves a slow compile of another. One
@@ -69,7 +70,7 @@ struct JitTierOptions {
   /// gets TS403.
   unsigned TimeoutSeconds = 60;
   std::chrono::milliseconds MinDebounce{50};
-  std::chrono::milliseconds MaxDebounce{500};
+  std::chrono::milliseconds MaxDebounce{200};
   project::Project *Project = nullptr;
 };
 
