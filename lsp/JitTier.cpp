@@ -11,6 +11,7 @@
 
 #include "compiler/backend/Disassemble.h"
 #include "compiler/backend/Subprocess.h"
+#include "compiler/backend/Toolkit.h"
 #include "compiler/sema/KernelReuse.h"
 #include "compiler/sema/LaunchPlan.h"
 
@@ -19,7 +20,9 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <string_view>
 #include <thread>
+#include <unordered_map>
 
 using Clock = std::chrono::steady_clock;
 
@@ -67,6 +70,9 @@ const sema::KernelRecord *recordOf(const sema::FileAnalysis &FA, const std::stri
       return &R;
   return nullptr;
 }
+
+/// Whether Kernels are too many to compile in the editor.
+bool tooMany(size_t Kernels, const JitTierOptions &Opts) { return Kernels > Opts.MaxKernels; }
 
 /// Moves every range of F that lies in the kernel's own file; false when one
 /// lies outside every input segment.
@@ -128,14 +134,18 @@ struct JitTier::Impl {
     return Out;
   }
 
-  /// The kernels of V the tier compiles, with their records.
-  static std::vector<std::pair<const JitFunction *, const sema::KernelRecord *>> kernelsOf(const JitVersion &V) {
+  /// The kernels of V the tier compiles, with their records; none when
+  /// there are more than Opts.MaxKernels (a generated file of thousands).
+  std::vector<std::pair<const JitFunction *, const sema::KernelRecord *>> kernelsOf(const JitVersion &V) const {
     std::vector<std::pair<const JitFunction *, const sema::KernelRecord *>> Out;
-    if (!V.Analysis || !V.Analysis->File)
+    if (!V.Analysis || !V.Analysis->File || tooMany(V.Analysis->Records.size(), Opts))
       return Out;
+    std::unordered_map<std::string_view, const sema::KernelRecord *> Records;
+    for (const sema::KernelRecord &R : V.Analysis->Records)
+      Records.emplace(R.Kernel, &R);
     for (const JitFunction *Fn : diag::jitKernels(V.Analysis->Info, V.FrontEnd))
-      if (const sema::KernelRecord *R = recordOf(*V.Analysis, Fn->Name))
-        Out.push_back({Fn, R});
+      if (auto It = Records.find(Fn->Name); It != Records.end())
+        Out.push_back({Fn, It->second});
     return Out;
   }
 
@@ -240,6 +250,11 @@ struct JitTier::Impl {
   void runDocument(const std::string &Uri, const JitVersion &V) {
     if (!Enabled)
       return;
+    if (tooMany(V.Analysis->Records.size(), Opts)) {
+      logInfo("jit: " + Uri + " has " + std::to_string(V.Analysis->Records.size()) + " @jit functions, more than the " +
+              std::to_string(Opts.MaxKernels) + " the editor compiles; `tessel check --jit` compiles them all");
+      return;
+    }
     auto Start = Clock::now();
     std::vector<diag::Finding> All;
     bool Complete = true;
@@ -341,7 +356,9 @@ struct JitTier::Impl {
     diag::JitCheckOptions JO = checkOptions(nullptr);
     backend::KernelJitOptions KO;
     KO.Arch = JO.Arch;
-    KO.Assemble = J.Kind != "llvm";
+    const backend::Toolkit &Tools = backend::toolkit();
+    KO.Assemble = J.Kind != "llvm" && (backend::hasAssembler(Tools, backend::AssemblerKind::NvJitLink) ||
+                                       backend::hasAssembler(Tools, backend::AssemblerKind::Ptxas));
     KO.KeepLlvm = J.Kind == "llvm";
     KO.Cache = &Cache;
     KO.Worker = JO.Worker;
@@ -410,7 +427,7 @@ std::vector<diag::Finding> JitTier::update(JitVersion V) {
     std::lock_guard<std::mutex> L(P->Mu);
     Document &D = P->Docs[V.Doc.Uri];
     D.Removed = false;
-    for (const auto &[Fn, Record] : Impl::kernelsOf(V))
+    for (const auto &[Fn, Record] : P->kernelsOf(V))
       if (auto It = D.Entries.find(Fn->Name); It != D.Entries.end())
         if (std::optional<KernelEntry> E = Impl::carry(It->second, V, *Record))
           Holding.insert(Holding.end(), E->Findings.begin(), E->Findings.end());
@@ -467,7 +484,7 @@ std::map<std::string, KernelJitLens> JitTier::lenses(const JitVersion &V) {
     return Out;
   std::lock_guard<std::mutex> L(P->Mu);
   auto DI = P->Docs.find(V.Doc.Uri);
-  for (const auto &[Fn, Record] : Impl::kernelsOf(V)) {
+  for (const auto &[Fn, Record] : P->kernelsOf(V)) {
     KernelJitLens &K = Out[Fn->Name];
     if (DI != P->Docs.end())
       if (auto It = DI->second.Entries.find(Fn->Name); It != DI->second.Entries.end())

@@ -71,6 +71,9 @@ struct JitTierOptions {
   unsigned TimeoutSeconds = 60;
   std::chrono::milliseconds MinDebounce{50};
   std::chrono::milliseconds MaxDebounce{200};
+  /// Files with more @jit functions are not compiled in the background (a
+  /// generated file of thousands would keep a core busy for hours).
+  size_t MaxKernels = 200;
   project::Project *Project = nullptr;
 };
 
