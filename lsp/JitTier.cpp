@@ -49,6 +49,8 @@ struct InFlight {
 
 struct Document {
   std::optional<JitVersion> Pending;
+  /// The latest version, compiled again when the tier is turned back on.
+  std::optional<JitVersion> Last;
   Clock::time_point Due;
   std::map<std::string, KernelEntry> Entries;
   std::chrono::milliseconds LastRunTime{0};
@@ -421,12 +423,15 @@ JitTier::~JitTier() {
 
 std::vector<diag::Finding> JitTier::update(JitVersion V) {
   std::vector<diag::Finding> Holding;
-  if (!P->Enabled || !V.Analysis || !V.Analysis->File)
+  if (!V.Analysis || !V.Analysis->File)
     return Holding;
   {
     std::lock_guard<std::mutex> L(P->Mu);
     Document &D = P->Docs[V.Doc.Uri];
     D.Removed = false;
+    D.Last = V;
+    if (!P->Enabled)
+      return Holding;
     for (const auto &[Fn, Record] : P->kernelsOf(V))
       if (auto It = D.Entries.find(Fn->Name); It != D.Entries.end())
         if (std::optional<KernelEntry> E = Impl::carry(It->second, V, *Record))
@@ -458,6 +463,7 @@ void JitTier::remove(const std::string &Uri) {
     It->second.Running->Cancel->store(true);
     It->second.Removed = true;
     It->second.Pending.reset();
+    It->second.Last.reset();
     It->second.Entries.clear();
     return;
   }
@@ -465,15 +471,24 @@ void JitTier::remove(const std::string &Uri) {
 }
 
 void JitTier::setEnabled(bool On) {
-  P->Enabled = On;
-  if (On)
-    return;
-  std::lock_guard<std::mutex> L(P->Mu);
-  for (auto &[Uri, D] : P->Docs) {
-    D.Pending.reset();
-    if (D.Running)
-      D.Running->Cancel->store(true);
+  {
+    std::lock_guard<std::mutex> L(P->Mu);
+    P->Enabled = On;
+    for (auto &[Uri, D] : P->Docs) {
+      if (On && D.Last && !D.Pending) {
+        // Back on: the version the user sees is compiled now, not at the
+        // next edit.
+        D.Pending = D.Last;
+        D.Due = Clock::now();
+      }
+      if (On)
+        continue;
+      D.Pending.reset();
+      if (D.Running)
+        D.Running->Cancel->store(true);
+    }
   }
+  P->Wake.notify_all();
 }
 
 bool JitTier::enabled() const { return P->Enabled; }
