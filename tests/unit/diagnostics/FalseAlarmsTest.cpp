@@ -304,6 +304,28 @@ TEST(FalseAlarms, MaskChosenByAnUndecidedBranchClaimsNothing) {
             (Codes{"TS201@14"}));
 }
 
+TEST(FalseAlarms, CdivGridOfAnAssertedMultipleHasNoPartialBlock) {
+  // lmdeploy's ep_gather: `assert hidden % BLOCK == 0` before a
+  // `cdiv(hidden, BLOCK)` grid: every program covers a whole block. Without
+  // the assert (line 14's launch) the last block is partial.
+  EXPECT_EQ(findings("@triton.jit\n"                                               // 4
+                     "def k(x_ptr, BLOCK: tl.constexpr):\n"                        // 5
+                     "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n" // 6
+                     "    tl.store(x_ptr + offs, 1.0)\n"                           // 7
+                     "def run(x, hidden):\n"                                       // 8
+                     "    assert hidden % 1024 == 0\n"                             // 9
+                     "    k[(triton.cdiv(hidden, 1024),)](x, BLOCK=1024)\n"),      // 10
+            (Codes{}));
+  EXPECT_EQ(findings("@triton.jit\n"                                               // 4
+                     "def k(x_ptr, BLOCK: tl.constexpr):\n"                        // 5
+                     "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n" // 6
+                     "    tl.store(x_ptr + offs, 1.0)\n"                           // 7
+                     "def run(x, hidden):\n"                                       // 8
+                     "    assert hidden % 512 == 0\n"                              // 9
+                     "    k[(triton.cdiv(hidden, 1024),)](x, BLOCK=1024)\n"),      // 10
+            (Codes{"TS201@7"}));
+}
+
 TEST(FalseAlarms, GridOfOneProgramDoesNotSlide) {
   // `bare_matmul[(1,)](...)`: program_id(0) and program_id(1) are 0.
   EXPECT_EQ(findings("@triton.jit\n"                                                      // 4
