@@ -17,6 +17,7 @@
 #include "compiler/backend/Occupancy.h"
 #include "compiler/backend/ResourceReport.h"
 #include "compiler/backend/Target.h"
+#include "compiler/codegen/SharedMemoryPlanner.h"
 
 #include "llvm/Support/Error.h"
 
@@ -76,6 +77,9 @@ struct CompiledKernel {
   /// come with issue 11): its registers and spills are not what Triton's
   /// mma/wgmma code uses, so findings about them stay silent.
   bool FmaDot = false;
+  /// Every shared buffer of the kernel (codegen's SharedMemoryPlanner),
+  /// placed: what takes Launch.DynamicShared. Set by jitKernel.
+  std::vector<codegen::SharedBuffer> SharedBuffers;
 
   bool assembled() const { return !Cubin.empty(); }
   /// Static + dynamic shared memory per block.

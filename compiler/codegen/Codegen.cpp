@@ -155,7 +155,9 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
   C.lowerBlock(F.body());
   C.B.CreateRetVoid();
   llvm::IRBuilder<>(C.prologue()).CreateBr(Body);
-  ABI.SharedBytes = static_cast<unsigned>((C.sharedBytes() + 15) / 16 * 16);
+  ABI.SharedBytes = static_cast<unsigned>(C.finishShared());
+  for (const SharedBuffer &Buf : C.sharedPlan().buffers())
+    ABI.SharedBuffers.push_back(Buf);
   if (DIB)
     DIB->finalize();
 

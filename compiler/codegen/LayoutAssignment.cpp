@@ -152,9 +152,22 @@ struct Walker {
     case K::Arange:
       resultLayout(O.result());
       return;
+    case K::Reshape: {
+      // The operand in the layout that makes the reshape free.
+      const ir::Value *In = O.operand(0);
+      if (!In->type().Shape.empty() && !O.result()->type().Shape.empty())
+        want(In, reshapeLayout(resultLayout(O.result()), In->type().Shape));
+      return;
+    }
+    case K::Permute: {
+      const auto &Order = ir::cast<ir::PermuteOp>(&O)->order();
+      std::vector<int64_t> Inverse(Order.size());
+      for (size_t I = 0; I < Order.size(); ++I)
+        Inverse[static_cast<size_t>(Order[I])] = static_cast<int64_t>(I);
+      want(O.operand(0), permuteLayout(resultLayout(O.result()), Inverse));
+      return;
+    }
     case K::Reduce:
-    case K::Reshape:
-    case K::Permute:
     case K::Join:
     case K::Split:
     case K::Dot:
