@@ -114,7 +114,7 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
   ABI.ParamTypes.push_back(ptxParamType(ElemType{ScalarKind::I8, 1}));
 
   AxisInfoAnalysis AI(F, Opts.DivisibleBy16);
-  LayoutPlan Plan = assignLayouts(F, static_cast<unsigned>(Opts.NumWarps), AI);
+  LayoutPlan Plan = assignLayouts(F, static_cast<unsigned>(Opts.NumWarps), AI, Opts.Arch);
 
   auto *FT = llvm::FunctionType::get(TB.getVoidTy(), ParamTys, false);
   llvm::Function *K = llvm::Function::Create(FT, llvm::GlobalValue::ExternalLinkage, F.name(), *M);

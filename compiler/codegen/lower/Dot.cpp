@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 /// \file
 /// `dot(a, b, acc)` as Triton's FMA path (DotOpToLLVM/FMA.cpp) computes it,
-/// until tensor cores arrive (issue 11): both operands are staged in the
+/// for the dots tensor cores do not take (DotMma.cpp has those): both operands are staged in the
 /// shared scratch (row major, a first), and each accumulator register
 /// (b, m, n) adds a[b, m, k] * b[b, k, n] for k = 0..K-1 in order, one fma
 /// each, in the accumulator's type (fp16/bf16/fp8 operands widen exactly to
@@ -24,6 +24,8 @@ bool lowerDot(LoweringContext &C, const ir::Op &Op) {
   const auto *O = ir::dyn_cast<ir::DotOp>(&Op);
   if (!O)
     return false;
+  if (usesMma(Op, C.Opts.Arch) && lowerDotMma(C, *O))
+    return true;
   llvm::IRBuilder<> &B = C.B;
   const auto &AS = O->a()->type().Shape, &BS = O->b()->type().Shape;
   unsigned Rank = static_cast<unsigned>(AS.size());
