@@ -265,8 +265,8 @@ static void printReport(std::ostream &OS, const std::string &Title, const backen
     OS << ", maxnreg " << *K.MaxNReg;
   OS << "\n";
   if (K.FmaDot)
-    OS << "  note           tl.dot runs on FMA units (no tensor cores yet): registers and spills are not "
-          "Triton's\n";
+    OS << "  note           the kernel has a tl.dot (tensor cores for fp16/bf16 on sm_80+, else FMA units): "
+          "registers and spills are not Triton's yet\n";
   if (!K.assembled()) {
     OS << "  (not assembled: no ptxas or libnvJitLink.so was found)\n";
   } else {

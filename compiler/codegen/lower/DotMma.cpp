@@ -90,7 +90,9 @@ std::vector<llvm::Value *> ldmatrix(LoweringContext &C, llvm::Value *Addr, unsig
   }
   Asm += "}, [$" + std::to_string(Count) + "];";
   Cons += "l";
-  llvm::Value *S = C.inlineAsm(RetTy, Asm, Cons, {Addr}, /*SideEffects=*/false);
+  // A read of shared memory the asm does not declare: volatile, so that it
+  // stays between the barriers around the staging (never hoisted or merged).
+  llvm::Value *S = C.inlineAsm(RetTy, Asm, Cons, {Addr}, /*SideEffects=*/true);
   std::vector<llvm::Value *> Out;
   for (unsigned I = 0; I < Count; ++I)
     Out.push_back(B.CreateExtractValue(S, {I}));
