@@ -39,6 +39,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -211,7 +212,20 @@ static std::string fmtMs(double Ms) {
   return Buf;
 }
 
-static void printReport(std::ostream &OS, const std::string &Title, const backend::KernelJitResult &R) {
+/// The shared buffers under the report's shared-memory line: offset, size,
+/// what, the line of the op and the program points where it is live.
+static void printSharedBuffers(std::ostream &OS, const backend::CompiledKernel &K, const SourceText &Src) {
+  for (const codegen::SharedBuffer &B : K.SharedBuffers) {
+    OS << "    " << std::setw(6) << B.Bytes << " B at " << std::setw(6) << B.Offset << "  "
+       << codegen::sharedBufferKindName(B.Kind) << ": " << B.What;
+    if (!B.Where.empty())
+      OS << " (line " << Src.lineCol(B.Where.Begin).Line + 1 << ")";
+    OS << ", live " << B.Begin << ".." << B.End << "\n";
+  }
+}
+
+static void printReport(std::ostream &OS, const std::string &Title, const backend::KernelJitResult &R,
+                        const SourceText &Src) {
   const backend::CompiledKernel &K = *R.Kernel;
   const backend::ResourceUsage &U = K.Resources;
   OS << "kernel " << K.Entry << Title << " for " << K.Arch.name();
@@ -223,8 +237,8 @@ static void printReport(std::ostream &OS, const std::string &Title, const backen
     OS << ", maxnreg " << *K.MaxNReg;
   OS << "\n";
   if (K.FmaDot)
-    OS << "  note           tl.dot runs on FMA units (no tensor cores yet): registers and spills are not "
-          "Triton's\n";
+    OS << "  note           the kernel has a tl.dot (tensor cores for fp16/bf16 on sm_80+, else FMA units): "
+          "registers and spills are not Triton's yet\n";
   if (!K.assembled()) {
     OS << "  (not assembled: no ptxas or libnvJitLink.so was found)\n";
   } else {
@@ -232,6 +246,7 @@ static void printReport(std::ostream &OS, const std::string &Title, const backen
     OS << "  spills         " << U.SpillStores << " bytes stored, " << U.SpillLoads << " bytes loaded\n";
     OS << "  stack          " << U.StackFrame << " bytes per thread\n";
     OS << "  shared memory  " << K.sharedBytes() << " bytes per block (" << K.Launch.DynamicShared << " dynamic)\n";
+    printSharedBuffers(OS, K, Src);
     OS << "  barriers       " << U.Barriers << "\n";
     const backend::Occupancy &O = K.Occ;
     OS << "  occupancy      ";
@@ -386,7 +401,7 @@ int runCompile(const Args &A) {
       }
       case Emit::Report: {
         std::ostringstream RS;
-        printReport(RS, Title, R);
+        printReport(RS, Title, R, File->text());
         Text = RS.str();
         break;
       }
