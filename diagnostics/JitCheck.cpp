@@ -42,86 +42,101 @@ static bool hasErrorIn(const std::vector<Finding> &Findings, SourceRange R) {
   return false;
 }
 
-JitReport jitCheckFile(const ParsedFile &File, const ModuleInfo &Info, const std::vector<Finding> &Existing,
-                       const JitCheckOptions &Opts) {
-  JitReport Report;
-  const backend::Toolkit &Tools = backend::toolkit();
-  bool CanAssemble = backend::hasAssembler(Tools, backend::AssemblerKind::NvJitLink) ||
-                     backend::hasAssembler(Tools, backend::AssemblerKind::Ptxas);
-  if (!CanAssemble)
-    Report.Note = "no PTX assembler (ptxas or libnvJitLink.so) was found, so --jit compiled to PTX only and "
-                  "reports no register figures; searched " +
-                  Tools.searched();
+std::vector<const JitFunction *> jitKernels(const ModuleInfo &Info, const std::vector<Finding> &Existing) {
   std::vector<const JitFunction *> Kernels;
   for (const auto &[Name, Fn] : Info.Jit)
     if (Fn.IsKernel && Fn.Def && !hasErrorIn(Existing, Fn.Def->Range))
       Kernels.push_back(&Fn);
   std::sort(Kernels.begin(), Kernels.end(),
             [](const JitFunction *A, const JitFunction *B) { return A->Def->Range.Begin < B->Def->Range.Begin; });
+  return Kernels;
+}
+
+static bool canAssemble() {
+  const backend::Toolkit &Tools = backend::toolkit();
+  return backend::hasAssembler(Tools, backend::AssemblerKind::NvJitLink) ||
+         backend::hasAssembler(Tools, backend::AssemblerKind::Ptxas);
+}
+
+ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Fn,
+                               std::optional<size_t> Config, const JitCheckOptions &Opts) {
+  ConfigJitReport Out;
+  sema::LaunchPlanOptions PO;
+  PO.Config = Config;
+  sema::LaunchPlan Plan = sema::planLaunch(File, Info, Fn.Name, PO);
+  if (!Plan.Error.empty() || Plan.Launches.empty())
+    return Out; // nothing can be planned: the front-end tier says why, or nothing is known
+  JitSite Site;
+  Site.Kernel = Fn.Name;
+  Site.KernelName = Fn.Def->NameRange;
+  Site.Arch = Opts.Arch;
+  if (Config) {
+    const AutotuneConfig &C = Fn.Configs[*Config];
+    Site.ConfigRange = C.Range;
+    if (Fn.Configs.size() > 1)
+      Site.Specialization = describeConfig(C.Config);
+  }
+  backend::KernelJitOptions KO;
+  KO.Arch = Opts.Arch;
+  KO.Assemble = canAssemble();
+  KO.Cache = Opts.Cache;
+  KO.WorkerProgram = Opts.WorkerProgram;
+  KO.Worker = Opts.Worker;
+  KO.WorkerTimeoutSeconds = Opts.WorkerTimeoutSeconds;
+  KO.Cancelled = Opts.Cancelled;
+  KO.Project = Opts.Project;
+  if (Config)
+    KO.MaxNReg = Fn.Configs[*Config].Config.MaxNReg;
+  // Launch instances that differ only in sizes compile alike: the first
+  // instance stands for the config.
+  backend::KernelJitResult R = backend::jitKernel(File, Info, Plan.Launches.front().Request, KO);
+  if (Opts.Cancelled && Opts.Cancelled->load())
+    return Out; // abandoned: its error is no finding
+  Out.Findings = jitFindings(Site, R);
+  JitSummary S;
+  S.Kernel = Site.Kernel;
+  S.Specialization = Site.Specialization;
+  S.KernelName = Site.KernelName;
+  S.ConfigRange = Site.ConfigRange;
+  S.FromCache = R.FromCache;
+  if (R.Kernel) {
+    S.Compiled = std::move(R.Kernel);
+    S.Compiled->Cubin.clear();
+    S.Compiled->Ptx.clear();
+    S.Compiled->Llvm.clear();
+  } else {
+    S.Failure = !R.Error.empty() ? R.Error : !R.Problems.empty() ? R.Problems.front().Message : "not compiled";
+  }
+  Out.Summary = std::move(S);
+  return Out;
+}
+
+JitReport jitCheckFile(const ParsedFile &File, const ModuleInfo &Info, const std::vector<Finding> &Existing,
+                       const JitCheckOptions &Opts) {
+  JitReport Report;
+  if (!canAssemble())
+    Report.Note = "no PTX assembler (ptxas or libnvJitLink.so) was found, so --jit compiled to PTX only and "
+                  "reports no register figures; searched " +
+                  backend::toolkit().searched();
   std::vector<Job> Jobs;
-  for (const JitFunction *Fn : Kernels) {
+  for (const JitFunction *Fn : jitKernels(Info, Existing)) {
     if (Fn->Configs.empty())
       Jobs.push_back({Fn, std::nullopt});
     for (size_t I = 0; I < Fn->Configs.size(); ++I)
       Jobs.push_back({Fn, I});
   }
-  struct Done {
-    std::vector<Finding> Findings;
-    std::vector<JitSummary> Kernels;
-  };
-  std::vector<Done> Results(Jobs.size());
+  std::vector<ConfigJitReport> Results(Jobs.size());
   // Two at a time: each compile is a worker process with a core of its own.
   parallelFor(Jobs.size(), 2, [&](size_t J) {
     if (Opts.Cancelled && Opts.Cancelled->load())
       return;
-    const Job &Jb = Jobs[J];
-    sema::LaunchPlanOptions PO;
-    PO.Config = Jb.Config;
-    sema::LaunchPlan Plan = sema::planLaunch(File, Info, Jb.Fn->Name, PO);
-    if (!Plan.Error.empty() || Plan.Launches.empty())
-      return; // nothing can be planned: the front-end tier says why, or nothing is known
-    JitSite Site;
-    Site.Kernel = Jb.Fn->Name;
-    Site.KernelName = Jb.Fn->Def->NameRange;
-    Site.Arch = Opts.Arch;
-    if (Jb.Config) {
-      const AutotuneConfig &C = Jb.Fn->Configs[*Jb.Config];
-      Site.ConfigRange = C.Range;
-      if (Jb.Fn->Configs.size() > 1)
-        Site.Specialization = describeConfig(C.Config);
-    }
-    backend::KernelJitOptions KO;
-    KO.Arch = Opts.Arch;
-    KO.Assemble = CanAssemble;
-    KO.Cache = Opts.Cache;
-    KO.WorkerProgram = Opts.WorkerProgram;
-    if (Jb.Config)
-      KO.MaxNReg = Jb.Fn->Configs[*Jb.Config].Config.MaxNReg;
-    // Launch instances that differ only in sizes compile alike: the first
-    // instance stands for the config.
-    backend::KernelJitResult R = backend::jitKernel(File, Info, Plan.Launches.front().Request, KO);
-    Results[J].Findings = jitFindings(Site, R);
-    JitSummary S;
-    S.Kernel = Site.Kernel;
-    S.Specialization = Site.Specialization;
-    S.KernelName = Site.KernelName;
-    S.ConfigRange = Site.ConfigRange;
-    S.FromCache = R.FromCache;
-    if (R.Kernel) {
-      S.Compiled = std::move(R.Kernel);
-      S.Compiled->Cubin.clear();
-      S.Compiled->Ptx.clear();
-      S.Compiled->Llvm.clear();
-    } else {
-      S.Failure = !R.Error.empty() ? R.Error : !R.Problems.empty() ? R.Problems.front().Message : "not compiled";
-    }
-    Results[J].Kernels.push_back(std::move(S));
+    Results[J] = jitCheckConfig(File, Info, *Jobs[J].Fn, Jobs[J].Config, Opts);
   });
-  for (Done &D : Results) {
+  for (ConfigJitReport &D : Results) {
     for (Finding &F : D.Findings)
       Report.Findings.push_back(std::move(F));
-    for (JitSummary &S : D.Kernels)
-      Report.Kernels.push_back(std::move(S));
+    if (D.Summary)
+      Report.Kernels.push_back(std::move(*D.Summary));
   }
   Report.Cancelled = Opts.Cancelled && Opts.Cancelled->load();
   return Report;

@@ -30,7 +30,13 @@ struct JitCheckOptions {
   backend::GpuArch Arch;
   backend::CompileCache *Cache = nullptr;
   std::string WorkerProgram; ///< see KernelJitOptions::WorkerProgram
-  /// Set by another thread to stop between compiles (a newer edit).
+  /// A long-lived worker (the language server); see KernelJitOptions::Worker.
+  backend::JitWorkerProcess *Worker = nullptr;
+  unsigned WorkerTimeoutSeconds = 300;
+  /// The project the file belongs to, for kernels that call imported helpers.
+  project::Project *Project = nullptr;
+  /// Set by another thread to stop between compiles (a newer edit); a
+  /// long-lived Worker also abandons the compile in progress.
   const std::atomic<bool> *Cancelled = nullptr;
 };
 
@@ -57,6 +63,19 @@ struct JitReport {
 /// not compiled.
 JitReport jitCheckFile(const ParsedFile &File, const ModuleInfo &Info, const std::vector<Finding> &Existing,
                        const JitCheckOptions &Opts);
+
+/// The kernels jitCheckFile compiles: launched or tuned @jit functions with a
+/// `def` and no error from the front-end tier (Existing), in source order.
+std::vector<const JitFunction *> jitKernels(const ModuleInfo &Info, const std::vector<Finding> &Existing);
+
+/// One kernel under one config (nullopt: a kernel without autotune configs):
+/// the findings and the summary (none when no launch can be planned).
+struct ConfigJitReport {
+  std::vector<Finding> Findings;
+  std::optional<JitSummary> Summary;
+};
+ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Fn,
+                               std::optional<size_t> Config, const JitCheckOptions &Opts);
 
 /// "BLOCK=1024, num_warps=4, num_stages=3" for config C.
 std::string describeConfig(const PyConfig &C);

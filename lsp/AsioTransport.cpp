@@ -176,7 +176,12 @@ public:
     send({{"jsonrpc", "2.0"}, {"method", Method}, {"params", std::move(Params)}});
   }
   void call(std::string_view Method, json Params, json Id) override {
-    send({{"jsonrpc", "2.0"}, {"id", std::move(Id)}, {"method", Method}, {"params", std::move(Params)}});
+    json Message = {{"jsonrpc", "2.0"}, {"id", std::move(Id)}, {"method", Method}};
+    // JSON-RPC's params are an object or an array, or absent (a
+    // workspace/codeLens/refresh has none), never null.
+    if (!Params.is_null())
+      Message["params"] = std::move(Params);
+    send(std::move(Message));
   }
   void reply(json Id, Expected<json> Result) override {
     if (Result)

@@ -252,6 +252,12 @@ void from_json(const json &J, InitializeParams &P) {
         P.PositionEncodings.push_back(Enc);
   if (const json *I = path(J, {"initializationOptions", "inlayHints", "enable"}); I && I->is_boolean())
     P.InlayHintsEnabled = I->get<bool>();
+  if (const json *Jit = path(J, {"initializationOptions", "jit"}); Jit && Jit->is_boolean())
+    P.JitEnabled = Jit->get<bool>();
+  if (const json *Jit = path(J, {"initializationOptions", "jit", "enable"}); Jit && Jit->is_boolean())
+    P.JitEnabled = Jit->get<bool>();
+  if (const json *R = path(Caps, {"workspace", "codeLens", "refreshSupport"}))
+    P.CodeLensRefresh = R->is_boolean() && R->get<bool>();
 }
 
 } // namespace tessel::lsp

@@ -149,6 +149,8 @@ struct InitializeParams {
   bool CancelsStaleRequests = false;          ///< general.staleRequestSupport.cancel
   std::vector<std::string> PositionEncodings; ///< general.positionEncodings, client's order
   std::optional<bool> InlayHintsEnabled;      ///< initializationOptions.inlayHints.enable
+  std::optional<bool> JitEnabled;             ///< initializationOptions.jit (or jit.enable)
+  bool CodeLensRefresh = false;               ///< workspace.codeLens.refreshSupport
 };
 void from_json(const nlohmann::json &J, InitializeParams &P);
 

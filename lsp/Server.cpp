@@ -16,11 +16,16 @@
 /// asked. Requests the client makes on its own (inlay hints, code lenses,
 /// code actions) are failed with ContentModified when an edit overtakes them,
 /// unless the client says it cancels stale requests itself.
+///
+/// The JIT tier (JitTier.h) gets each version after its front-end analysis;
+/// a version's diagnostics are its front-end findings plus the JIT findings
+/// that hold for it, published again when the tier has compiled the rest.
 //===----------------------------------------------------------------------===//
 #include "lsp/Server.h"
 #include "lsp/CrashReporter.h"
 #include "lsp/FeatureProtocol.h"
 #include "lsp/FromProtocol.h"
+#include "lsp/JitTier.h"
 #include "lsp/KernelRunner.h"
 #include "lsp/Protocol.h"
 #include "lsp/Scheduler.h"
@@ -110,11 +115,22 @@ static void watchClientProcess(int64_t Pid) {
   }).detach();
 }
 
-class LanguageServer final : public MessageHandler, public SchedulerCallbacks {
+class LanguageServer final : public MessageHandler, public SchedulerCallbacks, public JitTierCallbacks {
 public:
   LanguageServer(const LspOptions &Opts, Transport &T)
       : Opts(Opts), T(T), Runner(Opts.SelfExecutable.empty() ? "tessel" : Opts.SelfExecutable) {
     GpuAvailable = Opts.GpuAvailable.value_or(::access("/dev/nvidiactl", F_OK) == 0);
+    JitTierOptions J;
+    J.Enabled = Opts.Jit;
+    J.Deferred = Opts.WorkerThreads == 0;
+    if (Opts.ArchGiven || J.Deferred)
+      J.Arch = backend::GpuArch{unsigned(Opts.Arch), false};
+    J.WorkerProgram = !Opts.JitWorkerProgram.empty() ? Opts.JitWorkerProgram
+                      : !Opts.SelfExecutable.empty() ? Opts.SelfExecutable
+                                                     : "tessel";
+    J.TimeoutSeconds = Opts.JitTimeoutSeconds;
+    J.Project = &Project;
+    Jit = std::make_unique<JitTier>(J, *this);
     SchedulerOptions S;
     S.WorkerThreads = Opts.WorkerThreads;
     S.Check.Arch = Opts.Arch;
@@ -129,6 +145,7 @@ public:
     Sched->blockUntilIdle(std::chrono::seconds(10));
     Runner.stop();
     Sched.reset();
+    Jit.reset();
   }
 
   bool exitedCleanly() const { return ShutdownRequested; }
@@ -143,6 +160,9 @@ public:
   void onBackgroundWork(const std::string &Uri, bool Done, const std::string &Message) override {
     logVerbose("background work on " + Uri + (Done ? " ended: " : " began: ") + Message);
   }
+
+  // JitTierCallbacks.
+  void onJitFindings(const DocumentSnapshot &Doc, const std::vector<diag::Finding> &Findings) override;
 
 private:
   using CallHandler = std::function<void(const json &, ReplyOnce, CancelFlag)>;
@@ -220,13 +240,17 @@ private:
   /// The LSP diagnostics of F: its findings plus the notes for a skipped or
   /// failed analysis; pushed by onDiagnostics, pulled by onPullDiagnostics.
   json diagnosticsJson(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) const;
-
+  json findingsJson(const DocumentSnapshot &Doc, const std::vector<diag::Finding> &Findings) const;
+  /// What the JIT tier needs of F (no analysis: nothing to compile).
+  static JitVersion jitVersion(const AnalyzedFile &F);
+  void setJitEnabled(bool On);
   LspOptions Opts;
   Transport &T;
   Workspace WS;
   /// Imports of open documents resolve against the files on disk (open
   /// buffers of other documents do not override them yet).
   project::Project Project;
+  std::unique_ptr<JitTier> Jit;
   std::unique_ptr<Scheduler> Sched;
   KernelRunner Runner;
   std::map<std::string, CallHandler> Calls;
@@ -244,7 +268,8 @@ private:
   /// for the version that ran (workers and the runner thread publish).
   struct Published {
     int64_t Version = 0;
-    json Diagnostics;
+    json Diagnostics; ///< Front + the JIT tier's
+    json Front;       ///< the front end's alone
   };
   std::mutex PublishedMutex;
   std::map<std::string, Published> LastPublished, RunDiagnostics;
@@ -365,6 +390,8 @@ void LanguageServer::onInitialize(const InitializeParams &P, ReplyOnce R, Cancel
   WS.setEncoding(Enc);
   if (P.InlayHintsEnabled)
     InlayHintsEnabled = *P.InlayHintsEnabled;
+  if (P.JitEnabled)
+    Jit->setEnabled(*P.JitEnabled);
   if (P.ProcessId && !Opts.ClientProcessId && Opts.WatchClientProcess)
     watchProcess(*P.ProcessId);
   Initialized = true;
@@ -386,7 +413,9 @@ void LanguageServer::onInitialize(const InitializeParams &P, ReplyOnce R, Cancel
       {"codeLensProvider", {{"resolveProvider", false}}},
       {"inlayHintProvider", true},
       {"executeCommandProvider", {{"commands", {"tessel.runKernel", "tessel.viewIR"}}}},
-      {"experimental", {{"tessel", {{"viewIR", true}, {"runKernel", true}}}}},
+      {"experimental",
+       {{"tessel",
+         {{"viewIR", true}, {"viewIRKinds", {"tir", "llvm", "ptx", "sass"}}, {"runKernel", true}, {"jit", true}}}}},
   };
   R(json{{"capabilities", Caps}, {"serverInfo", {{"name", "tessel"}, {"version", TESSEL_VERSION_STRING}}}});
 }
@@ -405,7 +434,7 @@ void LanguageServer::onShutdown(const json &, ReplyOnce R, CancelFlag) {
 void LanguageServer::onSync(const json &, ReplyOnce R, CancelFlag) {
   // Idle means no analysis queued and no Run in progress.
   Runner.wait();
-  if (!Sched->blockUntilIdle())
+  if (!Sched->blockUntilIdle() || !Jit->waitIdle() || !Sched->blockUntilIdle())
     return R(LspError{ErrorCode::RequestFailed, "sync: the workers did not become idle in time"});
   R(json(nullptr));
 }
@@ -432,6 +461,35 @@ void LanguageServer::onDidChangeConfiguration(const json &P) {
     InlayHintsEnabled = Enable->get<bool>();
     logInfo(std::string("inlay hints ") + (InlayHintsEnabled ? "enabled" : "disabled"));
   }
+  // `tessel.jit`: true / false, or {"enable": bool}.
+  if (P.is_object() && P.contains("settings") && P["settings"].is_object() && P["settings"].contains("tessel") &&
+      P["settings"]["tessel"].is_object() && P["settings"]["tessel"].contains("jit")) {
+    const json &J = P["settings"]["tessel"]["jit"];
+    if (J.is_boolean())
+      setJitEnabled(J.get<bool>());
+    else if (J.is_object() && J.contains("enable") && J["enable"].is_boolean())
+      setJitEnabled(J["enable"].get<bool>());
+  }
+}
+
+void LanguageServer::setJitEnabled(bool On) {
+  if (On == Jit->enabled())
+    return;
+  Jit->setEnabled(On);
+  logInfo(std::string("the JIT tier is ") + (On ? "on" : "off"));
+  if (On)
+    return; // the next version of each document is compiled
+  // Off: the JIT findings go now, not at the next edit.
+  std::vector<std::pair<std::string, Published>> Again;
+  {
+    std::lock_guard<std::mutex> L(PublishedMutex);
+    for (auto &[Uri, P] : LastPublished) {
+      P.Diagnostics = P.Front;
+      Again.push_back({Uri, P});
+    }
+  }
+  for (auto &[Uri, P] : Again)
+    T.notify("textDocument/publishDiagnostics", {{"uri", Uri}, {"version", P.Version}, {"diagnostics", P.Diagnostics}});
 }
 
 void LanguageServer::watchProcess(int64_t Pid) { watchClientProcess(Pid); }
@@ -466,15 +524,21 @@ void LanguageServer::onDidClose(const DidCloseTextDocumentParams &P) {
     RunDiagnostics.erase(P.TextDocument.Uri);
   }
   Sched->remove(P.TextDocument.Uri, Opts.ReleaseMemory);
+  Jit->remove(P.TextDocument.Uri);
   T.notify("textDocument/publishDiagnostics", {{"uri", P.TextDocument.Uri}, {"diagnostics", json::array()}});
 }
 
 void LanguageServer::onDiagnostics(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) {
-  json Diags = diagnosticsJson(F, Findings);
+  json Front = diagnosticsJson(F, Findings);
+  // The JIT findings of kernels this version left unchanged go out with the
+  // front end's; the tier compiles the others and publishes again.
+  json Diags = Front;
+  for (const json &D : findingsJson(F.Doc, Jit->update(jitVersion(F))))
+    Diags.push_back(D);
   json All = Diags;
   {
     std::lock_guard<std::mutex> L(PublishedMutex);
-    LastPublished[F.Doc.Uri] = {F.Doc.Version, Diags};
+    LastPublished[F.Doc.Uri] = {F.Doc.Version, Diags, Front};
     // A Run's findings hold for the version that ran; the next edit clears them.
     auto Run = RunDiagnostics.find(F.Doc.Uri);
     if (Run != RunDiagnostics.end() && Run->second.Version == F.Doc.Version)
@@ -484,6 +548,53 @@ void LanguageServer::onDiagnostics(const AnalyzedFile &F, const std::vector<diag
       RunDiagnostics.erase(Run);
   }
   T.notify("textDocument/publishDiagnostics", {{"uri", F.Doc.Uri}, {"version", F.Doc.Version}, {"diagnostics", All}});
+}
+
+JitVersion LanguageServer::jitVersion(const AnalyzedFile &F) {
+  JitVersion V;
+  V.Doc = F.Doc;
+  if (F.Parsed && F.Report.Analysis && F.InternalError.empty()) {
+    V.Analysis = F.Report.Analysis;
+    V.FrontEnd = F.Report.Findings;
+  }
+  return V;
+}
+
+json LanguageServer::findingsJson(const DocumentSnapshot &Doc, const std::vector<diag::Finding> &Findings) const {
+  json Diags = json::array();
+  for (const diag::Finding &Fd : Findings)
+    Diags.push_back(toProtocol(Fd, *Doc.Index, Doc.Uri, Enc));
+  return Diags;
+}
+
+void LanguageServer::onJitFindings(const DocumentSnapshot &Doc, const std::vector<diag::Finding> &Findings) {
+  json Jits = findingsJson(Doc, Findings);
+  json All;
+  {
+    std::lock_guard<std::mutex> L(PublishedMutex);
+    auto It = LastPublished.find(Doc.Uri);
+    // Published with the front end's of the same version only: an older
+    // version's are stale, a newer one's front end comes first.
+    if (It == LastPublished.end() || It->second.Version != Doc.Version)
+      return;
+    json Diags = It->second.Front;
+    for (const json &D : Jits)
+      Diags.push_back(D);
+    bool Changed = Diags != It->second.Diagnostics;
+    It->second.Diagnostics = Diags;
+    All = std::move(Diags);
+    auto Run = RunDiagnostics.find(Doc.Uri);
+    if (Run != RunDiagnostics.end() && Run->second.Version == Doc.Version)
+      for (const json &D : Run->second.Diagnostics)
+        All.push_back(D);
+    if (!Changed)
+      All = nullptr;
+  }
+  if (!All.is_null())
+    T.notify("textDocument/publishDiagnostics", {{"uri", Doc.Uri}, {"version", Doc.Version}, {"diagnostics", All}});
+  // The lenses show the new figures once the client asks again.
+  if (Client.CodeLensRefresh)
+    T.call("workspace/codeLens/refresh", nullptr, "codeLens-refresh-" + std::to_string(++NextProgress));
 }
 
 json LanguageServer::diagnosticsJson(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) const {
@@ -640,9 +751,13 @@ void LanguageServer::onSemanticTokens(const DocumentParams &P, ReplyOnce R, Canc
 
 void LanguageServer::onPullDiagnostics(const DocumentParams &P, ReplyOnce R, CancelFlag C) {
   withFile(P.TextDocument.Uri, "diagnostic", Staleness::Allowed, C, R, [this](const AnalyzedFile &F) -> json {
-    json Items = diagnosticsJson(F, F.Report.Findings);
+    json Items;
     {
       std::lock_guard<std::mutex> L(PublishedMutex);
+      auto Last = LastPublished.find(F.Doc.Uri);
+      Items = Last != LastPublished.end() && Last->second.Version == F.Doc.Version
+                  ? Last->second.Diagnostics
+                  : diagnosticsJson(F, F.Report.Findings);
       auto Run = RunDiagnostics.find(F.Doc.Uri);
       if (Run != RunDiagnostics.end() && Run->second.Version == F.Doc.Version)
         for (const json &D : Run->second.Diagnostics)
@@ -666,8 +781,13 @@ void LanguageServer::onInlayHint(const RangeParams &P, ReplyOnce R, CancelFlag C
 
 void LanguageServer::onCodeLens(const DocumentParams &P, ReplyOnce R, CancelFlag C) {
   PositionEncoding E = Enc;
-  CodeLensOptions LensOpts{GpuAvailable};
-  withFile(P.TextDocument.Uri, "codeLens", clientRequestStaleness(), C, R, [=](const AnalyzedFile &F) -> json {
+  bool Gpu = GpuAvailable;
+  withFile(P.TextDocument.Uri, "codeLens", clientRequestStaleness(), C, R, [=, this](const AnalyzedFile &F) -> json {
+    CodeLensOptions LensOpts;
+    LensOpts.GpuAvailable = Gpu;
+    LensOpts.JitEnabled = Jit->enabled();
+    if (LensOpts.JitEnabled)
+      LensOpts.Jit = Jit->lenses(jitVersion(F));
     json Lenses = json::array();
     for (const CodeLensInfo &L : codeLenses(F, LensOpts))
       Lenses.push_back(toProtocol(L, *F.Doc.Index, E, F.Doc.Uri));
@@ -732,23 +852,41 @@ void LanguageServer::onViewIR(const ViewIRParams &P, ReplyOnce R, CancelFlag C) 
     return R(LspError{ErrorCode::InvalidParams,
                       "kind must be \"tir\", \"llvm\", \"ptx\" or \"sass\", not \"" + P.Kind + "\""});
   ViewIRParams Q = P;
-  withFile(P.TextDocument.Uri, "tessel/viewIR", Staleness::Allowed, C, R, [Q](const AnalyzedFile &F) -> Expected<json> {
-    const JitFunction *J = F.Report.Analysis ? F.Report.Analysis->Info.jit(Q.Kernel) : nullptr;
-    if (!J)
-      return LspError{ErrorCode::InvalidParams, "no @triton.jit function named '" + Q.Kernel + "'"};
-    size_t NumConfigs = std::max<size_t>(J->Configs.size(), 1);
-    if (Q.Config && (*Q.Config < 0 || static_cast<size_t>(*Q.Config) >= NumConfigs))
-      return LspError{ErrorCode::InvalidParams, "kernel '" + Q.Kernel + "' has no config " + std::to_string(*Q.Config)};
-    if (Q.Kind == "tir") {
-      TileIRView V = tileIRView(F, Q.Kernel, Q.Config ? std::optional<size_t>(*Q.Config) : std::nullopt);
-      if (!V.Error.empty())
-        return LspError{ErrorCode::RequestFailed, V.Error};
-      return json{{"text", V.Text}, {"languageId", "tir"}};
-    }
-    return LspError{ErrorCode::RequestFailed,
-                    "not available yet: this build of tessel has no code generator, so it cannot show " + Q.Kind +
-                        " for kernel '" + Q.Kernel + "'"};
-  });
+  Sched->runWithFile(
+      P.TextDocument.Uri, "tessel/viewIR", Staleness::Allowed, C,
+      [this, Q, R](Expected<std::shared_ptr<const AnalyzedFile>> File) {
+        if (!File)
+          return R(File.error());
+        const AnalyzedFile &F = **File;
+        CrashContext Context("tessel/viewIR", F.Doc.Uri);
+        const JitFunction *J = F.Report.Analysis ? F.Report.Analysis->Info.jit(Q.Kernel) : nullptr;
+        if (!J)
+          return R(LspError{ErrorCode::InvalidParams, "no @triton.jit function named '" + Q.Kernel + "'"});
+        size_t NumConfigs = std::max<size_t>(J->Configs.size(), 1);
+        if (Q.Config && (*Q.Config < 0 || static_cast<size_t>(*Q.Config) >= NumConfigs))
+          return R(LspError{ErrorCode::InvalidParams,
+                            "kernel '" + Q.Kernel + "' has no config " + std::to_string(*Q.Config)});
+        std::optional<size_t> Config = Q.Config ? std::optional<size_t>(*Q.Config) : std::nullopt;
+        if (Q.Kind == "tir") {
+          try {
+            TileIRView V = tileIRView(F, Q.Kernel, Config);
+            if (!V.Error.empty())
+              return R(LspError{ErrorCode::RequestFailed, V.Error});
+            return R(json{{"text", V.Text}, {"languageId", "tir"}});
+          } catch (const std::exception &E) {
+            return R(LspError{ErrorCode::InternalError, std::string("tessel/viewIR failed: ") + E.what()});
+          }
+        }
+        // LLVM IR, PTX and SASS are compiled on the JIT tier's thread (in its
+        // worker process), not on the document's worker.
+        std::string Kind = Q.Kind;
+        Jit->view(JitVersion{F.Doc, F.Report.Analysis, F.Report.Findings}, Q.Kernel, Config, Kind,
+                  [R, Kind](Expected<std::string> Text) {
+                    if (!Text)
+                      return R(Text.error());
+                    R(json{{"text", *Text}, {"languageId", Kind}});
+                  });
+      });
 }
 
 void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
@@ -866,7 +1004,7 @@ void LanguageServer::publishRunDiagnostics(const RunRequest &Req) {
     // published with that version's when it is not out yet.
     if (It != LastPublished.end() && It->second.Version > Req.Version)
       return;
-    RunDiagnostics[Req.Uri] = {Req.Version, Found};
+    RunDiagnostics[Req.Uri] = {Req.Version, Found, json::array()};
     if (It == LastPublished.end() || It->second.Version != Req.Version)
       return;
     All = It->second.Diagnostics;

@@ -31,6 +31,16 @@ struct LspOptions {
   /// Whether the machine has a GPU: probed (/dev/nvidiactl) unless set.
   std::optional<bool> GpuAvailable;
   int Arch = 90;
+  /// `--arch` was given: the JIT compiles for it; otherwise for the local
+  /// GPU's architecture, as a worker process reports it (else sm_90).
+  bool ArchGiven = false;
+  /// The JIT tier (lsp/JitTier.h): background compiles, code-lens figures
+  /// (the `jit` setting; `--jit=off`).
+  bool Jit = true;
+  /// The program run as `PROGRAM jit-worker --serve`; empty: SelfExecutable.
+  std::string JitWorkerProgram;
+  /// One compile's time limit in the worker.
+  unsigned JitTimeoutSeconds = 60;
   /// The `tessel` executable that Run actions spawn (`tessel run ...`).
   std::string SelfExecutable;
   /// Honour `initialize`'s processId by exiting when that process dies. The

@@ -29,17 +29,18 @@ rows=()
 "$BIN/unit_runtime" --gtest_brief=1 >"$OUT/unit_runtime.log" 2>&1
 rows+=("unit_runtime|$(tail -1 "$OUT/unit_runtime.log")")
 
-run() { # FILE KERNEL [extra args]: one `tessel run --gpu`, its verdict as a row
+run() { # FILE KERNEL [extra args]: one `tessel run --gpu`, its verdict as a row (LABEL= names it)
   local f=$1 k=$2
   shift 2
-  local log="$OUT/run-$k.log"
+  local label=${LABEL:-$k}
+  local log="$OUT/run-$label.log"
   timeout 300 "$BIN/tessel" run "$f" --kernel "$k" --gpu "$@" >"$log" 2>&1
   local rc=$?
   local match diff gerr
   match=$(grep -c " match the interpreter" "$log")
   diff=$(grep -c " differ from the interpreter" "$log")
   gerr=$(grep -c "gpu: error" "$log")
-  rows+=("$k|rc=$rc outputs-matching=$match differing=$diff gpu-errors=$gerr")
+  rows+=("$label|rc=$rc outputs-matching=$match differing=$diff gpu-errors=$gerr")
 }
 run samples/vector_add.py vector_add_kernel
 run samples/fused_softmax.py fused_softmax_kernel
@@ -47,6 +48,28 @@ run samples/layer_norm.py layer_norm_fwd_kernel
 run samples/dropout.py seeded_dropout_kernel
 run samples/matmul.py matmul_kernel
 run samples/attention.py attn_fwd_kernel
+# tl.dot on tensor cores, every config: fp16 in, fp32 accumulate, fp16 out, against the interpreter
+# (its fp32 sum in k order; tessel run's fp16 tolerance, 2e-3 relative, is one fp16 ulp and a half).
+for c in 0 1 2 3 4; do
+  LABEL=matmul_kernel-config-$c run samples/matmul.py matmul_kernel --config "$c"
+done
+LABEL=attn_fwd_kernel-config-1 run samples/attention.py attn_fwd_kernel --config 1
+# The main loop in SASS (nvdisasm / cuobjdump: the CUDA toolkit's, else the triton wheel's).
+TRITON_BIN=$(python3 -c 'import os, triton; print(os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin"))' 2>/dev/null)
+for c in 0 1 2 3 4; do
+  sass="$OUT/matmul-config-$c.sass"
+  PATH="$PATH:$TRITON_BIN" timeout 300 "$BIN/tessel" compile samples/matmul.py --kernel matmul_kernel --config "$c" \
+    --emit sass --no-cache >"$sass" 2>&1
+  count() { grep -cE "$1" "$sass"; }
+  rows+=("matmul config $c SASS|HMMA=$(count 'HMMA') LDSM=$(count 'LDSM') LDGSTS=$(count 'LDGSTS') STS=$(count '\bSTS') LDL=$(count '\bLDL') STL=$(count '\bSTL')")
+done
+if command -v ncu >/dev/null; then
+  for c in 0 4; do
+    ncu --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_pipe_tensor.sum \
+      "$BIN/tessel" run samples/matmul.py --kernel matmul_kernel --config "$c" --gpu >"$OUT/ncu-matmul-$c.log" 2>&1
+    rows+=("matmul config $c ncu|$(grep -E 'bank_conflicts|pipe_tensor' "$OUT/ncu-matmul-$c.log" | awk '{print $1"="$NF}' | sort -u | tr '\n' ' ')")
+  done
+fi
 run samples/bugs/ts304_gpu_result_mismatch.py last_wins_kernel
 run samples/bugs/ts304_gpu_result_mismatch.py own_block_kernel
 

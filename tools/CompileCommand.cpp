@@ -21,9 +21,8 @@
 //===----------------------------------------------------------------------===//
 #include "tools/Subcommands.h"
 
+#include "compiler/backend/Disassemble.h"
 #include "compiler/backend/KernelJit.h"
-#include "compiler/backend/Subprocess.h"
-#include "compiler/backend/Toolkit.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/ir/Printer.h"
 #include "compiler/sema/LaunchPlan.h"
@@ -40,6 +39,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -206,40 +206,26 @@ static std::optional<int> parseArgs(const Args &A, CompileArgs &Out) {
   return std::nullopt;
 }
 
-/// SASS of a cubin through nvdisasm (preferred) or cuobjdump.
-static llvm::Expected<std::string> disassemble(const std::string &Cubin) {
-  const backend::Toolkit &T = backend::toolkit();
-  if (T.Nvdisasm.empty() && T.Cuobjdump.empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "--emit sass needs nvdisasm or cuobjdump from the CUDA toolkit, and neither "
-                                   "was found (searched %s and PATH); --emit cubin writes the binary",
-                                   T.searched().c_str());
-  llvm::SmallString<128> Path;
-  int Fd = -1;
-  if (std::error_code EC = llvm::sys::fs::createTemporaryFile("tessel", "cubin", Fd, Path))
-    return llvm::createStringError(EC, "cannot create a temporary file: %s", EC.message().c_str());
-  {
-    llvm::raw_fd_ostream OS(Fd, true);
-    OS << Cubin;
-  }
-  std::vector<std::string> Args = T.Nvdisasm.empty() ? std::vector<std::string>{"cuobjdump", "-sass", std::string(Path)}
-                                                     : std::vector<std::string>{"nvdisasm", "-c", std::string(Path)};
-  auto R = backend::runProgram(T.Nvdisasm.empty() ? T.Cuobjdump : T.Nvdisasm, Args, 60);
-  llvm::sys::fs::remove(Path);
-  if (!R)
-    return R.takeError();
-  if (R->ExitCode != 0)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s failed: %s", Args[0].c_str(), R->Stderr.c_str());
-  return R->Stdout;
-}
-
 static std::string fmtMs(double Ms) {
   char Buf[32];
   std::snprintf(Buf, sizeof Buf, Ms < 10 ? "%.2f ms" : "%.1f ms", Ms);
   return Buf;
 }
 
-static void printReport(std::ostream &OS, const std::string &Title, const backend::KernelJitResult &R) {
+/// The shared buffers under the report's shared-memory line: offset, size,
+/// what, the line of the op and the program points where it is live.
+static void printSharedBuffers(std::ostream &OS, const backend::CompiledKernel &K, const SourceText &Src) {
+  for (const codegen::SharedBuffer &B : K.SharedBuffers) {
+    OS << "    " << std::setw(6) << B.Bytes << " B at " << std::setw(6) << B.Offset << "  "
+       << codegen::sharedBufferKindName(B.Kind) << ": " << B.What;
+    if (!B.Where.empty())
+      OS << " (line " << Src.lineCol(B.Where.Begin).Line + 1 << ")";
+    OS << ", live " << B.Begin << ".." << B.End << "\n";
+  }
+}
+
+static void printReport(std::ostream &OS, const std::string &Title, const backend::KernelJitResult &R,
+                        const SourceText &Src) {
   const backend::CompiledKernel &K = *R.Kernel;
   const backend::ResourceUsage &U = K.Resources;
   OS << "kernel " << K.Entry << Title << " for " << K.Arch.name();
@@ -251,8 +237,8 @@ static void printReport(std::ostream &OS, const std::string &Title, const backen
     OS << ", maxnreg " << *K.MaxNReg;
   OS << "\n";
   if (K.FmaDot)
-    OS << "  note           tl.dot runs on FMA units (no tensor cores yet): registers and spills are not "
-          "Triton's\n";
+    OS << "  note           the kernel has a tl.dot (tensor cores for fp16/bf16 on sm_80+, else FMA units): "
+          "registers and spills are not Triton's yet\n";
   if (!K.assembled()) {
     OS << "  (not assembled: no ptxas or libnvJitLink.so was found)\n";
   } else {
@@ -260,6 +246,7 @@ static void printReport(std::ostream &OS, const std::string &Title, const backen
     OS << "  spills         " << U.SpillStores << " bytes stored, " << U.SpillLoads << " bytes loaded\n";
     OS << "  stack          " << U.StackFrame << " bytes per thread\n";
     OS << "  shared memory  " << K.sharedBytes() << " bytes per block (" << K.Launch.DynamicShared << " dynamic)\n";
+    printSharedBuffers(OS, K, Src);
     OS << "  barriers       " << U.Barriers << "\n";
     const backend::Occupancy &O = K.Occ;
     OS << "  occupancy      ";
@@ -403,9 +390,10 @@ int runCompile(const Args &A) {
         }
         continue;
       case Emit::Sass: {
-        auto S = disassemble(K.Cubin);
+        auto S = backend::disassemble(K.Cubin);
         if (!S) {
-          std::cerr << "tessel compile: error: " << llvm::toString(S.takeError()) << "\n";
+          std::cerr << "tessel compile: error: --emit sass: " << llvm::toString(S.takeError())
+                    << (backend::hasDisassembler() ? "" : "; --emit cubin writes the binary") << "\n";
           return ExitUsage;
         }
         Text = std::move(*S);
@@ -413,7 +401,7 @@ int runCompile(const Args &A) {
       }
       case Emit::Report: {
         std::ostringstream RS;
-        printReport(RS, Title, R);
+        printReport(RS, Title, R, File->text());
         Text = RS.str();
         break;
       }

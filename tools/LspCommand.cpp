@@ -40,12 +40,16 @@ static const char *LspUsage =
     "  -j N, --jobs=N          analysis worker threads (default 2)\n"
     "  --arch=sm_80|sm_90      target GPU architecture (default sm_90)\n"
     "  --gpu=auto|yes|no       whether to offer Run on GPU (default auto: probe the machine)\n"
+    "  --jit=on|off            compile kernels in the background for the code lenses and\n"
+    "                          TS401-TS403 (default on; the `tessel.jit` setting too)\n"
+    "  --jit-timeout=SECONDS   stop one kernel's compile after this long (default 60)\n"
     "  --pretty                indent outgoing JSON\n"
     "testing:\n"
     "  --lit-test              delimited input (`---` between messages), work deferred\n"
     "                          until a `sync` request, no GPU, verbose log\n"
     "  --input-style=STYLE     standard (Content-Length) | delimited\n"
-    "  --max-message-bytes=N   refuse larger messages (default 64 MiB)\n";
+    "  --max-message-bytes=N   refuse larger messages (default 64 MiB)\n"
+    "  --jit-worker=PROGRAM    run PROGRAM as the JIT's worker (`PROGRAM jit-worker --serve`)\n";
 
 static bool parseUnsigned(std::string_view S, unsigned long long &Out) {
   auto [Ptr, Ec] = std::from_chars(S.data(), S.data() + S.size(), Out);
@@ -170,6 +174,25 @@ int tools::runLsp(const Args &A) {
       if (V != "sm_80" && V != "sm_90")
         return usageError("--arch must be sm_80 or sm_90");
       Opts.Arch = V == "sm_80" ? 80 : 90;
+      Opts.ArchGiven = true;
+      continue;
+    }
+    if (Value("--jit", V)) {
+      if (V != "on" && V != "off")
+        return usageError("--jit must be on or off");
+      Opts.Jit = V == "on";
+      continue;
+    }
+    if (Value("--jit-timeout", V)) {
+      if (!parseUnsigned(V, N) || N == 0 || N > 3600)
+        return usageError("--jit-timeout needs a number of seconds from 1 to 3600");
+      Opts.JitTimeoutSeconds = static_cast<unsigned>(N);
+      continue;
+    }
+    if (Value("--jit-worker", V)) {
+      if (V.empty())
+        return usageError("--jit-worker needs a program");
+      Opts.JitWorkerProgram = std::string(V);
       continue;
     }
     if (Value("--gpu", V)) {

@@ -152,7 +152,7 @@ private:
 };
 } // namespace
 
-static constexpr uint32_t SerialVersion = 2;
+static constexpr uint32_t SerialVersion = 3;
 static constexpr uint32_t None = ~0u;
 
 std::string serialize(const CompiledKernel &K) {
@@ -184,6 +184,14 @@ std::string serialize(const CompiledKernel &K) {
   W.u32(K.Occ.MaxWarpsPerSm);
   W.u32(uint32_t(K.Occ.Limit));
   W.u32(K.FmaDot);
+  W.u32(uint32_t(K.SharedBuffers.size()));
+  for (const codegen::SharedBuffer &B : K.SharedBuffers) {
+    for (uint32_t V : {uint32_t(B.Kind), B.Stages, B.Where.Begin, B.Where.End, B.Begin, B.End})
+      W.u32(V);
+    W.str(std::to_string(B.Bytes));
+    W.str(std::to_string(B.Offset));
+    W.str(B.What);
+  }
   return std::move(W.Out);
 }
 
@@ -227,7 +235,23 @@ llvm::Expected<CompiledKernel> deserialize(llvm::StringRef Bytes) {
   uint32_t Limit = R.u32();
   K.Occ.Limit = Limit <= uint32_t(OccupancyLimit::DoesNotFit) ? OccupancyLimit(Limit) : OccupancyLimit::DoesNotFit;
   K.FmaDot = R.u32() != 0;
-  if (!R.ok() || N > 4096)
+  uint32_t NB = R.u32();
+  for (uint32_t I = 0; I < NB && I < 4096; ++I) {
+    codegen::SharedBuffer B;
+    uint32_t Kind = R.u32();
+    B.Kind = Kind <= uint32_t(codegen::SharedBufferKind::PipelineStage) ? codegen::SharedBufferKind(Kind)
+                                                                        : codegen::SharedBufferKind::LayoutConversion;
+    B.Stages = R.u32();
+    B.Where.Begin = R.u32();
+    B.Where.End = R.u32();
+    B.Begin = R.u32();
+    B.End = R.u32();
+    B.Bytes = std::strtoull(R.str().c_str(), nullptr, 10);
+    B.Offset = std::strtoull(R.str().c_str(), nullptr, 10);
+    B.What = R.str();
+    K.SharedBuffers.push_back(std::move(B));
+  }
+  if (!R.ok() || N > 4096 || NB > 4096)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "truncated or corrupt compiled kernel");
   return K;
 }

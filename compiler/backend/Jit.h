@@ -17,6 +17,7 @@
 #include "compiler/backend/Occupancy.h"
 #include "compiler/backend/ResourceReport.h"
 #include "compiler/backend/Target.h"
+#include "compiler/codegen/SharedMemoryPlanner.h"
 
 #include "llvm/Support/Error.h"
 
@@ -72,10 +73,14 @@ struct CompiledKernel {
   ResourceUsage Resources;
   Occupancy Occ;
   std::vector<StageTime> Times; ///< not serialized
-  /// The kernel has a tl.dot, which tessel lowers on FMA units (tensor cores
-  /// come with issue 11): its registers and spills are not what Triton's
-  /// mma/wgmma code uses, so findings about them stay silent.
+  /// The kernel has a tl.dot. On FMA units (no tensor cores for it) and on
+  /// tessel's mma.sync code (operands staged without pipelining, pointers
+  /// not yet vectorized like Triton's) its registers and spills are not
+  /// what Triton's code uses, so findings about them stay silent.
   bool FmaDot = false;
+  /// Every shared buffer of the kernel (codegen's SharedMemoryPlanner),
+  /// placed: what takes Launch.DynamicShared. Set by jitKernel.
+  std::vector<codegen::SharedBuffer> SharedBuffers;
 
   bool assembled() const { return !Cubin.empty(); }
   /// Static + dynamic shared memory per block.

@@ -131,6 +131,8 @@ KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const 
     JO.Assemble = Opts.Assemble;
     JO.KeepLlvm = Opts.KeepLlvm;
     JO.Assembler = Opts.Assembler;
+    if (Opts.Worker)
+      return Opts.Worker->compile(*C.Module, Launch, JO, Opts.WorkerTimeoutSeconds, Opts.Cancelled);
     if (!Opts.WorkerProgram.empty())
       return compileInWorker(*C.Module, Launch, JO, Opts.WorkerProgram, Opts.WorkerTimeoutSeconds);
     return compileModule(*C.Module, Launch, JO);
@@ -140,6 +142,7 @@ KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const 
     return R;
   }
   K->FmaDot = hasDot(L.Function->body());
+  K->SharedBuffers = C.ABI.SharedBuffers;
   for (StageTime &T : K->Times)
     R.Times.push_back(std::move(T));
   K->Times.clear();

@@ -15,12 +15,14 @@
 
 #include "compiler/backend/CompileCache.h"
 #include "compiler/backend/Jit.h"
+#include "compiler/backend/JitWorker.h"
 #include "compiler/codegen/Codegen.h"
 #include "compiler/frontend/Discovery.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/sema/Lowering.h"
 #include "compiler/support/Problem.h"
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +43,12 @@ struct KernelJitOptions {
   /// `WorkerProgram jit-worker ...` (see runJitWorker). Empty: in process.
   std::string WorkerProgram;
   unsigned WorkerTimeoutSeconds = 300;
+  /// A long-lived worker to run the LLVM stages in (the language server);
+  /// takes precedence over WorkerProgram.
+  JitWorkerProcess *Worker = nullptr;
+  /// Set by another thread to abandon the compile (a newer edit); honoured
+  /// by Worker while it compiles.
+  const std::atomic<bool> *Cancelled = nullptr;
 };
 
 struct KernelJitResult {

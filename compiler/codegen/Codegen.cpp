@@ -114,7 +114,7 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
   ABI.ParamTypes.push_back(ptxParamType(ElemType{ScalarKind::I8, 1}));
 
   AxisInfoAnalysis AI(F, Opts.DivisibleBy16);
-  LayoutPlan Plan = assignLayouts(F, static_cast<unsigned>(Opts.NumWarps), AI);
+  LayoutPlan Plan = assignLayouts(F, static_cast<unsigned>(Opts.NumWarps), AI, Opts.Arch);
 
   auto *FT = llvm::FunctionType::get(TB.getVoidTy(), ParamTys, false);
   llvm::Function *K = llvm::Function::Create(FT, llvm::GlobalValue::ExternalLinkage, F.name(), *M);
@@ -155,7 +155,9 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
   C.lowerBlock(F.body());
   C.B.CreateRetVoid();
   llvm::IRBuilder<>(C.prologue()).CreateBr(Body);
-  ABI.SharedBytes = static_cast<unsigned>((C.sharedBytes() + 15) / 16 * 16);
+  ABI.SharedBytes = static_cast<unsigned>(C.finishShared());
+  for (const SharedBuffer &Buf : C.sharedPlan().buffers())
+    ABI.SharedBuffers.push_back(Buf);
   if (DIB)
     DIB->finalize();
 

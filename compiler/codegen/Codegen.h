@@ -35,6 +35,7 @@
 #ifndef TESSEL_COMPILER_CODEGEN_CODEGEN_H
 #define TESSEL_COMPILER_CODEGEN_CODEGEN_H
 
+#include "compiler/codegen/SharedMemoryPlanner.h"
 #include "compiler/support/Problem.h"
 
 #include <memory>
@@ -87,8 +88,11 @@ struct KernelABI {
   /// (i1), ... including the two trailing scratch pointers.
   std::vector<std::string> ParamTypes;
   unsigned ThreadsPerBlock = 128;
-  /// Dynamic shared memory the launch passes (Triton's metadata "shared").
+  /// Dynamic shared memory the launch passes (Triton's metadata "shared"):
+  /// the SharedMemoryPlanner's total over SharedBuffers.
   unsigned SharedBytes = 0;
+  /// Every shared buffer the kernel uses, placed (offsets and liveness).
+  std::vector<SharedBuffer> SharedBuffers;
 };
 
 struct CodegenResult {

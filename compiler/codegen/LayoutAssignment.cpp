@@ -9,6 +9,7 @@
 /// each value the layout its consumer wants.
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/LayoutAssignment.h"
+#include "compiler/codegen/layout/MmaLayout.h"
 
 #include "compiler/ir/Ops.h"
 
@@ -123,8 +124,9 @@ struct Walker {
         Mask = S->mask();
       else if (auto *R = ir::dyn_cast<ir::AtomicRMWOp>(&O))
         Mask = R->mask();
-      MemAccess A = coalesce(O.operand(0), Mask, P.NumWarps, AI);
-      if (O.kind() != K::Load)
+      auto Seeded = P.Access.find(&O);
+      MemAccess A = Seeded != P.Access.end() ? Seeded->second : coalesce(O.operand(0), Mask, P.NumWarps, AI);
+      if (O.kind() != K::Load && Seeded == P.Access.end())
         A.Vector = O.kind() == K::Store ? A.Vector : 1;
       for (ir::Value *V : O.operands())
         want(V, A.Layout);
@@ -152,9 +154,22 @@ struct Walker {
     case K::Arange:
       resultLayout(O.result());
       return;
+    case K::Reshape: {
+      // The operand in the layout that makes the reshape free.
+      const ir::Value *In = O.operand(0);
+      if (!In->type().Shape.empty() && !O.result()->type().Shape.empty())
+        want(In, reshapeLayout(resultLayout(O.result()), In->type().Shape));
+      return;
+    }
+    case K::Permute: {
+      const auto &Order = ir::cast<ir::PermuteOp>(&O)->order();
+      std::vector<int64_t> Inverse(Order.size());
+      for (size_t I = 0; I < Order.size(); ++I)
+        Inverse[static_cast<size_t>(Order[I])] = static_cast<int64_t>(I);
+      want(O.operand(0), permuteLayout(resultLayout(O.result()), Inverse));
+      return;
+    }
     case K::Reduce:
-    case K::Reshape:
-    case K::Permute:
     case K::Join:
     case K::Split:
     case K::Dot:
@@ -212,9 +227,125 @@ struct Walker {
 };
 } // namespace
 
-LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInfoAnalysis &AI) {
+bool usesMma(const ir::Op &Op, int Arch) {
+  const auto *O = ir::dyn_cast<ir::DotOp>(&Op);
+  if (!O || Arch < 80)
+    return false;
+  const auto &AS = O->a()->type().Shape, &BS = O->b()->type().Shape;
+  if (AS.size() != 2 || BS.size() != 2)
+    return false;
+  ScalarKind A = O->a()->type().Elem.Scalar, B = O->b()->type().Elem.Scalar;
+  if (A != B || (A != ScalarKind::FP16 && A != ScalarKind::BF16) || O->result()->type().Elem.Scalar != ScalarKind::FP32)
+    return false;
+  return AS[0] >= 16 && BS[1] >= 16 && AS[1] >= 16 && AS[1] % 16 == 0;
+}
+
+namespace {
+/// The forward seeding of MMA layouts (LayoutAssignment.h).
+struct MmaSeeder {
+  LayoutPlan &P;
+  const AxisInfoAnalysis &AI;
+  int Arch;
+  std::unordered_map<const ir::Value *, std::vector<const ir::Op *>> Users;
+
+  void collect(const ir::Block &B) {
+    for (const auto &O : B.ops()) {
+      for (ir::Value *V : O->operands())
+        Users[V].push_back(O.get());
+      for (const auto &R : O->regions())
+        collect(*R);
+    }
+  }
+  void seedDots(const ir::Block &B) {
+    for (const auto &O : B.ops()) {
+      if (usesMma(*O, Arch)) {
+        const auto *D = ir::cast<ir::DotOp>(O.get());
+        const auto &Shape = D->result()->type().Shape;
+        LinearLayout L = mmaAccumulatorLayout(Shape[0], Shape[1], P.NumWarps);
+        set(D->acc(), L);
+        set(D->result(), L);
+      }
+      for (const auto &R : O->regions())
+        seedDots(*R);
+    }
+  }
+  static bool elementwise(const ir::Op &O) {
+    using K = ir::OpKind;
+    switch (O.kind()) {
+    case K::Load:
+    case K::Store:
+    case K::AtomicRMW:
+    case K::AtomicCas:
+    case K::Broadcast:
+    case K::ExpandDims:
+    case K::Reduce:
+    case K::Reshape:
+    case K::Permute:
+    case K::Join:
+    case K::Split:
+    case K::Dot:
+    case K::Scan:
+    case K::DevicePrint:
+    case K::DeviceAssert:
+      return false;
+    default:
+      return O.numResults() == 1 && O.regions().empty();
+    }
+  }
+  void set(const ir::Value *V, const LinearLayout &L) {
+    if (V->type().Shape != L.Shape || P.Wanted.count(V))
+      return;
+    P.Wanted.emplace(V, L);
+    auto It = Users.find(V);
+    if (It == Users.end())
+      return;
+    for (const ir::Op *U : It->second) {
+      if (U->kind() == ir::OpKind::Yield) {
+        const ir::Op *Parent = U->parentBlock() ? U->parentBlock()->parentOp() : nullptr;
+        const auto *F = Parent ? ir::dyn_cast<ir::ForOp>(Parent) : nullptr;
+        if (!F)
+          continue;
+        for (unsigned I = 0; I < U->numOperands() && I < F->numInits(); ++I)
+          if (U->operand(I) == V) {
+            set(F->init(I), L);
+            set(F->body()->argument(1 + I), L);
+            set(F->result(I), L);
+          }
+      } else if (const auto *S = ir::dyn_cast<ir::StoreOp>(U); S && S->value() == V) {
+        store(*S, L);
+      } else if (elementwise(*U) && U->result()->type().Shape == L.Shape) {
+        set(U->result(), L);
+      }
+    }
+  }
+  /// The store writes from L: consecutive registers along the last
+  /// dimension, as far as the pointer's alignment and the mask allow.
+  void store(const ir::StoreOp &S, const LinearLayout &L) {
+    if (P.Access.count(&S))
+      return;
+    const AxisInfo &PI = AI.get(S.ptr());
+    unsigned Last = L.rank() - 1;
+    int64_t ElemBytes = std::max(1, bitWidth(S.ptr()->type().Elem.pointee().Scalar) / 8);
+    int64_t Vec = std::min<int64_t>(L.contiguousRegs(Last), floorPow2(PI.Contiguity[Last]));
+    Vec = std::min(Vec, std::max<int64_t>(1, PI.Divisibility[Last] / ElemBytes));
+    if (S.mask())
+      Vec = std::min(Vec, floorPow2(AI.get(S.mask()).Constancy[Last]));
+    MemAccess A;
+    A.Layout = L;
+    A.Vector = static_cast<unsigned>(std::max<int64_t>(1, Vec));
+    P.Access.emplace(&S, std::move(A));
+  }
+};
+} // namespace
+
+LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInfoAnalysis &AI, int Arch) {
   LayoutPlan P;
   P.NumWarps = NumWarps;
+  if (Arch >= 80) {
+    MmaSeeder S{P, AI, Arch, {}};
+    S.collect(F.body());
+    S.seedDots(F.body());
+  }
   Walker W{P, AI};
   W.walk(F.body());
   return P;

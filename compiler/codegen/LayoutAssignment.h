@@ -23,6 +23,15 @@
 ///     consumer constrains gets Triton's default blocked layout for its
 ///     shape; loop-carried values take the layout of the op's results.
 ///
+/// Before the walk, every tl.dot that runs on tensor cores (usesMma) seeds
+/// Triton's MMA accumulator layout (layout/MmaLayout.h) on its result and
+/// accumulator, and the seed flows forward as RemoveLayoutConversions
+/// propagates it: through the loop that carries the accumulator (init,
+/// region argument, result), through elementwise ops and casts of the same
+/// shape, and into a store of such a value, which then writes from the MMA
+/// layout (pairs of consecutive elements) instead of converting the tile.
+/// Seeds win over what the walk would want later.
+///
 /// Lowering gives each produced tile its wanted layout where the op can
 /// produce any layout (elementwise, constants, arange, loads use their
 /// access layout); where the producer's layout and the consumer's differ,
@@ -61,7 +70,12 @@ struct LayoutPlan {
   LinearLayout wanted(const ir::Value *V) const;
 };
 
-LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInfoAnalysis &AI);
+/// Arch is the compute capability x 10 (tensor cores from 80).
+LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInfoAnalysis &AI, int Arch = 0);
+
+/// Whether Dot runs as `mma.sync.m16n8k16` on Arch: rank 2, fp16 x fp16 or
+/// bf16 x bf16 into fp32, M and N at least 16, K a multiple of 16.
+bool usesMma(const ir::Op &Dot, int Arch);
 
 /// Triton's default layout for a tile of Shape: blocked, one element per
 /// thread along the fastest dimension, lanes and warps filled row-major.

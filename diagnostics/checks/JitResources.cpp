@@ -32,6 +32,49 @@ static std::string firstLines(const std::string &S, size_t Max = 8) {
   return Pos >= S.size() ? trimEnd(S) : trimEnd(S.substr(0, Pos)) + "\n...";
 }
 
+std::optional<Finding> sharedMemoryOveruse(const JitSite &Site, const backend::CompiledKernel &K) {
+  unsigned Limit = backend::smLimits(Site.Arch).MaxSharedPerBlock;
+  uint64_t Required = K.sharedBytes();
+  if (Required <= Limit)
+    return std::nullopt;
+  // Triton's words (runtime/errors.py), then what takes the space.
+  std::string Msg = "out of resource: shared memory, Required: " + std::to_string(Required) +
+                    ", Hardware limit: " + std::to_string(Limit) +
+                    ". Reducing block sizes or `num_stages` may help. In use at once (" + Site.Arch.name() + "):";
+  std::vector<codegen::SharedBuffer> Live;
+  for (const codegen::SharedBuffer &B : K.SharedBuffers)
+    if (B.Offset + B.Bytes > 0)
+      Live.push_back(B);
+  // The buffers live together with the one that ends highest.
+  const codegen::SharedBuffer *Top = nullptr;
+  for (const codegen::SharedBuffer &B : Live)
+    if (!Top || B.Offset + B.Bytes > Top->Offset + Top->Bytes)
+      Top = &B;
+  std::vector<codegen::SharedBuffer> Taking;
+  for (const codegen::SharedBuffer &B : Live)
+    if (Top && B.Begin <= Top->End && Top->Begin <= B.End)
+      Taking.push_back(B);
+  std::stable_sort(Taking.begin(), Taking.end(),
+                   [](const codegen::SharedBuffer &A, const codegen::SharedBuffer &B) { return A.Offset < B.Offset; });
+  SourceRange At = Site.ConfigRange ? *Site.ConfigRange : Site.KernelName;
+  Finding F{DiagId::SharedMemoryOveruse, codeInfo(DiagId::SharedMemoryOveruse).DefaultSeverity, At, "", {}, {},
+            Site.Specialization};
+  for (size_t I = 0; I < Taking.size(); ++I) {
+    const codegen::SharedBuffer &B = Taking[I];
+    std::string Part =
+        std::string(codegen::sharedBufferKindName(B.Kind)) + " " + B.What + ": " + std::to_string(B.Bytes) + " bytes";
+    if (B.Stages > 1)
+      Part += " (" + std::to_string(B.Stages) + " stages of " + std::to_string(B.Bytes / B.Stages) + ")";
+    Msg += (I ? "; " : " ") + Part;
+    if (!B.Where.empty())
+      F.Related.push_back({B.Where, Part, nullptr});
+  }
+  F.Message = std::move(Msg);
+  if (Site.ConfigRange)
+    F.Related.push_back({Site.KernelName, "the kernel compiled under this config", nullptr});
+  return F;
+}
+
 std::vector<Finding> jitFindings(const JitSite &Site, const backend::KernelJitResult &Result) {
   std::vector<Finding> Out;
   std::string Arch = Site.Arch.name();
@@ -41,9 +84,15 @@ std::vector<Finding> jitFindings(const JitSite &Site, const backend::KernelJitRe
   if (!Result.Error.empty())
     Out.push_back(make(DiagId::JitFailed, Site.KernelName,
                        "tessel could not compile this kernel for " + Arch + ": " + firstLines(Result.Error), Site));
-  if (!Result.Kernel || !Result.Kernel->assembled())
+  if (!Result.Kernel)
     return Out;
   const backend::CompiledKernel &K = *Result.Kernel;
+  // Triton's launch-time check (CompiledKernel._init_handles), known here
+  // from the planned buffers without a GPU or an assembler.
+  if (std::optional<Finding> F = sharedMemoryOveruse(Site, K))
+    Out.push_back(std::move(*F));
+  if (!K.assembled())
+    return Out;
   // tl.dot on FMA units needs far more registers than Triton's tensor-core
   // code: a spill there would be tessel's, not the user's.
   if (K.FmaDot)

@@ -7,7 +7,8 @@
 /// occupancy limited by registers or shared memory to under half of the
 /// SM's warps (TS402, information), and a kernel tessel could not compile
 /// (TS403, error at the construct the lowering or code generator stopped at,
-/// or at the kernel's name for a back-end failure). A kernel with a tl.dot
+/// or at the kernel's name for a back-end failure), and shared memory above
+/// the per-block limit (TS404, error at the config, with what takes it). A kernel with a tl.dot
 /// gets no TS401/TS402: tessel lowers it on FMA units for now, with far
 /// more registers than Triton's tensor-core code, so its figures would not
 /// be the user's.
@@ -31,6 +32,7 @@
 #define TESSEL_DIAGNOSTICS_CHECKS_JITRESOURCES_H
 
 #include "compiler/backend/KernelJit.h"
+#include "compiler/backend/Occupancy.h"
 #include "diagnostics/Finding.h"
 
 #include <optional>
@@ -46,6 +48,12 @@ struct JitSite {
   std::optional<SourceRange> ConfigRange; ///< the autotune Config(...) that produced it
   backend::GpuArch Arch;
 };
+
+/// TS404: the kernel's shared memory above the arch's per-block opt-in limit
+/// (Triton's "out of resource: shared memory" at launch), at the autotune
+/// config (else the kernel's name), naming the buffers live at the peak,
+/// each also a related location at its op.
+std::optional<Finding> sharedMemoryOveruse(const JitSite &Site, const backend::CompiledKernel &K);
 
 /// Findings for one compiled (or failed) kernel specialization.
 std::vector<Finding> jitFindings(const JitSite &Site, const backend::KernelJitResult &Result);

@@ -1,10 +1,14 @@
 //===- CodeLens.cpp - what each kernel costs, and how to run it -----------===//
 /// \file
 /// One Run lens per device, then a summary lens, then one lens per config
-/// (at most 16; a long autotune list ends with "+N more").
+/// (at most 16; a long autotune list ends with "+N more"), each with the JIT
+/// tier's figures where it has them.
 //===----------------------------------------------------------------------===//
 #include "lsp/features/CodeLens.h"
 #include "lsp/AnalyzedFile.h"
+
+#include <cmath>
+#include <cstdio>
 
 namespace tessel::lsp {
 
@@ -19,6 +23,57 @@ static std::string kwargsText(const PyDict &Kwargs) {
 }
 
 static constexpr const char *NotYetKnown = "registers/shared memory/spills not yet known";
+static constexpr const char *Compiling = "compiling…";
+
+static std::string bytesText(unsigned B) {
+  if (B < 1024)
+    return std::to_string(B) + " B";
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, B % 1024 ? "%.1f KiB" : "%.0f KiB", B / 1024.0);
+  return Buf;
+}
+
+std::string jitFiguresText(const diag::JitSummary &S) {
+  if (!S.Compiled) {
+    std::string Why = S.Failure.substr(0, S.Failure.find('\n'));
+    if (Why.size() > 100)
+      Why = Why.substr(0, 97) + "...";
+    return "not compiled: " + Why;
+  }
+  const backend::CompiledKernel &K = *S.Compiled;
+  if (K.Assembler.empty())
+    return "PTX only (no ptxas or nvJitLink found): registers not known";
+  const backend::ResourceUsage &R = K.Resources;
+  std::string T = std::to_string(R.Registers) + " regs · ";
+  if (!R.HasSpillCounts)
+    T += "spills not reported";
+  else if (R.spillBytes())
+    T += bytesText(R.spillBytes()) + " spills";
+  else
+    T += "0 spills";
+  T += " · " + bytesText(K.sharedBytes()) + " smem · ";
+  if (K.Occ.Limit == backend::OccupancyLimit::DoesNotFit)
+    T += "does not fit on an SM";
+  else
+    T += std::to_string(int(std::lround(K.Occ.fraction() * 100))) + "% occupancy";
+  if (K.FmaDot)
+    T += " (tl.dot on FMA units)";
+  return T;
+}
+
+/// The figures of Kernel under Config, "compiling…" while the tier works on
+/// it, or nullopt when the tier has nothing to say.
+static std::optional<std::string> figures(const CodeLensOptions &Opts, const std::string &Kernel,
+                                          std::optional<size_t> Config) {
+  auto It = Opts.Jit.find(Kernel);
+  if (It != Opts.Jit.end())
+    for (const JitFigures &F : It->second.Configs)
+      if (F.Config == Config)
+        return jitFiguresText(F.Summary);
+  if (Opts.JitEnabled && It != Opts.Jit.end() && It->second.Pending)
+    return std::string(Compiling);
+  return std::nullopt;
+}
 
 std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOptions &Opts) {
   std::vector<CodeLensInfo> Out;
@@ -40,7 +95,9 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
     }
     if (J->HasAutotune) {
       std::string Summary = std::to_string(J->Configs.size()) + " config" + (J->Configs.size() == 1 ? "" : "s");
-      Out.push_back({R, Summary + " · " + NotYetKnown, std::nullopt, Name});
+      std::optional<std::string> First = J->Configs.empty() ? std::nullopt : figures(Opts, Name, 0);
+      std::string What = !First ? NotYetKnown : *First == Compiling ? *First : "#0: " + *First;
+      Out.push_back({R, Summary + " · " + What, std::nullopt, Name});
       for (size_t I = 0; I < J->Configs.size(); ++I) {
         if (I == 16) {
           Out.push_back({R, "+" + std::to_string(J->Configs.size() - I) + " more configs", std::nullopt, Name});
@@ -51,17 +108,23 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
         std::string K = kwargsText(C.Kwargs);
         T += K.empty() ? "" : K + " · ";
         T += "num_warps=" + std::to_string(C.NumWarps) + " · num_stages=" + std::to_string(C.NumStages);
+        if (std::optional<std::string> Fig = figures(Opts, Name, I); Fig && *Fig != Compiling)
+          T += " · " + *Fig;
         Out.push_back({R, T, std::nullopt, Name});
       }
       continue;
     }
     // No autotune: the launch sites give the specializations.
+    // The tier compiles the first planned launch: its figures go on the
+    // first line.
+    std::optional<std::string> Fig = figures(Opts, Name, std::nullopt);
     if (J->Launches.empty()) {
-      Out.push_back({R,
-                     "num_warps=4 · num_stages=3 (defaults; no launch site in this file) · " + std::string(NotYetKnown),
-                     std::nullopt, Name});
+      Out.push_back(
+          {R, "num_warps=4 · num_stages=3 (defaults; no launch site in this file) · " + Fig.value_or(NotYetKnown),
+           std::nullopt, Name});
       continue;
     }
+    bool FirstLaunch = true;
     for (const LaunchSite &L : J->Launches) {
       std::string T = "launch at line " + std::to_string(F.Parsed->text().lineCol(L.Range.Begin).Line + 1) + ": ";
       std::string K;
@@ -75,7 +138,8 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
         K += std::string(K.empty() ? "" : ", ") + "num_warps=4";
       if (!Stages)
         K += ", num_stages=3";
-      Out.push_back({R, T + K + " · " + NotYetKnown, std::nullopt, Name});
+      Out.push_back({R, T + K + " · " + (FirstLaunch && Fig ? *Fig : std::string(NotYetKnown)), std::nullopt, Name});
+      FirstLaunch = false;
     }
   }
   return Out;

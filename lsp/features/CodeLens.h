@@ -3,14 +3,19 @@
 /// Above each kernel's `def`: Run actions (CPU interpreter; GPU when the
 /// machine has one) and one line per specialization the file reveals
 /// (autotune config or launch site) saying what is known of it. Registers,
-/// shared memory, spills and occupancy come from the code generator, which
-/// does not exist yet: the lens says "not yet known" rather than guessing.
+/// spills, shared memory and occupancy come from the server's JIT tier
+/// (lsp/JitTier.h) once it has compiled the kernel: the summary lens shows
+/// the first config's, each config's lens its own; until then the lens says
+/// the kernel is compiling (or, with the tier off, "not yet known") rather
+/// than guessing.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_LSP_FEATURES_CODELENS_H
 #define TESSEL_LSP_FEATURES_CODELENS_H
 
 #include "compiler/support/SourceRange.h"
+#include "diagnostics/JitCheck.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,9 +33,27 @@ struct CodeLensInfo {
   std::string Kernel;
 };
 
+/// One config's compile (Config nullopt: a kernel without autotune configs).
+struct JitFigures {
+  std::optional<size_t> Config;
+  diag::JitSummary Summary;
+};
+
+/// What the JIT tier knows of one kernel of the version.
+struct KernelJitLens {
+  bool Pending = false;            ///< queued or compiling, nothing valid yet
+  std::vector<JitFigures> Configs; ///< results valid for this version
+};
+
 struct CodeLensOptions {
   bool GpuAvailable = false;
+  /// The JIT tier is on: kernels without figures are "compiling".
+  bool JitEnabled = false;
+  std::map<std::string, KernelJitLens> Jit; ///< by kernel name
 };
+
+/// `24 regs · 0 spills · 0 B smem · 100% occupancy`, or why there is none.
+std::string jitFiguresText(const diag::JitSummary &S);
 
 std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOptions &Opts);
 

@@ -5,7 +5,9 @@
 /// (Content-Length or delimited), the rest is the client's input. The server
 /// runs deferred (no worker threads), so every input runs the same way; it
 /// must never crash, hang or leak, whatever the bytes. Run kernels spawn
-/// /bin/false, so fuzzing never starts another tessel.
+/// /bin/false, so fuzzing never starts another tessel; the JIT tier's
+/// background compiles are off (each would spend milliseconds in LLVM per
+/// input), and an IR view's worker is /bin/false too.
 //===----------------------------------------------------------------------===//
 #include "lsp/Server.h"
 #include "lsp/Transport.h"
@@ -23,6 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   Opts.Log = tessel::lsp::LogLevel::Error;
   Opts.SelfExecutable = "/bin/false";
   Opts.WatchClientProcess = false;
+  Opts.Jit = false;
   Opts.Transport.InputStyle = Data[0] & 1 ? tessel::lsp::FramingStyle::Delimited : tessel::lsp::FramingStyle::Standard;
   Opts.Transport.MaxMessageBytes = 1 << 20;
   std::string Output;

@@ -8,6 +8,8 @@ export interface TesselSettings {
   /** `auto` or an `sm_XX` target. */
   arch: string;
   inlayHintsEnable: boolean;
+  /** The server's JIT tier: background compiles for the code lenses' figures and TS401-TS403. */
+  jitEnable: boolean;
   runDevice: Device;
   traceServer: 'off' | 'messages' | 'verbose';
 }
@@ -16,6 +18,7 @@ export const defaultSettings: TesselSettings = {
   path: '',
   arch: 'auto',
   inlayHintsEnable: true,
+  jitEnable: true,
   runDevice: 'cpu',
   traceServer: 'off',
 };
@@ -51,6 +54,7 @@ export function parseSettings(get: (key: string) => unknown): ParsedSettings {
       path: pick('path', defaultSettings.path, isString, 'a string'),
       arch: pick('arch', defaultSettings.arch, isArch, `one of ${supportedArchs.join(', ')}`),
       inlayHintsEnable: pick('inlayHints.enable', defaultSettings.inlayHintsEnable, isBool, 'true or false'),
+      jitEnable: pick('jit.enable', defaultSettings.jitEnable, isBool, 'true or false'),
       runDevice: pick('run.device', defaultSettings.runDevice, isDevice, "'cpu' or 'gpu'"),
       traceServer: pick('trace.server', defaultSettings.traceServer, isTrace, "'off', 'messages' or 'verbose'"),
     },
@@ -73,10 +77,11 @@ export function serverArgs(s: TesselSettings, clientPid?: number): string[] {
 export interface ServerSettings {
   arch: string;
   inlayHints: { enable: boolean };
+  jit: { enable: boolean };
 }
 
 export function serverSettings(s: TesselSettings): ServerSettings {
-  return { arch: s.arch, inlayHints: { enable: s.inlayHintsEnable } };
+  return { arch: s.arch, inlayHints: { enable: s.inlayHintsEnable }, jit: { enable: s.jitEnable } };
 }
 
 /**
@@ -90,7 +95,7 @@ export type ChangeAction = 'restart' | 'notify' | 'client' | 'none';
 
 export function changeAction(affects: (section: string) => boolean): ChangeAction {
   if (affects('tessel.path') || affects('tessel.arch')) return 'restart';
-  if (affects('tessel.inlayHints')) return 'notify';
+  if (affects('tessel.inlayHints') || affects('tessel.jit')) return 'notify';
   if (affects('tessel')) return 'client';
   return 'none';
 }

@@ -246,4 +246,43 @@ int64_t SharedLayout::numel() const {
   return std::accumulate(Shape.begin(), Shape.end(), int64_t{1}, std::multiplies<>());
 }
 
+LinearLayout reshapeLayout(const LinearLayout &L, const std::vector<int64_t> &NewShape) {
+  auto Map = [&](const Coord &C) {
+    int64_t Idx = 0;
+    for (size_t D = 0; D < L.Shape.size(); ++D)
+      Idx = Idx * L.Shape[D] + C[D];
+    Coord Out(NewShape.size());
+    for (size_t D = NewShape.size(); D-- > 0;) {
+      Out[D] = Idx % NewShape[D];
+      Idx /= NewShape[D];
+    }
+    return Out;
+  };
+  LinearLayout Out{NewShape, {}, {}, {}};
+  for (const Coord &C : L.Reg)
+    Out.Reg.push_back(Map(C));
+  for (const Coord &C : L.Lane)
+    Out.Lane.push_back(Map(C));
+  for (const Coord &C : L.Warp)
+    Out.Warp.push_back(Map(C));
+  return Out;
+}
+
+LinearLayout permuteLayout(const LinearLayout &L, const std::vector<int64_t> &Order) {
+  auto Map = [&](const Coord &C) {
+    Coord Out(Order.size());
+    for (size_t I = 0; I < Order.size(); ++I)
+      Out[I] = C[static_cast<size_t>(Order[I])];
+    return Out;
+  };
+  LinearLayout Out{Map(L.Shape), {}, {}, {}};
+  for (const Coord &C : L.Reg)
+    Out.Reg.push_back(Map(C));
+  for (const Coord &C : L.Lane)
+    Out.Lane.push_back(Map(C));
+  for (const Coord &C : L.Warp)
+    Out.Warp.push_back(Map(C));
+  return Out;
+}
+
 } // namespace tessel::codegen

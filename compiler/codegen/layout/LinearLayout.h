@@ -133,6 +133,15 @@ LinearLayout restrictLayout(const LinearLayout &Parent, unsigned Dim, std::vecto
 /// result of expand_dims of a tile in layout L).
 LinearLayout insertDim(const LinearLayout &L, unsigned Dim);
 
+/// L over NewShape (same element count): every basis keeps its row-major
+/// element index. A reshape that keeps the order (Triton's inferred reshape
+/// encoding) is then free: the same registers, reinterpreted.
+LinearLayout reshapeLayout(const LinearLayout &L, const std::vector<int64_t> &NewShape);
+
+/// L with its dimensions permuted: result dimension I is L's dimension
+/// Order[I] (tl.permute / tl.trans move no data).
+LinearLayout permuteLayout(const LinearLayout &L, const std::vector<int64_t> &Order);
+
 /// Triton's SharedEncodingAttr, in the one form tessel uses so far: row
 /// major, no swizzle. offset() is the element index into the scratch.
 struct SharedLayout {

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 /// \file
 /// `dot(a, b, acc)` as Triton's FMA path (DotOpToLLVM/FMA.cpp) computes it,
-/// until tensor cores arrive (issue 11): both operands are staged in the
+/// for the dots tensor cores do not take (DotMma.cpp has those): both operands are staged in the
 /// shared scratch (row major, a first), and each accumulator register
 /// (b, m, n) adds a[b, m, k] * b[b, k, n] for k = 0..K-1 in order, one fma
 /// each, in the accumulator's type (fp16/bf16/fp8 operands widen exactly to
@@ -24,6 +24,8 @@ bool lowerDot(LoweringContext &C, const ir::Op &Op) {
   const auto *O = ir::dyn_cast<ir::DotOp>(&Op);
   if (!O)
     return false;
+  if (usesMma(Op, C.Opts.Arch) && lowerDotMma(C, *O))
+    return true;
   llvm::IRBuilder<> &B = C.B;
   const auto &AS = O->a()->type().Shape, &BS = O->b()->type().Shape;
   unsigned Rank = static_cast<unsigned>(AS.size());
@@ -38,14 +40,16 @@ bool lowerDot(LoweringContext &C, const ir::Op &Op) {
   int64_t Batch = Rank == 3 ? AS[0] : 1;
   LinearLayout L = C.wanted(O->result());
   Tile Acc = C.getAs(O->acc(), L);
-  // Stage a at element 0 of its type, b after it (16-byte aligned).
+  // Both operand tiles stay in shared memory for the whole k loop.
   uint64_t ABytes = static_cast<uint64_t>(Batch * M * K) * C.M.getDataLayout().getTypeAllocSize(C.memType(AE));
-  ABytes = (ABytes + 15) / 16 * 16;
   uint64_t BBytes = static_cast<uint64_t>(Batch * K * N) * C.M.getDataLayout().getTypeAllocSize(C.memType(BE));
-  C.needShared(ABytes + BBytes);
+  unsigned ABuf = C.openShared(SharedBufferKind::DotOperand,
+                               "operand a of tl.dot, " + LoweringContext::tileString(O->a()->type().Shape, AE), ABytes);
+  unsigned BBuf = C.openShared(SharedBufferKind::DotOperand,
+                               "operand b of tl.dot, " + LoweringContext::tileString(O->b()->type().Shape, BE), BBytes);
+  llvm::Value *ABase = C.sharedBase(ABuf), *BBase = C.sharedBase(BBuf);
   C.barrier();
-  C.stageToShared(C.get(O->a()), AE, nullptr, false);
-  llvm::Value *BBase = C.sharedElement(ElemType{ScalarKind::I8}, C.i32(static_cast<int64_t>(ABytes)));
+  C.stageToShared(C.get(O->a()), AE, ABase, 0, false);
   {
     const Tile &T = C.get(O->b());
     for (unsigned R = 0; R < T.Regs.size(); ++R)
@@ -100,7 +104,8 @@ bool lowerDot(LoweringContext &C, const ir::Op &Op) {
   auto LoadA = [&](llvm::Value *Base) {
     auto [It, New] = AVals.try_emplace(Base);
     if (New)
-      It->second = Widen(C.fromMem(B.CreateLoad(C.memType(AE), C.sharedElement(AE, B.CreateAdd(Base, Kv))), AE), AE);
+      It->second =
+          Widen(C.fromMem(B.CreateLoad(C.memType(AE), C.sharedElement(ABase, AE, B.CreateAdd(Base, Kv))), AE), AE);
     return It->second;
   };
   auto LoadB = [&](llvm::Value *Base) {
@@ -124,6 +129,8 @@ bool lowerDot(LoweringContext &C, const ir::Op &Op) {
     AccPhi[R]->addIncoming(Out.Regs[R], Loop);
   B.CreateCondBr(B.CreateICmpULT(KNext, C.i32(K)), Loop, Exit);
   B.SetInsertPoint(Exit);
+  C.closeShared(ABuf);
+  C.closeShared(BBuf);
   C.set(O->result(), std::move(Out));
   return true;
 }

@@ -10,6 +10,7 @@
 #include "compiler/codegen/lower/LoweringContext.h"
 
 #include "compiler/codegen/lower/Lowerings.h"
+#include "compiler/ir/TypeUtils.h"
 
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
@@ -195,27 +196,54 @@ llvm::Value *LoweringContext::ownerPredicate(const LinearLayout &L) {
 
 void LoweringContext::barrier() { B.CreateCall(intrinsic(llvm::Intrinsic::nvvm_barrier0)); }
 
-llvm::Value *LoweringContext::sharedElement(ElemType E, llvm::Value *Index) {
-  return B.CreateGEP(memType(E), Smem, {Index});
+llvm::Value *LoweringContext::sharedElement(llvm::Value *Base, ElemType E, llvm::Value *Index) {
+  return B.CreateGEP(memType(E), Base, {Index});
 }
 
-void LoweringContext::stageToShared(const Tile &T, ElemType E, llvm::Value *Base, bool Barrier) {
+std::string LoweringContext::tileString(const std::vector<int64_t> &Shape, ElemType E) {
+  std::string S;
+  for (int64_t D : Shape)
+    S += (S.empty() ? "" : "x") + std::to_string(D);
+  return (S.empty() ? "" : S + " ") + ir::elemString(E);
+}
+
+unsigned LoweringContext::openShared(SharedBufferKind K, std::string What, uint64_t Bytes, unsigned Stages) {
+  Planner.step();
+  unsigned Id = Planner.open(K, std::move(What), Bytes, CurrentOp ? CurrentOp->loc() : SourceRange{}, Stages);
+  auto *G = new llvm::GlobalVariable(M, llvm::ArrayType::get(B.getInt8Ty(), 0), false,
+                                     llvm::GlobalValue::ExternalLinkage, nullptr, "smem.buffer." + std::to_string(Id),
+                                     nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+  G->setAlignment(llvm::Align(16));
+  Bases.push_back(G);
+  return Id;
+}
+
+llvm::Value *LoweringContext::scratch(SharedBufferKind K, std::string What, uint64_t Bytes) {
+  unsigned Id = openShared(K, std::move(What), Bytes);
+  Planner.close(Id);
+  return Bases[Id];
+}
+
+uint64_t LoweringContext::finishShared() {
+  Planner.plan();
+  for (size_t I = 0; I < Bases.size(); ++I) {
+    llvm::Constant *At = llvm::ConstantExpr::getInBoundsGetElementPtr(
+        B.getInt8Ty(), Smem, B.getInt32(static_cast<uint32_t>(Planner.buffers()[I].Offset)));
+    Bases[I]->replaceAllUsesWith(At);
+    Bases[I]->eraseFromParent();
+  }
+  Bases.clear();
+  return Planner.total();
+}
+
+void LoweringContext::stageToShared(const Tile &T, ElemType E, llvm::Value *Base, int64_t ElemOffset, bool Barrier) {
   if (Barrier)
     barrier();
-  int64_t Numel = 1;
-  for (int64_t D : T.Layout.Shape)
-    Numel *= D;
-  llvm::Type *MT = memType(E);
-  uint64_t Bytes = M.getDataLayout().getTypeAllocSize(MT);
-  uint64_t Start = 0;
-  if (auto *CI = llvm::dyn_cast_or_null<llvm::ConstantInt>(Base))
-    Start = CI->getZExtValue();
-  needShared((Start + static_cast<uint64_t>(Numel)) * Bytes);
   for (unsigned R = 0; R < T.Regs.size(); ++R) {
     llvm::Value *Idx = linearIndex(T.Layout, R);
-    if (Base)
-      Idx = B.CreateAdd(Idx, Base);
-    B.CreateStore(toMem(T.Regs[R], E), sharedElement(E, Idx));
+    if (ElemOffset)
+      Idx = B.CreateAdd(Idx, i32(ElemOffset));
+    B.CreateStore(toMem(T.Regs[R], E), sharedElement(Base, E, Idx));
   }
 }
 
@@ -245,10 +273,15 @@ Tile LoweringContext::convert(const Tile &T, const LinearLayout &To, ElemType E)
     Out.Regs.assign(To.numRegs(), T.Regs[0]);
     return Out;
   }
-  stageToShared(T, E);
+  int64_t Numel = 1;
+  for (int64_t D : T.Layout.Shape)
+    Numel *= D;
+  llvm::Value *Buf = scratch(SharedBufferKind::LayoutConversion, tileString(T.Layout.Shape, E),
+                             static_cast<uint64_t>(Numel) * M.getDataLayout().getTypeAllocSize(memType(E)));
+  stageToShared(T, E, Buf);
   barrier();
   for (unsigned R = 0; R < To.numRegs(); ++R)
-    Out.Regs.push_back(fromMem(B.CreateLoad(memType(E), sharedElement(E, linearIndex(To, R))), E));
+    Out.Regs.push_back(fromMem(B.CreateLoad(memType(E), sharedElement(Buf, E, linearIndex(To, R))), E));
   return Out;
 }
 
@@ -278,9 +311,16 @@ void LoweringContext::lowerOp(const ir::Op &O) {
     LineCol LC = Src->lineCol(O.loc().Begin);
     B.SetCurrentDebugLocation(llvm::DILocation::get(Ctx, LC.Line + 1, LC.Column + 1, Scope));
   }
+  // Buffers opened by this op are disjoint from those of earlier ops.
+  Planner.step();
+  const ir::Op *Outer = CurrentOp;
+  CurrentOp = &O;
   for (Family F : Families)
-    if (F(*this, O))
+    if (F(*this, O)) {
+      CurrentOp = Outer;
       return;
+    }
+  CurrentOp = Outer;
   unsupported(O, "'" + std::string(ir::opName(O.kind())) + "'");
 }
 

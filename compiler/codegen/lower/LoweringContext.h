@@ -14,8 +14,13 @@
 ///    and, per layout, the thread's part of each coordinate;
 ///  - layout conversion (`convert`: in registers when the new layout only
 ///    selects registers, else through the dynamic shared memory), barriers,
-///    the shared scratch (every use starts at offset 0 after a barrier, and
-///    KernelABI::SharedBytes is the largest use);
+///    shared buffers: every use of shared memory is a buffer of the
+///    SharedMemoryPlanner, asked for with scratch() (used only by the code
+///    emitted next) or openShared()/closeShared() (live across other code);
+///    every use starts after a barrier, so buffers that are not live at the
+///    same time may share bytes. A buffer's base is a placeholder until
+///    finishShared() places the buffers and rewrites the bases to offsets of
+///    `global_smem`;
 ///  - problems: an op a family cannot lower reports UnsupportedConstruct at
 ///    its range and gives poison results, so lowering goes on and reports
 ///    every such op once; the module is then dropped.
@@ -29,6 +34,7 @@
 #include "compiler/codegen/AxisInfo.h"
 #include "compiler/codegen/Codegen.h"
 #include "compiler/codegen/LayoutAssignment.h"
+#include "compiler/codegen/SharedMemoryPlanner.h"
 #include "compiler/codegen/layout/LinearLayout.h"
 #include "compiler/ir/Ops.h"
 #include "compiler/numerics/FloatFormats.h"
@@ -108,15 +114,28 @@ public:
 
   // Layouts and shared memory.
   Tile convert(const Tile &T, const LinearLayout &To, ElemType E);
-  /// Writes T's registers into the scratch at their row-major index (after
-  /// a barrier), as elements of memType(E) starting at element Base.
-  void stageToShared(const Tile &T, ElemType E, llvm::Value *Base = nullptr, bool Barrier = true);
-  /// Pointer to element Index (i32) of memType(E) in the scratch.
-  llvm::Value *sharedElement(ElemType E, llvm::Value *Index);
+  /// A buffer for the code emitted next (live at one program point only):
+  /// its base pointer. What says what it holds, for the report.
+  llvm::Value *scratch(SharedBufferKind K, std::string What, uint64_t Bytes);
+  /// A buffer live until closeShared(Id), for the op being lowered.
+  unsigned openShared(SharedBufferKind K, std::string What, uint64_t Bytes, unsigned Stages = 1);
+  void closeShared(unsigned Id) {
+    Planner.step();
+    Planner.close(Id);
+  }
+  llvm::Value *sharedBase(unsigned Id) const { return Bases[Id]; }
+  /// Writes T's registers into buffer Base at their row-major index plus
+  /// ElemOffset (after a barrier when Barrier), as elements of memType(E).
+  void stageToShared(const Tile &T, ElemType E, llvm::Value *Base, int64_t ElemOffset = 0, bool Barrier = true);
+  /// Pointer to element Index (i32) of memType(E) in buffer Base.
+  llvm::Value *sharedElement(llvm::Value *Base, ElemType E, llvm::Value *Index);
+  /// "128x64 fp16": a tile type for buffer descriptions.
+  static std::string tileString(const std::vector<int64_t> &Shape, ElemType E);
   void barrier();
-  /// Records that a use needs Bytes of scratch.
-  void needShared(uint64_t Bytes) { SharedBytes = std::max(SharedBytes, Bytes); }
-  uint64_t sharedBytes() const { return SharedBytes; }
+  /// Places every buffer and rewrites the placeholder bases; returns the
+  /// kernel's dynamic shared memory (SharedMemoryPlanner::total).
+  uint64_t finishShared();
+  const SharedMemoryPlanner &sharedPlan() const { return Planner; }
 
   // Blocks and ops.
   void lowerBlock(const ir::Block &Blk);
@@ -151,7 +170,11 @@ private:
   llvm::BasicBlock *Prologue = nullptr;
   llvm::Value *Tid = nullptr, *Lane = nullptr, *Warp = nullptr;
   llvm::GlobalVariable *Smem = nullptr;
-  uint64_t SharedBytes = 0;
+  SharedMemoryPlanner Planner;
+  /// Placeholder base of each buffer, by id.
+  std::vector<llvm::GlobalVariable *> Bases;
+  /// The op being lowered (buffers are attributed to it).
+  const ir::Op *CurrentOp = nullptr;
   llvm::DISubprogram *Scope = nullptr;
   const SourceText *Src = nullptr;
 };

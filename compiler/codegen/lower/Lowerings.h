@@ -14,6 +14,7 @@
 #define TESSEL_COMPILER_CODEGEN_LOWER_LOWERINGS_H
 
 namespace tessel::ir {
+class DotOp;
 class Op;
 } // namespace tessel::ir
 
@@ -44,6 +45,10 @@ bool lowerRandom(LoweringContext &C, const ir::Op &O);
 bool lowerDebug(LoweringContext &C, const ir::Op &O);
 /// dot on FMA units (Dot.cpp).
 bool lowerDot(LoweringContext &C, const ir::Op &O);
+/// The tensor-core half of the dot family (DotMma.cpp), for dots usesMma
+/// accepts whose result the plan put in the MMA layout; false otherwise
+/// (Dot.cpp then uses FMA units).
+bool lowerDotMma(LoweringContext &C, const ir::DotOp &O);
 
 } // namespace tessel::codegen
 

@@ -394,9 +394,10 @@ static void lowerAtomic(LoweringContext &C, const ir::Op &O, const MemAccess &A)
     int64_t Numel = 1;
     for (int64_t D : L.Shape)
       Numel *= D;
-    C.needShared(static_cast<uint64_t>(Numel) * (Bits / 8));
+    llvm::Value *Buf = C.scratch(SharedBufferKind::AtomicScratch, LoweringContext::tileString(L.Shape, E),
+                                 static_cast<uint64_t>(Numel) * (Bits / 8));
     for (unsigned R = 0; R < L.numRegs(); ++R) {
-      llvm::Value *Slot = C.sharedElement(E, C.linearIndex(L, R));
+      llvm::Value *Slot = C.sharedElement(Buf, E, C.linearIndex(L, R));
       llvm::BasicBlock *Cur = B.GetInsertBlock();
       llvm::BasicBlock *Write = llvm::BasicBlock::Create(C.Ctx, "atomic.share", &C.Kernel);
       llvm::BasicBlock *Done = llvm::BasicBlock::Create(C.Ctx, "atomic.shared", &C.Kernel);
@@ -409,7 +410,7 @@ static void lowerAtomic(LoweringContext &C, const ir::Op &O, const MemAccess &A)
     }
     C.barrier();
     for (unsigned R = 0; R < L.numRegs(); ++R)
-      Out.Regs[R] = B.CreateLoad(Ty, C.sharedElement(E, C.linearIndex(L, R)));
+      Out.Regs[R] = B.CreateLoad(Ty, C.sharedElement(Buf, E, C.linearIndex(L, R)));
   }
   C.set(O.result(), std::move(Out));
 }

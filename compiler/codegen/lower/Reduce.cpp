@@ -157,13 +157,17 @@ static std::vector<Tile> reduceTiles(LoweringContext &C, const std::vector<Tile>
     std::vector<uint64_t> ByteBase(N);
     uint64_t Bytes = 0;
     for (size_t I = 0; I < N; ++I) {
-      ByteBase[I] = Bytes;
+      // Operands 16-byte aligned after one another; the last not padded.
+      ByteBase[I] = Bytes = (Bytes + 15) / 16 * 16;
       uint64_t Sz = C.M.getDataLayout().getTypeAllocSize(C.memType(Types[I]));
-      Bytes += (static_cast<uint64_t>(OutNumel) * Parts * Sz + 15) / 16 * 16;
+      Bytes += static_cast<uint64_t>(OutNumel) * Parts * Sz;
     }
-    C.needShared(Bytes);
+    llvm::Value *Buf = C.scratch(SharedBufferKind::ReduceScratch,
+                                 "partial results of " + std::to_string(Parts) + " warps, " +
+                                     LoweringContext::tileString(Out.Shape, Types[0]),
+                                 Bytes);
     auto Slot = [&](size_t I, llvm::Value *Idx) {
-      llvm::Value *Base = C.sharedElement(ElemType{ScalarKind::I8}, C.i32(static_cast<int64_t>(ByteBase[I])));
+      llvm::Value *Base = C.sharedElement(Buf, ElemType{ScalarKind::I8}, C.i32(static_cast<int64_t>(ByteBase[I])));
       return B.CreateGEP(C.memType(Types[I]), Base, {Idx});
     };
     C.barrier();

@@ -39,13 +39,12 @@ bool lowerScan(LoweringContext &C, const ir::Op &Op) {
   uint64_t Bytes = 0;
   for (ir::Value *V : O->operands()) {
     Types.push_back(V->type().Elem);
-    ByteBase.push_back(Bytes);
-    Bytes +=
-        (static_cast<uint64_t>(Numel) * C.M.getDataLayout().getTypeAllocSize(C.memType(V->type().Elem)) + 15) / 16 * 16;
+    ByteBase.push_back(Bytes = (Bytes + 15) / 16 * 16);
+    Bytes += static_cast<uint64_t>(Numel) * C.M.getDataLayout().getTypeAllocSize(C.memType(V->type().Elem));
   }
-  C.needShared(Bytes);
+  llvm::Value *Buf = C.scratch(SharedBufferKind::ScanScratch, LoweringContext::tileString(Shape, Types[0]), Bytes);
   auto Slot = [&](size_t I, llvm::Value *Idx) {
-    llvm::Value *Base = C.sharedElement(ElemType{ScalarKind::I8}, C.i32(static_cast<int64_t>(ByteBase[I])));
+    llvm::Value *Base = C.sharedElement(Buf, ElemType{ScalarKind::I8}, C.i32(static_cast<int64_t>(ByteBase[I])));
     return B.CreateGEP(C.memType(Types[I]), Base, {Idx});
   };
   C.barrier();

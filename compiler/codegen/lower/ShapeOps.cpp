@@ -73,10 +73,21 @@ static void gatherThroughShared(LoweringContext &C, const std::vector<const ir::
   llvm::IRBuilder<> &B = C.B;
   ElemType E = Res->type().Elem;
   int64_t Base = 0;
+  for (const ir::Value *S : Srcs) {
+    int64_t N = 1;
+    for (int64_t D : S->type().Shape)
+      N *= D;
+    Base += N;
+  }
+  llvm::Value *Buf =
+      C.scratch(SharedBufferKind::ShapeScratch,
+                LoweringContext::tileString(Srcs.size() == 1 ? Srcs[0]->type().Shape : Res->type().Shape, E),
+                static_cast<uint64_t>(Base) * C.M.getDataLayout().getTypeAllocSize(C.memType(E)));
   C.barrier();
+  Base = 0;
   for (const ir::Value *S : Srcs) {
     const Tile &T = C.get(S);
-    C.stageToShared(T, E, Base ? C.i32(Base) : nullptr, false);
+    C.stageToShared(T, E, Buf, Base, false);
     int64_t N = 1;
     for (int64_t D : S->type().Shape)
       N *= D;
@@ -90,7 +101,7 @@ static void gatherThroughShared(LoweringContext &C, const std::vector<const ir::
     for (unsigned D = 0; D < L.rank(); ++D)
       Coord.push_back(C.coord(L, R, D));
     llvm::Value *Idx = SourceIndex(Coord);
-    Out.Regs.push_back(C.fromMem(B.CreateLoad(C.memType(E), C.sharedElement(E, Idx)), E));
+    Out.Regs.push_back(C.fromMem(B.CreateLoad(C.memType(E), C.sharedElement(Buf, E, Idx)), E));
   }
   C.set(Res, std::move(Out));
 }
@@ -118,20 +129,17 @@ bool lowerShapeOps(LoweringContext &C, const ir::Op &O) {
       C.set(O.result(), Tile{L, std::vector<llvm::Value *>(L.numRegs(), C.get(O.operand(0)).Regs[0])});
       return true;
     }
-    gatherThroughShared(C, {O.operand(0)}, O.result(),
-                        [&](const std::vector<llvm::Value *> &Coord) { return rowMajor(C, Coord, Shape); });
+    // The registers reinterpreted (free), then in the consumer's layout.
+    const Tile &Src = C.get(O.operand(0));
+    Tile T{reshapeLayout(Src.Layout, Shape), Src.Regs};
+    C.set(O.result(), C.convert(T, C.wanted(O.result()), O.result()->type().Elem));
     return true;
   }
   case ir::OpKind::Permute: {
     const auto &Order = ir::cast<ir::PermuteOp>(&O)->order();
-    const auto &InShape = O.operand(0)->type().Shape;
-    gatherThroughShared(C, {O.operand(0)}, O.result(), [&](const std::vector<llvm::Value *> &Coord) {
-      // Result dim I is operand dim Order[I].
-      std::vector<llvm::Value *> In(InShape.size());
-      for (size_t I = 0; I < Order.size(); ++I)
-        In[static_cast<size_t>(Order[I])] = Coord[I];
-      return rowMajor(C, In, InShape);
-    });
+    const Tile &Src = C.get(O.operand(0));
+    Tile T{permuteLayout(Src.Layout, Order), Src.Regs};
+    C.set(O.result(), C.convert(T, C.wanted(O.result()), O.result()->type().Elem));
     return true;
   }
   case ir::OpKind::Join: {

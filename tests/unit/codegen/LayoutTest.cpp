@@ -10,6 +10,9 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/LayoutAssignment.h"
 #include "compiler/codegen/layout/LinearLayout.h"
+#include "compiler/codegen/layout/MmaLayout.h"
+
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -90,6 +93,70 @@ TEST(SharedLayout, RowMajorOffsets) {
   SharedLayout S{{4, 8}};
   EXPECT_EQ(S.offset({2, 3}), 19);
   EXPECT_EQ(S.numel(), 32);
+}
+
+// The MMA layouts against PTX's fragment tables for mma.m16n8k16 (thread
+// g = lane / 4, t = lane % 4), for a warp's first 16x8 / 16x16 tile.
+TEST(MmaLayout, FragmentsAreThoseOfPtx) {
+  LinearLayout C = mmaAccumulatorLayout(128, 64, 4);
+  auto [WM, WN] = mmaWarps(128, 64, 4);
+  EXPECT_EQ(WM, 4u);
+  EXPECT_EQ(WN, 1u);
+  LinearLayout A = mmaOperandLayout(0, 128, 64, 32, 4), B = mmaOperandLayout(1, 128, 64, 32, 4);
+  for (unsigned Lane = 0; Lane < 32; ++Lane) {
+    int64_t G = Lane / 4, T = Lane % 4;
+    // c0 c1: (g, 2t), (g, 2t+1); c2 c3: (g+8, ..).
+    EXPECT_EQ(C.coord(0, Lane, 0), (Coord{G, 2 * T}));
+    EXPECT_EQ(C.coord(1, Lane, 0), (Coord{G, 2 * T + 1}));
+    EXPECT_EQ(C.coord(2, Lane, 0), (Coord{G + 8, 2 * T}));
+    EXPECT_EQ(C.coord(3, Lane, 0), (Coord{G + 8, 2 * T + 1}));
+    // a0..a3 (two halves each): (g, 2t), (g+8, 2t), (g, 2t+8), (g+8, 2t+8).
+    EXPECT_EQ(A.coord(0, Lane, 0), (Coord{G, 2 * T}));
+    EXPECT_EQ(A.coord(1, Lane, 0), (Coord{G, 2 * T + 1}));
+    EXPECT_EQ(A.coord(2, Lane, 0), (Coord{G + 8, 2 * T}));
+    EXPECT_EQ(A.coord(4, Lane, 0), (Coord{G, 2 * T + 8}));
+    EXPECT_EQ(A.coord(6, Lane, 0), (Coord{G + 8, 2 * T + 8}));
+    // b0 b1: (2t, g) (2t+1, g); (2t+8, g) (2t+9, g).
+    EXPECT_EQ(B.coord(0, Lane, 0), (Coord{2 * T, G}));
+    EXPECT_EQ(B.coord(1, Lane, 0), (Coord{2 * T + 1, G}));
+    EXPECT_EQ(B.coord(2, Lane, 0), (Coord{2 * T + 8, G}));
+  }
+  // Warp 1 starts 16 rows down (4 warps x 16 rows, repeated twice over the
+  // 128 rows); every element of the accumulator is held exactly once.
+  EXPECT_EQ(C.coord(0, 0, 1), (Coord{16, 0}));
+  std::set<Coord> Seen;
+  for (unsigned W = 0; W < 4; ++W)
+    for (unsigned Lane = 0; Lane < 32; ++Lane)
+      for (unsigned R = 0; R < C.numRegs(); ++R)
+        Seen.insert(C.coord(R, Lane, W));
+  EXPECT_EQ(Seen.size(), 128u * 64u);
+  EXPECT_EQ(C.numRegs(), 64u);
+}
+
+TEST(MmaLayout, SwizzleKeepsChunksAndSpreadsRows) {
+  // 64 fp16 columns (128-byte rows): the 8 rows an ldmatrix reads at one
+  // logical chunk land in 8 different physical chunks.
+  std::set<int64_t> Chunks;
+  for (int64_t Row = 0; Row < 8; ++Row) {
+    int64_t Off = swizzledOffset(Row, 16, 64);
+    EXPECT_EQ(Off / 64, Row);
+    EXPECT_EQ(Off % 8, 0);
+    Chunks.insert((Off % 64) / 8);
+  }
+  EXPECT_EQ(Chunks.size(), 8u);
+  // 32 columns (64-byte rows, two rows per 128 bytes): rows 0, 2, 4, 6 share
+  // banks 0-15 and must use different chunks.
+  std::set<int64_t> Low;
+  for (int64_t Row = 0; Row < 8; Row += 2)
+    Low.insert((swizzledOffset(Row, 0, 32) % 32) / 8);
+  EXPECT_EQ(Low.size(), 4u);
+  // A bijection on a 16x16 tile.
+  std::set<int64_t> All;
+  for (int64_t Row = 0; Row < 16; ++Row)
+    for (int64_t Col = 0; Col < 16; ++Col)
+      All.insert(swizzledOffset(Row, Col, 16));
+  EXPECT_EQ(All.size(), 256u);
+  EXPECT_EQ(*All.rbegin(), 255);
 }
 
 } // namespace

@@ -89,6 +89,16 @@ TEST_P(Samples, CompileToCubin) {
   EXPECT_EQ(C.Kernel.ReqNtid, 32u * PL.Request.NumWarps);
   if (MaxNReg)
     EXPECT_EQ(C.Kernel.MaxNReg, static_cast<unsigned>(*MaxNReg));
+  // The fp16 dots run on tensor cores on both archs: mma.sync fed by
+  // ldmatrix (x4 for a, x4/x2 .trans for b); matmul has no FMA loop over k.
+  if (SC.File == "matmul.py" || SC.File == "attention.py") {
+    EXPECT_GE(countMatches(C.Ptx, R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32)"), 16)
+        << SC.File << " config " << SC.Config;
+    EXPECT_GE(countMatches(C.Ptx, R"(ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16)"), 1);
+    EXPECT_GE(countMatches(C.Ptx, R"(ldmatrix\.sync\.aligned\.m8n8\.x[24]\.trans\.shared\.b16)"), 1);
+    if (SC.File == "matmul.py") // attention's softmax has fmas of its own
+      EXPECT_EQ(countMatches(C.Ptx, R"(fma\.rn\.f32)"), 0) << "config " << SC.Config;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(All, Samples, ::testing::ValuesIn(sampleCases()),

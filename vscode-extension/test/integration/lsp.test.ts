@@ -138,7 +138,7 @@ test('tessel lsp serves what the VS Code extension asks for', { timeout: 120_000
   });
 
   await t.test('settings changes are accepted and the server keeps serving', async () => {
-    s.settings = { arch: 'sm_80', inlayHints: { enable: false } };
+    s.settings = { arch: 'sm_80', inlayHints: { enable: false }, jit: { enable: true } };
     await s.connection.sendNotification('workspace/didChangeConfiguration', { settings: { tessel: s.settings } });
     const symbols = await s.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } });
     assert.ok(symbols === null || typeof symbols === 'object');

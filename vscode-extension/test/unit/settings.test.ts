@@ -13,9 +13,23 @@ test('unset settings take the defaults', () => {
 
 test('valid values are kept', () => {
   const { settings, problems } = parseSettings(
-    from({ path: '/x/tessel', arch: 'sm_80', 'inlayHints.enable': false, 'run.device': 'gpu', 'trace.server': 'verbose' }),
+    from({
+      path: '/x/tessel',
+      arch: 'sm_80',
+      'inlayHints.enable': false,
+      'jit.enable': false,
+      'run.device': 'gpu',
+      'trace.server': 'verbose',
+    }),
   );
-  assert.deepEqual(settings, { path: '/x/tessel', arch: 'sm_80', inlayHintsEnable: false, runDevice: 'gpu', traceServer: 'verbose' });
+  assert.deepEqual(settings, {
+    path: '/x/tessel',
+    arch: 'sm_80',
+    inlayHintsEnable: false,
+    jitEnable: false,
+    runDevice: 'gpu',
+    traceServer: 'verbose',
+  });
   assert.deepEqual(problems, []);
 });
 
@@ -39,10 +53,11 @@ test('the command line carries the target and the editor pid', () => {
   assert.deepEqual(serverArgs({ ...defaultSettings, arch: 'sm_80' }, 42), ['lsp', '--stdio', '--arch=sm_80', '--clientProcessId=42']);
 });
 
-test('the server is sent arch and the inlay hint switch', () => {
-  assert.deepEqual(serverSettings({ ...defaultSettings, arch: 'sm_80', inlayHintsEnable: false }), {
+test('the server is sent arch, the inlay hint switch and the JIT switch', () => {
+  assert.deepEqual(serverSettings({ ...defaultSettings, arch: 'sm_80', inlayHintsEnable: false, jitEnable: false }), {
     arch: 'sm_80',
     inlayHints: { enable: false },
+    jit: { enable: false },
   });
 });
 
@@ -51,6 +66,7 @@ test('path and arch changes restart, hints notify, the rest stays in the client'
   assert.equal(changeAction(only('tessel.path')), 'restart');
   assert.equal(changeAction(only('tessel.arch')), 'restart');
   assert.equal(changeAction(only('tessel.inlayHints.enable')), 'notify');
+  assert.equal(changeAction(only('tessel.jit.enable')), 'notify');
   assert.equal(changeAction(only('tessel.run.device')), 'client');
   assert.equal(changeAction(only('tessel.trace.server')), 'client');
   assert.equal(changeAction(only('python.analysis')), 'none');

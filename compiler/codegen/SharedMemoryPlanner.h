@@ -1,0 +1,104 @@
+//===- SharedMemoryPlanner.h - liveness and packing of shared buffers -*- C++ -*-===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// Every byte of shared memory a kernel uses is a SharedBuffer that the
+/// lowerings ask the planner for while they emit code: a layout conversion's
+/// round trip, a reduction's or a scan's scratch, an atomic's broadcast
+/// slot, the two operand tiles of a `tl.dot`, later the ring of a pipelined
+/// loop. The planner is Triton's Allocation analysis (lib/Analysis/
+/// Allocation.cpp) in small:
+///
+///  - Liveness is an interval of program points. The lowering context steps
+///    the point before each op and before each buffer it opens, so two
+///    buffers of one op are disjoint unless the first is kept open while the
+///    second is used (a dot's a and b tiles are both read in its k loop).
+///    A buffer that lives across a loop is opened before it and closed after.
+///  - Reuse: buffers whose intervals do not overlap may share bytes. Every
+///    use starts after a barrier (LoweringContext), so a later buffer never
+///    overwrites bytes an earlier one is still reading.
+///  - Packing: buffers, largest first (then the earliest), go to the lowest
+///    16-byte aligned offset that overlaps no placed buffer live at the same
+///    time. The total (largest end; not rounded, as Triton's) is the kernel's dynamic
+///    shared memory: KernelABI::SharedBytes, Triton's `metadata["shared"]`.
+///
+/// The planner knows nothing of LLVM: the lowering context gives each buffer
+/// a placeholder base and rewrites it to `global_smem + Offset` once plan()
+/// has run (Codegen.cpp).
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_CODEGEN_SHAREDMEMORYPLANNER_H
+#define TESSEL_COMPILER_CODEGEN_SHAREDMEMORYPLANNER_H
+
+#include "compiler/support/SourceRange.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessel::codegen {
+
+enum class SharedBufferKind {
+  LayoutConversion, ///< registers of one layout through shared memory into another
+  ReduceScratch,    ///< partial results across warps (or the whole operand, for a custom combine)
+  ScanScratch,      ///< the scanned operand
+  AtomicScratch,    ///< old values of a tile atomic, broadcast to the replicated threads
+  ShapeScratch,     ///< reshape / permute / join / split gathers
+  DotOperand,       ///< an operand tile of tl.dot
+  PipelineStage,    ///< a ring of num_stages - 1 buffers of a pipelined load
+};
+
+/// "layout conversion", "reduction scratch", ...
+const char *sharedBufferKindName(SharedBufferKind K);
+
+struct SharedBuffer {
+  SharedBufferKind Kind = SharedBufferKind::LayoutConversion;
+  /// What is in it, for the report: "operand a of tl.dot: 128x64 fp16".
+  std::string What;
+  uint64_t Bytes = 0;
+  /// Copies of one stage's tile (a ring); Bytes covers all of them.
+  unsigned Stages = 1;
+  /// The op that asked for it.
+  SourceRange Where;
+  /// Live over the program points [Begin, End].
+  unsigned Begin = 0, End = 0;
+  /// Set by plan().
+  uint64_t Offset = 0;
+};
+
+class SharedMemoryPlanner {
+public:
+  /// A new program point (the lowering context steps before every op and
+  /// before every buffer it opens).
+  void step() { ++Point; }
+  unsigned point() const { return Point; }
+
+  /// A buffer live from the current point until close(Id); returns Id.
+  unsigned open(SharedBufferKind K, std::string What, uint64_t Bytes, SourceRange Where, unsigned Stages = 1);
+  /// Ends buffer Id's life at the current point.
+  void close(unsigned Id);
+
+  /// Places every buffer (see the file comment); a buffer never closed
+  /// lives to the end of the kernel.
+  void plan();
+  /// Dynamic shared memory the kernel needs: the largest offset + size over
+  /// every buffer (not rounded: Triton's 2-warp reduction needs 8 bytes);
+  /// 0 without buffers.
+  uint64_t total() const { return Total; }
+  const std::vector<SharedBuffer> &buffers() const { return Buffers; }
+
+  /// The buffers live at the point where the most bytes are live: what takes
+  /// the space (the overuse error lists them), largest first.
+  std::vector<SharedBuffer> peak() const;
+
+private:
+  std::vector<SharedBuffer> Buffers;
+  std::vector<bool> Closed;
+  unsigned Point = 0;
+  uint64_t Total = 0;
+};
+
+} // namespace tessel::codegen
+
+#endif // TESSEL_COMPILER_CODEGEN_SHAREDMEMORYPLANNER_H
