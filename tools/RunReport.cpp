@@ -103,8 +103,8 @@ static void renderSanitizer(std::ostream &OS, const SanitizerReport &S, const st
     OS << "      " << Path;
     if (E.Line)
       OS << ':' << E.Line;
-    OS << ": " << E.What << " in " << E.Kernel << " (" << plural(E.Count, "report") << ", first by thread "
-       << E.Thread << " in block " << E.Block << ")\n";
+    OS << ": " << E.What << " in " << E.Kernel << " (" << plural(E.Count, "report") << ", first by thread " << E.Thread
+       << " in block " << E.Block << ")\n";
   }
 }
 
@@ -182,8 +182,8 @@ void renderRunText(std::ostream &OS, const RunReport &R, const RunSources &Src, 
       OS << "; none timed (the fastest is chosen with --gpu)";
     OS << '\n';
     for (const FastestConfig &F : R.Fastest)
-      OS << "fastest" << (F.Label.empty() ? "" : " for " + F.Label) << ": config " << F.Config << " ["
-         << F.ConfigText << "], median " << formatNumber(F.MedianMs) << " ms (of " << F.Timed << " timed)\n";
+      OS << "fastest" << (F.Label.empty() ? "" : " for " + F.Label) << ": config " << F.Config << " [" << F.ConfigText
+         << "], median " << formatNumber(F.MedianMs) << " ms (of " << F.Timed << " timed)\n";
   }
   size_t Ran = 0;
   for (const InstanceReport &I : R.Instances)

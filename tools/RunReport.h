@@ -61,11 +61,11 @@ struct GpuComparison {
 /// One error compute-sanitizer reported, mapped to the kernel's source line
 /// through the PTX's line table (`.loc`).
 struct SanitizerError {
-  std::string What;   ///< "Invalid __global__ read of size 4 bytes"
-  std::string Kernel; ///< the entry compute-sanitizer names
-  int Line = 0;       ///< 1-based line in the file; 0 when the report had none
+  std::string What;          ///< "Invalid __global__ read of size 4 bytes"
+  std::string Kernel;        ///< the entry compute-sanitizer names
+  int Line = 0;              ///< 1-based line in the file; 0 when the report had none
   std::string Thread, Block; ///< "(0,0,0)" of the first report
-  size_t Count = 0;   ///< reports of this kind at this line
+  size_t Count = 0;          ///< reports of this kind at this line
 };
 
 /// What `--sanitize` gave for one instance.

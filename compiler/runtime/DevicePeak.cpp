@@ -127,8 +127,8 @@ Result<DevicePeak> measurePeak(GpuSession &S) {
     LaunchConfig C;
     C.NumWarps = 8;
     C.Grid = {static_cast<unsigned>((Vectors + 255) / 256), 1, 1};
-    C.Args = {KernelArg::pointer(std::get<DeviceBuffer>(Src).ptr()), KernelArg::pointer(std::get<DeviceBuffer>(Dst).ptr()),
-              KernelArg::i64(static_cast<int64_t>(Vectors))};
+    C.Args = {KernelArg::pointer(std::get<DeviceBuffer>(Src).ptr()),
+              KernelArg::pointer(std::get<DeviceBuffer>(Dst).ptr()), KernelArg::i64(static_cast<int64_t>(Vectors))};
     Result<double> Ms = bestMs(S, Copy, C);
     if (auto *E = std::get_if<DriverError>(&Ms))
       return *E;

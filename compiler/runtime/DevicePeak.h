@@ -26,9 +26,9 @@
 namespace tessel::runtime {
 
 struct DevicePeak {
-  double CopyGBps = 0;       ///< bytes read + written per second / 1e9
-  double MmaTflops = 0;      ///< fp16 mma.sync, fp32 accumulate; 0 below sm_80
-  std::string Method;        ///< how it was measured, for the report
+  double CopyGBps = 0;  ///< bytes read + written per second / 1e9
+  double MmaTflops = 0; ///< fp16 mma.sync, fp32 accumulate; 0 below sm_80
+  std::string Method;   ///< how it was measured, for the report
 };
 
 /// The copy kernel's PTX (exposed for the tests).
