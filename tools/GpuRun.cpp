@@ -60,7 +60,7 @@ GpuRunner::GpuRunner() : Why("tessel was built without its GPU runtime (cuda.h w
 GpuRunner::~GpuRunner() = default;
 std::string GpuRunner::device() const { return {}; }
 GpuInstanceReport GpuRunner::run(const std::string &, const ir::Function &, const launch::ConcreteLaunch &,
-                                 const interp::Memory &, const std::vector<interp::ArgValue> &, const interp::Memory &,
+                                 const interp::Memory &, const std::vector<interp::ArgValue> &, const interp::Memory *,
                                  size_t, const SourceText *, uint64_t) {
   GpuInstanceReport R;
   R.Error = Why;
@@ -217,7 +217,7 @@ PeakFigures GpuRunner::peak() {
 
 GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, const launch::ConcreteLaunch &L,
                                  const interp::Memory &Inputs, const std::vector<interp::ArgValue> &Args,
-                                 const interp::Memory &Reference, size_t Iters, const SourceText *Source,
+                                 const interp::Memory *Reference, size_t Iters, const SourceText *Source,
                                  uint64_t DotFlops) {
   GpuInstanceReport R;
   if (!I->Session) {
@@ -328,7 +328,9 @@ GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, 
   }
   R.Ran = true;
   for (uint32_t Id = 1; Id <= Inputs.size(); ++Id) {
-    const interp::Buffer &Ref = Reference.buffer(Id);
+    if (!Reference)
+      break;
+    const interp::Buffer &Ref = Reference->buffer(Id);
     if (!Ref.IsOutput)
       continue;
     std::vector<uint8_t> Bytes(Ref.Bytes.size());
@@ -337,7 +339,7 @@ GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, 
       R.Ran = false;
       return R;
     }
-    R.Outputs.push_back(compareOutput(Ref, Reference, Id, Bytes));
+    R.Outputs.push_back(compareOutput(Ref, *Reference, Id, Bytes));
   }
   if (Iters > 0) {
     auto T = S.time(LK, C, Iters);

@@ -259,6 +259,12 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
         I.Error += (I.Error.empty() ? "" : "; ") + E;
       continue;
     }
+    std::string FindingLabel = Plan.Launches.size() > 1 ? L.Label : std::string();
+    if (RA.Gpu && !RA.Reference) {
+      I.Gpu = RA.Gpu->run(Key, Fn, L, P.Mem, P.Args, nullptr, RA.Iters, &File.text(), 0);
+      I.Unchecked = true;
+      continue;
+    }
     std::optional<interp::Memory> GpuInputs;
     if (RA.Gpu)
       GpuInputs = P.Mem; // the interpreter writes into P.Mem: the GPU gets the inputs as prepared
@@ -273,9 +279,8 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
       I.Error = "the interpreter stopped: " + Run.Error;
     collectFindings(Run, Plan.Launches.size() > 1 ? L.Label : std::string(), I);
     summarize(L, P, Save, I);
-    std::string FindingLabel = Plan.Launches.size() > 1 ? L.Label : std::string();
     if (RA.Gpu && Run.Completed) {
-      I.Gpu = RA.Gpu->run(Key, Fn, L, *GpuInputs, P.Args, P.Mem, RA.Iters, &File.text(), Run.DotFlops);
+      I.Gpu = RA.Gpu->run(Key, Fn, L, *GpuInputs, P.Args, &P.Mem, RA.Iters, &File.text(), Run.DotFlops);
       const JitFunction *JF = Info.jit(Plan.Kernel);
       gpuFindings(JF && JF->Def ? JF->Def->NameRange : SourceRange{}, *I.Gpu, FindingLabel, I);
     }

@@ -40,6 +40,9 @@ struct KernelRunOptions {
   /// findings at the lines they name.
   std::function<SanitizerReport(std::optional<size_t> Config, size_t Instance)> Sanitize;
   uint64_t Seed = 0;
+  /// False (--no-reference): with a GPU runner, skip the interpreter and
+  /// run and time on the GPU only, its outputs unchecked (benchmark sizes).
+  bool Reference = true;
   std::optional<std::string> SaveDir; ///< an existing directory for the .npy files
   /// Ops one instance may execute before the run is stopped as not ending:
   /// about a second or two of scalar ops, far beyond the samples' needs.

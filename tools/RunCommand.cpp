@@ -43,6 +43,7 @@ struct RunArgs {
   bool AllConfigs = false;
   std::optional<size_t> Instance;
   bool Sanitize = false;
+  bool NoReference = false;
   uint64_t Seed = 0;
   std::optional<std::string> SaveDir;
   bool Json = false;
@@ -74,6 +75,8 @@ static const char RunUsage[] =
     "  --all-configs          run under every autotune config in turn; with --gpu, time each (--iters,\n"
     "                         default 20) and name the fastest per instance, as triton.autotune would\n"
     "  --instance N           run only instance N (0-based) of the launch\n"
+    "  --no-reference         with --gpu: skip the interpreter and run (and time) on the GPU alone, its\n"
+    "                         outputs unchecked: for benchmark sizes the interpreter would take minutes on\n"
     "  --sanitize             with --gpu: run each instance again under compute-sanitizer memcheck and\n"
     "                         report its errors at the lines they name\n"
     "  --seed S               seed of the generated inputs (default 0)\n"
@@ -109,6 +112,10 @@ static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
     }
     if (Arg == "--all-configs") {
       Out.AllConfigs = true;
+      continue;
+    }
+    if (Arg == "--no-reference") {
+      Out.NoReference = true;
       continue;
     }
     if (Arg == "--sanitize") {
@@ -213,6 +220,8 @@ static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
     return usageError("which kernel? pass --kernel NAME");
   if (Out.Iters && !Out.Gpu)
     return usageError("--iters times GPU runs: add --gpu");
+  if (Out.NoReference && !Out.Gpu)
+    return usageError("--no-reference runs on the GPU alone: add --gpu");
   if (Out.Sanitize && !Out.Gpu)
     return usageError("--sanitize checks the GPU's run: add --gpu");
   if (Out.AllConfigs && Out.Config)
@@ -238,6 +247,7 @@ int runRun(const Args &A) {
   Opts.Config = RA.Config;
   Opts.AllConfigs = RA.AllConfigs;
   Opts.Instance = RA.Instance;
+  Opts.Reference = !RA.NoReference;
   Opts.Seed = RA.Seed;
   Opts.Iters = RA.Iters;
   std::unique_ptr<GpuRunner> Gpu;

@@ -164,6 +164,8 @@ void renderRunText(std::ostream &OS, const RunReport &R, const RunSources &Src, 
       OS << ", config " << *I.Config << " [" << I.ConfigText << "]";
     if (I.Ran)
       OS << ": ran " << I.Steps << " ops";
+    if (I.Unchecked)
+      OS << ": not run on the interpreter (--no-reference): the GPU's outputs are not checked";
     OS << '\n';
     if (!I.Error.empty())
       OS << "  error: " << I.Error << '\n';
@@ -225,6 +227,7 @@ void renderRunJson(std::ostream &OS, const RunReport &R, const RunSources &Src) 
     O["numWarps"] = I.NumWarps;
     O["numStages"] = I.NumStages;
     O["ran"] = I.Ran;
+    O["unchecked"] = I.Unchecked;
     O["error"] = I.Error.empty() ? nlohmann::json(nullptr) : nlohmann::json(I.Error);
     O["steps"] = I.Steps;
     O["millis"] = I.Millis;

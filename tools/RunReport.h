@@ -105,11 +105,12 @@ struct InstanceReport {
   std::string Label; ///< "n=1000"; "" for a spec without lists
   std::array<int64_t, 3> Grid = {1, 1, 1};
   int64_t NumWarps = 4, NumStages = 3;
-  bool Ran = false;      ///< the interpreter ran to the end
-  std::string Error;     ///< why it did not run or stopped early
-  uint64_t Steps = 0;    ///< ops executed
-  double Millis = 0;     ///< interpreter wall time (JSON only: text stays stable)
-  size_t Violations = 0; ///< every violating lane, counted
+  bool Ran = false;       ///< the interpreter ran to the end
+  bool Unchecked = false; ///< --no-reference: not run on the interpreter, GPU outputs not compared
+  std::string Error;      ///< why it did not run or stopped early
+  uint64_t Steps = 0;     ///< ops executed
+  double Millis = 0;      ///< interpreter wall time (JSON only: text stays stable)
+  size_t Violations = 0;  ///< every violating lane, counted
   std::vector<OutputSummary> Outputs;
   std::vector<diag::Finding> Findings;  ///< TS301-TS303, in the file
   std::string PrintLog;                 ///< device_print output
