@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Everything of tessel's GPU path that only a GPU can show, in one call, with a short table last.
 
-    python3 tests/gpu/gpu_suite.py BIN_DIR [--out DIR] [--iters 50] [--skip-triton]
+    python3 tests/gpu/gpu_suite.py BUNDLE [--out DIR] [--iters 50] [--skip-triton]
 
-BIN_DIR holds `tessel` and `unit_runtime` as scripts/gpu_bundle.sh leaves them (the bundle is
-self-contained: nothing is built on the GPU machine). Steps:
+BUNDLE is scripts/gpu_bundle.sh's tessel-gpu.tar.xz (unpacked into --out), or a folder holding
+`tessel`, `unit_runtime` and lib/ as that archive does: nothing is built on the GPU machine. Steps:
 
 1. the runtime's own tests (unit_runtime: driver, faults, watchdog, timing, the peak kernels);
 2. tests/gpu/load_cubins.py: every sample cubin of every config and instance loads, and the driver's
@@ -169,7 +169,7 @@ class Suite:
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("bin_dir")
+    ap.add_argument("bin_dir", help="tessel-gpu.tar.xz or its unpacked folder")
     ap.add_argument("--out", default=os.environ.get("OUT") or "/tmp/tessel-gpu-suite")
     ap.add_argument("--iters", type=int, default=50)
     ap.add_argument("--skip-triton", action="store_true", help="leave out step 5")
@@ -179,6 +179,11 @@ def main():
         print(f"gpu_suite: no GPU on this machine ({why}); nothing to run")
         return 0
     os.makedirs(a.out, exist_ok=True)
+    if a.bin_dir.endswith(".tar.xz"):  # scripts/gpu_bundle.sh's archive: unpacked here, nothing built
+        import tarfile
+        with tarfile.open(a.bin_dir) as tar:
+            tar.extractall(a.out)
+        a.bin_dir = os.path.join(a.out, "tessel-gpu")
     os.environ["LD_LIBRARY_PATH"] = os.path.join(os.path.abspath(a.bin_dir), "lib") + (
         ":" + os.environ["LD_LIBRARY_PATH"] if os.environ.get("LD_LIBRARY_PATH") else "")
     # The device's peak is measured once and cached: keep the cache with the logs.
