@@ -144,8 +144,11 @@ SanitizerReport parseSanitizerOutput(const std::string &Output) {
     }
   }
   Flush();
-  R.Ran = Summary;
-  if (!Summary) {
+  // An "Error:" line means the tool did not check this launch (a device it
+  // does not support, a driver it cannot attach to), whatever summary follows:
+  // "0 errors" would then be a false all-clear.
+  R.Ran = Summary && FirstError.empty();
+  if (!R.Ran) {
     R.Errors.clear();
     R.Error = FirstError.empty() ? "compute-sanitizer gave no error summary (it did not run to the end)"
                                  : "compute-sanitizer could not run: " + FirstError;

@@ -206,6 +206,9 @@ TEST(SanitizerOutput, ADeviceTheSanitizerRefusesIsNotACleanRun) {
   EXPECT_FALSE(R.Ran);
   EXPECT_EQ(R.Error, "compute-sanitizer could not run: Error: Device not supported");
   EXPECT_TRUE(R.Errors.empty());
+  // Refused, then a summary of nothing checked: still not a clean run.
+  R = tools::parseSanitizerOutput("========= Error: Device not supported\n========= ERROR SUMMARY: 0 errors\n");
+  EXPECT_FALSE(R.Ran);
 }
 
 TEST(PeakCache, OneLinePerDeviceReplacedOnRemeasureDamagedLinesDropped) {
