@@ -8,6 +8,7 @@
 /// its location spellings, and the device refusing it), the per-device peak
 /// cache, the interpreter's count of tl.dot flops, and the usage errors.
 //===----------------------------------------------------------------------===//
+#include "RunCommandSupport.h"
 #include "RunSupport.h"
 #include "tools/GpuPeak.h"
 #include "tools/RunReport.h"
@@ -25,26 +26,9 @@ using namespace tessel;
 
 namespace {
 
-struct Ran {
-  int Status = -1;
-  std::string Out, Err;
-};
-
-Ran tesselRun(const std::vector<std::string> &Args) {
-  std::ostringstream Out, Err;
-  std::streambuf *OldOut = std::cout.rdbuf(Out.rdbuf());
-  std::streambuf *OldErr = std::cerr.rdbuf(Err.rdbuf());
-  tools::Args A(Args.begin(), Args.end());
-  Ran R;
-  R.Status = tools::runRun(A);
-  std::cout.rdbuf(OldOut);
-  std::cerr.rdbuf(OldErr);
-  R.Out = Out.str();
-  R.Err = Err.str();
-  return R;
-}
-
-std::string sample(const std::string &Rel) { return std::string(TESSEL_SOURCE_DIR) + "/samples/" + Rel; }
+using test::Ran;
+using test::sample;
+using test::tesselRun;
 
 tools::InstanceReport timed(const std::string &Label, size_t Config, double Ms, int64_t Mismatches = 0) {
   tools::InstanceReport I;
