@@ -122,7 +122,8 @@ def run_tessel(binary, case, iters, out_dir=None):
     except subprocess.TimeoutExpired:
         return {"error": "timed out after 600 s"}
     if out_dir:
-        with open(os.path.join(out_dir, f"tessel-{case.kernel}-{abs(hash(case.name)) % 10000}.json"), "w") as f:
+        slug = "".join(c if c.isalnum() else "-" for c in case.name)
+        with open(os.path.join(out_dir, f"tessel-{slug}.json"), "w") as f:
             f.write(p.stdout + p.stderr)
     try:
         report = json.loads(p.stdout)
