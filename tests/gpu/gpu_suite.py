@@ -182,7 +182,10 @@ def main():
     if a.bin_dir.endswith(".tar.xz"):  # scripts/gpu_bundle.sh's archive: unpacked here, nothing built
         import tarfile
         with tarfile.open(a.bin_dir) as tar:
-            tar.extractall(a.out)
+            try:
+                tar.extractall(a.out, filter="data")  # Python 3.12: plain files only, inside a.out
+            except TypeError:
+                tar.extractall(a.out)
         a.bin_dir = os.path.join(a.out, "tessel-gpu")
     os.environ["LD_LIBRARY_PATH"] = os.path.join(os.path.abspath(a.bin_dir), "lib") + (
         ":" + os.environ["LD_LIBRARY_PATH"] if os.environ.get("LD_LIBRARY_PATH") else "")
