@@ -112,6 +112,8 @@ static void renderSanitizer(std::ostream &OS, const SanitizerReport &S, const st
 static void renderGpu(std::ostream &OS, const GpuInstanceReport &G, const std::string &Path) {
   if (!G.Error.empty() && !G.Ran) {
     OS << "  gpu: error: " << G.Error << '\n';
+    if (G.Sanitizer) // a fault is when the sanitizer's line is wanted most
+      renderSanitizer(OS, *G.Sanitizer, Path);
     return;
   }
   OS << "  gpu: " << G.Registers << " registers, " << G.LocalBytes << " local bytes, " << G.SharedBytes << " B shared, "

@@ -195,6 +195,48 @@ TEST(SanitizerOutput, ADeviceTheSanitizerRefusesIsNotACleanRun) {
   EXPECT_FALSE(R.Ran);
 }
 
+TEST(GpuText, TimingLinesCarryThePercentOfPeakAndAFaultKeepsTheSanitizersLines) {
+  tools::RunReport R;
+  R.Path = "k.py";
+  R.Kernel = "k";
+  R.Planned = 2;
+  tools::InstanceReport Timed = timed("n=1000", 0, 0.5);
+  Timed.Config.reset();
+  tools::GpuInstanceReport &G = *Timed.Gpu;
+  G.TensorBytes = 2155872256;
+  G.GBps = 4310.0 * 0.99;
+  G.MinMs = 0.49;
+  G.MaxMs = 0.52;
+  G.PeakGBps = 4310;
+  G.DotFlops = 137438953472;
+  G.Tflops = 412.5;
+  G.PeakTflops = 660;
+  tools::InstanceReport Faulted;
+  Faulted.Label = "n=4096";
+  Faulted.Gpu.emplace();
+  Faulted.Gpu->Error = "kernel execution: CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)";
+  Faulted.Gpu->Sanitizer = tools::parseSanitizerOutput(NewFormat);
+  R.Instances = {Timed, Faulted};
+  lsp::LineIndex Index("");
+  std::ostringstream OS;
+  tools::renderRunText(OS, R, tools::RunSources{Index, nullptr}, tools::TextStyle{false});
+  std::string T = OS.str();
+  EXPECT_NE(T.find("    time: median 0.5 ms (min 0.49, max 0.52) over 20 runs, 4266.9 GB/s for 2155872256 tensor "
+                   "bytes (99% of the device's 4310 GB/s)\n"
+                   "    dot: 412.5 TFLOP/s for 137438953472 flops (62% of the device's 660 TFLOP/s mma.sync fp16)\n"),
+            std::string::npos)
+      << T;
+  EXPECT_NE(T.find("  gpu: error: kernel execution: CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was "
+                   "encountered)\n"
+                   "    sanitizer: compute-sanitizer memcheck found 4 errors\n"
+                   "      k.py:19: Invalid __global__ read of size 4 bytes in add_kernel (2 reports, first by thread "
+                   "(96,0,0) in block (3,0,0))\n"
+                   "      k.py:20: Invalid __global__ write of size 4 bytes in add_kernel (1 report, first by thread "
+                   "(96,0,0) in block (3,0,0))\n"),
+            std::string::npos)
+      << T;
+}
+
 TEST(PeakCache, OneLinePerDeviceReplacedOnRemeasureDamagedLinesDropped) {
   tools::PeakFigures H200{4310.5, 655.25, ""};
   std::string Text = tools::withPeak("garbage line\nA100|sm_80\t1500\t250\n", "H200|sm_90", H200);
