@@ -250,6 +250,8 @@ void from_json(const json &J, InitializeParams &P) {
     for (const json &Enc : *E)
       if (Enc.is_string())
         P.PositionEncodings.push_back(Enc);
+  if (const json *R = path(Caps, {"workspace", "codeLens", "refreshSupport"}))
+    P.CodeLensRefresh = R->is_boolean() && R->get<bool>();
   if (const json *I = path(J, {"initializationOptions", "inlayHints", "enable"}); I && I->is_boolean())
     P.InlayHintsEnabled = I->get<bool>();
   if (const json *Jit = path(J, {"initializationOptions", "jit"}); Jit && Jit->is_boolean())

@@ -135,7 +135,7 @@ void from_json(const nlohmann::json &J, ViewIRParams &P);
 struct RunKernelParams {
   std::string Uri;
   std::string Kernel;
-  std::string Device; ///< "cpu" | "gpu"
+  std::string Device; ///< "cpu" | "gpu" | "auto" (the GPU when there is one)
   std::optional<int64_t> Config;
 };
 void from_json(const nlohmann::json &J, RunKernelParams &P);
@@ -147,6 +147,7 @@ struct InitializeParams {
   bool CompletionDocMarkdown = false;         ///< completionItem.documentationFormat has "markdown"
   bool WorkDoneProgress = false;              ///< window.workDoneProgress
   bool CancelsStaleRequests = false;          ///< general.staleRequestSupport.cancel
+  bool CodeLensRefresh = false;               ///< workspace.codeLens.refreshSupport
   std::vector<std::string> PositionEncodings; ///< general.positionEncodings, client's order
   std::optional<bool> InlayHintsEnabled;      ///< initializationOptions.inlayHints.enable
   std::optional<bool> JitEnabled;             ///< initializationOptions.jit (or jit.enable)

@@ -236,7 +236,9 @@ private:
   void watchProcess(int64_t Pid);
   std::string writeScratch(const std::string &Text);
   void clearRunDiagnostics(const std::string &Uri);
-  void publishRunDiagnostics(const RunRequest &Req);
+  /// The run's JSON report (null when it wrote none); its scratch files are removed.
+  json takeRunReport(const RunRequest &Req);
+  void publishRunDiagnostics(const RunRequest &Req, const json &Report);
   /// The LSP diagnostics of F: its findings plus the notes for a skipped or
   /// failed analysis; pushed by onDiagnostics, pulled by onPullDiagnostics.
   json diagnosticsJson(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) const;
@@ -273,6 +275,10 @@ private:
   };
   std::mutex PublishedMutex;
   std::map<std::string, Published> LastPublished, RunDiagnostics;
+  /// The last run's one-line summary per document and kernel (the code lens
+  /// after a run), written by the runner thread.
+  std::mutex LastRunMutex;
+  std::map<std::string, std::map<std::string, std::string>> LastRun;
 
   std::mutex CancelMutex;
   std::map<std::string, CancelFlag> Cancels;
@@ -522,6 +528,10 @@ void LanguageServer::onDidClose(const DidCloseTextDocumentParams &P) {
     std::lock_guard<std::mutex> L(PublishedMutex);
     LastPublished.erase(P.TextDocument.Uri);
     RunDiagnostics.erase(P.TextDocument.Uri);
+  }
+  {
+    std::lock_guard<std::mutex> L(LastRunMutex);
+    LastRun.erase(P.TextDocument.Uri);
   }
   Sched->remove(P.TextDocument.Uri, Opts.ReleaseMemory);
   Jit->remove(P.TextDocument.Uri);
@@ -789,8 +799,20 @@ void LanguageServer::onCodeLens(const DocumentParams &P, ReplyOnce R, CancelFlag
     if (LensOpts.JitEnabled)
       LensOpts.Jit = Jit->lenses(jitVersion(F));
     json Lenses = json::array();
-    for (const CodeLensInfo &L : codeLenses(F, LensOpts))
+    std::map<std::string, std::string> Runs;
+    {
+      std::lock_guard<std::mutex> L(LastRunMutex);
+      if (auto It = LastRun.find(F.Doc.Uri); It != LastRun.end())
+        Runs = It->second;
+    }
+    for (const CodeLensInfo &L : codeLenses(F, LensOpts)) {
       Lenses.push_back(toProtocol(L, *F.Doc.Index, E, F.Doc.Uri));
+      // The last run's verdict, time and % of peak, after the kernel's Run lenses.
+      if (L.RunDevice && *L.RunDevice == "cpu")
+        if (auto It = Runs.find(L.Kernel); It != Runs.end())
+          Lenses.push_back(toProtocol(CodeLensInfo{L.Range, "last run: " + It->second, std::nullopt, L.Kernel},
+                                      *F.Doc.Index, E, F.Doc.Uri));
+    }
     return Lenses;
   });
 }
@@ -889,24 +911,35 @@ void LanguageServer::onViewIR(const ViewIRParams &P, ReplyOnce R, CancelFlag C) 
       });
 }
 
+/// Timed runs of an editor's GPU run: enough for a stable median of a
+/// kernel of a few milliseconds, well under a second for most.
+static constexpr size_t RunIters = 20;
+
 void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
-  if (P.Device != "cpu" && P.Device != "gpu")
-    return R(LspError{ErrorCode::InvalidParams, "device must be \"cpu\" or \"gpu\", not \"" + P.Device + "\""});
+  if (P.Device != "cpu" && P.Device != "gpu" && P.Device != "auto")
+    return R(
+        LspError{ErrorCode::InvalidParams, "device must be \"cpu\", \"gpu\" or \"auto\", not \"" + P.Device + "\""});
   auto Path = uriToPath(P.Uri);
   if (!Path)
     return R(LspError{ErrorCode::InvalidParams, "tessel.runKernel needs a file:// document, not " + P.Uri});
-  RunRequest Req{P.Uri, *Path, P.Kernel, P.Device, P.Config, {}, {}, 0};
+  // The GPU when one is present and the user chose it (or "auto"), the CPU
+  // interpreter otherwise; the runner process, never this one, loads libcuda.
+  std::string Device = P.Device == "cpu" || !GpuAvailable ? "cpu" : "gpu";
+  RunRequest Req{P.Uri, *Path, P.Kernel, Device, P.Config, Device == "gpu" ? RunIters : 0, {}, {}, {}, 0};
+  if (P.Device == "gpu" && Device == "cpu")
+    Req.Fallback = "no GPU on this machine: ran on the CPU interpreter";
   // Run what the editor shows, not what is on disk; the report's TS301-TS303
   // become diagnostics of this version.
   if (auto Snap = WS.snapshot(P.Uri)) {
     Req.Version = Snap->Version;
     Req.TextFile = writeScratch(Snap->Text->text());
-    Req.JsonFile = writeScratch("");
   }
+  // The report gives the run's summary (and, for an open document, its diagnostics).
+  Req.JsonFile = writeScratch("");
   clearRunDiagnostics(P.Uri);
   std::string Token = "tessel/run/" + std::to_string(++NextProgress);
   bool Progress = Client.WorkDoneProgress;
-  std::string Title = "Running " + P.Kernel + " on " + (P.Device == "gpu" ? "the GPU" : "the CPU");
+  std::string Title = "Running " + P.Kernel + " on " + (Device == "gpu" ? "the GPU" : "the CPU");
   if (Progress) {
     T.call("window/workDoneProgress/create", {{"token", Token}}, "progress-" + Token);
     T.notify("$/progress",
@@ -916,16 +949,27 @@ void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
   bool Started = Runner.start(
       Req,
       [this, Token, Progress](RunResult Res) {
-        publishRunDiagnostics(Res.Request);
+        json Report = takeRunReport(Res.Request);
+        publishRunDiagnostics(Res.Request, Report);
+        json Summary = Res.Cancelled ? json(nullptr) : summarizeRunReport(Report);
         std::string Verb = Res.Cancelled ? "was cancelled" : "exited with code " + std::to_string(Res.ExitCode);
         if (Progress)
           T.notify("$/progress", {{"token", Token}, {"value", {{"kind", "end"}, {"message", Verb}}}});
-        T.notify("tessel/runResult", {{"uri", Res.Request.Uri},
-                                      {"kernel", Res.Request.Kernel},
-                                      {"device", Res.Request.Device},
-                                      {"exitCode", Res.ExitCode},
-                                      {"cancelled", Res.Cancelled},
-                                      {"output", Res.Output}});
+        json Result = {{"uri", Res.Request.Uri},   {"kernel", Res.Request.Kernel}, {"device", Res.Request.Device},
+                       {"exitCode", Res.ExitCode}, {"cancelled", Res.Cancelled},   {"output", Res.Output}};
+        if (!Summary.is_null())
+          Result["summary"] = Summary;
+        if (!Res.Request.Fallback.empty())
+          Result["note"] = Res.Request.Fallback;
+        T.notify("tessel/runResult", Result);
+        if (!Summary.is_null()) {
+          {
+            std::lock_guard<std::mutex> L(LastRunMutex);
+            LastRun[Res.Request.Uri][Res.Request.Kernel] = Summary.value("text", "");
+          }
+          if (Client.CodeLensRefresh)
+            T.call("workspace/codeLens/refresh", nullptr, "codelens-refresh-" + Token);
+        }
         int Type = Res.ExitCode == 0 ? 3 : 1; // Info : Error
         T.notify("window/logMessage", {{"type", Type},
                                        {"message", "tessel run " + Res.Request.Kernel + " (" + Res.Request.Device +
@@ -971,29 +1015,38 @@ void LanguageServer::clearRunDiagnostics(const std::string &Uri) {
              {{"uri", Uri}, {"version", Again->Version}, {"diagnostics", Again->Diagnostics}});
 }
 
-void LanguageServer::publishRunDiagnostics(const RunRequest &Req) {
-  json Found = json::array();
+json LanguageServer::takeRunReport(const RunRequest &Req) {
+  json Report;
   if (!Req.JsonFile.empty()) {
     try {
       std::ifstream In(Req.JsonFile);
-      json Report = json::parse(In);
-      auto Take = [&](const json &List) {
-        if (List.is_array())
-          for (const json &D : List)
-            if (D.is_object() && D.value("code", "").rfind("TS3", 0) == 0)
-              Found.push_back(D);
-      };
-      Take(Report.value("diagnostics", json::array()));
-      for (const json &I : Report.value("instances", json::array()))
-        if (I.is_object())
-          Take(I.value("diagnostics", json::array()));
+      Report = json::parse(In);
     } catch (const std::exception &E) {
       logInfo(std::string("no run report to publish: ") + E.what());
+      Report = nullptr;
     }
   }
   ::unlink(Req.JsonFile.c_str());
   if (!Req.TextFile.empty())
     ::unlink(Req.TextFile.c_str());
+  return Report;
+}
+
+void LanguageServer::publishRunDiagnostics(const RunRequest &Req, const json &Report) {
+  json Found = json::array();
+  // Only an open document's text ran as a known version (TextFile).
+  if (Report.is_object() && !Req.TextFile.empty()) {
+    auto Take = [&](const json &List) {
+      if (List.is_array())
+        for (const json &D : List)
+          if (D.is_object() && D.value("code", "").rfind("TS3", 0) == 0)
+            Found.push_back(D);
+    };
+    Take(Report.value("diagnostics", json::array()));
+    for (const json &I : Report.value("instances", json::array()))
+      if (I.is_object())
+        Take(I.value("diagnostics", json::array()));
+  }
   if (Found.empty())
     return;
   json All;

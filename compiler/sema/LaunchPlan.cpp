@@ -704,6 +704,8 @@ LoweringRequest loweringRequestFor(const JitFunction &Fn, const ModuleInfo &Info
       R.ArgTypes[P.Name] = ElemType{intArgKind(V->Int)};
       if (V->Int == 1 && !Plain.count(P.Name))
         R.EqualToOne.insert(P.Name);
+      else if (V->Int % 16 == 0 && !Plain.count(P.Name))
+        R.DivisibleBy16.insert(P.Name);
     }
   }
   // Heuristics set constexprs that are not always parameters the spec names.
