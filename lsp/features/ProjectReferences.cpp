@@ -143,7 +143,7 @@ std::string projectRenameProblem(const ProjectFunction &Fn, const std::vector<Fi
     AnalyzedFile A = asAnalyzedFile(*M);
     RenameTarget T{Fn.Name, SymbolScope::Function, {}, false, {}};
     if (std::string Why = renameProblem(A, T, NewName); !Why.empty())
-      return FO.Path == Fn.DefPath ? Why : Why + " (" + M->Ref.Name + ")";
+      return Why + " (`" + M->Ref.Name + "`)";
   }
   return {};
 }
