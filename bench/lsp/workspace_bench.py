@@ -9,11 +9,20 @@ Three figures, each from a fresh `tessel lsp` over stdio:
                    used by 19 other files of a generated 20-file project (written to a scratch
                    folder), the request sent from an importing file;
   helper  [--n=N]  p50/p99 from a didChange of the open helper module to the diagnostics of the
-                   open file that imports it (the re-check of its importers), same project.
+                   open file that imports it (the re-check of its importers), same project;
+  keys DIR FILE [--n=N]
+                   p50/p99 from a keystroke (a space typed, then deleted, at the end of the
+                   file's first `tl.` line) in FILE to its diagnostics, DIR the workspace folder,
+                   against the same with no workspace folder (the cost the project adds per key);
+  rename-at DIR FILE WORD [--n=N]
+                   the same two requests on a real tree: DIR the workspace folder, FILE (under it)
+                   the open file, the request at the first occurrence of WORD in it.
 
     bench/lsp/workspace_bench.py TESSEL index /work/corpus/FlagOpen+FlagGems
     bench/lsp/workspace_bench.py TESSEL rename --n=200
     bench/lsp/workspace_bench.py TESSEL helper --n=50
+    bench/lsp/workspace_bench.py TESSEL rename-at /work/corpus/FlagOpen+FlagGems \
+        src/flag_gems/fused/weight_norm.py tle.program_id --n=50
 """
 import json
 import os
@@ -25,7 +34,7 @@ import time
 
 
 class Server:
-    def __init__(self, tessel, threads=2):
+    def __init__(self, tessel):
         self.p = subprocess.Popen([tessel, "lsp", "--log=error"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.next_id = 100
         self.backlog = []
@@ -161,6 +170,26 @@ def open_doc(s, path):
                                         "text": open(path).read()}}})
 
 
+def time_rename(s, path, line, col, n, new_name):
+    pos = {"textDocument": {"uri": uri(path)}, "position": {"line": line, "character": col}}
+    for method, extra in (("textDocument/rename", {"newName": new_name}),
+                          ("textDocument/references", {"context": {"includeDeclaration": True}})):
+        times = []
+        for _ in range(n):
+            t0 = time.perf_counter()
+            r = s.call(method, dict(pos, **extra))
+            times.append((time.perf_counter() - t0) * 1000)
+        res = r.get("result")
+        if method.endswith("rename"):
+            if not res:
+                raise RuntimeError("rename failed: %s" % r)
+            edits, files = sum(len(v) for v in res["changes"].values()), len(res["changes"])
+        else:
+            edits, files = len(res or []), len({x["uri"] for x in res or []})
+        print("%-24s n=%d p50 %.2f ms p99 %.2f ms (%d edits/locations in %d files)"
+              % (method, n, percentile(times, 0.5), percentile(times, 0.99), edits, files))
+
+
 def bench_rename(tessel, n):
     with tempfile.TemporaryDirectory() as root:
         make_project(root)
@@ -170,23 +199,26 @@ def bench_rename(tessel, n):
         user = os.path.join(root, "pkg", "user_00.py")
         open_doc(s, user)
         s.call("sync", None)
-        line = [i for i, l in enumerate(open(user).read().split("\n")) if "combine(x" in l][0]
-        col = open(user).read().split("\n")[line].index("combine(x") + 2
-        pos = {"textDocument": {"uri": uri(user)}, "position": {"line": line, "character": col}}
-        for method, extra in (("textDocument/rename", {"newName": "fuse"}),
-                              ("textDocument/references", {"context": {"includeDeclaration": True}})):
-            times, edits = [], 0
-            for _ in range(n):
-                t0 = time.perf_counter()
-                r = s.call(method, dict(pos, **extra))
-                times.append((time.perf_counter() - t0) * 1000)
-                res = r.get("result") or {}
-                edits = (sum(len(v) for v in res.get("changes", {}).values()) if method.endswith("rename")
-                         else len(res))
-            files = len(r["result"]["changes"]) if method.endswith("rename") else len({x["uri"] for x in r["result"]})
-            print("%-24s n=%d p50 %.2f ms p99 %.2f ms (%d edits/locations in %d files)"
-                  % (method, n, percentile(times, 0.5), percentile(times, 0.99), edits, files))
+        lines = open(user).read().split("\n")
+        line = [i for i, l in enumerate(lines) if "combine(x" in l][0]
+        time_rename(s, user, line, lines[line].index("combine(x") + 2, n, "fuse")
         s.close()
+
+
+def bench_rename_at(tessel, folder, rel, word, n):
+    folder = os.path.abspath(folder)
+    path = os.path.join(folder, rel)
+    s = Server(tessel)
+    init(s, folder)
+    s.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    open_doc(s, path)
+    s.call("sync", None)
+    lines = open(path).read().split("\n")
+    line = [i for i, l in enumerate(lines) if word in l][0]
+    # The cursor on the last component of WORD.
+    col = lines[line].index(word) + len(word) - 1
+    time_rename(s, path, line, col, n, "renamed_helper")
+    s.close()
 
 
 def bench_helper(tessel, n):
@@ -206,12 +238,12 @@ def bench_helper(tessel, n):
         for v in range(n):
             # Alternate between a body that type-checks and one that does not.
             new = "    return a * SCALE + b\n" if v % 2 else "    return a * SCALE + undefined_name\n"
+            t0 = time.perf_counter()
             s.send({"jsonrpc": "2.0", "method": "textDocument/didChange",
                     "params": {"textDocument": {"uri": uri(helper), "version": v + 2},
                                "contentChanges": [{"range": {"start": {"line": line, "character": 0},
                                                              "end": {"line": line + 1, "character": 0}},
                                                    "text": new}]}})
-            t0 = time.perf_counter()
             want_error = v % 2 == 0
             s.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
                        and m["params"]["uri"] == uri(user)
@@ -219,6 +251,42 @@ def bench_helper(tessel, n):
             times.append((time.perf_counter() - t0) * 1000)
         print("helper edit -> importer's diagnostics n=%d p50 %.2f ms p99 %.2f ms"
               % (n, percentile(times, 0.5), percentile(times, 0.99)))
+        s.close()
+
+
+def bench_keys(tessel, folder, rel, n):
+    folder = os.path.abspath(folder)
+    path = os.path.join(folder, rel)
+    lines = open(path).read().split("\n")
+    line = [i for i, l in enumerate(lines) if "tl." in l][0]
+    end = len(lines[line])
+    for with_folder in (True, False):
+        s = Server(tessel)
+        caps = {"window": {"workDoneProgress": True}}
+        params = {"capabilities": caps}
+        if with_folder:
+            params["workspaceFolders"] = [{"uri": uri(folder), "name": "w"}]
+        s.call("initialize", params)
+        s.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+        open_doc(s, path)
+        s.call("sync", None)
+        times = []
+        for v in range(n):
+            if v % 2 == 0:
+                change = {"range": {"start": {"line": line, "character": end},
+                                    "end": {"line": line, "character": end}}, "text": " "}
+            else:
+                change = {"range": {"start": {"line": line, "character": end},
+                                    "end": {"line": line, "character": end + 1}}, "text": ""}
+            t0 = time.perf_counter()
+            s.send({"jsonrpc": "2.0", "method": "textDocument/didChange",
+                    "params": {"textDocument": {"uri": uri(path), "version": v + 2}, "contentChanges": [change]}})
+            s.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                       and m["params"]["uri"] == uri(path) and m["params"].get("version") == v + 2)
+            times.append((time.perf_counter() - t0) * 1000)
+        print("keystroke -> diagnostics %-22s n=%d p50 %.2f ms p99 %.2f ms"
+              % ("(workspace folder)" if with_folder else "(no folder)", n, percentile(times, 0.5),
+                 percentile(times, 0.99)))
         s.close()
 
 
@@ -240,6 +308,10 @@ def main(argv):
         bench_rename(tessel, n)
     elif what == "helper":
         bench_helper(tessel, n)
+    elif what == "keys" and len(rest) == 2:
+        bench_keys(tessel, rest[0], rest[1], n)
+    elif what == "rename-at" and len(rest) == 3:
+        bench_rename_at(tessel, rest[0], rest[1], rest[2], n)
     else:
         print(__doc__)
         return 2

@@ -640,8 +640,17 @@ size_t Project::preload(const std::vector<std::string> &Paths, unsigned MaxThrea
   parallelFor(Paths.size(), std::max(1u, MaxThreads), [&](size_t I) {
     if (Cancel && Cancel->load())
       return;
-    if (moduleAt(Paths[I]))
+    // Only a file that names triton (or jit) can define a kernel or helper;
+    // the others (a project's host code, tests, tools: most of a large
+    // workspace's bytes) are read for the launch index and parsed only if
+    // something imports them.
+    FileSet::Contents C = Files.contents(Paths[I]);
+    if (C.Text && (C.Text->find("triton") != std::string::npos || C.Text->find("jit") != std::string::npos)) {
+      if (moduleAt(Paths[I]))
+        ++Read;
+    } else if (C.Text) {
       ++Read;
+    }
     size_t N = ++Done;
     if (Progress)
       Progress(N);
