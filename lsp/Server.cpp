@@ -209,6 +209,11 @@ private:
   /// The files a project-wide search looks in: the workspace index's, else
   /// those of the project root around Path.
   std::vector<std::string> projectFiles(const std::string &Path);
+  /// For a parameter of a top-level function of F: the LSP ranges, per URI,
+  /// of the keywords naming it at calls and launches in the project's other
+  /// files (empty for anything else).
+  std::map<std::string, std::vector<json>> keywordsElsewhere(const AnalyzedFile &F, const RenameTarget &T,
+                                                             PositionEncoding E);
   /// Project-wide occurrences of the function under Pos, as LSP locations per
   /// URI; nullopt (Why set) when the cursor is on no project function.
   std::optional<std::map<std::string, std::vector<std::pair<json, OccurrenceRole>>>>
@@ -697,6 +702,22 @@ LanguageServer::projectLocations(const AnalyzedFile &F, uint32_t Offset, Positio
   return Out;
 }
 
+std::map<std::string, std::vector<json>> LanguageServer::keywordsElsewhere(const AnalyzedFile &F, const RenameTarget &T,
+                                                                           PositionEncoding E) {
+  std::map<std::string, std::vector<json>> Out;
+  project::ModuleRef Ref = moduleRefOf(F, Project);
+  if (T.Scope != SymbolScope::Parameter || Ref.Path.empty() || T.Owner.empty())
+    return Out;
+  ProjectFunction Fn{Ref.Path, T.Owner, T.At};
+  for (const FileOccurrences &FO : projectKeywordOccurrences(Fn, T.Name, projectFiles(Ref.Path), Project)) {
+    LineIndex Lines(FO.Text->text());
+    auto &List = Out[uriOfPath(FO.Path)];
+    for (const Occurrence &O : FO.Occurrences)
+      List.push_back(toProtocol(O.Range, Lines, E));
+  }
+  return Out;
+}
+
 void LanguageServer::onDiagnostics(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) {
   if (F.Report.Analysis) {
     std::set<std::string> Read;
@@ -828,6 +849,9 @@ void LanguageServer::onReferences(const ReferenceParams &P, ReplyOnce R, CancelF
     for (const Occurrence &O : occurrencesIn(F, *Target))
       if (P.IncludeDeclaration || O.Role != OccurrenceRole::Definition)
         Locations.push_back({{"uri", F.Doc.Uri}, {"range", toProtocol(O.Range, *F.Doc.Index, E)}});
+    for (const auto &[Uri, Ranges] : keywordsElsewhere(F, *Target, E))
+      for (const json &Range : Ranges)
+        Locations.push_back({{"uri", Uri}, {"range", Range}});
     return Locations;
   });
 }
@@ -897,7 +921,12 @@ void LanguageServer::onRename(const RenameParams &P, ReplyOnce R, CancelFlag C) 
     json Edits = json::array();
     for (const Occurrence &O : occurrencesIn(F, *Target))
       Edits.push_back({{"range", toProtocol(O.Range, *F.Doc.Index, E)}, {"newText", P.NewName}});
-    return json{{"changes", {{F.Doc.Uri, std::move(Edits)}}}};
+    json Changes = {{F.Doc.Uri, std::move(Edits)}};
+    // A parameter's keywords at the launches and calls in other files.
+    for (const auto &[Uri, Ranges] : keywordsElsewhere(F, *Target, E))
+      for (const json &Range : Ranges)
+        Changes[Uri].push_back({{"range", Range}, {"newText", P.NewName}});
+    return json{{"changes", std::move(Changes)}};
   });
 }
 

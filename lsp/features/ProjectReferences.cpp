@@ -134,6 +134,42 @@ std::vector<FileOccurrences> projectOccurrences(const ProjectFunction &Fn, const
   return Out;
 }
 
+std::vector<FileOccurrences> projectKeywordOccurrences(const ProjectFunction &Fn, const std::string &Param,
+                                                       const std::vector<std::string> &Candidates,
+                                                       project::Project &P) {
+  std::vector<FileOccurrences> Out;
+  std::string DefPath = project::normalPath(Fn.DefPath);
+  for (const std::string &Path : Candidates) {
+    std::string Normal = project::normalPath(Path);
+    if (Normal == DefPath)
+      continue;
+    project::FileSet::Contents C = P.files().contents(Normal);
+    if (!C.Text || C.Text->find(Fn.Name) == std::string::npos || C.Text->find(Param) == std::string::npos)
+      continue;
+    std::shared_ptr<const project::Module> M = P.moduleAt(Normal);
+    if (!M)
+      continue;
+    std::vector<Occurrence> Found;
+    forEachExpr(M->File->module(), [&](const Expr &E) {
+      auto *Call = dyn_cast<CallExpr>(&E);
+      if (!Call)
+        return;
+      const Expr *Callee = Call->Func;
+      if (auto *Sub = dyn_cast<SubscriptExpr>(Callee))
+        Callee = Sub->Value; // `k[grid](...)`
+      const Keyword *K = Call->keyword(Param);
+      if (!K || !(isa<NameExpr>(Callee) || isa<AttributeExpr>(Callee)))
+        return;
+      std::string Q = M->Info.qualify(Callee);
+      if (!Q.empty() && isTarget(P.resolve(Q, M->Ref), Fn))
+        Found.push_back({K->NameRange, OccurrenceRole::Keyword});
+    });
+    if (!Found.empty())
+      Out.push_back({M->Ref.Path, M->File->textPtr(), std::move(Found)});
+  }
+  return Out;
+}
+
 std::string projectRenameProblem(const ProjectFunction &Fn, const std::vector<FileOccurrences> &Files,
                                  const std::string &NewName, project::Project &P) {
   for (const FileOccurrences &FO : Files) {

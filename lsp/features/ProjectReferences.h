@@ -52,6 +52,13 @@ struct FileOccurrences {
 std::vector<FileOccurrences> projectOccurrences(const ProjectFunction &Fn, const std::vector<std::string> &Candidates,
                                                 project::Project &P);
 
+/// The keywords that name parameter Param of Fn at its calls and launches
+/// in the files Candidates other than Fn's own (`k[grid](..., BLOCK=128)`
+/// in a host module that imports the kernel): References.h's search covers
+/// the defining file, this the rest of the project. One entry per file.
+std::vector<FileOccurrences> projectKeywordOccurrences(const ProjectFunction &Fn, const std::string &Param,
+                                                       const std::vector<std::string> &Candidates, project::Project &P);
+
 /// Why renaming Fn to NewName in those files would change what the code
 /// means ("" when it would not): not an identifier, a keyword, or a name a
 /// file already binds at module level.
