@@ -157,11 +157,12 @@ public:
   /// no file on disk may change. False when what importers read is the same
   /// text as before (a buffer opened unchanged from disk).
   bool setBuffer(const std::string &Path, std::optional<std::string> Text);
-  /// Parses and discovers every file of Paths on up to MaxThreads threads
-  /// (a workspace index: later imports find them ready), then builds the
-  /// launch index of each of their project roots. Progress(Done) is called
-  /// after each file, from any of those threads; a set Cancel stops it early.
-  /// Returns the number of files read.
+  /// Reads every file of Paths on up to MaxThreads threads and parses and
+  /// discovers those that name `triton` or `jit` (a workspace index: later
+  /// imports find them ready; the others are parsed when imported), then
+  /// builds the launch index of each of their project roots. Progress(Done)
+  /// is called after each file, from any of those threads; a set Cancel stops
+  /// it early. Returns the number of files read.
   size_t preload(const std::vector<std::string> &Paths, unsigned MaxThreads,
                  const std::function<void(size_t Done)> &Progress, const std::atomic<bool> *Cancel = nullptr);
 
