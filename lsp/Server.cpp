@@ -2,7 +2,9 @@
 /// \file
 /// Binds LSP methods to handlers, one onX method per method, and owns the
 /// server's state: the workspace (main thread), the scheduler (analysis on
-/// worker threads), the kernel runner (Run actions).
+/// worker threads), the kernel runner (Run actions), and the project the
+/// documents belong to (open buffers as overlays, the workspace index, who
+/// read which file: an edit re-checks exactly the open files that read it).
 ///
 /// Every request gets exactly one reply: ReplyOnce drops a second reply with
 /// a log line and sends InternalError if a handler forgot to reply. Each
