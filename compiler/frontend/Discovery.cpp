@@ -19,6 +19,8 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace tessel {
@@ -139,8 +141,10 @@ public:
 
   ModuleInfo run() {
     process(M.Body, /*Conditional=*/false);
-    for (const auto &[Name, J] : Info.Jit)
+    for (auto &[Name, J] : Info.Jit) {
       JitDefs.insert(J.Def);
+      JitByName.emplace(Name, &J);
+    }
     scanLaunches(M.Body, nullptr);
     decideKernels();
     return std::move(Info);
@@ -155,6 +159,11 @@ private:
   std::set<std::string> Heuristicked;
   std::map<const FunctionDefStmt *, LocalScope> LocalScopes;
   std::unordered_set<const FunctionDefStmt *> JitDefs; ///< the Defs of Info.Jit, once all are known
+  /// Info.Jit hashed, once all are known: the launch scan and the kernel
+  /// decision look up every name written in the file's functions, and with
+  /// 13,000 kernels named alike (`scale_kernel_123`) the map's string
+  /// comparisons were a quarter of discovery.
+  std::unordered_map<std::string_view, JitFunction *> JitByName;
 
   ConstEval::GlobalLookup moduleLookup() {
     return [this](const std::string &N) {
@@ -572,9 +581,9 @@ private:
     const auto *N = dyn_cast<NameExpr>(Callee);
     if (!N)
       return nullptr;
-    auto It = Info.Jit.find(N->Id);
-    if (It != Info.Jit.end())
-      return &It->second;
+    auto It = JitByName.find(N->Id);
+    if (It != JitByName.end())
+      return It->second;
     auto V = NS.find(N->Id); // an alias: `k = kernel`
     if (V == NS.end() || V->second.kind() != PyValue::Kind::Function)
       return nullptr;
@@ -727,7 +736,7 @@ private:
       Walker W;
       W.OnExpr = [&, Caller = Name](const Expr *E) {
         const auto *N = dyn_cast<NameExpr>(E);
-        if (N && N->Id != Caller && Info.Jit.count(N->Id))
+        if (N && N->Id != Caller && JitByName.count(N->Id))
           UsedFromJit.insert(N->Id);
       };
       W.walk(J.Def->Body);
