@@ -3,12 +3,19 @@
 # Builds the libFuzzer targets of tests/fuzz with clang 19 (ASan + UBSan on
 # every library, TESSEL_FUZZ=ON) in build-fuzz/, then:
 #
-#   scripts/fuzz.sh TARGET [MINUTES]   fuzz one target (lsp, frontend, edits,
-#                                      launch) for MINUTES (default 10), one
-#                                      job, and minimize every finding into
+#   scripts/fuzz.sh TARGET [MINUTES [WORKERS]]
+#                                      fuzz one target (lsp, frontend, edits,
+#                                      launch, codegen) for MINUTES (default
+#                                      10) in WORKERS processes (default 1;
+#                                      more: libFuzzer's -fork), and minimize
+#                                      every finding into
 #                                      tests/fuzz/regressions/TARGET/
 #   scripts/fuzz.sh ci [SECONDS]       replay every regression file, then fuzz
 #                                      each target for SECONDS (default 60)
+#                                      from seed FUZZ_SEED (default 1), at
+#                                      most ci_runs executions each; one
+#                                      line per target in FUZZ_REPORT
+#                                      (default build-fuzz/fuzz/ci-report.txt)
 #   scripts/fuzz.sh build              only build
 #
 # Seeds come from tessel's own files (tests/fuzz/seeds.py) and, when the
@@ -18,7 +25,10 @@
 # anything, 1 when one did (the minimized inputs are then in
 # tests/fuzz/regressions/TARGET/: fix the code, keep the file), 2 on usage.
 # Environment: FUZZ_BUILD_DIR (default build-fuzz), JOBS (default nproc),
-# FUZZ_RUNS (stop after that many executions, if sooner than MINUTES).
+# FUZZ_RUNS (stop after that many executions, if sooner than MINUTES),
+# FUZZ_NO_BUILD=1 (use the targets and seeds already in FUZZ_BUILD_DIR, a
+# bundle made by scripts/fuzz_bundle.sh), FUZZ_MINIMIZE=0 (keep the raw
+# findings in FUZZ_BUILD_DIR/fuzz/findings/).
 #===-----------------------------------------------------------------------===#
 set -euo pipefail
 shopt -s nullglob
@@ -27,7 +37,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BUILD=${FUZZ_BUILD_DIR:-build-fuzz}
 JOBS=${JOBS:-$(nproc)}
 CORPUS_SRC=${FUZZ_CORPUS:-/work/corpus}
-TARGETS=(lsp frontend edits launch)
+TARGETS=(lsp frontend edits launch codegen)
 
 die() { echo "fuzz.sh: error: $*" >&2; exit 2; }
 
@@ -37,8 +47,8 @@ die() { echo "fuzz.sh: error: $*" >&2; exit 2; }
 # Per target: -max_len (bytes) and dictionary. Inputs stay small so that one
 # execution takes milliseconds even under ASan: a kernel file's bugs show in
 # its first few kilobytes, a launch spec's in a few hundred bytes.
-max_len() { case $1 in lsp) echo 4096 ;; frontend) echo 3072 ;; edits) echo 3072 ;; launch) echo 512 ;; esac; }
-dict() { case $1 in lsp) echo tests/fuzz/dicts/lsp.dict ;; launch) echo tests/fuzz/dicts/launch.dict ;; *) echo tests/fuzz/dicts/python.dict ;; esac; }
+max_len() { case $1 in lsp) echo 4096 ;; frontend) echo 3072 ;; edits) echo 3072 ;; launch | codegen) echo 512 ;; esac; }
+dict() { case $1 in lsp) echo tests/fuzz/dicts/lsp.dict ;; launch | codegen) echo tests/fuzz/dicts/launch.dict ;; *) echo tests/fuzz/dicts/python.dict ;; esac; }
 
 build() {
   command -v clang++-19 >/dev/null || die "clang++-19 is missing: apt-get install clang-19 libclang-rt-19-dev (or WITH_FUZZ=1 scripts/setup.sh)"
@@ -50,9 +60,10 @@ build() {
     # -O1 keeps assertions (no NDEBUG) and ASan's reports readable.
     cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-19 \
       -DCMAKE_CXX_COMPILER=clang++-19 "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g" \
-      -DTESSEL_FUZZ=ON -DTESSEL_BUILD_BENCH=OFF "${launcher[@]}" >/dev/null
+      -DTESSEL_FUZZ=ON -DTESSEL_BUILD_BENCH=OFF "${launcher[@]}" >/dev/null || return 1
   fi
-  cmake --build "$BUILD" -j "$JOBS" --target fuzz_targets
+  # `|| return`: ci calls build in a condition, where set -e does not stop it.
+  cmake --build "$BUILD" -j "$JOBS" --target fuzz_targets || return 1
   mkdir -p "$BUILD/fuzz"
 }
 
@@ -65,23 +76,39 @@ seeds() {
 }
 
 # fuzz TARGET SECONDS: fuzz, then minimize what it found; returns 1 on a finding.
+# With WORKERS > 1, libFuzzer's fork mode: that many processes share the
+# corpus, a crash does not end the campaign, and every artifact is kept.
 fuzz() {
-  local t=$1 secs=$2
+  local t=$1 secs=$2 workers=${3:-1}
   local exe=$BUILD/tests/fuzz_$t corpus=$BUILD/fuzz/corpus/$t findings=$BUILD/fuzz/findings/$t
   mkdir -p "$corpus" "$findings" "tests/fuzz/regressions/$t"
   rm -f "$findings"/*
-  seeds "$t"
+  # A bundle made elsewhere (FUZZ_NO_BUILD=1) brings its seeds.
+  [[ ${FUZZ_NO_BUILD:-0} == 1 && -d $BUILD/fuzz/seeds/$t ]] || seeds "$t"
   local status=0
+  local seed=()
+  [[ -n ${FUZZ_SEED:-} ]] && seed=(-seed="$FUZZ_SEED")
+  ((workers > 1)) && seed+=(-fork="$workers" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   "$exe" -close_fd_mask=2 -max_total_time="$secs" -runs="${FUZZ_RUNS:--1}" -max_len="$(max_len "$t")" -timeout=30 -rss_limit_mb=2560 -dict="$(dict "$t")" \
-    -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" "$BUILD/fuzz/seeds/$t" \
-    2>&1 | tee "$BUILD/fuzz/$t.log" | grep -E '^#[0-9]+.*(pulse|DONE|INITED)|ERROR|SUMMARY|stat::|Test unit written' || true
+    -print_final_stats=1 -artifact_prefix="$findings/" "${seed[@]}" "$corpus" "$BUILD/fuzz/seeds/$t" \
+    2>&1 | tee "$BUILD/fuzz/$t.log" | grep -E '^#[0-9]+.*(pulse|DONE|INITED)|^#[0-9]+: cov|ERROR|SUMMARY|stat::|Test unit written' || true
   local f
   for f in "$findings"/*; do
     [[ -f $f ]] || continue
+    # A unit slower than libFuzzer's -report_slow_units (10 s) is written as
+    # slow-unit-*: a figure of a busy machine, not a finding (-timeout is).
+    if [[ ${f##*/} == slow-unit-* ]]; then
+      echo "fuzz.sh: $t: a unit ran over 10 s (not a finding): $f"
+      continue
+    fi
     status=1
     local kind=${f##*/}
     kind=${kind%%-*}
     local min=$findings/min-$kind
+    if [[ ${FUZZ_MINIMIZE:-1} == 0 ]]; then
+      echo "fuzz.sh: $t found a $kind: $f"
+      continue
+    fi
     "$exe" -close_fd_mask=2 -minimize_crash=1 -max_total_time=120 -timeout=30 -exact_artifact_path="$min" "$f" >/dev/null 2>&1 || true
     # A minimization that lost the failure (the input fails only after
     # others, or the trap moved) keeps the original input.
@@ -91,16 +118,43 @@ fuzz() {
     local dest=tests/fuzz/regressions/$t/$kind-$(sha1sum "$min" | cut -c1-12)
     cp "$min" "$dest"
     echo "fuzz.sh: $t found a $kind; minimized input in $dest"
+    report "$t: FAILED: a $kind ($(grep -m1 -E 'ERROR|fuzz invariant failed|==[0-9]+==' "$BUILD/fuzz/$t.log" | cut -c1-200)); input in $dest, base64: $(base64 -w0 "$min" | cut -c1-3000)"
   done
+  ((status)) || report "$t: ok, $(executions "$BUILD/fuzz/$t.log") executions"
   return $status
 }
+
+# ci's executions per target, about what a quiet core runs in 60 s: with the
+# fixed seed, a CI machine runs these same inputs (or, if slower, the first
+# of them), so a clean run here is a clean run there.
+ci_runs() { case $1 in lsp) echo 3000 ;; frontend) echo 2500 ;; edits) echo 2000 ;; launch) echo 4000 ;; codegen) echo 3000 ;; esac; }
+
+# A log's executions: the final stats, or fork mode's last status line.
+executions() {
+  grep -m1 -oE 'number_of_executed_units: [0-9]+' "$1" | grep -oE '[0-9]+$' ||
+    grep -oE '^#[0-9]+: cov' "$1" | tail -1 | grep -oE '[0-9]+'
+}
+
+# The ci mode's outcome, one line per target, for the ctest that shows it
+# (fuzz.ci-report, tests/fuzz/tests.cmake): CI's log keeps only its end.
+report() { [[ -n ${REPORT:-} ]] && echo "$*" >>"$REPORT"; return 0; }
 
 cmd=${1:-}
 case $cmd in
   build) build ;;
   ci)
     secs=${2:-60}
-    build
+    # A fixed seed: a finding in CI is the same run on the development machine.
+    export FUZZ_SEED=${FUZZ_SEED:-1}
+    REPORT=${FUZZ_REPORT:-$BUILD/fuzz/ci-report.txt}
+    mkdir -p "$(dirname "$REPORT")"
+    : >"$REPORT"
+    mkdir -p "$BUILD"
+    if ! (build) >"$BUILD/ci-build.log" 2>&1; then
+      tail -20 "$BUILD/ci-build.log"
+      report "build: FAILED: $(grep -m1 -E 'error|FAILED' "$BUILD/ci-build.log" | cut -c1-300)"
+      exit 1
+    fi
     status=0
     for t in "${TARGETS[@]}"; do
       start=$(date +%s)
@@ -108,19 +162,23 @@ case $cmd in
       if ((${#files[@]})); then
         "$BUILD/tests/fuzz_$t" -runs=0 "${files[@]}" >"$BUILD/fuzz/replay-$t.log" 2>&1 || {
           echo "fuzz.sh: a regression input of $t fails again (see $BUILD/fuzz/replay-$t.log)"
+          report "$t: FAILED: a regression input fails again: $(grep -m1 -E 'ERROR|fuzz invariant failed|Running:' "$BUILD/fuzz/replay-$t.log" | cut -c1-200)"
           status=1
         }
       fi
       echo "fuzz.sh: $t: replayed ${#files[@]} regression files in $(($(date +%s) - start)) s"
-      fuzz "$t" "$secs" || status=1
+      FUZZ_RUNS=${FUZZ_RUNS:-$(ci_runs "$t")} fuzz "$t" "$secs" || status=1
     done
     exit $status
     ;;
-  lsp | frontend | edits | launch)
+  lsp | frontend | edits | launch | codegen)
     minutes=${2:-10}
     [[ $minutes =~ ^[0-9]+$ ]] || die "MINUTES must be a whole number, not '$minutes'"
-    build
-    fuzz "$cmd" $((minutes * 60))
+    workers=${3:-1}
+    [[ $workers =~ ^[0-9]+$ ]] || die "WORKERS must be a whole number, not '$workers'"
+    [[ ${FUZZ_NO_BUILD:-0} == 1 ]] || build
+    mkdir -p "$BUILD/fuzz"
+    fuzz "$cmd" $((minutes * 60)) "$workers"
     ;;
-  *) die "usage: scripts/fuzz.sh lsp|frontend|edits|launch [MINUTES] | ci [SECONDS] | build" ;;
+  *) die "usage: scripts/fuzz.sh lsp|frontend|edits|launch|codegen [MINUTES [WORKERS]] | ci [SECONDS] | build" ;;
 esac

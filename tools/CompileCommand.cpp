@@ -280,18 +280,6 @@ static void printReport(std::ostream &OS, const std::string &Title, const backen
   OS << " total " << fmtMs(Total) << "\n";
 }
 
-/// What distinguishes two compiled instances (Triton's specialization key).
-static std::string requestKey(const sema::LoweringRequest &R) {
-  std::string K = R.Kernel + ";" + std::to_string(R.NumWarps) + ";" + std::to_string(R.NumStages);
-  for (const auto &[Name, V] : R.Constexprs)
-    K += ";" + Name + "=" + V.repr();
-  for (const auto &[Name, Ty] : R.ArgTypes)
-    K += ";" + Name + ":" + Ty.str();
-  for (const std::string &Name : R.EqualToOne)
-    K += ";" + Name + "==1";
-  return K;
-}
-
 int runCompile(const Args &A) {
   CompileArgs CA;
   if (std::optional<int> Status = parseArgs(A, CA))
@@ -384,7 +372,7 @@ int runCompile(const Args &A) {
         continue;
       }
       // Instances that differ only in sizes compile alike: once each.
-      if (!Compiled.insert(requestKey(PL.Request) + ";maxnreg=" + std::to_string(KO.MaxNReg.value_or(-1))).second)
+      if (!Compiled.insert(sema::specializationKey(PL.Request) + ";maxnreg=" + std::to_string(KO.MaxNReg.value_or(-1))).second)
         continue;
       backend::KernelJitResult R = backend::jitKernel(*File, Info, PL.Request, KO);
       for (const Problem &P : R.Problems)

@@ -18,18 +18,6 @@
 
 namespace tessel::tools {
 
-/// A text key for a LoweringRequest: instances that share it share one lowering.
-static std::string requestKey(const sema::LoweringRequest &R) {
-  std::string K = R.Kernel + "|" + std::to_string(R.NumWarps) + "|" + std::to_string(R.NumStages);
-  for (const auto &[Name, V] : R.Constexprs)
-    K += "|" + Name + "=" + V.repr();
-  for (const auto &[Name, T] : R.ArgTypes)
-    K += "|" + Name + ":" + T.str();
-  for (const std::string &Name : R.EqualToOne)
-    K += "|" + Name + "==1";
-  return K;
-}
-
 static diag::Finding finding(diag::DiagId Id, SourceRange Range, std::string Message, const std::string &Label) {
   return diag::Finding{Id, diag::codeInfo(Id).DefaultSeverity, Range, std::move(Message), {}, {}, Label};
 }
@@ -199,7 +187,7 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
     I.Grid = L.Grid;
     I.NumWarps = L.NumWarps;
     I.NumStages = L.NumStages;
-    std::string Key = requestKey(PL.Request);
+    std::string Key = sema::specializationKey(PL.Request);
     auto It = Lowered.find(Key);
     if (It == Lowered.end()) {
       sema::AnalyzeOptions AO;

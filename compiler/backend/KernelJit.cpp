@@ -38,8 +38,8 @@ static bool hasDot(const ir::Block &B) {
 /// Triton's options for F. The divisibility is the usual launch's (every
 /// pointer 16-byte aligned: codegen::defaultDivisibility), which the
 /// request's argument types (in the cache key) determine.
-static codegen::CodegenOptions codegenOptions(const ir::Function &F, const sema::LoweringRequest &R,
-                                              const KernelJitOptions &Opts) {
+codegen::CodegenOptions codegenOptions(const ir::Function &F, const sema::LoweringRequest &R,
+                                       const KernelJitOptions &Opts) {
   codegen::CodegenOptions C;
   C.Arch = int(Opts.Arch.Capability);
   C.NumWarps = int(R.NumWarps);

@@ -15,6 +15,7 @@
 
 #include "compiler/backend/CompileCache.h"
 #include "compiler/backend/Jit.h"
+#include "compiler/codegen/Codegen.h"
 #include "compiler/frontend/Discovery.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/sema/Lowering.h"
@@ -61,6 +62,11 @@ struct KernelJitResult {
 /// constexpr).
 std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &Info,
                                     const sema::LoweringRequest &Request, const KernelJitOptions &Opts);
+
+/// The code generator's options for F, lowered from Request, under Opts
+/// (what jitKernel passes to codegen::emitLLVM, line tables aside).
+codegen::CodegenOptions codegenOptions(const ir::Function &F, const sema::LoweringRequest &Request,
+                                       const KernelJitOptions &Opts);
 
 KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const sema::LoweringRequest &Request,
                           const KernelJitOptions &Opts);

@@ -96,7 +96,8 @@ static bool holdsStatements(const char *Type) {
 }
 
 /// CPython's IndentationError "unexpected indent": a statement indented
-/// deeper than the statements before it in its block. tree-sitter's scanner
+/// deeper than the statements before it in its block, or than column 0 at
+/// the top level. tree-sitter's scanner
 /// emits an indent only where a block may start, so it reads such a line as
 /// one more statement of the same block; the statements' columns show it.
 /// Only statement-level nodes are visited.
@@ -113,8 +114,14 @@ void collectIndentationErrors(TSNode Root, std::string_view Source, std::vector<
     TSNode N = Stack.back();
     Stack.pop_back();
     const char *Type = ts_node_type(N);
-    bool IsBlock = !std::strcmp(Type, "block") || !std::strcmp(Type, "module");
+    bool IsModule = !std::strcmp(Type, "module");
+    bool IsBlock = IsModule || !std::strcmp(Type, "block");
+    // A module's statements belong at column 0, as CPython reads them. Taking
+    // the first statement's column instead would make the verdict depend on
+    // where the parse began (a piece of the file parsed alone, or a run).
     std::optional<uint32_t> Column;
+    if (IsModule)
+      Column = 0;
     uint32_t Count = ts_node_named_child_count(N);
     for (uint32_t I = 0; I < Count; ++I) {
       TSNode C = ts_node_named_child(N, I);

@@ -74,4 +74,15 @@ LoweredKernel lowerKernel(const ParsedFile &File, const ModuleInfo &Info, const 
   return Out;
 }
 
+std::string specializationKey(const LoweringRequest &R) {
+  std::string K = R.Kernel + "|" + std::to_string(R.NumWarps) + "|" + std::to_string(R.NumStages);
+  for (const auto &[Name, V] : R.Constexprs)
+    K += "|" + Name + "=" + V.repr();
+  for (const auto &[Name, T] : R.ArgTypes)
+    K += "|" + Name + ":" + T.str();
+  for (const std::string &Name : R.EqualToOne)
+    K += "|" + Name + "==1";
+  return K;
+}
+
 } // namespace tessel::sema

@@ -38,6 +38,11 @@ struct LoweringRequest {
   int64_t NumStages = 3;
 };
 
+/// What tells two requests apart (Triton's specialization key): requests
+/// with equal keys lower to the same function, so launches that differ only
+/// in sizes are lowered, compiled or run once each.
+std::string specializationKey(const LoweringRequest &R);
+
 struct LoweredKernel {
   std::unique_ptr<ir::Function> Function; ///< null when the kernel could not be lowered
   std::vector<Problem> Problems;          ///< sema's errors and lowering limits, at their source ranges

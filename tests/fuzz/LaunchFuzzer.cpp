@@ -9,74 +9,23 @@
 /// ops and bytes of one instance, and only when the spec has at most four
 /// instances, so that no input runs for long. Nothing may
 /// crash, hang or trip a sanitizer; a bad spec is a finding in the report.
-///
-/// The samples are read from the source tree (TESSEL_SOURCE_DIR) once, in
-/// sorted order: samples/*.py, then samples/bugs/*.py.
+/// The samples are those of Samples.h.
 //===----------------------------------------------------------------------===//
-#include "compiler/frontend/Discovery.h"
+#include "Samples.h"
 #include "compiler/frontend/LaunchSpec.h"
-#include "compiler/frontend/Parser.h"
 #include "tools/KernelRun.h"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <vector>
 
 using namespace tessel;
-
-namespace {
-
-struct Sample {
-  std::string Path;
-  std::shared_ptr<const ParsedFile> File;
-  std::vector<std::string> Kernels;
-};
-
-std::vector<Sample> loadSamples() {
-  std::vector<Sample> Out;
-  for (const char *Dir : {"/samples", "/samples/bugs"}) {
-    std::vector<std::filesystem::path> Paths;
-    for (const auto &E : std::filesystem::directory_iterator(std::string(TESSEL_SOURCE_DIR) + Dir))
-      if (E.path().extension() == ".py")
-        Paths.push_back(E.path());
-    std::sort(Paths.begin(), Paths.end());
-    for (const auto &P : Paths) {
-      std::ifstream In(P, std::ios::binary);
-      std::stringstream SS;
-      SS << In.rdbuf();
-      Sample S;
-      S.Path = P.string();
-      S.File = ParsedFile::parse(std::make_shared<SourceText>(SS.str(), S.Path));
-      ProblemSink Sink;
-      S.Kernels = discover(S.File->module(), Sink).Order;
-      if (!S.Kernels.empty())
-        Out.push_back(std::move(S));
-    }
-  }
-  if (Out.empty()) {
-    std::fprintf(stderr, "LaunchFuzzer: no sample kernels under %s/samples\n", TESSEL_SOURCE_DIR);
-    std::abort();
-  }
-  return Out;
-}
-
-const std::vector<Sample> &samples() {
-  static const std::vector<Sample> S = loadSamples();
-  return S;
-}
-
-} // namespace
+using fuzz::samples;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (Size < 2)
     return 0;
-  const Sample &S = samples()[Data[0] % samples().size()];
+  const fuzz::Sample &S = samples()[Data[0] % samples().size()];
   const std::string &Kernel = S.Kernels[Data[1] % S.Kernels.size()];
   std::string Spec(reinterpret_cast<const char *>(Data) + 2, Size - 2);
 

@@ -11,7 +11,8 @@
 # Formats (see each target's file comment): lsp: a first byte that picks
 # the framing (odd: delimited, as the transcripts are; even: Content-Length)
 # then the client's bytes; frontend: a Python file; edits: a file, then NUL
-# separated edits; launch: sample index, kernel index, launch spec text.
+# separated edits; launch: sample index, kernel index, launch spec text;
+# codegen: the same with a config byte and an options byte before the spec.
 # ===-----------------------------------------------------------------------===#
 import argparse
 import hashlib
@@ -106,7 +107,7 @@ def launch_seeds():
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("target", choices=["lsp", "frontend", "edits", "launch"])
+    ap.add_argument("target", choices=["lsp", "frontend", "edits", "launch", "codegen"])
     ap.add_argument("out")
     ap.add_argument("--corpus")
     ap.add_argument("--max-bytes", type=int, default=65536)
@@ -123,8 +124,17 @@ def main():
     elif a.target == "edits":
         rng = random.Random(15)
         seeds = [edits_seed(rng, data) for _, data in python_files(a.corpus, a.max_bytes)]
-    else:
+    elif a.target == "launch":
         seeds = list(launch_seeds())
+    else:
+        # codegen: the launch seeds with a config byte and an options byte
+        # (bit 0: sm_80, bit 1: the spec is used, bit 2: the back end too)
+        # after the kernel's, each spec under both archs, with and without
+        # the back end, and the file's own plan of every kernel.
+        for s in launch_seeds():
+            for flags in (2, 3, 6, 7):
+                seeds.append(s[:2] + bytes([0, flags]) + s[2:])
+            seeds.append(s[:2] + bytes([1, 0]))
     for s in seeds:
         (out / hashlib.sha1(s).hexdigest()).write_bytes(s)
     print(f"seeds.py: {len(seeds)} seeds for {a.target} in {out}", file=sys.stderr)

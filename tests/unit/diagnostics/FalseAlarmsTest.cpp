@@ -276,6 +276,16 @@ TEST(FalseAlarms, OverIndentedLineIsAnIndentationError) {
             (Codes{"TS001@9", "TS201@10"}));
 }
 
+TEST(FalseAlarms, IndentedTopLevelStatementIsAnIndentationError) {
+  // A module's statements belong at column 0, wherever the parse of the
+  // file began: CPython says `unexpected indent` at the first one (line 4),
+  // tessel at each (line 6), whether the file is parsed whole or in pieces.
+  EXPECT_EQ(findings(" c = 1\n"   // 4
+                     "d = 2\n"    // 5
+                     " e = 3\n"), // 6
+            (Codes{"TS001@4", "TS001@6"}));
+}
+
 TEST(FalseAlarms, GridOfOneProgramDoesNotSlide) {
   // `bare_matmul[(1,)](...)`: program_id(0) and program_id(1) are 0.
   EXPECT_EQ(findings("@triton.jit\n"                                                      // 4
