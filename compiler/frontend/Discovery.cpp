@@ -687,25 +687,28 @@ private:
     L.GridRange = Sub->Index->Range;
     L.Call = C;
     L.NumPositional = C->Args.size();
-    std::set<std::string> Params;
-    for (const Param &P : J.Def->Params)
-      Params.insert(P.Name);
+    auto IsParam = [&](const std::string &Name) {
+      return std::any_of(J.Def->Params.begin(), J.Def->Params.end(), [&](const Param &P) { return P.Name == Name; });
+    };
     std::set<std::string> Tuned;
-    for (const AutotuneConfig &AC : J.Configs)
-      for (const auto &KV : AC.Config.Kwargs)
-        if (KV.first.isStr())
-          Tuned.insert(KV.first.asStr());
+    if (J.HasAutotune)
+      for (const AutotuneConfig &AC : J.Configs)
+        for (const auto &KV : AC.Config.Kwargs)
+          if (KV.first.isStr())
+            Tuned.insert(KV.first.asStr());
     std::vector<std::string> Conflicts;
     SourceRange ConflictAt;
     for (const Keyword &K : C->Keywords) {
       if (K.Name.empty())
         continue; // `**kwargs`: names unknown
-      PyValue V = evalIn(Enclosing, K.Value);
+      // A literal reads no name, so the launching function's locals need not
+      // be set up for it (most launch keywords are `BLOCK=1024`).
+      PyValue V = isa<ConstantExpr>(K.Value) ? evalModule(K.Value) : evalIn(Enclosing, K.Value);
       L.Keywords.emplace_back(K.Name, V);
       L.KeywordRanges.push_back(K.Range);
       if (K.Name == "num_warps" && V.isIntLike() && !isPowerOfTwo(V.asInt()))
         Sink.report(ProblemKind::LaunchOption, K.Range, "num_warps must be a power of 2");
-      if (!Params.count(K.Name) && !isLaunchOption(K.Name))
+      if (!IsParam(K.Name) && !isLaunchOption(K.Name))
         Sink.report(ProblemKind::LaunchOption, K.Range,
                     "Keyword argument " + K.Name + " was specified but unrecognised");
       if (J.HasAutotune && Tuned.count(K.Name)) {
