@@ -372,7 +372,8 @@ int runCompile(const Args &A) {
         continue;
       }
       // Instances that differ only in sizes compile alike: once each.
-      if (!Compiled.insert(sema::specializationKey(PL.Request) + ";maxnreg=" + std::to_string(KO.MaxNReg.value_or(-1))).second)
+      if (!Compiled.insert(sema::specializationKey(PL.Request) + ";maxnreg=" + std::to_string(KO.MaxNReg.value_or(-1)))
+               .second)
         continue;
       backend::KernelJitResult R = backend::jitKernel(*File, Info, PL.Request, KO);
       for (const Problem &P : R.Problems)
