@@ -43,14 +43,26 @@ static void recordAccess(BuiltinCall &B, std::string Op, const Value &Ptr, const
     IndexFacts MF = alignFacts(*Mask, Rank);
     A.MaskBounds = MF.MaskBounds;
     A.MaskBounds.resize(Rank, false);
-  } else if (Mask && Mask->isConstexpr() && !Mask->Const.isNone()) {
+  } else if (Mask && Mask->isKnownConstexpr() && !Mask->Const.isNone()) {
     A.HasMask = true;
     A.MaskBounds.assign(Rank, false);
-  } else if (Mask && Mask->isPoison()) {
+  } else if (Mask && (Mask->isPoison() || (Mask->isConstexpr() && !Mask->isKnownConstexpr()))) {
+    // Poison, or a constexpr of unknown value: a name the arms of an
+    // undecided `if` set differently (`mask = None` when N % BLOCK == 0,
+    // else `offs < N`). What it bounds is not known: nothing is claimed.
     A.HasMask = true;
     A.MaskBounds.assign(Rank, true);
   }
   B.C.recordAccess(std::move(A));
+}
+
+/// The mask an access record takes: toTensor makes a constexpr of unknown
+/// value a tensor that would seem to bound nothing, so that one is kept as
+/// written.
+static const Value *maskAsWritten(bool HasMask, const Value &Written, const Value &Converted) {
+  if (!HasMask)
+    return nullptr;
+  return Written.isConstexpr() && !Written.isKnownConstexpr() ? &Written : &Converted;
 }
 
 /// Broadcasts `Ptr` with an operand (mask / other / value) the way
@@ -227,6 +239,7 @@ static Value load(BuiltinCall &B) {
             "by `make_block_ptr`) instead");
     return Value::poison();
   }
+  const Value WrittenMask = Mask; // for the access record: maskAsWritten
   if (HasMask)
     Mask = B.C.toTensor(Mask, B.rangeOf("mask"));
   if (HasOther)
@@ -248,7 +261,7 @@ static Value load(BuiltinCall &B) {
     if (HasOther && !broadcastWith(B, Shape, Other))
       return Value::poison();
   }
-  recordAccess(B, "tl.load", Ptr, HasMask ? &Mask : nullptr, Shape);
+  recordAccess(B, "tl.load", Ptr, maskAsWritten(HasMask, WrittenMask, Mask), Shape);
   ElemType Elem = Ptr.Type.Elem.isPointer() ? Ptr.Type.Elem.pointee() : ElemType{ScalarKind::Unknown};
   Value Out = Value::tensor(TileType{Elem, Shape});
   if (B.ir() && Ptr.Type.Elem.isPointer()) {
@@ -306,6 +319,7 @@ static Value store(BuiltinCall &B) {
     return Value::poison();
   }
   Val = B.C.toTensor(Val, B.rangeOf("value"));
+  const Value WrittenMask = Mask; // as in load
   if (HasMask)
     Mask = B.C.toTensor(Mask, B.rangeOf("mask"));
   if (!Ptr.Type.isBlock()) {
@@ -335,7 +349,7 @@ static Value store(BuiltinCall &B) {
     B.error(ProblemKind::LoadStore, "Mask must have boolean scalar type");
     return Value::poison();
   }
-  recordAccess(B, "tl.store", Ptr, HasMask ? &Mask : nullptr, Shape);
+  recordAccess(B, "tl.store", Ptr, maskAsWritten(HasMask, WrittenMask, Mask), Shape);
   if (B.ir()) {
     if (!Ptr.Type.Elem.isPointer()) {
       B.C.loweringLimit(B.rangeOf("pointer"), "a store through a pointer of unknown type");
@@ -388,13 +402,14 @@ static Value atomic(BuiltinCall &B) {
   if (Ptr.Type.isBlock() && !broadcastWith(B, Shape, Val))
     return Value::poison();
   Value Mask = B.value("mask");
+  const Value WrittenMask = Mask; // as in load
   bool HasMask = B.present("mask");
   if (HasMask) {
     Mask = B.C.toTensor(Mask, B.rangeOf("mask"));
     if (Ptr.Type.isBlock() && !broadcastWith(B, Shape, Mask))
       return Value::poison();
   }
-  recordAccess(B, Op, Ptr, HasMask ? &Mask : nullptr, Shape);
+  recordAccess(B, Op, Ptr, maskAsWritten(HasMask, WrittenMask, Mask), Shape);
   Value Out = Value::tensor(
       TileType{Ptr.Type.Elem.isPointer() ? Ptr.Type.Elem.pointee() : ElemType{ScalarKind::Unknown}, Shape});
   if (B.ir() && Ptr.Type.Elem.isPointer()) {

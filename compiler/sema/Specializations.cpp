@@ -169,9 +169,50 @@ static const ast::Expr *localDefinition(const ast::FunctionDefStmt &F, const std
   return Value;
 }
 
+/// The same name, attribute path or integer: what `assert n % b == 0` and
+/// `cdiv(n, b)` must both say for the one to tell about the other.
+static bool sameSimpleExpr(const ast::Expr *A, const ast::Expr *B) {
+  if (!A || !B)
+    return false;
+  if (const auto *NA = dyn_cast<ast::NameExpr>(A))
+    if (const auto *NB = dyn_cast<ast::NameExpr>(B))
+      return NA->Id == NB->Id;
+  if (const auto *AA = dyn_cast<ast::AttributeExpr>(A))
+    if (const auto *AB = dyn_cast<ast::AttributeExpr>(B))
+      return AA->Attr == AB->Attr && sameSimpleExpr(AA->Value, AB->Value);
+  if (const auto *CA = dyn_cast<ast::ConstantExpr>(A))
+    if (const auto *CB = dyn_cast<ast::ConstantExpr>(B))
+      return CA->CK == ast::ConstantKind::Int && CB->CK == ast::ConstantKind::Int && CA->IntValue == CB->IntValue;
+  return false;
+}
+
+/// Whether Host asserts `N % B == 0` at its top level before At: then
+/// `cdiv(N, B)` programs cover whole blocks (lmdeploy's
+/// `assert hidden_size % BLOCK_D == 0` before `grid = (cdiv(hidden_size, BLOCK_D), ...)`).
+static bool assertedDivisible(const ast::FunctionDefStmt *Host, const ast::Expr *N, const ast::Expr *B,
+                              SourceRange At) {
+  if (!Host)
+    return false;
+  for (const ast::Stmt *S : Host->Body) {
+    if (S->Range.Begin >= At.Begin)
+      break;
+    const auto *A = dyn_cast<ast::AssertStmt>(S);
+    const auto *C = A ? dyn_cast<ast::CompareExpr>(A->Test) : nullptr;
+    if (!C || C->Ops.size() != 1 || C->Ops[0] != ast::CmpOpKind::Eq)
+      continue;
+    const auto *Mod = dyn_cast<ast::BinOpExpr>(C->Lhs);
+    const auto *Zero = dyn_cast<ast::ConstantExpr>(C->Comparators[0]);
+    if (Mod && Mod->Op == ast::BinOpKind::Mod && Zero && Zero->CK == ast::ConstantKind::Int && Zero->IntValue == 0 &&
+        sameSimpleExpr(Mod->Lhs, N) && sameSimpleExpr(Mod->Rhs, B))
+      return true;
+  }
+  return false;
+}
+
 /// Whether a grid entry rounds up: a `cdiv` call (`triton.cdiv`, `cdiv`,
-/// `math.ceil`...) or `(n + b - 1) // b`, seen through local names. Such an
-/// axis has a last program that covers a partial block.
+/// `math.ceil`...) or `(n + b - 1) // b`, seen through local names, unless
+/// the host asserts that the division is exact. Such an axis has a last
+/// program that covers a partial block.
 static bool roundsUp(const ast::Expr *E, const ast::FunctionDefStmt *Host, SourceRange At, int Depth = 0) {
   if (!E || Depth > 3)
     return false;
@@ -186,6 +227,8 @@ static bool roundsUp(const ast::Expr *E, const ast::FunctionDefStmt *Host, Sourc
                          : isa<ast::NameExpr>(F)    ? cast<ast::NameExpr>(F)->Id
                                                     : std::string();
       Found = Name == "cdiv" || Name == "ceil" || Name == "ceildiv" || Name == "div_up" || Name == "ceil_div";
+      if (Found && Name != "ceil" && C->Args.size() == 2 && assertedDivisible(Host, C->Args[0], C->Args[1], At))
+        Found = false;
       return;
     }
     if (const auto *B = dyn_cast<ast::BinOpExpr>(X); B && B->Op == ast::BinOpKind::FloorDiv) {

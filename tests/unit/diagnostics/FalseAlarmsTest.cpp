@@ -286,6 +286,46 @@ TEST(FalseAlarms, IndentedTopLevelStatementIsAnIndentationError) {
             (Codes{"TS001@4", "TS001@6"}));
 }
 
+TEST(FalseAlarms, MaskChosenByAnUndecidedBranchClaimsNothing) {
+  // lmdeploy's `mask = None` when N % BLOCK == 0, else `offs < N`: with N
+  // unknown, the mask after the `if` is one of the two, so what it bounds is
+  // unknown (lines 11-13); an access with no mask at all is still found (14).
+  EXPECT_EQ(findings("@triton.jit\n"                                               // 4
+                     "def k(x_ptr, N: tl.constexpr, BLOCK: tl.constexpr):\n"       // 5
+                     "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n" // 6
+                     "    if N % BLOCK == 0:\n"                                    // 7
+                     "        mask = None\n"                                       // 8
+                     "    else:\n"                                                 // 9
+                     "        mask = offs < N\n"                                   // 10
+                     "    x = tl.load(x_ptr + offs, mask=mask)\n"                  // 11
+                     "    tl.store(x_ptr + offs, x + 1, mask=mask)\n"              // 12
+                     "    tl.atomic_add(x_ptr + offs, 1.0, mask=mask)\n"           // 13
+                     "    tl.store(x_ptr + offs, x)\n"),                           // 14
+            (Codes{"TS201@14"}));
+}
+
+TEST(FalseAlarms, CdivGridOfAnAssertedMultipleHasNoPartialBlock) {
+  // lmdeploy's ep_gather: `assert hidden % BLOCK == 0` before a
+  // `cdiv(hidden, BLOCK)` grid: every program covers a whole block. Without
+  // the assert (line 14's launch) the last block is partial.
+  EXPECT_EQ(findings("@triton.jit\n"                                               // 4
+                     "def k(x_ptr, BLOCK: tl.constexpr):\n"                        // 5
+                     "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n" // 6
+                     "    tl.store(x_ptr + offs, 1.0)\n"                           // 7
+                     "def run(x, hidden):\n"                                       // 8
+                     "    assert hidden % 1024 == 0\n"                             // 9
+                     "    k[(triton.cdiv(hidden, 1024),)](x, BLOCK=1024)\n"),      // 10
+            (Codes{}));
+  EXPECT_EQ(findings("@triton.jit\n"                                               // 4
+                     "def k(x_ptr, BLOCK: tl.constexpr):\n"                        // 5
+                     "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n" // 6
+                     "    tl.store(x_ptr + offs, 1.0)\n"                           // 7
+                     "def run(x, hidden):\n"                                       // 8
+                     "    assert hidden % 512 == 0\n"                              // 9
+                     "    k[(triton.cdiv(hidden, 1024),)](x, BLOCK=1024)\n"),      // 10
+            (Codes{"TS201@7"}));
+}
+
 TEST(FalseAlarms, GridOfOneProgramDoesNotSlide) {
   // `bare_matmul[(1,)](...)`: program_id(0) and program_id(1) are 0.
   EXPECT_EQ(findings("@triton.jit\n"                                                      // 4
