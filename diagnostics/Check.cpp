@@ -49,8 +49,8 @@ static std::vector<Finding> analysisFindings(const sema::FileAnalysis &FA) {
   return Out;
 }
 
-FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts,
-                     const sema::FileAnalysis *Previous) {
+static FileReport check(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts,
+                        const sema::FileAnalysis *Previous, const std::vector<analysis::KernelBounds> *PreviousBounds) {
   sema::AnalyzeOptions AO;
   AO.Arch = Opts.Arch;
   AO.RecordValueFacts = Opts.KeepValueFacts;
@@ -61,7 +61,7 @@ FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions 
     R.Findings.push_back(toFinding(P));
   std::vector<Finding> Analysed = analysisFindings(*R.Analysis);
   if (Opts.Prove) {
-    R.Bounds = analysis::proveFileCached(*R.Analysis, Opts.Prover);
+    R.Bounds = analysis::proveFileCached(*R.Analysis, Opts.Prover, Previous, PreviousBounds);
     dropDecidedStructural(Analysed, R.Bounds);
     for (const analysis::KernelBounds &K : R.Bounds)
       for (Finding &F : checkBoundsProof(K))
@@ -78,6 +78,15 @@ FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions 
   R.NumKernels = Kernels.size();
   R.NumSpecializations = R.Analysis->Kernels.size();
   return R;
+}
+
+FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts,
+                     const sema::FileAnalysis *Previous) {
+  return check(std::move(File), Opts, Previous, nullptr);
+}
+
+FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts, const FileReport &Previous) {
+  return check(std::move(File), Opts, Previous.Analysis.get(), Opts.Prove ? &Previous.Bounds : nullptr);
 }
 
 } // namespace tessel::diag
