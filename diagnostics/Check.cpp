@@ -49,8 +49,8 @@ static std::vector<Finding> analysisFindings(const sema::FileAnalysis &FA) {
   return Out;
 }
 
-FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts,
-                     const sema::FileAnalysis *Previous) {
+static FileReport check(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts,
+                        const sema::FileAnalysis *Previous, const std::vector<analysis::KernelBounds> *PreviousBounds) {
   sema::AnalyzeOptions AO;
   AO.Arch = Opts.Arch;
   AO.RecordValueFacts = Opts.KeepValueFacts;
@@ -64,7 +64,7 @@ FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions 
     analysis::ProverOptions PO = Opts.Prover;
     if (!PO.Project)
       PO.Project = Opts.Project;
-    R.Bounds = analysis::proveFileCached(*R.Analysis, PO);
+    R.Bounds = analysis::proveFileCached(*R.Analysis, PO, Previous, PreviousBounds);
     dropDecidedStructural(Analysed, R.Bounds);
     for (const analysis::KernelBounds &K : R.Bounds)
       for (Finding &F : checkBoundsProof(K))
@@ -81,6 +81,15 @@ FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions 
   R.NumKernels = Kernels.size();
   R.NumSpecializations = R.Analysis->Kernels.size();
   return R;
+}
+
+FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts,
+                     const sema::FileAnalysis *Previous) {
+  return check(std::move(File), Opts, Previous, nullptr);
+}
+
+FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts, const FileReport &Previous) {
+  return check(std::move(File), Opts, Previous.Analysis.get(), Opts.Prove ? &Previous.Bounds : nullptr);
 }
 
 } // namespace tessel::diag

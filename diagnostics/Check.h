@@ -47,6 +47,10 @@ struct FileReport {
 /// sema reuse the kernels an edit did not touch (sema::analyzeFile).
 FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts = {},
                      const sema::FileAnalysis *Previous = nullptr);
+/// The same with the whole previous report (made with the same Opts): the
+/// prover also takes its verdicts for the kernels whose inputs are unchanged,
+/// so a keystroke proves only the kernel it touched, whatever the file size.
+FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts, const FileReport &Previous);
 
 } // namespace tessel::diag
 

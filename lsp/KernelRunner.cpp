@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <spawn.h>
@@ -29,6 +30,10 @@ std::vector<std::string> KernelRunner::commandLine(const RunRequest &R) const {
     Args.push_back("--config");
     Args.push_back(std::to_string(*R.Config));
   }
+  if (R.Device == "gpu" && R.Iters) {
+    Args.push_back("--iters");
+    Args.push_back(std::to_string(R.Iters));
+  }
   if (!R.TextFile.empty()) {
     Args.push_back("--text-from");
     Args.push_back(R.TextFile);
@@ -38,6 +43,91 @@ std::vector<std::string> KernelRunner::commandLine(const RunRequest &R) const {
     Args.push_back(R.JsonFile);
   }
   return Args;
+}
+
+/// "98%" of a fraction, or "" when the report has none.
+static std::string percent(const nlohmann::json &F) {
+  if (!F.is_number())
+    return "";
+  char Buf[16];
+  std::snprintf(Buf, sizeof Buf, "%.0f%%", 100 * F.get<double>());
+  return Buf;
+}
+
+static std::string number(double V, const char *Format) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, Format, V);
+  return Buf;
+}
+
+nlohmann::json summarizeRunReport(const nlohmann::json &Report) {
+  using nlohmann::json;
+  if (!Report.is_object() || !Report.contains("instances") || !Report["instances"].is_array())
+    return nullptr;
+  bool Gpu = Report.value("device", "cpu") == "cpu+gpu";
+  size_t Instances = 0, Differ = 0, GpuErrors = 0;
+  uint64_t Errors = Report.value("errors", uint64_t(0));
+  std::string FirstGpuError;
+  const json *Best = nullptr; // the timed instance with the most tensor bytes
+  for (const json &I : Report["instances"]) {
+    if (!I.is_object())
+      continue;
+    ++Instances;
+    const json *G = I.contains("gpu") && I["gpu"].is_object() ? &I["gpu"] : nullptr;
+    if (!G)
+      continue;
+    if ((*G).value("error", json(nullptr)).is_string()) {
+      if (GpuErrors++ == 0)
+        FirstGpuError = (*G)["error"].get<std::string>();
+    }
+    bool Mismatch = false;
+    for (const json &O : (*G).value("outputs", json::array()))
+      Mismatch |= O.is_object() && O.value("mismatches", int64_t(0)) > 0;
+    Differ += Mismatch;
+    if (G->contains("time") && (*G)["time"].is_object()) {
+      const json &T = (*G)["time"];
+      if (!Best || T.value("tensorBytes", uint64_t(0)) > (*Best)["gpu"]["time"].value("tensorBytes", uint64_t(0)))
+        Best = &I;
+    }
+  }
+  json S = {{"device", Gpu ? "gpu" : "cpu"}, {"instances", Instances}, {"errors", Errors}};
+  std::string Text;
+  if (!Gpu) {
+    Text = Errors ? "CPU ✗ " + std::to_string(Errors) + (Errors == 1 ? " error" : " errors")
+                  : "CPU ✓ " + std::to_string(Instances) + (Instances == 1 ? " instance" : " instances") + " ran clean";
+  } else if (GpuErrors) {
+    Text = "GPU ✗ " + (FirstGpuError.size() > 100 ? FirstGpuError.substr(0, 99) + "…" : FirstGpuError);
+  } else if (Differ) {
+    Text = "GPU ✗ " + std::to_string(Differ) + " of " + std::to_string(Instances) +
+           " instances differ from the interpreter";
+  } else {
+    Text = "GPU ✓ " + std::to_string(Instances) + (Instances == 1 ? " instance matches" : " instances match") +
+           " the interpreter";
+  }
+  S["mismatchingInstances"] = Differ;
+  S["gpuErrors"] = GpuErrors;
+  if (Best) {
+    const json &T = (*Best)["gpu"]["time"];
+    double Ms = T.value("medianMillis", 0.0), GB = T.value("gbPerSecond", 0.0);
+    std::string Label = Best->value("label", "");
+    Text += " · " + (Label.empty() ? "" : Label + ": ") + number(Ms, "%.4g") + " ms, " + number(GB, "%.0f") + " GB/s";
+    if (std::string P = percent(T.value("fractionOfPeakBandwidth", json(nullptr))); !P.empty())
+      Text += " (" + P + " of peak)";
+    S["medianMillis"] = Ms;
+    S["gbPerSecond"] = GB;
+    S["fractionOfPeakBandwidth"] = T.value("fractionOfPeakBandwidth", json(nullptr));
+    if (T.contains("tflopsPerSecond")) {
+      double TF = T.value("tflopsPerSecond", 0.0);
+      Text += ", " + number(TF, "%.3g") + " TFLOP/s";
+      if (std::string P = percent(T.value("fractionOfPeakTflops", json(nullptr))); !P.empty())
+        Text += " (" + P + " of peak)";
+      S["tflopsPerSecond"] = TF;
+      S["fractionOfPeakTflops"] = T.value("fractionOfPeakTflops", json(nullptr));
+    }
+  }
+  S["ok"] = Errors == 0;
+  S["text"] = Text;
+  return S;
 }
 
 void KernelRunner::stop() {

@@ -10,6 +10,8 @@
 #ifndef TESSEL_LSP_KERNELRUNNER_H
 #define TESSEL_LSP_KERNELRUNNER_H
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -25,8 +27,12 @@ struct RunRequest {
   std::string Uri;
   std::string Path; ///< the file on disk that is run
   std::string Kernel;
-  std::string Device; ///< "cpu" or "gpu"
+  std::string Device; ///< "cpu" or "gpu": the device the run uses (the server resolves "auto")
   std::optional<int64_t> Config;
+  /// Timed runs on the GPU (`--iters`): the run's time and % of peak; 0 on the CPU.
+  size_t Iters = 0;
+  /// Why the run is not on the device asked for ("no GPU on this machine"); "" when it is.
+  std::string Fallback;
   /// The editor's unsaved text, written to a scratch file: run that instead
   /// of the file on disk (`--text-from`). Empty: the file on disk.
   std::string TextFile;
@@ -42,6 +48,15 @@ struct RunResult {
   std::string Output;     ///< stdout and stderr interleaved, truncated at 1 MiB
   bool Cancelled = false; ///< killed because another run started (or the server stopped)
 };
+
+/// What the editor shows of a finished run (the code lens after it, the
+/// notification), from `tessel run`'s JSON report: a JSON object with
+/// `text` (one line: "GPU ✓ 3 instances match the interpreter · n=98432:
+/// 0.0123 ms, 98 GB/s (2% of peak)"), `ok`, `device`, and for the GPU the
+/// figures of the largest timed instance (`medianMillis`, `gbPerSecond`,
+/// `fractionOfPeakBandwidth`, `tflopsPerSecond`, `fractionOfPeakTflops`).
+/// Null when the report is not one (the run failed before writing it).
+nlohmann::json summarizeRunReport(const nlohmann::json &Report);
 
 class KernelRunner {
 public:

@@ -11,6 +11,7 @@
 /// the server turns into InvalidParams.
 //===----------------------------------------------------------------------===//
 #include "lsp/Protocol.h"
+#include "lsp/Uri.h"
 
 #include <cstdint>
 #include <optional>
@@ -250,14 +251,46 @@ void from_json(const json &J, InitializeParams &P) {
     for (const json &Enc : *E)
       if (Enc.is_string())
         P.PositionEncodings.push_back(Enc);
+  if (const json *R = path(Caps, {"workspace", "codeLens", "refreshSupport"}))
+    P.CodeLensRefresh = R->is_boolean() && R->get<bool>();
   if (const json *I = path(J, {"initializationOptions", "inlayHints", "enable"}); I && I->is_boolean())
     P.InlayHintsEnabled = I->get<bool>();
   if (const json *Jit = path(J, {"initializationOptions", "jit"}); Jit && Jit->is_boolean())
     P.JitEnabled = Jit->get<bool>();
   if (const json *Jit = path(J, {"initializationOptions", "jit", "enable"}); Jit && Jit->is_boolean())
     P.JitEnabled = Jit->get<bool>();
-  if (const json *R = path(Caps, {"workspace", "codeLens", "refreshSupport"}))
-    P.CodeLensRefresh = R->is_boolean() && R->get<bool>();
+  if (const json *D = path(Caps, {"workspace", "didChangeWatchedFiles", "dynamicRegistration"}))
+    P.WatchedFilesDynamic = D->is_boolean() && D->get<bool>();
+  // WorkspaceFolder[] | null, then the deprecated rootUri and rootPath.
+  if (const json *W = optionalField(J, "workspaceFolders")) {
+    for (const json &F : arrayField(*W, "workspaceFolders"))
+      P.WorkspaceFolders.push_back(stringField(F, "uri"));
+  } else if (const json *R = optionalField(J, "rootUri")) {
+    P.WorkspaceFolders.push_back(checkedString(*R, "rootUri"));
+  } else if (const json *R = optionalField(J, "rootPath")) {
+    std::string Path = checkedString(*R, "rootPath");
+    if (!Path.empty())
+      P.WorkspaceFolders.push_back(pathToUri(Path));
+  }
+}
+
+void from_json(const json &J, DidChangeWatchedFilesParams &P) {
+  for (const json &C : arrayField(requiredField(J, "changes"), "changes")) {
+    FileEvent E;
+    E.Uri = stringField(C, "uri");
+    E.Type = static_cast<int>(integerField(C, "type"));
+    if (E.Type < 1 || E.Type > 3)
+      badField(C, "type", "must be 1 (created), 2 (changed) or 3 (deleted), not " + std::to_string(E.Type));
+    P.Changes.push_back(std::move(E));
+  }
+}
+
+void from_json(const json &J, DidChangeWorkspaceFoldersParams &P) {
+  const json &Event = requiredField(J, "event");
+  for (const json &F : arrayField(requiredField(Event, "added"), "added"))
+    P.Added.push_back(stringField(F, "uri"));
+  for (const json &F : arrayField(requiredField(Event, "removed"), "removed"))
+    P.Removed.push_back(stringField(F, "uri"));
 }
 
 } // namespace tessel::lsp

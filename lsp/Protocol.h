@@ -122,6 +122,22 @@ struct CancelParams {
 };
 void from_json(const nlohmann::json &J, CancelParams &P);
 
+/// workspace/didChangeWatchedFiles: Type 1 created, 2 changed, 3 deleted.
+struct FileEvent {
+  std::string Uri;
+  int Type = 2;
+};
+struct DidChangeWatchedFilesParams {
+  std::vector<FileEvent> Changes;
+};
+void from_json(const nlohmann::json &J, DidChangeWatchedFilesParams &P);
+
+/// workspace/didChangeWorkspaceFolders: the URIs added and removed.
+struct DidChangeWorkspaceFoldersParams {
+  std::vector<std::string> Added, Removed;
+};
+void from_json(const nlohmann::json &J, DidChangeWorkspaceFoldersParams &P);
+
 /// `tessel/viewIR` and the `tessel.viewIR` command's argument.
 struct ViewIRParams {
   TextDocumentIdentifier TextDocument;
@@ -135,7 +151,7 @@ void from_json(const nlohmann::json &J, ViewIRParams &P);
 struct RunKernelParams {
   std::string Uri;
   std::string Kernel;
-  std::string Device; ///< "cpu" | "gpu"
+  std::string Device; ///< "cpu" | "gpu" | "auto" (the GPU when there is one)
   std::optional<int64_t> Config;
 };
 void from_json(const nlohmann::json &J, RunKernelParams &P);
@@ -147,10 +163,14 @@ struct InitializeParams {
   bool CompletionDocMarkdown = false;         ///< completionItem.documentationFormat has "markdown"
   bool WorkDoneProgress = false;              ///< window.workDoneProgress
   bool CancelsStaleRequests = false;          ///< general.staleRequestSupport.cancel
+  bool CodeLensRefresh = false;               ///< workspace.codeLens.refreshSupport
   std::vector<std::string> PositionEncodings; ///< general.positionEncodings, client's order
   std::optional<bool> InlayHintsEnabled;      ///< initializationOptions.inlayHints.enable
   std::optional<bool> JitEnabled;             ///< initializationOptions.jit (or jit.enable)
-  bool CodeLensRefresh = false;               ///< workspace.codeLens.refreshSupport
+  /// workspaceFolders' URIs, else rootUri (else rootPath made a URI); the
+  /// folders the server indexes.
+  std::vector<std::string> WorkspaceFolders;
+  bool WatchedFilesDynamic = false; ///< workspace.didChangeWatchedFiles.dynamicRegistration
 };
 void from_json(const nlohmann::json &J, InitializeParams &P);
 

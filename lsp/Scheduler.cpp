@@ -204,9 +204,11 @@ struct Scheduler::Impl {
         D->PendingReset = false;
         // The previous version's analysis answers for every kernel the edits
         // did not touch.
-        const sema::FileAnalysis *Previous =
-            D->Current && D->Current->Report.Analysis ? D->Current->Report.Analysis.get() : nullptr;
-        F->Report = diag::checkFile(F->Parsed, Opts.Check, Previous);
+        // (The prover's verdicts too.)
+        if (D->Current && D->Current->Report.Analysis)
+          F->Report = diag::checkFile(F->Parsed, Opts.Check, D->Current->Report);
+        else
+          F->Report = diag::checkFile(F->Parsed, Opts.Check);
       } catch (const std::exception &E) {
         F->InternalError = E.what();
       } catch (...) {

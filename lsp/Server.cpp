@@ -2,7 +2,9 @@
 /// \file
 /// Binds LSP methods to handlers, one onX method per method, and owns the
 /// server's state: the workspace (main thread), the scheduler (analysis on
-/// worker threads), the kernel runner (Run actions).
+/// worker threads), the kernel runner (Run actions), and the project the
+/// documents belong to (open buffers as overlays, the workspace index, who
+/// read which file: an edit re-checks exactly the open files that read it).
 ///
 /// Every request gets exactly one reply: ReplyOnce drops a second reply with
 /// a log line and sends InternalError if a handler forgot to reply. Each
@@ -32,7 +34,10 @@
 #include "lsp/ToProtocol.h"
 #include "lsp/Uri.h"
 #include "lsp/Workspace.h"
+#include "lsp/WorkspaceIndex.h"
 #include "lsp/features/Definition.h"
+#include "lsp/features/ProjectNavigation.h"
+#include "lsp/features/ProjectReferences.h"
 #include "lsp/features/References.h"
 #include "lsp/features/TileIR.h"
 #include "tessel/Version.h"
@@ -47,6 +52,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <unistd.h>
 
@@ -141,6 +147,8 @@ public:
   }
 
   ~LanguageServer() override {
+    // The index's callbacks read members declared after it.
+    Index.cancel();
     // Replies of queued work go out before the transport is gone.
     Sched->blockUntilIdle(std::chrono::seconds(10));
     Runner.stop();
@@ -206,6 +214,33 @@ private:
   void onDidOpen(const DidOpenTextDocumentParams &P);
   void onDidChange(const DidChangeTextDocumentParams &P);
   void onDidClose(const DidCloseTextDocumentParams &P);
+  // The project.
+  void onDidChangeWatchedFiles(const DidChangeWatchedFilesParams &P);
+  void onDidChangeWorkspaceFolders(const DidChangeWorkspaceFoldersParams &P);
+  void indexFolders(const std::vector<std::string> &Uris);
+  void registerFileWatchers();
+  /// The open buffer of Uri now overrides its file for every other
+  /// document's imports (Text), or no longer does (nullopt); false when
+  /// importers read the same text as before.
+  bool setBuffer(const std::string &Uri, std::optional<std::string> Text);
+  /// Checks again the open documents (Except aside) whose last analysis read
+  /// the file at Path; every open document when Path is empty.
+  void recheckReaders(const std::string &Path, const std::string &Except);
+  /// The URI to name the file at Path with: the open document's, else file://.
+  std::string uriOfPath(const std::string &Path);
+  /// The files a project-wide search looks in: the workspace index's, else
+  /// those of the project root around Path.
+  std::vector<std::string> projectFiles(const std::string &Path);
+  /// For a parameter of a top-level function of F: the LSP ranges, per URI,
+  /// of the keywords naming it at calls and launches in the project's other
+  /// files (empty for anything else).
+  std::map<std::string, std::vector<json>> keywordsElsewhere(const AnalyzedFile &F, const RenameTarget &T,
+                                                             PositionEncoding E);
+  /// Project-wide occurrences of the function under Pos, as LSP locations per
+  /// URI; nullopt (Why set) when the cursor is on no project function.
+  std::optional<std::map<std::string, std::vector<std::pair<json, OccurrenceRole>>>>
+  projectLocations(const AnalyzedFile &F, uint32_t Offset, PositionEncoding E, std::string &Why,
+                   std::optional<ProjectFunction> *Fn = nullptr, std::vector<FileOccurrences> *Found = nullptr);
   // Features.
   void onHover(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
   void onDefinition(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C);
@@ -236,7 +271,9 @@ private:
   void watchProcess(int64_t Pid);
   std::string writeScratch(const std::string &Text);
   void clearRunDiagnostics(const std::string &Uri);
-  void publishRunDiagnostics(const RunRequest &Req);
+  /// The run's JSON report (null when it wrote none); its scratch files are removed.
+  json takeRunReport(const RunRequest &Req);
+  void publishRunDiagnostics(const RunRequest &Req, const json &Report);
   /// The LSP diagnostics of F: its findings plus the notes for a skipped or
   /// failed analysis; pushed by onDiagnostics, pulled by onPullDiagnostics.
   json diagnosticsJson(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) const;
@@ -247,10 +284,12 @@ private:
   LspOptions Opts;
   Transport &T;
   Workspace WS;
-  /// Imports of open documents resolve against the files on disk (open
-  /// buffers of other documents do not override them yet).
+  /// Imports of open documents resolve through it; open buffers override
+  /// their files on disk (setBuffer), watched-file events invalidate them.
   project::Project Project;
   std::unique_ptr<JitTier> Jit;
+  /// The workspace folders' files, parsed in the background.
+  WorkspaceIndex Index{Project};
   std::unique_ptr<Scheduler> Sched;
   KernelRunner Runner;
   std::map<std::string, CallHandler> Calls;
@@ -273,9 +312,20 @@ private:
   };
   std::mutex PublishedMutex;
   std::map<std::string, Published> LastPublished, RunDiagnostics;
+  /// The last run's one-line summary per document and kernel (the code lens
+  /// after a run), written by the runner thread.
+  std::mutex LastRunMutex;
+  std::map<std::string, std::map<std::string, std::string>> LastRun;
 
   std::mutex CancelMutex;
   std::map<std::string, CancelFlag> Cancels;
+
+  /// Per open document: the other files its last analysis read (workers
+  /// write, the main thread reads to find who imports an edited module),
+  /// and the path -> URI of every open document.
+  std::mutex ReadsMutex;
+  std::map<std::string, std::set<std::string>> ReadsOf;
+  std::map<std::string, std::string> OpenUris;
 };
 
 void LanguageServer::bindAll() {
@@ -305,6 +355,9 @@ void LanguageServer::bindAll() {
   bindNotify<DidOpenTextDocumentParams>("textDocument/didOpen", &LanguageServer::onDidOpen);
   bindNotify<DidChangeTextDocumentParams>("textDocument/didChange", &LanguageServer::onDidChange);
   bindNotify<DidCloseTextDocumentParams>("textDocument/didClose", &LanguageServer::onDidClose);
+  bindNotify<DidChangeWatchedFilesParams>("workspace/didChangeWatchedFiles", &LanguageServer::onDidChangeWatchedFiles);
+  bindNotify<DidChangeWorkspaceFoldersParams>("workspace/didChangeWorkspaceFolders",
+                                              &LanguageServer::onDidChangeWorkspaceFolders);
 }
 
 bool LanguageServer::onNotify(const std::string &Method, json Params) {
@@ -406,7 +459,7 @@ void LanguageServer::onInitialize(const InitializeParams &P, ReplyOnce R, Cancel
       {"renameProvider", {{"prepareProvider", true}}},
       {"foldingRangeProvider", true},
       {"semanticTokensProvider", {{"legend", semanticTokensLegend()}, {"full", true}, {"range", false}}},
-      {"diagnosticProvider", {{"interFileDependencies", false}, {"workspaceDiagnostics", false}}},
+      {"diagnosticProvider", {{"interFileDependencies", true}, {"workspaceDiagnostics", false}}},
       {"definitionProvider", true},
       {"documentSymbolProvider", true},
       {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
@@ -416,12 +469,15 @@ void LanguageServer::onInitialize(const InitializeParams &P, ReplyOnce R, Cancel
       {"experimental",
        {{"tessel",
          {{"viewIR", true}, {"viewIRKinds", {"tir", "llvm", "ptx", "sass"}}, {"runKernel", true}, {"jit", true}}}}},
+      {"workspace", {{"workspaceFolders", {{"supported", true}, {"changeNotifications", true}}}}},
   };
   R(json{{"capabilities", Caps}, {"serverInfo", {{"name", "tessel"}, {"version", TESSEL_VERSION_STRING}}}});
 }
 
 void LanguageServer::onInitialized(const json &) {
   T.notify("tessel/serverStatus", {{"gpuAvailable", GpuAvailable}, {"arch", "sm_" + std::to_string(Opts.Arch)}});
+  registerFileWatchers();
+  indexFolders(Client.WorkspaceFolders);
 }
 
 void LanguageServer::onShutdown(const json &, ReplyOnce R, CancelFlag) {
@@ -434,6 +490,8 @@ void LanguageServer::onShutdown(const json &, ReplyOnce R, CancelFlag) {
 void LanguageServer::onSync(const json &, ReplyOnce R, CancelFlag) {
   // Idle means no analysis queued and no Run in progress.
   Runner.wait();
+  if (!Index.wait(std::chrono::seconds(60)))
+    return R(LspError{ErrorCode::RequestFailed, "sync: the workspace index did not finish in time"});
   if (!Sched->blockUntilIdle() || !Jit->waitIdle() || !Sched->blockUntilIdle())
     return R(LspError{ErrorCode::RequestFailed, "sync: the workers did not become idle in time"});
   R(json(nullptr));
@@ -500,7 +558,10 @@ void LanguageServer::watchProcess(int64_t Pid) { watchClientProcess(Pid); }
 
 void LanguageServer::onDidOpen(const DidOpenTextDocumentParams &P) {
   const TextDocumentItem &D = P.TextDocument;
+  bool Changed = setBuffer(D.Uri, D.Text);
   Sched->update(WS.open(D.Uri, D.Version, D.Text));
+  if (auto Path = uriToPath(D.Uri); Path && Changed)
+    recheckReaders(*Path, D.Uri);
 }
 
 void LanguageServer::onDidChange(const DidChangeTextDocumentParams &P) {
@@ -510,7 +571,10 @@ void LanguageServer::onDidChange(const DidChangeTextDocumentParams &P) {
     logError("didChange rejected: " + Error);
     return;
   }
+  bool Changed = setBuffer(P.TextDocument.Uri, U->Snapshot.Text->text());
   Sched->update(std::move(*U));
+  if (auto Path = uriToPath(P.TextDocument.Uri); Path && Changed)
+    recheckReaders(*Path, P.TextDocument.Uri);
 }
 
 void LanguageServer::onDidClose(const DidCloseTextDocumentParams &P) {
@@ -523,12 +587,217 @@ void LanguageServer::onDidClose(const DidCloseTextDocumentParams &P) {
     LastPublished.erase(P.TextDocument.Uri);
     RunDiagnostics.erase(P.TextDocument.Uri);
   }
+  {
+    std::lock_guard<std::mutex> L(LastRunMutex);
+    LastRun.erase(P.TextDocument.Uri);
+  }
   Sched->remove(P.TextDocument.Uri, Opts.ReleaseMemory);
   Jit->remove(P.TextDocument.Uri);
   T.notify("textDocument/publishDiagnostics", {{"uri", P.TextDocument.Uri}, {"diagnostics", json::array()}});
+  // Its importers see the file on disk again, which may differ from the
+  // buffer that was closed unsaved.
+  bool Changed = setBuffer(P.TextDocument.Uri, std::nullopt);
+  if (auto Path = uriToPath(P.TextDocument.Uri); Path && Changed)
+    recheckReaders(*Path, P.TextDocument.Uri);
+}
+
+//===----------------------------------------------------------------------===//
+// The project
+//===----------------------------------------------------------------------===//
+
+bool LanguageServer::setBuffer(const std::string &Uri, std::optional<std::string> Text) {
+  auto Path = uriToPath(Uri);
+  if (!Path)
+    return false; // untitled: and other schemes: nothing imports them
+  {
+    std::lock_guard<std::mutex> L(ReadsMutex);
+    if (Text)
+      OpenUris[project::normalPath(*Path)] = Uri;
+    else {
+      OpenUris.erase(project::normalPath(*Path));
+      ReadsOf.erase(Uri);
+    }
+  }
+  return Project.setBuffer(*Path, std::move(Text));
+}
+
+void LanguageServer::recheckReaders(const std::string &RawPath, const std::string &Except) {
+  std::string Path = RawPath.empty() ? RawPath : project::normalPath(RawPath);
+  std::vector<std::string> Uris;
+  {
+    std::lock_guard<std::mutex> L(ReadsMutex);
+    for (const auto &[Uri, Read] : ReadsOf)
+      if (Uri != Except && (Path.empty() || Read.count(Path)))
+        Uris.push_back(Uri);
+  }
+  for (const std::string &Uri : Uris) {
+    auto Snap = WS.snapshot(Uri);
+    if (!Snap)
+      continue;
+    // The same version again, no edits: the scheduler reparses nothing and
+    // sema re-checks exactly the kernels whose recorded reads changed.
+    logVerbose("re-checking " + Uri + (Path.empty() ? "" : " (it imports " + Path + ")"));
+    Sched->update(DocumentUpdate{std::move(*Snap), {}, false});
+  }
+}
+
+void LanguageServer::onDidChangeWatchedFiles(const DidChangeWatchedFilesParams &P) {
+  bool Structural = false;
+  std::vector<std::string> Changed;
+  for (const FileEvent &E : P.Changes) {
+    auto Path = uriToPath(E.Uri);
+    if (!Path)
+      continue;
+    bool Created = E.Type == 1, Deleted = E.Type == 3;
+    Project.fileChanged(*Path, Created || Deleted);
+    if (Created)
+      Index.addFile(*Path);
+    if (Deleted)
+      Index.removeFile(*Path);
+    std::string Name = Path->substr(Path->rfind('/') + 1);
+    Structural |= Created || Deleted || Name == "tessel.toml" || Name == "pyproject.toml";
+    Changed.push_back(*Path);
+  }
+  // A file that appeared or went away (or new settings) may change what any
+  // import resolves to; a changed file only what its readers read.
+  if (Structural)
+    return recheckReaders("", "");
+  for (const std::string &Path : Changed)
+    recheckReaders(Path, "");
+}
+
+void LanguageServer::onDidChangeWorkspaceFolders(const DidChangeWorkspaceFoldersParams &P) {
+  if (!P.Removed.empty())
+    logInfo("workspace folders removed; their files stay indexed until the server restarts");
+  indexFolders(P.Added);
+}
+
+void LanguageServer::registerFileWatchers() {
+  if (!Client.WatchedFilesDynamic)
+    return;
+  json Watchers = json::array();
+  for (const char *Glob : {"**/*.py", "**/tessel.toml", "**/pyproject.toml"})
+    Watchers.push_back({{"globPattern", Glob}});
+  T.call("client/registerCapability",
+         {{"registrations",
+           {{{"id", "tessel/watchedFiles"},
+             {"method", "workspace/didChangeWatchedFiles"},
+             {"registerOptions", {{"watchers", Watchers}}}}}}},
+         "register-watchers");
+}
+
+void LanguageServer::indexFolders(const std::vector<std::string> &Uris) {
+  std::vector<std::string> Folders;
+  for (const std::string &Uri : Uris)
+    if (auto Path = uriToPath(Uri))
+      Folders.push_back(*Path);
+  if (Folders.empty())
+    return;
+  std::string Token = "tessel/index/" + std::to_string(++NextProgress);
+  bool Progress = Client.WorkDoneProgress;
+  if (Progress) {
+    T.call("window/workDoneProgress/create", {{"token", Token}}, "progress-" + Token);
+    T.notify("$/progress", {{"token", Token},
+                            {"value", {{"kind", "begin"}, {"title", "Indexing the workspace"}, {"percentage", 0}}}});
+  }
+  // Deferred (`--lit-test`): indexed before the next message, so transcripts
+  // are deterministic; else in the background, on the analysis threads' count.
+  bool Background = Opts.WorkerThreads > 0;
+  unsigned Threads = std::max(1u, Opts.WorkerThreads);
+  Index.start(
+      std::move(Folders), Background, Threads,
+      [this, Token, Progress](size_t Total) {
+        if (Progress)
+          T.notify("$/progress",
+                   {{"token", Token},
+                    {"value",
+                     {{"kind", "report"}, {"message", "0/" + std::to_string(Total) + " files"}, {"percentage", 0}}}});
+      },
+      [this, Token, Progress](size_t Done, size_t Total) {
+        if (Progress && Total)
+          T.notify("$/progress", {{"token", Token},
+                                  {"value",
+                                   {{"kind", "report"},
+                                    {"message", std::to_string(Done) + "/" + std::to_string(Total) + " files"},
+                                    {"percentage", static_cast<int>(Done * 100 / Total)}}}});
+      },
+      [this, Token, Progress](size_t Files, std::chrono::milliseconds, bool Cancelled) {
+        if (Progress)
+          T.notify(
+              "$/progress",
+              {{"token", Token},
+               {"value",
+                {{"kind", "end"},
+                 {"message", Cancelled ? std::string("cancelled") : "indexed " + std::to_string(Files) + " files"}}}});
+      });
+}
+
+std::string LanguageServer::uriOfPath(const std::string &Path) {
+  std::lock_guard<std::mutex> L(ReadsMutex);
+  auto It = OpenUris.find(Path);
+  return It != OpenUris.end() ? It->second : pathToUri(Path);
+}
+
+std::vector<std::string> LanguageServer::projectFiles(const std::string &Path) {
+  std::vector<std::string> Files = Index.files();
+  if (!Files.empty() && Index.covers(Path))
+    return Files;
+  project::Config C = Project.configFor(Path);
+  if (C.Root.empty())
+    return Files;
+  std::vector<std::string> More = Project.pythonFiles(C.Root);
+  Files.insert(Files.end(), More.begin(), More.end());
+  std::sort(Files.begin(), Files.end());
+  Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
+  return Files;
+}
+
+std::optional<std::map<std::string, std::vector<std::pair<json, OccurrenceRole>>>>
+LanguageServer::projectLocations(const AnalyzedFile &F, uint32_t Offset, PositionEncoding E, std::string &Why,
+                                 std::optional<ProjectFunction> *FnOut, std::vector<FileOccurrences> *FoundOut) {
+  std::optional<ProjectFunction> Fn = projectFunctionAt(F, Offset, Project, Why);
+  if (!Fn)
+    return std::nullopt;
+  std::vector<FileOccurrences> Found = projectOccurrences(*Fn, projectFiles(Fn->DefPath), Project);
+  std::map<std::string, std::vector<std::pair<json, OccurrenceRole>>> Out;
+  for (const FileOccurrences &FO : Found) {
+    LineIndex Lines(FO.Text->text());
+    auto &List = Out[uriOfPath(FO.Path)];
+    for (const Occurrence &O : FO.Occurrences)
+      List.emplace_back(toProtocol(O.Range, Lines, E), O.Role);
+  }
+  if (FnOut)
+    *FnOut = std::move(Fn);
+  if (FoundOut)
+    *FoundOut = std::move(Found);
+  return Out;
+}
+
+std::map<std::string, std::vector<json>> LanguageServer::keywordsElsewhere(const AnalyzedFile &F, const RenameTarget &T,
+                                                                           PositionEncoding E) {
+  std::map<std::string, std::vector<json>> Out;
+  project::ModuleRef Ref = moduleRefOf(F, Project);
+  if (T.Scope != SymbolScope::Parameter || Ref.Path.empty() || T.Owner.empty())
+    return Out;
+  ProjectFunction Fn{Ref.Path, T.Owner, T.At};
+  for (const FileOccurrences &FO : projectKeywordOccurrences(Fn, T.Name, projectFiles(Ref.Path), Project)) {
+    LineIndex Lines(FO.Text->text());
+    auto &List = Out[uriOfPath(FO.Path)];
+    for (const Occurrence &O : FO.Occurrences)
+      List.push_back(toProtocol(O.Range, Lines, E));
+  }
+  return Out;
 }
 
 void LanguageServer::onDiagnostics(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) {
+  if (F.Report.Analysis) {
+    std::set<std::string> Read;
+    for (const sema::KernelRecord &Rec : F.Report.Analysis->Records)
+      for (const auto &[Path, Hash] : Rec.Inputs.Files)
+        Read.insert(Path);
+    std::lock_guard<std::mutex> L(ReadsMutex);
+    ReadsOf[F.Doc.Uri] = std::move(Read);
+  }
   json Front = diagnosticsJson(F, Findings);
   // The JIT findings of kernels this version left unchanged go out with the
   // front end's; the tier compiles the others and publishes again.
@@ -636,18 +905,27 @@ void LanguageServer::withFile(const std::string &Uri, const char *Name, Stalenes
 void LanguageServer::onHover(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C) {
   bool Markdown = Client.HoverMarkdown;
   PositionEncoding E = Enc;
-  withFile(P.TextDocument.Uri, "hover", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> json {
-    auto H = hover(F, fromProtocol(P.Pos, *F.Doc.Index, E));
+  withFile(P.TextDocument.Uri, "hover", Staleness::Allowed, C, R, [=, this](const AnalyzedFile &F) -> json {
+    uint32_t Offset = fromProtocol(P.Pos, *F.Doc.Index, E);
+    auto H = hover(F, Offset);
+    if (!H)
+      H = hoverInProject(F, Offset, Project);
     return H ? toProtocol(*H, *F.Doc.Index, E, Markdown) : json(nullptr);
   });
 }
 
 void LanguageServer::onDefinition(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C) {
   PositionEncoding E = Enc;
-  withFile(P.TextDocument.Uri, "definition", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> json {
-    auto D = definition(F, fromProtocol(P.Pos, *F.Doc.Index, E));
-    if (!D)
-      return json(nullptr);
+  withFile(P.TextDocument.Uri, "definition", Staleness::Allowed, C, R, [=, this](const AnalyzedFile &F) -> json {
+    uint32_t Offset = fromProtocol(P.Pos, *F.Doc.Index, E);
+    auto D = definition(F, Offset);
+    if (!D) {
+      auto L = definitionInProject(F, Offset, Project);
+      if (!L)
+        return json(nullptr);
+      LineIndex Lines(L->Text->text());
+      return {{"uri", uriOfPath(L->Path)}, {"range", toProtocol(L->Range, Lines, E)}};
+    }
     return {{"uri", F.Doc.Uri}, {"range", toProtocol(*D, *F.Doc.Index, E)}};
   });
 }
@@ -655,9 +933,11 @@ void LanguageServer::onDefinition(const TextDocumentPositionParams &P, ReplyOnce
 void LanguageServer::onCompletion(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C) {
   PositionEncoding E = Enc;
   bool Markdown = Client.CompletionDocMarkdown;
-  withFile(P.TextDocument.Uri, "completion", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> json {
+  withFile(P.TextDocument.Uri, "completion", Staleness::Allowed, C, R, [=, this](const AnalyzedFile &F) -> json {
     json Items = json::array();
-    for (const CompletionInfo &I : complete(F, fromProtocol(P.Pos, *F.Doc.Index, E)))
+    uint32_t Offset = fromProtocol(P.Pos, *F.Doc.Index, E);
+    std::optional<std::vector<CompletionInfo>> FromProject = completeInProject(F, Offset, Project);
+    for (const CompletionInfo &I : FromProject ? *FromProject : complete(F, Offset))
       Items.push_back(toProtocol(I, Markdown));
     return {{"isIncomplete", false}, {"items", std::move(Items)}};
   });
@@ -674,15 +954,27 @@ void LanguageServer::onSignatureHelp(const TextDocumentPositionParams &P, ReplyO
 
 void LanguageServer::onReferences(const ReferenceParams &P, ReplyOnce R, CancelFlag C) {
   PositionEncoding E = Enc;
-  withFile(P.TextDocument.Uri, "references", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> json {
+  withFile(P.TextDocument.Uri, "references", Staleness::Allowed, C, R, [=, this](const AnalyzedFile &F) -> json {
     std::string Why;
-    auto Target = targetAt(F, fromProtocol(P.Pos, *F.Doc.Index, E), Why);
+    uint32_t Offset = fromProtocol(P.Pos, *F.Doc.Index, E);
     json Locations = json::array();
+    // A top-level function: every file of the project that imports it.
+    if (auto Across = projectLocations(F, Offset, E, Why)) {
+      for (const auto &[Uri, List] : *Across)
+        for (const auto &[Range, Role] : List)
+          if (P.IncludeDeclaration || Role != OccurrenceRole::Definition)
+            Locations.push_back({{"uri", Uri}, {"range", Range}});
+      return Locations;
+    }
+    auto Target = targetAt(F, Offset, Why);
     if (!Target)
       return Locations;
     for (const Occurrence &O : occurrencesIn(F, *Target))
       if (P.IncludeDeclaration || O.Role != OccurrenceRole::Definition)
         Locations.push_back({{"uri", F.Doc.Uri}, {"range", toProtocol(O.Range, *F.Doc.Index, E)}});
+    for (const auto &[Uri, Ranges] : keywordsElsewhere(F, *Target, E))
+      for (const json &Range : Ranges)
+        Locations.push_back({{"uri", Uri}, {"range", Range}});
     return Locations;
   });
 }
@@ -707,30 +999,57 @@ void LanguageServer::onDocumentHighlight(const TextDocumentPositionParams &P, Re
 
 void LanguageServer::onPrepareRename(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C) {
   PositionEncoding E = Enc;
-  withFile(P.TextDocument.Uri, "prepareRename", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> Expected<json> {
-    std::string Why;
-    auto Target = targetAt(F, fromProtocol(P.Pos, *F.Doc.Index, E), Why);
-    if (!Target)
-      return LspError{ErrorCode::RequestFailed, "cannot rename: " + Why};
-    return json{{"range", toProtocol(Target->At, *F.Doc.Index, E)}, {"placeholder", Target->Name}};
-  });
+  withFile(P.TextDocument.Uri, "prepareRename", Staleness::Allowed, C, R,
+           [=, this](const AnalyzedFile &F) -> Expected<json> {
+             std::string Why;
+             uint32_t Offset = fromProtocol(P.Pos, *F.Doc.Index, E);
+             auto Target = targetAt(F, Offset, Why);
+             if (!Target) {
+               // An imported function is renamed where it is defined and everywhere it is imported.
+               std::string ProjectWhy;
+               if (auto Fn = projectFunctionAt(F, Offset, Project, ProjectWhy))
+                 return json{{"range", toProtocol(Fn->At, *F.Doc.Index, E)}, {"placeholder", Fn->Name}};
+               return LspError{ErrorCode::RequestFailed, "cannot rename: " + Why};
+             }
+             return json{{"range", toProtocol(Target->At, *F.Doc.Index, E)}, {"placeholder", Target->Name}};
+           });
 }
 
 void LanguageServer::onRename(const RenameParams &P, ReplyOnce R, CancelFlag C) {
   PositionEncoding E = Enc;
-  withFile(P.TextDocument.Uri, "rename", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> Expected<json> {
+  withFile(P.TextDocument.Uri, "rename", Staleness::Allowed, C, R, [=, this](const AnalyzedFile &F) -> Expected<json> {
     std::string Why;
-    auto Target = targetAt(F, fromProtocol(P.Pos, *F.Doc.Index, E), Why);
+    uint32_t Offset = fromProtocol(P.Pos, *F.Doc.Index, E);
+    std::optional<ProjectFunction> Fn;
+    std::vector<FileOccurrences> Found;
+    if (auto Across = projectLocations(F, Offset, E, Why, &Fn, &Found)) {
+      if (std::string Problem = projectRenameProblem(*Fn, Found, P.NewName, Project); !Problem.empty())
+        return LspError{ErrorCode::RequestFailed, "cannot rename `" + Fn->Name + "`: " + Problem};
+      json Changes = json::object();
+      for (const auto &[Uri, List] : *Across) {
+        json Edits = json::array();
+        for (const auto &[Range, Role] : List)
+          Edits.push_back({{"range", Range}, {"newText", P.NewName}});
+        Changes[Uri] = std::move(Edits);
+      }
+      return json{{"changes", std::move(Changes)}};
+    }
+    auto Target = targetAt(F, Offset, Why);
     if (!Target)
       return LspError{ErrorCode::RequestFailed, "cannot rename: " + Why};
     if (std::string Problem = renameProblem(F, *Target, P.NewName); !Problem.empty())
       return LspError{ErrorCode::RequestFailed, "cannot rename `" + Target->Name + "`: " + Problem};
-    // One file for now; the project model will hand occurrencesIn every
-    // file that imports the kernel, each becoming one entry of `changes`.
+    // A local, a parameter or a global: one file (a top-level function went
+    // through the project above).
     json Edits = json::array();
     for (const Occurrence &O : occurrencesIn(F, *Target))
       Edits.push_back({{"range", toProtocol(O.Range, *F.Doc.Index, E)}, {"newText", P.NewName}});
-    return json{{"changes", {{F.Doc.Uri, std::move(Edits)}}}};
+    json Changes = {{F.Doc.Uri, std::move(Edits)}};
+    // A parameter's keywords at the launches and calls in other files.
+    for (const auto &[Uri, Ranges] : keywordsElsewhere(F, *Target, E))
+      for (const json &Range : Ranges)
+        Changes[Uri].push_back({{"range", Range}, {"newText", P.NewName}});
+    return json{{"changes", std::move(Changes)}};
   });
 }
 
@@ -789,8 +1108,20 @@ void LanguageServer::onCodeLens(const DocumentParams &P, ReplyOnce R, CancelFlag
     if (LensOpts.JitEnabled)
       LensOpts.Jit = Jit->lenses(jitVersion(F));
     json Lenses = json::array();
-    for (const CodeLensInfo &L : codeLenses(F, LensOpts))
+    std::map<std::string, std::string> Runs;
+    {
+      std::lock_guard<std::mutex> L(LastRunMutex);
+      if (auto It = LastRun.find(F.Doc.Uri); It != LastRun.end())
+        Runs = It->second;
+    }
+    for (const CodeLensInfo &L : codeLenses(F, LensOpts)) {
       Lenses.push_back(toProtocol(L, *F.Doc.Index, E, F.Doc.Uri));
+      // The last run's verdict, time and % of peak, after the kernel's Run lenses.
+      if (L.RunDevice && *L.RunDevice == "cpu")
+        if (auto It = Runs.find(L.Kernel); It != Runs.end())
+          Lenses.push_back(toProtocol(CodeLensInfo{L.Range, "last run: " + It->second, std::nullopt, L.Kernel},
+                                      *F.Doc.Index, E, F.Doc.Uri));
+    }
     return Lenses;
   });
 }
@@ -889,24 +1220,35 @@ void LanguageServer::onViewIR(const ViewIRParams &P, ReplyOnce R, CancelFlag C) 
       });
 }
 
+/// Timed runs of an editor's GPU run: enough for a stable median of a
+/// kernel of a few milliseconds, well under a second for most.
+static constexpr size_t RunIters = 20;
+
 void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
-  if (P.Device != "cpu" && P.Device != "gpu")
-    return R(LspError{ErrorCode::InvalidParams, "device must be \"cpu\" or \"gpu\", not \"" + P.Device + "\""});
+  if (P.Device != "cpu" && P.Device != "gpu" && P.Device != "auto")
+    return R(
+        LspError{ErrorCode::InvalidParams, "device must be \"cpu\", \"gpu\" or \"auto\", not \"" + P.Device + "\""});
   auto Path = uriToPath(P.Uri);
   if (!Path)
     return R(LspError{ErrorCode::InvalidParams, "tessel.runKernel needs a file:// document, not " + P.Uri});
-  RunRequest Req{P.Uri, *Path, P.Kernel, P.Device, P.Config, {}, {}, 0};
+  // The GPU when one is present and the user chose it (or "auto"), the CPU
+  // interpreter otherwise; the runner process, never this one, loads libcuda.
+  std::string Device = P.Device == "cpu" || !GpuAvailable ? "cpu" : "gpu";
+  RunRequest Req{P.Uri, *Path, P.Kernel, Device, P.Config, Device == "gpu" ? RunIters : 0, {}, {}, {}, 0};
+  if (P.Device == "gpu" && Device == "cpu")
+    Req.Fallback = "no GPU on this machine: ran on the CPU interpreter";
   // Run what the editor shows, not what is on disk; the report's TS301-TS303
   // become diagnostics of this version.
   if (auto Snap = WS.snapshot(P.Uri)) {
     Req.Version = Snap->Version;
     Req.TextFile = writeScratch(Snap->Text->text());
-    Req.JsonFile = writeScratch("");
   }
+  // The report gives the run's summary (and, for an open document, its diagnostics).
+  Req.JsonFile = writeScratch("");
   clearRunDiagnostics(P.Uri);
   std::string Token = "tessel/run/" + std::to_string(++NextProgress);
   bool Progress = Client.WorkDoneProgress;
-  std::string Title = "Running " + P.Kernel + " on " + (P.Device == "gpu" ? "the GPU" : "the CPU");
+  std::string Title = "Running " + P.Kernel + " on " + (Device == "gpu" ? "the GPU" : "the CPU");
   if (Progress) {
     T.call("window/workDoneProgress/create", {{"token", Token}}, "progress-" + Token);
     T.notify("$/progress",
@@ -916,16 +1258,27 @@ void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
   bool Started = Runner.start(
       Req,
       [this, Token, Progress](RunResult Res) {
-        publishRunDiagnostics(Res.Request);
+        json Report = takeRunReport(Res.Request);
+        publishRunDiagnostics(Res.Request, Report);
+        json Summary = Res.Cancelled ? json(nullptr) : summarizeRunReport(Report);
         std::string Verb = Res.Cancelled ? "was cancelled" : "exited with code " + std::to_string(Res.ExitCode);
         if (Progress)
           T.notify("$/progress", {{"token", Token}, {"value", {{"kind", "end"}, {"message", Verb}}}});
-        T.notify("tessel/runResult", {{"uri", Res.Request.Uri},
-                                      {"kernel", Res.Request.Kernel},
-                                      {"device", Res.Request.Device},
-                                      {"exitCode", Res.ExitCode},
-                                      {"cancelled", Res.Cancelled},
-                                      {"output", Res.Output}});
+        json Result = {{"uri", Res.Request.Uri},   {"kernel", Res.Request.Kernel}, {"device", Res.Request.Device},
+                       {"exitCode", Res.ExitCode}, {"cancelled", Res.Cancelled},   {"output", Res.Output}};
+        if (!Summary.is_null())
+          Result["summary"] = Summary;
+        if (!Res.Request.Fallback.empty())
+          Result["note"] = Res.Request.Fallback;
+        T.notify("tessel/runResult", Result);
+        if (!Summary.is_null()) {
+          {
+            std::lock_guard<std::mutex> L(LastRunMutex);
+            LastRun[Res.Request.Uri][Res.Request.Kernel] = Summary.value("text", "");
+          }
+          if (Client.CodeLensRefresh)
+            T.call("workspace/codeLens/refresh", nullptr, "codelens-refresh-" + Token);
+        }
         int Type = Res.ExitCode == 0 ? 3 : 1; // Info : Error
         T.notify("window/logMessage", {{"type", Type},
                                        {"message", "tessel run " + Res.Request.Kernel + " (" + Res.Request.Device +
@@ -971,29 +1324,38 @@ void LanguageServer::clearRunDiagnostics(const std::string &Uri) {
              {{"uri", Uri}, {"version", Again->Version}, {"diagnostics", Again->Diagnostics}});
 }
 
-void LanguageServer::publishRunDiagnostics(const RunRequest &Req) {
-  json Found = json::array();
+json LanguageServer::takeRunReport(const RunRequest &Req) {
+  json Report;
   if (!Req.JsonFile.empty()) {
     try {
       std::ifstream In(Req.JsonFile);
-      json Report = json::parse(In);
-      auto Take = [&](const json &List) {
-        if (List.is_array())
-          for (const json &D : List)
-            if (D.is_object() && D.value("code", "").rfind("TS3", 0) == 0)
-              Found.push_back(D);
-      };
-      Take(Report.value("diagnostics", json::array()));
-      for (const json &I : Report.value("instances", json::array()))
-        if (I.is_object())
-          Take(I.value("diagnostics", json::array()));
+      Report = json::parse(In);
     } catch (const std::exception &E) {
       logInfo(std::string("no run report to publish: ") + E.what());
+      Report = nullptr;
     }
   }
   ::unlink(Req.JsonFile.c_str());
   if (!Req.TextFile.empty())
     ::unlink(Req.TextFile.c_str());
+  return Report;
+}
+
+void LanguageServer::publishRunDiagnostics(const RunRequest &Req, const json &Report) {
+  json Found = json::array();
+  // Only an open document's text ran as a known version (TextFile).
+  if (Report.is_object() && !Req.TextFile.empty()) {
+    auto Take = [&](const json &List) {
+      if (List.is_array())
+        for (const json &D : List)
+          if (D.is_object() && D.value("code", "").rfind("TS3", 0) == 0)
+            Found.push_back(D);
+    };
+    Take(Report.value("diagnostics", json::array()));
+    for (const json &I : Report.value("instances", json::array()))
+      if (I.is_object())
+        Take(I.value("diagnostics", json::array()));
+  }
   if (Found.empty())
     return;
   json All;

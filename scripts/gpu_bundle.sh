@@ -1,20 +1,30 @@
 #!/usr/bin/env bash
-#===- scripts/gpu_bundle.sh - what scripts/gpu_check.sh needs, in one folder ===#
-# Copies the built `tessel` and `unit_runtime`, stripped, into DEST, and into
-# DEST/lib the shared libraries they load that are Debian's own (tree-sitter,
-# mimalloc, z3...), so that the bundle runs on a GPU machine that has only a
-# base system and the NVIDIA driver.
+#===- scripts/gpu_bundle.sh - tessel for a GPU machine, in one archive ----===#
+# Packs what tests/gpu/gpu_suite.py runs on a GPU machine (Ubuntu 24.04 with
+# only a base system, Python and the NVIDIA driver; no Debian libraries) into
+# DEST/tessel-gpu.tar.xz: the built `tessel` and `unit_runtime`, stripped,
+# and in lib/ the shared libraries they load that are not the C runtime or
+# libstdc++ (libmimalloc, libz3, libtree-sitter, libzstd, libz: Debian 12
+# ships no static libmimalloc or libz3, and LLVM is linked statically
+# already). `tessel` finds lib/ through its RUNPATH ($ORIGIN/lib), so the
+# unpacked folder runs as it is. Compressed (xz) it is about a third of the
+# 64 MiB a device call carries; the suite unpacks it itself.
 #
 #   scripts/gpu_bundle.sh BUILD_DIR DEST
 #===-----------------------------------------------------------------------===#
 set -euo pipefail
 BUILD=${1:?usage: scripts/gpu_bundle.sh BUILD_DIR DEST}
 DEST=${2:?usage: scripts/gpu_bundle.sh BUILD_DIR DEST}
-mkdir -p "$DEST/lib"
+STAGE=$(mktemp -d)
+trap 'rm -rf "$STAGE"' EXIT
+mkdir -p "$STAGE/tessel-gpu/lib" "$DEST"
 for b in tools/tessel tests/unit_runtime; do
-  strip -o "$DEST/$(basename "$b")" "$BUILD/$b"
-  # Libraries outside the C runtime and libstdc++, which every Linux has.
-  ldd "$BUILD/$b" | awk '/=> \// {print $3}' | grep -v -E '/(libc|libm|libdl|libpthread|librt|libgcc_s|libstdc\+\+)\.so' |
-    while read -r lib; do cp -L "$lib" "$DEST/lib/"; done
+  [[ -x "$BUILD/$b" ]] || { echo "gpu_bundle.sh: $BUILD/$b is not built" >&2; exit 1; }
+  strip -o "$STAGE/tessel-gpu/$(basename "$b")" "$BUILD/$b"
+  ldd "$BUILD/$b" | awk '/=> \// {print $3}' |
+    grep -v -E '/(libc|libm|libdl|libpthread|librt|libgcc_s|libstdc\+\+)\.so' |
+    while read -r lib; do cp -L "$lib" "$STAGE/tessel-gpu/lib/"; done || true
 done
-du -sh "$DEST"
+tar -C "$STAGE" -cf - tessel-gpu | xz -T0 -6 >"$DEST/tessel-gpu.tar.xz"
+ls -l "$DEST/tessel-gpu.tar.xz"
+du -sh "$STAGE/tessel-gpu" | sed 's/^/unpacked: /'

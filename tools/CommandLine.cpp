@@ -62,3 +62,9 @@ project::Project &processProject() {
 }
 
 } // namespace tessel::tools
+
+std::string tessel::tools::selfExecutable() {
+  char Buf[4096];
+  ssize_t N = ::readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
+  return N > 0 ? std::string(Buf, static_cast<size_t>(N)) : std::string("tessel");
+}

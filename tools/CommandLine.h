@@ -37,6 +37,10 @@ bool useColor(ColorMode M);
 /// lower kernels that call imported helpers through it.
 project::Project &processProject();
 
+/// This binary's path (/proc/self/exe), "tessel" when it cannot be read: the
+/// processes tessel starts of itself (the editor's runs, the --sanitize child).
+std::string selfExecutable();
+
 } // namespace tessel::tools
 
 #endif // TESSEL_TOOLS_COMMANDLINE_H

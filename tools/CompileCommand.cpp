@@ -59,6 +59,7 @@ struct CompileArgs {
   std::optional<std::string> Spec;
   std::optional<size_t> Config;
   bool AllConfigs = false;
+  std::optional<size_t> Instance;
   std::optional<backend::GpuArch> Arch;
   std::optional<backend::AssemblerKind> Assembler;
   std::string Output;
@@ -89,6 +90,7 @@ static const char CompileUsage[] =
     "  --spec 'SPEC'          launch spec text; replaces the kernel's directives (docs/launch-spec.md)\n"
     "  --config N             use autotune config N (0-based; default 0) for what the spec leaves out\n"
     "  --all-configs          compile under every autotune config\n"
+    "  --instance N           only instance N (0-based) of the launch: one cubin when the launch has several\n"
     "  --assembler nvjitlink|ptxas\n"
     "                         PTX to cubin in process (nvJitLink, the default when present) or ptxas\n"
     "  -o FILE                write the output to FILE\n"
@@ -188,6 +190,13 @@ static std::optional<int> parseArgs(const Args &A, CompileArgs &Out) {
       if (Missing || Value.size() >= 10 || !parseUnsigned(Value, N))
         return usageError("--config takes a config index (0, 1, ...)");
       Out.Config = N;
+      continue;
+    }
+    if (takeValue(A, I, "--instance", Value, Missing)) {
+      uint64_t N = 0;
+      if (Missing || Value.size() >= 10 || !parseUnsigned(Value, N))
+        return usageError("--instance takes an instance index (0, 1, ...)");
+      Out.Instance = N;
       continue;
     }
     if (takeValue(A, I, "--color", Value, Missing)) {
@@ -338,7 +347,15 @@ int runCompile(const Args &A) {
       ConfigTitle =
           " config " + std::to_string(*Config) + " [" + diag::describeConfig(Fn->Configs[*Config].Config) + "]";
     KO.MaxNReg = Config && Fn && *Config < Fn->Configs.size() ? Fn->Configs[*Config].Config.MaxNReg : std::nullopt;
-    for (const sema::PlannedLaunch &PL : Plan.Launches) {
+    if (CA.Instance && *CA.Instance >= Plan.Launches.size()) {
+      std::cerr << "tessel compile: error: --instance " << *CA.Instance << ": the launch has " << Plan.Launches.size()
+                << " instance" << (Plan.Launches.size() == 1 ? "" : "s") << "\n";
+      return ExitUsage;
+    }
+    for (size_t Index = 0; Index < Plan.Launches.size(); ++Index) {
+      if (CA.Instance && Index != *CA.Instance)
+        continue;
+      const sema::PlannedLaunch &PL = Plan.Launches[Index];
       std::string Title = ConfigTitle;
       if (Plan.Launches.size() > 1 && !PL.Launch.Label.empty())
         Title += " instance " + PL.Launch.Label;
@@ -414,7 +431,7 @@ int runCompile(const Args &A) {
     }
   }
   if (Binaries > 1)
-    return usageError("several instances compiled to cubins: choose one with --config or --spec");
+    return usageError("several instances compiled to cubins: choose one with --config and --instance, or --spec");
   std::string Result = CA.What == Emit::Cubin ? Binary : Out.str();
   if (CA.Output.empty()) {
     std::cout << Result;

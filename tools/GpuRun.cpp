@@ -12,6 +12,7 @@
 #include "compiler/codegen/Codegen.h"
 #include "compiler/ir/TypeUtils.h"
 #if TESSEL_HAVE_GPU_RUNTIME
+#include "compiler/runtime/DevicePeak.h"
 #include "compiler/runtime/GpuSession.h"
 #endif
 
@@ -20,7 +21,12 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <optional>
+#include <sstream>
+#include <unistd.h>
 
 namespace tessel::tools {
 
@@ -33,6 +39,7 @@ struct GpuRunner::Impl {
   std::map<std::string, backend::CompiledKernel> Compiled;
   std::map<std::string, std::string> CompileErrors;
   std::map<std::string, runtime::LoadedKernel> Loaded;
+  std::optional<PeakFigures> Peak;
 };
 
 GpuRunner::GpuRunner() : I(std::make_unique<Impl>()) {
@@ -53,12 +60,13 @@ GpuRunner::GpuRunner() : Why("tessel was built without its GPU runtime (cuda.h w
 GpuRunner::~GpuRunner() = default;
 std::string GpuRunner::device() const { return {}; }
 GpuInstanceReport GpuRunner::run(const std::string &, const ir::Function &, const launch::ConcreteLaunch &,
-                                 const interp::Memory &, const std::vector<interp::ArgValue> &, const interp::Memory &,
-                                 size_t) {
+                                 const interp::Memory &, const std::vector<interp::ArgValue> &, const interp::Memory *,
+                                 size_t, const SourceText *, uint64_t) {
   GpuInstanceReport R;
   R.Error = Why;
   return R;
 }
+PeakFigures GpuRunner::peak() { return PeakFigures{0, 0, Why}; }
 #endif
 
 double gpuTolerance(ScalarKind K) {
@@ -154,9 +162,63 @@ GpuComparison compareOutput(const interp::Buffer &Ref, const interp::Memory &Ref
 }
 
 #if TESSEL_HAVE_GPU_RUNTIME
+/// What identifies a device's ceilings: the board, its SM count and the
+/// driver (a new driver can change clocks); tabs and newlines cannot occur.
+static std::string deviceKey(const runtime::DeviceInfo &D) {
+  std::string K = D.Name + "|sm_" + std::to_string(D.Major) + std::to_string(D.Minor) + "|" + std::to_string(D.SMs) +
+                  " SMs|" + std::to_string(D.GlobalBytes >> 20) + " MiB|driver " + std::to_string(D.DriverVersion);
+  for (char &C : K)
+    if (C == '\t' || C == '\n' || C == '\r')
+      C = ' ';
+  return K;
+}
+
+PeakFigures GpuRunner::peak() {
+  if (I->Peak)
+    return *I->Peak;
+  if (!I->Session || I->Session->broken())
+    return PeakFigures{0, 0, "no usable GPU session"};
+  std::string Key = deviceKey(I->Session->device());
+  std::string Path = peakCachePath();
+  std::string Old;
+  const char *Again = std::getenv("TESSEL_REMEASURE_PEAK");
+  if (!Path.empty()) {
+    std::ifstream In(Path);
+    std::stringstream SS;
+    SS << In.rdbuf();
+    Old = SS.str();
+    if (!(Again && *Again == '1'))
+      if (std::optional<PeakFigures> P = findPeak(Old, Key)) {
+        P->Source = "cached in " + Path;
+        return *(I->Peak = *P);
+      }
+  }
+  auto M = runtime::measurePeak(*I->Session);
+  if (auto *E = std::get_if<DriverError>(&M))
+    return *(I->Peak = PeakFigures{0, 0, "the peak could not be measured: " + E->str()});
+  const runtime::DevicePeak &D = std::get<runtime::DevicePeak>(M);
+  PeakFigures P{D.CopyGBps, D.MmaTflops, "measured now (" + D.Method + ")"};
+  if (!Path.empty()) {
+    std::error_code EC;
+    std::filesystem::create_directories(std::filesystem::path(Path).parent_path(), EC);
+    std::string Tmp = Path + ".tmp" + std::to_string(::getpid());
+    {
+      std::ofstream Out(Tmp);
+      Out << withPeak(Old, Key, P);
+    }
+    std::filesystem::rename(Tmp, Path, EC);
+    if (EC)
+      std::filesystem::remove(Tmp, EC);
+    else
+      P.Source += ", cached in " + Path;
+  }
+  return *(I->Peak = P);
+}
+
 GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, const launch::ConcreteLaunch &L,
                                  const interp::Memory &Inputs, const std::vector<interp::ArgValue> &Args,
-                                 const interp::Memory &Reference, size_t Iters) {
+                                 const interp::Memory *Reference, size_t Iters, const SourceText *Source,
+                                 uint64_t DotFlops) {
   GpuInstanceReport R;
   if (!I->Session) {
     R.Error = Why;
@@ -185,6 +247,7 @@ GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, 
     CO.NumWarps = static_cast<int>(L.NumWarps);
     CO.NumStages = static_cast<int>(L.NumStages);
     CO.DivisibleBy16 = Divisible;
+    CO.Source = Source; // `.loc` lines: compute-sanitizer's reports name them
     llvm::LLVMContext Ctx;
     codegen::CodegenResult CG = codegen::emitLLVM(F, CO, Ctx);
     std::string Failure;
@@ -265,7 +328,9 @@ GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, 
   }
   R.Ran = true;
   for (uint32_t Id = 1; Id <= Inputs.size(); ++Id) {
-    const interp::Buffer &Ref = Reference.buffer(Id);
+    if (!Reference)
+      break;
+    const interp::Buffer &Ref = Reference->buffer(Id);
     if (!Ref.IsOutput)
       continue;
     std::vector<uint8_t> Bytes(Ref.Bytes.size());
@@ -274,7 +339,7 @@ GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, 
       R.Ran = false;
       return R;
     }
-    R.Outputs.push_back(compareOutput(Ref, Reference, Id, Bytes));
+    R.Outputs.push_back(compareOutput(Ref, *Reference, Id, Bytes));
   }
   if (Iters > 0) {
     auto T = S.time(LK, C, Iters);
@@ -288,6 +353,12 @@ GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, 
     R.MinMs = Tm.Min;
     R.MaxMs = Tm.Max;
     R.GBps = Tm.Median > 0 ? static_cast<double>(R.TensorBytes) / (Tm.Median * 1e6) : 0;
+    R.DotFlops = DotFlops;
+    R.Tflops = Tm.Median > 0 ? static_cast<double>(DotFlops) / (Tm.Median * 1e9) : 0;
+    PeakFigures P = peak();
+    R.PeakGBps = P.CopyGBps;
+    R.PeakTflops = P.MmaTflops;
+    R.PeakSource = P.Source;
   }
   return R;
 }

@@ -18,6 +18,7 @@
 #include "compiler/frontend/LaunchSpec.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/ir/Ops.h"
+#include "tools/GpuPeak.h"
 #include "tools/RunReport.h"
 
 #include <map>
@@ -40,10 +41,20 @@ public:
 
   /// Compiles F (cached by Key), runs it over Inputs (the buffers as
   /// prepared, before the interpreter ran) and compares its outputs with
-  /// Reference (the interpreter's memory after its run).
+  /// Reference (the interpreter's memory after its run; null: not compared,
+  /// for sizes the interpreter cannot run in reasonable time). Source (the file)
+  /// gives the PTX its line table, so compute-sanitizer can name lines;
+  /// DotFlops (the interpreter's count) gives TFLOP/s when timed. Timing
+  /// also gives the fraction of the device's peak (GpuPeak.h).
   GpuInstanceReport run(const std::string &Key, const ir::Function &F, const launch::ConcreteLaunch &L,
                         const interp::Memory &Inputs, const std::vector<interp::ArgValue> &Args,
-                        const interp::Memory &Reference, size_t Iters);
+                        const interp::Memory *Reference, size_t Iters, const SourceText *Source = nullptr,
+                        uint64_t DotFlops = 0);
+
+  /// The device's copy bandwidth and mma rate: from the cache, else measured
+  /// now and cached (GpuPeak.h). Zeros, with Source saying why, when the
+  /// measurement failed.
+  PeakFigures peak();
 
 private:
   struct Impl;

@@ -5,6 +5,7 @@
 #include "compiler/ir/TypeUtils.h"
 #include "compiler/sema/LaunchPlan.h"
 #include "compiler/sema/Lowering.h"
+#include "diagnostics/JitCheck.h"
 #include "tools/CommandLine.h"
 #include "tools/GpuRun.h"
 #include "tools/NpyFile.h"
@@ -54,6 +55,28 @@ static void gpuFindings(SourceRange Kernel, const GpuInstanceReport &G, const st
                           formatNumber(C.Got) + ", interpreter " + formatNumber(C.Expected) + " (max abs error " +
                           formatNumber(C.MaxAbs) + ", max rel error " + formatNumber(C.MaxRel) + ")";
     Out.Findings.push_back(finding(diag::DiagId::GpuMismatch, Kernel, std::move(Message), Label));
+  }
+}
+
+/// compute-sanitizer's reports as TS301 findings over the line each names
+/// (the line's code, without its indentation): the PTX's line table goes no
+/// finer than Triton's does.
+static void sanitizerFindings(const SourceText &Text, const SanitizerReport &S, const std::string &Label,
+                              InstanceReport &Out) {
+  for (const SanitizerError &E : S.Errors) {
+    if (E.Line <= 0 || static_cast<uint32_t>(E.Line) > Text.lineCount())
+      continue; // a line of another file, or none: the text report still shows it
+    std::string_view L = Text.line(static_cast<uint32_t>(E.Line - 1));
+    uint32_t Begin = Text.offset(LineCol{static_cast<uint32_t>(E.Line - 1), 0});
+    size_t Lead = L.find_first_not_of(" \t");
+    size_t End = L.find_last_not_of(" \t\r\n");
+    if (Lead == std::string_view::npos)
+      continue;
+    SourceRange R{Begin + static_cast<uint32_t>(Lead), Begin + static_cast<uint32_t>(End + 1)};
+    std::string Message = "compute-sanitizer: " + E.What + " in " + E.Kernel + " (" + std::to_string(E.Count) +
+                          (E.Count == 1 ? " report" : " reports") + ", first by thread " + E.Thread + " in block " +
+                          E.Block + ")";
+    Out.Findings.push_back(finding(diag::DiagId::OutOfBoundsAccess, R, std::move(Message), Label));
   }
 }
 
@@ -180,7 +203,10 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
   };
   std::map<std::pair<std::pair<uint32_t, uint32_t>, std::string>, Seen> LoweringProblems;
   std::vector<diag::Finding> Pending;
-  for (const sema::PlannedLaunch &PL : Plan.Launches) {
+  for (size_t Index = 0; Index < Plan.Launches.size(); ++Index) {
+    if (RA.Instance && Index != *RA.Instance)
+      continue;
+    const sema::PlannedLaunch &PL = Plan.Launches[Index];
     InstanceReport &I = Report.Instances.emplace_back();
     const launch::ConcreteLaunch &L = PL.Launch;
     I.Label = L.Label;
@@ -221,6 +247,12 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
         I.Error += (I.Error.empty() ? "" : "; ") + E;
       continue;
     }
+    std::string FindingLabel = Plan.Launches.size() > 1 ? L.Label : std::string();
+    if (RA.Gpu && !RA.Reference) {
+      I.Gpu = RA.Gpu->run(Key, Fn, L, P.Mem, P.Args, nullptr, RA.Iters, &File.text(), 0);
+      I.Unchecked = true;
+      continue;
+    }
     std::optional<interp::Memory> GpuInputs;
     if (RA.Gpu)
       GpuInputs = P.Mem; // the interpreter writes into P.Mem: the GPU gets the inputs as prepared
@@ -236,10 +268,15 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
     collectFindings(Run, Plan.Launches.size() > 1 ? L.Label : std::string(), I);
     summarize(L, P, Save, I);
     if (RA.Gpu && Run.Completed) {
-      I.Gpu = RA.Gpu->run(Key, Fn, L, *GpuInputs, P.Args, P.Mem, RA.Iters);
+      I.Gpu = RA.Gpu->run(Key, Fn, L, *GpuInputs, P.Args, &P.Mem, RA.Iters, &File.text(), Run.DotFlops);
       const JitFunction *JF = Info.jit(Plan.Kernel);
-      gpuFindings(JF && JF->Def ? JF->Def->NameRange : SourceRange{}, *I.Gpu,
-                  Plan.Launches.size() > 1 ? L.Label : std::string(), I);
+      gpuFindings(JF && JF->Def ? JF->Def->NameRange : SourceRange{}, *I.Gpu, FindingLabel, I);
+    }
+    // Even after a fault (the likeliest outcome of a masking bug), which is
+    // exactly when the sanitizer's line is wanted.
+    if (RA.Gpu && RA.Sanitize && I.Gpu) {
+      I.Gpu->Sanitizer = RA.Sanitize(RA.Config, Index);
+      sanitizerFindings(File.text(), *I.Gpu->Sanitizer, FindingLabel, I);
     }
   }
   for (const auto &[Key, S] : LoweringProblems)
@@ -249,8 +286,8 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
     Report.Findings.push_back(std::move(F));
 }
 
-bool runKernel(const ParsedFile &File, const std::string &Path, const std::string &Kernel, const KernelRunOptions &Opts,
-               RunReport &Report, std::string &Error) {
+static bool runOneConfig(const ParsedFile &File, const std::string &Path, const std::string &Kernel,
+                         const KernelRunOptions &Opts, RunReport &Report, std::string &Error) {
   Report.Path = Path;
   Report.Kernel = Kernel;
   Report.Seed = Opts.Seed;
@@ -264,6 +301,11 @@ bool runKernel(const ParsedFile &File, const std::string &Path, const std::strin
   sema::LaunchPlan Plan = sema::planLaunch(File, Info, Kernel, PlanOpts);
   if (!Plan.Error.empty()) {
     Error = Plan.Error;
+    return false;
+  }
+  if (Opts.Instance && *Opts.Instance >= Plan.Launches.size()) {
+    Error = "--instance " + std::to_string(*Opts.Instance) + ": the launch has " +
+            std::to_string(Plan.Launches.size()) + " instance" + (Plan.Launches.size() == 1 ? "" : "s");
     return false;
   }
   Report.SpecSource = specSource(Plan.Origin);
@@ -284,6 +326,67 @@ bool runKernel(const ParsedFile &File, const std::string &Path, const std::strin
     Report.NotRun = "the file has syntax errors, so the kernel is not the one written";
   if (Save)
     Report.SaveError = Save->Error;
+  return true;
+}
+
+} // namespace tessel::tools
+
+namespace tessel::tools {
+
+static bool sameFinding(const diag::Finding &A, const diag::Finding &B) {
+  return A.Id == B.Id && A.Range.Begin == B.Range.Begin && A.Range.End == B.Range.End && A.Message == B.Message;
+}
+
+bool runKernel(const ParsedFile &File, const std::string &Path, const std::string &Kernel, const KernelRunOptions &Opts,
+               RunReport &Report, std::string &Error) {
+  if (!Opts.AllConfigs)
+    return runOneConfig(File, Path, Kernel, Opts, Report, Error);
+  ProblemSink Sink;
+  ModuleInfo Info = discover(File.module(), Sink);
+  const JitFunction *Fn = Info.jit(Kernel);
+  // A kernel without autotune configs has one way to run: the plain run.
+  if (!Fn || Fn->Configs.size() <= 1)
+    return runOneConfig(File, Path, Kernel, Opts, Report, Error);
+  for (size_t C = 0; C < Fn->Configs.size(); ++C) {
+    KernelRunOptions One = Opts;
+    One.AllConfigs = false;
+    One.Config = C;
+    RunReport R;
+    if (!runOneConfig(File, Path, Kernel, One, R, Error))
+      return false;
+    std::string Text = diag::describeConfig(Fn->Configs[C].Config);
+    for (InstanceReport &I : R.Instances) {
+      I.Config = C;
+      I.ConfigText = Text;
+    }
+    if (C == 0) {
+      Report = std::move(R);
+      continue;
+    }
+    // The file's own findings are the same under every config; a config's
+    // lowering problem is new.
+    for (diag::Finding &F : R.Findings) {
+      bool Seen = false;
+      for (const diag::Finding &G : Report.Findings)
+        Seen |= sameFinding(F, G);
+      if (!Seen)
+        Report.Findings.push_back(std::move(F));
+    }
+    Report.Planned += R.Planned;
+    if (Report.SaveError.empty())
+      Report.SaveError = R.SaveError;
+    for (InstanceReport &I : R.Instances)
+      Report.Instances.push_back(std::move(I));
+  }
+  // Config 0's values were assumed only for config 0's instances.
+  std::vector<std::string> Kept;
+  for (std::string &A : Report.Assumptions)
+    if (A.find("from autotune config") == std::string::npos)
+      Kept.push_back(std::move(A));
+  Kept.push_back("each autotune config's constexprs, num_warps and num_stages in turn (--all-configs)");
+  Report.Assumptions = std::move(Kept);
+  Report.ConfigsRun = Fn->Configs.size();
+  chooseFastest(Report);
   return true;
 }
 

@@ -14,6 +14,7 @@
 #include "tools/RunReport.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -28,7 +29,20 @@ struct KernelRunOptions {
   size_t Iters = 0;
   std::optional<std::string> Spec; ///< --spec text
   std::optional<size_t> Config;    ///< autotune config index
+  /// Every autotune config in turn (--all-configs): each instance under each
+  /// config, and with timing the fastest per instance (RunReport::Fastest).
+  bool AllConfigs = false;
+  /// Only this instance (0-based, in the launch's order): --instance, which
+  /// the --sanitize child is given.
+  std::optional<size_t> Instance;
+  /// With --sanitize: instance Instance under Config, run again in a child
+  /// under compute-sanitizer (tools/Sanitize.h); its reports become TS301
+  /// findings at the lines they name.
+  std::function<SanitizerReport(std::optional<size_t> Config, size_t Instance)> Sanitize;
   uint64_t Seed = 0;
+  /// False (--no-reference): with a GPU runner, skip the interpreter and
+  /// run and time on the GPU only, its outputs unchecked (benchmark sizes).
+  bool Reference = true;
   std::optional<std::string> SaveDir; ///< an existing directory for the .npy files
   /// Ops one instance may execute before the run is stopped as not ending:
   /// about a second or two of scalar ops, far beyond the samples' needs.

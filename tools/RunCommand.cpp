@@ -18,6 +18,7 @@
 #include "tools/GpuRun.h"
 #include "tools/InputFile.h"
 #include "tools/KernelRun.h"
+#include "tools/Sanitize.h"
 
 #include <exception>
 #include <filesystem>
@@ -26,6 +27,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tessel::tools {
 
@@ -38,6 +40,10 @@ struct RunArgs {
   size_t Iters = 0;
   std::optional<std::string> Spec;
   std::optional<size_t> Config;
+  bool AllConfigs = false;
+  std::optional<size_t> Instance;
+  bool Sanitize = false;
+  bool NoReference = false;
   uint64_t Seed = 0;
   std::optional<std::string> SaveDir;
   bool Json = false;
@@ -61,9 +67,18 @@ static const char RunUsage[] =
     "  --cpu                  run on the CPU interpreter (the default)\n"
     "  --gpu                  also compile it for the GPU present, run it there on the same inputs and\n"
     "                         compare every output with the interpreter's (per-dtype tolerance)\n"
-    "  --iters N              with --gpu: time N runs after warm-up (median, L2 flushed) and give GB/s\n"
+    "  --iters N              with --gpu: time N runs after warm-up (median, L2 flushed) and give GB/s,\n"
+    "                         TFLOP/s for tl.dot, and each as a fraction of the device's peak (measured\n"
+    "                         once per device and cached)\n"
     "  --spec 'SPEC'          launch spec text; replaces the kernel's directives (docs/launch-spec.md)\n"
     "  --config N             use autotune config N (0-based; default 0) for what the spec leaves out\n"
+    "  --all-configs          run under every autotune config in turn; with --gpu, time each (--iters,\n"
+    "                         default 20) and name the fastest per instance, as triton.autotune would\n"
+    "  --instance N           run only instance N (0-based) of the launch\n"
+    "  --no-reference         with --gpu: skip the interpreter and run (and time) on the GPU alone, its\n"
+    "                         outputs unchecked: for benchmark sizes the interpreter would take minutes on\n"
+    "  --sanitize             with --gpu: run each instance again under compute-sanitizer memcheck and\n"
+    "                         report its errors at the lines they name\n"
     "  --seed S               seed of the generated inputs (default 0)\n"
     "  --save DIR             write every output as DIR/NAME.npy (NAME-INSTANCE.npy with several instances)\n"
     "  --format=text|json     a readable report (default) or one JSON object\n"
@@ -93,6 +108,18 @@ static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
         return usageError("--cpu and --gpu exclude each other");
       SawDevice = true;
       Out.Gpu = Arg == "--gpu";
+      continue;
+    }
+    if (Arg == "--all-configs") {
+      Out.AllConfigs = true;
+      continue;
+    }
+    if (Arg == "--no-reference") {
+      Out.NoReference = true;
+      continue;
+    }
+    if (Arg == "--sanitize") {
+      Out.Sanitize = true;
       continue;
     }
     if (Arg.empty() || Arg[0] != '-') {
@@ -125,6 +152,15 @@ static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
       if (!parseUnsigned(Value, N))
         return usageError("--config takes a config index (0, 1, ...), not '" + std::string(Value) + "'");
       Out.Config = N;
+      continue;
+    }
+    if (takeValue(A, I, "--instance", Value, Missing)) {
+      uint64_t N = 0;
+      if (Missing)
+        return Needs("--instance", "an instance index");
+      if (!parseUnsigned(Value, N))
+        return usageError("--instance takes an instance index (0, 1, ...), not '" + std::string(Value) + "'");
+      Out.Instance = N;
       continue;
     }
     if (takeValue(A, I, "--iters", Value, Missing)) {
@@ -184,6 +220,16 @@ static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
     return usageError("which kernel? pass --kernel NAME");
   if (Out.Iters && !Out.Gpu)
     return usageError("--iters times GPU runs: add --gpu");
+  if (Out.NoReference && !Out.Gpu)
+    return usageError("--no-reference runs on the GPU alone: add --gpu");
+  if (Out.Sanitize && !Out.Gpu)
+    return usageError("--sanitize checks the GPU's run: add --gpu");
+  if (Out.AllConfigs && Out.Config)
+    return usageError("--config and --all-configs exclude each other");
+  if (Out.AllConfigs && Out.SaveDir)
+    return usageError("--save writes one set of outputs: choose a config with --config instead of --all-configs");
+  if (Out.AllConfigs && Out.Gpu && !Out.Iters)
+    Out.Iters = 20;
   return std::nullopt;
 }
 
@@ -199,6 +245,9 @@ int runRun(const Args &A) {
   KernelRunOptions Opts;
   Opts.Spec = RA.Spec;
   Opts.Config = RA.Config;
+  Opts.AllConfigs = RA.AllConfigs;
+  Opts.Instance = RA.Instance;
+  Opts.Reference = !RA.NoReference;
   Opts.Seed = RA.Seed;
   Opts.Iters = RA.Iters;
   std::unique_ptr<GpuRunner> Gpu;
@@ -209,6 +258,30 @@ int runRun(const Args &A) {
       return ExitUsage;
     }
     Opts.Gpu = Gpu.get();
+  }
+  if (RA.Sanitize) {
+    std::string Searched;
+    std::string Sanitizer = findComputeSanitizer(Searched);
+    if (Sanitizer.empty()) {
+      std::cerr << "tessel run: error: --sanitize: compute-sanitizer is not installed (searched " << Searched
+                << "); it comes with the CUDA toolkit\n";
+      return ExitUsage;
+    }
+    std::string Self = selfExecutable();
+    // The child runs one instance on the same inputs (same file text, spec,
+    // config and seed), untimed: the sanitizer slows a kernel many times.
+    Opts.Sanitize = [RA, Sanitizer, Self](std::optional<size_t> Config, size_t Instance) {
+      std::vector<std::string> Cmd = {Self, "run", RA.File, "--kernel", RA.Kernel, "--gpu"};
+      if (RA.Spec)
+        Cmd.insert(Cmd.end(), {"--spec", *RA.Spec});
+      if (Config)
+        Cmd.insert(Cmd.end(), {"--config", std::to_string(*Config)});
+      if (RA.TextFrom)
+        Cmd.insert(Cmd.end(), {"--text-from", *RA.TextFrom});
+      Cmd.insert(Cmd.end(),
+                 {"--seed", std::to_string(RA.Seed), "--instance", std::to_string(Instance), "--format=json"});
+      return runUnderSanitizer(Sanitizer, Cmd);
+    };
   }
   if (RA.SaveDir) {
     std::error_code EC;

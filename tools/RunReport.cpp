@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 
 namespace tessel::tools {
@@ -80,10 +81,39 @@ static void renderOutput(std::ostream &OS, const OutputSummary &O) {
   }
 }
 
+/// "85%": Part as a whole percentage of Whole.
+static std::string percentText(double Part, double Whole) {
+  char Buf[16];
+  std::snprintf(Buf, sizeof Buf, "%.0f%%", Whole > 0 ? 100.0 * Part / Whole : 0.0);
+  return Buf;
+}
+
+/// `    sanitizer: k.py:9: Invalid __global__ read of size 4 bytes (24 reports, first thread (0,0,0) block (3,0,0))`
+static void renderSanitizer(std::ostream &OS, const SanitizerReport &S, const std::string &Path) {
+  if (!S.Ran) {
+    OS << "    sanitizer: not run: " << S.Error << '\n';
+    return;
+  }
+  if (S.Errors.empty()) {
+    OS << "    sanitizer: compute-sanitizer memcheck found no errors\n";
+    return;
+  }
+  OS << "    sanitizer: compute-sanitizer memcheck found " << plural(S.Total, "error") << '\n';
+  for (const SanitizerError &E : S.Errors) {
+    OS << "      " << Path;
+    if (E.Line)
+      OS << ':' << E.Line;
+    OS << ": " << E.What << " in " << E.Kernel << " (" << plural(E.Count, "report") << ", first by thread " << E.Thread
+       << " in block " << E.Block << ")\n";
+  }
+}
+
 /// `  gpu: 24 registers, 0 local bytes, 0 B shared, ptxas 13.0: out_ptr matches (1000 elements, max rel error 0)`
-static void renderGpu(std::ostream &OS, const GpuInstanceReport &G) {
+static void renderGpu(std::ostream &OS, const GpuInstanceReport &G, const std::string &Path) {
   if (!G.Error.empty() && !G.Ran) {
     OS << "  gpu: error: " << G.Error << '\n';
+    if (G.Sanitizer) // a fault is when the sanitizer's line is wanted most
+      renderSanitizer(OS, *G.Sanitizer, Path);
     return;
   }
   OS << "  gpu: " << G.Registers << " registers, " << G.LocalBytes << " local bytes, " << G.SharedBytes << " B shared, "
@@ -96,10 +126,23 @@ static void renderGpu(std::ostream &OS, const GpuInstanceReport &G) {
        << " elements " << (C.Mismatches ? "differ from" : "match") << " the interpreter (max abs error "
        << formatNumber(C.MaxAbs) << ", max rel error " << formatNumber(C.MaxRel) << ")\n";
   }
-  if (G.TimedRuns)
+  if (G.TimedRuns) {
     OS << "    time: median " << formatNumber(G.MedianMs) << " ms (min " << formatNumber(G.MinMs) << ", max "
        << formatNumber(G.MaxMs) << ") over " << G.TimedRuns << " runs, " << formatNumber(G.GBps) << " GB/s for "
-       << G.TensorBytes << " tensor bytes\n";
+       << G.TensorBytes << " tensor bytes";
+    if (G.PeakGBps > 0)
+      OS << " (" << percentText(G.GBps, G.PeakGBps) << " of the device's " << formatNumber(G.PeakGBps) << " GB/s)";
+    OS << '\n';
+    if (G.DotFlops) {
+      OS << "    dot: " << formatNumber(G.Tflops) << " TFLOP/s for " << G.DotFlops << " flops";
+      if (G.PeakTflops > 0)
+        OS << " (" << percentText(G.Tflops, G.PeakTflops) << " of the device's " << formatNumber(G.PeakTflops)
+           << " TFLOP/s mma.sync fp16)";
+      OS << '\n';
+    }
+  }
+  if (G.Sanitizer)
+    renderSanitizer(OS, *G.Sanitizer, Path);
   if (!G.Error.empty())
     OS << "  gpu: error: " << G.Error << '\n';
 }
@@ -119,8 +162,12 @@ void renderRunText(std::ostream &OS, const RunReport &R, const RunSources &Src, 
   for (const InstanceReport &I : R.Instances) {
     OS << "\ninstance" << (I.Label.empty() ? "" : " " + I.Label) << ": grid " << gridText(I.Grid)
        << ", num_warps=" << I.NumWarps << ", num_stages=" << I.NumStages;
+    if (I.Config)
+      OS << ", config " << *I.Config << " [" << I.ConfigText << "]";
     if (I.Ran)
       OS << ": ran " << I.Steps << " ops";
+    if (I.Unchecked)
+      OS << ": not run on the interpreter (--no-reference): the GPU's outputs are not checked";
     OS << '\n';
     if (!I.Error.empty())
       OS << "  error: " << I.Error << '\n';
@@ -129,9 +176,18 @@ void renderRunText(std::ostream &OS, const RunReport &R, const RunSources &Src, 
     if (!I.PrintLog.empty())
       OS << "  device_print:\n" << I.PrintLog << (I.PrintLog.back() == '\n' ? "" : "\n");
     if (I.Gpu)
-      renderGpu(OS, *I.Gpu);
+      renderGpu(OS, *I.Gpu, R.Path);
     for (const diag::Finding &F : I.Findings)
       renderFinding(OS, F, Src.File, R.Path, Style);
+  }
+  if (R.ConfigsRun) {
+    OS << '\n' << plural(R.ConfigsRun, "autotune config") << " run";
+    if (R.Fastest.empty())
+      OS << "; none timed (the fastest is chosen with --gpu)";
+    OS << '\n';
+    for (const FastestConfig &F : R.Fastest)
+      OS << "fastest" << (F.Label.empty() ? "" : " for " + F.Label) << ": config " << F.Config << " [" << F.ConfigText
+         << "], median " << formatNumber(F.MedianMs) << " ms (of " << F.Timed << " timed)\n";
   }
   size_t Ran = 0;
   for (const InstanceReport &I : R.Instances)
@@ -173,6 +229,7 @@ void renderRunJson(std::ostream &OS, const RunReport &R, const RunSources &Src) 
     O["numWarps"] = I.NumWarps;
     O["numStages"] = I.NumStages;
     O["ran"] = I.Ran;
+    O["unchecked"] = I.Unchecked;
     O["error"] = I.Error.empty() ? nlohmann::json(nullptr) : nlohmann::json(I.Error);
     O["steps"] = I.Steps;
     O["millis"] = I.Millis;
@@ -223,15 +280,80 @@ void renderRunJson(std::ostream &OS, const RunReport &R, const RunSources &Src) 
                                  {"maxAbsError", number(C.MaxAbs)},
                                  {"maxRelError", number(C.MaxRel)},
                                  {"firstMismatch", C.FirstMismatch}});
-      if (G.TimedRuns)
+      if (G.TimedRuns) {
         GJ["time"] = {{"runs", G.TimedRuns},  {"medianMillis", G.MedianMs}, {"minMillis", G.MinMs},
                       {"maxMillis", G.MaxMs}, {"gbPerSecond", G.GBps},      {"tensorBytes", G.TensorBytes}};
+        auto Fraction = [](double Part, double Whole) {
+          return Whole > 0 ? nlohmann::json(Part / Whole) : nlohmann::json(nullptr);
+        };
+        GJ["time"]["peakGbPerSecond"] = G.PeakGBps > 0 ? nlohmann::json(G.PeakGBps) : nlohmann::json(nullptr);
+        GJ["time"]["fractionOfPeakBandwidth"] = Fraction(G.GBps, G.PeakGBps);
+        GJ["time"]["peakSource"] = G.PeakSource;
+        if (G.DotFlops) {
+          GJ["time"]["dotFlops"] = G.DotFlops;
+          GJ["time"]["tflopsPerSecond"] = G.Tflops;
+          GJ["time"]["peakTflopsPerSecond"] = G.PeakTflops > 0 ? nlohmann::json(G.PeakTflops) : nlohmann::json(nullptr);
+          GJ["time"]["fractionOfPeakTflops"] = Fraction(G.Tflops, G.PeakTflops);
+        }
+      }
+      if (G.Sanitizer) {
+        const SanitizerReport &S = *G.Sanitizer;
+        nlohmann::json SJ;
+        SJ["ran"] = S.Ran;
+        SJ["error"] = S.Error.empty() ? nlohmann::json(nullptr) : nlohmann::json(S.Error);
+        SJ["total"] = S.Total;
+        SJ["errors"] = nlohmann::json::array();
+        for (const SanitizerError &E : S.Errors)
+          SJ["errors"].push_back({{"what", E.What},
+                                  {"kernel", E.Kernel},
+                                  {"line", E.Line},
+                                  {"thread", E.Thread},
+                                  {"block", E.Block},
+                                  {"count", E.Count}});
+        GJ["sanitizer"] = std::move(SJ);
+      }
       O["gpu"] = std::move(GJ);
     }
+    O["config"] = I.Config ? nlohmann::json(*I.Config) : nlohmann::json(nullptr);
+    if (I.Config)
+      O["configText"] = I.ConfigText;
     J["instances"].push_back(std::move(O));
+  }
+  if (R.ConfigsRun) {
+    J["configsRun"] = R.ConfigsRun;
+    J["fastest"] = nlohmann::json::array();
+    for (const FastestConfig &F : R.Fastest)
+      J["fastest"].push_back({{"label", F.Label},
+                              {"config", F.Config},
+                              {"configText", F.ConfigText},
+                              {"medianMillis", F.MedianMs},
+                              {"timed", F.Timed}});
   }
   J["errors"] = R.errors();
   OS << J.dump(2) << '\n';
+}
+
+void chooseFastest(RunReport &R) {
+  R.Fastest.clear();
+  std::vector<std::string> Order; // labels in the order they first ran
+  std::map<std::string, FastestConfig> Best;
+  for (const InstanceReport &I : R.Instances) {
+    if (!I.Config || !I.Gpu || !I.Gpu->Ran || !I.Gpu->Error.empty() || !I.Gpu->TimedRuns)
+      continue;
+    bool Correct = true;
+    for (const GpuComparison &C : I.Gpu->Outputs)
+      Correct &= C.Mismatches == 0;
+    if (!Correct)
+      continue; // a wrong result is never the fastest
+    auto [It, New] = Best.try_emplace(I.Label, FastestConfig{I.Label, *I.Config, I.ConfigText, I.Gpu->MedianMs, 0});
+    if (New)
+      Order.push_back(I.Label);
+    else if (I.Gpu->MedianMs < It->second.MedianMs)
+      It->second = FastestConfig{I.Label, *I.Config, I.ConfigText, I.Gpu->MedianMs, It->second.Timed};
+    ++It->second.Timed;
+  }
+  for (const std::string &L : Order)
+    R.Fastest.push_back(Best[L]);
 }
 
 } // namespace tessel::tools

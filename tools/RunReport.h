@@ -58,6 +58,24 @@ struct GpuComparison {
   double Expected = 0, Got = 0;
 };
 
+/// One error compute-sanitizer reported, mapped to the kernel's source line
+/// through the PTX's line table (`.loc`).
+struct SanitizerError {
+  std::string What;          ///< "Invalid __global__ read of size 4 bytes"
+  std::string Kernel;        ///< the entry compute-sanitizer names
+  int Line = 0;              ///< 1-based line in the file; 0 when the report had none
+  std::string Thread, Block; ///< "(0,0,0)" of the first report
+  size_t Count = 0;          ///< reports of this kind at this line
+};
+
+/// What `--sanitize` gave for one instance.
+struct SanitizerReport {
+  bool Ran = false;
+  std::string Error; ///< why it could not run: not installed, the device refused...
+  std::vector<SanitizerError> Errors;
+  size_t Total = 0; ///< "ERROR SUMMARY: N errors"
+};
+
 /// What `--gpu` gave for one instance.
 struct GpuInstanceReport {
   bool Ran = false;
@@ -71,21 +89,46 @@ struct GpuInstanceReport {
   double MedianMs = 0, MinMs = 0, MaxMs = 0;
   double GBps = 0; ///< tensor bytes (inputs read once, outputs written once) per second
   uint64_t TensorBytes = 0;
+  /// tl.dot work of the instance (interp::RunResult::DotFlops) and its rate;
+  /// 0 for a kernel without tl.dot.
+  uint64_t DotFlops = 0;
+  double Tflops = 0;
+  /// The device's ceilings (GpuPeak: measured once per device, cached);
+  /// 0 when unknown. GBps / PeakGBps is the fraction of peak bandwidth.
+  double PeakGBps = 0, PeakTflops = 0;
+  std::string PeakSource; ///< "measured now" or "cached in PATH"
+  /// With --sanitize: compute-sanitizer memcheck's verdict on this launch.
+  std::optional<SanitizerReport> Sanitizer;
 };
 
 struct InstanceReport {
   std::string Label; ///< "n=1000"; "" for a spec without lists
   std::array<int64_t, 3> Grid = {1, 1, 1};
   int64_t NumWarps = 4, NumStages = 3;
-  bool Ran = false;      ///< the interpreter ran to the end
-  std::string Error;     ///< why it did not run or stopped early
-  uint64_t Steps = 0;    ///< ops executed
-  double Millis = 0;     ///< interpreter wall time (JSON only: text stays stable)
-  size_t Violations = 0; ///< every violating lane, counted
+  bool Ran = false;       ///< the interpreter ran to the end
+  bool Unchecked = false; ///< --no-reference: not run on the interpreter, GPU outputs not compared
+  std::string Error;      ///< why it did not run or stopped early
+  uint64_t Steps = 0;     ///< ops executed
+  double Millis = 0;      ///< interpreter wall time (JSON only: text stays stable)
+  size_t Violations = 0;  ///< every violating lane, counted
   std::vector<OutputSummary> Outputs;
   std::vector<diag::Finding> Findings;  ///< TS301-TS303, in the file
   std::string PrintLog;                 ///< device_print output
   std::optional<GpuInstanceReport> Gpu; ///< with --gpu
+  /// With --all-configs: the autotune config this instance ran under.
+  std::optional<size_t> Config;
+  std::string ConfigText; ///< "BLOCK_SIZE=128, num_warps=4, num_stages=3"
+};
+
+/// With --all-configs --gpu: for one instance label (one autotune key), the
+/// config triton.autotune would keep: the smallest median time (Triton's
+/// do_bench, which the autotuner calls, compares medians first).
+struct FastestConfig {
+  std::string Label;
+  size_t Config = 0;
+  std::string ConfigText;
+  double MedianMs = 0;
+  size_t Timed = 0; ///< configs that ran correctly and were timed
 };
 
 struct RunReport {
@@ -105,6 +148,9 @@ struct RunReport {
   std::string NotRun;    ///< why no instance ran ("the file has syntax errors")
   /// Why --save could not write a file (the run itself went on).
   std::string SaveError;
+  /// --all-configs: the configs run, and the fastest per instance label.
+  size_t ConfigsRun = 0;
+  std::vector<FastestConfig> Fastest;
 
   /// Errors over the whole run (findings of error severity and instances
   /// that could not run): the exit status is 1 when this is not zero.
@@ -121,6 +167,11 @@ void renderRunJson(std::ostream &OS, const RunReport &R, const RunSources &Src);
 
 /// "0.5", "1.25e-05", "nan", "-inf": short and round-trippable enough to read.
 std::string formatNumber(double V);
+
+/// Fills R.Fastest from R's instances: per label, among the configs whose GPU
+/// run matched the interpreter and was timed, the one with the smallest
+/// median (the earlier config on a tie, as Python's min keeps the first).
+void chooseFastest(RunReport &R);
 
 } // namespace tessel::tools
 

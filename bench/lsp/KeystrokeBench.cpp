@@ -14,7 +14,10 @@
 /// large-file case: `bench/gen_kernels.py big.py --kernels=13000 --small`).
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/Discovery.h"
+#include "compiler/frontend/HostLaunches.h"
 #include "compiler/frontend/Parser.h"
+#include "compiler/sema/KernelReuse.h"
+#include "compiler/sema/Specializations.h"
 #include "diagnostics/Check.h"
 #include "lsp/ToProtocol.h"
 #include "lsp/Workspace.h"
@@ -103,6 +106,40 @@ void discoverModule(benchmark::State &State) {
   }
 }
 
+/// Part of either check: running the module-level host code for the
+/// launches it makes (issue 14: the same on every keystroke while the host
+/// code is unchanged).
+void hostLaunches(benchmark::State &State) {
+  Keystroke &K = keystroke();
+  ProblemSink Sink;
+  ModuleInfo Info = discover(K.NewParse->module(), Sink);
+  for (auto _ : State) {
+    auto L = firstHostLaunches(*K.NewParse, Info);
+    benchmark::DoNotOptimize(L.size());
+  }
+}
+
+/// Part of the reusing check: every kernel's reuse key (the names its text
+/// may resolve, its specializations).
+void kernelInputsAll(benchmark::State &State) {
+  Keystroke &K = keystroke();
+  ProblemSink Sink;
+  ModuleInfo Info = discover(K.NewParse->module(), Sink);
+  sema::AnalyzeOptions Opts;
+  for (auto _ : State) {
+    sema::ModuleNames Names(*K.NewParse, Info);
+    size_t Bytes = 0;
+    for (const std::string &Name : Info.Order) {
+      const JitFunction &Fn = Info.Jit.at(Name);
+      if (!Fn.Def)
+        continue;
+      std::vector<sema::Specialization> Specs = sema::specializationsOf(Fn, Opts.MaxSpecializations);
+      Bytes += sema::kernelInputs(Names, *K.NewParse, Fn, Specs, Opts).Facts.size();
+    }
+    benchmark::DoNotOptimize(Bytes);
+  }
+}
+
 void checkFromScratch(benchmark::State &State) {
   Keystroke &K = keystroke();
   for (auto _ : State) {
@@ -168,6 +205,8 @@ void wholeKeystroke(benchmark::State &State) {
 BENCHMARK(applyEdit)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 BENCHMARK(reparse)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 BENCHMARK(discoverModule)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+BENCHMARK(hostLaunches)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+BENCHMARK(kernelInputsAll)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 BENCHMARK(checkFromScratch)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 BENCHMARK(checkReusingPrevious)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 BENCHMARK(publishMessage)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();

@@ -4,9 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 /// \file
-/// A map from a kernel's input key to its verdicts and the file they were
-/// computed on (kept alive so that sema::Rebaser can compare segments),
-/// evicted oldest-first beyond a fixed number of kernels.
+/// A map from a kernel's input key to its verdicts and the segments they
+/// were computed on, evicted oldest-first beyond a fixed number of kernels.
+/// The key holds the segments' texts, so an entry needs no file: one that
+/// kept its ParsedFile alive pinned a 5 MB file's tree per version (issue 9:
+/// memory kept after the file was closed), and 512 entries could not hold a
+/// file of 13,000 kernels, so every keystroke re-proved most of them.
 //===----------------------------------------------------------------------===//
 #include "compiler/analysis/BoundsCache.h"
 
@@ -22,8 +25,7 @@ namespace tessel::analysis {
 namespace {
 
 struct Entry {
-  std::shared_ptr<const ParsedFile> File;
-  sema::KernelInputs Inputs;
+  std::vector<SourceRange> Segments; ///< where the key's texts sat
   KernelBounds Bounds;
 };
 
@@ -51,6 +53,15 @@ std::string keyOf(const ParsedFile &File, const sema::KernelRecord &R, const std
   return Key;
 }
 
+std::string directivesText(const ParsedFile &File, const std::vector<launch::LaunchDirective> &Found) {
+  std::string Out;
+  for (const launch::LaunchDirective &D : Found) {
+    Out += File.text().slice(D.Range);
+    Out += '\n';
+  }
+  return Out;
+}
+
 bool rebase(const sema::Rebaser &Move, KernelBounds &K) {
   if (!Move.rebase(K.NameRange))
     return false;
@@ -62,27 +73,55 @@ bool rebase(const sema::Rebaser &Move, KernelBounds &K) {
 
 } // namespace
 
-std::vector<KernelBounds> proveFileCached(const sema::FileAnalysis &FA, const ProverOptions &Opts) {
+std::vector<KernelBounds> proveFileCached(const sema::FileAnalysis &FA, const ProverOptions &Opts,
+                                          const sema::FileAnalysis *Previous,
+                                          const std::vector<KernelBounds> *PreviousBounds) {
   std::vector<KernelBounds> Out;
   if (!FA.File)
     return Out;
   const ParsedFile &File = *FA.File;
-  std::string Directives;
-  for (const launch::LaunchDirective &D : launch::findLaunchDirectives(File.text().text())) {
-    Directives += File.text().slice(D.Range);
-    Directives += '\n';
+  std::vector<launch::LaunchDirective> Found = launch::findLaunchDirectives(File.text().text());
+  std::string Directives = directivesText(File, Found);
+  FileLaunches Shared{&Found, FA.Host ? &FA.Host->Launches : nullptr};
+  // The previous version's verdicts by kernel; they hold only under the
+  // same directives (every kernel's key includes them).
+  std::map<std::string_view, std::pair<const sema::KernelRecord *, const KernelBounds *>> Before;
+  if (Previous && PreviousBounds && Previous->File &&
+      directivesText(*Previous->File, launch::findLaunchDirectives(Previous->File->text().text())) == Directives) {
+    for (const sema::KernelRecord &R : Previous->Records)
+      Before[R.Kernel].first = &R;
+    for (const KernelBounds &K : *PreviousBounds)
+      if (auto It = Before.find(K.Kernel); It != Before.end())
+        It->second.second = &K;
   }
   Cache &C = cache();
   for (const sema::KernelRecord &R : FA.Records) {
     const JitFunction *J = FA.Info.jit(R.Kernel);
     if (!J || !J->IsKernel || !J->Def)
       continue;
+    if (auto It = Before.find(R.Kernel); It != Before.end() && It->second.first && It->second.second) {
+      std::optional<sema::Rebaser> Move =
+          sema::Rebaser::match(*Previous->File, It->second.first->Inputs, File, R.Inputs);
+      KernelBounds K;
+      if (Move) {
+        K = *It->second.second;
+        if (rebase(*Move, K)) {
+          std::lock_guard<std::mutex> G(C.Lock);
+          ++C.Stats.PreviousHits;
+          Out.push_back(std::move(K));
+          continue;
+        }
+      }
+    }
     std::string Key = keyOf(File, R, Directives, Opts);
     if (R.Inputs.Reusable) {
       std::lock_guard<std::mutex> G(C.Lock);
       auto It = C.Entries.find(Key);
       if (It != C.Entries.end()) {
-        std::optional<sema::Rebaser> Move = sema::Rebaser::match(*It->second.File, It->second.Inputs, File, R.Inputs);
+        sema::KernelInputs Old;
+        Old.Facts = R.Inputs.Facts;
+        Old.Segments = It->second.Segments;
+        std::optional<sema::Rebaser> Move = sema::Rebaser::matchKnownText(Old, File, R.Inputs);
         KernelBounds K = It->second.Bounds;
         if (Move && rebase(*Move, K)) {
           ++C.Stats.Hits;
@@ -91,12 +130,14 @@ std::vector<KernelBounds> proveFileCached(const sema::FileAnalysis &FA, const Pr
         }
       }
     }
-    KernelBounds K = proveKernel(File, FA.Info, R.Kernel, Opts);
+    KernelBounds K = proveKernel(File, FA.Info, R.Kernel, Opts, Shared);
+    // Only verdicts no syntax error touches may be moved to another file.
+    bool Clean = sema::Rebaser::match(File, R.Inputs, File, R.Inputs).has_value();
     std::lock_guard<std::mutex> G(C.Lock);
     ++C.Stats.Misses;
     // Limits are resource units, so a kernel they cut short is cut short the same way next time: kept too.
-    if (R.Inputs.Reusable && !C.Entries.count(Key)) {
-      C.Entries.emplace(Key, Entry{FA.File, R.Inputs, K});
+    if (Clean && !C.Entries.count(Key)) {
+      C.Entries.emplace(Key, Entry{R.Inputs.Segments, K});
       C.Order.push_back(Key);
       while (C.Order.size() > Cache::Capacity) {
         C.Entries.erase(C.Order.front());

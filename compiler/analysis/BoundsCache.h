@@ -10,8 +10,11 @@
 /// it reads, and the file's launch directives. A kernel whose key is
 /// unchanged takes the stored verdicts, their ranges moved to where its
 /// text now sits (sema::Rebaser); an edit elsewhere in the file re-proves
-/// nothing. The cache is process-wide, bounded, and safe to use from
-/// several threads.
+/// nothing. The verdicts of the previous version of the same document are
+/// taken first, however many kernels the file has; then a process-wide,
+/// bounded cache (for other documents and reopened files), which keeps the
+/// texts it keys on, never a file's tree, and is safe to use from several
+/// threads.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_COMPILER_ANALYSIS_BOUNDSCACHE_H
 #define TESSEL_COMPILER_ANALYSIS_BOUNDSCACHE_H
@@ -24,13 +27,18 @@
 
 namespace tessel::analysis {
 
-/// The verdicts of every kernel of FA's file, from the cache where the
-/// kernel's inputs are unchanged and from proveKernel otherwise.
-std::vector<KernelBounds> proveFileCached(const sema::FileAnalysis &FA, const ProverOptions &Opts = {});
+/// The verdicts of every kernel of FA's file, from Previous (an earlier
+/// version of the same document, whose verdicts PreviousBounds are, proved
+/// with the same Opts) or the cache where the kernel's inputs are unchanged,
+/// and from proveKernel otherwise.
+std::vector<KernelBounds> proveFileCached(const sema::FileAnalysis &FA, const ProverOptions &Opts = {},
+                                          const sema::FileAnalysis *Previous = nullptr,
+                                          const std::vector<KernelBounds> *PreviousBounds = nullptr);
 
 /// Counters, for tests and benchmarks.
 struct BoundsCacheStats {
   size_t Hits = 0, Misses = 0;
+  size_t PreviousHits = 0; ///< taken from the previous version of the document
 };
 BoundsCacheStats boundsCacheStats();
 void clearBoundsCache();

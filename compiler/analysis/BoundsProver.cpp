@@ -1216,14 +1216,21 @@ std::string launchSpecText(const Counterexample &C) {
 /// The derived plan, with every block-size constexpr nothing fixes set to
 /// 128: a spec naming every parameter (tensors of 1024 elements, integers
 /// 1024), which only lends its specialization to the conventional reading.
+static sema::LaunchPlanOptions planOptions(const FileLaunches &Shared) {
+  sema::LaunchPlanOptions PO;
+  PO.Directives = Shared.Directives;
+  PO.HostLaunches = Shared.HostLaunches;
+  return PO;
+}
+
 static sema::LaunchPlan guessedPlan(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
-                                    std::vector<std::string> &Assumptions) {
+                                    const FileLaunches &Shared, std::vector<std::string> &Assumptions) {
   const JitFunction *Fn = Info.jit(std::string(Kernel));
   sema::LaunchPlan Failed;
   Failed.Error = "no launch";
   if (!Fn || !Fn->Def)
     return Failed;
-  sema::LaunchPlan Plain = sema::planLaunch(File, Info, Kernel);
+  sema::LaunchPlan Plain = sema::planLaunch(File, Info, Kernel, planOptions(Shared));
   std::set<std::string> Pointers = sema::inferPointerParams(*Fn->Def, Info);
   std::string Spec;
   for (const ast::Param &P : Fn->Def->Params) {
@@ -1252,7 +1259,7 @@ static sema::LaunchPlan guessedPlan(const ParsedFile &File, const ModuleInfo &In
     else
       Spec += " " + P.Name + "=1024";
   }
-  sema::LaunchPlanOptions PO;
+  sema::LaunchPlanOptions PO = planOptions(Shared);
   PO.SpecText = Spec;
   sema::LaunchPlan Out = sema::planLaunch(File, Info, Kernel, PO);
   Out.Origin = sema::SpecOrigin::Derived;
@@ -1261,16 +1268,16 @@ static sema::LaunchPlan guessedPlan(const ParsedFile &File, const ModuleInfo &In
 }
 
 KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
-                         const ProverOptions &Opts) {
+                         const ProverOptions &Opts, const FileLaunches &Shared) {
   Clock::time_point Start = Clock::now();
   Clock::time_point Deadline = Start + std::chrono::milliseconds(Opts.KernelTimeoutMs);
   KernelBounds KB;
   KB.Kernel = std::string(Kernel);
   if (const JitFunction *Fn = Info.jit(KB.Kernel); Fn && Fn->Def)
     KB.NameRange = Fn->Def->NameRange;
-  sema::LaunchPlan Plan = sema::planLaunch(File, Info, Kernel);
+  sema::LaunchPlan Plan = sema::planLaunch(File, Info, Kernel, planOptions(Shared));
   if (Opts.GuessBlockSizes && Plan.Origin == sema::SpecOrigin::Derived && Plan.Launches.empty() && Plan.Error.empty())
-    Plan = guessedPlan(File, Info, Kernel, KB.Assumptions);
+    Plan = guessedPlan(File, Info, Kernel, Shared, KB.Assumptions);
   auto Finish = [&]() {
     KB.Milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - Start).count();
     return KB;
@@ -1338,11 +1345,14 @@ KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::st
 
 std::vector<KernelBounds> proveFile(const ParsedFile &File, const ModuleInfo &Info, const ProverOptions &Opts) {
   std::vector<KernelBounds> Out;
+  std::vector<launch::LaunchDirective> Directives = launch::findLaunchDirectives(File.text().text());
+  std::map<std::string, HostLaunch> Host = firstHostLaunches(File, Info);
+  FileLaunches Shared{&Directives, &Host};
   for (const std::string &Name : Info.Order) {
     const JitFunction &J = Info.Jit.at(Name);
     if (!J.IsKernel || !J.Def)
       continue;
-    Out.push_back(proveKernel(File, Info, Name, Opts));
+    Out.push_back(proveKernel(File, Info, Name, Opts, Shared));
   }
   return Out;
 }

@@ -44,12 +44,15 @@
 #define TESSEL_COMPILER_ANALYSIS_BOUNDSPROVER_H
 
 #include "compiler/frontend/Discovery.h"
+#include "compiler/frontend/HostLaunches.h"
+#include "compiler/frontend/LaunchSpec.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/ir/Ops.h"
 #include "compiler/support/SourceRange.h"
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -148,9 +151,18 @@ struct ProverOptions {
   project::Project *Project = nullptr;
 };
 
+/// What the launch plans of every kernel of one file share, found once by a
+/// caller that proves them all (proveFile, BoundsCache: FileAnalysis::Host),
+/// so that proving N kernels does not scan the file and run its host code N
+/// times. A null member is found per kernel.
+struct FileLaunches {
+  const std::vector<launch::LaunchDirective> *Directives = nullptr;
+  const std::map<std::string, HostLaunch> *HostLaunches = nullptr;
+};
+
 /// Proves the accesses of kernel Kernel of File (Info is its discovery).
 KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
-                         const ProverOptions &Opts = {});
+                         const ProverOptions &Opts = {}, const FileLaunches &Shared = {});
 
 /// Every kernel (not helper) of the file, in source order.
 std::vector<KernelBounds> proveFile(const ParsedFile &File, const ModuleInfo &Info, const ProverOptions &Opts = {});

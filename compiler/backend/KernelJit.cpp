@@ -36,8 +36,8 @@ static bool hasDot(const ir::Block &B) {
 }
 
 /// Triton's options for F. The divisibility is the usual launch's (every
-/// pointer 16-byte aligned: codegen::defaultDivisibility), which the
-/// request's argument types (in the cache key) determine.
+/// pointer 16-byte aligned: codegen::defaultDivisibility) and the request's
+/// ints that are multiples of 16, both in the cache key.
 codegen::CodegenOptions codegenOptions(const ir::Function &F, const sema::LoweringRequest &R,
                                        const KernelJitOptions &Opts) {
   codegen::CodegenOptions C;
@@ -46,6 +46,9 @@ codegen::CodegenOptions codegenOptions(const ir::Function &F, const sema::Loweri
   if (Opts.MaxNReg)
     C.MaxNReg = int(*Opts.MaxNReg);
   C.DivisibleBy16 = codegen::defaultDivisibility(F);
+  // The ints the launch makes multiples of 16, as Triton's specialization
+  // marks them (strides of 4096 let a row's accesses be 128 bits wide).
+  C.DivisibleBy16.insert(R.DivisibleBy16.begin(), R.DivisibleBy16.end());
   return C;
 }
 
@@ -78,6 +81,9 @@ std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &In
   for (const auto &[Name, Ty] : Request.ArgTypes)
     B.add(Name).add(Ty.str());
   for (const std::string &Name : Request.EqualToOne)
+    B.add(Name);
+  B.add("divisible");
+  for (const std::string &Name : Request.DivisibleBy16)
     B.add(Name);
   B.add(uint64_t(Request.NumWarps)).add(uint64_t(Request.NumStages));
   return B.finish();

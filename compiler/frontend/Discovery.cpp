@@ -19,6 +19,8 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace tessel {
@@ -139,8 +141,10 @@ public:
 
   ModuleInfo run() {
     process(M.Body, /*Conditional=*/false);
-    for (const auto &[Name, J] : Info.Jit)
+    for (auto &[Name, J] : Info.Jit) {
       JitDefs.insert(J.Def);
+      JitByName.emplace(Name, &J);
+    }
     scanLaunches(M.Body, nullptr);
     decideKernels();
     return std::move(Info);
@@ -155,6 +159,11 @@ private:
   std::set<std::string> Heuristicked;
   std::map<const FunctionDefStmt *, LocalScope> LocalScopes;
   std::unordered_set<const FunctionDefStmt *> JitDefs; ///< the Defs of Info.Jit, once all are known
+  /// Info.Jit hashed, once all are known: the launch scan and the kernel
+  /// decision look up every name written in the file's functions, and with
+  /// 13,000 kernels named alike (`scale_kernel_123`) the map's string
+  /// comparisons were a quarter of discovery.
+  std::unordered_map<std::string_view, JitFunction *> JitByName;
 
   ConstEval::GlobalLookup moduleLookup() {
     return [this](const std::string &N) {
@@ -572,9 +581,9 @@ private:
     const auto *N = dyn_cast<NameExpr>(Callee);
     if (!N)
       return nullptr;
-    auto It = Info.Jit.find(N->Id);
-    if (It != Info.Jit.end())
-      return &It->second;
+    auto It = JitByName.find(N->Id);
+    if (It != JitByName.end())
+      return It->second;
     auto V = NS.find(N->Id); // an alias: `k = kernel`
     if (V == NS.end() || V->second.kind() != PyValue::Kind::Function)
       return nullptr;
@@ -678,25 +687,28 @@ private:
     L.GridRange = Sub->Index->Range;
     L.Call = C;
     L.NumPositional = C->Args.size();
-    std::set<std::string> Params;
-    for (const Param &P : J.Def->Params)
-      Params.insert(P.Name);
+    auto IsParam = [&](const std::string &Name) {
+      return std::any_of(J.Def->Params.begin(), J.Def->Params.end(), [&](const Param &P) { return P.Name == Name; });
+    };
     std::set<std::string> Tuned;
-    for (const AutotuneConfig &AC : J.Configs)
-      for (const auto &KV : AC.Config.Kwargs)
-        if (KV.first.isStr())
-          Tuned.insert(KV.first.asStr());
+    if (J.HasAutotune)
+      for (const AutotuneConfig &AC : J.Configs)
+        for (const auto &KV : AC.Config.Kwargs)
+          if (KV.first.isStr())
+            Tuned.insert(KV.first.asStr());
     std::vector<std::string> Conflicts;
     SourceRange ConflictAt;
     for (const Keyword &K : C->Keywords) {
       if (K.Name.empty())
         continue; // `**kwargs`: names unknown
-      PyValue V = evalIn(Enclosing, K.Value);
+      // A literal reads no name, so the launching function's locals need not
+      // be set up for it (most launch keywords are `BLOCK=1024`).
+      PyValue V = isa<ConstantExpr>(K.Value) ? evalModule(K.Value) : evalIn(Enclosing, K.Value);
       L.Keywords.emplace_back(K.Name, V);
       L.KeywordRanges.push_back(K.Range);
       if (K.Name == "num_warps" && V.isIntLike() && !isPowerOfTwo(V.asInt()))
         Sink.report(ProblemKind::LaunchOption, K.Range, "num_warps must be a power of 2");
-      if (!Params.count(K.Name) && !isLaunchOption(K.Name))
+      if (!IsParam(K.Name) && !isLaunchOption(K.Name))
         Sink.report(ProblemKind::LaunchOption, K.Range,
                     "Keyword argument " + K.Name + " was specified but unrecognised");
       if (J.HasAutotune && Tuned.count(K.Name)) {
@@ -727,7 +739,7 @@ private:
       Walker W;
       W.OnExpr = [&, Caller = Name](const Expr *E) {
         const auto *N = dyn_cast<NameExpr>(E);
-        if (N && N->Id != Caller && Info.Jit.count(N->Id))
+        if (N && N->Id != Caller && JitByName.count(N->Id))
           UsedFromJit.insert(N->Id);
       };
       W.walk(J.Def->Body);

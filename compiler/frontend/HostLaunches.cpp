@@ -2,7 +2,9 @@
 /// \file
 /// The observer ConstEval calls at each launch binds the arguments and
 /// evaluates the grid right there, inside the host function that launches:
-/// a grid lambda's free names are that function's locals.
+/// a grid lambda's free names are that function's locals. hostLaunchTable
+/// compares the host code's text with the previous version's and moves the
+/// previous launches when it is unchanged.
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/HostLaunches.h"
 
@@ -213,6 +215,99 @@ std::map<std::string, HostLaunch> firstHostLaunches(const ParsedFile &File, cons
       },
       [&] { return Out.size() >= Kernels; });
   return Out;
+}
+
+/// The text the host code's run reads (HostLaunchTable::Segments).
+static std::vector<SourceRange> hostSegments(const ParsedFile &File, const ModuleInfo &Info) {
+  std::vector<SourceRange> Out;
+  Out.reserve(File.module().Body.size());
+  for (const ast::Stmt *St : File.module().Body) {
+    const auto *Fn = dyn_cast<ast::FunctionDefStmt>(St);
+    const JitFunction *J = Fn ? Info.jit(Fn->Name) : nullptr;
+    if (J && J->Def == Fn && !Fn->Body.empty())
+      Out.push_back({Fn->Range.Begin, Fn->Body.front()->Range.Begin});
+    else
+      Out.push_back(St->Range);
+  }
+  return Out;
+}
+
+/// Does a syntax error of File touch one of Segments (sorted)? The parser's
+/// recovery there depends on the text around it, so equal text no longer
+/// means an equal tree.
+static bool touchesSyntaxError(const ParsedFile &File, const std::vector<SourceRange> &Segments) {
+  for (const ast::SyntaxError &E : File.module().SyntaxErrors) {
+    auto It = std::lower_bound(Segments.begin(), Segments.end(), E.Range.Begin,
+                               [](const SourceRange &S, uint32_t At) { return S.End < At; });
+    if (It != Segments.end() && It->Begin <= E.Range.End)
+      return true;
+  }
+  return false;
+}
+
+static bool holdsTree(const HostLaunch &L) {
+  for (const HostArgument &A : L.Args)
+    if (A.Value.refersToTree())
+      return true;
+  for (const auto &[Name, V] : L.Options)
+    if (V.refersToTree())
+      return true;
+  return false;
+}
+
+/// Moves R from the old segment that contains it to the same place in the
+/// new one; false when no segment contains it.
+static bool moveRange(SourceRange &R, const std::vector<SourceRange> &Old, const std::vector<SourceRange> &New) {
+  if (R == SourceRange{})
+    return true; // "no range": a parameter's default
+  auto It =
+      std::upper_bound(Old.begin(), Old.end(), R.Begin, [](uint32_t At, const SourceRange &S) { return At < S.Begin; });
+  if (It == Old.begin())
+    return false;
+  --It;
+  if (!It->contains(R))
+    return false;
+  const SourceRange &N = New[static_cast<size_t>(It - Old.begin())];
+  int64_t Shift = int64_t(N.Begin) - int64_t(It->Begin);
+  R = {static_cast<uint32_t>(R.Begin + Shift), static_cast<uint32_t>(R.End + Shift)};
+  return true;
+}
+
+static std::optional<std::map<std::string, HostLaunch>> moveTable(const HostLaunchTable &Previous,
+                                                                  const ParsedFile &PreviousFile,
+                                                                  const std::vector<SourceRange> &Segments,
+                                                                  const ParsedFile &File) {
+  if (!Previous.Reusable || Previous.Segments.size() != Segments.size())
+    return std::nullopt;
+  for (size_t I = 0; I < Segments.size(); ++I)
+    if (PreviousFile.text().slice(Previous.Segments[I]) != File.text().slice(Segments[I]))
+      return std::nullopt;
+  if (touchesSyntaxError(PreviousFile, Previous.Segments) || touchesSyntaxError(File, Segments))
+    return std::nullopt;
+  std::map<std::string, HostLaunch> Out = Previous.Launches;
+  for (auto &[Name, L] : Out) {
+    bool Ok = moveRange(L.Range, Previous.Segments, Segments) && moveRange(L.GridRange, Previous.Segments, Segments);
+    for (HostArgument &A : L.Args)
+      Ok = Ok && moveRange(A.Range, Previous.Segments, Segments);
+    if (!Ok)
+      return std::nullopt;
+  }
+  return Out;
+}
+
+std::shared_ptr<const HostLaunchTable> hostLaunchTable(const ParsedFile &File, const ModuleInfo &Info,
+                                                       const HostLaunchTable *Previous,
+                                                       const ParsedFile *PreviousFile) {
+  auto T = std::make_shared<HostLaunchTable>();
+  T->Segments = hostSegments(File, Info);
+  std::optional<std::map<std::string, HostLaunch>> Moved;
+  if (Previous && PreviousFile)
+    Moved = moveTable(*Previous, *PreviousFile, T->Segments, File);
+  T->Reused = Moved.has_value();
+  T->Launches = Moved ? std::move(*Moved) : firstHostLaunches(File, Info);
+  for (const auto &[Name, L] : T->Launches)
+    T->Reusable = T->Reusable && !holdsTree(L);
+  return T;
 }
 
 } // namespace tessel

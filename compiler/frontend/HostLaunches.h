@@ -21,6 +21,7 @@
 #include "compiler/frontend/PyValue.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +64,29 @@ std::vector<HostLaunch> findHostLaunches(const ParsedFile &File, const ModuleInf
 /// The first launch of every kernel that running File's host code reaches,
 /// by kernel name, in one run (grids evaluated without an autotune config).
 std::map<std::string, HostLaunch> firstHostLaunches(const ParsedFile &File, const ModuleInfo &Info);
+
+/// firstHostLaunches of one version of a file, with the text that run read:
+/// every top-level statement, except that of a @jit function only its
+/// header (decorators and signature) counts, as host code binds arguments
+/// to a kernel's parameters but never runs its body. The next version of
+/// the file takes the table, its ranges moved, while that text is the same:
+/// a keystroke inside a kernel does not run the module's host code again.
+struct HostLaunchTable {
+  std::map<std::string, HostLaunch> Launches;
+  std::vector<SourceRange> Segments; ///< in source order
+  /// False when a launch holds a function or lambda (a pointer into this
+  /// version's tree): such a table is never carried to another version.
+  bool Reusable = true;
+  bool Reused = false; ///< taken from the previous version
+};
+
+/// The table of File: Previous's (the table of PreviousFile, an earlier
+/// version of the same document) moved to File when the host code's text is
+/// unchanged and no syntax error touches it, else a new run of the host code.
+/// The result equals a fresh firstHostLaunches either way.
+std::shared_ptr<const HostLaunchTable> hostLaunchTable(const ParsedFile &File, const ModuleInfo &Info,
+                                                       const HostLaunchTable *Previous = nullptr,
+                                                       const ParsedFile *PreviousFile = nullptr);
 
 } // namespace tessel
 

@@ -151,6 +151,32 @@ static std::string dictRepr(const PyDict &Items) {
   return Out + "}";
 }
 
+bool PyValue::refersToTree() const {
+  switch (K) {
+  case Kind::Function:
+  case Kind::Lambda:
+    return true;
+  case Kind::Tuple:
+  case Kind::List:
+    for (const PyValue &E : elements())
+      if (E.refersToTree())
+        return true;
+    return false;
+  case Kind::Dict:
+    for (const auto &[Key, X] : items())
+      if (Key.refersToTree() || X.refersToTree())
+        return true;
+    return false;
+  case Kind::Config:
+    for (const auto &[Key, X] : asConfig().Kwargs)
+      if (Key.refersToTree() || X.refersToTree())
+        return true;
+    return false;
+  default:
+    return false;
+  }
+}
+
 std::string PyValue::repr() const {
   switch (K) {
   case Kind::Unknown:

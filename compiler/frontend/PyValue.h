@@ -172,6 +172,10 @@ public:
   std::optional<bool> equals(const PyValue &O) const;
   /// Dict lookup by key (`==`), or nullptr.
   const PyValue *lookup(const PyValue &Key) const;
+  /// Does this value, or one nested in it, name a function or lambda of the
+  /// user's file (a pointer into one version's tree)? Such a value cannot be
+  /// carried over to the next version of the file.
+  bool refersToTree() const;
 
 private:
   explicit PyValue(Kind K) : K(K) {}

@@ -347,9 +347,15 @@ private:
         evalScan(*cast<ScanOp>(&O), Ins, Outs, Run);
       return Result.Error.empty();
     }
-    case OpKind::Dot:
-      evalDot(*cast<DotOp>(&O), get(Ops[0]), get(Ops[1]), get(Ops[2]), slot(O.result()));
+    case OpKind::Dot: {
+      const Tile &A = get(Ops[0]), &B = get(Ops[1]);
+      evalDot(*cast<DotOp>(&O), A, B, get(Ops[2]), slot(O.result()));
+      uint64_t Flops = 2;
+      for (int64_t D : A.Shape)
+        Flops *= static_cast<uint64_t>(D);
+      Result.DotFlops += Flops * static_cast<uint64_t>(B.Shape.back());
       return true;
+    }
     case OpKind::Rand:
     case OpKind::Randn:
     case OpKind::Randint:

@@ -119,6 +119,9 @@ struct RunResult {
   std::vector<AssertSite> AssertSites; ///< in order of first failure
   std::string PrintLog;
   uint64_t Steps = 0; ///< ops executed
+  /// 2 x M x N x K summed over every tl.dot executed: the work `tessel run
+  /// --gpu` divides by the time for TFLOP/s.
+  uint64_t DotFlops = 0;
 };
 
 /// One line for people: "out-of-bounds load of x[1000] (x has 1000 elements)

@@ -197,6 +197,12 @@ void FileSet::invalidate(std::string_view Path) {
   ++Generation;
 }
 
+void FileSet::forgetStats() {
+  std::lock_guard<std::mutex> L(Mu);
+  Kinds.clear();
+  ++Generation;
+}
+
 uint64_t FileSet::generation() const {
   std::lock_guard<std::mutex> L(Mu);
   return Generation;

@@ -56,6 +56,9 @@ public:
   /// Forgets what was read from disk for Path (a watched file changed,
   /// appeared or was deleted).
   void invalidate(std::string_view Path);
+  /// Forgets every stat result (a file or directory was created or deleted
+  /// somewhere: any "absent" answer may now be wrong).
+  void forgetStats();
   /// Bumped by every change above: caches built from the set compare it.
   uint64_t generation() const;
 

@@ -9,6 +9,7 @@
 #include "compiler/project/Project.h"
 
 #include "compiler/frontend/AstWalk.h"
+#include "compiler/support/WorkerPool.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -288,6 +289,39 @@ std::string Project::absolute(const std::string &Dotted, const ModuleRef &From) 
   return Rest.empty() ? Out : Out + "." + Rest;
 }
 
+std::vector<std::string> Project::submodules(const std::string &Name, const ModuleRef &From) {
+  namespace fs = std::filesystem;
+  std::string Abs = Name.empty() ? Name : absolute(Name, From);
+  if (!Name.empty() && Abs.empty())
+    return {};
+  std::string Rel = Abs;
+  std::replace(Rel.begin(), Rel.end(), '.', '/');
+  std::vector<std::string> Out;
+  for (const std::string &Root : searchRoots(From.Path)) {
+    std::string Dir = Rel.empty() ? Root : Root + "/" + Rel;
+    if (!Files.isDirectory(Dir))
+      continue;
+    std::error_code EC;
+    for (fs::directory_iterator It(Dir, EC), End; !EC && It != End; It.increment(EC)) {
+      std::string Entry = It->path().filename().string();
+      std::error_code TypeEC;
+      if (It->is_directory(TypeEC)) {
+        if (isIdentifier(Entry) && Files.isFile(Dir + "/" + Entry + "/__init__.py"))
+          Out.push_back(Entry);
+      } else if (Entry.size() > 3 && Entry.compare(Entry.size() - 3, 3, ".py") == 0) {
+        std::string Stem = Entry.substr(0, Entry.size() - 3);
+        if (Stem != "__init__" && isIdentifier(Stem))
+          Out.push_back(Stem);
+      }
+    }
+    if (!Rel.empty())
+      break; // the first root that has the package is the one Python imports
+  }
+  std::sort(Out.begin(), Out.end());
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
+}
+
 Symbol Project::resolve(const std::string &Dotted, const ModuleRef &From, Reads *R) {
   std::string Abs = absolute(Dotted, From);
   if (Abs.empty())
@@ -305,8 +339,19 @@ Symbol Project::globalValue(const std::shared_ptr<const Module> &M, const Global
 
 Symbol Project::moduleSymbol(const std::string &Name, const ModuleRef &From, Reads *R) {
   std::string File = findModule(Name, From.Path);
-  if (File.empty())
+  if (File.empty()) {
+    // Absent: the reads name where it would be (hash 0), so a module created
+    // there later makes the analyses that looked for it stale.
+    if (R) {
+      std::string Rel = Name;
+      std::replace(Rel.begin(), Rel.end(), '.', '/');
+      for (const std::string &Root : searchRoots(From.Path)) {
+        R->emplace(Root + "/" + Rel + ".py", 0);
+        R->emplace(Root + "/" + Rel + "/__init__.py", 0);
+      }
+    }
     return {};
+  }
   Symbol S;
   S.K = Symbol::Kind::Module;
   S.Path = Name;
@@ -448,47 +493,83 @@ std::vector<std::string> Project::pythonFiles(const std::string &Dir) {
   return Out;
 }
 
-const Project::NameIndex &Project::nameIndex(const std::string &Root) {
-  uint64_t Gen = Files.generation();
-  {
-    std::lock_guard<std::mutex> L(Mu);
-    auto It = Indexes.find(Root);
-    if (It != Indexes.end() && It->second->Generation == Gen)
-      return It->second->Names;
-  }
-  auto Index = std::make_shared<CachedIndex>();
-  Index->Generation = Gen;
-  for (const std::string &Path : pythonFiles(Root)) {
-    FileSet::Contents C = Files.contents(Path);
-    if (!C.Text)
+/// The identifiers written before a `[` or a `(` in T, with which of the two.
+static std::vector<std::pair<std::string, uint8_t>> scanNames(const std::string &T, uint8_t Bracket, uint8_t Paren) {
+  std::unordered_map<std::string_view, uint8_t> Seen;
+  for (size_t At = 0; At < T.size(); ++At) {
+    char Ch = T[At];
+    if (Ch != '[' && Ch != '(')
       continue;
-    const std::string &T = *C.Text;
-    std::unordered_map<std::string_view, uint8_t> Seen;
-    for (size_t At = 0; At < T.size(); ++At) {
-      char Ch = T[At];
-      if (Ch != '[' && Ch != '(')
-        continue;
-      size_t End = At;
-      while (End > 0 && (T[End - 1] == ' ' || T[End - 1] == '\t'))
-        --End;
-      size_t Begin = End;
-      while (Begin > 0 && isWordByte(T[Begin - 1]))
-        --Begin;
-      if (Begin == End || (T[Begin] >= '0' && T[Begin] <= '9'))
-        continue;
-      Seen[std::string_view(T).substr(Begin, End - Begin)] |= Ch == '[' ? BeforeBracket : BeforeParen;
-    }
-    for (const auto &[N, Marks] : Seen)
-      Index->Names[std::string(N)].emplace_back(Path, Marks);
+    size_t End = At;
+    while (End > 0 && (T[End - 1] == ' ' || T[End - 1] == '\t'))
+      --End;
+    size_t Begin = End;
+    while (Begin > 0 && isWordByte(T[Begin - 1]))
+      --Begin;
+    if (Begin == End || (T[Begin] >= '0' && T[Begin] <= '9'))
+      continue;
+    Seen[std::string_view(T).substr(Begin, End - Begin)] |= Ch == '[' ? Bracket : Paren;
   }
-  std::lock_guard<std::mutex> L(Mu);
-  std::shared_ptr<CachedIndex> &Slot = Indexes[Root];
-  if (!Slot || Slot->Generation != Gen)
-    Slot = std::move(Index);
-  return Slot->Names;
+  std::vector<std::pair<std::string, uint8_t>> Out;
+  Out.reserve(Seen.size());
+  for (const auto &[N, Marks] : Seen)
+    Out.emplace_back(std::string(N), Marks);
+  return Out;
 }
 
-std::vector<std::string> Project::mentions(const std::string &DefPath, const std::string &Name, uint8_t Marks) {
+void Project::updateIndexLocked(const std::string &Root) {
+  uint64_t Gen = Files.generation();
+  CachedIndex &Index = Indexes[Root];
+  if (Index.Generation == Gen && Index.ListStructure == Structure.load())
+    return;
+  // An edit of one buffer bumps the generation: only the files whose hash
+  // changed are scanned again (a keystroke in a 1,000-file project must not
+  // rescan all of them), and the directory walk waits for a structural change.
+  if (Index.ListStructure != Structure.load()) {
+    Index.ListStructure = Structure.load();
+    Index.List = pythonFiles(Root);
+  }
+  Index.Generation = Gen;
+  auto Drop = [&](const std::string &Path, const std::vector<std::string> &Names) {
+    for (const std::string &N : Names) {
+      auto It = Index.Names.find(N);
+      if (It == Index.Names.end())
+        continue;
+      auto &V = It->second;
+      V.erase(std::remove_if(V.begin(), V.end(), [&](const auto &E) { return E.first == Path; }), V.end());
+      if (V.empty())
+        Index.Names.erase(It);
+    }
+  };
+  std::unordered_map<std::string, char> Listed;
+  for (const std::string &Path : Index.List) {
+    Listed.emplace(Path, 1);
+    FileSet::Contents C = Files.contents(Path);
+    auto &Slot = Index.PerFile[Path];
+    if (Slot.first == C.Hash && (C.Hash != 0 || Slot.second.empty()))
+      continue;
+    Drop(Path, Slot.second);
+    Slot.second.clear();
+    Slot.first = C.Hash;
+    if (!C.Text)
+      continue;
+    for (auto &[N, Marks] : scanNames(*C.Text, BeforeBracket, BeforeParen)) {
+      Index.Names[N].emplace_back(Path, Marks);
+      Slot.second.push_back(std::move(N));
+    }
+  }
+  // Files gone from the listing (deleted) leave the index.
+  for (auto It = Index.PerFile.begin(); It != Index.PerFile.end();) {
+    if (Listed.count(It->first)) {
+      ++It;
+      continue;
+    }
+    Drop(It->first, It->second.second);
+    It = Index.PerFile.erase(It);
+  }
+}
+
+std::string Project::indexRootOf(const std::string &DefPath) {
   // Without a project root, only the file's own top package is scanned (its
   // parent may be /tmp or a home directory); a lone script has no others.
   Config C = configFor(DefPath);
@@ -500,16 +581,95 @@ std::vector<std::string> Project::mentions(const std::string &DefPath, const std
     for (Root = Dir; parentDir(Root) != Top;)
       Root = parentDir(Root);
   }
-  const NameIndex &Index = nameIndex(Root);
+  return Root;
+}
+
+std::vector<std::string> Project::mentions(const std::string &DefPath, const std::string &Name, uint8_t Marks) {
+  std::string Root = indexRootOf(DefPath);
   std::vector<std::string> Out;
-  auto It = Index.find(Name);
-  if (It == Index.end())
+  if (Root.empty())
     return Out;
-  for (const auto &[Path, Has] : It->second)
-    if ((Has & Marks) && Path != DefPath)
-      Out.push_back(Path);
+  {
+    std::lock_guard<std::mutex> L(IndexMu);
+    updateIndexLocked(Root);
+    const NameIndex &Index = Indexes[Root].Names;
+    auto It = Index.find(Name);
+    if (It == Index.end())
+      return Out;
+    for (const auto &[Path, Has] : It->second)
+      if ((Has & Marks) && Path != DefPath)
+        Out.push_back(Path);
+  }
   std::sort(Out.begin(), Out.end());
   return Out;
+}
+
+void Project::fileChanged(const std::string &RawPath, bool Structural) {
+  std::string Path = normalPath(RawPath);
+  Files.invalidate(Path);
+  std::string Name = baseName(Path);
+  if (!Structural && Name != "tessel.toml" && Name != "pyproject.toml" && Name != "setup.py" && Name != "setup.cfg")
+    return;
+  Files.forgetStats();
+  ++Structure;
+  std::lock_guard<std::mutex> L(Mu);
+  Configs.clear();
+  Roots.clear();
+  Found.clear();
+}
+
+bool Project::setBuffer(const std::string &RawPath, std::optional<std::string> Text) {
+  std::string Path = normalPath(RawPath);
+  uint64_t Before = Files.contents(Path).Hash;
+  // A buffer whose file is not on disk (new, unsaved) changes what imports
+  // find: forget the lookups that said it was absent.
+  std::error_code EC;
+  bool OnDisk = std::filesystem::is_regular_file(Path, EC);
+  if (Text)
+    Files.setOverlay(Path, std::move(*Text));
+  else
+    Files.clearOverlay(Path);
+  if (!OnDisk)
+    fileChanged(Path, true);
+  return Files.contents(Path).Hash != Before;
+}
+
+size_t Project::preload(const std::vector<std::string> &Paths, unsigned MaxThreads,
+                        const std::function<void(size_t)> &Progress, const std::atomic<bool> *Cancel) {
+  std::atomic<size_t> Done{0}, Read{0};
+  parallelFor(Paths.size(), std::max(1u, MaxThreads), [&](size_t I) {
+    if (Cancel && Cancel->load())
+      return;
+    // Only a file that names triton (or jit) can define a kernel or helper;
+    // the others (a project's host code, tests, tools: most of a large
+    // workspace's bytes) are read for the launch index and parsed only if
+    // something imports them.
+    FileSet::Contents C = Files.contents(Paths[I]);
+    if (C.Text && (C.Text->find("triton") != std::string::npos || C.Text->find("jit") != std::string::npos)) {
+      if (moduleAt(Paths[I]))
+        ++Read;
+    } else if (C.Text) {
+      ++Read;
+    }
+    size_t N = ++Done;
+    if (Progress)
+      Progress(N);
+  });
+  if (Cancel && Cancel->load())
+    return Read;
+  // The launch index of each root the files belong to, so the first
+  // keystroke does not pay for the scan.
+  std::vector<std::string> IndexRoots;
+  for (const std::string &P : Paths) {
+    std::string Root = indexRootOf(normalPath(P));
+    if (!Root.empty() && std::find(IndexRoots.begin(), IndexRoots.end(), Root) == IndexRoots.end())
+      IndexRoots.push_back(Root);
+  }
+  for (const std::string &Root : IndexRoots) {
+    std::lock_guard<std::mutex> L(IndexMu);
+    updateIndexLocked(Root);
+  }
+  return Read;
 }
 
 bool Project::names(const std::shared_ptr<const Module> &M, const std::string &Dotted, const std::string &DefPath,

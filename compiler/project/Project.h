@@ -39,6 +39,8 @@
 #include "compiler/project/Config.h"
 #include "compiler/project/FileSet.h"
 
+#include <atomic>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -123,6 +125,10 @@ public:
   /// The value a module-level global is bound to, resolved when it names
   /// something (`exp2 = tl.math.exp2`, `helper = other.helper`).
   Symbol globalValue(const std::shared_ptr<const Module> &M, const GlobalSymbol &G, Reads *R = nullptr);
+  /// The submodules and subpackages of the package Name (absolute or
+  /// relative to From; "" lists the top-level modules of From's search
+  /// roots), sorted, each once.
+  std::vector<std::string> submodules(const std::string &Name, const ModuleRef &From);
   /// Dotted made absolute for From ("" when it climbs above the top package).
   static std::string absolute(const std::string &Dotted, const ModuleRef &From);
 
@@ -141,6 +147,25 @@ public:
   std::vector<std::string> pythonFiles(const std::string &Dir);
   static constexpr size_t MaxScannedFiles = 20000;
 
+  /// A file changed on disk (a file watcher's event): its contents are read
+  /// again on next use. Structural (it was created or deleted, or it is a
+  /// settings file) also forgets every module lookup, search root, setting
+  /// and stat result, since any import may now resolve elsewhere.
+  void fileChanged(const std::string &Path, bool Structural);
+  /// An open buffer now overrides (Text) or no longer overrides (nullopt)
+  /// the file at Path: the FileSet's overlay, plus the lookups a buffer with
+  /// no file on disk may change. False when what importers read is the same
+  /// text as before (a buffer opened unchanged from disk).
+  bool setBuffer(const std::string &Path, std::optional<std::string> Text);
+  /// Reads every file of Paths on up to MaxThreads threads and parses and
+  /// discovers those that name `triton` or `jit` (a workspace index: later
+  /// imports find them ready; the others are parsed when imported), then
+  /// builds the launch index of each of their project roots. Progress(Done)
+  /// is called after each file, from any of those threads; a set Cancel stops
+  /// it early. Returns the number of files read.
+  size_t preload(const std::vector<std::string> &Paths, unsigned MaxThreads,
+                 const std::function<void(size_t Done)> &Progress, const std::atomic<bool> *Cancel = nullptr);
+
 private:
   Symbol resolveIn(const std::string &Absolute, const ModuleRef &From, Reads *R, int Depth);
   Symbol memberIn(const std::shared_ptr<const Module> &M, const std::string &Name, Reads *R, int Depth);
@@ -154,7 +179,11 @@ private:
   /// in the files under Root, with the files and which of the two.
   enum : uint8_t { BeforeBracket = 1, BeforeParen = 2 };
   using NameIndex = std::unordered_map<std::string, std::vector<std::pair<std::string, uint8_t>>>;
-  const NameIndex &nameIndex(const std::string &Root);
+  /// Brings the index of Root up to date: files whose hash changed are
+  /// scanned again, the others keep their entries (IndexMu held).
+  void updateIndexLocked(const std::string &Root);
+  /// The root whose index answers for the file at DefPath ("" for none).
+  std::string indexRootOf(const std::string &DefPath);
   /// The files other than DefPath that write Name before one of Marks.
   std::vector<std::string> mentions(const std::string &DefPath, const std::string &Name, uint8_t Marks);
   /// Does the dotted name Dotted, read in module M, mean the function Name of DefPath?
@@ -172,11 +201,20 @@ private:
     std::shared_future<std::shared_ptr<const Module>> Mod;
   };
   std::unordered_map<std::string, Cached> Modules; ///< by path
+  /// Bumped by every structural change: cached file lists are then stale.
+  std::atomic<uint64_t> Structure{1};
   struct CachedIndex {
-    uint64_t Generation = 0;
+    uint64_t Generation = 0; ///< the FileSet generation it reflects
+    uint64_t ListStructure = 0;
+    std::vector<std::string> List; ///< pythonFiles(root)
+    /// Per file: the hash scanned and the names it contributed.
+    std::unordered_map<std::string, std::pair<uint64_t, std::vector<std::string>>> PerFile;
     NameIndex Names;
   };
-  std::unordered_map<std::string, std::shared_ptr<CachedIndex>> Indexes; ///< by root
+  /// Guards Indexes and their contents; scans happen under it, so concurrent
+  /// kernels asking about launches wait for one up-to-date index.
+  std::mutex IndexMu;
+  std::unordered_map<std::string, CachedIndex> Indexes; ///< by root
 };
 
 } // namespace tessel::project

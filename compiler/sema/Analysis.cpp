@@ -203,12 +203,16 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   std::vector<char> InputsPending(Kernels.size(), 0);
   // What the file's launches say of the arguments' types (directives, else
   // the first launch its host code makes, found in one run of that code).
-  std::map<std::string, HostLaunch> HostLaunches;
+  // The host code runs again only when its text changed (HostLaunchTable).
   std::vector<launch::LaunchDirective> Directives;
   if (!Kernels.empty()) {
-    HostLaunches = firstHostLaunches(*File, FA->Info);
+    FA->Host = hostLaunchTable(*File, FA->Info, Previous ? Previous->Host.get() : nullptr,
+                               Previous ? Previous->File.get() : nullptr);
     Directives = launch::findLaunchDirectives(File->text().text());
+  } else {
+    FA->Host = std::make_shared<HostLaunchTable>();
   }
+  const std::map<std::string, HostLaunch> &HostLaunches = FA->Host->Launches;
   for (size_t I = 0; I < Kernels.size(); ++I) {
     const JitFunction &Fn = *Kernels[I];
     Specs[I] = specializationsOf(Fn, Opts.MaxSpecializations);

@@ -10,6 +10,7 @@
 #define TESSEL_COMPILER_SEMA_ANALYSIS_H
 
 #include "compiler/frontend/Discovery.h"
+#include "compiler/frontend/HostLaunches.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/project/Project.h"
 #include "compiler/support/Problem.h"
@@ -109,6 +110,11 @@ struct FileAnalysis {
   std::vector<Problem> Problems;
   std::vector<KernelRecord> Records; ///< one per kernel, in source order
   size_t ReusedKernels = 0;          ///< kernels taken from the previous analysis
+  /// The first launch of every kernel the file's host code makes (never
+  /// null): launch facts and launch plans (the prover's) read it, so the
+  /// module's host code runs once per version, or not at all when its text
+  /// is the previous version's.
+  std::shared_ptr<const HostLaunchTable> Host;
 
   /// The facts of the first specialization of the kernel whose body contains Offset.
   /// Does R share a line with a syntax error? Findings there would describe

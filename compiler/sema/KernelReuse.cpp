@@ -63,32 +63,6 @@ private:
   KernelInputs &Out;
 };
 
-bool holdsTreePointer(const PyValue &V) {
-  switch (V.kind()) {
-  case PyValue::Kind::Function:
-  case PyValue::Kind::Lambda:
-    return true;
-  case PyValue::Kind::Tuple:
-  case PyValue::Kind::List:
-    for (const PyValue &E : V.elements())
-      if (holdsTreePointer(E))
-        return true;
-    return false;
-  case PyValue::Kind::Dict:
-    for (const auto &[K, X] : V.items())
-      if (holdsTreePointer(K) || holdsTreePointer(X))
-        return true;
-    return false;
-  case PyValue::Kind::Config:
-    for (const auto &[K, X] : V.asConfig().Kwargs)
-      if (holdsTreePointer(K) || holdsTreePointer(X))
-        return true;
-    return false;
-  default:
-    return false;
-  }
-}
-
 } // namespace
 
 ModuleNames::ModuleNames(const ParsedFile &File, const ModuleInfo &Info) {
@@ -147,7 +121,7 @@ KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, cons
   for (const Specialization &S : Specs) {
     In.Facts += "spec {" + S.Description + "}";
     for (const auto &[K, V] : S.Constexprs) {
-      if (holdsTreePointer(V))
+      if (V.refersToTree())
         In.Reusable = false;
       std::string Repr = V.isUnknown() ? "?" : V.repr();
       In.Facts += K + "=" + Repr + ",";
@@ -193,6 +167,20 @@ std::optional<Rebaser> Rebaser::match(const ParsedFile &OldFile, const KernelInp
   return R;
 }
 
+std::optional<Rebaser> Rebaser::matchKnownText(const KernelInputs &Old, const ParsedFile &NewFile,
+                                               const KernelInputs &New) {
+  if (!Old.Reusable || !New.Reusable || Old.Facts != New.Facts || Old.Segments.size() != New.Segments.size())
+    return std::nullopt;
+  Rebaser R;
+  for (size_t I = 0; I < Old.Segments.size(); ++I) {
+    SourceRange O = Old.Segments[I], N = New.Segments[I];
+    if (O.End - O.Begin != N.End - N.Begin || nearSyntaxError(NewFile, N))
+      return std::nullopt;
+    R.Moves.push_back({O, int64_t(N.Begin) - int64_t(O.Begin)});
+  }
+  return R;
+}
+
 bool Rebaser::rebase(SourceRange &R) const {
   if (R == SourceRange{})
     return true; // "no range" (a specialization from the defaults alone)
@@ -209,7 +197,7 @@ bool Rebaser::rebase(KernelAnalysis &K) const {
   if (!rebase(K.SpecializationSource))
     return false;
   for (ValueFact &V : K.Values)
-    if (!rebase(V.Range) || holdsTreePointer(V.Constexpr))
+    if (!rebase(V.Range) || V.Constexpr.refersToTree())
       return false;
   for (MemoryAccess &A : K.Accesses)
     if (!rebase(A.CallRange) || !rebase(A.PointerRange) || (A.EnclosingWhere && !rebase(*A.EnclosingWhere)))

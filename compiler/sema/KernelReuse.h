@@ -59,6 +59,11 @@ public:
   /// same inputs, and no syntax error touches them; nullopt otherwise.
   static std::optional<Rebaser> match(const ParsedFile &OldFile, const KernelInputs &Old, const ParsedFile &NewFile,
                                       const KernelInputs &New);
+  /// The same when the caller already knows that Old's segments had New's
+  /// texts and no syntax error touched them (a cache keyed by those texts,
+  /// which need not keep the old file alive).
+  static std::optional<Rebaser> matchKnownText(const KernelInputs &Old, const ParsedFile &NewFile,
+                                               const KernelInputs &New);
 
   /// Each returns false, leaving its argument partly moved, when a range
   /// lies outside every segment or a value refers to the old tree.

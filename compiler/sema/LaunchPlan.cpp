@@ -473,9 +473,18 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
 }
 
 static bool planFromHost(const JitFunction &Fn, const ModuleInfo &Info, const ParsedFile &File, size_t ConfigIndex,
-                         LaunchPlan &Plan) {
+                         const std::map<std::string, HostLaunch> *Known, LaunchPlan &Plan) {
   const PyConfig *Config = ConfigIndex < Fn.Configs.size() ? &Fn.Configs[ConfigIndex].Config : nullptr;
-  std::vector<HostLaunch> Found = findHostLaunches(File, Info, Fn, Config ? Config->Kwargs : PyDict{});
+  std::vector<HostLaunch> Found;
+  // The host code reaches the same launches whatever config a grid is then
+  // evaluated under; only a config's META needs the launch evaluated again.
+  auto It = Known ? Known->find(Fn.Name) : std::map<std::string, HostLaunch>::const_iterator();
+  if (Known && It == Known->end())
+    return false;
+  if (Known && !Config)
+    Found.push_back(It->second);
+  else
+    Found = findHostLaunches(File, Info, Fn, Config ? Config->Kwargs : PyDict{});
   if (Found.empty() || !Found.front().BindError.empty())
     return false;
   planHostLaunch(Fn, Info, File, Found.front(), Config, ConfigIndex, /*TypesOnly=*/false, Plan);
@@ -566,7 +575,8 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
     Plan.Origin = SpecOrigin::CommandLine;
     Specs.push_back(launch::parseLaunchSpec(*Opts.SpecText, 0));
   } else {
-    Specs = directivesFor(*Fn, File, Info, launch::findLaunchDirectives(File.text().text()));
+    Specs = directivesFor(*Fn, File, Info,
+                          Opts.Directives ? *Opts.Directives : launch::findLaunchDirectives(File.text().text()));
     Plan.Origin = Specs.empty() ? SpecOrigin::Derived : SpecOrigin::Directive;
   }
 
@@ -577,7 +587,8 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
                  "launched from the host; run the kernel that calls it, or give it a launch spec";
     return Plan;
   }
-  if (Plan.Origin == SpecOrigin::Derived && planFromHost(*Fn, Info, File, Opts.Config.value_or(0), Plan)) {
+  if (Plan.Origin == SpecOrigin::Derived &&
+      planFromHost(*Fn, Info, File, Opts.Config.value_or(0), Opts.HostLaunches, Plan)) {
     Plan.Origin = SpecOrigin::HostCode;
     return Plan;
   }
@@ -704,6 +715,8 @@ LoweringRequest loweringRequestFor(const JitFunction &Fn, const ModuleInfo &Info
       R.ArgTypes[P.Name] = ElemType{intArgKind(V->Int)};
       if (V->Int == 1 && !Plain.count(P.Name))
         R.EqualToOne.insert(P.Name);
+      else if (V->Int % 16 == 0 && !Plain.count(P.Name))
+        R.DivisibleBy16.insert(P.Name);
     }
   }
   // Heuristics set constexprs that are not always parameters the spec names.

@@ -46,6 +46,12 @@ struct LaunchPlanOptions {
   std::optional<size_t> Config;
   /// The size given to every symbol and scalar argument nothing else fixes.
   int64_t DefaultSize = 1024;
+  /// What a caller planning every kernel of one file found once for all of
+  /// them (the prover: FileAnalysis::Host): the file's launch directives and
+  /// the first launch of each kernel its host code makes. Null: found here,
+  /// which scans the file and runs its host code for this one kernel.
+  const std::vector<launch::LaunchDirective> *Directives = nullptr;
+  const std::map<std::string, HostLaunch> *HostLaunches = nullptr;
 };
 
 /// One concrete launch and the specialization it lowers under.

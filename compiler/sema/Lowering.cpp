@@ -84,6 +84,8 @@ std::string specializationKey(const LoweringRequest &R) {
     K += "|" + Name + ":" + T.str();
   for (const std::string &Name : R.EqualToOne)
     K += "|" + Name + "==1";
+  for (const std::string &Name : R.DivisibleBy16)
+    K += "|" + Name + "%16";
   return K;
 }
 

@@ -34,6 +34,9 @@ struct LoweringRequest {
   std::map<std::string, PyValue> Constexprs; ///< tl.constexpr parameters (and autotune/heuristics keys)
   std::map<std::string, ElemType> ArgTypes;  ///< other parameters: pointer<fp16>, i32, fp32 ... from the launch
   std::set<std::string> EqualToOne;          ///< int parameters equal to 1 (Triton specializes them to constants)
+  /// int parameters whose value is a multiple of 16 (Triton's "D" key: the
+  /// code may assume it, e.g. for 128-bit accesses along a stride).
+  std::set<std::string> DivisibleBy16;
   int64_t NumWarps = 4;
   int64_t NumStages = 3;
 };

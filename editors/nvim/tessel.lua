@@ -9,8 +9,11 @@
 -- vim.lsp.start_client and attaches Python buffers itself. Either way the
 -- server attaches only to Python files that import triton.
 --
--- Commands: :TesselRun [cpu|gpu] runs the kernel around the cursor (output in
--- a scratch buffer), :TesselViewIR {tir|llvm|ptx|sass} shows a kernel's IR,
+-- Commands: :TesselRun [cpu|gpu|auto] runs the kernel around the cursor (output in
+-- a scratch buffer; without an argument, setup's `run_device`, default 'cpu';
+-- a GPU run is checked against the interpreter and timed, and falls back to
+-- the CPU where there is no GPU; its summary, with the time and % of the
+-- device's peak, is notified and shown as a "last run" code lens), :TesselViewIR {tir|llvm|ptx|sass} shows a kernel's IR,
 -- :TesselInlayHints {on|off} toggles the tile-type hints. Code lenses ("Run
 -- on CPU", per-config summaries) show with vim.lsp.codelens.
 local M = {}
@@ -21,7 +24,11 @@ M.defaults = {
   root_markers = { 'pyproject.toml', 'setup.py', 'setup.cfg', '.git' },
   init_options = { inlayHints = { enable = true } },
   settings = { tessel = { inlayHints = { enable = true } } },
+  -- :TesselRun's device when none is given: 'cpu', 'gpu' or 'auto' (the GPU when there is one).
+  run_device = 'cpu',
 }
+
+M.run_device = M.defaults.run_device
 
 -- True when the buffer's first 300 lines import triton.
 function M.imports_triton(bufnr)
@@ -72,7 +79,15 @@ M.handlers = {
       return
     end
     local status = result.cancelled and 'cancelled' or ('exit code ' .. tostring(result.exitCode))
-    scratch('tessel run ' .. result.kernel, result.output or '', nil)
+    local head = ''
+    if result.note then
+      head = head .. 'note: ' .. result.note .. '\n'
+    end
+    if type(result.summary) == 'table' and result.summary.text then
+      head = head .. 'summary: ' .. result.summary.text .. '\n'
+      status = status .. ': ' .. result.summary.text
+    end
+    scratch('tessel run ' .. result.kernel, head .. (result.output or ''), nil)
     vim.notify(('tessel: %s on %s: %s'):format(result.kernel, result.device, status),
       result.exitCode == 0 and vim.log.levels.INFO or vim.log.levels.WARN)
   end,
@@ -154,13 +169,13 @@ local function define_commands(bufnr)
     end
     client.request('workspace/executeCommand', {
       command = 'tessel.runKernel',
-      arguments = { { uri = vim.uri_from_bufnr(bufnr), kernel = kernel, device = o.args ~= '' and o.args or 'cpu' } },
+      arguments = { { uri = vim.uri_from_bufnr(bufnr), kernel = kernel, device = o.args ~= '' and o.args or M.run_device } },
     }, function(err)
       if err then
         vim.notify('tessel: ' .. err.message, vim.log.levels.ERROR)
       end
     end, bufnr)
-  end, { nargs = '?', complete = function() return { 'cpu', 'gpu' } end })
+  end, { nargs = '?', complete = function() return { 'cpu', 'gpu', 'auto' } end })
 
   vim.api.nvim_buf_create_user_command(bufnr, 'TesselViewIR', function(o)
     local client, kernel = tessel_client(bufnr), kernel_at_cursor(bufnr)
@@ -221,6 +236,7 @@ end
 
 function M.setup(opts)
   local cfg = vim.tbl_deep_extend('force', M.defaults, opts or {})
+  M.run_device = cfg.run_device
   M.filter_codelens()
   local on_attach = function(client, bufnr)
     M.on_attach(client, bufnr)

@@ -7,7 +7,8 @@ import { NotificationType, RequestType } from 'vscode-jsonrpc';
 export type IRKind = 'tir' | 'llvm' | 'ptx' | 'sass';
 export const irKinds: readonly IRKind[] = ['tir', 'llvm', 'ptx', 'sass'];
 
-export type Device = 'cpu' | 'gpu';
+/** `auto`: the GPU when the server's machine has one, else the CPU interpreter (the server decides). */
+export type Device = 'cpu' | 'gpu' | 'auto';
 
 export interface ViewIRParams {
   textDocument: { uri: string };
@@ -33,12 +34,29 @@ export interface RunKernelArgs {
   config?: number;
 }
 
+/** What the server read from the run's report: the verdict, and on the GPU the time and % of the device's peak. */
+export interface RunSummary {
+  /** One line, e.g. `GPU ✓ 3 instances match the interpreter · n=98432: 0.0123 ms, 96 GB/s (2% of peak)`. */
+  text: string;
+  ok: boolean;
+  device: 'cpu' | 'gpu';
+  medianMillis?: number;
+  gbPerSecond?: number;
+  fractionOfPeakBandwidth?: number | null;
+  tflopsPerSecond?: number;
+  fractionOfPeakTflops?: number | null;
+}
+
 export interface RunResult {
   uri: string;
   kernel: string;
+  /** The device the run used: a `gpu` or `auto` request runs on the CPU where there is no GPU (see `note`). */
   device: Device;
   exitCode: number;
   output: string;
+  summary?: RunSummary;
+  /** Why the run is not on the device asked for. */
+  note?: string;
 }
 
 export const runResultNotification = new NotificationType<RunResult>('tessel/runResult');

@@ -10,7 +10,7 @@ export interface FormattedRun {
 }
 
 export function deviceLabel(device: Device): string {
-  return device === 'gpu' ? 'GPU' : 'CPU';
+  return device === 'gpu' ? 'GPU' : device === 'auto' ? 'the GPU if present' : 'CPU';
 }
 
 /** The last path segment of a URI, decoded: `file:///a/b%20c.py` -> `b c.py`. */
@@ -33,12 +33,17 @@ export function formatRunResult(r: RunResult, elapsedMs?: number, now: Date = ne
   const time = elapsedMs !== undefined ? `, ${formatDuration(elapsedMs)}` : '';
   const header = `[${now.toISOString()}] ${where}: exit code ${r.exitCode}${time}`;
   const output = r.output.endsWith('\n') || r.output === '' ? r.output : r.output + '\n';
-  const block = `${header}\n${output === '' ? '(no output)\n' : output}\n`;
+  const note = r.note ? `note: ${r.note}\n` : '';
+  const verdict = r.summary ? `summary: ${r.summary.text}\n` : '';
+  const block = `${header}\n${note}${output === '' ? '(no output)\n' : output}${verdict}\n`;
   const firstLine = firstMeaningfulLine(r.output);
-  const summary = ok
-    ? `${r.kernel} ran on ${deviceLabel(r.device)}${time.replace(', ', ' in ')}.`
-    : `${r.kernel} failed on ${deviceLabel(r.device)} (exit code ${r.exitCode})` + (firstLine ? `: ${firstLine}` : '.');
-  return { block, summary, ok };
+  // The server's summary says the verdict, the time and the % of peak; the output's lines are the fallback.
+  const summary = r.summary
+    ? `${r.kernel}: ${r.summary.text}.` + (r.note ? ` (${r.note})` : '')
+    : ok
+      ? `${r.kernel} ran on ${deviceLabel(r.device)}${time.replace(', ', ' in ')}.`
+      : `${r.kernel} failed on ${deviceLabel(r.device)} (exit code ${r.exitCode})` + (firstLine ? `: ${firstLine}` : '.');
+  return { block, summary, ok: r.summary ? r.summary.ok && ok : ok };
 }
 
 export function formatDuration(ms: number): string {

@@ -104,6 +104,7 @@ export class KernelRunner implements ClientHook, vscode.Disposable {
   }
 }
 
-function runKey(r: { uri: string; kernel: string; device: Device }): string {
-  return `${r.uri}\u0000${r.kernel}\u0000${r.device}`;
+/** Not keyed by device: a `gpu` or `auto` run may come back as a CPU run (no GPU there), and the server runs one at a time. */
+function runKey(r: { uri: string; kernel: string }): string {
+  return `${r.uri}\u0000${r.kernel}`;
 }

@@ -45,7 +45,7 @@ export function parseSettings(get: (key: string) => unknown): ParsedSettings {
   const isString = (v: unknown): v is string => typeof v === 'string';
   const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
   const isArch = (v: unknown): v is string => typeof v === 'string' && (supportedArchs as readonly string[]).includes(v);
-  const isDevice = (v: unknown): v is Device => v === 'cpu' || v === 'gpu';
+  const isDevice = (v: unknown): v is Device => v === 'cpu' || v === 'gpu' || v === 'auto';
   const isTrace = (v: unknown): v is TesselSettings['traceServer'] =>
     v === 'off' || v === 'messages' || v === 'verbose';
 
@@ -55,7 +55,7 @@ export function parseSettings(get: (key: string) => unknown): ParsedSettings {
       arch: pick('arch', defaultSettings.arch, isArch, `one of ${supportedArchs.join(', ')}`),
       inlayHintsEnable: pick('inlayHints.enable', defaultSettings.inlayHintsEnable, isBool, 'true or false'),
       jitEnable: pick('jit.enable', defaultSettings.jitEnable, isBool, 'true or false'),
-      runDevice: pick('run.device', defaultSettings.runDevice, isDevice, "'cpu' or 'gpu'"),
+      runDevice: pick('run.device', defaultSettings.runDevice, isDevice, "'cpu', 'gpu' or 'auto'"),
       traceServer: pick('trace.server', defaultSettings.traceServer, isTrace, "'off', 'messages' or 'verbose'"),
     },
     problems,

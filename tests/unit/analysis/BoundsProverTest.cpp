@@ -414,3 +414,56 @@ def copy_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr = 256):
     }
   }
 }
+
+/// Kernels add_kernel_0 .. add_kernel_{N-1}, each the masked vector add.
+static std::string manyKernels(size_t N) {
+  std::string Body = VectorAdd;
+  std::string Kernel = Body.substr(Body.find("@triton.jit"));
+  std::string Out = Body.substr(0, Body.find("@triton.jit"));
+  for (size_t I = 0; I < N; ++I) {
+    std::string K = Kernel;
+    K.replace(K.find("add_kernel"), 10, "add_kernel_" + std::to_string(I));
+    Out += "\n" + K;
+  }
+  return Out;
+}
+
+TEST(BoundsProverTest, AnEditReprovesOnlyItsKernelAndTheCacheKeepsNoFile) {
+  analysis::clearBoundsCache();
+  std::string Source = manyKernels(3);
+  Loaded A = load(Source);
+  std::shared_ptr<const sema::FileAnalysis> FA = sema::analyzeFile(A.File);
+  std::vector<analysis::KernelBounds> First = analysis::proveFileCached(*FA);
+  ASSERT_EQ(First.size(), 3u);
+  ASSERT_EQ(analysis::boundsCacheStats().Misses, 3u);
+  // A statement typed into the middle kernel: the other two take the
+  // previous version's verdicts, the one below moved by the edit's length.
+  std::string Edited = Source;
+  std::string Typed = "    tmp = offs * 2\n";
+  size_t At = Edited.find("    mask", Edited.find("add_kernel_1"));
+  Edited.insert(At, Typed);
+  Loaded B = load(Edited);
+  std::shared_ptr<const sema::FileAnalysis> FB = sema::analyzeFile(B.File, {}, FA.get());
+  std::vector<analysis::KernelBounds> Second = analysis::proveFileCached(*FB, {}, FA.get(), &First);
+  analysis::BoundsCacheStats Stats = analysis::boundsCacheStats();
+  EXPECT_EQ(Stats.PreviousHits, 2u);
+  EXPECT_EQ(Stats.Misses, 4u);
+  // Exactly what proving the edited file afresh gives.
+  analysis::clearBoundsCache();
+  std::vector<analysis::KernelBounds> Fresh = analysis::proveFileCached(*sema::analyzeFile(B.File));
+  ASSERT_EQ(Second.size(), Fresh.size());
+  for (size_t K = 0; K < Fresh.size(); ++K) {
+    EXPECT_EQ(Second[K].Kernel, Fresh[K].Kernel);
+    EXPECT_EQ(Second[K].NameRange, Fresh[K].NameRange);
+    ASSERT_EQ(Second[K].Accesses.size(), Fresh[K].Accesses.size());
+    for (size_t I = 0; I < Fresh[K].Accesses.size(); ++I) {
+      EXPECT_EQ(Second[K].Accesses[I].Range, Fresh[K].Accesses[I].Range);
+      EXPECT_EQ(Second[K].Accesses[I].Verdict, Fresh[K].Accesses[I].Verdict);
+    }
+  }
+  // Nothing the cache holds keeps a version of the file alive.
+  std::weak_ptr<const ParsedFile> Old = A.File;
+  FA.reset();
+  A.File.reset();
+  EXPECT_TRUE(Old.expired());
+}

@@ -58,6 +58,70 @@ TEST(KernelRunner, CommandLine) {
             (std::vector<std::string>{"/bin/tessel", "run", "/k.py", "--kernel", "add", "--gpu", "--config", "2"}));
 }
 
+TEST(KernelRunner, AGpuRunIsTimed) {
+  KernelRunner K("/bin/tessel");
+  RunRequest R{"file:///k.py", "/k.py", "add", "gpu", std::nullopt, 20};
+  EXPECT_EQ(K.commandLine(R),
+            (std::vector<std::string>{"/bin/tessel", "run", "/k.py", "--kernel", "add", "--gpu", "--iters", "20"}));
+  R.Device = "cpu"; // timing is the GPU's alone
+  EXPECT_EQ(K.commandLine(R), (std::vector<std::string>{"/bin/tessel", "run", "/k.py", "--kernel", "add", "--cpu"}));
+}
+
+/// A `tessel run --gpu --iters` report of two instances (trimmed to what the summary reads).
+nlohmann::json gpuReport(int64_t Mismatches, bool Dot) {
+  nlohmann::json Small = {{"label", "n=1000"},
+                          {"gpu",
+                           {{"error", nullptr},
+                            {"outputs", {{{"mismatches", 0}}}},
+                            {"time",
+                             {{"medianMillis", 0.004},
+                              {"gbPerSecond", 3.0},
+                              {"tensorBytes", 12000},
+                              {"fractionOfPeakBandwidth", 0.0007}}}}}};
+  nlohmann::json Large = {{"label", "n=98432"},
+                          {"gpu",
+                           {{"error", nullptr},
+                            {"outputs", {{{"mismatches", Mismatches}}}},
+                            {"time",
+                             {{"medianMillis", 0.0123},
+                              {"gbPerSecond", 96.0},
+                              {"tensorBytes", 1181184},
+                              {"fractionOfPeakBandwidth", 0.0223}}}}}};
+  if (Dot) {
+    Large["gpu"]["time"]["tflopsPerSecond"] = 412.5;
+    Large["gpu"]["time"]["fractionOfPeakTflops"] = 0.625;
+  }
+  return {{"device", "cpu+gpu"}, {"errors", Mismatches ? 1 : 0}, {"instances", {Small, Large}}};
+}
+
+TEST(RunSummary, GpuVerdictTimeAndPercentOfPeakOfTheLargestInstance) {
+  nlohmann::json S = summarizeRunReport(gpuReport(0, false));
+  EXPECT_EQ(S["text"], "GPU ✓ 2 instances match the interpreter · n=98432: 0.0123 ms, 96 GB/s (2% of peak)");
+  EXPECT_EQ(S["ok"], true);
+  EXPECT_DOUBLE_EQ(S["medianMillis"].get<double>(), 0.0123);
+  S = summarizeRunReport(gpuReport(0, true));
+  EXPECT_EQ(S["text"], "GPU ✓ 2 instances match the interpreter · n=98432: 0.0123 ms, 96 GB/s (2% of peak), "
+                       "412 TFLOP/s (62% of peak)");
+  S = summarizeRunReport(gpuReport(7, false));
+  EXPECT_EQ(S["ok"], false);
+  EXPECT_EQ(S["text"].get<std::string>().rfind("GPU ✗ 1 of 2 instances differ from the interpreter · ", 0), 0u)
+      << S["text"];
+}
+
+TEST(RunSummary, AFaultIsTheVerdictAndNoReportIsNull) {
+  nlohmann::json R = gpuReport(0, false);
+  R["instances"][1]["gpu"]["error"] = "kernel execution: CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access)";
+  R["instances"][1]["gpu"].erase("time");
+  R["errors"] = 1;
+  EXPECT_EQ(summarizeRunReport(R)["text"],
+            "GPU ✗ kernel execution: CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access) · n=1000: 0.004 ms, 3 GB/s "
+            "(0% of peak)");
+  EXPECT_TRUE(summarizeRunReport(nullptr).is_null());
+  EXPECT_TRUE(summarizeRunReport(nlohmann::json::object()).is_null());
+  EXPECT_EQ(summarizeRunReport({{"device", "cpu"}, {"errors", 0}, {"instances", {{{"label", ""}}}}})["text"],
+            "CPU ✓ 1 instance ran clean");
+}
+
 TEST(KernelRunner, CapturesOutputAndExitCode) {
   KernelRunner K(writeStandIn());
   Results Res;

@@ -12,6 +12,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+
 namespace tessel::project {
 namespace {
 
@@ -241,6 +245,75 @@ TEST(ProjectTest, CallsFromOtherFilesJitCode) {
   EXPECT_TRUE(P.calledElsewhere(Lib, "store_tile"));
   EXPECT_FALSE(P.calledElsewhere(Lib, "host_only"));
   EXPECT_FALSE(P.calledElsewhere(Lib, "unused"));
+}
+
+TEST(ProjectTest, LaunchIndexFollowsBuffersAndWatchedFiles) {
+  // The index is incremental: a buffer that starts launching a kernel, a file
+  // created on disk, a file deleted, each seen at the next question.
+  TempTree T;
+  T.write("pyproject.toml", "");
+  T.write("pkg/__init__.py", "");
+  std::string Lib = T.write("pkg/lib.py", std::string(Jit) + "@triton.jit\ndef k(p):\n    pass\n");
+  std::string Host = T.write("pkg/host.py", "from .lib import k\ndef run(p):\n    pass\n");
+  Project P;
+  EXPECT_FALSE(P.launchedElsewhere(Lib, "k"));
+  EXPECT_TRUE(P.setBuffer(Host, std::string("from .lib import k\ndef run(p):\n    k[(1,)](p)\n")));
+  EXPECT_TRUE(P.launchedElsewhere(Lib, "k"));
+  // Closing the buffer: the disk, which does not launch it, again.
+  EXPECT_TRUE(P.setBuffer(Host, std::nullopt));
+  EXPECT_FALSE(P.launchedElsewhere(Lib, "k"));
+  // Opening a buffer with the disk's text changes nothing importers read.
+  EXPECT_FALSE(P.setBuffer(Host, std::string("from .lib import k\ndef run(p):\n    pass\n")));
+  P.setBuffer(Host, std::nullopt);
+  std::string Other = T.write("pkg/other.py", "from pkg.lib import k\ndef go(p):\n    k[(2,)](p)\n");
+  EXPECT_FALSE(P.launchedElsewhere(Lib, "k")); // not told yet: the listing is cached
+  P.fileChanged(Other, /*Structural=*/true);
+  EXPECT_TRUE(P.launchedElsewhere(Lib, "k"));
+  std::filesystem::remove(Other);
+  P.fileChanged(Other, /*Structural=*/true);
+  EXPECT_FALSE(P.launchedElsewhere(Lib, "k"));
+}
+
+TEST(ProjectTest, CreatedModuleResolvesAfterStructuralChange) {
+  TempTree T;
+  T.write("tessel.toml", "");
+  T.write("pkg/__init__.py", "");
+  std::string User = T.write("user.py", "from pkg.extra import boost\n");
+  Project P;
+  ModuleRef Ref = P.refOf(User);
+  EXPECT_EQ(describe(P.resolve("pkg.extra.boost", Ref), T), "Unknown");
+  std::string Extra = T.write("pkg/extra.py", std::string(Jit) + "@triton.jit\ndef boost(x):\n    return x\n");
+  P.fileChanged(Extra, /*Structural=*/true);
+  EXPECT_EQ(describe(P.resolve("pkg.extra.boost", Ref), T), "Function boost in pkg/extra.py");
+  // A changed file is read again.
+  T.write("pkg/extra.py", std::string(Jit) + "@triton.jit\ndef boost2(x):\n    return x\n");
+  P.fileChanged(Extra, /*Structural=*/false);
+  EXPECT_EQ(describe(P.resolve("pkg.extra.boost", Ref), T), "Unknown");
+  EXPECT_EQ(describe(P.resolve("pkg.extra.boost2", Ref), T), "Function boost2 in pkg/extra.py");
+}
+
+TEST(ProjectTest, SubmodulesAndPreload) {
+  TempTree T;
+  T.write("tessel.toml", "");
+  T.write("pkg/__init__.py", "");
+  T.write("pkg/ops/__init__.py", "");
+  T.write("pkg/a.py", "");
+  T.write("pkg/b.py", "");
+  T.write("pkg/not-a-module.py", "");
+  T.write("pkg/data/readme.txt", "");
+  std::string User = T.write("user.py", "");
+  Project P;
+  ModuleRef Ref = P.refOf(User);
+  EXPECT_EQ(P.submodules("pkg", Ref), (std::vector<std::string>{"a", "b", "ops"}));
+  std::vector<std::string> Top = P.submodules("", Ref);
+  EXPECT_NE(std::find(Top.begin(), Top.end(), "pkg"), Top.end());
+  EXPECT_NE(std::find(Top.begin(), Top.end(), "user"), Top.end());
+  std::vector<std::string> Files = P.pythonFiles(T.Root);
+  std::atomic<size_t> Calls{0};
+  EXPECT_EQ(P.preload(Files, 2, [&](size_t) { ++Calls; }), Files.size());
+  EXPECT_EQ(Calls.load(), Files.size());
+  std::atomic<bool> Stop{true};
+  EXPECT_EQ(P.preload(Files, 2, nullptr, &Stop), 0u);
 }
 
 } // namespace

@@ -5,7 +5,9 @@
 /// deletions, line duplications, anywhere: in kernels, helpers, configs,
 /// launch sites, globals) are applied to the samples and to the 50-kernel
 /// benchmark file, and each incremental result is compared with a
-/// from-scratch one field by field through a complete textual dump.
+/// from-scratch one field by field through a complete textual dump, the
+/// launches the host code makes (HostLaunchTable, run again only when the
+/// host code's text changed) included.
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/Analysis.h"
 
@@ -70,6 +72,19 @@ std::string dump(const FileAnalysis &FA) {
       S += A.EnclosingWhere ? " where " + range(*A.EnclosingWhere) : std::string();
       S += "\n";
     }
+  }
+  // The host code's launches, whether run again or moved from the previous version.
+  for (const auto &[Name, L] : FA.Host->Launches) {
+    S += "host launch " + Name + " " + range(L.Range) + " grid " + range(L.GridRange) + " {" + L.BindError + "}";
+    for (int64_t G : L.Grid)
+      S += " " + std::to_string(G);
+    for (const std::string &C : L.Callers)
+      S += " from " + C;
+    S += "\n";
+    for (const HostArgument &A : L.Args)
+      S += "  arg " + A.Param + " " + range(A.Range) + " " + pyValue(A.Value) + (A.FromDefault ? " default\n" : "\n");
+    for (const auto &[K, V] : L.Options)
+      S += "  option " + K + " " + pyValue(V) + "\n";
   }
   for (const KernelRecord &R : FA.Records) {
     S += "record " + R.Kernel + " " + std::to_string(R.FirstAnalysis) + "+" + std::to_string(R.NumAnalyses) + " {" +
@@ -212,6 +227,72 @@ TEST(Incremental, TypingALineKeyByKeyRechecksOneKernel) {
     EXPECT_EQ(Inc->ReusedKernels, Inc->Records.size() - 1) << "after typing up to " << C;
     Prev = Inc;
   }
+}
+
+/// Triton's fused-softmax tutorial: a wrapper computes BLOCK_SIZE and the
+/// module-level code calls it, so the host code's launch fixes the kernel's
+/// constexprs.
+const char HostSoftmax[] = R"(import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n_rows, n_cols,
+                   BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK_SIZE)
+    x = tl.load(input_ptr + row * input_row_stride + offs, mask=offs < n_cols, other=-float('inf'))
+    tl.store(output_ptr + row * output_row_stride + offs, x, mask=offs < n_cols)
+
+
+def softmax(x):
+    n_rows, n_cols = x.shape
+    BLOCK_SIZE = triton.next_power_of_2(n_cols)
+    y = torch.empty_like(x)
+    softmax_kernel[(n_rows, )](y, x, x.stride(0), y.stride(0), n_rows, n_cols, BLOCK_SIZE, num_warps=4)
+    return y
+
+
+x = torch.randn(1823, 781, device='cuda')
+y_triton = softmax(x)
+)";
+
+TEST(Incremental, HostCodeRunsAgainOnlyWhenItsTextChanges) {
+  std::string Text = HostSoftmax;
+  auto Before = analyzeText(Text);
+  ASSERT_EQ(Before->Host->Launches.count("softmax_kernel"), 1u);
+  EXPECT_FALSE(Before->Host->Reused);
+  // A keystroke in the kernel's body: the launch is taken, not recomputed.
+  std::string InKernel = Text;
+  InKernel.insert(InKernel.find("    tl.store"), "    y = x * 2\n");
+  auto After = analyzeText(InKernel, Before.get());
+  EXPECT_TRUE(After->Host->Reused);
+  EXPECT_EQ(dump(*After), dump(*analyzeText(InKernel)));
+  // A line above everything moves the launch's ranges with it.
+  std::string Above = "# a comment\n" + InKernel;
+  auto Moved = analyzeText(Above, After.get());
+  EXPECT_TRUE(Moved->Host->Reused);
+  EXPECT_EQ(Moved->Host->Launches.at("softmax_kernel").Range.Begin,
+            After->Host->Launches.at("softmax_kernel").Range.Begin + 12);
+  EXPECT_EQ(dump(*Moved), dump(*analyzeText(Above)));
+  // An edit of the host code runs it again, and the new size reaches the kernel.
+  std::string InHost = Above;
+  InHost.replace(InHost.find("1823, 781"), 9, "1823, 4000");
+  auto Rerun = analyzeText(InHost, Moved.get());
+  EXPECT_FALSE(Rerun->Host->Reused);
+  EXPECT_EQ(dump(*Rerun), dump(*analyzeText(InHost)));
+  const HostLaunch &L = Rerun->Host->Launches.at("softmax_kernel");
+  ASSERT_NE(L.arg("BLOCK_SIZE"), nullptr);
+  EXPECT_EQ(L.arg("BLOCK_SIZE")->Value.asInt(), 4096);
+  // So does an edit of a kernel's signature (the host code binds its parameters).
+  std::string Signature = InHost;
+  Signature.replace(Signature.find("n_rows, n_cols,\n"), 15, "n_rows, n_cols, extra=1,");
+  EXPECT_FALSE(analyzeText(Signature, Rerun.get())->Host->Reused);
+}
+
+TEST(Incremental, RandomEditsOfHostCodeMatchFreshAnalysis) {
+  EXPECT_GT(checkChain("host_softmax.py", HostSoftmax, 11, 60), 0u);
 }
 
 TEST(Incremental, ChangedHelperRechecksItsCallers) {

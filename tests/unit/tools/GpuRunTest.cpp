@@ -5,7 +5,9 @@
 /// with one line otherwise): every tutorial sample's kernel, compiled by
 /// tessel for that GPU, must produce what the interpreter produces on the
 /// same inputs, instance by instance; the TS304 sample's racing kernel is
-/// caught and its owning twin is not.
+/// caught and its owning twin is not; --all-configs times every matmul
+/// config and names the fastest per instance, with TFLOP/s and the device's
+/// measured peak.
 //===----------------------------------------------------------------------===//
 #include "tools/GpuRun.h"
 #include "RunSupport.h"
@@ -115,6 +117,34 @@ TEST(GpuSample, TheRacingKernelIsCaughtAndItsTwinIsNot) {
       EXPECT_EQ(Mismatch, 0u);
     else // 4096 programs race for 256 elements: the interpreter's last program wins every one of them there
       EXPECT_EQ(Mismatch, 1u) << "the race went the interpreter's way on all 256 elements";
+  }
+}
+
+TEST(GpuSample, AllConfigsAreTimedTheFastestIsNamedAndPeakIsMeasured) {
+  static tools::GpuRunner G;
+  if (!G.unavailable().empty())
+    GTEST_SKIP() << "no GPU here: " << G.unavailable();
+  std::string Rel = "samples/matmul.py";
+  auto File = ParsedFile::parse(std::make_shared<SourceText>(readSource(Rel), Rel));
+  tools::KernelRunOptions Opts;
+  Opts.Gpu = &G;
+  Opts.AllConfigs = true;
+  Opts.Iters = 5;
+  tools::RunReport R;
+  std::string Error;
+  ASSERT_TRUE(tools::runKernel(*File, Rel, "matmul_kernel", Opts, R, Error)) << Error;
+  EXPECT_EQ(R.ConfigsRun, 5u);
+  ASSERT_EQ(R.Fastest.size(), 8u) << "one fastest config per instance of the directive";
+  for (const tools::FastestConfig &F : R.Fastest) {
+    EXPECT_EQ(F.Timed, 5u) << F.Label;
+    EXPECT_GT(F.MedianMs, 0) << F.Label;
+  }
+  for (const tools::InstanceReport &I : R.Instances) {
+    ASSERT_TRUE(I.Gpu && I.Gpu->TimedRuns) << I.Label << ": " << (I.Gpu ? I.Gpu->Error : I.Error);
+    EXPECT_GT(I.Gpu->DotFlops, 0u);
+    EXPECT_GT(I.Gpu->Tflops, 0);
+    EXPECT_GT(I.Gpu->PeakGBps, 0) << I.Gpu->PeakSource;
+    EXPECT_GT(I.Gpu->PeakTflops, 0) << I.Gpu->PeakSource;
   }
 }
 

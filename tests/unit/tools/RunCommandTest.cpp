@@ -6,6 +6,7 @@
 /// and kernels with errors (1), the text summary, --format=json, --save
 /// (the .npy read back: header and bytes), and the derivation without a spec.
 //===----------------------------------------------------------------------===//
+#include "RunCommandSupport.h"
 #include "compiler/interp/BufferStats.h"
 #include "compiler/numerics/FloatFormats.h"
 #include "tools/KernelRun.h"
@@ -27,26 +28,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Ran {
-  int Status = -1;
-  std::string Out, Err;
-};
-
-Ran tesselRun(const std::vector<std::string> &Args) {
-  std::ostringstream Out, Err;
-  std::streambuf *OldOut = std::cout.rdbuf(Out.rdbuf());
-  std::streambuf *OldErr = std::cerr.rdbuf(Err.rdbuf());
-  tools::Args A(Args.begin(), Args.end());
-  Ran R;
-  R.Status = tools::runRun(A);
-  std::cout.rdbuf(OldOut);
-  std::cerr.rdbuf(OldErr);
-  R.Out = Out.str();
-  R.Err = Err.str();
-  return R;
-}
-
-std::string sample(const std::string &Rel) { return std::string(TESSEL_SOURCE_DIR) + "/samples/" + Rel; }
+using test::Ran;
+using test::sample;
+using test::tesselRun;
 
 fs::path scratch(const std::string &Name) {
   fs::path P = fs::path(::testing::TempDir()) / ("tessel-run-test-" + Name);

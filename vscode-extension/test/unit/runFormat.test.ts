@@ -51,3 +51,36 @@ test('durations and names', () => {
   assert.equal(uriBaseName('untitled:Untitled-1'), 'untitled:Untitled-1');
   assert.equal(uriBaseName('file:///a/b/c.py#L3'), 'c.py');
 });
+
+test("the server's summary (verdict, time, % of peak) is the notification, and a fallback is said", () => {
+  const f = formatRunResult(
+    {
+      uri: 'file:///w/k.py',
+      kernel: 'add_kernel',
+      device: 'cpu',
+      exitCode: 0,
+      output: 'run add_kernel\n',
+      note: 'no GPU on this machine: ran on the CPU interpreter',
+      summary: { text: 'CPU ✓ 3 instances ran clean', ok: true, device: 'cpu' },
+    },
+    undefined,
+    now,
+  );
+  assert.equal(f.ok, true);
+  assert.equal(f.summary, 'add_kernel: CPU ✓ 3 instances ran clean. (no GPU on this machine: ran on the CPU interpreter)');
+  assert.match(f.block, /\nnote: no GPU on this machine: ran on the CPU interpreter\nrun add_kernel\nsummary: CPU ✓ 3 instances ran clean\n/);
+  const g = formatRunResult(
+    {
+      uri: 'file:///w/k.py',
+      kernel: 'add_kernel',
+      device: 'gpu',
+      exitCode: 1,
+      output: '',
+      summary: { text: 'GPU ✗ 1 of 3 instances differ from the interpreter', ok: false, device: 'gpu' },
+    },
+    undefined,
+    now,
+  );
+  assert.equal(g.ok, false);
+  assert.equal(g.summary, 'add_kernel: GPU ✗ 1 of 3 instances differ from the interpreter.');
+});

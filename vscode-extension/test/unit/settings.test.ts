@@ -42,6 +42,13 @@ test('invalid values fall back to defaults and are reported', () => {
   assert.match(problems[0], /tessel\.arch: "ampere" is not one of auto, sm_80, sm_90/);
 });
 
+test("'auto' runs on the GPU when the server has one: a valid device", () => {
+  const { settings, problems } = parseSettings(from({ 'run.device': 'auto' }));
+  assert.equal(settings.runDevice, 'auto');
+  assert.deepEqual(problems, []);
+  assert.match(parseSettings(from({ 'run.device': 'tpu' })).problems[0], /'cpu', 'gpu' or 'auto'/);
+});
+
 test('targets the server does not accept yet are refused before it starts', () => {
   const { settings, problems } = parseSettings(from({ arch: 'sm_86' }));
   assert.equal(settings.arch, 'auto');

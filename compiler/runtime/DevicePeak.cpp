@@ -1,0 +1,166 @@
+//===- DevicePeak.cpp - what this GPU can do at best ----------------------===//
+/// \file
+/// The copy moves 1 GiB each way (less on a small card): far past any L2, and
+/// long enough (about half a millisecond on an H200) that the launch itself
+/// is noise. The mma kernel runs 16 warps per SM, each with Chains
+/// independent accumulators so that no mma waits on the one before it; its
+/// operands are constants in registers, which ptxas cannot fold through an
+/// mma, and the sums are stored so nothing is dead.
+//===----------------------------------------------------------------------===//
+#include "compiler/runtime/DevicePeak.h"
+
+#include <algorithm>
+
+namespace tessel::runtime {
+
+static constexpr const char *PtxHeader = ".version 7.0\n.target sm_80\n.address_size 64\n\n";
+
+std::string copyKernelPtx() {
+  return std::string(PtxHeader) + R"(.visible .entry tessel_peak_copy(
+	.param .u64 tessel_peak_copy_param_0,
+	.param .u64 tessel_peak_copy_param_1,
+	.param .u64 tessel_peak_copy_param_2,
+	.param .u64 tessel_peak_copy_param_3,
+	.param .u64 tessel_peak_copy_param_4
+)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<8>;
+	.reg .b64 	%rd<8>;
+	ld.param.u64 	%rd1, [tessel_peak_copy_param_0];
+	ld.param.u64 	%rd2, [tessel_peak_copy_param_1];
+	ld.param.u64 	%rd3, [tessel_peak_copy_param_2];
+	mov.u32 	%r1, %ctaid.x;
+	mov.u32 	%r2, %ntid.x;
+	mov.u32 	%r3, %tid.x;
+	mul.wide.u32 	%rd4, %r1, %r2;
+	cvt.u64.u32 	%rd5, %r3;
+	add.u64 	%rd4, %rd4, %rd5;
+	setp.ge.u64 	%p1, %rd4, %rd3;
+	@%p1 bra 	DONE;
+	shl.b64 	%rd4, %rd4, 4;
+	cvta.to.global.u64 	%rd1, %rd1;
+	cvta.to.global.u64 	%rd2, %rd2;
+	add.u64 	%rd6, %rd1, %rd4;
+	add.u64 	%rd7, %rd2, %rd4;
+	ld.global.v4.u32 	{%r4, %r5, %r6, %r7}, [%rd6];
+	st.global.v4.u32 	[%rd7], {%r4, %r5, %r6, %r7};
+DONE:
+	ret;
+}
+)";
+}
+
+std::string mmaKernelPtx(int Chains) {
+  std::string P = PtxHeader;
+  P += ".visible .entry tessel_peak_mma(\n"
+       "\t.param .u64 tessel_peak_mma_param_0,\n"
+       "\t.param .u32 tessel_peak_mma_param_1,\n"
+       "\t.param .u64 tessel_peak_mma_param_2,\n"
+       "\t.param .u64 tessel_peak_mma_param_3\n"
+       ")\n{\n"
+       "\t.reg .pred \t%p<2>;\n"
+       "\t.reg .b32 \t%r<16>;\n"
+       "\t.reg .b64 \t%rd<4>;\n";
+  P += "\t.reg .f32 \t%f<" + std::to_string(Chains * 4 + 1) + ">;\n";
+  P += "\tld.param.u64 \t%rd1, [tessel_peak_mma_param_0];\n"
+       "\tld.param.u32 \t%r1, [tessel_peak_mma_param_1];\n"
+       // A = 1.0 everywhere, B = 2^-10: the sums stay far from overflow.
+       "\tmov.b32 \t%r4, 0x3c003c00;\n\tmov.b32 \t%r5, 0x3c003c00;\n"
+       "\tmov.b32 \t%r6, 0x3c003c00;\n\tmov.b32 \t%r7, 0x3c003c00;\n"
+       "\tmov.b32 \t%r8, 0x14001400;\n\tmov.b32 \t%r9, 0x14001400;\n";
+  for (int F = 0; F < Chains * 4; ++F)
+    P += "\tmov.f32 \t%f" + std::to_string(F) + ", 0f00000000;\n";
+  P += "\tmov.u32 \t%r10, 0;\nLOOP:\n";
+  for (int C = 0; C < Chains; ++C) {
+    std::string D = "{%f" + std::to_string(4 * C) + ", %f" + std::to_string(4 * C + 1) + ", %f" +
+                    std::to_string(4 * C + 2) + ", %f" + std::to_string(4 * C + 3) + "}";
+    P += "\tmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 \t" + D + ", {%r4, %r5, %r6, %r7}, {%r8, %r9}, " + D +
+         ";\n";
+  }
+  P += "\tadd.u32 \t%r10, %r10, 1;\n"
+       "\tsetp.lt.u32 \t%p1, %r10, %r1;\n"
+       "\t@%p1 bra \tLOOP;\n";
+  std::string Sum = "%f" + std::to_string(Chains * 4);
+  P += "\tmov.f32 \t" + Sum + ", 0f00000000;\n";
+  for (int F = 0; F < Chains * 4; ++F)
+    P += "\tadd.f32 \t" + Sum + ", " + Sum + ", %f" + std::to_string(F) + ";\n";
+  P += "\tmov.u32 \t%r2, %ctaid.x;\n"
+       "\tmov.u32 \t%r3, %ntid.x;\n"
+       "\tmov.u32 \t%r11, %tid.x;\n"
+       "\tmad.lo.u32 \t%r12, %r2, %r3, %r11;\n"
+       "\tmul.wide.u32 \t%rd2, %r12, 4;\n"
+       "\tcvta.to.global.u64 \t%rd1, %rd1;\n"
+       "\tadd.u64 \t%rd3, %rd1, %rd2;\n"
+       "\tst.global.f32 \t[%rd3], " +
+       Sum + ";\n\tret;\n}\n";
+  return P;
+}
+
+/// The best of the timed runs: a ceiling is what the device can do, not
+/// what it usually does.
+static Result<double> bestMs(GpuSession &S, const LoadedKernel &K, const LaunchConfig &C) {
+  Result<Timing> T = S.time(K, C, 5, 2);
+  if (auto *E = std::get_if<DriverError>(&T))
+    return *E;
+  return std::get<Timing>(T).Min;
+}
+
+Result<DevicePeak> measurePeak(GpuSession &S) {
+  const DeviceInfo &I = S.device();
+  DevicePeak Out;
+  // Memory: 1 GiB each way, or an eighth of the card.
+  size_t Bytes = std::min<size_t>(size_t(1) << 30, static_cast<size_t>(I.GlobalBytes / 8)) / 4096 * 4096;
+  {
+    Result<LoadedKernel> K = S.load(copyKernelPtx(), "tessel_peak_copy");
+    if (auto *E = std::get_if<DriverError>(&K))
+      return *E;
+    LoadedKernel Copy = std::get<LoadedKernel>(K);
+    Result<DeviceBuffer> Src = S.allocate(Bytes), Dst = S.allocate(Bytes);
+    if (auto *E = std::get_if<DriverError>(&Src))
+      return *E;
+    if (auto *E = std::get_if<DriverError>(&Dst))
+      return *E;
+    if (auto E = S.fill(std::get<DeviceBuffer>(Src), 0x3f))
+      return *E;
+    uint64_t Vectors = Bytes / 16;
+    LaunchConfig C;
+    C.NumWarps = 8;
+    C.Grid = {static_cast<unsigned>((Vectors + 255) / 256), 1, 1};
+    C.Args = {KernelArg::pointer(std::get<DeviceBuffer>(Src).ptr()),
+              KernelArg::pointer(std::get<DeviceBuffer>(Dst).ptr()), KernelArg::i64(static_cast<int64_t>(Vectors))};
+    Result<double> Ms = bestMs(S, Copy, C);
+    if (auto *E = std::get_if<DriverError>(&Ms))
+      return *E;
+    Out.CopyGBps = 2.0 * static_cast<double>(Bytes) / (std::get<double>(Ms) * 1e6);
+    S.unload(Copy);
+  }
+  Out.Method = "copy of " + std::to_string(Bytes >> 20) + " MiB";
+  if (I.Major < 8)
+    return Out; // no mma.sync.m16n8k16 before Ampere
+  constexpr int Chains = 8;
+  Result<LoadedKernel> K = S.load(mmaKernelPtx(Chains), "tessel_peak_mma");
+  if (auto *E = std::get_if<DriverError>(&K))
+    return *E;
+  LoadedKernel Mma = std::get<LoadedKernel>(K);
+  LaunchConfig C;
+  C.NumWarps = 8;
+  unsigned Blocks = static_cast<unsigned>(std::max(I.SMs, 1)) * 2;
+  C.Grid = {Blocks, 1, 1};
+  uint32_t Iters = 1 << 14;
+  Result<DeviceBuffer> Sink = S.allocate(size_t(Blocks) * 256 * 4);
+  if (auto *E = std::get_if<DriverError>(&Sink))
+    return *E;
+  C.Args = {KernelArg::pointer(std::get<DeviceBuffer>(Sink).ptr()), KernelArg::i32(static_cast<int32_t>(Iters))};
+  Result<double> Ms = bestMs(S, Mma, C);
+  if (auto *E = std::get_if<DriverError>(&Ms))
+    return *E;
+  // 2 x 16 x 8 x 16 flops per warp-wide mma.
+  double Flops = double(Blocks) * 8 * Iters * Chains * 2.0 * 16 * 8 * 16;
+  Out.MmaTflops = Flops / (std::get<double>(Ms) * 1e9);
+  S.unload(Mma);
+  Out.Method += ", fp16 mma.sync m16n8k16 (fp32 accumulate)";
+  return Out;
+}
+
+} // namespace tessel::runtime

@@ -1,0 +1,36 @@
+//===- GpuPeak.h - the device's ceilings, measured once and cached -*- C++ -*-===//
+/// \file
+/// runtime::measurePeak on first use per device, then a line of
+/// `$XDG_CACHE_HOME/tessel/gpu-peak.tsv` (or `~/.cache/tessel/...`, or
+/// `$TESSEL_CACHE_DIR/gpu-peak.tsv`): the device's name, compute
+/// capability, SM count and driver version, then the copy bandwidth and the
+/// mma.sync rate. Another driver or board is another key and is measured
+/// afresh; `TESSEL_REMEASURE_PEAK=1` measures again and replaces the line.
+/// The file is written through a temporary and a rename, so two runs at once
+/// never leave half a line.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_TOOLS_GPUPEAK_H
+#define TESSEL_TOOLS_GPUPEAK_H
+
+#include <optional>
+#include <string>
+
+namespace tessel::tools {
+
+struct PeakFigures {
+  double CopyGBps = 0;
+  double MmaTflops = 0;
+  std::string Source; ///< "measured now (...)" or "cached in PATH"
+};
+
+/// The cache file's path ("" when neither a cache variable nor HOME is set).
+std::string peakCachePath();
+
+/// The figures for DeviceKey in the cache file Path's text, if present.
+std::optional<PeakFigures> findPeak(const std::string &FileText, const std::string &DeviceKey);
+/// FileText with DeviceKey's line replaced by (or extended with) P.
+std::string withPeak(const std::string &FileText, const std::string &DeviceKey, const PeakFigures &P);
+
+} // namespace tessel::tools
+
+#endif // TESSEL_TOOLS_GPUPEAK_H
