@@ -46,7 +46,7 @@ expect_in "--emit ptx" ".reqntid 128" "$tmp/add.ptx"
 expect_in "--emit ptx" ".param .u64 .ptr .global .align 1 vector_add_kernel_param_0" "$tmp/add.ptx"
 echo "jit_cli: --emit ptx has Triton's entry"
 
-"$tessel" compile samples/vector_add.py --kernel vector_add_kernel --emit cubin --arch sm_80 -o "$tmp/add.cubin" \
+"$tessel" compile samples/vector_add.py --kernel vector_add_kernel --emit cubin --arch sm_80 --instance 1 -o "$tmp/add.cubin" \
   || fail "compile --emit cubin failed"
 [[ $(head -c 4 "$tmp/add.cubin" | od -An -c | tr -d ' ') == '177ELF' ]] || fail "--emit cubin wrote no ELF file"
 echo "jit_cli: --emit cubin writes an ELF file"

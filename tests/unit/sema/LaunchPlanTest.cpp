@@ -69,8 +69,10 @@ TEST(LaunchPlan, DirectiveGivesOneLaunchPerInstanceWithTritonsSpecialization) {
   EXPECT_EQ(R.ArgTypes.at("out_ptr").str(), "pointer<fp32>");
   EXPECT_EQ(R.ArgTypes.at("n").str(), "int32");
   EXPECT_TRUE(R.EqualToOne.empty());
-  // n=1 is specialized to a constant, as Triton does.
+  EXPECT_TRUE(R.DivisibleBy16.empty()); // 1000 is no multiple of 16
+  // n=1 is specialized to a constant, as Triton does (and is not "D").
   EXPECT_EQ(P.Plan.Launches[1].Request.EqualToOne, std::set<std::string>{"n"});
+  EXPECT_TRUE(P.Plan.Launches[1].Request.DivisibleBy16.empty());
 }
 
 TEST(LaunchPlan, CommandLineSpecReplacesTheDirective) {
@@ -132,6 +134,8 @@ TEST(LaunchPlan, WithoutASpecTheFileAndDefaultsAreUsedAndSaid) {
   EXPECT_EQ(R.ArgTypes.at("M").str(), "int32");
   EXPECT_EQ(R.ArgTypes.at("scale").str(), "fp32");
   EXPECT_EQ(R.EqualToOne, std::set<std::string>{"stride_m"});
+  // Triton's "D" key: the assumed M=1024 is a multiple of 16.
+  EXPECT_EQ(R.DivisibleBy16, std::set<std::string>{"M"});
   EXPECT_TRUE(assumed(P.Plan, "BLOCK_M=64 from autotune config 0")) << assumptions(P.Plan);
   EXPECT_TRUE(assumed(P.Plan, "num_warps=4 from autotune config 0")) << assumptions(P.Plan);
   EXPECT_TRUE(assumed(P.Plan, "M=1024 (no launch spec)")) << assumptions(P.Plan);
