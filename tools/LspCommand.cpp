@@ -5,6 +5,7 @@
 /// for attaching a debugger (`--listen [HOST:]PORT`, loopback by default),
 /// and clangd-style test switches (`--lit-test`, `--input-style`).
 //===----------------------------------------------------------------------===//
+#include "tools/CommandLine.h"
 #include "tools/Subcommands.h"
 
 #include "lsp/Server.h"
@@ -51,20 +52,9 @@ static const char *LspUsage =
     "  --max-message-bytes=N   refuse larger messages (default 64 MiB)\n"
     "  --jit-worker=PROGRAM    run PROGRAM as the JIT's worker (`PROGRAM jit-worker --serve`)\n";
 
-static bool parseUnsigned(std::string_view S, unsigned long long &Out) {
-  auto [Ptr, Ec] = std::from_chars(S.data(), S.data() + S.size(), Out);
-  return Ec == std::errc() && Ptr == S.data() + S.size() && !S.empty();
-}
-
 static int usageError(const std::string &Message) {
   std::cerr << "tessel lsp: error: " << Message << "\n" << LspUsage;
   return tools::ExitUsage;
-}
-
-static std::string selfExecutable() {
-  char Buf[PATH_MAX];
-  ssize_t N = ::readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
-  return N > 0 ? std::string(Buf, N) : std::string("tessel");
 }
 
 /// Hands the pages freed by a closed document back to the system: mimalloc
@@ -101,7 +91,7 @@ static void releaseFreedMemory() {
 
 int tools::runLsp(const Args &A) {
   lsp::LspOptions Opts;
-  Opts.SelfExecutable = selfExecutable();
+  Opts.SelfExecutable = tools::selfExecutable();
   Opts.ReleaseMemory = releaseFreedMemory;
   decommitEagerly();
   std::optional<lsp::LogLevel> Log;
@@ -124,7 +114,7 @@ int tools::runLsp(const Args &A) {
       return false;
     };
     std::string_view V;
-    unsigned long long N = 0;
+    uint64_t N = 0;
     if (Arg == "--help" || Arg == "-h") {
       std::cout << LspUsage;
       return tools::ExitOk;
@@ -145,7 +135,7 @@ int tools::runLsp(const Args &A) {
         Host = V.substr(0, Colon);
         Port = V.substr(Colon + 1);
       }
-      if (!parseUnsigned(Port, N) || N > 65535)
+      if (!tools::parseUnsigned(Port, N) || N > 65535)
         return usageError("bad --listen port '" + std::string(Port) + "'");
       Opts.ListenHost = std::string(Host.empty() ? "127.0.0.1" : Host);
       Opts.ListenPort = static_cast<unsigned short>(N);
@@ -159,13 +149,13 @@ int tools::runLsp(const Args &A) {
       continue;
     }
     if (Value("--clientProcessId", V)) {
-      if (!parseUnsigned(V, N) || N == 0 || N > INT_MAX)
+      if (!tools::parseUnsigned(V, N) || N == 0 || N > INT_MAX)
         return usageError("bad --clientProcessId '" + std::string(V) + "'");
       Opts.ClientProcessId = static_cast<int64_t>(N);
       continue;
     }
     if (Value("--jobs", V) || Value("-j", V)) {
-      if (!parseUnsigned(V, N) || N == 0 || N > 256)
+      if (!tools::parseUnsigned(V, N) || N == 0 || N > 256)
         return usageError("--jobs needs a number from 1 to 256");
       Opts.WorkerThreads = static_cast<unsigned>(N);
       continue;
@@ -184,7 +174,7 @@ int tools::runLsp(const Args &A) {
       continue;
     }
     if (Value("--jit-timeout", V)) {
-      if (!parseUnsigned(V, N) || N == 0 || N > 3600)
+      if (!tools::parseUnsigned(V, N) || N == 0 || N > 3600)
         return usageError("--jit-timeout needs a number of seconds from 1 to 3600");
       Opts.JitTimeoutSeconds = static_cast<unsigned>(N);
       continue;
@@ -211,7 +201,7 @@ int tools::runLsp(const Args &A) {
       continue;
     }
     if (Value("--max-message-bytes", V)) {
-      if (!parseUnsigned(V, N) || N == 0)
+      if (!tools::parseUnsigned(V, N) || N == 0)
         return usageError("bad --max-message-bytes");
       Opts.Transport.MaxMessageBytes = static_cast<size_t>(N);
       continue;
