@@ -19,52 +19,15 @@ tier's debounce (50-200 ms: the document's last JIT run time, clamped).
 
     bench/lsp/jit_keystroke.py TESSEL FILE [--edits=N] [--arch=sm_90]
 """
-import json
+import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
-
-class Server:
-    def __init__(self, tessel, arch, log):
-        self.p = subprocess.Popen([tessel, "lsp", "-j", "2", "--log=verbose", "--arch=" + arch],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
-        self.next_id = 100
-
-    def send(self, msg):
-        body = json.dumps(msg).encode()
-        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.p.stdin.flush()
-
-    def read(self):
-        header = b""
-        while not header.endswith(b"\r\n\r\n"):
-            c = self.p.stdout.read(1)
-            if not c:
-                raise RuntimeError("the server ended")
-            header += c
-        n = int(re.search(rb"Content-Length: (\d+)", header).group(1))
-        m = json.loads(self.p.stdout.read(n))
-        if "method" in m and "id" in m:  # a request of the server's: answer it
-            self.send({"jsonrpc": "2.0", "id": m["id"], "result": None})
-        return m
-
-    def wait_for(self, pred, timeout):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            m = self.read()
-            if pred(m):
-                return m
-        raise RuntimeError("timed out")
-
-    def call(self, method, params):
-        self.next_id += 1
-        rid = self.next_id
-        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        return self.wait_for(lambda m: m.get("id") == rid and "method" not in m, 120)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lspclient import Server  # noqa: E402
 
 
 def is_refresh(m):
@@ -99,8 +62,8 @@ def main(argv):
     lines = text.split("\n")
     uri = "file:///bench/jit_keystroke.py"
     log = tempfile.NamedTemporaryFile("w+", prefix="tessel-jit-bench-", suffix=".log")
-    s = Server(tessel, arch, log)
-    s.call("initialize", {"capabilities": {"workspace": {"codeLens": {"refreshSupport": True}}}})
+    s = Server([tessel, "lsp", "-j", "2", "--log=verbose", "--arch=" + arch], stderr=log)
+    s.call("initialize", {"capabilities": {"workspace": {"codeLens": {"refreshSupport": True}}}}, timeout=120)
     s.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
     t0 = time.monotonic()
     s.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
@@ -109,7 +72,7 @@ def main(argv):
     cold = time.monotonic() - t0
     # Kernels whose launch cannot be planned (a constexpr no config or launch
     # site fixes) are not compiled: edit the others.
-    r = s.call("textDocument/codeLens", {"textDocument": {"uri": uri}})
+    r = s.call("textDocument/codeLens", {"textDocument": {"uri": uri}}, timeout=120)
     compiled_lines = {l["range"]["start"]["line"] for l in r.get("result") or [] if "regs" in l["command"]["title"]}
     chosen = {name for name, def_line, _ in kernels_of(lines) if def_line in compiled_lines}
     kernels = kernels_of(lines)
@@ -131,7 +94,7 @@ def main(argv):
                                                "text": "    bench_edit = %d\n" % version}]}})
         s.wait_for(is_refresh, 120)
         t_refresh = time.monotonic() - t0
-        r = s.call("textDocument/codeLens", {"textDocument": {"uri": uri}})
+        r = s.call("textDocument/codeLens", {"textDocument": {"uri": uri}}, timeout=120)
         t_lens = time.monotonic() - t0
         titles = [l["command"]["title"] for l in r.get("result") or []
                   if l["range"]["start"]["line"] == def_line]
@@ -144,9 +107,7 @@ def main(argv):
         built = re.findall(r"built %s v%d in (\d+) us" % (re.escape(uri), version), open(log.name).read())
         front_ms = sum(int(us) for us in built) / 1000
         rows.append((name, t_refresh * 1000, t_lens * 1000, compiled, ok, compile_ms, front_ms))
-    s.call("shutdown", None)
-    s.send({"jsonrpc": "2.0", "method": "exit"})
-    s.p.wait(timeout=30)
+    s.close()
     print("file: %s (%d lines, %d @jit kernels, %d with a launch the JIT can plan); cold: all compiled in %.1f s" %
           (path, len(text.split("\n")), len(kernels_of(text.split("\n"))), len(chosen), cold))
     print("%-22s %10s %10s %10s %10s  %s" % ("edited kernel", "refresh", "lens", "front end", "compiles",

@@ -7,43 +7,13 @@ requests, just after `(` or `,` for signature help and completion) and times eac
 
     bench/lsp/request_latency.py TESSEL FILE [--n=100]
 """
-import json
+import os
 import re
-import subprocess
 import sys
 import time
 
-
-class Server:
-    def __init__(self, tessel):
-        self.p = subprocess.Popen([tessel, "lsp", "--log=error"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self.next_id = 100
-
-    def send(self, msg):
-        body = json.dumps(msg).encode()
-        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.p.stdin.flush()
-
-    def read(self):
-        header = b""
-        while not header.endswith(b"\r\n\r\n"):
-            header += self.p.stdout.read(1)
-        n = int(re.search(rb"Content-Length: (\d+)", header).group(1))
-        return json.loads(self.p.stdout.read(n))
-
-    def call(self, method, params):
-        self.next_id += 1
-        rid = self.next_id
-        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        while True:
-            m = self.read()
-            if m.get("id") == rid and "method" not in m:
-                return m
-
-
-def percentile(xs, q):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lspclient import Server, percentile  # noqa: E402
 
 
 def main(argv):
@@ -55,7 +25,7 @@ def main(argv):
     text = open(path, encoding="utf-8").read()
     lines = text.split("\n")
     uri = "file:///bench/latency.py"
-    s = Server(tessel)
+    s = Server([tessel, "lsp", "--log=error"])
     s.call("initialize", {"capabilities": {}})
     s.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
     s.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
@@ -102,9 +72,7 @@ def main(argv):
             s.call(method, p)
             times.append((time.perf_counter() - t) * 1000)
         print(f"| {name} | {percentile(times, 0.5):.2f} ms | {percentile(times, 0.99):.2f} ms | {max(times):.2f} ms |")
-    s.call("shutdown", None)
-    s.send({"jsonrpc": "2.0", "method": "exit"})
-    s.p.wait()
+    s.close(timeout=None)
 
 
 if __name__ == "__main__":

@@ -24,59 +24,13 @@ Three figures, each from a fresh `tessel lsp` over stdio:
     bench/lsp/workspace_bench.py TESSEL rename-at /work/corpus/FlagOpen+FlagGems \
         src/flag_gems/fused/weight_norm.py tle.program_id --n=50
 """
-import json
 import os
-import re
-import subprocess
 import sys
 import tempfile
 import time
 
-
-class Server:
-    def __init__(self, tessel):
-        self.p = subprocess.Popen([tessel, "lsp", "--log=error"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self.next_id = 100
-        self.backlog = []
-
-    def send(self, msg):
-        body = json.dumps(msg).encode()
-        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.p.stdin.flush()
-
-    def read(self):
-        header = b""
-        while not header.endswith(b"\r\n\r\n"):
-            c = self.p.stdout.read(1)
-            if not c:
-                raise RuntimeError("server exited")
-            header += c
-        n = int(re.search(rb"Content-Length: (\d+)", header).group(1))
-        m = json.loads(self.p.stdout.read(n))
-        # Answer the server's own requests (progress tokens, registrations).
-        if "method" in m and "id" in m:
-            self.send({"jsonrpc": "2.0", "id": m["id"], "result": None})
-        return m
-
-    def call(self, method, params):
-        self.next_id += 1
-        rid = self.next_id
-        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        while True:
-            m = self.read()
-            if m.get("id") == rid and "method" not in m:
-                return m
-
-    def wait_for(self, pred):
-        while True:
-            m = self.read()
-            if pred(m):
-                return m
-
-    def close(self):
-        self.call("shutdown", None)
-        self.send({"jsonrpc": "2.0", "method": "exit"})
-        self.p.wait(timeout=30)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lspclient import Server, percentile  # noqa: E402
 
 
 def uri(path):
@@ -89,15 +43,10 @@ def init(s, folder):
     s.call("initialize", {"capabilities": caps, "workspaceFolders": [{"uri": uri(folder), "name": "w"}]})
 
 
-def percentile(xs, q):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
-
-
 def bench_index(tessel, folders):
     for folder in folders:
         folder = os.path.abspath(folder)
-        s = Server(tessel)
+        s = Server([tessel, "lsp", "--log=error"])
         init(s, folder)
         start = time.perf_counter()
         s.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
@@ -193,7 +142,7 @@ def time_rename(s, path, line, col, n, new_name):
 def bench_rename(tessel, n):
     with tempfile.TemporaryDirectory() as root:
         make_project(root)
-        s = Server(tessel)
+        s = Server([tessel, "lsp", "--log=error"])
         init(s, root)
         s.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
         user = os.path.join(root, "pkg", "user_00.py")
@@ -208,7 +157,7 @@ def bench_rename(tessel, n):
 def bench_rename_at(tessel, folder, rel, word, n):
     folder = os.path.abspath(folder)
     path = os.path.join(folder, rel)
-    s = Server(tessel)
+    s = Server([tessel, "lsp", "--log=error"])
     init(s, folder)
     s.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
     open_doc(s, path)
@@ -224,7 +173,7 @@ def bench_rename_at(tessel, folder, rel, word, n):
 def bench_helper(tessel, n):
     with tempfile.TemporaryDirectory() as root:
         make_project(root)
-        s = Server(tessel)
+        s = Server([tessel, "lsp", "--log=error"])
         init(s, root)
         s.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
         helper = os.path.join(root, "pkg", "helpers.py")
@@ -261,7 +210,7 @@ def bench_keys(tessel, folder, rel, n):
     line = [i for i, l in enumerate(lines) if "tl." in l][0]
     end = len(lines[line])
     for with_folder in (True, False):
-        s = Server(tessel)
+        s = Server([tessel, "lsp", "--log=error"])
         caps = {"window": {"workDoneProgress": True}}
         params = {"capabilities": caps}
         if with_folder:
