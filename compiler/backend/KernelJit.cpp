@@ -38,8 +38,8 @@ static bool hasDot(const ir::Block &B) {
 /// Triton's options for F. The divisibility is the usual launch's (every
 /// pointer 16-byte aligned: codegen::defaultDivisibility) and the request's
 /// ints that are multiples of 16, both in the cache key.
-codegen::CodegenOptions codegenOptions(const ir::Function &F, const sema::LoweringRequest &R,
-                                       const KernelJitOptions &Opts) {
+static codegen::CodegenOptions codegenOptions(const ir::Function &F, const sema::LoweringRequest &R,
+                                              const KernelJitOptions &Opts) {
   codegen::CodegenOptions C;
   C.Arch = int(Opts.Arch.Capability);
   C.NumWarps = int(R.NumWarps);
@@ -95,7 +95,7 @@ KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const 
                           const KernelJitOptions &Opts) {
   KernelJitResult R;
   std::optional<CacheKey> Key;
-  if (Opts.Cache) {
+  if (Opts.Cache && Opts.Backend) {
     auto T0 = std::chrono::steady_clock::now();
     Key = jitCacheKey(File, Info, Request, Opts);
     if (Key)
@@ -128,7 +128,7 @@ KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const 
   R.Times.push_back({"llvm-ir", msSince(T1)});
   for (Problem &P : C.Problems)
     R.Problems.push_back(std::move(P));
-  if (!C.Module)
+  if (!C.Module || !Opts.Backend)
     return R;
   LaunchShape Launch{C.ABI.ThreadsPerBlock, C.ABI.SharedBytes};
   llvm::Expected<CompiledKernel> K = [&]() -> llvm::Expected<CompiledKernel> {

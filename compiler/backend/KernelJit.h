@@ -16,7 +16,6 @@
 #include "compiler/backend/CompileCache.h"
 #include "compiler/backend/Jit.h"
 #include "compiler/backend/JitWorker.h"
-#include "compiler/codegen/Codegen.h"
 #include "compiler/frontend/Discovery.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/sema/Lowering.h"
@@ -31,7 +30,11 @@ namespace tessel::backend {
 
 struct KernelJitOptions {
   GpuArch Arch;
-  bool Assemble = true;  ///< false: stop at PTX
+  bool Assemble = true; ///< false: stop at PTX
+  /// false: stop once the LLVM module is built and verified (no libdevice,
+  /// O3, NVPTX or assembler; no cache; the result has no Kernel). What a
+  /// fuzz target of the code generator asks for.
+  bool Backend = true;
   bool KeepLlvm = false; ///< keep the optimized LLVM IR text
   /// `triton.Config(maxnreg=...)` of the config being compiled.
   std::optional<int64_t> MaxNReg;
@@ -70,11 +73,6 @@ struct KernelJitResult {
 /// constexpr).
 std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &Info,
                                     const sema::LoweringRequest &Request, const KernelJitOptions &Opts);
-
-/// The code generator's options for F, lowered from Request, under Opts
-/// (what jitKernel passes to codegen::emitLLVM, line tables aside).
-codegen::CodegenOptions codegenOptions(const ir::Function &F, const sema::LoweringRequest &Request,
-                                       const KernelJitOptions &Opts);
 
 KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const sema::LoweringRequest &Request,
                           const KernelJitOptions &Opts);
