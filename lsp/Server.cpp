@@ -851,9 +851,8 @@ void LanguageServer::onJitFindings(const DocumentSnapshot &Doc, const std::vecto
     auto IsTS404 = [](const json &D) { return D.value("code", json()) == "TS404"; };
     json Diags = json::array();
     for (const json &D : It->second.Front) {
-      bool Replaced = IsTS404(D) && std::any_of(Jits.begin(), Jits.end(), [&](const json &J) {
-                        return IsTS404(J) && J["range"] == D["range"];
-                      });
+      bool Replaced = IsTS404(D) && std::any_of(Jits.begin(), Jits.end(),
+                                                [&](const json &J) { return IsTS404(J) && J["range"] == D["range"]; });
       if (!Replaced)
         Diags.push_back(D);
     }

@@ -84,7 +84,7 @@ struct KernelAnalysis {
   std::vector<ValueFact> Values;
   std::vector<MemoryAccess> Accesses;
   std::vector<DotFact> Dots;
-  int64_t NumWarps = 4; ///< the specialization's num_warps
+  int64_t NumWarps = 4;   ///< the specialization's num_warps
   bool Completed = false; ///< false when an error stopped the walk early
 };
 

@@ -86,8 +86,8 @@ std::optional<Finding> checkSharedMemoryBound(const sema::KernelAnalysis &Kernel
   if (!Worst || WorstBytes <= Limit)
     return std::nullopt;
   // Triton's words (runtime/errors.py) with "at least", then what takes it.
-  std::string Msg = std::string(BoundPrefix) + std::to_string(WorstBytes) + ", Hardware limit: " +
-                    std::to_string(Limit) +
+  std::string Msg = std::string(BoundPrefix) + std::to_string(WorstBytes) +
+                    ", Hardware limit: " + std::to_string(Limit) +
                     ". Reducing block sizes or `num_stages` may help. Whatever the pointers' element types (sm_" +
                     std::to_string(Arch) + "):";
   for (size_t I = 0; I < WorstParts.size(); ++I)
@@ -107,7 +107,8 @@ std::optional<Finding> checkSharedMemoryBound(const sema::KernelAnalysis &Kernel
 
 void preferExactSharedMemory(std::vector<Finding> &Findings) {
   auto IsBound = [](const Finding &F) {
-    return F.Id == DiagId::SharedMemoryOveruse && std::string_view(F.Message).substr(0, BoundPrefix.size()) == BoundPrefix;
+    return F.Id == DiagId::SharedMemoryOveruse &&
+           std::string_view(F.Message).substr(0, BoundPrefix.size()) == BoundPrefix;
   };
   std::vector<SourceRange> Exact;
   for (const Finding &F : Findings)

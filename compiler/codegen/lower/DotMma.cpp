@@ -166,8 +166,8 @@ bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
 
   // 1. Stage both operands.
   uint64_t ABytes = static_cast<uint64_t>(M * K) * EA, BBytes = static_cast<uint64_t>(K * N) * EBt;
-  std::string AWhat = "operand a of tl.dot, " + LoweringContext::tileString(AS, AE), BWhat = "operand b of tl.dot, " +
-                                                                                          LoweringContext::tileString(BS, BE);
+  std::string AWhat = "operand a of tl.dot, " + LoweringContext::tileString(AS, AE),
+              BWhat = "operand b of tl.dot, " + LoweringContext::tileString(BS, BE);
   if (SA.Scalar != AE.Scalar)
     AWhat += " as " + std::string(shortName(SA.Scalar));
   if (SB.Scalar != BE.Scalar)

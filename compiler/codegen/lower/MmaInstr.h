@@ -55,7 +55,7 @@ enum class MmaFlavor {
 
 struct MmaInstr {
   MmaFlavor Flavor = MmaFlavor::F16;
-  int64_t K = 16;        ///< k of one instruction
+  int64_t K = 16;                                                  ///< k of one instruction
   ScalarKind StageA = ScalarKind::FP16, StageB = ScalarKind::FP16; ///< element types in shared memory
   std::string AType, BType; ///< PTX operand types: f16, bf16, tf32, s8, e4m3, e5m2
   bool IntAcc = false;      ///< s32 accumulators (int8)

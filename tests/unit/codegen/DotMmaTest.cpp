@@ -33,7 +33,8 @@ def k(a_ptr, b_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
     rk = tl.arange(0, K)
     a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
     b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
-    c = tl.dot(a, b)" + Extra + R"()
+    c = tl.dot(a, b)" +
+                    Extra + R"()
     tl.store(out_ptr + rm[:, None] * N + rn[None, :], c)
 )";
   LoweringRequest R;
@@ -94,8 +95,7 @@ TEST(DotMma, Fp8IsNativeFromSm89AndFp16Before) {
   EXPECT_EQ(countMatches(H.Ptx, R"(mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e4m3\.e4m3\.f32)"), 2) << H.Ptx;
   Compiled Mixed = compileDot(ScalarKind::FP8E5, ScalarKind::FP8E4NV, ScalarKind::FP32, 90);
   ASSERT_EQ(Mixed.Error, "");
-  EXPECT_EQ(countMatches(Mixed.Ptx, R"(mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e5m2\.e4m3\.f32)"), 2)
-      << Mixed.Ptx;
+  EXPECT_EQ(countMatches(Mixed.Ptx, R"(mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e5m2\.e4m3\.f32)"), 2) << Mixed.Ptx;
   // sm_80 has no fp8 mma: the operands are widened to fp16 (exact) as Triton
   // does, and so are the formats mma.sync never takes (fp8e4b15).
   for (ScalarKind K : {ScalarKind::FP8E4NV, ScalarKind::FP8E5}) {
