@@ -164,7 +164,8 @@ class Suite:
             insts = j["instances"]
             gpu_err = [i["gpu"]["error"] for i in insts if i.get("gpu") and i["gpu"].get("error")]
             differ = [i for i in insts if i.get("gpu") and any(o["mismatches"] for o in i["gpu"]["outputs"])]
-            worst = max((o.get("maxRelError") or 0 for i in insts if i.get("gpu") for o in i["gpu"]["outputs"]), default=0)
+            rels = [o.get("maxRelError") or 0 for i in insts if i.get("gpu") for o in i["gpu"]["outputs"]]
+            worst = max(rels, default=0)
             result = (f"{len(insts)} instance(s): {len(insts) - len(differ) - len(gpu_err)} match the interpreter, "
                       f"{len(differ)} differ, {len(gpu_err)} GPU errors; largest relative difference {worst:.2g}")
             if gpu_err:
