@@ -59,7 +59,9 @@ std::optional<Tile> rematerialize(LoweringContext &C, const ir::Value *V, const 
   if (Prev != C.WantedOverride.end())
     Before = Prev->second;
   C.WantedOverride[V] = L;
+  llvm::DebugLoc Loc = C.B.getCurrentDebugLocation();
   C.lowerOp(*D);
+  C.B.SetCurrentDebugLocation(Loc);
   Tile T = C.get(V);
   if (Before)
     C.WantedOverride[V] = *Before;
