@@ -67,7 +67,7 @@ struct CodegenOptions {
   /// Loops whose loads feed a tensor-core dot keep num_stages - 1 iterations
   /// of cp.async copies in flight (Pipeliner.h); 1 or less: none.
   int NumStages = 3;
-  int NumCTAs = 1;   ///< only 1 is supported
+  int NumCTAs = 1; ///< only 1 is supported
   /// `triton.Config(maxnreg=...)`: becomes `.maxnreg`.
   std::optional<int> MaxNReg;
   /// Parameters (by name) Triton's specialization marks divisible by 16

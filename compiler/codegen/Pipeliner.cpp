@@ -210,8 +210,9 @@ struct LoopPlanner {
   }
 };
 
-void planBlock(const ir::Block &Blk, const LayoutPlan &Plan, const std::unordered_map<const ir::Value *, unsigned> &Uses,
-               unsigned NumWarps, int NumStages, int Arch, PipelinePlan &Out) {
+void planBlock(const ir::Block &Blk, const LayoutPlan &Plan,
+               const std::unordered_map<const ir::Value *, unsigned> &Uses, unsigned NumWarps, int NumStages, int Arch,
+               PipelinePlan &Out) {
   for (const auto &O : Blk.ops()) {
     for (const auto &R : O->regions())
       planBlock(*R, Plan, Uses, NumWarps, NumStages, Arch, Out);
@@ -228,8 +229,7 @@ void planBlock(const ir::Block &Blk, const LayoutPlan &Plan, const std::unordere
 }
 } // namespace
 
-PipelinePlan planPipelines(const ir::Function &F, const LayoutPlan &Plan, unsigned NumWarps, int NumStages,
-                           int Arch) {
+PipelinePlan planPipelines(const ir::Function &F, const LayoutPlan &Plan, unsigned NumWarps, int NumStages, int Arch) {
   PipelinePlan Out;
   if (NumStages < 2 || Arch < 80)
     return Out;

@@ -94,8 +94,7 @@ struct PipelinePlan {
 bool pureRegisterOp(const ir::Op &O);
 
 /// The loops of F to pipeline under NumStages on Arch (see the file comment).
-PipelinePlan planPipelines(const ir::Function &F, const LayoutPlan &Plan, unsigned NumWarps, int NumStages,
-                           int Arch);
+PipelinePlan planPipelines(const ir::Function &F, const LayoutPlan &Plan, unsigned NumWarps, int NumStages, int Arch);
 
 } // namespace tessel::codegen
 

@@ -128,8 +128,8 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
       Mask = C.getAs(PL.Load->mask(), L);
     llvm::Value *Base = stageBase(C, Rings[I], Slot);
     unsigned Bytes = PL.Vector * 2;
-    std::string Asm = std::string("@$3 cp.async.") + (Bytes == 16 ? "cg" : "ca") + ".shared.global [ $0 + 0 ], [ $1 + 0 ], " +
-                      std::to_string(Bytes) + ", $2;";
+    std::string Asm = std::string("@$3 cp.async.") + (Bytes == 16 ? "cg" : "ca") +
+                      ".shared.global [ $0 + 0 ], [ $1 + 0 ], " + std::to_string(Bytes) + ", $2;";
     for (unsigned G = 0; G < L.numRegs(); G += PL.Vector) {
       llvm::Value *Idx = mmaSwizzle(C, C.coord(L, G, 0), C.coord(L, G, 1), PL.Cols);
       llvm::Value *Size = Mask ? B.CreateSelect(Mask->Regs[G], C.i32(Bytes), C.i32(0)) : C.i32(Bytes);

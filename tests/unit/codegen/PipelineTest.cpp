@@ -163,10 +163,10 @@ LoweringRequest tutorialRequest(double Other, bool Reuse, bool UnitStride = true
   R.Constexprs["BLOCK_K"] = PyValue::integer(32);
   R.Constexprs["OTHER"] = PyValue::floating(Other);
   R.Constexprs["REUSE"] = PyValue::boolean(Reuse);
-  R.ArgTypes = {{"a_ptr", ElemType{ScalarKind::FP16, 1}},    {"b_ptr", ElemType{ScalarKind::FP16, 1}},
-                {"c_ptr", ElemType{ScalarKind::FP16, 1}},    {"M", ElemType{ScalarKind::I32}},
-                {"N", ElemType{ScalarKind::I32}},            {"K", ElemType{ScalarKind::I32}},
-                {"stride_am", ElemType{ScalarKind::I32}},    {"stride_bk", ElemType{ScalarKind::I32}},
+  R.ArgTypes = {{"a_ptr", ElemType{ScalarKind::FP16, 1}}, {"b_ptr", ElemType{ScalarKind::FP16, 1}},
+                {"c_ptr", ElemType{ScalarKind::FP16, 1}}, {"M", ElemType{ScalarKind::I32}},
+                {"N", ElemType{ScalarKind::I32}},         {"K", ElemType{ScalarKind::I32}},
+                {"stride_am", ElemType{ScalarKind::I32}}, {"stride_bk", ElemType{ScalarKind::I32}},
                 {"stride_cm", ElemType{ScalarKind::I32}}};
   if (UnitStride)
     R.EqualToOne.insert("stride_ak");
