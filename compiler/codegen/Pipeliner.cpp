@@ -219,8 +219,12 @@ void planBlock(const ir::Block &Blk, const LayoutPlan &Plan,
     const auto *For = ir::dyn_cast<ir::ForOp>(O.get());
     if (!For)
       continue;
+    // tl.range's num_stages wins over the kernel's, as in Triton.
+    int Stages = For->numStages() ? static_cast<int>(For->numStages()) : NumStages;
+    if (Stages < 2)
+      continue;
     LoopPlanner LP{*For, Plan, Uses, NumWarps, Arch, {}};
-    if (std::optional<LoopPipeline> P = LP.plan(NumStages)) {
+    if (std::optional<LoopPipeline> P = LP.plan(Stages)) {
       for (const PipelinedLoad &L : P->Loads)
         Out.LoadLoop[L.Load] = For;
       Out.Loops.emplace(For, std::move(*P));
@@ -231,7 +235,7 @@ void planBlock(const ir::Block &Blk, const LayoutPlan &Plan,
 
 PipelinePlan planPipelines(const ir::Function &F, const LayoutPlan &Plan, unsigned NumWarps, int NumStages, int Arch) {
   PipelinePlan Out;
-  if (NumStages < 2 || Arch < 80)
+  if (Arch < 80)
     return Out;
   std::unordered_map<const ir::Value *, unsigned> Uses;
   countUses(F.body(), Uses);

@@ -15,7 +15,8 @@
 ///
 /// A load is pipelined when all of these hold, else the loop is lowered as
 /// before (never an error):
-///  - num_stages >= 2 and Arch >= 80;
+///  - num_stages >= 2 (the loop's `tl.range(..., num_stages=N)` when it gives
+///    one, as in Triton, else the kernel's) and Arch >= 80;
 ///  - its only use is operand a or b of a dot in the loop's body (not in a
 ///    nested region) that runs on tensor cores (usesMma) with the
 ///    accumulator layout, on 16-bit operands;
