@@ -258,8 +258,8 @@ static void dropRegionLocals(std::map<std::string, Value> &Vars, const std::map<
     It = Before.count(It->first) ? std::next(It) : Vars.erase(It);
 }
 
-void KernelChecker::lowerRangeFor(const ForStmt *S, std::vector<Value> Bounds, ScalarKind IndVar,
-                                  SourceRange KeywordR, int64_t NumStages) {
+void KernelChecker::lowerRangeFor(const ForStmt *S, std::vector<Value> Bounds, ScalarKind IndVar, SourceRange KeywordR,
+                                  int64_t NumStages) {
   const auto *Call = cast<CallExpr>(S->Iter);
   TileType T{ElemType{IndVar}, {}};
   if (Bounds.empty() || Bounds.size() > 3 || Bounds.size() != Call->Args.size()) {

@@ -9,9 +9,9 @@
 /// every autotune config, for sm_80 and sm_90, copies its operands with
 /// `cp.async.cg` 16 bytes at a time, commits one group per iteration and
 /// waits for num_stages - 2 of them; its shared memory is then Triton's
-/// mma.sync figure, (num_stages - 1) x (BM·BK + BK·BN) x 2 bytes. num_stages
-/// = 1, a load with a nonzero `other`, a load whose tile has another use,
-/// or scalar accesses give the unpipelined code (no cp.async).
+/// mma.sync figure, (num_stages - 1) x (BM·BK + BK·BN) x 2 bytes; a loop's
+/// `tl.range(num_stages=)` overrides the kernel's. num_stages = 1, a load with a nonzero `other`, a load whose tile has
+/// another use, or scalar accesses give the unpipelined code (no cp.async).
 //===----------------------------------------------------------------------===//
 #include "CodegenTestSupport.h"
 
@@ -189,6 +189,28 @@ TEST(Pipeline, CarriedPointersAreAdvancedAhead) {
     EXPECT_EQ(countMatches(C.Ptx, CpAsync16), 12) << C.Ptx.substr(0, 4000);
     EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.wait_group 1;)"), 1);
     EXPECT_EQ(C.ABI.SharedBytes, 2u * (64 * 32 + 32 * 64) * 2);
+  }
+}
+
+TEST(Pipeline, RangeNumStagesOverridesTheKernels) {
+  // The kernel's num_stages is 3; the loop's tl.range says otherwise.
+  std::string Src = Tutorial;
+  std::string Loop = "for k in range(0, tl.cdiv(K, BLOCK_K)):";
+  size_t At = Src.find(Loop);
+  ASSERT_NE(At, std::string::npos);
+  for (int Stages : {4, 1}) {
+    std::string S = Src;
+    S.replace(At, Loop.size(), "for k in tl.range(0, tl.cdiv(K, BLOCK_K), num_stages=" + std::to_string(Stages) + "):");
+    SnippetKernel K = parseSnippet(S);
+    Compiled C = compileRequest(*K.File, K.Info, tutorialRequest(0.0, false), 80, /*Assemble=*/true);
+    ASSERT_EQ(C.Error, "");
+    if (Stages == 1) {
+      EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async)"), 0);
+      continue;
+    }
+    EXPECT_EQ(countMatches(C.Ptx, CpAsync16), 16);
+    EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.wait_group 2;)"), 1);
+    EXPECT_EQ(C.ABI.SharedBytes, 3u * (64 * 32 + 32 * 64) * 2);
   }
 }
 
