@@ -75,19 +75,30 @@ void countUses(const ir::Block &Blk, std::unordered_map<const ir::Value *, unsig
   }
 }
 
+/// Bytes of one element of load Ld's tile in memory; 0 for pointers and i1.
+unsigned elemBytes(const ir::LoadOp &Ld) {
+  ElemType E = Ld.result()->type().Elem;
+  if (E.isPointer() || E.Scalar == ScalarKind::I1)
+    return 0;
+  return static_cast<unsigned>(std::max(0, bitWidth(E.Scalar) / 8));
+}
+
 /// Elements per cp.async of load Ld's access, or 0 when it cannot be one
-/// (see Pipeliner.h).
+/// (see Pipeliner.h): vectors along the last dimension (the stage's
+/// row-major one), 4, 8 or 16 bytes, each starting at a multiple of its
+/// width.
 unsigned copyVector(const ir::LoadOp &Ld, const MemAccess &A) {
   const LinearLayout &L = A.Layout;
-  if (L.rank() != 2 || A.Blocked.Order.empty() || A.Blocked.Order[0] != 1)
+  if (L.rank() < 1 || A.Blocked.Order.empty() || A.Blocked.Order[0] != L.rank() - 1)
     return 0;
+  unsigned Last = L.rank() - 1;
   unsigned Vec = std::min<unsigned>(A.Vector, L.numRegs());
-  unsigned Bytes = Vec * 2;
-  if (Ld.result()->type().Elem.isPointer() || (Bytes != 4 && Bytes != 8 && Bytes != 16))
+  unsigned Bytes = Vec * elemBytes(Ld);
+  if (Bytes != 4 && Bytes != 8 && Bytes != 16)
     return 0;
-  if (L.contiguousRegs(1) < Vec)
+  if (L.contiguousRegs(Last) < Vec)
     return 0;
-  auto Aligned = [&](const Coord &B) { return B[1] % Vec == 0; };
+  auto Aligned = [&](const Coord &B) { return B[Last] % Vec == 0; };
   unsigned VecBits = static_cast<unsigned>(__builtin_ctz(Vec));
   for (size_t I = VecBits; I < L.Reg.size(); ++I)
     if (!Aligned(L.Reg[I]))
@@ -160,10 +171,40 @@ struct LoopPlanner {
     if (A == Plan.Access.end())
       return std::nullopt;
     unsigned Vec = copyVector(*Ld, A->second);
-    if (!Vec)
+    if (!Vec || elemBytes(*Ld) != 2)
       return std::nullopt;
     const auto &S = V->type().Shape;
-    return PipelinedLoad{Ld, &Dot, Operand, S[0], S[1], Vec};
+    return PipelinedLoad{Ld, &Dot, Operand, S[0], S[1], Vec, static_cast<uint64_t>(S[0] * S[1]) * 2};
+  }
+
+  /// A load of a tl.range loop read back into registers.
+  std::optional<PipelinedLoad> rangeCandidate(const ir::LoadOp &Ld) {
+    if (Ld.isVolatile())
+      return std::nullopt;
+    auto A = Plan.Access.find(&Ld);
+    if (A == Plan.Access.end())
+      return std::nullopt;
+    unsigned Vec = copyVector(Ld, A->second);
+    std::optional<int64_t> N = Ld.result()->type().numel();
+    if (!Vec || !N)
+      return std::nullopt;
+    PipelinedLoad PL{&Ld, nullptr, 0, 0, 0, Vec, static_cast<uint64_t>(*N) * elemBytes(Ld)};
+    return PL;
+  }
+
+  /// Adds PL when the producer can compute its operands.
+  bool take(const PipelinedLoad &PL, LoopPipeline &LP, std::set<const ir::Op *> &Slice, std::set<unsigned> &Carried) {
+    // A load whose operands the producer cannot compute stays as it is;
+    // what its slice added is dropped with it.
+    std::set<const ir::Op *> S = Slice;
+    std::set<unsigned> C = Carried;
+    for (const ir::Value *V : PL.Load->operands())
+      if (!slice(V, S, C))
+        return false;
+    Slice = std::move(S);
+    Carried = std::move(C);
+    LP.Loads.push_back(PL);
+    return true;
   }
 
   std::optional<LoopPipeline> plan(int NumStages) {
@@ -182,24 +223,20 @@ struct LoopPlanner {
       const auto &AS = Dot->a()->type().Shape, &BS = Dot->b()->type().Shape;
       if (!(Plan.wanted(Dot->result()) == mmaAccumulatorLayout(AS[0], BS[1], NumWarps)))
         continue;
-      for (unsigned Operand : {0u, 1u}) {
-        std::optional<PipelinedLoad> PL = candidate(*Dot, Operand);
-        if (!PL)
-          continue;
-        // A load whose operands the producer cannot compute stays as it is;
-        // what its slice added is dropped with it.
-        std::set<const ir::Op *> S = Slice;
-        std::set<unsigned> C = Carried;
-        bool Ok = true;
-        for (const ir::Value *V : PL->Load->operands())
-          Ok = Ok && slice(V, S, C);
-        if (!Ok)
-          continue;
-        Slice = std::move(S);
-        Carried = std::move(C);
-        LP.Loads.push_back(*PL);
-      }
+      for (unsigned Operand : {0u, 1u})
+        if (std::optional<PipelinedLoad> PL = candidate(*Dot, Operand))
+          take(*PL, LP, Slice, Carried);
     }
+    // tl.range(num_stages=) loops: the other loads too, read back.
+    if (For.numStages() >= 2)
+      for (const auto &O : Body->ops()) {
+        const auto *Ld = ir::dyn_cast<ir::LoadOp>(O.get());
+        bool Taken =
+            std::any_of(LP.Loads.begin(), LP.Loads.end(), [&](const PipelinedLoad &L) { return L.Load == Ld; });
+        if (Ld && !Taken)
+          if (std::optional<PipelinedLoad> PL = rangeCandidate(*Ld))
+            take(*PL, LP, Slice, Carried);
+      }
     if (LP.Loads.empty())
       return std::nullopt;
     for (const auto &O : Body->ops())
@@ -232,6 +269,16 @@ void planBlock(const ir::Block &Blk, const LayoutPlan &Plan,
   }
 }
 } // namespace
+
+const PipelinedLoad *PipelinePlan::load(const ir::Op &Load) const {
+  auto It = LoadLoop.find(&Load);
+  if (It == LoadLoop.end())
+    return nullptr;
+  for (const PipelinedLoad &PL : Loops.at(It->second).Loads)
+    if (PL.Load == &Load)
+      return &PL;
+  return nullptr;
+}
 
 PipelinePlan planPipelines(const ir::Function &F, const LayoutPlan &Plan, unsigned NumWarps, int NumStages, int Arch) {
   PipelinePlan Out;

@@ -13,6 +13,11 @@
 /// (lower/Pipeline.cpp) emits the prologue, the ring and the waits; this
 /// file only says which loops and loads, and is LLVM-free.
 ///
+/// A loop written `tl.range(..., num_stages=N)` also pipelines its other
+/// loads, as Triton does (fused softmax's row): each gets a row-major ring
+/// of N - 1 stages that the load then reads back into its registers, where
+/// `other` replaces the masked lanes (any `other`, any consumer).
+///
 /// A load is pipelined when all of these hold, else the loop is lowered as
 /// before (never an error):
 ///  - num_stages >= 2 (the loop's `tl.range(..., num_stages=N)` when it gives
@@ -56,12 +61,16 @@ namespace tessel::codegen {
 /// One load copied ahead into its ring.
 struct PipelinedLoad {
   const ir::LoadOp *Load = nullptr;
+  /// The dot that reads the stage in place (swizzled); null for a load read
+  /// back into registers (row-major stage, tl.range loops).
   const ir::DotOp *Dot = nullptr;
   /// 0: the dot's a ([M, K], Cols = K); 1: its b ([K, N], Cols = N).
   unsigned Operand = 0;
   int64_t Rows = 0, Cols = 0;
   /// Elements per cp.async (4, 8 or 16 bytes' worth).
   unsigned Vector = 1;
+  /// Bytes of one stage.
+  uint64_t StageBytes = 0;
 };
 
 /// One pipelined loop.
@@ -85,7 +94,8 @@ struct PipelinePlan {
     auto It = Loops.find(&For);
     return It == Loops.end() ? nullptr : &It->second;
   }
-  bool pipelined(const ir::Op &Load) const { return LoadLoop.count(&Load) != 0; }
+  /// The plan of pipelined load Load (null when it is not one).
+  const PipelinedLoad *load(const ir::Op &Load) const;
 };
 
 /// Ops the producer may hold: pure, and lowered in registers only (no

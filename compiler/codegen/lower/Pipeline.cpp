@@ -22,7 +22,9 @@
 /// loop (the producer runs past the end, but never touches memory there);
 /// a masked lane gives src-size 0, so cp.async zero-fills its bytes (the
 /// load's `other` is 0). 16-byte copies are `cp.async.cg` (L2 only, as
-/// Triton), 4- and 8-byte ones `cp.async.ca`. The producer's carried values
+/// Triton), 4- and 8-byte ones `cp.async.ca`. A load that feeds no dot (a
+/// tl.range loop's) has a row-major stage and reads it back into its
+/// registers where the load stood, `other` selected in the masked lanes. The producer's carried values
 /// run S - 1 iterations ahead in phis of their own; the body's are
 /// untouched, so the body computes exactly what the unpipelined loop does
 /// and reads the same bytes.
@@ -127,11 +129,11 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
     if (PL.Load->mask())
       Mask = C.getAs(PL.Load->mask(), L);
     llvm::Value *Base = stageBase(C, Rings[I], Slot);
-    unsigned Bytes = PL.Vector * 2;
+    unsigned Bytes = PL.Vector * static_cast<unsigned>(C.memType(E)->getPrimitiveSizeInBits() / 8);
     std::string Asm = std::string("@$3 cp.async.") + (Bytes == 16 ? "cg" : "ca") +
                       ".shared.global [ $0 + 0 ], [ $1 + 0 ], " + std::to_string(Bytes) + ", $2;";
     for (unsigned G = 0; G < L.numRegs(); G += PL.Vector) {
-      llvm::Value *Idx = mmaSwizzle(C, C.coord(L, G, 0), C.coord(L, G, 1), PL.Cols);
+      llvm::Value *Idx = PL.Dot ? mmaSwizzle(C, C.coord(L, G, 0), C.coord(L, G, 1), PL.Cols) : C.linearIndex(L, G);
       llvm::Value *Size = Mask ? B.CreateSelect(Mask->Regs[G], C.i32(Bytes), C.i32(0)) : C.i32(Bytes);
       C.inlineAsm(B.getVoidTy(), Asm, "l,l,r,b,~{memory}", {C.sharedElement(Base, E, Idx), Ptr.Regs[G], Size, Valid});
     }
@@ -141,6 +143,37 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
 
 void waitGroups(LoweringContext &C, unsigned Pending) {
   C.inlineAsm(C.B.getVoidTy(), "cp.async.wait_group " + std::to_string(Pending) + ";", "~{memory}", {});
+}
+
+/// A pipelined load that is no dot operand: its tile read back from this
+/// iteration's stage (where each register's element sits at its row-major
+/// index), `other` in the masked lanes (cp.async zero-filled them).
+void readBack(LoweringContext &C, const ir::LoadOp &Ld, const PipelinedLoad &PL) {
+  llvm::IRBuilder<> &B = C.B;
+  const LinearLayout &L = C.Plan.Access.at(&Ld).Layout;
+  ElemType E = Ld.result()->type().Elem;
+  llvm::Type *MemTy = C.memType(E);
+  llvm::Value *Stage = C.stagedOperand(Ld.result());
+  C.setStagedOperand(Ld.result(), nullptr); // its consumers take the registers
+  std::optional<Tile> Mask, Other;
+  if (Ld.mask() && Ld.other()) {
+    Mask = C.getAs(Ld.mask(), L);
+    Other = C.getAs(Ld.other(), L);
+  }
+  unsigned Bytes = static_cast<unsigned>(MemTy->getPrimitiveSizeInBits() / 8);
+  auto *VT = llvm::FixedVectorType::get(MemTy, PL.Vector);
+  Tile Out{L, {}};
+  for (unsigned G = 0; G < L.numRegs(); G += PL.Vector) {
+    llvm::Value *Ptr = C.sharedElement(Stage, E, C.linearIndex(L, G));
+    llvm::Value *V = B.CreateAlignedLoad(VT, Ptr, llvm::Align(PL.Vector * Bytes));
+    for (unsigned I = 0; I < PL.Vector; ++I) {
+      llvm::Value *R = C.fromMem(B.CreateExtractElement(V, C.i32(I)), E);
+      if (Mask)
+        R = B.CreateSelect(Mask->Regs[G + I], R, Other->Regs[G + I]);
+      Out.Regs.push_back(R);
+    }
+  }
+  C.set(Ld.result(), std::move(Out));
 }
 
 void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipeline &LP) {
@@ -160,11 +193,12 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   std::vector<Ring> Rings;
   for (const PipelinedLoad &PL : LP.Loads) {
     const TileType &T = PL.Load->result()->type();
-    uint64_t StageBytes = static_cast<uint64_t>(PL.Rows * PL.Cols) * 2;
-    std::string What = std::string("operand ") + (PL.Operand ? "b" : "a") + " of tl.dot, " + std::to_string(Slots) +
-                       " stage" + (Slots > 1 ? "s" : "") + " of " + LoweringContext::tileString(T.Shape, T.Elem) +
-                       " (swizzled, cp.async)";
-    Rings.push_back({C.openShared(SharedBufferKind::PipelineStage, What, StageBytes * Slots, Slots), StageBytes});
+    std::string What = (PL.Dot ? std::string("operand ") + (PL.Operand ? "b" : "a") + " of tl.dot, "
+                               : std::string("tl.load result, ")) +
+                       std::to_string(Slots) + " stage" + (Slots > 1 ? "s" : "") + " of " +
+                       LoweringContext::tileString(T.Shape, T.Elem) +
+                       (PL.Dot ? " (swizzled, cp.async)" : " (cp.async)");
+    Rings.push_back({C.openShared(SharedBufferKind::PipelineStage, What, PL.StageBytes * Slots, Slots), PL.StageBytes});
   }
 
   // Prologue: iterations 0 .. S-2 into stages 0 .. S-2.
@@ -257,9 +291,11 @@ bool lowerPipelined(LoweringContext &C, const ir::Op &O) {
     lowerPipelinedFor(C, *ir::cast<ir::ForOp>(&O), *LP);
     return true;
   }
-  if (C.Pipelines->pipelined(O)) {
-    // Its tile is in this iteration's stage, where the dot reads it.
-    C.poisonResults(O);
+  if (const PipelinedLoad *PL = C.Pipelines->load(O)) {
+    if (PL->Dot)
+      C.poisonResults(O); // its tile is in this iteration's stage, where the dot reads it
+    else
+      readBack(C, *ir::cast<ir::LoadOp>(&O), *PL);
     return true;
   }
   return false;

@@ -214,6 +214,44 @@ TEST(Pipeline, RangeNumStagesOverridesTheKernels) {
   }
 }
 
+TEST(Pipeline, RangeLoopLoadIsReadBackFromItsRing) {
+  // Fused softmax's `tl.range(..., num_stages=NUM_STAGES)` row loop, fp32,
+  // rows of 1024 (a multiple of 16): each row is copied two rows ahead,
+  // 16 bytes at a time, and read back into registers, -inf in the masked
+  // lanes. The figure is Triton 3.6's for this config (samples/
+  // triton-3.6-oracle.txt): two 4096-byte stages and the reduction's 16.
+  std::string Path = std::string(TESSEL_SOURCE_DIR) + "/samples/fused_softmax.py";
+  std::ifstream In(Path);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  auto File = ParsedFile::parse(std::make_shared<SourceText>(Text.str(), Path));
+  ProblemSink Sink;
+  ModuleInfo Info = discover(File->module(), Sink);
+  LoweringRequest R;
+  R.Kernel = "fused_softmax_kernel";
+  R.NumWarps = 4;
+  R.Constexprs["BLOCK_SIZE"] = PyValue::integer(1024);
+  R.Constexprs["NUM_STAGES"] = PyValue::integer(3);
+  R.ArgTypes = {{"out_ptr", ElemType{ScalarKind::FP32, 1}},   {"in_ptr", ElemType{ScalarKind::FP32, 1}},
+                {"in_row_stride", ElemType{ScalarKind::I32}}, {"out_row_stride", ElemType{ScalarKind::I32}},
+                {"n_rows", ElemType{ScalarKind::I32}},        {"n_cols", ElemType{ScalarKind::I32}}};
+  for (unsigned Arch : {80u, 90u}) {
+    Compiled C = compileRequest(*File, Info, R, Arch, /*Assemble=*/true);
+    ASSERT_EQ(C.Error, "");
+    EXPECT_EQ(countMatches(C.Ptx, CpAsync16), 6) << C.Ptx.substr(0, 3000);
+    EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.wait_group 1;)"), 1);
+    EXPECT_GE(countMatches(C.Ptx, R"(ld\.shared\.v4\.(f32|b32|u32))"), 1);
+    EXPECT_EQ(countMatches(C.Ptx, R"(ld\.global)"), 0);
+    EXPECT_EQ(C.ABI.SharedBytes, 2u * 4096 + 16);
+  }
+  // tl.range(num_stages=1): nothing ahead (the kernel's num_stages, 3, does not
+  // apply to the loop's loads, which feed no dot).
+  R.Constexprs["NUM_STAGES"] = PyValue::integer(1);
+  Compiled C = compileRequest(*File, Info, R, 80);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async)"), 0);
+}
+
 TEST(Pipeline, NonzeroOtherStaysInRegisters) {
   // Zero-filling cannot give 1.0: operand a is loaded as before and staged
   // by the dot; b is still copied ahead.
