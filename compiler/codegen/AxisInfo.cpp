@@ -280,7 +280,12 @@ struct AxisInfoBuilder {
       for (unsigned I = 0; I < F->numInits(); ++I)
         Inits.push_back(F->init(I));
       visitLoop(*F->body(), 1, Inits);
-      break;
+      // The results are the carried values: the meet of the inits and the
+      // yields, which the region arguments hold (Triton's scf.for rule), so
+      // a pointer carried through nested loops keeps its contiguity.
+      for (unsigned I = 0; I < F->numResults() && 1 + I < F->body()->arguments().size(); ++I)
+        set(F->result(I), get(F->body()->argument(1 + I)));
+      return;
     }
     case K::While: {
       const auto *W = ir::cast<ir::WhileOp>(&O);

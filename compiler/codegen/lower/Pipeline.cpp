@@ -180,6 +180,8 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   llvm::IRBuilder<> &B = C.B;
   llvm::Value *Lb = C.get(O.lowerBound()).Regs[0], *Ub = C.get(O.upperBound()).Regs[0];
   llvm::Value *Step = C.get(O.step()).Regs[0];
+  // Kept for an enclosing pipelined loop (restored at the end).
+  auto Outer = std::move(C.Rematerialize);
   C.Rematerialize = [&C](const ir::Value *V, const LinearLayout &L) { return rematerialize(C, V, L); };
   std::vector<Tile> Inits;
   for (unsigned I = 0; I < O.numInits(); ++I)
@@ -280,7 +282,7 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
     C.closeShared(R.Id);
   for (unsigned I = 0; I < O.numResults(); ++I)
     C.set(O.result(I), Carried[I]);
-  C.Rematerialize = nullptr;
+  C.Rematerialize = std::move(Outer);
 }
 } // namespace
 

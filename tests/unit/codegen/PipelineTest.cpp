@@ -252,6 +252,48 @@ TEST(Pipeline, RangeLoopLoadIsReadBackFromItsRing) {
   EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async)"), 0);
 }
 
+TEST(Pipeline, NestedAndGuardedLoops) {
+  // The K loop inside an outer loop (a persistent kernel's shape) pipelines
+  // in every outer iteration; loads under an `if` in the body do not, and
+  // the kernel still compiles.
+  std::string Src = Tutorial;
+  std::string Loop = "    for k in range(0, tl.cdiv(K, BLOCK_K)):";
+  size_t At = Src.find(Loop);
+  ASSERT_NE(At, std::string::npos);
+  std::string Nested = Src;
+  Nested.replace(At, Loop.size(), "    for t in range(0, M):\n     for k in range(0, tl.cdiv(K, BLOCK_K)):");
+  SnippetKernel K = parseSnippet(Nested);
+  Compiled C = compileRequest(*K.File, K.Info, tutorialRequest(0.0, false), 80, /*Assemble=*/true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_EQ(countMatches(C.Ptx, CpAsync16), 12);
+  EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.wait_group 1;)"), 1);
+
+  const char *Guarded = R"(
+@triton.jit
+def g(a_ptr, b_ptr, c_ptr, K, FLAG: tl.constexpr):
+    offs = tl.arange(0, 32)
+    acc = tl.zeros((32, 32), dtype=tl.float32)
+    for k in range(0, K, 32):
+        if k < K - 64:
+            a = tl.load(a_ptr + offs[:, None] * K + (k + offs)[None, :])
+            b = tl.load(b_ptr + (k + offs)[:, None] * 32 + offs[None, :])
+            acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + offs[:, None] * 32 + offs[None, :], acc)
+)";
+  LoweringRequest R;
+  R.Kernel = "g";
+  R.NumWarps = 4;
+  R.Constexprs["FLAG"] = PyValue::boolean(true);
+  R.ArgTypes = {{"a_ptr", ElemType{ScalarKind::FP16, 1}},
+                {"b_ptr", ElemType{ScalarKind::FP16, 1}},
+                {"c_ptr", ElemType{ScalarKind::FP32, 1}},
+                {"K", ElemType{ScalarKind::I32}}};
+  SnippetKernel G = parseSnippet(Guarded);
+  Compiled CG = compileRequest(*G.File, G.Info, R, 80, /*Assemble=*/true);
+  ASSERT_EQ(CG.Error, "");
+  EXPECT_EQ(countMatches(CG.Ptx, R"(cp\.async)"), 0);
+}
+
 TEST(Pipeline, NonzeroOtherStaysInRegisters) {
   // Zero-filling cannot give 1.0: operand a is loaded as before and staged
   // by the dot; b is still copied ahead.
