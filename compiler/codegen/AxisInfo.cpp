@@ -65,6 +65,15 @@ struct AxisInfoBuilder {
     return std::max(1, bitWidth(E.pointee().Scalar) / 8);
   }
 
+  /// Whether V is the integer constant 1 (or a splat of it).
+  static bool isOne(const ir::Value *V) {
+    const ir::Op *D = V->definingOp();
+    if (D && D->kind() == ir::OpKind::Splat)
+      D = D->operand(0)->definingOp();
+    return D && D->kind() == ir::OpKind::Constant && isInt(V->type().Elem.Scalar) && !V->type().Elem.isPointer() &&
+           ir::cast<ir::ConstantOp>(D)->intValue() == 1;
+  }
+
   AxisInfo binary(const ir::Op &O) {
     const ir::Value *L = O.operand(0), *R = O.operand(1);
     const AxisInfo &X = get(L), &Y = get(R);
@@ -84,6 +93,11 @@ struct AxisInfoBuilder {
         break;
       case ir::OpKind::Mul:
         I.Divisibility[D] = std::min(MaxDivisibility, X.Divisibility[D] * Y.Divisibility[D]);
+        // x * 1 is x (Triton's MulIOp rule): a stride specialized to 1.
+        if (isOne(R))
+          I.Contiguity[D] = X.Contiguity[D];
+        else if (isOne(L))
+          I.Contiguity[D] = Y.Contiguity[D];
         break;
       case ir::OpKind::Mod:
         // (contiguous run) % (multiple of d) stays contiguous for d steps.
@@ -258,12 +272,20 @@ struct AxisInfoBuilder {
     }
     case K::For: {
       const auto *F = ir::cast<ir::ForOp>(&O);
-      set(F->inductionVar(), conservative(F->inductionVar()));
+      // Triton's visitForOpInductionVar: every value is lb + i * step.
+      AxisInfo Iv = conservative(F->inductionVar());
+      Iv.Divisibility[0] = gcd64(get(F->lowerBound()).Divisibility[0], get(F->step()).Divisibility[0]);
+      set(F->inductionVar(), Iv);
       std::vector<ir::Value *> Inits;
       for (unsigned I = 0; I < F->numInits(); ++I)
         Inits.push_back(F->init(I));
       visitLoop(*F->body(), 1, Inits);
-      break;
+      // The results are the carried values: the meet of the inits and the
+      // yields, which the region arguments hold (Triton's scf.for rule), so
+      // a pointer carried through nested loops keeps its contiguity.
+      for (unsigned I = 0; I < F->numResults() && 1 + I < F->body()->arguments().size(); ++I)
+        set(F->result(I), get(F->body()->argument(1 + I)));
+      return;
     }
     case K::While: {
       const auto *W = ir::cast<ir::WhileOp>(&O);

@@ -22,6 +22,11 @@
 ///     sum             contiguity 1024, divisibility 1024
 ///     x_ptr + sum     contiguity 1024, divisibility gcd(16, 4096) = 16 bytes
 /// so four fp32 elements (16 bytes) load as one 128-bit access.
+///
+/// As in Triton, a `for` loop's induction variable is divisible by
+/// gcd(lower bound, step) (so `k0 + arange(0, BLOCK_K) < K` keeps its mask
+/// constant over 16 elements when K is "D"), and `x * 1` (a stride
+/// specialized to 1) keeps x's contiguity.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_COMPILER_CODEGEN_AXISINFO_H
 #define TESSEL_COMPILER_CODEGEN_AXISINFO_H

@@ -26,12 +26,11 @@
 #include "compiler/codegen/lower/Lowerings.h"
 
 #include <array>
+#include <optional>
 
 namespace tessel::codegen {
 
-namespace {
-/// Runtime swizzledOffset (element index, i32) of (Row, Col) for Cols columns.
-llvm::Value *swizzle(LoweringContext &C, llvm::Value *Row, llvm::Value *Col, int64_t Cols) {
+llvm::Value *mmaSwizzle(LoweringContext &C, llvm::Value *Row, llvm::Value *Col, int64_t Cols) {
   llvm::IRBuilder<> &B = C.B;
   int64_t Chunks = Cols / 8;
   int64_t PerPhase = std::max<int64_t>(1, 128 / (Cols * 2));
@@ -41,6 +40,8 @@ llvm::Value *swizzle(LoweringContext &C, llvm::Value *Row, llvm::Value *Col, int
   return B.CreateAdd(B.CreateAdd(B.CreateMul(Row, C.i32(Cols)), B.CreateShl(Chunk, C.i32(3))),
                      B.CreateAnd(Col, C.i32(7)));
 }
+
+namespace {
 
 /// Writes T (a [Rows, Cols] tile of 16-bit elements) into Buf, swizzled.
 void stageSwizzled(LoweringContext &C, const Tile &T, ElemType E, llvm::Value *Buf, int64_t Cols) {
@@ -62,7 +63,7 @@ void stageSwizzled(LoweringContext &C, const Tile &T, ElemType E, llvm::Value *B
     if (!Aligned(B))
       Run = 1;
   for (unsigned R = 0; R < L.numRegs(); R += Run) {
-    llvm::Value *Idx = swizzle(C, C.coord(L, R, 0), C.coord(L, R, 1), Cols);
+    llvm::Value *Idx = mmaSwizzle(C, C.coord(L, R, 0), C.coord(L, R, 1), Cols);
     llvm::Value *Ptr = C.sharedElement(Buf, E, Idx);
     if (Run == 1) {
       B.CreateStore(C.toMem(T.Regs[R], E), Ptr);
@@ -117,17 +118,25 @@ bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
     ++RepNBits;
   Tile Acc = C.getAs(O.acc(), L);
 
-  // 1. Stage both operands.
+  // 1. Stage both operands; one a pipelined loop copied into its ring
+  //    (Pipeline.cpp) is read there, swizzled the same way.
   uint64_t ABytes = static_cast<uint64_t>(M * K) * 2, BBytes = static_cast<uint64_t>(K * N) * 2;
-  unsigned ABuf = C.openShared(SharedBufferKind::DotOperand,
-                               "operand a of tl.dot, " + LoweringContext::tileString(AS, AE) + " (swizzled)", ABytes);
-  unsigned BBuf = C.openShared(SharedBufferKind::DotOperand,
-                               "operand b of tl.dot, " + LoweringContext::tileString(BS, BE) + " (swizzled)", BBytes);
-  llvm::Value *ABase = C.sharedBase(ABuf), *BBase = C.sharedBase(BBuf);
-  C.barrier();
-  stageSwizzled(C, C.get(O.a()), AE, ABase, K);
-  stageSwizzled(C, C.get(O.b()), BE, BBase, N);
-  C.barrier();
+  llvm::Value *ABase = C.stagedOperand(O.a()), *BBase = C.stagedOperand(O.b());
+  std::optional<unsigned> ABuf, BBuf;
+  if (!ABase)
+    ABuf = C.openShared(SharedBufferKind::DotOperand,
+                        "operand a of tl.dot, " + LoweringContext::tileString(AS, AE) + " (swizzled)", ABytes);
+  if (!BBase)
+    BBuf = C.openShared(SharedBufferKind::DotOperand,
+                        "operand b of tl.dot, " + LoweringContext::tileString(BS, BE) + " (swizzled)", BBytes);
+  if (ABuf || BBuf) {
+    C.barrier();
+    if (ABuf)
+      stageSwizzled(C, C.get(O.a()), AE, ABase = C.sharedBase(*ABuf), K);
+    if (BBuf)
+      stageSwizzled(C, C.get(O.b()), BE, BBase = C.sharedBase(*BBuf), N);
+    C.barrier();
+  }
 
   // 2. This warp's place: its N index in the low warp bits, then M (the
   //    layout's warp bases); warps past the block wrap (they compute copies).
@@ -154,7 +163,7 @@ bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
     std::vector<std::vector<llvm::Value *>> AFrag(static_cast<size_t>(RepM));
     for (int64_t Mi = 0; Mi < RepM; ++Mi) {
       llvm::Value *Row = B.CreateAdd(ARow, C.i32(Mi * 16 * WM));
-      llvm::Value *Idx = swizzle(C, Row, B.CreateAdd(ACol, C.i32(K0)), K);
+      llvm::Value *Idx = mmaSwizzle(C, Row, B.CreateAdd(ACol, C.i32(K0)), K);
       AFrag[static_cast<size_t>(Mi)] = ldmatrix(C, C.sharedElement(ABase, AE, Idx), 4, false);
     }
     std::vector<std::array<llvm::Value *, 2>> BFrag(static_cast<size_t>(RepN));
@@ -162,7 +171,7 @@ bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
       bool Pair = Ni + 1 < RepN;
       llvm::Value *Tile = Pair ? B.CreateAdd(MatHigh, C.i32(Ni)) : C.i32(Ni);
       llvm::Value *Col = B.CreateAdd(ColBase, B.CreateMul(Tile, C.i32(8 * WN)));
-      llvm::Value *Idx = swizzle(C, B.CreateAdd(BRow, C.i32(K0)), Col, N);
+      llvm::Value *Idx = mmaSwizzle(C, B.CreateAdd(BRow, C.i32(K0)), Col, N);
       std::vector<llvm::Value *> R = ldmatrix(C, C.sharedElement(BBase, BE, Idx), Pair ? 4 : 2, true);
       BFrag[static_cast<size_t>(Ni)] = {R[0], R[1]};
       if (Pair)
@@ -181,8 +190,9 @@ bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
           Regs[Base + I] = B.CreateExtractValue(S, {I});
       }
   }
-  C.closeShared(ABuf);
-  C.closeShared(BBuf);
+  for (std::optional<unsigned> Buf : {ABuf, BBuf})
+    if (Buf)
+      C.closeShared(*Buf);
   C.set(O.result(), Tile{L, std::move(Regs)});
   return true;
 }
