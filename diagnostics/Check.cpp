@@ -10,6 +10,7 @@
 #include "compiler/analysis/BoundsCache.h"
 #include "diagnostics/checks/BoundsProof.h"
 #include "diagnostics/checks/MaskCoverage.h"
+#include "diagnostics/checks/SharedMemoryBound.h"
 
 #include <algorithm>
 #include <map>
@@ -22,15 +23,18 @@ static bool sameFinding(const Finding &A, const Finding &B) {
 }
 
 /// Analysis-based findings of every kernel, merged across specializations.
-static std::vector<Finding> analysisFindings(const sema::FileAnalysis &FA) {
+static std::vector<Finding> analysisFindings(const sema::FileAnalysis &FA, int Arch) {
   std::map<std::string, std::vector<const sema::KernelAnalysis *>> ByKernel;
   for (const sema::KernelAnalysis &K : FA.Kernels)
     ByKernel[K.Kernel].push_back(&K);
   std::vector<Finding> Out;
   for (const auto &[Name, Specs] : ByKernel) {
     std::vector<std::vector<Finding>> PerSpec;
-    for (const sema::KernelAnalysis *K : Specs)
+    for (const sema::KernelAnalysis *K : Specs) {
       PerSpec.push_back(checkMaskCoverage(*K));
+      if (std::optional<Finding> F = checkSharedMemoryBound(*K, Arch))
+        PerSpec.back().push_back(std::move(*F));
+    }
     for (size_t I = 0; I < PerSpec.size(); ++I) {
       for (Finding F : PerSpec[I]) {
         if (std::any_of(Out.begin(), Out.end(), [&](const Finding &G) { return sameFinding(F, G); }))
@@ -59,7 +63,7 @@ static FileReport check(std::shared_ptr<const ParsedFile> File, const CheckOptio
   R.Analysis = sema::analyzeFile(File, AO, Previous);
   for (const Problem &P : R.Analysis->Problems)
     R.Findings.push_back(toFinding(P));
-  std::vector<Finding> Analysed = analysisFindings(*R.Analysis);
+  std::vector<Finding> Analysed = analysisFindings(*R.Analysis, Opts.Arch);
   if (Opts.Prove) {
     analysis::ProverOptions PO = Opts.Prover;
     if (!PO.Project)

@@ -846,7 +846,16 @@ void LanguageServer::onJitFindings(const DocumentSnapshot &Doc, const std::vecto
     // version's are stale, a newer one's front end comes first.
     if (It == LastPublished.end() || It->second.Version != Doc.Version)
       return;
-    json Diags = It->second.Front;
+    // A front-end TS404 is a lower bound (diag::checkSharedMemoryBound):
+    // the JIT's exact TS404 at the same config replaces it.
+    auto IsTS404 = [](const json &D) { return D.value("code", json()) == "TS404"; };
+    json Diags = json::array();
+    for (const json &D : It->second.Front) {
+      bool Replaced = IsTS404(D) && std::any_of(Jits.begin(), Jits.end(),
+                                                [&](const json &J) { return IsTS404(J) && J["range"] == D["range"]; });
+      if (!Replaced)
+        Diags.push_back(D);
+    }
     for (const json &D : Jits)
       Diags.push_back(D);
     bool Changed = Diags != It->second.Diagnostics;

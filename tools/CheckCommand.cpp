@@ -21,6 +21,7 @@
 #include "compiler/support/WorkerPool.h"
 #include "diagnostics/Check.h"
 #include "diagnostics/JitCheck.h"
+#include "diagnostics/checks/SharedMemoryBound.h"
 #include "lsp/LineIndex.h"
 #include "lsp/ToProtocol.h"
 #include "tools/CommandLine.h"
@@ -223,6 +224,7 @@ static void addJitFindings(const ParsedFile &File, diag::FileReport &Report, con
   }
   for (diag::Finding &F : JR.Findings)
     Report.Findings.push_back(std::move(F));
+  diag::preferExactSharedMemory(Report.Findings);
   std::stable_sort(Report.Findings.begin(), Report.Findings.end(),
                    [](const diag::Finding &A, const diag::Finding &B) { return A.Range.Begin < B.Range.Begin; });
 }

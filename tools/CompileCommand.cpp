@@ -246,7 +246,7 @@ static void printReport(std::ostream &OS, const std::string &Title, const backen
     OS << ", maxnreg " << *K.MaxNReg;
   OS << "\n";
   if (K.FmaDot)
-    OS << "  note           the kernel has a tl.dot (tensor cores for fp16/bf16 on sm_80+, else FMA units): "
+    OS << "  note           the kernel has a tl.dot (tensor cores on sm_80+ except ieee fp32 and fp64, docs/codegen.md): "
           "registers and spills are not Triton's yet\n";
   if (!K.assembled()) {
     OS << "  (not assembled: no ptxas or libnvJitLink.so was found)\n";

@@ -5,6 +5,7 @@
 #include "compiler/backend/KernelJit.h"
 
 #include "compiler/backend/JitWorker.h"
+#include "compiler/backend/Occupancy.h"
 #include "compiler/backend/Toolkit.h"
 #include "compiler/codegen/Codegen.h"
 #include "compiler/sema/KernelReuse.h"
@@ -68,7 +69,10 @@ std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &In
   CacheKeyBuilder B;
   B.add("tessel-jit").add(TESSEL_VERSION_STRING).add(Opts.Arch.name());
   B.add(Tools.version()).add(Opts.Assembler.Use ? assemblerName(*Opts.Assembler.Use) : "auto");
-  B.add(uint64_t(Opts.Assemble)).add(uint64_t(Opts.KeepLlvm)).add(uint64_t(Opts.MaxNReg.value_or(-1)));
+  B.add(uint64_t(Opts.Assemble))
+      .add(uint64_t(Opts.AssembleUnlaunchable))
+      .add(uint64_t(Opts.KeepLlvm))
+      .add(uint64_t(Opts.MaxNReg.value_or(-1)));
   // Line numbers reach the PTX (.loc) and the cubin (-lineinfo).
   B.add(uint64_t(File.text().lineCol(In.Segments.front().Begin).Line));
   for (const SourceRange &R : In.Segments) {
@@ -135,7 +139,8 @@ KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const 
   llvm::Expected<CompiledKernel> K = [&]() -> llvm::Expected<CompiledKernel> {
     JitOptions JO;
     JO.Arch = Opts.Arch;
-    JO.Assemble = Opts.Assemble;
+    JO.Assemble =
+        Opts.Assemble && (Opts.AssembleUnlaunchable || C.ABI.SharedBytes <= smLimits(Opts.Arch).MaxSharedPerBlock);
     JO.KeepLlvm = Opts.KeepLlvm;
     JO.Assembler = Opts.Assembler;
     if (Opts.Worker)

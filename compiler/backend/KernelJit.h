@@ -31,6 +31,11 @@ namespace tessel::backend {
 struct KernelJitOptions {
   GpuArch Arch;
   bool Assemble = true; ///< false: stop at PTX
+  /// false: a kernel whose planned shared memory is above the arch's
+  /// per-block limit (it can never launch: Triton's OutOfResources) stops at
+  /// PTX. Its figures come from the plan; ptxas on such tiles can take a
+  /// minute (`tessel check --jit`, the language server).
+  bool AssembleUnlaunchable = true;
   /// false: stop once the LLVM module is built and verified (no libdevice,
   /// O3, NVPTX or assembler; no cache; the result has no Kernel). What a
   /// fuzz target of the code generator asks for.

@@ -9,7 +9,9 @@
 /// each value the layout its consumer wants.
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/LayoutAssignment.h"
+
 #include "compiler/codegen/layout/MmaLayout.h"
+#include "compiler/codegen/lower/MmaInstr.h"
 
 #include "compiler/ir/Ops.h"
 
@@ -229,15 +231,7 @@ struct Walker {
 
 bool usesMma(const ir::Op &Op, int Arch) {
   const auto *O = ir::dyn_cast<ir::DotOp>(&Op);
-  if (!O || Arch < 80)
-    return false;
-  const auto &AS = O->a()->type().Shape, &BS = O->b()->type().Shape;
-  if (AS.size() != 2 || BS.size() != 2)
-    return false;
-  ScalarKind A = O->a()->type().Elem.Scalar, B = O->b()->type().Elem.Scalar;
-  if (A != B || (A != ScalarKind::FP16 && A != ScalarKind::BF16) || O->result()->type().Elem.Scalar != ScalarKind::FP32)
-    return false;
-  return AS[0] >= 16 && BS[1] >= 16 && AS[1] >= 16 && AS[1] % 16 == 0;
+  return O && selectMma(*O, Arch).has_value();
 }
 
 namespace {

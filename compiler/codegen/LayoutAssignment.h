@@ -73,8 +73,9 @@ struct LayoutPlan {
 /// Arch is the compute capability x 10 (tensor cores from 80).
 LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInfoAnalysis &AI, int Arch = 0);
 
-/// Whether Dot runs as `mma.sync.m16n8k16` on Arch: rank 2, fp16 x fp16 or
-/// bf16 x bf16 into fp32, M and N at least 16, K a multiple of 16.
+/// Whether Dot runs on tensor cores (`mma.sync`) on Arch: selectMma
+/// (lower/MmaInstr.h) has an instruction for its operand types, precision
+/// and shape.
 bool usesMma(const ir::Op &Dot, int Arch);
 
 /// Triton's default layout for a tile of Shape: blocked, one element per

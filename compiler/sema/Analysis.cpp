@@ -106,6 +106,7 @@ static void checkKernelSpecializations(const ParsedFile &File, const ModuleInfo 
     KA.Kernel = Fn.Name;
     KA.Specialization = S.Description;
     KA.SpecializationSource = S.Source;
+    KA.NumWarps = S.NumWarps;
     ProblemSink SpecSink;
     KernelChecker C(File, Info, Opts, SpecSink, KA);
     if (R.Helper)

@@ -64,12 +64,27 @@ struct MemoryAccess {
   bool InUndecidedBranch = false;
 };
 
+/// One tl.dot call as the front tier sees it: what the shared-memory lower
+/// bound (diagnostics/checks/SharedMemoryBound) reads. Dims may be unknown
+/// (knownDim), element types Unknown (a pointer's, until a launch fixes it).
+struct DotFact {
+  SourceRange CallRange;
+  std::vector<int64_t> AShape, BShape;
+  ScalarKind AElem = ScalarKind::Unknown, BElem = ScalarKind::Unknown;
+  /// The operand is a tl.load's result itself (Value::Loaded): Triton stages
+  /// it whole in shared memory before the dot reads it.
+  bool ALoaded = false, BLoaded = false;
+  bool InUndecidedBranch = false; ///< as MemoryAccess::InUndecidedBranch
+};
+
 struct KernelAnalysis {
   std::string Kernel;
   std::string Specialization;       ///< "BLOCK_M=128, BLOCK_N=64, num_warps=4, num_stages=3"; "" for the only one
   SourceRange SpecializationSource; ///< the config or launch site that fixed it (empty when defaults)
   std::vector<ValueFact> Values;
   std::vector<MemoryAccess> Accesses;
+  std::vector<DotFact> Dots;
+  int64_t NumWarps = 4;   ///< the specialization's num_warps
   bool Completed = false; ///< false when an error stopped the walk early
 };
 

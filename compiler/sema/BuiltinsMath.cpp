@@ -364,6 +364,17 @@ static Value dot(BuiltinCall &B) {
                                   "); pass out_dtype=tl." + std::string(languageName(Acc.Type.Elem.Scalar)));
     return Value::poison();
   }
+  if (SA.size() == 2 && SB.size() == 2) {
+    DotFact D;
+    D.CallRange = B.range();
+    D.AShape = SA;
+    D.BShape = SB;
+    D.AElem = A.Type.Elem.isPointer() ? ScalarKind::Unknown : TA;
+    D.BElem = Bv.Type.Elem.isPointer() ? ScalarKind::Unknown : TB;
+    D.ALoaded = A.Loaded;
+    D.BLoaded = Bv.Loaded;
+    B.C.recordDot(std::move(D));
+  }
   ElemType Result{ScalarKind::Unknown};
   if (HasAcc && Acc.isTensor())
     Result = Acc.Type.Elem;

@@ -216,6 +216,7 @@ static Value load(BuiltinCall &B) {
       Out.IR = B.ir()->load(B.range(), Ptrs, Mask, Other, cacheModifier(B.str("cache_modifier")),
                             evictionPolicy(B.str("eviction_policy")), B.flag("volatile"));
     }
+    Out.Loaded = true;
     return Out;
   }
   if (!Ptr.isTensor())
@@ -272,6 +273,7 @@ static Value load(BuiltinCall &B) {
     Out.IR = B.ir()->load(B.range(), P, M, O, cacheModifier(B.str("cache_modifier")),
                           evictionPolicy(B.str("eviction_policy")), B.flag("volatile"));
   }
+  Out.Loaded = true;
   return Out;
 }
 

@@ -152,6 +152,12 @@ public:
     if (Scope == &Root)
       Out.Accesses.push_back(std::move(A));
   }
+  /// A tl.dot of this file's kernel (see recordAccess).
+  void recordDot(DotFact D) {
+    D.InUndecidedBranch = UndecidedBranchDepth > 0;
+    if (Scope == &Root)
+      Out.Dots.push_back(std::move(D));
+  }
   /// The access recorded for a tl.load / tl.store call, if any.
   MemoryAccess *accessFor(const ast::CallExpr *Call) {
     if (Scope != &Root)

@@ -202,6 +202,9 @@ bool Rebaser::rebase(KernelAnalysis &K) const {
   for (MemoryAccess &A : K.Accesses)
     if (!rebase(A.CallRange) || !rebase(A.PointerRange) || (A.EnclosingWhere && !rebase(*A.EnclosingWhere)))
       return false;
+  for (DotFact &D : K.Dots)
+    if (!rebase(D.CallRange))
+      return false;
   return true;
 }
 

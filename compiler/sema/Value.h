@@ -80,6 +80,9 @@ struct Value {
   /// pointer and BlockShape the shape a load through it produces.
   bool IsBlockPtr = false;
   std::vector<int64_t> BlockShape;
+  /// A tl.load's result, as the load produced it (any operation on it gives
+  /// a new Value without the flag): read by tl.dot's DotFact.
+  bool Loaded = false;
   /// While lowering (the checker has an ir::Builder): the tile IR value a
   /// Tensor evaluates to, of exactly Type (a block pointer's base). Null in a
   /// diagnostics-only run.

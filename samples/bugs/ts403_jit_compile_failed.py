@@ -10,15 +10,14 @@ import triton
 import triton.language as tl
 
 
-# fp8 operands of tl.dot need tensor cores, which tessel's code generator does not use yet.
+# Narrowing to fp8e4b15 (Triton's software format for pre-Hopper GPUs) is not in tessel's code
+# generator yet.
 @triton.jit
-def fp8_dot_kernel(a_ptr, b_ptr, c_ptr, BLOCK: tl.constexpr):
+def fp8_store_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    a = tl.load(a_ptr + offs[:, None] * BLOCK + offs[None, :]).to(tl.float8e5)
-    b = tl.load(b_ptr + offs[:, None] * BLOCK + offs[None, :]).to(tl.float8e5)
-    c = tl.dot(a, b)
-    # jit: error[TS403] `tl.dot(a, b)`: tessel could not compile this kernel for sm_90: a dot of fp8 operands on FMA units is not supported by tessel's code generator yet
-    tl.store(c_ptr + offs[:, None] * BLOCK + offs[None, :], c)
+    x = tl.load(x_ptr + offs).to(tl.float32)
+    tl.store(out_ptr + offs, x.to(tl.float8e4b15).to(tl.float32))
+    # jit: error[TS403] `x.to(tl.float8e4b15)`: tessel could not compile this kernel for sm_90: the cast from fp32 to fp8e4b15 is not supported by tessel's code generator yet
 
 
 # The same kernel in fp16 compiles.
@@ -32,5 +31,5 @@ def fp16_dot_kernel(a_ptr, b_ptr, c_ptr, BLOCK: tl.constexpr):
 
 
 def launch(a, b, c):
-    fp8_dot_kernel[(1,)](a, b, c, BLOCK=32)
+    fp8_store_kernel[(1,)](a, c, BLOCK=32)
     fp16_dot_kernel[(1,)](a, b, c, BLOCK=32)

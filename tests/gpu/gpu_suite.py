@@ -15,7 +15,10 @@ BUNDLE is scripts/gpu_bundle.sh's tessel-gpu.tar.xz (unpacked into --out), or a 
    twin must not);
 4. every masking-bug sample kernel (samples/bugs/ts201, ts202, ts203, ts301) with `--gpu --sanitize`:
    the lines of the interpreter's TS301 findings against the lines compute-sanitizer names;
-5. scripts/gpu_compare.py: vector add 2^26, softmax 4096x1000 and 4096x4096, layer norm 4096x4096,
+5. tests/gpu/dot_dtypes.py: tl.dot on tensor cores for fp32 (tf32, tf32x3, ieee), int8, fp8 and an
+   fp16 out_dtype, each launch directive through `tessel run --gpu` against the interpreter
+   (tolerances in that file);
+6. scripts/gpu_compare.py: vector add 2^26, softmax 4096x1000 and 4096x4096, layer norm 4096x4096,
    matmul 4096^3 fp16 and attention, tessel against triton 3.6, with % of the device's peak.
 
 Without a GPU it prints one line saying so and exits 0. Exit status 1 when a check fails. Logs and the
@@ -150,6 +153,25 @@ class Suite:
                     result += f"; fastest {fastest}"
                 self.row(f"{kernel} (all configs)", result, ok)
 
+    def dots(self):
+        rel = "tests/gpu/dot_dtypes.py"
+        for kernel in sorted(set(directive_kernels(os.path.join(ROOT, rel)))):
+            rc, j, err = tessel_json(self.tessel, [os.path.join(ROOT, rel), "--kernel", kernel, "--gpu"],
+                                     os.path.join(self.out, f"dot-{kernel}.json"))
+            if j is None:
+                self.row(f"{kernel} (every directive)", f"exit {rc}: {last_line(err)}", False)
+                continue
+            insts = j["instances"]
+            gpu_err = [i["gpu"]["error"] for i in insts if i.get("gpu") and i["gpu"].get("error")]
+            differ = [i for i in insts if i.get("gpu") and any(o["mismatches"] for o in i["gpu"]["outputs"])]
+            rels = [o.get("maxRelError") or 0 for i in insts if i.get("gpu") for o in i["gpu"]["outputs"]]
+            worst = max(rels, default=0)
+            result = (f"{len(insts)} instance(s): {len(insts) - len(differ) - len(gpu_err)} match the interpreter, "
+                      f"{len(differ)} differ, {len(gpu_err)} GPU errors; largest relative difference {worst:.2g}")
+            if gpu_err:
+                result += f" (first: {gpu_err[0][:120]})"
+            self.row(f"{kernel} (every directive)", result, not gpu_err and not differ and len(insts) > 0)
+
     def masking(self):
         for name in MASKING_BUGS:
             rel = f"samples/bugs/{name}.py"
@@ -217,7 +239,7 @@ def main():
     os.environ.setdefault("TESSEL_CACHE_DIR", os.path.join(a.out, "cache"))
     s = Suite(os.path.abspath(a.bin_dir), a.out)
     start = time.time()
-    for step in (s.unit_runtime, s.load_cubins, s.samples, s.masking):
+    for step in (s.unit_runtime, s.load_cubins, s.samples, s.dots, s.masking):
         t0 = time.time()
         try:
             step()

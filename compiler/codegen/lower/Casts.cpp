@@ -127,6 +127,10 @@ static llvm::Value *castReg(LoweringContext &C, llvm::Value *V, ElemType From, E
   return B.CreateFPTrunc(V, ToTy);
 }
 
+llvm::Value *castRegister(LoweringContext &C, llvm::Value *V, ElemType From, ElemType To) {
+  return castReg(C, V, From, To, ir::RoundingMode::RTNE);
+}
+
 bool lowerCasts(LoweringContext &C, const ir::Op &O) {
   if (O.kind() != ir::OpKind::Cast && O.kind() != ir::OpKind::Bitcast)
     return false;

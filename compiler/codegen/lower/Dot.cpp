@@ -68,15 +68,11 @@ bool lowerDot(LoweringContext &C, const ir::Op &Op) {
       return isUnsigned(E.Scalar) ? B.CreateZExtOrTrunc(V, AccTy) : B.CreateSExtOrTrunc(V, AccTy);
     if (V->getType() == AccTy)
       return V;
-    if (isFP8(E.Scalar))
-      return nullptr;
+    if (isFP8(E.Scalar)) // exact through fp32 (Casts.cpp's decode table)
+      return castRegister(C, V, E, OutE);
     return V->getType()->getPrimitiveSizeInBits() < AccTy->getPrimitiveSizeInBits() ? B.CreateFPExt(V, AccTy)
                                                                                     : B.CreateFPTrunc(V, AccTy);
   };
-  if (isFP8(AE.Scalar) || isFP8(BE.Scalar)) {
-    C.unsupported(Op, "a dot of fp8 operands on FMA units");
-    return true;
-  }
   // One loop over k (not unrolled here: code size stays linear in the
   // accumulator registers; LLVM unrolls what pays).
   llvm::BasicBlock *Pre = B.GetInsertBlock();

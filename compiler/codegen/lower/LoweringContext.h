@@ -209,6 +209,10 @@ private:
   const SourceText *Src = nullptr;
 };
 
+/// One register V of element type From as To, rounding to nearest (the
+/// register half of tl.cast, Casts.cpp); null where tessel has no such cast.
+llvm::Value *castRegister(LoweringContext &C, llvm::Value *V, ElemType From, ElemType To);
+
 } // namespace tessel::codegen
 
 #endif // TESSEL_COMPILER_CODEGEN_LOWER_LOWERINGCONTEXT_H

@@ -52,9 +52,14 @@ std::vector<JitExpectation> readJitExpectations(const std::string &Text) {
       continue;
     std::smatch M;
     EXPECT_TRUE(std::regex_match(Lines[I], M, Format)) << "malformed `# jit:` line " << I + 1;
-    // The finding is on the code line above this run of `# jit:` lines.
+    // The finding is on the code line above this run of `# jit:` lines
+    // (and of the front tier's caret annotations, `# ^^^ ...`).
+    auto IsCaretLine = [&](size_t J) {
+      size_t At = Lines[J].find_first_not_of(' ');
+      return At != std::string::npos && Lines[J].compare(At, 3, "# ^") == 0;
+    };
     size_t Target = I;
-    while (Target > 0 && IsJitLine(Target - 1))
+    while (Target > 0 && (IsJitLine(Target - 1) || IsCaretLine(Target - 1)))
       --Target;
     if (M.empty() || Target == 0)
       continue;

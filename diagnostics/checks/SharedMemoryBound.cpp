@@ -1,0 +1,122 @@
+//===- SharedMemoryBound.cpp - shared memory no element type fits ---------===//
+/// \file
+/// The bound of SharedMemoryBound.h: per tl.dot, its loaded operands at
+/// their smallest element size; the kernel's bound is the largest dot's.
+//===----------------------------------------------------------------------===//
+#include "diagnostics/checks/SharedMemoryBound.h"
+
+#include "compiler/backend/Occupancy.h"
+
+#include <algorithm>
+#include <string_view>
+
+namespace tessel::diag {
+
+static constexpr std::string_view BoundPrefix = "out of resource: shared memory, Required: at least ";
+
+namespace {
+/// One operand's share of the bound.
+struct OperandBound {
+  std::string Part; ///< "operand a of tl.dot, 512x512 at 1 byte per element: 262144 bytes"
+  uint64_t Bytes = 0;
+};
+} // namespace
+
+static bool knownShape(const std::vector<int64_t> &S) {
+  return std::all_of(S.begin(), S.end(), [](int64_t D) { return D != TileType::UnknownDim && D > 0; });
+}
+
+static std::string shapeText(const std::vector<int64_t> &S) {
+  std::string T;
+  for (int64_t D : S)
+    T += (T.empty() ? "" : "x") + std::to_string(D);
+  return T;
+}
+
+/// The operand's bytes at the smallest element size it can have.
+static OperandBound operandBound(const char *Name, const std::vector<int64_t> &Shape, ScalarKind Own,
+                                 ScalarKind Other) {
+  uint64_t Elements = 1;
+  for (int64_t D : Shape)
+    Elements *= static_cast<uint64_t>(D);
+  OperandBound B;
+  std::string What = std::string("operand ") + Name + " of tl.dot, " + shapeText(Shape);
+  if (Own != ScalarKind::Unknown) {
+    B.Bytes = Elements * static_cast<uint64_t>(bitWidth(Own) / 8);
+    What += " " + std::string(shortName(Own));
+  } else if (Other != ScalarKind::Unknown) {
+    // Equal dtypes, or both fp8 (one byte each).
+    uint64_t Each = isFP8(Other) ? 1 : static_cast<uint64_t>(bitWidth(Other) / 8);
+    B.Bytes = Elements * Each;
+    What += " at " + std::to_string(Each) + (Each == 1 ? " byte" : " bytes") + " per element (as " +
+            (isFP8(Other) ? std::string("an fp8 operand's") : "the other operand's " + std::string(shortName(Other))) +
+            ")";
+  } else {
+    B.Bytes = Elements;
+    What += " at 1 byte per element";
+  }
+  B.Part = What + ": " + std::to_string(B.Bytes) + " bytes";
+  return B;
+}
+
+std::optional<Finding> checkSharedMemoryBound(const sema::KernelAnalysis &Kernel, int Arch) {
+  if (Kernel.NumWarps < 2)
+    return std::nullopt;
+  unsigned Limit = backend::smLimits(backend::GpuArch{static_cast<unsigned>(Arch), false}).MaxSharedPerBlock;
+  const sema::DotFact *Worst = nullptr;
+  std::vector<OperandBound> WorstParts;
+  uint64_t WorstBytes = 0;
+  for (const sema::DotFact &D : Kernel.Dots) {
+    if (D.InUndecidedBranch || (!D.ALoaded && !D.BLoaded))
+      continue;
+    std::vector<OperandBound> Parts;
+    if (D.ALoaded && knownShape(D.AShape))
+      Parts.push_back(operandBound("a", D.AShape, D.AElem, D.BElem));
+    if (D.BLoaded && knownShape(D.BShape))
+      Parts.push_back(operandBound("b", D.BShape, D.BElem, D.AElem));
+    uint64_t Bytes = 0;
+    for (const OperandBound &P : Parts)
+      Bytes += P.Bytes;
+    if (Bytes > WorstBytes) {
+      Worst = &D;
+      WorstBytes = Bytes;
+      WorstParts = std::move(Parts);
+    }
+  }
+  if (!Worst || WorstBytes <= Limit)
+    return std::nullopt;
+  // Triton's words (runtime/errors.py) with "at least", then what takes it.
+  std::string Msg = std::string(BoundPrefix) + std::to_string(WorstBytes) +
+                    ", Hardware limit: " + std::to_string(Limit) +
+                    ". Reducing block sizes or `num_stages` may help. Whatever the pointers' element types (sm_" +
+                    std::to_string(Arch) + "):";
+  for (size_t I = 0; I < WorstParts.size(); ++I)
+    Msg += (I ? "; " : " ") + WorstParts[I].Part;
+  bool AtConfig = !Kernel.SpecializationSource.empty();
+  Finding F{DiagId::SharedMemoryOveruse,
+            codeInfo(DiagId::SharedMemoryOveruse).DefaultSeverity,
+            AtConfig ? Kernel.SpecializationSource : Worst->CallRange,
+            std::move(Msg),
+            {},
+            {},
+            Kernel.Specialization};
+  if (AtConfig)
+    F.Related.push_back({Worst->CallRange, "the tl.dot whose operands need it", nullptr});
+  return F;
+}
+
+void preferExactSharedMemory(std::vector<Finding> &Findings) {
+  auto IsBound = [](const Finding &F) {
+    return F.Id == DiagId::SharedMemoryOveruse &&
+           std::string_view(F.Message).substr(0, BoundPrefix.size()) == BoundPrefix;
+  };
+  std::vector<SourceRange> Exact;
+  for (const Finding &F : Findings)
+    if (F.Id == DiagId::SharedMemoryOveruse && !IsBound(F))
+      Exact.push_back(F.Range);
+  std::erase_if(Findings, [&](const Finding &F) {
+    return IsBound(F) && std::find(Exact.begin(), Exact.end(), F.Range) != Exact.end();
+  });
+}
+
+} // namespace tessel::diag
