@@ -32,7 +32,7 @@ struct KernelJitOptions {
   GpuArch Arch;
   bool Assemble = true; ///< false: stop at PTX
   /// false: stop once the LLVM module is built and verified (no libdevice,
-  /// O3, NVPTX or assembler; no cache; the result has no Kernel). What a
+  /// optimizer, NVPTX or assembler; no cache; the result has no Kernel). What a
   /// fuzz target of the code generator asks for.
   bool Backend = true;
   bool KeepLlvm = false; ///< keep the optimized LLVM IR text
