@@ -120,9 +120,11 @@ static llvm::Expected<llvm::MemoryBufferRef> libdeviceBuffer(const std::string &
 /// canonicalization that keeps loop-carried values few (rotation, LICM,
 /// induction variables). O3 runs InstCombine eight times, the CGSCC inliner
 /// with function simplification per SCC, IPSCCP, lazy-value-info passes,
-/// loop unswitching, unrolling and both vectorizers: over twice the time for
-/// the same PTX here (bench/RESULTS.md, "JIT compile time, issue 10 rest":
-/// equal or fewer registers and SASS instructions on every sample).
+/// loop unswitching, unrolling and both vectorizers: about twice the time
+/// for the same code here (bench/RESULTS.md, section "jitspeed": the same
+/// SASS size on every sample but one attention config, +8 of 1208
+/// instructions; registers the same or fewer but two attention configs,
+/// +1 and +3).
 /// Spelled as text because NVVMReflect and NVVMIntrRange are reachable only
 /// through the target's pass-name callbacks. `instcombine`'s textual default
 /// aborts the process when one iteration does not reach a fixpoint;
