@@ -14,7 +14,9 @@
 ///    every such run (for pointers in bytes: a pointer parameter marked "D"
 ///    by the specialization is 16);
 ///  - Constancy[d]: the length of the runs of equal values along d (a splat
-///    has the whole dimension; `offs < n` with n divisible by 16 has 16).
+///    has the whole dimension; `offs < n` with n divisible by 16 has 16);
+///  - ConstantValue: the value when every element is one known integer
+///    (Triton's getConstantValue: `x * 1` keeps x's contiguity).
 ///
 /// Worked example, `x_ptr + pid * 1024 + arange(0, 1024)` with x_ptr "D":
 ///     arange          contiguity 1024, divisibility 2^30 (starts at 0)
@@ -32,6 +34,7 @@
 #define TESSEL_COMPILER_CODEGEN_AXISINFO_H
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -47,6 +50,7 @@ namespace tessel::codegen {
 struct AxisInfo {
   /// One entry per dimension (one for a scalar).
   std::vector<int64_t> Contiguity, Divisibility, Constancy;
+  std::optional<int64_t> ConstantValue;
 };
 
 class AxisInfoAnalysis {
