@@ -55,6 +55,10 @@ struct Document {
   bool PendingReset = true;
   std::shared_ptr<const AnalyzedFile> Current;
   std::vector<diag::Finding> Background; ///< tier-2 findings for Current
+  /// Proof runs started and not yet ended; a close waits for them before
+  /// giving memory back (AfterFree), since a run holds its version.
+  int ProofRuns = 0;
+  std::function<void()> AfterFree;
   std::chrono::microseconds LastCompileTime{0};
 
   // Shared with the main thread.
@@ -284,12 +288,17 @@ struct Scheduler::Impl {
     uint64_t Gen = D->ProofGeneration.load();
     D->ProofTimer.expires_after(Opts.ProofDebounce);
     begin();
-    D->ProofTimer.async_wait(asio::bind_executor(D->Strand, [this, D, F, Gen](const boost::system::error_code &Ec) {
-      if (!Ec && Gen == D->ProofGeneration.load() && D->Current == F) {
+    // The handler holds the version weakly: a cancelled timer's handler runs
+    // after the close, and must not be what keeps the file alive then.
+    std::weak_ptr<const AnalyzedFile> Weak = F;
+    D->ProofTimer.async_wait(asio::bind_executor(D->Strand, [this, D, Weak, Gen](const boost::system::error_code &Ec) {
+      std::shared_ptr<const AnalyzedFile> F = Weak.lock();
+      if (!Ec && F && Gen == D->ProofGeneration.load() && D->Current == F) {
+        ++D->ProofRuns;
         begin();
-        asio::post(Io, [this, D, F, Gen] {
+        asio::post(Io, [this, D, F = std::move(F), Gen]() mutable {
           try {
-            runProofs(D, F, Gen);
+            runProofs(D, std::move(F), Gen);
           } catch (const std::exception &E) {
             logError(std::string("proof tier failed: ") + E.what());
           }
@@ -300,47 +309,71 @@ struct Scheduler::Impl {
     }));
   }
 
-  void runProofs(const std::shared_ptr<Document> &D, const std::shared_ptr<const AnalyzedFile> &F, uint64_t Gen) {
-    CrashContext Context("proving", D->Uri + " v" + std::to_string(F->Doc.Version));
-    const sema::FileAnalysis &FA = *F->Report.Analysis;
-    analysis::ProverOptions PO = Opts.Check.Prover;
-    if (!PO.Project)
-      PO.Project = Opts.Check.Project;
-    analysis::FileProofs Proofs(FA, PO);
-    std::unordered_map<std::string_view, const sema::KernelRecord *> Records;
-    for (const sema::KernelRecord &R : FA.Records)
-      Records.emplace(R.Kernel, &R);
+  void runProofs(const std::shared_ptr<Document> &D, std::shared_ptr<const AnalyzedFile> F, uint64_t Gen) {
     std::vector<analysis::KernelBounds> Proved;
-    for (const std::string &Name : F->Report.Unproved) {
-      if (Gen != D->ProofGeneration.load())
-        return;
-      auto It = Records.find(Name);
-      if (It == Records.end())
-        continue;
-      Proved.push_back(Proofs.prove(*It->second));
-      ++Proofs_;
-      std::lock_guard<std::mutex> L(D->ProofM);
-      if (D->ProofFor == F->Report.Analysis)
-        D->ProofExtra.push_back(Proved.back());
-    }
-    post(D, [this, D, F, Gen, Proved = std::move(Proved)]() mutable {
-      if (Gen != D->ProofGeneration.load() || D->Current != F)
-        return;
-      auto N = std::make_shared<AnalyzedFile>();
-      N->Doc = F->Doc;
-      N->Parsed = F->Parsed;
-      N->Report = diag::withProofs(F->Report, std::move(Proved));
-      N->InternalError = F->InternalError;
-      N->BuildTime = F->BuildTime;
-      N->ProofsAdded = true;
-      D->Current = N;
-      {
+    bool Complete = true;
+    {
+      CrashContext Context("proving", D->Uri + " v" + std::to_string(F->Doc.Version));
+      const sema::FileAnalysis &FA = *F->Report.Analysis;
+      analysis::ProverOptions PO = Opts.Check.Prover;
+      if (!PO.Project)
+        PO.Project = Opts.Check.Project;
+      analysis::FileProofs Proofs(FA, PO);
+      std::unordered_map<std::string_view, const sema::KernelRecord *> Records;
+      for (const sema::KernelRecord &R : FA.Records)
+        Records.emplace(R.Kernel, &R);
+      for (const std::string &Name : F->Report.Unproved) {
+        if (Gen != D->ProofGeneration.load()) {
+          Complete = false;
+          break;
+        }
+        auto It = Records.find(Name);
+        if (It == Records.end())
+          continue;
+        Proved.push_back(Proofs.prove(*It->second));
+        ++Proofs_;
         std::lock_guard<std::mutex> L(D->ProofM);
-        D->ProofFor = N->Report.Analysis;
-        D->ProofExtra.clear();
+        if (D->ProofFor == F->Report.Analysis)
+          D->ProofExtra.push_back(Proved.back());
       }
-      publish(*D, *N);
+    }
+    if (!Complete) {
+      // Interrupted: the verdicts wait in ProofExtra for the next version.
+      F.reset();
+      Proved.clear();
+      post(D, [this, D] { proofRunEnded(*D); });
+      return;
+    }
+    post(D, [this, D, F = std::move(F), Gen, Proved = std::move(Proved)]() mutable {
+      if (Gen == D->ProofGeneration.load() && D->Current == F) {
+        auto N = std::make_shared<AnalyzedFile>();
+        N->Doc = F->Doc;
+        N->Parsed = F->Parsed;
+        N->Report = diag::withProofs(F->Report, std::move(Proved));
+        N->InternalError = F->InternalError;
+        N->BuildTime = F->BuildTime;
+        N->ProofsAdded = true;
+        D->Current = N;
+        {
+          std::lock_guard<std::mutex> L(D->ProofM);
+          D->ProofFor = N->Report.Analysis;
+          D->ProofExtra.clear();
+        }
+        publish(*D, *N);
+      }
+      F.reset();
+      Proved.clear();
+      proofRunEnded(*D);
     });
+  }
+
+  /// On D's strand, once a proof run let go of its version: a close that
+  /// came meanwhile gives the memory back now.
+  void proofRunEnded(Document &D) {
+    if (--D.ProofRuns == 0 && D.AfterFree) {
+      onEveryThread(D.AfterFree);
+      D.AfterFree = nullptr;
+    }
   }
 
   static std::string kernelKey(const AnalyzedFile &F, const sema::KernelAnalysis &K, uint32_t &DefBegin) {
@@ -554,7 +587,11 @@ void Scheduler::remove(const std::string &Uri, std::function<void()> AfterFree) 
     D->LastParsed = nullptr;
     D->Background.clear();
     D->Background.shrink_to_fit();
-    if (AfterFree)
+    if (!AfterFree)
+      return;
+    if (D->ProofRuns > 0)
+      D->AfterFree = AfterFree; // the last run to end gives the memory back
+    else
       P->onEveryThread(AfterFree);
   });
 }

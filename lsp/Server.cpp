@@ -591,8 +591,10 @@ void LanguageServer::onDidClose(const DidCloseTextDocumentParams &P) {
     std::lock_guard<std::mutex> L(LastRunMutex);
     LastRun.erase(P.TextDocument.Uri);
   }
-  Sched->remove(P.TextDocument.Uri, Opts.ReleaseMemory);
+  // The JIT tier lets go of the analysis first: the scheduler gives the
+  // memory back once the last reference is gone.
   Jit->remove(P.TextDocument.Uri);
+  Sched->remove(P.TextDocument.Uri, Opts.ReleaseMemory);
   T.notify("textDocument/publishDiagnostics", {{"uri", P.TextDocument.Uri}, {"diagnostics", json::array()}});
   // Its importers see the file on disk again, which may differ from the
   // buffer that was closed unsaved.
