@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace tessel::diag {
 
@@ -53,22 +54,11 @@ static std::vector<Finding> analysisFindings(const sema::FileAnalysis &FA, int A
   return Out;
 }
 
-static FileReport check(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts,
-                        const sema::FileAnalysis *Previous, const std::vector<analysis::KernelBounds> *PreviousBounds) {
-  sema::AnalyzeOptions AO;
-  AO.Arch = Opts.Arch;
-  AO.RecordValueFacts = Opts.KeepValueFacts;
-  AO.Project = Opts.Project;
-  FileReport R;
-  R.Analysis = sema::analyzeFile(File, AO, Previous);
-  for (const Problem &P : R.Analysis->Problems)
-    R.Findings.push_back(toFinding(P));
-  std::vector<Finding> Analysed = analysisFindings(*R.Analysis, Opts.Arch);
-  if (Opts.Prove) {
-    analysis::ProverOptions PO = Opts.Prover;
-    if (!PO.Project)
-      PO.Project = Opts.Project;
-    R.Bounds = analysis::proveFileCached(*R.Analysis, PO, Previous, PreviousBounds);
+/// R.Findings from its kept sema and structural findings and its verdicts.
+static void mergeFindings(FileReport &R) {
+  R.Findings = R.SemaFindings;
+  std::vector<Finding> Analysed = R.StructuralFindings;
+  if (!R.Bounds.empty()) {
     dropDecidedStructural(Analysed, R.Bounds);
     for (const analysis::KernelBounds &K : R.Bounds)
       for (Finding &F : checkBoundsProof(K))
@@ -79,11 +69,70 @@ static FileReport check(std::shared_ptr<const ParsedFile> File, const CheckOptio
       R.Findings.push_back(std::move(F));
   std::stable_sort(R.Findings.begin(), R.Findings.end(),
                    [](const Finding &A, const Finding &B) { return A.Range < B.Range; });
+}
+
+static FileReport check(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts,
+                        const sema::FileAnalysis *Previous, const std::vector<analysis::KernelBounds> *PreviousBounds) {
+  sema::AnalyzeOptions AO;
+  AO.Arch = Opts.Arch;
+  AO.RecordValueFacts = Opts.KeepValueFacts;
+  AO.Project = Opts.Project;
+  FileReport R;
+  R.Analysis = sema::analyzeFile(File, AO, Previous);
+  for (const Problem &P : R.Analysis->Problems)
+    R.SemaFindings.push_back(toFinding(P));
+  R.StructuralFindings = analysisFindings(*R.Analysis, Opts.Arch);
+  if (Opts.Prove) {
+    analysis::ProverOptions PO = Opts.Prover;
+    if (!PO.Project)
+      PO.Project = Opts.Project;
+    R.Bounds =
+        analysis::proveFileCached(*R.Analysis, PO, Previous, PreviousBounds, Opts.DeferProofs ? &R.Unproved : nullptr);
+  }
+  mergeFindings(R);
+  if (R.Unproved.empty()) {
+    R.SemaFindings = {};
+    R.StructuralFindings = {};
+  }
   std::set<std::string> Kernels;
   for (const sema::KernelAnalysis &K : R.Analysis->Kernels)
     Kernels.insert(K.Kernel);
   R.NumKernels = Kernels.size();
   R.NumSpecializations = R.Analysis->Kernels.size();
+  return R;
+}
+
+FileReport withProofs(const FileReport &Front, std::vector<analysis::KernelBounds> Proved) {
+  FileReport R;
+  R.NumKernels = Front.NumKernels;
+  R.NumSpecializations = Front.NumSpecializations;
+  R.Analysis = Front.Analysis;
+  R.SemaFindings = Front.SemaFindings;
+  R.StructuralFindings = Front.StructuralFindings;
+  // Verdicts in the order of the analysis's records, as checkFile gives them.
+  std::unordered_map<std::string_view, const analysis::KernelBounds *> ByKernel;
+  for (const analysis::KernelBounds &K : Front.Bounds)
+    ByKernel.emplace(K.Kernel, &K);
+  std::unordered_map<std::string_view, analysis::KernelBounds *> New;
+  for (analysis::KernelBounds &K : Proved)
+    New.emplace(K.Kernel, &K);
+  std::set<std::string_view> Missing(Front.Unproved.begin(), Front.Unproved.end());
+  for (const sema::KernelRecord &Rec : R.Analysis->Records) {
+    if (auto It = ByKernel.find(Rec.Kernel); It != ByKernel.end()) {
+      R.Bounds.push_back(*It->second);
+    } else if (auto N = New.find(Rec.Kernel); N != New.end() && Missing.count(Rec.Kernel)) {
+      R.Bounds.push_back(std::move(*N->second));
+      Missing.erase(Rec.Kernel);
+    }
+  }
+  for (const std::string &Name : Front.Unproved)
+    if (Missing.count(Name))
+      R.Unproved.push_back(Name);
+  mergeFindings(R);
+  if (R.Unproved.empty()) {
+    R.SemaFindings = {};
+    R.StructuralFindings = {};
+  }
   return R;
 }
 

@@ -29,6 +29,11 @@ struct CheckOptions {
   /// has its cost per kernel).
   bool Prove = false;
   analysis::ProverOptions Prover;
+  /// With Prove: take the verdicts that hold already (the previous report's,
+  /// the cache's) and list the kernels that need a proof in
+  /// FileReport::Unproved instead of proving them; withProofs adds them
+  /// later (the language server's proof tier, off the keystroke's path).
+  bool DeferProofs = false;
   /// The project the file belongs to (sema::AnalyzeOptions::Project).
   project::Project *Project = nullptr;
 };
@@ -41,6 +46,12 @@ struct FileReport {
   std::shared_ptr<const sema::FileAnalysis> Analysis;
   /// The bounds prover's verdicts per kernel (empty without CheckOptions::Prove).
   std::vector<analysis::KernelBounds> Bounds;
+  /// Kernels whose proof CheckOptions::DeferProofs left for later.
+  std::vector<std::string> Unproved;
+  /// The findings before the prover's (sema's problems; the structural
+  /// checks' findings that the prover's verdicts may replace), kept while
+  /// proofs are deferred so that withProofs can merge without checking again.
+  std::vector<Finding> SemaFindings, StructuralFindings;
 };
 
 /// Previous, the analysis of an earlier version of the same document, lets
@@ -51,6 +62,12 @@ FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions 
 /// prover also takes its verdicts for the kernels whose inputs are unchanged,
 /// so a keystroke proves only the kernel it touched, whatever the file size.
 FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts, const FileReport &Previous);
+
+/// Front (made with CheckOptions::DeferProofs) with the verdicts of some of
+/// its Unproved kernels added (Proved, in any order): the findings are those
+/// checkFile gives with these verdicts, and the kernels still missing stay in
+/// Unproved. The analysis is shared, not copied.
+FileReport withProofs(const FileReport &Front, std::vector<analysis::KernelBounds> Proved);
 
 } // namespace tessel::diag
 

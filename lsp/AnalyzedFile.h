@@ -28,6 +28,9 @@ struct AnalyzedFile {
   /// Parsed and Report.Analysis are then null.
   std::string Skipped;
   std::chrono::microseconds BuildTime{0};
+  /// The proof tier's republish: the same analysis as the version's first
+  /// publish, with the verdicts of the kernels it had left unproved.
+  bool ProofsAdded = false;
 };
 
 } // namespace tessel::lsp

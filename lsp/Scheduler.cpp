@@ -12,6 +12,7 @@
 /// (those updates must be built, not dropped), and the Removed flag.
 //===----------------------------------------------------------------------===//
 #include "lsp/Scheduler.h"
+#include "compiler/analysis/BoundsCache.h"
 #include "lsp/CrashReporter.h"
 #include "lsp/Logger.h"
 
@@ -40,11 +41,13 @@ namespace tessel::lsp {
 namespace {
 
 struct Document {
-  Document(asio::io_context &Io, std::string Uri) : Uri(std::move(Uri)), Strand(asio::make_strand(Io)), Debounce(Io) {}
+  Document(asio::io_context &Io, std::string Uri)
+      : Uri(std::move(Uri)), Strand(asio::make_strand(Io)), Debounce(Io), ProofTimer(Io) {}
 
   const std::string Uri;
   asio::strand<asio::io_context::executor_type> Strand;
   asio::steady_timer Debounce;
+  asio::steady_timer ProofTimer; ///< the proof tier's debounce (strand-only)
 
   // Strand-only.
   std::shared_ptr<const ParsedFile> LastParsed;
@@ -52,12 +55,26 @@ struct Document {
   bool PendingReset = true;
   std::shared_ptr<const AnalyzedFile> Current;
   std::vector<diag::Finding> Background; ///< tier-2 findings for Current
+  /// Proof runs started and not yet ended; a close waits for them before
+  /// giving memory back (AfterFree), since a run holds its version.
+  int ProofRuns = 0;
+  std::function<void()> AfterFree;
   std::chrono::microseconds LastCompileTime{0};
 
   // Shared with the main thread.
   std::atomic<uint64_t> LatestSeq{0};
   std::atomic<uint64_t> Generation{0}; ///< bumped by every update; cancels tier 2
   std::atomic<bool> CompileCancelled{false};
+  /// Bumped by every update and the close: a proof run of an older version
+  /// stops before its next kernel.
+  std::atomic<uint64_t> ProofGeneration{0};
+  /// Verdicts the proof tier proved for ProofFor (the analysis of Current)
+  /// that Current does not hold yet: a run a newer update interrupted leaves
+  /// them here, and the next front-end check takes them as the previous
+  /// version's, so no proof is lost to typing.
+  std::mutex ProofM;
+  std::shared_ptr<const sema::FileAnalysis> ProofFor;
+  std::vector<analysis::KernelBounds> ProofExtra;
   std::mutex M;
   std::set<uint64_t> ReadSeqs; ///< updates a queued request needs built
   /// Updates posted but not yet taken by the worker, oldest first (under M);
@@ -97,7 +114,7 @@ struct Scheduler::Impl {
   std::mutex CacheMutex;
   std::unordered_map<std::string, CachedKernel> Cache;
 
-  std::atomic<uint64_t> Builds{0}, Dropped{0}, Compiles{0}, CacheHits{0};
+  std::atomic<uint64_t> Builds{0}, Dropped{0}, Compiles{0}, CacheHits{0}, Proofs_{0};
 
   bool deferred() const { return Opts.WorkerThreads == 0; }
 
@@ -203,12 +220,25 @@ struct Scheduler::Impl {
         D->PendingEdits.clear();
         D->PendingReset = false;
         // The previous version's analysis answers for every kernel the edits
-        // did not touch.
-        // (The prover's verdicts too.)
-        if (D->Current && D->Current->Report.Analysis)
-          F->Report = diag::checkFile(F->Parsed, Opts.Check, D->Current->Report);
-        else
-          F->Report = diag::checkFile(F->Parsed, Opts.Check);
+        // did not touch, and so do its verdicts; the kernels that need a new
+        // proof are proved after the diagnostics are out (proof tier).
+        diag::CheckOptions CO = Opts.Check;
+        CO.DeferProofs = CO.Prove && !deferred();
+        if (D->Current && D->Current->Report.Analysis) {
+          std::vector<analysis::KernelBounds> Extra;
+          {
+            std::lock_guard<std::mutex> L(D->ProofM);
+            if (D->ProofFor == D->Current->Report.Analysis)
+              Extra = std::move(D->ProofExtra);
+            D->ProofExtra.clear();
+          }
+          if (!Extra.empty())
+            F->Report = diag::checkFile(F->Parsed, CO, diag::withProofs(D->Current->Report, std::move(Extra)));
+          else
+            F->Report = diag::checkFile(F->Parsed, CO, D->Current->Report);
+        } else {
+          F->Report = diag::checkFile(F->Parsed, CO);
+        }
       } catch (const std::exception &E) {
         F->InternalError = E.what();
       } catch (...) {
@@ -234,11 +264,116 @@ struct Scheduler::Impl {
     // build: do it after the diagnostics are out, not before.
     std::shared_ptr<const AnalyzedFile> Retired = std::move(D->Current);
     D->Current = F;
+    {
+      std::lock_guard<std::mutex> L(D->ProofM);
+      D->ProofFor = F->Report.Analysis;
+      D->ProofExtra.clear();
+    }
     // Tier-2 findings of kernels that are unchanged stay valid; rebase them.
     D->Background = cachedFindings(*F);
     publish(*D, *F);
     Retired.reset();
+    scheduleProofs(D, F);
     scheduleBackground(D);
+  }
+
+  /// The proof tier: after a debounce, F's unproved kernels are proved one at
+  /// a time on a pool thread, outside the document's strand, so the next
+  /// keystroke's front end never waits for Z3; a newer update stops the run
+  /// before its next kernel. A complete run publishes F's version again with
+  /// the verdicts' findings and makes that the document's current analysis.
+  void scheduleProofs(const std::shared_ptr<Document> &D, const std::shared_ptr<const AnalyzedFile> &F) {
+    if (!F->Report.Analysis || F->Report.Unproved.empty())
+      return;
+    uint64_t Gen = D->ProofGeneration.load();
+    D->ProofTimer.expires_after(Opts.ProofDebounce);
+    begin();
+    // The handler holds the version weakly: a cancelled timer's handler runs
+    // after the close, and must not be what keeps the file alive then.
+    std::weak_ptr<const AnalyzedFile> Weak = F;
+    D->ProofTimer.async_wait(asio::bind_executor(D->Strand, [this, D, Weak, Gen](const boost::system::error_code &Ec) {
+      std::shared_ptr<const AnalyzedFile> F = Weak.lock();
+      if (!Ec && F && Gen == D->ProofGeneration.load() && D->Current == F) {
+        ++D->ProofRuns;
+        begin();
+        asio::post(Io, [this, D, F = std::move(F), Gen]() mutable {
+          try {
+            runProofs(D, std::move(F), Gen);
+          } catch (const std::exception &E) {
+            logError(std::string("proof tier failed: ") + E.what());
+          }
+          end();
+        });
+      }
+      end();
+    }));
+  }
+
+  void runProofs(const std::shared_ptr<Document> &D, std::shared_ptr<const AnalyzedFile> F, uint64_t Gen) {
+    std::vector<analysis::KernelBounds> Proved;
+    bool Complete = true;
+    {
+      CrashContext Context("proving", D->Uri + " v" + std::to_string(F->Doc.Version));
+      const sema::FileAnalysis &FA = *F->Report.Analysis;
+      analysis::ProverOptions PO = Opts.Check.Prover;
+      if (!PO.Project)
+        PO.Project = Opts.Check.Project;
+      analysis::FileProofs Proofs(FA, PO);
+      std::unordered_map<std::string_view, const sema::KernelRecord *> Records;
+      for (const sema::KernelRecord &R : FA.Records)
+        Records.emplace(R.Kernel, &R);
+      for (const std::string &Name : F->Report.Unproved) {
+        if (Gen != D->ProofGeneration.load()) {
+          Complete = false;
+          break;
+        }
+        auto It = Records.find(Name);
+        if (It == Records.end())
+          continue;
+        Proved.push_back(Proofs.prove(*It->second));
+        ++Proofs_;
+        std::lock_guard<std::mutex> L(D->ProofM);
+        if (D->ProofFor == F->Report.Analysis)
+          D->ProofExtra.push_back(Proved.back());
+      }
+    }
+    if (!Complete) {
+      // Interrupted: the verdicts wait in ProofExtra for the next version.
+      F.reset();
+      Proved.clear();
+      post(D, [this, D] { proofRunEnded(*D); });
+      return;
+    }
+    post(D, [this, D, F = std::move(F), Gen, Proved = std::move(Proved)]() mutable {
+      if (Gen == D->ProofGeneration.load() && D->Current == F) {
+        auto N = std::make_shared<AnalyzedFile>();
+        N->Doc = F->Doc;
+        N->Parsed = F->Parsed;
+        N->Report = diag::withProofs(F->Report, std::move(Proved));
+        N->InternalError = F->InternalError;
+        N->BuildTime = F->BuildTime;
+        N->ProofsAdded = true;
+        D->Current = N;
+        {
+          std::lock_guard<std::mutex> L(D->ProofM);
+          D->ProofFor = N->Report.Analysis;
+          D->ProofExtra.clear();
+        }
+        publish(*D, *N);
+      }
+      F.reset();
+      Proved.clear();
+      proofRunEnded(*D);
+    });
+  }
+
+  /// On D's strand, once a proof run let go of its version: a close that
+  /// came meanwhile gives the memory back now.
+  void proofRunEnded(Document &D) {
+    if (--D.ProofRuns == 0 && D.AfterFree) {
+      onEveryThread(D.AfterFree);
+      D.AfterFree = nullptr;
+    }
   }
 
   static std::string kernelKey(const AnalyzedFile &F, const sema::KernelAnalysis &K, uint32_t &DefBegin) {
@@ -366,8 +501,10 @@ Scheduler::Scheduler(SchedulerOptions Opts, SchedulerCallbacks &Callbacks)
 Scheduler::~Scheduler() {
   {
     std::lock_guard<std::mutex> L(P->DocsMutex);
-    for (auto &[Uri, D] : P->Docs)
+    for (auto &[Uri, D] : P->Docs) {
       D->Debounce.cancel();
+      D->ProofTimer.cancel();
+    }
   }
   P->Guard.reset();
   P->Io.stop();
@@ -385,7 +522,8 @@ void Scheduler::update(DocumentUpdate U) {
     D = Slot;
   }
   uint64_t Seq = ++D->LatestSeq;
-  ++D->Generation; // a tier-2 run in progress is now stale
+  ++D->Generation;      // a tier-2 run in progress is now stale
+  ++D->ProofGeneration; // and so is a proof run
   {
     // An update still queued that no request waits for is dead: fold this
     // one into it now rather than when the worker reaches it, so that a burst
@@ -436,13 +574,24 @@ void Scheduler::remove(const std::string &Uri, std::function<void()> AfterFree) 
     D->Removed = true;
   }
   ++D->Generation;
+  ++D->ProofGeneration;
   P->post(D, [this, D, AfterFree = std::move(AfterFree)] {
     D->Debounce.cancel();
+    D->ProofTimer.cancel();
     D->Current = nullptr;
+    {
+      std::lock_guard<std::mutex> L(D->ProofM);
+      D->ProofFor = nullptr;
+      D->ProofExtra = {};
+    }
     D->LastParsed = nullptr;
     D->Background.clear();
     D->Background.shrink_to_fit();
-    if (AfterFree)
+    if (!AfterFree)
+      return;
+    if (D->ProofRuns > 0)
+      D->AfterFree = AfterFree; // the last run to end gives the memory back
+    else
       P->onEveryThread(AfterFree);
   });
 }
@@ -489,7 +638,7 @@ bool Scheduler::blockUntilIdle(std::chrono::milliseconds Timeout) {
 }
 
 Scheduler::Stats Scheduler::stats() const {
-  return {P->Builds.load(), P->Dropped.load(), P->Compiles.load(), P->CacheHits.load()};
+  return {P->Builds.load(), P->Dropped.load(), P->Compiles.load(), P->CacheHits.load(), P->Proofs_.load()};
 }
 
 } // namespace tessel::lsp

@@ -24,6 +24,16 @@
 ///    specialization, so an edit recompiles only the kernels it touched.
 ///    Until the code generator exists no compile function is installed and
 ///    this tier does nothing.
+///  - Proof tier: with CheckOptions::Prove, the front end takes the bounds
+///    verdicts that hold already (the previous version's, moved; the
+///    process-wide cache's) and publishes without proving anything; the
+///    kernels left unproved are proved after a debounce on a pool thread,
+///    outside the document's strand, and the same version is published again
+///    with their findings (TS203/TS204 added, the TS201/TS202 they decide
+///    dropped), becoming the analysis requests read. A newer update stops the
+///    run before its next kernel; the verdicts it got are kept for the next
+///    version. In deferred mode the front end proves inline instead (one
+///    publish per version, as transcripts expect).
 ///  - Requests marked InvalidateOnUpdate (inlay hints, code lenses, code
 ///    actions: things the client asks for on its own) fail with
 ///    ContentModified when an edit arrived after them; explicit cancellation
@@ -69,6 +79,9 @@ struct SchedulerOptions {
   size_t MaxFileBytes = size_t(8) << 20;
   std::chrono::milliseconds MinDebounce{50};
   std::chrono::milliseconds MaxDebounce{500};
+  /// How long the proof tier waits after a version is published: a burst of
+  /// keys proves the edited kernel once, after the last.
+  std::chrono::milliseconds ProofDebounce{100};
 };
 
 class SchedulerCallbacks {
@@ -113,6 +126,7 @@ public:
     uint64_t DroppedUpdates = 0; ///< dead updates skipped
     uint64_t Compiles = 0;       ///< tier-2 kernel compiles run
     uint64_t CacheHits = 0;      ///< tier-2 kernels answered from the cache
+    uint64_t Proofs = 0;         ///< kernels the proof tier proved
   };
   Stats stats() const;
 

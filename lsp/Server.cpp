@@ -591,8 +591,10 @@ void LanguageServer::onDidClose(const DidCloseTextDocumentParams &P) {
     std::lock_guard<std::mutex> L(LastRunMutex);
     LastRun.erase(P.TextDocument.Uri);
   }
-  Sched->remove(P.TextDocument.Uri, Opts.ReleaseMemory);
+  // The JIT tier lets go of the analysis first: the scheduler gives the
+  // memory back once the last reference is gone.
   Jit->remove(P.TextDocument.Uri);
+  Sched->remove(P.TextDocument.Uri, Opts.ReleaseMemory);
   T.notify("textDocument/publishDiagnostics", {{"uri", P.TextDocument.Uri}, {"diagnostics", json::array()}});
   // Its importers see the file on disk again, which may differ from the
   // buffer that was closed unsaved.
@@ -799,23 +801,33 @@ void LanguageServer::onDiagnostics(const AnalyzedFile &F, const std::vector<diag
     ReadsOf[F.Doc.Uri] = std::move(Read);
   }
   json Front = diagnosticsJson(F, Findings);
-  // The JIT findings of kernels this version left unchanged go out with the
-  // front end's; the tier compiles the others and publishes again.
   json Diags = Front;
-  for (const json &D : findingsJson(F.Doc, Jit->update(jitVersion(F))))
-    Diags.push_back(D);
-  json All = Diags;
-  {
-    std::lock_guard<std::mutex> L(PublishedMutex);
-    LastPublished[F.Doc.Uri] = {F.Doc.Version, Diags, Front};
-    // A Run's findings hold for the version that ran; the next edit clears them.
-    auto Run = RunDiagnostics.find(F.Doc.Uri);
-    if (Run != RunDiagnostics.end() && Run->second.Version == F.Doc.Version)
-      for (const json &D : Run->second.Diagnostics)
-        All.push_back(D);
-    else if (Run != RunDiagnostics.end())
-      RunDiagnostics.erase(Run);
+  std::unique_lock<std::mutex> L(PublishedMutex);
+  auto Last = LastPublished.find(F.Doc.Uri);
+  if (F.ProofsAdded && Last != LastPublished.end() && Last->second.Version == F.Doc.Version) {
+    // The proof tier's verdicts for a version already out: the analysis the
+    // JIT tier has is unchanged, so its findings so far stay.
+    const json &Before = Last->second.Diagnostics;
+    for (size_t I = Last->second.Front.size(); I < Before.size(); ++I)
+      Diags.push_back(Before[I]);
+  } else {
+    L.unlock();
+    // The JIT findings of kernels this version left unchanged go out with the
+    // front end's; the tier compiles the others and publishes again.
+    for (const json &D : findingsJson(F.Doc, Jit->update(jitVersion(F))))
+      Diags.push_back(D);
+    L.lock();
   }
+  json All = Diags;
+  LastPublished[F.Doc.Uri] = {F.Doc.Version, Diags, Front};
+  // A Run's findings hold for the version that ran; the next edit clears them.
+  auto Run = RunDiagnostics.find(F.Doc.Uri);
+  if (Run != RunDiagnostics.end() && Run->second.Version == F.Doc.Version)
+    for (const json &D : Run->second.Diagnostics)
+      All.push_back(D);
+  else if (Run != RunDiagnostics.end())
+    RunDiagnostics.erase(Run);
+  L.unlock();
   T.notify("textDocument/publishDiagnostics", {{"uri", F.Doc.Uri}, {"version", F.Doc.Version}, {"diagnostics", All}});
 }
 

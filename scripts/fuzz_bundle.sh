@@ -40,5 +40,5 @@ for t in "${targets[@]}"; do
 done
 # The targets read at most -max_len bytes of an input: 4 KB is every target's.
 find "$stage/fuzz/seeds" -type f -size +4k -exec truncate -s 4096 {} +
-tar cf - -C "$stage" . | xz -T0 -3 >"$OUT"
+tar cf - -C "$stage" . | xz -T0 -9 >"$OUT"
 du -h "$OUT"

@@ -47,6 +47,7 @@ bool sourceToLLVM(const std::string &Text, const std::string &Kernel, llvm::LLVM
     return false;
   codegen::CodegenOptions Opts;
   Opts.NumWarps = static_cast<int>(Req.NumWarps);
+  Opts.NumStages = static_cast<int>(Req.NumStages);
   Opts.DivisibleBy16 = codegen::defaultDivisibility(*L.Function);
   return codegen::emitLLVM(*L.Function, Opts, Ctx).Module != nullptr;
 }
@@ -80,6 +81,7 @@ void BM_Emit(benchmark::State &S, const std::string &Sample, const std::string &
   }
   codegen::CodegenOptions Opts;
   Opts.NumWarps = static_cast<int>(Req.NumWarps);
+  Opts.NumStages = static_cast<int>(Req.NumStages);
   Opts.DivisibleBy16 = codegen::defaultDivisibility(*L.Function);
   for (auto _ : S) {
     llvm::LLVMContext Ctx;

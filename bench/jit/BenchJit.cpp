@@ -14,7 +14,13 @@
 /// stages run on one thread (nvJitLink may use more). Prints a Markdown table for
 /// bench/RESULTS.md.
 ///
-///   bench_jit [--runs N] [--arch sm_90] [SAMPLE.py...]
+/// --ptx-only measures source -> PTX alone (median and fastest run, PTX
+/// lines), for comparing code generator changes quickly.
+/// --time-passes turns on LLVM's pass timers (llvm::TimePassesIsEnabled) for
+/// the source -> PTX runs and prints their report to stderr per kernel and
+/// config (the runs are then slower: read the report's shares, not the table).
+///
+///   bench_jit [--runs N] [--arch sm_90] [--time-passes] [--ptx-only] [SAMPLE.py...]
 //===----------------------------------------------------------------------===//
 #include "compiler/backend/Assemble.h"
 #include "compiler/backend/KernelJit.h"
@@ -22,6 +28,10 @@
 #include "compiler/frontend/Parser.h"
 #include "compiler/sema/LaunchPlan.h"
 #include "diagnostics/JitCheck.h"
+
+#include "llvm/IR/PassTimingInfo.h"
+#include "llvm/Pass.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <chrono>
@@ -48,7 +58,8 @@ static double cpuMs() {
   return T.tv_sec * 1e3 + T.tv_nsec / 1e6 + Ms(Kids.ru_utime) + Ms(Kids.ru_stime);
 }
 
-static double medianMs(int Runs, const std::function<void()> &F) {
+/// The median of Runs runs after a warm-up (the fastest in *Min when set).
+static double medianMs(int Runs, const std::function<void()> &F, double *Min = nullptr) {
   std::vector<double> Ms;
   F(); // warm-up
   for (int I = 0; I < Runs; ++I) {
@@ -57,17 +68,24 @@ static double medianMs(int Runs, const std::function<void()> &F) {
     Ms.push_back(cpuMs() - T0);
   }
   std::sort(Ms.begin(), Ms.end());
+  if (Min)
+    *Min = Ms.front();
   return Ms[Ms.size() / 2];
 }
 
 int main(int Argc, char **Argv) {
   int Runs = 10;
+  bool TimePasses = false, PtxOnly = false;
   backend::GpuArch Arch{90, false};
   std::vector<std::string> Files;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A == "--runs" && I + 1 < Argc)
       Runs = std::max(1, std::atoi(Argv[++I]));
+    else if (A == "--time-passes")
+      TimePasses = true;
+    else if (A == "--ptx-only")
+      PtxOnly = true;
     else if (A == "--arch" && I + 1 < Argc && backend::parseArch(Argv[I + 1]))
       Arch = *backend::parseArch(Argv[++I]);
     else
@@ -81,8 +99,12 @@ int main(int Argc, char **Argv) {
   bool HavePtxas = backend::hasAssembler(T, backend::AssemblerKind::Ptxas);
   std::printf("arch %s, toolkit %s, %d runs (median CPU ms), one thread\n\n", Arch.name().c_str(), T.version().c_str(),
               Runs);
-  std::printf("| sample | kernel | config | source->PTX ms | nvJitLink ms | ptxas ms | source->cubin ms | "
-              "ratio to ptxas | regs | spills |\n|---|---|---|---|---|---|---|---|---|---|\n");
+  if (PtxOnly)
+    std::printf("| sample | kernel | config | source->PTX ms (median) | fastest run ms | PTX lines |\n"
+                "|---|---|---|---|---|---|\n");
+  else
+    std::printf("| sample | kernel | config | source->PTX ms | nvJitLink ms | ptxas ms | source->cubin ms | "
+                "ratio to ptxas | regs | spills |\n|---|---|---|---|---|---|---|---|---|---|\n");
   for (const std::string &Path : Files) {
     std::ifstream In(Path, std::ios::binary);
     std::stringstream SS;
@@ -117,7 +139,22 @@ int main(int Argc, char **Argv) {
           continue;
         }
         std::string Ptx = R.Kernel->Ptx;
-        double ToPtx = medianMs(Runs, [&] { backend::jitKernel(*File, Info, Req, KO); });
+        llvm::TimePassesIsEnabled = TimePasses;
+        double Fastest = 0;
+        double ToPtx = medianMs(
+            Runs, [&] { backend::jitKernel(*File, Info, Req, KO); }, &Fastest);
+        if (TimePasses) {
+          llvm::TimePassesIsEnabled = false;
+          std::fprintf(stderr, "=== %s %s config %s: LLVM pass times over %d runs + warm-up\n", Sample.c_str(),
+                       Name.c_str(), Config.c_str(), Runs);
+          llvm::reportAndResetTimings(&llvm::errs());
+        }
+        if (PtxOnly) {
+          std::printf("| %s | %s | %s | %.2f | %.2f | %zu |\n", Sample.c_str(), Name.c_str(), Config.c_str(), ToPtx,
+                      Fastest, size_t(std::count(Ptx.begin(), Ptx.end(), '\n')));
+          std::fflush(stdout);
+          continue;
+        }
         backend::AssembleOptions AO;
         AO.Arch = Arch;
         double Nvj = -1, Ptxas = -1;

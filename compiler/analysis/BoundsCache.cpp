@@ -19,6 +19,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <unordered_map>
 
 namespace tessel::analysis {
 
@@ -73,78 +74,115 @@ bool rebase(const sema::Rebaser &Move, KernelBounds &K) {
 
 } // namespace
 
+FileProofs::FileProofs(const sema::FileAnalysis &FA, const ProverOptions &Opts) : FA(FA), Opts(Opts) {
+  if (!FA.File)
+    return;
+  Found = launch::findLaunchDirectives(FA.File->text().text());
+  Directives = directivesText(*FA.File, Found);
+}
+
+bool FileProofs::isProvable(const sema::KernelRecord &R) const {
+  const JitFunction *J = FA.Info.jit(R.Kernel);
+  return FA.File && J && J->IsKernel && J->Def;
+}
+
+std::optional<KernelBounds> FileProofs::known(const sema::KernelRecord &R, const sema::FileAnalysis *Previous,
+                                              const sema::KernelRecord *PreviousRecord,
+                                              const KernelBounds *PreviousBounds) const {
+  if (!isProvable(R))
+    return std::nullopt;
+  const ParsedFile &File = *FA.File;
+  Cache &C = cache();
+  if (Previous && Previous->File && PreviousRecord && PreviousBounds) {
+    std::optional<sema::Rebaser> Move = sema::Rebaser::match(*Previous->File, PreviousRecord->Inputs, File, R.Inputs);
+    if (Move) {
+      KernelBounds K = *PreviousBounds;
+      if (rebase(*Move, K)) {
+        std::lock_guard<std::mutex> G(C.Lock);
+        ++C.Stats.PreviousHits;
+        return K;
+      }
+    }
+  }
+  if (!R.Inputs.Reusable)
+    return std::nullopt;
+  std::string Key = keyOf(File, R, Directives, Opts);
+  std::lock_guard<std::mutex> G(C.Lock);
+  auto It = C.Entries.find(Key);
+  if (It == C.Entries.end())
+    return std::nullopt;
+  sema::KernelInputs Old;
+  Old.Facts = R.Inputs.Facts;
+  Old.Segments = It->second.Segments;
+  std::optional<sema::Rebaser> Move = sema::Rebaser::matchKnownText(Old, File, R.Inputs);
+  KernelBounds K = It->second.Bounds;
+  if (!Move || !rebase(*Move, K))
+    return std::nullopt;
+  ++C.Stats.Hits;
+  return K;
+}
+
+KernelBounds FileProofs::prove(const sema::KernelRecord &R) const {
+  const ParsedFile &File = *FA.File;
+  FileLaunches Shared{&Found, FA.Host ? &FA.Host->Launches : nullptr};
+  KernelBounds K = proveKernel(File, FA.Info, R.Kernel, Opts, Shared);
+  // Only verdicts no syntax error touches may be moved to another file.
+  bool Clean = sema::Rebaser::match(File, R.Inputs, File, R.Inputs).has_value();
+  std::string Key = keyOf(File, R, Directives, Opts);
+  Cache &C = cache();
+  std::lock_guard<std::mutex> G(C.Lock);
+  ++C.Stats.Misses;
+  // Limits are resource units, so a kernel they cut short is cut short the same way next time: kept too.
+  if (Clean && !C.Entries.count(Key)) {
+    C.Entries.emplace(Key, Entry{R.Inputs.Segments, K});
+    C.Order.push_back(Key);
+    while (C.Order.size() > Cache::Capacity) {
+      C.Entries.erase(C.Order.front());
+      C.Order.pop_front();
+    }
+  }
+  return K;
+}
+
 std::vector<KernelBounds> proveFileCached(const sema::FileAnalysis &FA, const ProverOptions &Opts,
                                           const sema::FileAnalysis *Previous,
-                                          const std::vector<KernelBounds> *PreviousBounds) {
+                                          const std::vector<KernelBounds> *PreviousBounds,
+                                          std::vector<std::string> *Unproved) {
   std::vector<KernelBounds> Out;
   if (!FA.File)
     return Out;
-  const ParsedFile &File = *FA.File;
-  std::vector<launch::LaunchDirective> Found = launch::findLaunchDirectives(File.text().text());
-  std::string Directives = directivesText(File, Found);
-  FileLaunches Shared{&Found, FA.Host ? &FA.Host->Launches : nullptr};
+  FileProofs Proofs(FA, Opts);
   // The previous version's verdicts by kernel; they hold only under the
   // same directives (every kernel's key includes them).
-  std::map<std::string_view, std::pair<const sema::KernelRecord *, const KernelBounds *>> Before;
+  std::unordered_map<std::string_view, std::pair<const sema::KernelRecord *, const KernelBounds *>> Before;
   if (Previous && PreviousBounds && Previous->File &&
-      directivesText(*Previous->File, launch::findLaunchDirectives(Previous->File->text().text())) == Directives) {
+      directivesText(*Previous->File, launch::findLaunchDirectives(Previous->File->text().text())) ==
+          Proofs.directives()) {
+    Before.reserve(Previous->Records.size());
     for (const sema::KernelRecord &R : Previous->Records)
       Before[R.Kernel].first = &R;
     for (const KernelBounds &K : *PreviousBounds)
       if (auto It = Before.find(K.Kernel); It != Before.end())
         It->second.second = &K;
   }
-  Cache &C = cache();
   for (const sema::KernelRecord &R : FA.Records) {
-    const JitFunction *J = FA.Info.jit(R.Kernel);
-    if (!J || !J->IsKernel || !J->Def)
+    if (!Proofs.isProvable(R))
       continue;
-    if (auto It = Before.find(R.Kernel); It != Before.end() && It->second.first && It->second.second) {
-      std::optional<sema::Rebaser> Move =
-          sema::Rebaser::match(*Previous->File, It->second.first->Inputs, File, R.Inputs);
-      KernelBounds K;
-      if (Move) {
-        K = *It->second.second;
-        if (rebase(*Move, K)) {
-          std::lock_guard<std::mutex> G(C.Lock);
-          ++C.Stats.PreviousHits;
-          Out.push_back(std::move(K));
-          continue;
-        }
-      }
+    const sema::KernelRecord *PR = nullptr;
+    const KernelBounds *PB = nullptr;
+    if (auto It = Before.find(R.Kernel); It != Before.end()) {
+      PR = It->second.first;
+      PB = It->second.second;
     }
-    std::string Key = keyOf(File, R, Directives, Opts);
-    if (R.Inputs.Reusable) {
-      std::lock_guard<std::mutex> G(C.Lock);
-      auto It = C.Entries.find(Key);
-      if (It != C.Entries.end()) {
-        sema::KernelInputs Old;
-        Old.Facts = R.Inputs.Facts;
-        Old.Segments = It->second.Segments;
-        std::optional<sema::Rebaser> Move = sema::Rebaser::matchKnownText(Old, File, R.Inputs);
-        KernelBounds K = It->second.Bounds;
-        if (Move && rebase(*Move, K)) {
-          ++C.Stats.Hits;
-          Out.push_back(std::move(K));
-          continue;
-        }
-      }
+    if (std::optional<KernelBounds> K = Proofs.known(R, Previous, PR, PB)) {
+      Out.push_back(std::move(*K));
+      continue;
     }
-    KernelBounds K = proveKernel(File, FA.Info, R.Kernel, Opts, Shared);
-    // Only verdicts no syntax error touches may be moved to another file.
-    bool Clean = sema::Rebaser::match(File, R.Inputs, File, R.Inputs).has_value();
-    std::lock_guard<std::mutex> G(C.Lock);
-    ++C.Stats.Misses;
-    // Limits are resource units, so a kernel they cut short is cut short the same way next time: kept too.
-    if (Clean && !C.Entries.count(Key)) {
-      C.Entries.emplace(Key, Entry{R.Inputs.Segments, K});
-      C.Order.push_back(Key);
-      while (C.Order.size() > Cache::Capacity) {
-        C.Entries.erase(C.Order.front());
-        C.Order.pop_front();
-      }
+    if (Unproved) {
+      Unproved->push_back(R.Kernel);
+      continue;
     }
-    Out.push_back(std::move(K));
+    Out.push_back(Proofs.prove(R));
   }
   return Out;
 }

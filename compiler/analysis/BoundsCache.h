@@ -23,6 +23,8 @@
 #include "compiler/sema/Analysis.h"
 
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace tessel::analysis {
@@ -30,10 +32,37 @@ namespace tessel::analysis {
 /// The verdicts of every kernel of FA's file, from Previous (an earlier
 /// version of the same document, whose verdicts PreviousBounds are, proved
 /// with the same Opts) or the cache where the kernel's inputs are unchanged,
-/// and from proveKernel otherwise.
+/// and from proveKernel otherwise. With Unproved, nothing is proved: the
+/// kernels that would need a proof are listed there instead (the language
+/// server proves them later, off the keystroke's path: FileProofs::prove).
 std::vector<KernelBounds> proveFileCached(const sema::FileAnalysis &FA, const ProverOptions &Opts = {},
                                           const sema::FileAnalysis *Previous = nullptr,
-                                          const std::vector<KernelBounds> *PreviousBounds = nullptr);
+                                          const std::vector<KernelBounds> *PreviousBounds = nullptr,
+                                          std::vector<std::string> *Unproved = nullptr);
+
+/// Proving the kernels of one analysed file one at a time: the file's launch
+/// directives are scanned once, its host launches shared, and every verdict
+/// proved is kept in the process-wide cache. FA must outlive it.
+class FileProofs {
+public:
+  FileProofs(const sema::FileAnalysis &FA, const ProverOptions &Opts);
+  /// A @jit function the prover has something to say about (a kernel, not a helper).
+  bool isProvable(const sema::KernelRecord &R) const;
+  /// R's verdicts without proving: moved from the previous version's
+  /// (PreviousRecord, PreviousBounds of Previous) or from the cache.
+  std::optional<KernelBounds> known(const sema::KernelRecord &R, const sema::FileAnalysis *Previous = nullptr,
+                                    const sema::KernelRecord *PreviousRecord = nullptr,
+                                    const KernelBounds *PreviousBounds = nullptr) const;
+  /// Proves R's kernel (thread-safe: the language server's proof tier).
+  KernelBounds prove(const sema::KernelRecord &R) const;
+  const std::string &directives() const { return Directives; }
+
+private:
+  const sema::FileAnalysis &FA;
+  ProverOptions Opts;
+  std::vector<launch::LaunchDirective> Found;
+  std::string Directives; ///< their texts, part of every key
+};
 
 /// Counters, for tests and benchmarks.
 struct BoundsCacheStats {

@@ -1,7 +1,7 @@
 //===- Jit.h - one kernel module to PTX, cubin and resources ----*- C++ -*-===//
 /// \file
 /// The back end's entry point: an LLVM module holding one kernel (from
-/// compiler/codegen) goes through PtxEmit (libdevice, O3, NVPTX), Assemble
+/// compiler/codegen) goes through PtxEmit (libdevice, the kernel pipeline, NVPTX), Assemble
 /// (nvJitLink or ptxas) and ResourceReport, and comes back as a
 /// CompiledKernel: the PTX, the cubin, the kernel's PTX signature, its
 /// resources and theoretical occupancy, and the time of each stage.

@@ -44,6 +44,7 @@ static codegen::CodegenOptions codegenOptions(const ir::Function &F, const sema:
   codegen::CodegenOptions C;
   C.Arch = int(Opts.Arch.Capability);
   C.NumWarps = int(R.NumWarps);
+  C.NumStages = int(R.NumStages);
   if (Opts.MaxNReg)
     C.MaxNReg = int(*Opts.MaxNReg);
   C.DivisibleBy16 = codegen::defaultDivisibility(F);

@@ -37,7 +37,7 @@ struct KernelJitOptions {
   /// minute (`tessel check --jit`, the language server).
   bool AssembleUnlaunchable = true;
   /// false: stop once the LLVM module is built and verified (no libdevice,
-  /// O3, NVPTX or assembler; no cache; the result has no Kernel). What a
+  /// optimizer, NVPTX or assembler; no cache; the result has no Kernel). What a
   /// fuzz target of the code generator asks for.
   bool Backend = true;
   bool KeepLlvm = false; ///< keep the optimized LLVM IR text

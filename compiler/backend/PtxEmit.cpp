@@ -2,8 +2,9 @@
 /// \file
 /// Target machine set-up as Triton's translate_to_asm does it (PIC,
 /// aggressive codegen, fp fusion per option, NaNs assumed absent, traps on
-/// `unreachable`), libdevice linking, internalization, the new pass manager's
-/// O3 pipeline and the legacy code generator pipeline that prints assembly.
+/// `unreachable`), libdevice linking, internalization, tessel's kernel
+/// pipeline (KernelPipeline below, instead of O3) and the legacy code
+/// generator pipeline that prints assembly.
 //===----------------------------------------------------------------------===//
 #include "compiler/backend/PtxEmit.h"
 
@@ -15,10 +16,13 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PassTimingInfo.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Pass.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -29,6 +33,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 
 namespace tessel::backend {
@@ -105,6 +110,31 @@ static llvm::Expected<llvm::MemoryBufferRef> libdeviceBuffer(const std::string &
   return Slot->getMemBufferRef();
 }
 
+/// The middle end for one kernel module, in place of O3. The module comes
+/// from codegen already in final shape: one kernel, straight-line per
+/// register, loops only where the source has them, no allocas, vectors
+/// chosen by AxisInfo; ptxas optimizes the PTX again. What it needs is what
+/// O3 would find: libdevice's reflect calls folded and its functions inlined,
+/// the thread-id ranges (so `tid & mask` folds), one round of
+/// simplification (InstCombine, reassociation, CSE/GVN, DCE) and the loop
+/// canonicalization that keeps loop-carried values few (rotation, LICM,
+/// induction variables). O3 runs InstCombine eight times, the CGSCC inliner
+/// with function simplification per SCC, IPSCCP, lazy-value-info passes,
+/// loop unswitching, unrolling and both vectorizers: about twice the time
+/// for the same code here (bench/RESULTS.md, section "jitspeed": the same
+/// SASS size on every sample but one attention config, +8 of 1208
+/// instructions; registers the same or fewer but two attention configs,
+/// +1 and +3).
+/// Spelled as text because NVVMReflect and NVVMIntrRange are reachable only
+/// through the target's pass-name callbacks. `instcombine`'s textual default
+/// aborts the process when one iteration does not reach a fixpoint;
+/// `no-verify-fixpoint` is what the default pipelines use.
+static constexpr const char *KernelPipeline =
+    "function(nvvm-reflect,nvvm-intr-range),"
+    "cgscc(inline),globaldce,"
+    "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,reassociate,"
+    "loop-mssa(loop-rotate,licm),loop(indvars),gvn,instcombine<no-verify-fixpoint>,adce,simplifycfg)";
+
 static bool callsLibdevice(const llvm::Module &M) {
   for (const llvm::Function &F : M)
     if (F.isDeclaration() && F.getName().starts_with("__nv_"))
@@ -142,7 +172,7 @@ static llvm::Error linkAndOptimize(llvm::Module &M, llvm::TargetMachine &TM, con
     if (llvm::Linker::linkModules(M, std::move(*Lib), llvm::Linker::Flags::LinkOnlyNeeded))
       return llvm::createStringError(llvm::inconvertibleErrorCode(), "cannot link libdevice into the kernel");
   }
-  // Everything but the kernels becomes internal: O3's inliner and global DCE
+  // Everything but the kernels becomes internal: the inliner and global DCE
   // then keep only what a kernel reaches (libdevice is ~500 functions).
   std::set<const llvm::Function *> Kernels = kernelsOf(M);
   if (Kernels.empty())
@@ -168,13 +198,25 @@ static llvm::Error linkAndOptimize(llvm::Module &M, llvm::TargetMachine &TM, con
   llvm::FunctionAnalysisManager FAM;
   llvm::CGSCCAnalysisManager CGAM;
   llvm::ModuleAnalysisManager MAM;
-  llvm::PassBuilder PB(&TM);
+  // `-time-passes` (llvm::TimePassesIsEnabled, bench_jit --time-passes)
+  // needs the standard instrumentations; without it they cost a little on
+  // every pass and are left out.
+  llvm::PassInstrumentationCallbacks PIC;
+  std::optional<llvm::StandardInstrumentations> SI;
+  if (llvm::TimePassesIsEnabled) {
+    SI.emplace(M.getContext(), /*DebugLogging=*/false);
+    SI->registerCallbacks(PIC, &MAM);
+  }
+  llvm::PassBuilder PB(&TM, llvm::PipelineTuningOptions(), std::nullopt, SI ? &PIC : nullptr);
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  llvm::ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  llvm::ModulePassManager MPM;
+  if (llvm::Error E = PB.parsePassPipeline(MPM, KernelPipeline))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "tessel's pass pipeline is not LLVM 19's: %s",
+                                   llvm::toString(std::move(E)).c_str());
   MPM.run(M, MAM);
   if (Times)
     Times->OptimizeMs = msSince(T1);

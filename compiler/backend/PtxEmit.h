@@ -2,12 +2,13 @@
 /// \file
 /// The LLVM half of the JIT, in process: libdevice is linked into the
 /// kernel's module (only the functions it calls: Linker::LinkOnlyNeeded),
-/// every non-kernel function is internalized so that the O3 pipeline drops
-/// what is unused and inlines the rest, the `nvvm-reflect-ftz` module flag is
-/// set to 1 as Triton sets it (so libdevice's `__nvvm_reflect("__CUDA_FTZ")`
-/// folds to flush-to-zero paths), the O3 pipeline runs with the NVPTX target
-/// machine's own passes (NVVMReflect among them), and the NVPTX asm printer
-/// writes the PTX text.
+/// every non-kernel function is internalized so that the inliner and global
+/// DCE keep only what the kernel reaches, the `nvvm-reflect-ftz` module flag
+/// is set to 1 as Triton sets it (so libdevice's `__nvvm_reflect("__CUDA_FTZ")`
+/// folds to flush-to-zero paths), tessel's kernel pipeline runs (NVVMReflect,
+/// NVVMIntrRange, the inliner, one round of scalar and loop simplification:
+/// where Triton runs O3, at half the time for the same code; PtxEmit.cpp says
+/// which passes and why), and the NVPTX asm printer writes the PTX text.
 ///
 /// The PTX is then brought to what Triton 3.6's make_ptx hands ptxas: the
 /// `.version` line names the toolkit's PTX ISA (LLVM 19 stops at 8.5), and a
@@ -42,7 +43,7 @@ struct PtxOptions {
   bool FpFusion = true;
   /// libdevice.10.bc; empty: a module that calls `__nv_*` is an error.
   std::string Libdevice;
-  /// The O3 pipeline (off: only the code generator's own passes, for tests
+  /// The kernel pipeline (off: only the code generator's own passes, for tests
   /// that check the module as built).
   bool Optimize = true;
   /// When set, receives the module's text after optimization, before the
@@ -64,7 +65,7 @@ llvm::Error prepareModule(llvm::Module &M, const PtxOptions &Opts);
 /// `--emit llvm` prints).
 llvm::Expected<std::string> emitPtx(llvm::Module &M, const PtxOptions &Opts, PtxTimes *Times = nullptr);
 
-/// Only the first steps of emitPtx: libdevice linked, internalized and O3,
+/// Only the first steps of emitPtx: libdevice linked, internalized and optimized,
 /// no PTX (`--emit llvm`).
 llvm::Error optimizeModule(llvm::Module &M, const PtxOptions &Opts, PtxTimes *Times = nullptr);
 

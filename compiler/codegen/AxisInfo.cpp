@@ -42,14 +42,15 @@ struct AxisInfoBuilder {
 
   AxisInfo conservative(const ir::Value *V) {
     size_t R = rankOf(V);
-    return {std::vector<int64_t>(R, 1), std::vector<int64_t>(R, 1), std::vector<int64_t>(R, 1)};
+    return {std::vector<int64_t>(R, 1), std::vector<int64_t>(R, 1), std::vector<int64_t>(R, 1), std::nullopt};
   }
-  AxisInfo constantInfo(const ir::Value *V, int64_t Div) {
+  AxisInfo constantInfo(const ir::Value *V, int64_t Div, std::optional<int64_t> Value = std::nullopt) {
     AxisInfo I = conservative(V);
     for (size_t D = 0; D < I.Constancy.size(); ++D) {
       I.Constancy[D] = dimOf(V, D);
       I.Divisibility[D] = Div;
     }
+    I.ConstantValue = Value;
     return I;
   }
   const AxisInfo &get(const ir::Value *V) {
@@ -70,6 +71,7 @@ struct AxisInfoBuilder {
     const AxisInfo &X = get(L), &Y = get(R);
     AxisInfo I = conservative(O.result());
     int64_t Scale = O.kind() == ir::OpKind::AddPtr ? elemBytes(O.result()) : 1;
+    bool XOne = X.ConstantValue == 1, YOne = Y.ConstantValue == 1;
     for (size_t D = 0; D < I.Contiguity.size(); ++D) {
       I.Constancy[D] = gcd64(X.Constancy[D], Y.Constancy[D]);
       switch (O.kind()) {
@@ -82,9 +84,19 @@ struct AxisInfoBuilder {
         I.Contiguity[D] = gcd64(X.Contiguity[D], Y.Constancy[D]);
         I.Divisibility[D] = gcd64(X.Divisibility[D], Y.Divisibility[D]);
         break;
-      case ir::OpKind::Mul:
-        I.Divisibility[D] = std::min(MaxDivisibility, X.Divisibility[D] * Y.Divisibility[D]);
+      case ir::OpKind::Mul: {
+        // Triton's rules: `x * 1` is x; otherwise a contiguous run's
+        // divisibility holds for its first element only, so after the
+        // product (contiguity 1) it counts as 1.
+        if (YOne)
+          I.Contiguity[D] = X.Contiguity[D];
+        else if (XOne)
+          I.Contiguity[D] = Y.Contiguity[D];
+        int64_t XD = X.Contiguity[D] > 1 && !YOne ? 1 : X.Divisibility[D];
+        int64_t YD = Y.Contiguity[D] > 1 && !XOne ? 1 : Y.Divisibility[D];
+        I.Divisibility[D] = std::min(MaxDivisibility, XD * YD);
         break;
+      }
       case ir::OpKind::Mod:
         // (contiguous run) % (multiple of d) stays contiguous for d steps.
         I.Contiguity[D] = gcd64(X.Contiguity[D], Y.Divisibility[D]);
@@ -97,7 +109,31 @@ struct AxisInfoBuilder {
         break;
       }
     }
+    if (X.ConstantValue && Y.ConstantValue) {
+      int64_t V = 0;
+      bool Overflow = true;
+      if (O.kind() == ir::OpKind::Add)
+        Overflow = __builtin_add_overflow(*X.ConstantValue, *Y.ConstantValue, &V);
+      else if (O.kind() == ir::OpKind::Sub)
+        Overflow = __builtin_sub_overflow(*X.ConstantValue, *Y.ConstantValue, &V);
+      else if (O.kind() == ir::OpKind::Mul)
+        Overflow = __builtin_mul_overflow(*X.ConstantValue, *Y.ConstantValue, &V);
+      if (!Overflow && fits(V, O.result()))
+        I.ConstantValue = V;
+    }
     return I;
+  }
+
+  /// V is representable in R's integer type (a constant must not be one
+  /// the type wraps).
+  static bool fits(int64_t V, const ir::Value *R) {
+    ElemType E = R->type().Elem;
+    if (E.isPointer() || !isInt(E.Scalar))
+      return false;
+    int Bits = bitWidth(E.Scalar);
+    if (Bits >= 64)
+      return true;
+    return V >= -(int64_t{1} << (Bits - 1)) && V < (int64_t{1} << (Bits - 1));
   }
 
   AxisInfo compare(const ir::Op &O) {
@@ -136,6 +172,10 @@ struct AxisInfoBuilder {
       Cur.Divisibility[D] = Dv;
       Cur.Constancy[D] = K;
     }
+    if (Cur.ConstantValue && Cur.ConstantValue != With.ConstantValue) {
+      Cur.ConstantValue.reset();
+      Changed = true;
+    }
     set(V, std::move(Cur));
   }
 
@@ -161,7 +201,9 @@ struct AxisInfoBuilder {
     switch (O.kind()) {
     case K::Constant: {
       ElemType E = O.result()->type().Elem;
-      set(O.result(), constantInfo(O.result(), isFloat(E.Scalar) ? 1 : pow2Divisor(O.intAttr())));
+      bool Fp = isFloat(E.Scalar);
+      set(O.result(), constantInfo(O.result(), Fp ? 1 : pow2Divisor(O.intAttr()),
+                                   Fp || E.isPointer() ? std::nullopt : std::optional<int64_t>(O.intAttr())));
       return;
     }
     case K::Arange: {
@@ -176,7 +218,8 @@ struct AxisInfoBuilder {
       set(O.result(), conservative(O.result()));
       return;
     case K::Splat: {
-      set(O.result(), constantInfo(O.result(), get(O.operand(0)).Divisibility[0]));
+      const AxisInfo &X = get(O.operand(0));
+      set(O.result(), constantInfo(O.result(), X.Divisibility[0], X.ConstantValue));
       return;
     }
     case K::Broadcast: {
@@ -194,9 +237,11 @@ struct AxisInfoBuilder {
     case K::ExpandDims: {
       AxisInfo I = get(O.operand(0));
       size_t Ax = static_cast<size_t>(ir::cast<ir::ExpandDimsOp>(&O)->axis());
-      if (O.operand(0)->type().Shape.empty())
+      if (O.operand(0)->type().Shape.empty()) {
+        std::optional<int64_t> Value = I.ConstantValue;
         I = conservative(O.result()), I.Divisibility.assign(1, get(O.operand(0)).Divisibility[0]);
-      else {
+        I.ConstantValue = Value;
+      } else {
         int64_t Div = *std::min_element(I.Divisibility.begin(), I.Divisibility.end());
         I.Contiguity.insert(I.Contiguity.begin() + Ax, 1);
         I.Divisibility.insert(I.Divisibility.begin() + Ax, Div);
@@ -219,9 +264,12 @@ struct AxisInfoBuilder {
       return;
     case K::Cast: {
       const ElemType &From = O.operand(0)->type().Elem, &To = O.result()->type().Elem;
-      if (isInt(From.Scalar) && isInt(To.Scalar) && !From.isPointer() && !To.isPointer())
-        set(O.result(), get(O.operand(0)));
-      else
+      if (isInt(From.Scalar) && isInt(To.Scalar) && !From.isPointer() && !To.isPointer()) {
+        AxisInfo I = get(O.operand(0));
+        if (I.ConstantValue && !fits(*I.ConstantValue, O.result()))
+          I.ConstantValue.reset();
+        set(O.result(), I);
+      } else
         set(O.result(), conservative(O.result()));
       return;
     }
@@ -258,12 +306,21 @@ struct AxisInfoBuilder {
     }
     case K::For: {
       const auto *F = ir::cast<ir::ForOp>(&O);
-      set(F->inductionVar(), conservative(F->inductionVar()));
+      // Triton's visitForOpInductionVar: every value of the induction
+      // variable is lb + i * step.
+      AxisInfo IV = conservative(F->inductionVar());
+      IV.Divisibility[0] = gcd64(get(F->lowerBound()).Divisibility[0], get(F->step()).Divisibility[0]);
+      set(F->inductionVar(), IV);
       std::vector<ir::Value *> Inits;
       for (unsigned I = 0; I < F->numInits(); ++I)
         Inits.push_back(F->init(I));
       visitLoop(*F->body(), 1, Inits);
-      break;
+      // The results are the carried values: the meet of the inits and the
+      // yields, which the region arguments hold (Triton's scf.for rule), so
+      // a pointer carried through nested loops keeps its contiguity.
+      for (unsigned I = 0; I < F->numResults() && 1 + I < F->body()->arguments().size(); ++I)
+        set(F->result(I), get(F->body()->argument(1 + I)));
+      return;
     }
     case K::While: {
       const auto *W = ir::cast<ir::WhileOp>(&O);
@@ -292,7 +349,7 @@ struct AxisInfoBuilder {
 
 AxisInfoAnalysis::AxisInfoAnalysis(const ir::Function &F, const std::set<std::string> &DivisibleBy16) {
   // Wide enough for any rank a consumer indexes.
-  Unknown = {std::vector<int64_t>(8, 1), std::vector<int64_t>(8, 1), std::vector<int64_t>(8, 1)};
+  Unknown = {std::vector<int64_t>(8, 1), std::vector<int64_t>(8, 1), std::vector<int64_t>(8, 1), std::nullopt};
   AxisInfoBuilder B{*this, DivisibleBy16};
   for (ir::Value *P : F.params()) {
     AxisInfo I = B.conservative(P);

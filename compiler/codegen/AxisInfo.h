@@ -14,7 +14,9 @@
 ///    every such run (for pointers in bytes: a pointer parameter marked "D"
 ///    by the specialization is 16);
 ///  - Constancy[d]: the length of the runs of equal values along d (a splat
-///    has the whole dimension; `offs < n` with n divisible by 16 has 16).
+///    has the whole dimension; `offs < n` with n divisible by 16 has 16);
+///  - ConstantValue: the value when every element is one known integer
+///    (Triton's getConstantValue: `x * 1` keeps x's contiguity).
 ///
 /// Worked example, `x_ptr + pid * 1024 + arange(0, 1024)` with x_ptr "D":
 ///     arange          contiguity 1024, divisibility 2^30 (starts at 0)
@@ -22,11 +24,17 @@
 ///     sum             contiguity 1024, divisibility 1024
 ///     x_ptr + sum     contiguity 1024, divisibility gcd(16, 4096) = 16 bytes
 /// so four fp32 elements (16 bytes) load as one 128-bit access.
+///
+/// As in Triton, a `for` loop's induction variable is divisible by
+/// gcd(lower bound, step) (so `k0 + arange(0, BLOCK_K) < K` keeps its mask
+/// constant over 16 elements when K is "D"), and `x * 1` (a stride
+/// specialized to 1) keeps x's contiguity.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_COMPILER_CODEGEN_AXISINFO_H
 #define TESSEL_COMPILER_CODEGEN_AXISINFO_H
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -42,6 +50,7 @@ namespace tessel::codegen {
 struct AxisInfo {
   /// One entry per dimension (one for a scalar).
   std::vector<int64_t> Contiguity, Divisibility, Constancy;
+  std::optional<int64_t> ConstantValue;
 };
 
 class AxisInfoAnalysis {

@@ -14,6 +14,7 @@
 
 #include "compiler/codegen/AxisInfo.h"
 #include "compiler/codegen/LayoutAssignment.h"
+#include "compiler/codegen/Pipeliner.h"
 #include "compiler/codegen/lower/LoweringContext.h"
 #include "compiler/ir/Ops.h"
 
@@ -128,6 +129,8 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
     annotate(*M, *K, "maxnreg", *Opts.MaxNReg);
 
   LoweringContext C(F, Opts, *M, *K, Plan, AI);
+  PipelinePlan Pipelines = planPipelines(F, Plan, static_cast<unsigned>(Opts.NumWarps), Opts.NumStages, Opts.Arch);
+  C.Pipelines = &Pipelines;
   for (size_t I = 0; I < F.params().size(); ++I)
     C.set(F.params()[I], C.scalarTile(K->getArg(static_cast<unsigned>(I))));
   std::unique_ptr<llvm::DIBuilder> DIB;

@@ -64,8 +64,10 @@ struct CodegenOptions {
   /// Compute capability x 10 + minor: 80 (sm_80), 90 (sm_90 / sm_90a).
   int Arch = 90;
   int NumWarps = 4;
-  int NumStages = 3; ///< no effect until the pipeliner exists (issue 11)
-  int NumCTAs = 1;   ///< only 1 is supported
+  /// Loops whose loads feed a tensor-core dot keep num_stages - 1 iterations
+  /// of cp.async copies in flight (Pipeliner.h); 1 or less: none.
+  int NumStages = 3;
+  int NumCTAs = 1; ///< only 1 is supported
   /// `triton.Config(maxnreg=...)`: becomes `.maxnreg`.
   std::optional<int> MaxNReg;
   /// Parameters (by name) Triton's specialization marks divisible by 16

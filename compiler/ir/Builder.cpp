@@ -355,11 +355,13 @@ Value *Builder::hint(SourceRange Loc, HintKind K, Value *X, std::vector<int64_t>
   return O->result();
 }
 
-ForOp *Builder::createFor(SourceRange Loc, Value *Lb, Value *Ub, Value *Step, const std::vector<Value *> &Inits) {
+ForOp *Builder::createFor(SourceRange Loc, Value *Lb, Value *Ub, Value *Step, const std::vector<Value *> &Inits,
+                          int64_t NumStages) {
   std::vector<Value *> Operands{Lb, Ub, Step};
   Operands.insert(Operands.end(), Inits.begin(), Inits.end());
   std::vector<TileType> Carried = typesOf(Inits);
   Op *O = create(OpKind::For, Loc, std::move(Operands), Carried);
+  O->IntAttr = NumStages;
   std::vector<TileType> Args{Lb->type()};
   Args.insert(Args.end(), Carried.begin(), Carried.end());
   addRegion(O, Args);

@@ -105,7 +105,9 @@ public:
   Value *hint(SourceRange Loc, HintKind K, Value *X, std::vector<int64_t> Values);
 
   // Structured control flow.
-  ForOp *createFor(SourceRange Loc, Value *Lb, Value *Ub, Value *Step, const std::vector<Value *> &Inits);
+  /// NumStages: tl.range's num_stages (0 when the loop does not give one).
+  ForOp *createFor(SourceRange Loc, Value *Lb, Value *Ub, Value *Step, const std::vector<Value *> &Inits,
+                   int64_t NumStages = 0);
   WhileOp *createWhile(SourceRange Loc, const std::vector<Value *> &Inits);
   IfOp *createIf(SourceRange Loc, Value *Cond, const std::vector<TileType> &ResultTypes, bool WithElse);
   /// Appends a result to a region op: a lowering learns which names an `if`

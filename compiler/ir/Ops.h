@@ -519,6 +519,9 @@ public:
   Value *init(unsigned I) const { return operand(3 + I); }
   Block *body() const { return region(0); }
   Value *inductionVar() const { return body()->argument(0); }
+  /// `tl.range(..., num_stages=N)`'s N; 0 when the loop gives none (the
+  /// kernel's num_stages applies).
+  int64_t numStages() const { return intAttr(); }
 };
 /// scf.while: `before` takes the carried values and ends in
 /// `condition(%c, forwarded...)`; when %c holds, `after` takes the forwarded

@@ -303,6 +303,8 @@ private:
     Block *B = F.body();
     Out += " " + name(B->argument(0)) + " = " + name(F.lowerBound()) + " to " + name(F.upperBound()) + " step " +
            name(F.step());
+    if (F.numStages())
+      Out += " num_stages=" + std::to_string(F.numStages());
     if (F.numInits()) {
       Out += " iter_args(";
       for (unsigned I = 0; I < F.numInits(); ++I)

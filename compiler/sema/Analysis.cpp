@@ -91,6 +91,8 @@ struct KernelResult {
   KernelInputs Inputs;
   std::vector<Problem> Problems; ///< merged across its specializations
   std::vector<KernelAnalysis> Analyses;
+  /// Reused unmoved: the previous version's analyses themselves.
+  std::vector<std::shared_ptr<const KernelAnalysis>> Shared;
   bool Reused = false;
 };
 } // namespace
@@ -134,8 +136,28 @@ static bool reuseKernel(const FileAnalysis &Previous, const KernelRecord &Old, c
   std::optional<Rebaser> Move = Rebaser::match(*Previous.File, Old.Inputs, NewFile, R.Inputs);
   if (!Move)
     return false;
-  std::vector<KernelAnalysis> Analyses(Previous.Kernels.begin() + Old.FirstAnalysis,
-                                       Previous.Kernels.begin() + Old.FirstAnalysis + Old.NumAnalyses);
+  if (Move->unmoved()) {
+    // Where it was (above the edit): the same analyses, shared.
+    std::vector<std::shared_ptr<const KernelAnalysis>> Shared;
+    for (size_t I = Old.FirstAnalysis; I < Old.FirstAnalysis + Old.NumAnalyses; ++I) {
+      if (!Move->covers(Previous.Kernels[I]))
+        return false;
+      Shared.push_back(Previous.Kernels.shared(I));
+    }
+    std::vector<Problem> Problems = Old.Problems;
+    for (Problem &P : Problems)
+      if (!Move->rebase(P))
+        return false;
+    R.Shared = std::move(Shared);
+    R.Problems = std::move(Problems);
+    R.Inputs.Files = Old.Inputs.Files;
+    R.Reused = true;
+    return true;
+  }
+  std::vector<KernelAnalysis> Analyses;
+  Analyses.reserve(Old.NumAnalyses);
+  for (size_t I = Old.FirstAnalysis; I < Old.FirstAnalysis + Old.NumAnalyses; ++I)
+    Analyses.push_back(Previous.Kernels[I]);
   for (KernelAnalysis &KA : Analyses)
     if (!Move->rebase(KA))
       return false;
@@ -262,11 +284,13 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     Rec.Kernel = Kernels[I]->Name;
     Rec.Inputs = std::move(R.Inputs);
     Rec.FirstAnalysis = FA->Kernels.size();
-    Rec.NumAnalyses = R.Analyses.size();
+    Rec.NumAnalyses = R.Analyses.size() + R.Shared.size();
     Rec.Problems = std::move(R.Problems);
     FA->Records.push_back(std::move(Rec));
     FA->ReusedKernels += R.Reused;
     for (KernelAnalysis &KA : R.Analyses)
+      FA->Kernels.push_back(std::move(KA));
+    for (std::shared_ptr<const KernelAnalysis> &KA : R.Shared)
       FA->Kernels.push_back(std::move(KA));
   }
   for (Problem &P : Sink.take())

@@ -16,6 +16,8 @@
 #include "compiler/support/Problem.h"
 #include "compiler/types/Types.h"
 
+#include <cstddef>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -118,10 +120,54 @@ struct KernelRecord {
   std::vector<Problem> Problems;
 };
 
+/// The analyses of a file's kernels, in order, read as a vector of
+/// KernelAnalysis but each held by pointer: a kernel that the edit left where
+/// it was (every input segment at the same offset, as above the edit) shares
+/// its analysis with the previous version instead of a copy (issue 14: a
+/// keystroke in a file of 13,000 kernels copied all of them).
+class KernelAnalyses {
+  using Store = std::vector<std::shared_ptr<const KernelAnalysis>>;
+
+public:
+  class const_iterator {
+  public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = KernelAnalysis;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const KernelAnalysis *;
+    using reference = const KernelAnalysis &;
+    const_iterator() = default;
+    explicit const_iterator(Store::const_iterator It) : It(It) {}
+    reference operator*() const { return **It; }
+    pointer operator->() const { return It->get(); }
+    const_iterator &operator++() {
+      ++It;
+      return *this;
+    }
+    const_iterator operator++(int) { return const_iterator(It++); }
+    bool operator==(const const_iterator &O) const { return It == O.It; }
+
+  private:
+    Store::const_iterator It;
+  };
+  const_iterator begin() const { return const_iterator(Items.begin()); }
+  const_iterator end() const { return const_iterator(Items.end()); }
+  size_t size() const { return Items.size(); }
+  bool empty() const { return Items.empty(); }
+  const KernelAnalysis &operator[](size_t I) const { return *Items[I]; }
+  const std::shared_ptr<const KernelAnalysis> &shared(size_t I) const { return Items[I]; }
+  void push_back(KernelAnalysis K) { Items.push_back(std::make_shared<const KernelAnalysis>(std::move(K))); }
+  void push_back(std::shared_ptr<const KernelAnalysis> K) { Items.push_back(std::move(K)); }
+  void reserve(size_t N) { Items.reserve(N); }
+
+private:
+  Store Items;
+};
+
 struct FileAnalysis {
   std::shared_ptr<const ParsedFile> File;
   ModuleInfo Info;
-  std::vector<KernelAnalysis> Kernels; ///< one per kernel x specialization
+  KernelAnalyses Kernels; ///< one per kernel x specialization
   std::vector<Problem> Problems;
   std::vector<KernelRecord> Records; ///< one per kernel, in source order
   size_t ReusedKernels = 0;          ///< kernels taken from the previous analysis

@@ -703,8 +703,14 @@ void KernelChecker::execFor(const ForStmt *S) {
   std::vector<Value> Bounds;
   for (const Expr *A : Call->Args)
     Bounds.push_back(eval(A));
-  for (const Keyword &K : Call->Keywords)
-    eval(K.Value);
+  // tl.range(..., num_stages=N) pipelines this loop over N stages (the
+  // code generator's Pipeliner.h); 0: the kernel's num_stages.
+  int64_t LoopStages = 0;
+  for (const Keyword &K : Call->Keywords) {
+    Value V = eval(K.Value);
+    if (Iterator == "triton.language.range" && K.Name == "num_stages" && V.isKnownConstexpr() && V.Const.isIntLike())
+      LoopStages = std::max<int64_t>(1, V.Const.asInt());
+  }
   const auto *Target = dyn_cast<NameExpr>(S->Target);
 
   if (IsStatic) {
@@ -782,7 +788,7 @@ void KernelChecker::execFor(const ForStmt *S) {
   }
   promoteLoopCarried(S->Body, KeywordR);
   if (IRB)
-    return lowerRangeFor(S, std::move(Bounds), IndVar, KeywordR);
+    return lowerRangeFor(S, std::move(Bounds), IndVar, KeywordR, LoopStages);
   if (Target) {
     IndexFacts F;
     F.DynScalar = true;

@@ -258,8 +258,8 @@ static void dropRegionLocals(std::map<std::string, Value> &Vars, const std::map<
     It = Before.count(It->first) ? std::next(It) : Vars.erase(It);
 }
 
-void KernelChecker::lowerRangeFor(const ForStmt *S, std::vector<Value> Bounds, ScalarKind IndVar,
-                                  SourceRange KeywordR) {
+void KernelChecker::lowerRangeFor(const ForStmt *S, std::vector<Value> Bounds, ScalarKind IndVar, SourceRange KeywordR,
+                                  int64_t NumStages) {
   const auto *Call = cast<CallExpr>(S->Iter);
   TileType T{ElemType{IndVar}, {}};
   if (Bounds.empty() || Bounds.size() > 3 || Bounds.size() != Call->Args.size()) {
@@ -289,7 +289,7 @@ void KernelChecker::lowerRangeFor(const ForStmt *S, std::vector<Value> Bounds, S
   // The induction variable, like the names first assigned in the body, is
   // not visible after the loop (its value lives in the region).
   std::map<std::string, Value> Outside = frame().Vars;
-  ir::ForOp *For = IRB->createFor(S->Range, Lb, Ub, Step, Inits);
+  ir::ForOp *For = IRB->createFor(S->Range, Lb, Ub, Step, Inits, NumStages);
   ir::Value *Iv = For->inductionVar();
   if (Target) {
     IndexFacts F;

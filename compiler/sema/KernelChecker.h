@@ -227,7 +227,8 @@ private:
   /// Runtime control flow while emitting (Emit.cpp): the names a region
   /// carries out, and the region ops with their yields.
   void lowerRuntimeIf(const ast::IfStmt *S, const Value &Test, SourceRange KeywordR);
-  void lowerRangeFor(const ast::ForStmt *S, std::vector<Value> Bounds, ScalarKind IndVar, SourceRange KeywordR);
+  void lowerRangeFor(const ast::ForStmt *S, std::vector<Value> Bounds, ScalarKind IndVar, SourceRange KeywordR,
+                     int64_t NumStages);
   void lowerWhile(const ast::WhileStmt *S, SourceRange KeywordR);
   std::vector<std::string> carriedNames(const ast::Block &Body, SourceRange R);
   /// The IR values carried for Names (tensors, block pointers' parts,

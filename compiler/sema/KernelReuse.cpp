@@ -1,6 +1,8 @@
 //===- KernelReuse.cpp - reusing a kernel's analysis after an edit --------===//
 #include "compiler/sema/KernelReuse.h"
 
+#include <algorithm>
+
 namespace tessel::sema {
 
 namespace {
@@ -204,6 +206,28 @@ bool Rebaser::rebase(KernelAnalysis &K) const {
       return false;
   for (DotFact &D : K.Dots)
     if (!rebase(D.CallRange))
+      return false;
+  return true;
+}
+
+bool Rebaser::unmoved() const {
+  return std::all_of(Moves.begin(), Moves.end(), [](const auto &M) { return M.second == 0; });
+}
+
+bool Rebaser::covers(SourceRange R) const {
+  if (R == SourceRange{})
+    return true;
+  return std::any_of(Moves.begin(), Moves.end(), [&](const auto &M) { return M.first.contains(R); });
+}
+
+bool Rebaser::covers(const KernelAnalysis &K) const {
+  if (!covers(K.SpecializationSource))
+    return false;
+  for (const ValueFact &V : K.Values)
+    if (!covers(V.Range) || V.Constexpr.refersToTree())
+      return false;
+  for (const MemoryAccess &A : K.Accesses)
+    if (!covers(A.CallRange) || !covers(A.PointerRange) || (A.EnclosingWhere && !covers(*A.EnclosingWhere)))
       return false;
   return true;
 }

@@ -70,8 +70,15 @@ public:
   bool rebase(SourceRange &R) const;
   bool rebase(KernelAnalysis &K) const;
   bool rebase(Problem &P) const;
+  /// Every segment keeps its offset: what the old version's analysis says
+  /// holds as it is, and may be shared (covers() instead of rebase()).
+  bool unmoved() const;
+  /// rebase(K) would succeed (with unmoved(), it would change nothing).
+  bool covers(const KernelAnalysis &K) const;
 
 private:
+  bool covers(SourceRange R) const;
+
   std::vector<std::pair<SourceRange, int64_t>> Moves; ///< old segment, shift to its new place
 };
 

@@ -2,7 +2,12 @@
 /// \file
 /// One Run lens per device, then a summary lens, then one lens per config
 /// (at most 16; a long autotune list ends with "+N more"), each with the JIT
-/// tier's figures where it has them.
+/// tier's figures where it has them. A config written as its own
+/// `triton.Config(...)` call in this file gets its lens on that call, so the
+/// config under the cursor shows its own figures where the cursor is (LSP's
+/// code-lens request carries no position; a lens on each config's line is
+/// how the standard protocol follows it); configs that share one call (a
+/// loop or comprehension builds them) keep theirs above the kernel.
 //===----------------------------------------------------------------------===//
 #include "lsp/features/CodeLens.h"
 #include "lsp/AnalyzedFile.h"
@@ -75,11 +80,33 @@ static std::optional<std::string> figures(const CodeLensOptions &Opts, const std
   return std::nullopt;
 }
 
+/// The callee of a `...Config(...)` call at Range of this file's text (one
+/// line, as a lens range should be); nullopt for anything else, such as the
+/// `configs=` expression Discovery names when it cannot tell the calls apart.
+static std::optional<SourceRange> configCallee(const AnalyzedFile &F, SourceRange Range) {
+  const std::string &Text = F.Parsed->text().text();
+  if (Range.End <= Range.Begin || Range.End > Text.size())
+    return std::nullopt;
+  std::string_view S = std::string_view(Text).substr(Range.Begin, Range.End - Range.Begin);
+  size_t Open = S.find('(');
+  if (Open == std::string_view::npos || S.back() != ')' || !S.substr(0, Open).ends_with("Config") ||
+      S.substr(0, Open).find('\n') != std::string_view::npos)
+    return std::nullopt;
+  return SourceRange{Range.Begin, Range.Begin + static_cast<uint32_t>(Open)};
+}
+
 std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOptions &Opts) {
   std::vector<CodeLensInfo> Out;
   if (!F.Report.Analysis)
     return Out;
   const ModuleInfo &Info = F.Report.Analysis->Info;
+  // How many configs (of every kernel) each Config(...) call makes: only a
+  // call that makes one config carries that config's lens.
+  std::map<std::pair<uint32_t, uint32_t>, unsigned> CallUses;
+  for (const std::string &Name : Info.Order)
+    if (const JitFunction *J = Info.jit(Name); J && J->Def && J->IsKernel && !J->ConfigsUnknown)
+      for (const AutotuneConfig &C : J->Configs)
+        ++CallUses[{C.Range.Begin, C.Range.End}];
   for (const std::string &Name : Info.Order) {
     const JitFunction *J = Info.jit(Name);
     if (!J || !J->Def || !J->IsKernel)
@@ -94,6 +121,10 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
       continue;
     }
     if (J->HasAutotune) {
+      auto LensRange = [&](const AutotuneConfig &C) {
+        std::optional<SourceRange> Callee = configCallee(F, C.Range);
+        return Callee && CallUses[{C.Range.Begin, C.Range.End}] == 1 ? *Callee : R;
+      };
       std::string Summary = std::to_string(J->Configs.size()) + " config" + (J->Configs.size() == 1 ? "" : "s");
       std::optional<std::string> First = J->Configs.empty() ? std::nullopt : figures(Opts, Name, 0);
       std::string What = !First ? NotYetKnown : *First == Compiling ? *First : "#0: " + *First;
@@ -110,7 +141,7 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
         T += "num_warps=" + std::to_string(C.NumWarps) + " · num_stages=" + std::to_string(C.NumStages);
         if (std::optional<std::string> Fig = figures(Opts, Name, I); Fig && *Fig != Compiling)
           T += " · " + *Fig;
-        Out.push_back({R, T, std::nullopt, Name});
+        Out.push_back({LensRange(J->Configs[I]), T, std::nullopt, Name});
       }
       continue;
     }

@@ -7,7 +7,9 @@
 /// (lsp/JitTier.h) once it has compiled the kernel: the summary lens shows
 /// the first config's, each config's lens its own; until then the lens says
 /// the kernel is compiling (or, with the tier off, "not yet known") rather
-/// than guessing.
+/// than guessing. A config's lens sits on its own `triton.Config(...)` call
+/// when the file has one for it alone (so the config under the cursor shows
+/// its figures there), else above the kernel.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_LSP_FEATURES_CODELENS_H
 #define TESSEL_LSP_FEATURES_CODELENS_H
@@ -25,7 +27,7 @@ namespace tessel::lsp {
 struct AnalyzedFile;
 
 struct CodeLensInfo {
-  SourceRange Range; ///< the kernel's name in its `def`
+  SourceRange Range; ///< the kernel's name in its `def`, or a config's `triton.Config` callee
   std::string Title;
   /// Set for a Run lens: the kernel and "cpu" or "gpu". Unset lenses only
   /// inform (no command).

@@ -48,15 +48,22 @@ struct CarriedPhis {
 };
 } // namespace
 
-/// The operands of Blk's terminator from index First, each in the layout of
-/// the matching entry of Like.
-static std::vector<Tile> yielded(LoweringContext &C, const ir::Block &Blk, unsigned First,
-                                 const std::vector<Tile> &Like) {
+std::vector<Tile> yieldedTiles(LoweringContext &C, const ir::Block &Blk, unsigned First,
+                               const std::vector<Tile> &Like) {
   std::vector<Tile> Out;
   const ir::Op *T = Blk.terminator();
   for (size_t I = 0; I < Like.size(); ++I)
     Out.push_back(T && First + I < T->numOperands() ? C.getAs(T->operand(First + I), Like[I].Layout) : Like[I]);
   return Out;
+}
+
+llvm::Value *forContinues(LoweringContext &C, const ir::ForOp &O, llvm::Value *Iv, llvm::Value *Ub, llvm::Value *Step) {
+  llvm::IRBuilder<> &B = C.B;
+  bool Uns = isUnsigned(O.inductionVar()->type().Elem.Scalar);
+  bool Down = false;
+  if (auto *CI = llvm::dyn_cast<llvm::ConstantInt>(Step))
+    Down = !Uns && CI->isNegative();
+  return Down ? B.CreateICmpSGT(Iv, Ub) : Uns ? B.CreateICmpULT(Iv, Ub) : B.CreateICmpSLT(Iv, Ub);
 }
 
 static void lowerFor(LoweringContext &C, const ir::ForOp &O) {
@@ -77,18 +84,13 @@ static void lowerFor(LoweringContext &C, const ir::ForOp &O) {
   CarriedPhis Phis;
   std::vector<ir::Value *> Results(O.results().begin(), O.results().end());
   Phis.create(C, Results, Pre, Inits);
-  bool Uns = isUnsigned(O.inductionVar()->type().Elem.Scalar);
-  bool Down = false;
-  if (auto *CI = llvm::dyn_cast<llvm::ConstantInt>(Step))
-    Down = !Uns && CI->isNegative();
-  llvm::Value *Cont = Down ? B.CreateICmpSGT(Iv, Ub) : Uns ? B.CreateICmpULT(Iv, Ub) : B.CreateICmpSLT(Iv, Ub);
-  B.CreateCondBr(Cont, Body, Exit);
+  B.CreateCondBr(forContinues(C, O, Iv, Ub, Step), Body, Exit);
   B.SetInsertPoint(Body);
   C.set(O.inductionVar(), C.scalarTile(Iv));
   for (unsigned I = 0; I < O.numInits(); ++I)
     C.set(O.body()->argument(1 + I), Phis.Tiles[I]);
   C.lowerBlock(*O.body());
-  std::vector<Tile> Next = yielded(C, *O.body(), 0, Phis.Tiles);
+  std::vector<Tile> Next = yieldedTiles(C, *O.body(), 0, Phis.Tiles);
   llvm::Value *IvNext = B.CreateAdd(Iv, Step);
   llvm::BasicBlock *Latch = B.GetInsertBlock();
   B.CreateBr(Header);
@@ -121,13 +123,13 @@ static void lowerWhile(LoweringContext &C, const ir::WhileOp &O) {
   std::vector<Tile> Like;
   for (ir::Value *R : O.results())
     Like.push_back(Tile{C.wanted(R), {}});
-  std::vector<Tile> Forwarded = yielded(C, *O.before(), 1, Like);
+  std::vector<Tile> Forwarded = yieldedTiles(C, *O.before(), 1, Like);
   B.CreateCondBr(Go, After, Exit);
   B.SetInsertPoint(After);
   for (size_t I = 0; I < O.after()->arguments().size() && I < Forwarded.size(); ++I)
     C.set(O.after()->argument(static_cast<unsigned>(I)), Forwarded[I]);
   C.lowerBlock(*O.after());
-  std::vector<Tile> Next = yielded(C, *O.after(), 0, Phis.Tiles);
+  std::vector<Tile> Next = yieldedTiles(C, *O.after(), 0, Phis.Tiles);
   llvm::BasicBlock *Latch = B.GetInsertBlock();
   B.CreateBr(Before);
   Phis.addIncoming(Next, Latch);
@@ -151,7 +153,7 @@ static void lowerIf(LoweringContext &C, const ir::IfOp &O) {
     std::vector<Tile> Vals;
     if (Region) {
       C.lowerBlock(*Region);
-      Vals = yielded(C, *Region, 0, Like);
+      Vals = yieldedTiles(C, *Region, 0, Like);
     }
     llvm::BasicBlock *End = B.GetInsertBlock();
     B.CreateBr(Merge);

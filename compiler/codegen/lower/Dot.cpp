@@ -26,6 +26,12 @@ bool lowerDot(LoweringContext &C, const ir::Op &Op) {
     return false;
   if (usesMma(Op, C.Opts.Arch) && lowerDotMma(C, *O))
     return true;
+  if (C.stagedOperand(O->a()) || C.stagedOperand(O->b())) {
+    // The pipeliner (Pipeliner.h) promised this dot to DotMma; its operands
+    // are in shared memory only, so an FMA loop would read nothing.
+    C.unsupported(Op, "a pipelined dot that the tensor-core lowering refused (a tessel bug)");
+    return true;
+  }
   llvm::IRBuilder<> &B = C.B;
   const auto &AS = O->a()->type().Shape, &BS = O->b()->type().Shape;
   unsigned Rank = static_cast<unsigned>(AS.size());

@@ -28,7 +28,9 @@
 /// k steps accumulate in order, tile by tile, each mma rounding as the
 /// tensor core does. tf32x3 runs three whole passes over K (a_small·b_big,
 /// a_big·b_small, a_big·b_big), as Triton's F32DotTC rewrite orders them.
-/// An fp16 out_dtype accumulates in fp32 and rounds once at the end.
+/// An fp16 out_dtype accumulates in fp32 and rounds once at the end. A
+/// 16-bit operand that the pipeliner (Pipeliner.h) copied into a cp.async
+/// ring is read there (swizzled the same way) instead of being staged.
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/layout/MmaLayout.h"
 #include "compiler/codegen/lower/LoweringContext.h"
@@ -144,6 +146,10 @@ struct Fragments {
 };
 } // namespace
 
+llvm::Value *mmaSwizzle(LoweringContext &C, llvm::Value *Row, llvm::Value *Col, int64_t Cols) {
+  return swizzle(C, Row, Col, Cols, 2);
+}
+
 bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
   llvm::IRBuilder<> &B = C.B;
   std::optional<MmaInstr> I = selectMma(O, C.Opts.Arch);
@@ -164,7 +170,7 @@ bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
   unsigned RepNBits = log2u(RepN);
   Tile Acc = C.getAs(O.acc(), L);
 
-  // 1. Stage both operands.
+  // 1. Stage both operands (or read a pipelined one from its ring).
   uint64_t ABytes = static_cast<uint64_t>(M * K) * EA, BBytes = static_cast<uint64_t>(K * N) * EBt;
   std::string AWhat = "operand a of tl.dot, " + LoweringContext::tileString(AS, AE),
               BWhat = "operand b of tl.dot, " + LoweringContext::tileString(BS, BE);
@@ -172,14 +178,25 @@ bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
     AWhat += " as " + std::string(shortName(SA.Scalar));
   if (SB.Scalar != BE.Scalar)
     BWhat += " as " + std::string(shortName(SB.Scalar));
-  unsigned ABuf = C.openShared(SharedBufferKind::DotOperand, AWhat + " (swizzled)", ABytes);
-  unsigned BBuf =
-      C.openShared(SharedBufferKind::DotOperand, BWhat + (ByteB ? " (transposed, swizzled)" : " (swizzled)"), BBytes);
-  llvm::Value *ABase = C.sharedBase(ABuf), *BBase = C.sharedBase(BBuf);
-  C.barrier();
-  stageSwizzled(C, C.get(O.a()), AE, SA, ABase, K, false);
-  stageSwizzled(C, C.get(O.b()), BE, SB, BBase, ByteB ? K : N, ByteB);
-  C.barrier();
+  // A pipelined operand is already in its ring; the pipeliner takes only
+  // 16-bit operands, which are staged as they are.
+  llvm::Value *ABase = C.stagedOperand(O.a()), *BBase = C.stagedOperand(O.b());
+  if ((ABase || BBase) && I->Flavor != MmaFlavor::F16)
+    return false;
+  std::optional<unsigned> ABuf, BBuf;
+  if (!ABase)
+    ABuf = C.openShared(SharedBufferKind::DotOperand, AWhat + " (swizzled)", ABytes);
+  if (!BBase)
+    BBuf = C.openShared(SharedBufferKind::DotOperand, BWhat + (ByteB ? " (transposed, swizzled)" : " (swizzled)"),
+                        BBytes);
+  if (ABuf || BBuf) {
+    C.barrier();
+    if (ABuf)
+      stageSwizzled(C, C.get(O.a()), AE, SA, ABase = C.sharedBase(*ABuf), K, false);
+    if (BBuf)
+      stageSwizzled(C, C.get(O.b()), BE, SB, BBase = C.sharedBase(*BBuf), ByteB ? K : N, ByteB);
+    C.barrier();
+  }
 
   // 2. This warp's place: its N index in the low warp bits, then M (the
   //    layout's warp bases); warps past the block wrap (they compute copies).
@@ -310,8 +327,9 @@ bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
   for (llvm::Value *&R : Regs)
     if (R->getType() != OutTy)
       R = B.CreateFPTrunc(R, OutTy);
-  C.closeShared(ABuf);
-  C.closeShared(BBuf);
+  for (std::optional<unsigned> Buf : {ABuf, BBuf})
+    if (Buf)
+      C.closeShared(*Buf);
   C.set(O.result(), Tile{L, std::move(Regs)});
   return true;
 }

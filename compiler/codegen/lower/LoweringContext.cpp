@@ -66,7 +66,10 @@ Tile LoweringContext::getAs(const ir::Value *V, const LinearLayout &L) {
   const Tile &T = get(V);
   if (T.Layout == L)
     return T;
-  return convert(T, L, V->type().Elem);
+  if (Rematerialize)
+    if (std::optional<Tile> R = Rematerialize(V, L); R && R->Layout == L)
+      return *R;
+  return convert(get(V), L, V->type().Elem);
 }
 
 void LoweringContext::set(const ir::Value *V, Tile T) { Values[V] = std::move(T); }
@@ -296,9 +299,10 @@ void LoweringContext::lowerBlock(const ir::Block &Blk) {
 
 void LoweringContext::lowerOp(const ir::Op &O) {
   using Family = bool (*)(LoweringContext &, const ir::Op &);
-  static constexpr Family Families[] = {lowerElementwise, lowerCasts, lowerMath,     lowerMemory,
-                                        lowerReduce,      lowerScan,  lowerShapeOps, lowerControlFlow,
-                                        lowerRandom,      lowerDebug, lowerDot};
+  // lowerPipelined first: it takes the loops and loads of the pipeline plan.
+  static constexpr Family Families[] = {lowerPipelined,   lowerElementwise, lowerCasts, lowerMath,
+                                        lowerMemory,      lowerReduce,      lowerScan,  lowerShapeOps,
+                                        lowerControlFlow, lowerRandom,      lowerDebug, lowerDot};
   switch (O.kind()) {
   case ir::OpKind::Yield:
   case ir::OpKind::Condition:

@@ -34,6 +34,7 @@
 #include "compiler/codegen/AxisInfo.h"
 #include "compiler/codegen/Codegen.h"
 #include "compiler/codegen/LayoutAssignment.h"
+#include "compiler/codegen/Pipeliner.h"
 #include "compiler/codegen/SharedMemoryPlanner.h"
 #include "compiler/codegen/layout/LinearLayout.h"
 #include "compiler/ir/Ops.h"
@@ -86,8 +87,19 @@ public:
   /// V's tile in layout L (converted when it is not).
   Tile getAs(const ir::Value *V, const LinearLayout &L);
   void set(const ir::Value *V, Tile T);
-  /// The layout the plan wants for V.
-  LinearLayout wanted(const ir::Value *V) const { return Plan.wanted(V); }
+  /// The layout the plan wants for V (or WantedOverride's).
+  LinearLayout wanted(const ir::Value *V) const {
+    auto It = WantedOverride.find(V);
+    return It != WantedOverride.end() ? It->second : Plan.wanted(V);
+  }
+  /// Layouts that replace the plan's while a lowering re-emits ops in
+  /// another layout (Pipeline.cpp's producer).
+  std::unordered_map<const ir::Value *, LinearLayout> WantedOverride;
+  /// When set, getAs asks it first for V in a layout V's tile is not in
+  /// (a tile recomputed there instead of converted through shared memory,
+  /// as Triton's layout propagation rematerializes cheap producers);
+  /// nullopt: convert.
+  std::function<std::optional<Tile>(const ir::Value *V, const LinearLayout &L)> Rematerialize;
 
   // Types.
   /// Registers' type: i1..i64, half, bfloat, float, double, fp8 as i8,
@@ -137,6 +149,23 @@ public:
   uint64_t finishShared();
   const SharedMemoryPlanner &sharedPlan() const { return Planner; }
 
+  // Software pipelining (Pipeliner.h, Pipeline.cpp).
+  /// The loops to pipeline; null when none are.
+  const PipelinePlan *Pipelines = nullptr;
+  /// The shared stage that holds V's tile in this iteration (a pipelined
+  /// load's, row major and swizzled as DotMma reads it); null when V is in
+  /// registers.
+  llvm::Value *stagedOperand(const ir::Value *V) const {
+    auto It = Staged.find(V);
+    return It == Staged.end() ? nullptr : It->second;
+  }
+  void setStagedOperand(const ir::Value *V, llvm::Value *Stage) {
+    if (Stage)
+      Staged[V] = Stage;
+    else
+      Staged.erase(V);
+  }
+
   // Blocks and ops.
   void lowerBlock(const ir::Block &Blk);
   void lowerOp(const ir::Op &O);
@@ -166,6 +195,7 @@ public:
 
 private:
   std::unordered_map<const ir::Value *, Tile> Values;
+  std::unordered_map<const ir::Value *, llvm::Value *> Staged;
   std::map<std::string, std::vector<llvm::Value *>> ThreadCoords;
   llvm::BasicBlock *Prologue = nullptr;
   llvm::Value *Tid = nullptr, *Lane = nullptr, *Warp = nullptr;

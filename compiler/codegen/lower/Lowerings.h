@@ -13,14 +13,24 @@
 #ifndef TESSEL_COMPILER_CODEGEN_LOWER_LOWERINGS_H
 #define TESSEL_COMPILER_CODEGEN_LOWER_LOWERINGS_H
 
+#include <cstdint>
+#include <vector>
+
+namespace llvm {
+class Value;
+} // namespace llvm
+
 namespace tessel::ir {
+class Block;
 class DotOp;
+class ForOp;
 class Op;
 } // namespace tessel::ir
 
 namespace tessel::codegen {
 
 class LoweringContext;
+struct Tile;
 
 /// constant, splat, arange, program_id, num_programs, hint, the binary and
 /// unary arithmetic, fma, cmp, select, addptr (Elementwise.cpp).
@@ -49,6 +59,22 @@ bool lowerDot(LoweringContext &C, const ir::Op &O);
 /// accepts whose result the plan put in the MMA layout; false otherwise
 /// (Dot.cpp then uses FMA units).
 bool lowerDotMma(LoweringContext &C, const ir::DotOp &O);
+/// The loops Pipeliner.h chose, with cp.async rings, and their pipelined
+/// loads (Pipeline.cpp); false for every other op and without a plan.
+bool lowerPipelined(LoweringContext &C, const ir::Op &O);
+
+// Shared by the families.
+/// The element index (i32) of (Row, Col) in a row-major buffer of Cols
+/// 16-bit columns with DotMma's swizzle (layout/MmaLayout.h's
+/// swizzledOffset at run time; DotMma.cpp).
+llvm::Value *mmaSwizzle(LoweringContext &C, llvm::Value *Row, llvm::Value *Col, int64_t Cols);
+/// Whether a `for` loop runs iteration Iv (ControlFlow.cpp): Iv < Ub
+/// (signed or unsigned as the induction type; Iv > Ub for a negative
+/// constant step).
+llvm::Value *forContinues(LoweringContext &C, const ir::ForOp &O, llvm::Value *Iv, llvm::Value *Ub, llvm::Value *Step);
+/// The operands of Blk's terminator from index First, each in the layout of
+/// the matching entry of Like (ControlFlow.cpp).
+std::vector<Tile> yieldedTiles(LoweringContext &C, const ir::Block &Blk, unsigned First, const std::vector<Tile> &Like);
 
 } // namespace tessel::codegen
 

@@ -58,6 +58,7 @@ inline Compiled compileRequest(const ParsedFile &File, const ModuleInfo &Info, c
   CodegenOptions Opts;
   Opts.Arch = static_cast<int>(Arch);
   Opts.NumWarps = static_cast<int>(Request.NumWarps);
+  Opts.NumStages = static_cast<int>(Request.NumStages);
   Opts.DivisibleBy16 = defaultDivisibility(*L.Function);
   for (const ir::Value *P : L.Function->params())
     if (!P->type().Elem.isPointer() && Request.ArgTypes.count(P->name()))

@@ -98,6 +98,14 @@ TEST_P(Samples, CompileToCubin) {
     EXPECT_GE(countMatches(C.Ptx, R"(ldmatrix\.sync\.aligned\.m8n8\.x[24]\.trans\.shared\.b16)"), 1);
     if (SC.File == "matmul.py") // attention's softmax has fmas of its own
       EXPECT_EQ(countMatches(C.Ptx, R"(fma\.rn\.f32)"), 0) << "config " << SC.Config;
+    // The operand loads are 16 bytes wide as Triton's: the strides are
+    // multiples of 16 ("D"), stride_ak = stride_bn = 1 is specialized away
+    // (`ks * 1` keeps its contiguity), and the K loop's `k0` is a multiple
+    // of BLOCK_K (the induction variable's divisibility is gcd(lb, step)).
+    if (SC.File == "matmul.py") {
+      EXPECT_EQ(countMatches(C.Ptx, R"(ld\.global\S*\.b16)"), 0) << "config " << SC.Config;
+      EXPECT_GE(countMatches(C.Ptx, R"(ld\.global\S*\.v4\.b32)"), 2) << "config " << SC.Config;
+    }
   }
 }
 

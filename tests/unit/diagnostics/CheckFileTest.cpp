@@ -1,9 +1,12 @@
 //===- CheckFileTest.cpp - behaviour of diag::checkFile as a whole --------===//
 /// \file
 /// What checkFile guarantees beyond single checks: a half-typed line gets its
-/// syntax error and nothing else, including from the analysis-based checks.
+/// syntax error and nothing else, including from the analysis-based checks;
+/// proofs deferred and added later give the report a proving check gives.
 //===----------------------------------------------------------------------===//
 #include "diagnostics/Check.h"
+
+#include "compiler/analysis/BoundsCache.h"
 
 #include <gtest/gtest.h>
 
@@ -50,4 +53,67 @@ TEST(CheckFile, WithoutValueFactsTheFindingsAreTheSame) {
   const sema::ValueFact &First = With.Analysis->Kernels[0].Values[0];
   EXPECT_EQ(First.Name, "x_ptr");
   EXPECT_EQ(Src.substr(First.Range.Begin, First.Range.End - First.Range.Begin), "x_ptr");
+}
+
+TEST(CheckFile, DeferredProofsAddedLaterEqualAProvedCheck) {
+  // The language server publishes before proving (CheckOptions::DeferProofs)
+  // and adds the verdicts later (withProofs): the result must be the report
+  // a proving check gives, here a TS203 on one kernel, the TS201 the prover
+  // decides dropped, and nothing on the kernel the previous version proved.
+  std::string Src = "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+                    "def ok(x_ptr, n, BLOCK: tl.constexpr = 128):\n"
+                    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                    "    tl.store(x_ptr + offs, 1.0, mask=offs < n)\n"
+                    "\n@triton.jit\n"
+                    "def le(x_ptr, n, BLOCK: tl.constexpr = 128):\n"
+                    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                    "    x = tl.load(x_ptr + offs, mask=offs <= n)\n"
+                    "    tl.store(x_ptr + offs, x)\n";
+  auto Summary = [](const diag::FileReport &R) {
+    std::string S;
+    for (const diag::Finding &F : R.Findings)
+      S += std::string(F.code()) + " " + std::to_string(F.Range.Begin) + " " + F.Message + "\n";
+    return S;
+  };
+  auto File = ParsedFile::parse(std::make_shared<SourceText>(Src, "t.py"));
+  diag::CheckOptions Prove{.Prove = true};
+  diag::FileReport Fresh = diag::checkFile(File, Prove);
+  ASSERT_NE(Summary(Fresh).find("TS203"), std::string::npos) << Summary(Fresh);
+
+  analysis::clearBoundsCache();
+  diag::CheckOptions Defer = Prove;
+  Defer.DeferProofs = true;
+  diag::FileReport Front = diag::checkFile(File, Defer);
+  EXPECT_TRUE(Front.Bounds.empty());
+  EXPECT_EQ(Front.Unproved, (std::vector<std::string>{"ok", "le"}));
+  EXPECT_EQ(Summary(Front), Summary(diag::checkFile(File)));
+
+  // Proved in two steps, in the reverse order, as an interrupted run would.
+  auto Prove1 = [&](const diag::FileReport &R, const std::string &Name) {
+    analysis::FileProofs P(*R.Analysis, {});
+    for (const sema::KernelRecord &Rec : R.Analysis->Records)
+      if (Rec.Kernel == Name)
+        return P.prove(Rec);
+    ADD_FAILURE() << Name;
+    return analysis::KernelBounds{};
+  };
+  diag::FileReport Half = diag::withProofs(Front, {Prove1(Front, "le")});
+  EXPECT_EQ(Half.Unproved, (std::vector<std::string>{"ok"}));
+  diag::FileReport Whole = diag::withProofs(Half, {Prove1(Half, "ok")});
+  EXPECT_TRUE(Whole.Unproved.empty());
+  EXPECT_EQ(Summary(Whole), Summary(Fresh));
+  ASSERT_EQ(Whole.Bounds.size(), Fresh.Bounds.size());
+  for (size_t I = 0; I < Whole.Bounds.size(); ++I)
+    EXPECT_EQ(Whole.Bounds[I].Kernel, Fresh.Bounds[I].Kernel);
+
+  // The next version, an edit inside `le`: `ok`'s verdicts come from the
+  // previous report, only `le` is left to prove.
+  std::string Edited = Src;
+  Edited.insert(Edited.find("    tl.store(x_ptr + offs, x)"), "    y = 1\n");
+  auto Next = ParsedFile::parse(std::make_shared<SourceText>(Edited, "t.py"));
+  analysis::clearBoundsCache();
+  diag::FileReport NextFront = diag::checkFile(Next, Defer, Whole);
+  EXPECT_EQ(NextFront.Unproved, (std::vector<std::string>{"le"}));
+  diag::FileReport NextWhole = diag::withProofs(NextFront, {Prove1(NextFront, "le")});
+  EXPECT_EQ(Summary(NextWhole), Summary(diag::checkFile(Next, Prove)));
 }

@@ -237,4 +237,57 @@ TEST(Scheduler, ThreadedWorkersPublishVersionsInOrder) {
   EXPECT_EQ(S.stats().Builds + S.stats().DroppedUpdates, 120u);
 }
 
+TEST(Scheduler, ProofTierPublishesTheVersionAgainWithItsVerdicts) {
+  // Threaded: the front end publishes without proving; the proof tier then
+  // publishes the same version with the prover's findings, which equal a
+  // proving check's. An edit inside one kernel leaves the others' verdicts
+  // in the front end's publish and proves only that kernel.
+  const std::string Src = "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+                          "def ok(x_ptr, n, BLOCK: tl.constexpr = 128):\n"
+                          "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                          "    tl.store(x_ptr + offs, 1.0, mask=offs < n)\n"
+                          "\n@triton.jit\n"
+                          "def le(x_ptr, n, BLOCK: tl.constexpr = 128):\n"
+                          "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                          "    x = tl.load(x_ptr + offs, mask=offs <= n)\n"
+                          "    tl.store(x_ptr + offs, x, mask=offs <= n)\n";
+  Recorder R;
+  SchedulerOptions Opts;
+  Opts.WorkerThreads = 2;
+  Opts.Check.Prove = true;
+  Opts.ProofDebounce = std::chrono::milliseconds(0);
+  Scheduler S(Opts, R);
+  Workspace W;
+  auto Expected = [&](const std::string &Text) {
+    return codes(diag::checkFile(ParsedFile::parse(std::make_shared<SourceText>(Text, "a.py")), Opts.Check).Findings);
+  };
+  S.update(W.open("test:///a.py", 1, Src));
+  ASSERT_TRUE(S.blockUntilIdle(std::chrono::seconds(60)));
+  {
+    std::lock_guard<std::mutex> L(R.M);
+    ASSERT_EQ(R.All.size(), 2u);
+    EXPECT_EQ(R.All[0].Version, 1);
+    EXPECT_EQ(R.All[1].Version, 1);
+    EXPECT_EQ(codes(R.All[0].Findings),
+              codes(diag::checkFile(ParsedFile::parse(std::make_shared<SourceText>(Src, "a.py"))).Findings));
+    EXPECT_EQ(codes(R.All[1].Findings), Expected(Src));
+  }
+  EXPECT_EQ(S.stats().Proofs, 2u);
+  std::string Error;
+  // A new line inside `le`.
+  S.update(*W.change("test:///a.py", 2, {insertAt(11, 0, "    y = 1\n")}, Error));
+  ASSERT_TRUE(S.blockUntilIdle(std::chrono::seconds(60)));
+  std::string Edited = Src;
+  Edited.insert(Edited.find("    x = tl.load"), "    y = 1\n");
+  std::lock_guard<std::mutex> L(R.M);
+  ASSERT_EQ(R.All.size(), 4u);
+  EXPECT_EQ(R.All[2].Version, 2);
+  EXPECT_EQ(codes(R.All[3].Findings), Expected(Edited));
+  EXPECT_EQ(S.stats().Proofs, 3u);
+  bool Found = false;
+  for (const std::string &C : codes(R.All[3].Findings))
+    Found |= C.rfind("TS203", 0) == 0;
+  EXPECT_TRUE(Found);
+}
+
 } // namespace

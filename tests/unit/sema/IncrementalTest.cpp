@@ -208,6 +208,22 @@ TEST(Incremental, EditInsideOneKernelReusesTheOthers) {
   auto After = analyzeText(Text, Before.get());
   EXPECT_EQ(After->ReusedKernels, After->Records.size() - 1);
   EXPECT_EQ(dump(*After), dump(*analyzeText(Text)));
+  // The kernels above the edit share their analyses with the previous
+  // version; those below it hold moved copies.
+  size_t Shared = 0, Moved = 0;
+  for (size_t I = 0; I < After->Kernels.size(); ++I) {
+    bool Same = false;
+    for (size_t J = 0; J < Before->Kernels.size(); ++J)
+      Same |= After->Kernels.shared(I) == Before->Kernels.shared(J);
+    (Same ? Shared : Moved) += 1;
+    if (Same) {
+      const JitFunction *J = After->Info.jit(After->Kernels[I].Kernel);
+      ASSERT_TRUE(J && J->Def);
+      EXPECT_LT(J->Def->Range.End, At);
+    }
+  }
+  EXPECT_GT(Shared, 10u);
+  EXPECT_GT(Moved, 10u);
 }
 
 TEST(Incremental, TypingALineKeyByKeyRechecksOneKernel) {

@@ -1,0 +1,293 @@
+//===- Pipeliner.cpp - which loops are software-pipelined -----------------===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// planPipelines (Pipeliner.h): per `for` loop, the loads feeding a
+/// tensor-core dot that cp.async can copy ahead, and the producer slice that
+/// computes their operands for a later iteration.
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/Pipeliner.h"
+
+#include "compiler/codegen/layout/MmaLayout.h"
+#include "compiler/ir/Ops.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <set>
+
+namespace tessel::codegen {
+
+using K = ir::OpKind;
+
+bool pureRegisterOp(const ir::Op &O) {
+  K Kind = O.kind();
+  if (Kind >= ir::FirstBinary && Kind <= ir::LastBinary)
+    return true;
+  if (Kind >= ir::FirstUnary && Kind <= ir::LastUnary)
+    return true;
+  switch (Kind) {
+  case K::Constant:
+  case K::Splat:
+  case K::Broadcast:
+  case K::ExpandDims:
+  case K::Arange:
+  case K::ProgramId:
+  case K::NumPrograms:
+  case K::Fma:
+  case K::Cmp:
+  case K::Select:
+  case K::Cast:
+  case K::Bitcast:
+  case K::AddPtr:
+  case K::Hint:
+    return true;
+  default:
+    return false;
+  }
+}
+
+namespace {
+/// Whether V is +0 in every element: a constant, splat, broadcast or cast
+/// of one (`other=0.0` on fp16 pointers is `splat(cast(0.0))`; +0 converts
+/// to +0 in every type).
+bool isPositiveZero(const ir::Value *V) {
+  const ir::Op *D = V ? V->definingOp() : nullptr;
+  while (D && (D->kind() == K::Splat || D->kind() == K::Broadcast || D->kind() == K::Cast))
+    D = D->operand(0)->definingOp();
+  const auto *C = ir::dyn_cast<ir::ConstantOp>(D);
+  if (!C)
+    return false;
+  if (isFloat(C->result()->type().Elem.Scalar))
+    return C->floatValue() == 0.0 && !std::signbit(C->floatValue());
+  return C->intValue() == 0;
+}
+
+/// Uses of every value in Blk and its regions.
+void countUses(const ir::Block &Blk, std::unordered_map<const ir::Value *, unsigned> &Uses) {
+  for (const auto &O : Blk.ops()) {
+    for (const ir::Value *V : O->operands())
+      ++Uses[V];
+    for (const auto &R : O->regions())
+      countUses(*R, Uses);
+  }
+}
+
+/// Bytes of one element of load Ld's tile in memory; 0 for pointers and i1.
+unsigned elemBytes(const ir::LoadOp &Ld) {
+  ElemType E = Ld.result()->type().Elem;
+  if (E.isPointer() || E.Scalar == ScalarKind::I1)
+    return 0;
+  return static_cast<unsigned>(std::max(0, bitWidth(E.Scalar) / 8));
+}
+
+/// Elements per cp.async of load Ld's access, or 0 when it cannot be one
+/// (see Pipeliner.h): vectors along the last dimension (the stage's
+/// row-major one), 4, 8 or 16 bytes, each starting at a multiple of its
+/// width.
+unsigned copyVector(const ir::LoadOp &Ld, const MemAccess &A) {
+  const LinearLayout &L = A.Layout;
+  if (L.rank() < 1 || A.Blocked.Order.empty() || A.Blocked.Order[0] != L.rank() - 1)
+    return 0;
+  unsigned Last = L.rank() - 1;
+  unsigned Vec = std::min<unsigned>(A.Vector, L.numRegs());
+  unsigned Bytes = Vec * elemBytes(Ld);
+  if (Bytes != 4 && Bytes != 8 && Bytes != 16)
+    return 0;
+  if (L.contiguousRegs(Last) < Vec)
+    return 0;
+  auto Aligned = [&](const Coord &B) { return B[Last] % Vec == 0; };
+  unsigned VecBits = static_cast<unsigned>(__builtin_ctz(Vec));
+  for (size_t I = VecBits; I < L.Reg.size(); ++I)
+    if (!Aligned(L.Reg[I]))
+      return 0;
+  for (const Coord &B : L.Lane)
+    if (!Aligned(B))
+      return 0;
+  for (const Coord &B : L.Warp)
+    if (!Aligned(B))
+      return 0;
+  return Vec;
+}
+
+struct LoopPlanner {
+  const ir::ForOp &For;
+  const LayoutPlan &Plan;
+  const std::unordered_map<const ir::Value *, unsigned> &Uses;
+  unsigned NumWarps;
+  int Arch;
+
+  /// Ops of the body's top level.
+  std::set<const ir::Op *> BodyOps;
+
+  /// Adds the producer slice of V to Slice / Carried; false when V is
+  /// computed by something the producer cannot repeat.
+  bool slice(const ir::Value *V, std::set<const ir::Op *> &Slice, std::set<unsigned> &Carried) {
+    const ir::Block *Body = For.body();
+    if (V->ownerBlock() == Body) {
+      if (V->index() == 0)
+        return true; // the induction variable
+      unsigned Idx = V->index() - 1;
+      if (!Carried.insert(Idx).second)
+        return true;
+      const ir::Op *Y = Body->terminator();
+      return Y && Idx < Y->numOperands() && slice(Y->operand(Idx), Slice, Carried);
+    }
+    // Defined before the loop: the same value in every iteration.
+    const ir::Op *D = V->definingOp();
+    if (!D)
+      return !inBody(V->ownerBlock());
+    if (!BodyOps.count(D))
+      return !inBody(D->parentBlock());
+    if (!pureRegisterOp(*D))
+      return false;
+    if (!Slice.insert(D).second)
+      return true;
+    for (const ir::Value *Op : D->operands())
+      if (!slice(Op, Slice, Carried))
+        return false;
+    return true;
+  }
+
+  /// Whether Blk is the body or nested in it.
+  bool inBody(const ir::Block *Blk) const {
+    for (; Blk; Blk = Blk->parentOp() ? Blk->parentOp()->parentBlock() : nullptr)
+      if (Blk == For.body())
+        return true;
+    return false;
+  }
+
+  std::optional<PipelinedLoad> candidate(const ir::DotOp &Dot, unsigned Operand) {
+    const ir::Value *V = Operand == 0 ? Dot.a() : Dot.b();
+    const auto *Ld = ir::dyn_cast<ir::LoadOp>(V->definingOp());
+    if (!Ld || !BodyOps.count(Ld) || Ld->isVolatile() || (Ld->other() && !isPositiveZero(Ld->other())))
+      return std::nullopt;
+    auto U = Uses.find(V);
+    if (U == Uses.end() || U->second != 1 || (Operand == 0 && Dot.b() == V))
+      return std::nullopt;
+    auto A = Plan.Access.find(Ld);
+    if (A == Plan.Access.end())
+      return std::nullopt;
+    unsigned Vec = copyVector(*Ld, A->second);
+    if (!Vec || elemBytes(*Ld) != 2)
+      return std::nullopt;
+    const auto &S = V->type().Shape;
+    return PipelinedLoad{Ld, &Dot, Operand, S[0], S[1], Vec, static_cast<uint64_t>(S[0] * S[1]) * 2};
+  }
+
+  /// A load of a tl.range loop read back into registers.
+  std::optional<PipelinedLoad> rangeCandidate(const ir::LoadOp &Ld) {
+    if (Ld.isVolatile())
+      return std::nullopt;
+    auto A = Plan.Access.find(&Ld);
+    if (A == Plan.Access.end())
+      return std::nullopt;
+    unsigned Vec = copyVector(Ld, A->second);
+    std::optional<int64_t> N = Ld.result()->type().numel();
+    if (!Vec || !N)
+      return std::nullopt;
+    PipelinedLoad PL{&Ld, nullptr, 0, 0, 0, Vec, static_cast<uint64_t>(*N) * elemBytes(Ld)};
+    return PL;
+  }
+
+  /// Adds PL when the producer can compute its operands.
+  bool take(const PipelinedLoad &PL, LoopPipeline &LP, std::set<const ir::Op *> &Slice, std::set<unsigned> &Carried) {
+    // A load whose operands the producer cannot compute stays as it is;
+    // what its slice added is dropped with it.
+    std::set<const ir::Op *> S = Slice;
+    std::set<unsigned> C = Carried;
+    for (const ir::Value *V : PL.Load->operands())
+      if (!slice(V, S, C))
+        return false;
+    Slice = std::move(S);
+    Carried = std::move(C);
+    LP.Loads.push_back(PL);
+    return true;
+  }
+
+  std::optional<LoopPipeline> plan(int NumStages) {
+    const ir::Block *Body = For.body();
+    for (const auto &O : Body->ops())
+      BodyOps.insert(O.get());
+    LoopPipeline LP;
+    LP.Loop = &For;
+    LP.NumStages = static_cast<unsigned>(NumStages);
+    std::set<const ir::Op *> Slice;
+    std::set<unsigned> Carried;
+    for (const auto &O : Body->ops()) {
+      const auto *Dot = ir::dyn_cast<ir::DotOp>(O.get());
+      if (!Dot || !usesMma(*Dot, Arch))
+        continue;
+      const auto &AS = Dot->a()->type().Shape, &BS = Dot->b()->type().Shape;
+      if (!(Plan.wanted(Dot->result()) == mmaAccumulatorLayout(AS[0], BS[1], NumWarps)))
+        continue;
+      for (unsigned Operand : {0u, 1u})
+        if (std::optional<PipelinedLoad> PL = candidate(*Dot, Operand))
+          take(*PL, LP, Slice, Carried);
+    }
+    // tl.range(num_stages=) loops: the other loads too, read back.
+    if (For.numStages() >= 2)
+      for (const auto &O : Body->ops()) {
+        const auto *Ld = ir::dyn_cast<ir::LoadOp>(O.get());
+        bool Taken =
+            std::any_of(LP.Loads.begin(), LP.Loads.end(), [&](const PipelinedLoad &L) { return L.Load == Ld; });
+        if (Ld && !Taken)
+          if (std::optional<PipelinedLoad> PL = rangeCandidate(*Ld))
+            take(*PL, LP, Slice, Carried);
+      }
+    if (LP.Loads.empty())
+      return std::nullopt;
+    for (const auto &O : Body->ops())
+      if (Slice.count(O.get()))
+        LP.Producer.push_back(O.get());
+    LP.Carried.assign(Carried.begin(), Carried.end());
+    return LP;
+  }
+};
+
+void planBlock(const ir::Block &Blk, const LayoutPlan &Plan,
+               const std::unordered_map<const ir::Value *, unsigned> &Uses, unsigned NumWarps, int NumStages, int Arch,
+               PipelinePlan &Out) {
+  for (const auto &O : Blk.ops()) {
+    for (const auto &R : O->regions())
+      planBlock(*R, Plan, Uses, NumWarps, NumStages, Arch, Out);
+    const auto *For = ir::dyn_cast<ir::ForOp>(O.get());
+    if (!For)
+      continue;
+    // tl.range's num_stages wins over the kernel's, as in Triton.
+    int Stages = For->numStages() ? static_cast<int>(For->numStages()) : NumStages;
+    if (Stages < 2)
+      continue;
+    LoopPlanner LP{*For, Plan, Uses, NumWarps, Arch, {}};
+    if (std::optional<LoopPipeline> P = LP.plan(Stages)) {
+      for (const PipelinedLoad &L : P->Loads)
+        Out.LoadLoop[L.Load] = For;
+      Out.Loops.emplace(For, std::move(*P));
+    }
+  }
+}
+} // namespace
+
+const PipelinedLoad *PipelinePlan::load(const ir::Op &Load) const {
+  auto It = LoadLoop.find(&Load);
+  if (It == LoadLoop.end())
+    return nullptr;
+  for (const PipelinedLoad &PL : Loops.at(It->second).Loads)
+    if (PL.Load == &Load)
+      return &PL;
+  return nullptr;
+}
+
+PipelinePlan planPipelines(const ir::Function &F, const LayoutPlan &Plan, unsigned NumWarps, int NumStages, int Arch) {
+  PipelinePlan Out;
+  if (Arch < 80)
+    return Out;
+  std::unordered_map<const ir::Value *, unsigned> Uses;
+  countUses(F.body(), Uses);
+  planBlock(F.body(), Plan, Uses, NumWarps, NumStages, Arch, Out);
+  return Out;
+}
+
+} // namespace tessel::codegen

@@ -1,0 +1,112 @@
+//===- Pipeliner.h - which loops are software-pipelined ---------*- C++ -*-===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The decision half of Triton's sm_80 software pipeliner
+/// (lib/Dialect/TritonGPU/Transforms/Pipeliner/): for every `for` loop, the
+/// loads whose tiles a tensor-core `tl.dot` of the same iteration reads
+/// are copied from global to shared memory with `cp.async` num_stages - 1
+/// iterations ahead, into a ring of num_stages - 1 buffers (one stage per
+/// iteration in flight), which the dot then reads in place. The lowering
+/// (lower/Pipeline.cpp) emits the prologue, the ring and the waits; this
+/// file only says which loops and loads, and is LLVM-free.
+///
+/// A loop written `tl.range(..., num_stages=N)` also pipelines its other
+/// loads, as Triton does (fused softmax's row): each gets a row-major ring
+/// of N - 1 stages that the load then reads back into its registers, where
+/// `other` replaces the masked lanes (any `other`, any consumer).
+///
+/// A load is pipelined when all of these hold, else the loop is lowered as
+/// before (never an error):
+///  - num_stages >= 2 (the loop's `tl.range(..., num_stages=N)` when it gives
+///    one, as in Triton, else the kernel's) and Arch >= 80;
+///  - its only use is operand a or b of a dot in the loop's body (not in a
+///    nested region) that runs on tensor cores (usesMma) with the
+///    accumulator layout, on 16-bit operands;
+///  - it is not volatile, and its `other` is absent or the constant 0
+///    (masked lanes then read 0: cp.async's src-size zero-fills them);
+///  - its access (LayoutPlan::Access) is contiguous along the tile's
+///    columns, the buffer's row-major dimension, with 4, 8 or 16 bytes per
+///    vector (Triton converts no load below 4 bytes to cp.async, which is
+///    why its shared-memory figure and tessel's agree without pipelining
+///    when the strides are unknown), every vector starting at a multiple of
+///    its width so that it stays in one 16-byte chunk of the swizzle;
+///  - its pointer, mask and `other` are computed in the body only by pure
+///    ops (constants, shapes that stay in registers, elementwise, casts,
+///    addptr, hints) from values defined before the loop, the induction
+///    variable and carried values whose next value is computed the same
+///    way (the tutorial's `a_ptrs += BLOCK_K * stride_ak`). Those ops (the
+///    producer) are lowered again for the iterations ahead.
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_COMPILER_CODEGEN_PIPELINER_H
+#define TESSEL_COMPILER_CODEGEN_PIPELINER_H
+
+#include "compiler/codegen/LayoutAssignment.h"
+
+#include <unordered_map>
+#include <vector>
+
+namespace tessel::ir {
+class DotOp;
+class ForOp;
+class Function;
+class LoadOp;
+class Op;
+} // namespace tessel::ir
+
+namespace tessel::codegen {
+
+/// One load copied ahead into its ring.
+struct PipelinedLoad {
+  const ir::LoadOp *Load = nullptr;
+  /// The dot that reads the stage in place (swizzled); null for a load read
+  /// back into registers (row-major stage, tl.range loops).
+  const ir::DotOp *Dot = nullptr;
+  /// 0: the dot's a ([M, K], Cols = K); 1: its b ([K, N], Cols = N).
+  unsigned Operand = 0;
+  int64_t Rows = 0, Cols = 0;
+  /// Elements per cp.async (4, 8 or 16 bytes' worth).
+  unsigned Vector = 1;
+  /// Bytes of one stage.
+  uint64_t StageBytes = 0;
+};
+
+/// One pipelined loop.
+struct LoopPipeline {
+  const ir::ForOp *Loop = nullptr;
+  unsigned NumStages = 3;
+  std::vector<PipelinedLoad> Loads;
+  /// The body's ops that compute the loads' operands and the carried
+  /// values below, in body order.
+  std::vector<const ir::Op *> Producer;
+  /// Indices (into the loop's inits) of the carried values the producer
+  /// reads; its ops also compute their next values.
+  std::vector<unsigned> Carried;
+};
+
+struct PipelinePlan {
+  std::unordered_map<const ir::Op *, LoopPipeline> Loops;
+  /// Each pipelined load's loop.
+  std::unordered_map<const ir::Op *, const ir::ForOp *> LoadLoop;
+  const LoopPipeline *loop(const ir::Op &For) const {
+    auto It = Loops.find(&For);
+    return It == Loops.end() ? nullptr : &It->second;
+  }
+  /// The plan of pipelined load Load (null when it is not one).
+  const PipelinedLoad *load(const ir::Op &Load) const;
+};
+
+/// Ops the producer may hold: pure, and lowered in registers only (no
+/// shared memory of their own), so that lowering them again, for the
+/// iterations ahead or in another layout, adds no buffer and moves no
+/// shared-memory figure.
+bool pureRegisterOp(const ir::Op &O);
+
+/// The loops of F to pipeline under NumStages on Arch (see the file comment).
+PipelinePlan planPipelines(const ir::Function &F, const LayoutPlan &Plan, unsigned NumWarps, int NumStages, int Arch);
+
+} // namespace tessel::codegen
+
+#endif // TESSEL_COMPILER_CODEGEN_PIPELINER_H

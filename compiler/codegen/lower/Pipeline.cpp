@@ -1,0 +1,306 @@
+//===- Pipeline.cpp - software-pipelined loops with cp.async --------------===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// A loop the pipeliner chose (Pipeliner.h) as Triton's sm_80 pipeliner
+/// lowers it, with S = num_stages and one ring of S - 1 stage buffers per
+/// pipelined load (row major, swizzled as DotMma reads its operands):
+///
+///   prologue: for j in 0 .. S-2: the producer at iteration j, cp.async of
+///             each load into stage j, commit_group
+///   loop i:   cp.async.wait_group S-2; barrier   (iteration i has landed:
+///             of the i + S - 1 groups committed, the newest S - 2 may fly)
+///             the body, the dot reading its operands from stage i % (S-1)
+///             barrier                             (every warp has read it)
+///             the producer at iteration i + S - 1, cp.async into the same
+///             stage, commit_group; the stage index advances
+///   exit:     cp.async.wait_group 0 (nothing in flight once the ring closes)
+///
+/// The copies of iteration j are predicated on j being an iteration of the
+/// loop (the producer runs past the end, but never touches memory there);
+/// a masked lane gives src-size 0, so cp.async zero-fills its bytes (the
+/// load's `other` is 0). 16-byte copies are `cp.async.cg` (L2 only, as
+/// Triton), 4- and 8-byte ones `cp.async.ca`. A load that feeds no dot (a
+/// tl.range loop's) has a row-major stage and reads it back into its
+/// registers where the load stood, `other` selected in the masked lanes. The producer's carried values
+/// run S - 1 iterations ahead in phis of their own; the body's are
+/// untouched, so the body computes exactly what the unpipelined loop does
+/// and reads the same bytes.
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/Pipeliner.h"
+#include "compiler/codegen/lower/LoweringContext.h"
+#include "compiler/codegen/lower/Lowerings.h"
+
+namespace tessel::codegen {
+
+namespace {
+struct Ring {
+  unsigned Id = 0;
+  uint64_t StageBytes = 0;
+};
+
+/// The base of stage Slot (i32) of R.
+llvm::Value *stageBase(LoweringContext &C, const Ring &R, llvm::Value *Slot) {
+  return C.B.CreateGEP(C.B.getInt8Ty(), C.sharedBase(R.Id), {C.B.CreateMul(Slot, C.i32(R.StageBytes))});
+}
+
+/// V, a pure op's result, recomputed in layout L (its op lowered again with
+/// L for its result, its operands taken as getAs gives them), instead of
+/// converted through shared memory: while a ring is live, a conversion's
+/// scratch would add to the kernel's shared memory, which Triton avoids by
+/// rematerializing such values. nullopt for anything else.
+std::optional<Tile> rematerialize(LoweringContext &C, const ir::Value *V, const LinearLayout &L) {
+  const ir::Op *D = V->definingOp();
+  if (!D || D->numResults() != 1 || !pureRegisterOp(*D))
+    return std::nullopt;
+  Tile Saved = C.get(V);
+  auto Prev = C.WantedOverride.find(V);
+  std::optional<LinearLayout> Before;
+  if (Prev != C.WantedOverride.end())
+    Before = Prev->second;
+  C.WantedOverride[V] = L;
+  llvm::DebugLoc Loc = C.B.getCurrentDebugLocation();
+  C.lowerOp(*D);
+  C.B.SetCurrentDebugLocation(Loc);
+  Tile T = C.get(V);
+  if (Before)
+    C.WantedOverride[V] = *Before;
+  else
+    C.WantedOverride.erase(V);
+  C.set(V, std::move(Saved));
+  return T;
+}
+
+/// The layout the producer carries value K (an index into the inits) in:
+/// that of the access of a pipelined load whose pointer it is (so that the
+/// copies read it without conversion), else the plan's.
+LinearLayout stateLayout(LoweringContext &C, const LoopPipeline &LP, unsigned K) {
+  const ir::Value *Arg = LP.Loop->body()->argument(1 + K);
+  for (const PipelinedLoad &PL : LP.Loads)
+    if (PL.Load->ptr() == Arg)
+      return C.Plan.Access.at(PL.Load).Layout;
+  return C.wanted(Arg);
+}
+
+/// Lowers LP's producer for the iteration with induction value Iv and the
+/// producer's carried values State (in LP.Carried's order); the next
+/// carried values are computed in State's layouts.
+void runProducer(LoweringContext &C, const LoopPipeline &LP, llvm::Value *Iv, const std::vector<Tile> &State) {
+  const ir::Block *Body = LP.Loop->body();
+  const ir::Op *Y = Body->terminator();
+  C.set(Body->argument(0), C.scalarTile(Iv));
+  std::vector<const ir::Value *> Overridden;
+  for (size_t K = 0; K < LP.Carried.size(); ++K) {
+    C.set(Body->argument(1 + LP.Carried[K]), State[K]);
+    const ir::Value *Next = Y->operand(LP.Carried[K]);
+    if (Next->definingOp() && Next->definingOp()->parentBlock() == Body && !C.WantedOverride.count(Next)) {
+      C.WantedOverride[Next] = State[K].Layout;
+      Overridden.push_back(Next);
+    }
+  }
+  for (const ir::Op *O : LP.Producer)
+    C.lowerOp(*O);
+  for (const ir::Value *V : Overridden)
+    C.WantedOverride.erase(V);
+}
+
+/// The producer's carried values of the next iteration (after runProducer).
+std::vector<Tile> nextState(LoweringContext &C, const LoopPipeline &LP, const std::vector<Tile> &State) {
+  const ir::Op *Y = LP.Loop->body()->terminator();
+  std::vector<Tile> Out;
+  for (size_t K = 0; K < LP.Carried.size(); ++K)
+    Out.push_back(C.getAs(Y->operand(LP.Carried[K]), State[K].Layout));
+  return Out;
+}
+
+/// One commit group: every pipelined load of the producer's iteration into
+/// stage Slot, when Valid (i1) says that iteration runs.
+void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<Ring> &Rings, llvm::Value *Slot,
+                 llvm::Value *Valid) {
+  llvm::IRBuilder<> &B = C.B;
+  for (size_t I = 0; I < LP.Loads.size(); ++I) {
+    const PipelinedLoad &PL = LP.Loads[I];
+    const LinearLayout &L = C.Plan.Access.at(PL.Load).Layout;
+    ElemType E = PL.Load->result()->type().Elem;
+    Tile Ptr = C.getAs(PL.Load->ptr(), L);
+    std::optional<Tile> Mask;
+    if (PL.Load->mask())
+      Mask = C.getAs(PL.Load->mask(), L);
+    llvm::Value *Base = stageBase(C, Rings[I], Slot);
+    unsigned Bytes = PL.Vector * static_cast<unsigned>(C.memType(E)->getPrimitiveSizeInBits() / 8);
+    std::string Asm = std::string("@$3 cp.async.") + (Bytes == 16 ? "cg" : "ca") +
+                      ".shared.global [ $0 + 0 ], [ $1 + 0 ], " + std::to_string(Bytes) + ", $2;";
+    for (unsigned G = 0; G < L.numRegs(); G += PL.Vector) {
+      llvm::Value *Idx = PL.Dot ? mmaSwizzle(C, C.coord(L, G, 0), C.coord(L, G, 1), PL.Cols) : C.linearIndex(L, G);
+      llvm::Value *Size = Mask ? B.CreateSelect(Mask->Regs[G], C.i32(Bytes), C.i32(0)) : C.i32(Bytes);
+      C.inlineAsm(B.getVoidTy(), Asm, "l,l,r,b,~{memory}", {C.sharedElement(Base, E, Idx), Ptr.Regs[G], Size, Valid});
+    }
+  }
+  C.inlineAsm(B.getVoidTy(), "cp.async.commit_group;", "~{memory}", {});
+}
+
+void waitGroups(LoweringContext &C, unsigned Pending) {
+  C.inlineAsm(C.B.getVoidTy(), "cp.async.wait_group " + std::to_string(Pending) + ";", "~{memory}", {});
+}
+
+/// A pipelined load that is no dot operand: its tile read back from this
+/// iteration's stage (where each register's element sits at its row-major
+/// index), `other` in the masked lanes (cp.async zero-filled them).
+void readBack(LoweringContext &C, const ir::LoadOp &Ld, const PipelinedLoad &PL) {
+  llvm::IRBuilder<> &B = C.B;
+  const LinearLayout &L = C.Plan.Access.at(&Ld).Layout;
+  ElemType E = Ld.result()->type().Elem;
+  llvm::Type *MemTy = C.memType(E);
+  llvm::Value *Stage = C.stagedOperand(Ld.result());
+  C.setStagedOperand(Ld.result(), nullptr); // its consumers take the registers
+  std::optional<Tile> Mask, Other;
+  if (Ld.mask() && Ld.other()) {
+    Mask = C.getAs(Ld.mask(), L);
+    Other = C.getAs(Ld.other(), L);
+  }
+  unsigned Bytes = static_cast<unsigned>(MemTy->getPrimitiveSizeInBits() / 8);
+  auto *VT = llvm::FixedVectorType::get(MemTy, PL.Vector);
+  Tile Out{L, {}};
+  for (unsigned G = 0; G < L.numRegs(); G += PL.Vector) {
+    llvm::Value *Ptr = C.sharedElement(Stage, E, C.linearIndex(L, G));
+    llvm::Value *V = B.CreateAlignedLoad(VT, Ptr, llvm::Align(PL.Vector * Bytes));
+    for (unsigned I = 0; I < PL.Vector; ++I) {
+      llvm::Value *R = C.fromMem(B.CreateExtractElement(V, C.i32(I)), E);
+      if (Mask)
+        R = B.CreateSelect(Mask->Regs[G + I], R, Other->Regs[G + I]);
+      Out.Regs.push_back(R);
+    }
+  }
+  C.set(Ld.result(), std::move(Out));
+}
+
+void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipeline &LP) {
+  llvm::IRBuilder<> &B = C.B;
+  llvm::Value *Lb = C.get(O.lowerBound()).Regs[0], *Ub = C.get(O.upperBound()).Regs[0];
+  llvm::Value *Step = C.get(O.step()).Regs[0];
+  // Kept for an enclosing pipelined loop (restored at the end).
+  auto Outer = std::move(C.Rematerialize);
+  C.Rematerialize = [&C](const ir::Value *V, const LinearLayout &L) { return rematerialize(C, V, L); };
+  std::vector<Tile> Inits;
+  for (unsigned I = 0; I < O.numInits(); ++I)
+    Inits.push_back(C.getAs(O.init(I), C.wanted(O.body()->argument(1 + I))));
+  std::vector<Tile> State;
+  for (unsigned K : LP.Carried)
+    State.push_back(C.getAs(O.init(K), stateLayout(C, LP, K)));
+  unsigned Slots = LP.NumStages - 1;
+
+  // The rings, live from the prologue's copies to the drain after the loop.
+  std::vector<Ring> Rings;
+  for (const PipelinedLoad &PL : LP.Loads) {
+    const TileType &T = PL.Load->result()->type();
+    std::string What = (PL.Dot ? std::string("operand ") + (PL.Operand ? "b" : "a") + " of tl.dot, "
+                               : std::string("tl.load result, ")) +
+                       std::to_string(Slots) + " stage" + (Slots > 1 ? "s" : "") + " of " +
+                       LoweringContext::tileString(T.Shape, T.Elem) +
+                       (PL.Dot ? " (swizzled, cp.async)" : " (cp.async)");
+    Rings.push_back({C.openShared(SharedBufferKind::PipelineStage, What, PL.StageBytes * Slots, Slots), PL.StageBytes});
+  }
+
+  // Prologue: iterations 0 .. S-2 into stages 0 .. S-2.
+  llvm::Value *IvP = Lb;
+  for (unsigned S = 0; S < Slots; ++S) {
+    runProducer(C, LP, IvP, State);
+    issueCopies(C, LP, Rings, C.i32(S), forContinues(C, O, IvP, Ub, Step));
+    State = nextState(C, LP, State);
+    IvP = B.CreateAdd(IvP, Step);
+  }
+
+  llvm::BasicBlock *Pre = B.GetInsertBlock();
+  llvm::BasicBlock *Header = llvm::BasicBlock::Create(C.Ctx, "pipelined.header", &C.Kernel);
+  llvm::BasicBlock *Body = llvm::BasicBlock::Create(C.Ctx, "pipelined.body", &C.Kernel);
+  llvm::BasicBlock *Exit = llvm::BasicBlock::Create(C.Ctx, "pipelined.exit", &C.Kernel);
+  B.CreateBr(Header);
+  B.SetInsertPoint(Header);
+  auto Phi = [&](llvm::Value *Init) {
+    llvm::PHINode *P = B.CreatePHI(Init->getType(), 2);
+    P->addIncoming(Init, Pre);
+    return P;
+  };
+  auto Phis = [&](const std::vector<Tile> &From) {
+    std::vector<Tile> Out;
+    for (const Tile &T : From) {
+      Tile P{T.Layout, {}};
+      for (llvm::Value *V : T.Regs)
+        P.Regs.push_back(Phi(V));
+      Out.push_back(std::move(P));
+    }
+    return Out;
+  };
+  llvm::PHINode *Iv = Phi(Lb);
+  std::vector<Tile> Carried = Phis(Inits);
+  llvm::PHINode *IvAhead = Phi(IvP);
+  std::vector<Tile> StateAhead = Phis(State);
+  llvm::PHINode *Slot = Phi(C.i32(0));
+  B.CreateCondBr(forContinues(C, O, Iv, Ub, Step), Body, Exit);
+
+  B.SetInsertPoint(Body);
+  waitGroups(C, Slots - 1);
+  C.barrier();
+  for (size_t I = 0; I < LP.Loads.size(); ++I)
+    C.setStagedOperand(LP.Loads[I].Load->result(), stageBase(C, Rings[I], Slot));
+  C.set(O.inductionVar(), C.scalarTile(Iv));
+  for (unsigned I = 0; I < O.numInits(); ++I)
+    C.set(O.body()->argument(1 + I), Carried[I]);
+  C.lowerBlock(*O.body());
+  std::vector<Tile> Next = yieldedTiles(C, *O.body(), 0, Carried);
+  for (const PipelinedLoad &PL : LP.Loads)
+    C.setStagedOperand(PL.Load->result(), nullptr);
+  // Every warp has read this iteration's stage before it is refilled.
+  C.barrier();
+  runProducer(C, LP, IvAhead, StateAhead);
+  issueCopies(C, LP, Rings, Slot, forContinues(C, O, IvAhead, Ub, Step));
+  std::vector<Tile> StateNext = nextState(C, LP, StateAhead);
+  llvm::Value *IvNext = B.CreateAdd(Iv, Step), *IvAheadNext = B.CreateAdd(IvAhead, Step);
+  llvm::Value *SlotNext = C.i32(0);
+  if (Slots > 1) {
+    llvm::Value *Inc = B.CreateAdd(Slot, C.i32(1));
+    SlotNext = B.CreateSelect(B.CreateICmpEQ(Inc, C.i32(Slots)), C.i32(0), Inc);
+  }
+  llvm::BasicBlock *Latch = B.GetInsertBlock();
+  B.CreateBr(Header);
+  auto Incoming = [&](std::vector<Tile> &To, const std::vector<Tile> &From) {
+    for (size_t I = 0; I < To.size(); ++I)
+      for (size_t R = 0; R < To[I].Regs.size(); ++R)
+        llvm::cast<llvm::PHINode>(To[I].Regs[R])->addIncoming(From[I].Regs[R], Latch);
+  };
+  Iv->addIncoming(IvNext, Latch);
+  Incoming(Carried, Next);
+  IvAhead->addIncoming(IvAheadNext, Latch);
+  Incoming(StateAhead, StateNext);
+  Slot->addIncoming(SlotNext, Latch);
+
+  B.SetInsertPoint(Exit);
+  waitGroups(C, 0);
+  for (const Ring &R : Rings)
+    C.closeShared(R.Id);
+  for (unsigned I = 0; I < O.numResults(); ++I)
+    C.set(O.result(I), Carried[I]);
+  C.Rematerialize = std::move(Outer);
+}
+} // namespace
+
+bool lowerPipelined(LoweringContext &C, const ir::Op &O) {
+  if (!C.Pipelines)
+    return false;
+  if (const LoopPipeline *LP = C.Pipelines->loop(O)) {
+    lowerPipelinedFor(C, *ir::cast<ir::ForOp>(&O), *LP);
+    return true;
+  }
+  if (const PipelinedLoad *PL = C.Pipelines->load(O)) {
+    if (PL->Dot)
+      C.poisonResults(O); // its tile is in this iteration's stage, where the dot reads it
+    else
+      readBack(C, *ir::cast<ir::LoadOp>(&O), *PL);
+    return true;
+  }
+  return false;
+}
+
+} // namespace tessel::codegen

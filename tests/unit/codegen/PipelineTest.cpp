@@ -1,0 +1,332 @@
+//===- PipelineTest.cpp - cp.async pipelining of dot loops ----------------===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The pipeliner (compiler/codegen/Pipeliner.h, lower/Pipeline.cpp) in the
+/// PTX: the matmul sample under its first launch (unit strides, K = 128) at
+/// every autotune config, for sm_80 and sm_90, copies its operands with
+/// `cp.async.cg` 16 bytes at a time, commits one group per iteration and
+/// waits for num_stages - 2 of them; its shared memory is then Triton's
+/// mma.sync figure, (num_stages - 1) x (BM·BK + BK·BN) x 2 bytes; a loop's
+/// `tl.range(num_stages=)` overrides the kernel's. num_stages = 1, a load with a nonzero `other`, a load whose tile has
+/// another use, or scalar accesses give the unpipelined code (no cp.async).
+//===----------------------------------------------------------------------===//
+#include "CodegenTestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace tessel::codegen::test {
+namespace {
+
+using sema::LoweringRequest;
+
+struct Sample {
+  std::shared_ptr<const ParsedFile> File;
+  ModuleInfo Info;
+};
+
+Sample matmulSample() {
+  std::string Path = std::string(TESSEL_SOURCE_DIR) + "/samples/matmul.py";
+  std::ifstream In(Path);
+  std::stringstream S;
+  S << In.rdbuf();
+  Sample Out;
+  Out.File = ParsedFile::parse(std::make_shared<SourceText>(S.str(), Path));
+  ProblemSink Sink;
+  Out.Info = discover(Out.File->module(), Sink);
+  return Out;
+}
+
+/// The request of the sample's first launch under autotune config Config.
+LoweringRequest matmulRequest(const Sample &S, size_t Config) {
+  sema::LaunchPlanOptions PO;
+  PO.Config = Config;
+  sema::LaunchPlan Plan = sema::planLaunch(*S.File, S.Info, "matmul_kernel", PO);
+  EXPECT_EQ(Plan.Error, "");
+  EXPECT_FALSE(Plan.Launches.empty());
+  return Plan.Launches.empty() ? LoweringRequest{} : Plan.Launches.front().Request;
+}
+
+int64_t constexprInt(const LoweringRequest &R, const char *Name) { return R.Constexprs.at(Name).asInt(); }
+
+const char *CpAsync16 = R"(cp\.async\.cg\.shared\.global \[ %r?d?[0-9]+ \+ 0 \], \[ %rd[0-9]+ \+ 0 \], 16, %r[0-9]+;)";
+
+class MatmulPipeline : public ::testing::TestWithParam<std::tuple<size_t, unsigned>> {};
+
+TEST_P(MatmulPipeline, CopiesAheadWithCpAsync) {
+  auto [Config, Arch] = GetParam();
+  Sample S = matmulSample();
+  LoweringRequest R = matmulRequest(S, Config);
+  ASSERT_EQ(R.Kernel, "matmul_kernel");
+  Compiled C = compileRequest(*S.File, S.Info, R, Arch, /*Assemble=*/true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_TRUE(C.Kernel.assembled());
+  int64_t Stages = R.NumStages, BM = constexprInt(R, "BLOCK_M"), BN = constexprInt(R, "BLOCK_N"),
+          BK = constexprInt(R, "BLOCK_K");
+  int64_t Threads = 32 * static_cast<int64_t>(R.NumWarps);
+  // Every thread copies its 8-element vectors of both tiles, once per stage
+  // of the prologue and once in the loop.
+  int64_t PerIteration = (BM * BK + BK * BN) / 8 / Threads;
+  EXPECT_EQ(countMatches(C.Ptx, CpAsync16), PerIteration * Stages) << "config " << Config;
+  EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.commit_group;)"), Stages);
+  EXPECT_EQ(countMatches(C.Ptx, "cp\\.async\\.wait_group " + std::to_string(Stages - 2) + ";"), 1);
+  EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.wait_group 0;)"), Stages == 2 ? 2 : 1);
+  // The dot still runs on tensor cores, reading the ring with ldmatrix, and
+  // no operand is staged through registers any more.
+  EXPECT_GE(countMatches(C.Ptx, R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32)"), 16);
+  EXPECT_GE(countMatches(C.Ptx, R"(ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16)"), 1);
+  EXPECT_EQ(countMatches(C.Ptx, R"(ld\.global)"), 0) << "the operands are loaded only by cp.async";
+  // Triton's figure on the mma.sync path (facts §5): the rings only.
+  EXPECT_EQ(C.ABI.SharedBytes, static_cast<unsigned>((Stages - 1) * (BM * BK + BK * BN) * 2));
+  unsigned Rings = 0;
+  for (const SharedBuffer &B : C.ABI.SharedBuffers)
+    if (B.Kind == SharedBufferKind::PipelineStage) {
+      ++Rings;
+      EXPECT_EQ(B.Stages, static_cast<unsigned>(Stages - 1));
+    }
+  EXPECT_EQ(Rings, 2u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, MatmulPipeline,
+                         ::testing::Combine(::testing::Values(size_t{0}, size_t{1}, size_t{2}, size_t{3}, size_t{4}),
+                                            ::testing::Values(80u, 90u)),
+                         [](const ::testing::TestParamInfo<std::tuple<size_t, unsigned>> &I) {
+                           return "c" + std::to_string(std::get<0>(I.param)) + "_sm" +
+                                  std::to_string(std::get<1>(I.param));
+                         });
+
+TEST(Pipeline, OneStageIsNotPipelined) {
+  Sample S = matmulSample();
+  for (unsigned Arch : {80u, 90u}) {
+    LoweringRequest R = matmulRequest(S, 1);
+    R.NumStages = 1;
+    Compiled C = compileRequest(*S.File, S.Info, R, Arch);
+    ASSERT_EQ(C.Error, "");
+    EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async)"), 0) << C.Ptx.substr(0, 2000);
+    EXPECT_GE(countMatches(C.Ptx, R"(ld\.global\.v4\.b32)"), 1);
+    for (const SharedBuffer &B : C.ABI.SharedBuffers)
+      EXPECT_NE(B.Kind, SharedBufferKind::PipelineStage);
+  }
+}
+
+TEST(Pipeline, TwoStagesWaitForEveryGroup) {
+  Sample S = matmulSample();
+  LoweringRequest R = matmulRequest(S, 3);
+  R.NumStages = 2;
+  Compiled C = compileRequest(*S.File, S.Info, R, 80, /*Assemble=*/true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.commit_group;)"), 2);
+  EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.wait_group 0;)"), 2);
+  EXPECT_EQ(C.ABI.SharedBytes, (64u * 64 + 64 * 64) * 2);
+}
+
+/// The Triton tutorial's loop: pointers carried and advanced, the K tail
+/// masked with `other=0.0`.
+const char *Tutorial = R"(
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_cm,
+       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, OTHER: tl.constexpr,
+       REUSE: tl.constexpr):
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + (offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_n[None, :])
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    extra = tl.zeros((BLOCK_M, BLOCK_K), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=OTHER)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
+        acc = tl.dot(a, b, acc)
+        if REUSE:
+            extra += a.to(tl.float32)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    c = acc.to(tl.float16)
+    tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :], c + tl.sum(extra, axis=1)[:, None].to(tl.float16))
+)";
+
+/// stride_ak is 1 (a specialized constant) unless UnitStride is false.
+LoweringRequest tutorialRequest(double Other, bool Reuse, bool UnitStride = true) {
+  LoweringRequest R;
+  R.Kernel = "mm";
+  R.NumWarps = 4;
+  R.NumStages = 3;
+  R.Constexprs["BLOCK_M"] = PyValue::integer(64);
+  R.Constexprs["BLOCK_N"] = PyValue::integer(64);
+  R.Constexprs["BLOCK_K"] = PyValue::integer(32);
+  R.Constexprs["OTHER"] = PyValue::floating(Other);
+  R.Constexprs["REUSE"] = PyValue::boolean(Reuse);
+  R.ArgTypes = {{"a_ptr", ElemType{ScalarKind::FP16, 1}}, {"b_ptr", ElemType{ScalarKind::FP16, 1}},
+                {"c_ptr", ElemType{ScalarKind::FP16, 1}}, {"M", ElemType{ScalarKind::I32}},
+                {"N", ElemType{ScalarKind::I32}},         {"K", ElemType{ScalarKind::I32}},
+                {"stride_am", ElemType{ScalarKind::I32}}, {"stride_bk", ElemType{ScalarKind::I32}},
+                {"stride_cm", ElemType{ScalarKind::I32}}};
+  if (UnitStride)
+    R.EqualToOne.insert("stride_ak");
+  else
+    R.ArgTypes["stride_ak"] = ElemType{ScalarKind::I32};
+  return R;
+}
+
+Compiled compileTutorial(double Other, bool Reuse, unsigned Arch, bool UnitStride = true) {
+  SnippetKernel S = parseSnippet(Tutorial);
+  return compileRequest(*S.File, S.Info, tutorialRequest(Other, Reuse, UnitStride), Arch, /*Assemble=*/true);
+}
+
+TEST(Pipeline, CarriedPointersAreAdvancedAhead) {
+  for (unsigned Arch : {80u, 90u}) {
+    Compiled C = compileTutorial(0.0, false, Arch);
+    ASSERT_EQ(C.Error, "");
+    // 64x32 + 32x64 fp16 over 128 threads: 4 vectors of 16 bytes each per
+    // iteration, in the prologue's 2 and the loop's 1.
+    EXPECT_EQ(countMatches(C.Ptx, CpAsync16), 12) << C.Ptx.substr(0, 4000);
+    EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.wait_group 1;)"), 1);
+    EXPECT_EQ(C.ABI.SharedBytes, 2u * (64 * 32 + 32 * 64) * 2);
+  }
+}
+
+TEST(Pipeline, RangeNumStagesOverridesTheKernels) {
+  // The kernel's num_stages is 3; the loop's tl.range says otherwise.
+  std::string Src = Tutorial;
+  std::string Loop = "for k in range(0, tl.cdiv(K, BLOCK_K)):";
+  size_t At = Src.find(Loop);
+  ASSERT_NE(At, std::string::npos);
+  for (int Stages : {4, 1}) {
+    std::string S = Src;
+    S.replace(At, Loop.size(), "for k in tl.range(0, tl.cdiv(K, BLOCK_K), num_stages=" + std::to_string(Stages) + "):");
+    SnippetKernel K = parseSnippet(S);
+    Compiled C = compileRequest(*K.File, K.Info, tutorialRequest(0.0, false), 80, /*Assemble=*/true);
+    ASSERT_EQ(C.Error, "");
+    if (Stages == 1) {
+      EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async)"), 0);
+      continue;
+    }
+    EXPECT_EQ(countMatches(C.Ptx, CpAsync16), 16);
+    EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.wait_group 2;)"), 1);
+    EXPECT_EQ(C.ABI.SharedBytes, 3u * (64 * 32 + 32 * 64) * 2);
+  }
+}
+
+TEST(Pipeline, RangeLoopLoadIsReadBackFromItsRing) {
+  // Fused softmax's `tl.range(..., num_stages=NUM_STAGES)` row loop, fp32,
+  // rows of 1024 (a multiple of 16): each row is copied two rows ahead,
+  // 16 bytes at a time, and read back into registers, -inf in the masked
+  // lanes. The figure is Triton 3.6's for this config (samples/
+  // triton-3.6-oracle.txt): two 4096-byte stages and the reduction's 16.
+  std::string Path = std::string(TESSEL_SOURCE_DIR) + "/samples/fused_softmax.py";
+  std::ifstream In(Path);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  auto File = ParsedFile::parse(std::make_shared<SourceText>(Text.str(), Path));
+  ProblemSink Sink;
+  ModuleInfo Info = discover(File->module(), Sink);
+  LoweringRequest R;
+  R.Kernel = "fused_softmax_kernel";
+  R.NumWarps = 4;
+  R.Constexprs["BLOCK_SIZE"] = PyValue::integer(1024);
+  R.Constexprs["NUM_STAGES"] = PyValue::integer(3);
+  R.ArgTypes = {{"out_ptr", ElemType{ScalarKind::FP32, 1}},   {"in_ptr", ElemType{ScalarKind::FP32, 1}},
+                {"in_row_stride", ElemType{ScalarKind::I32}}, {"out_row_stride", ElemType{ScalarKind::I32}},
+                {"n_rows", ElemType{ScalarKind::I32}},        {"n_cols", ElemType{ScalarKind::I32}}};
+  for (unsigned Arch : {80u, 90u}) {
+    Compiled C = compileRequest(*File, Info, R, Arch, /*Assemble=*/true);
+    ASSERT_EQ(C.Error, "");
+    EXPECT_EQ(countMatches(C.Ptx, CpAsync16), 6) << C.Ptx.substr(0, 3000);
+    EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.wait_group 1;)"), 1);
+    EXPECT_GE(countMatches(C.Ptx, R"(ld\.shared\.v4\.(f32|b32|u32))"), 1);
+    EXPECT_EQ(countMatches(C.Ptx, R"(ld\.global)"), 0);
+    EXPECT_EQ(C.ABI.SharedBytes, 2u * 4096 + 16);
+  }
+  // tl.range(num_stages=1): nothing ahead (the kernel's num_stages, 3, does not
+  // apply to the loop's loads, which feed no dot).
+  R.Constexprs["NUM_STAGES"] = PyValue::integer(1);
+  Compiled C = compileRequest(*File, Info, R, 80);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async)"), 0);
+}
+
+TEST(Pipeline, NestedAndGuardedLoops) {
+  // The K loop inside an outer loop (a persistent kernel's shape) pipelines
+  // in every outer iteration; loads under an `if` in the body do not, and
+  // the kernel still compiles.
+  std::string Src = Tutorial;
+  std::string Loop = "    for k in range(0, tl.cdiv(K, BLOCK_K)):";
+  size_t At = Src.find(Loop);
+  ASSERT_NE(At, std::string::npos);
+  std::string Nested = Src;
+  Nested.replace(At, Loop.size(), "    for t in range(0, M):\n     for k in range(0, tl.cdiv(K, BLOCK_K)):");
+  SnippetKernel K = parseSnippet(Nested);
+  Compiled C = compileRequest(*K.File, K.Info, tutorialRequest(0.0, false), 80, /*Assemble=*/true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_EQ(countMatches(C.Ptx, CpAsync16), 12);
+  EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.wait_group 1;)"), 1);
+
+  const char *Guarded = R"(
+@triton.jit
+def g(a_ptr, b_ptr, c_ptr, K, FLAG: tl.constexpr):
+    offs = tl.arange(0, 32)
+    acc = tl.zeros((32, 32), dtype=tl.float32)
+    for k in range(0, K, 32):
+        if k < K - 64:
+            a = tl.load(a_ptr + offs[:, None] * K + (k + offs)[None, :])
+            b = tl.load(b_ptr + (k + offs)[:, None] * 32 + offs[None, :])
+            acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + offs[:, None] * 32 + offs[None, :], acc)
+)";
+  LoweringRequest R;
+  R.Kernel = "g";
+  R.NumWarps = 4;
+  R.Constexprs["FLAG"] = PyValue::boolean(true);
+  R.ArgTypes = {{"a_ptr", ElemType{ScalarKind::FP16, 1}},
+                {"b_ptr", ElemType{ScalarKind::FP16, 1}},
+                {"c_ptr", ElemType{ScalarKind::FP32, 1}},
+                {"K", ElemType{ScalarKind::I32}}};
+  SnippetKernel G = parseSnippet(Guarded);
+  Compiled CG = compileRequest(*G.File, G.Info, R, 80, /*Assemble=*/true);
+  ASSERT_EQ(CG.Error, "");
+  EXPECT_EQ(countMatches(CG.Ptx, R"(cp\.async)"), 0);
+}
+
+TEST(Pipeline, NonzeroOtherStaysInRegisters) {
+  // Zero-filling cannot give 1.0: operand a is loaded as before and staged
+  // by the dot; b is still copied ahead.
+  Compiled C = compileTutorial(1.0, false, 80);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_EQ(countMatches(C.Ptx, CpAsync16), 6);
+  EXPECT_GE(countMatches(C.Ptx, R"(ld\.global\.v4\.b32)"), 1);
+  // b's ring (2 stages of 32x64 fp16) and a staged by the dot as before.
+  std::vector<std::pair<SharedBufferKind, uint64_t>> Operands;
+  for (const SharedBuffer &B : C.ABI.SharedBuffers)
+    if (B.Kind == SharedBufferKind::PipelineStage || B.Kind == SharedBufferKind::DotOperand)
+      Operands.push_back({B.Kind, B.Bytes});
+  std::vector<std::pair<SharedBufferKind, uint64_t>> Expected = {{SharedBufferKind::PipelineStage, 2 * 32 * 64 * 2},
+                                                                 {SharedBufferKind::DotOperand, 64 * 32 * 2}};
+  EXPECT_EQ(Operands, Expected);
+}
+
+TEST(Pipeline, TileWithAnotherUseStaysInRegisters) {
+  Compiled C = compileTutorial(0.0, true, 80);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_EQ(countMatches(C.Ptx, CpAsync16), 6);
+  EXPECT_GE(countMatches(C.Ptx, R"(ld\.global\.v4\.b32)"), 1);
+}
+
+TEST(Pipeline, ScalarAccessesAreNotPipelined) {
+  // a's k stride is a runtime value: its loads are 2 bytes wide, below
+  // cp.async's 4, and Triton does not pipeline them either (which keeps the
+  // oracle's figures, docs/shared-memory.md); b's are still copied ahead.
+  Compiled C = compileTutorial(0.0, false, 80, /*UnitStride=*/false);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_EQ(countMatches(C.Ptx, CpAsync16), 6);
+  EXPECT_GE(countMatches(C.Ptx, R"(ld\.global\.b16)"), 1);
+}
+
+} // namespace
+} // namespace tessel::codegen::test
