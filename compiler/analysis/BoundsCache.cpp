@@ -82,7 +82,15 @@ std::vector<KernelBounds> proveFileCached(const sema::FileAnalysis &FA, const Pr
   const ParsedFile &File = *FA.File;
   std::vector<launch::LaunchDirective> Found = launch::findLaunchDirectives(File.text().text());
   std::string Directives = directivesText(File, Found);
-  FileLaunches Shared{&Found, FA.Host ? &FA.Host->Launches : nullptr};
+  // The uncalled wrappers' launches (computed once per host code's text)
+  // are part of each kernel's key: a wrapper's edit re-proves its kernel.
+  std::map<std::string, SymbolicLaunch> NoWrappers;
+  const std::map<std::string, SymbolicLaunch> &Wrappers = FA.Host ? FA.Host->symbolic(File, FA.Info) : NoWrappers;
+  FileLaunches Shared{&Found, FA.Host ? &FA.Host->Launches : nullptr, &Wrappers};
+  auto LaunchKey = [&](const std::string &Kernel) {
+    auto It = Wrappers.find(Kernel);
+    return It == Wrappers.end() ? std::string() : It->second.key();
+  };
   // The previous version's verdicts by kernel; they hold only under the
   // same directives (every kernel's key includes them).
   std::map<std::string_view, std::pair<const sema::KernelRecord *, const KernelBounds *>> Before;
@@ -97,9 +105,11 @@ std::vector<KernelBounds> proveFileCached(const sema::FileAnalysis &FA, const Pr
   Cache &C = cache();
   for (const sema::KernelRecord &R : FA.Records) {
     const JitFunction *J = FA.Info.jit(R.Kernel);
-    if (!J || !J->IsKernel || !J->Def)
-      continue;
-    if (auto It = Before.find(R.Kernel); It != Before.end() && It->second.first && It->second.second) {
+    if (!J || !J->IsKernel || !J->Def || R.Role.helper())
+      continue; // an uncalled helper has no launch of its own: its callers' proofs cover it
+    std::string Wrapper = LaunchKey(R.Kernel);
+    if (auto It = Before.find(R.Kernel);
+        It != Before.end() && It->second.first && It->second.second && It->second.second->LaunchKey == Wrapper) {
       std::optional<sema::Rebaser> Move =
           sema::Rebaser::match(*Previous->File, It->second.first->Inputs, File, R.Inputs);
       KernelBounds K;
@@ -113,7 +123,7 @@ std::vector<KernelBounds> proveFileCached(const sema::FileAnalysis &FA, const Pr
         }
       }
     }
-    std::string Key = keyOf(File, R, Directives, Opts);
+    std::string Key = keyOf(File, R, Directives, Opts) + '\0' + Wrapper;
     if (R.Inputs.Reusable) {
       std::lock_guard<std::mutex> G(C.Lock);
       auto It = C.Entries.find(Key);
