@@ -12,7 +12,10 @@
 #     TESSEL_FUZZ_SOURCE_DIR=$PWD scripts/fuzz.sh TARGET MINUTES WORKERS
 #
 # Findings stay raw in B/fuzz/findings/TARGET/: bring them back and minimize
-# them here (scripts/fuzz.sh's fuzz, or -minimize_crash by hand).
+# them here (scripts/fuzz.sh's fuzz, or -minimize_crash by hand). The corpus
+# grown here so far (B/fuzz/corpus/TARGET/) travels too, so that a campaign
+# there goes on from where the last one stopped; bring B/fuzz/corpus back
+# for the next.
 #===-----------------------------------------------------------------------===#
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -27,6 +30,10 @@ mkdir -p "$stage/tests" "$stage/lib" "$stage/fuzz/seeds"
 for t in "${targets[@]}"; do
   strip -o "$stage/tests/fuzz_$t" "$BUILD/tests/fuzz_$t"
   python3 tests/fuzz/seeds.py "$t" "$stage/fuzz/seeds/$t" ${FUZZ_CORPUS:+--corpus "$FUZZ_CORPUS"}
+  if [[ -d $BUILD/fuzz/corpus/$t ]]; then
+    mkdir -p "$stage/fuzz/corpus"
+    cp -r "$BUILD/fuzz/corpus/$t" "$stage/fuzz/corpus/$t"
+  fi
   ldd "$BUILD/tests/fuzz_$t" | awk '/=> \// {print $3}' |
     grep -v -E '/(libc|libm|libdl|libpthread|librt|libresolv|libgcc_s|libstdc\+\+)\.so' |
     while read -r lib; do cp -L "$lib" "$stage/lib/"; done

@@ -210,7 +210,10 @@ void parseRun(TSParser *P, const SourceText &Text, const uint32_t *Starts, size_
   // that tree-sitter sometimes reads without an error node, depending on
   // what follows in the run (`x[m]:out grid` above a later error); parsed
   // alone the same piece reports it, so such pieces are redone alone too.
-  std::vector<char> Tainted(N, 0);
+  // When tree-sitter could not make a module of the run at all, the root is
+  // one ERROR node whose children are loose tokens (a bare `it`, a `:`),
+  // none of them marked as an error: every piece is then read alone.
+  std::vector<char> Tainted(N, grammar::nodeType(Root) == grammar::NT::Error);
   size_t J = 0;
   std::string_view S = Text.text();
   std::optional<TSNode> PrevStmt;

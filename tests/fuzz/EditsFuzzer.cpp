@@ -23,6 +23,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -101,6 +103,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     Parsed = Reset ? ParsedFile::parse(Latest) : ParsedFile::reparse(*Parsed, Pending, Latest);
 
   std::shared_ptr<const ParsedFile> Fresh = ParsedFile::parse(std::make_shared<SourceText>(Latest->text()));
+  // The texts a failure needs to be reproduced in a unit test: the
+  // input's edits are in UTF-16 positions, not readable by hand.
+  if (std::getenv("TESSEL_FUZZ_PRINT_TEXTS"))
+    std::fprintf(stderr, "--- initial text\n%s\n--- final text\n%s\n--- end\n", Initial.c_str(),
+                 Latest->text().c_str());
   fuzz::requireSame("reparse after the edits differs from a fresh parse", ast::fingerprint(Fresh->module()),
                     ast::fingerprint(Parsed->module()));
   diag::FileReport Reused = diag::checkFile(Parsed, Opts, First.Analysis.get());

@@ -246,3 +246,19 @@ TEST(Reparse, SameTextParsesAlikeEveryTime) {
   for (int I = 0; I < 3; ++I)
     EXPECT_EQ(fingerprint(parseText(Src)->module()), First) << "parse " << I + 2;
 }
+
+TEST(Reparse, APieceInARunThatIsOneErrorNodeIsReadAlone) {
+  // Found by the edits fuzzer (2026-12-01): above a column-0 `def` without
+  // a body, an indented line leaves a bracket open, and tree-sitter makes
+  // the whole run one ERROR node; a statement typed below it was a loose
+  // token there (an error) but an expression statement when the reparse
+  // read its piece alone.
+  const std::string Src = "    d = [None] * (len(p=f[n]:out k=i8[n]:out \\\n"
+                          "    k = torch.empty(x.shape, dtype=t      if v.f is not None:\n"
+                          "def const(v):\n";
+  auto Old = parseText(Src);
+  auto New = edit(*Old, static_cast<uint32_t>(Src.size()), 0, "it");
+  auto Fresh = parseText(Src + "it");
+  EXPECT_EQ(fingerprint(New->module()), fingerprint(Fresh->module()));
+  EXPECT_NE(fingerprint(Fresh->module()).find("Expr(Name(it))"), std::string::npos) << fingerprint(Fresh->module());
+}
