@@ -1381,9 +1381,14 @@ static sema::LaunchPlan wrapperPlan(const ParsedFile &File, const ModuleInfo &In
       continue;
     }
     std::optional<ElemType> T = sema::annotationType(Info, P.Annotation);
-    if (auto D = W.DTypes.find(P.Name); D != W.DTypes.end())
+    bool Pointer = (T && T->isPointer()) || (!T && Pointers.count(P.Name));
+    if (auto D = W.DTypes.find(P.Name); D != W.DTypes.end()) {
+      // A tensor where the kernel takes a scalar: the wrapper was not run
+      // with the arguments it expects (a scalar parameter taken for a tensor).
+      if (!Pointer)
+        return Failed;
       Spec += " " + P.Name + "=" + D->second + "[1024]";
-    else if ((T && T->isPointer()) || (!T && Pointers.count(P.Name)))
+    } else if (Pointer)
       Spec += " " + P.Name + "=fp32[1024]";
     else if (T && isFloat(T->Scalar))
       Spec += " " + P.Name + "=0.5";
@@ -1415,7 +1420,7 @@ KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::st
   // calls may still say how the kernel is launched.
   const SymbolicLaunch *Wrapper = nullptr;
   std::map<std::string, SymbolicLaunch> OwnWrappers;
-  if (Plan.Origin == sema::SpecOrigin::Derived && Plan.Error.empty()) {
+  if (Opts.UseWrappers && Plan.Origin == sema::SpecOrigin::Derived && Plan.Error.empty()) {
     const std::map<std::string, SymbolicLaunch> *Wrappers = Shared.Wrappers;
     if (!Wrappers) {
       OwnWrappers = symbolicHostLaunches(File, Info);
@@ -1499,6 +1504,22 @@ KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::st
   }
   std::sort(KB.Accesses.begin(), KB.Accesses.end(),
             [](const AccessBounds &A, const AccessBounds &B) { return A.Range < B.Range; });
+  // A wrapper's sizes can make queries nonlinear (`M * N` elements) that the
+  // conventional reading keeps linear: where they leave more accesses open
+  // than it does, its verdicts (each with its own assumptions) are kept.
+  auto Open = [](const KernelBounds &K) {
+    return std::count_if(K.Accesses.begin(), K.Accesses.end(),
+                         [](const AccessBounds &A) { return A.Verdict == BoundsVerdict::Undecided; });
+  };
+  if (KB.FromWrapper && (!KB.Analysed || Open(KB) > 0)) {
+    ProverOptions Plain = Opts;
+    Plain.UseWrappers = false;
+    KernelBounds Conventional = proveKernel(File, Info, Kernel, Plain, Shared);
+    if (Conventional.Analysed && (!KB.Analysed || Open(Conventional) < Open(KB))) {
+      Conventional.LaunchKey = KB.LaunchKey;
+      KB = std::move(Conventional);
+    }
+  }
   return Finish();
 }
 

@@ -163,6 +163,8 @@ struct ProverOptions {
   /// are inlined through it (as `tessel check` lowers them). Null: a kernel
   /// that calls one is not analysed.
   project::Project *Project = nullptr;
+  /// Read the file's uncalled host wrappers for sizes (SymbolicLaunch).
+  bool UseWrappers = true;
 };
 
 /// What the launch plans of every kernel of one file share, found once by a
