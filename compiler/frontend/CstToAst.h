@@ -43,7 +43,7 @@ void collectIndentationErrors(TSNode Root, std::string_view Source, std::vector<
 /// bracketed expression in any file that is meant to work, so the text from
 /// there to the end of the ERROR node is parsed again on its own and the
 /// definitions found are spliced into M.Body in source order.
-void recoverDefinitions(TSParser *Parser, const SourceText &Text, TSNode Root, ast::Module &M);
+void recoverDefinitions(const SourceText &Text, TSNode Root, ast::Module &M);
 
 } // namespace tessel::cst
 

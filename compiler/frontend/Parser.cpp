@@ -2,7 +2,8 @@
 /// \file
 /// Implements ParsedFile. The text is cut into pieces at the top-level
 /// statement starts of cst::topLevelStarts. parse() gives runs of pieces to
-/// a few threads (one TSParser each, as a TSParser must not be shared); each
+/// a few threads (a new TSParser for every parse: a TSParser must not be
+/// shared, and a reused one reads some texts differently); each
 /// parses its run with tree-sitter's included ranges, so byte offsets stay
 /// those of the whole file, and converts it into its own node arena.
 /// reparse() maps the old pieces through the edits and parses only the new
@@ -35,19 +36,6 @@
 namespace tessel {
 
 namespace {
-struct ParserDeleter {
-  void operator()(TSParser *P) const { ts_parser_delete(P); }
-};
-
-TSParser *threadParser() {
-  thread_local std::unique_ptr<TSParser, ParserDeleter> P;
-  if (!P) {
-    P.reset(ts_parser_new());
-    ts_parser_set_language(P.get(), tree_sitter_python());
-  }
-  return P.get();
-}
-
 struct TreeDeleter {
   void operator()(TSTree *T) const { ts_tree_delete(T); }
 };
@@ -80,7 +68,7 @@ void sortErrors(std::vector<ast::SyntaxError> &Errors) {
 }
 
 /// Parses [R.Begin, R.End) of Text alone, offsets staying file-absolute.
-TreePtr parseRange(TSParser *P, const SourceText &Text, SourceRange R) {
+TreePtr parseRange(const SourceText &Text, SourceRange R) {
   const std::string &S = Text.text();
   LineCol B = Text.lineCol(R.Begin), E = Text.lineCol(R.End);
   TSRange Range{{B.Line, B.Column}, {E.Line, E.Column}, R.Begin, R.End};
@@ -89,8 +77,7 @@ TreePtr parseRange(TSParser *P, const SourceText &Text, SourceRange R) {
 
 /// Converts the parse Root of one piece R (the piece alone), with its syntax
 /// errors and the definitions recovered from ERROR nodes, into Out.
-void convertPiece(TSParser *P, const SourceText &Text, TSNode Root, SourceRange R, ast::Module &Scratch,
-                  PieceAst &Out) {
+void convertPiece(const SourceText &Text, TSNode Root, SourceRange R, ast::Module &Scratch, PieceAst &Out) {
   std::string_view S = Text.text();
   ast::Block Body;
   std::vector<ast::SyntaxError> Errors;
@@ -98,7 +85,7 @@ void convertPiece(TSParser *P, const SourceText &Text, TSNode Root, SourceRange 
   std::swap(Scratch.SyntaxErrors, Errors);
   cst::collectSyntaxErrors(Root, S, Scratch.SyntaxErrors);
   cst::convertTree(Root, S, Scratch);
-  cst::recoverDefinitions(P, Text, Root, Scratch);
+  cst::recoverDefinitions(Text, Root, Scratch);
   sortErrors(Scratch.SyntaxErrors);
   Out.Range = R;
   Out.Stmts = std::move(Scratch.Body);
@@ -133,8 +120,7 @@ std::optional<SourceRange> unclosedBracketLine(const std::vector<ast::SyntaxErro
 /// that one error and checks the rest of the piece as if the line were a
 /// `pass`, so the statements below it keep their facts. The patched copy
 /// has the same length and line breaks, so every offset stays valid.
-void recoverUnclosedLine(TSParser *P, const SourceText &Text, SourceRange R, SourceRange Line, ast::Module &Scratch,
-                         PieceAst &Out) {
+void recoverUnclosedLine(const SourceText &Text, SourceRange R, SourceRange Line, ast::Module &Scratch, PieceAst &Out) {
   std::string Patched(Text.text().substr(0, R.End));
   for (uint32_t I = Line.Begin; I < Line.End; ++I)
     Patched[I] = ' ';
@@ -142,10 +128,9 @@ void recoverUnclosedLine(TSParser *P, const SourceText &Text, SourceRange R, Sou
     Patched.replace(Line.Begin, 4, "pass");
   LineCol B = Text.lineCol(R.Begin), E = Text.lineCol(R.End);
   TSRange Range{{B.Line, B.Column}, {E.Line, E.Column}, R.Begin, R.End};
-  if (!ts_parser_set_included_ranges(P, &Range, 1))
-    return;
-  TreePtr T(ts_parser_parse_string(P, nullptr, Patched.data(), static_cast<uint32_t>(Patched.size())));
-  ts_parser_set_included_ranges(P, nullptr, 0);
+  // A new parser, as for every parse: tree-sitter 0.20 reads the same text
+  // differently on a parser that parsed something before.
+  TreePtr T(grammar::parseIncluded(Patched, Range));
   if (!T)
     return;
   TSNode Root = ts_tree_root_node(T.get());
@@ -168,37 +153,37 @@ void recoverUnclosedLine(TSParser *P, const SourceText &Text, SourceRange R, Sou
   Scratch.SyntaxErrors = std::move(Errors);
 }
 
-void parseAlone(TSParser *P, const SourceText &Text, SourceRange R, ast::Module &Scratch, PieceAst &Out) {
-  TreePtr T = parseRange(P, Text, R);
+void parseAlone(const SourceText &Text, SourceRange R, ast::Module &Scratch, PieceAst &Out) {
+  TreePtr T = parseRange(Text, R);
   if (!T) {
     Out.Range = R;
     Out.Errors.push_back({{R.Begin, R.Begin}, "the parser gave up on this file"});
     Out.Arena = Scratch.arena();
     return;
   }
-  convertPiece(P, Text, ts_tree_root_node(T.get()), R, Scratch, Out);
+  convertPiece(Text, ts_tree_root_node(T.get()), R, Scratch, Out);
   if (std::optional<SourceRange> Line = unclosedBracketLine(Out.Errors, Text.text());
       Line && Line->Begin >= R.Begin && Line->End <= R.End)
-    recoverUnclosedLine(P, Text, R, *Line, Scratch, Out);
+    recoverUnclosedLine(Text, R, *Line, Scratch, Out);
 }
 
 /// Parses the run of pieces starting at Starts[0..N) and ending at End in
 /// one go, and appends one PieceAst per piece to Out. Nodes go to Scratch's
 /// arena.
-void parseRun(TSParser *P, const SourceText &Text, const uint32_t *Starts, size_t N, uint32_t End, ast::Module &Scratch,
+void parseRun(const SourceText &Text, const uint32_t *Starts, size_t N, uint32_t End, ast::Module &Scratch,
               std::vector<PieceAst> &Out) {
   auto PieceEnd = [&](size_t I) { return I + 1 < N ? Starts[I + 1] : End; };
   SourceRange Whole{Starts[0], End};
   if (N == 1) {
     Out.emplace_back();
-    parseAlone(P, Text, Whole, Scratch, Out.back());
+    parseAlone(Text, Whole, Scratch, Out.back());
     return;
   }
-  TreePtr T = parseRange(P, Text, Whole);
+  TreePtr T = parseRange(Text, Whole);
   if (!T) {
     for (size_t I = 0; I < N; ++I) {
       Out.emplace_back();
-      parseAlone(P, Text, {Starts[I], PieceEnd(I)}, Scratch, Out.back());
+      parseAlone(Text, {Starts[I], PieceEnd(I)}, Scratch, Out.back());
     }
     return;
   }
@@ -274,7 +259,7 @@ void parseRun(TSParser *P, const SourceText &Text, const uint32_t *Starts, size_
     if (Tainted[I]) {
       SourceRange R = Out[Base + I].Range;
       Out[Base + I] = PieceAst();
-      parseAlone(P, Text, R, Scratch, Out[Base + I]);
+      parseAlone(Text, R, Scratch, Out[Base + I]);
     }
 }
 
@@ -336,7 +321,7 @@ std::shared_ptr<const ParsedFile> ParsedFile::parse(std::shared_ptr<const Source
   parallelFor(Runs, Threads, [&](size_t K) {
     size_t First = RunStart[K], Count = RunStart[K + 1] - First;
     uint32_t End = RunStart[K + 1] < Starts.size() ? Starts[RunStart[K + 1]] : static_cast<uint32_t>(S.size());
-    parseRun(threadParser(), *F->Text, Starts.data() + First, Count, End, Scratch[K], Results[K]);
+    parseRun(*F->Text, Starts.data() + First, Count, End, Scratch[K], Results[K]);
   });
   for (size_t K = 0; K < Runs; ++K)
     appendPieces(Results[K], *F->Module, F->Pieces);
@@ -422,8 +407,7 @@ std::shared_ptr<const ParsedFile> ParsedFile::reparse(const ParsedFile &Old, con
   for (const Step &St : Plan) {
     if (St.Old == SIZE_MAX) {
       size_t End = St.First + St.Count;
-      parseRun(threadParser(), *F->Text, Starts.data() + St.First, St.Count,
-               End < Starts.size() ? Starts[End] : TextEnd, Mod, Pieces);
+      parseRun(*F->Text, Starts.data() + St.First, St.Count, End < Starts.size() ? Starts[End] : TextEnd, Mod, Pieces);
       continue;
     }
     const Piece &OldP = Old.Pieces[St.Old];

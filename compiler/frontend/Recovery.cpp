@@ -120,7 +120,7 @@ void truncateStmt(ast::Stmt *St, uint32_t At, std::string_view S) {
 }
 } // namespace
 
-void recoverDefinitions(TSParser *Parser, const SourceText &Text, TSNode Root, ast::Module &M) {
+void recoverDefinitions(const SourceText &Text, TSNode Root, ast::Module &M) {
   std::string_view S = Text.text();
   std::vector<Region> Work;
   findRegions(Root, S, Work);

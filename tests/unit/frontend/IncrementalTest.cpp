@@ -262,3 +262,18 @@ TEST(Reparse, APieceInARunThatIsOneErrorNodeIsReadAlone) {
   EXPECT_EQ(fingerprint(New->module()), fingerprint(Fresh->module()));
   EXPECT_NE(fingerprint(Fresh->module()).find("Expr(Name(it))"), std::string::npos) << fingerprint(Fresh->module());
 }
+
+TEST(Reparse, AHalfTypedLineIsRecoveredAloneOnANewParser) {
+  // Found by the edits fuzzer (2026-12-01): the patch that reads a
+  // half-typed line as `pass` ran on the thread's parser, reused since its
+  // last parse, and tree-sitter 0.20 read the patched text differently than
+  // a new parser does, so the reparse and a fresh parse disagreed.
+  const std::pair<std::string, std::string> Cases[] = {{"def h():\n \"\"(:\nm", " f'"},
+                                                       {"def l(r):\n (t ", "d\nm f\""}};
+  for (const auto &[Src, Typed] : Cases) {
+    auto Old = parseText(Src);
+    auto New = edit(*Old, static_cast<uint32_t>(Src.size()), 0, Typed);
+    auto Fresh = parseText(Src + Typed);
+    EXPECT_EQ(fingerprint(New->module()), fingerprint(Fresh->module())) << Src + Typed;
+  }
+}
