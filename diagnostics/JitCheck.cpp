@@ -45,10 +45,11 @@ static bool hasErrorIn(const std::vector<Finding> &Findings, SourceRange R) {
   return false;
 }
 
-std::vector<const JitFunction *> jitKernels(const ModuleInfo &Info, const std::vector<Finding> &Existing) {
+std::vector<const JitFunction *> jitKernels(const ModuleInfo &Info, const std::vector<Finding> &Existing,
+                                            const std::set<std::string> *Helpers) {
   std::vector<const JitFunction *> Kernels;
   for (const auto &[Name, Fn] : Info.Jit)
-    if (Fn.IsKernel && Fn.Def && !hasErrorIn(Existing, Fn.Def->Range))
+    if (Fn.IsKernel && Fn.Def && !hasErrorIn(Existing, Fn.Def->Range) && !(Helpers && Helpers->count(Name)))
       Kernels.push_back(&Fn);
   std::sort(Kernels.begin(), Kernels.end(),
             [](const JitFunction *A, const JitFunction *B) { return A->Def->Range.Begin < B->Def->Range.Begin; });
@@ -116,14 +117,14 @@ ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, c
 }
 
 JitReport jitCheckFile(const ParsedFile &File, const ModuleInfo &Info, const std::vector<Finding> &Existing,
-                       const JitCheckOptions &Opts) {
+                       const JitCheckOptions &Opts, const std::set<std::string> *Helpers) {
   JitReport Report;
   if (!canAssemble())
     Report.Note = "no PTX assembler (ptxas or libnvJitLink.so) was found, so --jit compiled to PTX only and "
                   "reports no register figures; searched " +
                   backend::toolkit().searched();
   std::vector<Job> Jobs;
-  for (const JitFunction *Fn : jitKernels(Info, Existing)) {
+  for (const JitFunction *Fn : jitKernels(Info, Existing, Helpers)) {
     if (Fn->Configs.empty())
       Jobs.push_back({Fn, std::nullopt});
     for (size_t I = 0; I < Fn->Configs.size(); ++I)

@@ -21,6 +21,7 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,12 +62,16 @@ struct JitReport {
 
 /// Front-end findings (Existing) tell which kernels have errors: those are
 /// not compiled.
+/// Helpers are the file's uncalled helpers (sema::uncalledHelpers): Triton
+/// compiles them only inside their callers, so they are not compiled alone.
 JitReport jitCheckFile(const ParsedFile &File, const ModuleInfo &Info, const std::vector<Finding> &Existing,
-                       const JitCheckOptions &Opts);
+                       const JitCheckOptions &Opts, const std::set<std::string> *Helpers = nullptr);
 
-/// The kernels jitCheckFile compiles: launched or tuned @jit functions with a
-/// `def` and no error from the front-end tier (Existing), in source order.
-std::vector<const JitFunction *> jitKernels(const ModuleInfo &Info, const std::vector<Finding> &Existing);
+/// The kernels jitCheckFile compiles: @jit functions with a `def`, not
+/// among Helpers, with no error from the front-end tier (Existing), in
+/// source order.
+std::vector<const JitFunction *> jitKernels(const ModuleInfo &Info, const std::vector<Finding> &Existing,
+                                            const std::set<std::string> *Helpers = nullptr);
 
 /// One kernel under one config (nullopt: a kernel without autotune configs):
 /// the findings and the summary (none when no launch can be planned).

@@ -146,8 +146,8 @@ struct JitTier::Impl {
     for (const sema::KernelRecord &R : V.Analysis->Records)
       Records.emplace(R.Kernel, &R);
     for (const JitFunction *Fn : diag::jitKernels(V.Analysis->Info, V.FrontEnd))
-      if (auto It = Records.find(Fn->Name); It != Records.end())
-        Out.push_back({Fn, It->second});
+      if (auto It = Records.find(Fn->Name); It != Records.end() && !It->second->Role.helper())
+        Out.push_back({Fn, It->second}); // an uncalled helper is compiled only inside its callers
     return Out;
   }
 

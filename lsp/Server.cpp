@@ -34,6 +34,7 @@
 #include "lsp/ToProtocol.h"
 #include "lsp/Uri.h"
 #include "lsp/Workspace.h"
+#include "lsp/WorkspaceDependents.h"
 #include "lsp/WorkspaceIndex.h"
 #include "lsp/features/Definition.h"
 #include "lsp/features/ProjectNavigation.h"
@@ -224,7 +225,8 @@ private:
   /// importers read the same text as before.
   bool setBuffer(const std::string &Uri, std::optional<std::string> Text);
   /// Checks again the open documents (Except aside) whose last analysis read
-  /// the file at Path; every open document when Path is empty.
+  /// the file at Path, or a role of which the file at Path now changes
+  /// (WorkspaceDependents); every open document when Path is empty.
   void recheckReaders(const std::string &Path, const std::string &Except);
   /// The URI to name the file at Path with: the open document's, else file://.
   std::string uriOfPath(const std::string &Path);
@@ -320,11 +322,12 @@ private:
   std::mutex CancelMutex;
   std::map<std::string, CancelFlag> Cancels;
 
-  /// Per open document: the other files its last analysis read (workers
-  /// write, the main thread reads to find who imports an edited module),
-  /// and the path -> URI of every open document.
+  /// Per open document: the other files its last analysis read and the
+  /// roles other files gave its @jit functions (workers write, the main
+  /// thread asks which documents a change affects).
+  WorkspaceDependents Dependents;
+  /// The path -> URI of every open document.
   std::mutex ReadsMutex;
-  std::map<std::string, std::set<std::string>> ReadsOf;
   std::map<std::string, std::string> OpenUris;
 };
 
@@ -615,30 +618,24 @@ bool LanguageServer::setBuffer(const std::string &Uri, std::optional<std::string
     std::lock_guard<std::mutex> L(ReadsMutex);
     if (Text)
       OpenUris[project::normalPath(*Path)] = Uri;
-    else {
+    else
       OpenUris.erase(project::normalPath(*Path));
-      ReadsOf.erase(Uri);
-    }
   }
+  if (!Text)
+    Dependents.forget(Uri);
   return Project.setBuffer(*Path, std::move(Text));
 }
 
 void LanguageServer::recheckReaders(const std::string &RawPath, const std::string &Except) {
   std::string Path = RawPath.empty() ? RawPath : project::normalPath(RawPath);
-  std::vector<std::string> Uris;
-  {
-    std::lock_guard<std::mutex> L(ReadsMutex);
-    for (const auto &[Uri, Read] : ReadsOf)
-      if (Uri != Except && (Path.empty() || Read.count(Path)))
-        Uris.push_back(Uri);
-  }
+  std::vector<std::string> Uris = Dependents.affectedBy(Path, Except, Project);
   for (const std::string &Uri : Uris) {
     auto Snap = WS.snapshot(Uri);
     if (!Snap)
       continue;
     // The same version again, no edits: the scheduler reparses nothing and
     // sema re-checks exactly the kernels whose recorded reads changed.
-    logVerbose("re-checking " + Uri + (Path.empty() ? "" : " (it imports " + Path + ")"));
+    logVerbose("re-checking " + Uri + (Path.empty() ? "" : " (it imports " + Path + " or a role changed there)"));
     Sched->update(DocumentUpdate{std::move(*Snap), {}, false});
   }
 }
@@ -792,14 +789,8 @@ std::map<std::string, std::vector<json>> LanguageServer::keywordsElsewhere(const
 }
 
 void LanguageServer::onDiagnostics(const AnalyzedFile &F, const std::vector<diag::Finding> &Findings) {
-  if (F.Report.Analysis) {
-    std::set<std::string> Read;
-    for (const sema::KernelRecord &Rec : F.Report.Analysis->Records)
-      for (const auto &[Path, Hash] : Rec.Inputs.Files)
-        Read.insert(Path);
-    std::lock_guard<std::mutex> L(ReadsMutex);
-    ReadsOf[F.Doc.Uri] = std::move(Read);
-  }
+  if (F.Report.Analysis)
+    Dependents.record(F.Doc.Uri, *F.Report.Analysis);
   json Front = diagnosticsJson(F, Findings);
   json Diags = Front;
   std::unique_lock<std::mutex> L(PublishedMutex);

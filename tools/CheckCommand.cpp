@@ -217,7 +217,8 @@ static void addJitFindings(const ParsedFile &File, diag::FileReport &Report, con
   JO.Arch = CA.JitArch;
   JO.Cache = &Cache;
   JO.WorkerProgram = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
-  diag::JitReport JR = diag::jitCheckFile(File, Report.Analysis->Info, Report.Findings, JO);
+  std::set<std::string> Helpers = sema::uncalledHelpers(*Report.Analysis);
+  diag::JitReport JR = diag::jitCheckFile(File, Report.Analysis->Info, Report.Findings, JO, &Helpers);
   if (!JR.Note.empty() && !Noted) {
     std::cerr << "tessel check: note: " << JR.Note << "\n";
     Noted = true;

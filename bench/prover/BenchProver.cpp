@@ -79,7 +79,8 @@ int main(int Argc, char **Argv) {
     Opts.Project = &Proj;
   std::map<std::string, size_t> Reasons;
   std::vector<double> Times;
-  size_t Proven = 0, Refuted = 0, Undecided = 0, Kernels = 0, NotAnalysed = 0, TimedOut = 0, FromSpec = 0;
+  size_t Proven = 0, Refuted = 0, Undecided = 0, Kernels = 0, NotAnalysed = 0, TimedOut = 0, FromSpec = 0,
+         FromWrapper = 0;
   for (const std::string &Path : Files) {
     std::ifstream In(Path, std::ios::binary);
     if (!In) {
@@ -131,6 +132,7 @@ int main(int Argc, char **Argv) {
       Times.push_back(Ms);
       TimedOut += K.TimedOut;
       FromSpec += K.FromSpec;
+      FromWrapper += K.FromWrapper;
       for (const analysis::AccessBounds &A : K.Accesses) {
         LineCol LC = File->text().lineCol(A.Range.Begin);
         std::string Where = Path + ":" + std::to_string(LC.Line + 1);
@@ -166,8 +168,9 @@ int main(int Argc, char **Argv) {
   double Sum = 0;
   for (double T : Times)
     Sum += T;
-  std::printf("kernels %zu (analysed %zu, not analysed %zu, with a launch spec %zu, out of limits %zu)\n", Kernels,
-              Times.size(), NotAnalysed, FromSpec, TimedOut);
+  std::printf("kernels %zu (analysed %zu, not analysed %zu, with a launch spec %zu, from an uncalled host wrapper %zu, "
+              "out of limits %zu)\n",
+              Kernels, Times.size(), NotAnalysed, FromSpec, FromWrapper, TimedOut);
   std::printf("CPU ms per analysed kernel: mean %.2f  p50 %.2f  p99 %.2f  max %.2f\n",
               Times.empty() ? 0.0 : Sum / static_cast<double>(Times.size()), Pct(0.5), Pct(0.99), Pct(1.0));
   std::printf("accesses: proven %zu, refuted %zu, undecided %zu\n", Proven, Refuted, Undecided);

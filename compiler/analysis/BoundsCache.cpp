@@ -79,11 +79,23 @@ FileProofs::FileProofs(const sema::FileAnalysis &FA, const ProverOptions &Opts) 
     return;
   Found = launch::findLaunchDirectives(FA.File->text().text());
   Directives = directivesText(*FA.File, Found);
+  // The uncalled wrappers' launches (computed once per host code's text)
+  // are part of each kernel's key: a wrapper's edit re-proves its kernel.
+  if (FA.Host)
+    Wrappers = &FA.Host->symbolic(*FA.File, FA.Info);
+}
+
+std::string FileProofs::launchKey(const std::string &Kernel) const {
+  if (!Wrappers)
+    return {};
+  auto It = Wrappers->find(Kernel);
+  return It == Wrappers->end() ? std::string() : It->second.key();
 }
 
 bool FileProofs::isProvable(const sema::KernelRecord &R) const {
   const JitFunction *J = FA.Info.jit(R.Kernel);
-  return FA.File && J && J->IsKernel && J->Def;
+  // An uncalled helper has no launch of its own: its callers' proofs cover it.
+  return FA.File && J && J->IsKernel && J->Def && !R.Role.helper();
 }
 
 std::optional<KernelBounds> FileProofs::known(const sema::KernelRecord &R, const sema::FileAnalysis *Previous,
@@ -93,7 +105,8 @@ std::optional<KernelBounds> FileProofs::known(const sema::KernelRecord &R, const
     return std::nullopt;
   const ParsedFile &File = *FA.File;
   Cache &C = cache();
-  if (Previous && Previous->File && PreviousRecord && PreviousBounds) {
+  std::string Wrapper = launchKey(R.Kernel);
+  if (Previous && Previous->File && PreviousRecord && PreviousBounds && PreviousBounds->LaunchKey == Wrapper) {
     std::optional<sema::Rebaser> Move = sema::Rebaser::match(*Previous->File, PreviousRecord->Inputs, File, R.Inputs);
     if (Move) {
       KernelBounds K = *PreviousBounds;
@@ -106,7 +119,7 @@ std::optional<KernelBounds> FileProofs::known(const sema::KernelRecord &R, const
   }
   if (!R.Inputs.Reusable)
     return std::nullopt;
-  std::string Key = keyOf(File, R, Directives, Opts);
+  std::string Key = keyOf(File, R, Directives, Opts) + '\0' + Wrapper;
   std::lock_guard<std::mutex> G(C.Lock);
   auto It = C.Entries.find(Key);
   if (It == C.Entries.end())
@@ -124,11 +137,11 @@ std::optional<KernelBounds> FileProofs::known(const sema::KernelRecord &R, const
 
 KernelBounds FileProofs::prove(const sema::KernelRecord &R) const {
   const ParsedFile &File = *FA.File;
-  FileLaunches Shared{&Found, FA.Host ? &FA.Host->Launches : nullptr};
+  FileLaunches Shared{&Found, FA.Host ? &FA.Host->Launches : nullptr, Wrappers};
   KernelBounds K = proveKernel(File, FA.Info, R.Kernel, Opts, Shared);
   // Only verdicts no syntax error touches may be moved to another file.
   bool Clean = sema::Rebaser::match(File, R.Inputs, File, R.Inputs).has_value();
-  std::string Key = keyOf(File, R, Directives, Opts);
+  std::string Key = keyOf(File, R, Directives, Opts) + '\0' + launchKey(R.Kernel);
   Cache &C = cache();
   std::lock_guard<std::mutex> G(C.Lock);
   ++C.Stats.Misses;

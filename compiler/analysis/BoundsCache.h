@@ -22,6 +22,7 @@
 #include "compiler/analysis/BoundsProver.h"
 #include "compiler/sema/Analysis.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -58,10 +59,14 @@ public:
   const std::string &directives() const { return Directives; }
 
 private:
+  /// The key of R's kernel's launch from an uncalled host wrapper, or "".
+  std::string launchKey(const std::string &Kernel) const;
+
   const sema::FileAnalysis &FA;
   ProverOptions Opts;
   std::vector<launch::LaunchDirective> Found;
-  std::string Directives; ///< their texts, part of every key
+  std::string Directives;                                          ///< their texts, part of every key
+  const std::map<std::string, SymbolicLaunch> *Wrappers = nullptr; ///< FA.Host's, shared
 };
 
 /// Counters, for tests and benchmarks.

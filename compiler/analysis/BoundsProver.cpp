@@ -55,6 +55,9 @@ struct Environment {
   /// only they get verdicts; those of helpers imported from other modules
   /// still say how large a tensor is.
   const std::vector<SourceRange> *Own = nullptr;
+  /// Without a spec: the symbolic launch of an uncalled host wrapper, when
+  /// the file has one for this kernel.
+  const SymbolicLaunch *Wrapper = nullptr;
 };
 
 std::string opName(const ir::Op *O) {
@@ -266,6 +269,10 @@ private:
     return R;
   }
   void setUp(std::vector<std::string> &Assumptions);
+  /// The wrapper's sizes as constraints (Env.Wrapper): its symbols, the
+  /// integer arguments and grid sizes it computes, the extents of its tensors.
+  void constrainByWrapper();
+  z3::expr sizeTerm(const SizeTerm &T);
   void constrainGrid(std::vector<std::string> &Assumptions);
   /// The accesses' reference region on side S at lanes L (see the header).
   Sym referenceRegion(SideVars &S, const Access &R, const std::vector<z3::expr> &L);
@@ -330,6 +337,10 @@ private:
   std::vector<const ir::Op *> WhereOps; ///< tl.where selects on tiles
   std::vector<z3::expr> Global;
   std::map<int, int64_t> SpecExtent; ///< parameter index -> elements (launch spec)
+  /// Parameter index -> elements, as the host wrapper's symbols give them.
+  std::map<int, z3::expr> WrapperExtent;
+  std::vector<z3::expr> WrapperSymbols;
+  std::array<bool, 3> WrapperGrid{}; ///< grid axes the wrapper fixes
   unsigned SideCounter = 0;
   bool OutOfTime = false;
   uint64_t Used = 0; ///< Z3 resource units spent on this kernel so far
@@ -398,8 +409,68 @@ void KernelProver::setUp(std::vector<std::string> &Assumptions) {
     A.Sized = Reg.K == Sym::Kind::Bool && !Reg.Data && !Reg.E.simplify().is_true();
   }
   collectPidScalars(*Probe);
+  if (!Env.Launch && Env.Wrapper)
+    constrainByWrapper();
   if (!Env.Launch)
     constrainGrid(Assumptions);
+}
+
+z3::expr KernelProver::sizeTerm(const SizeTerm &T) {
+  z3::expr E = Ctx.bv_val(1, 64);
+  for (unsigned S : T.Symbols)
+    E = E * WrapperSymbols[S];
+  if (T.CeilDiv != 1) {
+    z3::expr D = Ctx.bv_val(T.CeilDiv, 64);
+    E = z3::udiv(E + D - Ctx.bv_val(1, 64), D);
+  }
+  return T.Coefficient == 1 ? E : Ctx.bv_val(T.Coefficient, 64) * E;
+}
+
+void KernelProver::constrainByWrapper() {
+  const SymbolicLaunch &W = *Env.Wrapper;
+  // Sizes of tensors below 2^31 elements (the conventional reading's rule),
+  // so no product of symbols wraps: every symbol, and every product the
+  // wrapper forms, is below 2^31.
+  z3::expr Limit = Ctx.bv_val(int64_t(1) << 31, 64), One = Ctx.bv_val(1, 64);
+  for (size_t I = 0; I < W.Symbols.size(); ++I) {
+    z3::expr X = Ctx.bv_const(("size." + std::to_string(I)).c_str(), 64);
+    WrapperSymbols.push_back(X);
+    Enc->ranges().setVar(X, 1, (int64_t(1) << 31) - 1);
+    Global.push_back(z3::sge(X, One) && z3::slt(X, Limit));
+  }
+  auto Bounded = [&](const SizeTerm &T) {
+    z3::expr P = Ctx.bv_val(1, 64);
+    for (unsigned S : T.Symbols) {
+      P = P * WrapperSymbols[S];
+      Global.push_back(z3::slt(P, Limit));
+    }
+    Global.push_back(z3::slt(sizeTerm(T), Limit));
+  };
+  const ir::Function &F = *Env.F;
+  for (size_t I = 0; I < F.params().size(); ++I) {
+    const ir::Value *P = F.params()[I];
+    if (P->type().Elem.isPointer()) {
+      auto It = W.Extents.find(P->name());
+      if (It == W.Extents.end())
+        continue;
+      Bounded(It->second);
+      WrapperExtent.emplace(static_cast<int>(I), sizeTerm(It->second));
+      continue;
+    }
+    auto It = W.Ints.find(P->name());
+    if (It == W.Ints.end())
+      continue;
+    for (const auto &[Name, V] : Enc->launchVars())
+      if (Name == P->name()) {
+        Bounded(It->second);
+        Global.push_back(Enc->toI64(V, true) == sizeTerm(It->second));
+      }
+  }
+  for (size_t A = 0; A < W.Grid.size() && A < 3; ++A) {
+    Bounded(W.Grid[A]);
+    Global.push_back(Enc->toI64(Enc->grid(static_cast<int>(A)), true) == sizeTerm(W.Grid[A]));
+    WrapperGrid[A] = true;
+  }
 }
 
 void KernelProver::collectPidScalars(SideVars &Probe) {
@@ -627,7 +698,7 @@ void KernelProver::constrainGrid(std::vector<std::string> &Assumptions) {
   }
   std::sort(Cmps.begin(), Cmps.end(),
             [](const ir::CmpOp *A, const ir::CmpOp *B) { return A->loc().Begin < B->loc().Begin; });
-  std::array<bool, 3> Done{};
+  std::array<bool, 3> Done = WrapperGrid; // the wrapper's grid is what it computes
   std::shared_ptr<SideVars> P = Enc->newSide("grid");
   for (const ir::CmpOp *C : Cmps) {
     ir::CmpPredicate Pr = C->predicate();
@@ -835,6 +906,8 @@ Counterexample KernelProver::example(const Access &A, const z3::model &M, SideVa
       if (Env.Launch) {
         auto It = SpecExtent.find(static_cast<int>(I));
         Elements = It == SpecExtent.end() ? 1 : It->second;
+      } else if (auto W = WrapperExtent.find(static_cast<int>(I)); W != WrapperExtent.end()) {
+        Elements = signedValue(M.eval(W->second, true));
       } else if (static_cast<int>(I) == A.Base) {
         Elements = Extent;
       } else {
@@ -1014,7 +1087,10 @@ AccessBounds KernelProver::prove(const Access &A) {
                        : "the solver gave up within its time limit");
         return Out;
       }
-      refuted(Out, A, *M, *SA, Lanes, Ptr, Env.Launch ? SpecExtent[A.Base] : -1);
+      refuted(Out, A, *M, *SA, Lanes, Ptr,
+              Env.Launch                         ? SpecExtent[A.Base]
+              : WrapperExtent.count(A.Base) != 0 ? signedValue(M->eval(WrapperExtent.at(A.Base), true))
+                                                 : -1);
       return Out;
     }
     Unknown = Unknown || R == z3::unknown;
@@ -1022,6 +1098,20 @@ AccessBounds KernelProver::prove(const Access &A) {
   // At or past the end.
   if (Env.Launch && PtrRange && PtrRange->Hi < SpecExtent[A.Base]) {
     // In bounds by the ranges alone.
+  } else if (auto W = WrapperExtent.find(A.Base); !Env.Launch && W != WrapperExtent.end()) {
+    // The wrapper says how large the tensor is: past that, whatever the masks say.
+    z3::check_result R = Ask(Base && z3::sge(Ptr.E, W->second));
+    if (R == z3::sat) {
+      std::optional<z3::model> M = Model();
+      if (Data || !M) {
+        Undecided(Data ? "the offsets depend on values loaded from memory"
+                       : "the solver gave up within its time limit");
+        return Out;
+      }
+      refuted(Out, A, *M, *SA, Lanes, Ptr, signedValue(M->eval(W->second, true)));
+      return Out;
+    }
+    Unknown = Unknown || R == z3::unknown;
   } else if (Env.Launch) {
     z3::check_result R = Ask(Base && z3::sge(Ptr.E, Ctx.bv_val(SpecExtent[A.Base], 64)));
     if (R == z3::sat) {
@@ -1267,6 +1357,56 @@ static sema::LaunchPlan guessedPlan(const ParsedFile &File, const ModuleInfo &In
   return Out;
 }
 
+/// The plan of a kernel launched by an uncalled host wrapper (W): the
+/// wrapper's constexprs and element types, every size a placeholder (the
+/// prover's sizes are W's symbols). Empty Launches when W does not fix a
+/// constexpr the kernel needs.
+static sema::LaunchPlan wrapperPlan(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
+                                    const FileLaunches &Shared, const SymbolicLaunch &W) {
+  sema::LaunchPlan Failed;
+  const JitFunction *Fn = Info.jit(std::string(Kernel));
+  if (!Fn || !Fn->Def)
+    return Failed;
+  std::set<std::string> Pointers = sema::inferPointerParams(*Fn->Def, Info);
+  std::string Spec;
+  for (const ast::Param &P : Fn->Def->Params) {
+    auto V = W.Values.find(P.Name);
+    if (sema::isConstexprAnnotation(Info, P.Annotation)) {
+      if (V != W.Values.end() && V->second.isIntLike())
+        Spec += " " + P.Name + "=" + std::to_string(V->second.asInt());
+      else if (V != W.Values.end() && V->second.kind() != PyValue::Kind::Unknown)
+        Spec += " " + P.Name + "=" + V->second.repr();
+      else if (!P.Default)
+        return Failed; // the wrapper computes it from the sizes (or not at all)
+      continue;
+    }
+    std::optional<ElemType> T = sema::annotationType(Info, P.Annotation);
+    bool Pointer = (T && T->isPointer()) || (!T && Pointers.count(P.Name));
+    if (auto D = W.DTypes.find(P.Name); D != W.DTypes.end()) {
+      // A tensor where the kernel takes a scalar: the wrapper was not run
+      // with the arguments it expects (a scalar parameter taken for a tensor).
+      if (!Pointer)
+        return Failed;
+      Spec += " " + P.Name + "=" + D->second + "[1024]";
+    } else if (Pointer)
+      Spec += " " + P.Name + "=fp32[1024]";
+    else if (T && isFloat(T->Scalar))
+      Spec += " " + P.Name + "=0.5";
+    else if (V != W.Values.end() && V->second.isIntLike() && !W.Ints.count(P.Name))
+      Spec += " " + P.Name + "=" + std::to_string(V->second.asInt());
+    else if (V != W.Values.end() && V->second.kind() == PyValue::Kind::Float)
+      Spec += " " + P.Name + "=0.5";
+    else
+      Spec += " " + P.Name + "=1024";
+  }
+  sema::LaunchPlanOptions PO = planOptions(Shared);
+  PO.SpecText = Spec;
+  sema::LaunchPlan Out = sema::planLaunch(File, Info, Kernel, PO);
+  Out.Origin = sema::SpecOrigin::Derived;
+  Out.Assumptions.clear();
+  return Out;
+}
+
 KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
                          const ProverOptions &Opts, const FileLaunches &Shared) {
   Clock::time_point Start = Clock::now();
@@ -1276,7 +1416,29 @@ KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::st
   if (const JitFunction *Fn = Info.jit(KB.Kernel); Fn && Fn->Def)
     KB.NameRange = Fn->Def->NameRange;
   sema::LaunchPlan Plan = sema::planLaunch(File, Info, Kernel, planOptions(Shared));
-  if (Opts.GuessBlockSizes && Plan.Origin == sema::SpecOrigin::Derived && Plan.Launches.empty() && Plan.Error.empty())
+  // No spec and no launch the module's code makes: a host wrapper nothing
+  // calls may still say how the kernel is launched.
+  const SymbolicLaunch *Wrapper = nullptr;
+  std::map<std::string, SymbolicLaunch> OwnWrappers;
+  if (Opts.UseWrappers && Plan.Origin == sema::SpecOrigin::Derived && Plan.Error.empty()) {
+    const std::map<std::string, SymbolicLaunch> *Wrappers = Shared.Wrappers;
+    if (!Wrappers) {
+      OwnWrappers = symbolicHostLaunches(File, Info);
+      Wrappers = &OwnWrappers;
+    }
+    if (auto It = Wrappers->find(KB.Kernel); It != Wrappers->end()) {
+      KB.LaunchKey = It->second.key();
+      sema::LaunchPlan FromWrapper = wrapperPlan(File, Info, Kernel, Shared, It->second);
+      if (!FromWrapper.Launches.empty() && FromWrapper.Error.empty()) {
+        Plan = std::move(FromWrapper);
+        Wrapper = &It->second;
+        KB.FromWrapper = true;
+        KB.Assumptions = Wrapper->Assumptions;
+      }
+    }
+  }
+  if (!Wrapper && Opts.GuessBlockSizes && Plan.Origin == sema::SpecOrigin::Derived && Plan.Launches.empty() &&
+      Plan.Error.empty())
     Plan = guessedPlan(File, Info, Kernel, Shared, KB.Assumptions);
   auto Finish = [&]() {
     KB.Milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - Start).count();
@@ -1296,8 +1458,9 @@ KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::st
     KB.Assumptions.insert(KB.Assumptions.begin(),
                           {"no launch spec: integer arguments are symbolic (1 to 2^31-1) and offsets do not wrap "
                            "(tensors below 2^31 elements)",
-                           "each pointer covers the offsets its most tightly masked access reaches (accesses with "
-                           "the same base pointer or the same offsets share one size)"});
+                           std::string(Wrapper ? "each pointer the wrapper gives no size for" : "each pointer") +
+                               " covers the offsets its most tightly masked access reaches (accesses with "
+                               "the same base pointer or the same offsets share one size)"});
   }
   try {
     size_t Instances = KB.FromSpec ? std::min(Plan.Launches.size(), Opts.MaxInstances) : 1;
@@ -1321,6 +1484,7 @@ KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::st
       Env.Launch = KB.FromSpec ? &PL.Launch : nullptr;
       Env.Request = &PL.Request;
       Env.Own = &LK.OwnAccesses;
+      Env.Wrapper = KB.FromSpec ? nullptr : Wrapper;
       KernelProver P(Env, Opts, Deadline);
       bool TimedOut = false;
       std::vector<std::string> More;
@@ -1340,6 +1504,22 @@ KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::st
   }
   std::sort(KB.Accesses.begin(), KB.Accesses.end(),
             [](const AccessBounds &A, const AccessBounds &B) { return A.Range < B.Range; });
+  // A wrapper's sizes can make queries nonlinear (`M * N` elements) that the
+  // conventional reading keeps linear: where they leave more accesses open
+  // than it does, its verdicts (each with its own assumptions) are kept.
+  auto Open = [](const KernelBounds &K) {
+    return std::count_if(K.Accesses.begin(), K.Accesses.end(),
+                         [](const AccessBounds &A) { return A.Verdict == BoundsVerdict::Undecided; });
+  };
+  if (KB.FromWrapper && (!KB.Analysed || Open(KB) > 0)) {
+    ProverOptions Plain = Opts;
+    Plain.UseWrappers = false;
+    KernelBounds Conventional = proveKernel(File, Info, Kernel, Plain, Shared);
+    if (Conventional.Analysed && (!KB.Analysed || Open(Conventional) < Open(KB))) {
+      Conventional.LaunchKey = KB.LaunchKey;
+      KB = std::move(Conventional);
+    }
+  }
   return Finish();
 }
 
@@ -1347,7 +1527,8 @@ std::vector<KernelBounds> proveFile(const ParsedFile &File, const ModuleInfo &In
   std::vector<KernelBounds> Out;
   std::vector<launch::LaunchDirective> Directives = launch::findLaunchDirectives(File.text().text());
   std::map<std::string, HostLaunch> Host = firstHostLaunches(File, Info);
-  FileLaunches Shared{&Directives, &Host};
+  std::map<std::string, SymbolicLaunch> Wrappers = symbolicHostLaunches(File, Info);
+  FileLaunches Shared{&Directives, &Host, &Wrappers};
   for (const std::string &Name : Info.Order) {
     const JitFunction &J = Info.Jit.at(Name);
     if (!J.IsKernel || !J.Def)

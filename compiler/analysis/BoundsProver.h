@@ -14,6 +14,15 @@
 ///  - the launch spec (`# tessel: launch`): every size, scalar, tensor
 ///    extent and the grid are concrete; integers wrap at their width as on
 ///    the GPU; a violation is certain (an error).
+///  - otherwise a host wrapper that nothing in the file calls (`def add(x,
+///    y): ... add_kernel[grid](x, y, out, n, BLOCK=1024)`, read symbolically:
+///    HostLaunches.h's SymbolicLaunch): the sizes are symbols (the shared
+///    shape of the wrapper's tensors), and what the wrapper computes from
+///    them holds: integer arguments (`n = x.numel()`, `x.stride(0)`), the
+///    extent of each tensor argument, the grid (`cdiv(n, BLOCK)`); an access
+///    is out of bounds when it reaches past its tensor's extent. Whatever
+///    the wrapper leaves open takes the conventional reading below. A
+///    violation is a warning, listing the wrapper's assumptions.
 ///  - otherwise the conventional reading: integer arguments are symbolic
 ///    (1 to 2^31-1), integer arithmetic is exact (tensors below 2^31
 ///    elements, so no offset wraps), the grid along an axis is the cdiv of
@@ -115,6 +124,11 @@ struct KernelBounds {
   bool Analysed = false;
   std::string Reason;
   bool FromSpec = false; ///< sizes came from the launch spec
+  /// Sizes came from a host wrapper read symbolically.
+  bool FromWrapper = false;
+  /// SymbolicLaunch::key() of the file's wrapper launch of this kernel ("" for
+  /// none): the verdicts hold for that launch only (BoundsCache keys on it).
+  std::string LaunchKey;
   /// Some access is undecided because a query or the kernel ran out of its
   /// limits (not because of data or a missing size).
   bool TimedOut = false;
@@ -149,6 +163,8 @@ struct ProverOptions {
   /// are inlined through it (as `tessel check` lowers them). Null: a kernel
   /// that calls one is not analysed.
   project::Project *Project = nullptr;
+  /// Read the file's uncalled host wrappers for sizes (SymbolicLaunch).
+  bool UseWrappers = true;
 };
 
 /// What the launch plans of every kernel of one file share, found once by a
@@ -158,6 +174,9 @@ struct ProverOptions {
 struct FileLaunches {
   const std::vector<launch::LaunchDirective> *Directives = nullptr;
   const std::map<std::string, HostLaunch> *HostLaunches = nullptr;
+  /// The symbolic launches of the file's uncalled host wrappers
+  /// (HostLaunchTable::symbolic).
+  const std::map<std::string, SymbolicLaunch> *Wrappers = nullptr;
 };
 
 /// Proves the accesses of kernel Kernel of File (Info is its discovery).

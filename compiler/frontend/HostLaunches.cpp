@@ -8,9 +8,11 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/HostLaunches.h"
 
+#include "compiler/frontend/AstWalk.h"
 #include "compiler/frontend/ConstEval.h"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 
 namespace tessel {
@@ -305,9 +307,391 @@ std::shared_ptr<const HostLaunchTable> hostLaunchTable(const ParsedFile &File, c
     Moved = moveTable(*Previous, *PreviousFile, T->Segments, File);
   T->Reused = Moved.has_value();
   T->Launches = Moved ? std::move(*Moved) : firstHostLaunches(File, Info);
+  if (Moved)
+    T->Symbolic = Previous->Symbolic;
   for (const auto &[Name, L] : T->Launches)
     T->Reusable = T->Reusable && !holdsTree(L);
   return T;
+}
+
+//===----------------------------------------------------------------------===//
+// Symbolic launches of uncalled wrappers
+//===----------------------------------------------------------------------===//
+
+std::string SymbolicLaunch::describe(const SizeTerm &T) const {
+  std::string Product;
+  std::vector<unsigned> Rest = T.Symbols;
+  // The whole shared shape reads as the owner's element count.
+  std::vector<unsigned> Shape = ShapeSymbols;
+  std::sort(Shape.begin(), Shape.end());
+  if (!Shape.empty() && std::includes(Rest.begin(), Rest.end(), Shape.begin(), Shape.end())) {
+    Product = ShapeOwner + ".numel()";
+    for (unsigned S : Shape)
+      Rest.erase(std::find(Rest.begin(), Rest.end(), S));
+  }
+  for (unsigned S : Rest)
+    Product += (Product.empty() ? "" : " * ") + Symbols[S];
+  if (Product.empty())
+    return std::to_string(T.Coefficient);
+  if (T.CeilDiv != 1)
+    Product = "cdiv(" + Product + ", " + std::to_string(T.CeilDiv) + ")";
+  return T.Coefficient == 1 ? Product : std::to_string(T.Coefficient) + " * " + Product;
+}
+
+std::string SymbolicLaunch::key() const {
+  std::string K = Wrapper + ";";
+  for (const std::string &A : Assumptions)
+    K += A + ";";
+  for (const auto &[P, T] : DTypes)
+    K += P + ":" + T + ";";
+  for (const auto &[P, V] : Values)
+    K += P + "=" + V.repr() + ";";
+  return K;
+}
+
+const std::map<std::string, SymbolicLaunch> &HostLaunchTable::symbolic(const ParsedFile &File,
+                                                                       const ModuleInfo &Info) const {
+  std::call_once(Symbolic->Once, [&] { Symbolic->Launches = symbolicHostLaunches(File, Info); });
+  return Symbolic->Launches;
+}
+
+/// Does Fn's body launch something (`name[grid](...)`)?
+static bool launchesSomething(const ast::FunctionDefStmt &Fn) {
+  bool Found = false;
+  ast::Walker W;
+  W.OnExpr = [&](const ast::Expr *E) {
+    if (const auto *C = dyn_cast<ast::CallExpr>(E))
+      Found = Found || isa<ast::SubscriptExpr>(C->Func);
+  };
+  W.walk(Fn.Body);
+  return Found;
+}
+
+namespace {
+/// One run of a wrapper: the values its symbols had and the launches it made.
+struct WrapperRun {
+  std::vector<int64_t> Values;                              ///< per symbol
+  std::vector<std::pair<std::string, HostLaunch>> Launches; ///< with the kernel's name
+};
+
+/// The runs of a wrapper: two with large primes (a product of symbols
+/// equals only itself; a constant is the same in both) and one with small
+/// primes, far from the others, so that a size rounded by a large block
+/// (`cdiv(M, 4096)`) cannot pass for a constant. Elements stay below
+/// TorchModel's limit.
+constexpr int NumRuns = 3;
+const std::vector<int64_t> &shapeValues(size_t Rank, int Run) {
+  static const std::vector<std::vector<int64_t>> R1{{1000003}, {2750159}, {61}};
+  static const std::vector<std::vector<int64_t>> R2{{10007, 7919}, {20011, 3001}, {7, 13}};
+  static const std::vector<std::vector<int64_t>> R3{{331, 317, 307}, {613, 151, 709}, {3, 5, 7}};
+  return (Rank == 1 ? R1 : Rank == 2 ? R2 : R3)[static_cast<size_t>(Run)];
+}
+constexpr int64_t IntValues[NumRuns][4] = {{7001, 6007, 5003, 4001}, {15013, 11003, 9001, 13007}, {11, 17, 19, 23}};
+
+/// The values one size took in each run, and the symbols' values in each run.
+using RunValues = std::array<int64_t, NumRuns>;
+using SymbolValues = std::array<const std::vector<int64_t> *, NumRuns>;
+
+/// The one term whose value is X[R] in every run R.
+std::optional<SizeTerm> matchTerm(const RunValues &X, const SymbolValues &V, const std::vector<int64_t> &Divisors) {
+  if (std::all_of(X.begin(), X.end(), [&](int64_t Y) { return Y == X[0]; }))
+    return SizeTerm{X[0], {}, 1};
+  if (std::any_of(X.begin(), X.end(), [](int64_t Y) { return Y <= 0; }))
+    return std::nullopt;
+  // Monomials of degree 1 to 3 over the symbols.
+  std::vector<std::vector<unsigned>> Monomials;
+  size_t N = V[0]->size();
+  for (unsigned I = 0; I < N; ++I) {
+    Monomials.push_back({I});
+    for (unsigned J = I; J < N; ++J) {
+      Monomials.push_back({I, J});
+      for (unsigned K = J; K < N; ++K)
+        Monomials.push_back({I, J, K});
+    }
+  }
+  auto Value = [&](const std::vector<unsigned> &M, int Run) {
+    __int128 P = 1;
+    for (unsigned S : M)
+      P *= (*V[static_cast<size_t>(Run)])[S];
+    return P;
+  };
+  // Coefficient * ceil(monomial / D) in every run, the same coefficient.
+  auto Matches = [&](const std::vector<unsigned> &M, int64_t D, int64_t MaxCoefficient) -> std::optional<SizeTerm> {
+    __int128 C = -1;
+    for (int R = 0; R < NumRuns; ++R) {
+      __int128 Q = (Value(M, R) + D - 1) / D;
+      if (Q <= 0 || X[static_cast<size_t>(R)] % Q != 0)
+        return std::nullopt;
+      __int128 K = X[static_cast<size_t>(R)] / Q;
+      if ((C >= 0 && K != C) || K > MaxCoefficient)
+        return std::nullopt;
+      C = K;
+    }
+    return SizeTerm{static_cast<int64_t>(C), M, D};
+  };
+  for (const std::vector<unsigned> &M : Monomials)
+    if (std::optional<SizeTerm> T = Matches(M, 1, 64))
+      return T;
+  for (const std::vector<unsigned> &M : Monomials)
+    for (int64_t D : Divisors)
+      if (D > 1)
+        if (std::optional<SizeTerm> T = Matches(M, D, D))
+          return T;
+  return std::nullopt;
+}
+
+/// Elements a tensor spans: 1 + the offset of its last element.
+int64_t spanOf(const PyTensor &T) {
+  int64_t Span = 1;
+  for (size_t I = 0; I < T.Shape.size(); ++I) {
+    if (T.Shape[I] == 0)
+      return 0;
+    Span += (T.Shape[I] - 1) * (I < T.Strides.size() ? T.Strides[I] : 0);
+  }
+  return Span;
+}
+} // namespace
+
+/// Is every size of S a constant or a multiple of the element count of the
+/// shared shape (an elementwise wrapper's `n = x.numel()`)?
+static bool numelOnly(const SymbolicLaunch &S) {
+  std::vector<unsigned> Shape = S.ShapeSymbols;
+  std::sort(Shape.begin(), Shape.end());
+  auto Ok = [&](const SizeTerm &T) { return T.Symbols.empty() || T.Symbols == Shape; };
+  return std::all_of(S.Ints.begin(), S.Ints.end(), [&](const auto &KV) { return Ok(KV.second); }) &&
+         std::all_of(S.Extents.begin(), S.Extents.end(), [&](const auto &KV) { return Ok(KV.second); }) &&
+         std::all_of(S.Grid.begin(), S.Grid.end(), Ok);
+}
+
+/// The symbolic launch of one kernel from the same launch seen in every run.
+static std::optional<SymbolicLaunch> symbolicLaunch(const std::array<const HostLaunch *, NumRuns> &L,
+                                                    const SymbolValues &V, SymbolicLaunch Base) {
+  for (const HostLaunch *X : L)
+    if (!X->BindError.empty() || X->Args.size() != L[0]->Args.size() || X->Grid.size() != L[0]->Grid.size())
+      return std::nullopt;
+  std::vector<int64_t> Divisors;
+  for (int64_t P = 2; P <= (int64_t(1) << 20); P *= 2)
+    Divisors.push_back(P);
+  for (const HostArgument &A : L[0]->Args)
+    if (A.Value.isIntLike() && !A.Value.isBool() && A.Value.asInt() > 1)
+      Divisors.push_back(A.Value.asInt());
+  SymbolicLaunch S = std::move(Base);
+  for (size_t I = 0; I < L[0]->Args.size(); ++I) {
+    const HostArgument &A = L[0]->Args[I];
+    bool Tensors = true, Ints = true, Same = A.Value.kind() != PyValue::Kind::Unknown && !A.Value.refersToTree();
+    RunValues Spans{}, Values{};
+    for (int R = 0; R < NumRuns; ++R) {
+      const HostArgument &B = L[static_cast<size_t>(R)]->Args[I];
+      if (B.Param != A.Param)
+        return std::nullopt;
+      Tensors = Tensors && B.Value.isTensor();
+      Ints = Ints && B.Value.isIntLike() && !B.Value.isBool();
+      Same = Same && B.Value.repr() == A.Value.repr();
+      if (B.Value.isTensor())
+        Spans[static_cast<size_t>(R)] = spanOf(B.Value.asTensor());
+      if (B.Value.isIntLike())
+        Values[static_cast<size_t>(R)] = B.Value.asInt();
+    }
+    if (Tensors) {
+      if (!A.Value.asTensor().DType.empty())
+        S.DTypes[A.Param] = A.Value.asTensor().DType;
+      if (std::optional<SizeTerm> T = matchTerm(Spans, V, Divisors)) {
+        S.Extents[A.Param] = *T;
+        S.Assumptions.push_back(A.Param + " has " + S.describe(*T) + " elements");
+      }
+      continue;
+    }
+    if (Ints && !Same) {
+      if (std::optional<SizeTerm> T = matchTerm(Values, V, Divisors)) {
+        S.Ints[A.Param] = *T;
+        S.Assumptions.push_back(A.Param + " = " + S.describe(*T));
+      }
+      continue;
+    }
+    if (Same)
+      S.Values[A.Param] = A.Value;
+  }
+  if (!L[0]->Grid.empty()) {
+    std::vector<SizeTerm> Grid;
+    for (size_t D = 0; D < L[0]->Grid.size(); ++D) {
+      RunValues G{};
+      for (int R = 0; R < NumRuns; ++R)
+        G[static_cast<size_t>(R)] = L[static_cast<size_t>(R)]->Grid[D];
+      if (std::optional<SizeTerm> T = matchTerm(G, V, Divisors))
+        Grid.push_back(*T);
+    }
+    if (Grid.size() == L[0]->Grid.size()) {
+      S.Grid = std::move(Grid);
+      std::string Text;
+      for (const SizeTerm &T : S.Grid)
+        Text += (Text.empty() ? "" : ", ") + S.describe(T);
+      S.Assumptions.push_back("grid = (" + Text + (S.Grid.size() == 1 ? ",)" : ")"));
+    }
+  }
+  // A launch whose grid and integer arguments do not depend on the sizes
+  // (`k[(1,)](x, BLOCK=64)`) says nothing of them: the wrapper assumes a
+  // size it does not check, and the conventional reading is as good.
+  auto Sized = [](const SizeTerm &T) { return !T.Symbols.empty(); };
+  if (std::none_of(S.Grid.begin(), S.Grid.end(), Sized) &&
+      std::none_of(S.Ints.begin(), S.Ints.end(), [&](const auto &KV) { return Sized(KV.second); }))
+    return std::nullopt;
+  return S;
+}
+
+std::map<std::string, SymbolicLaunch> symbolicHostLaunches(const ParsedFile &File, const ModuleInfo &Info) {
+  std::map<std::string, SymbolicLaunch> Out;
+  // The wrappers: top-level host functions and the methods of top-level
+  // classes (`torch.autograd.Function.forward`) that launch something.
+  std::vector<std::pair<std::string, const ast::FunctionDefStmt *>> Wrappers;
+  auto Consider = [&](const std::string &Name, const ast::FunctionDefStmt *Fn) {
+    const JitFunction *J = Info.jit(Fn->Name);
+    if ((J && J->Def == Fn) || Wrappers.size() >= MaxWrappers || !launchesSomething(*Fn))
+      return;
+    Wrappers.emplace_back(Name, Fn);
+  };
+  for (const ast::Stmt *St : File.module().Body) {
+    if (const auto *Fn = dyn_cast<ast::FunctionDefStmt>(St))
+      Consider(Fn->Name, Fn);
+    else if (const auto *C = dyn_cast<ast::ClassDefStmt>(St))
+      for (const ast::Stmt *M : C->Body)
+        if (const auto *Fn = dyn_cast<ast::FunctionDefStmt>(M))
+          Consider(C->Name + "." + Fn->Name, Fn);
+  }
+  if (Wrappers.empty())
+    return Out;
+  // The module's namespace, as its functions see it (launches the
+  // module-level code makes are the host launch table's business).
+  std::map<std::string, PyValue> Scope;
+  ConstEval Eval(Info, [&Info, &Scope](const std::string &Name) {
+    if (auto It = Scope.find(Name); It != Scope.end())
+      return It->second;
+    auto F = Info.Functions.find(Name);
+    return F == Info.Functions.end() ? PyValue() : PyValue::function(F->second);
+  });
+  std::vector<std::pair<std::string, HostLaunch>> *Sink = nullptr;
+  Eval.setHostMode([&](const ConstEval::HostLaunchCall &Call) {
+    if (Sink && Sink->size() < 16)
+      Sink->emplace_back(Call.Kernel->Name, hostLaunch(Call, {}, Eval));
+  });
+  Scope["__name__"] = PyValue::string("__imported__");
+  Eval.exec(File.module().Body, Scope);
+  // The launches of one wrapper with tensors of rank Rank, by kernel.
+  auto TryRank = [&](const std::string &Name, const ast::FunctionDefStmt *Fn, size_t Rank) {
+    std::map<std::string, SymbolicLaunch> Found;
+    SymbolicLaunch Base;
+    Base.Wrapper = Name;
+    WrapperRun Runs[NumRuns];
+    bool Usable = true;
+    for (int R = 0; R < NumRuns && Usable; ++R) {
+      PyList Args;
+      size_t Ints = 0;
+      bool First = true;
+      for (const ast::Param &P : Fn->Params) {
+        if (P.PKind != ast::Param::ParamKind::Positional)
+          continue;
+        if (P.Default) {
+          Args.push_back(Eval.eval(P.Default));
+          continue;
+        }
+        if (&P == &Fn->Params.front() && (P.Name == "self" || P.Name == "ctx" || P.Name == "cls")) {
+          Args.push_back(PyValue());
+          continue;
+        }
+        const auto *Ann = P.Annotation ? dyn_cast<ast::NameExpr>(P.Annotation) : nullptr;
+        if (Ann && (Ann->Id == "int")) {
+          if (Ints >= 4) {
+            Usable = false;
+            break;
+          }
+          if (R == 0)
+            Base.Symbols.push_back(P.Name);
+          Runs[R].Values.push_back(IntValues[R][Ints++]);
+          Args.push_back(PyValue::integer(Runs[R].Values.back()));
+          continue;
+        }
+        if (Ann && (Ann->Id == "float" || Ann->Id == "bool" || Ann->Id == "str")) {
+          Args.push_back(PyValue());
+          continue;
+        }
+        // A tensor of the shared shape.
+        const std::vector<int64_t> &Dims = shapeValues(Rank, R);
+        if (First) {
+          First = false;
+          if (R == 0) {
+            Base.ShapeOwner = P.Name;
+            for (size_t D = 0; D < Dims.size(); ++D) {
+              Base.ShapeSymbols.push_back(static_cast<unsigned>(Base.Symbols.size()));
+              Base.Symbols.push_back(P.Name + ".shape[" + std::to_string(D) + "]");
+            }
+          }
+          Runs[R].Values.insert(Runs[R].Values.end(), Dims.begin(), Dims.end());
+        }
+        PyTensor T;
+        T.Shape = Dims;
+        T.Strides.assign(Dims.size(), 1);
+        for (size_t D = Dims.size(); D-- > 1;)
+          T.Strides[D - 1] = T.Strides[D] * Dims[D];
+        T.DType = "fp32";
+        T.Init = PyTensor::Fill::Randn;
+        T.Origin = P.Name;
+        Args.push_back(PyValue::tensor(std::move(T)));
+      }
+      if (!Usable || First)
+        break; // no tensor parameter: nothing is symbolic
+      // Symbols are numbered in parameter order; keep the runs' orders equal.
+      Sink = &Runs[R].Launches;
+      Eval.call(Fn, Args, {});
+      Sink = nullptr;
+    }
+    if (!Usable || Runs[0].Launches.empty())
+      return Found;
+    for (const WrapperRun &Run : Runs)
+      if (Run.Values.size() != Runs[0].Values.size())
+        return Found;
+    for (const auto &[KernelName, LA] : Runs[0].Launches) {
+      // The same launch in every run (a path that raised in one run has none).
+      std::array<const HostLaunch *, NumRuns> Same{};
+      bool All = true;
+      for (int R = 0; R < NumRuns; ++R) {
+        const auto &List = Runs[R].Launches;
+        auto It = std::find_if(List.begin(), List.end(), [&](const auto &L) { return L.second.Range == LA.Range; });
+        All = All && It != List.end();
+        Same[static_cast<size_t>(R)] = All ? &It->second : nullptr;
+      }
+      if (!All || Found.count(KernelName))
+        continue;
+      SymbolicLaunch Shape = Base;
+      Shape.Assumptions.push_back("sizes from the host wrapper `" + Name +
+                                  "` (nothing in the file calls it), called with tensors of one " +
+                                  std::to_string(Rank) + "-D shape: sizes are symbolic");
+      SymbolValues V{};
+      for (int R = 0; R < NumRuns; ++R)
+        V[static_cast<size_t>(R)] = &Runs[R].Values;
+      if (std::optional<SymbolicLaunch> S = symbolicLaunch(Same, V, Shape))
+        Found.emplace(KernelName, std::move(*S));
+    }
+    return Found;
+  };
+  for (const auto &[Name, Fn] : Wrappers) {
+    // Rank 2 first: a wrapper written for matrices may read `x.shape[0]`
+    // and `x.shape[-1]`, one size at rank 1. Where every size is the
+    // element count alone, the rank does not matter, and rank 1's sizes
+    // are linear (easier for the solver); where rank 2 fails, the wrapper
+    // wants rank 1 or 3.
+    std::map<std::string, SymbolicLaunch> Found = TryRank(Name, Fn, 2);
+    if (Found.empty()) {
+      Found = TryRank(Name, Fn, 1);
+      if (Found.empty())
+        Found = TryRank(Name, Fn, 3);
+    } else if (std::all_of(Found.begin(), Found.end(), [](const auto &KV) { return numelOnly(KV.second); })) {
+      std::map<std::string, SymbolicLaunch> Flat = TryRank(Name, Fn, 1);
+      for (auto &[K, S] : Flat)
+        Found[K] = std::move(S);
+    }
+    for (auto &[K, S] : Found)
+      Out.emplace(K, std::move(S));
+  }
+  return Out;
 }
 
 } // namespace tessel

@@ -22,6 +22,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,6 +66,56 @@ std::vector<HostLaunch> findHostLaunches(const ParsedFile &File, const ModuleInf
 /// by kernel name, in one run (grids evaluated without an autotune config).
 std::map<std::string, HostLaunch> firstHostLaunches(const ParsedFile &File, const ModuleInfo &Info);
 
+/// A size in a wrapper's launch, as the wrapper computes it from the sizes
+/// of its tensor parameters: Coefficient times the product of Symbols (a
+/// symbol may repeat) divided by CeilDiv rounding up (`triton.cdiv`).
+/// `x.numel()` of a 2-D x is {1, {0, 1}, 1}; `triton.cdiv(n, 1024)` is
+/// {1, {0, 1}, 1024}; a buffer padded to whole blocks, {1024, {0, 1}, 1024};
+/// a constant has no symbols.
+struct SizeTerm {
+  int64_t Coefficient = 1;
+  std::vector<unsigned> Symbols; ///< indices into SymbolicLaunch::Symbols, sorted
+  int64_t CeilDiv = 1;
+  bool operator==(const SizeTerm &) const = default;
+};
+
+/// The launch a host wrapper makes where nothing in the file calls it
+/// (`def add(x, y): out = torch.empty_like(x); n = out.numel(); grid =
+/// (triton.cdiv(n, 1024),); add_kernel[grid](x, y, out, n, BLOCK=1024)`),
+/// with its sizes symbolic: the wrapper's tensor parameters share one
+/// shape whose dimensions are the symbols (an elementwise wrapper's
+/// tensors have equal shapes), and every integer argument, tensor extent
+/// and grid size it computes from them is a SizeTerm.
+///
+/// How it is read: the wrapper runs twice in ConstEval's host mode, with
+/// tensors of two different shapes of large primes (rank 2 first, then 1,
+/// then 3: the first rank the wrapper accepts), and each size of the
+/// launch is matched to the one product of symbols (times a constant,
+/// optionally cdiv by a power of two or a launch constant) that gives the
+/// value seen in both runs. A size that matches nothing is left out (the
+/// prover's conventional reading covers it); a constexpr or literal that
+/// differs between the runs (`BLOCK = next_power_of_2(n)`) cannot be one
+/// specialization, so the kernel gets no symbolic launch.
+struct SymbolicLaunch {
+  std::string Wrapper;                       ///< the host function ("add", "Softmax.forward")
+  std::vector<std::string> Symbols;          ///< "x.shape[0]", an int parameter's name
+  std::vector<unsigned> ShapeSymbols;        ///< the symbols of the shared tensor shape, in order
+  std::string ShapeOwner;                    ///< the first tensor parameter ("x")
+  std::map<std::string, SizeTerm> Ints;      ///< integer arguments that are sizes
+  std::map<std::string, SizeTerm> Extents;   ///< tensor arguments: the elements they span
+  std::map<std::string, std::string> DTypes; ///< tensor arguments: Triton's element type ("fp16")
+  /// Arguments equal in both runs that are not tensors: constexprs, flags, constants.
+  std::map<std::string, PyValue> Values;
+  std::vector<SizeTerm> Grid; ///< one per axis; empty when the grid is not known
+  /// What it assumes, for people: "n = x.numel()".
+  std::vector<std::string> Assumptions;
+
+  /// "x.numel()", "x.shape[1]", "cdiv(x.numel(), 1024)", "2 * M".
+  std::string describe(const SizeTerm &T) const;
+  /// Everything above as text: equal keys, equal launches (the prover's cache key).
+  std::string key() const;
+};
+
 /// firstHostLaunches of one version of a file, with the text that run read:
 /// every top-level statement, except that of a @jit function only its
 /// header (decorators and signature) counts, as host code binds arguments
@@ -73,6 +124,15 @@ std::map<std::string, HostLaunch> firstHostLaunches(const ParsedFile &File, cons
 /// a keystroke inside a kernel does not run the module's host code again.
 struct HostLaunchTable {
   std::map<std::string, HostLaunch> Launches;
+  /// symbolicHostLaunches of this version, computed on first use (only the
+  /// prover's tier asks) and shared with the next version while its host
+  /// code's text is the same (the wrappers then run the same way).
+  struct SymbolicCache {
+    std::once_flag Once;
+    std::map<std::string, SymbolicLaunch> Launches;
+  };
+  std::shared_ptr<SymbolicCache> Symbolic = std::make_shared<SymbolicCache>();
+  const std::map<std::string, SymbolicLaunch> &symbolic(const ParsedFile &File, const ModuleInfo &Info) const;
   std::vector<SourceRange> Segments; ///< in source order
   /// False when a launch holds a function or lambda (a pointer into this
   /// version's tree): such a table is never carried to another version.
@@ -87,6 +147,12 @@ struct HostLaunchTable {
 std::shared_ptr<const HostLaunchTable> hostLaunchTable(const ParsedFile &File, const ModuleInfo &Info,
                                                        const HostLaunchTable *Previous = nullptr,
                                                        const ParsedFile *PreviousFile = nullptr);
+
+/// The symbolic launches of File's host wrappers that nothing in the file
+/// calls, by kernel (the first wrapper of each kernel that gives one). At
+/// most MaxWrappers wrappers are run.
+std::map<std::string, SymbolicLaunch> symbolicHostLaunches(const ParsedFile &File, const ModuleInfo &Info);
+constexpr size_t MaxWrappers = 256;
 
 } // namespace tessel
 

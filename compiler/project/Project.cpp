@@ -58,6 +58,24 @@ static bool isWordByte(char C) {
   return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || (C >= '0' && C <= '9') || C == '_';
 }
 
+std::set<std::string> identifiersIn(std::string_view Text) {
+  std::set<std::string, std::less<>> Words;
+  for (size_t At = 0; At < Text.size();) {
+    if (!isWordByte(Text[At])) {
+      ++At;
+      continue;
+    }
+    size_t End = At;
+    while (End < Text.size() && isWordByte(Text[End]))
+      ++End;
+    std::string_view W = Text.substr(At, End - At);
+    if (!(W[0] >= '0' && W[0] <= '9') && Words.find(W) == Words.end())
+      Words.emplace(W);
+    At = End;
+  }
+  return {Words.begin(), Words.end()};
+}
+
 Project::Project(std::vector<std::string> Extra) {
   for (const std::string &P : Extra)
     ExtraPaths.push_back(normalPath(P));

@@ -46,6 +46,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -95,6 +96,11 @@ using Reads = std::map<std::string, uint64_t>;
 
 /// Qualified paths sema models itself, never looked up in the project.
 bool isExternalRoot(std::string_view Head);
+
+/// Every ASCII identifier written in Text (a lexical scan: comments and
+/// strings included), each once: what a change of a file can have started
+/// to launch, call or re-export.
+std::set<std::string> identifiersIn(std::string_view Text);
 
 class Project {
 public:

@@ -189,6 +189,7 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   // are merged in source order, so the output does not depend on timing.
   std::vector<const JitFunction *> Kernels;
   std::vector<char> Helper;
+  std::vector<RoleEvidence> Roles;
   std::set<std::string> Directed = directedKernels(*File, FA->Info);
   const std::string &Path = File->text().path();
   bool OnDisk = Opts.Project && !Path.empty() && Path != "-";
@@ -200,10 +201,23 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     // A @jit function nothing here launches or calls: a kernel where
     // something launches it (another file, a directive); a helper where it
     // returns a value or another file's @jit code calls it; else, with no
-    // evidence either way, the kernel it is written as.
-    bool Launched = Fn.Launched || Directed.count(Name) || (OnDisk && Opts.Project->launchedElsewhere(Path, Name));
-    Helper.push_back(!Launched &&
-                     (returnsValue(Fn.Def->Body) || (OnDisk && Opts.Project->calledElsewhere(Path, Name))));
+    // evidence either way, the kernel it is written as. What other files
+    // said is kept (RoleEvidence), so a server can ask again when they change.
+    RoleEvidence Role;
+    if (!Fn.Launched && !Directed.count(Name) && OnDisk) {
+      Role.Asked = true;
+      Role.Launched = Opts.Project->launchedElsewhere(Path, Name);
+      Role.ReturnsValue = returnsValue(Fn.Def->Body);
+      if (!Role.Launched && !Role.ReturnsValue) {
+        Role.AskedCalled = true;
+        Role.Called = Opts.Project->calledElsewhere(Path, Name);
+      }
+    } else if (!Fn.Launched && !Directed.count(Name)) {
+      Role.ReturnsValue = returnsValue(Fn.Def->Body);
+    }
+    bool IsHelper = Role.helper();
+    Helper.push_back(IsHelper);
+    Roles.push_back(Role);
   }
   std::map<std::string_view, const KernelRecord *> OldRecords;
   if (Previous)
@@ -283,6 +297,7 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     KernelRecord Rec;
     Rec.Kernel = Kernels[I]->Name;
     Rec.Inputs = std::move(R.Inputs);
+    Rec.Role = Roles[I];
     Rec.FirstAnalysis = FA->Kernels.size();
     Rec.NumAnalyses = R.Analyses.size() + R.Shared.size();
     Rec.Problems = std::move(R.Problems);
@@ -297,6 +312,39 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     if (P.Kind == ProblemKind::SyntaxError || !FA->onBrokenLine(P.Range))
       FA->Problems.push_back(std::move(P));
   return FA;
+}
+
+std::set<std::string> uncalledHelpers(const FileAnalysis &FA) {
+  std::set<std::string> Out;
+  for (const KernelRecord &Rec : FA.Records)
+    if (Rec.Role.helper())
+      Out.insert(Rec.Kernel);
+  return Out;
+}
+
+RoleQuestions roleQuestions(const FileAnalysis &FA) {
+  RoleQuestions Q;
+  Q.Path = FA.File->text().path();
+  for (const KernelRecord &Rec : FA.Records)
+    if (Rec.Role.Asked)
+      Q.Functions.emplace_back(Rec.Kernel, Rec.Role);
+  return Q;
+}
+
+bool roleEvidenceChanged(RoleQuestions &Q, project::Project &P, const std::set<std::string> *Mentioned) {
+  bool Changed = false;
+  for (auto &[Name, Role] : Q.Functions) {
+    // A "no" turns into a "yes" only through a file that writes the name;
+    // a "yes" may turn into a "no" through any file that stopped.
+    if (Mentioned && !Mentioned->count(Name) && !Role.Launched && !Role.Called)
+      continue;
+    bool WasHelper = Role.helper();
+    Role.Launched = P.launchedElsewhere(Q.Path, Name);
+    Role.AskedCalled = !Role.Launched && !Role.ReturnsValue;
+    Role.Called = Role.AskedCalled && P.calledElsewhere(Q.Path, Name);
+    Changed = Changed || Role.helper() != WasHelper;
+  }
+  return Changed;
 }
 
 const KernelAnalysis *FileAnalysis::kernelAt(uint32_t Offset) const {

@@ -20,6 +20,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -109,11 +110,28 @@ struct KernelInputs {
   project::Reads Files;
 };
 
+/// What the other files of the project said about the role of a @jit
+/// function that nothing in its own file launches (a kernel, or an uncalled
+/// helper: Analysis.cpp) when the analysis was made. The role is part of the
+/// kernel's reuse key (KernelInputs::Facts); these answers are what a
+/// language server asks again when another file changes, to re-check exactly
+/// the documents whose roles moved (roleEvidenceChanged).
+struct RoleEvidence {
+  bool Asked = false;        ///< the file alone did not decide (no launch, directive or own call)
+  bool Launched = false;     ///< Project::launchedElsewhere
+  bool ReturnsValue = false; ///< its own text: only a callee can return a value
+  bool AskedCalled = false;  ///< Project::calledElsewhere was asked (not launched, returns nothing)
+  bool Called = false;
+  /// An uncalled helper (KernelChecker::checkUncalledHelper), else a kernel.
+  bool helper() const { return !Launched && (ReturnsValue || Called); }
+};
+
 /// One kernel's share of a FileAnalysis, kept so that the analysis of the
 /// next version of the file can reuse it when the kernel's inputs are equal.
 struct KernelRecord {
   std::string Kernel;
   KernelInputs Inputs;
+  RoleEvidence Role;
   size_t FirstAnalysis = 0, NumAnalyses = 0; ///< its slice of FileAnalysis::Kernels
   /// Its problems, merged across specializations, before the file-wide
   /// deduplication and the broken-line filter.
@@ -200,6 +218,27 @@ struct AnalyzeOptions {
   /// in the file make a kernel.
   project::Project *Project = nullptr;
 };
+
+/// The @jit functions of FA's file checked as uncalled helpers (no launch of
+/// their own: the JIT and the prover skip them).
+std::set<std::string> uncalledHelpers(const FileAnalysis &FA);
+
+/// The role questions FA's analysis asked of the project (RoleEvidence
+/// with Asked), per function, for the file at Path.
+struct RoleQuestions {
+  std::string Path;
+  std::vector<std::pair<std::string, RoleEvidence>> Functions;
+};
+RoleQuestions roleQuestions(const FileAnalysis &FA);
+
+/// Asks Q's questions again and records the answers in Q; true when some
+/// function's role (kernel or helper) is now different. Only the questions
+/// whose answer can have changed are asked: those answered yes, and those
+/// about a name in Mentioned (the identifiers of the file that changed,
+/// project::identifiersIn: a file starts launching or calling a function, or
+/// re-exporting it to one that does, only by writing its name); all when
+/// Mentioned is null.
+bool roleEvidenceChanged(RoleQuestions &Q, project::Project &P, const std::set<std::string> *Mentioned = nullptr);
 
 /// Analyses File. With Previous (the analysis of an earlier version of the
 /// same document), every kernel whose inputs are unchanged takes Previous's

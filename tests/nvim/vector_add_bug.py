@@ -14,6 +14,8 @@ def add_kernel(x_ptr, y_ptr, out_ptr, n_elements, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, x + y)
 
 
-def add(x, y, out):
-    n = out.numel()
+def add(x, y, out, n):
+    # The element count is the caller's, so the prover cannot read this
+    # wrapper's sizes (it would refute the loads as TS203 instead of the TS201
+    # this fixture is about).
     add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)

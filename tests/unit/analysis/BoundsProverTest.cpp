@@ -133,6 +133,7 @@ TEST(BoundsProverTest, EachBugSampleIsFoundAndTheCorrectOnesAreNot) {
       {"no_mask.py", 1},      {"rows_not_cols.py", 1},     {"le_instead_of_lt.py", 2},   {"wrong_size.py", 2},
       {"where_only.py", 1},   {"multiple_of_block.py", 1}, {"other_without_mask.py", 0}, {"int32_overflow.py", 1},
       {"loop_overrun.py", 1}, {"store_block_mask.py", 1},  {"negative_offset.py", 1},    {"correct_idioms.py", 0},
+      {"wrapper_padded.py", 0},   {"wrapper_grid_overrun.py", 2},
   };
   for (const fs::path &P : pyFiles(SourceDir / "samples/prover")) {
     SCOPED_TRACE(P.filename().string());
@@ -147,6 +148,23 @@ TEST(BoundsProverTest, EachBugSampleIsFoundAndTheCorrectOnesAreNot) {
           Found += "\n  " + K.Kernel + ": " + A.Example.Text;
     EXPECT_EQ(countVerdicts(Ks, analysis::BoundsVerdict::Refuted), It->second) << Found;
   }
+}
+
+TEST(BoundsProverTest, AnUncalledHostWrapperGivesTheSizes) {
+  // The padded output is in bounds only because of the wrapper's
+  // allocation: proven, with the wrapper's sizes among the assumptions.
+  Loaded L = loadFile(SourceDir / "samples/prover/wrapper_padded.py");
+  std::vector<analysis::KernelBounds> Ks = analysis::proveFile(*L.File, L.Info);
+  ASSERT_EQ(Ks.size(), 1u);
+  EXPECT_TRUE(Ks[0].FromWrapper);
+  EXPECT_EQ(countVerdicts(Ks, analysis::BoundsVerdict::Proven), 2u);
+  std::string All;
+  for (const std::string &A : Ks[0].Assumptions)
+    All += A + "\n";
+  EXPECT_NE(All.find("sizes from the host wrapper `pad_to_blocks`"), std::string::npos) << All;
+  EXPECT_NE(All.find("n = x.numel()\n"), std::string::npos) << All;
+  EXPECT_NE(All.find("out_ptr has 1024 * cdiv(x.numel(), 1024) elements\n"), std::string::npos) << All;
+  EXPECT_NE(All.find("grid = (cdiv(x.numel(), 1024),)\n"), std::string::npos) << All;
 }
 
 TEST(BoundsProverTest, NoTutorialSampleIsRefuted) {

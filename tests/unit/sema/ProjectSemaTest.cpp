@@ -197,6 +197,57 @@ TEST(ProjectSemaTest, AKernelLaunchedFromAnotherFileIsAKernel) {
   EXPECT_NE(problems(*analyze(After, Kernels), T).find("KernelReturnsValue"), std::string::npos);
 }
 
+TEST(ProjectSemaTest, ARoleFollowsLaunchesInOtherFiles) {
+  TempTree T;
+  T.write("pyproject.toml", "");
+  // fill is a helper of fused.py's kernel (BLOCK = 16 there); as a kernel its
+  // BLOCK is a runtime int, which tl.arange refuses.
+  std::string Lib = T.write("kernels.py", std::string(Header) + "@triton.jit\n"
+                                                                "def fill(p, BLOCK):\n"
+                                                                "    offs = tl.arange(0, BLOCK)\n"
+                                                                "    tl.store(p + offs, offs)\n");
+  T.write("fused.py", std::string(Header) + "from kernels import fill\n@triton.jit\ndef outer(p):\n    fill(p, 16)\n");
+  std::string Ops = T.write("ops.py", "from kernels import fill\ndef run(x):\n    pass\n");
+  project::Project P;
+  auto Helper = analyze(P, Lib);
+  EXPECT_EQ(problems(*Helper, T), "");
+  sema::RoleQuestions Q = roleQuestions(*Helper);
+  ASSERT_EQ(Q.Functions.size(), 1u);
+  EXPECT_TRUE(Q.Functions[0].second.helper());
+  EXPECT_FALSE(roleEvidenceChanged(Q, P));
+
+  // An edit of ops.py that does not name fill before a bracket changes nothing.
+  P.files().setOverlay(Ops, "from kernels import fill\ndef run(x):\n    return x\n");
+  std::set<std::string> Words = project::identifiersIn(*P.files().contents(Ops).Text);
+  EXPECT_FALSE(roleEvidenceChanged(Q, P, &Words));
+  // ops.py starts launching it: the role moves, and the same version of
+  // kernels.py analysed again (with the previous analysis to reuse) is the
+  // kernel a fresh analysis sees.
+  std::string Launching = "from kernels import fill\ndef run(x):\n    fill[(1,)](x, 16)\n";
+  P.files().setOverlay(Ops, Launching);
+  Words = project::identifiersIn(Launching);
+  EXPECT_TRUE(roleEvidenceChanged(Q, P, &Words));
+  EXPECT_FALSE(Q.Functions[0].second.helper());
+  EXPECT_FALSE(roleEvidenceChanged(Q, P, &Words)); // the answers were kept
+  auto Kernel = analyze(P, Lib, Helper.get());
+  EXPECT_EQ(Kernel->ReusedKernels, 0u);
+  EXPECT_EQ(problems(*Kernel, T), "5:12 ConstexprRequired: arange's arguments must be of type tl.constexpr\n");
+  // On disk, as `tessel check kernels.py` reads it, the role is the same.
+  T.write("ops.py", Launching);
+  project::Project Disk;
+  EXPECT_EQ(problems(*analyze(Disk, Lib), T), problems(*Kernel, T));
+  // The launch removed: a helper again, though the edited file no longer
+  // names it before a bracket (an answer "yes" is always asked again).
+  P.files().setOverlay(Ops, "def run(x):\n    pass\n");
+  Words = project::identifiersIn("def run(x):\n    pass\n");
+  EXPECT_TRUE(roleEvidenceChanged(Q, P, &Words));
+  auto Back = analyze(P, Lib, Kernel.get());
+  EXPECT_EQ(problems(*Back, T), "");
+  EXPECT_EQ(Back->ReusedKernels, 0u);
+  auto Again = analyze(P, Lib, Back.get());
+  EXPECT_EQ(Again->ReusedKernels, 1u);
+}
+
 TEST(ProjectSemaTest, AnEditInAHelperModuleRechecksTheKernelsThatReadIt) {
   TempTree T;
   T.write("pyproject.toml", "");
