@@ -1077,20 +1077,27 @@ AccessBounds KernelProver::prove(const Access &A) {
     return std::optional<z3::model>(M);
   };
 
+  // A query that found an address out of bounds: its counterexample, with
+  // the buffer's extent under that model, or undecided where the model
+  // cannot be trusted (loaded offsets) or was not given.
+  auto Refute = [&](auto ExtentUnder) {
+    std::optional<z3::model> M = Model();
+    if (Data || !M) {
+      Undecided(Data ? "the offsets depend on values loaded from memory" : "the solver gave up within its time limit");
+      return;
+    }
+    refuted(Out, A, *M, *SA, Lanes, Ptr, ExtentUnder(*M));
+  };
+
   // Below the start of the buffer (the ranges often say it cannot be).
   if (!PtrRange || PtrRange->Lo < 0) {
     z3::check_result R = Ask(Base && z3::slt(Ptr.E, Ctx.bv_val(0, 64)));
     if (R == z3::sat) {
-      std::optional<z3::model> M = Model();
-      if (Data || !M) {
-        Undecided(Data ? "the offsets depend on values loaded from memory"
-                       : "the solver gave up within its time limit");
-        return Out;
-      }
-      refuted(Out, A, *M, *SA, Lanes, Ptr,
-              Env.Launch                         ? SpecExtent[A.Base]
-              : WrapperExtent.count(A.Base) != 0 ? signedValue(M->eval(WrapperExtent.at(A.Base), true))
-                                                 : -1);
+      Refute([&](const z3::model &M) {
+        return Env.Launch                         ? SpecExtent[A.Base]
+               : WrapperExtent.count(A.Base) != 0 ? signedValue(M.eval(WrapperExtent.at(A.Base), true))
+                                                  : -1;
+      });
       return Out;
     }
     Unknown = Unknown || R == z3::unknown;
@@ -1102,26 +1109,14 @@ AccessBounds KernelProver::prove(const Access &A) {
     // The wrapper says how large the tensor is: past that, whatever the masks say.
     z3::check_result R = Ask(Base && z3::sge(Ptr.E, W->second));
     if (R == z3::sat) {
-      std::optional<z3::model> M = Model();
-      if (Data || !M) {
-        Undecided(Data ? "the offsets depend on values loaded from memory"
-                       : "the solver gave up within its time limit");
-        return Out;
-      }
-      refuted(Out, A, *M, *SA, Lanes, Ptr, signedValue(M->eval(W->second, true)));
+      Refute([&](const z3::model &M) { return signedValue(M.eval(W->second, true)); });
       return Out;
     }
     Unknown = Unknown || R == z3::unknown;
   } else if (Env.Launch) {
     z3::check_result R = Ask(Base && z3::sge(Ptr.E, Ctx.bv_val(SpecExtent[A.Base], 64)));
     if (R == z3::sat) {
-      std::optional<z3::model> M = Model();
-      if (Data || !M) {
-        Undecided(Data ? "the offsets depend on values loaded from memory"
-                       : "the solver gave up within its time limit");
-        return Out;
-      }
-      refuted(Out, A, *M, *SA, Lanes, Ptr, SpecExtent[A.Base]);
+      Refute([&](const z3::model &) { return SpecExtent[A.Base]; });
       return Out;
     }
     Unknown = Unknown || R == z3::unknown;
