@@ -6,8 +6,9 @@
 #   scripts/fuzz.sh TARGET [MINUTES [WORKERS]]
 #                                      fuzz one target (lsp, frontend, edits,
 #                                      launch, codegen) for MINUTES (default
-#                                      10) in WORKERS processes (default 1;
-#                                      more: libFuzzer's -fork), and minimize
+#                                      10; NNs for seconds) in WORKERS processes (default 1;
+#                                      more: independent processes, one per core,
+#                                      sharing the corpus), and minimize
 #                                      every finding into
 #                                      tests/fuzz/regressions/TARGET/
 #   scripts/fuzz.sh ci [SECONDS]       replay every regression file, then fuzz
@@ -224,12 +225,18 @@ case $cmd in
     ;;
   lsp | frontend | edits | launch | codegen)
     minutes=${2:-10}
-    [[ $minutes =~ ^[0-9]+$ ]] || die "MINUTES must be a whole number, not '$minutes'"
+    # NNs: seconds, to fill a machine's time limit exactly.
+    if [[ $minutes =~ ^[0-9]+s$ ]]; then
+      secs=${minutes%s}
+    else
+      [[ $minutes =~ ^[0-9]+$ ]] || die "MINUTES must be a whole number (or seconds as NNs), not '$minutes'"
+      secs=$((minutes * 60))
+    fi
     workers=${3:-1}
     [[ $workers =~ ^[0-9]+$ ]] || die "WORKERS must be a whole number, not '$workers'"
     [[ ${FUZZ_NO_BUILD:-0} == 1 ]] || build
     mkdir -p "$BUILD/fuzz"
-    fuzz "$cmd" $((minutes * 60)) "$workers"
+    fuzz "$cmd" "$secs" "$workers"
     ;;
   *) die "usage: scripts/fuzz.sh lsp|frontend|edits|launch|codegen [MINUTES [WORKERS]] | ci [SECONDS] | build" ;;
 esac
