@@ -148,6 +148,10 @@ struct ProverOptions {
   /// sizes, a division by one) gets less: such a query that is not decided
   /// quickly is rarely decided at all.
   uint64_t NonlinearQueryRlimit = 40'000;
+  /// A nonlinear query of the exact model read over the integers
+  /// (IntTerms.h) first: monotonicity of products is often out of the
+  /// integer solver's reach too, so it gets little.
+  uint64_t IntegerQueryRlimit = 5'000;
   uint64_t KernelRlimit = 300'000;
   unsigned QueryTimeoutMs = 2000;
   unsigned KernelTimeoutMs = 10000;
