@@ -132,6 +132,8 @@ struct KernelBounds {
   /// Some access is undecided because a query or the kernel ran out of its
   /// limits (not because of data or a missing size).
   bool TimedOut = false;
+  /// What the verdicts assume; from a wrapper, with the conventional
+  /// reading's too where it decided what the wrapper's sizes left open.
   std::vector<std::string> Assumptions;
   std::vector<AccessBounds> Accesses; ///< in source order
   double Milliseconds = 0;            ///< solver and lowering time
