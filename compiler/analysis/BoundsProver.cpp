@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/analysis/BoundsProver.h"
 
+#include "compiler/analysis/IntTerms.h"
 #include "compiler/analysis/SymbolicTir.h"
 #include "compiler/sema/LaunchPlan.h"
 #include "compiler/sema/Lowering.h"
@@ -212,6 +213,55 @@ bool nonlinear(const z3::expr &E, bool MinMax = false) {
   return Found;
 }
 
+/// Does E divide or take a remainder? A bit-vector division, even by a
+/// constant (the cdiv of a wrapper's grid), is a divider circuit to the
+/// solver, while the integer solver reads a division by a constant as a
+/// linear bound.
+bool hasDivision(const z3::expr &E) {
+  std::unordered_set<unsigned> Seen;
+  std::vector<z3::expr> Work{E};
+  while (!Work.empty()) {
+    z3::expr X = Work.back();
+    Work.pop_back();
+    if (!X.is_app() || !Seen.insert(X.id()).second)
+      continue;
+    switch (X.decl().decl_kind()) {
+    case Z3_OP_BSDIV:
+    case Z3_OP_BSDIV_I:
+    case Z3_OP_BUDIV:
+    case Z3_OP_BUDIV_I:
+    case Z3_OP_BSREM:
+    case Z3_OP_BSREM_I:
+    case Z3_OP_BUREM:
+    case Z3_OP_BUREM_I:
+    case Z3_OP_BSMOD:
+    case Z3_OP_BSMOD_I:
+      return true;
+    default:
+      break;
+    }
+    for (unsigned I = 0; I < X.num_args(); ++I)
+      Work.push_back(X.arg(I));
+  }
+  return false;
+}
+
+/// The conjunction of Terms as one n-ary `and`. A chain of binary ones as
+/// deep as the list costs Z3 (4.8) a pass over its whole term table per
+/// level when the context is deleted: about 0.65 ms a level, tens of
+/// milliseconds per kernel (a kernel's queries conjoin every launch
+/// constraint).
+z3::expr conjunction(z3::context &C, const std::vector<z3::expr> &Terms) {
+  if (Terms.empty())
+    return C.bool_val(true);
+  if (Terms.size() == 1)
+    return Terms.front();
+  z3::expr_vector V(C);
+  for (const z3::expr &T : Terms)
+    V.push_back(T);
+  return z3::mk_and(V);
+}
+
 std::string pointeeName(const ir::Value *P) {
   ScalarKind K = P->type().Elem.Scalar;
   return K == ScalarKind::Unknown || K == ScalarKind::Void ? "fp32" : std::string(shortName(K));
@@ -269,6 +319,10 @@ private:
     return R;
   }
   void setUp(std::vector<std::string> &Assumptions);
+  /// Query (an exact-model query) over the integers (IntTerms.h); nullopt
+  /// when it cannot be written there. Only its unsat is an answer: a model
+  /// of the integers is no bit-vector model.
+  std::optional<z3::check_result> askIntegers(const z3::expr &Query, bool Nonlinear);
   /// The wrapper's sizes as constraints (Env.Wrapper): its symbols, the
   /// integer arguments and grid sizes it computes, the extents of its tensors.
   void constrainByWrapper();
@@ -314,6 +368,8 @@ private:
   z3::context Ctx;
   /// One quantifier-free solver for every query of the kernel, used with push/pop.
   z3::solver QF{Ctx, "QF_BV"};
+  IntTerms Ints{Ctx};
+  z3::solver IntQF{Ctx};
   std::unique_ptr<Encoder> Enc;
   /// Rank-0 integer values computed from program ids and launch values
   /// alone through a division or remainder by a non-constant, a product of
@@ -473,6 +529,18 @@ void KernelProver::constrainByWrapper() {
   }
 }
 
+std::optional<z3::check_result> KernelProver::askIntegers(const z3::expr &Query, bool Nonlinear) {
+  std::optional<z3::expr> I = Ints.rewrite(Query);
+  if (!I)
+    return std::nullopt;
+  QueryLimit = Nonlinear ? Opts.IntegerQueryRlimit : Opts.QueryRlimit;
+  IntQF.push();
+  IntQF.add(*I);
+  z3::check_result R = check(IntQF);
+  IntQF.pop();
+  return R;
+}
+
 void KernelProver::collectPidScalars(SideVars &Probe) {
   std::vector<const ir::Block *> Work{&Env.F->body()};
   std::set<unsigned> Pids;
@@ -586,6 +654,7 @@ KernelProver::Abstraction KernelProver::abstraction(SideVars &S, const ir::Op *O
   Abstraction Ab(Ctx);
   if (PidScalars.empty())
     return Ab;
+  std::vector<z3::expr> Ranges;
   std::unordered_set<const ir::Value *> Slice = backwardSlice(Op);
   // Only what the query mentions (an unrolled loop makes hundreds of such
   // values, each access uses a few).
@@ -612,8 +681,10 @@ KernelProver::Abstraction KernelProver::abstraction(SideVars &S, const ir::Op *O
     Enc->ranges().setVar(X, R->Lo, R->Hi);
     Ab.From.push_back(T.E);
     Ab.To.push_back(X);
-    Ab.Ranges = Ab.Ranges && z3::sge(X, Ctx.bv_val(R->Lo, W)) && z3::sle(X, Ctx.bv_val(R->Hi, W));
+    Ranges.push_back(z3::sge(X, Ctx.bv_val(R->Lo, W)));
+    Ranges.push_back(z3::sle(X, Ctx.bv_val(R->Hi, W)));
   }
+  Ab.Ranges = conjunction(Ctx, Ranges);
   // Under a launch spec the grid is concrete: with few programs, each
   // program's values are computed once and the table replaces the ranges.
   if (!Env.Launch || Ab.From.empty())
@@ -634,29 +705,30 @@ KernelProver::Abstraction KernelProver::abstraction(SideVars &S, const ir::Op *O
     for (const z3::expr &C : Enc->freeConstants(Ab.From[I]))
       if (!Pids.count(C.id()))
         return Ab;
-  z3::expr Table = Ctx.bool_val(false);
+  z3::expr_vector Table(Ctx);
   unsigned PW = S.Pid[0].get_sort().bv_size();
   for (int64_t P0 = 0; P0 < G[0]; ++P0)
     for (int64_t P1 = 0; P1 < G[1]; ++P1)
       for (int64_t P2 = 0; P2 < G[2]; ++P2) {
         z3::expr_vector Pid(Ctx), Val(Ctx);
-        z3::expr Row = Ctx.bool_val(true);
+        std::vector<z3::expr> Row;
         for (int D = 0; D < 3; ++D) {
           int64_t V = D == 0 ? P0 : D == 1 ? P1 : P2;
           Pid.push_back(S.Pid[D]);
           Val.push_back(Ctx.bv_val(V, PW));
-          Row = Row && S.Pid[D] == Ctx.bv_val(V, PW);
+          Row.push_back(S.Pid[D] == Ctx.bv_val(V, PW));
         }
         for (unsigned I = 0; I < Ab.From.size(); ++I) {
           z3::expr T = Ab.From[I];
           z3::expr V = T.substitute(Pid, Val).simplify();
           if (!V.is_numeral())
             return Ab;
-          Row = Row && Ab.To[I] == V;
+          Row.push_back(Ab.To[I] == V);
         }
-        Table = Table || Row;
+        Table.push_back(conjunction(Ctx, Row));
       }
-  Ab.Ranges = Ab.Ranges && Table;
+  Ranges.push_back(z3::mk_or(Table));
+  Ab.Ranges = conjunction(Ctx, Ranges);
   Ab.Exact = true;
   return Ab;
 }
@@ -670,15 +742,17 @@ z3::expr KernelProver::abstracted(const z3::expr &Q, const Abstraction &Ab) {
 }
 
 z3::expr KernelProver::sideFacts(SideVars &S) {
-  z3::expr Out = Ctx.bool_val(true);
+  std::vector<z3::expr> Out;
   for (const BlockIndex &B : BlockIndices) {
     Sym T = Enc->eval(S, B.V, {});
     if (T.K != Sym::Kind::Int || T.Data)
       continue;
     z3::expr V = Enc->toI64(T.E, true), Zero = Ctx.bv_val(0, 64);
-    Out = Out && z3::sge(V, Zero) && z3::slt(V * Ctx.bv_val(B.Block, 64), B.Size) && z3::slt(V, B.Size);
+    Out.push_back(z3::sge(V, Zero));
+    Out.push_back(z3::slt(V * Ctx.bv_val(B.Block, 64), B.Size));
+    Out.push_back(z3::slt(V, B.Size));
   }
-  return Out;
+  return conjunction(Ctx, Out);
 }
 
 /// The conventional grid: along an axis whose program id indexes a mask
@@ -791,7 +865,7 @@ Sym KernelProver::referenceRegion(SideVars &S, const Access &R, const std::vecto
     return Enc->region(S, R.Mask, L);
   Sym Out(Ctx);
   Out.K = Sym::Kind::Bool;
-  Out.E = Ctx.bool_val(true);
+  std::vector<z3::expr> Guards;
   for (const ir::Op *Sel : WhereOps) {
     // Only a tl.where that selects this load's own value guards it.
     const ir::Value *W = Sel->operand(0);
@@ -802,16 +876,17 @@ Sym KernelProver::referenceRegion(SideVars &S, const Access &R, const std::vecto
       continue;
     Sym C = Enc->region(S, W, L);
     if (C.K == Sym::Kind::Bool && !C.Data)
-      Out.E = Out.E && C.E;
+      Guards.push_back(C.E);
   }
+  Out.E = conjunction(Ctx, Guards);
   return Out;
 }
 
 z3::expr KernelProver::launchEquals(const z3::model &M) {
-  z3::expr Out = Ctx.bool_val(true);
+  std::vector<z3::expr> Out;
   for (const auto &[Name, V] : Enc->launchVars())
-    Out = Out && V == M.eval(V, true);
-  return Out;
+    Out.push_back(V == M.eval(V, true));
+  return conjunction(Ctx, Out);
 }
 
 int64_t KernelProver::extentOf(const Access &R, const z3::model &M) {
@@ -996,11 +1071,10 @@ AccessBounds KernelProver::prove(const Access &A) {
     Data = Data || M.Data || M.K != Sym::Kind::Bool;
   }
   // Everything that holds when A runs: the launch, A's program, lane and loops, its mask.
-  z3::expr Base = Enabled && sideFacts(*SA);
-  for (const z3::expr &G : Global)
-    Base = Base && G;
-  for (const z3::expr &C : SA->Constraints)
-    Base = Base && C;
+  std::vector<z3::expr> Facts{Enabled, sideFacts(*SA)};
+  Facts.insert(Facts.end(), Global.begin(), Global.end());
+  Facts.insert(Facts.end(), SA->Constraints.begin(), SA->Constraints.end());
+  z3::expr Base = conjunction(Ctx, Facts);
   // The cheap tier: program-id computations replaced by their ranges.
   // Made only for a query that needs it (most are linear, or settled by the ranges).
   std::optional<Abstraction> Ab;
@@ -1041,6 +1115,22 @@ AccessBounds KernelProver::prove(const Access &A) {
       QF.pop();
       if (R == z3::unsat)
         return R;
+    }
+    // The exact model over the integers (IntTerms.h): bit-blasting a 64-bit
+    // division or product is what makes such a bit-vector query slow.
+    if (!Env.Launch && (Nonlinear || hasDivision(Query))) {
+      std::optional<z3::check_result> R = askIntegers(Query, Nonlinear);
+      if (R == z3::unsat)
+        return z3::unsat;
+      // Undecided over the integers, a wrapper's product of sizes: the
+      // bit-vector query would only bit-blast its multipliers (tens of
+      // milliseconds) to give up as well; the conventional reading decides
+      // the access (proveKernel). Where the integers found a model, the
+      // bit-vector query is asked as before, for a counterexample.
+      if (R == z3::unknown && Nonlinear && Env.Wrapper) {
+        GaveUp = true;
+        return z3::unknown;
+      }
     }
     QueryLimit = Nonlinear ? Opts.NonlinearQueryRlimit : Opts.QueryRlimit;
     QF.push();
@@ -1187,30 +1277,28 @@ AccessBounds KernelProver::prove(const Access &A) {
       // reference of B reaches inside its region, for some sizes?
       z3::solver S(Ctx);
       S.add(Base);
-      z3::expr Witness = Ctx.bool_val(false);
+      z3::expr_vector Witness(Ctx);
       for (const Access *R : Refs) {
         std::shared_ptr<SideVars> SR = Enc->newSide("r" + std::to_string(SideCounter++));
         std::vector<z3::expr> LR = Enc->lanes(*SR, R->Ptr->type().Shape);
         Sym PR = Enc->eval(*SR, R->Ptr, LR);
         Sym Reg = referenceRegion(*SR, *R, LR);
         z3::expr PathR = Enc->pathCondition(*SR, R->Op);
-        z3::expr DomR = sideFacts(*SR);
-        for (const z3::expr &C : SR->Constraints)
-          DomR = DomR && C;
+        std::vector<z3::expr> Dom{sideFacts(*SR), PathR, Reg.E};
+        Dom.insert(Dom.end(), SR->Constraints.begin(), SR->Constraints.end());
         z3::expr_vector Vars(Ctx);
         for (const z3::expr &V : SR->Vars)
           Vars.push_back(V);
-        S.add(z3::forall(Vars, z3::implies(DomR && PathR && Reg.E, z3::slt(PR.E, Ptr.E))));
+        S.add(z3::forall(Vars, z3::implies(conjunction(Ctx, Dom), z3::slt(PR.E, Ptr.E))));
         // A witness that the region is not empty, so that it says something.
         std::shared_ptr<SideVars> SW = Enc->newSide("w" + std::to_string(SideCounter++));
         std::vector<z3::expr> LW = Enc->lanes(*SW, R->Ptr->type().Shape);
         Sym RegW = referenceRegion(*SW, *R, LW);
-        z3::expr W = Enc->pathCondition(*SW, R->Op) && RegW.E && sideFacts(*SW);
-        for (const z3::expr &C : SW->Constraints)
-          W = W && C;
-        Witness = Witness || W;
+        std::vector<z3::expr> W{Enc->pathCondition(*SW, R->Op), RegW.E, sideFacts(*SW)};
+        W.insert(W.end(), SW->Constraints.begin(), SW->Constraints.end());
+        Witness.push_back(conjunction(Ctx, W));
       }
-      S.add(Witness);
+      S.add(z3::mk_or(Witness));
       // Quantified over sizes and strides: a nonlinear one rarely ends in time.
       QueryLimit = nonlinear(Ptr.E) ? Opts.NonlinearQueryRlimit : 0;
       z3::check_result Res = GaveUp && QueryLimit ? z3::unknown : check(S);
@@ -1500,8 +1588,9 @@ KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::st
   std::sort(KB.Accesses.begin(), KB.Accesses.end(),
             [](const AccessBounds &A, const AccessBounds &B) { return A.Range < B.Range; });
   // A wrapper's sizes can make queries nonlinear (`M * N` elements) that the
-  // conventional reading keeps linear: where they leave more accesses open
-  // than it does, its verdicts (each with its own assumptions) are kept.
+  // conventional reading keeps linear: what the wrapper leaves open takes the
+  // conventional reading's verdict, access by access (the header's model),
+  // and the kernel lists both readings' assumptions.
   auto Open = [](const KernelBounds &K) {
     return std::count_if(K.Accesses.begin(), K.Accesses.end(),
                          [](const AccessBounds &A) { return A.Verdict == BoundsVerdict::Undecided; });
@@ -1510,9 +1599,28 @@ KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::st
     ProverOptions Plain = Opts;
     Plain.UseWrappers = false;
     KernelBounds Conventional = proveKernel(File, Info, Kernel, Plain, Shared);
-    if (Conventional.Analysed && (!KB.Analysed || Open(Conventional) < Open(KB))) {
+    if (Conventional.Analysed && !KB.Analysed) {
       Conventional.LaunchKey = KB.LaunchKey;
       KB = std::move(Conventional);
+    } else if (Conventional.Analysed) {
+      bool Took = false;
+      for (AccessBounds &A : KB.Accesses) {
+        if (A.Verdict != BoundsVerdict::Undecided)
+          continue;
+        auto It = std::find_if(Conventional.Accesses.begin(), Conventional.Accesses.end(),
+                               [&](const AccessBounds &C) { return C.Range == A.Range; });
+        if (It == Conventional.Accesses.end() || It->Verdict == BoundsVerdict::Undecided)
+          continue;
+        A = *It;
+        Took = true;
+      }
+      if (Took) {
+        for (const std::string &X : Conventional.Assumptions)
+          if (std::find(KB.Assumptions.begin(), KB.Assumptions.end(), X) == KB.Assumptions.end())
+            KB.Assumptions.push_back(X);
+        KB.TimedOut =
+            std::any_of(KB.Accesses.begin(), KB.Accesses.end(), [](const AccessBounds &A) { return A.OutOfLimits; });
+      }
     }
   }
   return Finish();

@@ -132,6 +132,8 @@ struct KernelBounds {
   /// Some access is undecided because a query or the kernel ran out of its
   /// limits (not because of data or a missing size).
   bool TimedOut = false;
+  /// What the verdicts assume; from a wrapper, with the conventional
+  /// reading's too where it decided what the wrapper's sizes left open.
   std::vector<std::string> Assumptions;
   std::vector<AccessBounds> Accesses; ///< in source order
   double Milliseconds = 0;            ///< solver and lowering time
@@ -148,6 +150,10 @@ struct ProverOptions {
   /// sizes, a division by one) gets less: such a query that is not decided
   /// quickly is rarely decided at all.
   uint64_t NonlinearQueryRlimit = 40'000;
+  /// A nonlinear query of the exact model read over the integers
+  /// (IntTerms.h) first: monotonicity of products is often out of the
+  /// integer solver's reach too, so it gets little.
+  uint64_t IntegerQueryRlimit = 5'000;
   uint64_t KernelRlimit = 300'000;
   unsigned QueryTimeoutMs = 2000;
   unsigned KernelTimeoutMs = 10000;

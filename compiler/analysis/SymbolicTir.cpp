@@ -222,20 +222,21 @@ SideVars::Loop &Encoder::loopState(SideVars &S, const ir::ForOp *L) {
 }
 
 z3::expr Encoder::pathCondition(SideVars &S, const ir::Op *Op) {
-  z3::expr Cond = C.bool_val(true);
+  // One n-ary `and` (see BoundsProver.cpp's conjunction: deep chains are slow to free).
+  z3::expr_vector Cond(C);
   const ir::Block *B = Op->parentBlock();
   while (B && B->parentOp()) {
     const ir::Op *P = B->parentOp();
     if (const auto *If = ir::dyn_cast<ir::IfOp>(P)) {
       Sym CS = eval(S, If->condition(), {});
       if (CS.K == Sym::Kind::Bool && !CS.Data)
-        Cond = Cond && (B == If->thenBlock() ? CS.E : !CS.E);
+        Cond.push_back(B == If->thenBlock() ? CS.E : !CS.E);
     } else if (const auto *For = ir::dyn_cast<ir::ForOp>(P)) {
       loopState(S, For);
     }
     B = P->parentBlock();
   }
-  return Cond;
+  return Cond.empty() ? C.bool_val(true) : Cond.size() == 1 ? Cond[0] : z3::mk_and(Cond);
 }
 
 Sym Encoder::eval(SideVars &S, const ir::Value *V, const std::vector<z3::expr> &Idx) {

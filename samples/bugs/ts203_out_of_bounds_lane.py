@@ -18,7 +18,7 @@ def scale_le_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr = 256):
     x = tl.load(x_ptr + offs, mask=mask)
       # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[TS203]: tl.load can go out of bounds: x_ptr[4046] read by program 15, lane 206, with n = 4046 (x_ptr has 4046 elements)
     tl.store(out_ptr + offs, x * 2.0, mask=mask)
-  # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[TS203]: tl.store can go out of bounds: out_ptr[2219] written by program 8, lane 171, with n = 2219 (out_ptr has 2219 elements)
+  # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[TS203]: tl.store can go out of bounds: out_ptr[1540] written by program 6, lane 4, with n = 1540 (out_ptr has 1540 elements)
 
 
 # Under a launch spec the violation is certain: an error.

@@ -18,7 +18,7 @@ def double_blocks_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + offs)
       # ^^^^^^^^^^^^^^^^^^^^^ warning[TS203]: tl.load can go out of bounds: x_ptr[511] read by program 0, lane 511, with n = 61 (x_ptr has 61 elements)
     tl.store(out_ptr + offs, x * 2)
-  # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[TS203]: tl.store can go out of bounds: out_ptr[510] written by program 0, lane 510, with n = 504 (out_ptr has 504 elements)
+  # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[TS203]: tl.store can go out of bounds: out_ptr[2046] written by program 1, lane 1022, with n = 1800 (out_ptr has 1800 elements)
 
 
 def double(x: torch.Tensor) -> torch.Tensor:

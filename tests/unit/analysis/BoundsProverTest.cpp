@@ -130,10 +130,10 @@ TEST(BoundsProverTest, EveryCounterexampleGoesOutOfBoundsInTheInterpreter) {
 TEST(BoundsProverTest, EachBugSampleIsFoundAndTheCorrectOnesAreNot) {
   // Refutations per sample file: the bugs each file describes, no more.
   const std::map<std::string, size_t> Expected = {
-      {"no_mask.py", 1},      {"rows_not_cols.py", 1},     {"le_instead_of_lt.py", 2},   {"wrong_size.py", 2},
-      {"where_only.py", 1},   {"multiple_of_block.py", 1}, {"other_without_mask.py", 0}, {"int32_overflow.py", 1},
-      {"loop_overrun.py", 1}, {"store_block_mask.py", 1},  {"negative_offset.py", 1},    {"correct_idioms.py", 0},
-      {"wrapper_padded.py", 0},   {"wrapper_grid_overrun.py", 2},
+      {"no_mask.py", 1},        {"rows_not_cols.py", 1},        {"le_instead_of_lt.py", 2},   {"wrong_size.py", 2},
+      {"where_only.py", 1},     {"multiple_of_block.py", 1},    {"other_without_mask.py", 0}, {"int32_overflow.py", 1},
+      {"loop_overrun.py", 1},   {"store_block_mask.py", 1},     {"negative_offset.py", 1},    {"correct_idioms.py", 0},
+      {"wrapper_padded.py", 0}, {"wrapper_grid_overrun.py", 2},
   };
   for (const fs::path &P : pyFiles(SourceDir / "samples/prover")) {
     SCOPED_TRACE(P.filename().string());
@@ -165,6 +165,65 @@ TEST(BoundsProverTest, AnUncalledHostWrapperGivesTheSizes) {
   EXPECT_NE(All.find("n = x.numel()\n"), std::string::npos) << All;
   EXPECT_NE(All.find("out_ptr has 1024 * cdiv(x.numel(), 1024) elements\n"), std::string::npos) << All;
   EXPECT_NE(All.find("grid = (cdiv(x.numel(), 1024),)\n"), std::string::npos) << All;
+}
+
+// Layer norm launched by a wrapper that nothing calls (bench/gen_kernels.py's
+// pattern): the scalar stores of Mean and Rstd have no mask, so only the
+// wrapper's sizes (`mean` has M = x.shape[0] elements, grid (M,)) bound them;
+// the row loads compare against `x.stride(0)` times a row, a product of two
+// sizes that the wrapper's reading leaves open and the conventional reading
+// proves. Every access is decided: the wrapper's verdicts where it has one,
+// the conventional reading's for the rest, both readings' assumptions listed.
+static const char *const WrappedLayerNorm = R"(import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def layer_norm_fwd(X, Y, Mean, Rstd, stride, N, BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    Y += row * stride
+    X += row * stride
+    _mean = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        _mean += tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+    mean = tl.sum(_mean, axis=0) / N
+    tl.store(Mean + row, mean)
+    tl.store(Rstd + row, 1 / (mean + 1.0))
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        x = tl.load(X + cols, mask=cols < N, other=0.)
+        tl.store(Y + cols, x - mean, mask=cols < N)
+
+
+def layer_norm(x):
+    y = torch.empty_like(x)
+    M, N = x.shape
+    mean = torch.empty((M,), dtype=torch.float32, device=x.device)
+    rstd = torch.empty((M,), dtype=torch.float32, device=x.device)
+    layer_norm_fwd[(M,)](x, y, mean, rstd, x.stride(0), N, BLOCK_SIZE=1024)
+    return y
+)";
+
+TEST(BoundsProverTest, WhatAWrapperLeavesOpenTheConventionalReadingDecides) {
+  Loaded L = load(WrappedLayerNorm);
+  analysis::KernelBounds K = analysis::proveKernel(*L.File, L.Info, "layer_norm_fwd");
+  ASSERT_TRUE(K.Analysed) << K.Reason;
+  EXPECT_TRUE(K.FromWrapper);
+  ASSERT_EQ(K.Accesses.size(), 5u);
+  for (const analysis::AccessBounds &A : K.Accesses)
+    EXPECT_EQ(A.Verdict, analysis::BoundsVerdict::Proven) << A.Op << ": " << A.Reason;
+  auto Has = [&](const std::string &Text) {
+    return std::any_of(K.Assumptions.begin(), K.Assumptions.end(),
+                       [&](const std::string &A) { return A.find(Text) != std::string::npos; });
+  };
+  EXPECT_TRUE(Has("sizes from the host wrapper `layer_norm`"));
+  EXPECT_TRUE(Has("Mean has x.shape[0] elements"));
+  EXPECT_TRUE(Has("covers the offsets its most tightly masked access reaches"));
+  // The same through proveFile and the cache, which share the file's wrappers.
+  std::vector<analysis::KernelBounds> Ks = analysis::proveFile(*L.File, L.Info);
+  ASSERT_EQ(Ks.size(), 1u);
+  EXPECT_EQ(countVerdicts(Ks, analysis::BoundsVerdict::Proven), 5u);
 }
 
 TEST(BoundsProverTest, NoTutorialSampleIsRefuted) {
