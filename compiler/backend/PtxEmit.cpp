@@ -30,6 +30,7 @@
 #include "llvm/Target/TargetOptions.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -135,6 +136,33 @@ static constexpr const char *KernelPipeline =
     "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,reassociate,"
     "loop-mssa(loop-rotate,licm),loop(indvars),gvn,instcombine<no-verify-fixpoint>,adce,simplifycfg)";
 
+llvm::Expected<LlvmPipeline> llvmPipelineFromEnv() {
+  static const std::string Value = [] {
+    const char *V = std::getenv("TESSEL_LLVM_PIPELINE");
+    return std::string(V ? V : "");
+  }();
+  if (Value.empty() || Value == "kernel")
+    return LlvmPipeline::Kernel;
+  if (Value == "o3")
+    return LlvmPipeline::O3;
+  if (Value == "none")
+    return LlvmPipeline::None;
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "TESSEL_LLVM_PIPELINE=%s: expected kernel, o3 or none",
+                                 Value.c_str());
+}
+
+const char *llvmPipelineName(LlvmPipeline P) {
+  switch (P) {
+  case LlvmPipeline::Kernel:
+    return "kernel";
+  case LlvmPipeline::O3:
+    return "o3";
+  case LlvmPipeline::None:
+    return "none";
+  }
+  return "kernel";
+}
+
 static bool callsLibdevice(const llvm::Module &M) {
   for (const llvm::Function &F : M)
     if (F.isDeclaration() && F.getName().starts_with("__nv_"))
@@ -191,7 +219,16 @@ static llvm::Error linkAndOptimize(llvm::Module &M, llvm::TargetMachine &TM, con
                                    Broken.c_str());
   if (Times)
     Times->LinkMs = msSince(T0);
-  if (!Opts.Optimize)
+  LlvmPipeline Pipeline = LlvmPipeline::Kernel;
+  if (Opts.Pipeline) {
+    Pipeline = *Opts.Pipeline;
+  } else {
+    auto P = llvmPipelineFromEnv();
+    if (!P)
+      return P.takeError();
+    Pipeline = *P;
+  }
+  if (!Opts.Optimize || Pipeline == LlvmPipeline::None)
     return llvm::Error::success();
   auto T1 = std::chrono::steady_clock::now();
   llvm::LoopAnalysisManager LAM;
@@ -214,7 +251,9 @@ static llvm::Error linkAndOptimize(llvm::Module &M, llvm::TargetMachine &TM, con
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   llvm::ModulePassManager MPM;
-  if (llvm::Error E = PB.parsePassPipeline(MPM, KernelPipeline))
+  if (Pipeline == LlvmPipeline::O3)
+    MPM = PB.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  else if (llvm::Error E = PB.parsePassPipeline(MPM, KernelPipeline))
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "tessel's pass pipeline is not LLVM 19's: %s",
                                    llvm::toString(std::move(E)).c_str());
   MPM.run(M, MAM);

@@ -26,6 +26,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 
 namespace llvm {
@@ -33,6 +34,21 @@ class Module;
 } // namespace llvm
 
 namespace tessel::backend {
+
+/// The middle end emitPtx runs between libdevice linking and the code
+/// generator.
+enum class LlvmPipeline {
+  Kernel, ///< tessel's kernel pipeline (PtxEmit.cpp's KernelPipeline): the default
+  O3,     ///< LLVM's O3 (buildPerModuleDefaultPipeline), which Triton runs and tessel ran before
+  None,   ///< none: the code generator's own passes only (`--emit llvm` then shows codegen's module)
+};
+
+/// Developer option for GPU A/B comparisons of one binary:
+/// `TESSEL_LLVM_PIPELINE=kernel|o3|none` in the environment, read once per
+/// process; unset or empty: kernel. Any other value is an error that names
+/// the variable (every compile of the process then fails with it).
+llvm::Expected<LlvmPipeline> llvmPipelineFromEnv();
+const char *llvmPipelineName(LlvmPipeline P);
 
 struct PtxOptions {
   GpuArch Arch;
@@ -43,9 +59,11 @@ struct PtxOptions {
   bool FpFusion = true;
   /// libdevice.10.bc; empty: a module that calls `__nv_*` is an error.
   std::string Libdevice;
-  /// The kernel pipeline (off: only the code generator's own passes, for tests
+  /// The middle end (off: only the code generator's own passes, for tests
   /// that check the module as built).
   bool Optimize = true;
+  /// Which middle end; nullopt: llvmPipelineFromEnv().
+  std::optional<LlvmPipeline> Pipeline;
   /// When set, receives the module's text after optimization, before the
   /// code generator runs (`--emit llvm`).
   std::string *OptimizedIr = nullptr;
