@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "tools/Subcommands.h"
 
+#include "compiler/backend/BuildId.h"
 #include "tessel/Version.h"
 
 #include <cstdio>
@@ -59,7 +60,7 @@ int main(int Argc, char **Argv) {
     return ExitOk;
   }
   if (First == "--version" || First == "-V" || First == "version") {
-    std::cout << "tessel " TESSEL_VERSION_STRING "\n";
+    std::cout << "tessel " TESSEL_VERSION_STRING " (build " << tessel::backend::buildId() << ")\n";
     return ExitOk;
   }
   // The JIT's worker process (compiler/backend/JitWorker.h): internal, so

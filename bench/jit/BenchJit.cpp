@@ -16,11 +16,15 @@
 ///
 /// --ptx-only measures source -> PTX alone (median and fastest run, PTX
 /// lines), for comparing code generator changes quickly.
+/// --dump-ptx DIR writes each kernel's PTX to DIR/SAMPLE.KERNEL.CONFIG.ptx (for
+/// comparing the generated code before and after a change: bench/jit/ptx_stats.py).
+/// --config N measures only autotune config N of each kernel.
 /// --time-passes turns on LLVM's pass timers (llvm::TimePassesIsEnabled) for
 /// the source -> PTX runs and prints their report to stderr per kernel and
 /// config (the runs are then slower: read the report's shares, not the table).
 ///
-///   bench_jit [--runs N] [--arch sm_90] [--time-passes] [--ptx-only] [SAMPLE.py...]
+///   bench_jit [--runs N] [--arch sm_90] [--time-passes] [--ptx-only] [--dump-ptx DIR] [--config N]
+///             [SAMPLE.py...]
 //===----------------------------------------------------------------------===//
 #include "compiler/backend/Assemble.h"
 #include "compiler/backend/KernelJit.h"
@@ -78,6 +82,8 @@ int main(int Argc, char **Argv) {
   bool TimePasses = false, PtxOnly = false;
   backend::GpuArch Arch{90, false};
   std::vector<std::string> Files;
+  std::string DumpDir;
+  int OnlyConfig = -1;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A == "--runs" && I + 1 < Argc)
@@ -86,6 +92,10 @@ int main(int Argc, char **Argv) {
       TimePasses = true;
     else if (A == "--ptx-only")
       PtxOnly = true;
+    else if (A == "--dump-ptx" && I + 1 < Argc)
+      DumpDir = Argv[++I];
+    else if (A == "--config" && I + 1 < Argc)
+      OnlyConfig = std::atoi(Argv[++I]);
     else if (A == "--arch" && I + 1 < Argc && backend::parseArch(Argv[I + 1]))
       Arch = *backend::parseArch(Argv[++I]);
     else
@@ -119,6 +129,8 @@ int main(int Argc, char **Argv) {
         continue;
       size_t NConfigs = std::max<size_t>(1, Fn.Configs.size());
       for (size_t C = 0; C < NConfigs; ++C) {
+        if (OnlyConfig >= 0 && size_t(OnlyConfig) != C)
+          continue;
         sema::LaunchPlanOptions PO;
         if (!Fn.Configs.empty())
           PO.Config = C;
@@ -139,6 +151,10 @@ int main(int Argc, char **Argv) {
           continue;
         }
         std::string Ptx = R.Kernel->Ptx;
+        if (!DumpDir.empty())
+          std::ofstream(DumpDir + "/" + Sample.substr(0, Sample.size() - 3) + "." + Name + "." + Config + ".ptx",
+                        std::ios::binary)
+              << Ptx;
         llvm::TimePassesIsEnabled = TimePasses;
         double Fastest = 0;
         double ToPtx = medianMs(

@@ -4,8 +4,10 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/backend/KernelJit.h"
 
+#include "compiler/backend/BuildId.h"
 #include "compiler/backend/JitWorker.h"
 #include "compiler/backend/Occupancy.h"
+#include "compiler/backend/PtxEmit.h"
 #include "compiler/backend/Toolkit.h"
 #include "compiler/codegen/Codegen.h"
 #include "compiler/sema/KernelReuse.h"
@@ -56,6 +58,12 @@ static codegen::CodegenOptions codegenOptions(const ir::Function &F, const sema:
 
 std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &Info,
                                     const sema::LoweringRequest &Request, const KernelJitOptions &Opts) {
+  return jitCacheKey(File, Info, Request, Opts, buildId());
+}
+
+std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &Info,
+                                    const sema::LoweringRequest &Request, const KernelJitOptions &Opts,
+                                    llvm::StringRef Build) {
   const JitFunction *Fn = Info.jit(Request.Kernel);
   if (!Fn)
     return std::nullopt;
@@ -67,7 +75,13 @@ std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &In
     return std::nullopt;
   const Toolkit &Tools = Opts.Assembler.Tools ? *Opts.Assembler.Tools : toolkit();
   CacheKeyBuilder B;
-  B.add("tessel-jit").add(TESSEL_VERSION_STRING).add(Opts.Arch.name());
+  B.add("tessel-jit").add(TESSEL_VERSION_STRING).add(Build).add(Opts.Arch.name());
+  // The developer options of the environment change the code (A/B builds).
+  llvm::Expected<LlvmPipeline> Pipeline = llvmPipelineFromEnv();
+  B.add(Pipeline ? llvmPipelineName(*Pipeline) : "invalid");
+  if (!Pipeline)
+    llvm::consumeError(Pipeline.takeError()); // the compile reports it
+  B.add(uint64_t(codegen::rangeLoadPipeliningFromEnv()));
   B.add(Tools.version()).add(Opts.Assembler.Use ? assemblerName(*Opts.Assembler.Use) : "auto");
   B.add(uint64_t(Opts.Assemble))
       .add(uint64_t(Opts.AssembleUnlaunchable))

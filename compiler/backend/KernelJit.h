@@ -73,11 +73,17 @@ struct KernelJitResult {
 /// The cache key of Request's kernel under Opts: the kernel's inputs as sema
 /// computes them for reuse (texts of its def, helpers, configs and launch
 /// sites; the module names it resolves), where the kernel starts (line
-/// info), the request, the options, tessel's and the toolkit's versions.
-/// nullopt when the inputs are not reusable (a function passed as a
-/// constexpr).
+/// info), the request, the options, the environment's developer options
+/// (TESSEL_LLVM_PIPELINE, TESSEL_PIPELINE_TL_RANGE), tessel's version and
+/// build identity (BuildId.h) and the toolkit's version. nullopt when the
+/// inputs are not reusable (a function passed as a constexpr).
 std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &Info,
                                     const sema::LoweringRequest &Request, const KernelJitOptions &Opts);
+/// The key a tessel of build identity Build computes (the one above passes
+/// this build's buildId()).
+std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &Info,
+                                    const sema::LoweringRequest &Request, const KernelJitOptions &Opts,
+                                    llvm::StringRef Build);
 
 KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const sema::LoweringRequest &Request,
                           const KernelJitOptions &Opts);

@@ -1,8 +1,13 @@
 //===- PtxEmit.cpp - LLVM IR -> PTX with the NVPTX back end ---------------===//
 /// \file
-/// Target machine set-up as Triton's translate_to_asm does it (PIC,
-/// aggressive codegen, fp fusion per option, NaNs assumed absent, traps on
-/// `unreachable`), libdevice linking, internalization, tessel's kernel
+/// Target machine set-up as Triton's translate_to_asm does it (PIC, fp
+/// fusion per option, NaNs assumed absent, traps on `unreachable`), but at
+/// CodeGenOptLevel::Default where Triton asks for Aggressive: for NVPTX the
+/// two differ only in the IR passes before instruction selection (GVN twice
+/// where Default runs EarlyCSE), which our kernel pipeline has done already:
+/// the same PTX on 24 of the 25 sample kernels and configs, the same SASS size
+/// and registers on the 25th, 5-8 % less compile time (bench/RESULTS.md,
+/// jitspeed2), libdevice linking, internalization, tessel's kernel
 /// pipeline (KernelPipeline below, instead of O3) and the legacy code
 /// generator pipeline that prints assembly.
 //===----------------------------------------------------------------------===//
@@ -30,6 +35,7 @@
 #include "llvm/Target/TargetOptions.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -68,11 +74,30 @@ static llvm::Expected<std::unique_ptr<llvm::TargetMachine>> makeTargetMachine(co
   TO.TrapUnreachable = true;
   std::string Features = "+ptx" + std::to_string(std::min(Opts.PtxIsa, MaxLlvmPtxIsa));
   std::unique_ptr<llvm::TargetMachine> TM(T->createTargetMachine(
-      Triple, Opts.Arch.name(), Features, TO, llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      Triple, Opts.Arch.name(), Features, TO, llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Default));
   if (!TM)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "cannot create the NVPTX target machine for %s",
                                    Opts.Arch.name().c_str());
   return TM;
+}
+
+/// The target machine for Opts, made once per thread and options: building
+/// one (the subtarget and its lowering tables) is a measurable part of a
+/// small kernel's compile. A TargetMachine is not safe to use from two
+/// threads at once, hence one per thread; compiling through it leaves no
+/// state that changes the next module's code (the same PTX, JitTest).
+static llvm::Expected<llvm::TargetMachine *> targetMachine(const PtxOptions &Opts) {
+  thread_local std::map<std::string, std::unique_ptr<llvm::TargetMachine>> Machines;
+  std::string Key = Opts.Arch.name() + "/" + std::to_string(std::min(Opts.PtxIsa, MaxLlvmPtxIsa)) + "/" +
+                    (Opts.FpFusion ? "fma" : "strict");
+  auto &Slot = Machines[Key];
+  if (!Slot) {
+    auto TM = makeTargetMachine(Opts);
+    if (!TM)
+      return TM.takeError();
+    Slot = std::move(*TM);
+  }
+  return Slot.get();
 }
 
 /// Is F a kernel entry: the ptx_kernel calling convention or a
@@ -135,6 +160,33 @@ static constexpr const char *KernelPipeline =
     "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,reassociate,"
     "loop-mssa(loop-rotate,licm),loop(indvars),gvn,instcombine<no-verify-fixpoint>,adce,simplifycfg)";
 
+llvm::Expected<LlvmPipeline> llvmPipelineFromEnv() {
+  static const std::string Value = [] {
+    const char *V = std::getenv("TESSEL_LLVM_PIPELINE");
+    return std::string(V ? V : "");
+  }();
+  if (Value.empty() || Value == "kernel")
+    return LlvmPipeline::Kernel;
+  if (Value == "o3")
+    return LlvmPipeline::O3;
+  if (Value == "none")
+    return LlvmPipeline::None;
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "TESSEL_LLVM_PIPELINE=%s: expected kernel, o3 or none",
+                                 Value.c_str());
+}
+
+const char *llvmPipelineName(LlvmPipeline P) {
+  switch (P) {
+  case LlvmPipeline::Kernel:
+    return "kernel";
+  case LlvmPipeline::O3:
+    return "o3";
+  case LlvmPipeline::None:
+    return "none";
+  }
+  return "kernel";
+}
+
 static bool callsLibdevice(const llvm::Module &M) {
   for (const llvm::Function &F : M)
     if (F.isDeclaration() && F.getName().starts_with("__nv_"))
@@ -143,7 +195,7 @@ static bool callsLibdevice(const llvm::Module &M) {
 }
 
 llvm::Error prepareModule(llvm::Module &M, const PtxOptions &Opts) {
-  auto TM = makeTargetMachine(Opts);
+  auto TM = targetMachine(Opts);
   if (!TM)
     return TM.takeError();
   M.setTargetTriple(Triple);
@@ -191,7 +243,16 @@ static llvm::Error linkAndOptimize(llvm::Module &M, llvm::TargetMachine &TM, con
                                    Broken.c_str());
   if (Times)
     Times->LinkMs = msSince(T0);
-  if (!Opts.Optimize)
+  LlvmPipeline Pipeline = LlvmPipeline::Kernel;
+  if (Opts.Pipeline) {
+    Pipeline = *Opts.Pipeline;
+  } else {
+    auto P = llvmPipelineFromEnv();
+    if (!P)
+      return P.takeError();
+    Pipeline = *P;
+  }
+  if (!Opts.Optimize || Pipeline == LlvmPipeline::None)
     return llvm::Error::success();
   auto T1 = std::chrono::steady_clock::now();
   llvm::LoopAnalysisManager LAM;
@@ -214,7 +275,9 @@ static llvm::Error linkAndOptimize(llvm::Module &M, llvm::TargetMachine &TM, con
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   llvm::ModulePassManager MPM;
-  if (llvm::Error E = PB.parsePassPipeline(MPM, KernelPipeline))
+  if (Pipeline == LlvmPipeline::O3)
+    MPM = PB.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  else if (llvm::Error E = PB.parsePassPipeline(MPM, KernelPipeline))
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "tessel's pass pipeline is not LLVM 19's: %s",
                                    llvm::toString(std::move(E)).c_str());
   MPM.run(M, MAM);
@@ -224,14 +287,14 @@ static llvm::Error linkAndOptimize(llvm::Module &M, llvm::TargetMachine &TM, con
 }
 
 llvm::Error optimizeModule(llvm::Module &M, const PtxOptions &Opts, PtxTimes *Times) {
-  auto TM = makeTargetMachine(Opts);
+  auto TM = targetMachine(Opts);
   if (!TM)
     return TM.takeError();
   return linkAndOptimize(M, **TM, Opts, Times);
 }
 
 llvm::Expected<std::string> emitPtx(llvm::Module &M, const PtxOptions &Opts, PtxTimes *Times) {
-  auto TM = makeTargetMachine(Opts);
+  auto TM = targetMachine(Opts);
   if (!TM)
     return TM.takeError();
   if (llvm::Error E = linkAndOptimize(M, **TM, Opts, Times))

@@ -16,8 +16,9 @@
 /// `.ptr .global .align N` (what newer LLVMs print for a CUDA kernel; LLVM
 /// 19 prints it only outside CUDA).
 ///
-/// Thread safety: each call builds its own target machine; modules of
-/// different LLVMContexts may be compiled on different threads at once.
+/// Thread safety: each thread keeps its own target machines (one per arch,
+/// PTX ISA and fp fusion, made on first use); modules of different
+/// LLVMContexts may be compiled on different threads at once.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_COMPILER_BACKEND_PTXEMIT_H
 #define TESSEL_COMPILER_BACKEND_PTXEMIT_H
@@ -26,6 +27,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 
 namespace llvm {
@@ -33,6 +35,21 @@ class Module;
 } // namespace llvm
 
 namespace tessel::backend {
+
+/// The middle end emitPtx runs between libdevice linking and the code
+/// generator.
+enum class LlvmPipeline {
+  Kernel, ///< tessel's kernel pipeline (PtxEmit.cpp's KernelPipeline): the default
+  O3,     ///< LLVM's O3 (buildPerModuleDefaultPipeline), which Triton runs and tessel ran before
+  None,   ///< none: the code generator's own passes only (`--emit llvm` then shows codegen's module)
+};
+
+/// Developer option for GPU A/B comparisons of one binary:
+/// `TESSEL_LLVM_PIPELINE=kernel|o3|none` in the environment, read once per
+/// process; unset or empty: kernel. Any other value is an error that names
+/// the variable (every compile of the process then fails with it).
+llvm::Expected<LlvmPipeline> llvmPipelineFromEnv();
+const char *llvmPipelineName(LlvmPipeline P);
 
 struct PtxOptions {
   GpuArch Arch;
@@ -43,9 +60,11 @@ struct PtxOptions {
   bool FpFusion = true;
   /// libdevice.10.bc; empty: a module that calls `__nv_*` is an error.
   std::string Libdevice;
-  /// The kernel pipeline (off: only the code generator's own passes, for tests
+  /// The middle end (off: only the code generator's own passes, for tests
   /// that check the module as built).
   bool Optimize = true;
+  /// Which middle end; nullopt: llvmPipelineFromEnv().
+  std::optional<LlvmPipeline> Pipeline;
   /// When set, receives the module's text after optimization, before the
   /// code generator runs (`--emit llvm`).
   std::string *OptimizedIr = nullptr;

@@ -29,7 +29,18 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <cstdlib>
+#include <string_view>
+
 namespace tessel::codegen {
+
+bool rangeLoadPipeliningFromEnv() {
+  static const bool On = [] {
+    const char *V = std::getenv("TESSEL_PIPELINE_TL_RANGE");
+    return !(V && std::string_view(V) == "0");
+  }();
+  return On;
+}
 
 std::set<std::string> defaultDivisibility(const ir::Function &F) {
   std::set<std::string> D;
@@ -129,7 +140,8 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
     annotate(*M, *K, "maxnreg", *Opts.MaxNReg);
 
   LoweringContext C(F, Opts, *M, *K, Plan, AI);
-  PipelinePlan Pipelines = planPipelines(F, Plan, static_cast<unsigned>(Opts.NumWarps), Opts.NumStages, Opts.Arch);
+  PipelinePlan Pipelines =
+      planPipelines(F, Plan, static_cast<unsigned>(Opts.NumWarps), Opts.NumStages, Opts.Arch, Opts.PipelineRangeLoads);
   C.Pipelines = &Pipelines;
   for (size_t I = 0; I < F.params().size(); ++I)
     C.set(F.params()[I], C.scalarTile(K->getArg(static_cast<unsigned>(I))));

@@ -59,6 +59,14 @@ class Function;
 
 namespace tessel::codegen {
 
+/// Developer option for GPU A/B comparisons: `TESSEL_PIPELINE_TL_RANGE=0` in
+/// the environment (read once per process) keeps the loads of a
+/// `tl.range(..., num_stages=N)` loop that feed no dot as plain loads
+/// instead of pipelining them through a cp.async ring (Pipeliner.h); the
+/// loads of tensor-core dots are pipelined either way. Any other value, or
+/// none: pipelined (Triton's behaviour).
+bool rangeLoadPipeliningFromEnv();
+
 /// Triton's compile options that change the generated code.
 struct CodegenOptions {
   /// Compute capability x 10 + minor: 80 (sm_80), 90 (sm_90 / sm_90a).
@@ -67,6 +75,9 @@ struct CodegenOptions {
   /// Loops whose loads feed a tensor-core dot keep num_stages - 1 iterations
   /// of cp.async copies in flight (Pipeliner.h); 1 or less: none.
   int NumStages = 3;
+  /// Pipeline a tl.range loop's loads that feed no dot (fused softmax's row)
+  /// as Triton does; false only for A/B comparisons (see above).
+  bool PipelineRangeLoads = rangeLoadPipeliningFromEnv();
   int NumCTAs = 1; ///< only 1 is supported
   /// `triton.Config(maxnreg=...)`: becomes `.maxnreg`.
   std::optional<int> MaxNReg;

@@ -207,7 +207,7 @@ struct LoopPlanner {
     return true;
   }
 
-  std::optional<LoopPipeline> plan(int NumStages) {
+  std::optional<LoopPipeline> plan(int NumStages, bool RangeLoads) {
     const ir::Block *Body = For.body();
     for (const auto &O : Body->ops())
       BodyOps.insert(O.get());
@@ -228,7 +228,7 @@ struct LoopPlanner {
           take(*PL, LP, Slice, Carried);
     }
     // tl.range(num_stages=) loops: the other loads too, read back.
-    if (For.numStages() >= 2)
+    if (RangeLoads && For.numStages() >= 2)
       for (const auto &O : Body->ops()) {
         const auto *Ld = ir::dyn_cast<ir::LoadOp>(O.get());
         bool Taken =
@@ -249,10 +249,10 @@ struct LoopPlanner {
 
 void planBlock(const ir::Block &Blk, const LayoutPlan &Plan,
                const std::unordered_map<const ir::Value *, unsigned> &Uses, unsigned NumWarps, int NumStages, int Arch,
-               PipelinePlan &Out) {
+               bool RangeLoads, PipelinePlan &Out) {
   for (const auto &O : Blk.ops()) {
     for (const auto &R : O->regions())
-      planBlock(*R, Plan, Uses, NumWarps, NumStages, Arch, Out);
+      planBlock(*R, Plan, Uses, NumWarps, NumStages, Arch, RangeLoads, Out);
     const auto *For = ir::dyn_cast<ir::ForOp>(O.get());
     if (!For)
       continue;
@@ -261,7 +261,7 @@ void planBlock(const ir::Block &Blk, const LayoutPlan &Plan,
     if (Stages < 2)
       continue;
     LoopPlanner LP{*For, Plan, Uses, NumWarps, Arch, {}};
-    if (std::optional<LoopPipeline> P = LP.plan(Stages)) {
+    if (std::optional<LoopPipeline> P = LP.plan(Stages, RangeLoads)) {
       for (const PipelinedLoad &L : P->Loads)
         Out.LoadLoop[L.Load] = For;
       Out.Loops.emplace(For, std::move(*P));
@@ -280,13 +280,14 @@ const PipelinedLoad *PipelinePlan::load(const ir::Op &Load) const {
   return nullptr;
 }
 
-PipelinePlan planPipelines(const ir::Function &F, const LayoutPlan &Plan, unsigned NumWarps, int NumStages, int Arch) {
+PipelinePlan planPipelines(const ir::Function &F, const LayoutPlan &Plan, unsigned NumWarps, int NumStages, int Arch,
+                           bool RangeLoads) {
   PipelinePlan Out;
   if (Arch < 80)
     return Out;
   std::unordered_map<const ir::Value *, unsigned> Uses;
   countUses(F.body(), Uses);
-  planBlock(F.body(), Plan, Uses, NumWarps, NumStages, Arch, Out);
+  planBlock(F.body(), Plan, Uses, NumWarps, NumStages, Arch, RangeLoads, Out);
   return Out;
 }
 

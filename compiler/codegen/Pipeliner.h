@@ -105,7 +105,10 @@ struct PipelinePlan {
 bool pureRegisterOp(const ir::Op &O);
 
 /// The loops of F to pipeline under NumStages on Arch (see the file comment).
-PipelinePlan planPipelines(const ir::Function &F, const LayoutPlan &Plan, unsigned NumWarps, int NumStages, int Arch);
+/// RangeLoads false: a tl.range loop's loads that feed no dot stay plain
+/// loads (CodegenOptions::PipelineRangeLoads).
+PipelinePlan planPipelines(const ir::Function &F, const LayoutPlan &Plan, unsigned NumWarps, int NumStages, int Arch,
+                           bool RangeLoads = true);
 
 } // namespace tessel::codegen
 

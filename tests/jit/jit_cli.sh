@@ -58,6 +58,26 @@ expect_in "--emit report" "occupancy" "$tmp/report.txt"
 expect_in "--emit report" "config 1 [" "$tmp/report.txt"
 echo "jit_cli: --emit report --all-configs prints every config"
 
+# The developer options for GPU A/B comparisons (docs/codegen.md), from the same cache: the key covers them.
+softmax="rows=4096 cols=4096 in=fp32[rows, cols] out=fp32[rows, cols]:out in_row_stride=cols out_row_stride=cols \
+n_rows=rows n_cols=cols BLOCK_SIZE=4096 NUM_STAGES=2 grid=(528,) num_warps=8"
+"$tessel" compile samples/fused_softmax.py --kernel fused_softmax_kernel --spec "$softmax" --emit ptx --arch sm_90 \
+  >"$tmp/softmax.ptx" 2>"$tmp/err.txt" || { cat "$tmp/err.txt" >&2; fail "softmax --emit ptx failed"; }
+expect_in "tl.range pipelined" "cp.async.cg.shared.global" "$tmp/softmax.ptx"
+TESSEL_PIPELINE_TL_RANGE=0 "$tessel" compile samples/fused_softmax.py --kernel fused_softmax_kernel --spec "$softmax" \
+  --emit ptx --arch sm_90 >"$tmp/softmax0.ptx" 2>"$tmp/err.txt" || { cat "$tmp/err.txt" >&2; fail "TESSEL_PIPELINE_TL_RANGE=0"; }
+! grep -q "cp.async" "$tmp/softmax0.ptx" || fail "TESSEL_PIPELINE_TL_RANGE=0 still copies ahead (a stale cache entry?)"
+expect_in "TESSEL_PIPELINE_TL_RANGE=0" "ld.global.v4.b32" "$tmp/softmax0.ptx"
+for p in o3 none; do
+  TESSEL_LLVM_PIPELINE=$p "$tessel" compile samples/fused_softmax.py --kernel fused_softmax_kernel --spec "$softmax" \
+    --emit llvm --arch sm_90 >"$tmp/softmax.$p.ll" 2>"$tmp/err.txt" || { cat "$tmp/err.txt" >&2; fail "TESSEL_LLVM_PIPELINE=$p"; }
+done
+cmp -s "$tmp/softmax.o3.ll" "$tmp/softmax.none.ll" && fail "TESSEL_LLVM_PIPELINE=o3 and none gave the same module"
+TESSEL_LLVM_PIPELINE=bogus "$tessel" compile samples/vector_add.py --kernel vector_add_kernel --emit ptx --no-cache \
+  >"$tmp/bogus.txt" 2>&1 && fail "TESSEL_LLVM_PIPELINE=bogus compiled"
+expect_in "TESSEL_LLVM_PIPELINE=bogus" "TESSEL_LLVM_PIPELINE=bogus: expected kernel, o3 or none" "$tmp/bogus.txt"
+echo "jit_cli: TESSEL_PIPELINE_TL_RANGE and TESSEL_LLVM_PIPELINE change the code, through the cache too"
+
 if ! command -v nvdisasm >/dev/null && ! command -v cuobjdump >/dev/null && [[ ! -x /usr/local/cuda/bin/nvdisasm ]]; then
   "$tessel" compile samples/vector_add.py --kernel vector_add_kernel --emit sass >"$tmp/sass.txt" 2>&1
   [[ $? == 2 ]] || fail "--emit sass without nvdisasm: exit status 2 expected"

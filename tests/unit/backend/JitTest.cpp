@@ -15,6 +15,9 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <thread>
+
 using namespace tessel::backend;
 using namespace tessel::backend::test;
 
@@ -195,4 +198,50 @@ TEST(Jit, SerializedKernelsRoundTrip) {
     EXPECT_FALSE(bool(Bad)) << Cut;
     llvm::consumeError(Bad.takeError());
   }
+}
+
+/// emitPtx with a fresh module of AddExpKernel under Pipeline (the LLVM IR it
+/// handed to the code generator in *Ir).
+static std::string ptxUnder(std::optional<LlvmPipeline> Pipeline, const char *Arch, std::string *Ir = nullptr) {
+  llvm::LLVMContext Ctx;
+  auto M = parseModule(AddExpKernel, Ctx);
+  PtxOptions O;
+  O.Arch = *parseArch(Arch);
+  O.Libdevice = toolkit().Libdevice;
+  O.Pipeline = Pipeline;
+  O.OptimizedIr = Ir;
+  auto Ptx = emitPtx(*M, O);
+  EXPECT_TRUE(bool(Ptx)) << llvm::toString(Ptx.takeError());
+  return Ptx ? *Ptx : "";
+}
+
+TEST(Jit, EveryMiddleEndGivesAKernel) {
+  // TESSEL_LLVM_PIPELINE's choices (PtxOptions::Pipeline): tessel's kernel
+  // pipeline and O3 inline libdevice's expf; none leaves it a function.
+  if (toolkit().Libdevice.empty())
+    GTEST_SKIP() << "no CUDA toolkit (libdevice) on this machine";
+  for (LlvmPipeline P : {LlvmPipeline::Kernel, LlvmPipeline::O3, LlvmPipeline::None}) {
+    std::string Ir;
+    std::string Ptx = ptxUnder(P, "sm_90", &Ir);
+    EXPECT_NE(Ptx.find(".visible .entry add_kernel("), std::string::npos) << llvmPipelineName(P);
+    bool Inlined = Ir.find("@__nv_expf(") == std::string::npos;
+    EXPECT_EQ(Inlined, P != LlvmPipeline::None) << llvmPipelineName(P) << "\n" << Ir;
+  }
+  // Without a choice, the environment's (unset in the tests: the kernel pipeline).
+  EXPECT_EQ(ptxUnder(std::nullopt, "sm_90"), ptxUnder(LlvmPipeline::Kernel, "sm_90"));
+}
+
+TEST(Jit, AReusedTargetMachineGivesTheSamePtx) {
+  // Target machines are kept per thread and options; a compile for another
+  // arch in between must not change the next one's code.
+  if (toolkit().Libdevice.empty())
+    GTEST_SKIP() << "no CUDA toolkit (libdevice) on this machine";
+  std::string First = ptxUnder(LlvmPipeline::Kernel, "sm_90");
+  std::string Other = ptxUnder(LlvmPipeline::Kernel, "sm_80");
+  std::string Again = ptxUnder(LlvmPipeline::Kernel, "sm_90");
+  EXPECT_NE(Other.find(".target sm_80\n"), std::string::npos);
+  EXPECT_EQ(First, Again);
+  std::string OnAnotherThread;
+  std::thread([&] { OnAnotherThread = ptxUnder(LlvmPipeline::Kernel, "sm_90"); }).join();
+  EXPECT_EQ(First, OnAnotherThread);
 }

@@ -47,7 +47,8 @@ inline std::string problemsText(const ParsedFile &File, const std::vector<Proble
 
 /// Lowers, generates and compiles Request.Kernel of File.
 inline Compiled compileRequest(const ParsedFile &File, const ModuleInfo &Info, const sema::LoweringRequest &Request,
-                               unsigned Arch = 90, bool Assemble = false, std::optional<int> MaxNReg = {}) {
+                               unsigned Arch = 90, bool Assemble = false, std::optional<int> MaxNReg = {},
+                               bool PipelineRangeLoads = true) {
   Compiled Out;
   sema::LoweredKernel L = sema::lowerKernel(File, Info, Request);
   if (!L.Function) {
@@ -64,6 +65,7 @@ inline Compiled compileRequest(const ParsedFile &File, const ModuleInfo &Info, c
     if (!P->type().Elem.isPointer() && Request.ArgTypes.count(P->name()))
       Opts.DivisibleBy16.insert(P->name()); // the tests' sizes are multiples of 16
   Opts.MaxNReg = MaxNReg;
+  Opts.PipelineRangeLoads = PipelineRangeLoads;
   Opts.Source = &File.text();
   CodegenResult R = emitLLVM(*L.Function, Opts, Ctx);
   Out.ABI = R.ABI;

@@ -244,6 +244,16 @@ TEST(Pipeline, RangeLoopLoadIsReadBackFromItsRing) {
     EXPECT_EQ(countMatches(C.Ptx, R"(ld\.global)"), 0);
     EXPECT_EQ(C.ABI.SharedBytes, 2u * 4096 + 16);
   }
+  // The developer option TESSEL_PIPELINE_TL_RANGE=0 (CodegenOptions::
+  // PipelineRangeLoads): the row is loaded where the loop loads it, 16 bytes
+  // at a time, and no ring is planned.
+  {
+    Compiled C = compileRequest(*File, Info, R, 90, /*Assemble=*/false, {}, /*PipelineRangeLoads=*/false);
+    ASSERT_EQ(C.Error, "");
+    EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async)"), 0);
+    EXPECT_EQ(countMatches(C.Ptx, R"(ld\.global\.v4\.b32)"), 2);
+    EXPECT_EQ(C.ABI.SharedBytes, 16u);
+  }
   // tl.range(num_stages=1): nothing ahead (the kernel's num_stages, 3, does not
   // apply to the loop's loads, which feed no dot).
   R.Constexprs["NUM_STAGES"] = PyValue::integer(1);
