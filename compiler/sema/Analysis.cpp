@@ -179,7 +179,25 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   ProblemSink Sink;
   for (const ast::SyntaxError &E : File->module().SyntaxErrors)
     Sink.report(ProblemKind::SyntaxError, E.Range, E.Message);
-  FA->Info = discover(File->module(), Sink);
+  // After an edit inside one @jit function's body, the module's other facts
+  // are the previous version's, moved (rediscover); else it runs again.
+  std::optional<ParsedFile::PieceDiff> Diff;
+  std::optional<ModuleInfo> Rediscovered;
+  if (Previous && Previous->File) {
+    Diff = ParsedFile::diff(*Previous->File, *File);
+    FA->DiscoveryProblems = Previous->DiscoveryProblems;
+    Rediscovered = rediscover(*Previous->File, Previous->Info, *File, *Diff, FA->DiscoveryProblems);
+  }
+  if (Rediscovered) {
+    FA->Info = std::move(*Rediscovered);
+    FA->InfoMoved = true;
+  } else {
+    ProblemSink Discovery;
+    FA->Info = discover(File->module(), Discovery);
+    FA->DiscoveryProblems = Discovery.take();
+  }
+  for (const Problem &P : FA->DiscoveryProblems)
+    Sink.report(P);
   // Launch specs written next to kernels: malformed ones are reported at
   // their own text.
   for (Problem &P : checkLaunchDirectives(*File, FA->Info))
