@@ -841,8 +841,9 @@ bool holdsTree(const ModuleInfo &Info) {
 /// the changed one, which keeps its header in place.
 class Mover {
 public:
-  Mover(const Module &From, const Module &To, SourceRange ChangedPiece, uint32_t ChangedBody, int64_t By)
-      : Old(From.Body), New(To.Body), Changed(ChangedPiece), BodyBegin(ChangedBody), Shift(By) {}
+  Mover(const ParsedFile &From, const ParsedFile &To, SourceRange ChangedPiece, uint32_t ChangedBody, int64_t By)
+      : Pieces(From.pieces()), Old(From.module().Body), New(To.module().Body), Changed(ChangedPiece),
+        BodyBegin(ChangedBody), Shift(By) {}
 
   bool move(SourceRange &R) const {
     if (R.End <= Changed.Begin || (R.Begin >= Changed.Begin && R.End <= BodyBegin))
@@ -869,11 +870,18 @@ public:
   /// The new version's node at the old node's place: the same node where
   /// its statement is shared, else the one of its kind at its moved range.
   template <typename T> const T *node(const T *N) const {
-    auto It = std::upper_bound(Old.begin(), Old.end(), N->Range.Begin,
-                               [](uint32_t At, const Stmt *S) { return At < S->Range.Begin; });
-    if (It == Old.begin())
+    // The piece first, from the piece table (contiguous, unlike the
+    // statements: a binary search over those was a tenth of a keystroke),
+    // then its statement; both versions number their statements alike.
+    uint32_t At = N->Range.Begin;
+    auto P = std::upper_bound(Pieces.begin(), Pieces.end(), At,
+                              [](uint32_t Offset, const ParsedFile::Piece &Q) { return Offset < Q.Range.Begin; });
+    if (P == Pieces.begin() || std::prev(P)->NumStmts == 0)
       return nullptr;
-    size_t I = static_cast<size_t>(It - Old.begin()) - 1;
+    --P;
+    size_t I = P->FirstStmt, End = P->FirstStmt + P->NumStmts;
+    while (I + 1 < End && Old[I + 1]->Range.Begin <= At) // `a = 1; b = 2`: the last one starting by N
+      ++I;
     const Stmt *OldTop = Old[I], *NewTop = New[I];
     if (OldTop == NewTop)
       return N;
@@ -905,6 +913,7 @@ public:
   }
 
 private:
+  const std::vector<ParsedFile::Piece> &Pieces;
   const Block &Old, &New;
   SourceRange Changed;
   uint32_t BodyBegin;
@@ -936,7 +945,7 @@ std::optional<ModuleInfo> rediscover(const ParsedFile &Old, const ModuleInfo &In
       Info.ConfigBodies.count(OF->Name) || holdsTree(Info) || jitNamesIn(OF->Body, Info) != jitNamesIn(NF->Body, Info))
     return std::nullopt;
 
-  Mover M(Old.module(), New.module(), OP.Range, BodyBegin, Diff.Shift);
+  Mover M(Old, New, OP.Range, BodyBegin, Diff.Shift);
   ModuleInfo Out = Info;
   bool Ok = true;
   auto Move = [&](SourceRange &R) { Ok = Ok && M.move(R); };
