@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/Discovery.h"
 
+#include "compiler/frontend/AstDump.h"
 #include "compiler/frontend/AstWalk.h"
 #include "compiler/frontend/ConstEval.h"
 #include "compiler/frontend/PyOps.h"
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <set>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -433,9 +435,10 @@ private:
     while (!Pending.empty()) {
       const Stmt *S = Pending.back();
       Pending.pop_back();
-      if (const auto *F = dyn_cast<FunctionDefStmt>(S))
+      if (const auto *F = dyn_cast<FunctionDefStmt>(S)) {
+        Info.ConfigBodies.insert(F->Name);
         W.walk(F->Body); // not its decorators: they are not part of the list
-      else
+      } else
         W.walk(S);
     }
     return Out;
@@ -774,5 +777,205 @@ const JitFunction *ModuleInfo::jit(const std::string &Name) const {
 }
 
 ModuleInfo discover(const ast::Module &M, ProblemSink &Sink) { return Discoverer(M, Sink).run(); }
+
+namespace {
+
+/// The names of @jit functions a body mentions (decideKernels' reading).
+std::set<std::string> jitNamesIn(const Block &Body, const ModuleInfo &Info) {
+  std::set<std::string> Out;
+  Walker W;
+  W.OnExpr = [&](const Expr *E) {
+    if (const auto *N = dyn_cast<NameExpr>(E); N && Info.Jit.count(N->Id))
+      Out.insert(N->Id);
+  };
+  W.walk(Body);
+  return Out;
+}
+
+bool sameExpr(const Expr *A, const Expr *B) {
+  if (!A || !B)
+    return A == B;
+  return A->Range == B->Range && ast::dump(A) == ast::dump(B);
+}
+
+/// Everything discovery reads of a `def` but its body.
+bool sameHeader(const FunctionDefStmt &A, const FunctionDefStmt &B) {
+  if (A.Range.Begin != B.Range.Begin || A.Name != B.Name || A.NameRange != B.NameRange ||
+      A.DefKeywordRange != B.DefKeywordRange || A.IsAsync != B.IsAsync || A.Decorators.size() != B.Decorators.size() ||
+      A.Params.size() != B.Params.size() || !sameExpr(A.Returns, B.Returns))
+    return false;
+  for (size_t I = 0; I < A.Decorators.size(); ++I)
+    if (!sameExpr(A.Decorators[I], B.Decorators[I]))
+      return false;
+  for (size_t I = 0; I < A.Params.size(); ++I) {
+    const Param &P = A.Params[I], &Q = B.Params[I];
+    if (P.Name != Q.Name || P.NameRange != Q.NameRange || P.PKind != Q.PKind || P.Range != Q.Range ||
+        !sameExpr(P.Annotation, Q.Annotation) || !sameExpr(P.Default, Q.Default))
+      return false;
+  }
+  return true;
+}
+
+bool holdsTree(const ModuleInfo &Info) {
+  for (const auto &[Name, G] : Info.Globals)
+    if (G.Value.refersToTree())
+      return true;
+  for (const auto &[Name, J] : Info.Jit) {
+    for (const AutotuneConfig &C : J.Configs)
+      for (const auto &[K, V] : C.Config.Kwargs)
+        if (K.refersToTree() || V.refersToTree())
+          return true;
+    for (const auto &[K, V] : J.JitOptions)
+      if (V.refersToTree())
+        return true;
+    for (const LaunchSite &L : J.Launches)
+      for (const auto &[K, V] : L.Keywords)
+        if (V.refersToTree())
+          return true;
+  }
+  return false;
+}
+
+/// Moves ranges and nodes of the old version to the new one, whose
+/// top-level statements are the old ones (same count, same order) but for
+/// the changed one, which keeps its header in place.
+class Mover {
+public:
+  Mover(const ParsedFile &From, const ParsedFile &To, SourceRange ChangedPiece, uint32_t ChangedBody, int64_t By)
+      : Pieces(From.pieces()), Old(From.module().Body), New(To.module().Body), Changed(ChangedPiece),
+        BodyBegin(ChangedBody), Shift(By) {}
+
+  bool move(SourceRange &R) const {
+    if (R.End <= Changed.Begin || (R.Begin >= Changed.Begin && R.End <= BodyBegin))
+      return true; // above the edit, or in the changed def's header
+    if (R.Begin < Changed.End)
+      return false;
+    R = {static_cast<uint32_t>(R.Begin + Shift), static_cast<uint32_t>(R.End + Shift)};
+    return true;
+  }
+
+  bool move(Problem &P) const {
+    if (!move(P.Range))
+      return false;
+    for (RelatedLocation &L : P.Related)
+      if (!L.File && !move(L.Range))
+        return false;
+    for (Fix &F : P.Fixes)
+      for (TextEdit &E : F.Edits)
+        if (!move(E.Range))
+          return false;
+    return true;
+  }
+
+  /// The new version's node at the old node's place: the same node where
+  /// its statement is shared, else the one of its kind at its moved range.
+  template <typename T> const T *node(const T *N) const {
+    // The piece first, from the piece table (contiguous, unlike the
+    // statements: a binary search over those was a tenth of a keystroke),
+    // then its statement; both versions number their statements alike.
+    uint32_t At = N->Range.Begin;
+    auto P = std::upper_bound(Pieces.begin(), Pieces.end(), At,
+                              [](uint32_t Offset, const ParsedFile::Piece &Q) { return Offset < Q.Range.Begin; });
+    if (P == Pieces.begin() || std::prev(P)->NumStmts == 0)
+      return nullptr;
+    --P;
+    size_t I = P->FirstStmt, End = P->FirstStmt + P->NumStmts;
+    while (I + 1 < End && Old[I + 1]->Range.Begin <= At) // `a = 1; b = 2`: the last one starting by N
+      ++I;
+    const Stmt *OldTop = Old[I], *NewTop = New[I];
+    if (OldTop == NewTop)
+      return N;
+    if constexpr (std::is_base_of_v<Stmt, T>)
+      if (static_cast<const Stmt *>(N) == OldTop) // the changed def, whose range grew or shrank
+        return NewTop->kind() == N->kind() ? cast<T>(NewTop) : nullptr;
+    if (!OldTop->Range.contains(N->Range))
+      return nullptr;
+    SourceRange R = N->Range;
+    int64_t Delta = int64_t(NewTop->Range.Begin) - int64_t(OldTop->Range.Begin);
+    R = {static_cast<uint32_t>(R.Begin + Delta), static_cast<uint32_t>(R.End + Delta)};
+    const T *Found = nullptr;
+    Walker W;
+    if constexpr (std::is_base_of_v<Stmt, T>) {
+      W.OnStmt = [&](const Stmt *S) {
+        if (!Found && S->kind() == N->kind() && S->Range == R)
+          Found = cast<T>(S);
+        return !Found && S->Range.contains(R);
+      };
+    } else {
+      W.OnStmt = [&](const Stmt *S) { return !Found && S->Range.contains(R); };
+      W.OnExpr = [&](const Expr *E) {
+        if (!Found && E->kind() == N->kind() && E->Range == R)
+          Found = cast<T>(E);
+      };
+    }
+    W.walk(NewTop);
+    return Found;
+  }
+
+private:
+  const std::vector<ParsedFile::Piece> &Pieces;
+  const Block &Old, &New;
+  SourceRange Changed;
+  uint32_t BodyBegin;
+  int64_t Shift;
+};
+
+} // namespace
+
+std::optional<ModuleInfo> rediscover(const ParsedFile &Old, const ModuleInfo &Info, const ParsedFile &New,
+                                     const ParsedFile::PieceDiff &Diff, std::vector<Problem> &Problems) {
+  if (Diff.OldChanged != 1 || Diff.NewChanged != 1)
+    return std::nullopt;
+  const ParsedFile::Piece &OP = Old.pieces()[Diff.Leading], &NP = New.pieces()[Diff.Leading];
+  if (OP.NumStmts != 1 || NP.NumStmts != 1 || Old.module().Body.size() != New.module().Body.size())
+    return std::nullopt;
+  const auto *OF = dyn_cast<FunctionDefStmt>(Old.module().Body[OP.FirstStmt]);
+  const auto *NF = dyn_cast<FunctionDefStmt>(New.module().Body[NP.FirstStmt]);
+  if (!OF || !NF || OF->Body.empty() || NF->Body.empty() || !sameHeader(*OF, *NF))
+    return std::nullopt;
+  uint32_t BodyBegin = OF->Body.front()->Range.Begin;
+  if (NF->Body.front()->Range.Begin != BodyBegin ||
+      Old.text().slice({OF->Range.Begin, BodyBegin}) != New.text().slice({NF->Range.Begin, BodyBegin}))
+    return std::nullopt;
+  // The changed def must be the @jit function of its name, read by no
+  // config list, naming the same @jit functions as before.
+  auto J = Info.Jit.find(OF->Name);
+  auto F = Info.Functions.find(OF->Name);
+  if (J == Info.Jit.end() || J->second.Def != OF || F == Info.Functions.end() || F->second != OF ||
+      Info.ConfigBodies.count(OF->Name) || holdsTree(Info) || jitNamesIn(OF->Body, Info) != jitNamesIn(NF->Body, Info))
+    return std::nullopt;
+
+  Mover M(Old, New, OP.Range, BodyBegin, Diff.Shift);
+  ModuleInfo Out = Info;
+  bool Ok = true;
+  auto Move = [&](SourceRange &R) { Ok = Ok && M.move(R); };
+  for (auto &[Name, Def] : Out.Functions)
+    Ok = Ok && (Def = M.node(Def));
+  for (auto &[Name, Fn] : Out.Jit) {
+    Ok = Ok && (Fn.Def = M.node(Fn.Def));
+    for (AutotuneConfig &C : Fn.Configs)
+      Move(C.Range);
+    for (LaunchSite &L : Fn.Launches) {
+      Move(L.Range);
+      Move(L.GridRange);
+      for (SourceRange &R : L.KeywordRanges)
+        Move(R);
+      Ok = Ok && (L.Call = M.node(L.Call));
+    }
+    Move(Fn.DecoratorRange);
+  }
+  for (auto &[Name, G] : Out.Globals)
+    Move(G.Range);
+  for (auto &[Callee, R] : Out.OtherLaunches)
+    Move(R);
+  if (!Ok)
+    return std::nullopt;
+  std::vector<Problem> Moved = Problems;
+  for (Problem &P : Moved)
+    if (!M.move(P))
+      return std::nullopt;
+  Problems = std::move(Moved);
+  return Out;
+}
 
 } // namespace tessel

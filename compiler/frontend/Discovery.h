@@ -15,11 +15,13 @@
 #define TESSEL_COMPILER_FRONTEND_DISCOVERY_H
 
 #include "compiler/frontend/Ast.h"
+#include "compiler/frontend/Parser.h"
 #include "compiler/frontend/PyValue.h"
 #include "compiler/support/Problem.h"
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -96,6 +98,10 @@ struct ModuleInfo {
   /// imported kernel): the dotted callee and the call, for the project
   /// model's kernel-or-helper decision.
   std::vector<std::pair<std::string, SourceRange>> OtherLaunches;
+  /// The functions whose bodies an `@autotune` config list was read from
+  /// (configCalls): the only bodies discovery reads besides the names in
+  /// @jit bodies, so rediscover() needs them.
+  std::set<std::string> ConfigBodies;
 
   /// The qualified path a dotted expression names through the imports:
   /// `tl.arange` -> "triton.language.arange", `triton.jit` -> "triton.jit",
@@ -106,6 +112,18 @@ struct ModuleInfo {
 
 /// Discovers everything above. Problems (e.g. a malformed Config) go to Sink.
 ModuleInfo discover(const ast::Module &M, ProblemSink &Sink);
+
+/// discover(New) from what discover gave for an earlier version Old (Info,
+/// and its Problems, which are moved in place): when the edit changed the
+/// body of one @jit function only (one piece, one `def` of the same name,
+/// the text before its body equal, the same @jit names in its body, a body
+/// no config list reads), every other fact of the module is the same, its
+/// ranges and tree pointers moved to New. Nullopt otherwise (and Problems
+/// untouched): the caller discovers New afresh. The result equals
+/// discover(New) (IncrementalTest compares them); a keystroke inside a
+/// kernel of a 13,000-kernel file no longer runs the module again (issue 14).
+std::optional<ModuleInfo> rediscover(const ParsedFile &Old, const ModuleInfo &Info, const ParsedFile &New,
+                                     const ParsedFile::PieceDiff &Diff, std::vector<Problem> &Problems);
 
 } // namespace tessel
 

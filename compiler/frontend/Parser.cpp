@@ -434,6 +434,35 @@ std::shared_ptr<const ParsedFile> ParsedFile::reparse(const ParsedFile &Old, con
   return F;
 }
 
+ParsedFile::PieceDiff ParsedFile::diff(const ParsedFile &Old, const ParsedFile &New) {
+  std::string_view A = Old.text().text(), B = New.text().text();
+  size_t Common = std::min(A.size(), B.size());
+  size_t Prefix = static_cast<size_t>(
+      std::mismatch(A.begin(), A.begin() + static_cast<std::ptrdiff_t>(Common), B.begin()).first - A.begin());
+  size_t Suffix = static_cast<size_t>(
+      std::mismatch(A.rbegin(), A.rbegin() + static_cast<std::ptrdiff_t>(Common - Prefix), B.rbegin()).first -
+      A.rbegin());
+  PieceDiff D;
+  D.Shift = static_cast<int64_t>(B.size()) - static_cast<int64_t>(A.size());
+  const std::vector<Piece> &P = Old.Pieces, &Q = New.Pieces;
+  size_t N = std::min(P.size(), Q.size());
+  // A leading piece lies in the text both share; so does a trailing one,
+  // counted from the end (the pieces cover their texts, so equal ranges
+  // there mean equal texts).
+  while (D.Leading < N && P[D.Leading].Range == Q[D.Leading].Range && P[D.Leading].Range.End <= Prefix)
+    ++D.Leading;
+  while (D.Trailing < N - D.Leading) {
+    const SourceRange &O = P[P.size() - 1 - D.Trailing].Range, &R = Q[Q.size() - 1 - D.Trailing].Range;
+    if (O.Begin + Suffix < A.size() || int64_t(R.Begin) != int64_t(O.Begin) + D.Shift ||
+        int64_t(R.End) != int64_t(O.End) + D.Shift)
+      break;
+    ++D.Trailing;
+  }
+  D.OldChanged = P.size() - D.Leading - D.Trailing;
+  D.NewChanged = Q.size() - D.Leading - D.Trailing;
+  return D;
+}
+
 ParsedFile::~ParsedFile() = default;
 
 } // namespace tessel

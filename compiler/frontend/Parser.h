@@ -64,6 +64,20 @@ public:
   /// The pieces, in order, covering the whole text.
   const std::vector<Piece> &pieces() const { return Pieces; }
 
+  /// How two versions of a file differ, in pieces: a run of leading pieces
+  /// with the same range in both, a run of trailing pieces whose ranges
+  /// differ by Shift, and between them the pieces that changed. A piece's
+  /// AST is what parsing its text alone gives, so an equal piece has an equal
+  /// tree (its ranges moved by Shift in the trailing run), however each
+  /// version was parsed.
+  struct PieceDiff {
+    size_t Leading = 0;                    ///< pieces [0, Leading) of both versions
+    size_t Trailing = 0;                   ///< the last Trailing pieces of both versions
+    int64_t Shift = 0;                     ///< new offset - old offset in the trailing run
+    size_t OldChanged = 0, NewChanged = 0; ///< the pieces between the runs
+  };
+  static PieceDiff diff(const ParsedFile &Old, const ParsedFile &New);
+
 private:
   ParsedFile() = default;
   std::shared_ptr<const SourceText> Text;

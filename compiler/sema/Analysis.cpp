@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace tessel::sema {
 
@@ -179,7 +180,25 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   ProblemSink Sink;
   for (const ast::SyntaxError &E : File->module().SyntaxErrors)
     Sink.report(ProblemKind::SyntaxError, E.Range, E.Message);
-  FA->Info = discover(File->module(), Sink);
+  // After an edit inside one @jit function's body, the module's other facts
+  // are the previous version's, moved (rediscover); else it runs again.
+  std::optional<ParsedFile::PieceDiff> Diff;
+  std::optional<ModuleInfo> Rediscovered;
+  if (Previous && Previous->File) {
+    Diff = ParsedFile::diff(*Previous->File, *File);
+    FA->DiscoveryProblems = Previous->DiscoveryProblems;
+    Rediscovered = rediscover(*Previous->File, Previous->Info, *File, *Diff, FA->DiscoveryProblems);
+  }
+  if (Rediscovered) {
+    FA->Info = std::move(*Rediscovered);
+    FA->InfoMoved = true;
+  } else {
+    ProblemSink Discovery;
+    FA->Info = discover(File->module(), Discovery);
+    FA->DiscoveryProblems = Discovery.take();
+  }
+  for (const Problem &P : FA->DiscoveryProblems)
+    Sink.report(P);
   // Launch specs written next to kernels: malformed ones are reported at
   // their own text.
   for (Problem &P : checkLaunchDirectives(*File, FA->Info))
@@ -219,18 +238,64 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     Helper.push_back(IsHelper);
     Roles.push_back(Role);
   }
-  std::map<std::string_view, const KernelRecord *> OldRecords;
-  if (Previous)
-    for (const KernelRecord &Rec : Previous->Records)
-      OldRecords.emplace(Rec.Kernel, &Rec);
-  ModuleNames Names(*File, FA->Info);
+  // The previous record of kernel I: mostly at the same index (the same
+  // kernels in the same order), else looked up by name.
+  std::unordered_map<std::string_view, const KernelRecord *> OldRecords;
+  auto OldRecord = [&](size_t I) -> const KernelRecord * {
+    if (!Previous)
+      return nullptr;
+    if (I < Previous->Records.size() && Previous->Records[I].Kernel == Kernels[I]->Name)
+      return &Previous->Records[I];
+    if (OldRecords.empty())
+      for (const KernelRecord &Rec : Previous->Records)
+        OldRecords.emplace(Rec.Kernel, &Rec);
+    auto It = OldRecords.find(Kernels[I]->Name);
+    return It == OldRecords.end() ? nullptr : It->second;
+  };
+  // Indexed only when some kernel's inputs are collected.
+  std::optional<ModuleNames> Names;
   std::vector<KernelResult> Results(Kernels.size());
   std::vector<std::vector<Specialization>> Specs(Kernels.size());
   // The role is an input: a helper that becomes a kernel is checked afresh.
   auto InputsOf = [&](size_t I) {
-    KernelInputs In = kernelInputs(Names, *File, *Kernels[I], Specs[I], Opts);
+    KernelInputs In = kernelInputs(*Names, *File, *Kernels[I], Specs[I], Opts);
     In.Facts += Helper[I] ? " role helper;" : " role kernel;";
     return In;
+  };
+  // After an edit inside one @jit function's body (Info rediscovered), a
+  // kernel whose inputs read nothing of the changed piece has the inputs it
+  // had, moved: every fact they spell out (module names, configs, launch
+  // sites, host launches, directives: none in the changed piece) is
+  // unchanged, so they are not derived again (issue 14: a keystroke derived
+  // and compared the inputs of all 13,000 kernels of a file).
+  SourceRange ChangedPiece;
+  int64_t Shift = 0;
+  const ast::Stmt *ChangedDef = nullptr;
+  if (FA->InfoMoved) {
+    const ParsedFile::Piece &OldP = Previous->File->pieces()[Diff->Leading], &NewP = File->pieces()[Diff->Leading];
+    if (launch::findLaunchDirectives(Previous->File->text().slice(OldP.Range)).empty() &&
+        launch::findLaunchDirectives(File->text().slice(NewP.Range)).empty()) {
+      ChangedPiece = OldP.Range;
+      Shift = Diff->Shift;
+      ChangedDef = File->module().Body[NewP.FirstStmt];
+    }
+  }
+  auto MovedInputs = [&](size_t I, const KernelRecord &Old, KernelInputs &Out) {
+    if (!ChangedDef || Kernels[I]->Def == ChangedDef || Old.Role.helper() != static_cast<bool>(Helper[I]) ||
+        Old.Inputs.Facts.rfind(optionFacts(Kernels[I]->Name, Opts), 0) != 0)
+      return false;
+    Out.Segments.clear();
+    Out.Segments.reserve(Old.Inputs.Segments.size());
+    for (SourceRange S : Old.Inputs.Segments) {
+      if (S.Begin >= ChangedPiece.End)
+        S = {static_cast<uint32_t>(S.Begin + Shift), static_cast<uint32_t>(S.End + Shift)};
+      else if (S.End > ChangedPiece.Begin)
+        return false;
+      Out.Segments.push_back(S);
+    }
+    Out.Facts = Old.Inputs.Facts;
+    Out.Reusable = Old.Inputs.Reusable;
+    return true;
   };
   // Reuse is a copy: done here, so that only the kernels left to check pay
   // for threads.
@@ -250,10 +315,10 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     FA->Host = std::make_shared<HostLaunchTable>();
   }
   const std::map<std::string, HostLaunch> &HostLaunches = FA->Host->Launches;
-  for (size_t I = 0; I < Kernels.size(); ++I) {
+  // A kernel's specializations, with what its launches say.
+  auto Specialize = [&](size_t I) {
     const JitFunction &Fn = *Kernels[I];
     Specs[I] = specializationsOf(Fn, Opts.MaxSpecializations);
-    Results[I].Helper = Helper[I];
     if (Helper[I])
       Specs[I].resize(1); // what holds for any argument holds for one specialization
     // A kernel's launches say what its arguments are (a helper takes any).
@@ -270,16 +335,26 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     std::set<int64_t> FloorDivided = floorDividedGridAxes(Fn, File->module());
     for (Specialization &S : Specs[I])
       S.FloorDividedGridAxes = FloorDivided;
-    auto It = OldRecords.find(Fn.Name);
-    if (It == OldRecords.end()) {
+  };
+  for (size_t I = 0; I < Kernels.size(); ++I) {
+    Results[I].Helper = Helper[I];
+    const KernelRecord *Old = OldRecord(I);
+    if (Old && MovedInputs(I, *Old, Results[I].Inputs) && reuseKernel(*Previous, *Old, *File, Opts, Results[I]))
+      continue;
+    Specialize(I);
+    if (!Old) {
       InputsPending[I] = 1;
       ToCheck.push_back(I);
       continue;
     }
+    if (!Names)
+      Names.emplace(*File, FA->Info);
     Results[I].Inputs = InputsOf(I);
-    if (!reuseKernel(*Previous, *It->second, *File, Opts, Results[I]))
+    if (!reuseKernel(*Previous, *Old, *File, Opts, Results[I]))
       ToCheck.push_back(I);
   }
+  if (!Names && !ToCheck.empty())
+    Names.emplace(*File, FA->Info);
   // Longest first (specializations times body size), so that the last
   // kernel a thread takes is a short one and no core waits on a long one.
   auto Cost = [&](size_t I) { return Specs[I].size() * (Kernels[I]->Def->Range.End - Kernels[I]->Def->Range.Begin); };

@@ -194,6 +194,10 @@ struct FileAnalysis {
   /// module's host code runs once per version, or not at all when its text
   /// is the previous version's.
   std::shared_ptr<const HostLaunchTable> Host;
+  /// What discovery reported (part of Problems): the next version takes
+  /// them, moved, when it takes Info from this one (rediscover).
+  std::vector<Problem> DiscoveryProblems;
+  bool InfoMoved = false; ///< Info is the previous version's, moved (rediscover)
 
   /// The facts of the first specialization of the kernel whose body contains Offset.
   /// Does R share a line with a syntax error? Findings there would describe

@@ -109,13 +109,17 @@ std::optional<size_t> ModuleNames::find(std::string_view Name) const {
   return It->second;
 }
 
+std::string optionFacts(const std::string &Kernel, const AnalyzeOptions &Opts) {
+  return "kernel " + Kernel + "; arch " + std::to_string(Opts.Arch) + "; max " +
+         std::to_string(Opts.MaxSpecializations) + "; facts " + (Opts.RecordValueFacts ? "1" : "0") + ";";
+}
+
 KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, const JitFunction &Kernel,
                           const std::vector<Specialization> &Specs, const AnalyzeOptions &Opts) {
   KernelInputs In;
   const SourceText &Text = File.text();
   In.Segments.push_back(Kernel.Def->Range);
-  In.Facts = "kernel " + Kernel.Name + "; arch " + std::to_string(Opts.Arch) + "; max " +
-             std::to_string(Opts.MaxSpecializations) + "; facts " + (Opts.RecordValueFacts ? "1" : "0") + ";";
+  In.Facts = optionFacts(Kernel.Name, Opts);
   InputCollector Collect(Names, Text, In);
   Collect.markKernel(Kernel.Name);
   Collect.scan(Text.slice(Kernel.Def->Range));

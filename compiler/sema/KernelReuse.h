@@ -50,6 +50,8 @@ private:
 
 KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, const JitFunction &Kernel,
                           const std::vector<Specialization> &Specs, const AnalyzeOptions &Opts);
+/// How every KernelInputs::Facts of Kernel under Opts starts: the options.
+std::string optionFacts(const std::string &Kernel, const AnalyzeOptions &Opts);
 
 /// Maps byte ranges of an old version's input segments onto the equal-text
 /// segments of the new version.

@@ -9,6 +9,7 @@
 /// launches the host code makes (HostLaunchTable, run again only when the
 /// host code's text changed) included.
 //===----------------------------------------------------------------------===//
+#include "compiler/frontend/AstWalk.h"
 #include "compiler/sema/Analysis.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 
 namespace tessel::sema {
@@ -47,9 +49,62 @@ void dumpProblem(const Problem &P, std::string &S) {
   }
 }
 
+/// The module's facts (discovery's result, rediscovered or not), with every
+/// tree pointer checked to be a node of the analysed file's own tree.
+std::string dumpInfo(const FileAnalysis &FA) {
+  std::set<const void *> Nodes;
+  ast::Walker W;
+  W.OnStmt = [&](const ast::Stmt *St) {
+    Nodes.insert(St);
+    return true;
+  };
+  W.OnExpr = [&](const ast::Expr *E) { Nodes.insert(E); };
+  W.walk(FA.File->module().Body);
+  auto Node = [&](const auto *N) {
+    return N ? range(N->Range) + (Nodes.count(N) ? "" : " STALE") : std::string("null");
+  };
+  const ModuleInfo &I = FA.Info;
+  std::string S;
+  for (const auto &[Name, Path] : I.Imports)
+    S += "import " + Name + "=" + Path + "\n";
+  for (const auto &[Name, Def] : I.Functions)
+    S += "function " + Name + " " + Node(Def) + "\n";
+  for (const std::string &Name : I.Order) {
+    const JitFunction &J = I.Jit.at(Name);
+    S += "jit " + Name + " " + J.Name + " " + Node(J.Def) + (J.IsKernel ? " kernel" : " helper") +
+         (J.Launched ? " launched" : "") + (J.HasAutotune ? " autotune" : "") + (J.ConfigsUnknown ? " unknown" : "") +
+         " decorator " + range(J.DecoratorRange) + "\n";
+    for (const AutotuneConfig &C : J.Configs)
+      S += "  config " + range(C.Range) + " " + PyValue::config(C.Config).repr() + "\n";
+    for (const std::string &K : J.AutotuneKey)
+      S += "  key " + K + "\n";
+    for (const std::string &H : J.HeuristicNames)
+      S += "  heuristic " + H + "\n";
+    for (const auto &[K, V] : J.JitOptions)
+      S += "  option " + K + " " + pyValue(V) + "\n";
+    for (const LaunchSite &L : J.Launches) {
+      S += "  launch " + range(L.Range) + " grid " + range(L.GridRange) + " call " + Node(L.Call) + " positional " +
+           std::to_string(L.NumPositional);
+      for (size_t K = 0; K < L.Keywords.size(); ++K)
+        S += " " + L.Keywords[K].first + "=" + pyValue(L.Keywords[K].second) + range(L.KeywordRanges[K]);
+      S += "\n";
+    }
+  }
+  for (const auto &[Name, G] : I.Globals)
+    S += "global " + Name + " " + range(G.Range) + " " + pyValue(G.Value) + (G.IsConstexpr ? " constexpr" : "") +
+         (G.IsConstexprInstance ? " instance" : "") + "\n";
+  for (const std::string &M : I.StarImports)
+    S += "star " + M + "\n";
+  for (const auto &[Callee, R] : I.OtherLaunches)
+    S += "other launch " + Callee + " " + range(R) + "\n";
+  for (const std::string &B : I.ConfigBodies)
+    S += "config body " + B + "\n";
+  return S;
+}
+
 /// Every field of the analysis that consumers read, in order.
 std::string dump(const FileAnalysis &FA) {
-  std::string S;
+  std::string S = dumpInfo(FA);
   for (const Problem &P : FA.Problems)
     dumpProblem(P, S);
   for (const KernelAnalysis &K : FA.Kernels) {
@@ -102,6 +157,29 @@ std::shared_ptr<const FileAnalysis> analyzeText(const std::string &Text, const F
   return analyzeFile(ParsedFile::parse(std::make_shared<SourceText>(Text, "edited.py")), {}, Previous);
 }
 
+/// As the language server does: Text reparsed from the previous version's
+/// tree (the one edit that turns its text into Text), then analysed with the
+/// previous analysis.
+std::shared_ptr<const FileAnalysis> reanalyzeText(const std::string &Text, const FileAnalysis &Previous) {
+  const ParsedFile &Old = *Previous.File;
+  std::string_view A = Old.text().text();
+  size_t Prefix = 0, Suffix = 0;
+  while (Prefix < A.size() && Prefix < Text.size() && A[Prefix] == Text[Prefix])
+    ++Prefix;
+  while (Suffix < A.size() - Prefix && Suffix < Text.size() - Prefix &&
+         A[A.size() - 1 - Suffix] == Text[Text.size() - 1 - Suffix])
+    ++Suffix;
+  auto NewText = std::make_shared<SourceText>(Text, "edited.py");
+  ByteEdit E;
+  E.StartByte = static_cast<uint32_t>(Prefix);
+  E.OldEndByte = static_cast<uint32_t>(A.size() - Suffix);
+  E.NewEndByte = static_cast<uint32_t>(Text.size() - Suffix);
+  E.Start = Old.text().lineCol(E.StartByte);
+  E.OldEnd = Old.text().lineCol(E.OldEndByte);
+  E.NewEnd = NewText->lineCol(E.NewEndByte);
+  return analyzeFile(ParsedFile::reparse(Old, {E}, NewText), {}, &Previous);
+}
+
 /// Code-shaped fragments, so edits make both valid and broken kernels.
 const char *const Fragments[] = {
     "x",
@@ -150,13 +228,15 @@ std::string edit(std::string Text, std::mt19937 &Rng) {
 
 /// Applies Steps random edits in a chain, each analysed incrementally from the
 /// previous incremental result and from scratch; returns the kernels reused.
-size_t checkChain(const std::string &Name, std::string Text, unsigned Seed, int Steps) {
+/// With Reparse, each version is reparsed from the previous one's tree, as
+/// the language server does, rather than parsed afresh.
+size_t checkChain(const std::string &Name, std::string Text, unsigned Seed, int Steps, bool Reparse = false) {
   std::mt19937 Rng(Seed);
   std::shared_ptr<const FileAnalysis> Prev = analyzeText(Text);
   size_t Reused = 0;
   for (int I = 0; I < Steps; ++I) {
     Text = edit(std::move(Text), Rng);
-    auto Inc = analyzeText(Text, Prev.get());
+    auto Inc = Reparse ? reanalyzeText(Text, *Prev) : analyzeText(Text, Prev.get());
     auto Fresh = analyzeText(Text);
     std::string A = dump(*Inc), B = dump(*Fresh);
     EXPECT_EQ(A, B) << Name << ", seed " << Seed << ", step " << I << "; text:\n" << Text;
@@ -194,6 +274,49 @@ TEST(Incremental, RandomEditsOfGeneratedFileMatchFreshAnalysis) {
   std::string Text = generatedFile();
   ASSERT_GT(Text.size(), 50000u);
   EXPECT_GT(checkChain("bench_50_kernels.py", Text, 7, 40), 0u);
+}
+
+TEST(Incremental, RandomEditsReparsedMatchFreshAnalysis) {
+  size_t Reused = 0;
+  unsigned Seed = 100;
+  for (const auto &Dir : {sourceDir() / "samples", sourceDir() / "samples" / "bugs"})
+    for (const auto &E : std::filesystem::directory_iterator(Dir))
+      if (E.path().extension() == ".py")
+        Reused += checkChain(E.path().filename().string(), readFile(E.path()), Seed++, 25, /*Reparse=*/true);
+  EXPECT_GT(Reused, 0u);
+  EXPECT_GT(checkChain("bench_50_kernels.py", generatedFile(), 8, 40, /*Reparse=*/true), 0u);
+}
+
+/// Random edits confined to the bodies of @jit functions: the module's facts
+/// are taken from the previous version (rediscover) and must equal a fresh
+/// discovery, tree pointers included.
+TEST(Incremental, EditsInsideKernelBodiesRediscoverTheModule) {
+  std::string Text = generatedFile();
+  std::mt19937 Rng(21);
+  std::shared_ptr<const FileAnalysis> Prev = analyzeText(Text);
+  size_t Moved = 0;
+  for (int I = 0; I < 60; ++I) {
+    // A position inside a kernel's body: after a `    mask = ` line start.
+    size_t At = Text.find("    mask = ");
+    for (unsigned K = Rng() % 40; K > 0; --K)
+      if (size_t Next = Text.find("    mask = ", At + 1); Next != std::string::npos)
+        At = Next;
+    if (At == std::string::npos)
+      break; // the edits wore every `mask = ` line away
+    At += 4;
+    const char *Typed[] = {"t", "tmp = 1\n    ", "(", "x", "scale_kernel_3 = 1\n    "};
+    if (Rng() % 3 == 0)
+      Text.erase(At, 1 + Rng() % 3);
+    else
+      Text.insert(At, Typed[Rng() % std::size(Typed)]);
+    bool Reparse = I % 2 == 0;
+    auto Inc = Reparse ? reanalyzeText(Text, *Prev) : analyzeText(Text, Prev.get());
+    auto Fresh = analyzeText(Text);
+    ASSERT_EQ(dump(*Inc), dump(*Fresh)) << "step " << I << "; text:\n" << Text;
+    Moved += Inc->InfoMoved;
+    Prev = Inc;
+  }
+  EXPECT_GT(Moved, 30u);
 }
 
 TEST(Incremental, EditInsideOneKernelReusesTheOthers) {
@@ -309,6 +432,7 @@ TEST(Incremental, HostCodeRunsAgainOnlyWhenItsTextChanges) {
 
 TEST(Incremental, RandomEditsOfHostCodeMatchFreshAnalysis) {
   EXPECT_GT(checkChain("host_softmax.py", HostSoftmax, 11, 60), 0u);
+  EXPECT_GT(checkChain("host_softmax.py", HostSoftmax, 12, 60, /*Reparse=*/true), 0u);
 }
 
 TEST(Incremental, ChangedHelperRechecksItsCallers) {
