@@ -1,13 +1,8 @@
 //===- PtxEmit.cpp - LLVM IR -> PTX with the NVPTX back end ---------------===//
 /// \file
-/// Target machine set-up as Triton's translate_to_asm does it (PIC, fp
-/// fusion per option, NaNs assumed absent, traps on `unreachable`), but at
-/// CodeGenOptLevel::Default where Triton asks for Aggressive: for NVPTX the
-/// two differ only in the IR passes before instruction selection (GVN twice
-/// where Default runs EarlyCSE), which our kernel pipeline has done already:
-/// the same PTX on 24 of the 25 sample kernels and configs, the same SASS size
-/// and registers on the 25th, 5-8 % less compile time (bench/RESULTS.md,
-/// jitspeed2), libdevice linking, internalization, tessel's kernel
+/// Target machine set-up as Triton's translate_to_asm does it (PIC,
+/// aggressive codegen, fp fusion per option, NaNs assumed absent, traps on
+/// `unreachable`), libdevice linking, internalization, tessel's kernel
 /// pipeline (KernelPipeline below, instead of O3) and the legacy code
 /// generator pipeline that prints assembly.
 //===----------------------------------------------------------------------===//
@@ -74,30 +69,11 @@ static llvm::Expected<std::unique_ptr<llvm::TargetMachine>> makeTargetMachine(co
   TO.TrapUnreachable = true;
   std::string Features = "+ptx" + std::to_string(std::min(Opts.PtxIsa, MaxLlvmPtxIsa));
   std::unique_ptr<llvm::TargetMachine> TM(T->createTargetMachine(
-      Triple, Opts.Arch.name(), Features, TO, llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Default));
+      Triple, Opts.Arch.name(), Features, TO, llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!TM)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "cannot create the NVPTX target machine for %s",
                                    Opts.Arch.name().c_str());
   return TM;
-}
-
-/// The target machine for Opts, made once per thread and options: building
-/// one (the subtarget and its lowering tables) is a measurable part of a
-/// small kernel's compile. A TargetMachine is not safe to use from two
-/// threads at once, hence one per thread; compiling through it leaves no
-/// state that changes the next module's code (the same PTX, JitTest).
-static llvm::Expected<llvm::TargetMachine *> targetMachine(const PtxOptions &Opts) {
-  thread_local std::map<std::string, std::unique_ptr<llvm::TargetMachine>> Machines;
-  std::string Key = Opts.Arch.name() + "/" + std::to_string(std::min(Opts.PtxIsa, MaxLlvmPtxIsa)) + "/" +
-                    (Opts.FpFusion ? "fma" : "strict");
-  auto &Slot = Machines[Key];
-  if (!Slot) {
-    auto TM = makeTargetMachine(Opts);
-    if (!TM)
-      return TM.takeError();
-    Slot = std::move(*TM);
-  }
-  return Slot.get();
 }
 
 /// Is F a kernel entry: the ptx_kernel calling convention or a
@@ -195,7 +171,7 @@ static bool callsLibdevice(const llvm::Module &M) {
 }
 
 llvm::Error prepareModule(llvm::Module &M, const PtxOptions &Opts) {
-  auto TM = targetMachine(Opts);
+  auto TM = makeTargetMachine(Opts);
   if (!TM)
     return TM.takeError();
   M.setTargetTriple(Triple);
@@ -287,14 +263,14 @@ static llvm::Error linkAndOptimize(llvm::Module &M, llvm::TargetMachine &TM, con
 }
 
 llvm::Error optimizeModule(llvm::Module &M, const PtxOptions &Opts, PtxTimes *Times) {
-  auto TM = targetMachine(Opts);
+  auto TM = makeTargetMachine(Opts);
   if (!TM)
     return TM.takeError();
   return linkAndOptimize(M, **TM, Opts, Times);
 }
 
 llvm::Expected<std::string> emitPtx(llvm::Module &M, const PtxOptions &Opts, PtxTimes *Times) {
-  auto TM = targetMachine(Opts);
+  auto TM = makeTargetMachine(Opts);
   if (!TM)
     return TM.takeError();
   if (llvm::Error E = linkAndOptimize(M, **TM, Opts, Times))
