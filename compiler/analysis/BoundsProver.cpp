@@ -153,6 +153,26 @@ int64_t signedValue(const z3::expr &V) {
   return static_cast<int64_t>(U);
 }
 
+/// A bit-vector division, remainder or modulo (signed or not, with or
+/// without Z3's division-by-zero variants).
+bool isDivision(Z3_decl_kind K) {
+  switch (K) {
+  case Z3_OP_BSDIV:
+  case Z3_OP_BSDIV_I:
+  case Z3_OP_BUDIV:
+  case Z3_OP_BUDIV_I:
+  case Z3_OP_BSREM:
+  case Z3_OP_BSREM_I:
+  case Z3_OP_BUREM:
+  case Z3_OP_BUREM_I:
+  case Z3_OP_BSMOD:
+  case Z3_OP_BSMOD_I:
+    return true;
+  default:
+    return false;
+  }
+}
+
 /// Does E multiply two non-constants, or divide or take a remainder by a
 /// non-constant? Bit-blasting such a term makes a query expensive; with
 /// MinMax, a min/max (an ite) counts too, for choosing what to abstract.
@@ -187,28 +207,13 @@ bool nonlinear(const z3::expr &E, bool MinMax = false) {
       Symbolic += !AG;
     }
     Ground[X.id()] = G;
-    switch (X.decl().decl_kind()) {
-    case Z3_OP_BMUL:
+    Z3_decl_kind K = X.decl().decl_kind();
+    if (K == Z3_OP_BMUL)
       Found = Symbolic >= 2;
-      break;
-    case Z3_OP_BSDIV:
-    case Z3_OP_BSDIV_I:
-    case Z3_OP_BUDIV:
-    case Z3_OP_BUDIV_I:
-    case Z3_OP_BSREM:
-    case Z3_OP_BSREM_I:
-    case Z3_OP_BUREM:
-    case Z3_OP_BUREM_I:
-    case Z3_OP_BSMOD:
-    case Z3_OP_BSMOD_I:
+    else if (isDivision(K))
       Found = X.num_args() == 2 && !Ground[X.arg(1).id()];
-      break;
-    case Z3_OP_ITE:
+    else if (K == Z3_OP_ITE)
       Found = MinMax && X.is_bv() && !G;
-      break;
-    default:
-      break;
-    }
   }
   return Found;
 }
@@ -225,21 +230,8 @@ bool hasDivision(const z3::expr &E) {
     Work.pop_back();
     if (!X.is_app() || !Seen.insert(X.id()).second)
       continue;
-    switch (X.decl().decl_kind()) {
-    case Z3_OP_BSDIV:
-    case Z3_OP_BSDIV_I:
-    case Z3_OP_BUDIV:
-    case Z3_OP_BUDIV_I:
-    case Z3_OP_BSREM:
-    case Z3_OP_BSREM_I:
-    case Z3_OP_BUREM:
-    case Z3_OP_BUREM_I:
-    case Z3_OP_BSMOD:
-    case Z3_OP_BSMOD_I:
+    if (isDivision(X.decl().decl_kind()))
       return true;
-    default:
-      break;
-    }
     for (unsigned I = 0; I < X.num_args(); ++I)
       Work.push_back(X.arg(I));
   }
