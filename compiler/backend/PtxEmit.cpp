@@ -81,6 +81,25 @@ static llvm::Expected<std::unique_ptr<llvm::TargetMachine>> makeTargetMachine(co
   return TM;
 }
 
+/// The target machine for Opts, made once per thread and options: building
+/// one (the subtarget and its lowering tables) is a measurable part of a
+/// small kernel's compile. A TargetMachine is not safe to use from two
+/// threads at once, hence one per thread; compiling through it leaves no
+/// state that changes the next module's code (the same PTX, JitTest).
+static llvm::Expected<llvm::TargetMachine *> targetMachine(const PtxOptions &Opts) {
+  thread_local std::map<std::string, std::unique_ptr<llvm::TargetMachine>> Machines;
+  std::string Key = Opts.Arch.name() + "/" + std::to_string(std::min(Opts.PtxIsa, MaxLlvmPtxIsa)) + "/" +
+                    (Opts.FpFusion ? "fma" : "strict");
+  auto &Slot = Machines[Key];
+  if (!Slot) {
+    auto TM = makeTargetMachine(Opts);
+    if (!TM)
+      return TM.takeError();
+    Slot = std::move(*TM);
+  }
+  return Slot.get();
+}
+
 /// Is F a kernel entry: the ptx_kernel calling convention or a
 /// `!nvvm.annotations` entry `{ptr @F, !"kernel", i32 1}`.
 static std::set<const llvm::Function *> kernelsOf(const llvm::Module &M) {
@@ -176,7 +195,7 @@ static bool callsLibdevice(const llvm::Module &M) {
 }
 
 llvm::Error prepareModule(llvm::Module &M, const PtxOptions &Opts) {
-  auto TM = makeTargetMachine(Opts);
+  auto TM = targetMachine(Opts);
   if (!TM)
     return TM.takeError();
   M.setTargetTriple(Triple);
@@ -268,14 +287,14 @@ static llvm::Error linkAndOptimize(llvm::Module &M, llvm::TargetMachine &TM, con
 }
 
 llvm::Error optimizeModule(llvm::Module &M, const PtxOptions &Opts, PtxTimes *Times) {
-  auto TM = makeTargetMachine(Opts);
+  auto TM = targetMachine(Opts);
   if (!TM)
     return TM.takeError();
   return linkAndOptimize(M, **TM, Opts, Times);
 }
 
 llvm::Expected<std::string> emitPtx(llvm::Module &M, const PtxOptions &Opts, PtxTimes *Times) {
-  auto TM = makeTargetMachine(Opts);
+  auto TM = targetMachine(Opts);
   if (!TM)
     return TM.takeError();
   if (llvm::Error E = linkAndOptimize(M, **TM, Opts, Times))

@@ -16,8 +16,9 @@
 /// `.ptr .global .align N` (what newer LLVMs print for a CUDA kernel; LLVM
 /// 19 prints it only outside CUDA).
 ///
-/// Thread safety: each call builds its own target machine; modules of
-/// different LLVMContexts may be compiled on different threads at once.
+/// Thread safety: each thread keeps its own target machines (one per arch,
+/// PTX ISA and fp fusion, made on first use); modules of different
+/// LLVMContexts may be compiled on different threads at once.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_COMPILER_BACKEND_PTXEMIT_H
 #define TESSEL_COMPILER_BACKEND_PTXEMIT_H

@@ -139,28 +139,75 @@ Tile LoweringContext::scalarTile(llvm::Value *V) const { return Tile{scalarLayou
 // Threads and coordinates
 //===----------------------------------------------------------------------===//
 
+/// A | B where A and B have no set bit in common (`or disjoint`).
+static llvm::Value *disjointOr(llvm::IRBuilderBase &B, llvm::Value *A, llvm::Value *C) {
+  llvm::Value *V = B.CreateOr(A, C);
+  if (auto *I = llvm::dyn_cast<llvm::PossiblyDisjointInst>(V))
+    I->setIsDisjoint(true);
+  return V;
+}
+
 const std::vector<llvm::Value *> &LoweringContext::threadCoord(const LinearLayout &L) {
   std::string Key = L.str();
   auto It = ThreadCoords.find(Key);
   if (It != ThreadCoords.end())
     return It->second;
   // Computed once, in the prologue, so loops do not recompute them.
+  // Coordinate D is the xor over the thread id's bits p of bit(p) * base(p)
+  // (lane bits are tid bits 0-4, warp bits follow). Consecutive bits whose
+  // bases are one power of two doubling (a blocked layout's run of lanes)
+  // become one field, `(tid >> p) & mask` shifted into place: bit-by-bit
+  // terms cost InstCombine and the DAG combiner much more than they save
+  // (bit-permutation matching on every `or`). Terms whose bits cannot
+  // overlap are joined with a disjoint `or`, the rest with xor.
   llvm::IRBuilder<> P(Prologue);
-  std::vector<llvm::Value *> Coords(L.rank(), P.getInt32(0));
-  auto AddBits = [&](llvm::Value *Id, const std::vector<Coord> &Bases) {
-    for (size_t I = 0; I < Bases.size(); ++I)
-      for (unsigned D = 0; D < L.rank(); ++D) {
-        if (!Bases[I][D])
-          continue;
-        llvm::Value *Bit = P.CreateAnd(P.CreateLShr(Id, P.getInt32(static_cast<uint32_t>(I))), P.getInt32(1));
-        Coords[D] = P.CreateXor(Coords[D], P.CreateMul(Bit, P.getInt32(static_cast<uint32_t>(Bases[I][D]))));
+  // The thread id is below 32 * num_warps (`.reqntid`): no mask on its top field.
+  unsigned KernelBits = 5 + static_cast<unsigned>(llvm::Log2_32(static_cast<uint32_t>(Opts.NumWarps)));
+  unsigned ThreadBits = 5 + static_cast<unsigned>(L.Warp.size());
+  std::vector<llvm::Value *> Coords(L.rank(), nullptr);
+  for (unsigned D = 0; D < L.rank(); ++D) {
+    auto Base = [&](unsigned Bit) -> int64_t {
+      return Bit >= ThreadBits ? 0 : Bit < 5 ? L.Lane[Bit][D] : L.Warp[Bit - 5][D];
+    };
+    auto PowerOfTwo = [](int64_t V) { return V > 0 && (V & (V - 1)) == 0; };
+    llvm::Value *C = nullptr;
+    uint64_t Bits = 0; // the bits C may have set
+    for (unsigned Bit = 0; Bit < ThreadBits;) {
+      int64_t V = Base(Bit);
+      if (!V) {
+        ++Bit;
+        continue;
       }
-  };
-  AddBits(Lane, L.Lane);
-  AddBits(Warp, L.Warp);
+      unsigned N = 1;
+      if (PowerOfTwo(V))
+        while (Bit + N < ThreadBits && Base(Bit + N) == V << N)
+          ++N;
+      llvm::Value *T = Bit ? P.CreateLShr(Tid, P.getInt32(Bit)) : Tid;
+      if (Bit + N < KernelBits)
+        T = P.CreateAnd(T, P.getInt32((1u << N) - 1));
+      uint64_t TermBits;
+      if (PowerOfTwo(V)) {
+        unsigned Shift = static_cast<unsigned>(llvm::Log2_64(static_cast<uint64_t>(V)));
+        if (Shift)
+          T = P.CreateShl(T, P.getInt32(Shift), "", /*HasNUW=*/true, /*HasNSW=*/true);
+        TermBits = ((uint64_t(1) << N) - 1) << Shift;
+      } else {
+        T = P.CreateMul(T, P.getInt32(static_cast<uint32_t>(V)));
+        TermBits = static_cast<uint64_t>(V);
+      }
+      if (!C)
+        C = T;
+      else if (!(Bits & TermBits) && PowerOfTwo(V))
+        C = disjointOr(P, T, C);
+      else
+        C = P.CreateXor(C, T);
+      Bits |= TermBits;
+      Bit += N;
+    }
+    Coords[D] = C ? C : P.getInt32(0);
+  }
   return ThreadCoords.emplace(Key, std::move(Coords)).first->second;
 }
-
 llvm::Value *LoweringContext::coord(const LinearLayout &L, unsigned R, unsigned Dim) {
   int64_t RegPart = L.regCoord(R)[Dim];
   llvm::Value *T = threadCoord(L)[Dim];
