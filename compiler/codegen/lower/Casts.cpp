@@ -31,7 +31,7 @@ namespace tessel::codegen {
 
 /// fp8 byte -> f32 through the format's decode table (exact).
 static llvm::Value *fp8ToF32(LoweringContext &C, ScalarKind K, llvm::Value *Byte) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   std::string Name = "tessel_fp8_table_" + std::string(shortName(K));
   llvm::GlobalVariable *G = C.M.getNamedGlobal(Name);
   if (!G) {
@@ -51,7 +51,7 @@ static llvm::Value *fp8ToF32(LoweringContext &C, ScalarKind K, llvm::Value *Byte
 /// f32 -> fp8e4nv / fp8e5 with PTX's cvt (round to nearest, saturating).
 static llvm::Value *f32ToFp8(LoweringContext &C, ScalarKind K, llvm::Value *F) {
   std::string Fmt = K == ScalarKind::FP8E4NV ? "e4m3x2" : "e5m2x2";
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   llvm::Value *Pair = C.inlineAsm(B.getInt16Ty(), "cvt.rn.satfinite." + Fmt + ".f32 $0, $2, $1;", "=h,f,f",
                                   {F, llvm::ConstantFP::get(B.getFloatTy(), 0.0)}, false);
   return B.CreateTrunc(Pair, B.getInt8Ty());
@@ -59,7 +59,7 @@ static llvm::Value *f32ToFp8(LoweringContext &C, ScalarKind K, llvm::Value *F) {
 
 /// Float narrowing toward zero.
 static llvm::Value *truncRTZ(LoweringContext &C, llvm::Value *V, ScalarKind To) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   if (V->getType()->isDoubleTy() && To != ScalarKind::FP32)
     V = B.CreateFPTrunc(V, B.getFloatTy()); // fp64 -> 16 bits: as Triton, through fp32
   if (V->getType()->isDoubleTy())
@@ -76,7 +76,7 @@ static llvm::Value *truncRTZ(LoweringContext &C, llvm::Value *V, ScalarKind To) 
 
 /// Converts one register; null when the conversion is not supported.
 static llvm::Value *castReg(LoweringContext &C, llvm::Value *V, ElemType From, ElemType To, ir::RoundingMode R) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   llvm::Type *ToTy = C.regType(To);
   if (From.isPointer() || To.isPointer()) {
     if (From.isPointer() && To.isPointer())

@@ -58,7 +58,7 @@ std::vector<Tile> yieldedTiles(LoweringContext &C, const ir::Block &Blk, unsigne
 }
 
 llvm::Value *forContinues(LoweringContext &C, const ir::ForOp &O, llvm::Value *Iv, llvm::Value *Ub, llvm::Value *Step) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   bool Uns = isUnsigned(O.inductionVar()->type().Elem.Scalar);
   bool Down = false;
   if (auto *CI = llvm::dyn_cast<llvm::ConstantInt>(Step))
@@ -67,7 +67,7 @@ llvm::Value *forContinues(LoweringContext &C, const ir::ForOp &O, llvm::Value *I
 }
 
 static void lowerFor(LoweringContext &C, const ir::ForOp &O) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   llvm::Value *Lb = C.get(O.lowerBound()).Regs[0], *Ub = C.get(O.upperBound()).Regs[0];
   llvm::Value *Step = C.get(O.step()).Regs[0];
   std::vector<Tile> Inits;
@@ -102,7 +102,7 @@ static void lowerFor(LoweringContext &C, const ir::ForOp &O) {
 }
 
 static void lowerWhile(LoweringContext &C, const ir::WhileOp &O) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   std::vector<Tile> Inits;
   for (unsigned I = 0; I < O.numOperands(); ++I)
     Inits.push_back(C.getAs(O.operand(I), C.wanted(O.before()->argument(I))));
@@ -139,7 +139,7 @@ static void lowerWhile(LoweringContext &C, const ir::WhileOp &O) {
 }
 
 static void lowerIf(LoweringContext &C, const ir::IfOp &O) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   llvm::Value *Cond = C.get(O.condition()).Regs[0];
   llvm::BasicBlock *Then = llvm::BasicBlock::Create(C.Ctx, "if.then", &C.Kernel);
   llvm::BasicBlock *Else = llvm::BasicBlock::Create(C.Ctx, "if.else", &C.Kernel);

@@ -29,7 +29,7 @@ static llvm::Value *cString(LoweringContext &C, const std::string &S) {
 }
 
 static void lowerPrint(LoweringContext &C, const ir::DevicePrintOp &O) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   auto *Gen = llvm::PointerType::get(C.Ctx, 0);
   llvm::FunctionCallee Vprintf =
       C.M.getOrInsertFunction("vprintf", llvm::FunctionType::get(B.getInt32Ty(), {Gen, Gen}, false));
@@ -103,7 +103,7 @@ static void lowerPrint(LoweringContext &C, const ir::DevicePrintOp &O) {
 static void lowerAssert(LoweringContext &C, const ir::DeviceAssertOp &O) {
   if (!C.Opts.Debug)
     return;
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   const Tile &Cond = C.get(O.operand(0));
   std::optional<Tile> Mask;
   if (O.mask())

@@ -32,7 +32,7 @@ bool lowerDot(LoweringContext &C, const ir::Op &Op) {
     C.unsupported(Op, "a pipelined dot that the tensor-core lowering refused (a tessel bug)");
     return true;
   }
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   const auto &AS = O->a()->type().Shape, &BS = O->b()->type().Shape;
   unsigned Rank = static_cast<unsigned>(AS.size());
   if (Rank != 2 && Rank != 3) {

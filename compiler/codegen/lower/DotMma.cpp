@@ -55,7 +55,7 @@ unsigned log2u(int64_t V) {
 /// Runtime swizzledOffset (element index, i32) of (Row, Col) for Cols
 /// columns of EB-byte elements.
 llvm::Value *swizzle(LoweringContext &C, llvm::Value *Row, llvm::Value *Col, int64_t Cols, unsigned EB) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   int64_t Vec = 16 / EB;
   int64_t Chunks = std::max<int64_t>(1, Cols / Vec);
   int64_t PerPhase = std::max<int64_t>(1, 128 / (Cols * EB));
@@ -71,7 +71,7 @@ llvm::Value *swizzle(LoweringContext &C, llvm::Value *Row, llvm::Value *Col, int
 /// rows) when Trans.
 void stageSwizzled(LoweringContext &C, const Tile &T, ElemType E, ElemType Stage, llvm::Value *Buf, int64_t Cols,
                    bool Trans) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   const LinearLayout &L = T.Layout;
   unsigned RowDim = Trans ? 1 : 0, ColDim = Trans ? 0 : 1, EB = stageBytes(Stage.Scalar);
   // Runs of registers along the columns stay in one 16-byte chunk (they
@@ -113,7 +113,7 @@ void stageSwizzled(LoweringContext &C, const Tile &T, ElemType E, ElemType Stage
 /// `ldmatrix` of Count 8x8 matrices (Trans: transposed) at this lane's
 /// address; the i32 fragment registers.
 std::vector<llvm::Value *> ldmatrix(LoweringContext &C, llvm::Value *Addr, unsigned Count, bool Trans) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   std::vector<llvm::Type *> Tys(Count, B.getInt32Ty());
   auto *RetTy = llvm::StructType::get(C.Ctx, Tys);
   std::string Asm = "ldmatrix.sync.aligned.m8n8.x" + std::to_string(Count) + (Trans ? ".trans" : "") + ".shared.b16 {";
@@ -151,7 +151,7 @@ llvm::Value *mmaSwizzle(LoweringContext &C, llvm::Value *Row, llvm::Value *Col, 
 }
 
 bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   std::optional<MmaInstr> I = selectMma(O, C.Opts.Arch);
   if (!I)
     return false;
@@ -187,8 +187,8 @@ bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
   if (!ABase)
     ABuf = C.openShared(SharedBufferKind::DotOperand, AWhat + " (swizzled)", ABytes);
   if (!BBase)
-    BBuf = C.openShared(SharedBufferKind::DotOperand, BWhat + (ByteB ? " (transposed, swizzled)" : " (swizzled)"),
-                        BBytes);
+    BBuf =
+        C.openShared(SharedBufferKind::DotOperand, BWhat + (ByteB ? " (transposed, swizzled)" : " (swizzled)"), BBytes);
   if (ABuf || BBuf) {
     C.barrier();
     if (ABuf)

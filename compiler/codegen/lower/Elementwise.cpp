@@ -55,7 +55,7 @@ static void mapRegs(LoweringContext &C, const ir::Op &O,
 }
 
 static llvm::Value *shiftOp(LoweringContext &C, ir::OpKind K, bool Unsigned, llvm::Value *A, llvm::Value *S) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   unsigned W = A->getType()->getIntegerBitWidth();
   llvm::Value *Wide = B.CreateICmpUGE(S, llvm::ConstantInt::get(S->getType(), W));
   if (K == ir::OpKind::Shl)
@@ -67,7 +67,7 @@ static llvm::Value *shiftOp(LoweringContext &C, ir::OpKind K, bool Unsigned, llv
 }
 
 static llvm::Value *binaryOp(LoweringContext &C, const ir::Op &O, llvm::Value *A, llvm::Value *Bv) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   ScalarKind S = O.operand(0)->type().Elem.Scalar;
   bool Fp = isFloat(S);
   bool Uns = isUnsigned(S) || S == ScalarKind::I1;
@@ -139,7 +139,7 @@ static llvm::CmpInst::Predicate cmpPredicate(ir::CmpPredicate P, bool Fp, bool U
 }
 
 bool lowerElementwise(LoweringContext &C, const ir::Op &O) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   using K = ir::OpKind;
   switch (O.kind()) {
   case K::Constant: {

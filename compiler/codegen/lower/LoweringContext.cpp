@@ -37,7 +37,8 @@ std::optional<numerics::FloatFormat> fp8Format(ScalarKind K) {
 
 LoweringContext::LoweringContext(const ir::Function &, const CodegenOptions &Opts, llvm::Module &M,
                                  llvm::Function &Kernel, const LayoutPlan &Plan, const AxisInfoAnalysis &AI)
-    : Opts(Opts), Ctx(M.getContext()), M(M), Kernel(Kernel), Plan(Plan), AI(AI), B(M.getContext()) {
+    : Opts(Opts), Ctx(M.getContext()), M(M), Kernel(Kernel), Plan(Plan), AI(AI),
+      B(M.getContext(), llvm::InstSimplifyFolder(M.getDataLayout())) {
   Prologue = llvm::BasicBlock::Create(Ctx, "prologue", &Kernel);
   B.SetInsertPoint(Prologue);
   Tid = B.CreateCall(intrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x), {}, "tid");

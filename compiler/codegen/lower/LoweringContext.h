@@ -41,6 +41,7 @@
 #include "compiler/numerics/FloatFormats.h"
 #include "compiler/support/SourceText.h"
 
+#include <llvm/Analysis/InstSimplifyFolder.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
@@ -77,7 +78,10 @@ public:
   llvm::Function &Kernel;
   const LayoutPlan &Plan;
   const AxisInfoAnalysis &AI;
-  llvm::IRBuilder<> B;
+  /// Folds what instsimplify can as it builds (`add x, 0`, `mul x, 1`, the
+  /// xor of a zero coordinate...): lowering per register makes many such
+  /// values, and each costs the optimizer's passes more than the fold here.
+  llvm::IRBuilder<llvm::InstSimplifyFolder> B;
   std::vector<Problem> Problems;
 
   // Values.

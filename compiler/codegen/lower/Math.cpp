@@ -47,7 +47,7 @@ static const char *libdeviceName(ir::OpKind K, bool F64) {
 }
 
 static llvm::Value *mathF32(LoweringContext &C, ir::OpKind K, llvm::Value *X) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   using O = ir::OpKind;
   switch (K) {
   case O::Exp: {
@@ -87,7 +87,7 @@ bool lowerMath(LoweringContext &C, const ir::Op &O) {
   default:
     return false;
   }
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   ScalarKind S = O.operand(0)->type().Elem.Scalar;
   if (!isFloat(S) || isFP8(S)) {
     C.unsupported(O, "'" + std::string(ir::opName(O.kind())) + "' on " + std::string(shortName(S)));

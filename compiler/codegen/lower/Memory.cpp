@@ -88,7 +88,7 @@ static Packing packing(LoweringContext &C, unsigned Vec, unsigned Bits) {
 /// The element registers of a word (bitcasts through a vector).
 static std::vector<llvm::Value *> unpackWord(LoweringContext &C, llvm::Value *W, const Packing &P, llvm::Type *ElemTy,
                                              unsigned Bits) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   unsigned N = std::max(1u, P.WordBits / Bits);
   if (P.WordBits < 16 || Bits == P.WordBits) {
     llvm::Value *V = P.WordBits < 16 || Bits < 16 ? B.CreateTrunc(W, B.getIntNTy(Bits)) : W;
@@ -103,7 +103,7 @@ static std::vector<llvm::Value *> unpackWord(LoweringContext &C, llvm::Value *W,
 
 static llvm::Value *packWord(LoweringContext &C, const std::vector<llvm::Value *> &Elems, const Packing &P,
                              unsigned Bits) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   if (Elems.size() == 1) {
     llvm::Value *I = B.CreateBitCast(Elems[0], B.getIntNTy(Bits));
     return Bits < 16 ? B.CreateZExt(I, P.WordTy) : I;
@@ -127,7 +127,7 @@ static llvm::Value *fromBits(LoweringContext &C, llvm::Value *V, llvm::Type *T) 
 }
 
 static void lowerLoad(LoweringContext &C, const ir::LoadOp &O, const MemAccess &A) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   const LinearLayout &L = A.Layout;
   ElemType E = O.result()->type().Elem;
   llvm::Type *MemTy = C.memType(E);
@@ -211,7 +211,7 @@ static llvm::Value *andPred(LoweringContext &C, llvm::Value *A, llvm::Value *B) 
 }
 
 static void lowerStore(LoweringContext &C, const ir::StoreOp &O, const MemAccess &A) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   const LinearLayout &L = A.Layout;
   ElemType E = O.value()->type().Elem;
   llvm::Type *MemTy = C.memType(E);
@@ -318,7 +318,7 @@ static char constraintFor(unsigned Bits) { return Bits == 64 ? 'l' : Bits == 16 
 /// One predicated atom; returns the old value's bits.
 static llvm::Value *atom(LoweringContext &C, const std::string &Op, unsigned Bits, llvm::Value *Ptr,
                          std::vector<llvm::Value *> Vals, llvm::Value *Pred) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   char K = constraintFor(Bits);
   std::string Cons = std::string("=&") + K + ",l";
   std::vector<llvm::Value *> Args{Ptr};
@@ -339,7 +339,7 @@ static llvm::Value *atom(LoweringContext &C, const std::string &Op, unsigned Bit
 }
 
 static void lowerAtomic(LoweringContext &C, const ir::Op &O, const MemAccess &A) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   const LinearLayout &L = A.Layout;
   bool Cas = O.kind() == ir::OpKind::AtomicCas;
   ElemType E = O.result()->type().Elem;

@@ -119,7 +119,7 @@ std::vector<Tile> nextState(LoweringContext &C, const LoopPipeline &LP, const st
 /// stage Slot, when Valid (i1) says that iteration runs.
 void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<Ring> &Rings, llvm::Value *Slot,
                  llvm::Value *Valid) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   for (size_t I = 0; I < LP.Loads.size(); ++I) {
     const PipelinedLoad &PL = LP.Loads[I];
     const LinearLayout &L = C.Plan.Access.at(PL.Load).Layout;
@@ -149,7 +149,7 @@ void waitGroups(LoweringContext &C, unsigned Pending) {
 /// iteration's stage (where each register's element sits at its row-major
 /// index), `other` in the masked lanes (cp.async zero-filled them).
 void readBack(LoweringContext &C, const ir::LoadOp &Ld, const PipelinedLoad &PL) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   const LinearLayout &L = C.Plan.Access.at(&Ld).Layout;
   ElemType E = Ld.result()->type().Elem;
   llvm::Type *MemTy = C.memType(E);
@@ -177,7 +177,7 @@ void readBack(LoweringContext &C, const ir::LoadOp &Ld, const PipelinedLoad &PL)
 }
 
 void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipeline &LP) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   llvm::Value *Lb = C.get(O.lowerBound()).Regs[0], *Ub = C.get(O.upperBound()).Regs[0];
   llvm::Value *Step = C.get(O.step()).Regs[0];
   // Kept for an enclosing pipelined loop (restored at the end).

@@ -19,12 +19,12 @@
 
 namespace tessel::codegen {
 
-static llvm::Value *mulhi(llvm::IRBuilder<> &B, uint32_t K, llvm::Value *X) {
+static llvm::Value *mulhi(llvm::IRBuilderBase &B, uint32_t K, llvm::Value *X) {
   llvm::Value *P = B.CreateMul(B.CreateZExt(X, B.getInt64Ty()), B.getInt64(K));
   return B.CreateTrunc(B.CreateLShr(P, 32), B.getInt32Ty());
 }
 
-static llvm::Value *uniform(llvm::IRBuilder<> &B, llvm::Value *X) {
+static llvm::Value *uniform(llvm::IRBuilderBase &B, llvm::Value *X) {
   llvm::Value *Neg = B.CreateICmpSLT(X, B.getInt32(0));
   llvm::Value *Folded = B.CreateSelect(Neg, B.CreateSub(B.CreateNeg(X), B.getInt32(1)), X);
   return B.CreateFMul(B.CreateSIToFP(Folded, B.getFloatTy()), llvm::ConstantFP::get(B.getFloatTy(), 4.6566127342e-10));
@@ -34,7 +34,7 @@ bool lowerRandom(LoweringContext &C, const ir::Op &Op) {
   const auto *O = ir::dyn_cast<ir::RandomOp>(&Op);
   if (!O)
     return false;
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   llvm::Value *Seed = C.get(O->seed()).Regs[0];
   Seed = isUnsigned(O->seed()->type().Elem.Scalar) ? B.CreateZExtOrTrunc(Seed, B.getInt64Ty())
                                                    : B.CreateSExtOrTrunc(Seed, B.getInt64Ty());

@@ -22,6 +22,8 @@
 #include "compiler/codegen/lower/LoweringContext.h"
 #include "compiler/codegen/lower/Lowerings.h"
 
+#include <algorithm>
+
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
@@ -30,7 +32,7 @@ namespace tessel::codegen {
 using Vals = std::vector<llvm::Value *>;
 
 static llvm::Value *shuffleXor(LoweringContext &C, llvm::Value *V, unsigned Mask) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   llvm::Type *T = V->getType();
   auto Shfl = [&](llvm::Value *I32) {
     return B.CreateCall(C.intrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_i32),
@@ -54,7 +56,7 @@ static llvm::Value *shuffleXor(LoweringContext &C, llvm::Value *V, unsigned Mask
 using Combine = std::function<Vals(const Vals &Left, const Vals &Right)>;
 
 static Combine builtinCombine(LoweringContext &C, const ir::ReduceOp &O) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   ScalarKind S = O.operand(0)->type().Elem.Scalar;
   bool Fp = isFloat(S), Uns = isUnsigned(S) || S == ScalarKind::I1;
   switch (O.reduceKind()) {
@@ -101,7 +103,7 @@ static Combine builtinCombine(LoweringContext &C, const ir::ReduceOp &O) {
 static std::vector<Tile> reduceTiles(LoweringContext &C, const std::vector<Tile> &Tiles,
                                      const std::vector<ElemType> &Types, unsigned Axis, const Combine &Fn,
                                      bool Commutative) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   const LinearLayout &L = Tiles[0].Layout;
   LinearLayout Out = sliceLayout(L, Axis);
   size_t N = Tiles.size();
@@ -179,11 +181,32 @@ static std::vector<Tile> reduceTiles(LoweringContext &C, const std::vector<Tile>
     C.barrier();
     for (unsigned R = 0; R < Out.numRegs(); ++R) {
       llvm::Value *First = B.CreateMul(C.linearIndex(Out, R), C.i32(Parts));
+      // The Parts partials of an output element are consecutive and start at
+      // a multiple of Parts elements of a 16-byte aligned base: read them in
+      // vectors of up to 16 bytes (what O3's SLP vectorizer made of the
+      // scalar loads), then combine them in warp order as before.
+      std::vector<std::vector<llvm::Value *>> Part(N);
+      for (size_t I = 0; I < N; ++I) {
+        llvm::Type *MemTy = C.memType(Types[I]);
+        uint64_t Sz = C.M.getDataLayout().getTypeAllocSize(MemTy);
+        unsigned Vec = static_cast<unsigned>(std::min<uint64_t>(Parts, std::max<uint64_t>(1, 16 / Sz)));
+        auto *VT = llvm::FixedVectorType::get(MemTy, Vec);
+        for (unsigned P = 0; P < Parts; P += Vec) {
+          llvm::Value *Ptr = Slot(I, P ? B.CreateAdd(First, C.i32(P)) : First);
+          if (Vec == 1) {
+            Part[I].push_back(B.CreateAlignedLoad(MemTy, Ptr, llvm::Align(Sz)));
+            continue;
+          }
+          llvm::Value *V = B.CreateAlignedLoad(VT, Ptr, llvm::Align(Vec * Sz));
+          for (unsigned K = 0; K < Vec; ++K)
+            Part[I].push_back(B.CreateExtractElement(V, C.i32(K)));
+        }
+      }
       Vals A;
       for (unsigned P = 0; P < Parts; ++P) {
         Vals In;
         for (size_t I = 0; I < N; ++I)
-          In.push_back(C.fromMem(B.CreateLoad(C.memType(Types[I]), Slot(I, B.CreateAdd(First, C.i32(P)))), Types[I]));
+          In.push_back(C.fromMem(Part[I][P], Types[I]));
         A = P ? Fn(A, In) : In;
       }
       Acc[R] = A;

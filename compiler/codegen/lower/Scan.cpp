@@ -23,7 +23,7 @@ bool lowerScan(LoweringContext &C, const ir::Op &Op) {
   const auto *O = ir::dyn_cast<ir::ScanOp>(&Op);
   if (!O)
     return false;
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   const auto &Shape = O->operand(0)->type().Shape;
   unsigned Axis = static_cast<unsigned>(O->axis());
   int64_t Len = Shape[Axis], Inner = 1, Numel = 1;

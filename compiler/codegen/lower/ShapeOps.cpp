@@ -70,7 +70,7 @@ static void lowerExpandDims(LoweringContext &C, const ir::ExpandDimsOp &O) {
 /// SourceIndex(result coordinate) (an element index into the scratch).
 static void gatherThroughShared(LoweringContext &C, const std::vector<const ir::Value *> &Srcs, const ir::Value *Res,
                                 const std::function<llvm::Value *(const std::vector<llvm::Value *> &)> &SourceIndex) {
-  llvm::IRBuilder<> &B = C.B;
+  llvm::IRBuilderBase &B = C.B;
   ElemType E = Res->type().Elem;
   int64_t Base = 0;
   for (const ir::Value *S : Srcs) {
