@@ -168,6 +168,7 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
   llvm::BasicBlock *Body = llvm::BasicBlock::Create(Ctx, "body", K);
   C.B.SetInsertPoint(Body);
   C.lowerBlock(F.body());
+  C.finishLoops();
   C.B.CreateRetVoid();
   llvm::IRBuilder<>(C.prologue()).CreateBr(Body);
   ABI.SharedBytes = static_cast<unsigned>(C.finishShared());

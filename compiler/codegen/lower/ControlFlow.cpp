@@ -33,17 +33,15 @@ struct CarriedPhis {
     for (size_t I = 0; I < Results.size(); ++I) {
       Tile T{Inits[I].Layout, {}};
       for (llvm::Value *V : Inits[I].Regs) {
-        llvm::PHINode *P = C.B.CreatePHI(V->getType(), 2);
-        P->addIncoming(V, Pred);
-        T.Regs.push_back(P);
+        T.Regs.push_back(C.loopPhi(V, Pred));
       }
       Tiles.push_back(std::move(T));
     }
   }
-  void addIncoming(const std::vector<Tile> &From, llvm::BasicBlock *Pred) {
+  void addIncoming(LoweringContext &C, const std::vector<Tile> &From, llvm::BasicBlock *Pred) {
     for (size_t I = 0; I < Tiles.size(); ++I)
       for (size_t R = 0; R < Tiles[I].Regs.size(); ++R)
-        llvm::cast<llvm::PHINode>(Tiles[I].Regs[R])->addIncoming(From[I].Regs[R], Pred);
+        C.closeLoopPhi(llvm::cast<llvm::PHINode>(Tiles[I].Regs[R]), From[I].Regs[R], Pred);
   }
 };
 } // namespace
@@ -79,8 +77,7 @@ static void lowerFor(LoweringContext &C, const ir::ForOp &O) {
   llvm::BasicBlock *Exit = llvm::BasicBlock::Create(C.Ctx, "for.exit", &C.Kernel);
   B.CreateBr(Header);
   B.SetInsertPoint(Header);
-  llvm::PHINode *Iv = B.CreatePHI(Lb->getType(), 2, "iv");
-  Iv->addIncoming(Lb, Pre);
+  llvm::PHINode *Iv = C.loopPhi(Lb, Pre, "iv");
   CarriedPhis Phis;
   std::vector<ir::Value *> Results(O.results().begin(), O.results().end());
   Phis.create(C, Results, Pre, Inits);
@@ -94,8 +91,8 @@ static void lowerFor(LoweringContext &C, const ir::ForOp &O) {
   llvm::Value *IvNext = B.CreateAdd(Iv, Step);
   llvm::BasicBlock *Latch = B.GetInsertBlock();
   B.CreateBr(Header);
-  Iv->addIncoming(IvNext, Latch);
-  Phis.addIncoming(Next, Latch);
+  C.closeLoopPhi(Iv, IvNext, Latch);
+  Phis.addIncoming(C, Next, Latch);
   B.SetInsertPoint(Exit);
   for (unsigned I = 0; I < O.numResults(); ++I)
     C.set(O.result(I), Phis.Tiles[I]);
@@ -132,7 +129,7 @@ static void lowerWhile(LoweringContext &C, const ir::WhileOp &O) {
   std::vector<Tile> Next = yieldedTiles(C, *O.after(), 0, Phis.Tiles);
   llvm::BasicBlock *Latch = B.GetInsertBlock();
   B.CreateBr(Before);
-  Phis.addIncoming(Next, Latch);
+  Phis.addIncoming(C, Next, Latch);
   B.SetInsertPoint(Exit);
   for (unsigned I = 0; I < O.numResults() && I < Forwarded.size(); ++I)
     C.set(O.result(I), Forwarded[I]);

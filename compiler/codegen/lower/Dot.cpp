@@ -95,13 +95,10 @@ bool lowerDot(LoweringContext &C, const ir::Op &Op) {
   }
   B.CreateBr(Loop);
   B.SetInsertPoint(Loop);
-  llvm::PHINode *Kv = B.CreatePHI(B.getInt32Ty(), 2, "k");
-  Kv->addIncoming(C.i32(0), Pre);
+  llvm::PHINode *Kv = C.loopPhi(C.i32(0), Pre, "k");
   std::vector<llvm::PHINode *> AccPhi;
-  for (unsigned R = 0; R < L.numRegs(); ++R) {
-    AccPhi.push_back(B.CreatePHI(AccTy, 2));
-    AccPhi.back()->addIncoming(Acc.Regs[R], Pre);
-  }
+  for (unsigned R = 0; R < L.numRegs(); ++R)
+    AccPhi.push_back(C.loopPhi(Acc.Regs[R], Pre));
   std::map<llvm::Value *, llvm::Value *> AVals, BVals;
   auto LoadA = [&](llvm::Value *Base) {
     auto [It, New] = AVals.try_emplace(Base);
@@ -126,9 +123,9 @@ bool lowerDot(LoweringContext &C, const ir::Op &Op) {
     Out.Regs.push_back(V);
   }
   llvm::Value *KNext = B.CreateAdd(Kv, C.i32(1));
-  Kv->addIncoming(KNext, Loop);
+  C.closeLoopPhi(Kv, KNext, Loop);
   for (unsigned R = 0; R < L.numRegs(); ++R)
-    AccPhi[R]->addIncoming(Out.Regs[R], Loop);
+    C.closeLoopPhi(AccPhi[R], Out.Regs[R], Loop);
   B.CreateCondBr(B.CreateICmpULT(KNext, C.i32(K)), Loop, Exit);
   B.SetInsertPoint(Exit);
   C.closeShared(ABuf);

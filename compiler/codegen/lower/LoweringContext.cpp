@@ -137,6 +137,39 @@ llvm::Value *LoweringContext::fromMem(llvm::Value *V, ElemType E) {
 Tile LoweringContext::scalarTile(llvm::Value *V) const { return Tile{scalarLayout(Opts.NumWarps), {V}}; }
 
 //===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+llvm::PHINode *LoweringContext::loopPhi(llvm::Value *Init, llvm::BasicBlock *Pre, const llvm::Twine &Name) {
+  llvm::Type *T = Init->getType();
+  llvm::Function *&F = StandIns[T];
+  if (!F)
+    F = llvm::Function::Create(llvm::FunctionType::get(B.getVoidTy(), {T}, false), llvm::GlobalValue::ExternalLinkage,
+                               "tessel.loop.standin", M);
+  llvm::PHINode *P = B.CreatePHI(T, 2, Name);
+  P->addIncoming(Init, Pre);
+  // No fold can see through an argument, so a fold over the phi is one that
+  // holds for whatever the loop carries. One stand-in per type serves every
+  // phi: an operation on two phis is never threaded over either (without a
+  // dominator tree, instsimplify does so only when the other operand is
+  // defined in the entry block).
+  P->addIncoming(F->getArg(0), P->getParent());
+  return P;
+}
+
+void LoweringContext::closeLoopPhi(llvm::PHINode *P, llvm::Value *Next, llvm::BasicBlock *Latch) {
+  P->setIncomingValue(1, Next);
+  P->setIncomingBlock(1, Latch);
+}
+
+void LoweringContext::finishLoops() {
+  for (auto &[T, F] : StandIns)
+    if (F->getArg(0)->use_empty())
+      F->eraseFromParent();
+  StandIns.clear();
+}
+
+//===----------------------------------------------------------------------===//
 // Threads and coordinates
 //===----------------------------------------------------------------------===//
 

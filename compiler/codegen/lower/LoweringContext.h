@@ -84,6 +84,19 @@ public:
   llvm::IRBuilder<llvm::InstSimplifyFolder> B;
   std::vector<Problem> Problems;
 
+  // Loops.
+  /// A loop-carried phi at B's insertion point (the loop header): Init from
+  /// Pre, and until closeLoopPhi an opaque stand-in for the value from the
+  /// latch. instsimplify threads an operation over a phi's incoming values,
+  /// so over a phi that had only its initial value `k * BLOCK_K` in the
+  /// body would fold to the first iteration's 0 (every stage read as stage 0).
+  llvm::PHINode *loopPhi(llvm::Value *Init, llvm::BasicBlock *Pre, const llvm::Twine &Name = "");
+  /// Gives P (from loopPhi) its value from the latch.
+  void closeLoopPhi(llvm::PHINode *P, llvm::Value *Next, llvm::BasicBlock *Latch);
+  /// Removes the stand-ins' declarations once every loop is closed; one
+  /// still in use (a tessel bug) stays, and the module verifier rejects it.
+  void finishLoops();
+
   // Values.
   /// The tile of V; poison in V's wanted layout when V was never lowered
   /// (after a reported problem).
@@ -203,6 +216,9 @@ private:
   std::map<std::string, std::vector<llvm::Value *>> ThreadCoords;
   llvm::BasicBlock *Prologue = nullptr;
   llvm::Value *Tid = nullptr, *Lane = nullptr, *Warp = nullptr;
+  /// loopPhi's stand-ins: the parameter of a declaration made per type (an
+  /// argument needs its function: value tracking reads its attributes).
+  std::map<llvm::Type *, llvm::Function *> StandIns;
   llvm::GlobalVariable *Smem = nullptr;
   SharedMemoryPlanner Planner;
   /// Placeholder base of each buffer, by id.

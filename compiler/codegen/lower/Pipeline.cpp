@@ -218,11 +218,7 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   llvm::BasicBlock *Exit = llvm::BasicBlock::Create(C.Ctx, "pipelined.exit", &C.Kernel);
   B.CreateBr(Header);
   B.SetInsertPoint(Header);
-  auto Phi = [&](llvm::Value *Init) {
-    llvm::PHINode *P = B.CreatePHI(Init->getType(), 2);
-    P->addIncoming(Init, Pre);
-    return P;
-  };
+  auto Phi = [&](llvm::Value *Init) { return C.loopPhi(Init, Pre); };
   auto Phis = [&](const std::vector<Tile> &From) {
     std::vector<Tile> Out;
     for (const Tile &T : From) {
@@ -268,13 +264,13 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   auto Incoming = [&](std::vector<Tile> &To, const std::vector<Tile> &From) {
     for (size_t I = 0; I < To.size(); ++I)
       for (size_t R = 0; R < To[I].Regs.size(); ++R)
-        llvm::cast<llvm::PHINode>(To[I].Regs[R])->addIncoming(From[I].Regs[R], Latch);
+        C.closeLoopPhi(llvm::cast<llvm::PHINode>(To[I].Regs[R]), From[I].Regs[R], Latch);
   };
-  Iv->addIncoming(IvNext, Latch);
+  C.closeLoopPhi(Iv, IvNext, Latch);
   Incoming(Carried, Next);
-  IvAhead->addIncoming(IvAheadNext, Latch);
+  C.closeLoopPhi(IvAhead, IvAheadNext, Latch);
   Incoming(StateAhead, StateNext);
-  Slot->addIncoming(SlotNext, Latch);
+  C.closeLoopPhi(Slot, SlotNext, Latch);
 
   B.SetInsertPoint(Exit);
   waitGroups(C, 0);

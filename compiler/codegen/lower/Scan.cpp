@@ -66,8 +66,7 @@ bool lowerScan(LoweringContext &C, const ir::Op &Op) {
   llvm::BasicBlock *Done = llvm::BasicBlock::Create(C.Ctx, "scan.done", &C.Kernel);
   B.CreateBr(RowHead);
   B.SetInsertPoint(RowHead);
-  llvm::PHINode *Row = B.CreatePHI(B.getInt32Ty(), 2, "row");
-  Row->addIncoming(C.threadId(), Pre);
+  llvm::PHINode *Row = C.loopPhi(C.threadId(), Pre, "row");
   B.CreateCondBr(B.CreateICmpULT(Row, C.i32(Rows)), RowBody, Done);
 
   B.SetInsertPoint(RowBody);
@@ -82,13 +81,10 @@ bool lowerScan(LoweringContext &C, const ir::Op &Op) {
   B.CreateBr(ElemHead);
 
   B.SetInsertPoint(ElemHead);
-  llvm::PHINode *Step = B.CreatePHI(B.getInt32Ty(), 2, "step");
-  Step->addIncoming(C.i32(1), RowBody);
+  llvm::PHINode *Step = C.loopPhi(C.i32(1), RowBody, "step");
   std::vector<llvm::PHINode *> Acc;
-  for (size_t I = 0; I < N; ++I) {
-    Acc.push_back(B.CreatePHI(Init[I]->getType(), 2));
-    Acc.back()->addIncoming(Init[I], RowBody);
-  }
+  for (size_t I = 0; I < N; ++I)
+    Acc.push_back(C.loopPhi(Init[I], RowBody));
   B.CreateCondBr(B.CreateICmpULT(Step, C.i32(Len)), ElemBody, RowNext);
 
   B.SetInsertPoint(ElemBody);
@@ -116,13 +112,13 @@ bool lowerScan(LoweringContext &C, const ir::Op &Op) {
   for (size_t I = 0; I < N && I < Next.size(); ++I)
     B.CreateStore(C.toMem(Next[I], Types[I]), Slot(I, Index(J)));
   llvm::BasicBlock *ElemEnd = B.GetInsertBlock();
-  Step->addIncoming(B.CreateAdd(Step, C.i32(1)), ElemEnd);
+  C.closeLoopPhi(Step, B.CreateAdd(Step, C.i32(1)), ElemEnd);
   for (size_t I = 0; I < N; ++I)
-    Acc[I]->addIncoming(I < Next.size() ? Next[I] : static_cast<llvm::Value *>(Acc[I]), ElemEnd);
+    C.closeLoopPhi(Acc[I], I < Next.size() ? Next[I] : static_cast<llvm::Value *>(Acc[I]), ElemEnd);
   B.CreateBr(ElemHead);
 
   B.SetInsertPoint(RowNext);
-  Row->addIncoming(B.CreateAdd(Row, C.i32(Threads)), RowNext);
+  C.closeLoopPhi(Row, B.CreateAdd(Row, C.i32(Threads)), RowNext);
   B.CreateBr(RowHead);
 
   B.SetInsertPoint(Done);

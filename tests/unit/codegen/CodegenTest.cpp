@@ -129,6 +129,34 @@ def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
   EXPECT_GE(countMatches(C.Ptx, R"(cvt\.rn\.f16\.f32)"), 1) << C.Ptx;
 }
 
+// The lowering's builder simplifies as it builds, and instsimplify threads
+// an operation over a phi's incoming values. While a loop body is built, its
+// phis must not look like they hold only their initial value: `i * BLOCK`
+// would fold to 0 and `i == 0` to true, and every iteration would read the
+// first block (tensor-core matmuls read stage 0 on every iteration this way).
+TEST(Codegen, LoopBodyIsBuiltForEveryIterationNotTheFirst) {
+  const char *Src = R"(
+@triton.jit
+def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for i in range(0, n):
+        x = tl.load(x_ptr + i * BLOCK + offs)
+        acc += tl.where(i == 0, x * 2.0, x)
+    tl.store(out_ptr + offs, acc)
+)";
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.Constexprs["BLOCK"] = PyValue::integer(256);
+  R.ArgTypes = {
+      {"x_ptr", ptrTo(ScalarKind::FP32)}, {"out_ptr", ptrTo(ScalarKind::FP32)}, {"n", ElemType{ScalarKind::I32}}};
+  Compiled C = compileSnippet(Src, R);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_EQ(countMatches(C.Llvm, R"(= mul i32 %iv, 256)"), 1) << C.Llvm;
+  EXPECT_EQ(countMatches(C.Llvm, R"(= icmp eq i32 %iv, 0)"), 1) << C.Llvm;
+  EXPECT_EQ(countMatches(C.Llvm, R"(tessel\.loop\.standin)"), 0) << C.Llvm;
+}
+
 TEST(Codegen, AtomicsCarrySemanticAndScope) {
   const char *Src = R"(
 @triton.jit
