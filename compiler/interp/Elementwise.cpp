@@ -166,6 +166,7 @@ void evalBinary(const ir::Op &O, const Tile &L, const Tile &R, Tile &Out) {
   case OpKind::Mul:
     return floatBinary(L, R, Out, K, [](double A, double B) { return A * B; });
   case OpKind::Div:
+  case OpKind::DivRn:
     return floatBinary(L, R, Out, K, [](double A, double B) { return A / B; });
   case OpKind::Mod:
     return floatBinary(L, R, Out, K, [](double A, double B) { return std::fmod(A, B); });

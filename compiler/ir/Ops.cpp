@@ -43,6 +43,8 @@ std::string_view opName(OpKind K) {
     return "mul";
   case OpKind::Div:
     return "div";
+  case OpKind::DivRn:
+    return "div_rn";
   case OpKind::FloorDiv:
     return "floordiv";
   case OpKind::Mod:

@@ -73,7 +73,8 @@ enum class OpKind {
   Add,
   Sub,
   Mul,
-  Div,      ///< float division (Triton's `/` casts ints to float first)
+  Div,      ///< float division (Triton's `/` casts ints to float first); fp32 on the GPU: `div.full.f32`
+  DivRn,    ///< fp32 division rounded to nearest (`tl.math.div_rn`, Triton's `tt.precise_divf`)
   FloorDiv, ///< integer division truncating toward zero (Triton's `//`, like C)
   Mod,      ///< remainder with the sign of the dividend, ints and floats (`%`, like C / fmod)
   And,

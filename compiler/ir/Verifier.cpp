@@ -335,6 +335,7 @@ private:
     }
     switch (O.kind()) {
     case OpKind::Div:
+    case OpKind::DivRn:
       if (!isFloatVal(V))
         error(O, "operands must be floats, got " + typeString(V->type()));
       return;

@@ -174,15 +174,25 @@ static Value fdiv(BuiltinCall &B) {
   return Out;
 }
 
-/// div_rn: `_check_dtype(dtypes=["fp32"])`, then a promoted division.
+/// div_rn: `_check_dtype(dtypes=["fp32"])`, binary_op_type_legalization (both
+/// fp32 already: a broadcast), then `create_precise_divf` (correctly rounded,
+/// where `/` is `div.full.f32` on the GPU).
 static Value divRn(BuiltinCall &B) {
   if (!checkDtypes(B, B.value("x"), {ScalarKind::FP32}) || !checkDtypes(B, B.value("y"), {ScalarKind::FP32}))
     return Value::poison();
-  Value Out = B.C.binaryOp(ast::BinOpKind::Div, mathOperand(B, "x"), mathOperand(B, "y"), B.range());
-  if (Out.isTensor()) {
-    Out.Facts = IndexFacts{};
-    Out.Facts.resize(Out.Type.Shape.size());
+  Value X = mathOperand(B, "x"), Y = mathOperand(B, "y");
+  if (!X.isTensor() || !Y.isTensor())
+    return Value::poison();
+  auto Shape = broadcastShapes(X.Type.Shape, Y.Type.Shape);
+  if (!Shape) {
+    B.error(ProblemKind::ShapeMismatch, Shape.Error);
+    return Value::poison();
   }
+  Value Out = Value::tensor(TileType{ElemType{ScalarKind::FP32}, *Shape.Result});
+  Out.Facts.resize(Out.Type.Shape.size());
+  if (B.ir())
+    Out.IR = B.ir()->binary(B.range(), ir::OpKind::DivRn, B.C.lowerAs(X, Out.Type, B.rangeOf("x")),
+                            B.C.lowerAs(Y, Out.Type, B.rangeOf("y")));
   return Out;
 }
 

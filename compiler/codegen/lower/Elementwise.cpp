@@ -19,6 +19,7 @@
 
 #include "compiler/numerics/FloatFormats.h"
 
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
@@ -80,6 +81,17 @@ static llvm::Value *binaryOp(LoweringContext &C, const ir::Op &O, llvm::Value *A
   case K::Mul:
     return Fp ? B.CreateFMul(A, Bv) : B.CreateMul(A, Bv);
   case K::Div:
+    // Triton's FDivOpConversion: fp32 through div.full.f32 (at most 2 ulp, a
+    // few instructions) rather than the IEEE division's subroutine; fp64 and
+    // the rest as LLVM's fdiv (div.rn). LLVM 19 has no intrinsic for it and
+    // selects it only under a process-wide option, hence the asm.
+    if (A->getType()->isFloatTy()) {
+      auto *FT = llvm::FunctionType::get(B.getFloatTy(), {B.getFloatTy(), B.getFloatTy()}, false);
+      return B.CreateCall(llvm::InlineAsm::get(FT, "div.full.f32 $0, $1, $2;", "=f,f,f", /*hasSideEffects=*/false),
+                          {A, Bv});
+    }
+    return B.CreateFDiv(A, Bv);
+  case K::DivRn:
     return B.CreateFDiv(A, Bv);
   case K::FloorDiv:
     return Uns ? B.CreateUDiv(A, Bv) : B.CreateSDiv(A, Bv);

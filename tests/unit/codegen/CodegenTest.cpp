@@ -157,6 +157,35 @@ def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
   EXPECT_EQ(countMatches(C.Llvm, R"(tessel\.loop\.standin)"), 0) << C.Llvm;
 }
 
+// Triton's FDivOpConversion: fp32 `/` is div.full.f32, fp64 `/` div.rn.f64;
+// tl.math.div_rn is the precise division (tt.precise_divf: div.rn.f32).
+TEST(Codegen, DivisionRoundsAsTriton) {
+  const char *Src = R"(
+@triton.jit
+def k(x_ptr, d_ptr, out_ptr, rn_ptr, out64_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    d = tl.load(d_ptr + offs)
+    tl.store(out_ptr + offs, x / d)
+    tl.store(rn_ptr + offs, tl.math.div_rn(x, d))
+    tl.store(out64_ptr + offs, x.to(tl.float64) / d.to(tl.float64))
+)";
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.Constexprs["BLOCK"] = PyValue::integer(128);
+  R.ArgTypes = {{"x_ptr", ptrTo(ScalarKind::FP32)},
+                {"d_ptr", ptrTo(ScalarKind::FP32)},
+                {"out_ptr", ptrTo(ScalarKind::FP32)},
+                {"rn_ptr", ptrTo(ScalarKind::FP32)},
+                {"out64_ptr", ptrTo(ScalarKind::FP64)}};
+  Compiled C = compileSnippet(Src, R);
+  ASSERT_EQ(C.Error, "");
+  // One element per thread (128 lanes, 4 warps): one of each.
+  EXPECT_EQ(countMatches(C.Ptx, R"(div\.full\.f32)"), 1) << C.Ptx;
+  EXPECT_EQ(countMatches(C.Ptx, R"(div\.rn\.f32)"), 1) << C.Ptx;
+  EXPECT_EQ(countMatches(C.Ptx, R"(div\.rn\.f64)"), 1) << C.Ptx;
+}
+
 TEST(Codegen, AtomicsCarrySemanticAndScope) {
   const char *Src = R"(
 @triton.jit
