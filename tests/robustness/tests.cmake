@@ -5,5 +5,6 @@ target_link_libraries(robustness PRIVATE tessel_diagnostics Threads::Threads)
 target_compile_options(robustness PRIVATE ${TESSEL_WARNINGS})
 add_test(NAME robustness.mutated_samples COMMAND robustness ${PROJECT_SOURCE_DIR}/samples --limit-ms=2000
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-set_tests_properties(robustness.mutated_samples PROPERTIES TIMEOUT 600)
+# The longest test after the editor's tools: started early (COST) so that it does not end the run alone.
+set_tests_properties(robustness.mutated_samples PROPERTIES TIMEOUT 600 COST 50000)
 add_test(NAME robustness.cli_bad_inputs COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_bad_inputs.sh $<TARGET_FILE:tessel>)

