@@ -219,7 +219,8 @@ void *NodeArena::allocate(size_t Size, size_t Align) {
 }
 
 void Module::keep(std::shared_ptr<const NodeArena> A) {
-  if (!A || A == Nodes)
+  // Consecutive statements mostly share an arena: the last one kept first.
+  if (!A || A == Nodes || (!Kept.empty() && Kept.back() == A))
     return;
   for (const auto &K : Kept)
     if (K == A)

@@ -463,7 +463,19 @@ std::shared_ptr<const ParsedFile> ParsedFile::reparse(const ParsedFile &Old, con
   // reused; the rest are parsed again, consecutive ones as one run.
   std::vector<uint32_t> Starts = startsAfterEdit(Old.Pieces, Old.text().text().size(), S, *Window);
   uint32_t TextEnd = static_cast<uint32_t>(S.size());
-  auto IsBoundary = [&](uint32_t At) { return At == TextEnd || std::binary_search(Starts.begin(), Starts.end(), At); };
+  // The index of the start at At, or of the text's end; none when At is
+  // neither. An old piece mostly ends where the next start is, so that one
+  // is tried before a search.
+  auto StartAt = [&](size_t After, uint32_t At) -> std::optional<size_t> {
+    if (At == TextEnd)
+      return Starts.size();
+    if (After + 1 < Starts.size() && Starts[After + 1] == At)
+      return After + 1;
+    auto It = std::lower_bound(Starts.begin(), Starts.end(), At);
+    if (It == Starts.end() || *It != At)
+      return std::nullopt;
+    return static_cast<size_t>(It - Starts.begin());
+  };
   struct Step {
     size_t Old = SIZE_MAX; ///< reuse this old piece, moved by Delta bytes
     int64_t Delta = 0;
@@ -476,9 +488,10 @@ std::shared_ptr<const ParsedFile> ParsedFile::reparse(const ParsedFile &Old, con
     uint32_t At = Starts[K];
     while (M < Map.size() && Map[M].Begin < At)
       ++M;
-    if (M < Map.size() && Map[M].Begin == At && IsBoundary(Map[M].End)) {
+    std::optional<size_t> Next;
+    if (M < Map.size() && Map[M].Begin == At && (Next = StartAt(K, Map[M].End))) {
       Plan.push_back({Map[M].Old, int64_t(Map[M].Begin) - int64_t(Old.Pieces[Map[M].Old].Range.Begin), 0, 0});
-      K = static_cast<size_t>(std::lower_bound(Starts.begin(), Starts.end(), Map[M].End) - Starts.begin());
+      K = *Next;
       continue;
     }
     if (Plan.empty() || Plan.back().Old != SIZE_MAX)
@@ -498,11 +511,16 @@ std::shared_ptr<const ParsedFile> ParsedFile::reparse(const ParsedFile &Old, con
   F->SamePrefix = Window->Prefix;
   F->SameSuffix = Window->Suffix;
   ast::Module &Mod = *F->Module;
+  // The pieces parsed here get an arena apart from the copies: a later
+  // version that shares such a piece (an edit further down) keeps only its
+  // nodes alive, not this version's copy of the rest of the file.
+  ast::Module Parsed;
   std::vector<PieceAst> Pieces;
   for (const Step &St : Plan) {
     if (St.Old == SIZE_MAX) {
       size_t End = St.First + St.Count;
-      parseRun(*F->Text, Starts.data() + St.First, St.Count, End < Starts.size() ? Starts[End] : TextEnd, Mod, Pieces);
+      parseRun(*F->Text, Starts.data() + St.First, St.Count, End < Starts.size() ? Starts[End] : TextEnd, Parsed,
+               Pieces);
       continue;
     }
     const Piece &OldP = Old.Pieces[St.Old];
