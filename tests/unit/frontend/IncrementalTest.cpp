@@ -392,6 +392,11 @@ TEST(Reparse, SharesTheStatementsAboveTheEdit) {
   for (size_t I = 5; I < 10; ++I)
     EXPECT_NE(New->module().Body[I], Old->module().Body[I]) << "statement " << I;
   EXPECT_EQ(New->module().Body[9]->Range.Begin, Old->module().Body[9]->Range.Begin + 4);
+  // The piece parsed again has an arena apart from the copies below it: a
+  // version that shares it keeps only its nodes.
+  ASSERT_EQ(New->pieces().size(), 10u);
+  EXPECT_NE(New->pieces()[5].Arena, New->pieces()[6].Arena);
+  EXPECT_EQ(New->pieces()[6].Arena, New->pieces()[9].Arena);
   EXPECT_EQ(fingerprint(New->module()), fingerprint(parseText(New->text().text())->module()));
   Old.reset(); // the shared statements outlive the file that built them
   EXPECT_EQ(dump(New->module().Body[0]), dump(parseText(Kernel)->module().Body[0]));
