@@ -4,7 +4,9 @@
 /// the threads of bench_lsp_replay: one character typed into a kernel in the
 /// middle of the 50-kernel file (the replay's edit), then each phase of the
 /// server's front-end tier on the edited version: applying the edit to the
-/// document, the incremental reparse, the check from scratch and the check
+/// document, the incremental reparse (and how the two versions differ, from
+/// the edits and by comparing the texts; the launch directives as a scan of
+/// the whole text found them), the check from scratch and the check
 /// that reuses the previous version's analysis, and the conversion of the
 /// findings to a publishDiagnostics message; then all of it in sequence.
 ///
@@ -15,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/Discovery.h"
 #include "compiler/frontend/HostLaunches.h"
+#include "compiler/frontend/LaunchSpec.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/sema/KernelReuse.h"
 #include "compiler/sema/Specializations.h"
@@ -41,7 +44,7 @@ struct Keystroke {
   lsp::Workspace W;
   lsp::DocumentUpdate Open, Typed;
   lsp::DocumentEdit Edit;
-  std::shared_ptr<const ParsedFile> OldParse, NewParse;
+  std::shared_ptr<const ParsedFile> OldParse, NewParse, FreshParse;
   diag::FileReport OldReport;
 
   Keystroke() {
@@ -67,6 +70,7 @@ struct Keystroke {
     OldParse = ParsedFile::parse(Open.Snapshot.Text);
     OldReport = diag::checkFile(OldParse);
     NewParse = ParsedFile::reparse(*OldParse, Typed.Edits, Typed.Snapshot.Text);
+    FreshParse = ParsedFile::parse(Typed.Snapshot.Text);
   }
 };
 
@@ -94,6 +98,31 @@ void reparse(benchmark::State &State) {
     auto P = ParsedFile::reparse(*K.OldParse, K.Typed.Edits, K.Typed.Snapshot.Text);
     benchmark::DoNotOptimize(P.get());
   }
+}
+
+/// Part of the reusing check: the pieces that changed, from the edits the
+/// reparse recorded (the server's case).
+void diffFromEdits(benchmark::State &State) {
+  Keystroke &K = keystroke();
+  for (auto _ : State)
+    benchmark::DoNotOptimize(ParsedFile::diff(*K.OldParse, *K.NewParse).Leading);
+}
+
+/// The same between versions parsed apart: the texts are compared (what
+/// every keystroke did before the reparse recorded its edits).
+void diffComparingTexts(benchmark::State &State) {
+  Keystroke &K = keystroke();
+  for (auto _ : State)
+    benchmark::DoNotOptimize(ParsedFile::diff(*K.OldParse, *K.FreshParse).Leading);
+}
+
+/// One scan of the whole text for `# tessel: launch` directives, which the
+/// check and the prover's cache made several times per keystroke before the
+/// parsed file kept them per piece.
+void directiveScan(benchmark::State &State) {
+  Keystroke &K = keystroke();
+  for (auto _ : State)
+    benchmark::DoNotOptimize(launch::findLaunchDirectives(K.NewParse->text().text()).size());
 }
 
 /// Part of either check: finding the kernels, configs and launch sites.
@@ -204,6 +233,9 @@ void wholeKeystroke(benchmark::State &State) {
 // Process CPU time: the front end parses and checks on helper threads too.
 BENCHMARK(applyEdit)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 BENCHMARK(reparse)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+BENCHMARK(diffFromEdits)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+BENCHMARK(diffComparingTexts)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+BENCHMARK(directiveScan)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 BENCHMARK(discoverModule)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 BENCHMARK(hostLaunches)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 BENCHMARK(kernelInputsAll)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();

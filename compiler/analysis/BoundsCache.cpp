@@ -78,7 +78,7 @@ bool rebase(const sema::Rebaser &Move, KernelBounds &K) {
 FileProofs::FileProofs(const sema::FileAnalysis &FA, const ProverOptions &Opts) : FA(FA), Opts(Opts) {
   if (!FA.File)
     return;
-  Found = launch::findLaunchDirectives(FA.File->text().text());
+  Found = FA.File->launchDirectives();
   Directives = directivesText(*FA.File, Found);
   // The uncalled wrappers' launches (computed once per host code's text)
   // are part of each kernel's key: a wrapper's edit re-proves its kernel.
@@ -170,8 +170,7 @@ std::vector<KernelBounds> proveFileCached(const sema::FileAnalysis &FA, const Pr
   // same directives (every kernel's key includes them).
   std::unordered_map<std::string_view, std::pair<const sema::KernelRecord *, const KernelBounds *>> Before;
   if (Previous && PreviousBounds && Previous->File &&
-      directivesText(*Previous->File, launch::findLaunchDirectives(Previous->File->text().text())) ==
-          Proofs.directives()) {
+      directivesText(*Previous->File, Previous->File->launchDirectives()) == Proofs.directives()) {
     Before.reserve(Previous->Records.size());
     for (const sema::KernelRecord &R : Previous->Records)
       Before[R.Kernel].first = &R;

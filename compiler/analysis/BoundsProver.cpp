@@ -1620,7 +1620,7 @@ KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::st
 
 std::vector<KernelBounds> proveFile(const ParsedFile &File, const ModuleInfo &Info, const ProverOptions &Opts) {
   std::vector<KernelBounds> Out;
-  std::vector<launch::LaunchDirective> Directives = launch::findLaunchDirectives(File.text().text());
+  const std::vector<launch::LaunchDirective> &Directives = File.launchDirectives();
   std::map<std::string, HostLaunch> Host = firstHostLaunches(File, Info);
   std::map<std::string, SymbolicLaunch> Wrappers = symbolicHostLaunches(File, Info);
   FileLaunches Shared{&Directives, &Host, &Wrappers};

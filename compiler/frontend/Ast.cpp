@@ -207,7 +207,7 @@ void *NodeArena::allocate(size_t Size, size_t Align) {
     // stays under malloc's mmap threshold (a fresh mapping per block would
     // fault in every page).
     Capacity = std::max(Size + Align, std::min<size_t>(std::max<size_t>(8u << 10, Capacity * 2), 64u << 10));
-    Blocks.push_back(std::make_unique<std::byte[]>(Capacity));
+    Blocks.push_back(std::make_unique_for_overwrite<std::byte[]>(Capacity));
     Used = 0;
     At = 0;
     size_t Mis = reinterpret_cast<uintptr_t>(Blocks.back().get()) % Align;
@@ -219,7 +219,8 @@ void *NodeArena::allocate(size_t Size, size_t Align) {
 }
 
 void Module::keep(std::shared_ptr<const NodeArena> A) {
-  if (!A || A == Nodes)
+  // Consecutive statements mostly share an arena: the last one kept first.
+  if (!A || A == Nodes || (!Kept.empty() && Kept.back() == A))
     return;
   for (const auto &K : Kept)
     if (K == A)

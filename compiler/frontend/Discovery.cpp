@@ -843,7 +843,14 @@ class Mover {
 public:
   Mover(const ParsedFile &From, const ParsedFile &To, SourceRange ChangedPiece, uint32_t ChangedBody, int64_t By)
       : Pieces(From.pieces()), Old(From.module().Body), New(To.module().Body), Changed(ChangedPiece),
-        BodyBegin(ChangedBody), Shift(By) {}
+        BodyBegin(ChangedBody), Shift(By) {
+    // The pieces' starts side by side: searched once per moved node, they
+    // stay in cache, where the piece table (a tenth of a megabyte per 1,000
+    // pieces) does not.
+    PieceBegins.reserve(Pieces.size());
+    for (const ParsedFile::Piece &P : Pieces)
+      PieceBegins.push_back(P.Range.Begin);
+  }
 
   bool move(SourceRange &R) const {
     if (R.End <= Changed.Begin || (R.Begin >= Changed.Begin && R.End <= BodyBegin))
@@ -874,12 +881,13 @@ public:
     // statements: a binary search over those was a tenth of a keystroke),
     // then its statement; both versions number their statements alike.
     uint32_t At = N->Range.Begin;
-    auto P = std::upper_bound(Pieces.begin(), Pieces.end(), At,
-                              [](uint32_t Offset, const ParsedFile::Piece &Q) { return Offset < Q.Range.Begin; });
-    if (P == Pieces.begin() || std::prev(P)->NumStmts == 0)
+    auto After = std::upper_bound(PieceBegins.begin(), PieceBegins.end(), At);
+    if (After == PieceBegins.begin())
       return nullptr;
-    --P;
-    size_t I = P->FirstStmt, End = P->FirstStmt + P->NumStmts;
+    const ParsedFile::Piece &P = Pieces[static_cast<size_t>(After - PieceBegins.begin()) - 1];
+    if (P.NumStmts == 0)
+      return nullptr;
+    size_t I = P.FirstStmt, End = P.FirstStmt + P.NumStmts;
     while (I + 1 < End && Old[I + 1]->Range.Begin <= At) // `a = 1; b = 2`: the last one starting by N
       ++I;
     const Stmt *OldTop = Old[I], *NewTop = New[I];
@@ -914,6 +922,7 @@ public:
 
 private:
   const std::vector<ParsedFile::Piece> &Pieces;
+  std::vector<uint32_t> PieceBegins;
   const Block &Old, &New;
   SourceRange Changed;
   uint32_t BodyBegin;
@@ -951,8 +960,19 @@ std::optional<ModuleInfo> rediscover(const ParsedFile &Old, const ModuleInfo &In
   auto Move = [&](SourceRange &R) { Ok = Ok && M.move(R); };
   for (auto &[Name, Def] : Out.Functions)
     Ok = Ok && (Def = M.node(Def));
+  // A @jit function's def is mostly the function of its name, moved just
+  // above: both maps are in name order, so one pass finds it.
+  auto OldFn = Info.Functions.begin();
+  auto NewFn = Out.Functions.begin();
   for (auto &[Name, Fn] : Out.Jit) {
-    Ok = Ok && (Fn.Def = M.node(Fn.Def));
+    while (OldFn != Info.Functions.end() && OldFn->first < Name) {
+      ++OldFn;
+      ++NewFn;
+    }
+    if (Fn.Def && OldFn != Info.Functions.end() && OldFn->first == Name && OldFn->second == Fn.Def)
+      Fn.Def = NewFn->second;
+    else
+      Ok = Ok && (Fn.Def = M.node(Fn.Def));
     for (AutotuneConfig &C : Fn.Configs)
       Move(C.Range);
     for (LaunchSite &L : Fn.Launches) {

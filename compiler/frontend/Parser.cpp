@@ -7,7 +7,9 @@
 /// parses its run with tree-sitter's included ranges, so byte offsets stay
 /// those of the whole file, and converts it into its own node arena.
 /// reparse() maps the old pieces through the edits and parses only the new
-/// pieces that no old one matches.
+/// pieces that no old one matches; it finds the new piece starts by scanning
+/// only from the piece above the edit to the first old start past it, and
+/// records where the two texts may differ, for diff().
 ///
 /// A piece's AST is what parsing its text alone gives, so the result never
 /// depends on how pieces were grouped into runs (nor on the thread count).
@@ -28,6 +30,7 @@
 #include <tree_sitter/api.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -53,8 +56,19 @@ struct PieceAst {
   SourceRange Range;
   std::vector<ast::Stmt *> Stmts;
   std::vector<ast::SyntaxError> Errors;
+  std::vector<launch::LaunchDirective> Directives;
   std::shared_ptr<const ast::NodeArena> Arena;
 };
+
+/// The launch directives in R of Text, at file offsets.
+std::vector<launch::LaunchDirective> directivesIn(const SourceText &Text, SourceRange R) {
+  std::vector<launch::LaunchDirective> Found = launch::findLaunchDirectives(Text.slice(R));
+  for (launch::LaunchDirective &D : Found) {
+    D.Range = {D.Range.Begin + R.Begin, D.Range.End + R.Begin};
+    D.Body = {D.Body.Begin + R.Begin, D.Body.End + R.Begin};
+  }
+  return Found;
+}
 
 /// Three passes report errors; consumers want them once each, in order.
 void sortErrors(std::vector<ast::SyntaxError> &Errors) {
@@ -167,11 +181,9 @@ void parseAlone(const SourceText &Text, SourceRange R, ast::Module &Scratch, Pie
     recoverUnclosedLine(Text, R, *Line, Scratch, Out);
 }
 
-/// Parses the run of pieces starting at Starts[0..N) and ending at End in
-/// one go, and appends one PieceAst per piece to Out. Nodes go to Scratch's
-/// arena.
-void parseRun(const SourceText &Text, const uint32_t *Starts, size_t N, uint32_t End, ast::Module &Scratch,
-              std::vector<PieceAst> &Out) {
+/// The statements and errors of parseRun.
+void parseRunStatements(const SourceText &Text, const uint32_t *Starts, size_t N, uint32_t End, ast::Module &Scratch,
+                        std::vector<PieceAst> &Out) {
   auto PieceEnd = [&](size_t I) { return I + 1 < N ? Starts[I + 1] : End; };
   SourceRange Whole{Starts[0], End};
   if (N == 1) {
@@ -263,8 +275,20 @@ void parseRun(const SourceText &Text, const uint32_t *Starts, size_t N, uint32_t
     }
 }
 
-/// Appends Pieces to F's module and piece list.
-void appendPieces(std::vector<PieceAst> &Pieces, ast::Module &M, std::vector<ParsedFile::Piece> &Out) {
+/// Parses the run of pieces starting at Starts[0..N) and ending at End in
+/// one go, and appends one PieceAst per piece to Out, with its directives.
+/// Nodes go to Scratch's arena.
+void parseRun(const SourceText &Text, const uint32_t *Starts, size_t N, uint32_t End, ast::Module &Scratch,
+              std::vector<PieceAst> &Out) {
+  size_t Base = Out.size();
+  parseRunStatements(Text, Starts, N, End, Scratch, Out);
+  for (size_t I = Base; I < Out.size(); ++I)
+    Out[I].Directives = directivesIn(Text, Out[I].Range);
+}
+
+/// Appends Pieces to F's module, piece list and directives.
+void appendPieces(std::vector<PieceAst> &Pieces, ast::Module &M, std::vector<ParsedFile::Piece> &Out,
+                  std::vector<launch::LaunchDirective> &Directives) {
   for (PieceAst &A : Pieces) {
     ParsedFile::Piece P;
     P.Range = A.Range;
@@ -272,7 +296,9 @@ void appendPieces(std::vector<PieceAst> &Pieces, ast::Module &M, std::vector<Par
     P.NumStmts = A.Stmts.size();
     M.Body.insert(M.Body.end(), A.Stmts.begin(), A.Stmts.end());
     M.SyntaxErrors.insert(M.SyntaxErrors.end(), A.Errors.begin(), A.Errors.end());
+    Directives.insert(Directives.end(), A.Directives.begin(), A.Directives.end());
     P.Errors = std::move(A.Errors);
+    P.Directives = std::move(A.Directives);
     M.keep(A.Arena);
     P.Arena = std::move(A.Arena);
     Out.push_back(std::move(P));
@@ -287,7 +313,75 @@ std::unique_ptr<ast::Module> tooLarge(size_t Size) {
                                  std::to_string(ParsedFile::MaxParseBytes >> 20) + " MiB)"});
   return M;
 }
+
+/// Where an edited text may differ from its older version: the first
+/// Prefix bytes and the last Suffix bytes are the same in both.
+struct EditWindow {
+  size_t Prefix = 0, Suffix = 0;
+};
+
+/// The window of Edits, applied in order to a text of OldSize bytes; none
+/// when they do not fit that text.
+std::optional<EditWindow> editWindow(const std::vector<ByteEdit> &Edits, size_t OldSize, size_t NewSize) {
+  // Each edit keeps the bytes before its start and those after its old end.
+  size_t Size = OldSize, Prefix = OldSize, Suffix = OldSize;
+  for (const ByteEdit &E : Edits) {
+    if (E.StartByte > E.OldEndByte || E.StartByte > E.NewEndByte || E.OldEndByte > Size)
+      return std::nullopt;
+    Prefix = std::min<size_t>(Prefix, E.StartByte);
+    Suffix = std::min<size_t>(Suffix, Size - E.OldEndByte);
+    Size = Size - E.OldEndByte + E.NewEndByte;
+  }
+  if (Size != NewSize)
+    return std::nullopt;
+  Suffix = std::min(Suffix, std::min(OldSize, NewSize) - Prefix);
+  return EditWindow{Prefix, Suffix};
+}
+
+/// The top-level starts of S, an edit of Old's text within W: Old's starts
+/// above the piece before the edit, a scan from there to the first start
+/// past the edit that Old had too, then Old's starts below it, moved.
+std::vector<uint32_t> startsAfterEdit(const std::vector<ParsedFile::Piece> &Old, size_t OldSize, std::string_view S,
+                                      EditWindow W) {
+  std::vector<uint32_t> Starts;
+  if (S.empty())
+    return Starts;
+  // The piece holding the first changed byte may stop being a start (a
+  // space typed at its column 0); the one before it lies wholly in the
+  // shared prefix, so the scan resumes there.
+  size_t Holding =
+      static_cast<size_t>(std::upper_bound(Old.begin(), Old.end(), W.Prefix,
+                                           [](size_t At, const ParsedFile::Piece &P) { return At < P.Range.Begin; }) -
+                          Old.begin());
+  size_t From = Holding >= 2 ? Holding - 2 : 0;
+  Starts.reserve(Old.size() + 1);
+  for (size_t I = 0; I < From; ++I)
+    Starts.push_back(Old[I].Range.Begin);
+  int64_t Delta = static_cast<int64_t>(S.size()) - static_cast<int64_t>(OldSize);
+  size_t NewHi = S.size() - W.Suffix;
+  size_t Next = From; // no old start before Old[Next] is past the edit
+  size_t Resumed = 0;
+  auto Known = [&](uint32_t At) {
+    if (At < NewHi)
+      return false;
+    auto OldAt = static_cast<uint32_t>(int64_t(At) - Delta);
+    while (Next < Old.size() && Old[Next].Range.Begin < OldAt)
+      ++Next;
+    if (Next == Old.size() || Old[Next].Range.Begin != OldAt)
+      return false;
+    Resumed = Next + 1;
+    return true;
+  };
+  if (cst::appendTopLevelStarts(S, From ? Old[From].Range.Begin : 0, Starts, Known))
+    for (size_t I = Resumed; I < Old.size(); ++I)
+      Starts.push_back(static_cast<uint32_t>(Old[I].Range.Begin + Delta));
+  return Starts;
+}
+
+std::atomic<uint64_t> NextSerial{1};
 } // namespace
+
+ParsedFile::ParsedFile() : Serial(NextSerial.fetch_add(1, std::memory_order_relaxed)) {}
 
 std::shared_ptr<const ParsedFile> ParsedFile::parse(std::shared_ptr<const SourceText> Text) {
   std::shared_ptr<ParsedFile> F(new ParsedFile());
@@ -295,6 +389,7 @@ std::shared_ptr<const ParsedFile> ParsedFile::parse(std::shared_ptr<const Source
   const std::string &S = F->Text->text();
   if (S.size() > MaxParseBytes) {
     F->Module = tooLarge(S.size());
+    F->Directives = launch::findLaunchDirectives(S);
     return F;
   }
   F->Module = std::make_unique<ast::Module>();
@@ -324,7 +419,7 @@ std::shared_ptr<const ParsedFile> ParsedFile::parse(std::shared_ptr<const Source
     parseRun(*F->Text, Starts.data() + First, Count, End, Scratch[K], Results[K]);
   });
   for (size_t K = 0; K < Runs; ++K)
-    appendPieces(Results[K], *F->Module, F->Pieces);
+    appendPieces(Results[K], *F->Module, F->Pieces, F->Directives);
   sortErrors(F->Module->SyntaxErrors);
   return F;
 }
@@ -336,6 +431,9 @@ std::shared_ptr<const ParsedFile> ParsedFile::reparse(const ParsedFile &Old, con
   const std::string &S = NewText->text();
   if (Old.Pieces.empty() || S.size() > MaxParseBytes)
     return parse(std::move(NewText));
+  std::optional<EditWindow> Window = editWindow(Edits, Old.text().text().size(), S.size());
+  if (!Window)
+    return parse(std::move(NewText)); // edits that do not fit the text
   // Where each old piece lies in the new text; pieces an edit touched drop out.
   struct Mapped {
     uint32_t Begin, End;
@@ -345,12 +443,8 @@ std::shared_ptr<const ParsedFile> ParsedFile::reparse(const ParsedFile &Old, con
   Map.reserve(Old.Pieces.size());
   for (size_t I = 0; I < Old.Pieces.size(); ++I)
     Map.push_back({Old.Pieces[I].Range.Begin, Old.Pieces[I].Range.End, I});
-  int64_t Size = static_cast<int64_t>(Old.text().text().size());
   for (const ByteEdit &E : Edits) {
-    if (E.StartByte > E.OldEndByte || E.StartByte > E.NewEndByte || E.OldEndByte > Size)
-      return parse(std::move(NewText)); // edits that do not fit the text
     int64_t Delta = static_cast<int64_t>(E.NewEndByte) - static_cast<int64_t>(E.OldEndByte);
-    Size += Delta;
     std::vector<Mapped> Kept;
     Kept.reserve(Map.size());
     for (Mapped M : Map) {
@@ -364,14 +458,24 @@ std::shared_ptr<const ParsedFile> ParsedFile::reparse(const ParsedFile &Old, con
     }
     Map = std::move(Kept);
   }
-  if (Size != static_cast<int64_t>(S.size()))
-    return parse(std::move(NewText));
 
   // Walk the new pieces: an old piece whose range is a run of new pieces is
   // reused; the rest are parsed again, consecutive ones as one run.
-  std::vector<uint32_t> Starts = cst::topLevelStarts(S);
+  std::vector<uint32_t> Starts = startsAfterEdit(Old.Pieces, Old.text().text().size(), S, *Window);
   uint32_t TextEnd = static_cast<uint32_t>(S.size());
-  auto IsBoundary = [&](uint32_t At) { return At == TextEnd || std::binary_search(Starts.begin(), Starts.end(), At); };
+  // The index of the start at At, or of the text's end; none when At is
+  // neither. An old piece mostly ends where the next start is, so that one
+  // is tried before a search.
+  auto StartAt = [&](size_t After, uint32_t At) -> std::optional<size_t> {
+    if (At == TextEnd)
+      return Starts.size();
+    if (After + 1 < Starts.size() && Starts[After + 1] == At)
+      return After + 1;
+    auto It = std::lower_bound(Starts.begin(), Starts.end(), At);
+    if (It == Starts.end() || *It != At)
+      return std::nullopt;
+    return static_cast<size_t>(It - Starts.begin());
+  };
   struct Step {
     size_t Old = SIZE_MAX; ///< reuse this old piece, moved by Delta bytes
     int64_t Delta = 0;
@@ -384,9 +488,10 @@ std::shared_ptr<const ParsedFile> ParsedFile::reparse(const ParsedFile &Old, con
     uint32_t At = Starts[K];
     while (M < Map.size() && Map[M].Begin < At)
       ++M;
-    if (M < Map.size() && Map[M].Begin == At && IsBoundary(Map[M].End)) {
+    std::optional<size_t> Next;
+    if (M < Map.size() && Map[M].Begin == At && (Next = StartAt(K, Map[M].End))) {
       Plan.push_back({Map[M].Old, int64_t(Map[M].Begin) - int64_t(Old.Pieces[Map[M].Old].Range.Begin), 0, 0});
-      K = static_cast<size_t>(std::lower_bound(Starts.begin(), Starts.end(), Map[M].End) - Starts.begin());
+      K = *Next;
       continue;
     }
     if (Plan.empty() || Plan.back().Old != SIZE_MAX)
@@ -402,18 +507,27 @@ std::shared_ptr<const ParsedFile> ParsedFile::reparse(const ParsedFile &Old, con
   std::shared_ptr<ParsedFile> F(new ParsedFile());
   F->Text = std::move(NewText);
   F->Module = std::make_unique<ast::Module>();
+  F->ParentSerial = Old.Serial;
+  F->SamePrefix = Window->Prefix;
+  F->SameSuffix = Window->Suffix;
   ast::Module &Mod = *F->Module;
+  // The pieces parsed here get an arena apart from the copies: a later
+  // version that shares such a piece (an edit further down) keeps only its
+  // nodes alive, not this version's copy of the rest of the file.
+  ast::Module Parsed;
   std::vector<PieceAst> Pieces;
   for (const Step &St : Plan) {
     if (St.Old == SIZE_MAX) {
       size_t End = St.First + St.Count;
-      parseRun(*F->Text, Starts.data() + St.First, St.Count, End < Starts.size() ? Starts[End] : TextEnd, Mod, Pieces);
+      parseRun(*F->Text, Starts.data() + St.First, St.Count, End < Starts.size() ? Starts[End] : TextEnd, Parsed,
+               Pieces);
       continue;
     }
     const Piece &OldP = Old.Pieces[St.Old];
     auto FirstOld = Old.Module->Body.begin() + static_cast<std::ptrdiff_t>(OldP.FirstStmt);
     PieceAst A;
     A.Errors = OldP.Errors;
+    A.Directives = OldP.Directives;
     int64_t Delta = St.Delta;
     A.Range = {static_cast<uint32_t>(OldP.Range.Begin + Delta), static_cast<uint32_t>(OldP.Range.End + Delta)};
     if (Delta == 0) {
@@ -423,25 +537,40 @@ std::shared_ptr<const ParsedFile> ParsedFile::reparse(const ParsedFile &Old, con
     } else {
       for (auto It = FirstOld; It != FirstOld + static_cast<std::ptrdiff_t>(OldP.NumStmts); ++It)
         A.Stmts.push_back(ast::cloneShifted(*It, Delta, Mod));
+      auto Move = [Delta](SourceRange &R) {
+        R = {static_cast<uint32_t>(R.Begin + Delta), static_cast<uint32_t>(R.End + Delta)};
+      };
       for (ast::SyntaxError &E : A.Errors)
-        E.Range = {static_cast<uint32_t>(E.Range.Begin + Delta), static_cast<uint32_t>(E.Range.End + Delta)};
+        Move(E.Range);
+      for (launch::LaunchDirective &D : A.Directives) {
+        Move(D.Range);
+        Move(D.Body);
+      }
       A.Arena = Mod.arena();
     }
     Pieces.push_back(std::move(A));
   }
-  appendPieces(Pieces, Mod, F->Pieces);
+  appendPieces(Pieces, Mod, F->Pieces, F->Directives);
   sortErrors(Mod.SyntaxErrors);
   return F;
 }
 
 ParsedFile::PieceDiff ParsedFile::diff(const ParsedFile &Old, const ParsedFile &New) {
   std::string_view A = Old.text().text(), B = New.text().text();
-  size_t Common = std::min(A.size(), B.size());
-  size_t Prefix = static_cast<size_t>(
-      std::mismatch(A.begin(), A.begin() + static_cast<std::ptrdiff_t>(Common), B.begin()).first - A.begin());
-  size_t Suffix = static_cast<size_t>(
-      std::mismatch(A.rbegin(), A.rbegin() + static_cast<std::ptrdiff_t>(Common - Prefix), B.rbegin()).first -
-      A.rbegin());
+  size_t Prefix, Suffix;
+  if (New.ParentSerial == Old.Serial) {
+    // Bounds from the edits: a shorter prefix or suffix than the texts
+    // share only leaves a piece counted as changed that was not.
+    Prefix = New.SamePrefix;
+    Suffix = New.SameSuffix;
+  } else {
+    size_t Common = std::min(A.size(), B.size());
+    Prefix = static_cast<size_t>(
+        std::mismatch(A.begin(), A.begin() + static_cast<std::ptrdiff_t>(Common), B.begin()).first - A.begin());
+    Suffix = static_cast<size_t>(
+        std::mismatch(A.rbegin(), A.rbegin() + static_cast<std::ptrdiff_t>(Common - Prefix), B.rbegin()).first -
+        A.rbegin());
+  }
   PieceDiff D;
   D.Shift = static_cast<int64_t>(B.size()) - static_cast<int64_t>(A.size());
   const std::vector<Piece> &P = Old.Pieces, &Q = New.Pieces;

@@ -11,12 +11,16 @@
 /// so after an edit reparse() parses again only the pieces the edit touched
 /// and reuses the others' statements: shared as they are above the edit,
 /// copied with shifted ranges below it. Syntax errors stay within their
-/// piece: a half-typed line cannot swallow the kernel after it.
+/// piece: a half-typed line cannot swallow the kernel after it. What else is
+/// derived from the whole text (the piece starts, the `# tessel: launch`
+/// directives, how two versions differ) is kept per piece or from the edits,
+/// so a reparse scans only the text around the edit.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_COMPILER_FRONTEND_PARSER_H
 #define TESSEL_COMPILER_FRONTEND_PARSER_H
 
 #include "compiler/frontend/Ast.h"
+#include "compiler/frontend/LaunchSpec.h"
 #include "compiler/support/SourceText.h"
 
 #include <memory>
@@ -59,10 +63,17 @@ public:
     size_t FirstStmt = 0; ///< its statements are Module->Body[FirstStmt, FirstStmt + NumStmts)
     size_t NumStmts = 0;
     std::vector<ast::SyntaxError> Errors;
-    std::shared_ptr<const ast::NodeArena> Arena; ///< owns the statements' nodes
+    std::vector<launch::LaunchDirective> Directives; ///< its `# tessel: launch` comments
+    std::shared_ptr<const ast::NodeArena> Arena;     ///< owns the statements' nodes
   };
   /// The pieces, in order, covering the whole text.
   const std::vector<Piece> &pieces() const { return Pieces; }
+
+  /// Every `# tessel: launch` directive of the file, in order: what
+  /// launch::findLaunchDirectives(text().text()) gives. A directive is made
+  /// of comment lines, and a piece starts only at a code line, so each lies
+  /// in one piece; a reparse scans only the pieces it parses again.
+  const std::vector<launch::LaunchDirective> &launchDirectives() const { return Directives; }
 
   /// How two versions of a file differ, in pieces: a run of leading pieces
   /// with the same range in both, a run of trailing pieces whose ranges
@@ -76,13 +87,23 @@ public:
     int64_t Shift = 0;                     ///< new offset - old offset in the trailing run
     size_t OldChanged = 0, NewChanged = 0; ///< the pieces between the runs
   };
+  /// When New was reparsed from Old (the server's case), the edits say where
+  /// the texts differ and the texts are not compared.
   static PieceDiff diff(const ParsedFile &Old, const ParsedFile &New);
 
 private:
-  ParsedFile() = default;
+  ParsedFile();
   std::shared_ptr<const SourceText> Text;
   std::unique_ptr<ast::Module> Module;
   std::vector<Piece> Pieces;
+  std::vector<launch::LaunchDirective> Directives;
+  /// Tells versions apart without keeping them alive (an address may be
+  /// reused once a version is freed; a serial is not).
+  uint64_t Serial;
+  /// Set by reparse: the serial of the version it was made from, and how
+  /// many bytes at the start and at the end the two texts surely share.
+  uint64_t ParentSerial = 0;
+  size_t SamePrefix = 0, SameSuffix = 0;
 };
 
 } // namespace tessel

@@ -72,12 +72,24 @@ constexpr std::array<bool, 256> Special = [] {
 
 std::vector<uint32_t> topLevelStarts(std::string_view S) {
   std::vector<uint32_t> Starts;
-  if (S.empty())
-    return Starts;
-  Starts.push_back(0);
+  appendTopLevelStarts(S, 0, Starts, nullptr);
+  return Starts;
+}
+
+bool appendTopLevelStarts(std::string_view S, uint32_t From, std::vector<uint32_t> &Starts,
+                          const std::function<bool(uint32_t)> &Known) {
+  if (From >= S.size())
+    return false;
+  // From is a start (or 0): the scan's state there is the initial one.
+  auto Found = [&](size_t At) {
+    Starts.push_back(static_cast<uint32_t>(At));
+    return Known && Known(static_cast<uint32_t>(At));
+  };
+  if (From == 0 && Found(0))
+    return true;
   int Depth = 0;
   bool AfterDecorator = false, Continued = false;
-  size_t I = 0;
+  size_t I = From;
   while (I < S.size()) {
     char First = S[I];
     bool Code =
@@ -87,8 +99,8 @@ std::vector<uint32_t> topLevelStarts(std::string_view S) {
       if (startsDefinition(Line))
         Depth = 0;
       if (Depth == 0) {
-        if (!AfterDecorator && !startsClause(Line) && I != 0)
-          Starts.push_back(static_cast<uint32_t>(I));
+        if (!AfterDecorator && !startsClause(Line) && I != 0 && Found(I))
+          return true;
         AfterDecorator = First == '@';
       }
     }
@@ -119,7 +131,7 @@ std::vector<uint32_t> topLevelStarts(std::string_view S) {
     if (I < S.size())
       ++I; // the newline
   }
-  return Starts;
+  return false;
 }
 
 } // namespace tessel::cst

@@ -12,11 +12,18 @@
 /// continue a bracketed expression, so a half-typed line cannot swallow the
 /// kernels below it. Triple-quoted strings are honoured exactly (code in a
 /// string template must not be split).
+///
+/// The scan's state where it finds a start is always its initial one (no
+/// bracket open, no decorator or continuation pending), so it can resume at
+/// any start of an older version above an edit, and it can stop at the first
+/// start past the edit that the older version had too: from there the text
+/// and the state are the same, hence the starts are the old ones, moved.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_COMPILER_FRONTEND_SEGMENTS_H
 #define TESSEL_COMPILER_FRONTEND_SEGMENTS_H
 
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -29,6 +36,13 @@ bool startsDefinition(std::string_view Line);
 /// first is always 0 for a non-empty text (leading comments and blank
 /// lines belong to the first statement); none for an empty one.
 std::vector<uint32_t> topLevelStarts(std::string_view Text);
+
+/// Resumes that scan at From, 0 or one of topLevelStarts(Text): appends to
+/// Out the starts at and after From, in order, until Known says the starts
+/// from the one just appended on are known (it returns true), or the text
+/// ends. Returns whether Known stopped it.
+bool appendTopLevelStarts(std::string_view Text, uint32_t From, std::vector<uint32_t> &Out,
+                          const std::function<bool(uint32_t)> &Known);
 
 } // namespace tessel::cst
 

@@ -273,8 +273,7 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   const ast::Stmt *ChangedDef = nullptr;
   if (FA->InfoMoved) {
     const ParsedFile::Piece &OldP = Previous->File->pieces()[Diff->Leading], &NewP = File->pieces()[Diff->Leading];
-    if (launch::findLaunchDirectives(Previous->File->text().slice(OldP.Range)).empty() &&
-        launch::findLaunchDirectives(File->text().slice(NewP.Range)).empty()) {
+    if (OldP.Directives.empty() && NewP.Directives.empty()) {
       ChangedPiece = OldP.Range;
       Shift = Diff->Shift;
       ChangedDef = File->module().Body[NewP.FirstStmt];
@@ -310,7 +309,7 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   if (!Kernels.empty()) {
     FA->Host = hostLaunchTable(*File, FA->Info, Previous ? Previous->Host.get() : nullptr,
                                Previous ? Previous->File.get() : nullptr);
-    Directives = launch::findLaunchDirectives(File->text().text());
+    Directives = File->launchDirectives();
   } else {
     FA->Host = std::make_shared<HostLaunchTable>();
   }

@@ -248,7 +248,7 @@ static std::vector<launch::ParsedLaunchSpec> directivesFor(const JitFunction &Fn
 
 std::set<std::string> directedKernels(const ParsedFile &File, const ModuleInfo &Info) {
   std::set<std::string> Out;
-  for (const launch::LaunchDirective &D : launch::findLaunchDirectives(File.text().text())) {
+  for (const launch::LaunchDirective &D : File.launchDirectives()) {
     launch::ParsedLaunchSpec P = launch::parseLaunchSpec(File.text().slice(D.Body), D.Body.Begin);
     Out.insert(targetKernel(D, P.Spec, Info));
   }
@@ -257,7 +257,7 @@ std::set<std::string> directedKernels(const ParsedFile &File, const ModuleInfo &
 
 std::vector<Problem> checkLaunchDirectives(const ParsedFile &File, const ModuleInfo &Info) {
   std::vector<Problem> Out;
-  for (const launch::LaunchDirective &D : launch::findLaunchDirectives(File.text().text())) {
+  for (const launch::LaunchDirective &D : File.launchDirectives()) {
     launch::ParsedLaunchSpec P = launch::parseLaunchSpec(File.text().slice(D.Body), D.Body.Begin);
     if (!P.Problems.empty()) {
       for (Problem &Pr : P.Problems)
@@ -575,8 +575,7 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
     Plan.Origin = SpecOrigin::CommandLine;
     Specs.push_back(launch::parseLaunchSpec(*Opts.SpecText, 0));
   } else {
-    Specs = directivesFor(*Fn, File, Info,
-                          Opts.Directives ? *Opts.Directives : launch::findLaunchDirectives(File.text().text()));
+    Specs = directivesFor(*Fn, File, Info, Opts.Directives ? *Opts.Directives : File.launchDirectives());
     Plan.Origin = Specs.empty() ? SpecOrigin::Derived : SpecOrigin::Directive;
   }
 

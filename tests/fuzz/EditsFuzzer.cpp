@@ -6,8 +6,8 @@
 /// after each change or after several (the scheduler batches the changes of
 /// updates it dropped). The final reparse must equal a fresh parse of the
 /// final text, every node range included (tests/support/AstFingerprint.h),
-/// and checking it with the first version's analysis must give exactly the
-/// findings of a fresh check; else the target traps.
+/// and so must its pieces and launch directives, and checking it with the first version's analysis must give exactly
+/// the findings of a fresh check; else the target traps.
 ///
 /// Input: the initial text, then edits, each introduced by a NUL byte:
 ///   flags, start line (2 bytes), start character, line count, end character,
@@ -18,6 +18,7 @@
 #include "fuzz/FuzzSupport.h"
 #include "support/AstFingerprint.h"
 
+#include "compiler/frontend/LaunchSpec.h"
 #include "diagnostics/Check.h"
 #include "lsp/Workspace.h"
 
@@ -61,6 +62,29 @@ std::string splitInput(std::string_view In, std::vector<Change> &Changes) {
     Changes.push_back(std::move(C));
   }
   return Initial;
+}
+
+/// The pieces' ranges and errors, then the file's launch directives, each
+/// checked against a scan of the whole text.
+std::string piecesText(const ParsedFile &F) {
+  auto Range = [](SourceRange R) { return std::to_string(R.Begin) + "-" + std::to_string(R.End); };
+  std::string Out;
+  for (const ParsedFile::Piece &P : F.pieces()) {
+    Out += Range(P.Range) + " " + std::to_string(P.NumStmts);
+    for (const ast::SyntaxError &E : P.Errors)
+      Out += " " + Range(E.Range) + " " + E.Message;
+    Out += "\n";
+  }
+  std::vector<launch::LaunchDirective> Scanned = launch::findLaunchDirectives(F.text().text());
+  if (Scanned.size() != F.launchDirectives().size())
+    return Out + "directives differ from a scan of the text";
+  for (size_t I = 0; I < Scanned.size(); ++I) {
+    const launch::LaunchDirective &D = F.launchDirectives()[I];
+    if (!(D.Range == Scanned[I].Range) || !(D.Body == Scanned[I].Body))
+      return Out + "directive " + std::to_string(I) + " differs from a scan of the text";
+    Out += "directive " + Range(D.Range) + "\n";
+  }
+  return Out;
 }
 
 } // namespace
@@ -110,6 +134,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                  Latest->text().c_str());
   fuzz::requireSame("reparse after the edits differs from a fresh parse", ast::fingerprint(Fresh->module()),
                     ast::fingerprint(Parsed->module()));
+  fuzz::requireSame("the pieces of the reparse differ from a fresh parse's", piecesText(*Fresh), piecesText(*Parsed));
   diag::FileReport Reused = diag::checkFile(Parsed, Opts, First.Analysis.get());
   diag::FileReport FreshReport = diag::checkFile(Fresh, Opts);
   fuzz::requireSame("a check with the first version's analysis differs from a fresh one",

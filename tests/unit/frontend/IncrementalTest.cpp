@@ -2,10 +2,13 @@
 /// \file
 /// The lexical scan that cuts a file into top-level pieces (Segments.h), the
 /// parse of a large file on several threads, and ParsedFile::reparse: after
-/// any edit the result equals a fresh parse, node ranges included; the
-/// statements above the edit are the old nodes themselves; the old file is
-/// never changed.
+/// any edit the result equals a fresh parse, node ranges included, and so do
+/// its pieces, their errors and launch directives (found by scans near the
+/// edit only); the statements above the edit are the old nodes themselves;
+/// the old file is never changed; diff() from the edits agrees with diff()
+/// comparing the texts.
 //===----------------------------------------------------------------------===//
+#include "compiler/frontend/LaunchSpec.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/frontend/Segments.h"
 #include "support/AstFingerprint.h"
@@ -55,6 +58,72 @@ std::shared_ptr<const ParsedFile> edit(const ParsedFile &Old, uint32_t At, uint3
 
 std::vector<uint32_t> starts(std::string_view S) { return cst::topLevelStarts(S); }
 
+std::string rangeOf(SourceRange R) { return std::to_string(R.Begin) + "-" + std::to_string(R.End); }
+
+/// Everything of a ParsedFile a consumer reads besides the module: each
+/// piece's range, statements, errors and directives, then the file's
+/// directives.
+std::string pieceDump(const ParsedFile &F) {
+  std::string Out;
+  auto Directive = [&](const launch::LaunchDirective &D) { Out += " d" + rangeOf(D.Range) + "/" + rangeOf(D.Body); };
+  for (const ParsedFile::Piece &P : F.pieces()) {
+    Out += rangeOf(P.Range) + " " + std::to_string(P.FirstStmt) + "+" + std::to_string(P.NumStmts);
+    for (const SyntaxError &E : P.Errors)
+      Out += " e" + rangeOf(E.Range) + " " + E.Message;
+    for (const launch::LaunchDirective &D : P.Directives)
+      Directive(D);
+    Out += "\n";
+  }
+  Out += "file:";
+  for (const launch::LaunchDirective &D : F.launchDirectives())
+    Directive(D);
+  return Out;
+}
+
+/// The file's directives as a scan of the whole text finds them.
+std::string scannedDirectives(const ParsedFile &F) {
+  std::string Out = "file:";
+  for (const launch::LaunchDirective &D : launch::findLaunchDirectives(F.text().text()))
+    Out += " d" + rangeOf(D.Range) + "/" + rangeOf(D.Body);
+  return Out;
+}
+
+void expectValidDiff(const ParsedFile &Old, const ParsedFile &New, const std::string &What);
+
+/// New (reparsed from Old) against a fresh parse of its text: the same
+/// module, pieces and directives; and diff(Old, New), taken from the
+/// edits, as valid as the one comparing the texts.
+void expectLikeAFreshParse(const ParsedFile &Old, const ParsedFile &New, const std::string &What) {
+  auto Fresh = ParsedFile::parse(New.textPtr());
+  ASSERT_EQ(fingerprint(New.module()), fingerprint(Fresh->module())) << What;
+  std::string Dump = pieceDump(*Fresh);
+  ASSERT_EQ(pieceDump(New), Dump) << What;
+  ASSERT_EQ(Dump.substr(Dump.rfind("file:")), scannedDirectives(*Fresh)) << What;
+  // Both diffs are valid; they may split an unchanged run differently (an
+  // empty edit: the texts compared put every piece in the leading run).
+  for (const ParsedFile *Other : {&New, Fresh.get()})
+    expectValidDiff(Old, *Other, What);
+}
+
+/// Diff(Old, New)'s runs hold the same texts in both versions.
+void expectValidDiff(const ParsedFile &Old, const ParsedFile &New, const std::string &What) {
+  ParsedFile::PieceDiff D = ParsedFile::diff(Old, New);
+  const auto &P = Old.pieces(), &Q = New.pieces();
+  ASSERT_EQ(D.Shift, int64_t(New.text().text().size()) - int64_t(Old.text().text().size())) << What;
+  ASSERT_LE(D.Leading + D.Trailing, std::min(P.size(), Q.size())) << What;
+  ASSERT_EQ(D.OldChanged, P.size() - D.Leading - D.Trailing) << What;
+  ASSERT_EQ(D.NewChanged, Q.size() - D.Leading - D.Trailing) << What;
+  for (size_t I = 0; I < D.Leading; ++I) {
+    ASSERT_EQ(P[I].Range, Q[I].Range) << What << ", leading piece " << I;
+    ASSERT_EQ(Old.text().slice(P[I].Range), New.text().slice(Q[I].Range)) << What << ", leading piece " << I;
+  }
+  for (size_t I = 0; I < D.Trailing; ++I) {
+    SourceRange O = P[P.size() - 1 - I].Range, R = Q[Q.size() - 1 - I].Range;
+    ASSERT_EQ(int64_t(R.Begin), int64_t(O.Begin) + D.Shift) << What << ", trailing piece " << I;
+    ASSERT_EQ(Old.text().slice(O), New.text().slice(R)) << What << ", trailing piece " << I;
+  }
+}
+
 TEST(Segments, StatementStartsAtColumnZero) {
   EXPECT_EQ(starts(""), std::vector<uint32_t>{});
   EXPECT_EQ(starts("# only a comment\n"), std::vector<uint32_t>{0});
@@ -81,6 +150,24 @@ TEST(Segments, BracketsStringsAndContinuationsHideColumnZero) {
 TEST(Segments, ADefinitionClosesAnOpenBracket) {
   std::string S = "x = tl.load(p +\ndef k():\n    pass\n";
   EXPECT_EQ(starts(S), (std::vector<uint32_t>{0, static_cast<uint32_t>(S.find("def"))}));
+}
+
+TEST(Segments, AScanResumedAtAStartFindsTheSameStarts) {
+  std::string S = readFile(CorpusDir + "all_syntax.py") +
+                  "@a\ndef f(x=(1,\n2)):\n    '''\ndef no():\n'''\nelse:\n    pass\nx = 1 + \\\n2\ny = 2\n";
+  std::vector<uint32_t> All = starts(S);
+  ASSERT_GT(All.size(), 20u);
+  for (size_t I = 0; I < All.size(); ++I) {
+    std::vector<uint32_t> Tail;
+    EXPECT_FALSE(cst::appendTopLevelStarts(S, All[I], Tail, nullptr));
+    EXPECT_EQ(Tail, std::vector<uint32_t>(All.begin() + static_cast<std::ptrdiff_t>(I), All.end()))
+        << "from " << All[I];
+  }
+  // Known stops the scan at the start it says the rest is known from.
+  std::vector<uint32_t> Head;
+  uint32_t Stop = All[All.size() / 2];
+  EXPECT_TRUE(cst::appendTopLevelStarts(S, 0, Head, [&](uint32_t At) { return At == Stop; }));
+  EXPECT_EQ(Head, std::vector<uint32_t>(All.begin(), All.begin() + static_cast<std::ptrdiff_t>(All.size() / 2 + 1)));
 }
 
 /// all_syntax.py repeated until the file is parsed on several threads.
@@ -170,9 +257,7 @@ TEST(Reparse, EqualsAFreshParseAfterEditsEverywhere) {
     uint32_t Len = std::min<uint32_t>(static_cast<uint32_t>(Rng() % 4), static_cast<uint32_t>(Src.size()) - At);
     std::string Insert = Inserts[Rng() % std::size(Inserts)];
     auto New = edit(*Old, At, Round % 3 == 0 ? Len : 0, Insert);
-    auto Fresh = parseText(New->text().text());
-    ASSERT_EQ(fingerprint(New->module()), fingerprint(Fresh->module()))
-        << "edit at " << At << " inserting '" << Insert << "'";
+    expectLikeAFreshParse(*Old, *New, "edit at " + std::to_string(At) + " inserting '" + Insert + "'");
   }
   EXPECT_EQ(fingerprint(Old->module()), fingerprint(parseText(Src)->module())) << "the old file changed";
 }
@@ -200,9 +285,96 @@ TEST(Reparse, ChainedEditsOnALargeFileStayEqual) {
   std::mt19937 Rng(11);
   for (int Round = 0; Round < 40; ++Round) {
     uint32_t At = static_cast<uint32_t>(Rng() % (F->text().text().size() + 1));
-    F = edit(*F, At, 0, Round % 2 ? "z" : ")");
-    ASSERT_EQ(fingerprint(F->module()), fingerprint(parseText(F->text().text())->module())) << "round " << Round;
+    auto New = edit(*F, At, 0, Round % 2 ? "z" : ")");
+    expectLikeAFreshParse(*F, *New, "round " + std::to_string(Round));
+    F = New;
   }
+}
+
+/// Kernels with launch directives, every third one continued over two lines.
+std::string directedKernels(int Count) {
+  std::string Src = "import triton\nimport triton.language as tl\n\n";
+  for (int I = 0; I < Count; ++I) {
+    std::string N = std::to_string(I);
+    if (I % 3 == 0)
+      Src += "# tessel: launch n=1024 x=fp32[n] \\\n#   grid=(4,) BLOCK=256\n";
+    Src += "@triton.jit\ndef k" + N + "(x, n, BLOCK: tl.constexpr):\n    o = tl.arange(0, BLOCK)\n" +
+           "    tl.store(x + o, tl.load(x + o) * " + N + ", mask=o < n)\n\n\n";
+  }
+  return Src;
+}
+
+/// Replaces [At, At + Len) of Before by NewLen bytes: the edit's bytes and
+/// positions in Before.
+ByteEdit byteEdit(const std::string &Before, uint32_t At, uint32_t Len, uint32_t NewLen) {
+  SourceText T(Before);
+  ByteEdit E;
+  E.StartByte = At;
+  E.OldEndByte = At + Len;
+  E.NewEndByte = At + NewLen;
+  E.Start = T.lineCol(At);
+  E.OldEnd = T.lineCol(At + Len);
+  return E;
+}
+
+TEST(Reparse, ChainedEditsKeepThePiecesDirectivesAndDiffsOfAFreshParse) {
+  // Random edits of a file with directives, each reparsed from the version
+  // before: a character in a body, a directive typed or broken, a line
+  // break, a column-0 space that merges two pieces, a quote that opens a
+  // string to the end of the file, a deletion across pieces.
+  auto F = parseText(directedKernels(16));
+  std::mt19937 Rng(23);
+  const char *Inserts[] = {"t", "t", "\n", " ", "# tessel: launch n=8\n", "\\", "'''", "(", "#", "@"};
+  for (int Round = 0; Round < 80; ++Round) {
+    const std::string &S = F->text().text();
+    auto At = static_cast<uint32_t>(Rng() % (S.size() + 1));
+    if (Round % 4 == 0 && At > 0) { // at a line start, where piece starts move
+      size_t Line = S.rfind('\n', At - 1);
+      At = Line == std::string::npos ? 0 : static_cast<uint32_t>(Line + 1);
+    }
+    uint32_t Len = 0;
+    if (Round % 5 == 0)
+      Len = std::min<uint32_t>(static_cast<uint32_t>(Rng() % 60), static_cast<uint32_t>(S.size()) - At);
+    std::string Insert = Inserts[Rng() % std::size(Inserts)];
+    auto New = edit(*F, At, Len, Insert);
+    expectLikeAFreshParse(*F, *New,
+                          "round " + std::to_string(Round) + ": at " + std::to_string(At) + " '" + Insert + "'");
+    // Now and then the chain goes on from a fresh parse, whose diff with the
+    // next version compares the texts.
+    F = Round % 20 == 19 ? parseText(New->text().text()) : New;
+  }
+}
+
+TEST(Reparse, SeveralEditsInOneChangeMakeOneWindow) {
+  // An editor may send several changes at once, each in the coordinates of
+  // the text the one before left.
+  std::string Src = directedKernels(12);
+  auto Old = parseText(Src);
+  auto A = static_cast<uint32_t>(Src.find("* 3,")), B = static_cast<uint32_t>(Src.find("* 9,"));
+  std::string Mid = Src;
+  Mid.replace(B, 1, "+ 2 *");
+  std::string Last = Mid;
+  Last.insert(A, "(");
+  auto New =
+      ParsedFile::reparse(*Old, {byteEdit(Src, B, 1, 5), byteEdit(Mid, A, 0, 1)}, std::make_shared<SourceText>(Last));
+  expectLikeAFreshParse(*Old, *New, "two edits");
+  ParsedFile::PieceDiff D = ParsedFile::diff(*Old, *New);
+  EXPECT_EQ(D.OldChanged, 7u) << "k3 to k9 lie in the window";
+  EXPECT_EQ(D.Shift, 5);
+}
+
+TEST(Reparse, ACharacterInAKernelChangesOnePiece) {
+  std::string Src = directedKernels(30);
+  auto Old = parseText(Src);
+  auto New = edit(*Old, static_cast<uint32_t>(Src.find("* 17,")), 0, "t");
+  expectLikeAFreshParse(*Old, *New, "one character");
+  ParsedFile::PieceDiff D = ParsedFile::diff(*Old, *New);
+  EXPECT_EQ(D.OldChanged, 1u);
+  EXPECT_EQ(D.NewChanged, 1u);
+  EXPECT_EQ(D.Shift, 1);
+  // The directives below the edit moved with their pieces.
+  ASSERT_EQ(New->launchDirectives().size(), Old->launchDirectives().size());
+  EXPECT_EQ(New->launchDirectives().back().Range.Begin, Old->launchDirectives().back().Range.Begin + 1);
 }
 
 TEST(Reparse, SharesTheStatementsAboveTheEdit) {
@@ -220,6 +392,11 @@ TEST(Reparse, SharesTheStatementsAboveTheEdit) {
   for (size_t I = 5; I < 10; ++I)
     EXPECT_NE(New->module().Body[I], Old->module().Body[I]) << "statement " << I;
   EXPECT_EQ(New->module().Body[9]->Range.Begin, Old->module().Body[9]->Range.Begin + 4);
+  // The piece parsed again has an arena apart from the copies below it: a
+  // version that shares it keeps only its nodes.
+  ASSERT_EQ(New->pieces().size(), 10u);
+  EXPECT_NE(New->pieces()[5].Arena, New->pieces()[6].Arena);
+  EXPECT_EQ(New->pieces()[6].Arena, New->pieces()[9].Arena);
   EXPECT_EQ(fingerprint(New->module()), fingerprint(parseText(New->text().text())->module()));
   Old.reset(); // the shared statements outlive the file that built them
   EXPECT_EQ(dump(New->module().Body[0]), dump(parseText(Kernel)->module().Body[0]));
