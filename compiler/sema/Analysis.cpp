@@ -258,9 +258,7 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   std::vector<std::vector<Specialization>> Specs(Kernels.size());
   // The role is an input: a helper that becomes a kernel is checked afresh.
   auto InputsOf = [&](size_t I) {
-    KernelInputs In = kernelInputs(*Names, *File, *Kernels[I], Specs[I], Opts);
-    In.Facts += Helper[I] ? " role helper;" : " role kernel;";
-    return In;
+    return kernelInputs(*Names, *File, *Kernels[I], Specs[I], Opts, Helper[I] ? " role helper;" : " role kernel;");
   };
   // After an edit inside one @jit function's body (Info rediscovered), a
   // kernel whose inputs read nothing of the changed piece has the inputs it
@@ -282,7 +280,7 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   }
   auto MovedInputs = [&](size_t I, const KernelRecord &Old, KernelInputs &Out) {
     if (!ChangedDef || Kernels[I]->Def == ChangedDef || Old.Role.helper() != static_cast<bool>(Helper[I]) ||
-        Old.Inputs.Facts.rfind(optionFacts(Kernels[I]->Name, Opts), 0) != 0)
+        Old.Inputs.Facts.str().rfind(optionFacts(Kernels[I]->Name, Opts), 0) != 0)
       return false;
     Out.Segments.clear();
     Out.Segments.reserve(Old.Inputs.Segments.size());

@@ -18,8 +18,8 @@ bool isIdentChar(char C) { return isIdentStart(C) || (C >= '0' && C <= '9'); }
 /// resolved through the module's names.
 class InputCollector {
 public:
-  InputCollector(const ModuleNames &Names, const SourceText &Text, KernelInputs &Out)
-      : Names(Names), Text(Text), Seen(Names.size(), false), Out(Out) {}
+  InputCollector(const ModuleNames &Names, const SourceText &Text, std::string &Facts, KernelInputs &Out)
+      : Names(Names), Text(Text), Seen(Names.size(), false), Facts(Facts), Out(Out) {}
 
   void scan(std::string_view S) {
     size_t I = 0;
@@ -44,13 +44,13 @@ public:
   void markKernel(const std::string &Name) {
     if (std::optional<size_t> Id = Names.find(Name)) {
       Seen[*Id] = true;
-      Out.Facts += Names.entry(*Id).Fact;
+      Facts += Names.entry(*Id).Fact;
     }
   }
 
 private:
   void resolve(const ModuleNames::Entry &E) {
-    Out.Facts += E.Fact;
+    Facts += E.Fact;
     if (E.Helper) {
       Out.Segments.push_back(E.Helper->Range);
       scan(Text.slice(E.Helper->Range));
@@ -62,6 +62,7 @@ private:
   const ModuleNames &Names;
   const SourceText &Text;
   std::vector<bool> Seen;
+  std::string &Facts;
   KernelInputs &Out;
 };
 
@@ -115,36 +116,38 @@ std::string optionFacts(const std::string &Kernel, const AnalyzeOptions &Opts) {
 }
 
 KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, const JitFunction &Kernel,
-                          const std::vector<Specialization> &Specs, const AnalyzeOptions &Opts) {
+                          const std::vector<Specialization> &Specs, const AnalyzeOptions &Opts, std::string_view Role) {
   KernelInputs In;
   const SourceText &Text = File.text();
   In.Segments.push_back(Kernel.Def->Range);
-  In.Facts = optionFacts(Kernel.Name, Opts);
-  InputCollector Collect(Names, Text, In);
+  std::string Facts = optionFacts(Kernel.Name, Opts);
+  InputCollector Collect(Names, Text, Facts, In);
   Collect.markKernel(Kernel.Name);
   Collect.scan(Text.slice(Kernel.Def->Range));
   std::vector<SourceRange> Sources;
   for (const Specialization &S : Specs) {
-    In.Facts += "spec {" + S.Description + "}";
+    Facts += "spec {" + S.Description + "}";
     for (const auto &[K, V] : S.Constexprs) {
       if (V.refersToTree())
         In.Reusable = false;
       std::string Repr = V.isUnknown() ? "?" : V.repr();
-      In.Facts += K + "=" + Repr + ",";
+      Facts += K + "=" + Repr + ",";
       Collect.scan(Repr);
     }
     for (const auto &[K, T] : S.ArgTypes)
-      In.Facts += K + ":" + T.str() + ",";
-    In.Facts += " warps " + std::to_string(S.NumWarps) + " stages " + std::to_string(S.NumStages) + " grid//";
+      Facts += K + ":" + T.str() + ",";
+    Facts += " warps " + std::to_string(S.NumWarps) + " stages " + std::to_string(S.NumStages) + " grid//";
     for (int64_t Axis : S.FloorDividedGridAxes)
-      In.Facts += std::to_string(Axis) + ",";
-    In.Facts += " at {";
-    In.Facts += Text.slice(S.Source);
-    In.Facts += "};";
+      Facts += std::to_string(Axis) + ",";
+    Facts += " at {";
+    Facts += Text.slice(S.Source);
+    Facts += "};";
     if (!S.Source.empty())
       Sources.push_back(S.Source);
   }
   In.Segments.insert(In.Segments.end(), Sources.begin(), Sources.end());
+  Facts += Role;
+  In.Facts = std::move(Facts);
   return In;
 }
 

@@ -48,8 +48,10 @@ private:
   uint32_t Shapes[256] = {};
 };
 
+/// Role is appended to the facts (the caller's kernel-or-helper decision).
 KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, const JitFunction &Kernel,
-                          const std::vector<Specialization> &Specs, const AnalyzeOptions &Opts);
+                          const std::vector<Specialization> &Specs, const AnalyzeOptions &Opts,
+                          std::string_view Role = {});
 /// How every KernelInputs::Facts of Kernel under Opts starts: the options.
 std::string optionFacts(const std::string &Kernel, const AnalyzeOptions &Opts);
 

@@ -143,7 +143,7 @@ std::string dump(const FileAnalysis &FA) {
   }
   for (const KernelRecord &R : FA.Records) {
     S += "record " + R.Kernel + " " + std::to_string(R.FirstAnalysis) + "+" + std::to_string(R.NumAnalyses) + " {" +
-         R.Inputs.Facts + "}" + (R.Inputs.Reusable ? "" : " not reusable");
+         R.Inputs.Facts.str() + "}" + (R.Inputs.Reusable ? "" : " not reusable");
     for (SourceRange Seg : R.Inputs.Segments)
       S += " " + range(Seg);
     S += "\n";
