@@ -32,6 +32,8 @@ public:
       while (I < S.size() && isIdentChar(S[I]))
         ++I;
       std::optional<size_t> Id = Names.find(S.substr(Begin, I - Begin));
+      if (Id && *Id >= Seen.size())
+        Seen.resize(*Id + 1, false); // a lazy index grows as names are looked up
       if (Id && !Seen[*Id]) {
         Seen[*Id] = true;
         resolve(Names.entry(*Id));
@@ -43,6 +45,8 @@ public:
   /// as the kernel, not again as a helper.
   void markKernel(const std::string &Name) {
     if (std::optional<size_t> Id = Names.find(Name)) {
+      if (*Id >= Seen.size())
+        Seen.resize(*Id + 1, false);
       Seen[*Id] = true;
       Facts += Names.entry(*Id).Fact;
     }
@@ -68,40 +72,75 @@ private:
 
 } // namespace
 
-ModuleNames::ModuleNames(const ParsedFile &File, const ModuleInfo &Info) {
-  const SourceText &Text = File.text();
-  auto Add = [&](const std::string &Name) -> Entry & {
-    auto [It, New] = Index.emplace(Name, Entries.size());
-    if (New) {
-      Entries.emplace_back();
-      if (!Name.empty())
-        Shapes[static_cast<unsigned char>(Name[0])] |= 1u << lengthBit(Name.size());
-    }
-    return Entries[It->second];
-  };
+bool ModuleNames::makeEntry(const SourceText &Text, const ModuleInfo &Info, const std::string &Name, Entry &E) {
   // The same lookups as KernelChecker::evalGlobal; a name in several tables
-  // records all of them.
-  for (const auto &[Name, Fn] : Info.Jit) {
-    Entry &E = Add(Name);
+  // records all of them, in this order.
+  bool Found = false;
+  if (auto It = Info.Jit.find(Name); It != Info.Jit.end()) {
     E.Fact += "jit " + Name + ";";
-    E.Helper = Fn.Def;
+    E.Helper = It->second.Def;
+    Found = true;
   }
-  for (const auto &[Name, Path] : Info.Imports)
-    Add(Name).Fact += "import " + Name + "=" + Path + ";";
-  for (const auto &[Name, G] : Info.Globals) {
-    Entry &E = Add(Name);
+  if (auto It = Info.Imports.find(Name); It != Info.Imports.end()) {
+    E.Fact += "import " + Name + "=" + It->second + ";";
+    Found = true;
+  }
+  if (auto It = Info.Globals.find(Name); It != Info.Globals.end()) {
+    const GlobalSymbol &G = It->second;
     E.Fact += "global " + Name + (G.IsConstexpr ? " constexpr " : " ") + G.Value.repr() + " {";
     E.Fact += Text.slice(G.Range);
     E.Fact += "};";
     // `act = relu`: the kernel reaches relu's text through the global.
     if (G.Value.kind() == PyValue::Kind::Function && G.Value.asFunction())
       E.Aliased = G.Value.asFunction()->Name;
+    Found = true;
   }
+  if (Info.Functions.count(Name)) {
+    E.Fact += "def " + Name + ";";
+    Found = true;
+  }
+  return Found;
+}
+
+ModuleNames::ModuleNames(const ParsedFile &File, const ModuleInfo &Info, bool Lazy) {
+  if (Lazy) {
+    Text = &File.text();
+    this->Info = &Info;
+    return;
+  }
+  std::vector<const std::string *> Names;
+  for (const auto &[Name, Fn] : Info.Jit)
+    Names.push_back(&Name);
+  for (const auto &[Name, Path] : Info.Imports)
+    Names.push_back(&Name);
+  for (const auto &[Name, G] : Info.Globals)
+    Names.push_back(&Name);
   for (const auto &[Name, Def] : Info.Functions)
-    Add(Name).Fact += "def " + Name + ";";
+    Names.push_back(&Name);
+  for (const std::string *Name : Names) {
+    auto [It, New] = Index.emplace(*Name, Entries.size());
+    if (!New)
+      continue;
+    Entries.emplace_back();
+    makeEntry(File.text(), Info, *Name, Entries.back());
+    if (!Name->empty())
+      Shapes[static_cast<unsigned char>((*Name)[0])] |= 1u << lengthBit(Name->size());
+  }
 }
 
 std::optional<size_t> ModuleNames::find(std::string_view Name) const {
+  if (Info) {
+    if (auto It = Index.find(Name); It != Index.end())
+      return It->second;
+    Entry E;
+    std::string Key(Name);
+    if (!makeEntry(*Text, *Info, Key, E))
+      return std::nullopt;
+    LazyNames.push_back(std::move(Key));
+    Index.emplace(LazyNames.back(), Entries.size());
+    Entries.push_back(std::move(E));
+    return Entries.size() - 1;
+  }
   if (Name.empty() || !(Shapes[static_cast<unsigned char>(Name[0])] >> lengthBit(Name.size()) & 1u))
     return std::nullopt;
   auto It = Index.find(Name);
