@@ -8,6 +8,7 @@
 #include "lsp/LineIndex.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace tessel::lsp {
 
@@ -66,6 +67,23 @@ void LineIndex::index() {
   Lines.reserve(std::count(Text.begin(), Text.end(), '\n') + 1);
   uint32_t Start = 0;
   bool Ascii = true;
+  // Every version of a document is indexed (a keystroke in a 5 MB file: 3 % of
+  // the server's CPU byte by byte): without a '\r', lines end at each '\n'
+  // found by memchr and a line's bytes are or-ed, which vectorizes.
+  if (!std::memchr(Text.data(), '\r', Size)) {
+    const char *Data = Text.data();
+    while (true) {
+      const void *Nl = std::memchr(Data + Start, '\n', Size - Start);
+      uint32_t End = Nl ? static_cast<uint32_t>(static_cast<const char *>(Nl) - Data) : Size;
+      unsigned char Or = 0;
+      for (uint32_t I = Start; I < End; ++I)
+        Or |= static_cast<unsigned char>(Data[I]);
+      Lines.push_back({Start, End, Or < 0x80});
+      if (!Nl)
+        return;
+      Start = End + 1;
+    }
+  }
   for (uint32_t I = 0; I < Size; ++I) {
     char C = Text[I];
     if (C != '\n' && C != '\r') {
