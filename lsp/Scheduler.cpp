@@ -106,6 +106,9 @@ struct Scheduler::Impl {
   /// back only when the owner next allocates in that page; with the strand
   /// moving between two threads, each held a retired 5 MB file's version
   /// (issue 9: 366 MiB resident after 41 keys, 282 MiB with one thread).
+  /// Threaded, one more context and thread run the proof tier, so a proof run
+  /// (one job for all of a version's unproved kernels) never holds up a
+  /// document's front end, whichever worker is its home.
   std::vector<std::unique_ptr<asio::io_context>> Ios;
   std::vector<asio::executor_work_guard<asio::io_context::executor_type>> Guards;
   std::vector<std::thread> Threads;
@@ -301,9 +304,8 @@ struct Scheduler::Impl {
       if (!Ec && F && Gen == D->ProofGeneration.load() && D->Current == F) {
         ++D->ProofRuns;
         begin();
-        // On another worker than the document's, so the next keystroke's
-        // front end never waits for a proof.
-        asio::post(*Ios[(D->Home + 1) % Ios.size()], [this, D, F = std::move(F), Gen]() mutable {
+        // On the proof thread, so no keystroke's front end waits for a proof.
+        asio::post(*Ios.back(), [this, D, F = std::move(F), Gen]() mutable {
           try {
             runProofs(D, std::move(F), Gen);
           } catch (const std::exception &E) {
@@ -498,11 +500,12 @@ struct Scheduler::Impl {
 
 Scheduler::Scheduler(SchedulerOptions Opts, SchedulerCallbacks &Callbacks)
     : P(std::make_unique<Impl>(std::move(Opts), Callbacks)) {
-  for (unsigned I = 0; I < std::max(1u, P->Opts.WorkerThreads); ++I)
-    P->Ios.push_back(std::make_unique<asio::io_context>(1));
+  P->Ios.push_back(std::make_unique<asio::io_context>(1));
   if (P->deferred())
     return;
-  for (unsigned I = 0; I < P->Opts.WorkerThreads; ++I) {
+  for (unsigned I = 0; I < P->Opts.WorkerThreads; ++I) // the last: the proof tier's
+    P->Ios.push_back(std::make_unique<asio::io_context>(1));
+  for (size_t I = 0; I < P->Ios.size(); ++I) {
     P->Guards.push_back(asio::make_work_guard(*P->Ios[I]));
     P->Threads.emplace_back([this, I] { P->Ios[I]->run(); });
   }
@@ -529,7 +532,7 @@ void Scheduler::update(DocumentUpdate U) {
     std::lock_guard<std::mutex> L(P->DocsMutex);
     auto &Slot = P->Docs[U.Snapshot.Uri];
     if (!Slot) {
-      size_t Home = P->NextHome++ % P->Ios.size();
+      size_t Home = P->NextHome++ % std::max(1u, P->Opts.WorkerThreads);
       Slot = std::make_shared<Document>(*P->Ios[Home], Home, U.Snapshot.Uri);
     }
     D = Slot;
