@@ -8,6 +8,7 @@
 #include "lsp/LineIndex.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace tessel::lsp {
 
@@ -55,10 +56,34 @@ uint32_t codeUnits(const DecodedChar &C, PositionEncoding Enc) {
   return 1;
 }
 
-LineIndex::LineIndex(std::string TheText) : Text(std::move(TheText)) {
+LineIndex::LineIndex(std::string TheText) : Own(std::move(TheText)) { index(); }
+
+LineIndex::LineIndex(std::shared_ptr<const SourceText> TheText) : Source(std::move(TheText)) { index(); }
+
+void LineIndex::index() {
+  const std::string &Text = text();
   uint32_t Size = static_cast<uint32_t>(Text.size());
+  // Sized once: growing by doubling left up to 2 MB unused in a 5 MB file's index.
+  Lines.reserve(std::count(Text.begin(), Text.end(), '\n') + 1);
   uint32_t Start = 0;
   bool Ascii = true;
+  // Every version of a document is indexed (a keystroke in a 5 MB file: 3 % of
+  // the server's CPU byte by byte): without a '\r', lines end at each '\n'
+  // found by memchr and a line's bytes are or-ed, which vectorizes.
+  if (!std::memchr(Text.data(), '\r', Size)) {
+    const char *Data = Text.data();
+    while (true) {
+      const void *Nl = std::memchr(Data + Start, '\n', Size - Start);
+      uint32_t End = Nl ? static_cast<uint32_t>(static_cast<const char *>(Nl) - Data) : Size;
+      unsigned char Or = 0;
+      for (uint32_t I = Start; I < End; ++I)
+        Or |= static_cast<unsigned char>(Data[I]);
+      Lines.push_back({Start, End, Or < 0x80});
+      if (!Nl)
+        return;
+      Start = End + 1;
+    }
+  }
   for (uint32_t I = 0; I < Size; ++I) {
     char C = Text[I];
     if (C != '\n' && C != '\r') {
@@ -83,15 +108,15 @@ uint32_t LineIndex::lineOf(uint32_t Offset) const {
 std::string_view LineIndex::line(uint32_t Line) const {
   if (Line >= Lines.size())
     return {};
-  return std::string_view(Text).substr(Lines[Line].Start, Lines[Line].End - Lines[Line].Start);
+  return std::string_view(text()).substr(Lines[Line].Start, Lines[Line].End - Lines[Line].Start);
 }
 
 uint32_t LineIndex::lineStart(uint32_t Line) const {
-  return Line < Lines.size() ? Lines[Line].Start : static_cast<uint32_t>(Text.size());
+  return Line < Lines.size() ? Lines[Line].Start : static_cast<uint32_t>(text().size());
 }
 
 Position LineIndex::position(uint32_t Offset, PositionEncoding Enc) const {
-  Offset = std::min(Offset, static_cast<uint32_t>(Text.size()));
+  Offset = std::min(Offset, static_cast<uint32_t>(text().size()));
   uint32_t LineNo = lineOf(Offset);
   const LineInfo &L = Lines[LineNo];
   // An offset inside "\r\n" (between the two bytes) belongs to the line end.
@@ -99,7 +124,7 @@ Position LineIndex::position(uint32_t Offset, PositionEncoding Enc) const {
   if (L.Ascii || Enc == PositionEncoding::UTF8)
     return {LineNo, Target - L.Start};
 
-  std::string_view S = std::string_view(Text).substr(0, L.End);
+  std::string_view S = std::string_view(text()).substr(0, L.End);
   uint32_t Column = 0;
   for (uint32_t I = L.Start; I < Target;) {
     DecodedChar C = decodeUtf8(S.substr(I));
@@ -113,13 +138,13 @@ Position LineIndex::position(uint32_t Offset, PositionEncoding Enc) const {
 
 uint32_t LineIndex::offset(Position P, PositionEncoding Enc) const {
   if (P.Line >= Lines.size())
-    return static_cast<uint32_t>(Text.size());
+    return static_cast<uint32_t>(text().size());
   const LineInfo &L = Lines[P.Line];
   uint32_t Width = L.End - L.Start;
   if (L.Ascii)
     return L.Start + std::min(P.Character, Width);
 
-  std::string_view S = std::string_view(Text).substr(0, L.End);
+  std::string_view S = std::string_view(text()).substr(0, L.End);
   uint32_t Column = 0;
   uint32_t I = L.Start;
   while (I < L.End) {

@@ -4,9 +4,11 @@
 /// feature requests against the analysis of the version that preceded them.
 ///
 /// Model (after clangd's TUScheduler):
-///  - Each document has one worker: an Asio strand on a shared thread pool.
-///    Its queue is FIFO, so a request queued after an edit sees that edit and
-///    never a later one.
+///  - Each document has one worker: an Asio strand on the io_context of its
+///    home worker thread (each worker thread runs its own, so a document's
+///    versions are allocated and freed by one thread, which keeps a per-thread
+///    allocator's retired pages reusable). Its queue is FIFO, so a request
+///    queued after an edit sees that edit and never a later one.
 ///  - Tier 1 (front end): every update is parsed (incrementally, reusing the
 ///    previous tree) and checked right away, and its diagnostics published
 ///    with the document's version. The check reuses the previous version's
@@ -27,8 +29,8 @@
 ///  - Proof tier: with CheckOptions::Prove, the front end takes the bounds
 ///    verdicts that hold already (the previous version's, moved; the
 ///    process-wide cache's) and publishes without proving anything; the
-///    kernels left unproved are proved after a debounce on a pool thread,
-///    outside the document's strand, and the same version is published again
+///    kernels left unproved are proved after a debounce on the proof tier's
+///    own thread, outside every document's strand, and the same version is published again
 ///    with their findings (TS203/TS204 added, the TS201/TS202 they decide
 ///    dropped), becoming the analysis requests read. A newer update stops the
 ///    run before its next kernel; the verdicts it got are kept for the next

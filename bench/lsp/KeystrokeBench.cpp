@@ -163,7 +163,7 @@ void kernelInputsAll(benchmark::State &State) {
       if (!Fn.Def)
         continue;
       std::vector<sema::Specialization> Specs = sema::specializationsOf(Fn, Opts.MaxSpecializations);
-      Bytes += sema::kernelInputs(Names, *K.NewParse, Fn, Specs, Opts).Facts.size();
+      Bytes += sema::kernelInputs(Names, *K.NewParse, Fn, Specs, Opts).Facts.str().size();
     }
     benchmark::DoNotOptimize(Bytes);
   }

@@ -45,7 +45,7 @@ Cache &cache() {
 
 std::string keyOf(const ParsedFile &File, const sema::KernelRecord &R, const std::string &Directives,
                   const ProverOptions &Opts) {
-  std::string Key = R.Kernel + '\0' + R.Inputs.Facts + '\0' + Directives + '\0' + std::to_string(Opts.QueryRlimit) +
+  std::string Key = R.Kernel + '\0' + R.Inputs.Facts.str() + '\0' + Directives + '\0' + std::to_string(Opts.QueryRlimit) +
                     '/' + std::to_string(Opts.NonlinearQueryRlimit) + '/' + std::to_string(Opts.IntegerQueryRlimit) +
                     '/' + std::to_string(Opts.KernelRlimit);
   for (const SourceRange &S : R.Inputs.Segments) {

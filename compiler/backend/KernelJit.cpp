@@ -93,7 +93,7 @@ std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &In
     std::string_view S = File.text().slice(R);
     B.add(llvm::StringRef(S.data(), S.size()));
   }
-  B.add(In.Facts);
+  B.add(In.Facts.str());
   B.add(Request.Kernel);
   for (const auto &[Name, V] : Request.Constexprs)
     B.add(Name).add(V.repr());

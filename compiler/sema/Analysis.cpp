@@ -253,14 +253,26 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     return It == OldRecords.end() ? nullptr : It->second;
   };
   // Indexed only when some kernel's inputs are collected.
-  std::optional<ModuleNames> Names;
+  // A keystroke derives the inputs of a kernel or two on this thread: their
+  // names are looked up lazily. Past a few kernels, or for the kernels
+  // checked on the pool (which share it), every name is indexed once.
+  std::optional<ModuleNames> Names, LazyNames;
+  size_t SerialInputs = 0;
+  auto SerialNames = [&]() -> const ModuleNames & {
+    if (Names)
+      return *Names;
+    if (++SerialInputs <= 16) {
+      if (!LazyNames)
+        LazyNames.emplace(*File, FA->Info, /*Lazy=*/true);
+      return *LazyNames;
+    }
+    return Names.emplace(*File, FA->Info);
+  };
   std::vector<KernelResult> Results(Kernels.size());
   std::vector<std::vector<Specialization>> Specs(Kernels.size());
   // The role is an input: a helper that becomes a kernel is checked afresh.
-  auto InputsOf = [&](size_t I) {
-    KernelInputs In = kernelInputs(*Names, *File, *Kernels[I], Specs[I], Opts);
-    In.Facts += Helper[I] ? " role helper;" : " role kernel;";
-    return In;
+  auto InputsOf = [&](const ModuleNames &Index, size_t I) {
+    return kernelInputs(Index, *File, *Kernels[I], Specs[I], Opts, Helper[I] ? " role helper;" : " role kernel;");
   };
   // After an edit inside one @jit function's body (Info rediscovered), a
   // kernel whose inputs read nothing of the changed piece has the inputs it
@@ -281,7 +293,7 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   }
   auto MovedInputs = [&](size_t I, const KernelRecord &Old, KernelInputs &Out) {
     if (!ChangedDef || Kernels[I]->Def == ChangedDef || Old.Role.helper() != static_cast<bool>(Helper[I]) ||
-        Old.Inputs.Facts.rfind(optionFacts(Kernels[I]->Name, Opts), 0) != 0)
+        Old.Inputs.Facts.str().rfind(optionFacts(Kernels[I]->Name, Opts), 0) != 0)
       return false;
     Out.Segments.clear();
     Out.Segments.reserve(Old.Inputs.Segments.size());
@@ -346,13 +358,11 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
       ToCheck.push_back(I);
       continue;
     }
-    if (!Names)
-      Names.emplace(*File, FA->Info);
-    Results[I].Inputs = InputsOf(I);
+    Results[I].Inputs = InputsOf(SerialNames(), I);
     if (!reuseKernel(*Previous, *Old, *File, Opts, Results[I]))
       ToCheck.push_back(I);
   }
-  if (!Names && !ToCheck.empty())
+  if (!Names && std::find(InputsPending.begin(), InputsPending.end(), 1) != InputsPending.end())
     Names.emplace(*File, FA->Info);
   // Longest first (specializations times body size), so that the last
   // kernel a thread takes is a short one and no core waits on a long one.
@@ -361,7 +371,7 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   parallelFor(ToCheck.size(), usableCores(), [&](size_t J) {
     size_t I = ToCheck[J];
     if (InputsPending[I])
-      Results[I].Inputs = InputsOf(I);
+      Results[I].Inputs = InputsOf(*Names, I);
     checkKernelSpecializations(*File, FA->Info, *Kernels[I], Specs[I], Opts, Results[I]);
   });
   for (size_t I = 0; I < Kernels.size(); ++I) {

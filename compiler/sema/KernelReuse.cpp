@@ -18,8 +18,8 @@ bool isIdentChar(char C) { return isIdentStart(C) || (C >= '0' && C <= '9'); }
 /// resolved through the module's names.
 class InputCollector {
 public:
-  InputCollector(const ModuleNames &Names, const SourceText &Text, KernelInputs &Out)
-      : Names(Names), Text(Text), Seen(Names.size(), false), Out(Out) {}
+  InputCollector(const ModuleNames &Names, const SourceText &Text, std::string &Facts, KernelInputs &Out)
+      : Names(Names), Text(Text), Seen(Names.size(), false), Facts(Facts), Out(Out) {}
 
   void scan(std::string_view S) {
     size_t I = 0;
@@ -32,6 +32,8 @@ public:
       while (I < S.size() && isIdentChar(S[I]))
         ++I;
       std::optional<size_t> Id = Names.find(S.substr(Begin, I - Begin));
+      if (Id && *Id >= Seen.size())
+        Seen.resize(*Id + 1, false); // a lazy index grows as names are looked up
       if (Id && !Seen[*Id]) {
         Seen[*Id] = true;
         resolve(Names.entry(*Id));
@@ -43,14 +45,16 @@ public:
   /// as the kernel, not again as a helper.
   void markKernel(const std::string &Name) {
     if (std::optional<size_t> Id = Names.find(Name)) {
+      if (*Id >= Seen.size())
+        Seen.resize(*Id + 1, false);
       Seen[*Id] = true;
-      Out.Facts += Names.entry(*Id).Fact;
+      Facts += Names.entry(*Id).Fact;
     }
   }
 
 private:
   void resolve(const ModuleNames::Entry &E) {
-    Out.Facts += E.Fact;
+    Facts += E.Fact;
     if (E.Helper) {
       Out.Segments.push_back(E.Helper->Range);
       scan(Text.slice(E.Helper->Range));
@@ -62,45 +66,81 @@ private:
   const ModuleNames &Names;
   const SourceText &Text;
   std::vector<bool> Seen;
+  std::string &Facts;
   KernelInputs &Out;
 };
 
 } // namespace
 
-ModuleNames::ModuleNames(const ParsedFile &File, const ModuleInfo &Info) {
-  const SourceText &Text = File.text();
-  auto Add = [&](const std::string &Name) -> Entry & {
-    auto [It, New] = Index.emplace(Name, Entries.size());
-    if (New) {
-      Entries.emplace_back();
-      if (!Name.empty())
-        Shapes[static_cast<unsigned char>(Name[0])] |= 1u << lengthBit(Name.size());
-    }
-    return Entries[It->second];
-  };
+bool ModuleNames::makeEntry(const SourceText &Text, const ModuleInfo &Info, const std::string &Name, Entry &E) {
   // The same lookups as KernelChecker::evalGlobal; a name in several tables
-  // records all of them.
-  for (const auto &[Name, Fn] : Info.Jit) {
-    Entry &E = Add(Name);
+  // records all of them, in this order.
+  bool Found = false;
+  if (auto It = Info.Jit.find(Name); It != Info.Jit.end()) {
     E.Fact += "jit " + Name + ";";
-    E.Helper = Fn.Def;
+    E.Helper = It->second.Def;
+    Found = true;
   }
-  for (const auto &[Name, Path] : Info.Imports)
-    Add(Name).Fact += "import " + Name + "=" + Path + ";";
-  for (const auto &[Name, G] : Info.Globals) {
-    Entry &E = Add(Name);
+  if (auto It = Info.Imports.find(Name); It != Info.Imports.end()) {
+    E.Fact += "import " + Name + "=" + It->second + ";";
+    Found = true;
+  }
+  if (auto It = Info.Globals.find(Name); It != Info.Globals.end()) {
+    const GlobalSymbol &G = It->second;
     E.Fact += "global " + Name + (G.IsConstexpr ? " constexpr " : " ") + G.Value.repr() + " {";
     E.Fact += Text.slice(G.Range);
     E.Fact += "};";
     // `act = relu`: the kernel reaches relu's text through the global.
     if (G.Value.kind() == PyValue::Kind::Function && G.Value.asFunction())
       E.Aliased = G.Value.asFunction()->Name;
+    Found = true;
   }
+  if (Info.Functions.count(Name)) {
+    E.Fact += "def " + Name + ";";
+    Found = true;
+  }
+  return Found;
+}
+
+ModuleNames::ModuleNames(const ParsedFile &File, const ModuleInfo &Info, bool Lazy) {
+  if (Lazy) {
+    Text = &File.text();
+    this->Info = &Info;
+    return;
+  }
+  std::vector<const std::string *> Names;
+  for (const auto &[Name, Fn] : Info.Jit)
+    Names.push_back(&Name);
+  for (const auto &[Name, Path] : Info.Imports)
+    Names.push_back(&Name);
+  for (const auto &[Name, G] : Info.Globals)
+    Names.push_back(&Name);
   for (const auto &[Name, Def] : Info.Functions)
-    Add(Name).Fact += "def " + Name + ";";
+    Names.push_back(&Name);
+  for (const std::string *Name : Names) {
+    auto [It, New] = Index.emplace(*Name, Entries.size());
+    if (!New)
+      continue;
+    Entries.emplace_back();
+    makeEntry(File.text(), Info, *Name, Entries.back());
+    if (!Name->empty())
+      Shapes[static_cast<unsigned char>((*Name)[0])] |= 1u << lengthBit(Name->size());
+  }
 }
 
 std::optional<size_t> ModuleNames::find(std::string_view Name) const {
+  if (Info) {
+    if (auto It = Index.find(Name); It != Index.end())
+      return It->second;
+    Entry E;
+    std::string Key(Name);
+    if (!makeEntry(*Text, *Info, Key, E))
+      return std::nullopt;
+    LazyNames.push_back(std::move(Key));
+    Index.emplace(LazyNames.back(), Entries.size());
+    Entries.push_back(std::move(E));
+    return Entries.size() - 1;
+  }
   if (Name.empty() || !(Shapes[static_cast<unsigned char>(Name[0])] >> lengthBit(Name.size()) & 1u))
     return std::nullopt;
   auto It = Index.find(Name);
@@ -115,36 +155,38 @@ std::string optionFacts(const std::string &Kernel, const AnalyzeOptions &Opts) {
 }
 
 KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, const JitFunction &Kernel,
-                          const std::vector<Specialization> &Specs, const AnalyzeOptions &Opts) {
+                          const std::vector<Specialization> &Specs, const AnalyzeOptions &Opts, std::string_view Role) {
   KernelInputs In;
   const SourceText &Text = File.text();
   In.Segments.push_back(Kernel.Def->Range);
-  In.Facts = optionFacts(Kernel.Name, Opts);
-  InputCollector Collect(Names, Text, In);
+  std::string Facts = optionFacts(Kernel.Name, Opts);
+  InputCollector Collect(Names, Text, Facts, In);
   Collect.markKernel(Kernel.Name);
   Collect.scan(Text.slice(Kernel.Def->Range));
   std::vector<SourceRange> Sources;
   for (const Specialization &S : Specs) {
-    In.Facts += "spec {" + S.Description + "}";
+    Facts += "spec {" + S.Description + "}";
     for (const auto &[K, V] : S.Constexprs) {
       if (V.refersToTree())
         In.Reusable = false;
       std::string Repr = V.isUnknown() ? "?" : V.repr();
-      In.Facts += K + "=" + Repr + ",";
+      Facts += K + "=" + Repr + ",";
       Collect.scan(Repr);
     }
     for (const auto &[K, T] : S.ArgTypes)
-      In.Facts += K + ":" + T.str() + ",";
-    In.Facts += " warps " + std::to_string(S.NumWarps) + " stages " + std::to_string(S.NumStages) + " grid//";
+      Facts += K + ":" + T.str() + ",";
+    Facts += " warps " + std::to_string(S.NumWarps) + " stages " + std::to_string(S.NumStages) + " grid//";
     for (int64_t Axis : S.FloorDividedGridAxes)
-      In.Facts += std::to_string(Axis) + ",";
-    In.Facts += " at {";
-    In.Facts += Text.slice(S.Source);
-    In.Facts += "};";
+      Facts += std::to_string(Axis) + ",";
+    Facts += " at {";
+    Facts += Text.slice(S.Source);
+    Facts += "};";
     if (!S.Source.empty())
       Sources.push_back(S.Source);
   }
   In.Segments.insert(In.Segments.end(), Sources.begin(), Sources.end());
+  Facts += Role;
+  In.Facts = std::move(Facts);
   return In;
 }
 

@@ -17,6 +17,7 @@
 
 #include "compiler/sema/KernelChecker.h"
 
+#include <deque>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -33,23 +34,36 @@ public:
     const ast::FunctionDefStmt *Helper = nullptr; ///< a @jit function's `def`: its text is read too
     std::string Aliased;                          ///< a global bound to a function: that function's name is read too
   };
-  ModuleNames(const ParsedFile &File, const ModuleInfo &Info);
+  /// Lazy: entries are made as names are looked up, for a keystroke that
+  /// derives the inputs of one kernel (indexing the 39,000 names of a
+  /// 13,000-kernel file per keystroke showed in its profile); not safe to
+  /// share between threads then. Otherwise every name is indexed up front.
+  ModuleNames(const ParsedFile &File, const ModuleInfo &Info, bool Lazy = false);
   std::optional<size_t> find(std::string_view Name) const;
   const Entry &entry(size_t Id) const { return Entries[Id]; }
   size_t size() const { return Entries.size(); }
 
 private:
   static unsigned lengthBit(size_t Length) { return Length < 31 ? unsigned(Length) : 31u; }
+  /// Name's entry from Info's tables, as the eager index makes it; false when
+  /// no table has it.
+  static bool makeEntry(const SourceText &Text, const ModuleInfo &Info, const std::string &Name, Entry &E);
 
-  std::unordered_map<std::string_view, size_t> Index; ///< views into the ModuleInfo's keys
-  std::vector<Entry> Entries;
+  const SourceText *Text = nullptr;          ///< lazy only
+  const ModuleInfo *Info = nullptr;          ///< lazy only
+  mutable std::deque<std::string> LazyNames; ///< stable storage for Index's views
+
+  mutable std::unordered_map<std::string_view, size_t> Index; ///< views into the ModuleInfo's keys
+  mutable std::deque<Entry> Entries;
   /// Per first byte, a bit per name length (31: longer): most identifiers
   /// in a kernel are locals that fail this test before any hashing.
   uint32_t Shapes[256] = {};
 };
 
+/// Role is appended to the facts (the caller's kernel-or-helper decision).
 KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, const JitFunction &Kernel,
-                          const std::vector<Specialization> &Specs, const AnalyzeOptions &Opts);
+                          const std::vector<Specialization> &Specs, const AnalyzeOptions &Opts,
+                          std::string_view Role = {});
 /// How every KernelInputs::Facts of Kernel under Opts starts: the options.
 std::string optionFacts(const std::string &Kernel, const AnalyzeOptions &Opts);
 

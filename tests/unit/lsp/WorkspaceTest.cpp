@@ -77,6 +77,26 @@ TEST(Workspace, FullReplacementResets) {
   EXPECT_EQ(U->Snapshot.Text->text(), "new\n");
 }
 
+TEST(Workspace, SnapshotIndexSharesTheFinalText) {
+  Workspace W;
+  DocumentUpdate Open = W.open("test:///a.py", 1, "a\nbc\n");
+  EXPECT_EQ(&Open.Snapshot.Index->text(), &Open.Snapshot.Text->text());
+  std::string Error;
+  // A full replacement, then an edit positioned in the replaced text's lines,
+  // then one in the lines that edit made.
+  auto U = W.change("test:///a.py", 2, {{std::nullopt, "x\nyy\nz\n"}, edit(1, 1, 1, 2, "Q\nR"), edit(2, 1, 2, 1, "!")},
+                    Error);
+  ASSERT_TRUE(U) << Error;
+  EXPECT_EQ(U->Snapshot.Text->text(), "x\nyQ\nR!\nz\n");
+  EXPECT_EQ(&U->Snapshot.Index->text(), &U->Snapshot.Text->text());
+  EXPECT_EQ(U->Snapshot.Index->lineCount(), 5u);
+  EXPECT_EQ(U->Snapshot.Index->line(2), "R!");
+  // No edit: the same text, indexed.
+  auto Same = W.change("test:///a.py", 3, {}, Error);
+  ASSERT_TRUE(Same);
+  EXPECT_EQ(Same->Snapshot.Index->text(), Same->Snapshot.Text->text());
+}
+
 TEST(Workspace, ReversedRangeIsRejectedWhole) {
   Workspace W;
   W.open("test:///a.py", 1, "abc\n");
