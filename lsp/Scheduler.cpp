@@ -51,6 +51,8 @@ struct Document {
 
   // Strand-only.
   std::shared_ptr<const ParsedFile> LastParsed;
+  /// Current was parsed whole (ParsedFile::parse, on the pool's threads).
+  bool CurrentParsedWhole = false;
   std::vector<ByteEdit> PendingEdits;
   bool PendingReset = true;
   std::shared_ptr<const AnalyzedFile> Current;
@@ -210,6 +212,7 @@ struct Scheduler::Impl {
     auto Start = Clock::now();
     auto F = std::make_shared<AnalyzedFile>();
     F->Doc = U.Snapshot;
+    bool ParsedWhole = false;
     size_t Size = U.Snapshot.Text->text().size();
     if (Size > Opts.MaxFileBytes) {
       F->Skipped = "tessel does not analyse files over " + std::to_string(Opts.MaxFileBytes >> 20) +
@@ -220,6 +223,7 @@ struct Scheduler::Impl {
       D->PendingReset = true;
     } else {
       try {
+        ParsedWhole = !(D->LastParsed && !D->PendingReset);
         if (D->LastParsed && !D->PendingReset)
           F->Parsed = ParsedFile::reparse(*D->LastParsed, D->PendingEdits, U.Snapshot.Text);
         else
@@ -271,7 +275,9 @@ struct Scheduler::Impl {
     // Freeing the previous version's tree and AST takes a few percent of a
     // build: do it after the diagnostics are out, not before.
     std::shared_ptr<const AnalyzedFile> Retired = std::move(D->Current);
+    bool RetiredParsedWhole = Retired && D->CurrentParsedWhole;
     D->Current = F;
+    D->CurrentParsedWhole = ParsedWhole;
     {
       std::lock_guard<std::mutex> L(D->ProofM);
       D->ProofFor = F->Report.Analysis;
@@ -281,6 +287,8 @@ struct Scheduler::Impl {
     D->Background = cachedFindings(*F);
     publish(*D, *F);
     Retired.reset();
+    if (RetiredParsedWhole && Opts.ReleaseMemory)
+      Opts.ReleaseMemory();
     scheduleProofs(D, F);
     scheduleBackground(D);
   }

@@ -143,6 +143,7 @@ public:
     S.Check.Arch = Opts.Arch;
     S.Check.Prove = true; // verdicts for hovers; cached per kernel, bounded per query and kernel
     S.Check.Project = &Project;
+    S.ReleaseMemory = Opts.ReleaseMemory;
     Sched = std::make_unique<Scheduler>(S, *this);
     bindAll();
   }

@@ -149,6 +149,31 @@ TEST(Scheduler, IncrementalReparseAgreesWithAFreshParse) {
     EXPECT_EQ(R.All[I].ReusedKernels, 1u) << "version " << R.All[I].Version;
 }
 
+// The version parsed whole (on the pool's threads) is the one whose memory
+// other threads' heaps keep: the worker releases memory once that version is
+// retired, and not for the versions reparsed after it (which it allocated).
+TEST(Scheduler, MemoryIsReleasedWhenTheWholeParsedVersionIsRetired) {
+  Recorder R;
+  SchedulerOptions O;
+  O.WorkerThreads = 0;
+  int Releases = 0;
+  O.ReleaseMemory = [&] { ++Releases; };
+  Scheduler S(O, R);
+  Workspace W;
+  std::string Error;
+  S.update(W.open("test:///a.py", 1, Kernels));
+  ASSERT_TRUE(S.blockUntilIdle());
+  EXPECT_EQ(Releases, 0);
+  for (int64_t Version = 2; Version <= 4; ++Version) {
+    auto U = W.change("test:///a.py", Version, {insertAt(0, 0, "#\n")}, Error);
+    ASSERT_TRUE(U) << Error;
+    S.update(*U);
+    ASSERT_TRUE(S.blockUntilIdle());
+    EXPECT_EQ(Releases, 1) << "after version " << Version;
+  }
+  EXPECT_EQ(R.All.size(), 4u);
+}
+
 TEST(Scheduler, BackgroundTierRecompilesOnlyTouchedKernelsAndMovesCachedFindings) {
   Recorder R;
   SchedulerOptions Opts;
