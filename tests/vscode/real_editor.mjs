@@ -203,12 +203,23 @@ try {
   log(`squiggles shown: ${await page.locator('.monaco-editor .squiggly-error').count()}`);
   await shot(page, 'squiggles');
 
-  // The mouse rests on the middle of the squiggled range, as a user's would (no scrolling into view).
-  const box = await squiggle.boundingBox();
-  if (!box) throw new Error('the squiggle has no box on screen');
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 4);
+  // The mouse rests on the middle of the squiggled range, as a user's would (no scrolling into view). The
+  // lines can still move after the squiggles appear (the JIT tier's code lenses arrive later and push the
+  // text down), leaving the mouse on another token; as a user would, it moves onto the squiggle again.
   const hover = page.locator('.monaco-hover:visible').filter({ hasText: 'TS105' }).first();
-  await hover.waitFor({ state: 'visible', timeout: 20_000 });
+  for (let attempt = 1; ; ++attempt) {
+    const box = await squiggle.boundingBox();
+    if (!box) throw new Error('the squiggle has no box on screen');
+    await page.mouse.move(0, 0);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 4);
+    try {
+      await hover.waitFor({ state: 'visible', timeout: 5_000 });
+      break;
+    } catch (e) {
+      if (attempt === 4) throw e;
+      log(`no hover after attempt ${attempt}: moving onto the squiggle again`);
+    }
+  }
   const hoverText = await hover.innerText();
   await shot(page, 'hover');
   // Which of the file's TS105 squiggles comes first in the DOM is the renderer's choice; each has one of these.
