@@ -174,21 +174,21 @@ static Value fdiv(BuiltinCall &B) {
   return Out;
 }
 
-/// div_rn: `_check_dtype(dtypes=["fp32"])`, binary_op_type_legalization (both
-/// fp32 already: a broadcast), then `create_precise_divf` (correctly rounded,
-/// where `/` is `div.full.f32` on the GPU).
+/// div_rn: `_check_dtype(dtypes=["fp32"])`, binary_op_type_legalization (typed
+/// as `/`), then `create_precise_divf` (correctly rounded, where `/` is
+/// `div.full.f32` on the GPU).
 static Value divRn(BuiltinCall &B) {
   if (!checkDtypes(B, B.value("x"), {ScalarKind::FP32}) || !checkDtypes(B, B.value("y"), {ScalarKind::FP32}))
     return Value::poison();
   Value X = mathOperand(B, "x"), Y = mathOperand(B, "y");
-  if (!X.isTensor() || !Y.isTensor())
-    return Value::poison();
-  auto Shape = broadcastShapes(X.Type.Shape, Y.Type.Shape);
-  if (!Shape) {
-    B.error(ProblemKind::ShapeMismatch, Shape.Error);
-    return Value::poison();
+  Value Out;
+  {
+    KernelChecker::TypingOnly Typing(B.C);
+    Out = B.C.binaryOp(ast::BinOpKind::Div, X, Y, B.range());
   }
-  Value Out = Value::tensor(TileType{ElemType{ScalarKind::FP32}, *Shape.Result});
+  if (!Out.isTensor())
+    return Out;
+  Out.Facts = IndexFacts{};
   Out.Facts.resize(Out.Type.Shape.size());
   if (B.ir())
     Out.IR = B.ir()->binary(B.range(), ir::OpKind::DivRn, B.C.lowerAs(X, Out.Type, B.rangeOf("x")),
