@@ -79,16 +79,7 @@ bool tooMany(size_t Kernels, const JitTierOptions &Opts) { return Kernels > Opts
 /// Moves every range of F that lies in the kernel's own file; false when one
 /// lies outside every input segment.
 bool rebase(const sema::Rebaser &R, diag::Finding &F) {
-  if (!R.rebase(F.Range))
-    return false;
-  for (RelatedLocation &L : F.Related)
-    if (!L.File && !R.rebase(L.Range))
-      return false;
-  for (Fix &X : F.Fixes)
-    for (TextEdit &E : X.Edits)
-      if (!R.rebase(E.Range))
-        return false;
-  return true;
+  return moveOwnRanges(F, [&R](SourceRange &Range) { return R.rebase(Range); });
 }
 
 bool rebase(const sema::Rebaser &R, diag::JitSummary &S) {

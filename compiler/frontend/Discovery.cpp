@@ -862,16 +862,7 @@ public:
   }
 
   bool move(Problem &P) const {
-    if (!move(P.Range))
-      return false;
-    for (RelatedLocation &L : P.Related)
-      if (!L.File && !move(L.Range))
-        return false;
-    for (Fix &F : P.Fixes)
-      for (TextEdit &E : F.Edits)
-        if (!move(E.Range))
-          return false;
-    return true;
+    return moveOwnRanges(P, [this](SourceRange &R) { return move(R); });
   }
 
   /// The new version's node at the old node's place: the same node where

@@ -279,16 +279,7 @@ bool Rebaser::covers(const KernelAnalysis &K) const {
 }
 
 bool Rebaser::rebase(Problem &P) const {
-  if (!rebase(P.Range))
-    return false;
-  for (RelatedLocation &L : P.Related)
-    if (!L.File && !rebase(L.Range)) // a range in another file does not move
-      return false;
-  for (Fix &F : P.Fixes)
-    for (TextEdit &E : F.Edits)
-      if (!rebase(E.Range))
-        return false;
-  return true;
+  return moveOwnRanges(P, [this](SourceRange &R) { return rebase(R); });
 }
 
 } // namespace tessel::sema

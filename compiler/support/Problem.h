@@ -59,6 +59,23 @@ struct Problem {
   std::string Specialization;
 };
 
+/// Applies Move (bool(SourceRange &)) to every range of P that lies in P's
+/// own file: its range, its related locations without a File, its fixes'
+/// edits; false at the first range Move cannot move. P is a Problem, or
+/// anything with the same fields (diag::Finding).
+template <typename WithRanges, typename MoveFn> bool moveOwnRanges(WithRanges &P, MoveFn &&Move) {
+  if (!Move(P.Range))
+    return false;
+  for (RelatedLocation &L : P.Related)
+    if (!L.File && !Move(L.Range)) // a range in another file does not move
+      return false;
+  for (Fix &F : P.Fixes)
+    for (TextEdit &E : F.Edits)
+      if (!Move(E.Range))
+        return false;
+  return true;
+}
+
 /// Collects problems, dropping exact duplicates (same kind, range and
 /// message), which arise when a kernel is checked under several
 /// specializations that agree.
