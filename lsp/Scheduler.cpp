@@ -223,11 +223,9 @@ struct Scheduler::Impl {
       D->PendingReset = true;
     } else {
       try {
-        ParsedWhole = !(D->LastParsed && !D->PendingReset);
-        if (D->LastParsed && !D->PendingReset)
-          F->Parsed = ParsedFile::reparse(*D->LastParsed, D->PendingEdits, U.Snapshot.Text);
-        else
-          F->Parsed = ParsedFile::parse(U.Snapshot.Text);
+        ParsedWhole = !D->LastParsed || D->PendingReset;
+        F->Parsed = ParsedWhole ? ParsedFile::parse(U.Snapshot.Text)
+                                : ParsedFile::reparse(*D->LastParsed, D->PendingEdits, U.Snapshot.Text);
         D->LastParsed = F->Parsed;
         D->PendingEdits.clear();
         D->PendingReset = false;
