@@ -15,8 +15,10 @@
 /// the last means the end of the text, and an offset or column that falls
 /// inside a multi-unit character means the start of that character.
 ///
-/// Lines that are pure ASCII are flagged when the index is built, so the
-/// common conversions cost a binary search and an addition.
+/// The line table is the SourceText's own (one per version of a document;
+/// building a second one here was 5 % of the server's time per keystroke in
+/// a 5 MB file): a conversion finds its line by binary search, then reads
+/// that line's bytes, and on a pure-ASCII line a column is a byte offset.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_LSP_LINEINDEX_H
 #define TESSEL_LSP_LINEINDEX_H
@@ -45,9 +47,9 @@ class LineIndex {
 public:
   /// Indexes a copy of Text.
   explicit LineIndex(std::string Text);
-  /// Indexes Text's text, sharing it rather than copying (a document's
-  /// snapshot holds both: a copy was another 4.4 MB per version of the
-  /// 13,000-kernel file, two versions alive during each keystroke).
+  /// Indexes Text's text, sharing it and its line table rather than copying
+  /// (a document's snapshot holds both: a copy was another 4.4 MB per
+  /// version of the 13,000-kernel file, two versions alive per keystroke).
   explicit LineIndex(std::shared_ptr<const SourceText> Text);
 
   /// The position of a byte offset (clamped to the text).
@@ -55,25 +57,15 @@ public:
   /// The byte offset of a position (clamped as described above).
   uint32_t offset(Position P, PositionEncoding Enc = PositionEncoding::UTF16) const;
 
-  uint32_t lineCount() const { return static_cast<uint32_t>(Lines.size()); }
+  uint32_t lineCount() const { return Source->lineCount(); }
   /// A 0-based line's text without its terminator; empty past the end.
   std::string_view line(uint32_t Line) const;
   /// The byte offset where a 0-based line starts (text size past the end).
   uint32_t lineStart(uint32_t Line) const;
-  const std::string &text() const { return Source ? Source->text() : Own; }
+  const std::string &text() const { return Source->text(); }
 
 private:
-  struct LineInfo {
-    uint32_t Start; ///< byte offset of the first byte
-    uint32_t End;   ///< byte offset of the terminator (or of the text's end)
-    bool Ascii;     ///< every byte < 0x80: columns equal byte offsets
-  };
-  uint32_t lineOf(uint32_t Offset) const;
-  void index();
-
-  std::shared_ptr<const SourceText> Source; ///< the indexed text when shared, else Own
-  std::string Own;
-  std::vector<LineInfo> Lines;
+  std::shared_ptr<const SourceText> Source;
 };
 
 /// Length in bytes of the (possibly invalid) UTF-8 sequence at the start of

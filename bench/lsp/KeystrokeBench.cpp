@@ -13,7 +13,10 @@
 ///   bench_lsp_keystroke [--benchmark_repetitions=5]
 ///
 /// TESSEL_BENCH_INPUT=FILE measures another file instead (the editor's
-/// large-file case: `bench/gen_kernels.py big.py --kernels=13000 --small`).
+/// large-file case: `bench/gen_kernels.py big.py --kernels=13000 --small`);
+/// TESSEL_BENCH_AT=F types past that fraction of it instead of the middle
+/// (near 1, almost nothing below the edit moves: the cost that does not
+/// come from shifting).
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/Discovery.h"
 #include "compiler/frontend/HostLaunches.h"
@@ -61,7 +64,12 @@ struct Keystroke {
     std::string Text = SS.str();
     // As bench_lsp_replay: the line after the first `tl.arange(0, BLOCK)` in
     // the second half of the file, inside a kernel.
-    size_t At = Text.find("tl.arange(0, BLOCK)", Text.size() / 2);
+    // TESSEL_BENCH_AT=F (0 to 1) starts the search at that fraction of the
+    // text instead: near 1, nothing below the edit moves.
+    double From = 0.5;
+    if (const char *F = std::getenv("TESSEL_BENCH_AT"))
+      From = std::atof(F);
+    size_t At = Text.find("tl.arange(0, BLOCK)", static_cast<size_t>(From * static_cast<double>(Text.size())));
     uint32_t Line = static_cast<uint32_t>(std::count(Text.begin(), Text.begin() + At, '\n')) + 1;
     Open = W.open("file:///bench.py", 1, Text);
     Edit = {lsp::DocumentEdit::PositionRange{{Line, 4}, {Line, 4}}, "t"};

@@ -9,7 +9,10 @@
 /// clangd does), and the server's resident memory (VmRSS, VmHWM) with every
 /// file open. Prints a summary for bench/RESULTS.md.
 ///
-///   bench_lsp_replay TESSEL FILE [--files=20] [--lines=12] [--delay-ms=30]
+///   bench_lsp_replay TESSEL FILE [--files=20] [--lines=12] [--delay-ms=30] [--at=0.5]
+///
+/// --at=F types after the first arange line past that fraction of the file
+/// (near 1, almost nothing below the edit moves).
 //===----------------------------------------------------------------------===//
 #include <nlohmann/json.hpp>
 
@@ -195,6 +198,7 @@ int main(int Argc, char **Argv) {
   }
   std::string Tessel = Argv[1], Path = Argv[2];
   int Files = 20, Lines = 12, DelayMs = 30;
+  double At = 0.5;
   for (int I = 3; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A.rfind("--files=", 0) == 0)
@@ -203,6 +207,8 @@ int main(int Argc, char **Argv) {
       Lines = std::stoi(A.substr(8));
     else if (A.rfind("--delay-ms=", 0) == 0)
       DelayMs = std::stoi(A.substr(11));
+    else if (A.rfind("--at=", 0) == 0)
+      At = std::stod(A.substr(5));
   }
   std::ifstream In(Path);
   std::stringstream SS;
@@ -214,13 +220,13 @@ int main(int Argc, char **Argv) {
     FileLines.push_back(L);
   // Type inside a kernel in the middle of the file, after an arange line.
   size_t Anchor = 0;
-  for (size_t I = FileLines.size() / 2; I < FileLines.size(); ++I)
+  for (size_t I = static_cast<size_t>(At * static_cast<double>(FileLines.size())); I < FileLines.size(); ++I)
     if (FileLines[I].find("tl.arange(0, BLOCK)") != std::string::npos) {
       Anchor = I;
       break;
     }
   if (Anchor == 0) {
-    std::cerr << "no `tl.arange(0, BLOCK)` line in the second half of " << Path << "\n";
+    std::cerr << "no `tl.arange(0, BLOCK)` line past --at=" << At << " of " << Path << "\n";
     return 2;
   }
   std::string Indent = FileLines[Anchor].substr(0, FileLines[Anchor].find_first_not_of(' '));

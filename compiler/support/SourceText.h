@@ -35,6 +35,11 @@ public:
   /// Byte offset of a 0-based line/byte column, clamped to the text.
   uint32_t offset(LineCol LC) const;
   uint32_t lineCount() const { return static_cast<uint32_t>(LineStarts.size()); }
+  /// The byte offset where a 0-based line starts (the text's size past the
+  /// last line).
+  uint32_t lineStart(uint32_t Line) const;
+  /// The 0-based line holding a byte offset (clamped to the text).
+  uint32_t lineOf(uint32_t Offset) const;
   /// The text of a 0-based line without its line terminator.
   std::string_view line(uint32_t Line) const;
 
