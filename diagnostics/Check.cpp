@@ -27,12 +27,23 @@ static bool sameFinding(const Finding &A, const Finding &B) {
 
 /// Analysis-based findings of every kernel, merged across specializations.
 static std::vector<Finding> analysisFindings(const sema::FileAnalysis &FA, int Arch) {
-  // Views of the analyses' names: copying 13,000 of them per keystroke showed.
-  std::map<std::string_view, std::vector<const sema::KernelAnalysis *>> ByKernel;
-  for (const sema::KernelAnalysis &K : FA.Kernels)
-    ByKernel[K.Kernel].push_back(&K);
+  // Kernel by kernel in name order (which of two kernels' equal findings
+  // is kept depends on it); each record's analyses are one slice of
+  // FA.Kernels, so only the records are sorted (a map of 13,000 vectors
+  // was built and freed per keystroke).
+  std::vector<const sema::KernelRecord *> ByName;
+  ByName.reserve(FA.Records.size());
+  for (const sema::KernelRecord &Rec : FA.Records)
+    if (Rec.NumAnalyses)
+      ByName.push_back(&Rec);
+  std::stable_sort(ByName.begin(), ByName.end(),
+                   [](const sema::KernelRecord *A, const sema::KernelRecord *B) { return A->Kernel < B->Kernel; });
   std::vector<Finding> Out;
-  for (const auto &[Name, Specs] : ByKernel) {
+  std::vector<const sema::KernelAnalysis *> Specs;
+  for (const sema::KernelRecord *Rec : ByName) {
+    Specs.clear();
+    for (size_t I = Rec->FirstAnalysis; I < Rec->FirstAnalysis + Rec->NumAnalyses; ++I)
+      Specs.push_back(&FA.Kernels[I]);
     std::vector<std::vector<Finding>> PerSpec;
     for (const sema::KernelAnalysis *K : Specs) {
       PerSpec.push_back(checkMaskCoverage(*K));
@@ -97,10 +108,8 @@ static FileReport check(std::shared_ptr<const ParsedFile> File, const CheckOptio
     R.SemaFindings = {};
     R.StructuralFindings = {};
   }
-  std::unordered_set<std::string_view> Kernels;
-  for (const sema::KernelAnalysis &K : R.Analysis->Kernels)
-    Kernels.insert(K.Kernel);
-  R.NumKernels = Kernels.size();
+  R.NumKernels = static_cast<size_t>(std::count_if(R.Analysis->Records.begin(), R.Analysis->Records.end(),
+                                                   [](const sema::KernelRecord &Rec) { return Rec.NumAnalyses > 0; }));
   R.NumSpecializations = R.Analysis->Kernels.size();
   return R;
 }

@@ -45,9 +45,9 @@ Cache &cache() {
 
 std::string keyOf(const ParsedFile &File, const sema::KernelRecord &R, const std::string &Directives,
                   const ProverOptions &Opts) {
-  std::string Key = R.Kernel + '\0' + R.Inputs.Facts.str() + '\0' + Directives + '\0' + std::to_string(Opts.QueryRlimit) +
-                    '/' + std::to_string(Opts.NonlinearQueryRlimit) + '/' + std::to_string(Opts.IntegerQueryRlimit) +
-                    '/' + std::to_string(Opts.KernelRlimit);
+  std::string Key = R.Kernel + '\0' + R.Inputs.Facts.str() + '\0' + Directives + '\0' +
+                    std::to_string(Opts.QueryRlimit) + '/' + std::to_string(Opts.NonlinearQueryRlimit) + '/' +
+                    std::to_string(Opts.IntegerQueryRlimit) + '/' + std::to_string(Opts.KernelRlimit);
   for (const SourceRange &S : R.Inputs.Segments) {
     Key += '\0';
     Key += File.text().slice(S);
@@ -78,6 +78,10 @@ bool rebase(const sema::Rebaser &Move, KernelBounds &K) {
 FileProofs::FileProofs(const sema::FileAnalysis &FA, const ProverOptions &Opts) : FA(FA), Opts(Opts) {
   if (!FA.File)
     return;
+  Kernels.reserve(FA.Info.Jit.size());
+  for (const auto &[Name, J] : FA.Info.Jit)
+    if (J.IsKernel && J.Def)
+      Kernels.insert(Name);
   Found = FA.File->launchDirectives();
   Directives = directivesText(*FA.File, Found);
   // The uncalled wrappers' launches (computed once per host code's text)
@@ -94,9 +98,8 @@ std::string FileProofs::launchKey(const std::string &Kernel) const {
 }
 
 bool FileProofs::isProvable(const sema::KernelRecord &R) const {
-  const JitFunction *J = FA.Info.jit(R.Kernel);
   // An uncalled helper has no launch of its own: its callers' proofs cover it.
-  return FA.File && J && J->IsKernel && J->Def && !R.Role.helper();
+  return FA.File && !R.Role.helper() && Kernels.count(R.Kernel);
 }
 
 std::optional<KernelBounds> FileProofs::known(const sema::KernelRecord &R, const sema::FileAnalysis *Previous,
@@ -108,7 +111,10 @@ std::optional<KernelBounds> FileProofs::known(const sema::KernelRecord &R, const
   Cache &C = cache();
   std::string Wrapper = launchKey(R.Kernel);
   if (Previous && Previous->File && PreviousRecord && PreviousBounds && PreviousBounds->LaunchKey == Wrapper) {
-    std::optional<sema::Rebaser> Move = sema::Rebaser::match(*Previous->File, PreviousRecord->Inputs, File, R.Inputs);
+    // A record analyzeFile moved from PreviousRecord has its segments' texts.
+    std::optional<sema::Rebaser> Move =
+        R.MovedFromPrevious ? sema::Rebaser::matchMoved(*Previous->File, PreviousRecord->Inputs, File, R.Inputs)
+                            : sema::Rebaser::match(*Previous->File, PreviousRecord->Inputs, File, R.Inputs);
     if (Move) {
       KernelBounds K = *PreviousBounds;
       if (rebase(*Move, K)) {

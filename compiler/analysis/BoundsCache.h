@@ -26,13 +26,15 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace tessel::analysis {
 
-/// The verdicts of every kernel of FA's file, from Previous (an earlier
-/// version of the same document, whose verdicts PreviousBounds are, proved
-/// with the same Opts) or the cache where the kernel's inputs are unchanged,
+/// The verdicts of every kernel of FA's file, from Previous (the analysis FA
+/// was made from, as analyzeFile's Previous, whose verdicts PreviousBounds
+/// are, proved with the same Opts) or the cache where the kernel's inputs are unchanged,
 /// and from proveKernel otherwise. With Unproved, nothing is proved: the
 /// kernels that would need a proof are listed there instead (the language
 /// server proves them later, off the keystroke's path: FileProofs::prove).
@@ -67,6 +69,9 @@ private:
   std::vector<launch::LaunchDirective> Found;
   std::string Directives;                                          ///< their texts, part of every key
   const std::map<std::string, SymbolicLaunch> *Wrappers = nullptr; ///< FA.Host's, shared
+  /// The @jit kernels with a def, by name (views of FA.Info's keys): asked
+  /// twice per kernel per keystroke, where the name-ordered map was slow.
+  std::unordered_set<std::string_view> Kernels;
 };
 
 /// Counters, for tests and benchmarks.

@@ -95,6 +95,8 @@ struct KernelResult {
   /// Reused unmoved: the previous version's analyses themselves.
   std::vector<std::shared_ptr<const KernelAnalysis>> Shared;
   bool Reused = false;
+  bool MovedFromPrevious = false; ///< KernelRecord::MovedFromPrevious
+  bool Covered = false;           ///< KernelRecord::Covered
 };
 } // namespace
 
@@ -126,22 +128,26 @@ static void checkKernelSpecializations(const ParsedFile &File, const ModuleInfo 
 }
 
 /// Takes Old's results for a kernel whose inputs are unchanged, moved to the
-/// kernel's new place; false (R untouched) when they cannot be.
+/// kernel's new place; false (R untouched) when they cannot be. Moved: R's
+/// inputs are Old's moved past the edit (analyzeFile's MovedInputs), so
+/// their texts are known equal.
 static bool reuseKernel(const FileAnalysis &Previous, const KernelRecord &Old, const ParsedFile &NewFile,
-                        const AnalyzeOptions &Opts, KernelResult &R) {
+                        const AnalyzeOptions &Opts, bool Moved, KernelResult &R) {
   // The other files it read must be as they were (an edit in a helper
   // module re-checks exactly the kernels that read it).
   for (const auto &[Path, Hash] : Old.Inputs.Files)
     if (!Opts.Project || Opts.Project->files().contents(Path).Hash != Hash)
       return false;
-  std::optional<Rebaser> Move = Rebaser::match(*Previous.File, Old.Inputs, NewFile, R.Inputs);
+  std::optional<Rebaser> Move = Moved ? Rebaser::matchMoved(*Previous.File, Old.Inputs, NewFile, R.Inputs)
+                                      : Rebaser::match(*Previous.File, Old.Inputs, NewFile, R.Inputs);
   if (!Move)
     return false;
   if (Move->unmoved()) {
     // Where it was (above the edit): the same analyses, shared.
     std::vector<std::shared_ptr<const KernelAnalysis>> Shared;
+    Shared.reserve(Old.NumAnalyses);
     for (size_t I = Old.FirstAnalysis; I < Old.FirstAnalysis + Old.NumAnalyses; ++I) {
-      if (!Move->covers(Previous.Kernels[I]))
+      if (!(Moved && Old.Covered) && !Move->covers(Previous.Kernels[I]))
         return false;
       Shared.push_back(Previous.Kernels.shared(I));
     }
@@ -153,6 +159,8 @@ static bool reuseKernel(const FileAnalysis &Previous, const KernelRecord &Old, c
     R.Problems = std::move(Problems);
     R.Inputs.Files = Old.Inputs.Files;
     R.Reused = true;
+    R.MovedFromPrevious = Moved;
+    R.Covered = true;
     return true;
   }
   std::vector<KernelAnalysis> Analyses;
@@ -170,6 +178,8 @@ static bool reuseKernel(const FileAnalysis &Previous, const KernelRecord &Old, c
   R.Problems = std::move(Problems);
   R.Inputs.Files = Old.Inputs.Files;
   R.Reused = true;
+  R.MovedFromPrevious = Moved;
+  R.Covered = true;
   return true;
 }
 
@@ -212,8 +222,14 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   std::set<std::string> Directed = directedKernels(*File, FA->Info);
   const std::string &Path = File->text().path();
   bool OnDisk = Opts.Project && !Path.empty() && Path != "-";
+  // Hashed once: 13,000 lookups in the name-ordered map were a tenth of a
+  // keystroke in the 13,000-kernel file.
+  std::unordered_map<std::string_view, const JitFunction *> JitByName;
+  JitByName.reserve(FA->Info.Jit.size());
+  for (const auto &[Name, Fn] : FA->Info.Jit)
+    JitByName.emplace(Name, &Fn);
   for (const std::string &Name : FA->Info.Order) {
-    const JitFunction &Fn = FA->Info.Jit.at(Name);
+    const JitFunction &Fn = *JitByName.at(Name);
     if (!Fn.IsKernel || !Fn.Def)
       continue; // a helper this file calls: checked inlined at each call
     Kernels.push_back(&Fn);
@@ -291,9 +307,10 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
       ChangedDef = File->module().Body[NewP.FirstStmt];
     }
   }
+  OptionFactsPrefix Options(Opts);
   auto MovedInputs = [&](size_t I, const KernelRecord &Old, KernelInputs &Out) {
     if (!ChangedDef || Kernels[I]->Def == ChangedDef || Old.Role.helper() != static_cast<bool>(Helper[I]) ||
-        Old.Inputs.Facts.str().rfind(optionFacts(Kernels[I]->Name, Opts), 0) != 0)
+        !Options.begins(Old.Inputs.Facts.str(), Kernels[I]->Name))
       return false;
     Out.Segments.clear();
     Out.Segments.reserve(Old.Inputs.Segments.size());
@@ -350,7 +367,8 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   for (size_t I = 0; I < Kernels.size(); ++I) {
     Results[I].Helper = Helper[I];
     const KernelRecord *Old = OldRecord(I);
-    if (Old && MovedInputs(I, *Old, Results[I].Inputs) && reuseKernel(*Previous, *Old, *File, Opts, Results[I]))
+    if (Old && MovedInputs(I, *Old, Results[I].Inputs) &&
+        reuseKernel(*Previous, *Old, *File, Opts, /*Moved=*/true, Results[I]))
       continue;
     Specialize(I);
     if (!Old) {
@@ -359,7 +377,7 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
       continue;
     }
     Results[I].Inputs = InputsOf(SerialNames(), I);
-    if (!reuseKernel(*Previous, *Old, *File, Opts, Results[I]))
+    if (!reuseKernel(*Previous, *Old, *File, Opts, /*Moved=*/false, Results[I]))
       ToCheck.push_back(I);
   }
   if (!Names && std::find(InputsPending.begin(), InputsPending.end(), 1) != InputsPending.end())
@@ -385,6 +403,8 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     Rec.FirstAnalysis = FA->Kernels.size();
     Rec.NumAnalyses = R.Analyses.size() + R.Shared.size();
     Rec.Problems = std::move(R.Problems);
+    Rec.MovedFromPrevious = R.MovedFromPrevious;
+    Rec.Covered = R.Covered;
     FA->Records.push_back(std::move(Rec));
     FA->ReusedKernels += R.Reused;
     for (KernelAnalysis &KA : R.Analyses)

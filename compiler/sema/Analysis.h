@@ -154,6 +154,13 @@ struct KernelRecord {
   KernelInputs Inputs;
   RoleEvidence Role;
   size_t FirstAnalysis = 0, NumAnalyses = 0; ///< its slice of FileAnalysis::Kernels
+  /// Its inputs are the previous version's record's, moved past an edit that
+  /// touched none of their segments: their texts are equal without comparing
+  /// them (the prover takes that record's verdicts so).
+  bool MovedFromPrevious = false;
+  /// Every range of its analyses lies in one of its segments (a previous
+  /// reuse checked it; moving the analyses with the segments keeps it true).
+  bool Covered = false;
   /// Its problems, merged across specializations, before the file-wide
   /// deduplication and the broken-line filter.
   std::vector<Problem> Problems;

@@ -149,9 +149,22 @@ std::optional<size_t> ModuleNames::find(std::string_view Name) const {
   return It->second;
 }
 
+static std::string optionTail(const AnalyzeOptions &Opts) {
+  return "; arch " + std::to_string(Opts.Arch) + "; max " + std::to_string(Opts.MaxSpecializations) + "; facts " +
+         (Opts.RecordValueFacts ? "1" : "0") + ";";
+}
+
 std::string optionFacts(const std::string &Kernel, const AnalyzeOptions &Opts) {
-  return "kernel " + Kernel + "; arch " + std::to_string(Opts.Arch) + "; max " +
-         std::to_string(Opts.MaxSpecializations) + "; facts " + (Opts.RecordValueFacts ? "1" : "0") + ";";
+  return "kernel " + Kernel + optionTail(Opts);
+}
+
+OptionFactsPrefix::OptionFactsPrefix(const AnalyzeOptions &Opts) : Tail(optionTail(Opts)) {}
+
+bool OptionFactsPrefix::begins(std::string_view Facts, std::string_view Kernel) const {
+  constexpr std::string_view Head = "kernel ";
+  return Facts.size() >= Head.size() + Kernel.size() + Tail.size() && Facts.substr(0, Head.size()) == Head &&
+         Facts.substr(Head.size(), Kernel.size()) == Kernel &&
+         Facts.substr(Head.size() + Kernel.size(), Tail.size()) == Tail;
 }
 
 KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, const JitFunction &Kernel,
@@ -209,6 +222,20 @@ std::optional<Rebaser> Rebaser::match(const ParsedFile &OldFile, const KernelInp
     SourceRange O = Old.Segments[I], N = New.Segments[I];
     if (OldFile.text().slice(O) != NewFile.text().slice(N) || nearSyntaxError(OldFile, O) ||
         nearSyntaxError(NewFile, N))
+      return std::nullopt;
+    R.Moves.push_back({O, int64_t(N.Begin) - int64_t(O.Begin)});
+  }
+  return R;
+}
+
+std::optional<Rebaser> Rebaser::matchMoved(const ParsedFile &OldFile, const KernelInputs &Old,
+                                           const ParsedFile &NewFile, const KernelInputs &New) {
+  if (!Old.Reusable || !New.Reusable || Old.Facts != New.Facts || Old.Segments.size() != New.Segments.size())
+    return std::nullopt;
+  Rebaser R;
+  for (size_t I = 0; I < Old.Segments.size(); ++I) {
+    SourceRange O = Old.Segments[I], N = New.Segments[I];
+    if (O.End - O.Begin != N.End - N.Begin || nearSyntaxError(OldFile, O) || nearSyntaxError(NewFile, N))
       return std::nullopt;
     R.Moves.push_back({O, int64_t(N.Begin) - int64_t(O.Begin)});
   }

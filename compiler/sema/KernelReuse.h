@@ -66,6 +66,16 @@ KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, cons
                           std::string_view Role = {});
 /// How every KernelInputs::Facts of Kernel under Opts starts: the options.
 std::string optionFacts(const std::string &Kernel, const AnalyzeOptions &Opts);
+/// The test `Facts` starts with optionFacts(Kernel, Opts), without building
+/// that string for each of a file's kernels on every keystroke.
+class OptionFactsPrefix {
+public:
+  explicit OptionFactsPrefix(const AnalyzeOptions &Opts);
+  bool begins(std::string_view Facts, std::string_view Kernel) const;
+
+private:
+  std::string Tail; ///< what follows the kernel's name
+};
 
 /// Maps byte ranges of an old version's input segments onto the equal-text
 /// segments of the new version.
@@ -80,6 +90,12 @@ public:
   /// which need not keep the old file alive).
   static std::optional<Rebaser> matchKnownText(const KernelInputs &Old, const ParsedFile &NewFile,
                                                const KernelInputs &New);
+  /// The same when New's segments are Old's moved past an edit that touched
+  /// none of them (analyzeFile's moved inputs: the pieces outside the changed
+  /// one hold the same text), so their texts are not compared again (a
+  /// keystroke compared the whole 5 MB text twice over).
+  static std::optional<Rebaser> matchMoved(const ParsedFile &OldFile, const KernelInputs &Old,
+                                           const ParsedFile &NewFile, const KernelInputs &New);
 
   /// Each returns false, leaving its argument partly moved, when a range
   /// lies outside every segment or a value refers to the old tree.
