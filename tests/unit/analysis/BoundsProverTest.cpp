@@ -521,6 +521,12 @@ TEST(BoundsProverTest, AnEditReprovesOnlyItsKernelAndTheCacheKeepsNoFile) {
   Edited.insert(At, Typed);
   Loaded B = load(Edited);
   std::shared_ptr<const sema::FileAnalysis> FB = sema::analyzeFile(B.File, {}, FA.get());
+  // The kernels the edit left alone keep their inputs, moved (so their texts
+  // are not compared again, here or by the prover); the edited one does not.
+  ASSERT_EQ(FB->Records.size(), 3u);
+  EXPECT_TRUE(FB->Records[0].MovedFromPrevious && FB->Records[0].Covered);
+  EXPECT_FALSE(FB->Records[1].MovedFromPrevious || FB->Records[1].Covered);
+  EXPECT_TRUE(FB->Records[2].MovedFromPrevious && FB->Records[2].Covered);
   std::vector<analysis::KernelBounds> Second = analysis::proveFileCached(*FB, {}, FA.get(), &First);
   analysis::BoundsCacheStats Stats = analysis::boundsCacheStats();
   EXPECT_EQ(Stats.PreviousHits, 2u);
