@@ -13,11 +13,9 @@
 #include "diagnostics/checks/SharedMemoryBound.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace tessel::diag {
 

@@ -8,7 +8,6 @@
 #include "lsp/LineIndex.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace tessel::lsp {
 

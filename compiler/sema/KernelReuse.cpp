@@ -230,16 +230,12 @@ std::optional<Rebaser> Rebaser::match(const ParsedFile &OldFile, const KernelInp
 
 std::optional<Rebaser> Rebaser::matchMoved(const ParsedFile &OldFile, const KernelInputs &Old,
                                            const ParsedFile &NewFile, const KernelInputs &New) {
-  if (!Old.Reusable || !New.Reusable || Old.Facts != New.Facts || Old.Segments.size() != New.Segments.size())
-    return std::nullopt;
-  Rebaser R;
-  for (size_t I = 0; I < Old.Segments.size(); ++I) {
-    SourceRange O = Old.Segments[I], N = New.Segments[I];
-    if (O.End - O.Begin != N.End - N.Begin || nearSyntaxError(OldFile, O) || nearSyntaxError(NewFile, N))
+  // What matchKnownText cannot know without the old file: no syntax error
+  // touched the old segments either.
+  for (SourceRange O : Old.Segments)
+    if (nearSyntaxError(OldFile, O))
       return std::nullopt;
-    R.Moves.push_back({O, int64_t(N.Begin) - int64_t(O.Begin)});
-  }
-  return R;
+  return matchKnownText(Old, NewFile, New);
 }
 
 std::optional<Rebaser> Rebaser::matchKnownText(const KernelInputs &Old, const ParsedFile &NewFile,
