@@ -55,11 +55,41 @@ uint32_t codeUnits(const DecodedChar &C, PositionEncoding Enc) {
   return 1;
 }
 
-LineIndex::LineIndex(std::string TheText) : Source(std::make_shared<const SourceText>(std::move(TheText))) {}
+LineIndex::LineIndex(std::string TheText, const std::vector<Slack> &S)
+    : LineIndex(std::make_shared<const SourceText>(std::move(TheText)), S) {}
 
-LineIndex::LineIndex(std::shared_ptr<const SourceText> TheText) : Source(std::move(TheText)) {}
+LineIndex::LineIndex(std::shared_ptr<const SourceText> TheText, const std::vector<Slack> &S)
+    : Source(std::move(TheText)), Slacks(S) {
+  SlackLines.reserve(Slacks.size());
+  for (const Slack &K : Slacks)
+    if (K.Size)
+      SlackLines.emplace_back(Source->lineOf(K.Offset), K.Size);
+}
 
-std::string_view LineIndex::line(uint32_t Line) const { return Source->line(Line); }
+uint32_t LineIndex::slackOn(uint32_t Line) const {
+  auto It = std::lower_bound(SlackLines.begin(), SlackLines.end(), std::make_pair(Line, uint32_t{0}));
+  return It != SlackLines.end() && It->first == Line ? It->second : 0;
+}
+
+std::string_view LineIndex::line(uint32_t Line) const {
+  std::string_view L = Source->line(Line);
+  if (!SlackLines.empty())
+    L.remove_suffix(std::min<size_t>(slackOn(Line), L.size()));
+  return L;
+}
+
+std::string LineIndex::clientText() const {
+  const std::string &T = text();
+  std::string Out;
+  Out.reserve(T.size());
+  size_t At = 0;
+  for (const Slack &K : Slacks) {
+    Out.append(T, At, K.Offset - At);
+    At = K.Offset + K.Size;
+  }
+  Out.append(T, At, std::string::npos);
+  return Out;
+}
 
 uint32_t LineIndex::lineStart(uint32_t Line) const { return Source->lineStart(Line); }
 
@@ -74,8 +104,9 @@ Position LineIndex::position(uint32_t Offset, PositionEncoding Enc) const {
   Offset = std::min(Offset, static_cast<uint32_t>(text().size()));
   uint32_t LineNo = Source->lineOf(Offset);
   uint32_t Start = Source->lineStart(LineNo);
-  std::string_view L = Source->line(LineNo);
-  // An offset inside "\r\n" (between the two bytes) belongs to the line end.
+  std::string_view L = line(LineNo);
+  // An offset inside "\r\n" (between the two bytes), or in the line's
+  // slack, is the line's end.
   uint32_t Target = std::min<uint32_t>(Offset - Start, static_cast<uint32_t>(L.size()));
   if (Enc == PositionEncoding::UTF8 || isAscii(L.substr(0, Target)))
     return {LineNo, Target};
@@ -95,7 +126,7 @@ uint32_t LineIndex::offset(Position P, PositionEncoding Enc) const {
   if (P.Line >= Source->lineCount())
     return static_cast<uint32_t>(text().size());
   uint32_t Start = Source->lineStart(P.Line);
-  std::string_view L = Source->line(P.Line);
+  std::string_view L = line(P.Line);
   uint32_t Width = static_cast<uint32_t>(L.size());
   if (isAscii(L.substr(0, std::min(P.Character, Width))))
     return Start + std::min(P.Character, Width);

@@ -43,14 +43,25 @@ struct Position {
   friend bool operator==(Position A, Position B) { return A.Line == B.Line && A.Character == B.Character; }
 };
 
+/// Spaces the server's copy of a document has at the end of a line and the
+/// client's text has not (Workspace.h says why): [Offset, Offset + Size),
+/// just before the line's terminator.
+struct Slack {
+  uint32_t Offset = 0;
+  uint32_t Size = 0;
+  friend bool operator==(Slack A, Slack B) { return A.Offset == B.Offset && A.Size == B.Size; }
+};
+
 class LineIndex {
 public:
   /// Indexes a copy of Text.
-  explicit LineIndex(std::string Text);
+  explicit LineIndex(std::string Text, const std::vector<Slack> &Slacks = {});
   /// Indexes Text's text, sharing it and its line table rather than copying
   /// (a document's snapshot holds both: a copy was another 4.4 MB per
   /// version of the 13,000-kernel file, two versions alive per keystroke).
-  explicit LineIndex(std::shared_ptr<const SourceText> Text);
+  /// Slacks (by offset) are the spaces the client does not see: a line is
+  /// what precedes its slack, so positions are the client's.
+  explicit LineIndex(std::shared_ptr<const SourceText> Text, const std::vector<Slack> &Slacks = {});
 
   /// The position of a byte offset (clamped to the text).
   Position position(uint32_t Offset, PositionEncoding Enc = PositionEncoding::UTF16) const;
@@ -58,14 +69,21 @@ public:
   uint32_t offset(Position P, PositionEncoding Enc = PositionEncoding::UTF16) const;
 
   uint32_t lineCount() const { return Source->lineCount(); }
-  /// A 0-based line's text without its terminator; empty past the end.
+  /// A 0-based line's text without its terminator (and its slack); empty
+  /// past the end.
   std::string_view line(uint32_t Line) const;
   /// The byte offset where a 0-based line starts (text size past the end).
   uint32_t lineStart(uint32_t Line) const;
   const std::string &text() const { return Source->text(); }
+  /// The text as the client has it: text() without the slack.
+  std::string clientText() const;
+  const std::vector<Slack> &slacks() const { return Slacks; }
 
 private:
+  uint32_t slackOn(uint32_t Line) const;
   std::shared_ptr<const SourceText> Source;
+  std::vector<Slack> Slacks;
+  std::vector<std::pair<uint32_t, uint32_t>> SlackLines; ///< (line, size), by line
 };
 
 /// Length in bytes of the (possibly invalid) UTF-8 sequence at the start of

@@ -35,7 +35,7 @@ static LineCol pointAfter(LineCol Start, std::string_view Inserted) {
 
 DocumentUpdate Workspace::open(const std::string &Uri, int64_t Version, std::string Text) {
   DocumentSnapshot S = makeSnapshot(Uri, Version, std::move(Text));
-  Docs[Uri] = S;
+  Docs[Uri] = {S, DocumentSlack(S.Text->text())};
   return {std::move(S), {}, true};
 }
 
@@ -46,7 +46,8 @@ std::optional<DocumentUpdate> Workspace::change(const std::string &Uri, std::opt
     Error = "document is not open: " + Uri;
     return std::nullopt;
   }
-  const DocumentSnapshot &Old = It->second;
+  const DocumentSnapshot &Old = It->second.Snapshot;
+  DocumentSlack Slack = It->second.Slack; // kept only if every edit applies
   if (Version && *Version <= Old.Version)
     logError("version " + std::to_string(*Version) + " of " + Uri + " is not newer than " +
              std::to_string(Old.Version) + "; applying the change anyway");
@@ -68,13 +69,14 @@ std::optional<DocumentUpdate> Workspace::change(const std::string &Uri, std::opt
   for (const DocumentEdit &E : Edits) {
     if (!E.Range) {
       Text = std::string(E.Text); // its own size, not the room reserved above
+      Slack = DocumentSlack(Text);
       U.Edits.clear();
       U.Reset = true;
       Stale = true;
       continue;
     }
     if (Stale)
-      Index = std::make_shared<const LineIndex>(Text);
+      Index = std::make_shared<const LineIndex>(Text, Slack.slacks());
     Stale = false;
     uint32_t Begin = Index->offset(E.Range->Start, Enc);
     uint32_t End = Index->offset(E.Range->End, Enc);
@@ -94,14 +96,15 @@ std::optional<DocumentUpdate> Workspace::change(const std::string &Uri, std::opt
     Text.replace(Begin, End - Begin, E.Text);
     Stale = true;
     U.Edits.push_back(B);
+    Slack.edited(Text, B, U.Edits);
   }
   int64_t NewVersion = Version.value_or(Old.Version + 1);
   std::string Path = Old.Text->path();
   auto Source = std::make_shared<const SourceText>(std::move(Text), std::move(Path));
   if (Stale)
-    Index = std::make_shared<const LineIndex>(Source);
+    Index = std::make_shared<const LineIndex>(Source, Slack.slacks());
   U.Snapshot = {Uri, NewVersion, Source, std::move(Index)};
-  It->second = U.Snapshot;
+  It->second = {U.Snapshot, std::move(Slack)};
   return U;
 }
 
@@ -111,7 +114,7 @@ std::optional<DocumentSnapshot> Workspace::snapshot(const std::string &Uri) cons
   auto It = Docs.find(Uri);
   if (It == Docs.end())
     return std::nullopt;
-  return It->second;
+  return It->second.Snapshot;
 }
 
 } // namespace tessel::lsp

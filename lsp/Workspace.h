@@ -6,6 +6,12 @@
 /// default) into the byte edit tree-sitter needs, so the scheduler can reparse
 /// incrementally (ParsedFile::reparse) instead of from scratch.
 ///
+/// A snapshot's text is the server's copy: the client's text with slack
+/// (DocumentSlack.h), spaces at the ends of a few lines that keep the bytes
+/// after an edited piece where they were. Its LineIndex hides them: every
+/// position in or out is the client's, and LineIndex::clientText() is the
+/// text the client has.
+///
 /// Called from the server's main thread only; the snapshots it hands out are
 /// immutable and may be read from any thread.
 //===----------------------------------------------------------------------===//
@@ -14,6 +20,7 @@
 
 #include "compiler/frontend/Parser.h"
 #include "compiler/support/SourceText.h"
+#include "lsp/DocumentSlack.h"
 #include "lsp/LineIndex.h"
 
 #include <map>
@@ -68,7 +75,11 @@ public:
 
 private:
   PositionEncoding Enc;
-  std::map<std::string, DocumentSnapshot> Docs;
+  struct Document {
+    DocumentSnapshot Snapshot;
+    DocumentSlack Slack;
+  };
+  std::map<std::string, Document> Docs;
 };
 
 } // namespace tessel::lsp

@@ -341,43 +341,6 @@ std::optional<EditWindow> editWindow(const std::vector<ByteEdit> &Edits, size_t 
 /// The top-level starts of S, an edit of Old's text within W: Old's starts
 /// above the piece before the edit, a scan from there to the first start
 /// past the edit that Old had too, then Old's starts below it, moved.
-std::vector<uint32_t> startsAfterEdit(const std::vector<ParsedFile::Piece> &Old, size_t OldSize, std::string_view S,
-                                      EditWindow W) {
-  std::vector<uint32_t> Starts;
-  if (S.empty())
-    return Starts;
-  // The piece holding the first changed byte may stop being a start (a
-  // space typed at its column 0); the one before it lies wholly in the
-  // shared prefix, so the scan resumes there.
-  size_t Holding =
-      static_cast<size_t>(std::upper_bound(Old.begin(), Old.end(), W.Prefix,
-                                           [](size_t At, const ParsedFile::Piece &P) { return At < P.Range.Begin; }) -
-                          Old.begin());
-  size_t From = Holding >= 2 ? Holding - 2 : 0;
-  Starts.reserve(Old.size() + 1);
-  for (size_t I = 0; I < From; ++I)
-    Starts.push_back(Old[I].Range.Begin);
-  int64_t Delta = static_cast<int64_t>(S.size()) - static_cast<int64_t>(OldSize);
-  size_t NewHi = S.size() - W.Suffix;
-  size_t Next = From; // no old start before Old[Next] is past the edit
-  size_t Resumed = 0;
-  auto Known = [&](uint32_t At) {
-    if (At < NewHi)
-      return false;
-    auto OldAt = static_cast<uint32_t>(int64_t(At) - Delta);
-    while (Next < Old.size() && Old[Next].Range.Begin < OldAt)
-      ++Next;
-    if (Next == Old.size() || Old[Next].Range.Begin != OldAt)
-      return false;
-    Resumed = Next + 1;
-    return true;
-  };
-  if (cst::appendTopLevelStarts(S, From ? Old[From].Range.Begin : 0, Starts, Known))
-    for (size_t I = Resumed; I < Old.size(); ++I)
-      Starts.push_back(static_cast<uint32_t>(Old[I].Range.Begin + Delta));
-  return Starts;
-}
-
 std::atomic<uint64_t> NextSerial{1};
 } // namespace
 
@@ -461,7 +424,12 @@ std::shared_ptr<const ParsedFile> ParsedFile::reparse(const ParsedFile &Old, con
 
   // Walk the new pieces: an old piece whose range is a run of new pieces is
   // reused; the rest are parsed again, consecutive ones as one run.
-  std::vector<uint32_t> Starts = startsAfterEdit(Old.Pieces, Old.text().text().size(), S, *Window);
+  std::vector<uint32_t> OldStarts;
+  OldStarts.reserve(Old.Pieces.size());
+  for (const Piece &P : Old.Pieces)
+    OldStarts.push_back(P.Range.Begin);
+  std::vector<uint32_t> Starts =
+      cst::startsAfterEdit(OldStarts, Old.text().text().size(), S, Window->Prefix, Window->Suffix);
   uint32_t TextEnd = static_cast<uint32_t>(S.size());
   // The index of the start at At, or of the text's end; none when At is
   // neither. An old piece mostly ends where the next start is, so that one

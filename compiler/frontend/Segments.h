@@ -1,6 +1,6 @@
 //===- Segments.h - top-level statement boundaries by lexical scan -*- C++ -*-===//
 /// \file
-/// Internal to the front end. Finds where top-level statements start without
+/// Internal to the front end and the server's documents. Finds where top-level statements start without
 /// parsing: a line that starts at column 0 with code, outside brackets,
 /// strings and backslash continuations, that is not an `else`/`elif`/
 /// `except`/`finally` clause and does not follow a decorator. The parser
@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -43,6 +44,23 @@ std::vector<uint32_t> topLevelStarts(std::string_view Text);
 /// ends. Returns whether Known stopped it.
 bool appendTopLevelStarts(std::string_view Text, uint32_t From, std::vector<uint32_t> &Out,
                           const std::function<bool(uint32_t)> &Known);
+
+/// The starts of Text, edited from a text of OldSize bytes whose starts were
+/// Old; the two share their first Prefix and last Suffix bytes. The scan runs
+/// again only from the start before the one holding the first changed byte
+/// to the first start past the edit that Old had too; the rest are Old's,
+/// moved. The result equals topLevelStarts(Text).
+std::vector<uint32_t> startsAfterEdit(const std::vector<uint32_t> &Old, size_t OldSize, std::string_view Text,
+                                      size_t Prefix, size_t Suffix);
+
+/// Where trailing spaces can be added without changing what Python reads of
+/// [Begin, End), Begin a start: the terminator of the last line there that
+/// ends outside strings and comments, with no backslash continuation and no
+/// one-line string left open (spaces inside brackets change nothing). The
+/// language server pads the text it checks there (lsp::Workspace), so that an
+/// edit's change in length stops at the piece it is in. Nullopt when no line
+/// qualifies (or the only one is the text's unterminated last line).
+std::optional<uint32_t> lastPaddableLineEnd(std::string_view Text, uint32_t Begin, uint32_t End);
 
 } // namespace tessel::cst
 

@@ -170,6 +170,48 @@ TEST(Segments, AScanResumedAtAStartFindsTheSameStarts) {
   EXPECT_EQ(Head, std::vector<uint32_t>(All.begin(), All.begin() + static_cast<std::ptrdiff_t>(All.size() / 2 + 1)));
 }
 
+TEST(Segments, PaddableLineEndsAreOutsideStringsCommentsAndContinuations) {
+  auto Pad = [](std::string_view S) { return cst::lastPaddableLineEnd(S, 0, static_cast<uint32_t>(S.size())); };
+  // The blank line after a body, not the comment below it.
+  std::string S = "def k():\n    x = 1\n\n# note\n";
+  EXPECT_EQ(Pad(S), S.find("\n\n") + 1);
+  // Never inside a triple-quoted string; after it closes.
+  S = "x = '''\na\n'''\n";
+  EXPECT_EQ(Pad(S), S.size() - 1);
+  S = "x = '''\na\n";
+  EXPECT_EQ(Pad(S), std::nullopt);
+  // Not a line a backslash continues, nor one whose string is left open.
+  S = "x = 1 + \\\n    2\ny = 'abc\n";
+  EXPECT_EQ(Pad(S), S.find("2\n") + 1);
+  // Inside brackets, spaces change nothing; before "\r\n", the '\r'.
+  S = "f(1,\r\n  2)\r\n# c\r\n";
+  EXPECT_EQ(Pad(S), S.find(")\r\n") + 1);
+  S = "f(1,\r\n  2)\r\n";
+  EXPECT_EQ(Pad(S), S.rfind("\r\n"));
+  // The text's last line has no terminator to pad before.
+  EXPECT_EQ(Pad("x = 1"), std::nullopt);
+  // Only lines in [Begin, End) count.
+  S = "a = 1\nb = 2\nc = 3\n";
+  EXPECT_EQ(cst::lastPaddableLineEnd(S, 6, 12), 11u);
+}
+
+TEST(Segments, StartsAfterAnEditEqualAFreshScan) {
+  std::string S = readFile(CorpusDir + "all_syntax.py");
+  std::vector<uint32_t> Old = starts(S);
+  const std::vector<std::string> Inserts = {"'''", "\n", " ", "def z():\n", "(", "\\", "#", "else", "x"};
+  std::mt19937 Rng(7);
+  for (int I = 0; I < 300; ++I) {
+    uint32_t At = Rng() % static_cast<uint32_t>(S.size());
+    uint32_t Len = Rng() % 3 == 0 ? Rng() % 8 : 0;
+    Len = std::min<uint32_t>(Len, static_cast<uint32_t>(S.size()) - At);
+    const std::string &Insert = Inserts[Rng() % Inserts.size()];
+    std::string New = S;
+    New.replace(At, Len, Insert);
+    EXPECT_EQ(cst::startsAfterEdit(Old, S.size(), New, At, S.size() - At - Len), starts(New))
+        << "at " << At << " len " << Len << " inserting " << Insert;
+  }
+}
+
 /// all_syntax.py repeated until the file is parsed on several threads.
 std::string largeCorpus(int Copies) {
   std::string One = readFile(CorpusDir + "all_syntax.py");

@@ -87,7 +87,9 @@ TEST(Workspace, SnapshotIndexSharesTheFinalText) {
   auto U = W.change("test:///a.py", 2, {{std::nullopt, "x\nyy\nz\n"}, edit(1, 1, 1, 2, "Q\nR"), edit(2, 1, 2, 1, "!")},
                     Error);
   ASSERT_TRUE(U) << Error;
-  EXPECT_EQ(U->Snapshot.Text->text(), "x\nyQ\nR!\nz\n");
+  // The server's text has slack after the edited piece ("R!"); the client's has not.
+  EXPECT_EQ(U->Snapshot.Index->clientText(), "x\nyQ\nR!\nz\n");
+  EXPECT_EQ(U->Snapshot.Text->text(), "x\nyQ\nR!" + std::string(DocumentSlack::Step - 1, ' ') + "\nz\n");
   EXPECT_EQ(&U->Snapshot.Index->text(), &U->Snapshot.Text->text());
   EXPECT_EQ(U->Snapshot.Index->lineCount(), 5u);
   EXPECT_EQ(U->Snapshot.Index->line(2), "R!");
