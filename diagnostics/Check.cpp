@@ -84,7 +84,8 @@ static void mergeFindings(FileReport &R) {
 }
 
 static FileReport check(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts,
-                        const sema::FileAnalysis *Previous, const std::vector<analysis::KernelBounds> *PreviousBounds) {
+                        const sema::FileAnalysis *Previous, const std::vector<analysis::KernelBounds> *PreviousBounds,
+                        const std::vector<std::string> *PreviousUnproved) {
   sema::AnalyzeOptions AO;
   AO.Arch = Opts.Arch;
   AO.RecordValueFacts = Opts.KeepValueFacts;
@@ -98,8 +99,8 @@ static FileReport check(std::shared_ptr<const ParsedFile> File, const CheckOptio
     analysis::ProverOptions PO = Opts.Prover;
     if (!PO.Project)
       PO.Project = Opts.Project;
-    R.Bounds =
-        analysis::proveFileCached(*R.Analysis, PO, Previous, PreviousBounds, Opts.DeferProofs ? &R.Unproved : nullptr);
+    R.Bounds = analysis::proveFileCached(*R.Analysis, PO, Previous, PreviousBounds,
+                                         Opts.DeferProofs ? &R.Unproved : nullptr, PreviousUnproved);
   }
   mergeFindings(R);
   if (R.Unproved.empty()) {
@@ -148,11 +149,12 @@ FileReport withProofs(const FileReport &Front, std::vector<analysis::KernelBound
 
 FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts,
                      const sema::FileAnalysis *Previous) {
-  return check(std::move(File), Opts, Previous, nullptr);
+  return check(std::move(File), Opts, Previous, nullptr, nullptr);
 }
 
 FileReport checkFile(std::shared_ptr<const ParsedFile> File, const CheckOptions &Opts, const FileReport &Previous) {
-  return check(std::move(File), Opts, Previous.Analysis.get(), Opts.Prove ? &Previous.Bounds : nullptr);
+  return check(std::move(File), Opts, Previous.Analysis.get(), Opts.Prove ? &Previous.Bounds : nullptr,
+               Opts.Prove ? &Previous.Unproved : nullptr);
 }
 
 } // namespace tessel::diag

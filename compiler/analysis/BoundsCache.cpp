@@ -20,6 +20,7 @@
 #include <map>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace tessel::analysis {
 
@@ -78,10 +79,6 @@ bool rebase(const sema::Rebaser &Move, KernelBounds &K) {
 FileProofs::FileProofs(const sema::FileAnalysis &FA, const ProverOptions &Opts) : FA(FA), Opts(Opts) {
   if (!FA.File)
     return;
-  Kernels.reserve(FA.Info.Jit.size());
-  for (const auto &[Name, J] : FA.Info.Jit)
-    if (J.IsKernel && J.Def)
-      Kernels.insert(Name);
   Found = FA.File->launchDirectives();
   Directives = directivesText(*FA.File, Found);
   // The uncalled wrappers' launches (computed once per host code's text)
@@ -99,7 +96,8 @@ std::string FileProofs::launchKey(const std::string &Kernel) const {
 
 bool FileProofs::isProvable(const sema::KernelRecord &R) const {
   // An uncalled helper has no launch of its own: its callers' proofs cover it.
-  return FA.File && !R.Role.helper() && Kernels.count(R.Kernel);
+  // R is one of FA's records, each a @jit kernel with a def.
+  return FA.File && !R.Role.helper();
 }
 
 std::optional<KernelBounds> FileProofs::known(const sema::KernelRecord &R, const sema::FileAnalysis *Previous,
@@ -167,32 +165,76 @@ KernelBounds FileProofs::prove(const sema::KernelRecord &R) const {
 std::vector<KernelBounds> proveFileCached(const sema::FileAnalysis &FA, const ProverOptions &Opts,
                                           const sema::FileAnalysis *Previous,
                                           const std::vector<KernelBounds> *PreviousBounds,
-                                          std::vector<std::string> *Unproved) {
+                                          std::vector<std::string> *Unproved,
+                                          const std::vector<std::string> *PreviousUnproved) {
   std::vector<KernelBounds> Out;
   if (!FA.File)
     return Out;
   FileProofs Proofs(FA, Opts);
-  // The previous version's verdicts by kernel; they hold only under the
-  // same directives (every kernel's key includes them).
-  std::unordered_map<std::string_view, std::pair<const sema::KernelRecord *, const KernelBounds *>> Before;
-  if (Previous && PreviousBounds && Previous->File &&
-      directivesText(*Previous->File, Previous->File->launchDirectives()) == Proofs.directives()) {
-    Before.reserve(Previous->Records.size());
-    for (const sema::KernelRecord &R : Previous->Records)
-      Before[R.Kernel].first = &R;
-    for (const KernelBounds &K : *PreviousBounds)
-      if (auto It = Before.find(K.Kernel); It != Before.end())
-        It->second.second = &K;
-  }
-  for (const sema::KernelRecord &R : FA.Records) {
+  // The previous version's verdicts hold only under the same directives
+  // (every kernel's key includes them). Its records, verdicts and unproved
+  // kernels are all in source order, so a cursor into each finds a kernel's
+  // where the kernels kept their order; a name index (built on the first
+  // miss) otherwise.
+  bool SameDirectives = Previous && PreviousBounds && Previous->File &&
+                        directivesText(*Previous->File, Previous->File->launchDirectives()) == Proofs.directives();
+  const std::vector<sema::KernelRecord> Empty;
+  const std::vector<sema::KernelRecord> &OldRecords = SameDirectives ? Previous->Records : Empty;
+  const std::vector<KernelBounds> NoBounds;
+  const std::vector<KernelBounds> &OldBounds = SameDirectives ? *PreviousBounds : NoBounds;
+  std::unordered_map<std::string_view, const sema::KernelRecord *> RecordByName;
+  std::unordered_map<std::string_view, const KernelBounds *> BoundsByName;
+  std::unordered_set<std::string_view> UnprovedNames;
+  size_t NextBounds = 0, NextUnproved = 0;
+  auto PreviousOf = [&](size_t I,
+                        const sema::KernelRecord &R) -> std::pair<const sema::KernelRecord *, const KernelBounds *> {
+    if (OldRecords.empty())
+      return {nullptr, nullptr};
+    const sema::KernelRecord *PR = nullptr;
+    if (I < OldRecords.size() && OldRecords[I].Kernel == R.Kernel) {
+      PR = &OldRecords[I];
+    } else {
+      if (RecordByName.empty())
+        for (const sema::KernelRecord &Old : OldRecords)
+          RecordByName.emplace(Old.Kernel, &Old);
+      if (auto It = RecordByName.find(R.Kernel); It != RecordByName.end())
+        PR = It->second;
+    }
+    if (NextBounds < OldBounds.size() && OldBounds[NextBounds].Kernel == R.Kernel)
+      return {PR, &OldBounds[NextBounds++]};
+    if (BoundsByName.empty())
+      for (const KernelBounds &K : OldBounds)
+        BoundsByName.emplace(K.Kernel, &K);
+    auto It = BoundsByName.find(R.Kernel);
+    return {PR, It == BoundsByName.end() ? nullptr : It->second};
+  };
+  // A kernel the previous version left unproved whose inputs are that
+  // version's, moved, stays unproved without a cache lookup: while the user
+  // types, the proof tier has not run yet, and building the keys of the
+  // thousands of kernels it has not reached was a tenth of a keystroke. The
+  // lookup skipped could only have found a verdict another document proved
+  // since; the proof tier finds it there.
+  auto LeftUnproved = [&](const sema::KernelRecord &R) {
+    if (!SameDirectives || !PreviousUnproved || !R.MovedFromPrevious)
+      return false;
+    const std::vector<std::string> &Old = *PreviousUnproved;
+    if (NextUnproved < Old.size() && Old[NextUnproved] == R.Kernel) {
+      ++NextUnproved;
+      return true;
+    }
+    if (UnprovedNames.empty())
+      UnprovedNames.insert(Old.begin(), Old.end());
+    return UnprovedNames.count(R.Kernel) > 0;
+  };
+  for (size_t I = 0; I < FA.Records.size(); ++I) {
+    const sema::KernelRecord &R = FA.Records[I];
     if (!Proofs.isProvable(R))
       continue;
-    const sema::KernelRecord *PR = nullptr;
-    const KernelBounds *PB = nullptr;
-    if (auto It = Before.find(R.Kernel); It != Before.end()) {
-      PR = It->second.first;
-      PB = It->second.second;
+    if (Unproved && LeftUnproved(R)) {
+      Unproved->push_back(R.Kernel);
+      continue;
     }
+    auto [PR, PB] = PreviousOf(I, R);
     if (std::optional<KernelBounds> K = Proofs.known(R, Previous, PR, PB)) {
       Out.push_back(std::move(*K));
       continue;

@@ -27,7 +27,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 namespace tessel::analysis {
@@ -37,11 +36,15 @@ namespace tessel::analysis {
 /// are, proved with the same Opts) or the cache where the kernel's inputs are unchanged,
 /// and from proveKernel otherwise. With Unproved, nothing is proved: the
 /// kernels that would need a proof are listed there instead (the language
-/// server proves them later, off the keystroke's path: FileProofs::prove).
+/// server proves them later, off the keystroke's path: FileProofs::prove);
+/// PreviousUnproved are the kernels Previous's call listed so, and those
+/// among them whose inputs are Previous's, moved, are listed again without a
+/// cache lookup.
 std::vector<KernelBounds> proveFileCached(const sema::FileAnalysis &FA, const ProverOptions &Opts = {},
                                           const sema::FileAnalysis *Previous = nullptr,
                                           const std::vector<KernelBounds> *PreviousBounds = nullptr,
-                                          std::vector<std::string> *Unproved = nullptr);
+                                          std::vector<std::string> *Unproved = nullptr,
+                                          const std::vector<std::string> *PreviousUnproved = nullptr);
 
 /// Proving the kernels of one analysed file one at a time: the file's launch
 /// directives are scanned once, its host launches shared, and every verdict
@@ -49,7 +52,8 @@ std::vector<KernelBounds> proveFileCached(const sema::FileAnalysis &FA, const Pr
 class FileProofs {
 public:
   FileProofs(const sema::FileAnalysis &FA, const ProverOptions &Opts);
-  /// A @jit function the prover has something to say about (a kernel, not a helper).
+  /// A @jit function the prover has something to say about (a kernel, not a
+  /// helper); R is one of FA's records.
   bool isProvable(const sema::KernelRecord &R) const;
   /// R's verdicts without proving: moved from the previous version's
   /// (PreviousRecord, PreviousBounds of Previous) or from the cache.
@@ -69,9 +73,6 @@ private:
   std::vector<launch::LaunchDirective> Found;
   std::string Directives;                                          ///< their texts, part of every key
   const std::map<std::string, SymbolicLaunch> *Wrappers = nullptr; ///< FA.Host's, shared
-  /// The @jit kernels with a def, by name (views of FA.Info's keys): asked
-  /// twice per kernel per keystroke, where the name-ordered map was slow.
-  std::unordered_set<std::string_view> Kernels;
 };
 
 /// Counters, for tests and benchmarks.

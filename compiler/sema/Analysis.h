@@ -148,7 +148,9 @@ struct RoleEvidence {
 };
 
 /// One kernel's share of a FileAnalysis, kept so that the analysis of the
-/// next version of the file can reuse it when the kernel's inputs are equal.
+/// next version of the file can reuse it when the kernel's inputs are equal:
+/// one per @jit function with a def that is not a helper its file calls
+/// (JitFunction::IsKernel).
 struct KernelRecord {
   std::string Kernel;
   KernelInputs Inputs;

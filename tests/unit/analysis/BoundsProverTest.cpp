@@ -550,3 +550,40 @@ TEST(BoundsProverTest, AnEditReprovesOnlyItsKernelAndTheCacheKeepsNoFile) {
   A.File.reset();
   EXPECT_TRUE(Old.expired());
 }
+
+// Deferred proofs while the user types: kernels the previous version left
+// unproved and the edit did not touch stay unproved without a cache lookup,
+// while the edited one is looked up again (and found, when its new text was
+// proved elsewhere); no verdict is ever invented.
+TEST(BoundsProverTest, KernelsLeftUnprovedStayUnprovedUntilTheirTextChanges) {
+  analysis::clearBoundsCache();
+  std::string Source = manyKernels(3);
+  Loaded A = load(Source);
+  std::shared_ptr<const sema::FileAnalysis> FA = sema::analyzeFile(A.File);
+  std::vector<std::string> FirstUnproved;
+  std::vector<analysis::KernelBounds> First = analysis::proveFileCached(*FA, {}, nullptr, nullptr, &FirstUnproved);
+  EXPECT_TRUE(First.empty());
+  EXPECT_EQ(FirstUnproved, (std::vector<std::string>{"add_kernel_0", "add_kernel_1", "add_kernel_2"}));
+
+  std::string Edited = Source;
+  size_t At = Edited.find("    mask", Edited.find("add_kernel_1"));
+  Edited.insert(At, "    tmp = offs * 2\n");
+  Loaded B = load(Edited);
+  // The edited kernel's new text is proved by someone else (another document).
+  std::shared_ptr<const sema::FileAnalysis> Fresh = sema::analyzeFile(B.File);
+  std::vector<analysis::KernelBounds> FreshBounds = analysis::proveFileCached(*Fresh);
+  ASSERT_EQ(FreshBounds.size(), 3u);
+  analysis::BoundsCacheStats Before = analysis::boundsCacheStats();
+
+  std::shared_ptr<const sema::FileAnalysis> FB = sema::analyzeFile(B.File, {}, FA.get());
+  std::vector<std::string> SecondUnproved;
+  std::vector<analysis::KernelBounds> Second =
+      analysis::proveFileCached(*FB, {}, FA.get(), &First, &SecondUnproved, &FirstUnproved);
+  EXPECT_EQ(SecondUnproved, (std::vector<std::string>{"add_kernel_0", "add_kernel_2"}));
+  ASSERT_EQ(Second.size(), 1u);
+  EXPECT_EQ(Second[0].Kernel, "add_kernel_1");
+  EXPECT_EQ(Second[0].NameRange, FreshBounds[1].NameRange);
+  analysis::BoundsCacheStats After = analysis::boundsCacheStats();
+  EXPECT_EQ(After.Hits, Before.Hits + 1); // only the edited kernel was looked up
+  EXPECT_EQ(After.Misses, Before.Misses);
+}
