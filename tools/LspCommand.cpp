@@ -13,6 +13,7 @@
 #include "compiler/support/Cores.h"
 #include "compiler/support/WorkerPool.h"
 
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <climits>
@@ -27,6 +28,7 @@
 // a weak reference finds mimalloc's collect where it is linked in.
 extern "C" void mi_collect(bool Force) __attribute__((weak));
 extern "C" void mi_option_set(mi_option_t Option, long Value) __attribute__((weak));
+extern "C" void mi_thread_done() __attribute__((weak));
 
 using namespace tessel;
 
@@ -57,21 +59,24 @@ static int usageError(const std::string &Message) {
   return tools::ExitUsage;
 }
 
-/// Hands the pages freed by a closed document back to the system: mimalloc
-/// (and glibc) keep them for reuse otherwise, and a closed 5 MB file's
-/// analysis would stay in the process's resident memory.
-/// A language server frees whole analyses (a 5 MB file's is 100 MB) on every
-/// keystroke and close: decommit freed pages and segments at once rather
-/// than after mimalloc's delay, which kept a closed file's memory resident
-/// (270 MB after closing the 13,000-kernel file; 66 MB with this).
-static void decommitEagerly() {
+/// How long mimalloc keeps a freed page committed before handing it back.
+/// A keystroke in a 5 MB file frees one version's analysis (100 MB) and
+/// builds the next: handed back at once (delay 0), every page of the next
+/// version faulted in afresh, a third of the keystroke (issue 14: 85 ms a
+/// keystroke, 58 ms with the pages kept). Kept for a typing burst's pauses,
+/// they are reused; a close or a whole-file parse hands everything back at
+/// once (releaseFreedMemory), so a closed file's memory does not stay
+/// resident (34 MB after closing the 13,000-kernel file).
+static constexpr long KeepFreedPagesMs = 2000;
+
+static void setDecommitDelay(long Ms) {
   if (!mi_option_set)
     return;
 #if MI_MALLOC_VERSION < 210
-  mi_option_set(mi_option_decommit_delay, 0);
-  mi_option_set(mi_option_segment_decommit_delay, 0);
+  mi_option_set(mi_option_decommit_delay, Ms);
+  mi_option_set(mi_option_segment_decommit_delay, Ms);
 #else
-  mi_option_set(mi_option_purge_delay, 0);
+  mi_option_set(mi_option_purge_delay, Ms);
 #endif
 }
 
@@ -82,18 +87,36 @@ static void releaseFreedMemory() {
   }
   // Each thread's heap holds the pages it allocated; the parse and check ran
   // on the pool's threads too, so each of them collects as well (a short
-  // pause per item lets every pooled thread take one).
+  // pause per item lets every pooled thread take one). A thread's own
+  // segments decommit the pages kept for reuse only when it next allocates
+  // there (mimalloc 2.0): each thread ends its heap instead (mi_thread_done),
+  // which abandons its segments with those pages decommitted
+  // (abandoned_page_decommit); the next allocation starts a new heap that
+  // reclaims them. The delay comes back when the last thread collecting is
+  // done (the server calls this on each of its threads at once).
+  static std::atomic<int> Collecting{0};
+  if (Collecting++ == 0)
+    setDecommitDelay(0);
   parallelFor(4 * usableCores(), usableCores(), [](size_t) {
     mi_collect(true);
+    if (mi_thread_done)
+      mi_thread_done();
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   });
+  mi_collect(true);
+  if (mi_thread_done)
+    mi_thread_done();
+  if (--Collecting == 0)
+    setDecommitDelay(KeepFreedPagesMs);
 }
 
 int tools::runLsp(const Args &A) {
   lsp::LspOptions Opts;
   Opts.SelfExecutable = tools::selfExecutable();
   Opts.ReleaseMemory = releaseFreedMemory;
-  decommitEagerly();
+  setDecommitDelay(KeepFreedPagesMs);
+  if (mi_option_set)
+    mi_option_set(mi_option_abandoned_page_decommit, 1);
   std::optional<lsp::LogLevel> Log;
   std::optional<lsp::FramingStyle> Style;
   bool LitTest = false;
