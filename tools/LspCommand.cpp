@@ -62,11 +62,12 @@ static int usageError(const std::string &Message) {
 /// How long mimalloc keeps a freed page committed before handing it back.
 /// A keystroke in a 5 MB file frees one version's analysis (100 MB) and
 /// builds the next: handed back at once (delay 0), every page of the next
-/// version faulted in afresh, a third of the keystroke (issue 14: 85 ms a
-/// keystroke, 58 ms with the pages kept). Kept for a typing burst's pauses,
-/// they are reused; a close or a whole-file parse hands everything back at
-/// once (releaseFreedMemory), so a closed file's memory does not stay
-/// resident (34 MB after closing the 13,000-kernel file).
+/// version was faulted in afresh, a third of the keystroke (issue 14: 85 ms
+/// a keystroke, 45-51 ms with the pages kept). Kept for a typing burst's
+/// pauses, they are reused; a close or a whole-file parse hands them back
+/// (releaseFreedMemory): 67-71 MiB resident after closing the 13,000-kernel
+/// file, against 33 MiB with no delay (the main thread keeps what it freed
+/// last until it next allocates).
 static constexpr long KeepFreedPagesMs = 2000;
 
 static void setDecommitDelay(long Ms) {
