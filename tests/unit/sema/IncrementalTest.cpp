@@ -350,6 +350,30 @@ TEST(Incremental, EditsInsideKernelBodiesRediscoverTheModule) {
   EXPECT_GT(Moved, 30u);
 }
 
+/// A module-level value or launch keyword that names a function of the file
+/// points into the old version's tree: such a module is discovered afresh,
+/// whatever the edit.
+TEST(Incremental, ValuesNamingFunctionsOfTheFileAreNotCarriedOver) {
+  const char *Head = "import triton\nimport triton.language as tl\n\n";
+  const char *Kernel = "@triton.jit\ndef k(x_ptr, BLOCK: tl.constexpr):\n    offs = tl.arange(0, BLOCK)\n"
+                       "    tl.store(x_ptr + offs, offs)\n\n\n";
+  for (const char *Host : {"GRID = lambda meta: (1,)\n",
+                           "def pick(meta):\n    return 64\n\n\ndef run(x):\n    k[(1,)](x, BLOCK=pick)\n"}) {
+    std::string Text = std::string(Head) + Kernel + Host;
+    std::shared_ptr<const FileAnalysis> Prev = analyzeText(Text);
+    size_t At = Text.find("    tl.store");
+    Text.insert(At, "    y = 1\n");
+    auto Inc = analyzeText(Text, Prev.get());
+    EXPECT_FALSE(Inc->InfoMoved) << Host;
+    EXPECT_EQ(dump(*Inc), dump(*analyzeText(Text))) << Host;
+  }
+  // Without them, the same edit carries the module's facts over.
+  std::string Text = std::string(Head) + Kernel + "GRID = (1,)\n";
+  std::shared_ptr<const FileAnalysis> Prev = analyzeText(Text);
+  Text.insert(Text.find("    tl.store"), "    y = 1\n");
+  EXPECT_TRUE(analyzeText(Text, Prev.get())->InfoMoved);
+}
+
 TEST(Incremental, EditInsideOneKernelReusesTheOthers) {
   std::string Text = generatedFile();
   auto Before = analyzeText(Text);
