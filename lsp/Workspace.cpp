@@ -100,20 +100,15 @@ std::optional<DocumentUpdate> Workspace::change(const std::string &Uri, std::opt
   }
   int64_t NewVersion = Version.value_or(Old.Version + 1);
   std::string Path = Old.Text->path();
-  std::shared_ptr<const SourceText> Source;
-  if (U.Reset) {
-    Source = std::make_shared<const SourceText>(std::move(Text), std::move(Path));
-  } else {
-    // The bytes no edit touched, at both ends: their line starts are the old
-    // version's.
-    uint32_t Size = static_cast<uint32_t>(Old.Text->text().size()), Prefix = Size, Suffix = Size;
-    for (const ByteEdit &B : U.Edits) {
-      Prefix = std::min(Prefix, B.StartByte);
-      Suffix = std::min(Suffix, Size - std::min(Size, B.OldEndByte));
-      Size = Size - (B.OldEndByte - B.StartByte) + (B.NewEndByte - B.StartByte);
-    }
-    Source = std::make_shared<const SourceText>(std::move(Text), std::move(Path), *Old.Text, Prefix, Suffix);
-  }
+  // Outside the bytes the edits touched, the line starts are the old
+  // version's.
+  std::optional<EditWindow> Window;
+  if (!U.Reset)
+    Window = editWindow(U.Edits, Old.Text->text().size(), Text.size());
+  auto Source = Window ? std::make_shared<const SourceText>(std::move(Text), std::move(Path), *Old.Text,
+                                                            static_cast<uint32_t>(Window->Prefix),
+                                                            static_cast<uint32_t>(Window->Suffix))
+                       : std::make_shared<const SourceText>(std::move(Text), std::move(Path));
   if (Stale)
     Index = std::make_shared<const LineIndex>(Source, Slack.slacks());
   U.Snapshot = {Uri, NewVersion, Source, std::move(Index)};

@@ -314,14 +314,12 @@ std::unique_ptr<ast::Module> tooLarge(size_t Size) {
   return M;
 }
 
-/// Where an edited text may differ from its older version: the first
-/// Prefix bytes and the last Suffix bytes are the same in both.
-struct EditWindow {
-  size_t Prefix = 0, Suffix = 0;
-};
+/// The top-level starts of S, an edit of Old's text within W: Old's starts
+/// above the piece before the edit, a scan from there to the first start
+/// past the edit that Old had too, then Old's starts below it, moved.
+std::atomic<uint64_t> NextSerial{1};
+} // namespace
 
-/// The window of Edits, applied in order to a text of OldSize bytes; none
-/// when they do not fit that text.
 std::optional<EditWindow> editWindow(const std::vector<ByteEdit> &Edits, size_t OldSize, size_t NewSize) {
   // Each edit keeps the bytes before its start and those after its old end.
   size_t Size = OldSize, Prefix = OldSize, Suffix = OldSize;
@@ -337,12 +335,6 @@ std::optional<EditWindow> editWindow(const std::vector<ByteEdit> &Edits, size_t 
   Suffix = std::min(Suffix, std::min(OldSize, NewSize) - Prefix);
   return EditWindow{Prefix, Suffix};
 }
-
-/// The top-level starts of S, an edit of Old's text within W: Old's starts
-/// above the piece before the edit, a scan from there to the first start
-/// past the edit that Old had too, then Old's starts below it, moved.
-std::atomic<uint64_t> NextSerial{1};
-} // namespace
 
 ParsedFile::ParsedFile() : Serial(NextSerial.fetch_add(1, std::memory_order_relaxed)) {}
 

@@ -24,6 +24,8 @@
 #include "compiler/support/SourceText.h"
 
 #include <memory>
+#include <optional>
+#include <vector>
 
 namespace tessel {
 
@@ -34,6 +36,16 @@ struct ByteEdit {
   uint32_t NewEndByte = 0;
   LineCol Start, OldEnd, NewEnd; ///< the same positions as 0-based line / byte column
 };
+
+/// Where an edited text may differ from its older version: the first
+/// Prefix bytes and the last Suffix bytes are the same in both.
+struct EditWindow {
+  size_t Prefix = 0, Suffix = 0;
+};
+
+/// The window of Edits, applied in order to a text of OldSize bytes; none
+/// when they do not fit that text.
+std::optional<EditWindow> editWindow(const std::vector<ByteEdit> &Edits, size_t OldSize, size_t NewSize);
 
 class ParsedFile {
 public:
