@@ -314,9 +314,7 @@ std::unique_ptr<ast::Module> tooLarge(size_t Size) {
   return M;
 }
 
-/// The top-level starts of S, an edit of Old's text within W: Old's starts
-/// above the piece before the edit, a scan from there to the first start
-/// past the edit that Old had too, then Old's starts below it, moved.
+/// Serials tell versions apart for the caches keyed by file (never reused).
 std::atomic<uint64_t> NextSerial{1};
 } // namespace
 
