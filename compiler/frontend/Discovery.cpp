@@ -143,10 +143,10 @@ public:
 
   ModuleInfo run() {
     process(M.Body, /*Conditional=*/false);
-    for (auto &[Name, J] : Info.Jit) {
+    Info.Jit.forEachMutable([&](const std::string &Name, JitFunction &J) {
       JitDefs.insert(J.Def);
       JitByName.emplace(Name, &J);
-    }
+    });
     scanLaunches(M.Body, nullptr);
     decideKernels();
     return std::move(Info);
@@ -564,8 +564,8 @@ private:
     if (Existing == Info.Jit.end() || Existing->first != Target)
       jitEntry(Target, J.Def) = std::move(J);
     else
-      Existing->second = std::move(J);
-    NS[Target] = PyValue::function(Info.Jit[Target].Def);
+      *Info.Jit.mutate(Target) = std::move(J);
+    NS[Target] = PyValue::function(Info.Jit.at(Target).Def);
     Info.Globals.erase(Target);
     Info.Functions.erase(Target);
   }
@@ -590,9 +590,9 @@ private:
     auto V = NS.find(N->Id); // an alias: `k = kernel`
     if (V == NS.end() || V->second.kind() != PyValue::Kind::Function)
       return nullptr;
-    for (auto &[Name, J] : Info.Jit)
+    for (const auto &[Name, J] : Info.Jit) // in name order: the first alias of the def
       if (J.Def == V->second.asFunction())
-        return &J;
+        return JitByName.at(Name);
     return nullptr;
   }
 
@@ -747,10 +747,10 @@ private:
       };
       W.walk(J.Def->Body);
     }
-    for (auto &[Name, J] : Info.Jit) {
+    Info.Jit.forEachMutable([&](const std::string &Name, JitFunction &J) {
       J.Launched = !J.Launches.empty() || J.HasAutotune || Heuristicked.count(Name);
       J.IsKernel = J.Launched || !UsedFromJit.count(Name);
-    }
+    });
   }
 };
 
@@ -776,7 +776,35 @@ const JitFunction *ModuleInfo::jit(const std::string &Name) const {
   return It == Jit.end() ? nullptr : &It->second;
 }
 
-ModuleInfo discover(const ast::Module &M, ProblemSink &Sink) { return Discoverer(M, Sink).run(); }
+namespace {
+
+/// A value of J's that names a function or lambda of the file: a pointer
+/// into the old tree, so J's facts cannot be carried over.
+bool holdsTree(const JitFunction &J) {
+  for (const AutotuneConfig &C : J.Configs)
+    for (const auto &[K, V] : C.Config.Kwargs)
+      if (K.refersToTree() || V.refersToTree())
+        return true;
+  for (const auto &[K, V] : J.JitOptions)
+    if (V.refersToTree())
+      return true;
+  for (const LaunchSite &L : J.Launches)
+    for (const auto &[K, V] : L.Keywords)
+      if (V.refersToTree())
+        return true;
+  return false;
+}
+
+} // namespace
+
+ModuleInfo discover(const ast::Module &M, ProblemSink &Sink) {
+  ModuleInfo Info = Discoverer(M, Sink).run();
+  for (const auto &[Name, J] : Info.Jit)
+    Info.RefersToTree = Info.RefersToTree || holdsTree(J);
+  for (const auto &[Name, G] : Info.Globals)
+    Info.RefersToTree = Info.RefersToTree || G.Value.refersToTree();
+  return Info;
+}
 
 namespace {
 
@@ -816,23 +844,6 @@ bool sameHeader(const FunctionDefStmt &A, const FunctionDefStmt &B) {
   return true;
 }
 
-/// A value of J's that names a function or lambda of the file: a pointer
-/// into the old tree, so J's facts cannot be carried over.
-bool holdsTree(const JitFunction &J) {
-  for (const AutotuneConfig &C : J.Configs)
-    for (const auto &[K, V] : C.Config.Kwargs)
-      if (K.refersToTree() || V.refersToTree())
-        return true;
-  for (const auto &[K, V] : J.JitOptions)
-    if (V.refersToTree())
-      return true;
-  for (const LaunchSite &L : J.Launches)
-    for (const auto &[K, V] : L.Keywords)
-      if (V.refersToTree())
-        return true;
-  return false;
-}
-
 /// Moves ranges and nodes of the old version to the new one, whose
 /// top-level statements are the old ones (same count, same order) but for
 /// the changed one, which keeps its header in place.
@@ -847,6 +858,27 @@ public:
     PieceBegins.reserve(Pieces.size());
     for (const ParsedFile::Piece &P : Pieces)
       PieceBegins.push_back(P.Range.Begin);
+    for (size_t I = 0; I < Old.size(); ++I)
+      if (Old[I] != New[I])
+        Unshared.push_back(Old[I]->Range);
+  }
+
+  /// Would move(R) change R or refuse it?
+  bool moves(SourceRange R) const {
+    if (R.End <= Changed.Begin || (R.Begin >= Changed.Begin && R.End <= BodyBegin))
+      return false;
+    return R.Begin < Changed.End || Shift != 0;
+  }
+
+  /// Would node(N) differ from N? Only inside a top-level statement the new
+  /// version does not share (the changed def; those below it when the edit
+  /// moved them): a node of a shared one is the new version's too.
+  template <typename T> bool moves(const T *N) const {
+    if (!N)
+      return false;
+    auto After = std::upper_bound(Unshared.begin(), Unshared.end(), N->Range.Begin,
+                                  [](uint32_t At, const SourceRange &S) { return At < S.Begin; });
+    return After != Unshared.begin() && std::prev(After)->contains(N->Range);
   }
 
   bool move(SourceRange &R) const {
@@ -912,6 +944,7 @@ private:
   const std::vector<ParsedFile::Piece> &Pieces;
   std::vector<uint32_t> PieceBegins;
   const Block &Old, &New;
+  std::vector<SourceRange> Unshared; ///< the old top-level statements New does not share, in order
   SourceRange Changed;
   uint32_t BodyBegin;
   int64_t Shift;
@@ -942,28 +975,46 @@ std::optional<ModuleInfo> rediscover(const ParsedFile &Old, const ModuleInfo &In
       Info.ConfigBodies.count(OF->Name) || jitNamesIn(OF->Body, Info) != jitNamesIn(NF->Body, Info))
     return std::nullopt;
 
+  if (Info.RefersToTree)
+    return std::nullopt;
   Mover M(Old, New, OP.Range, BodyBegin, Diff.Shift);
+  // The copy shares every entry; only those the edit moves are written (one
+  // or two while an edit keeps the text below it in place).
   ModuleInfo Out = Info;
   bool Ok = true;
   auto Move = [&](SourceRange &R) { Ok = Ok && M.move(R); };
-  for (auto &[Name, Def] : Out.Functions)
-    Ok = Ok && (Def = M.node(Def));
-  // A @jit function's def is mostly the function of its name, moved just
-  // above: both maps are in name order, so one pass finds it.
-  auto OldFn = Info.Functions.begin();
-  auto NewFn = Out.Functions.begin();
-  for (auto &[Name, Fn] : Out.Jit) {
-    while (OldFn != Info.Functions.end() && OldFn->first < Name) {
-      ++OldFn;
-      ++NewFn;
+  for (const auto &[Name, Def] : Info.Functions)
+    if (M.moves(Def)) {
+      const FunctionDefStmt *Moved = M.node(Def);
+      if (!Moved)
+        return std::nullopt;
+      *Out.Functions.mutate(Name) = Moved;
     }
-    if (Fn.Def && OldFn != Info.Functions.end() && OldFn->first == Name && OldFn->second == Fn.Def)
-      Fn.Def = NewFn->second;
+  auto Touched = [&](const JitFunction &Fn) {
+    if (M.moves(Fn.Def) || M.moves(Fn.DecoratorRange))
+      return true;
+    for (const AutotuneConfig &C : Fn.Configs)
+      if (M.moves(C.Range))
+        return true;
+    for (const LaunchSite &L : Fn.Launches) {
+      if (M.moves(L.Range) || M.moves(L.GridRange) || M.moves(L.Call))
+        return true;
+      for (SourceRange R : L.KeywordRanges)
+        if (M.moves(R))
+          return true;
+    }
+    return false;
+  };
+  for (const auto &[Name, Old] : Info.Jit) {
+    if (!Touched(Old))
+      continue;
+    JitFunction Fn = Old;
+    // A @jit function's def is mostly the function of its name, moved above.
+    auto OldDef = Info.Functions.find(Name);
+    if (Fn.Def && OldDef != Info.Functions.end() && OldDef->second == Fn.Def)
+      Fn.Def = Out.Functions.at(Name);
     else
       Ok = Ok && (Fn.Def = M.node(Fn.Def));
-    // Tested here, on the copy's one pass over the functions, rather than in
-    // a pass of its own: a few percent of a keystroke in a 13,000-kernel file.
-    Ok = Ok && !holdsTree(Fn);
     for (AutotuneConfig &C : Fn.Configs)
       Move(C.Range);
     for (LaunchSite &L : Fn.Launches) {
@@ -974,11 +1025,12 @@ std::optional<ModuleInfo> rediscover(const ParsedFile &Old, const ModuleInfo &In
       Ok = Ok && (L.Call = M.node(L.Call));
     }
     Move(Fn.DecoratorRange);
+    if (!Ok)
+      return std::nullopt;
+    *Out.Jit.mutate(Name) = std::move(Fn);
   }
-  for (auto &[Name, G] : Out.Globals) {
-    Ok = Ok && !G.Value.refersToTree();
+  for (auto &[Name, G] : Out.Globals)
     Move(G.Range);
-  }
   for (auto &[Callee, R] : Out.OtherLaunches)
     Move(R);
   if (!Ok)

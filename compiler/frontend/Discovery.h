@@ -18,6 +18,7 @@
 #include "compiler/frontend/Parser.h"
 #include "compiler/frontend/PyValue.h"
 #include "compiler/support/Problem.h"
+#include "compiler/support/SharedMap.h"
 
 #include <map>
 #include <optional>
@@ -84,10 +85,12 @@ struct ModuleInfo {
   /// Local name -> qualified path it was imported as ("tl" ->
   /// "triton.language", "jit" -> "triton.jit", "np" -> "numpy").
   std::map<std::string, std::string> Imports;
-  /// Top-level functions by name, @jit or not.
-  std::map<std::string, const ast::FunctionDefStmt *> Functions;
+  /// Top-level functions by name, @jit or not. Shared maps: the next
+  /// version of the file takes them, changing the entries of the function
+  /// an edit changed only (rediscover).
+  SharedMap<std::string, const ast::FunctionDefStmt *> Functions;
   /// @jit functions by name, in source order in Order.
-  std::map<std::string, JitFunction> Jit;
+  SharedMap<std::string, JitFunction> Jit;
   std::vector<std::string> Order;
   /// Module-level assignments (last one wins, as at import time).
   std::map<std::string, GlobalSymbol> Globals;
@@ -102,6 +105,10 @@ struct ModuleInfo {
   /// (configCalls): the only bodies discovery reads besides the names in
   /// @jit bodies, so rediscover() needs them.
   std::set<std::string> ConfigBodies;
+  /// A value above (a config's, a launch's, an option's, a global's) names
+  /// a function or lambda of the file: a pointer into this version's tree,
+  /// so rediscover() cannot carry the facts to the next version.
+  bool RefersToTree = false;
 
   /// The qualified path a dotted expression names through the imports:
   /// `tl.arange` -> "triton.language.arange", `triton.jit` -> "triton.jit",

@@ -374,6 +374,36 @@ TEST(Incremental, ValuesNamingFunctionsOfTheFileAreNotCarriedOver) {
   EXPECT_TRUE(analyzeText(Text, Prev.get())->InfoMoved);
 }
 
+/// An edit that keeps the text below it in place (the language server's
+/// slack makes most keystrokes such edits): the new version's facts share
+/// every entry but the changed function's with the previous version's.
+TEST(Incremental, AnEditKeepingTheTextBelowInPlaceSharesTheOtherFunctionsFacts) {
+  std::string Text = generatedFile();
+  auto Prev = reanalyzeText(Text, *analyzeText(Text));
+  size_t At = Text.find("output = x + y * ", Text.size() / 2);
+  ASSERT_NE(At, std::string::npos);
+  At += std::string_view("output = x + y * ").size();
+  Text[At] = Text[At] == '9' ? '8' : '9'; // a digit of the factor: the same length
+  auto Inc = reanalyzeText(Text, *Prev);
+  EXPECT_TRUE(Inc->InfoMoved);
+  EXPECT_EQ(dump(*Inc), dump(*analyzeText(Text)));
+  const ast::FunctionDefStmt *Changed = nullptr;
+  size_t Shared = 0;
+  for (const auto &[Name, J] : Inc->Info.Jit) {
+    const JitFunction &Old = Prev->Info.Jit.at(Name);
+    if (J.Def->Range.contains(SourceRange{static_cast<uint32_t>(At), static_cast<uint32_t>(At + 1)})) {
+      EXPECT_NE(&J, &Old) << Name;
+      Changed = J.Def;
+    } else {
+      EXPECT_EQ(&J, &Old) << Name;
+      Shared += &J == &Old;
+    }
+  }
+  ASSERT_NE(Changed, nullptr);
+  EXPECT_EQ(Shared, Inc->Info.Jit.size() - 1);
+  EXPECT_EQ(Inc->Info.Functions.at(Changed->Name), Changed);
+}
+
 TEST(Incremental, EditInsideOneKernelReusesTheOthers) {
   std::string Text = generatedFile();
   auto Before = analyzeText(Text);
