@@ -776,6 +776,13 @@ const JitFunction *ModuleInfo::jit(const std::string &Name) const {
   return It == Jit.end() ? nullptr : &It->second;
 }
 
+std::vector<const JitFunction *> ModuleInfo::inOrder() const {
+  std::vector<const JitFunction *> Out(Order.size());
+  for (const auto &[Name, J] : Jit)
+    Out[J.Position] = &J;
+  return Out;
+}
+
 namespace {
 
 /// A value of J's that names a function or lambda of the file: a pointer
@@ -799,6 +806,8 @@ bool holdsTree(const JitFunction &J) {
 
 ModuleInfo discover(const ast::Module &M, ProblemSink &Sink) {
   ModuleInfo Info = Discoverer(M, Sink).run();
+  for (size_t I = 0; I < Info.Order.size(); ++I)
+    Info.Jit.mutate(Info.Order[I])->Position = I;
   for (const auto &[Name, J] : Info.Jit)
     Info.RefersToTree = Info.RefersToTree || holdsTree(J);
   for (const auto &[Name, G] : Info.Globals)

@@ -68,6 +68,7 @@ struct JitFunction {
   /// `@triton.jit(do_not_specialize=[...], debug=True, ...)` keywords.
   std::vector<std::pair<std::string, PyValue>> JitOptions;
   SourceRange DecoratorRange; ///< the @jit decorator
+  size_t Position = 0;        ///< its index in ModuleInfo::Order
 };
 
 /// A module-level name and what is known of it.
@@ -115,6 +116,8 @@ struct ModuleInfo {
   /// and "" when the head is not an imported name.
   std::string qualify(const ast::Expr *E) const;
   const JitFunction *jit(const std::string &Name) const;
+  /// The @jit functions in Order, from one pass over Jit (no lookup by name).
+  std::vector<const JitFunction *> inOrder() const;
 };
 
 /// Discovers everything above. Problems (e.g. a malformed Config) go to Sink.

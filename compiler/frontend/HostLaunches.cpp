@@ -282,13 +282,24 @@ static bool moveRange(SourceRange &R, const std::vector<SourceRange> &Old, const
   return true;
 }
 
+/// Previous's segments after Edit: those from the edited piece's end on
+/// moved, the rest (the edited def's header among them) where they were.
+static std::vector<SourceRange> movedSegments(const std::vector<SourceRange> &Previous, const BodyEdit &Edit) {
+  std::vector<SourceRange> Out = Previous;
+  if (Edit.Shift != 0)
+    for (SourceRange &S : Out)
+      if (S.Begin >= Edit.Piece.End)
+        S = {static_cast<uint32_t>(S.Begin + Edit.Shift), static_cast<uint32_t>(S.End + Edit.Shift)};
+  return Out;
+}
+
 static std::optional<std::map<std::string, HostLaunch>> moveTable(const HostLaunchTable &Previous,
                                                                   const ParsedFile &PreviousFile,
                                                                   const std::vector<SourceRange> &Segments,
-                                                                  const ParsedFile &File) {
+                                                                  const ParsedFile &File, bool SameText) {
   if (!Previous.Reusable || Previous.Segments.size() != Segments.size())
     return std::nullopt;
-  for (size_t I = 0; I < Segments.size(); ++I)
+  for (size_t I = 0; !SameText && I < Segments.size(); ++I)
     if (PreviousFile.text().slice(Previous.Segments[I]) != File.text().slice(Segments[I]))
       return std::nullopt;
   if (touchesSyntaxError(PreviousFile, Previous.Segments) || touchesSyntaxError(File, Segments))
@@ -305,13 +316,14 @@ static std::optional<std::map<std::string, HostLaunch>> moveTable(const HostLaun
 }
 
 std::shared_ptr<const HostLaunchTable> hostLaunchTable(const ParsedFile &File, const ModuleInfo &Info,
-                                                       const HostLaunchTable *Previous,
-                                                       const ParsedFile *PreviousFile) {
+                                                       const HostLaunchTable *Previous, const ParsedFile *PreviousFile,
+                                                       const BodyEdit *Edit) {
   auto T = std::make_shared<HostLaunchTable>();
-  T->Segments = hostSegments(File, Info);
+  bool SameText = Edit && Previous && PreviousFile && Previous->Segments.size() == File.module().Body.size();
+  T->Segments = SameText ? movedSegments(Previous->Segments, *Edit) : hostSegments(File, Info);
   std::optional<std::map<std::string, HostLaunch>> Moved;
   if (Previous && PreviousFile)
-    Moved = moveTable(*Previous, *PreviousFile, T->Segments, File);
+    Moved = moveTable(*Previous, *PreviousFile, T->Segments, File, SameText);
   T->Reused = Moved.has_value();
   T->Launches = Moved ? std::move(*Moved) : firstHostLaunches(File, Info);
   if (Moved)

@@ -140,13 +140,24 @@ struct HostLaunchTable {
   bool Reused = false; ///< taken from the previous version
 };
 
+/// An edit that changed the body of one @jit def only, the def in Piece of
+/// the earlier version, and moved the text from Piece's end on by Shift:
+/// what rediscover() carried the module's facts over.
+struct BodyEdit {
+  SourceRange Piece;
+  int64_t Shift = 0;
+};
+
 /// The table of File: Previous's (the table of PreviousFile, an earlier
 /// version of the same document) moved to File when the host code's text is
 /// unchanged and no syntax error touches it, else a new run of the host code.
-/// The result equals a fresh firstHostLaunches either way.
+/// The result equals a fresh firstHostLaunches either way. With Edit, File
+/// is PreviousFile edited so: the host code's text is the same by
+/// construction, so its segments are moved rather than found and compared.
 std::shared_ptr<const HostLaunchTable> hostLaunchTable(const ParsedFile &File, const ModuleInfo &Info,
                                                        const HostLaunchTable *Previous = nullptr,
-                                                       const ParsedFile *PreviousFile = nullptr);
+                                                       const ParsedFile *PreviousFile = nullptr,
+                                                       const BodyEdit *Edit = nullptr);
 
 /// The symbolic launches of File's host wrappers that nothing in the file
 /// calls, by kernel (the first wrapper of each kernel that gives one). At

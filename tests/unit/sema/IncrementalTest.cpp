@@ -130,7 +130,12 @@ std::string dump(const FileAnalysis &FA) {
       S += "\n";
     }
   }
-  // The host code's launches, whether run again or moved from the previous version.
+  // The host code's launches, whether run again or moved from the previous
+  // version, and the text that run read (the next version compares it).
+  S += "host segments";
+  for (SourceRange Seg : FA.Host->Segments)
+    S += " " + range(Seg);
+  S += "\n";
   for (const auto &[Name, L] : FA.Host->Launches) {
     S += "host launch " + Name + " " + range(L.Range) + " grid " + range(L.GridRange) + " {" + L.BindError + "}";
     for (int64_t G : L.Grid)
