@@ -215,13 +215,17 @@ std::vector<KernelBounds> proveFileCached(const sema::FileAnalysis &FA, const Pr
   // lookup skipped could only have found a verdict another document proved
   // since; the proof tier finds it there.
   auto LeftUnproved = [&](const sema::KernelRecord &R) {
-    if (!SameDirectives || !PreviousUnproved || !R.MovedFromPrevious)
+    if (!SameDirectives || !PreviousUnproved)
       return false;
     const std::vector<std::string> &Old = *PreviousUnproved;
+    // The cursor passes the edited kernel too (not moved, so looked up
+    // below), or it would stop there and every kernel after it would miss.
     if (NextUnproved < Old.size() && Old[NextUnproved] == R.Kernel) {
       ++NextUnproved;
-      return true;
+      return R.MovedFromPrevious;
     }
+    if (!R.MovedFromPrevious)
+      return false;
     if (UnprovedNames.empty())
       UnprovedNames.insert(Old.begin(), Old.end());
     return UnprovedNames.count(R.Kernel) > 0;
