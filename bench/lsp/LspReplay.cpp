@@ -9,10 +9,11 @@
 /// clangd does), and the server's resident memory (VmRSS, VmHWM) with every
 /// file open. Prints a summary for bench/RESULTS.md.
 ///
-///   bench_lsp_replay TESSEL FILE [--files=20] [--lines=12] [--delay-ms=30] [--at=0.5]
+///   bench_lsp_replay TESSEL FILE [--files=20] [--lines=12] [--delay-ms=30] [--at=0.5] [--keys]
 ///
 /// --at=F types after the first arange line past that fraction of the file
-/// (near 1, almost nothing below the edit moves).
+/// (near 1, almost nothing below the edit moves). --keys also prints every
+/// keystroke's latency, in typing order (which keys make the tail).
 //===----------------------------------------------------------------------===//
 #include <nlohmann/json.hpp>
 
@@ -193,12 +194,13 @@ json position(size_t Line, size_t Col) { return {{"line", Line}, {"character", C
 
 int main(int Argc, char **Argv) {
   if (Argc < 3) {
-    std::cerr << "usage: bench_lsp_replay TESSEL FILE [--files=20] [--lines=12] [--delay-ms=30]\n";
+    std::cerr << "usage: bench_lsp_replay TESSEL FILE [--files=20] [--lines=12] [--delay-ms=30] [--at=F] [--keys]\n";
     return 2;
   }
   std::string Tessel = Argv[1], Path = Argv[2];
   int Files = 20, Lines = 12, DelayMs = 30;
   double At = 0.5;
+  bool EachKey = false;
   for (int I = 3; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A.rfind("--files=", 0) == 0)
@@ -209,6 +211,8 @@ int main(int Argc, char **Argv) {
       DelayMs = std::stoi(A.substr(11));
     else if (A.rfind("--at=", 0) == 0)
       At = std::stod(A.substr(5));
+    else if (A == "--keys")
+      EachKey = true;
   }
   std::ifstream In(Path);
   std::stringstream SS;
@@ -296,6 +300,9 @@ int main(int Argc, char **Argv) {
   std::printf("file: %zu lines, %d copies open (first diagnostics for all after %.1f ms)\n", FileLines.size(), Files,
               OpenMs);
   std::printf("typing: %zu didChange (one key each, %d ms apart) into f0.py\n", Latencies.size(), DelayMs);
+  if (EachKey)
+    for (size_t K = 0; K < Latencies.size(); ++K)
+      std::printf("key %zu: %.2f ms\n", K + 1, Latencies[K]);
   std::printf("change -> publishDiagnostics: p50 %.2f ms, p90 %.2f ms, p95 %.2f ms, p99 %.2f ms, max %.2f ms\n",
               percentile(Latencies, 0.5), percentile(Latencies, 0.9), percentile(Latencies, 0.95),
               percentile(Latencies, 0.99), *std::max_element(Latencies.begin(), Latencies.end()));
