@@ -288,8 +288,7 @@ static std::vector<SourceRange> movedSegments(const std::vector<SourceRange> &Pr
   std::vector<SourceRange> Out = Previous;
   if (Edit.Shift != 0)
     for (SourceRange &S : Out)
-      if (S.Begin >= Edit.Piece.End)
-        S = {static_cast<uint32_t>(S.Begin + Edit.Shift), static_cast<uint32_t>(S.End + Edit.Shift)};
+      S = Edit.moved(S);
   return Out;
 }
 

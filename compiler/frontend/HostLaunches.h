@@ -146,6 +146,14 @@ struct HostLaunchTable {
 struct BodyEdit {
   SourceRange Piece;
   int64_t Shift = 0;
+
+  /// R of the earlier version where the later one has it: moved when it
+  /// begins at or after Piece's end, else where it was.
+  SourceRange moved(SourceRange R) const {
+    if (R.Begin < Piece.End)
+      return R;
+    return {static_cast<uint32_t>(R.Begin + Shift), static_cast<uint32_t>(R.End + Shift)};
+  }
 };
 
 /// The table of File: Previous's (the table of PreviousFile, an earlier

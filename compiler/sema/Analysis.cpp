@@ -194,6 +194,7 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   // are the previous version's, moved (rediscover); else it runs again.
   std::optional<ParsedFile::PieceDiff> Diff;
   std::optional<ModuleInfo> Rediscovered;
+  std::optional<BodyEdit> Edit; ///< where, when Info is carried over
   if (Previous && Previous->File) {
     Diff = ParsedFile::diff(*Previous->File, *File);
     FA->DiscoveryProblems = Previous->DiscoveryProblems;
@@ -202,6 +203,7 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   if (Rediscovered) {
     FA->Info = std::move(*Rediscovered);
     FA->InfoMoved = true;
+    Edit = BodyEdit{Previous->File->pieces()[Diff->Leading].Range, Diff->Shift};
   } else {
     ProblemSink Discovery;
     FA->Info = discover(File->module(), Discovery);
@@ -293,16 +295,11 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   // sites, host launches, directives: none in the changed piece) is
   // unchanged, so they are not derived again (issue 14: a keystroke derived
   // and compared the inputs of all 13,000 kernels of a file).
-  SourceRange ChangedPiece;
-  int64_t Shift = 0;
   const ast::Stmt *ChangedDef = nullptr;
-  if (FA->InfoMoved) {
+  if (Edit) {
     const ParsedFile::Piece &OldP = Previous->File->pieces()[Diff->Leading], &NewP = File->pieces()[Diff->Leading];
-    if (OldP.Directives.empty() && NewP.Directives.empty()) {
-      ChangedPiece = OldP.Range;
-      Shift = Diff->Shift;
+    if (OldP.Directives.empty() && NewP.Directives.empty())
       ChangedDef = File->module().Body[NewP.FirstStmt];
-    }
   }
   OptionFactsPrefix Options(Opts);
   auto MovedInputs = [&](size_t I, const KernelRecord &Old, KernelInputs &Out) {
@@ -312,11 +309,9 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     Out.Segments.clear();
     Out.Segments.reserve(Old.Inputs.Segments.size());
     for (SourceRange S : Old.Inputs.Segments) {
-      if (S.Begin >= ChangedPiece.End)
-        S = {static_cast<uint32_t>(S.Begin + Shift), static_cast<uint32_t>(S.End + Shift)};
-      else if (S.End > ChangedPiece.Begin)
-        return false;
-      Out.Segments.push_back(S);
+      if (S.Begin < Edit->Piece.End && S.End > Edit->Piece.Begin)
+        return false; // reads the changed piece
+      Out.Segments.push_back(Edit->moved(S));
     }
     Out.Facts = Old.Inputs.Facts;
     Out.Reusable = Old.Inputs.Reusable;
@@ -335,9 +330,6 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
   if (!Kernels.empty()) {
     // Info carried over (rediscover): the host code's text is the previous
     // version's, so its segments are moved, not found again and compared.
-    std::optional<BodyEdit> Edit;
-    if (FA->InfoMoved)
-      Edit = BodyEdit{Previous->File->pieces()[Diff->Leading].Range, Diff->Shift};
     FA->Host = hostLaunchTable(*File, FA->Info, Previous ? Previous->Host.get() : nullptr,
                                Previous ? Previous->File.get() : nullptr, Edit ? &*Edit : nullptr);
     Directives = File->launchDirectives();
