@@ -147,6 +147,8 @@ public:
       JitDefs.insert(J.Def);
       JitByName.emplace(Name, &J);
     });
+    for (size_t I = 0; I < Info.Order.size(); ++I)
+      JitByName.at(Info.Order[I])->Position = I;
     scanLaunches(M.Body, nullptr);
     decideKernels();
     return std::move(Info);
@@ -806,8 +808,6 @@ bool holdsTree(const JitFunction &J) {
 
 ModuleInfo discover(const ast::Module &M, ProblemSink &Sink) {
   ModuleInfo Info = Discoverer(M, Sink).run();
-  for (size_t I = 0; I < Info.Order.size(); ++I)
-    Info.Jit.mutate(Info.Order[I])->Position = I;
   for (const auto &[Name, J] : Info.Jit)
     Info.RefersToTree = Info.RefersToTree || holdsTree(J);
   for (const auto &[Name, G] : Info.Globals)

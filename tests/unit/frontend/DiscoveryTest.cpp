@@ -278,6 +278,26 @@ TEST(Discovery, FunctionalForms) {
   EXPECT_EQ(E.Info.Order, (std::vector<std::string>{"body"}));
 }
 
+TEST(Discovery, InOrderIsOrderAfterARedefinition) {
+  // Source order is not name order, and a later plain def of `alpha` takes
+  // it out of Order: the positions are those of the final list.
+  auto D = run("import triton\n"
+               "@triton.jit\n"
+               "def zeta(x): pass\n"
+               "@triton.jit\n"
+               "def alpha(x): pass\n"
+               "@triton.jit\n"
+               "def mid(x): pass\n"
+               "def alpha(x): pass\n"
+               "@triton.jit\n"
+               "def beta(x): pass\n");
+  EXPECT_EQ(D.Info.Order, (std::vector<std::string>{"zeta", "mid", "beta"}));
+  std::vector<std::string> Names;
+  for (const JitFunction *J : D.Info.inOrder())
+    Names.push_back(J->Name);
+  EXPECT_EQ(Names, D.Info.Order);
+}
+
 TEST(Discovery, ConstexprGlobals) {
   auto D = run("import triton.language as tl\n"
                "from triton.language import constexpr\n"
