@@ -56,7 +56,7 @@ std::vector<const JitFunction *> jitKernels(const ModuleInfo &Info, const std::v
   return Kernels;
 }
 
-static bool canAssemble() {
+bool canAssemble() {
   const backend::Toolkit &Tools = backend::toolkit();
   return backend::hasAssembler(Tools, backend::AssemblerKind::NvJitLink) ||
          backend::hasAssembler(Tools, backend::AssemblerKind::Ptxas);
@@ -68,8 +68,24 @@ ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, c
   sema::LaunchPlanOptions PO;
   PO.Config = Config;
   sema::LaunchPlan Plan = sema::planLaunch(File, Info, Fn.Name, PO);
-  if (!Plan.Error.empty() || Plan.Launches.empty())
-    return Out; // nothing can be planned: the front-end tier says why, or nothing is known
+  if (!Plan.Error.empty() || Plan.Launches.empty()) {
+    // Nothing can be planned: no finding (the front-end tier reports what is
+    // wrong in the code), but the figures say why they are missing.
+    JitSummary S;
+    S.Kernel = Fn.Name;
+    S.KernelName = Fn.Def->NameRange;
+    if (Config) {
+      S.ConfigRange = Fn.Configs[*Config].Range;
+      if (Fn.Configs.size() > 1)
+        S.Specialization = describeConfig(Fn.Configs[*Config].Config);
+    }
+    S.Failure = !Plan.Error.empty()       ? Plan.Error
+                : !Plan.Problems.empty() ? Plan.Problems.front().Message
+                                         : "no launch could be planned";
+    S.Assumptions = std::move(Plan.Assumptions);
+    Out.Summary = std::move(S);
+    return Out;
+  }
   JitSite Site;
   Site.Kernel = Fn.Name;
   Site.KernelName = Fn.Def->NameRange;
@@ -98,7 +114,14 @@ ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, c
   if (Opts.Cancelled && Opts.Cancelled->load())
     return Out; // abandoned: its error is no finding
   Out.Findings = jitFindings(Site, R);
+  if (Plan.Representative) {
+    std::erase_if(Out.Findings, [](const Finding &F) { return F.Id != DiagId::JitFailed; });
+    for (Finding &F : Out.Findings)
+      F.Sev = Severity::Information;
+  }
   JitSummary S;
+  S.Assumptions = std::move(Plan.Assumptions);
+  S.Representative = Plan.Representative;
   S.Kernel = Site.Kernel;
   S.Specialization = Site.Specialization;
   S.KernelName = Site.KernelName;
@@ -123,6 +146,16 @@ JitReport jitCheckFile(const ParsedFile &File, const ModuleInfo &Info, const std
     Report.Note = "no PTX assembler (ptxas or libnvJitLink.so) was found, so --jit compiled to PTX only and "
                   "reports no register figures; searched " +
                   backend::toolkit().searched();
+  // A kernel with an error is not compiled, as Triton would not compile it;
+  // its figures say so rather than nothing.
+  for (const auto &[Name, Fn] : Info.Jit)
+    if (Fn.IsKernel && Fn.Def && !(Helpers && Helpers->count(Name)) && hasErrorIn(Existing, Fn.Def->Range)) {
+      JitSummary S;
+      S.Kernel = Name;
+      S.KernelName = Fn.Def->NameRange;
+      S.Failure = "the kernel has errors; fix them first";
+      Report.Kernels.push_back(std::move(S));
+    }
   std::vector<Job> Jobs;
   for (const JitFunction *Fn : jitKernels(Info, Existing, Helpers)) {
     if (Fn->Configs.empty())
@@ -137,12 +170,25 @@ JitReport jitCheckFile(const ParsedFile &File, const ModuleInfo &Info, const std
       return;
     Results[J] = jitCheckConfig(File, Info, *Jobs[J].Fn, Jobs[J].Config, Opts);
   });
+  // One note per kernel for tessel's own limits, however many configs meet them.
+  std::set<uint32_t> Noted;
   for (ConfigJitReport &D : Results) {
-    for (Finding &F : D.Findings)
+    for (Finding &F : D.Findings) {
+      if (F.Id == DiagId::JitFailed && F.Sev == Severity::Information && !D.Summary) {
+        Report.Findings.push_back(std::move(F));
+        continue;
+      }
+      if (F.Id == DiagId::JitFailed && F.Sev == Severity::Information &&
+          !Noted.insert(D.Summary->KernelName.Begin).second)
+        continue;
       Report.Findings.push_back(std::move(F));
+    }
     if (D.Summary)
       Report.Kernels.push_back(std::move(*D.Summary));
   }
+  std::stable_sort(Report.Kernels.begin(), Report.Kernels.end(), [](const JitSummary &A, const JitSummary &B) {
+    return A.KernelName.Begin < B.KernelName.Begin;
+  });
   Report.Cancelled = Opts.Cancelled && Opts.Cancelled->load();
   return Report;
 }

@@ -48,8 +48,13 @@ struct JitSummary {
   SourceRange KernelName;
   std::optional<SourceRange> ConfigRange;
   std::optional<backend::CompiledKernel> Compiled; ///< PTX/cubin dropped to keep it small
-  std::string Failure;                             ///< why it did not compile
+  std::string Failure;                             ///< why it did not compile, or why no launch was planned
   bool FromCache = false;
+  /// What the launch it was compiled under assumed (sema::LaunchPlan).
+  std::vector<std::string> Assumptions;
+  /// Some constexpr or dtype is a representative value: the figures hold
+  /// for the assumptions only.
+  bool Representative = false;
 };
 
 struct JitReport {
@@ -74,13 +79,20 @@ std::vector<const JitFunction *> jitKernels(const ModuleInfo &Info, const std::v
                                             const std::set<std::string> *Helpers = nullptr);
 
 /// One kernel under one config (nullopt: a kernel without autotune configs):
-/// the findings and the summary (none when no launch can be planned).
+/// the findings and the summary (its Failure says why when no launch can be
+/// planned). Under a Representative plan only the figures count: the
+/// resource findings are dropped and TS403 is a note, since the values were
+/// assumed, not the code's.
 struct ConfigJitReport {
   std::vector<Finding> Findings;
   std::optional<JitSummary> Summary;
 };
 ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Fn,
                                std::optional<size_t> Config, const JitCheckOptions &Opts);
+
+/// Whether a PTX assembler (nvJitLink or ptxas) was found: without one the
+/// JIT stops at PTX and has no register figures.
+bool canAssemble();
 
 /// "BLOCK=1024, num_warps=4, num_stages=3" for config C.
 std::string describeConfig(const PyConfig &C);

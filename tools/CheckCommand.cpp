@@ -206,7 +206,8 @@ static void keepUntilExit(std::shared_ptr<const ParsedFile> File, diag::FileRepo
 /// Compiles every kernel and config of the file (each in a `tessel
 /// jit-worker` process, results kept in the JIT cache) and merges the
 /// findings into Report in source order.
-static void addJitFindings(const ParsedFile &File, diag::FileReport &Report, const CheckArgs &CA) {
+static std::vector<diag::JitSummary> addJitFindings(const ParsedFile &File, diag::FileReport &Report,
+                                                    const CheckArgs &CA) {
   // Files are checked in parallel; the compiles of one file already run two
   // worker processes at a time, so the JIT itself takes the files in turn.
   static std::mutex OneAtATime;
@@ -215,6 +216,7 @@ static void addJitFindings(const ParsedFile &File, diag::FileReport &Report, con
   static bool Noted = false;
   diag::JitCheckOptions JO;
   JO.Arch = CA.JitArch;
+  JO.Project = CA.Opts.Project;
   JO.Cache = &Cache;
   JO.WorkerProgram = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
   std::set<std::string> Helpers = sema::uncalledHelpers(*Report.Analysis);
@@ -228,6 +230,36 @@ static void addJitFindings(const ParsedFile &File, diag::FileReport &Report, con
   diag::preferExactSharedMemory(Report.Findings);
   std::stable_sort(Report.Findings.begin(), Report.Findings.end(),
                    [](const diag::Finding &A, const diag::Finding &B) { return A.Range.Begin < B.Range.Begin; });
+  return std::move(JR.Kernels);
+}
+
+/// One kernel's figures for the JSON report: registers, spills, shared
+/// memory and occupancy, or why there are none, and what the launch assumed.
+static nlohmann::json kernelJson(const diag::JitSummary &S, const lsp::LineIndex &Index, bool Assembler) {
+  nlohmann::json J;
+  J["kernel"] = S.Kernel;
+  J["line"] = Index.position(S.KernelName.Begin).Line + 1;
+  if (!S.Specialization.empty())
+    J["config"] = S.Specialization;
+  if (S.Compiled && !S.Compiled->Assembler.empty()) {
+    const backend::CompiledKernel &K = *S.Compiled;
+    J["figures"] = {{"registers", K.Resources.Registers},
+                    {"spill_bytes", K.Resources.spillBytes()},
+                    {"shared_bytes", K.sharedBytes()},
+                    {"occupancy", K.Occ.fraction()}};
+  } else if (S.Compiled && !Assembler) {
+    J["unavailable"] = "PTX only: no PTX assembler was found";
+  } else if (S.Compiled) {
+    // Not assembled: its shared memory is above the block limit (TS404).
+    J["unavailable"] = "needs " + std::to_string(S.Compiled->sharedBytes()) +
+                       " bytes of shared memory per block, more than the GPU has: not assembled";
+    J["shared_bytes"] = S.Compiled->sharedBytes();
+  } else {
+    J["unavailable"] = S.Failure;
+  }
+  J["representative"] = S.Representative;
+  J["assumed"] = S.Assumptions;
+  return J;
 }
 
 namespace {
@@ -289,12 +321,13 @@ static FileOutcome checkOne(const std::string &Path, const CheckArgs &CA, projec
     Text = std::move(In.Text);
   }
   diag::FileReport Report;
+  std::vector<diag::JitSummary> Figures;
   try {
     if (!Parsed)
       Parsed = ParsedFile::parse(std::make_shared<SourceText>(*Text, Path));
     Report = diag::checkFile(Parsed, CA.Opts);
     if (CA.Jit)
-      addJitFindings(*Parsed, Report, CA);
+      Figures = addJitFindings(*Parsed, Report, CA);
   } catch (const std::exception &E) {
     // A bug in tessel, not in the user's file: say so and keep going.
     O.Error = "tessel: internal error while checking " + Path + ": " + E.what();
@@ -312,6 +345,11 @@ static FileOutcome checkOne(const std::string &Path, const CheckArgs &CA, projec
       O.Json.Diagnostics.push_back(lsp::toProtocol(F, Index, Path));
     else
       renderFinding(OS, F, Index, Path, Style);
+  }
+  if (CA.Jit && CA.Fmt == Format::Json) {
+    O.Json.Kernels.emplace();
+    for (const diag::JitSummary &S : Figures)
+      O.Json.Kernels->push_back(kernelJson(S, Index, diag::canAssemble()));
   }
   O.Text = OS.str();
   keepUntilExit(std::move(Parsed), std::move(Report));

@@ -18,7 +18,14 @@ void writeJsonReport(std::ostream &OS, const std::vector<FileDiagnostics> &Files
     OS << "  {\"file\": " << nlohmann::json(F.File).dump() << ", \"diagnostics\": [";
     for (size_t J = 0; J < F.Diagnostics.size(); ++J)
       OS << (J ? ",\n    " : "\n    ") << F.Diagnostics[J].dump();
-    OS << (F.Diagnostics.empty() ? "]}" : "\n  ]}") << (I + 1 < Files.size() ? ",\n" : "\n");
+    OS << (F.Diagnostics.empty() ? "]" : "\n  ]");
+    if (F.Kernels) {
+      OS << ", \"kernels\": [";
+      for (size_t J = 0; J < F.Kernels->size(); ++J)
+        OS << (J ? ",\n    " : "\n    ") << (*F.Kernels)[J].dump();
+      OS << (F.Kernels->empty() ? "]" : "\n  ]");
+    }
+    OS << "}" << (I + 1 < Files.size() ? ",\n" : "\n");
   }
   OS << "]\n";
 }

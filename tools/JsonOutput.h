@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <ostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ namespace tessel::tools {
 struct FileDiagnostics {
   std::string File;
   std::vector<nlohmann::json> Diagnostics;
+  /// With --jit: one object per kernel and config (its figures, or why it has
+  /// none, and what its launch assumed); absent without --jit.
+  std::optional<std::vector<nlohmann::json>> Kernels;
 };
 
 void writeJsonReport(std::ostream &OS, const std::vector<FileDiagnostics> &Files);

@@ -192,7 +192,17 @@ private:
   // Module-level statements, in order
   //===--------------------------------------------------------------------===//
 
+  /// Names imported by an earlier branch of the conditional statement being
+  /// processed (`try: from a import f` / `except ImportError: from b import
+  /// f`, `if new_triton(): ... else: ...`); null outside one.
+  std::set<std::string> *BranchImports = nullptr;
+
   void bindImport(const std::string &Local, const std::string &Path) {
+    // The first branch is what a machine with a current triton runs, as
+    // pyright takes `TYPE_CHECKING` as true: a fallback import of the same
+    // name in a later branch does not replace it.
+    if (BranchImports && !BranchImports->insert(Local).second)
+      return;
     Info.Imports[Local] = Path;
     NS[Local] = PyValue::qualified(canonicalPath(Path));
     Info.Globals.erase(Local);
@@ -244,8 +254,12 @@ private:
         if (T) {
           process(*T ? I->Body : I->OrElse, Conditional);
         } else {
+          std::set<std::string> Imported, *Outer = BranchImports;
+          if (!Outer)
+            BranchImports = &Imported;
           process(I->Body, true);
           process(I->OrElse, true);
+          BranchImports = Outer;
         }
         break;
       }
@@ -255,8 +269,14 @@ private:
       case StmtKind::Unsupported:
         // `try: import triton ... except ImportError: ...`: imports and defs
         // in any branch are what the file means to use.
-        for (const Block &Inner : cast<UnsupportedStmt>(S)->Blocks)
-          process(Inner, true);
+        {
+          std::set<std::string> Imported, *Outer = BranchImports;
+          if (!Outer)
+            BranchImports = &Imported;
+          for (const Block &Inner : cast<UnsupportedStmt>(S)->Blocks)
+            process(Inner, true);
+          BranchImports = Outer;
+        }
         break;
       case StmtKind::Assign:
       case StmtKind::AnnAssign:

@@ -13,8 +13,11 @@
 #include "compiler/ir/TypeUtils.h"
 #include "compiler/sema/ParamAnnotations.h"
 #include "compiler/sema/PointerParams.h"
+#include "compiler/sema/RepresentativeValues.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <limits>
 #include <set>
 
@@ -26,6 +29,7 @@ namespace {
 struct FixedValue {
   PyValue Value;
   std::string Source; ///< "autotune config 0", "the launch site", "its default"
+  bool Assumed = false; ///< a representative value; Source says why
 };
 
 /// What the file fixes for one kernel: constexprs and launch options.
@@ -128,7 +132,7 @@ static void completeSpec(launch::LaunchSpec &Spec, const FileFacts &F, std::vect
     if (Spec.value(Name) || Spec.tensor(Name))
       continue;
     std::optional<launch::SpecExpr> E = toSpecExpr(Fixed.Value);
-    Assumptions.push_back(Name + "=" + Fixed.Value.repr() + " from " + Fixed.Source);
+    Assumptions.push_back(Name + "=" + Fixed.Value.repr() + (Fixed.Assumed ? " assumed: " : " from ") + Fixed.Source);
     if (!E)
       continue;
     E->Range = Spec.Range;
@@ -152,6 +156,106 @@ static void completeSpec(launch::LaunchSpec &Spec, const FileFacts &F, std::vect
   Option(Spec.NumStages, F.NumStages, "num_stages");
 }
 
+/// The parameters of Fn named or used as strides.
+static std::set<std::string> strideParams(const ast::FunctionDefStmt &Fn) {
+  std::set<std::string> Out;
+  for (const ast::Param &P : Fn.Params) {
+    std::string Lower = P.Name;
+    for (char &C : Lower)
+      C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
+    if (Lower.find("stride") != std::string::npos)
+      Out.insert(P.Name);
+  }
+  return Out;
+}
+
+/// representativeConstexprs, with constexpr strides read as strides: 1
+/// where they multiply the innermost axis, Size (a row) elsewhere.
+static std::map<std::string, AssumedValue> assumedConstexprs(const JitFunction &Fn, const ModuleInfo &Info,
+                                                            int64_t Size) {
+  std::set<std::string> Heuristics(Fn.HeuristicNames.begin(), Fn.HeuristicNames.end());
+  std::map<std::string, AssumedValue> Out = representativeConstexprs(Fn, Info, Heuristics);
+  std::set<std::string> Strides = strideParams(*Fn.Def);
+  std::set<std::string> Inner = innermostStrides(*Fn.Def, Strides);
+  for (auto &[Name, A] : Out)
+    if (Strides.count(Name) && !A.Value.isUnknown())
+      A = Inner.count(Name) ? AssumedValue{PyValue::integer(1), "an innermost stride"}
+                            : AssumedValue{PyValue::integer(Size), "an outer stride"};
+  for (auto &[Name, A] : Out)
+    if (Heuristics.count(Name))
+      A.Why = "set by @triton.heuristics; " + A.Why;
+  return Out;
+}
+
+/// Representative values (RepresentativeValues.h) for the constexprs, and
+/// the names heuristics set, that nothing in the file fixes. One that no
+/// value can be assumed for is a problem at the parameter.
+static void assumeConstexprs(const JitFunction &Fn, const ModuleInfo &Info, int64_t Size, FileFacts &F,
+                             LaunchPlan &Plan) {
+  for (const auto &[Name, A] : assumedConstexprs(Fn, Info, Size)) {
+    if (F.Values.count(Name))
+      continue;
+    if (A.Value.isUnknown()) {
+      const ast::Param *P = nullptr;
+      for (const ast::Param &Q : Fn.Def->Params)
+        if (Q.Name == Name)
+          P = &Q;
+      Plan.Problems.push_back(Problem{ProblemKind::LaunchSpec,
+                                      P ? P->NameRange : Fn.Def->NameRange,
+                                      "no value can be assumed for constexpr parameter '" + Name + "': " + A.Why +
+                                          "; give the kernel a `# tessel: launch` directive or pass --spec",
+                                      {},
+                                      {},
+                                      {}});
+      continue;
+    }
+    F.Values[Name] = {A.Value, A.Why, true};
+    Plan.Representative = true;
+  }
+}
+
+/// The representative value of a scalar parameter no source fixes: a size
+/// (Size), an innermost stride (1) or an outer one (Size, the row of a
+/// Size x Size tensor), a float where the name or annotation says so.
+static launch::SpecExpr representativeScalar(const ast::Param &P, const std::optional<ElemType> &Annotated,
+                                             const std::set<std::string> &Ints, const std::set<std::string> &Inner,
+                                             int64_t Size) {
+  launch::SpecExpr E;
+  std::string Lower = P.Name;
+  for (char &C : Lower)
+    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
+  bool FloatName = false;
+  for (const char *W : {"eps", "scale", "alpha", "beta", "gamma", "temperature", "momentum", "decay", "dropout",
+                        "slope", "softcap", "theta", "factor", "coef", "ratio", "prob", "sigma", "margin", "lr"})
+    FloatName = FloatName || Lower == W || Lower.find(std::string(W) + "_") == 0 ||
+                (Lower.size() > std::strlen(W) && Lower.compare(Lower.size() - std::strlen(W), std::string::npos, W) == 0 &&
+                 Lower[Lower.size() - std::strlen(W) - 1] == '_');
+  if ((Annotated && isFloat(Annotated->Scalar)) || (!Annotated && FloatName && !Ints.count(P.Name))) {
+    E.K = launch::SpecExpr::Kind::Float;
+    E.Float = Lower.find("eps") != std::string::npos ? 1e-6 : 0.5;
+  } else if (Annotated && Annotated->Scalar == ScalarKind::I1) {
+    E.K = launch::SpecExpr::Kind::Bool;
+    E.Int = 1;
+  } else {
+    E.K = launch::SpecExpr::Kind::Int;
+    E.Int = Inner.count(P.Name) ? 1 : Size;
+  }
+  return E;
+}
+
+static std::string specExprText(const launch::SpecExpr &E) {
+  switch (E.K) {
+  case launch::SpecExpr::Kind::Float: {
+    std::string S = PyValue::floating(E.Float).repr();
+    return S;
+  }
+  case launch::SpecExpr::Kind::Bool:
+    return E.Int ? "True" : "False";
+  default:
+    return std::to_string(E.Int);
+  }
+}
+
 static launch::SpecExpr intExpr(int64_t V) {
   launch::SpecExpr E;
   E.K = launch::SpecExpr::Kind::Int;
@@ -159,59 +263,61 @@ static launch::SpecExpr intExpr(int64_t V) {
   return E;
 }
 
-/// The spec docs/launch-spec.md "Without a spec" describes. Constexprs no
-/// source fixes are reported at the parameter: no guess would be honest.
-static launch::LaunchSpec deriveSpec(const JitFunction &Fn, const ModuleInfo &Info, const FileFacts &F, int64_t Size,
-                                     std::vector<std::string> &Assumptions, std::vector<Problem> &Problems) {
+/// The spec docs/launch-spec.md "Without a spec" describes: constexprs
+/// come from F (assumeConstexprs has filled it), pointers are tensors of the
+/// dtype their annotation or RepresentativeValues gives, scalars take
+/// representativeScalar's values. Sets Plan.Representative where it
+/// assumes a pointer's dtype.
+static launch::LaunchSpec deriveSpec(const JitFunction &Fn, const ModuleInfo &Info, int64_t Size,
+                                     std::vector<std::string> &Assumptions, LaunchPlan &Plan) {
   launch::LaunchSpec Spec;
   Spec.Range = Fn.Def->NameRange;
-  std::set<std::string> Pointers = inferPointerParams(*Fn.Def, Info);
+  ParamKinds Kinds = inferParamKinds(*Fn.Def, Info);
+  std::set<std::string> Strides = strideParams(*Fn.Def);
+  std::set<std::string> Inner = innermostStrides(*Fn.Def, Strides);
+  std::map<std::string, AssumedPointer> Guessed = representativePointers(*Fn.Def, Info, Kinds.Pointers);
+  // A kernel that addresses rows (an outer stride) reads Size x Size tensors.
+  bool Rows = std::any_of(Strides.begin(), Strides.end(), [&](const std::string &S) { return !Inner.count(S); });
   for (const ast::Param &P : Fn.Def->Params) {
-    if (isConstexprAnnotation(Info, P.Annotation)) {
-      if (!F.Values.count(P.Name) && !std::count(Fn.HeuristicNames.begin(), Fn.HeuristicNames.end(), P.Name))
-        Problems.push_back(Problem{ProblemKind::LaunchSpec,
-                                   P.NameRange,
-                                   "no value for constexpr parameter '" + P.Name +
-                                       "': no autotune config, launch site or default fixes it; give the kernel a "
-                                       "`# tessel: launch` directive or pass --spec",
-                                   {},
-                                   {},
-                                   {}});
+    if (isConstexprAnnotation(Info, P.Annotation))
       continue;
-    }
+    if (P.PKind == ast::Param::ParamKind::VarArgs || P.PKind == ast::Param::ParamKind::VarKeywords)
+      continue;
     std::optional<ElemType> Annotated = annotationType(Info, P.Annotation);
-    bool IsPointer = Annotated ? Annotated->isPointer() : Pointers.count(P.Name) > 0;
+    bool IsPointer = Annotated ? Annotated->isPointer() : Kinds.Pointers.count(P.Name) > 0;
     if (IsPointer) {
-      ScalarKind K = Annotated && Annotated->PointerDepth == 1 ? Annotated->Scalar : ScalarKind::FP32;
+      ScalarKind K = ScalarKind::FP32;
+      std::string Why;
+      if (Annotated && Annotated->PointerDepth == 1) {
+        K = Annotated->Scalar;
+      } else if (auto G = Guessed.find(P.Name); G != Guessed.end()) {
+        K = G->second.Scalar;
+        Why = G->second.Why;
+        Plan.Representative = true;
+      }
       launch::TensorSpec T;
       T.Name = P.Name;
       T.Range = Spec.Range;
-      T.DType = std::string(shortName(K));
+      T.DType = std::string(ir::scalarName(K));
       T.Dims.push_back(intExpr(Size));
+      if (Rows)
+        T.Dims.push_back(intExpr(Size));
       Spec.Tensors.push_back(std::move(T));
-      Assumptions.push_back(P.Name + "=" + std::string(shortName(K)) + "[" + std::to_string(Size) + "]");
+      std::string Dims = std::to_string(Size) + (Rows ? ", " + std::to_string(Size) : "");
+      Assumptions.push_back(P.Name + "=" + std::string(ir::scalarName(K)) + "[" + Dims + "]" +
+                            (Why.empty() ? "" : " (" + Why + ")"));
       continue;
     }
     launch::ValueSpec V;
     V.Name = P.Name;
     V.Range = Spec.Range;
-    launch::SpecExpr E;
-    if (Annotated && isFloat(Annotated->Scalar)) {
-      E.K = launch::SpecExpr::Kind::Float;
-      E.Float = 0.5;
-    } else if (Annotated && Annotated->Scalar == ScalarKind::I1) {
-      E.K = launch::SpecExpr::Kind::Bool;
-      E.Int = 1;
-    } else {
-      // Strides of 1 keep every offset of a size-Size tensor inside it.
-      E = intExpr(P.Name.find("stride") != std::string::npos ? 1 : Size);
-    }
+    launch::SpecExpr E = representativeScalar(P, Annotated, Kinds.Ints, Inner, Size);
+    // A parameter used neither as a pointer nor as an integer: its kind is a guess.
+    if (!Annotated && !Kinds.Ints.count(P.Name) && !Strides.count(P.Name))
+      Plan.Representative = true;
     V.Instances.push_back(E);
     Spec.Values.push_back(std::move(V));
-    Assumptions.push_back(P.Name + "=" +
-                          (E.K == launch::SpecExpr::Kind::Float  ? "0.5"
-                           : E.K == launch::SpecExpr::Kind::Bool ? "True"
-                                                                 : std::to_string(E.Int)));
+    Assumptions.push_back(P.Name + "=" + specExprText(E));
   }
   Assumptions.push_back("grid=(1,)");
   return Spec;
@@ -359,13 +465,15 @@ static std::optional<launch::ConcreteValue> concreteNumber(const std::string &Na
 
 /// The launch the file's own host code makes (HostLaunches.h), when running
 /// its module-level code reaches one: tensors with the shapes and dtypes it
-/// builds, scalars and constexprs as it computes them, its grid. False when
-/// it reaches none. A value the host code computes from something tessel
-/// cannot know is named in one problem at the launch: no guess is honest.
+/// builds, scalars and constexprs as it computes them, its grid. A value the
+/// host code computes from something tessel cannot know takes a
+/// representative value (as a derived spec's), named in an assumption with
+/// the expression it stands for, and the plan is Representative.
 /// TypesOnly: the launch is wanted for its argument types alone
-/// (launchArgTypes), so values it cannot know do not stop it.
+/// (launchArgTypes), so values it cannot know are left out, not assumed.
 static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const ParsedFile &File, const HostLaunch &H,
-                           const PyConfig *Config, size_t ConfigIndex, bool TypesOnly, LaunchPlan &Plan) {
+                           const PyConfig *Config, size_t ConfigIndex, bool TypesOnly, int64_t Size,
+                           LaunchPlan &Plan) {
   const SourceText &Text = File.text();
   auto Quote = [&Text](SourceRange R) {
     std::string S(Text.slice(R));
@@ -379,12 +487,86 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
     Where += ")";
   }
 
+  // What to assume for values the host code leaves unknown, read once.
+  struct Fill {
+    std::map<std::string, AssumedValue> Constexprs;
+    ParamKinds Kinds;
+    std::set<std::string> Inner;
+    std::map<std::string, AssumedPointer> Pointers;
+  };
+  std::optional<Fill> Assume;
+  auto Assumed = [&]() -> Fill & {
+    if (!Assume) {
+      Assume.emplace();
+      Assume->Constexprs = assumedConstexprs(Fn, Info, Size);
+      Assume->Kinds = inferParamKinds(*Fn.Def, Info);
+      Assume->Inner = innermostStrides(*Fn.Def, strideParams(*Fn.Def));
+      Assume->Pointers = representativePointers(*Fn.Def, Info, Assume->Kinds.Pointers);
+    }
+    return *Assume;
+  };
+  auto Because = [&](SourceRange R) {
+    return R.empty() ? std::string(" (not passed in " + Where + ")")
+                     : " (the host code computes `" + Quote(R) + "` from values tessel cannot know)";
+  };
+
   launch::ConcreteLaunch L;
   std::map<std::string, PyValue> OtherConstexprs;
-  std::vector<std::string> Needs;
-  auto Need = [&](const std::string &What, SourceRange R) {
-    Needs.push_back("`" + What + "`" + (R.empty() ? "" : " (`" + Quote(R) + "`)"));
+  std::vector<std::string> Unassumable;
+  // A representative value for parameter P, which the host code leaves unknown.
+  auto AssumeParam = [&](const ast::Param &P, SourceRange R, const PyTensor *Shape) {
+    Fill &F = Assumed();
+    if (isConstexprAnnotation(Info, P.Annotation)) {
+      auto It = F.Constexprs.find(P.Name);
+      if (It == F.Constexprs.end() || It->second.Value.isUnknown()) {
+        Unassumable.push_back("`" + P.Name + "`" + (It == F.Constexprs.end() ? "" : ": " + It->second.Why));
+        return;
+      }
+      if (std::optional<launch::ConcreteValue> C = concreteNumber(P.Name, It->second.Value))
+        L.Values.push_back(*C);
+      else
+        OtherConstexprs[P.Name] = It->second.Value;
+      Plan.Assumptions.push_back(P.Name + "=" + It->second.Value.repr() + " assumed: " + It->second.Why + Because(R));
+      Plan.Representative = true;
+      return;
+    }
+    std::optional<ElemType> Annotated = annotationType(Info, P.Annotation);
+    if ((Annotated && Annotated->isPointer()) || F.Kinds.Pointers.count(P.Name) || Shape) {
+      ScalarKind K = Annotated && Annotated->PointerDepth == 1 ? Annotated->Scalar : ScalarKind::FP32;
+      std::string Why;
+      if (!(Annotated && Annotated->PointerDepth == 1))
+        if (auto G = F.Pointers.find(P.Name); G != F.Pointers.end()) {
+          K = G->second.Scalar;
+          Why = ", " + G->second.Why;
+        }
+      PyTensor T;
+      if (Shape && !Shape->Shape.empty()) {
+        T = *Shape;
+      } else {
+        T.Shape = {Size, Size};
+        T.Strides = {Size, 1};
+        T.Init = PyTensor::Fill::Randn;
+      }
+      T.DType = std::string(ir::scalarName(K));
+      L.Tensors.push_back(concreteTensor(P.Name, T));
+      std::string Dims;
+      for (size_t I = 0; I < T.Shape.size(); ++I)
+        Dims += (I ? ", " : "") + std::to_string(T.Shape[I]);
+      Plan.Assumptions.push_back(P.Name + "=" + T.DType + "[" + Dims + "] assumed" + Why + Because(R));
+      Plan.Representative = true;
+      return;
+    }
+    launch::SpecExpr E = representativeScalar(P, Annotated, F.Kinds.Ints, F.Inner, Size);
+    launch::ConcreteValue C;
+    C.Name = P.Name;
+    C.IsFloat = E.K == launch::SpecExpr::Kind::Float;
+    C.IsBool = E.K == launch::SpecExpr::Kind::Bool;
+    C.Int = E.Int;
+    C.Float = E.Float;
+    L.Values.push_back(C);
+    Plan.Assumptions.push_back(P.Name + "=" + specExprText(E) + " assumed" + Because(R));
   };
+
   for (const ast::Param &P : Fn.Def->Params) {
     if (P.PKind == ast::Param::ParamKind::VarArgs || P.PKind == ast::Param::ParamKind::VarKeywords)
       continue;
@@ -396,17 +578,16 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
       V = *FromConfig; // the autotuner's value wins over the call's
       R = {};
     }
-    if (!A && V.isUnknown()) {
-      if (std::count(Fn.HeuristicNames.begin(), Fn.HeuristicNames.end(), P.Name))
-        Plan.Assumptions.push_back(P.Name + " is set by @triton.heuristics from the other arguments");
-      else
-        Need(P.Name, P.NameRange);
+    if (!A && V.isUnknown() && std::count(Fn.HeuristicNames.begin(), Fn.HeuristicNames.end(), P.Name)) {
+      if (!TypesOnly)
+        AssumeParam(P, {}, nullptr);
       continue;
     }
     if (V.isTensor()) {
       const PyTensor &T = V.asTensor();
       if (T.DType.empty()) {
-        Need(P.Name, R);
+        if (!TypesOnly)
+          AssumeParam(P, R, &T);
         continue;
       }
       L.Tensors.push_back(concreteTensor(P.Name, T));
@@ -425,15 +606,28 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
       OtherConstexprs[P.Name] = V; // strings, None, dtypes: constexprs the spec language cannot spell
       continue;
     }
-    Need(P.Name, R);
+    if (!TypesOnly)
+      AssumeParam(P, R, nullptr);
   }
+  // Heuristics' names that are no parameters.
+  for (const std::string &Name : Fn.HeuristicNames)
+    if (!TypesOnly && !paramNamed(Fn, Name) && !L.value(Name)) {
+      const AssumedValue &A = Assumed().Constexprs[Name];
+      if (std::optional<launch::ConcreteValue> C = concreteNumber(Name, A.Value)) {
+        L.Values.push_back(*C);
+        Plan.Assumptions.push_back(Name + "=" + A.Value.repr() + " assumed: " + A.Why);
+        Plan.Representative = true;
+      }
+    }
   auto Option = [&](const char *Name, int64_t &Slot) {
     for (const auto &[K, V] : H.Options)
       if (K == Name) {
         if (V.isIntLike())
           Slot = V.asInt();
-        else
-          Needs.push_back("`" + std::string(Name) + "`");
+        else if (!TypesOnly)
+          Plan.Assumptions.push_back(std::string(Name) + "=" + std::to_string(Slot) +
+                                     " assumed: Triton's default (the host code computes it from values tessel "
+                                     "cannot know)");
       }
   };
   Option("num_warps", L.NumWarps);
@@ -446,26 +640,26 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
     Plan.Assumptions.push_back("autotune config " + std::to_string(ConfigIndex) + ": " +
                                PyValue::config(*Config).repr());
   }
-  if (H.Grid.empty())
-    Need("grid", H.GridRange);
-  for (size_t I = 0; I < H.Grid.size() && I < 3; ++I)
-    L.Grid[I] = H.Grid[I];
-  if (!Needs.empty() && !TypesOnly) {
+  if (!Unassumable.empty() && !TypesOnly) {
     std::string List;
-    for (size_t I = 0; I < Needs.size(); ++I)
-      List += (I == 0 ? "" : I + 1 == Needs.size() ? " and " : ", ") + Needs[I];
+    for (size_t I = 0; I < Unassumable.size(); ++I)
+      List += (I == 0 ? "" : I + 1 == Unassumable.size() ? " and " : ", ") + Unassumable[I];
     Plan.Problems.push_back(Problem{ProblemKind::LaunchSpec,
                                     H.Range,
-                                    "cannot run " + Where + ": the host code computes " + List +
-                                        " from values tessel cannot know there; give the kernel a `# tessel: "
-                                        "launch` directive or pass --spec",
+                                    "cannot run " + Where + ": no value can be assumed for " + List +
+                                        "; give the kernel a `# tessel: launch` directive or pass --spec",
                                     {},
                                     {},
                                     {}});
     return;
   }
-  Plan.Assumptions.push_back("grid=(" + std::to_string(L.Grid[0]) + ", " + std::to_string(L.Grid[1]) + ", " +
-                             std::to_string(L.Grid[2]) + ") from " + Where);
+  for (size_t I = 0; I < H.Grid.size() && I < 3; ++I)
+    L.Grid[I] = H.Grid[I];
+  if (H.Grid.empty())
+    Plan.Assumptions.push_back("grid=(1, 1, 1) assumed (the host code computes it from values tessel cannot know)");
+  else
+    Plan.Assumptions.push_back("grid=(" + std::to_string(L.Grid[0]) + ", " + std::to_string(L.Grid[1]) + ", " +
+                               std::to_string(L.Grid[2]) + ") from " + Where);
   LoweringRequest Request = loweringRequestFor(Fn, Info, L);
   for (auto &[Name, V] : OtherConstexprs)
     Request.Constexprs[Name] = V;
@@ -473,7 +667,7 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
 }
 
 static bool planFromHost(const JitFunction &Fn, const ModuleInfo &Info, const ParsedFile &File, size_t ConfigIndex,
-                         const std::map<std::string, HostLaunch> *Known, LaunchPlan &Plan) {
+                         const std::map<std::string, HostLaunch> *Known, int64_t Size, LaunchPlan &Plan) {
   const PyConfig *Config = ConfigIndex < Fn.Configs.size() ? &Fn.Configs[ConfigIndex].Config : nullptr;
   std::vector<HostLaunch> Found;
   // The host code reaches the same launches whatever config a grid is then
@@ -487,7 +681,7 @@ static bool planFromHost(const JitFunction &Fn, const ModuleInfo &Info, const Pa
     Found = findHostLaunches(File, Info, Fn, Config ? Config->Kwargs : PyDict{});
   if (Found.empty() || !Found.front().BindError.empty())
     return false;
-  planHostLaunch(Fn, Info, File, Found.front(), Config, ConfigIndex, /*TypesOnly=*/false, Plan);
+  planHostLaunch(Fn, Info, File, Found.front(), Config, ConfigIndex, /*TypesOnly=*/false, Size, Plan);
   return true;
 }
 
@@ -534,7 +728,7 @@ LaunchFacts launchFacts(const ParsedFile &File, const ModuleInfo &Info, const Ji
   } else if (Host && Host->BindError.empty()) {
     // No autotune config here: the check's specializations bring their own,
     // and they win over the call's values as at a real launch.
-    planHostLaunch(Fn, Info, File, *Host, nullptr, 0, /*TypesOnly=*/true, Plan);
+    planHostLaunch(Fn, Info, File, *Host, nullptr, 0, /*TypesOnly=*/true, 1024, Plan);
     for (const PlannedLaunch &L : Plan.Launches)
       for (const auto &[Name, V] : L.Request.Constexprs)
         if (V.isKnown() && !holdsFunction(V))
@@ -586,14 +780,23 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
                  "launched from the host; run the kernel that calls it, or give it a launch spec";
     return Plan;
   }
+  if (std::set<std::string> Descriptors = inferParamKinds(*Fn->Def, Info).Descriptors; !Descriptors.empty()) {
+    std::string List;
+    for (const std::string &D : Descriptors)
+      List += (List.empty() ? "" : ", ") + D;
+    Plan.Error = "kernel '" + Plan.Kernel + "' takes tensor descriptors (" + List +
+                 "), which tessel does not compile yet";
+    return Plan;
+  }
   if (Plan.Origin == SpecOrigin::Derived &&
-      planFromHost(*Fn, Info, File, Opts.Config.value_or(0), Opts.HostLaunches, Plan)) {
+      planFromHost(*Fn, Info, File, Opts.Config.value_or(0), Opts.HostLaunches, Opts.DefaultSize, Plan)) {
     Plan.Origin = SpecOrigin::HostCode;
     return Plan;
   }
   if (Plan.Origin == SpecOrigin::Derived) {
     std::vector<std::string> Guessed;
-    launch::LaunchSpec Spec = deriveSpec(*Fn, Info, Facts, Opts.DefaultSize, Guessed, Plan.Problems);
+    assumeConstexprs(*Fn, Info, Opts.DefaultSize, Facts, Plan);
+    launch::LaunchSpec Spec = deriveSpec(*Fn, Info, Opts.DefaultSize, Guessed, Plan);
     completeSpec(Spec, Facts, Plan.Assumptions);
     for (std::string &G : Guessed)
       Plan.Assumptions.push_back(std::move(G) + " (no launch spec)");

@@ -7,8 +7,10 @@
 /// tutorials' `x = torch.randn(1823, 781); softmax(x)`), or, when the file
 /// has none of these, what docs/launch-spec.md "Without a spec" derives
 /// (constexprs and num_warps/num_stages from the chosen autotune config or
-/// literal launch-site keywords, tensor dtypes from annotations or fp32,
-/// sizes 1024, grid (1,)), with every guess written down as an assumption.
+/// literal launch-site keywords, then representative values read from the
+/// kernel's own uses: RepresentativeValues.h), with every guess written down
+/// as an assumption. A launch the host code makes with values tessel cannot
+/// know takes representative ones for those values alone.
 ///
 /// A spec may leave out the constexprs an autotune config (or a launch site,
 /// or a parameter default) fixes: those are added to it before it is
@@ -74,6 +76,10 @@ struct LaunchPlan {
   std::vector<PlannedLaunch> Launches;
   /// What was guessed, for people: "assumed n_elements=1024 (no launch spec)".
   std::vector<std::string> Assumptions;
+  /// Some constexpr or pointer dtype is a representative value
+  /// (RepresentativeValues.h) rather than one the project gives: the plan is
+  /// good for figures, and what compiling it finds says nothing of the code.
+  bool Representative = false;
   /// Problems of the spec (TS122, at the spec's own range; see Origin) and
   /// values the launch cannot do without, at the kernel's name.
   std::vector<Problem> Problems;

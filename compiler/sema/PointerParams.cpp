@@ -103,7 +103,18 @@ struct Uses {
   /// Expressions used as integers: range bounds, operands compared with an
   /// int literal, offsets added to a pointer base.
   std::vector<const Expr *> IntExprs;
+  /// Names whose tensor-descriptor methods are called (`desc.load([m, k])`),
+  /// or handed to tl.load_tensor_descriptor and its kin.
+  std::set<std::string> DescriptorNames;
 };
+
+static bool isDescriptorMethod(std::string_view Name) {
+  for (const char *M : {"load", "store", "atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or",
+                        "atomic_xor", "gather", "scatter"})
+    if (Name == M)
+      return true;
+  return false;
+}
 
 static Uses collectUses(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
   Uses U;
@@ -129,6 +140,16 @@ static Uses collectUses(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
         U.IntExprs.push_back(Cmp->Comparators[0]);
     }
     const auto *C = dyn_cast<CallExpr>(E);
+    if (const auto *A = C ? dyn_cast<AttributeExpr>(C->Func) : nullptr; A && isDescriptorMethod(A->Attr))
+      if (const auto *N = dyn_cast<NameExpr>(A->Value); N && N->Id != "tl" && N->Id != "triton")
+        U.DescriptorNames.insert(N->Id);
+    if (C && !C->Args.empty())
+      if (std::string Q = Info.qualify(C->Func); Q.find("descriptor_load") != std::string::npos ||
+                                                  Q.find("descriptor_store") != std::string::npos ||
+                                                  Q == "triton.language.load_tensor_descriptor" ||
+                                                  Q == "triton.language.store_tensor_descriptor")
+        if (const auto *N = dyn_cast<NameExpr>(C->Args[0]))
+          U.DescriptorNames.insert(N->Id);
     if (!C || !isPointerOp(Info, C->Func))
       return;
     if (C->Args.empty()) {
@@ -225,6 +246,9 @@ ParamKinds inferParamKinds(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
   ParamKinds K;
   K.Pointers = pointersIn(Fn, U);
   K.Ints = intsIn(Fn, U, K.Pointers);
+  for (const Param &P : Fn.Params)
+    if (U.DescriptorNames.count(P.Name) && !K.Pointers.count(P.Name))
+      K.Descriptors.insert(P.Name);
   return K;
 }
 

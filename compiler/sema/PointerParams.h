@@ -31,6 +31,9 @@ std::set<std::string> inferIntParams(const ast::FunctionDefStmt &Fn, const Modul
 /// under several specializations infers them once.
 struct ParamKinds {
   std::set<std::string> Pointers, Ints;
+  /// Parameters used as tensor descriptors (`desc.load([m, k])`): a host
+  /// TensorDescriptor or a tl.make_tensor_descriptor passed on.
+  std::set<std::string> Descriptors;
 };
 ParamKinds inferParamKinds(const ast::FunctionDefStmt &Fn, const ModuleInfo &Info);
 

@@ -78,12 +78,31 @@ std::optional<Finding> sharedMemoryOveruse(const JitSite &Site, const backend::C
 std::vector<Finding> jitFindings(const JitSite &Site, const backend::KernelJitResult &Result) {
   std::vector<Finding> Out;
   std::string Arch = Site.Arch.name();
-  for (const Problem &P : Result.Problems)
-    Out.push_back(make(DiagId::JitFailed, P.Range.empty() ? Site.KernelName : P.Range,
-                       "tessel could not compile this kernel for " + Arch + ": " + P.Message, Site));
-  if (!Result.Error.empty())
-    Out.push_back(make(DiagId::JitFailed, Site.KernelName,
-                       "tessel could not compile this kernel for " + Arch + ": " + firstLines(Result.Error), Site));
+  // A construct tessel cannot lower yet, or a failure of its own back end,
+  // is tessel's limit: one note, never the user's error. What else the
+  // lowering reports under a concrete specialization is what Triton rejects.
+  bool Noted = false;
+  for (const Problem &P : Result.Problems) {
+    bool Ours = P.Kind == ProblemKind::UnsupportedConstruct;
+    if (Ours && Noted)
+      continue;
+    Finding F = make(DiagId::JitFailed, P.Range.empty() ? Site.KernelName : P.Range,
+                     Ours ? "figures unavailable for " + Arch + ": " + P.Message
+                          : "tessel could not compile this kernel for " + Arch + ": " + P.Message,
+                     Site);
+    if (Ours) {
+      F.Sev = Severity::Information;
+      Noted = true;
+    }
+    Out.push_back(std::move(F));
+  }
+  if (!Result.Error.empty() && !Noted) {
+    Finding F = make(DiagId::JitFailed, Site.KernelName,
+                     "figures unavailable for " + Arch + ": tessel's own compile failed: " + firstLines(Result.Error),
+                     Site);
+    F.Sev = Severity::Information;
+    Out.push_back(std::move(F));
+  }
   if (!Result.Kernel)
     return Out;
   const backend::CompiledKernel &K = *Result.Kernel;

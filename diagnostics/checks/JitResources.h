@@ -6,8 +6,10 @@
 /// kernel's name with a related location at the autotune config), an
 /// occupancy limited by registers or shared memory to under half of the
 /// SM's warps (TS402, information), and a kernel tessel could not compile
-/// (TS403, error at the construct the lowering or code generator stopped at,
-/// or at the kernel's name for a back-end failure), and shared memory above
+/// (TS403: an error where the lowering finds what Triton rejects under the
+/// specialization; one information-level note at the first construct tessel
+/// cannot lower yet, or at the kernel's name when its own back end fails,
+/// since tessel's limits are never the user's errors), and shared memory above
 /// the per-block limit (TS404, error at the config, with what takes it). A kernel with a tl.dot
 /// gets no TS401/TS402: tessel lowers it on FMA units for now, with far
 /// more registers than Triton's tensor-core code, so its figures would not

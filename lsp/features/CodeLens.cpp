@@ -43,9 +43,11 @@ std::string jitFiguresText(const diag::JitSummary &S) {
     std::string Why = S.Failure.substr(0, S.Failure.find('\n'));
     if (Why.size() > 100)
       Why = Why.substr(0, 97) + "...";
-    return "not compiled: " + Why;
+    return "figures unavailable: " + Why;
   }
   const backend::CompiledKernel &K = *S.Compiled;
+  if (K.Assembler.empty() && diag::canAssemble())
+    return bytesText(K.sharedBytes()) + " smem: more than a block can have, so not assembled";
   if (K.Assembler.empty())
     return "PTX only (no ptxas or nvJitLink found): registers not known";
   const backend::ResourceUsage &R = K.Resources;
@@ -63,6 +65,8 @@ std::string jitFiguresText(const diag::JitSummary &S) {
     T += std::to_string(int(std::lround(K.Occ.fraction() * 100))) + "% occupancy";
   if (K.FmaDot)
     T += " (tl.dot on FMA units)";
+  if (S.Representative)
+    T += " · with assumed values";
   return T;
 }
 

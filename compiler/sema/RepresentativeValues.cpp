@@ -1,0 +1,599 @@
+//===- RepresentativeValues.cpp - values to assume where none is known ----===//
+/// \file
+/// One walk per function body gathers how each parameter is used; the rules
+/// of the header turn the uses into a value. The walk is syntactic, as
+/// PointerParams' is: it runs before any specialization exists.
+//===----------------------------------------------------------------------===//
+#include "compiler/sema/RepresentativeValues.h"
+
+#include "compiler/frontend/AstWalk.h"
+#include "compiler/sema/ParamAnnotations.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <vector>
+
+namespace tessel::sema {
+
+using namespace ast;
+
+namespace {
+
+/// How one constexpr is used, over the kernel and the helpers it reaches.
+struct Uses {
+  bool Called = false;
+  bool Shape = false;
+  bool Condition = false;
+  bool LoopBound = false;
+  bool Unrolled = false; ///< bounds a tl.static_range: every iteration is code
+  bool DType = false;
+  bool Arithmetic = false;
+  bool Used = false;
+  bool ComparedNone = false;
+  std::optional<PyValue> ComparedWith;
+};
+
+/// The walk over one function, where Tracked maps its local names (a
+/// parameter, or a local bound to one) to the constexpr they stand for.
+struct ConstexprWalk {
+  const ModuleInfo &Info;
+  std::map<std::string, Uses> &Out;
+  unsigned &TileRank;
+  std::set<std::pair<const FunctionDefStmt *, std::string>> &Visited;
+  int Depth = 0;
+
+  std::string Q(const Expr *E) const { return Info.qualify(E); }
+
+  /// The constexpr E names directly, or null.
+  Uses *named(const Expr *E, const std::map<std::string, std::string> &Tracked) const {
+    const auto *N = E ? dyn_cast<NameExpr>(E) : nullptr;
+    if (!N)
+      return nullptr;
+    auto It = Tracked.find(N->Id);
+    return It == Tracked.end() ? nullptr : &Out[It->second];
+  }
+
+  /// Every tracked name inside E (`BLOCK // 2`, `(BLOCK_M, BLOCK_N)`).
+  void eachNamed(const Expr *E, const std::map<std::string, std::string> &Tracked,
+                 const std::function<void(Uses &)> &F) const {
+    if (!E)
+      return;
+    Walker W;
+    W.OnExpr = [&](const Expr *X) {
+      if (Uses *U = named(X, Tracked))
+        F(*U);
+    };
+    W.walk(E);
+  }
+
+  static bool isNone(const Expr *E) {
+    const auto *C = E ? dyn_cast<ConstantExpr>(E) : nullptr;
+    return C && C->CK == ConstantKind::None;
+  }
+
+  static std::optional<PyValue> literal(const Expr *E) {
+    const auto *C = E ? dyn_cast<ConstantExpr>(E) : nullptr;
+    if (!C)
+      return std::nullopt;
+    switch (C->CK) {
+    case ConstantKind::Int:
+      if (C->IntOverflow || C->IntIsUnsigned64)
+        return std::nullopt;
+      return PyValue::integer(C->IntValue);
+    case ConstantKind::Bool:
+      return PyValue::boolean(C->BoolValue);
+    case ConstantKind::Float:
+      return PyValue::floating(C->FloatValue);
+    case ConstantKind::String:
+      return PyValue::string(C->StrValue);
+    default:
+      return std::nullopt;
+    }
+  }
+
+  /// A shape argument: a tuple or list of sizes, or one size.
+  void shape(const Expr *E, const std::map<std::string, std::string> &Tracked) {
+    if (!E)
+      return;
+    const std::vector<Expr *> *Elts = nullptr;
+    if (const auto *T = dyn_cast<TupleExpr>(E))
+      Elts = &T->Elts;
+    else if (const auto *L = dyn_cast<ListExpr>(E))
+      Elts = &L->Elts;
+    if (Elts)
+      TileRank = std::max(TileRank, static_cast<unsigned>(Elts->size()));
+    eachNamed(E, Tracked, [](Uses &U) { U.Shape = true; });
+  }
+
+  void call(const CallExpr *C, const std::map<std::string, std::string> &Tracked) {
+    if (Uses *U = named(C->Func, Tracked))
+      U->Called = true;
+    auto Arg = [&](size_t I, std::string_view Kw) -> const Expr * {
+      if (I < C->Args.size())
+        return C->Args[I];
+      const Keyword *K = C->keyword(Kw);
+      return K ? K->Value : nullptr;
+    };
+    for (const Keyword &K : C->Keywords)
+      if (K.Name == "dtype")
+        if (Uses *U = named(K.Value, Tracked))
+          U->DType = true;
+    std::string Path = Q(C->Func);
+    const std::string_view Tl = "triton.language.";
+    std::string_view Op = std::string_view(Path).substr(0, Tl.size()) == Tl ? std::string_view(Path).substr(Tl.size())
+                                                                              : std::string_view();
+    if (Op == "arange") {
+      eachNamed(Arg(1, "end"), Tracked, [](Uses &U) { U.Shape = true; });
+    } else if (Op == "zeros" || Op == "full" || Op == "empty") {
+      shape(Arg(0, "shape"), Tracked);
+      if (Op == "full")
+        if (Uses *U = named(Arg(2, "dtype"), Tracked))
+          U->DType = true;
+    } else if (Op == "reshape" || Op == "view" || Op == "broadcast_to") {
+      for (size_t I = 1; I < C->Args.size(); ++I)
+        shape(C->Args[I], Tracked);
+      if (const Keyword *K = C->keyword("shape"))
+        shape(K->Value, Tracked);
+    } else if (Op == "make_block_ptr" || Op == "make_tensor_descriptor") {
+      if (const Keyword *K = C->keyword("block_shape"))
+        shape(K->Value, Tracked);
+    } else if (Op == "dot" || Op == "dot_scaled") {
+      TileRank = std::max(TileRank, 2u);
+    } else if (Op == "range" || Op == "static_range" || Path == "builtins.range" ||
+               (isa<NameExpr>(C->Func) && cast<NameExpr>(C->Func)->Id == "range")) {
+      for (const Expr *A : C->Args)
+        eachNamed(A, Tracked, [&](Uses &U) {
+          U.LoopBound = true;
+          U.Unrolled = U.Unrolled || Op == "static_range";
+        });
+    } else if (Op == "cast") {
+      if (Uses *U = named(Arg(1, "dtype"), Tracked))
+        U->DType = true;
+    } else if (Op == "where") {
+      if (Uses *U = named(Arg(0, "condition"), Tracked))
+        U->Condition = true;
+    }
+    if (const auto *A = dyn_cast<AttributeExpr>(C->Func)) {
+      if (A->Attr == "to" && !C->Args.empty())
+        if (Uses *U = named(C->Args[0], Tracked))
+          U->DType = true;
+      if ((A->Attr == "reshape" || A->Attr == "view" || A->Attr == "broadcast_to") && !C->Args.empty())
+        shape(C->Args.size() == 1 ? C->Args[0] : nullptr, Tracked);
+    }
+    // A @jit helper of this module: its parameter's uses are the constexpr's.
+    if (const auto *N = dyn_cast<NameExpr>(C->Func))
+      if (const JitFunction *J = Info.jit(N->Id); J && J->Def && Depth < 4) {
+        std::map<std::string, std::string> Inner;
+        const std::vector<Param> &Ps = J->Def->Params;
+        for (size_t I = 0; I < C->Args.size() && I < Ps.size(); ++I)
+          if (const auto *A = dyn_cast<NameExpr>(C->Args[I]); A && Tracked.count(A->Id))
+            Inner[Ps[I].Name] = Tracked.at(A->Id);
+        for (const Keyword &K : C->Keywords)
+          if (const auto *A = K.Value ? dyn_cast<NameExpr>(K.Value) : nullptr; A && Tracked.count(A->Id))
+            Inner[K.Name] = Tracked.at(A->Id);
+        std::erase_if(Inner, [&](const auto &KV) { return !Visited.insert({J->Def, KV.first}).second; });
+        if (!Inner.empty()) {
+          ConstexprWalk Sub{Info, Out, TileRank, Visited, Depth + 1};
+          Sub.walk(*J->Def, Inner);
+        }
+      }
+  }
+
+  void walk(const FunctionDefStmt &Fn, std::map<std::string, std::string> Tracked) {
+    Walker W;
+    W.OnStmt = [&](const Stmt *S) {
+      if (isa<FunctionDefStmt>(S) || isa<ClassDefStmt>(S))
+        return false;
+      // `B = BLOCK`: B stands for BLOCK from here on.
+      if (const auto *A = dyn_cast<AssignStmt>(S))
+        if (const auto *V = dyn_cast<NameExpr>(A->Value); V && Tracked.count(V->Id))
+          for (const Expr *T : A->Targets)
+            if (const auto *N = dyn_cast<NameExpr>(T))
+              Tracked[N->Id] = Tracked.at(V->Id);
+      if (const auto *I = dyn_cast<IfStmt>(S))
+        if (Uses *U = named(I->Test, Tracked))
+          U->Condition = true;
+      if (const auto *Wh = dyn_cast<WhileStmt>(S))
+        if (Uses *U = named(Wh->Test, Tracked))
+          U->Condition = true;
+      return true;
+    };
+    W.OnExpr = [&](const Expr *E) {
+      if (Uses *U = named(E, Tracked))
+        U->Used = true;
+      if (const auto *C = dyn_cast<CallExpr>(E)) {
+        call(C, Tracked);
+      } else if (const auto *S = dyn_cast<SubscriptExpr>(E)) {
+        if (const auto *T = dyn_cast<TupleExpr>(S->Index))
+          if (std::any_of(T->Elts.begin(), T->Elts.end(), isNone))
+            TileRank = std::max(TileRank, static_cast<unsigned>(T->Elts.size()));
+      } else if (const auto *Cmp = dyn_cast<CompareExpr>(E); Cmp && Cmp->Comparators.size() == 1) {
+        const Expr *Other = Cmp->Comparators[0];
+        Uses *U = named(Cmp->Lhs, Tracked);
+        if (!U) {
+          U = named(Other, Tracked);
+          Other = Cmp->Lhs;
+        }
+        if (U && isNone(Other))
+          U->ComparedNone = true;
+        else if (std::optional<PyValue> L = U ? literal(Other) : std::nullopt; L && !U->ComparedWith)
+          U->ComparedWith = *L;
+      } else if (const auto *B = dyn_cast<BinOpExpr>(E)) {
+        for (const Expr *Side : {B->Lhs, B->Rhs})
+          if (Uses *U = named(Side, Tracked))
+            U->Arithmetic = true;
+      } else if (const auto *Bo = dyn_cast<BoolOpExpr>(E)) {
+        for (const Expr *V : Bo->Values)
+          if (Uses *U = named(V, Tracked))
+            U->Condition = true;
+      } else if (const auto *Un = dyn_cast<UnaryOpExpr>(E); Un && Un->Op == UnaryOpKind::Not) {
+        if (Uses *U = named(Un->Operand, Tracked))
+          U->Condition = true;
+      } else if (const auto *IfE = dyn_cast<IfExpExpr>(E)) {
+        if (Uses *U = named(IfE->Test, Tracked))
+          U->Condition = true;
+      }
+    };
+    W.walk(Fn.Body);
+  }
+};
+
+std::string upper(std::string S) {
+  for (char &C : S)
+    C = static_cast<char>(std::toupper(static_cast<unsigned char>(C)));
+  return S;
+}
+
+bool nameSaysFlag(const std::string &Name) {
+  std::string U = upper(Name);
+  for (const char *P : {"IS_", "HAS_", "USE_", "ENABLE", "EVEN_", "DO_", "APPLY_", "WITH_", "RETURN_", "SAVE_"})
+    if (U.rfind(P, 0) == 0)
+      return true;
+  return U.find("FLAG") != std::string::npos;
+}
+
+bool nameSaysBlock(const std::string &Name) {
+  std::string U = upper(Name);
+  for (const char *P : {"BLOCK", "TILE", "SIZE", "BLK", "_DIM", "HEAD_D"})
+    if (U.find(P) != std::string::npos)
+      return true;
+  return false;
+}
+
+AssumedValue decide(const std::string &Name, const Uses &U, unsigned TileRank) {
+  // The tutorials' sizes: 1024 elements in a row, 64 x 64 tiles; a tile of
+  // three or more dimensions keeps to 16 a side.
+  auto Block = [&](const char *Why) {
+    unsigned Rank = std::max(TileRank, 1u);
+    return AssumedValue{PyValue::integer(Rank == 1 ? 1024 : Rank == 2 ? 64 : 16),
+                        std::string(Why) + " of a " + std::to_string(Rank) + "-D tile"};
+  };
+  if (U.Called)
+    return {PyValue(), "it is called: a function passed as a constexpr, whose value tessel cannot assume"};
+  // An unrolled loop's count is code size: a few iterations stand for many.
+  if (U.Unrolled)
+    return U.Shape ? AssumedValue{PyValue::integer(16), "sizes a block and bounds a tl.static_range"}
+                   : AssumedValue{PyValue::integer(4), "bounds a tl.static_range"};
+  if (U.Shape)
+    return Block("sizes a block");
+  if (U.ComparedNone)
+    return {PyValue::none(), "compared with None"};
+  if (U.ComparedWith)
+    return {*U.ComparedWith, "the first value it is compared with"};
+  if (U.DType)
+    return {PyValue::qualified("triton.language.float32"), "used as a dtype"};
+  if (U.Condition || nameSaysFlag(Name))
+    return {PyValue::boolean(false), U.Condition ? "used as a condition" : "named as a flag"};
+  if (U.LoopBound)
+    return {PyValue::integer(4), "bounds a loop"};
+  if (nameSaysBlock(Name))
+    return Block("named as a block size");
+  if (U.Arithmetic || U.Used) {
+    bool Group = upper(Name).find("GROUP") != std::string::npos;
+    return {PyValue::integer(Group ? 8 : 16), U.Arithmetic ? "used in arithmetic" : "passed on"};
+  }
+  return {PyValue::integer(0), "not used by the kernel"};
+}
+
+} // namespace
+
+std::map<std::string, AssumedValue> representativeConstexprs(const JitFunction &Fn, const ModuleInfo &Info,
+                                                             const std::set<std::string> &Extra) {
+  std::map<std::string, AssumedValue> Result;
+  if (!Fn.Def)
+    return Result;
+  std::map<std::string, std::string> Tracked;
+  for (const Param &P : Fn.Def->Params)
+    if (isConstexprAnnotation(Info, P.Annotation))
+      Tracked[P.Name] = P.Name;
+  for (const std::string &N : Extra)
+    Tracked[N] = N;
+  std::map<std::string, Uses> Found;
+  unsigned TileRank = 1;
+  std::set<std::pair<const FunctionDefStmt *, std::string>> Visited;
+  ConstexprWalk W{Info, Found, TileRank, Visited};
+  W.walk(*Fn.Def, Tracked);
+  for (const auto &[Name, Same] : Tracked)
+    Result[Name] = decide(Name, Found[Name], TileRank);
+  return Result;
+}
+
+namespace {
+
+/// The parameter a pointer expression is based on: the leftmost name of a
+/// chain of `+`, through assignments of this body (`p = X + offs`).
+std::string baseParam(const Expr *E, const std::map<std::string, const Expr *> &Defs,
+                      const std::set<std::string> &Params, int Depth = 0) {
+  while (E && Depth < 8) {
+    if (const auto *B = dyn_cast<BinOpExpr>(E); B && (B->Op == BinOpKind::Add || B->Op == BinOpKind::Sub)) {
+      std::string L = baseParam(B->Lhs, Defs, Params, Depth + 1);
+      if (!L.empty())
+        return L;
+      E = B->Rhs;
+      ++Depth;
+      continue;
+    }
+    const auto *N = dyn_cast<NameExpr>(E);
+    if (!N)
+      return "";
+    if (Params.count(N->Id))
+      return N->Id;
+    auto It = Defs.find(N->Id);
+    if (It == Defs.end())
+      return "";
+    E = It->second;
+    ++Depth;
+  }
+  return "";
+}
+
+/// The tl.load / atomic call E is, possibly under `.to(...)`, and the
+/// conversion's target when there is one.
+const CallExpr *loadIn(const Expr *E, const ModuleInfo &Info, const Expr **ConvertedTo) {
+  *ConvertedTo = nullptr;
+  const auto *C = dyn_cast<CallExpr>(E);
+  if (!C)
+    return nullptr;
+  if (const auto *A = dyn_cast<AttributeExpr>(C->Func); A && A->Attr == "to" && !C->Args.empty()) {
+    *ConvertedTo = C->Args[0];
+    C = dyn_cast<CallExpr>(A->Value);
+    if (!C)
+      return nullptr;
+  }
+  std::string Q = Info.qualify(C->Func);
+  return Q == "triton.language.load" && !C->Args.empty() ? C : nullptr;
+}
+
+std::optional<ScalarKind> dtypeNamed(const Expr *E, const ModuleInfo &Info) {
+  if (!E)
+    return std::nullopt;
+  std::string Q = Info.qualify(E);
+  if (Q == "triton.language.float16")
+    return ScalarKind::FP16;
+  if (Q == "triton.language.bfloat16")
+    return ScalarKind::BF16;
+  if (Q == "triton.language.float32")
+    return ScalarKind::FP32;
+  if (Q == "triton.language.int64")
+    return ScalarKind::I64;
+  if (Q == "triton.language.int32")
+    return ScalarKind::I32;
+  return std::nullopt;
+}
+
+} // namespace
+
+std::map<std::string, AssumedPointer> representativePointers(const FunctionDefStmt &Fn, const ModuleInfo &Info,
+                                                             const std::set<std::string> &Pointers) {
+  std::map<std::string, AssumedPointer> Out;
+  std::map<std::string, const Expr *> Defs;
+  // Locals holding values loaded from a pointer parameter, and how converted.
+  std::map<std::string, std::string> LoadedFrom;
+  std::map<std::string, std::optional<ScalarKind>> LoadConverted, Stored;
+  std::set<std::string> Indices;
+  std::vector<const CallExpr *> PointerOps;
+  Walker W;
+  W.OnStmt = [&](const Stmt *S) {
+    if (isa<FunctionDefStmt>(S) || isa<ClassDefStmt>(S))
+      return false;
+    if (const auto *A = dyn_cast<AssignStmt>(S))
+      for (const Expr *T : A->Targets)
+        if (const auto *N = dyn_cast<NameExpr>(T)) {
+          Defs[N->Id] = A->Value;
+          const Expr *To = nullptr;
+          if (const CallExpr *L = loadIn(A->Value, Info, &To)) {
+            std::string P = baseParam(L->Args[0], Defs, Pointers);
+            if (!P.empty()) {
+              LoadedFrom[N->Id] = P;
+              if (std::optional<ScalarKind> K = dtypeNamed(To, Info))
+                LoadConverted[P] = K;
+            }
+          }
+        }
+    return true;
+  };
+  W.OnExpr = [&](const Expr *E) {
+    const auto *C = dyn_cast<CallExpr>(E);
+    if (!C)
+      return;
+    std::string Q = Info.qualify(C->Func);
+    const Expr *To = nullptr;
+    if (const CallExpr *L = loadIn(E, Info, &To); L && To) {
+      std::string P = baseParam(L->Args[0], Defs, Pointers);
+      if (!P.empty())
+        if (std::optional<ScalarKind> K = dtypeNamed(To, Info))
+          LoadConverted[P] = K;
+    }
+    if (Q == "triton.language.store" && C->Args.size() >= 2) {
+      std::string P = baseParam(C->Args[0], Defs, Pointers);
+      const auto *V = dyn_cast<CallExpr>(C->Args[1]);
+      const auto *A = V ? dyn_cast<AttributeExpr>(V->Func) : nullptr;
+      if (!P.empty() && A && A->Attr == "to" && !V->Args.empty())
+        if (std::optional<ScalarKind> K = dtypeNamed(V->Args[0], Info))
+          Stored[P] = K;
+    }
+    if (Q == "triton.language.load" || Q == "triton.language.store" || Q.rfind("triton.language.atomic_", 0) == 0)
+      PointerOps.push_back(C);
+  };
+  W.walk(Fn.Body);
+  // A loaded local that bounds a loop, or is compared with an index tile
+  // (`offs < end`), is an integer: its pointer holds int32 sizes or offsets.
+  std::set<std::string> Counts;
+  auto LoadedIn = [&](const Expr *E, std::set<std::string> &Into) {
+    Walker Names;
+    Names.OnExpr = [&](const Expr *X) {
+      if (const auto *N = dyn_cast<NameExpr>(X))
+        if (auto It = LoadedFrom.find(N->Id); It != LoadedFrom.end())
+          Into.insert(It->second);
+    };
+    Names.walk(E);
+  };
+  auto HoldsArange = [&](const Expr *E) {
+    bool Found = false;
+    std::set<std::string> Seen;
+    std::vector<const Expr *> Work{E};
+    while (!Work.empty() && !Found) {
+      const Expr *X = Work.back();
+      Work.pop_back();
+      Walker W;
+      W.OnExpr = [&](const Expr *Y) {
+        if (const auto *C = dyn_cast<CallExpr>(Y))
+          if (const auto *A = dyn_cast<AttributeExpr>(C->Func); A && (A->Attr == "arange" || A->Attr == "program_id"))
+            Found = true;
+        if (const auto *N = dyn_cast<NameExpr>(Y); N && Seen.insert(N->Id).second && !LoadedFrom.count(N->Id))
+          if (auto D = Defs.find(N->Id); D != Defs.end())
+            Work.push_back(D->second);
+      };
+      W.walk(X);
+    }
+    return Found;
+  };
+  Walker Bounds;
+  Bounds.OnStmt = [&](const Stmt *S) {
+    if (isa<FunctionDefStmt>(S) || isa<ClassDefStmt>(S))
+      return false;
+    if (const auto *F = dyn_cast<ForStmt>(S))
+      if (const auto *C = dyn_cast<CallExpr>(F->Iter))
+        for (const Expr *A : C->Args)
+          LoadedIn(A, Counts);
+    return true;
+  };
+  Bounds.OnExpr = [&](const Expr *E) {
+    const auto *Cmp = dyn_cast<CompareExpr>(E);
+    if (!Cmp || Cmp->Comparators.size() != 1)
+      return;
+    const Expr *L = Cmp->Lhs, *R = Cmp->Comparators[0];
+    if (HoldsArange(L))
+      LoadedIn(R, Counts);
+    if (HoldsArange(R))
+      LoadedIn(L, Counts);
+  };
+  Bounds.walk(Fn.Body);
+  // A loaded local that takes part in another pointer's offsets: its pointer holds indices.
+  for (const CallExpr *C : PointerOps) {
+    if (C->Args.empty())
+      continue;
+    std::string Base = baseParam(C->Args[0], Defs, Pointers);
+    std::set<std::string> Seen;
+    std::vector<const Expr *> Work{C->Args[0]};
+    while (!Work.empty()) {
+      const Expr *E = Work.back();
+      Work.pop_back();
+      Walker Names;
+      Names.OnExpr = [&](const Expr *X) {
+        const auto *N = dyn_cast<NameExpr>(X);
+        if (!N || !Seen.insert(N->Id).second)
+          return;
+        if (auto It = LoadedFrom.find(N->Id); It != LoadedFrom.end() && It->second != Base)
+          Indices.insert(It->second);
+        else if (auto D = Defs.find(N->Id); D != Defs.end() && !LoadedFrom.count(N->Id))
+          Work.push_back(D->second);
+      };
+      Names.walk(E);
+    }
+  }
+  for (const std::string &P : Pointers) {
+    AssumedPointer A;
+    if (Indices.count(P)) {
+      bool Widened = LoadConverted.count(P) && LoadConverted[P] == ScalarKind::I64;
+      A = {Widened ? ScalarKind::I32 : ScalarKind::I64,
+           Widened ? "its values are offsets, widened to int64" : "its values are offsets of other pointers"};
+    } else if (Counts.count(P)) {
+      A = {ScalarKind::I32, "its values bound loops or are compared with index tiles"};
+    } else if (auto S = Stored.find(P); S != Stored.end() && S->second) {
+      A = {*S->second, "the values stored to it are converted to that type"};
+    } else if (auto L = LoadConverted.find(P); L != LoadConverted.end() && L->second == ScalarKind::FP32) {
+      A = {ScalarKind::FP16, "its values are converted to float32 when loaded"};
+    } else {
+      A = {ScalarKind::FP32, "no evidence of its element type"};
+    }
+    Out[P] = std::move(A);
+  }
+  return Out;
+}
+
+std::set<std::string> innermostStrides(const FunctionDefStmt &Fn, const std::set<std::string> &Names) {
+  std::map<std::string, int> Inner, Outer;
+  std::map<std::string, const Expr *> Defs;
+  auto IsArange = [&](const Expr *E) {
+    bool Found = false;
+    Walker W;
+    W.OnExpr = [&](const Expr *X) {
+      if (const auto *C = dyn_cast<CallExpr>(X))
+        if (const auto *A = dyn_cast<AttributeExpr>(C->Func); A && A->Attr == "arange")
+          Found = true;
+    };
+    W.walk(E);
+    return Found;
+  };
+  // The axis the other operand of `x * stride` varies along.
+  auto Classify = [&](const Expr *Other, const std::string &Stride) {
+    if (const auto *S = dyn_cast<SubscriptExpr>(Other))
+      if (const auto *T = dyn_cast<TupleExpr>(S->Index); T && !T->Elts.empty()) {
+        bool LastIsNone = ConstexprWalk::isNone(T->Elts.back());
+        ++(LastIsNone ? Outer : Inner)[Stride];
+        return;
+      }
+    const Expr *E = Other;
+    if (const auto *N = dyn_cast<NameExpr>(Other))
+      if (auto It = Defs.find(N->Id); It != Defs.end())
+        E = It->second;
+    ++(IsArange(E) ? Inner : Outer)[Stride];
+  };
+  Walker W;
+  W.OnStmt = [&](const Stmt *S) {
+    if (isa<FunctionDefStmt>(S) || isa<ClassDefStmt>(S))
+      return false;
+    if (const auto *A = dyn_cast<AssignStmt>(S))
+      for (const Expr *T : A->Targets)
+        if (const auto *N = dyn_cast<NameExpr>(T))
+          Defs[N->Id] = A->Value;
+    return true;
+  };
+  W.OnExpr = [&](const Expr *E) {
+    if (const auto *B = dyn_cast<BinOpExpr>(E); B && B->Op == BinOpKind::Mult) {
+      for (auto [Side, Other] : {std::pair{B->Lhs, B->Rhs}, std::pair{B->Rhs, B->Lhs}})
+        if (const auto *N = dyn_cast<NameExpr>(Side); N && Names.count(N->Id))
+          Classify(Other, N->Id);
+      return;
+    }
+    // `strides=(s0, s1)` of a block pointer or tensor descriptor.
+    if (const auto *C = dyn_cast<CallExpr>(E))
+      if (const Keyword *K = C->keyword("strides"))
+        if (const auto *T = dyn_cast<TupleExpr>(K->Value); T || isa<ListExpr>(K->Value)) {
+          const std::vector<Expr *> &Elts = T ? T->Elts : cast<ListExpr>(K->Value)->Elts;
+          for (size_t I = 0; I < Elts.size(); ++I)
+            if (const auto *N = dyn_cast<NameExpr>(Elts[I]); N && Names.count(N->Id))
+              ++(I + 1 == Elts.size() ? Inner : Outer)[N->Id];
+        }
+  };
+  W.walk(Fn.Body);
+  std::set<std::string> Out;
+  for (const auto &[Name, N] : Inner)
+    if (N > Outer[Name])
+      Out.insert(Name);
+  return Out;
+}
+
+} // namespace tessel::sema

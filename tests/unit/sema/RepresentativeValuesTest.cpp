@@ -1,0 +1,153 @@
+//===- RepresentativeValuesTest.cpp - values assumed where none is known -===//
+/// \file
+/// The uses RepresentativeValues reads, each on the shape real libraries
+/// write it in: block sizes of 1-D and 2-D tiles, flags, modes compared with
+/// strings, dtypes, loop counts, constexprs passed to @jit helpers, index
+/// pointers, half-precision inputs, and innermost against outer strides.
+//===----------------------------------------------------------------------===//
+#include "compiler/sema/RepresentativeValues.h"
+
+#include "compiler/frontend/Discovery.h"
+#include "compiler/frontend/Parser.h"
+#include "compiler/sema/PointerParams.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+using namespace tessel;
+using namespace tessel::sema;
+
+namespace {
+
+struct Source {
+  std::shared_ptr<const ParsedFile> File;
+  ModuleInfo Info;
+  explicit Source(const std::string &Body) {
+    File = ParsedFile::parse(
+        std::make_shared<SourceText>("import triton\nimport triton.language as tl\n\n" + Body, "test.py"));
+    ProblemSink Sink;
+    Info = discover(File->module(), Sink);
+  }
+  const JitFunction &fn(const std::string &Name) const { return *Info.jit(Name); }
+};
+
+TEST(RepresentativeValues, BlockSizesFollowTheTilesRank) {
+  Source S(R"(
+@triton.jit
+def rows(x_ptr, n, BLOCK_SIZE: tl.constexpr):
+    offs = tl.arange(0, BLOCK_SIZE)
+    tl.store(x_ptr + offs, 1.0, mask=offs < n)
+
+@triton.jit
+def tiles(a_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    offs = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
+    tl.store(a_ptr + offs, acc)
+)");
+  auto Rows = representativeConstexprs(S.fn("rows"), S.Info);
+  EXPECT_EQ(Rows.at("BLOCK_SIZE").Value.asInt(), 1024);
+  EXPECT_EQ(Rows.at("BLOCK_SIZE").Why, "sizes a block of a 1-D tile");
+  EXPECT_EQ(representativeConstexprs(S.fn("tiles"), S.Info).at("BLOCK_M").Why, "sizes a block of a 2-D tile");
+  auto Tiles = representativeConstexprs(S.fn("tiles"), S.Info);
+  EXPECT_EQ(Tiles.at("BLOCK_M").Value.asInt(), 64);
+  EXPECT_EQ(Tiles.at("BLOCK_N").Value.asInt(), 64);
+}
+
+TEST(RepresentativeValues, FlagsModesDtypesAndLoopCounts) {
+  Source S(R"(
+@triton.jit
+def k(x_ptr, HAS_BIAS: tl.constexpr, ACT: tl.constexpr, OUT_DTYPE: tl.constexpr, STAGES: tl.constexpr,
+      GROUP_M: tl.constexpr, W: tl.constexpr, UNUSED: tl.constexpr, FN: tl.constexpr):
+    x = tl.load(x_ptr)
+    if HAS_BIAS:
+        x += 1
+    if ACT == "gelu":
+        x = x * 0.5
+    for i in tl.static_range(STAGES):
+        x += i
+    pid = tl.program_id(0) // GROUP_M
+    if W is not None:
+        x += FN(x)
+    tl.store(x_ptr + pid, x.to(OUT_DTYPE))
+)");
+  auto V = representativeConstexprs(S.fn("k"), S.Info);
+  EXPECT_EQ(V.at("HAS_BIAS").Value.asBool(), false);
+  EXPECT_EQ(V.at("ACT").Value.asStr(), "gelu");
+  EXPECT_EQ(V.at("OUT_DTYPE").Value.qualifiedPath(), "triton.language.float32");
+  EXPECT_EQ(V.at("STAGES").Value.asInt(), 4);
+  EXPECT_EQ(V.at("GROUP_M").Value.asInt(), 8);
+  EXPECT_TRUE(V.at("W").Value.isNone());
+  EXPECT_EQ(V.at("UNUSED").Value.asInt(), 0);
+  // A function passed as a constexpr has no representative value: the plan says so.
+  EXPECT_TRUE(V.at("FN").Value.isUnknown());
+  EXPECT_NE(V.at("FN").Why.find("called"), std::string::npos);
+}
+
+TEST(RepresentativeValues, UsesInsideJitHelpersCount) {
+  Source S(R"(
+@triton.jit
+def _row(x_ptr, row, B: tl.constexpr):
+    offs = tl.arange(0, B)
+    return tl.load(x_ptr + row + offs)
+
+@triton.jit
+def k(x_ptr, y_ptr, BLOCK: tl.constexpr, MODE: tl.constexpr):
+    x = _row(x_ptr, tl.program_id(0), BLOCK)
+    y = _helper_mode(x, mode=MODE)
+    tl.store(y_ptr + tl.arange(0, BLOCK), y)
+
+@triton.jit
+def _helper_mode(x, mode: tl.constexpr):
+    if mode == 2:
+        return x * 2
+    return x
+)");
+  auto V = representativeConstexprs(S.fn("k"), S.Info);
+  EXPECT_EQ(V.at("BLOCK").Value.asInt(), 1024);
+  EXPECT_EQ(V.at("MODE").Value.asInt(), 2);
+  EXPECT_EQ(V.at("MODE").Why, "the first value it is compared with");
+}
+
+TEST(RepresentativeValues, PointerDtypesFromEvidence) {
+  Source S(R"(
+@triton.jit
+def k(idx_ptr, x_ptr, out_ptr, h_ptr, acc_ptr, stride):
+    pid = tl.program_id(0)
+    row = tl.load(idx_ptr + pid)
+    x = tl.load(x_ptr + row * stride + tl.arange(0, 16)).to(tl.float32)
+    tl.store(out_ptr + tl.arange(0, 16), x.to(tl.bfloat16))
+    g = tl.load(h_ptr + tl.arange(0, 16))
+    tl.atomic_add(acc_ptr + pid, tl.sum(g))
+)");
+  const auto &Fn = *S.fn("k").Def;
+  auto P = representativePointers(Fn, S.Info, inferPointerParams(Fn, S.Info));
+  EXPECT_EQ(P.at("idx_ptr").Scalar, ScalarKind::I64);
+  EXPECT_EQ(P.at("x_ptr").Scalar, ScalarKind::FP16);
+  EXPECT_EQ(P.at("out_ptr").Scalar, ScalarKind::BF16);
+  EXPECT_EQ(P.at("h_ptr").Scalar, ScalarKind::FP32);
+  EXPECT_EQ(P.at("acc_ptr").Scalar, ScalarKind::FP32);
+  EXPECT_EQ(P.at("h_ptr").Why, "no evidence of its element type");
+}
+
+TEST(RepresentativeValues, InnermostStridesMultiplyTheLastAxis) {
+  Source S(R"(
+@triton.jit
+def k(a_ptr, b_ptr, c_ptr, stride_am, stride_ak, stride_b, row_stride, col_stride, stride_cm, stride_cn,
+      BLOCK: tl.constexpr):
+    offs_m = tl.arange(0, BLOCK)
+    offs_k = tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    cols = tl.arange(0, BLOCK)
+    b = tl.load(b_ptr + tl.program_id(0) * row_stride + cols * col_stride)
+    p = tl.make_block_ptr(c_ptr, shape=(BLOCK, BLOCK), strides=(stride_cm, stride_cn), offsets=(0, 0),
+                          block_shape=(BLOCK, BLOCK), order=(1, 0))
+    tl.store(a_ptr + tl.program_id(0) * stride_b, tl.sum(b))
+)");
+  std::set<std::string> Names{"stride_am", "stride_ak", "stride_b", "row_stride",
+                              "col_stride", "stride_cm", "stride_cn"};
+  std::set<std::string> Inner = innermostStrides(*S.fn("k").Def, Names);
+  EXPECT_EQ(Inner, (std::set<std::string>{"stride_ak", "col_stride", "stride_cn"}));
+}
+
+} // namespace
