@@ -79,7 +79,7 @@ ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, c
       if (Fn.Configs.size() > 1)
         S.Specialization = describeConfig(Fn.Configs[*Config].Config);
     }
-    S.Failure = !Plan.Error.empty()       ? Plan.Error
+    S.Failure = !Plan.Error.empty()      ? Plan.Error
                 : !Plan.Problems.empty() ? Plan.Problems.front().Message
                                          : "no launch could be planned";
     S.Assumptions = std::move(Plan.Assumptions);
@@ -114,11 +114,12 @@ ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, c
   if (Opts.Cancelled && Opts.Cancelled->load())
     return Out; // abandoned: its error is no finding
   Out.Findings = jitFindings(Site, R);
-  if (Plan.Representative) {
+  if (Plan.Representative)
     std::erase_if(Out.Findings, [](const Finding &F) { return F.Id != DiagId::JitFailed; });
+  if (Plan.Representative || Plan.AssumedDtypes)
     for (Finding &F : Out.Findings)
-      F.Sev = Severity::Information;
-  }
+      if (F.Id == DiagId::JitFailed)
+        F.Sev = Severity::Information;
   JitSummary S;
   S.Assumptions = std::move(Plan.Assumptions);
   S.Representative = Plan.Representative;
@@ -186,9 +187,8 @@ JitReport jitCheckFile(const ParsedFile &File, const ModuleInfo &Info, const std
     if (D.Summary)
       Report.Kernels.push_back(std::move(*D.Summary));
   }
-  std::stable_sort(Report.Kernels.begin(), Report.Kernels.end(), [](const JitSummary &A, const JitSummary &B) {
-    return A.KernelName.Begin < B.KernelName.Begin;
-  });
+  std::stable_sort(Report.Kernels.begin(), Report.Kernels.end(),
+                   [](const JitSummary &A, const JitSummary &B) { return A.KernelName.Begin < B.KernelName.Begin; });
   Report.Cancelled = Opts.Cancelled && Opts.Cancelled->load();
   return Report;
 }

@@ -81,8 +81,8 @@ std::vector<const JitFunction *> jitKernels(const ModuleInfo &Info, const std::v
 /// One kernel under one config (nullopt: a kernel without autotune configs):
 /// the findings and the summary (its Failure says why when no launch can be
 /// planned). Under a Representative plan only the figures count: the
-/// resource findings are dropped and TS403 is a note, since the values were
-/// assumed, not the code's.
+/// resource findings are dropped, since the values were assumed, not the
+/// code's; under it or assumed pointer dtypes TS403 is a note.
 struct ConfigJitReport {
   std::vector<Finding> Findings;
   std::optional<JitSummary> Summary;

@@ -15,6 +15,7 @@
 #include "tools/Subcommands.h"
 
 #include "compiler/backend/CompileCache.h"
+#include "compiler/frontend/DeviceModel.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/project/Project.h"
 #include "compiler/support/Cores.h"
@@ -145,6 +146,7 @@ static std::optional<int> parseArgs(const Args &A, CheckArgs &Out) {
         return usageError("unsupported arch '" + std::string(Value) + "' (expected sm_90, sm_90a or sm_80)");
       Out.Opts.Arch = int(Arch->Capability);
       Out.JitArch = *Arch;
+      devicemodel::setTargetCapability(Arch->Capability);
       continue;
     }
     if (takeValue(A, I, "--extra-path", Value, Missing)) {

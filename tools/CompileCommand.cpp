@@ -23,6 +23,7 @@
 
 #include "compiler/backend/Disassemble.h"
 #include "compiler/backend/KernelJit.h"
+#include "compiler/frontend/DeviceModel.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/ir/Printer.h"
 #include "compiler/sema/LaunchPlan.h"
@@ -162,6 +163,7 @@ static std::optional<int> parseArgs(const Args &A, CompileArgs &Out) {
       Out.Arch = Missing ? std::nullopt : backend::parseArch(Value);
       if (!Out.Arch)
         return usageError("--arch takes sm_80, sm_90 or sm_90a");
+      devicemodel::setTargetCapability(Out.Arch->Capability);
       continue;
     }
     if (takeValue(A, I, "--assembler", Value, Missing)) {

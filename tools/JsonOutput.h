@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include <ostream>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 

@@ -10,6 +10,7 @@
 
 #include "lsp/Server.h"
 
+#include "compiler/frontend/DeviceModel.h"
 #include "compiler/support/Cores.h"
 #include "compiler/support/WorkerPool.h"
 
@@ -189,6 +190,7 @@ int tools::runLsp(const Args &A) {
         return usageError("--arch must be sm_80 or sm_90");
       Opts.Arch = V == "sm_80" ? 80 : 90;
       Opts.ArchGiven = true;
+      devicemodel::setTargetCapability(Opts.Arch);
       continue;
     }
     if (Value("--jit", V)) {

@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/ConstEval.h"
 
+#include "compiler/frontend/DeviceModel.h"
+
 #include "compiler/frontend/Discovery.h"
 #include "compiler/frontend/PyBuiltins.h"
 #include "compiler/frontend/PyOps.h"
@@ -240,6 +242,8 @@ struct ConstEval::Impl {
     if (V.kind() == PyValue::Kind::Qualified) {
       if (V.qualifiedPath() == CurrentTarget)
         return targetAttribute(A->Attr);
+      if (V.qualifiedPath() == devicemodel::TorchProperties)
+        return devicemodel::torchPropertiesAttribute(A->Attr);
       std::string Path = V.qualifiedPath() + "." + A->Attr;
       if (std::optional<PyValue> C = pybuiltins::libraryConstant(Path))
         return *C;
@@ -630,6 +634,8 @@ struct ConstEval::Impl {
 
   PyValue callQualified(const std::string &Path, const PyList &Args, const PyDict &Kwargs) {
     if (S.OnLaunch) {
+      if (std::optional<PyValue> D = devicemodel::callDevice(Path, Args))
+        return *D;
       if (std::optional<PyValue> T = torchmodel::callTorch(Path, Args, Kwargs))
         return *T;
       if (Path.rfind("__class__.", 0) == 0)

@@ -254,15 +254,14 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
   // `p.dtype.element_ty` (any tile of pointers) and `p.type.element_ty` (a
   // scalar pointer) name the pointee's dtype: the idiom stores use to
   // convert to the output's type (`acc.to(out_ptr.dtype.element_ty)`).
-  if (const auto *Inner = dyn_cast<AttributeExpr>(E->Value);
-      Inner && isa<NameExpr>(Inner->Value) && E->Attr == "element_ty" &&
-      (Inner->Attr == "dtype" || Inner->Attr == "type")) {
+  if (const auto *Inner = dyn_cast<AttributeExpr>(E->Value); Inner && isa<NameExpr>(Inner->Value) &&
+                                                             E->Attr == "element_ty" &&
+                                                             (Inner->Attr == "dtype" || Inner->Attr == "type")) {
     Value PtrStorage;
     const Value &Ptr = evalView(Inner->Value, PtrStorage);
     if (Ptr.isTensor() && Ptr.Type.Elem.PointerDepth == 1 && Ptr.Type.Elem.Scalar != ScalarKind::Unknown &&
         (Inner->Attr == "dtype" || Ptr.Type.Shape.empty()))
-      return Value::constant(
-          PyValue::qualified("triton.language." + std::string(languageName(Ptr.Type.Elem.Scalar))));
+      return Value::constant(PyValue::qualified("triton.language." + std::string(languageName(Ptr.Type.Elem.Scalar))));
   }
   Value BaseStorage;
   const Value &Base = evalView(E->Value, BaseStorage);

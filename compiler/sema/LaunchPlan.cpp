@@ -28,7 +28,7 @@ namespace {
 /// A value the file fixes without a spec, and where it came from.
 struct FixedValue {
   PyValue Value;
-  std::string Source; ///< "autotune config 0", "the launch site", "its default"
+  std::string Source;   ///< "autotune config 0", "the launch site", "its default"
   bool Assumed = false; ///< a representative value; Source says why
 };
 
@@ -172,7 +172,7 @@ static std::set<std::string> strideParams(const ast::FunctionDefStmt &Fn) {
 /// representativeConstexprs, with constexpr strides read as strides: 1
 /// where they multiply the innermost axis, Size (a row) elsewhere.
 static std::map<std::string, AssumedValue> assumedConstexprs(const JitFunction &Fn, const ModuleInfo &Info,
-                                                            int64_t Size) {
+                                                             int64_t Size) {
   std::set<std::string> Heuristics(Fn.HeuristicNames.begin(), Fn.HeuristicNames.end());
   std::map<std::string, AssumedValue> Out = representativeConstexprs(Fn, Info, Heuristics);
   std::set<std::string> Strides = strideParams(*Fn.Def);
@@ -184,6 +184,9 @@ static std::map<std::string, AssumedValue> assumedConstexprs(const JitFunction &
   for (auto &[Name, A] : Out)
     if (Heuristics.count(Name))
       A.Why = "set by @triton.heuristics; " + A.Why;
+  // `num_stages: tl.constexpr` takes the launch option's value (loweringRequestFor).
+  for (const char *Option : {"num_warps", "num_stages", "num_ctas"})
+    Out.erase(Option);
   return Out;
 }
 
@@ -227,9 +230,10 @@ static launch::SpecExpr representativeScalar(const ast::Param &P, const std::opt
   bool FloatName = false;
   for (const char *W : {"eps", "scale", "alpha", "beta", "gamma", "temperature", "momentum", "decay", "dropout",
                         "slope", "softcap", "theta", "factor", "coef", "ratio", "prob", "sigma", "margin", "lr"})
-    FloatName = FloatName || Lower == W || Lower.find(std::string(W) + "_") == 0 ||
-                (Lower.size() > std::strlen(W) && Lower.compare(Lower.size() - std::strlen(W), std::string::npos, W) == 0 &&
-                 Lower[Lower.size() - std::strlen(W) - 1] == '_');
+    FloatName =
+        FloatName || Lower == W || Lower.find(std::string(W) + "_") == 0 ||
+        (Lower.size() > std::strlen(W) && Lower.compare(Lower.size() - std::strlen(W), std::string::npos, W) == 0 &&
+         Lower[Lower.size() - std::strlen(W) - 1] == '_');
   if ((Annotated && isFloat(Annotated->Scalar)) || (!Annotated && FloatName && !Ints.count(P.Name))) {
     E.K = launch::SpecExpr::Kind::Float;
     E.Float = Lower.find("eps") != std::string::npos ? 1e-6 : 0.5;
@@ -293,7 +297,7 @@ static launch::LaunchSpec deriveSpec(const JitFunction &Fn, const ModuleInfo &In
       } else if (auto G = Guessed.find(P.Name); G != Guessed.end()) {
         K = G->second.Scalar;
         Why = G->second.Why;
-        Plan.Representative = true;
+        Plan.AssumedDtypes = true;
       }
       launch::TensorSpec T;
       T.Name = P.Name;
@@ -305,16 +309,16 @@ static launch::LaunchSpec deriveSpec(const JitFunction &Fn, const ModuleInfo &In
       Spec.Tensors.push_back(std::move(T));
       std::string Dims = std::to_string(Size) + (Rows ? ", " + std::to_string(Size) : "");
       Assumptions.push_back(P.Name + "=" + std::string(ir::scalarName(K)) + "[" + Dims + "]" +
-                            (Why.empty() ? "" : " (" + Why + ")"));
+                            (Why.empty() ? "" : ": " + Why));
       continue;
     }
     launch::ValueSpec V;
     V.Name = P.Name;
     V.Range = Spec.Range;
     launch::SpecExpr E = representativeScalar(P, Annotated, Kinds.Ints, Inner, Size);
-    // A parameter used neither as a pointer nor as an integer: its kind is a guess.
+    // A parameter used neither as a pointer nor as an integer: its type is a guess.
     if (!Annotated && !Kinds.Ints.count(P.Name) && !Strides.count(P.Name))
-      Plan.Representative = true;
+      Plan.AssumedDtypes = true;
     V.Instances.push_back(E);
     Spec.Values.push_back(std::move(V));
     Assumptions.push_back(P.Name + "=" + specExprText(E));
@@ -472,8 +476,7 @@ static std::optional<launch::ConcreteValue> concreteNumber(const std::string &Na
 /// TypesOnly: the launch is wanted for its argument types alone
 /// (launchArgTypes), so values it cannot know are left out, not assumed.
 static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const ParsedFile &File, const HostLaunch &H,
-                           const PyConfig *Config, size_t ConfigIndex, bool TypesOnly, int64_t Size,
-                           LaunchPlan &Plan) {
+                           const PyConfig *Config, size_t ConfigIndex, bool TypesOnly, int64_t Size, LaunchPlan &Plan) {
   const SourceText &Text = File.text();
   auto Quote = [&Text](SourceRange R) {
     std::string S(Text.slice(R));
@@ -517,6 +520,10 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
   auto AssumeParam = [&](const ast::Param &P, SourceRange R, const PyTensor *Shape) {
     Fill &F = Assumed();
     if (isConstexprAnnotation(Info, P.Annotation)) {
+      if (P.Name == "num_warps" || P.Name == "num_stages" || P.Name == "num_ctas") {
+        Plan.Assumptions.push_back(P.Name + " assumed: the launch option's value" + Because(R));
+        return; // loweringRequestFor gives it the option's value
+      }
       auto It = F.Constexprs.find(P.Name);
       if (It == F.Constexprs.end() || It->second.Value.isUnknown()) {
         Unassumable.push_back("`" + P.Name + "`" + (It == F.Constexprs.end() ? "" : ": " + It->second.Why));
@@ -553,7 +560,8 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
       for (size_t I = 0; I < T.Shape.size(); ++I)
         Dims += (I ? ", " : "") + std::to_string(T.Shape[I]);
       Plan.Assumptions.push_back(P.Name + "=" + T.DType + "[" + Dims + "] assumed" + Why + Because(R));
-      Plan.Representative = true;
+      // A tensor whose shape the host code knows has only its dtype assumed.
+      (Shape && !Shape->Shape.empty() ? Plan.AssumedDtypes : Plan.Representative) = true;
       return;
     }
     launch::SpecExpr E = representativeScalar(P, Annotated, F.Kinds.Ints, F.Inner, Size);
@@ -784,8 +792,8 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
     std::string List;
     for (const std::string &D : Descriptors)
       List += (List.empty() ? "" : ", ") + D;
-    Plan.Error = "kernel '" + Plan.Kernel + "' takes tensor descriptors (" + List +
-                 "), which tessel does not compile yet";
+    Plan.Error =
+        "kernel '" + Plan.Kernel + "' takes tensor descriptors (" + List + "), which tessel does not compile yet";
     return Plan;
   }
   if (Plan.Origin == SpecOrigin::Derived &&

@@ -80,6 +80,11 @@ struct LaunchPlan {
   /// (RepresentativeValues.h) rather than one the project gives: the plan is
   /// good for figures, and what compiling it finds says nothing of the code.
   bool Representative = false;
+  /// Some pointer's element type is assumed (its annotation, the host code or
+  /// a spec would fix it): the figures hold for that dtype. Resource findings
+  /// stay (docs/launch-spec.md "Without a spec" has always assumed them), but
+  /// a type error under the assumption is not the code's.
+  bool AssumedDtypes = false;
   /// Problems of the spec (TS122, at the spec's own range; see Origin) and
   /// values the launch cannot do without, at the kernel's name.
   std::vector<Problem> Problems;

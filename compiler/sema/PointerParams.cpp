@@ -144,10 +144,9 @@ static Uses collectUses(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
       if (const auto *N = dyn_cast<NameExpr>(A->Value); N && N->Id != "tl" && N->Id != "triton")
         U.DescriptorNames.insert(N->Id);
     if (C && !C->Args.empty())
-      if (std::string Q = Info.qualify(C->Func); Q.find("descriptor_load") != std::string::npos ||
-                                                  Q.find("descriptor_store") != std::string::npos ||
-                                                  Q == "triton.language.load_tensor_descriptor" ||
-                                                  Q == "triton.language.store_tensor_descriptor")
+      if (std::string Q = Info.qualify(C->Func);
+          Q.find("descriptor_load") != std::string::npos || Q.find("descriptor_store") != std::string::npos ||
+          Q == "triton.language.load_tensor_descriptor" || Q == "triton.language.store_tensor_descriptor")
         if (const auto *N = dyn_cast<NameExpr>(C->Args[0]))
           U.DescriptorNames.insert(N->Id);
     if (!C || !isPointerOp(Info, C->Func))

@@ -122,7 +122,7 @@ struct ConstexprWalk {
     std::string Path = Q(C->Func);
     const std::string_view Tl = "triton.language.";
     std::string_view Op = std::string_view(Path).substr(0, Tl.size()) == Tl ? std::string_view(Path).substr(Tl.size())
-                                                                              : std::string_view();
+                                                                            : std::string_view();
     if (Op == "arange") {
       eachNamed(Arg(1, "end"), Tracked, [](Uses &U) { U.Shape = true; });
     } else if (Op == "zeros" || Op == "full" || Op == "empty") {
@@ -266,7 +266,9 @@ AssumedValue decide(const std::string &Name, const Uses &U, unsigned TileRank) {
   // three or more dimensions keeps to 16 a side.
   auto Block = [&](const char *Why) {
     unsigned Rank = std::max(TileRank, 1u);
-    return AssumedValue{PyValue::integer(Rank == 1 ? 1024 : Rank == 2 ? 64 : 16),
+    return AssumedValue{PyValue::integer(Rank == 1   ? 1024
+                                         : Rank == 2 ? 64
+                                                     : 16),
                         std::string(Why) + " of a " + std::to_string(Rank) + "-D tile"};
   };
   if (U.Called)

@@ -97,9 +97,9 @@ std::vector<Finding> jitFindings(const JitSite &Site, const backend::KernelJitRe
     Out.push_back(std::move(F));
   }
   if (!Result.Error.empty() && !Noted) {
-    Finding F = make(DiagId::JitFailed, Site.KernelName,
-                     "figures unavailable for " + Arch + ": tessel's own compile failed: " + firstLines(Result.Error),
-                     Site);
+    Finding F =
+        make(DiagId::JitFailed, Site.KernelName,
+             "figures unavailable for " + Arch + ": tessel's own compile failed: " + firstLines(Result.Error), Site);
     F.Sev = Severity::Information;
     Out.push_back(std::move(F));
   }

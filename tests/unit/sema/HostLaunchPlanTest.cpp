@@ -18,6 +18,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace tessel;
 using namespace tessel::sema;
 
@@ -97,9 +99,11 @@ TEST(HostLaunchPlan, TutorialSoftmaxWrapperCalledAtModuleLevel) {
   EXPECT_EQ(L.Request.ArgTypes.at("input_ptr"), (ElemType{ScalarKind::FP32, 1}));
 }
 
-TEST(HostLaunchPlan, DevicePropertiesAreNamedNotGuessed) {
-  // The 3.x tutorial picks num_stages from the device's shared memory and the
-  // grid from the compiled kernel's registers: values only a GPU knows.
+TEST(HostLaunchPlan, DevicePropertiesAreTheTargetGpusAndTheRestIsAssumed) {
+  // The 3.x tutorial picks num_stages from the device's shared memory (the
+  // target's reference GPU answers: an sm_90 part has 232448 bytes a block)
+  // and the grid from the compiled kernel's registers, which the host model
+  // does not know: the grid is assumed, and the plan says so.
   Planned P = plan(R"(
 from triton.runtime import driver
 
@@ -122,12 +126,17 @@ def run(x):
 run(torch.randn(4000))
 )",
                    "k");
-  ASSERT_EQ(P.Plan.Problems.size(), 1u) << describe(P.Plan);
-  EXPECT_TRUE(P.Plan.Launches.empty());
-  EXPECT_EQ(P.Plan.Problems[0].Message,
-            "cannot run the launch at line 22 (reached through run()): the host code computes `num_stages` "
-            "(`num_stages`) and `grid` (`(programs, 1, 1)`) from values tessel cannot know there; give the kernel "
-            "a `# tessel: launch` directive or pass --spec");
+  ASSERT_TRUE(P.Plan.Problems.empty()) << describe(P.Plan);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  const PlannedLaunch &L = P.Plan.Launches[0];
+  EXPECT_EQ(L.Request.Constexprs.at("num_stages").asInt(), 4);
+  EXPECT_EQ(L.Launch.Grid[0], 1);
+  const auto &A = P.Plan.Assumptions;
+  EXPECT_NE(std::find(A.begin(), A.end(),
+                      "grid=(1, 1, 1) assumed (the host code computes it from values tessel cannot know)"),
+            A.end())
+      << describe(P.Plan);
+  EXPECT_FALSE(P.Plan.Representative);
 }
 
 TEST(HostLaunchPlan, AutogradFunctionAppliedFromATestFunction) {

@@ -185,17 +185,59 @@ def host(x):
   EXPECT_TRUE(assumed(P.Plan, "EVEN=True from its default")) << assumptions(P.Plan);
 }
 
-TEST(LaunchPlan, AnUnfixedConstexprIsAProblemAtTheParameter) {
+TEST(LaunchPlan, AnUnfixedConstexprIsAssumedFromItsUse) {
   Planned P = plan(R"(
 @triton.jit
-def k(x_ptr, BLOCK: tl.constexpr):
-    tl.store(x_ptr + tl.arange(0, BLOCK), 1.0)
+def k(x_ptr, idx_ptr, stride_m, stride_n, BLOCK: tl.constexpr, MODE: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    row = tl.load(idx_ptr + tl.program_id(0))
+    v = tl.load(x_ptr + row * stride_m + offs * stride_n).to(tl.float32)
+    if MODE == "square":
+        v = v * v
+    tl.store(x_ptr + offs, v)
+)",
+                   "k");
+  ASSERT_TRUE(P.Plan.Problems.empty()) << P.Plan.Problems[0].Message;
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  const LoweringRequest &R = P.Plan.Launches[0].Request;
+  EXPECT_EQ(R.Constexprs.at("BLOCK").asInt(), 1024);
+  EXPECT_EQ(R.Constexprs.at("MODE").asStr(), "square");
+  EXPECT_TRUE(P.Plan.Representative);
+  EXPECT_TRUE(P.Plan.AssumedDtypes);
+  EXPECT_TRUE(assumed(P.Plan, "BLOCK=1024 assumed: sizes a block of a 1-D tile")) << assumptions(P.Plan);
+  EXPECT_TRUE(assumed(P.Plan, "MODE='square' assumed: the first value it is compared with")) << assumptions(P.Plan);
+  // Values loaded as offsets make an index tensor; values widened to float32 a half one.
+  EXPECT_EQ(R.ArgTypes.at("idx_ptr"), (ElemType{ScalarKind::I64, 1}));
+  EXPECT_EQ(R.ArgTypes.at("x_ptr"), (ElemType{ScalarKind::FP16, 1}));
+  // The stride of the axis tl.arange walks is the innermost one: 1, specialized as Triton does.
+  EXPECT_TRUE(R.EqualToOne.count("stride_n"));
+  EXPECT_TRUE(R.DivisibleBy16.count("stride_m"));
+}
+
+TEST(LaunchPlan, AConstexprThatIsCalledHasNoAssumedValue) {
+  Planned P = plan(R"(
+@triton.jit
+def k(x_ptr, ACT: tl.constexpr):
+    tl.store(x_ptr, ACT(tl.load(x_ptr)))
 )",
                    "k");
   ASSERT_EQ(P.Plan.Problems.size(), 1u);
-  EXPECT_EQ(P.File->text().slice(P.Plan.Problems[0].Range), "BLOCK");
-  EXPECT_NE(P.Plan.Problems[0].Message.find("no value for constexpr parameter 'BLOCK'"), std::string::npos);
+  EXPECT_EQ(P.File->text().slice(P.Plan.Problems[0].Range), "ACT");
+  EXPECT_NE(P.Plan.Problems[0].Message.find("no value can be assumed for constexpr parameter 'ACT'"),
+            std::string::npos);
   EXPECT_TRUE(P.Plan.Launches.empty());
+}
+
+TEST(LaunchPlan, TensorDescriptorParametersAreTesselsLimitNotAProblem) {
+  Planned P = plan(R"(
+@triton.jit
+def k(desc_a, out_ptr, BLOCK: tl.constexpr):
+    a = desc_a.load([0, 0])
+    tl.store(out_ptr + tl.arange(0, BLOCK)[:, None] * BLOCK + tl.arange(0, BLOCK)[None, :], a)
+)",
+                   "k");
+  EXPECT_TRUE(P.Plan.Problems.empty());
+  EXPECT_EQ(P.Plan.Error, "kernel 'k' takes tensor descriptors (desc_a), which tessel does not compile yet");
 }
 
 TEST(LaunchPlan, UnknownKernelsAndConfigsAreUsageErrors) {

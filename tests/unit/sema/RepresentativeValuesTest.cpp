@@ -144,7 +144,7 @@ def k(a_ptr, b_ptr, c_ptr, stride_am, stride_ak, stride_b, row_stride, col_strid
                           block_shape=(BLOCK, BLOCK), order=(1, 0))
     tl.store(a_ptr + tl.program_id(0) * stride_b, tl.sum(b))
 )");
-  std::set<std::string> Names{"stride_am", "stride_ak", "stride_b", "row_stride",
+  std::set<std::string> Names{"stride_am",  "stride_ak", "stride_b", "row_stride",
                               "col_stride", "stride_cm", "stride_cn"};
   std::set<std::string> Inner = innermostStrides(*S.fn("k").Def, Names);
   EXPECT_EQ(Inner, (std::set<std::string>{"stride_ak", "col_stride", "stride_cn"}));
