@@ -39,6 +39,7 @@ static std::vector<Finding> analysisFindings(const sema::FileAnalysis &FA, int A
   std::vector<Finding> Out;
   std::vector<const sema::KernelAnalysis *> Specs;
   for (const sema::KernelRecord *Rec : ByName) {
+    size_t First = Out.size();
     Specs.clear();
     for (size_t I = Rec->FirstAnalysis; I < Rec->FirstAnalysis + Rec->NumAnalyses; ++I)
       Specs.push_back(&FA.Kernels[I]);
@@ -61,6 +62,13 @@ static std::vector<Finding> analysisFindings(const sema::FileAnalysis &FA, int A
           F.Related.push_back({Specs[I]->SpecializationSource, "under " + Specs[I]->Specialization, nullptr});
         Out.push_back(std::move(F));
       }
+    }
+    if (const JitFunction *Fn = FA.Info.jit(Rec->Kernel)) {
+      std::vector<Finding *> Over;
+      for (size_t I = First; I < Out.size(); ++I)
+        if (Out[I].Id == DiagId::SharedMemoryOveruse)
+          Over.push_back(&Out[I]);
+      markAutotuneSkips(*Fn, Over);
     }
   }
   return Out;

@@ -10,6 +10,7 @@
 #include "compiler/sema/LaunchPlan.h"
 #include "compiler/support/WorkerPool.h"
 #include "diagnostics/checks/JitResources.h"
+#include "diagnostics/checks/SharedMemoryBound.h"
 
 #include <algorithm>
 #include <set>
@@ -140,6 +141,23 @@ ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, c
   return Out;
 }
 
+void mergeKernelFindings(const JitFunction &Fn, std::vector<Finding> &Findings) {
+  // tessel's own limits: one note per kernel, however many configs meet them.
+  bool Noted = false;
+  std::erase_if(Findings, [&](const Finding &F) {
+    if (F.Id != DiagId::JitFailed || F.Sev != Severity::Information)
+      return false;
+    bool Drop = Noted;
+    Noted = true;
+    return Drop;
+  });
+  std::vector<Finding *> Over;
+  for (Finding &F : Findings)
+    if (F.Id == DiagId::SharedMemoryOveruse)
+      Over.push_back(&F);
+  markAutotuneSkips(Fn, Over);
+}
+
 JitReport jitCheckFile(const ParsedFile &File, const ModuleInfo &Info, const std::vector<Finding> &Existing,
                        const JitCheckOptions &Opts, const std::set<std::string> *Helpers) {
   JitReport Report;
@@ -171,21 +189,20 @@ JitReport jitCheckFile(const ParsedFile &File, const ModuleInfo &Info, const std
       return;
     Results[J] = jitCheckConfig(File, Info, *Jobs[J].Fn, Jobs[J].Config, Opts);
   });
-  // One note per kernel for tessel's own limits, however many configs meet them.
-  std::set<uint32_t> Noted;
-  for (ConfigJitReport &D : Results) {
-    for (Finding &F : D.Findings) {
-      if (F.Id == DiagId::JitFailed && F.Sev == Severity::Information && !D.Summary) {
-        Report.Findings.push_back(std::move(F));
-        continue;
-      }
-      if (F.Id == DiagId::JitFailed && F.Sev == Severity::Information &&
-          !Noted.insert(D.Summary->KernelName.Begin).second)
-        continue;
-      Report.Findings.push_back(std::move(F));
+  for (size_t J = 0; J < Jobs.size();) {
+    // The compiles of one kernel, its configs in order.
+    std::vector<Finding> Kernel;
+    size_t End = J;
+    for (; End < Jobs.size() && Jobs[End].Fn == Jobs[J].Fn; ++End) {
+      for (Finding &F : Results[End].Findings)
+        Kernel.push_back(std::move(F));
+      if (Results[End].Summary)
+        Report.Kernels.push_back(std::move(*Results[End].Summary));
     }
-    if (D.Summary)
-      Report.Kernels.push_back(std::move(*D.Summary));
+    mergeKernelFindings(*Jobs[J].Fn, Kernel);
+    for (Finding &F : Kernel)
+      Report.Findings.push_back(std::move(F));
+    J = End;
   }
   std::stable_sort(Report.Kernels.begin(), Report.Kernels.end(),
                    [](const JitSummary &A, const JitSummary &B) { return A.KernelName.Begin < B.KernelName.Begin; });

@@ -90,6 +90,12 @@ struct ConfigJitReport {
 ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Fn,
                                std::optional<size_t> Config, const JitCheckOptions &Opts);
 
+/// The findings of every config of one kernel, merged as one kernel's: one
+/// TS403 note for tessel's limits (the first), and under @triton.autotune a
+/// TS404 (shared memory above the limit) is a warning that the autotuner
+/// skips that config, an error only when every config overflows.
+void mergeKernelFindings(const JitFunction &Fn, std::vector<Finding> &Findings);
+
 /// Whether a PTX assembler (nvJitLink or ptxas) was found: without one the
 /// JIT stops at PTX and has no register figures.
 bool canAssemble();

@@ -304,6 +304,7 @@ struct JitTier::Impl {
         Complete = false;
         break;
       }
+      diag::mergeKernelFindings(*Fn, E.Findings);
       All.insert(All.end(), E.Findings.begin(), E.Findings.end());
       D.Entries[Fn->Name] = std::move(E);
     }

@@ -119,4 +119,18 @@ void preferExactSharedMemory(std::vector<Finding> &Findings) {
   });
 }
 
+void markAutotuneSkips(const JitFunction &Fn, const std::vector<Finding *> &Over) {
+  if (!Fn.HasAutotune || Fn.Configs.size() < 2 || Over.empty())
+    return;
+  std::string Count = std::to_string(Over.size()) + " of " + std::to_string(Fn.Configs.size());
+  for (Finding *F : Over) {
+    if (Over.size() < Fn.Configs.size()) {
+      F->Sev = Severity::Warning;
+      F->Message += ". @triton.autotune skips this config (" + Count + " configs overflow)";
+    } else {
+      F->Message += ". Every autotune config overflows: the kernel cannot launch";
+    }
+  }
+}
+
 } // namespace tessel::diag

@@ -57,6 +57,13 @@ std::optional<Finding> checkSharedMemoryBound(const sema::KernelAnalysis &Kernel
 /// config) replaces.
 void preferExactSharedMemory(std::vector<Finding> &Findings);
 
+/// Triton's autotuner times every config and skips one whose launch raises
+/// OutOfResources: that config is lost, not the kernel. Over are the TS404s
+/// of Fn's configs (one per config at most); under @triton.autotune with more
+/// than one config each becomes a warning saying the autotuner skips it,
+/// unless every config overflows, which stays an error.
+void markAutotuneSkips(const JitFunction &Fn, const std::vector<Finding *> &Over);
+
 } // namespace tessel::diag
 
 #endif // TESSEL_DIAGNOSTICS_CHECKS_SHAREDMEMORYBOUND_H

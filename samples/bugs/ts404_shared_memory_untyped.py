@@ -5,7 +5,8 @@ the tensors passed at run time. `tessel check` still knows that Triton stages bo
 `tl.dot` whole in shared memory when they come straight from `tl.load`, and that a dot operand is
 at least one byte per element (int8, fp8). When even that lower bound exceeds the target's
 per-block limit (sm_90: 232448 bytes), every launch of the config fails, so the config is
-reported in Triton's words with "at least". `tessel check --jit` compiles the config with the
+reported in Triton's words with "at least": as a warning here, since `@triton.autotune` skips a
+config that raises OutOfResources and the other config remains. `tessel check --jit` compiles the config with the
 types it assumes (fp32 here) and reports the exact figure instead (`# jit:` lines). The second
 config fits at one byte per element and is not reported.
 """
@@ -16,8 +17,8 @@ import triton.language as tl
 @triton.autotune(
     configs=[
         triton.Config({'BLOCK_M': 64, 'BLOCK_N': 64, 'BLOCK_K': 2048}, num_warps=16, num_stages=1),
-      # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[TS404]: out of resource: shared memory, Required: at least 262144, Hardware limit: 232448. Reducing block sizes or `num_stages` may help. Whatever the pointers' element types (sm_90): operand a of tl.dot, 64x2048 at 1 byte per element: 131072 bytes; operand b of tl.dot, 2048x64 at 1 byte per element: 131072 bytes
-        # jit: error[TS404] `triton.Config({'BLOCK_M': 64, 'BLOCK_N': 64, 'BLOCK_K': 2048}, num_warps=16, num_stages=1)`: out of resource: shared memory, Required: 1048576, Hardware limit: 232448.
+      # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[TS404]: out of resource: shared memory, Required: at least 262144, Hardware limit: 232448. Reducing block sizes or `num_stages` may help. Whatever the pointers' element types (sm_90): operand a of tl.dot, 64x2048 at 1 byte per element: 131072 bytes; operand b of tl.dot, 2048x64 at 1 byte per element: 131072 bytes. @triton.autotune skips this config (1 of 2 configs overflow)
+        # jit: warning[TS404] `triton.Config({'BLOCK_M': 64, 'BLOCK_N': 64, 'BLOCK_K': 2048}, num_warps=16, num_stages=1)`: out of resource: shared memory, Required: 1048576, Hardware limit: 232448.
         triton.Config({'BLOCK_M': 64, 'BLOCK_N': 64, 'BLOCK_K': 64}, num_warps=4, num_stages=1),
     ],
     key=['M', 'N', 'K'],
