@@ -61,7 +61,11 @@ llvm::Value *forContinues(LoweringContext &C, const ir::ForOp &O, llvm::Value *I
   bool Down = false;
   if (auto *CI = llvm::dyn_cast<llvm::ConstantInt>(Step))
     Down = !Uns && CI->isNegative();
-  return Down ? B.CreateICmpSGT(Iv, Ub) : Uns ? B.CreateICmpULT(Iv, Ub) : B.CreateICmpSLT(Iv, Ub);
+  // Built without the folder: Iv's phi still holds the stand-in for its latch
+  // value, and simplifying over it (known bits of a half-built phi) crashed
+  // LLVM on a loop that never runs (`range(0)` once constexprs are known).
+  llvm::CmpInst::Predicate P = Down ? llvm::CmpInst::ICMP_SGT : Uns ? llvm::CmpInst::ICMP_ULT : llvm::CmpInst::ICMP_SLT;
+  return B.Insert(new llvm::ICmpInst(P, Iv, Ub));
 }
 
 static void lowerFor(LoweringContext &C, const ir::ForOp &O) {
