@@ -69,24 +69,6 @@ ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, c
   sema::LaunchPlanOptions PO;
   PO.Config = Config;
   sema::LaunchPlan Plan = sema::planLaunch(File, Info, Fn.Name, PO);
-  if (!Plan.Error.empty() || Plan.Launches.empty()) {
-    // Nothing can be planned: no finding (the front-end tier reports what is
-    // wrong in the code), but the figures say why they are missing.
-    JitSummary S;
-    S.Kernel = Fn.Name;
-    S.KernelName = Fn.Def->NameRange;
-    if (Config) {
-      S.ConfigRange = Fn.Configs[*Config].Range;
-      if (Fn.Configs.size() > 1)
-        S.Specialization = describeConfig(Fn.Configs[*Config].Config);
-    }
-    S.Failure = !Plan.Error.empty()      ? Plan.Error
-                : !Plan.Problems.empty() ? Plan.Problems.front().Message
-                                         : "no launch could be planned";
-    S.Assumptions = std::move(Plan.Assumptions);
-    Out.Summary = std::move(S);
-    return Out;
-  }
   JitSite Site;
   Site.Kernel = Fn.Name;
   Site.KernelName = Fn.Def->NameRange;
@@ -96,6 +78,22 @@ ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, c
     Site.ConfigRange = C.Range;
     if (Fn.Configs.size() > 1)
       Site.Specialization = describeConfig(C.Config);
+  }
+  JitSummary S;
+  S.Kernel = Site.Kernel;
+  S.Specialization = Site.Specialization;
+  S.KernelName = Site.KernelName;
+  S.ConfigRange = Site.ConfigRange;
+  S.Assumptions = std::move(Plan.Assumptions);
+  S.Representative = Plan.Representative;
+  if (!Plan.Error.empty() || Plan.Launches.empty()) {
+    // Nothing can be planned: no finding (the front-end tier reports what is
+    // wrong in the code), but the figures say why they are missing.
+    S.Failure = !Plan.Error.empty()      ? Plan.Error
+                : !Plan.Problems.empty() ? Plan.Problems.front().Message
+                                         : "no launch could be planned";
+    Out.Summary = std::move(S);
+    return Out;
   }
   backend::KernelJitOptions KO;
   KO.Arch = Opts.Arch;
@@ -121,13 +119,6 @@ ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, c
     for (Finding &F : Out.Findings)
       if (F.Id == DiagId::JitFailed)
         F.Sev = Severity::Information;
-  JitSummary S;
-  S.Assumptions = std::move(Plan.Assumptions);
-  S.Representative = Plan.Representative;
-  S.Kernel = Site.Kernel;
-  S.Specialization = Site.Specialization;
-  S.KernelName = Site.KernelName;
-  S.ConfigRange = Site.ConfigRange;
   S.FromCache = R.FromCache;
   if (R.Kernel) {
     S.Compiled = std::move(R.Kernel);

@@ -26,7 +26,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from run import excluded, read_pins, triton_files  # noqa: E402
+from run import libraries  # noqa: E402
 
 
 def reason_class(text):
@@ -87,22 +87,13 @@ def main():
     ap.add_argument("--arch", default="sm_90")
     a = ap.parse_args()
     tessel = os.path.abspath(a.tessel)
-    pins, exclusions = read_pins()
     rows, reasons, out_lines, run_fail = [], collections.Counter(), [], collections.Counter()
     totals = collections.Counter()
-    for repo, _commit, which in pins:
-        if a.set != "all" and which != a.set:
-            continue
-        if a.repo and a.repo.lower() not in repo.lower():
-            continue
-        root = os.path.join(a.corpus, repo.replace("/", "+"))
-        if not os.path.isdir(root):
-            print(f"skip {repo}: {root} not found", file=sys.stderr)
-            continue
+    for repo, which, root, files, _ in libraries(a.corpus, a.set, a.repo):
         c = collections.Counter()
         t0 = time.perf_counter()
         to_run = []
-        for rel, _ in triton_files(root, exclusions.get(repo, ())):
+        for rel, _ in files:
             report, err = check_file(tessel, root, rel, a.arch)
             if report is None:
                 c["tool_failures"] += 1

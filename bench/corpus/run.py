@@ -83,6 +83,24 @@ def triton_files(root, parts=()):
     return out
 
 
+def libraries(corpus, which="all", repo=None, no_exclude=False):
+    """(repo, set, root, [(path, @jit count)]) for each library of pins.txt unpacked under corpus, in pin order,
+    keeping those of set `which` whose name holds `repo`; a missing folder is said on stderr and skipped."""
+    pins, exclusions = read_pins()
+    if no_exclude:
+        exclusions = {}
+    for name, _commit, kind in pins:
+        if which != "all" and kind != which:
+            continue
+        if repo and repo.lower() not in name.lower():
+            continue
+        root = os.path.join(corpus, name.replace("/", "+"))
+        if not os.path.isdir(root):
+            print(f"skip {name}: {root} not found", file=sys.stderr)
+            continue
+        yield name, kind, root, triton_files(root, exclusions.get(name, ())), exclusions.get(name, ())
+
+
 def run_check(tessel, cwd, args):
     t0 = time.perf_counter()
     try:
@@ -110,19 +128,7 @@ def main():
     rows, per_code, findings = [], collections.Counter(), []
     crashes = []
     totals = collections.Counter()
-    pins, exclusions = read_pins()
-    if a.no_exclude:
-        exclusions = {}
-    for repo, commit, which in pins:
-        if a.set != "all" and which != a.set:
-            continue
-        if a.repo and a.repo.lower() not in repo.lower():
-            continue
-        root = os.path.join(a.corpus, repo.replace("/", "+"))
-        if not os.path.isdir(root):
-            print(f"skip {repo}: {root} not found", file=sys.stderr)
-            continue
-        files = triton_files(root, exclusions.get(repo, ()))
+    for repo, which, root, files, excluded_parts in libraries(a.corpus, a.set, a.repo, a.no_exclude):
         c = collections.Counter(files=len(files), jit=sum(n for _, n in files))
         t0 = time.perf_counter()
         outputs = []
@@ -149,7 +155,7 @@ def main():
                 path = m.group("path")
                 if a.mode == "tree":
                     path = os.path.relpath(os.path.join(a.corpus, path), root)
-                    if excluded(path, exclusions.get(repo, ())):
+                    if excluded(path, excluded_parts):
                         continue
                 code = m.group("code") or "?"
                 key = (repo, path, m.group("line"), code)

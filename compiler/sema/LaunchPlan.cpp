@@ -169,18 +169,33 @@ static std::set<std::string> strideParams(const ast::FunctionDefStmt &Fn) {
   return Out;
 }
 
+namespace {
+/// How a kernel's parameters are used, read once per plan from its body.
+struct ParamUse {
+  ParamKinds Kinds;
+  std::set<std::string> Strides; ///< named as strides
+  std::set<std::string> Inner;   ///< of those, the innermost ones
+};
+} // namespace
+
+static ParamUse paramUse(const ast::FunctionDefStmt &Fn, const ModuleInfo &Info) {
+  ParamUse U;
+  U.Kinds = inferParamKinds(Fn, Info);
+  U.Strides = strideParams(Fn);
+  U.Inner = innermostStrides(Fn, U.Strides);
+  return U;
+}
+
 /// representativeConstexprs, with constexpr strides read as strides: 1
 /// where they multiply the innermost axis, Size (a row) elsewhere.
 static std::map<std::string, AssumedValue> assumedConstexprs(const JitFunction &Fn, const ModuleInfo &Info,
-                                                             int64_t Size) {
+                                                             const ParamUse &Use, int64_t Size) {
   std::set<std::string> Heuristics(Fn.HeuristicNames.begin(), Fn.HeuristicNames.end());
   std::map<std::string, AssumedValue> Out = representativeConstexprs(Fn, Info, Heuristics);
-  std::set<std::string> Strides = strideParams(*Fn.Def);
-  std::set<std::string> Inner = innermostStrides(*Fn.Def, Strides);
   for (auto &[Name, A] : Out)
-    if (Strides.count(Name) && !A.Value.isUnknown())
-      A = Inner.count(Name) ? AssumedValue{PyValue::integer(1), "an innermost stride"}
-                            : AssumedValue{PyValue::integer(Size), "an outer stride"};
+    if (Use.Strides.count(Name) && !A.Value.isUnknown())
+      A = Use.Inner.count(Name) ? AssumedValue{PyValue::integer(1), "an innermost stride"}
+                                : AssumedValue{PyValue::integer(Size), "an outer stride"};
   for (auto &[Name, A] : Out)
     if (Heuristics.count(Name))
       A.Why = "set by @triton.heuristics; " + A.Why;
@@ -193,9 +208,9 @@ static std::map<std::string, AssumedValue> assumedConstexprs(const JitFunction &
 /// Representative values (RepresentativeValues.h) for the constexprs, and
 /// the names heuristics set, that nothing in the file fixes. One that no
 /// value can be assumed for is a problem at the parameter.
-static void assumeConstexprs(const JitFunction &Fn, const ModuleInfo &Info, int64_t Size, FileFacts &F,
-                             LaunchPlan &Plan) {
-  for (const auto &[Name, A] : assumedConstexprs(Fn, Info, Size)) {
+static void assumeConstexprs(const JitFunction &Fn, const ModuleInfo &Info, const ParamUse &Use, int64_t Size,
+                             FileFacts &F, LaunchPlan &Plan) {
+  for (const auto &[Name, A] : assumedConstexprs(Fn, Info, Use, Size)) {
     if (F.Values.count(Name))
       continue;
     if (A.Value.isUnknown()) {
@@ -272,13 +287,12 @@ static launch::SpecExpr intExpr(int64_t V) {
 /// dtype their annotation or RepresentativeValues gives, scalars take
 /// representativeScalar's values. Sets Plan.Representative where it
 /// assumes a pointer's dtype.
-static launch::LaunchSpec deriveSpec(const JitFunction &Fn, const ModuleInfo &Info, int64_t Size,
+static launch::LaunchSpec deriveSpec(const JitFunction &Fn, const ModuleInfo &Info, const ParamUse &Use, int64_t Size,
                                      std::vector<std::string> &Assumptions, LaunchPlan &Plan) {
   launch::LaunchSpec Spec;
   Spec.Range = Fn.Def->NameRange;
-  ParamKinds Kinds = inferParamKinds(*Fn.Def, Info);
-  std::set<std::string> Strides = strideParams(*Fn.Def);
-  std::set<std::string> Inner = innermostStrides(*Fn.Def, Strides);
+  const ParamKinds &Kinds = Use.Kinds;
+  const std::set<std::string> &Strides = Use.Strides, &Inner = Use.Inner;
   std::map<std::string, AssumedPointer> Guessed = representativePointers(*Fn.Def, Info, Kinds.Pointers);
   // A kernel that addresses rows (an outer stride) reads Size x Size tensors.
   bool Rows = std::any_of(Strides.begin(), Strides.end(), [&](const std::string &S) { return !Inner.count(S); });
@@ -474,9 +488,11 @@ static std::optional<launch::ConcreteValue> concreteNumber(const std::string &Na
 /// representative value (as a derived spec's), named in an assumption with
 /// the expression it stands for, and the plan is Representative.
 /// TypesOnly: the launch is wanted for its argument types alone
-/// (launchArgTypes), so values it cannot know are left out, not assumed.
+/// (launchArgTypes), so values it cannot know are left out, not assumed;
+/// otherwise Use is how the kernel uses its parameters (paramUse).
 static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const ParsedFile &File, const HostLaunch &H,
-                           const PyConfig *Config, size_t ConfigIndex, bool TypesOnly, int64_t Size, LaunchPlan &Plan) {
+                           const PyConfig *Config, size_t ConfigIndex, bool TypesOnly, int64_t Size,
+                           const ParamUse *Use, LaunchPlan &Plan) {
   const SourceText &Text = File.text();
   auto Quote = [&Text](SourceRange R) {
     std::string S(Text.slice(R));
@@ -493,18 +509,14 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
   // What to assume for values the host code leaves unknown, read once.
   struct Fill {
     std::map<std::string, AssumedValue> Constexprs;
-    ParamKinds Kinds;
-    std::set<std::string> Inner;
     std::map<std::string, AssumedPointer> Pointers;
   };
   std::optional<Fill> Assume;
   auto Assumed = [&]() -> Fill & {
     if (!Assume) {
       Assume.emplace();
-      Assume->Constexprs = assumedConstexprs(Fn, Info, Size);
-      Assume->Kinds = inferParamKinds(*Fn.Def, Info);
-      Assume->Inner = innermostStrides(*Fn.Def, strideParams(*Fn.Def));
-      Assume->Pointers = representativePointers(*Fn.Def, Info, Assume->Kinds.Pointers);
+      Assume->Constexprs = assumedConstexprs(Fn, Info, *Use, Size);
+      Assume->Pointers = representativePointers(*Fn.Def, Info, Use->Kinds.Pointers);
     }
     return *Assume;
   };
@@ -538,7 +550,7 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
       return;
     }
     std::optional<ElemType> Annotated = annotationType(Info, P.Annotation);
-    if ((Annotated && Annotated->isPointer()) || F.Kinds.Pointers.count(P.Name) || Shape) {
+    if ((Annotated && Annotated->isPointer()) || Use->Kinds.Pointers.count(P.Name) || Shape) {
       ScalarKind K = Annotated && Annotated->PointerDepth == 1 ? Annotated->Scalar : ScalarKind::FP32;
       std::string Why;
       if (!(Annotated && Annotated->PointerDepth == 1))
@@ -564,7 +576,7 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
       (Shape && !Shape->Shape.empty() ? Plan.AssumedDtypes : Plan.Representative) = true;
       return;
     }
-    launch::SpecExpr E = representativeScalar(P, Annotated, F.Kinds.Ints, F.Inner, Size);
+    launch::SpecExpr E = representativeScalar(P, Annotated, Use->Kinds.Ints, Use->Inner, Size);
     launch::ConcreteValue C;
     C.Name = P.Name;
     C.IsFloat = E.K == launch::SpecExpr::Kind::Float;
@@ -675,7 +687,8 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
 }
 
 static bool planFromHost(const JitFunction &Fn, const ModuleInfo &Info, const ParsedFile &File, size_t ConfigIndex,
-                         const std::map<std::string, HostLaunch> *Known, int64_t Size, LaunchPlan &Plan) {
+                         const std::map<std::string, HostLaunch> *Known, int64_t Size, const ParamUse &Use,
+                         LaunchPlan &Plan) {
   const PyConfig *Config = ConfigIndex < Fn.Configs.size() ? &Fn.Configs[ConfigIndex].Config : nullptr;
   std::vector<HostLaunch> Found;
   // The host code reaches the same launches whatever config a grid is then
@@ -689,7 +702,7 @@ static bool planFromHost(const JitFunction &Fn, const ModuleInfo &Info, const Pa
     Found = findHostLaunches(File, Info, Fn, Config ? Config->Kwargs : PyDict{});
   if (Found.empty() || !Found.front().BindError.empty())
     return false;
-  planHostLaunch(Fn, Info, File, Found.front(), Config, ConfigIndex, /*TypesOnly=*/false, Size, Plan);
+  planHostLaunch(Fn, Info, File, Found.front(), Config, ConfigIndex, /*TypesOnly=*/false, Size, &Use, Plan);
   return true;
 }
 
@@ -736,7 +749,7 @@ LaunchFacts launchFacts(const ParsedFile &File, const ModuleInfo &Info, const Ji
   } else if (Host && Host->BindError.empty()) {
     // No autotune config here: the check's specializations bring their own,
     // and they win over the call's values as at a real launch.
-    planHostLaunch(Fn, Info, File, *Host, nullptr, 0, /*TypesOnly=*/true, 1024, Plan);
+    planHostLaunch(Fn, Info, File, *Host, nullptr, 0, /*TypesOnly=*/true, 1024, nullptr, Plan);
     for (const PlannedLaunch &L : Plan.Launches)
       for (const auto &[Name, V] : L.Request.Constexprs)
         if (V.isKnown() && !holdsFunction(V))
@@ -788,23 +801,24 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
                  "launched from the host; run the kernel that calls it, or give it a launch spec";
     return Plan;
   }
-  if (std::set<std::string> Descriptors = inferParamKinds(*Fn->Def, Info).Descriptors; !Descriptors.empty()) {
+  ParamUse Use = paramUse(*Fn->Def, Info);
+  if (!Use.Kinds.Descriptors.empty()) {
     std::string List;
-    for (const std::string &D : Descriptors)
+    for (const std::string &D : Use.Kinds.Descriptors)
       List += (List.empty() ? "" : ", ") + D;
     Plan.Error =
         "kernel '" + Plan.Kernel + "' takes tensor descriptors (" + List + "), which tessel does not compile yet";
     return Plan;
   }
   if (Plan.Origin == SpecOrigin::Derived &&
-      planFromHost(*Fn, Info, File, Opts.Config.value_or(0), Opts.HostLaunches, Opts.DefaultSize, Plan)) {
+      planFromHost(*Fn, Info, File, Opts.Config.value_or(0), Opts.HostLaunches, Opts.DefaultSize, Use, Plan)) {
     Plan.Origin = SpecOrigin::HostCode;
     return Plan;
   }
   if (Plan.Origin == SpecOrigin::Derived) {
     std::vector<std::string> Guessed;
-    assumeConstexprs(*Fn, Info, Opts.DefaultSize, Facts, Plan);
-    launch::LaunchSpec Spec = deriveSpec(*Fn, Info, Opts.DefaultSize, Guessed, Plan);
+    assumeConstexprs(*Fn, Info, Use, Opts.DefaultSize, Facts, Plan);
+    launch::LaunchSpec Spec = deriveSpec(*Fn, Info, Use, Opts.DefaultSize, Guessed, Plan);
     completeSpec(Spec, Facts, Plan.Assumptions);
     for (std::string &G : Guessed)
       Plan.Assumptions.push_back(std::move(G) + " (no launch spec)");

@@ -367,21 +367,27 @@ const CallExpr *loadIn(const Expr *E, const ModuleInfo &Info, const Expr **Conve
   return Q == "triton.language.load" && !C->Args.empty() ? C : nullptr;
 }
 
+/// The dtype `tl.<name>` names (Types.h's table of triton.language names).
 std::optional<ScalarKind> dtypeNamed(const Expr *E, const ModuleInfo &Info) {
   if (!E)
     return std::nullopt;
   std::string Q = Info.qualify(E);
-  if (Q == "triton.language.float16")
-    return ScalarKind::FP16;
-  if (Q == "triton.language.bfloat16")
-    return ScalarKind::BF16;
-  if (Q == "triton.language.float32")
-    return ScalarKind::FP32;
-  if (Q == "triton.language.int64")
-    return ScalarKind::I64;
-  if (Q == "triton.language.int32")
-    return ScalarKind::I32;
-  return std::nullopt;
+  const std::string_view Tl = "triton.language.";
+  if (std::string_view(Q).substr(0, Tl.size()) != Tl)
+    return std::nullopt;
+  return scalarKindFromLanguageName(std::string_view(Q).substr(Tl.size()));
+}
+
+/// A walker's statement step that stays out of nested defs and classes and
+/// records what `name = value` assigns (the last assignment wins).
+bool recordAssignments(const Stmt *S, std::map<std::string, const Expr *> &Defs) {
+  if (isa<FunctionDefStmt>(S) || isa<ClassDefStmt>(S))
+    return false;
+  if (const auto *A = dyn_cast<AssignStmt>(S))
+    for (const Expr *T : A->Targets)
+      if (const auto *N = dyn_cast<NameExpr>(T))
+        Defs[N->Id] = A->Value;
+  return true;
 }
 
 } // namespace
@@ -397,12 +403,11 @@ std::map<std::string, AssumedPointer> representativePointers(const FunctionDefSt
   std::vector<const CallExpr *> PointerOps;
   Walker W;
   W.OnStmt = [&](const Stmt *S) {
-    if (isa<FunctionDefStmt>(S) || isa<ClassDefStmt>(S))
+    if (!recordAssignments(S, Defs))
       return false;
     if (const auto *A = dyn_cast<AssignStmt>(S))
       for (const Expr *T : A->Targets)
         if (const auto *N = dyn_cast<NameExpr>(T)) {
-          Defs[N->Id] = A->Value;
           const Expr *To = nullptr;
           if (const CallExpr *L = loadIn(A->Value, Info, &To)) {
             std::string P = baseParam(L->Args[0], Defs, Pointers);
@@ -564,15 +569,7 @@ std::set<std::string> innermostStrides(const FunctionDefStmt &Fn, const std::set
     ++(IsArange(E) ? Inner : Outer)[Stride];
   };
   Walker W;
-  W.OnStmt = [&](const Stmt *S) {
-    if (isa<FunctionDefStmt>(S) || isa<ClassDefStmt>(S))
-      return false;
-    if (const auto *A = dyn_cast<AssignStmt>(S))
-      for (const Expr *T : A->Targets)
-        if (const auto *N = dyn_cast<NameExpr>(T))
-          Defs[N->Id] = A->Value;
-    return true;
-  };
+  W.OnStmt = [&](const Stmt *S) { return recordAssignments(S, Defs); };
   W.OnExpr = [&](const Expr *E) {
     if (const auto *B = dyn_cast<BinOpExpr>(E); B && B->Op == BinOpKind::Mult) {
       for (auto [Side, Other] : {std::pair{B->Lhs, B->Rhs}, std::pair{B->Rhs, B->Lhs}})
