@@ -68,6 +68,10 @@ ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, c
   ConfigJitReport Out;
   sema::LaunchPlanOptions PO;
   PO.Config = Config;
+  sema::AnalyzeOptions Lowering; // as backend::jitKernel lowers
+  Lowering.Arch = int(Opts.Arch.Capability);
+  Lowering.Project = Opts.Project;
+  PO.Settle = &Lowering;
   sema::LaunchPlan Plan = sema::planLaunch(File, Info, Fn.Name, PO);
   JitSite Site;
   Site.Kernel = Fn.Name;

@@ -337,6 +337,10 @@ struct JitTier::Impl {
       return J.Reply(LspError{ErrorCode::InvalidParams, "no @triton.jit function named '" + J.Kernel + "'"});
     sema::LaunchPlanOptions PO;
     PO.Config = J.Config ? J.Config : Fn->Configs.empty() ? std::nullopt : std::optional<size_t>(0);
+    sema::AnalyzeOptions Lowering; // as backend::jitKernel lowers
+    Lowering.Arch = int(checkOptions(nullptr).Arch.Capability);
+    Lowering.Project = Opts.Project;
+    PO.Settle = &Lowering;
     sema::LaunchPlan Plan = sema::planLaunch(*FA.File, FA.Info, J.Kernel, PO);
     if (!Plan.Error.empty())
       return J.Reply(LspError{ErrorCode::RequestFailed, "kernel '" + J.Kernel + "' cannot be compiled: " + Plan.Error});

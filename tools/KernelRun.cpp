@@ -298,6 +298,9 @@ static bool runOneConfig(const ParsedFile &File, const std::string &Path, const 
   sema::LaunchPlanOptions PlanOpts;
   PlanOpts.SpecText = Opts.Spec;
   PlanOpts.Config = Opts.Config;
+  sema::AnalyzeOptions Lowering; // as the instances lower, below
+  Lowering.Project = &processProject();
+  PlanOpts.Settle = &Lowering;
   sema::LaunchPlan Plan = sema::planLaunch(File, Info, Kernel, PlanOpts);
   if (!Plan.Error.empty()) {
     Error = Plan.Error;

@@ -8,6 +8,7 @@
 #include "compiler/frontend/PyBuiltins.h"
 
 #include "compiler/frontend/PyOps.h"
+#include "compiler/types/Types.h"
 
 #include <algorithm>
 #include <cctype>
@@ -402,7 +403,27 @@ static PyValue builtin(const std::string &F, const PyList &Args, const PyDict &K
   return PyValue();
 }
 
+/// The dtype a `triton.language.<dtype>.<member>` path is a member of, and
+/// the member's name.
+static std::optional<std::pair<ScalarKind, std::string_view>> dtypeMember(std::string_view Path) {
+  constexpr std::string_view Lang = "triton.language.";
+  if (Path.substr(0, Lang.size()) != Lang)
+    return std::nullopt;
+  Path.remove_prefix(Lang.size());
+  size_t Dot = Path.find('.');
+  if (Dot == std::string_view::npos)
+    return std::nullopt;
+  std::optional<ScalarKind> K = scalarKindFromLanguageName(Path.substr(0, Dot));
+  if (!K)
+    return std::nullopt;
+  return std::pair{*K, Path.substr(Dot + 1)};
+}
+
 PyValue callLibrary(const std::string &Path, const PyList &Args, const PyDict &Kwargs) {
+  // `tl.float16.is_fp16()`, `x.dtype.is_int()`: a dtype's predicates.
+  if (auto M = dtypeMember(Path); M && Args.empty() && Kwargs.empty())
+    if (std::optional<bool> Is = dtypePredicate(M->first, M->second))
+      return PyValue::boolean(*Is);
   if (isPath(Path, {"triton.Config", "triton.runtime.Config", "triton.runtime.autotuner.Config"}))
     return config(Args, Kwargs);
   if (isPath(Path, {"triton.language.constexpr", "triton.language.core.constexpr"}))
@@ -448,6 +469,13 @@ std::optional<PyValue> libraryConstant(std::string_view Path) {
     return PyValue::floating(INFINITY);
   if (Path == "math.nan")
     return PyValue::floating(NAN);
+  if (auto M = dtypeMember(Path)) {
+    if (M->second == "primitive_bitwidth" || (M->second == "int_bitwidth" && isInt(M->first)))
+      return PyValue::integer(bitWidth(M->first));
+    // A predicate is a method: its path is called (callLibrary).
+    if (dtypePredicate(M->first, M->second))
+      return PyValue::qualified(std::string(Path));
+  }
   return std::nullopt;
 }
 

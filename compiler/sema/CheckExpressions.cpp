@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/KernelChecker.h"
 
+#include "compiler/frontend/ConstEval.h"
 #include "compiler/frontend/PyBuiltins.h"
 #include "compiler/frontend/PyOps.h"
 #include "compiler/ir/Builder.h"
@@ -283,12 +284,13 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
       }
       return Value::constant(*Member);
     }
-    if (Path.rfind("triton.language.", 0) == 0 &&
-        scalarKindFromLanguageName(std::string_view(Path).substr(16)).has_value())
-      return Value::constant(PyValue()); // dtype attributes: primitive_bitwidth...
     std::string Member = Path + "." + E->Attr;
+    // `math.pi`; a dtype's bit width, or its predicate (`x.dtype.is_int64`).
     if (std::optional<PyValue> C = pybuiltins::libraryConstant(Member))
       return Value::constant(*C);
+    if (Path.rfind("triton.language.", 0) == 0 &&
+        scalarKindFromLanguageName(std::string_view(Path).substr(16)).has_value())
+      return Value::constant(PyValue()); // other dtype attributes
     if (!project::isExternalRoot(std::string_view(Path).substr(0, Path.find('.'))))
       return moduleAttribute(Path, E->Attr, E->Range);
     return Value::constant(PyValue::qualified(std::move(Member)));
@@ -856,6 +858,8 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
     const JitFunction *J = ownerOf(Fn)->Info->jit(Fn->Name);
     if (J && J->Def == Fn)
       return callJit(*Fn, std::move(Args), std::move(Kw), Call);
+    if (isConstexprFunction(*ownerOf(Fn)->Info, *Fn))
+      return callConstexprFunction(*Fn, Args, Kw);
     error(ProblemKind::NonJitCall, Call->Range,
           "Unsupported function referenced: <function " + Fn->Name + ">" +
               " (a kernel can only call @triton.jit functions, triton.language builtins and the math module; "
@@ -871,6 +875,9 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
   const std::string Lang = "triton.language.";
   if (Path.rfind(Lang, 0) == 0) {
     std::string Name = Path.substr(Lang.size());
+    if (size_t Dot = Name.find('.'); Dot != std::string::npos && Args.empty() && Kw.empty() &&
+                                     scalarKindFromLanguageName(std::string_view(Name).substr(0, Dot)))
+      return Value::constant(pybuiltins::callLibrary(Path, {}, {})); // a dtype's predicate
     if (Name.find("libdevice.") != std::string::npos || Name.rfind("extra.", 0) == 0) {
       if (IRB) {
         // The one-operand float functions the IR has as ops; others are limits.
@@ -920,6 +927,45 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
         "Unsupported function referenced: " + Path +
             " (a kernel can only call @triton.jit functions, triton.language builtins and the math module)");
   return Value::poison();
+}
+
+bool KernelChecker::isConstexprFunction(const ModuleInfo &Info, const FunctionDefStmt &Fn) {
+  for (const Expr *D : Fn.Decorators) {
+    std::string Q = Info.qualify(D);
+    if (Q == "triton.language.constexpr" || Q == "triton.language.core.constexpr" || Q == "triton.constexpr_function" ||
+        Q == "triton.language.constexpr_function" || Q == "triton.language.core.constexpr_function")
+      return true;
+  }
+  return false;
+}
+
+Value KernelChecker::callConstexprFunction(const FunctionDefStmt &Fn, const std::vector<Arg> &Args,
+                                           const std::vector<std::pair<std::string, Arg>> &Kw) {
+  // Triton runs it as Python at compile time, on the values it is given
+  // (dtypes, constexprs); a tensor argument makes its result unknown here.
+  PyList Values;
+  PyDict Keywords;
+  for (const Arg &A : Args) {
+    if (!A.V.isConstexpr())
+      return Value::constant(PyValue());
+    Values.push_back(A.V.Const);
+  }
+  for (const auto &[Name, A] : Kw) {
+    if (!A.V.isConstexpr())
+      return Value::constant(PyValue());
+    Keywords.emplace_back(PyValue::string(Name), A.V.Const);
+  }
+  const ModuleInfo &Info = *ownerOf(&Fn)->Info;
+  // Its globals: the module's assignments, imports (`tl.float32`) and functions.
+  ConstEval Eval(Info, [&Info](const std::string &Name) {
+    if (auto It = Info.Globals.find(Name); It != Info.Globals.end())
+      return It->second.Value;
+    if (auto It = Info.Imports.find(Name); It != Info.Imports.end())
+      return PyValue::qualified(It->second);
+    auto F = Info.Functions.find(Name);
+    return F == Info.Functions.end() ? PyValue() : PyValue::function(F->second);
+  });
+  return Value::constant(Eval.call(&Fn, Values, Keywords));
 }
 
 Value KernelChecker::callPythonBuiltin(const std::string &Name, const CallExpr *Call, std::vector<Arg> &Args) {

@@ -293,6 +293,11 @@ private:
   Value evalCall(const ast::CallExpr *E);
   Value callValue(const Value &Callee, const ast::CallExpr *Call, std::vector<Arg> Args,
                   std::vector<std::pair<std::string, Arg>> Kw);
+  /// A plain function decorated `@tl.constexpr` or
+  /// `@triton.constexpr_function`: Triton calls it at compile time.
+  static bool isConstexprFunction(const ModuleInfo &Info, const ast::FunctionDefStmt &Fn);
+  Value callConstexprFunction(const ast::FunctionDefStmt &Fn, const std::vector<Arg> &Args,
+                              const std::vector<std::pair<std::string, Arg>> &Kw);
   Value callPythonBuiltin(const std::string &Name, const ast::CallExpr *Call, std::vector<Arg> &Args);
   void unsupported(const ast::Expr *E, std::string_view PyName);
 

@@ -11,6 +11,7 @@
 #include "compiler/frontend/HostLaunches.h"
 #include "compiler/frontend/PyBuiltins.h"
 #include "compiler/ir/TypeUtils.h"
+#include "compiler/sema/GuessedTypes.h"
 #include "compiler/sema/ParamAnnotations.h"
 #include "compiler/sema/PointerParams.h"
 #include "compiler/sema/RepresentativeValues.h"
@@ -312,6 +313,7 @@ static launch::LaunchSpec deriveSpec(const JitFunction &Fn, const ModuleInfo &In
         K = G->second.Scalar;
         Why = G->second.Why;
         Plan.AssumedDtypes = true;
+        Plan.GuessedTypes.insert(P.Name);
       }
       launch::TensorSpec T;
       T.Name = P.Name;
@@ -331,8 +333,10 @@ static launch::LaunchSpec deriveSpec(const JitFunction &Fn, const ModuleInfo &In
     V.Range = Spec.Range;
     launch::SpecExpr E = representativeScalar(P, Annotated, Kinds.Ints, Inner, Size);
     // A parameter used neither as a pointer nor as an integer: its type is a guess.
-    if (!Annotated && !Kinds.Ints.count(P.Name) && !Strides.count(P.Name))
+    if (!Annotated && !Kinds.Ints.count(P.Name) && !Strides.count(P.Name)) {
       Plan.AssumedDtypes = true;
+      Plan.GuessedTypes.insert(P.Name);
+    }
     V.Instances.push_back(E);
     Spec.Values.push_back(std::move(V));
     Assumptions.push_back(P.Name + "=" + specExprText(E));
@@ -557,6 +561,7 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
         if (auto G = F.Pointers.find(P.Name); G != F.Pointers.end()) {
           K = G->second.Scalar;
           Why = ", " + G->second.Why;
+          Plan.GuessedTypes.insert(P.Name);
         }
       PyTensor T;
       if (Shape && !Shape->Shape.empty()) {
@@ -577,6 +582,8 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
       return;
     }
     launch::SpecExpr E = representativeScalar(P, Annotated, Use->Kinds.Ints, Use->Inner, Size);
+    if (!Annotated && !Use->Kinds.Ints.count(P.Name) && !Use->Strides.count(P.Name))
+      Plan.GuessedTypes.insert(P.Name);
     launch::ConcreteValue C;
     C.Name = P.Name;
     C.IsFloat = E.K == launch::SpecExpr::Kind::Float;
@@ -759,8 +766,8 @@ LaunchFacts launchFacts(const ParsedFile &File, const ModuleInfo &Info, const Ji
   return Out;
 }
 
-LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
-                      const LaunchPlanOptions &Opts) {
+static LaunchPlan planUnsettled(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
+                                const LaunchPlanOptions &Opts) {
   LaunchPlan Plan;
   Plan.Kernel = std::string(Kernel);
   const JitFunction *Fn = Info.jit(Plan.Kernel);
@@ -858,6 +865,14 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
     for (Problem &Pr : Sink.take())
       Plan.Problems.push_back(std::move(Pr));
   }
+  return Plan;
+}
+
+LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
+                      const LaunchPlanOptions &Opts) {
+  LaunchPlan Plan = planUnsettled(File, Info, Kernel, Opts);
+  if (Opts.Settle && !Plan.GuessedTypes.empty() && !Plan.Launches.empty() && Plan.Problems.empty())
+    settleGuessedTypes(File, Info, *Opts.Settle, Plan);
   return Plan;
 }
 

@@ -54,6 +54,10 @@ struct LaunchPlanOptions {
   /// which scans the file and runs its host code for this one kernel.
   const std::vector<launch::LaunchDirective> *Directives = nullptr;
   const std::map<std::string, HostLaunch> *HostLaunches = nullptr;
+  /// When set, the types the plan guesses are settled (GuessedTypes.h) by
+  /// lowering its first launch under these options: set by the callers that
+  /// compile or run the plan, left unset by the prover, which only reads it.
+  const AnalyzeOptions *Settle = nullptr;
 };
 
 /// One concrete launch and the specialization it lowers under.
@@ -85,6 +89,9 @@ struct LaunchPlan {
   /// stay (docs/launch-spec.md "Without a spec" has always assumed them), but
   /// a type error under the assumption is not the code's.
   bool AssumedDtypes = false;
+  /// The parameters whose type (a pointer's element type, a scalar's kind)
+  /// is a guess: GuessedTypes.h may change them.
+  std::set<std::string> GuessedTypes;
   /// Problems of the spec (TS122, at the spec's own range; see Origin) and
   /// values the launch cannot do without, at the kernel's name.
   std::vector<Problem> Problems;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace tessel::sema {
@@ -106,6 +107,9 @@ struct Uses {
   /// Names whose tensor-descriptor methods are called (`desc.load([m, k])`),
   /// or handed to tl.load_tensor_descriptor and its kin.
   std::set<std::string> DescriptorNames;
+  /// Calls of the module's @jit helpers: their parameters' kinds are those
+  /// of the arguments passed to them.
+  std::vector<const CallExpr *> HelperCalls;
 };
 
 static bool isDescriptorMethod(std::string_view Name) {
@@ -139,7 +143,14 @@ static Uses collectUses(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
       else if (IsIntLiteral(Cmp->Lhs))
         U.IntExprs.push_back(Cmp->Comparators[0]);
     }
+    // `X.dtype.element_ty`: only a pointer's dtype has an element type.
+    if (const auto *A = dyn_cast<AttributeExpr>(E); A && A->Attr == "element_ty")
+      if (const auto *D = dyn_cast<AttributeExpr>(A->Value); D && D->Attr == "dtype" && isa<NameExpr>(D->Value))
+        U.Bases.push_back(D->Value);
     const auto *C = dyn_cast<CallExpr>(E);
+    if (const auto *N = C ? dyn_cast<NameExpr>(C->Func) : nullptr)
+      if (const JitFunction *J = Info.jit(N->Id); J && J->Def)
+        U.HelperCalls.push_back(C);
     if (const auto *A = C ? dyn_cast<AttributeExpr>(C->Func) : nullptr; A && isDescriptorMethod(A->Attr))
       if (const auto *N = dyn_cast<NameExpr>(A->Value); N && N->Id != "tl" && N->Id != "triton")
         U.DescriptorNames.insert(N->Id);
@@ -164,6 +175,61 @@ static Uses collectUses(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
   };
   W.walk(Fn.Body);
   return U;
+}
+
+static std::set<std::string> pointersIn(const FunctionDefStmt &Fn, const Uses &U);
+static std::set<std::string> intsIn(const FunctionDefStmt &Fn, const Uses &U, const std::set<std::string> &Pointers);
+
+/// The kinds of a helper's parameters, found once per helper and inference.
+using HelperKinds = std::map<const FunctionDefStmt *, std::optional<ParamKinds>>;
+
+static Uses usesOf(const FunctionDefStmt &Fn, const ModuleInfo &Info, HelperKinds &Memo, int Depth);
+
+/// Adds to U what the helpers it calls do with the arguments passed to
+/// them: an argument bound to a pointer parameter is a pointer base, one
+/// bound to an integer parameter is an integer.
+static void addHelperUses(Uses &U, const ModuleInfo &Info, HelperKinds &Memo, int Depth) {
+  for (const CallExpr *C : U.HelperCalls) {
+    const JitFunction *J = Info.jit(cast<NameExpr>(C->Func)->Id);
+    const FunctionDefStmt &H = *J->Def;
+    auto [It, New] = Memo.try_emplace(&H);
+    if (New && Depth < 4) {
+      Uses HU = usesOf(H, Info, Memo, Depth + 1);
+      ParamKinds K;
+      K.Pointers = pointersIn(H, HU);
+      K.Ints = intsIn(H, HU, K.Pointers);
+      It->second = std::move(K); // a map's iterators outlive insertions
+    }
+    const std::optional<ParamKinds> &K = It->second;
+    if (!K) // a recursive call: still being inferred
+      continue;
+    auto Bind = [&](const std::string &Param, const Expr *Arg) {
+      if (K->Pointers.count(Param))
+        U.Bases.push_back(Arg);
+      else if (K->Ints.count(Param))
+        U.IntExprs.push_back(Arg);
+    };
+    for (size_t I = 0; I < C->Args.size() && I < H.Params.size(); ++I) {
+      if (isa<StarredExpr>(C->Args[I]))
+        break;
+      Bind(H.Params[I].Name, C->Args[I]);
+    }
+    for (const Keyword &KW : C->Keywords)
+      if (!KW.Name.empty())
+        Bind(KW.Name, KW.Value);
+  }
+}
+
+static Uses usesOf(const FunctionDefStmt &Fn, const ModuleInfo &Info, HelperKinds &Memo, int Depth) {
+  Uses U = collectUses(Fn, Info);
+  addHelperUses(U, Info, Memo, Depth);
+  return U;
+}
+
+static Uses usesOf(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
+  HelperKinds Memo;
+  Memo.emplace(&Fn, std::nullopt); // a helper calling back into Fn adds nothing
+  return usesOf(Fn, Info, Memo, 0);
 }
 
 static std::set<std::string> pointersIn(const FunctionDefStmt &Fn, const Uses &U) {
@@ -232,16 +298,16 @@ static std::set<std::string> intsIn(const FunctionDefStmt &Fn, const Uses &U, co
 }
 
 std::set<std::string> inferPointerParams(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
-  return pointersIn(Fn, collectUses(Fn, Info));
+  return pointersIn(Fn, usesOf(Fn, Info));
 }
 
 std::set<std::string> inferIntParams(const FunctionDefStmt &Fn, const ModuleInfo &Info,
                                      const std::set<std::string> &Pointers) {
-  return intsIn(Fn, collectUses(Fn, Info), Pointers);
+  return intsIn(Fn, usesOf(Fn, Info), Pointers);
 }
 
 ParamKinds inferParamKinds(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
-  Uses U = collectUses(Fn, Info);
+  Uses U = usesOf(Fn, Info);
   ParamKinds K;
   K.Pointers = pointersIn(Fn, U);
   K.Ints = intsIn(Fn, U, K.Pointers);

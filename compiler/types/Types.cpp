@@ -69,6 +69,36 @@ bool isFloat(ScalarKind K) { return K >= ScalarKind::FP8E4NV && K <= ScalarKind:
 bool isInt(ScalarKind K) { return K >= ScalarKind::I1 && K <= ScalarKind::U64; }
 bool isUnsigned(ScalarKind K) { return K >= ScalarKind::U8 && K <= ScalarKind::U64; }
 
+std::optional<bool> dtypePredicate(ScalarKind K, std::string_view What) {
+  static const std::pair<std::string_view, ScalarKind> Exact[] = {
+      {"is_fp8e4nv", ScalarKind::FP8E4NV}, {"is_fp8e4b8", ScalarKind::FP8E4B8},   {"is_fp8e4b15", ScalarKind::FP8E4B15},
+      {"is_fp8e5", ScalarKind::FP8E5},     {"is_fp8e5b16", ScalarKind::FP8E5B16}, {"is_fp16", ScalarKind::FP16},
+      {"is_bf16", ScalarKind::BF16},       {"is_fp32", ScalarKind::FP32},         {"is_fp64", ScalarKind::FP64},
+      {"is_int1", ScalarKind::I1},         {"is_bool", ScalarKind::I1},           {"is_int8", ScalarKind::I8},
+      {"is_int16", ScalarKind::I16},       {"is_int32", ScalarKind::I32},         {"is_int64", ScalarKind::I64},
+      {"is_uint8", ScalarKind::U8},        {"is_uint16", ScalarKind::U16},        {"is_uint32", ScalarKind::U32},
+      {"is_uint64", ScalarKind::U64}};
+  for (const auto &[Name, Kind] : Exact)
+    if (What == Name)
+      return K == Kind;
+  bool Unsigned = K == ScalarKind::I1 || isUnsigned(K);
+  if (What == "is_fp8")
+    return isFP8(K);
+  if (What == "is_floating")
+    return isFloat(K);
+  if (What == "is_standard_floating")
+    return K == ScalarKind::FP16 || K == ScalarKind::BF16 || K == ScalarKind::FP32 || K == ScalarKind::FP64;
+  if (What == "is_int_signed")
+    return isInt(K) && !Unsigned;
+  if (What == "is_int_unsigned")
+    return Unsigned;
+  if (What == "is_int")
+    return isInt(K);
+  if (What == "is_block" || What == "is_ptr")
+    return false;
+  return std::nullopt;
+}
+
 std::string ElemType::str() const {
   std::string S(shortName(Scalar));
   for (int I = 0; I < PointerDepth; ++I)

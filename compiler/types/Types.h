@@ -52,6 +52,10 @@ bool isFP8(ScalarKind K);
 bool isInt(ScalarKind K); ///< includes I1 and unsigned
 bool isUnsigned(ScalarKind K);
 int bitWidth(ScalarKind K);
+/// Triton's `dtype.is_<what>()` (is_fp16, is_int_signed, is_floating...) for
+/// K; nullopt when What names no such predicate. Triton counts int1 among
+/// the unsigned integers.
+std::optional<bool> dtypePredicate(ScalarKind K, std::string_view What);
 
 /// Element type: a scalar, or a pointer to one (pointers to pointers are
 /// representable through PointeeDepth but rare).

@@ -19,6 +19,8 @@ TileIRView tileIRView(const AnalyzedFile &F, const std::string &Kernel, std::opt
   const ModuleInfo &Info = F.Report.Analysis->Info;
   sema::LaunchPlanOptions Opts;
   Opts.Config = Config;
+  const sema::AnalyzeOptions Lowering; // as the view lowers, below
+  Opts.Settle = &Lowering;
   sema::LaunchPlan Plan = sema::planLaunch(*F.Parsed, Info, Kernel, Opts);
   auto Why = [&](const std::vector<Problem> &Ps) {
     std::string S;

@@ -282,4 +282,68 @@ def b(x_ptr, n):
   EXPECT_EQ(P.Plan.Launches[0].Launch.value("n")->Int, 8);
 }
 
+// idx's values reach the pointer through `+=`, which the evidence rules do
+// not read: the guess fp32 does not type-check (`pointer<fp32> += fp32`),
+// and lowering under the guesses settles idx as an integer.
+const char GatherKernel[] = R"(
+@triton.jit
+def gather(src, idx, out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    p = src + offs * 0
+    p += tl.load(idx + offs)
+    tl.store(out + offs, tl.load(p))
+)";
+
+const std::string &guessedDtype(const LaunchPlan &P, const std::string &Name) {
+  for (const launch::ConcreteTensor &T : P.Launches.front().Launch.Tensors)
+    if (T.Name == Name)
+      return T.DType;
+  static const std::string None;
+  return None;
+}
+
+TEST(LaunchPlan, AGuessedPointerTypeThatDoesNotTypeCheckIsSettledByLowering) {
+  AnalyzeOptions Lowering;
+  LaunchPlanOptions Opts;
+  Opts.Settle = &Lowering;
+  Planned P = plan(GatherKernel, "gather", Opts);
+  ASSERT_TRUE(P.Plan.Problems.empty()) << P.Plan.Problems[0].Message;
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  EXPECT_TRUE(P.Plan.GuessedTypes.count("idx"));
+  EXPECT_EQ(guessedDtype(P.Plan, "idx"), "i32");
+  EXPECT_EQ(P.Plan.Launches[0].Request.ArgTypes.at("idx").str(), "pointer<int32>");
+  EXPECT_EQ(guessedDtype(P.Plan, "src"), "fp32"); // a guess that type-checks stays
+  EXPECT_TRUE(assumed(P.Plan, "idx=i32[1024] assumed: the kernel type-checks with i32 here and not with fp32 (no "
+                              "launch spec)"))
+      << assumptions(P.Plan);
+  EXPECT_TRUE(lowerKernel(*P.File, P.Info, P.Plan.Launches[0].Request, Lowering).Function);
+}
+
+TEST(LaunchPlan, GuessedTypesStayWithoutSettling) {
+  // The prover plans without lowering: the evidence's guess stands.
+  Planned P = plan(GatherKernel, "gather");
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  EXPECT_EQ(guessedDtype(P.Plan, "idx"), "fp32");
+}
+
+TEST(LaunchPlan, PointersPassedToHelpersArePointers) {
+  // L reaches a load only inside the helper; `Q.dtype.element_ty` says Q is a pointer.
+  Planned P = plan(R"(
+@triton.jit
+def row_max(L, off, BLOCK: tl.constexpr):
+    return tl.max(tl.load(L + off + tl.arange(0, BLOCK)), axis=0)
+
+@triton.jit
+def k(Q, L, out, n, BLOCK: tl.constexpr):
+    m = row_max(L, tl.program_id(0) * n, BLOCK)
+    tl.store(out, m.to(Q.dtype.element_ty))
+)",
+                   "k");
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  const LoweringRequest &R = P.Plan.Launches[0].Request;
+  EXPECT_TRUE(R.ArgTypes.at("L").isPointer());
+  EXPECT_TRUE(R.ArgTypes.at("Q").isPointer());
+  EXPECT_FALSE(R.ArgTypes.at("n").isPointer());
+}
+
 } // namespace

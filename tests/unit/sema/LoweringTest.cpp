@@ -32,6 +32,38 @@ std::string lowered(const std::string &Body, const LoweringRequest &R) {
   return L->Result.Function ? L->text() : std::string();
 }
 
+// FlagGems' scans pick their accumulator with a `@tl.constexpr` function and
+// branch on `tl.constexpr(x.dtype.is_int())`: Triton runs both as Python at
+// compile time, on the dtypes of the specialization.
+const char ConstexprFunctionKernel[] = R"(
+@tl.constexpr
+def accum_type(d):
+    if d.is_fp16() or d.is_bf16():
+        return tl.float32
+    if d.is_int():
+        return tl.int64
+    return d
+
+@triton.jit
+def k(x_ptr, o_ptr):
+    offs = tl.arange(0, 16)
+    acc_t: tl.constexpr = accum_type(x_ptr.dtype.element_ty)
+    x = tl.load(x_ptr + offs)
+    if tl.constexpr(x.dtype.is_int8()) and x.dtype.primitive_bitwidth == 8:
+        x = x * 3
+    tl.store(o_ptr + offs, tl.cumsum(x.to(acc_t), axis=0))
+)";
+
+TEST(Lowering, ConstexprFunctionsAndDtypePredicatesRunAtCompileTime) {
+  std::string Int =
+      lowered(ConstexprFunctionKernel, request({{"x_ptr", ptrTo(ScalarKind::I8)}, {"o_ptr", ptrTo(ScalarKind::I64)}}));
+  EXPECT_NE(Int.find("mul"), std::string::npos) << Int;
+  EXPECT_NE(Int.find("to [16] i64"), std::string::npos) << Int;
+  std::string Half = lowered(ConstexprFunctionKernel, request({{"x_ptr", F16P}, {"o_ptr", F32P}}));
+  EXPECT_EQ(Half.find("mul"), std::string::npos) << Half;
+  EXPECT_NE(Half.find("cast %3 : [16] fp16 to [16] fp32"), std::string::npos) << Half;
+}
+
 TEST(Lowering, PromotionCastsTheNarrowerOperand) {
   std::string T = lowered(R"(
 @triton.jit

@@ -1,0 +1,165 @@
+//===- GuessedTypes.cpp - settle the argument types a plan guessed -------===//
+/// \file
+/// The search of GuessedTypes.h. Only Triton's type rules decide: a lowering
+/// limit of tessel's ("not supported by tessel's lowering yet") is no type
+/// error, and no change of types is tried for it.
+//===----------------------------------------------------------------------===//
+#include "compiler/sema/GuessedTypes.h"
+
+#include "compiler/ir/TypeUtils.h"
+
+#include <array>
+#include <limits>
+
+namespace tessel::sema {
+
+namespace {
+
+/// How far the kernel gets under one set of types.
+struct Outcome {
+  bool Typed = false; ///< no error but tessel's own limits
+  uint32_t FirstError = std::numeric_limits<uint32_t>::max();
+  size_t Errors = 0;
+};
+
+Outcome lowerUnder(const ParsedFile &File, const ModuleInfo &Info, const AnalyzeOptions &Opts,
+                   const LoweringRequest &R) {
+  LoweredKernel L = lowerKernel(File, Info, R, Opts);
+  Outcome O;
+  for (const Problem &P : L.Problems)
+    if (P.Kind != ProblemKind::UnsupportedConstruct) {
+      ++O.Errors;
+      O.FirstError = std::min(O.FirstError, P.Range.Begin);
+    }
+  O.Typed = O.Errors == 0;
+  return O;
+}
+
+/// A gets further than B: it type-checks, or its first error comes later,
+/// or it has fewer.
+bool further(const Outcome &A, const Outcome &B) {
+  if (A.Typed != B.Typed)
+    return A.Typed;
+  if (A.FirstError != B.FirstError)
+    return A.FirstError > B.FirstError;
+  return A.Errors < B.Errors;
+}
+
+/// The types worth trying for a guessed pointer: the element types real
+/// kernels' tensors have, the common ones first (a tie keeps the earlier).
+constexpr std::array<ScalarKind, 6> PointeeCandidates = {ScalarKind::FP32, ScalarKind::FP16, ScalarKind::I32,
+                                                         ScalarKind::I64,  ScalarKind::BF16, ScalarKind::I8};
+constexpr std::array<ScalarKind, 2> ScalarCandidates = {ScalarKind::I32, ScalarKind::FP32};
+
+/// L with parameter Name of type K (a pointer's element type, or a scalar's
+/// kind), its request rebuilt as the plan built it.
+PlannedLaunch retyped(const JitFunction &Fn, const ModuleInfo &Info, const PlannedLaunch &L, const std::string &Name,
+                      ScalarKind K, int64_t Size) {
+  PlannedLaunch Out = L;
+  for (launch::ConcreteTensor &T : Out.Launch.Tensors)
+    if (T.Name == Name)
+      T.DType = std::string(ir::scalarName(K));
+  for (launch::ConcreteValue &V : Out.Launch.Values)
+    if (V.Name == Name && !V.IsStr) {
+      bool Float = isFloat(K);
+      if (Float && !V.IsFloat)
+        V.Float = V.IsBool ? 0.5 : double(V.Int);
+      else if (!Float && V.IsFloat)
+        V.Int = Size;
+      V.IsFloat = Float;
+      V.IsBool = false;
+    }
+  Out.Request = loweringRequestFor(Fn, Info, Out.Launch);
+  // What the plan added beyond the launch's values (constexprs it cannot
+  // spell as numbers) does not depend on the types.
+  for (const auto &[Key, V] : L.Request.Constexprs)
+    Out.Request.Constexprs.emplace(Key, V);
+  return Out;
+}
+
+std::string describeArg(const PlannedLaunch &L, const std::string &Name) {
+  for (const launch::ConcreteTensor &T : L.Launch.Tensors)
+    if (T.Name == Name) {
+      std::string Dims;
+      for (size_t I = 0; I < T.Shape.size(); ++I)
+        Dims += (I ? ", " : "") + std::to_string(T.Shape[I]);
+      return Name + "=" + T.DType + "[" + Dims + "]";
+    }
+  if (const launch::ConcreteValue *V = L.Launch.value(Name))
+    return Name + "=" + (V->IsFloat ? PyValue::floating(V->Float).repr() : std::to_string(V->Int));
+  return Name;
+}
+
+} // namespace
+
+void settleGuessedTypes(const ParsedFile &File, const ModuleInfo &Info, const AnalyzeOptions &Opts, LaunchPlan &Plan) {
+  const JitFunction *Fn = Info.jit(Plan.Kernel);
+  if (!Fn || !Fn->Def)
+    return;
+  AnalyzeOptions AO = Opts;
+  AO.RecordValueFacts = false;
+  PlannedLaunch Best = Plan.Launches.front();
+  Outcome Reached = lowerUnder(File, Info, AO, Best.Request);
+  if (Reached.Typed)
+    return;
+  constexpr int64_t Size = 1024; // a scalar that becomes an integer: the plan's default size
+  std::map<std::string, std::pair<ScalarKind, ScalarKind>> Changed; // name -> (guessed, settled)
+  int Budget = 64;
+  for (bool Improved = true; Improved && !Reached.Typed && Budget > 0;) {
+    Improved = false;
+    for (const std::string &Name : Plan.GuessedTypes) {
+      auto Ty = Best.Request.ArgTypes.find(Name);
+      if (Ty == Best.Request.ArgTypes.end())
+        continue;
+      ScalarKind Now = Ty->second.Scalar;
+      bool Pointer = Ty->second.isPointer();
+      std::optional<std::pair<PlannedLaunch, Outcome>> Pick;
+      auto Try = [&](ScalarKind K) {
+        if (K == Now || Budget-- <= 0)
+          return;
+        PlannedLaunch Trial = retyped(*Fn, Info, Best, Name, K, Size);
+        Outcome O = lowerUnder(File, Info, AO, Trial.Request);
+        if (further(O, Pick ? Pick->second : Reached))
+          Pick.emplace(std::move(Trial), O);
+      };
+      if (Pointer)
+        for (ScalarKind K : PointeeCandidates)
+          Try(K);
+      else
+        for (ScalarKind K : ScalarCandidates)
+          Try(K);
+      if (!Pick)
+        continue;
+      ScalarKind To = Pick->first.Request.ArgTypes.at(Name).Scalar;
+      auto [It, New] = Changed.try_emplace(Name, Now, To);
+      if (!New)
+        It->second.second = To;
+      Best = std::move(Pick->first);
+      Reached = Pick->second;
+      Improved = true;
+      if (Reached.Typed)
+        break;
+    }
+  }
+  // A search that ends with a type error changes nothing: the kernel's
+  // failure is then reported under the types the evidence chose.
+  if (!Reached.Typed)
+    return;
+  for (const auto &[Name, Types] : Changed) {
+    if (Types.first == Types.second)
+      continue;
+    for (PlannedLaunch &L : Plan.Launches)
+      L = retyped(*Fn, Info, L, Name, Types.second, Size);
+    std::string Text = describeArg(Plan.Launches.front(), Name) + " assumed: the kernel type-checks with " +
+                       std::string(ir::scalarName(Types.second)) + " here and not with " +
+                       std::string(ir::scalarName(Types.first));
+    for (std::string &A : Plan.Assumptions)
+      if (A.compare(0, Name.size() + 1, Name + "=") == 0) {
+        const std::string Suffix = " (no launch spec)";
+        bool Derived = A.size() >= Suffix.size() && A.compare(A.size() - Suffix.size(), Suffix.size(), Suffix) == 0;
+        A = Text + (Derived ? Suffix : "");
+      }
+  }
+}
+
+} // namespace tessel::sema
