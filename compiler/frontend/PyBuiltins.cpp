@@ -435,6 +435,11 @@ PyValue callLibrary(const std::string &Path, const PyList &Args, const PyDict &K
                       pyBinaryOp(BinOpKind::Sub, pyBinaryOp(BinOpKind::Add, Args[0], Args[1]), PyValue::integer(1)),
                       Args[1]);
   }
+  // A library reads its switches from the environment (`FLA_USE_FAST_OPS`,
+  // `TRITON_INTERPRET`); tessel checks the code a user's shell runs with
+  // none of them set: the default.
+  if (isPath(Path, {"os.environ.get", "os.getenv"}) && !Args.empty() && Args[0].isStr())
+    return Args.size() >= 2 ? Args[1] : PyValue::none();
   if (isPath(Path, {"triton.next_power_of_2"})) {
     std::optional<int64_t> N = Args.size() == 1 ? intOf(Args[0]) : std::nullopt;
     if (!N || *N > (int64_t(1) << 62))

@@ -16,7 +16,9 @@
 #include "compiler/sema/MaskFacts.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <utility>
 
@@ -1014,6 +1016,16 @@ Value KernelChecker::callPythonBuiltin(const std::string &Name, const CallExpr *
         return Value::constant(PyValue::floating(Neg ? -HUGE_VAL : HUGE_VAL));
       if (S == "nan")
         return Value::constant(PyValue::floating(std::nan("")));
+      // float("-1e8"): a decimal literal, as Python reads it.
+      std::string Text = V.asStr();
+      Text.erase(std::remove_if(Text.begin(), Text.end(), [](unsigned char Ch) { return Ch == '_'; }), Text.end());
+      char *End = nullptr;
+      double D = std::strtod(Text.c_str(), &End);
+      while (End && *End && std::isspace(static_cast<unsigned char>(*End)))
+        ++End;
+      if (!Text.empty() && End && *End == '\0' && !std::isspace(static_cast<unsigned char>(Text[0])) &&
+          Text.find_first_of("xXpP") == std::string::npos)
+        return Value::constant(PyValue::floating(D));
     }
     if (Name == "bool")
       if (auto T = V.truthy())

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""bench/corpus/triton_figures.py - tessel's figures for real kernels against triton 3.6's, same specialization.
+
+    python3 bench/corpus/triton_figures.py PACK_DIR --tessel T [--arch sm_90a] [--out FILE.tsv]
+
+PACK_DIR is runs.py --pack's folder (KERNELS.tsv and each library's files). On a machine with a GPU,
+triton 3.6 and torch: for every kernel, `tessel compile FILE --kernel K --emit report` with no spec gives
+tessel's registers and shared memory and, in its `//` lines, every value the derived launch assumed
+(constexprs, tensor dtypes and shapes, scalars, num_warps/num_stages). The kernel's file is then reduced
+to what triton needs to compile it alone (imports of triton and math, module-level constants, the @jit
+and @tl.constexpr functions, without autotune/heuristics/library decorators) and the kernel is warmed up
+with triton under those same values (`JITFunction.warmup`, grid (1,)): its `n_regs`, `n_spills` and
+`metadata.shared` are Triton's figures for the same specialization. A kernel whose file needs other
+modules of its library (imported helpers) cannot be compiled alone and is listed as such.
+"""
+import argparse
+import ast
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+KEEP_IMPORTS = ("triton", "math")
+
+
+def reduced_source(path):
+    tree = ast.parse(open(path).read())
+    body = []
+    for node in tree.body:
+        if isinstance(node, ast.Import) and all(a.name.split(".")[0] in KEEP_IMPORTS for a in node.names):
+            body.append(node)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] in KEEP_IMPORTS:
+            body.append(node)
+        elif isinstance(node, ast.FunctionDef):
+            decos = [ast.unparse(d) for d in node.decorator_list]
+            jit = [d for d, s in zip(node.decorator_list, decos) if re.search(r"(^|\.)jit\b", s)]
+            cexpr = [d for d, s in zip(node.decorator_list, decos) if s.endswith("constexpr")
+                     or s.endswith("constexpr_function")]
+            if jit or cexpr:
+                node.decorator_list = jit[-1:] or cexpr[-1:]
+                body.append(node)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            body.append(node)
+    out = []
+    for node in body:
+        src = ast.unparse(node)
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            # A constant that needs the library fails alone; the kernels that read it then fail too.
+            src = "try:\n" + "\n".join("    " + l for l in src.splitlines()) + "\nexcept Exception:\n    pass"
+        out.append(src)
+    return "import triton\nimport triton.language as tl\n" + "\n\n".join(out) + "\n"
+
+
+def tessel_report(tessel, root, rel, kernel, arch):
+    p = subprocess.run([tessel, "compile", rel, "--kernel", kernel, "--emit", "report", "--arch", arch], cwd=root,
+                       capture_output=True, text=True, timeout=600)
+    text = p.stdout + p.stderr
+    assumed = [l[3:] for l in text.splitlines() if l.startswith("// ")]
+    regs = re.search(r"registers\s+(\d+)", text)
+    smem = re.search(r"shared memory\s+(\d+)", text)
+    spills = re.search(r"spills\s+(\d+) bytes stored", text)
+    if not regs:
+        return None, assumed, text.strip().splitlines()[-1:] or ["no report"]
+    return {"regs": int(regs.group(1)), "smem": int(smem.group(1)) if smem else 0,
+            "spills": int(spills.group(1)) if spills else 0}, assumed, None
+
+
+def parse_value(text, tl):
+    t = text.strip()
+    if re.fullmatch(r"-?\d+", t):
+        return int(t)
+    if re.fullmatch(r"-?[\d.]+(e-?\d+)?|-?inf|nan", t):
+        return float(t)
+    if t in ("True", "False", "None"):
+        return {"True": True, "False": False, "None": None}[t]
+    if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
+        return t[1:-1]
+    m = re.fullmatch(r"(?:triton\.language|tl)\.(\w+)", t)
+    if m:
+        return getattr(tl, m.group(1))
+    raise ValueError(t)
+
+
+TORCH_DTYPES = {"fp32": "float32", "fp16": "float16", "bf16": "bfloat16", "fp64": "float64", "i8": "int8",
+                "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8", "i1": "bool", "int8": "int8",
+                "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8", "float32": "float32",
+                "float16": "float16", "bfloat16": "bfloat16", "fp8e4nv": "float8_e4m3fn", "fp8e5": "float8_e5m2"}
+
+
+def triton_figures(fn, assumed, torch, tl):
+    values, options = {}, {"num_warps": 4, "num_stages": 3}
+    for line in assumed:
+        m = re.match(r"(\w+)=(\w+)\[([\d, ]*)\]", line)
+        if m and m.group(2) in TORCH_DTYPES:
+            shape = [int(x) for x in m.group(3).split(",") if x.strip()]
+            dtype = getattr(torch, TORCH_DTYPES[m.group(2)])
+            values[m.group(1)] = torch.zeros(shape, dtype=dtype, device="cuda")
+            continue
+        m = re.match(r"(\w+)=(\S+?)(?:\s|$)", line)
+        if not m or m.group(1) == "grid":
+            continue
+        try:
+            v = parse_value(m.group(2), tl)
+        except (ValueError, AttributeError):
+            continue
+        if m.group(1) in ("num_warps", "num_stages"):
+            options[m.group(1)] = v
+        values[m.group(1)] = v
+    params = fn.arg_names
+    args = {p: values[p] for p in params if p in values}
+    missing = [p for p in params if p not in args]
+    if missing:
+        return None, "no value for " + ", ".join(missing)
+    for k in ("num_warps", "num_stages"):
+        if k in args:  # a parameter shadowing the launch option: the option's value
+            options.pop(k, None)
+    compiled = fn.warmup(grid=(1,), **args, **options)
+    if hasattr(compiled, "_init_handles"):
+        compiled._init_handles()
+    return {"regs": compiled.n_regs, "smem": compiled.metadata.shared, "spills": compiled.n_spills}, None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("pack")
+    ap.add_argument("--tessel", required=True)
+    ap.add_argument("--arch", default="sm_90a")
+    ap.add_argument("--out", default=None)
+    a = ap.parse_args()
+    import torch
+    import triton
+    import triton.language as tl
+    rows = []
+    tmp = tempfile.mkdtemp()
+    for n, line in enumerate(open(os.path.join(a.pack, "KERNELS.tsv"))):
+        repo, rel, kernel = line.rstrip("\n").split("\t")[:3]
+        root = os.path.join(a.pack, repo.replace("/", "+"))
+        ours, assumed, why = tessel_report(os.path.abspath(a.tessel), root, rel, kernel, a.arch)
+        theirs, err = None, ""
+        try:
+            path = os.path.join(tmp, f"k{n}.py")
+            open(path, "w").write(reduced_source(os.path.join(root, rel)))
+            spec = importlib.util.spec_from_file_location(f"k{n}", path)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            theirs, err = triton_figures(getattr(mod, kernel), assumed, torch, tl)
+        except Exception as e:  # a kernel triton cannot compile alone: listed, not fatal
+            err = f"{type(e).__name__}: {str(e).strip().splitlines()[-1] if str(e).strip() else ''}"[:140]
+        rows.append((repo, rel, kernel, ours, theirs, ((why or [""])[0] if not ours else err) or ""))
+    lines = ["| library | kernel | tessel regs | triton regs | tessel smem | triton smem | note |",
+             "|:---|:---|---:|---:|---:|---:|:---|"]
+    tsv = []
+    for repo, rel, kernel, ours, theirs, note in rows:
+        o = ours or {}
+        t = theirs or {}
+        lines.append(f"| {repo} | {kernel} | {o.get('regs', '-')} | {t.get('regs', '-')} | {o.get('smem', '-')} | "
+                     f"{t.get('smem', '-')} | {note[:80]} |")
+        tsv.append("\t".join(str(x) for x in (repo, rel, kernel, o.get("regs", ""), t.get("regs", ""),
+                                                 o.get("smem", ""), t.get("smem", ""), note)))
+    both = [(o, t) for _, _, _, o, t, _ in rows if o and t]
+    same_smem = sum(1 for o, t in both if o["smem"] == t["smem"])
+    within = sum(1 for o, t in both if abs(o["regs"] - t["regs"]) <= max(8, 0.1 * t["regs"]))
+    lines.append("")
+    lines.append(f"compared {len(both)} of {len(rows)} kernels: shared memory equal in {same_smem}, registers within "
+                 f"10 % (or 8) in {within}")
+    print("\n".join(lines))
+    if a.out:
+        open(a.out, "w").write("\n".join(tsv) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
