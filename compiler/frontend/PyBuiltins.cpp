@@ -8,6 +8,7 @@
 #include "compiler/frontend/PyBuiltins.h"
 
 #include "compiler/frontend/PyOps.h"
+#include "compiler/frontend/TorchModel.h"
 #include "compiler/types/Types.h"
 
 #include <algorithm>
@@ -403,6 +404,65 @@ static PyValue builtin(const std::string &F, const PyList &Args, const PyDict &K
   return PyValue();
 }
 
+/// `torch.finfo.<dtype>.<attr>` / `torch.iinfo.<dtype>.<attr>` (what
+/// callLibrary makes of `torch.finfo(torch.float16)`): PyTorch's limits.
+static std::optional<PyValue> numericLimit(std::string_view Path) {
+  struct Float {
+    const char *Name;
+    double Max, Eps, Tiny;
+    int Bits;
+  };
+  static const Float Floats[] = {{"fp16", 65504.0, 0.0009765625, 6.103515625e-05, 16},
+                                 {"bf16", 3.3895313892515355e38, 0.0078125, 1.1754943508222875e-38, 16},
+                                 {"fp32", 3.4028234663852886e38, 1.1920928955078125e-07, 1.1754943508222875e-38, 32},
+                                 {"fp64", 1.7976931348623157e308, 2.220446049250313e-16, 2.2250738585072014e-308, 64}};
+  struct Int {
+    const char *Name;
+    int64_t Min, Max;
+    int Bits;
+  };
+  static const Int Ints[] = {{"i8", -128, 127, 8},
+                             {"i16", -32768, 32767, 16},
+                             {"i32", INT32_MIN, INT32_MAX, 32},
+                             {"i64", INT64_MIN, INT64_MAX, 64},
+                             {"u8", 0, 255, 8},
+                             {"i1", 0, 1, 8}};
+  auto Split = [&](std::string_view Prefix) -> std::optional<std::pair<std::string_view, std::string_view>> {
+    if (Path.substr(0, Prefix.size()) != Prefix)
+      return std::nullopt;
+    std::string_view Rest = Path.substr(Prefix.size());
+    size_t Dot = Rest.find('.');
+    if (Dot == std::string_view::npos)
+      return std::nullopt;
+    return std::pair{Rest.substr(0, Dot), Rest.substr(Dot + 1)};
+  };
+  if (auto P = Split("torch.finfo."))
+    for (const Float &F : Floats)
+      if (P->first == F.Name) {
+        if (P->second == "max")
+          return PyValue::floating(F.Max);
+        if (P->second == "min")
+          return PyValue::floating(-F.Max);
+        if (P->second == "eps")
+          return PyValue::floating(F.Eps);
+        if (P->second == "tiny" || P->second == "smallest_normal")
+          return PyValue::floating(F.Tiny);
+        if (P->second == "bits")
+          return PyValue::integer(F.Bits);
+      }
+  if (auto P = Split("torch.iinfo."))
+    for (const Int &I : Ints)
+      if (P->first == I.Name) {
+        if (P->second == "max")
+          return PyValue::integer(I.Max);
+        if (P->second == "min")
+          return PyValue::integer(I.Min);
+        if (P->second == "bits")
+          return PyValue::integer(I.Bits);
+      }
+  return std::nullopt;
+}
+
 /// The dtype a `triton.language.<dtype>.<member>` path is a member of, and
 /// the member's name.
 static std::optional<std::pair<ScalarKind, std::string_view>> dtypeMember(std::string_view Path) {
@@ -435,6 +495,10 @@ PyValue callLibrary(const std::string &Path, const PyList &Args, const PyDict &K
                       pyBinaryOp(BinOpKind::Sub, pyBinaryOp(BinOpKind::Add, Args[0], Args[1]), PyValue::integer(1)),
                       Args[1]);
   }
+  // `torch.finfo(torch.float16).max`: a value whose attributes libraryConstant knows.
+  if (isPath(Path, {"torch.finfo", "torch.iinfo"}) && Args.size() == 1)
+    if (std::string D = torchmodel::tritonDType(Args[0]); !D.empty())
+      return PyValue::qualified(Path + "." + D);
   // A library reads its switches from the environment (`FLA_USE_FAST_OPS`,
   // `TRITON_INTERPRET`); tessel checks the code a user's shell runs with
   // none of them set: the default.
@@ -474,6 +538,8 @@ std::optional<PyValue> libraryConstant(std::string_view Path) {
     return PyValue::floating(INFINITY);
   if (Path == "math.nan")
     return PyValue::floating(NAN);
+  if (std::optional<PyValue> L = numericLimit(Path))
+    return L;
   if (auto M = dtypeMember(Path)) {
     if (M->second == "primitive_bitwidth" || (M->second == "int_bitwidth" && isInt(M->first)))
       return PyValue::integer(bitWidth(M->first));

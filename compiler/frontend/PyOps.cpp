@@ -1,6 +1,8 @@
 //===- PyOps.cpp - Python operator semantics on PyValues ------------------===//
 #include "compiler/frontend/PyOps.h"
 
+#include "compiler/types/Types.h"
+
 #include <cmath>
 #include <limits>
 
@@ -256,7 +258,20 @@ PyValue pyCompare(ast::CmpOpKind Op, const PyValue &L, const PyValue &R) {
   }
   case CmpOpKind::Is:
   case CmpOpKind::IsNot: {
-    // Identity is decidable for None and bools, the cases kernels use.
+    // Identity is decidable for None and bools, the cases kernels use, and
+    // for triton.language's dtypes, which are module singletons (`dtype is
+    // tl.float32`: a specialization's types are those objects).
+    if (L.kind() == PyValue::Kind::Qualified && R.kind() == PyValue::Kind::Qualified) {
+      constexpr std::string_view Lang = "triton.language.";
+      auto Dtype = [&](const PyValue &V) -> std::optional<ScalarKind> {
+        std::string_view P = V.qualifiedPath();
+        return P.substr(0, Lang.size()) == Lang ? scalarKindFromLanguageName(P.substr(Lang.size())) : std::nullopt;
+      };
+      std::optional<ScalarKind> A = Dtype(L), B = Dtype(R);
+      if (!A || !B)
+        return PyValue();
+      return PyValue::boolean((*A == *B) == (Op == CmpOpKind::Is));
+    }
     if (!(L.isNone() || R.isNone() || (L.isBool() && R.isBool())))
       return PyValue();
     bool Same = L.kind() == R.kind() && (!L.isBool() || L.asBool() == R.asBool());

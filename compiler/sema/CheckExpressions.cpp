@@ -279,7 +279,8 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
       // `core.CONSTEXPR_0`, `standard._log2`...): tessel does not list them
       // all, so a name it does not know there is Unknown, not an error.
       if (!Member && isImplementationModule(Path))
-        return Value::constant(PyValue());
+        return Value::constant(
+            E->Attr == "_log2" || E->Attr == "get_int_dtype" ? PyValue::qualified(Path + "." + E->Attr) : PyValue());
       if (!Member) {
         error(ProblemKind::NoAttribute, E->Range, "module '" + Path + "' has no attribute '" + E->Attr + "'");
         return Value::poison();
@@ -877,6 +878,31 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
   const std::string Lang = "triton.language.";
   if (Path.rfind(Lang, 0) == 0) {
     std::string Name = Path.substr(Lang.size());
+    // standard._log2(n) (bitonic sorts call it on a constexpr): a @jit
+    // function of triton.language that floors log2 at compile time.
+    if (Name.size() >= 6 && Name.compare(Name.size() - 6, 6, "._log2") == 0 && Args.size() == 1 && Kw.empty() &&
+        Args[0].V.isKnownConstexpr() && Args[0].V.Const.isInt()) {
+      int64_t N = Args[0].V.Const.asInt(), Log = 0;
+      while (N > 1) {
+        N >>= 1;
+        ++Log;
+      }
+      return Value::constant(PyValue::integer(Log));
+    }
+    // core.get_int_dtype(bitwidth, signed): int<N> or uint<N>, at compile time.
+    if (Name.size() >= 14 && Name.compare(Name.size() - 14, 14, ".get_int_dtype") == 0) {
+      std::optional<PyValue> Bits, Signed;
+      for (size_t I = 0; I < Args.size() && I < 2; ++I)
+        (I == 0 ? Bits : Signed) = Args[I].V.isKnownConstexpr() ? Args[I].V.Const : PyValue();
+      for (const auto &[K, A] : Kw)
+        (K == "bitwidth" ? Bits : Signed) = A.V.isKnownConstexpr() ? A.V.Const : PyValue();
+      if (Bits && Signed && Bits->isInt() && Signed->truthy()) {
+        std::string Ty = (*Signed->truthy() ? "int" : "uint") + std::to_string(Bits->asInt());
+        if (scalarKindFromLanguageName(Ty))
+          return Value::constant(PyValue::qualified("triton.language." + Ty));
+      }
+      return Value::constant(PyValue());
+    }
     if (size_t Dot = Name.find('.'); Dot != std::string::npos && Args.empty() && Kw.empty() &&
                                      scalarKindFromLanguageName(std::string_view(Name).substr(0, Dot)))
       return Value::constant(pybuiltins::callLibrary(Path, {}, {})); // a dtype's predicate
@@ -912,13 +938,11 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
   }
   if (Path == "triton.cdiv" || Path == "triton.next_power_of_2") {
     if (Args.size() >= 1 && std::all_of(Args.begin(), Args.end(), [](const Arg &A) { return A.V.isConstexpr(); })) {
-      if (Path == "triton.cdiv" && Args.size() == 2)
-        return Value::constant(
-            pyBinaryOp(BinOpKind::FloorDiv,
-                       pyBinaryOp(BinOpKind::Sub, pyBinaryOp(BinOpKind::Add, Args[0].V.Const, Args[1].V.Const),
-                                  PyValue::integer(1)),
-                       Args[1].V.Const));
-      return Value::constant(PyValue());
+      // Python at compile time (the library's own arithmetic; Unknown where an argument is).
+      PyList Consts;
+      for (const Arg &A : Args)
+        Consts.push_back(A.V.Const);
+      return Value::constant(pybuiltins::callLibrary(Path, Consts, {}));
     }
     return callLanguageBuiltin(*this, "cdiv", Call, std::move(Args), std::move(Kw));
   }

@@ -141,6 +141,23 @@ TEST(ConstEval, TritonHelpers) {
   EXPECT_EQ(evalLast("import math\n_ = math.ceil(2.1) + math.floor(-0.5)\n"), "2");
 }
 
+TEST(ConstEval, DtypesLimitsAndTheEnvironment) {
+  // triton.language's dtypes: predicates, bit widths, identity.
+  EXPECT_EQ(evalLast("import triton.language as tl\n_ = tl.float16.is_fp16()\n"), "True");
+  EXPECT_EQ(evalLast("import triton.language as tl\n_ = tl.uint8.is_int_signed()\n"), "False");
+  EXPECT_EQ(evalLast("import triton.language as tl\n_ = tl.int1.is_int_unsigned()\n"), "True");
+  EXPECT_EQ(evalLast("import triton.language as tl\n_ = tl.bfloat16.primitive_bitwidth\n"), "16");
+  EXPECT_EQ(evalLast("import triton.language as tl\n_ = tl.float32 is tl.float32\n"), "True");
+  EXPECT_EQ(evalLast("import triton.language as tl\n_ = tl.float16 is not tl.float32\n"), "True");
+  // PyTorch's numeric limits, which libraries turn into constexprs.
+  EXPECT_EQ(evalLast("import torch\n_ = torch.finfo(torch.float16).max\n"), "65504.0");
+  EXPECT_EQ(evalLast("import torch\n_ = torch.iinfo(torch.int32).min\n"), "-2147483648");
+  EXPECT_EQ(evalLast("import torch\n_ = torch.finfo(torch.float32).eps\n"), "1.1920928955078125e-07");
+  // A switch read from the environment takes its default.
+  EXPECT_EQ(evalLast("import os\n_ = os.environ.get('FAST_OPS', '0') == '1'\n"), "False");
+  EXPECT_EQ(evalLast("import os\n_ = os.getenv('HOME_DIR')\n"), "None");
+}
+
 TEST(ConstEval, LocalHelperFunctions) {
   const char *Src = "def configs(stages, *, warps=4):\n"
                     "    out = []\n"

@@ -54,6 +54,31 @@ def k(x_ptr, o_ptr):
     tl.store(o_ptr + offs, tl.cumsum(x.to(acc_t), axis=0))
 )";
 
+TEST(Lowering, CompileTimePythonInKernels) {
+  // next_power_of_2 of a constexpr, float() of a decimal string, `dtype is
+  // tl.float32`, standard._log2: all values at compile time, as in Triton.
+  std::string T = lowered(R"(
+@triton.jit
+def pick(dtype):
+    if dtype is tl.float32:
+        return -1.0
+    else:
+        return 0.0
+
+@triton.jit
+def k(x_ptr, o_ptr, n: tl.constexpr):
+    i = tl.arange(0, triton.next_power_of_2(n))
+    LOG: tl.constexpr = tl.standard._log2(n)
+    x = tl.load(x_ptr + i, mask=i < n, other=float("-1e8"))
+    tl.store(o_ptr + i, x + pick(x.dtype) + LOG, mask=i < n)
+)",
+                          request({{"x_ptr", F32P}, {"o_ptr", F32P}}, {{"n", PyValue::integer(100)}}));
+  EXPECT_NE(T.find("arange 0, 128 : [128] i32"), std::string::npos) << T;
+  EXPECT_NE(T.find("constant -100000000.0 : fp32"), std::string::npos) << T;
+  EXPECT_NE(T.find("constant -1.0 : fp32"), std::string::npos) << T;
+  EXPECT_NE(T.find("constant 6.0 : [128] fp32"), std::string::npos) << T;
+}
+
 TEST(Lowering, ConstexprFunctionsAndDtypePredicatesRunAtCompileTime) {
   std::string Int =
       lowered(ConstexprFunctionKernel, request({{"x_ptr", ptrTo(ScalarKind::I8)}, {"o_ptr", ptrTo(ScalarKind::I64)}}));
