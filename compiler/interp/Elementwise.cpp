@@ -238,6 +238,32 @@ void evalUnary(OpKind Kind, const Tile &X, Tile &Out) {
     return apply([](float A) { return std::cos(A); }, [](double A) { return std::cos(A); });
   case OpKind::Erf:
     return apply([](float A) { return std::erf(A); }, [](double A) { return std::erf(A); });
+  case OpKind::Tanh:
+    return apply([](float A) { return std::tanh(A); }, [](double A) { return std::tanh(A); });
+  case OpKind::Log1p:
+    return apply([](float A) { return std::log1p(A); }, [](double A) { return std::log1p(A); });
+  case OpKind::Expm1:
+    return apply([](float A) { return std::expm1(A); }, [](double A) { return std::expm1(A); });
+  case OpKind::Tan:
+    return apply([](float A) { return std::tan(A); }, [](double A) { return std::tan(A); });
+  case OpKind::Asin:
+    return apply([](float A) { return std::asin(A); }, [](double A) { return std::asin(A); });
+  case OpKind::Acos:
+    return apply([](float A) { return std::acos(A); }, [](double A) { return std::acos(A); });
+  case OpKind::Atan:
+    return apply([](float A) { return std::atan(A); }, [](double A) { return std::atan(A); });
+  case OpKind::Sinh:
+    return apply([](float A) { return std::sinh(A); }, [](double A) { return std::sinh(A); });
+  case OpKind::Cosh:
+    return apply([](float A) { return std::cosh(A); }, [](double A) { return std::cosh(A); });
+  case OpKind::Cbrt:
+    return apply([](float A) { return std::cbrt(A); }, [](double A) { return std::cbrt(A); });
+  case OpKind::Round:
+    return apply([](float A) { return std::round(A); }, [](double A) { return std::round(A); });
+  case OpKind::Rint:
+    return apply([](float A) { return std::nearbyint(A); }, [](double A) { return std::nearbyint(A); });
+  case OpKind::Trunc:
+    return apply([](float A) { return std::trunc(A); }, [](double A) { return std::trunc(A); });
   case OpKind::Floor:
     return map1(X.Floats, Out.Floats, [](double A) { return std::floor(A); });
   case OpKind::Ceil:

@@ -358,9 +358,15 @@ private:
     }
     case OpKind::Rand:
     case OpKind::Randn:
-    case OpKind::Randint:
-      evalRandom(O.kind(), get(Ops[0]), get(Ops[1]), cast<RandomOp>(&O)->nRounds(), slot(O.result()));
+    case OpKind::Randint: {
+      const auto *R = cast<RandomOp>(&O);
+      std::array<const Tile *, 3> Counters = {};
+      for (unsigned I = 1; I < 4; ++I)
+        if (const ir::Value *C = R->counter(I))
+          Counters[I - 1] = &get(C);
+      evalRandom(O.kind(), get(Ops[0]), get(Ops[1]), R->nRounds(), slot(O.result()), Counters, R->word());
       return true;
+    }
     case OpKind::DevicePrint:
       print(*cast<DevicePrintOp>(&O));
       return true;

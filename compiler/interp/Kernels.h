@@ -19,6 +19,7 @@
 #include "compiler/interp/Interpreter.h"
 #include "compiler/interp/Tile.h"
 
+#include <array>
 #include <functional>
 
 namespace tessel::interp {
@@ -77,7 +78,10 @@ void evalScan(const ir::ScanOp &O, const std::vector<const Tile *> &Ins, std::ve
 void evalDot(const ir::DotOp &O, const Tile &A, const Tile &B, const Tile &Acc, Tile &Out);
 
 // Random.cpp
-void evalRandom(ir::OpKind K, const Tile &Seed, const Tile &Offset, int NRounds, Tile &Out);
+/// Counters: the other three counter words of a randint (null: zeros);
+/// Word: which output word a randint gives.
+void evalRandom(ir::OpKind K, const Tile &Seed, const Tile &Offset, int NRounds, Tile &Out,
+                const std::array<const Tile *, 3> &Counters = {}, int Word = 0);
 
 } // namespace tessel::interp
 

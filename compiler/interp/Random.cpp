@@ -52,7 +52,8 @@ float uniform(uint32_t X) {
 
 } // namespace
 
-void evalRandom(ir::OpKind K, const Tile &Seed, const Tile &Offset, int NRounds, Tile &Out) {
+void evalRandom(ir::OpKind K, const Tile &Seed, const Tile &Offset, int NRounds, Tile &Out,
+                const std::array<const Tile *, 3> &Counters, int Word) {
   const bool Int = K == ir::OpKind::Randint;
   Out.reset({Int ? ScalarKind::U32 : ScalarKind::FP32, 0, false}, Offset.Shape);
   const uint64_t S = static_cast<uint64_t>(Seed.Ints[0]);
@@ -60,9 +61,12 @@ void evalRandom(ir::OpKind K, const Tile &Seed, const Tile &Offset, int NRounds,
   const size_t N = Offset.size();
   for (size_t I = 0; I < N; ++I) {
     uint32_t C[4] = {static_cast<uint32_t>(Offset.Ints[I]), 0, 0, 0};
+    for (int W = 0; W < 3; ++W)
+      if (Counters[W])
+        C[W + 1] = static_cast<uint32_t>(Counters[W]->Ints[I]);
     philox(C, K0, K1, NRounds);
     if (Int) {
-      Out.Ints[I] = C[0];
+      Out.Ints[I] = C[Word];
       continue;
     }
     if (K == ir::OpKind::Rand) {

@@ -331,6 +331,13 @@ Value *Builder::random(SourceRange Loc, OpKind K, Value *Seed, Value *Offset, in
   return O->result();
 }
 
+Value *Builder::philox(SourceRange Loc, Value *Seed, const std::array<Value *, 4> &C, int NRounds, int Word) {
+  Op *O = create(OpKind::Randint, Loc, {Seed, C[0], C[1], C[2], C[3]}, {tileType(ScalarKind::U32, C[0]->type().Shape)});
+  O->IntAttr = NRounds;
+  O->IntAttr2 = Word;
+  return O->result();
+}
+
 Op *Builder::devicePrint(SourceRange Loc, std::string Prefix, const std::vector<Value *> &Args, bool Hex) {
   Op *O = create(OpKind::DevicePrint, Loc, Args, {});
   O->StrAttr = std::move(Prefix);

@@ -21,6 +21,7 @@
 
 #include "compiler/ir/Ops.h"
 
+#include <array>
 #include <utility>
 #include <vector>
 
@@ -98,6 +99,9 @@ public:
   Value *dot(SourceRange Loc, Value *A, Value *B, Value *Acc, InputPrecision P = InputPrecision::TF32,
              int64_t MaxNumImpreciseAcc = 0, ScalarKind OutElem = ScalarKind::FP32);
   Value *random(SourceRange Loc, OpKind K, Value *Seed, Value *Offset, int NRounds = 10);
+  /// Word Word (0..3) of Philox4x32 on the counter (C[0], C[1], C[2], C[3]),
+  /// 32-bit integer tiles of one shape: a randint with counters.
+  Value *philox(SourceRange Loc, Value *Seed, const std::array<Value *, 4> &C, int NRounds, int Word);
 
   // Debugging and hints.
   Op *devicePrint(SourceRange Loc, std::string Prefix, const std::vector<Value *> &Args, bool Hex = false);

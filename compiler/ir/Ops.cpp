@@ -87,6 +87,32 @@ std::string_view opName(OpKind K) {
     return "cos";
   case OpKind::Erf:
     return "erf";
+  case OpKind::Tanh:
+    return "tanh";
+  case OpKind::Log1p:
+    return "log1p";
+  case OpKind::Expm1:
+    return "expm1";
+  case OpKind::Tan:
+    return "tan";
+  case OpKind::Asin:
+    return "asin";
+  case OpKind::Acos:
+    return "acos";
+  case OpKind::Atan:
+    return "atan";
+  case OpKind::Sinh:
+    return "sinh";
+  case OpKind::Cosh:
+    return "cosh";
+  case OpKind::Cbrt:
+    return "cbrt";
+  case OpKind::Round:
+    return "round";
+  case OpKind::Rint:
+    return "rint";
+  case OpKind::Trunc:
+    return "trunc";
   case OpKind::Abs:
     return "abs";
   case OpKind::Floor:

@@ -97,6 +97,19 @@ enum class OpKind {
   Sin,
   Cos,
   Erf,
+  Tanh,
+  Log1p,
+  Expm1,
+  Tan,
+  Asin,
+  Acos,
+  Atan,
+  Sinh,
+  Cosh,
+  Cbrt,
+  Round,
+  Rint,
+  Trunc,
   Abs,
   Floor,
   Ceil,
@@ -476,7 +489,10 @@ public:
   InputPrecision inputPrecision() const { return static_cast<InputPrecision>(intAttr()); }
   int64_t maxNumImpreciseAcc() const { return intAttr2(); }
 };
-/// rand / randn / randint(seed, offset): Philox4x32 with nRounds() rounds.
+/// rand / randn / randint(seed, offset): Philox4x32 with nRounds() rounds on
+/// the counter (offset, 0, 0, 0). A randint may carry the other three
+/// counter words (tl.philox(seed, c0, c1, c2, c3), randint4x) and give any
+/// of the four output words (word()).
 class RandomOp : public Op {
 public:
   static bool classof(const Op *O) {
@@ -484,7 +500,11 @@ public:
   }
   Value *seed() const { return operand(0); }
   Value *offset() const { return operand(1); }
+  /// Counter word I (0..3): offset() for 0; null where the op has no such
+  /// operand (the word is 0).
+  Value *counter(unsigned I) const { return I == 0 ? offset() : numOperands() == 5 ? operand(I + 1) : nullptr; }
   int nRounds() const { return static_cast<int>(intAttr()); }
+  int word() const { return static_cast<int>(intAttr2()); }
 };
 class DevicePrintOp : public Op {
 public:

@@ -235,6 +235,8 @@ private:
       std::string S = " " + list(Ops);
       if (cast<RandomOp>(&O)->nRounds() != 10)
         S += " n_rounds=" + std::to_string(cast<RandomOp>(&O)->nRounds());
+      if (cast<RandomOp>(&O)->word())
+        S += " word=" + std::to_string(cast<RandomOp>(&O)->word());
       return S;
     }
     case OpKind::DevicePrint: {

@@ -281,14 +281,22 @@ private:
       return;
     case OpKind::Rand:
     case OpKind::Randn:
-    case OpKind::Randint:
-      if (!hasOperands(O, 2))
+    case OpKind::Randint: {
+      bool Counters = O.kind() == OpKind::Randint && O.numOperands() == 5;
+      if (!Counters && !hasOperands(O, 2))
         return;
       if (!isScalarInt(O.operand(0)))
         error(O, "seed must be a scalar integer, got " + typeString(O.operand(0)->type()));
-      if (!isIntVal(O.operand(1)) || scalarBits(O.operand(1)->type().Elem.Scalar) != 32)
-        error(O, "offset must be a 32-bit integer, got " + typeString(O.operand(1)->type()));
+      for (unsigned I = 1; I < O.numOperands(); ++I) {
+        if (!isIntVal(O.operand(I)) || scalarBits(O.operand(I)->type().Elem.Scalar) != 32)
+          error(O, "offset must be a 32-bit integer, got " + typeString(O.operand(I)->type()));
+        else if (O.operand(I)->type().Shape != O.operand(1)->type().Shape)
+          error(O, "the counter words must have one shape, got " + typeString(O.operand(I)->type()));
+      }
+      if (O.intAttr2() < 0 || O.intAttr2() > 3 || (!Counters && O.intAttr2() != 0))
+        error(O, "word must be 0..3 (and 0 without counter words), got " + std::to_string(O.intAttr2()));
       return;
+    }
     case OpKind::DevicePrint:
       return;
     case OpKind::DeviceAssert:

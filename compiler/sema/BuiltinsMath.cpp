@@ -9,6 +9,7 @@
 #include "compiler/sema/MaskFacts.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <utility>
 
@@ -30,12 +31,41 @@ static bool checkDtypes(BuiltinCall &B, const Value &X, std::initializer_list<Sc
 }
 
 std::optional<ir::OpKind> unaryMathOp(std::string_view Name) {
-  static const std::map<std::string_view, ir::OpKind> Ops = {
-      {"exp", ir::OpKind::Exp},   {"exp2", ir::OpKind::Exp2},    {"log", ir::OpKind::Log},
-      {"log2", ir::OpKind::Log2}, {"cos", ir::OpKind::Cos},      {"sin", ir::OpKind::Sin},
-      {"sqrt", ir::OpKind::Sqrt}, {"sqrt_rn", ir::OpKind::Sqrt}, {"rsqrt", ir::OpKind::Rsqrt},
-      {"erf", ir::OpKind::Erf},   {"floor", ir::OpKind::Floor},  {"ceil", ir::OpKind::Ceil},
-      {"abs", ir::OpKind::Abs},   {"fabs", ir::OpKind::Abs}};
+  static const std::map<std::string_view, ir::OpKind> Ops = {{"exp", ir::OpKind::Exp},
+                                                             {"exp2", ir::OpKind::Exp2},
+                                                             {"log", ir::OpKind::Log},
+                                                             {"log2", ir::OpKind::Log2},
+                                                             {"cos", ir::OpKind::Cos},
+                                                             {"sin", ir::OpKind::Sin},
+                                                             {"sqrt", ir::OpKind::Sqrt},
+                                                             {"sqrt_rn", ir::OpKind::Sqrt},
+                                                             {"rsqrt", ir::OpKind::Rsqrt},
+                                                             {"erf", ir::OpKind::Erf},
+                                                             {"floor", ir::OpKind::Floor},
+                                                             {"ceil", ir::OpKind::Ceil},
+                                                             {"abs", ir::OpKind::Abs},
+                                                             {"fabs", ir::OpKind::Abs},
+                                                             // libdevice's (triton.language.extra.cuda.libdevice), its
+                                                             // fast variants as the functions they approximate.
+                                                             {"fast_expf", ir::OpKind::Exp},
+                                                             {"fast_logf", ir::OpKind::Log},
+                                                             {"fast_log2f", ir::OpKind::Log2},
+                                                             {"fast_tanhf", ir::OpKind::Tanh},
+                                                             {"fast_sinf", ir::OpKind::Sin},
+                                                             {"fast_cosf", ir::OpKind::Cos},
+                                                             {"tanh", ir::OpKind::Tanh},
+                                                             {"log1p", ir::OpKind::Log1p},
+                                                             {"expm1", ir::OpKind::Expm1},
+                                                             {"tan", ir::OpKind::Tan},
+                                                             {"asin", ir::OpKind::Asin},
+                                                             {"acos", ir::OpKind::Acos},
+                                                             {"atan", ir::OpKind::Atan},
+                                                             {"sinh", ir::OpKind::Sinh},
+                                                             {"cosh", ir::OpKind::Cosh},
+                                                             {"cbrt", ir::OpKind::Cbrt},
+                                                             {"round", ir::OpKind::Round},
+                                                             {"rint", ir::OpKind::Rint},
+                                                             {"trunc", ir::OpKind::Trunc}};
   auto It = Ops.find(Name);
   return It == Ops.end() ? std::nullopt : std::optional<ir::OpKind>(It->second);
 }
@@ -435,17 +465,63 @@ static Value random(BuiltinCall &B, ScalarKind Elem) {
 static Value randomFloat(BuiltinCall &B) { return random(B, ScalarKind::FP32); }
 static Value randomInt(BuiltinCall &B) { return random(B, ScalarKind::U32); }
 
-static Value randomInt4x(BuiltinCall &B) {
-  // The IR's randint is the first Philox word; the four words are not
-  // expressible yet (reported at the call when lowering).
-  Value One;
-  {
-    KernelChecker::TypingOnly Typing(B.C);
-    One = randomInt(B);
+/// The four uint32 words of Philox4x32 keyed by Seed on the counter C
+/// (random.py's philox: the counters broadcast together and are read bit
+/// for bit as uint32). Triton's Philox4x64, for 64-bit counters, is a
+/// lowering limit.
+static Value philoxWords(BuiltinCall &B, const Value &Seed, const std::array<Value, 4> &C, int NRounds) {
+  if (!Seed.isTensor() || !isInt(Seed.Type.Elem.Scalar))
+    return Value::poison();
+  std::vector<int64_t> Shape;
+  bool Wide = false;
+  for (const Value &V : C) {
+    if (!V.isTensor() || V.Type.Elem.isPointer() || !isInt(V.Type.Elem.Scalar))
+      return Value::poison();
+    OrError<std::vector<int64_t>> S = broadcastShapes(Shape, V.Type.Shape);
+    if (!S) {
+      B.C.error(ProblemKind::ShapeMismatch, B.range(), S.Error);
+      return Value::poison();
+    }
+    Shape = *S.Result;
+    Wide |= bitWidth(V.Type.Elem.Scalar) > 32;
   }
-  if (One.isPoison())
-    return One;
-  return Value::tuple({One, One, One, One});
+  std::array<Value, 4> Words;
+  for (Value &W : Words)
+    W = Value::tensor(TileType{ElemType{ScalarKind::U32}, Shape});
+  if (B.ir()) {
+    if (Wide) {
+      B.C.loweringLimit(B.range(), "Philox on 64-bit counters");
+    } else {
+      std::array<ir::Value *, 4> Ctr;
+      for (size_t I = 0; I < 4; ++I)
+        Ctr[I] = B.C.lower(B.C.broadcastTo(C[I], Shape, B.range()), B.range());
+      ir::Value *S = B.C.lower(Seed, B.rangeOf("seed"));
+      for (int W = 0; W < 4; ++W)
+        Words[W].IR = B.ir()->philox(B.range(), S, Ctr, NRounds, W);
+    }
+  }
+  return Value::tuple({Words[0], Words[1], Words[2], Words[3]});
+}
+
+static Value randomInt4x(BuiltinCall &B) {
+  // random.py: philox(seed, offset, _0, _0, _0) with _0 = offset * 0.
+  Value Offset = B.C.toTensor(B.value("offset"), B.rangeOf("offset"));
+  if (!Offset.isTensor())
+    return Value::poison();
+  Value Zero = B.C.toTensor(Value::constant(PyValue::integer(0)), B.range());
+  Zero = B.C.broadcastTo(Zero, Offset.Type.Shape, B.range());
+  return philoxWords(B, B.C.toTensor(B.value("seed"), B.rangeOf("seed")), {Offset, Zero, Zero, Zero},
+                     static_cast<int>(B.constInt("n_rounds").value_or(10)));
+}
+
+static Value philox(BuiltinCall &B) {
+  std::array<Value, 4> C;
+  for (int I = 0; I < 4; ++I) {
+    std::string Name = "c" + std::to_string(I);
+    C[I] = B.C.toTensor(B.value(Name), B.rangeOf(Name));
+  }
+  return philoxWords(B, B.C.toTensor(B.value("seed"), B.rangeOf("seed")), C,
+                     static_cast<int>(B.constInt("n_rounds").value_or(10)));
 }
 
 /// The element type standard.max / standard.min reduce in: bf16 and other
@@ -539,6 +615,7 @@ const std::vector<BuiltinEntry> &mathBuiltins() {
       {"randn", "seed, offset, n_rounds:C=", randomFloat},
       {"randint", "seed, offset, n_rounds:C=", randomInt},
       {"randint4x", "seed, offset, n_rounds:C=", randomInt4x},
+      {"philox", "seed, c0, c1, c2, c3, n_rounds:C=", philox},
       {"sigmoid", "x", sigmoid},
       {"softmax", "x, dim=, keep_dims=, ieee_rounding=", softmax},
   };

@@ -46,16 +46,32 @@ bool further(const Outcome &A, const Outcome &B) {
 }
 
 /// The types worth trying for a guessed pointer: the element types real
-/// kernels' tensors have, the common ones first (a tie keeps the earlier).
-constexpr std::array<ScalarKind, 6> PointeeCandidates = {ScalarKind::FP32, ScalarKind::FP16, ScalarKind::I32,
-                                                         ScalarKind::I64,  ScalarKind::BF16, ScalarKind::I8};
-constexpr std::array<ScalarKind, 2> ScalarCandidates = {ScalarKind::I32, ScalarKind::FP32};
+/// kernels' tensors have, the common ones first (a tie keeps the earlier);
+/// last, an integer: a parameter that is a pointer under one
+/// specialization and a count under another (`if USE_COUNTS:
+/// tl.load(counts + i) else: ... < counts`).
+const std::array<ElemType, 7> PointerCandidates = {ElemType{ScalarKind::FP32, 1}, ElemType{ScalarKind::FP16, 1},
+                                                   ElemType{ScalarKind::I32, 1},  ElemType{ScalarKind::I64, 1},
+                                                   ElemType{ScalarKind::BF16, 1}, ElemType{ScalarKind::I8, 1},
+                                                   ElemType{ScalarKind::I32, 0}};
+const std::array<ElemType, 2> ScalarCandidates = {ElemType{ScalarKind::I32}, ElemType{ScalarKind::FP32}};
 
-/// L with parameter Name of type K (a pointer's element type, or a scalar's
-/// kind), its request rebuilt as the plan built it.
+/// L with parameter Name of type To (a tensor of its element type, or a
+/// number of its kind), its request rebuilt as the plan built it.
 PlannedLaunch retyped(const JitFunction &Fn, const ModuleInfo &Info, const PlannedLaunch &L, const std::string &Name,
-                      ScalarKind K, int64_t Size) {
+                      ElemType To, int64_t Size) {
   PlannedLaunch Out = L;
+  ScalarKind K = To.Scalar;
+  if (!To.isPointer())
+    for (auto It = Out.Launch.Tensors.begin(); It != Out.Launch.Tensors.end(); ++It)
+      if (It->Name == Name) {
+        Out.Launch.Tensors.erase(It);
+        launch::ConcreteValue V;
+        V.Name = Name;
+        V.Int = Size;
+        Out.Launch.Values.push_back(V);
+        break;
+      }
   for (launch::ConcreteTensor &T : Out.Launch.Tensors)
     if (T.Name == Name)
       T.DType = std::string(ir::scalarName(K));
@@ -103,7 +119,7 @@ void settleGuessedTypes(const ParsedFile &File, const ModuleInfo &Info, const An
   if (Reached.Typed)
     return;
   constexpr int64_t Size = 1024; // a scalar that becomes an integer: the plan's default size
-  std::map<std::string, std::pair<ScalarKind, ScalarKind>> Changed; // name -> (guessed, settled)
+  std::map<std::string, std::pair<ElemType, ElemType>> Changed; // name -> (guessed, settled)
   int Budget = 64;
   for (bool Improved = true; Improved && !Reached.Typed && Budget > 0;) {
     Improved = false;
@@ -111,10 +127,10 @@ void settleGuessedTypes(const ParsedFile &File, const ModuleInfo &Info, const An
       auto Ty = Best.Request.ArgTypes.find(Name);
       if (Ty == Best.Request.ArgTypes.end())
         continue;
-      ScalarKind Now = Ty->second.Scalar;
-      bool Pointer = Ty->second.isPointer();
+      ElemType Now = Ty->second;
+      bool Pointer = Now.isPointer();
       std::optional<std::pair<PlannedLaunch, Outcome>> Pick;
-      auto Try = [&](ScalarKind K) {
+      auto Try = [&](ElemType K) {
         if (K == Now || Budget-- <= 0)
           return;
         PlannedLaunch Trial = retyped(*Fn, Info, Best, Name, K, Size);
@@ -123,14 +139,14 @@ void settleGuessedTypes(const ParsedFile &File, const ModuleInfo &Info, const An
           Pick.emplace(std::move(Trial), O);
       };
       if (Pointer)
-        for (ScalarKind K : PointeeCandidates)
+        for (ElemType K : PointerCandidates)
           Try(K);
       else
-        for (ScalarKind K : ScalarCandidates)
+        for (ElemType K : ScalarCandidates)
           Try(K);
       if (!Pick)
         continue;
-      ScalarKind To = Pick->first.Request.ArgTypes.at(Name).Scalar;
+      ElemType To = Pick->first.Request.ArgTypes.at(Name);
       auto [It, New] = Changed.try_emplace(Name, Now, To);
       if (!New)
         It->second.second = To;
@@ -150,9 +166,11 @@ void settleGuessedTypes(const ParsedFile &File, const ModuleInfo &Info, const An
       continue;
     for (PlannedLaunch &L : Plan.Launches)
       L = retyped(*Fn, Info, L, Name, Types.second, Size);
+    auto Spell = [](ElemType T) {
+      return std::string(T.isPointer() ? "" : "a scalar ") + std::string(ir::scalarName(T.Scalar));
+    };
     std::string Text = describeArg(Plan.Launches.front(), Name) + " assumed: the kernel type-checks with " +
-                       std::string(ir::scalarName(Types.second)) + " here and not with " +
-                       std::string(ir::scalarName(Types.first));
+                       Spell(Types.second) + " here and not with " + Spell(Types.first);
     for (std::string &A : Plan.Assumptions)
       if (A.compare(0, Name.size() + 1, Name + "=") == 0) {
         const std::string Suffix = " (no launch spec)";

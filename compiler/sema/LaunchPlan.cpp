@@ -250,6 +250,10 @@ static launch::SpecExpr representativeScalar(const ast::Param &P, const std::opt
         FloatName || Lower == W || Lower.find(std::string(W) + "_") == 0 ||
         (Lower.size() > std::strlen(W) && Lower.compare(Lower.size() - std::strlen(W), std::string::npos, W) == 0 &&
          Lower[Lower.size() - std::strlen(W) - 1] == '_');
+  // `beta_stride_b`, `scale_row_stride`, `alpha_size`: a float's stride or
+  // size is an integer.
+  for (const char *W : {"stride", "offset", "size", "idx", "index", "len", "num", "count", "dim"})
+    FloatName = FloatName && Lower.find(W) == std::string::npos;
   if ((Annotated && isFloat(Annotated->Scalar)) || (!Annotated && FloatName && !Ints.count(P.Name))) {
     E.K = launch::SpecExpr::Kind::Float;
     E.Float = Lower.find("eps") != std::string::npos ? 1e-6 : 0.5;

@@ -41,6 +41,32 @@ static const char *libdeviceName(ir::OpKind K, bool F64) {
     return F64 ? "__nv_cos" : "__nv_cosf";
   case O::Erf:
     return F64 ? "__nv_erf" : "__nv_erff";
+  case O::Tanh:
+    return F64 ? "__nv_tanh" : "__nv_tanhf";
+  case O::Log1p:
+    return F64 ? "__nv_log1p" : "__nv_log1pf";
+  case O::Expm1:
+    return F64 ? "__nv_expm1" : "__nv_expm1f";
+  case O::Tan:
+    return F64 ? "__nv_tan" : "__nv_tanf";
+  case O::Asin:
+    return F64 ? "__nv_asin" : "__nv_asinf";
+  case O::Acos:
+    return F64 ? "__nv_acos" : "__nv_acosf";
+  case O::Atan:
+    return F64 ? "__nv_atan" : "__nv_atanf";
+  case O::Sinh:
+    return F64 ? "__nv_sinh" : "__nv_sinhf";
+  case O::Cosh:
+    return F64 ? "__nv_cosh" : "__nv_coshf";
+  case O::Cbrt:
+    return F64 ? "__nv_cbrt" : "__nv_cbrtf";
+  case O::Round:
+    return F64 ? "__nv_round" : "__nv_roundf";
+  case O::Rint:
+    return F64 ? "__nv_rint" : "__nv_rintf";
+  case O::Trunc:
+    return F64 ? "__nv_trunc" : "__nv_truncf";
   default:
     return nullptr;
   }
@@ -81,6 +107,19 @@ bool lowerMath(LoweringContext &C, const ir::Op &O) {
   case K::Sin:
   case K::Cos:
   case K::Erf:
+  case K::Tanh:
+  case K::Log1p:
+  case K::Expm1:
+  case K::Tan:
+  case K::Asin:
+  case K::Acos:
+  case K::Atan:
+  case K::Sinh:
+  case K::Cosh:
+  case K::Cbrt:
+  case K::Round:
+  case K::Rint:
+  case K::Trunc:
   case K::Floor:
   case K::Ceil:
     break;

@@ -17,6 +17,9 @@
 
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
+#include <array>
+#include <optional>
+
 namespace tessel::codegen {
 
 static llvm::Value *mulhi(llvm::IRBuilderBase &B, uint32_t K, llvm::Value *X) {
@@ -42,9 +45,17 @@ bool lowerRandom(LoweringContext &C, const ir::Op &Op) {
   llvm::Value *K1Init = B.CreateTrunc(B.CreateLShr(Seed, 32), B.getInt32Ty());
   LinearLayout L = C.wanted(O->result());
   Tile Offs = C.getAs(O->offset(), L);
+  std::array<std::optional<Tile>, 3> Words; // counter words 1..3, where the op has them
+  for (unsigned I = 1; I < 4; ++I)
+    if (const ir::Value *W = O->counter(I))
+      Words[I - 1] = C.getAs(W, L);
   Tile Out{L, {}};
-  for (llvm::Value *Off : Offs.Regs) {
-    llvm::Value *Ctr[4] = {B.CreateZExtOrTrunc(Off, B.getInt32Ty()), B.getInt32(0), B.getInt32(0), B.getInt32(0)};
+  for (size_t R = 0; R < Offs.Regs.size(); ++R) {
+    llvm::Value *Ctr[4] = {B.CreateZExtOrTrunc(Offs.Regs[R], B.getInt32Ty()), B.getInt32(0), B.getInt32(0),
+                           B.getInt32(0)};
+    for (unsigned I = 0; I < 3; ++I)
+      if (Words[I])
+        Ctr[I + 1] = B.CreateZExtOrTrunc(Words[I]->Regs[R], B.getInt32Ty());
     llvm::Value *K0 = K0Init, *K1 = K1Init;
     for (int R = 0; R < O->nRounds(); ++R) {
       llvm::Value *C0 = Ctr[0], *C2 = Ctr[2];
@@ -56,7 +67,7 @@ bool lowerRandom(LoweringContext &C, const ir::Op &Op) {
       K1 = B.CreateAdd(K1, B.getInt32(0xBB67AE85u));
     }
     if (O->kind() == ir::OpKind::Randint) {
-      Out.Regs.push_back(Ctr[0]);
+      Out.Regs.push_back(Ctr[O->word()]);
       continue;
     }
     if (O->kind() == ir::OpKind::Rand) {

@@ -20,6 +20,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -39,6 +40,7 @@ struct TritonDraw {
   int32_t Offset = 0;
   double Rand = 0, Randn = 0;
   uint32_t Randint = 0;
+  std::array<uint32_t, 4> Randint4x = {};
 };
 
 /// Parses `seed=S offset=O rand=HEX randn=HEX randint=U randint4x=...` lines.
@@ -65,6 +67,12 @@ std::vector<TritonDraw> readDraws() {
         D.Randn = std::strtod(Val.c_str(), nullptr);
       else if (Key == "randint")
         D.Randint = static_cast<uint32_t>(std::strtoull(Val.c_str(), nullptr, 10));
+      else if (Key == "randint4x") {
+        std::istringstream Words(Val);
+        std::string W;
+        for (size_t I = 0; I < 4 && std::getline(Words, W, ','); ++I)
+          D.Randint4x[I] = static_cast<uint32_t>(std::strtoull(W.c_str(), nullptr, 10));
+      }
     }
     Draws.push_back(D);
   }
@@ -89,6 +97,27 @@ struct RandomKernel {
     B.store(at(7, 8), At(RandPtr), B.random(at(9, 10), OpKind::Rand, Seed, Offs));
     B.store(at(11, 12), At(RandnPtr), B.random(at(13, 14), OpKind::Randn, Seed, Offs));
     B.store(at(15, 16), At(RandintPtr), B.random(at(17, 18), OpKind::Randint, Seed, Offs));
+    B.ret({});
+  }
+};
+
+/// One program storing the four words of tl.randint4x(seed, offsets): the
+/// IR's Philox with the counter (offset, 0, 0, 0), one op per word.
+struct Randint4xKernel {
+  ir::Function F{"philox4x"};
+  Randint4xKernel(int64_t N, ScalarKind SeedKind) {
+    Builder B(F);
+    Value *OffsPtr = F.addParam(ptrType(ScalarKind::I32), "offs");
+    std::array<Value *, 4> Out;
+    for (int W = 0; W < 4; ++W)
+      Out[W] = F.addParam(ptrType(ScalarKind::U32), "w" + std::to_string(W));
+    Value *Seed = F.addParam(scalarType(SeedKind), "seed");
+    Value *Idx = B.arange(at(1, 2), 0, N);
+    auto At = [&](Value *Ptr) { return B.addPtr(at(3, 4), B.splat(at(3, 4), Ptr, {N}), Idx); };
+    Value *Offs = B.load(at(5, 6), At(OffsPtr));
+    Value *Zero = B.constantInt(at(7, 8), 0, Offs->type());
+    for (int W = 0; W < 4; ++W)
+      B.store(at(9, 10), At(Out[W]), B.philox(at(11, 12), Seed, {Offs, Zero, Zero, Zero}, 10, W));
     B.ret({});
   }
 };
@@ -141,6 +170,35 @@ TEST(PhiloxTriton, RandRandnRandintMatchTriton) {
     Begin = End;
   }
   EXPECT_EQ(Checked, Draws.size());
+}
+
+TEST(PhiloxTriton, Randint4xWordsMatchTriton) {
+  // tl.philox / tl.randint4x: all four output words, against Triton's.
+  std::vector<TritonDraw> Draws = readDraws();
+  ASSERT_FALSE(Draws.empty());
+  const int64_t N = 32;
+  for (size_t Begin = 0; Begin + N <= Draws.size(); Begin += N) {
+    const uint64_t Seed = Draws[Begin].Seed;
+    const bool Fits32 = Seed <= static_cast<uint64_t>(std::numeric_limits<int32_t>::max());
+    Randint4xKernel K(N, Fits32 ? ScalarKind::I32 : ScalarKind::I64);
+    ASSERT_TRUE(ir::verify(K.F).empty());
+    Memory Mem;
+    uint32_t Offs = Mem.addBuffer("offs", ScalarKind::I32, N);
+    std::array<uint32_t, 4> Words;
+    for (int W = 0; W < 4; ++W)
+      Words[W] = Mem.addBuffer("w" + std::to_string(W), ScalarKind::U32, N, true);
+    for (int64_t I = 0; I < N; ++I)
+      Mem.writeInt(Offs, I, Draws[Begin + I].Offset);
+    std::vector<ArgValue> Args = {ArgValue::pointer(Offs)};
+    for (uint32_t W : Words)
+      Args.push_back(ArgValue::pointer(W));
+    Args.push_back(ArgValue::integer(static_cast<int64_t>(Seed)));
+    ASSERT_TRUE(run(K.F, Mem, Args).Completed);
+    for (int64_t I = 0; I < N; ++I)
+      for (int W = 0; W < 4; ++W)
+        EXPECT_EQ(static_cast<uint32_t>(Mem.readInt(Words[W], I)), Draws[Begin + I].Randint4x[W])
+            << "seed=" << Seed << " offset=" << Draws[Begin + I].Offset << " word " << W;
+  }
 }
 
 } // namespace

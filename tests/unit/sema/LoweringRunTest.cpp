@@ -54,6 +54,41 @@ TEST(LoweringRun, VectorAddMatchesTheReference) {
     ASSERT_EQ(Mem.readFloat(Out, I), static_cast<double>(static_cast<float>(0.25 * I + 3.0 - I))) << I;
 }
 
+TEST(LoweringRun, LibdeviceFunctionsComputeWhatTheirNamesSay) {
+  // Liger's dyt and geglu call libdevice.tanh; fla rounds with libdevice.round.
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.ArgTypes = {{"x_ptr", ptrTo(ScalarKind::FP32)}, {"o_ptr", ptrTo(ScalarKind::FP32)}};
+  auto L = lowerSource(R"(
+import triton
+import triton.language as tl
+from triton.language.extra import libdevice
+
+@triton.jit
+def k(x_ptr, o_ptr):
+    i = tl.arange(0, 16)
+    x = tl.load(x_ptr + i)
+    tl.store(o_ptr + i, libdevice.tanh(x))
+    tl.store(o_ptr + 16 + i, libdevice.round(x))
+    tl.store(o_ptr + 32 + i, libdevice.rint(x) + libdevice.log1p(tl.abs(x)))
+)",
+                       R);
+  ASSERT_TRUE(L->Result.Function) << L->text();
+  interp::Memory Mem;
+  uint32_t X = Mem.addBuffer("x", ScalarKind::FP32, 16), Out = Mem.addBuffer("o", ScalarKind::FP32, 48, true);
+  for (int64_t I = 0; I < 16; ++I)
+    Mem.writeFloat(X, I, 0.5 * (I - 8)); // halves: round goes away from zero, rint to even
+  interp::RunResult Run =
+      interp::run(*L->Result.Function, Mem, {interp::ArgValue::pointer(X), interp::ArgValue::pointer(Out)}, {});
+  ASSERT_TRUE(Run.Completed) << Run.Error;
+  for (int64_t I = 0; I < 16; ++I) {
+    float V = static_cast<float>(0.5 * (I - 8));
+    EXPECT_FLOAT_EQ(Mem.readFloat(Out, I), std::tanh(V)) << V;
+    EXPECT_EQ(Mem.readFloat(Out, 16 + I), std::round(V)) << V;
+    EXPECT_FLOAT_EQ(Mem.readFloat(Out, 32 + I), std::nearbyint(V) + std::log1p(std::fabs(V))) << V;
+  }
+}
+
 TEST(LoweringRun, FusedSoftmaxMatchesTheReference) {
   LoweringRequest R;
   R.Kernel = "fused_softmax_kernel";

@@ -79,6 +79,24 @@ def k(x_ptr, o_ptr, n: tl.constexpr):
   EXPECT_NE(T.find("constant 6.0 : [128] fp32"), std::string::npos) << T;
 }
 
+TEST(Lowering, PhiloxGivesFourWordsOfOneCounter) {
+  // FlagGems' rand: a 64-bit offset split into two 32-bit counter words.
+  std::string T = lowered(R"(
+@triton.jit
+def k(o_ptr, seed, philox_offset):
+    i = tl.arange(0, 16)
+    off = philox_offset.to(tl.int64) + i
+    c0 = (off & 0xFFFFFFFF).to(tl.uint32)
+    c1 = ((off >> 32) & 0xFFFFFFFF).to(tl.uint32)
+    r0, r1, r2, r3 = tl.philox(seed, c0, c1, 0, 0)
+    a, b, c, d = tl.randint4x(seed, i)
+    tl.store(o_ptr + i, (r0 ^ r3 ^ a ^ d).to(tl.float32))
+)",
+                          request({{"o_ptr", F32P}, {"seed", I32}, {"philox_offset", I32}}));
+  EXPECT_NE(T.find("word=3"), std::string::npos) << T;
+  EXPECT_EQ(countLines(T, "randint "), 8) << T;
+}
+
 TEST(Lowering, ConstexprFunctionsAndDtypePredicatesRunAtCompileTime) {
   std::string Int =
       lowered(ConstexprFunctionKernel, request({{"x_ptr", ptrTo(ScalarKind::I8)}, {"o_ptr", ptrTo(ScalarKind::I64)}}));
@@ -549,7 +567,10 @@ def k(x_ptr):
   std::string T = lowered(WithSqrt, request({{"x_ptr", F32P}}));
   EXPECT_NE(T.find("abs %"), std::string::npos) << T;
   EXPECT_NE(T.find("sqrt %"), std::string::npos) << T;
-  auto L = lowerSnippet(std::regex_replace(std::string(Kernel), std::regex("FN"), "tanh"), request({{"x_ptr", F32P}}));
+  std::string WithTanh = std::regex_replace(std::string(Kernel), std::regex("FN"), "tanh");
+  EXPECT_NE(lowered(WithTanh, request({{"x_ptr", F32P}})).find("tanh %"), std::string::npos);
+  auto L =
+      lowerSnippet(std::regex_replace(std::string(Kernel), std::regex("FN"), "lgamma"), request({{"x_ptr", F32P}}));
   EXPECT_FALSE(L->Result.Function);
   EXPECT_NE(L->text().find("is not supported by tessel's lowering yet"), std::string::npos) << L->text();
 }
