@@ -29,6 +29,7 @@ struct Uses {
   bool Unrolled = false; ///< bounds a tl.static_range: every iteration is code
   bool DType = false;
   bool Arithmetic = false;
+  bool Dividend = false; ///< `N % BLOCK`: a size the kernel divides into blocks
   bool Used = false;
   bool ComparedNone = false;
   std::optional<PyValue> ComparedWith;
@@ -223,6 +224,8 @@ struct ConstexprWalk {
         for (const Expr *Side : {B->Lhs, B->Rhs})
           if (Uses *U = named(Side, Tracked))
             U->Arithmetic = true;
+        if (Uses *U = B->Op == BinOpKind::Mod ? named(B->Lhs, Tracked) : nullptr)
+          U->Dividend = true;
       } else if (const auto *Bo = dyn_cast<BoolOpExpr>(E)) {
         for (const Expr *V : Bo->Values)
           if (Uses *U = named(V, Tracked))
@@ -287,6 +290,10 @@ AssumedValue decide(const std::string &Name, const Uses &U, unsigned TileRank) {
     return {PyValue::qualified("triton.language.float32"), "used as a dtype"};
   if (U.Condition || nameSaysFlag(Name))
     return {PyValue::boolean(false), U.Condition ? "used as a condition" : "named as a flag"};
+  // `tl.static_assert(N % BLOCK_N == 0)`: a multiple of every block size
+  // assumed here (a loop over it then runs 1024 / step times).
+  if (U.Dividend)
+    return {PyValue::integer(1024), "divided into blocks (`%`)"};
   if (U.LoopBound)
     return {PyValue::integer(4), "bounds a loop"};
   if (nameSaysBlock(Name))

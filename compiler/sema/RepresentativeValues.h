@@ -14,7 +14,8 @@
 ///   since every unrolled iteration is code. One used
 ///   as a condition is False, one compared with a string or a number takes
 ///   the first literal it is compared with, one compared with None is None,
-///   one used as a dtype is tl.float32, one that bounds a loop is 4, one used
+///   one used as a dtype is tl.float32, one divided into blocks (`N %
+///   BLOCK`) is 1024, one that bounds a loop is 4, one used
 ///   in arithmetic only is 8 when it names a group and 16 otherwise. Uses in
 ///   the module's @jit helpers it is passed to count as the kernel's. A
 ///   constexpr that is called (an activation passed as a function) has no
