@@ -121,6 +121,33 @@ void settleGuessedTypes(const ParsedFile &File, const ModuleInfo &Info, const An
   constexpr int64_t Size = 1024; // a scalar that becomes an integer: the plan's default size
   std::map<std::string, std::pair<ElemType, ElemType>> Changed; // name -> (guessed, settled)
   int Budget = 64;
+  // Two loaded values meeting in one operation (`tl.cdiv(seq_len,
+  // block_seq)`) move the error only together: every pointer guessed
+  // fp32 becomes int32 at once, and those the kernel then does not need as
+  // int32 go back one by one.
+  {
+    PlannedLaunch Joint = Best;
+    std::vector<std::string> Moved;
+    for (const std::string &Name : Plan.GuessedTypes)
+      if (auto Ty = Joint.Request.ArgTypes.find(Name);
+          Ty != Joint.Request.ArgTypes.end() && Ty->second == ElemType{ScalarKind::FP32, 1}) {
+        Joint = retyped(*Fn, Info, Joint, Name, ElemType{ScalarKind::I32, 1}, Size);
+        Moved.push_back(Name);
+      }
+    if (Moved.size() > 1 && lowerUnder(File, Info, AO, Joint.Request).Typed) {
+      for (const std::string &Name : Moved) {
+        PlannedLaunch Back = retyped(*Fn, Info, Joint, Name, ElemType{ScalarKind::FP32, 1}, Size);
+        if (lowerUnder(File, Info, AO, Back.Request).Typed)
+          Joint = std::move(Back);
+        else if (auto [It, New] =
+                     Changed.try_emplace(Name, ElemType{ScalarKind::FP32, 1}, ElemType{ScalarKind::I32, 1});
+                 !New)
+          It->second.second = ElemType{ScalarKind::I32, 1};
+      }
+      Best = std::move(Joint);
+      Reached.Typed = true;
+    }
+  }
   for (bool Improved = true; Improved && !Reached.Typed && Budget > 0;) {
     Improved = false;
     for (const std::string &Name : Plan.GuessedTypes) {

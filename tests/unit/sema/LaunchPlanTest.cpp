@@ -319,6 +319,29 @@ TEST(LaunchPlan, AGuessedPointerTypeThatDoesNotTypeCheckIsSettledByLowering) {
   EXPECT_TRUE(lowerKernel(*P.File, P.Info, P.Plan.Launches[0].Request, Lowering).Function);
 }
 
+TEST(LaunchPlan, GuessedPointersWhoseValuesMeetSettleTogether) {
+  // lightllm's decode stage 2: two loaded values meet in tl.cdiv; either
+  // one alone as int32 leaves the same error, both together type-check.
+  AnalyzeOptions Lowering;
+  LaunchPlanOptions Opts;
+  Opts.Settle = &Lowering;
+  Planned P = plan(R"(
+@triton.jit
+def k(seq_ptr, block_ptr, out, BLOCK: tl.constexpr):
+    n = tl.cdiv(tl.load(seq_ptr), tl.load(block_ptr))
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for i in range(0, n):
+        acc += 1.0
+    tl.store(out + tl.arange(0, BLOCK), acc)
+)",
+                   "k", Opts);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  EXPECT_EQ(guessedDtype(P.Plan, "seq_ptr"), "i32") << assumptions(P.Plan);
+  EXPECT_EQ(guessedDtype(P.Plan, "block_ptr"), "i32") << assumptions(P.Plan);
+  EXPECT_EQ(guessedDtype(P.Plan, "out"), "fp32") << assumptions(P.Plan);
+  EXPECT_TRUE(lowerKernel(*P.File, P.Info, P.Plan.Launches[0].Request, Lowering).Function);
+}
+
 TEST(LaunchPlan, GuessedTypesStayWithoutSettling) {
   // The prover plans without lowering: the evidence's guess stands.
   Planned P = plan(GatherKernel, "gather");
