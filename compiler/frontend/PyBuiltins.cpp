@@ -498,9 +498,12 @@ PyValue callLibrary(const std::string &Path, const PyList &Args, const PyDict &K
                       Args[1]);
   }
   // `torch.finfo(torch.float16).max`: a value whose attributes libraryConstant knows.
+  // PyTorch raises for finfo of an integer type or iinfo of a float one:
+  // that (and any dtype tessel does not know) is Unknown, never a value.
   if (isPath(Path, {"torch.finfo", "torch.iinfo"}) && Args.size() == 1)
     if (std::string D = torchmodel::tritonDType(Args[0]); !D.empty())
-      return PyValue::qualified(Path + "." + D);
+      if (numericLimit(Path + "." + D + ".max"))
+        return PyValue::qualified(Path + "." + D);
   // A library reads its switches from the environment (`FLA_USE_FAST_OPS`,
   // `TRITON_INTERPRET`); tessel checks the code a user's shell runs with
   // none of them set: the default.

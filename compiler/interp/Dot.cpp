@@ -44,13 +44,22 @@ void evalDot(const ir::DotOp &O, const Tile &A, const Tile &B, const Tile &Acc, 
     Batch *= A.Shape[D];
 
   if (!A.isFloat()) {
+    // An integer product summed into a float accumulator (an int8 dot with
+    // a float32 `acc`, which Triton's front end lets through) adds the exact
+    // integer sum to it.
+    const bool FloatAcc = Acc.isFloat();
     for (int64_t Bt = 0; Bt < Batch; ++Bt)
       for (int64_t I = 0; I < M; ++I)
         for (int64_t J = 0; J < N; ++J) {
-          int64_t S = Acc.Ints[(Bt * M + I) * N + J];
+          const int64_t At = (Bt * M + I) * N + J;
+          int64_t S = FloatAcc ? 0 : Acc.Ints[At];
           for (int64_t Kk = 0; Kk < K; ++Kk)
             S += A.Ints[(Bt * M + I) * K + Kk] * B.Ints[(Bt * K + Kk) * N + J];
-          Out.Ints[(Bt * M + I) * N + J] = wrapInt(S, Out.Elem.Scalar);
+          if (FloatAcc) {
+            double V = Acc.Floats[At] + static_cast<double>(S);
+            Out.Floats[At] = Out.Elem.Scalar == ScalarKind::FP32 ? static_cast<double>(static_cast<float>(V)) : V;
+          } else
+            Out.Ints[At] = wrapInt(S, Out.Elem.Scalar);
         }
     return;
   }

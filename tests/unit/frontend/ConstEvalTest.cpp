@@ -153,6 +153,9 @@ TEST(ConstEval, DtypesLimitsAndTheEnvironment) {
   EXPECT_EQ(evalLast("import torch\n_ = torch.finfo(torch.float16).max\n"), "65504.0");
   EXPECT_EQ(evalLast("import torch\n_ = torch.iinfo(torch.int32).min\n"), "-2147483648");
   EXPECT_EQ(evalLast("import torch\n_ = torch.finfo(torch.float32).eps\n"), "1.1920928955078125e-07");
+  // PyTorch raises here: no value, and no constant a kernel could misuse.
+  EXPECT_EQ(evalLast("import torch\n_ = torch.finfo(torch.int8)\n"), "<unknown>");
+  EXPECT_EQ(evalLast("import torch\n_ = torch.finfo(torch.int8).max\n"), "<unknown>");
   // A switch read from the environment takes its default.
   EXPECT_EQ(evalLast("import os\n_ = os.environ.get('FAST_OPS', '0') == '1'\n"), "False");
   EXPECT_EQ(evalLast("import os\n_ = os.getenv('HOME_DIR')\n"), "None");

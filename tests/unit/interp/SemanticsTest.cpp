@@ -340,6 +340,20 @@ TEST(InterpSemantics, Int8DotAccumulatesExactlyInInt32) {
   EXPECT_EQ(readInts(Mem, Out), std::vector<int64_t>(16, 5 + 32 * 127 * -128));
 }
 
+TEST(InterpSemantics, Int8DotIntoAFloatAccumulatorAddsTheExactSum) {
+  // lmdeploy's w8a8 GEMM under an assumed float32 accumulator: no crash,
+  // the integer sum added to the float one.
+  Memory Mem;
+  uint32_t Out;
+  runToBuffer(Mem, Out, ScalarKind::FP32, 16, [&](Builder &B) {
+    Value *A = B.constantInt(at(1, 2), 3, tileType(ScalarKind::I8, {4, 32}));
+    Value *Bm = B.constantInt(at(1, 2), -2, tileType(ScalarKind::I8, {32, 4}));
+    Value *Acc = B.constantFloat(at(1, 2), 0.5, tileType(ScalarKind::FP32, {4, 4}));
+    return B.reshape(at(3, 4), B.dot(at(3, 4), A, Bm, Acc), {16});
+  });
+  EXPECT_EQ(readFloats(Mem, Out), std::vector<double>(16, 0.5 + 32 * 3 * -2));
+}
+
 TEST(InterpSemantics, FloatScansMathAndGridQueries) {
   Memory Mem;
   uint32_t Sum, Prod, Math, Hi, Grid, Half;
