@@ -1173,6 +1173,7 @@ Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
   }
   const ModuleScope *CallerScope = Scope;
   Scope = Callee.Scope;
+  Callee.EntryUndecidedDepth = UndecidedBranchDepth;
   Frames.push_back(std::move(Callee));
   execBlock(Fn.Body);
   Frame Done = std::move(Frames.back());
@@ -1202,10 +1203,15 @@ Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
   for (auto &[V, R] : Done.Returns)
     V = Decay(V);
   const Value &First = Done.Returns.front().first;
+  auto Undecided = [&](size_t I) { return I < Done.ReturnUndecided.size() && Done.ReturnUndecided[I]; };
   for (size_t I = 1; I < Done.Returns.size(); ++I) {
     const Value &Other = Done.Returns[I].first;
     if (First.isTensor() && Other.isTensor() && !(First.Type == Other.Type) &&
         First.Type.Elem.Scalar != ScalarKind::Unknown && Other.Type.Elem.Scalar != ScalarKind::Unknown) {
+      // Returns in the arms of an `if dtype is tl.int64:` whose dtype is
+      // unknown here: Triton compiles one arm, so their types need not agree.
+      if (Undecided(0) || Undecided(I))
+        return Value::poison();
       Scope = Done.Scope;
       Frames.push_back(std::move(Done));
       error(ProblemKind::ControlFlowType, Frames.back().Returns[I].second,

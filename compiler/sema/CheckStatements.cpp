@@ -460,6 +460,7 @@ void KernelChecker::execReturn(const ReturnStmt *S) {
   }
   Value V = S->Value ? eval(S->Value) : Value::constant(PyValue::none());
   frame().Returns.emplace_back(V, S->Range);
+  frame().ReturnUndecided.push_back(UndecidedBranchDepth > frame().EntryUndecidedDepth);
   if (IRB) {
     LastStatementPoison = V.isPoison();
     frame().Returned = true;

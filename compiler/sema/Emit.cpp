@@ -390,6 +390,7 @@ void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRan
       frame().Transparent.clear();
       if (!frame().Returned) { // falling off the end returns None
         frame().Returns.emplace_back(Value::constant(PyValue::none()), S->Range);
+        frame().ReturnUndecided.push_back(false); // the lowering decides every `if`
         frame().Returned = true;
       }
     }

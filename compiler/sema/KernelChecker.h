@@ -183,6 +183,10 @@ private:
     int IfDepthInLoop = 0;
     bool IsKernel = false;
     std::vector<std::pair<Value, SourceRange>> Returns;
+    /// Per return: it sits in an arm of an `if` on a constexpr whose value
+    /// is unknown (entered in this function), one Triton may never compile.
+    std::vector<bool> ReturnUndecided;
+    size_t EntryUndecidedDepth = 0; ///< UndecidedBranchDepth when the call began
     const ast::CallExpr *CallSite = nullptr;
     const ModuleScope *Scope = nullptr; ///< where Fn is defined
     /// Lowering: a `return` ran in the current block, so the statements

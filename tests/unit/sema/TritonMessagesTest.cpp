@@ -291,6 +291,27 @@ def k(X):
 )");
 }
 
+TEST(TritonMessages, ReturnsInArmsOfAnUndecidedConstexprIfNeedNotAgree) {
+  // FlagGems' _get_iinfo_val: `dtype is tl.int64` is unknown in the front
+  // tier; Triton compiles one arm, whose return alone decides the type.
+  expectClean(R"(
+MAX_I64 = tl.constexpr(9223372036854775807)
+MAX_I32 = tl.constexpr(2147483647)
+
+@triton.jit
+def limit(dtype):
+    if dtype is tl.int64:
+        return MAX_I64
+    else:
+        return MAX_I32
+
+@triton.jit
+def k(X):
+    x = tl.load(X + tl.arange(0, 16))
+    tl.store(X + tl.arange(0, 16), tl.minimum(x, limit(X.dtype.element_ty)))
+)");
+}
+
 TEST(TritonMessages, UnsupportedLambda) {
   expectOne(R"(
 @triton.jit
