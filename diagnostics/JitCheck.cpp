@@ -66,11 +66,21 @@ bool canAssemble() {
 ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Fn,
                                std::optional<size_t> Config, const JitCheckOptions &Opts) {
   ConfigJitReport Out;
+  backend::KernelJitOptions KO;
+  KO.Arch = Opts.Arch;
+  KO.Assemble = canAssemble();
+  KO.AssembleUnlaunchable = false; // its TS404 needs no cubin
+  KO.Cache = Opts.Cache;
+  KO.WorkerProgram = Opts.WorkerProgram;
+  KO.Worker = Opts.Worker;
+  KO.WorkerTimeoutSeconds = Opts.WorkerTimeoutSeconds;
+  KO.Cancelled = Opts.Cancelled;
+  KO.Project = Opts.Project;
+  if (Config)
+    KO.MaxNReg = Fn.Configs[*Config].Config.MaxNReg;
   sema::LaunchPlanOptions PO;
   PO.Config = Config;
-  sema::AnalyzeOptions Lowering; // as backend::jitKernel lowers
-  Lowering.Arch = int(Opts.Arch.Capability);
-  Lowering.Project = Opts.Project;
+  const sema::AnalyzeOptions Lowering = backend::loweringOptions(KO);
   PO.Settle = &Lowering;
   sema::LaunchPlan Plan = sema::planLaunch(File, Info, Fn.Name, PO);
   JitSite Site;
@@ -99,18 +109,6 @@ ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, c
     Out.Summary = std::move(S);
     return Out;
   }
-  backend::KernelJitOptions KO;
-  KO.Arch = Opts.Arch;
-  KO.Assemble = canAssemble();
-  KO.AssembleUnlaunchable = false; // its TS404 needs no cubin
-  KO.Cache = Opts.Cache;
-  KO.WorkerProgram = Opts.WorkerProgram;
-  KO.Worker = Opts.Worker;
-  KO.WorkerTimeoutSeconds = Opts.WorkerTimeoutSeconds;
-  KO.Cancelled = Opts.Cancelled;
-  KO.Project = Opts.Project;
-  if (Config)
-    KO.MaxNReg = Fn.Configs[*Config].Config.MaxNReg;
   // Launch instances that differ only in sizes compile alike: the first
   // instance stands for the config.
   backend::KernelJitResult R = backend::jitKernel(File, Info, Plan.Launches.front().Request, KO);

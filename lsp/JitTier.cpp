@@ -11,7 +11,6 @@
 
 #include "compiler/backend/Disassemble.h"
 #include "compiler/backend/Subprocess.h"
-#include "compiler/backend/Toolkit.h"
 #include "compiler/sema/KernelReuse.h"
 #include "compiler/sema/LaunchPlan.h"
 
@@ -337,9 +336,18 @@ struct JitTier::Impl {
       return J.Reply(LspError{ErrorCode::InvalidParams, "no @triton.jit function named '" + J.Kernel + "'"});
     sema::LaunchPlanOptions PO;
     PO.Config = J.Config ? J.Config : Fn->Configs.empty() ? std::nullopt : std::optional<size_t>(0);
-    sema::AnalyzeOptions Lowering; // as backend::jitKernel lowers
-    Lowering.Arch = int(checkOptions(nullptr).Arch.Capability);
-    Lowering.Project = Opts.Project;
+    diag::JitCheckOptions JO = checkOptions(nullptr);
+    backend::KernelJitOptions KO;
+    KO.Arch = JO.Arch;
+    KO.Assemble = J.Kind != "llvm" && diag::canAssemble();
+    KO.KeepLlvm = J.Kind == "llvm";
+    KO.Cache = &Cache;
+    KO.Worker = JO.Worker;
+    KO.WorkerTimeoutSeconds = Opts.TimeoutSeconds;
+    KO.Project = Opts.Project;
+    if (PO.Config)
+      KO.MaxNReg = Fn->Configs[*PO.Config].Config.MaxNReg;
+    const sema::AnalyzeOptions Lowering = backend::loweringOptions(KO);
     PO.Settle = &Lowering;
     sema::LaunchPlan Plan = sema::planLaunch(*FA.File, FA.Info, J.Kernel, PO);
     if (!Plan.Error.empty())
@@ -351,19 +359,6 @@ struct JitTier::Impl {
       auto E = backend::disassemble("");
       return J.Reply(LspError{ErrorCode::RequestFailed, llvm::toString(E.takeError())});
     }
-    diag::JitCheckOptions JO = checkOptions(nullptr);
-    backend::KernelJitOptions KO;
-    KO.Arch = JO.Arch;
-    const backend::Toolkit &Tools = backend::toolkit();
-    KO.Assemble = J.Kind != "llvm" && (backend::hasAssembler(Tools, backend::AssemblerKind::NvJitLink) ||
-                                       backend::hasAssembler(Tools, backend::AssemblerKind::Ptxas));
-    KO.KeepLlvm = J.Kind == "llvm";
-    KO.Cache = &Cache;
-    KO.Worker = JO.Worker;
-    KO.WorkerTimeoutSeconds = Opts.TimeoutSeconds;
-    KO.Project = Opts.Project;
-    if (PO.Config)
-      KO.MaxNReg = Fn->Configs[*PO.Config].Config.MaxNReg;
     backend::KernelJitResult R = backend::jitKernel(*FA.File, FA.Info, Plan.Launches.front().Request, KO);
     if (!R.Kernel) {
       std::string Why = R.Error;

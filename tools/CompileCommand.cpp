@@ -334,9 +334,7 @@ int runCompile(const Args &A) {
     sema::LaunchPlanOptions PO;
     PO.SpecText = CA.Spec;
     PO.Config = Config;
-    sema::AnalyzeOptions Lowering; // as backend::jitKernel and --emit=tir lower
-    Lowering.Arch = int(KO.Arch.Capability);
-    Lowering.Project = &processProject();
+    const sema::AnalyzeOptions Lowering = backend::loweringOptions(KO);
     PO.Settle = &Lowering;
     sema::LaunchPlan Plan = sema::planLaunch(*File, Info, CA.Kernel, PO);
     if (!Plan.Error.empty()) {

@@ -108,6 +108,14 @@ std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &In
   return B.finish();
 }
 
+sema::AnalyzeOptions loweringOptions(const KernelJitOptions &Opts) {
+  sema::AnalyzeOptions AO;
+  AO.Arch = int(Opts.Arch.Capability);
+  AO.RecordValueFacts = false;
+  AO.Project = Opts.Project;
+  return AO;
+}
+
 static void setError(KernelJitResult &R, llvm::Error E) { R.Error = llvm::toString(std::move(E)); }
 
 KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const sema::LoweringRequest &Request,
@@ -130,11 +138,7 @@ KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const 
       }
   }
   auto T0 = std::chrono::steady_clock::now();
-  sema::AnalyzeOptions AO;
-  AO.Arch = int(Opts.Arch.Capability);
-  AO.RecordValueFacts = false;
-  AO.Project = Opts.Project;
-  sema::LoweredKernel L = sema::lowerKernel(File, Info, Request, AO);
+  sema::LoweredKernel L = sema::lowerKernel(File, Info, Request, loweringOptions(Opts));
   R.Times.push_back({"lower", msSince(T0)});
   R.Problems = std::move(L.Problems);
   if (!L.Function)

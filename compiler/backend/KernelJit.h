@@ -88,6 +88,11 @@ std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &In
 KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const sema::LoweringRequest &Request,
                           const KernelJitOptions &Opts);
 
+/// The options jitKernel lowers under (Opts's arch and project, no value
+/// facts): a plan that settles its guessed types (LaunchPlanOptions::Settle)
+/// for a compile lowers as that compile will.
+sema::AnalyzeOptions loweringOptions(const KernelJitOptions &Opts);
+
 } // namespace tessel::backend
 
 #endif // TESSEL_COMPILER_BACKEND_KERNELJIT_H

@@ -508,8 +508,7 @@ static Value randomInt4x(BuiltinCall &B) {
   Value Offset = B.C.toTensor(B.value("offset"), B.rangeOf("offset"));
   if (!Offset.isTensor())
     return Value::poison();
-  Value Zero = B.C.toTensor(Value::constant(PyValue::integer(0)), B.range());
-  Zero = B.C.broadcastTo(Zero, Offset.Type.Shape, B.range());
+  Value Zero = B.C.toTensor(Value::constant(PyValue::integer(0)), B.range()); // broadcast with the offset
   return philoxWords(B, B.C.toTensor(B.value("seed"), B.rangeOf("seed")), {Offset, Zero, Zero, Zero},
                      static_cast<int>(B.constInt("n_rounds").value_or(10)));
 }

@@ -139,10 +139,8 @@ void settleGuessedTypes(const ParsedFile &File, const ModuleInfo &Info, const An
         PlannedLaunch Back = retyped(*Fn, Info, Joint, Name, ElemType{ScalarKind::FP32, 1}, Size);
         if (lowerUnder(File, Info, AO, Back.Request).Typed)
           Joint = std::move(Back);
-        else if (auto [It, New] =
-                     Changed.try_emplace(Name, ElemType{ScalarKind::FP32, 1}, ElemType{ScalarKind::I32, 1});
-                 !New)
-          It->second.second = ElemType{ScalarKind::I32, 1};
+        else
+          Changed.emplace(Name, std::pair{ElemType{ScalarKind::FP32, 1}, ElemType{ScalarKind::I32, 1}});
       }
       Best = std::move(Joint);
       Reached.Typed = true;
