@@ -2,7 +2,7 @@
 """bench/corpus/figures.py - how many real kernels get figures with no launch spec (issue 28).
 
     bench/corpus/figures.py CORPUS_DIR [--tessel build/tools/tessel] [--set named|unseen|holdout|all]
-                            [--repo SUBSTR] [--run N] [--out KERNELS.tsv] [--arch sm_90]
+                            [--repo SUBSTR] [--run N] [--out KERNELS.tsv] [--arch sm_90] [--jobs N]
 
 For every library of bench/corpus/pins.txt unpacked under CORPUS_DIR (see run.py), every Python file that
 mentions triton is checked alone with `tessel check --jit --format=json FILE` from the library's root, as a user
@@ -10,13 +10,15 @@ would. The JSON report lists each kernel (helpers left out) under each of its au
 (registers, spills, shared memory, occupancy) or why it has none. A kernel counts as having figures when its
 first config has them.
 
-Prints per library: kernels, kernels with figures, of those how many rest on assumed values, error-level TS403
+--jobs N checks N files at once (each `tessel check --jit` also compiles on all cores; on a large machine, such
+as the GPU box's 16 cores, a few files at once keep it busy through the files with one kernel). Prints per library: kernels, kernels with figures, of those how many rest on assumed values, error-level TS403
 findings, TS403 notes; then the reasons kernels lack figures, grouped. With --run N, `tessel run FILE --kernel K
 --cpu` runs the first N kernels of each library and counts those that ran (exit 0 or 1: the run happened, with
 or without findings) against those that could not (a launch that cannot be planned, a lowering failure).
 """
 import argparse
 import collections
+import concurrent.futures
 import json
 import os
 import re
@@ -97,6 +99,7 @@ def main():
     ap.add_argument("--run", type=int, default=0, help="run the first N kernels of each library on the CPU")
     ap.add_argument("--out", default=None, help="one line per kernel: repo, file, kernel, figures or reason")
     ap.add_argument("--arch", default="sm_90")
+    ap.add_argument("--jobs", type=int, default=1, help="files checked at once")
     a = ap.parse_args()
     tessel = os.path.abspath(a.tessel)
     rows, reasons, out_lines, run_fail = [], collections.Counter(), [], collections.Counter()
@@ -105,8 +108,9 @@ def main():
         c = collections.Counter()
         t0 = time.perf_counter()
         to_run = []
-        for rel, _ in files:
-            report, err = check_file(tessel, root, rel, a.arch)
+        with concurrent.futures.ThreadPoolExecutor(max(a.jobs, 1)) as pool:
+            checked = list(pool.map(lambda f: check_file(tessel, root, f[0], a.arch), files))
+        for (rel, _), (report, err) in zip(files, checked):
             if report is None:
                 c["tool_failures"] += 1
                 n = kernels_checked(tessel, root, rel) if err == "timeout" else 0

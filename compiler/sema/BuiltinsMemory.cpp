@@ -486,9 +486,11 @@ static Value advance(BuiltinCall &B) {
   return V;
 }
 
-/// semantic.make_tensor_descriptor's block rule: a TMA box row must span at
-/// least 16 bytes. tessel does not model descriptors further, so the call's
-/// value stays unknown (as before the check).
+/// semantic.make_tensor_descriptor: a block shape of constexprs whose row
+/// spans at least 16 bytes (a TMA box's rule). Lowered as what it means for
+/// the values: every desc.load / desc.store addresses the block at its offsets
+/// with all dimensions bounds-checked (Triton on Hopper copies it with TMA;
+/// the values are the same).
 static Value makeTensorDescriptor(BuiltinCall &B) {
   Value Base = B.value("base");
   std::vector<Value> Block = elementsOf(B.value("block_shape"));
@@ -505,9 +507,91 @@ static Value makeTensorDescriptor(BuiltinCall &B) {
       return Value::poison();
     }
   }
-  if (B.ir())
-    B.C.loweringLimit(B.range(), "tl.make_tensor_descriptor");
-  return Value::poison();
+  if (!Base.isTensor() || !Base.Type.Elem.isPointer() || Base.Type.isBlock() ||
+      !checkStringOption(B, "padding_option", {"zero", "nan"}, "Padding option"))
+    return Value::poison();
+  auto Shape = B.shape("block_shape");
+  if (!Shape || !B.C.validateShape(*Shape, B.range()))
+    return Value::poison();
+  Value V = Value::tensor(TileType{Base.Type.Elem, {}});
+  V.IsBlockPtr = V.IsDescriptor = true;
+  V.BlockShape = *Shape;
+  V.PadNan = B.str("padding_option") == "nan";
+  if (B.ir()) {
+    V.IR = B.lower("base");
+    std::vector<Value> Dims = elementsOf(B.value("shape")), Strides = elementsOf(B.value("strides"));
+    size_t Rank = Shape->size();
+    if (Dims.size() != Rank || Strides.size() != Rank) {
+      B.C.loweringLimit(B.range(), "a tensor descriptor whose shape and strides do not match its block rank");
+      return V;
+    }
+    TileType I64{ElemType{ScalarKind::I64}, {}};
+    for (const Value &D : Dims)
+      V.BlockParts.push_back(B.C.lowerAs(D, I64, B.rangeOf("shape")));
+    for (const Value &S : Strides)
+      V.BlockParts.push_back(B.C.lowerAs(S, I64, B.rangeOf("strides")));
+  }
+  return V;
+}
+
+/// The block a descriptor access addresses: the descriptor with the call's
+/// offsets (i32, as semantic.descriptor_load converts them) and every
+/// dimension checked. Null pointer tile when the offsets do not fit.
+static std::pair<ir::Value *, ir::Value *> descriptorTile(BuiltinCall &B, const Value &Desc) {
+  size_t Rank = Desc.BlockShape.size();
+  std::vector<Value> Offsets = elementsOf(B.value("offsets"));
+  if (Offsets.size() != Rank || Desc.BlockParts.size() != 2 * Rank) {
+    B.C.loweringLimit(B.rangeOf("offsets"), "a tensor descriptor access whose offsets do not match its block rank");
+    return {nullptr, nullptr};
+  }
+  Value At = Desc;
+  TileType I32{ElemType{ScalarKind::I32}, {}};
+  for (const Value &O : Offsets)
+    At.BlockParts.push_back(B.C.lowerAs(O, I32, B.rangeOf("offsets")));
+  std::vector<size_t> All(Rank);
+  for (size_t D = 0; D < Rank; ++D)
+    All[D] = D;
+  return blockPointerTile(B, At, All);
+}
+
+/// desc.load(offsets) / tl.load_tensor_descriptor: the block, out-of-bounds
+/// elements padded. No access record: a descriptor never reads out of bounds.
+static Value loadTensorDescriptor(BuiltinCall &B) {
+  Value Desc = B.value("pointer");
+  if (!Desc.IsDescriptor)
+    return Value::poison();
+  Value Out = Value::tensor(TileType{Desc.Type.Elem.pointee(), Desc.BlockShape});
+  if (B.ir() && Desc.IR) {
+    auto [Ptrs, Mask] = descriptorTile(B, Desc);
+    if (!Ptrs)
+      return Value::poison();
+    ir::Value *Other = B.C.lowerAs(Value::constant(Desc.PadNan ? PyValue::floating(std::nan("")) : PyValue::integer(0)),
+                                   Out.Type, B.range());
+    Out.IR = B.ir()->load(B.range(), Ptrs, Mask, Other);
+  }
+  Out.Loaded = true;
+  return Out;
+}
+
+/// desc.store(offsets, value) / tl.store_tensor_descriptor: out-of-bounds
+/// elements are dropped; the value is converted to the descriptor's type.
+static Value storeTensorDescriptor(BuiltinCall &B) {
+  Value Desc = B.value("pointer");
+  if (!Desc.IsDescriptor)
+    return Value::poison();
+  if (Desc.Type.Elem.IsConst) {
+    B.error(ProblemKind::LoadStore, "Cannot store to a constant pointer");
+    return Value::poison();
+  }
+  Value V = B.C.toTensor(B.value("value"), B.rangeOf("value"));
+  if (B.ir() && Desc.IR) {
+    auto [Ptrs, Mask] = descriptorTile(B, Desc);
+    if (!Ptrs)
+      return Value::poison();
+    ir::Value *Stored = B.C.lowerAs(V, TileType{Desc.Type.Elem.pointee(), Desc.BlockShape}, B.rangeOf("value"));
+    B.ir()->store(B.range(), Ptrs, Stored, Mask);
+  }
+  return Value::constant(PyValue::none());
 }
 
 const std::vector<BuiltinEntry> &memoryBuiltins() {
@@ -528,6 +612,8 @@ const std::vector<BuiltinEntry> &memoryBuiltins() {
       {"make_block_ptr", "base, shape, strides, offsets, block_shape:C, order:C", makeBlockPtr},
       {"advance", "base, offsets", advance},
       {"make_tensor_descriptor", "base, shape, strides, block_shape, padding_option=", makeTensorDescriptor},
+      {"load_tensor_descriptor", "pointer, offsets", loadTensorDescriptor},
+      {"store_tensor_descriptor", "pointer, offsets, value", storeTensorDescriptor},
   };
   return Entries;
 }

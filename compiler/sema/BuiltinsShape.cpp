@@ -420,6 +420,28 @@ static Value cdiv(BuiltinCall &B) {
   return Out;
 }
 
+/// standard.swizzle2d, the @jit function, step by step: the row-major index
+/// (i, j) of a size_i x size_j grid renumbered so that groups of size_g rows
+/// are walked column by column (the last group may have fewer rows).
+static Value swizzle2d(BuiltinCall &B) {
+  using ast::BinOpKind;
+  SourceRange R = B.range();
+  auto Op = [&](BinOpKind K, const Value &L, const Value &Rhs) { return B.C.binaryOp(K, L, Rhs, R); };
+  Value SizeJ = B.value("size_j"), SizeG = B.value("size_g");
+  Value IJ = Op(BinOpKind::Add, Op(BinOpKind::Mult, B.value("i"), SizeJ), B.value("j"));
+  Value SizeGJ = Op(BinOpKind::Mult, SizeG, SizeJ);
+  Value OffI = Op(BinOpKind::Mult, Op(BinOpKind::FloorDiv, IJ, SizeGJ), SizeG);
+  Value Rows = Op(BinOpKind::Sub, B.value("size_i"), OffI);
+  std::vector<Arg> MinArgs{Arg{B.C.toTensor(Rows, R), nullptr, R}, Arg{B.C.toTensor(SizeG, R), nullptr, R}};
+  Value G = callLanguageBuiltin(B.C, "minimum", B.Call, std::move(MinArgs), {});
+  IJ = Op(BinOpKind::Mod, IJ, SizeGJ);
+  Value NewI = Op(BinOpKind::Add, OffI, Op(BinOpKind::Mod, IJ, G));
+  Value NewJ = Op(BinOpKind::FloorDiv, IJ, G);
+  if (NewI.isPoison() || NewJ.isPoison())
+    return Value::poison();
+  return Value::tuple({B.C.toTensor(NewI, R), B.C.toTensor(NewJ, R)});
+}
+
 const std::vector<BuiltinEntry> &shapeBuiltins() {
   static const std::vector<BuiltinEntry> Entries = {
       {"program_id", "axis:C", programId},
@@ -441,6 +463,7 @@ const std::vector<BuiltinEntry> &shapeBuiltins() {
       {"cast", "input, dtype:C, fp_downcast_rounding:C=, bitcast:C=", cast},
       {"to", "input, dtype:C, fp_downcast_rounding:C=, bitcast:C=", cast},
       {"cdiv", "x, div", cdiv},
+      {"swizzle2d", "i, j, size_i, size_j, size_g", swizzle2d},
   };
   return Entries;
 }

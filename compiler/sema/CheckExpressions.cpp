@@ -248,6 +248,25 @@ static bool isDescriptorMethod(const std::string &Name) {
          Name == "atomic_xor" || Name == "block_shape" || Name == "shape" || Name == "strides";
 }
 
+/// `desc.load` / `desc.store` (the builtins tl.load_tensor_descriptor and
+/// tl.store_tensor_descriptor), and what a tl.tensor_descriptor holds.
+static Value descriptorAttribute(const Value &Desc, const AttributeExpr *E) {
+  if (E->Attr == "load" || E->Attr == "store")
+    return Value::method(Desc, E->Attr + "_tensor_descriptor");
+  if (E->Attr == "block_shape") {
+    PyList Dims;
+    for (int64_t D : Desc.BlockShape)
+      Dims.push_back(PyValue::integer(D));
+    return Value::constant(PyValue::list(std::move(Dims)));
+  }
+  if (E->Attr == "dtype" && Desc.Type.Elem.pointee().Scalar != ScalarKind::Unknown)
+    return Value::constant(
+        PyValue::qualified("triton.language." + std::string(languageName(Desc.Type.Elem.pointee().Scalar))));
+  // gather / scatter / atomics, the shape and strides as tensors: not
+  // modelled (unknown, never an error).
+  return Value::poison();
+}
+
 /// The language submodules whose members tessel knows only in part.
 static bool isImplementationModule(const std::string &Path) {
   return Path == "triton.language.core" || Path == "triton.language.standard" || Path == "triton.language.random";
@@ -297,6 +316,12 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
     if (!project::isExternalRoot(std::string_view(Path).substr(0, Path.find('.'))))
       return moduleAttribute(Path, E->Attr, E->Range);
     return Value::constant(PyValue::qualified(std::move(Member)));
+  }
+  if (Base.isTensor() && Base.IsDescriptor) {
+    Value V = descriptorAttribute(Base, E);
+    if (V.isPoison() && IRB)
+      loweringLimit(E->Range, "a tensor descriptor's `" + E->Attr + "`");
+    return V;
   }
   if (Base.isTensor()) {
     if (E->Attr == "T") {

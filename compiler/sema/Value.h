@@ -80,6 +80,12 @@ struct Value {
   /// pointer and BlockShape the shape a load through it produces.
   bool IsBlockPtr = false;
   std::vector<int64_t> BlockShape;
+  /// A tensor descriptor (tl.make_tensor_descriptor): also IsBlockPtr, with
+  /// BlockShape its block, but without offsets of its own: each desc.load /
+  /// desc.store names them, and every dimension is bounds-checked (padding
+  /// with zeros, or NaNs where PadNan).
+  bool IsDescriptor = false;
+  bool PadNan = false;
   /// A tl.load's result, as the load produced it (any operation on it gives
   /// a new Value without the flag): read by tl.dot's DotFact.
   bool Loaded = false;
@@ -89,7 +95,7 @@ struct Value {
   ir::Value *IR = nullptr;
   /// While lowering a block pointer: its shape and strides (i64 scalars, one
   /// per dimension each), then its offsets (i32), as tl.make_block_ptr
-  /// converts them.
+  /// converts them; a descriptor's stop after the strides.
   std::vector<ir::Value *> BlockParts;
 
   static Value poison() { return Value(); }

@@ -342,6 +342,37 @@ def k(seq_ptr, block_ptr, out, BLOCK: tl.constexpr):
   EXPECT_TRUE(lowerKernel(*P.File, P.Info, P.Plan.Launches[0].Request, Lowering).Function);
 }
 
+TEST(LaunchPlan, ErrorsInAHelperAboveTheKernelCountAtTheirCallSite) {
+  // Triton's attention tutorial: the type error is in a helper defined above
+  // the kernel. Making the scalar H a float moves the first error into the
+  // kernel body, later in the file but earlier in the lowering: no progress.
+  // V as fp16 is.
+  AnalyzeOptions Lowering;
+  LaunchPlanOptions Opts;
+  Opts.Settle = &Lowering;
+  Planned P = plan(R"(
+@triton.jit
+def inner(acc, p, V, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    v = tl.load(V + offs[:, None] * BLOCK + offs[None, :])
+    return tl.dot(p.to(tl.float16), v, acc)
+
+@triton.jit
+def k(V, Out, H, BLOCK: tl.constexpr):
+    off_h = tl.program_id(0) & H
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
+    p = tl.zeros((BLOCK, BLOCK), dtype=tl.float32) + off_h
+    acc = inner(acc, p, V, BLOCK)
+    tl.store(Out + offs[:, None] * BLOCK + offs[None, :], acc)
+)",
+                   "k", Opts);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  EXPECT_EQ(guessedDtype(P.Plan, "V"), "fp16") << assumptions(P.Plan);
+  EXPECT_FALSE(P.Plan.Launches[0].Launch.value("H")->IsFloat) << assumptions(P.Plan);
+  EXPECT_TRUE(lowerKernel(*P.File, P.Info, P.Plan.Launches[0].Request, Lowering).Function);
+}
+
 TEST(LaunchPlan, GuessedTypesStayWithoutSettling) {
   // The prover plans without lowering: the evidence's guess stands.
   Planned P = plan(GatherKernel, "gather");
