@@ -72,6 +72,10 @@ void evalCast(const Tile &X, const ElemType &To, ir::RoundingMode R, Tile &Out) 
   if (From.isPointer() || To.isPointer()) {
     if (!X.isFloat() && !Out.isFloat())
       Out.Ints = X.Ints;
+    // A pointer's truth: not null (buffer id 0 is never allocated).
+    if (To.Scalar == ScalarKind::I1 && !To.isPointer())
+      for (int64_t &V : Out.Ints)
+        V = V != 0;
     return;
   }
   const ScalarKind FK = From.Scalar, TK = To.Scalar;

@@ -239,8 +239,11 @@ private:
     case OpKind::Cast:
       if (hasOperands(O, 1)) {
         sameShape(O, O.operand(0), O.result());
-        if (O.operand(0)->type().Elem.isPointer() != O.result()->type().Elem.isPointer())
-          error(O, "cannot cast between pointers and non-pointers");
+        // Pointers and integers convert both ways (ptrtoint / inttoptr,
+        // Triton's tl.pointer_type casts and `if ptr:`); floats never.
+        const ElemType &From = O.operand(0)->type().Elem, &To = O.result()->type().Elem;
+        if (From.isPointer() != To.isPointer() && isFloatScalar(From.isPointer() ? To.Scalar : From.Scalar))
+          error(O, "cannot cast between pointers and floats");
       }
       return;
     case OpKind::Bitcast:

@@ -59,6 +59,9 @@ public:
   std::optional<int64_t> constInt(std::string_view Param);
   /// A dtype parameter (`tl.float16`): the scalar kind, nullopt if unknown.
   std::optional<ScalarKind> dtype(std::string_view Param);
+  /// A dtype parameter that may also be a pointer type
+  /// (`tl.pointer_type(tl.float16)`, what `.to(...)` accepts).
+  std::optional<ElemType> elemType(std::string_view Param);
   /// A shape given as one tuple/list argument or as *varargs; dims may be
   /// UnknownDim. nullopt after a reported error.
   std::optional<std::vector<int64_t>> shape(std::string_view Param);
@@ -81,6 +84,11 @@ public:
 /// `axis` normalisation (negative axes count from the end); nullopt when out
 /// of range.
 std::optional<size_t> normaliseAxis(int64_t Axis, size_t Rank);
+
+/// `tl.pointer_type(tl.float16)` is the constexpr
+/// "triton.language.pointer_type(float16)"; this reads one back.
+std::string pointerTypePath(ScalarKind Pointee);
+std::optional<ElemType> pointerTypeFromPath(std::string_view Path);
 
 /// The element type standard.max / standard.min reduce in (without
 /// return_indices): floats narrower than 32 bits become fp32, narrower

@@ -86,7 +86,6 @@ static const std::set<std::string, std::less<>> &otherLanguageNames() {
                                                            "float8e4nv",
                                                            "float8e4b8",
                                                            "float8e4b15",
-                                                           "pointer_type",
                                                            "block_type",
                                                            "tuple",
                                                            "tuple_type",
@@ -363,6 +362,16 @@ std::optional<ScalarKind> BuiltinCall::dtype(std::string_view Param) {
     }
   }
   return K;
+}
+
+std::optional<ElemType> BuiltinCall::elemType(std::string_view Param) {
+  const Arg *A = get(Param);
+  if (A && A->V.isKnownConstexpr() && A->V.Const.kind() == PyValue::Kind::Qualified)
+    if (std::optional<ElemType> P = pointerTypeFromPath(A->V.Const.qualifiedPath()))
+      return P;
+  if (std::optional<ScalarKind> K = dtype(Param))
+    return ElemType{*K};
+  return std::nullopt;
 }
 
 std::optional<std::vector<int64_t>> BuiltinCall::shape(std::string_view Param) {

@@ -348,13 +348,34 @@ static Value split(BuiltinCall &B) {
   return Value::tuple({Half, Other});
 }
 
+std::string pointerTypePath(ScalarKind Pointee) {
+  return "triton.language.pointer_type(" + std::string(languageName(Pointee)) + ")";
+}
+
+std::optional<ElemType> pointerTypeFromPath(std::string_view Path) {
+  constexpr std::string_view Prefix = "triton.language.pointer_type(";
+  if (Path.substr(0, Prefix.size()) != Prefix || Path.back() != ')')
+    return std::nullopt;
+  std::optional<ScalarKind> K = scalarKindFromLanguageName(Path.substr(Prefix.size(), Path.size() - Prefix.size() - 1));
+  if (!K)
+    return std::nullopt;
+  return ElemType{*K, 1};
+}
+
+/// core.pointer_type(element_ty): a dtype `.to()` and tl.cast accept (an
+/// int64 address loaded from a table of pointers becomes a pointer).
+static Value pointerType(BuiltinCall &B) {
+  std::optional<ScalarKind> K = B.dtype("element_ty");
+  return Value::constant(K ? PyValue::qualified(pointerTypePath(*K)) : PyValue());
+}
+
 static Value cast(BuiltinCall &B) {
   Value In = B.value("input");
   if (In.isConstexpr())
     In = B.C.toTensor(In, B.rangeOf("input"));
   if (!In.isTensor())
     return Value::poison();
-  std::optional<ScalarKind> K = B.dtype("dtype");
+  std::optional<ElemType> K = B.elemType("dtype");
   Value Out = In;
   Out.Facts.MaskBounds.clear();
   if (!K) {
@@ -362,12 +383,13 @@ static Value cast(BuiltinCall &B) {
     return Out;
   }
   const ElemType Src = In.Type.Elem;
-  const ElemType Dst{*K};
+  const ElemType Dst = *K;
   bool SrcKnown = Src.isPointer() || Src.Scalar != ScalarKind::Unknown;
   Value Bitcast = B.value("bitcast");
   if (Bitcast.isKnownConstexpr() && Bitcast.Const.truthy().value_or(false)) {
     // semantic.bitcast: pointers go through cast; other types keep their size.
-    if (SrcKnown && !Src.isPointer() && !(Src == Dst) && bitWidth(Src.Scalar) != bitWidth(Dst.Scalar)) {
+    if (SrcKnown && !Src.isPointer() && !Dst.isPointer() && !(Src == Dst) &&
+        bitWidth(Src.Scalar) != bitWidth(Dst.Scalar)) {
       B.error(ProblemKind::InvalidOperands, "Cannot bitcast data-type of size " + std::to_string(bitWidth(Src.Scalar)) +
                                                 " to data-type of size " + std::to_string(bitWidth(Dst.Scalar)));
       return Value::poison();
@@ -397,8 +419,15 @@ static Value cast(BuiltinCall &B) {
   if (B.ir()) {
     ir::Value *X = B.C.lower(In, B.rangeOf("input"));
     bool IsBitcast = Bitcast.isKnownConstexpr() && Bitcast.Const.truthy().value_or(false);
+    bool PointerCast = X->type().Elem.isPointer() != Dst.isPointer();
     if (X->type().Elem == Dst)
       Out.IR = X;
+    else if (PointerCast && isFloat(X->type().Elem.isPointer() ? Dst.Scalar : X->type().Elem.Scalar)) {
+      B.C.loweringLimit(B.range(), "a cast between a pointer and a float");
+      return Value::poison();
+    } else if (PointerCast && !Dst.isPointer() && Dst.Scalar != ScalarKind::I1 && Dst.Scalar != ScalarKind::I64)
+      // semantic.cast: a pointer becomes an int64 first.
+      Out.IR = B.ir()->cast(B.range(), B.ir()->cast(B.range(), X, ElemType{ScalarKind::I64}), Dst);
     else if (IsBitcast && !Src.isPointer())
       Out.IR = B.ir()->bitcast(B.range(), X, Dst);
     else
@@ -461,6 +490,7 @@ const std::vector<BuiltinEntry> &shapeBuiltins() {
       {"join", "a, b", join},
       {"split", "a", split},
       {"cast", "input, dtype:C, fp_downcast_rounding:C=, bitcast:C=", cast},
+      {"pointer_type", "element_ty:C, address_space:C=, const:C=", pointerType},
       {"to", "input, dtype:C, fp_downcast_rounding:C=, bitcast:C=", cast},
       {"cdiv", "x, div", cdiv},
       {"swizzle2d", "i, j, size_i, size_j, size_g", swizzle2d},

@@ -120,7 +120,9 @@ static ir::Value *conditionValue(KernelChecker &C, const Value &Test, SourceRang
   ir::Value *X = C.lower(Test, R);
   if (!X->type().Shape.empty())
     X = B.reshape(R, X, {});
-  if (X->type().Elem.Scalar != ScalarKind::I1 || X->type().Elem.isPointer())
+  if (X->type().Elem.isPointer()) // `if ptr:`: not null
+    X = B.cast(R, X, ElemType{ScalarKind::I1});
+  else if (X->type().Elem.Scalar != ScalarKind::I1)
     X = B.cmp(R, ir::CmpPredicate::NE, X, C.lowerAs(Value::constant(PyValue::integer(0)), X->type(), R));
   return X;
 }

@@ -79,6 +79,25 @@ def k(x_ptr, o_ptr, n: tl.constexpr):
   EXPECT_NE(T.find("constant 6.0 : [128] fp32"), std::string::npos) << T;
 }
 
+TEST(Lowering, AddressesFromATableBecomePointersAndPointersAreTruthy) {
+  // Triton's grouped GEMM tutorial: an int64 address loaded from a table
+  // becomes a pointer through tl.pointer_type; `if bias:` on a pointer is a
+  // test against null (ptr -> i1), as semantic.cast lowers it.
+  ElemType I64P = ptrTo(ScalarKind::I64);
+  std::string T = lowered(R"(
+@triton.jit
+def k(table, bias, o_ptr):
+    a_ptr = tl.load(table).to(tl.pointer_type(tl.float16))
+    x = tl.load(a_ptr + tl.arange(0, 16)).to(tl.float32)
+    if bias:
+        x += tl.load(bias + tl.arange(0, 16))
+    tl.store(o_ptr + tl.arange(0, 16), x)
+)",
+                          request({{"table", I64P}, {"bias", F32P}, {"o_ptr", F32P}}, {}));
+  EXPECT_NE(T.find(": i64 to *fp16"), std::string::npos) << T;
+  EXPECT_NE(T.find("cast %bias : *fp32 to i1"), std::string::npos) << T;
+}
+
 TEST(Lowering, PhiloxGivesFourWordsOfOneCounter) {
   // FlagGems' rand: a 64-bit offset split into two 32-bit counter words.
   std::string T = lowered(R"(
