@@ -370,6 +370,20 @@ private:
     case OpKind::DevicePrint:
       print(*cast<DevicePrintOp>(&O));
       return true;
+    case OpKind::InlineAsm: {
+      // griddepcontrol (tl.extra.cuda.gdc_wait / gdc_launch_dependents)
+      // orders this launch after the previous one: one launch alone, as
+      // here, runs the same without it. Other PTX is the GPU's to run.
+      const auto *A = cast<InlineAsmOp>(&O);
+      if (A->asmText().rfind("griddepcontrol.", 0) != 0)
+        return fail(O.loc(), "tl.inline_asm_elementwise runs PTX, which tessel's interpreter cannot; run the "
+                             "kernel on the GPU (tessel run --gpu)");
+      Tile &Out = slot(O.result());
+      Out.reset(O.result()->type().Elem, O.result()->type().Shape);
+      std::fill(Out.Ints.begin(), Out.Ints.end(), 0); // the dummy result
+      std::fill(Out.Floats.begin(), Out.Floats.end(), 0.0);
+      return true;
+    }
     case OpKind::DeviceAssert:
       assertLanes(*cast<DeviceAssertOp>(&O));
       return true;

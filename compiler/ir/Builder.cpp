@@ -338,6 +338,15 @@ Value *Builder::philox(SourceRange Loc, Value *Seed, const std::array<Value *, 4
   return O->result();
 }
 
+Value *Builder::inlineAsm(SourceRange Loc, std::string_view Asm, std::string_view Constraints,
+                          const std::vector<Value *> &Args, TileType Result, bool Pure, int64_t Pack) {
+  Op *O = create(OpKind::InlineAsm, Loc, Args, {std::move(Result)});
+  O->StrAttr = std::string(Asm) + '\0' + std::string(Constraints);
+  O->IntAttr = Pack;
+  O->Flags = Pure ? 1 : 0;
+  return O->result();
+}
+
 Op *Builder::devicePrint(SourceRange Loc, std::string Prefix, const std::vector<Value *> &Args, bool Hex) {
   Op *O = create(OpKind::DevicePrint, Loc, Args, {});
   O->StrAttr = std::move(Prefix);

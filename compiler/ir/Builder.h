@@ -107,6 +107,9 @@ public:
   Op *devicePrint(SourceRange Loc, std::string Prefix, const std::vector<Value *> &Args, bool Hex = false);
   Op *deviceAssert(SourceRange Loc, Value *Cond, std::string Message, Value *Mask = nullptr);
   Value *hint(SourceRange Loc, HintKind K, Value *X, std::vector<int64_t> Values);
+  /// Args all of Result's shape.
+  Value *inlineAsm(SourceRange Loc, std::string_view Asm, std::string_view Constraints,
+                   const std::vector<Value *> &Args, TileType Result, bool Pure, int64_t Pack);
 
   // Structured control flow.
   /// NumStages: tl.range's num_stages (0 when the loop does not give one).

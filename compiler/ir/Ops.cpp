@@ -157,6 +157,8 @@ std::string_view opName(OpKind K) {
     return "device_assert";
   case OpKind::Hint:
     return "hint";
+  case OpKind::InlineAsm:
+    return "inline_asm";
   case OpKind::For:
     return "for";
   case OpKind::While:

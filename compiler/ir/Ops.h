@@ -120,6 +120,7 @@ enum class OpKind {
   Cast,
   Bitcast,
   AddPtr,
+  InlineAsm, ///< tl.inline_asm_elementwise: PTX per element (or per pack of elements)
   // Memory.
   Load,
   Store,
@@ -520,6 +521,25 @@ public:
   Value *mask() const { return flag(HasMaskBit) ? operand(1) : nullptr; }
 };
 /// multiple_of / max_contiguous / max_constancy: the operand, with a fact.
+/// inline_asm(args...) -> one tile: tl.inline_asm_elementwise. The PTX text
+/// and its LLVM constraint string share the string slot, separated by a NUL
+/// (PTX text has none); pack() elements of each operand go to one asm
+/// statement; a pure one may be removed or merged, another never.
+class InlineAsmOp : public Op {
+public:
+  TESSEL_IR_SINGLE_KIND(InlineAsmOp, InlineAsm)
+  std::string_view asmText() const {
+    std::string_view S = strAttr();
+    return S.substr(0, S.find('\0'));
+  }
+  std::string_view constraints() const {
+    std::string_view S = strAttr();
+    size_t Nul = S.find('\0');
+    return Nul == std::string_view::npos ? std::string_view() : S.substr(Nul + 1);
+  }
+  bool pure() const { return flag(0); }
+  int64_t pack() const { return intAttr(); }
+};
 class HintOp : public Op {
 public:
   TESSEL_IR_SINGLE_KIND(HintOp, Hint)

@@ -257,6 +257,13 @@ private:
     case OpKind::Hint:
       return " " + std::string(hintKindName(cast<HintOp>(&O)->hintKind())) + " " + name(Ops[0]) + " " +
              ints(O.intsAttr());
+    case OpKind::InlineAsm: {
+      auto *A = cast<InlineAsmOp>(&O);
+      std::string S = " \"" + std::string(A->asmText()) + "\" \"" + std::string(A->constraints()) + "\"";
+      if (!Ops.empty())
+        S += " " + list(Ops);
+      return S + (A->pure() ? " pure" : "") + " pack " + std::to_string(A->pack());
+    }
     default:
       return Ops.empty() ? "" : " " + list(Ops);
     }

@@ -310,6 +310,14 @@ private:
       if (hasOperands(O, 1))
         expectResultType(O, O.operand(0)->type());
       return;
+    case OpKind::InlineAsm: {
+      for (Value *A : O.operands())
+        sameShape(O, A, O.result());
+      int64_t Pack = cast<InlineAsmOp>(&O)->pack();
+      if (Pack < 1)
+        error(O, "pack must be at least 1, got " + std::to_string(Pack));
+      return;
+    }
     case OpKind::For:
       verifyFor(*cast<ForOp>(&O));
       return;

@@ -85,6 +85,9 @@ public:
 /// of range.
 std::optional<size_t> normaliseAxis(int64_t Axis, size_t Rank);
 
+/// The elements of a tuple or list argument (one Value for anything else).
+std::vector<Value> elementsOf(const Value &V);
+
 /// `tl.pointer_type(tl.float16)` is the constexpr
 /// "triton.language.pointer_type(float16)"; this reads one back.
 std::string pointerTypePath(ScalarKind Pointee);

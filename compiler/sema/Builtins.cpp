@@ -105,7 +105,6 @@ static const std::set<std::string, std::less<>> &otherLanguageNames() {
                                                            "standard",
                                                            "random",
                                                            "semantic",
-                                                           "inline_asm_elementwise",
                                                            "dot_scaled",
                                                            "histogram",
                                                            "gather",
@@ -362,6 +361,18 @@ std::optional<ScalarKind> BuiltinCall::dtype(std::string_view Param) {
     }
   }
   return K;
+}
+
+std::vector<Value> elementsOf(const Value &V) {
+  if (V.K == Value::Kind::Tuple)
+    return V.Elts;
+  std::vector<Value> Out;
+  if (V.isKnownConstexpr() && V.Const.isSequence()) {
+    for (const PyValue &P : V.Const.elements())
+      Out.push_back(Value::constant(P));
+    return Out;
+  }
+  return {V};
 }
 
 std::optional<ElemType> BuiltinCall::elemType(std::string_view Param) {

@@ -129,20 +129,6 @@ static ir::MemScope memScope(const std::string &S) {
   return ir::MemScope::Gpu;
 }
 
-/// The elements of a tuple argument (a tuple of values or a constexpr
-/// sequence), or the argument itself.
-static std::vector<Value> elementsOf(const Value &V) {
-  if (V.K == Value::Kind::Tuple)
-    return V.Elts;
-  std::vector<Value> Out;
-  if (V.isKnownConstexpr() && V.Const.isSequence()) {
-    for (const PyValue &P : V.Const.elements())
-      Out.push_back(Value::constant(P));
-    return Out;
-  }
-  return {V};
-}
-
 /// The dimensions a `boundary_check` argument names.
 static std::vector<size_t> boundaryChecks(BuiltinCall &B, size_t Rank) {
   std::vector<size_t> Dims;

@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/BuiltinCall.h"
 
+#include "compiler/sema/Promotion.h"
+
 namespace tessel::sema {
 
 static Value none(BuiltinCall &) { return Value::constant(PyValue::none()); }
@@ -71,6 +73,56 @@ static Value deviceAssert(BuiltinCall &B) {
   return Value::constant(PyValue::none());
 }
 
+/// core.inline_asm_elementwise: the args broadcast to one shape (their
+/// types kept), a result of `dtype` in that shape; a tuple of dtypes gives
+/// a tuple of results (typed, not lowered).
+static Value inlineAsmElementwise(BuiltinCall &B) {
+  std::vector<Value> Args;
+  std::vector<int64_t> Shape;
+  for (const Value &A : elementsOf(B.value("args"))) {
+    Value T = B.C.toTensor(A, B.rangeOf("args"));
+    if (!T.isTensor())
+      return Value::poison();
+    OrError<std::vector<int64_t>> S = broadcastShapes(Shape, T.Type.Shape);
+    if (!S) {
+      B.error(ProblemKind::ShapeMismatch, S.Error);
+      return Value::poison();
+    }
+    Shape = *S.Result;
+    Args.push_back(std::move(T));
+  }
+  std::vector<ElemType> Results;
+  for (const Value &D : elementsOf(B.value("dtype")))
+    if (D.isDtype())
+      Results.push_back(ElemType{*scalarKindFromLanguageName(std::string_view(D.Const.qualifiedPath()).substr(16))});
+    else
+      Results.push_back(ElemType{ScalarKind::Unknown});
+  if (Results.size() != 1) {
+    std::vector<Value> Outs;
+    for (ElemType E : Results)
+      Outs.push_back(Value::tensor(TileType{E, Shape}));
+    if (B.ir())
+      B.C.loweringLimit(B.range(), "tl.inline_asm_elementwise with several results");
+    return Value::tuple(std::move(Outs));
+  }
+  Value Out = Value::tensor(TileType{Results[0], Shape});
+  if (!B.ir())
+    return Out;
+  Value Asm = B.value("asm"), Constraints = B.value("constraints");
+  std::optional<int64_t> Pack = B.present("pack") ? B.constInt("pack") : std::optional<int64_t>(1);
+  if (!Asm.isKnownConstexpr() || !Asm.Const.isStr() || !Constraints.isKnownConstexpr() || !Constraints.Const.isStr() ||
+      !Pack || Results[0].Scalar == ScalarKind::Unknown) {
+    B.C.loweringLimit(B.range(), "tl.inline_asm_elementwise whose asm text, constraints, pack or dtype is not known");
+    return Value::poison();
+  }
+  std::vector<ir::Value *> Lowered;
+  for (const Value &A : Args)
+    Lowered.push_back(B.C.lowerAs(A, TileType{A.Type.Elem, Shape}, B.rangeOf("args")));
+  Out.IR = B.ir()->inlineAsm(B.range(), Asm.Const.asStr(), Constraints.Const.asStr(), Lowered, Out.Type,
+                             B.flag("is_pure"), *Pack);
+  return Out;
+}
+
 const std::vector<BuiltinEntry> &miscBuiltins() {
   static const std::vector<BuiltinEntry> Entries = {
       {"multiple_of", "input, values:C", hint},
@@ -82,6 +134,7 @@ const std::vector<BuiltinEntry> &miscBuiltins() {
       {"static_print", "*values, sep:C=, end:C=, file:C=, flush:C=", none},
       {"device_print", "prefix:C, *args, hex:C=", devicePrint},
       {"device_assert", "cond, msg:C=, mask=", deviceAssert},
+      {"inline_asm_elementwise", "asm:C, constraints:C, args, dtype:C, is_pure:C, pack:C=", inlineAsmElementwise},
   };
   return Entries;
 }

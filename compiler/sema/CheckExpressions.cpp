@@ -931,6 +931,17 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
     if (size_t Dot = Name.find('.'); Dot != std::string::npos && Args.empty() && Kw.empty() &&
                                      scalarKindFromLanguageName(std::string_view(Name).substr(0, Dot)))
       return Value::constant(pybuiltins::callLibrary(Path, {}, {})); // a dtype's predicate
+    // extra.cuda's grid dependency control (gdc.py): PTX statements with a
+    // dummy output, as Triton writes them.
+    if (std::string_view N(Name); Name.rfind("extra.", 0) == 0 && Args.empty() && Kw.empty() &&
+                                  (N.ends_with(".gdc_wait") || N.ends_with(".gdc_launch_dependents"))) {
+      if (IRB)
+        IRB->inlineAsm(Call->Range,
+                       N.ends_with(".gdc_wait") ? "griddepcontrol.wait; // dummy $0"
+                                                : "griddepcontrol.launch_dependents; // dummy $0",
+                       "=r", {}, TileType{ElemType{ScalarKind::I32}, {}}, /*Pure=*/false, /*Pack=*/1);
+      return Value::constant(PyValue::none());
+    }
     if (Name.find("libdevice.") != std::string::npos || Name.rfind("extra.", 0) == 0) {
       if (IRB) {
         // The one-operand float functions the IR has as ops; others are limits.

@@ -28,6 +28,9 @@ static std::string kwargsText(const PyDict &Kwargs) {
 }
 
 static constexpr const char *NotYetKnown = "registers/shared memory/spills not yet known";
+/// With the JIT tier off no figures will come: the lens says so rather than
+/// that they are not known yet.
+static constexpr const char *JitOff = "figures off (the tessel.jit setting is false)";
 static constexpr const char *Compiling = "compiling…";
 
 static std::string bytesText(unsigned B) {
@@ -99,6 +102,8 @@ static std::optional<SourceRange> configCallee(const AnalyzedFile &F, SourceRang
   return SourceRange{Range.Begin, Range.Begin + static_cast<uint32_t>(Open)};
 }
 
+static std::string noFigures(const CodeLensOptions &Opts) { return Opts.JitEnabled ? NotYetKnown : JitOff; }
+
 std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOptions &Opts) {
   std::vector<CodeLensInfo> Out;
   if (!F.Report.Analysis)
@@ -131,7 +136,7 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
       };
       std::string Summary = std::to_string(J->Configs.size()) + " config" + (J->Configs.size() == 1 ? "" : "s");
       std::optional<std::string> First = J->Configs.empty() ? std::nullopt : figures(Opts, Name, 0);
-      std::string What = !First ? NotYetKnown : *First == Compiling ? *First : "#0: " + *First;
+      std::string What = !First ? noFigures(Opts) : *First == Compiling ? *First : "#0: " + *First;
       Out.push_back({R, Summary + " · " + What, std::nullopt, Name});
       for (size_t I = 0; I < J->Configs.size(); ++I) {
         if (I == 16) {
@@ -155,7 +160,7 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
     std::optional<std::string> Fig = figures(Opts, Name, std::nullopt);
     if (J->Launches.empty()) {
       Out.push_back(
-          {R, "num_warps=4 · num_stages=3 (defaults; no launch site in this file) · " + Fig.value_or(NotYetKnown),
+          {R, "num_warps=4 · num_stages=3 (defaults; no launch site in this file) · " + Fig.value_or(noFigures(Opts)),
            std::nullopt, Name});
       continue;
     }
@@ -173,7 +178,10 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
         K += std::string(K.empty() ? "" : ", ") + "num_warps=4";
       if (!Stages)
         K += ", num_stages=3";
-      Out.push_back({R, T + K + " · " + (FirstLaunch && Fig ? *Fig : std::string(NotYetKnown)), std::nullopt, Name});
+      // The tier compiles the first launch only: the others name their
+      // options and no figures (waiting would not bring them).
+      Out.push_back(
+          {R, T + K + (FirstLaunch ? " · " + Fig.value_or(noFigures(Opts)) : std::string()), std::nullopt, Name});
       FirstLaunch = false;
     }
   }

@@ -53,6 +53,8 @@ bool lowerControlFlow(LoweringContext &C, const ir::Op &O);
 bool lowerRandom(LoweringContext &C, const ir::Op &O);
 /// device_print, device_assert (Debug.cpp).
 bool lowerDebug(LoweringContext &C, const ir::Op &O);
+/// inline_asm: tl.inline_asm_elementwise's PTX per pack of elements (InlineAsm.cpp).
+bool lowerInlineAsm(LoweringContext &C, const ir::Op &O);
 /// dot on FMA units (Dot.cpp).
 bool lowerDot(LoweringContext &C, const ir::Op &O);
 /// The tensor-core half of the dot family (DotMma.cpp), for dots usesMma

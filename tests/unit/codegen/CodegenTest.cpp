@@ -205,6 +205,52 @@ def k(x_ptr, out_ptr, BLOCK: tl.constexpr):
   EXPECT_GE(countMatches(C.Ptx, R"(atom\.acq_rel\.gpu\.global\.max\.s32)"), 1) << C.Ptx;
 }
 
+TEST(Codegen, InlineAsmRunsPerElementOrPerPackedRegister) {
+  // Triton's idioms: fla's `mov.f32 $0, $1;` per fp32 element; four int8
+  // elements packed into one 32-bit register per statement (pack=4), as
+  // ElementwiseInlineAsmOpConversion packs them; gdc_wait's side effect
+  // stays though its dummy result is unused.
+  const char *Src = R"(
+@triton.jit
+def k(x_ptr, q_ptr, o_ptr, p_ptr):
+    offs = tl.arange(0, 512)
+    x = tl.load(x_ptr + offs)
+    y = tl.inline_asm_elementwise("mov.f32 $0, $1;", "=r,r", [x], dtype=tl.float32, is_pure=True, pack=1)
+    q = tl.load(q_ptr + offs)
+    r = tl.inline_asm_elementwise("prmt.b32 $0, $1, 0, 0x0123;", "=r,r", [q], dtype=tl.int8, is_pure=True, pack=4)
+    tl.extra.cuda.gdc_wait()
+    tl.store(o_ptr + offs, y)
+    tl.store(p_ptr + offs, r)
+)";
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.ArgTypes = {{"x_ptr", ptrTo(ScalarKind::FP32)},
+                {"q_ptr", ptrTo(ScalarKind::I8)},
+                {"o_ptr", ptrTo(ScalarKind::FP32)},
+                {"p_ptr", ptrTo(ScalarKind::I8)}};
+  Compiled C = compileSnippet(Src, R, 90, true);
+  ASSERT_EQ(C.Error, "");
+  // 512 elements over 128 threads: 4 per thread.
+  EXPECT_EQ(countMatches(C.Ptx, R"(mov\.f32 %r\d+, %r\d+;)"), 4) << C.Ptx;
+  EXPECT_EQ(countMatches(C.Ptx, R"(prmt\.b32 %r\d+, %r\d+, 0, 0x0123;)"), 1) << C.Ptx;
+  EXPECT_EQ(countMatches(C.Ptx, R"(griddepcontrol\.wait;)"), 1) << C.Ptx;
+}
+
+TEST(Codegen, InlineAsmWithConstraintsThatDoNotFitIsAProblem) {
+  const char *Src = R"(
+@triton.jit
+def k(x_ptr, o_ptr):
+    offs = tl.arange(0, 128)
+    x = tl.load(x_ptr + offs)
+    tl.store(o_ptr + offs, tl.inline_asm_elementwise("mov.f32 $0, $1;", "=r", [x], dtype=tl.float32, is_pure=True, pack=1))
+)";
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.ArgTypes = {{"x_ptr", ptrTo(ScalarKind::FP32)}, {"o_ptr", ptrTo(ScalarKind::FP32)}};
+  Compiled C = compileSnippet(Src, R, 90);
+  EXPECT_NE(C.Error.find("do not match its operands"), std::string::npos) << C.Error;
+}
+
 TEST(Codegen, ShapeOpsScanDotRandomAndPrintCompile) {
   const char *Src = R"(
 @triton.jit

@@ -253,5 +253,41 @@ def k(o_ptr):
     }
 }
 
+TEST(LoweringRun, GridDependencyControlRunsAndOtherPtxIsTheGpusToRun) {
+  // gdc_wait orders this launch after the previous one: alone, it changes
+  // nothing. Other inline PTX cannot run in the interpreter, which says so.
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.Constexprs = {{"ASM", PyValue::boolean(false)}};
+  R.ArgTypes = {{"o_ptr", ptrTo(ScalarKind::FP32)}};
+  const char *Src = R"(
+@triton.jit
+def k(o_ptr, ASM: tl.constexpr):
+    tl.extra.cuda.gdc_wait()
+    x = tl.full((16,), 2.0, tl.float32)
+    if ASM:
+        x = tl.inline_asm_elementwise("mov.f32 $0, $1;", "=r,r", [x], dtype=tl.float32, is_pure=True, pack=1)
+    tl.extra.cuda.gdc_launch_dependents()
+    tl.store(o_ptr + tl.arange(0, 16), x)
+)";
+  for (bool Asm : {false, true}) {
+    R.Constexprs["ASM"] = PyValue::boolean(Asm);
+    auto L = lowerSnippet(Src, R);
+    ASSERT_TRUE(L->Result.Function) << L->text();
+    interp::Memory Mem;
+    uint32_t O = Mem.addBuffer("o", ScalarKind::FP32, 16, /*IsOutput=*/true);
+    interp::RunOptions Opts;
+    interp::RunResult Run = interp::run(*L->Result.Function, Mem, {interp::ArgValue::pointer(O)}, Opts);
+    if (Asm) {
+      EXPECT_FALSE(Run.Completed);
+      EXPECT_NE(Run.Error.find("tessel run --gpu"), std::string::npos) << Run.Error;
+      continue;
+    }
+    ASSERT_TRUE(Run.Completed) << Run.Error;
+    for (int64_t I = 0; I < 16; ++I)
+      EXPECT_EQ(Mem.readFloat(O, I), 2.0);
+  }
+}
+
 } // namespace
 } // namespace tessel::sema::test
