@@ -68,6 +68,11 @@ bool lowerDot(LoweringContext &C, const ir::Op &Op) {
       return isUnsigned(E.Scalar) ? B.CreateZExtOrTrunc(V, AccTy) : B.CreateSExtOrTrunc(V, AccTy);
     if (V->getType() == AccTy)
       return V;
+    // Integer operands with a float accumulator (an int8 dot under an
+    // assumed float32 out_dtype): the products are exact in fp32, as the
+    // interpreter's integer sum added to the accumulator is.
+    if (!isFloat(E.Scalar))
+      return isUnsigned(E.Scalar) ? B.CreateUIToFP(V, AccTy) : B.CreateSIToFP(V, AccTy);
     if (isFP8(E.Scalar)) // exact through fp32 (Casts.cpp's decode table)
       return castRegister(C, V, E, OutE);
     return V->getType()->getPrimitiveSizeInBits() < AccTy->getPrimitiveSizeInBits() ? B.CreateFPExt(V, AccTy)

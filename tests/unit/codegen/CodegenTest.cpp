@@ -251,6 +251,27 @@ def k(x_ptr, o_ptr):
   EXPECT_NE(C.Error.find("do not match its operands"), std::string::npos) << C.Error;
 }
 
+TEST(Codegen, IntegerDotIntoAFloatAccumulatorConvertsTheOperands) {
+  // lmdeploy's w8a8 linear under an assumed float32 ACCUMULATOR_DTYPE: int8
+  // operands, an fp32 accumulator. It built an invalid module (fpext of i8).
+  const char *Src = R"(
+@triton.jit
+def k(a_ptr, b_ptr, c_ptr):
+    i = tl.arange(0, 32)
+    a = tl.load(a_ptr + i[:, None] * 32 + i[None, :])
+    b = tl.load(b_ptr + i[:, None] * 32 + i[None, :])
+    acc = tl.zeros((32, 32), dtype=tl.float32)
+    acc = tl.dot(a, b, acc, out_dtype=tl.float32)
+    tl.store(c_ptr + i[:, None] * 32 + i[None, :], acc)
+)";
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.ArgTypes = {{"a_ptr", ptrTo(ScalarKind::I8)}, {"b_ptr", ptrTo(ScalarKind::I8)}, {"c_ptr", ptrTo(ScalarKind::FP32)}};
+  Compiled C = compileSnippet(Src, R, 90, true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_GE(countMatches(C.Ptx, R"(cvt\.rn\.f32\.s(8|16|32) )"), 1) << C.Ptx;
+}
+
 TEST(Codegen, ShapeOpsScanDotRandomAndPrintCompile) {
   const char *Src = R"(
 @triton.jit
