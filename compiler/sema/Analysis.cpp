@@ -454,6 +454,19 @@ const KernelAnalysis *FileAnalysis::kernelAt(uint32_t Offset) const {
   return nullptr;
 }
 
+std::string typeWithDimNames(const TileType &Type, const std::vector<std::string> &Names) {
+  if (!Type.isBlock() || Names.size() != Type.Shape.size())
+    return Type.str();
+  std::string S = "[";
+  for (size_t I = 0; I < Type.Shape.size(); ++I) {
+    int64_t D = Type.Shape[I];
+    S += (I ? ", " : "") + (D != TileType::UnknownDim ? std::to_string(D)
+                            : Names[I].empty()        ? std::string("?")
+                                                      : Names[I]);
+  }
+  return S + "] " + Type.Elem.str();
+}
+
 const ValueFact *FileAnalysis::valueAt(uint32_t Offset) const {
   for (const KernelAnalysis &K : Kernels)
     for (const ValueFact &V : K.Values)

@@ -33,7 +33,13 @@ struct ValueFact {
   std::string Name;
   TileType Type;
   PyValue Constexpr; ///< Unknown when the value is not a compile-time constant
+  /// Value::DimNames: the constexpr naming each dimension of unknown size.
+  std::vector<std::string> DimNames;
 };
+
+/// Type's text with the dimensions of unknown size named where Names says
+/// (`[BLOCK_M, BLOCK_N] fp32`; `?` where no name is known).
+std::string typeWithDimNames(const TileType &Type, const std::vector<std::string> &Names);
 
 /// How a memory access's offsets vary along each tile axis (see
 /// MaskFacts.h for the lattice); read by diagnostics/checks/MaskCoverage.

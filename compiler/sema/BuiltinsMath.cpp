@@ -75,6 +75,7 @@ static Value unaryMath(BuiltinCall &B, const Value &X) {
   if (!X.isTensor())
     return Value::poison();
   Value Out = Value::tensor(X.Type);
+  Out.DimNames = X.DimNames;
   if (B.ir())
     Out.IR = B.ir()->unary(B.range(), *unaryMathOp(B.Name), B.C.lower(X, B.rangeOf("x")));
   return Out;
@@ -295,6 +296,7 @@ static Value where(BuiltinCall &B) {
     if (CondFacts.MaskBounds[I] && F.Axes[I] == AxisIndex::Sliding)
       F.setAxis(I, AxisIndex::Wrapped);
   Value Out = Value::tensor(TileType{XY.Type.Elem, *Shape.Result}, std::move(F));
+  Out.DimNames = broadcastDimNames({&X, &Y, &Cond}, *Shape.Result);
   if (B.ir())
     Out.IR = B.ir()->select(
         B.range(), B.C.lowerAs(Cond, TileType{ElemType{ScalarKind::I1}, Out.Type.Shape}, B.rangeOf("condition")),
@@ -427,6 +429,10 @@ static Value dot(BuiltinCall &B) {
   else if (Known)
     Result = ElemType{B.dtype("out_dtype").value_or(ScalarKind::FP32)};
   Value Out = Value::tensor(TileType{Result, CShape});
+  if (A.DimNames.size() == SA.size() && Bv.DimNames.size() == SB.size()) {
+    Out.DimNames = A.DimNames;
+    Out.DimNames.back() = Bv.DimNames.back();
+  }
   if (B.ir() && Result.Scalar != ScalarKind::Unknown) {
     // input_precision, else allow_tf32=False meaning ieee; tf32 is the
     // default (it only affects fp32 operands).

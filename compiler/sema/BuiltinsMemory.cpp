@@ -251,6 +251,7 @@ static Value load(BuiltinCall &B) {
   recordAccess(B, "tl.load", Ptr, maskAsWritten(HasMask, WrittenMask, Mask), Shape);
   ElemType Elem = Ptr.Type.Elem.isPointer() ? Ptr.Type.Elem.pointee() : ElemType{ScalarKind::Unknown};
   Value Out = Value::tensor(TileType{Elem, Shape});
+  Out.DimNames = broadcastDimNames({&Ptr, &Mask}, Shape);
   if (B.ir() && Ptr.Type.Elem.isPointer()) {
     ir::Value *P = B.C.lowerAs(Ptr, TileType{Ptr.Type.Elem, Shape}, B.rangeOf("pointer"));
     ir::Value *M = HasMask ? B.C.lowerAs(Mask, TileType{ElemType{ScalarKind::I1}, Shape}, B.rangeOf("mask")) : nullptr;

@@ -37,6 +37,22 @@ static std::optional<TileType> reducedType(BuiltinCall &B, const Value &In, Elem
   return TileType{Elem, Shape};
 }
 
+/// In's DimNames with the reduced axis dropped (or kept as an unnamed 1).
+static std::vector<std::string> reducedNames(BuiltinCall &B, const Value &In) {
+  Value AxisV = B.value("axis");
+  if (In.DimNames.size() != In.Type.Shape.size() || !AxisV.isKnownConstexpr() || !AxisV.Const.isIntLike())
+    return {};
+  auto Axis = normaliseAxis(AxisV.Const.asInt(), In.Type.Shape.size());
+  if (!Axis)
+    return {};
+  std::vector<std::string> Names = In.DimNames;
+  if (B.value("keep_dims").isKnownConstexpr() && B.value("keep_dims").Const.truthy().value_or(false))
+    Names[*Axis].clear();
+  else
+    Names.erase(Names.begin() + static_cast<std::ptrdiff_t>(*Axis));
+  return Names;
+}
+
 static Value input(BuiltinCall &B) { return B.C.toTensor(B.value("input"), B.rangeOf("input")); }
 
 ir::Value *emitReduce(BuiltinCall &B, ir::ReduceKind K, ir::Value *X, std::optional<int64_t> Axis, bool KeepDims,
@@ -64,6 +80,7 @@ static std::optional<int64_t> axisOf(BuiltinCall &B) { return B.constInt("axis")
 /// Emits kind K over the input converted to Elem, giving Out's IR.
 static Value reduced(BuiltinCall &B, const Value &In, const TileType &T, ir::ReduceKind K, bool TieBreakLeft = true) {
   Value Out = Value::tensor(T);
+  Out.DimNames = reducedNames(B, In);
   if (B.ir()) {
     ir::Value *X = B.C.lowerAs(
         In, TileType{K == ir::ReduceKind::ArgMax || K == ir::ReduceKind::ArgMin ? In.Type.Elem : T.Elem, In.Type.Shape},

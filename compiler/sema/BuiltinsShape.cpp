@@ -39,6 +39,7 @@ Value KernelChecker::broadcastTo(const Value &V, const std::vector<int64_t> &Sha
     return V;
   Value Out = V;
   Out.Type.Shape = Shape;
+  Out.DimNames = broadcastDimNames({&V}, Shape);
   Out.Facts = alignFacts(V, Shape.size());
   if (IRB)
     Out.IR = coerce(lower(V, R), Out.Type, R);
@@ -76,6 +77,13 @@ static Value arange(BuiltinCall &B) {
   if (!S.isKnownConstexpr() || !E.isKnownConstexpr()) {
     Value V = Value::tensor(TileType{ElemType{ScalarKind::I32}, {TileType::UnknownDim}});
     V.Facts.Axes = {AxisIndex::Arange};
+    // tl.arange(0, BLOCK): the dimension is BLOCK's.
+    const Arg *End = B.get("end");
+    const auto *N = End && End->E && S.isKnownConstexpr() && S.Const.isIntLike() && S.Const.asInt() == 0
+                        ? ast::dyn_cast<ast::NameExpr>(End->E)
+                        : nullptr;
+    if (N)
+      V.DimNames = {N->Id};
     return V;
   }
   if (!S.Const.isIntLike() || !E.Const.isIntLike()) {
@@ -128,8 +136,35 @@ static const Value &zero() {
   return Zero;
 }
 
-static Value full(BuiltinCall &B) { return fullOf(B, B.shape("shape"), dtypeOrUnknown(B, "dtype"), B.value("value")); }
-static Value zeros(BuiltinCall &B) { return fullOf(B, B.shape("shape"), dtypeOrUnknown(B, "dtype"), zero()); }
+/// The constexprs a literal shape names (`(BLOCK_M, BLOCK_N)`), for the
+/// dimensions whose size is unknown.
+static std::vector<std::string> shapeNames(BuiltinCall &B, const Value &V) {
+  const Arg *A = B.get("shape");
+  const ast::Expr *E = A ? A->E : nullptr;
+  const std::vector<ast::Expr *> *Elts = nullptr;
+  if (const auto *T = E ? ast::dyn_cast<ast::TupleExpr>(E) : nullptr)
+    Elts = &T->Elts;
+  else if (const auto *L = E ? ast::dyn_cast<ast::ListExpr>(E) : nullptr)
+    Elts = &L->Elts;
+  if (!V.isTensor() || !Elts || Elts->size() != V.Type.Shape.size())
+    return {};
+  std::vector<std::string> Names(Elts->size());
+  for (size_t I = 0; I < Elts->size(); ++I)
+    if (const auto *N = ast::dyn_cast<ast::NameExpr>((*Elts)[I]); N && V.Type.Shape[I] == TileType::UnknownDim)
+      Names[I] = N->Id;
+  return Names;
+}
+
+static Value full(BuiltinCall &B) {
+  Value V = fullOf(B, B.shape("shape"), dtypeOrUnknown(B, "dtype"), B.value("value"));
+  V.DimNames = shapeNames(B, V);
+  return V;
+}
+static Value zeros(BuiltinCall &B) {
+  Value V = fullOf(B, B.shape("shape"), dtypeOrUnknown(B, "dtype"), zero());
+  V.DimNames = shapeNames(B, V);
+  return V;
+}
 
 static Value zerosLike(BuiltinCall &B) {
   Value In = B.value("input");

@@ -272,6 +272,23 @@ static bool isImplementationModule(const std::string &Path) {
   return Path == "triton.language.core" || Path == "triton.language.standard" || Path == "triton.language.random";
 }
 
+std::vector<std::string> broadcastDimNames(std::initializer_list<const Value *> Operands,
+                                           const std::vector<int64_t> &Shape) {
+  std::vector<std::string> Names(Shape.size());
+  bool Any = false;
+  for (const Value *V : Operands) {
+    if (!V->isTensor() || V->DimNames.size() != V->Type.Shape.size())
+      continue;
+    size_t Lead = Shape.size() >= V->Type.Shape.size() ? Shape.size() - V->Type.Shape.size() : 0;
+    for (size_t J = 0; J < V->Type.Shape.size() && Lead + J < Shape.size(); ++J)
+      if (Names[Lead + J].empty() && V->Type.Shape[J] == Shape[Lead + J] && !V->DimNames[J].empty()) {
+        Names[Lead + J] = V->DimNames[J];
+        Any = true;
+      }
+  }
+  return Any ? Names : std::vector<std::string>{};
+}
+
 Value KernelChecker::evalAttribute(const AttributeExpr *E) {
   // `p.dtype.element_ty` (any tile of pointers) and `p.type.element_ty` (a
   // scalar pointer) name the pointee's dtype: the idiom stores use to
@@ -329,6 +346,8 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
         return Value::poison();
       Value V = Base;
       std::swap(V.Type.Shape[0], V.Type.Shape[1]);
+      if (V.DimNames.size() == 2)
+        std::swap(V.DimNames[0], V.DimNames[1]);
       V.Facts = permuteFacts(Base.Facts, {1, 0});
       if (IRB)
         V.IR = IRB->permute(E->Range, lower(Base, E->Value->Range), {1, 0});
@@ -382,6 +401,8 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
     F.MaskBounds.clear();
     bool IsMask = !Base.Facts.MaskBounds.empty();
     size_t Dim = 0;
+    std::vector<std::string> Names; // DimNames of the result, as Shape grows
+    auto NameOf = [&](size_t D) { return D < Base.DimNames.size() ? Base.DimNames[D] : std::string(); };
     ir::Value *X = IRB ? lower(Base, E->Value->Range) : nullptr;
     for (const Expr *I : Index) {
       if (const auto *S = dyn_cast<SliceExpr>(I); S && (S->Lower || S->Upper || S->Step)) {
@@ -391,6 +412,7 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
       if (isa<SliceExpr>(I)) {
         if (Dim < Base.Type.Shape.size()) {
           Shape.push_back(Base.Type.Shape[Dim]);
+          Names.push_back(NameOf(Dim));
           F.Axes.push_back(In.Axes[Dim]);
           F.AxisCauses.push_back(In.AxisCauses[Dim]);
           if (IsMask)
@@ -404,6 +426,7 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
         if (X)
           X = IRB->expandDims(E->Range, X, static_cast<int>(Shape.size()));
         Shape.push_back(1);
+        Names.emplace_back();
         F.Axes.push_back(AxisIndex::None);
         F.AxisCauses.emplace_back();
         if (IsMask)
@@ -422,6 +445,7 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
     }
     for (; Dim < Base.Type.Shape.size(); ++Dim) {
       Shape.push_back(Base.Type.Shape[Dim]);
+      Names.push_back(NameOf(Dim));
       F.Axes.push_back(In.Axes[Dim]);
       F.AxisCauses.push_back(In.AxisCauses[Dim]);
       if (IsMask)
@@ -429,6 +453,9 @@ Value KernelChecker::evalSubscript(const SubscriptExpr *E) {
     }
     F.DynScalar = false;
     Value V = Value::tensor(TileType{Base.Type.Elem, std::move(Shape)}, std::move(F), X);
+    V.DimNames = std::move(Names);
+    if (Base.DimNames.size() != Base.Type.Shape.size() || V.DimNames.size() != V.Type.Shape.size())
+      V.DimNames.clear();
     return V;
   }
   if (Index.size() != 1)
@@ -616,6 +643,7 @@ Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, Sour
     F.Scale = Known && Prior < (int64_t(1) << 31) ? Prior * C.Const.asInt() : 0;
   }
   Value Out = Value::tensor(TileType{Result, Promoted->Shape}, std::move(F));
+  Out.DimNames = broadcastDimNames({&L, &R}, Promoted->Shape);
   // With Rules, a builtin borrows the typing (tl.where, minimum...) and
   // emits its own op.
   if (IRB && !Rules)
@@ -698,6 +726,7 @@ Value KernelChecker::compareOp(CmpOpKind Op, const Value &L, const Value &R, Sou
     return Value::poison();
   Value Out =
       Value::tensor(TileType{ElemType{ScalarKind::I1}, Promoted->Shape}, compareFacts(L, R, Promoted->Shape.size()));
+  Out.DimNames = broadcastDimNames({&L, &R}, Promoted->Shape);
   if (IRB) {
     static const std::map<CmpOpKind, ir::CmpPredicate> Preds = {
         {CmpOpKind::Eq, ir::CmpPredicate::EQ}, {CmpOpKind::NotEq, ir::CmpPredicate::NE},

@@ -278,9 +278,11 @@ void KernelChecker::recordValue(SourceRange NameRange, const std::string &Name, 
   ValueFact F;
   F.Name = Name;
   F.Range = NameRange;
-  if (V.isTensor())
+  if (V.isTensor()) {
     F.Type = V.Type;
-  else if (V.isConstexpr())
+    if (V.DimNames.size() == V.Type.Shape.size())
+      F.DimNames = V.DimNames;
+  } else if (V.isConstexpr())
     F.Constexpr = V.Const;
   else
     return;

@@ -342,6 +342,11 @@ bool isLanguageMember(std::string_view Name);
 /// shared by every use; null when triton.language has no such member.
 const PyValue *languageMember(std::string_view Name);
 /// Calls builtin `tl.<Name>`; Self is set for tensor member calls (`x.sum()`).
+/// The DimNames of a result of Shape that Operands broadcast to: each
+/// dimension named by the first operand that has it at full size.
+std::vector<std::string> broadcastDimNames(std::initializer_list<const Value *> Operands,
+                                           const std::vector<int64_t> &Shape);
+
 Value callLanguageBuiltin(KernelChecker &C, std::string_view Name, const ast::CallExpr *Call, std::vector<Arg> Args,
                           std::vector<std::pair<std::string, Arg>> Kw);
 /// Is `Name` a member function of tl.tensor (`x.to`, `x.sum`...)?

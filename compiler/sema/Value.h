@@ -86,6 +86,11 @@ struct Value {
   /// with zeros, or NaNs where PadNan).
   bool IsDescriptor = false;
   bool PadNan = false;
+  /// Per dimension of Type.Shape, the constexpr that sizes it where its
+  /// value is unknown ("BLOCK_M"), else "": what hover and inlay hints show
+  /// instead of `?`. Valid only with as many entries as Type.Shape has (an
+  /// op that changes the shape without saying how drops them).
+  std::vector<std::string> DimNames;
   /// A tl.load's result, as the load produced it (any operation on it gives
   /// a new Value without the flag): read by tl.dot's DotFact.
   bool Loaded = false;

@@ -74,7 +74,7 @@ std::string describeFact(const sema::ValueFact &F) {
     std::string T = constexprTypeName(F.Constexpr);
     return "constexpr" + (T.empty() ? std::string() : " " + T) + " = " + F.Constexpr.repr();
   }
-  std::string S = F.Type.str();
+  std::string S = sema::typeWithDimNames(F.Type, F.DimNames);
   if (F.Constexpr.isKnown())
     S += " = " + F.Constexpr.repr();
   return S;

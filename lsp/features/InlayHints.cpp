@@ -31,7 +31,7 @@ std::vector<InlayHint> inlayHints(const AnalyzedFile &F, SourceRange Within) {
       if (V.Range.End < Within.Begin || V.Range.End > Within.End)
         continue;
       std::vector<std::string> &Seen = Types[V.Range];
-      std::string T = V.Type.str();
+      std::string T = sema::typeWithDimNames(V.Type, V.DimNames);
       if (std::find(Seen.begin(), Seen.end(), T) == Seen.end())
         Seen.push_back(T);
     }
