@@ -67,10 +67,21 @@ namespace tessel::codegen {
 /// none: pipelined (Triton's behaviour).
 bool rangeLoadPipeliningFromEnv();
 
+/// Developer option: `TESSEL_WGMMA=1` in the environment (read once per
+/// process) lowers the tl.dots Triton runs on wgmma (fp16 / bf16 operands,
+/// fp32 accumulators) with `wgmma.mma_async` on an sm_90a target
+/// (lower/DotWgmma.cpp) instead of `mma.sync`. Off by default until the
+/// GPU suite has verified it; part of the JIT cache key.
+bool wgmmaFromEnv();
+
 /// Triton's compile options that change the generated code.
 struct CodegenOptions {
   /// Compute capability x 10 + minor: 80 (sm_80), 90 (sm_90 / sm_90a).
   int Arch = 90;
+  /// The target has the `a` suffix (sm_90a), which wgmma needs.
+  bool ArchSpecific = false;
+  /// Lower eligible dots with wgmma on sm_90a (wgmmaFromEnv).
+  bool Wgmma = wgmmaFromEnv();
   int NumWarps = 4;
   /// Loops whose loads feed a tensor-core dot keep num_stages - 1 iterations
   /// of cp.async copies in flight (Pipeliner.h); 1 or less: none.

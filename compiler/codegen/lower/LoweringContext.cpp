@@ -46,7 +46,9 @@ LoweringContext::LoweringContext(const ir::Function &, const CodegenOptions &Opt
   Warp = B.CreateLShr(Tid, i32(5), "warp");
   Smem = new llvm::GlobalVariable(M, llvm::ArrayType::get(B.getInt8Ty(), 0), false, llvm::GlobalValue::ExternalLinkage,
                                   nullptr, "global_smem", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
-  Smem->setAlignment(llvm::Align(16));
+  // wgmma's swizzled operands must start at 1024-byte boundaries (the
+  // planner aligns their buffers; the window itself must be aligned too).
+  Smem->setAlignment(llvm::Align(Plan.Wgmma ? 1024 : 16));
 }
 
 //===----------------------------------------------------------------------===//
@@ -291,9 +293,10 @@ std::string LoweringContext::tileString(const std::vector<int64_t> &Shape, ElemT
   return (S.empty() ? "" : S + " ") + ir::elemString(E);
 }
 
-unsigned LoweringContext::openShared(SharedBufferKind K, std::string What, uint64_t Bytes, unsigned Stages) {
+unsigned LoweringContext::openShared(SharedBufferKind K, std::string What, uint64_t Bytes, unsigned Stages,
+                                     unsigned Align) {
   Planner.step();
-  unsigned Id = Planner.open(K, std::move(What), Bytes, CurrentOp ? CurrentOp->loc() : SourceRange{}, Stages);
+  unsigned Id = Planner.open(K, std::move(What), Bytes, CurrentOp ? CurrentOp->loc() : SourceRange{}, Stages, Align);
   auto *G = new llvm::GlobalVariable(M, llvm::ArrayType::get(B.getInt8Ty(), 0), false,
                                      llvm::GlobalValue::ExternalLinkage, nullptr, "smem.buffer." + std::to_string(Id),
                                      nullptr, llvm::GlobalValue::NotThreadLocal, 3);
