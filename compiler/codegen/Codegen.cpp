@@ -45,7 +45,7 @@ bool rangeLoadPipeliningFromEnv() {
 bool wgmmaFromEnv() {
   static const bool On = [] {
     const char *V = std::getenv("TESSEL_WGMMA");
-    return V && std::string_view(V) == "1";
+    return !(V && std::string_view(V) == "0");
   }();
   return On;
 }

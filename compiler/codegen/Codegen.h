@@ -67,11 +67,12 @@ namespace tessel::codegen {
 /// none: pipelined (Triton's behaviour).
 bool rangeLoadPipeliningFromEnv();
 
-/// Developer option: `TESSEL_WGMMA=1` in the environment (read once per
-/// process) lowers the tl.dots Triton runs on wgmma (fp16 / bf16 operands,
-/// fp32 accumulators) with `wgmma.mma_async` on an sm_90a target
-/// (lower/DotWgmma.cpp) instead of `mma.sync`. Off by default until the
-/// GPU suite has verified it; part of the JIT cache key.
+/// Developer option: on an sm_90a target the tl.dots Triton runs on wgmma
+/// (fp16 / bf16 operands, fp32 accumulators) are lowered with
+/// `wgmma.mma_async` (lower/DotWgmma.cpp), as Triton does; `TESSEL_WGMMA=0`
+/// in the environment (read once per process) keeps them on `mma.sync` for
+/// A/B comparisons. Verified on the H200 against torch and the interpreter
+/// (bench/RESULTS.md, issue 29); part of the JIT cache key.
 bool wgmmaFromEnv();
 
 /// Triton's compile options that change the generated code.

@@ -264,10 +264,15 @@ DotEngine dotEngine(const ir::Op &Op, int Arch, unsigned NumWarps, bool Wgmma) {
   return DotEngine::MmaSync;
 }
 
-LinearLayout dotAccumulatorLayout(const ir::Op &Dot, unsigned NumWarps, DotEngine E) {
+WgmmaShape LayoutPlan::wgmmaShapeOf(const ir::Op &Dot) const {
   const auto &Shape = Dot.result()->type().Shape;
-  if (E == DotEngine::Wgmma)
-    return wgmmaAccumulatorLayout(Shape[0], Shape[1], NumWarps, wgmmaShape(Shape[0], Shape[1], NumWarps));
+  return wgmmaShape(Shape[0], Shape[1], NumWarps, ChainedDots.count(&Dot) > 0);
+}
+
+LinearLayout LayoutPlan::accumulatorLayout(const ir::Op &Dot) const {
+  const auto &Shape = Dot.result()->type().Shape;
+  if (engine(Dot) == DotEngine::Wgmma)
+    return wgmmaAccumulatorLayout(Shape[0], Shape[1], NumWarps, wgmmaShapeOf(Dot));
   return mmaAccumulatorLayout(Shape[0], Shape[1], NumWarps);
 }
 
@@ -304,9 +309,9 @@ struct ForwardSeeder {
   }
   void seedDots(const ir::Block &B) {
     for (const auto &O : B.ops()) {
-      if (DotEngine E = P.engine(*O); E != DotEngine::Fma) {
+      if (P.engine(*O) != DotEngine::Fma) {
         const auto *D = ir::cast<ir::DotOp>(O.get());
-        LinearLayout L = dotAccumulatorLayout(*D, P.NumWarps, E);
+        LinearLayout L = P.accumulatorLayout(*D);
         set(D->acc(), L, true);
         set(D->result(), L, true);
       }
@@ -334,6 +339,33 @@ struct ForwardSeeder {
         A = P.Access.emplace(&O, std::move(Acc)).first;
       }
       set(O.result(), A->second.Layout, false);
+    }
+  }
+  /// Whether V's uses reach a dot (MLIR's forward slice, as Triton's
+  /// warpsPerTileV3 takes it: through every user's results, not into
+  /// regions by their arguments).
+  bool reachesDot(const ir::Value *V, std::set<const ir::Value *> &Seen) {
+    if (!Seen.insert(V).second)
+      return false;
+    auto It = Users.find(V);
+    if (It == Users.end())
+      return false;
+    for (const ir::Op *U : It->second) {
+      if (U->kind() == ir::OpKind::Dot)
+        return true;
+      for (const ir::Value *R : U->results())
+        if (reachesDot(R, Seen))
+          return true;
+    }
+    return false;
+  }
+  void findChainedDots(const ir::Block &B) {
+    for (const auto &O : B.ops()) {
+      std::set<const ir::Value *> Seen;
+      if (O->kind() == ir::OpKind::Dot && reachesDot(O->result(), Seen))
+        P.ChainedDots.insert(O.get());
+      for (const auto &R : O->regions())
+        findChainedDots(*R);
     }
   }
   static bool elementwise(const ir::Op &O) {
@@ -428,6 +460,7 @@ LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInf
   P.Wgmma = Wgmma && Arch >= 90;
   ForwardSeeder S{P, AI, {}, {}};
   S.collect(F.body());
+  S.findChainedDots(F.body());
   if (Arch >= 80)
     S.seedDots(F.body());
   S.seedMemory();

@@ -25,7 +25,7 @@
 ///
 /// Before the walk, layouts flow forward from anchors as Triton's
 /// RemoveLayoutConversions propagates them (its LayoutPropagation): every
-/// tl.dot on tensor cores seeds its accumulator layout (dotAccumulatorLayout)
+/// tl.dot on tensor cores seeds its accumulator layout (accumulatorLayout)
 /// on its result and accumulator, then every load or atomic with at least
 /// one element per thread (Triton's "expensive" memory ops) its coalesced
 /// layout on its result. A seed flows through the loop that carries the
@@ -50,7 +50,9 @@
 
 #include "compiler/codegen/AxisInfo.h"
 #include "compiler/codegen/layout/LinearLayout.h"
+#include "compiler/codegen/layout/WgmmaLayout.h"
 
+#include <set>
 #include <unordered_map>
 
 namespace tessel::ir {
@@ -76,15 +78,11 @@ enum class DotEngine {
   Wgmma,   ///< `wgmma.mma_async`, sm_90a (lower/DotWgmma.cpp)
 };
 
-/// The engine of Dot on Arch: wgmma where Wgmma (the option, on an sm_90a
-/// target) is set, Triton would take it (wgmmaEligible) and the operands
+/// The engine of Dot on Arch: wgmma where Wgmma (an sm_90a target, unless
+/// TESSEL_WGMMA=0) is set, Triton would take it (wgmmaEligible) and the operands
 /// are fp16 or bf16 with an fp32 result (what DotWgmma.cpp lowers);
 /// otherwise mma.sync where usesMma; else the FMA units.
 DotEngine dotEngine(const ir::Op &Dot, int Arch, unsigned NumWarps, bool Wgmma);
-
-/// The accumulator layout of Dot (shape [M, N]) on a tensor-core engine:
-/// layout/MmaLayout.h's for mma.sync, layout/WgmmaLayout.h's for wgmma.
-LinearLayout dotAccumulatorLayout(const ir::Op &Dot, unsigned NumWarps, DotEngine E);
 
 struct LayoutPlan {
   std::unordered_map<const ir::Value *, LinearLayout> Wanted;
@@ -94,6 +92,14 @@ struct LayoutPlan {
   /// wgmma allowed (CodegenOptions::Wgmma on an sm_90a target).
   bool Wgmma = false;
   DotEngine engine(const ir::Op &Dot) const { return dotEngine(Dot, Arch, NumWarps, Wgmma); }
+  /// The dots whose result reaches another dot through its uses (Triton's
+  /// chained dots, attention's q·k: wgmmaShape's Chained).
+  std::set<const ir::Op *> ChainedDots;
+  /// Dot's warpgroups and instruction on wgmma.
+  WgmmaShape wgmmaShapeOf(const ir::Op &Dot) const;
+  /// The accumulator layout of a tensor-core Dot ([M, N]) on its engine:
+  /// layout/MmaLayout.h's for mma.sync, layout/WgmmaLayout.h's for wgmma.
+  LinearLayout accumulatorLayout(const ir::Op &Dot) const;
   /// The wanted layout of V (the default blocked one for values the walk
   /// did not reach).
   LinearLayout wanted(const ir::Value *V) const;

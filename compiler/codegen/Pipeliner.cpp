@@ -217,8 +217,7 @@ struct LoopPlanner {
     std::set<unsigned> Carried;
     for (const auto &O : Body->ops()) {
       const auto *Dot = ir::dyn_cast<ir::DotOp>(O.get());
-      DotEngine E = Dot ? Plan.engine(*Dot) : DotEngine::Fma;
-      if (E == DotEngine::Fma || !(Plan.wanted(Dot->result()) == dotAccumulatorLayout(*Dot, NumWarps, E)))
+      if (!Dot || Plan.engine(*Dot) == DotEngine::Fma || !(Plan.wanted(Dot->result()) == Plan.accumulatorLayout(*Dot)))
         continue;
       for (unsigned Operand : {0u, 1u})
         if (std::optional<PipelinedLoad> PL = candidate(*Dot, Operand))

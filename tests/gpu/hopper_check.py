@@ -10,7 +10,7 @@ host-chosen launch parameters):
 - triton compiles and launches the kernel (its `metadata.shared`, `n_regs`, `n_spills`; an out-of-resource
   refusal is recorded with its Required figure), and its output is compared with torch;
 - tessel compiles the same source under a `--spec` of the same sizes, constexprs and options, for sm_90a,
-  twice for the matmul: as it does by default (mma.sync) and with TESSEL_WGMMA=1 (wgmma); its cubin is
+  twice for the matmul: with TESSEL_WGMMA=0 (mma.sync) and TESSEL_WGMMA=1 (wgmma, the default); its cubin is
   loaded and launched here through the CUDA driver (ctypes) on the same torch tensors, and compared with
   torch the same way (relative Frobenius error against an fp32/fp64 reference; fp16/bf16 operands pass
   under 1e-2, fp32 under 1e-5);
@@ -122,6 +122,12 @@ def main():
     ap.add_argument("tessel")
     ap.add_argument("--kernels", default=os.path.join(ROOT, "bench", "hopper", "kernels.py"))
     ap.add_argument("--quick", action="store_true", help="fp16 matmul only, no timing")
+    ap.add_argument("--samples", default=os.path.join(ROOT, "samples"))
+    ap.add_argument("--part", choices=["base", "wgmma"], default="base",
+                    help="base: every case, the mma.sync build of the matmul launched (the wgmma build only "
+                         "compiled, for its figures); wgmma: the matmuls with the wgmma build launched, and the "
+                         "samples' directives through `tessel run --gpu`. Two processes, so that a fault of one "
+                         "path cannot take the other's results with it")
     args = ap.parse_args()
     import torch
     import triton
@@ -138,53 +144,56 @@ def main():
                           (r or {}).get("error", "-"))
         rows.append(f"| {name} | {tri} | " + " | ".join(cell(v) for v in variants) + f" | {err_t} | {errs} | {times} |")
 
-    # Matmul: tutorial 03's configs, M = N = K = 512 (the facts' sizes) for figures and correctness.
+    # Matmul: tutorial 03's configs at M = N = K = 512 (the facts' sizes), and at 300 x 200 x 72 (tails
+    # masked, strides not multiples of 16: neither side pipelines), for figures and correctness.
     dtypes = [torch.float16] if args.quick else [torch.float16, torch.bfloat16]
     for dt in dtypes:
         tname = "fp16" if dt == torch.float16 else "bf16"
-        s = 512
-        a = torch.randn(s, s, device="cuda", dtype=dt)
-        b = torch.randn(s, s, device="cuda", dtype=dt)
-        ref = (a.double() @ b.double())
-        for bm, bn, bk, st, w in MATMUL_CONFIGS:
-            name = f"matmul {tname} {bm}x{bn}x{bk} s{st} w{w}"
-            grid = (triton.cdiv(s, bm) * triton.cdiv(s, bn),)
-            c = torch.full((s, s), float("nan"), device="cuda", dtype=torch.float16)
-            try:
-                k = K.matmul_tiles[grid](a, b, c, s, s, s, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                                         c.stride(0), c.stride(1), BM=bm, BN=bn, BK=bk, GROUP=8, num_warps=w,
-                                         num_stages=st)
-                torch.cuda.synchronize()
-                tri = f"{k.metadata.shared}/{k.n_regs}" + (f" ({k.n_spills} spills)" if k.n_spills else "")
-                err_t = f"{rel_err(c, ref):.1e}"
-            except Exception as e:  # noqa: BLE001 - triton's out-of-resource verdict is a figure
-                m = re.search(r"Required: (\d+)", str(e))
-                tri, err_t = (f"OOR {m.group(1)}" if m else type(e).__name__), "-"
-            ety = "fp16" if dt == torch.float16 else "bf16"
-            spec = (f"M={s} N={s} K={s} a={ety}[M, K] b={ety}[K, N] c=fp16[M, N]:out stride_am=K stride_ak=1 "
-                    f"stride_bk=N stride_bn=1 stride_cm=N stride_cn=1 BM={bm} BN={bn} BK={bk} GROUP=8 "
-                    f"grid=(cdiv(M, BM) * cdiv(N, BN),) num_warps={w} num_stages={st}")
-            variants, errs = [], []
-            for wg in (False, True):
-                tag = f"mm_{tname}_{bm}_{bn}_{bk}_{st}_{w}_{int(wg)}"
-                cubin, rep = tessel_compile(args.tessel, args.kernels, "matmul_tiles", spec, out_dir, tag, wg)
-                variants.append(rep)
-                if not cubin or rep.get("shared") is None or rep["shared"] > 232448:
-                    errs.append("OOR" if rep.get("shared") else "-")
-                    continue
-                c2 = torch.full((s, s), float("nan"), device="cuda", dtype=torch.float16)
+        for mm, nn, kk in ((512, 512, 512), (300, 200, 72)):
+            a = torch.randn(mm, kk, device="cuda", dtype=dt)
+            b = torch.randn(kk, nn, device="cuda", dtype=dt)
+            ref = (a.double() @ b.double())
+            for bm, bn, bk, st, w in MATMUL_CONFIGS:
+                name = f"matmul {tname} {mm}x{nn}x{kk} {bm}x{bn}x{bk} s{st} w{w}"
+                grid = (triton.cdiv(mm, bm) * triton.cdiv(nn, bn),)
+                c = torch.full((mm, nn), float("nan"), device="cuda", dtype=torch.float16)
                 try:
-                    fn = drv.load(cubin, "matmul_tiles", rep["shared"])
-                    drv.launch(fn, grid, 32 * w, rep["shared"],
-                               [a, b, c2, s, s, s, a.stride(0), b.stride(0), c2.stride(0)])
+                    k = K.matmul_tiles[grid](a, b, c, mm, nn, kk, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                             c.stride(0), c.stride(1), BM=bm, BN=bn, BK=bk, GROUP=8, num_warps=w,
+                                             num_stages=st)
                     torch.cuda.synchronize()
-                    e = rel_err(c2, ref)
-                    errs.append(f"{e:.1e}")
-                    failed |= not (e < 1e-2)
-                except Exception as ex:  # noqa: BLE001
-                    errs.append(f"launch: {ex}"[:60])
-                    failed = True
-            row(name, tri, variants, err_t, " / ".join(errs))
+                    tri = f"{k.metadata.shared}/{k.n_regs}" + (f" ({k.n_spills} spills)" if k.n_spills else "")
+                    err_t = f"{rel_err(c, ref):.1e}"
+                except Exception as e:  # noqa: BLE001 - triton's out-of-resource verdict is a figure
+                    m = re.search(r"Required: (\d+)", str(e))
+                    tri, err_t = (f"OOR {m.group(1)}" if m else type(e).__name__), "-"
+                spec = (f"M={mm} N={nn} K={kk} a={tname}[M, K] b={tname}[K, N] c=fp16[M, N]:out stride_am=K "
+                        f"stride_ak=1 stride_bk=N stride_bn=1 stride_cm=N stride_cn=1 BM={bm} BN={bn} BK={bk} "
+                        f"GROUP=8 grid=(cdiv(M, BM) * cdiv(N, BN),) num_warps={w} num_stages={st}")
+                variants, errs = [], []
+                for wg in (False, True):
+                    tag = f"mm_{tname}_{mm}_{bm}_{bn}_{bk}_{st}_{w}_{int(wg)}"
+                    cubin, rep = tessel_compile(args.tessel, args.kernels, "matmul_tiles", spec, out_dir, tag, wg)
+                    variants.append(rep)
+                    if wg != (args.part == "wgmma"):
+                        errs.append("not run")
+                        continue
+                    if not cubin or rep.get("shared") is None or rep["shared"] > 232448:
+                        errs.append("OOR" if rep.get("shared") else "-")
+                        continue
+                    c2 = torch.full((mm, nn), float("nan"), device="cuda", dtype=torch.float16)
+                    try:
+                        fn = drv.load(cubin, "matmul_tiles", rep["shared"])
+                        drv.launch(fn, grid, 32 * w, rep["shared"],
+                                   [a, b, c2, mm, nn, kk, a.stride(0), b.stride(0), c2.stride(0)])
+                        torch.cuda.synchronize()
+                        e = rel_err(c2, ref)
+                        errs.append(f"{e:.1e}")
+                        failed |= not (e < 1e-2)
+                    except Exception as ex:  # noqa: BLE001
+                        errs.append(f"launch: {ex}"[:60])
+                        failed = True
+                row(name, tri, variants, err_t, " / ".join(errs))
 
     # Matmul speed at 4096^3 fp16, the configs that fit.
     if not args.quick:
@@ -203,7 +212,7 @@ def main():
             for wg in (False, True):
                 tag = f"big_{bm}_{bn}_{bk}_{st}_{w}_{int(wg)}"
                 cubin, rep = tessel_compile(args.tessel, args.kernels, "matmul_tiles", spec, out_dir, tag, wg)
-                if not cubin:
+                if not cubin or wg != (args.part == "wgmma"):
                     tms.append(None)
                     continue
                 fn = drv.load(cubin, "matmul_tiles", rep["shared"])
@@ -215,7 +224,7 @@ def main():
 
     # Layer norm (tutorial 05): 4096 rows, fp16, BLOCK = next_pow2(N) (at most 32768 / 2 bytes),
     # warps = min(max(BLOCK // 256, 1), 8).
-    for n in ([4096] if args.quick else [1024, 2048, 4096, 8192, 15872]):
+    for n in ([] if args.part == "wgmma" else [4096] if args.quick else [1024, 2048, 4096, 8192, 15872]):
         m = 4096
         block = min(65536 // 2, triton.next_power_of_2(n))
         w = min(max(block // 256, 1), 8)
@@ -252,7 +261,7 @@ def main():
 
     # Softmax (tutorial 02): fp32, BLOCK = next_pow2(N), 8 warps, 4 stages (the H200 has more than
     # 200000 bytes of shared memory), a persistent grid.
-    for n in ([4096] if args.quick else [1024, 4096]):
+    for n in ([] if args.part == "wgmma" else [4096] if args.quick else [1024, 4096]):
         m = 4096
         block = triton.next_power_of_2(n)
         w, st, progs = 8, 4, min(4096, 132 * 4)
@@ -277,6 +286,31 @@ def main():
             errs = f"{e:.1e}"
             failed |= not (e < 1e-5)
         row(f"softmax fp32 4096x{n} BLOCK {block} w{w} s{st}", tri, [rep], err_t, errs)
+
+    # The samples' own launch directives through `tessel run --gpu` (tessel's GPU result against its CPU
+    # interpreter, every config and instance), built as this part builds dots.
+    if args.part == "wgmma":
+        import json
+        env = dict(os.environ, TESSEL_WGMMA="1")
+        for sample, kernel in (("matmul.py", "matmul_kernel"), ("attention.py", "attn_fwd_kernel")):
+            p = subprocess.run([args.tessel, "run", os.path.join(args.samples, sample), "--kernel", kernel, "--gpu",
+                                "--all-configs", "--format=json"], capture_output=True, text=True, env=env,
+                               timeout=400)
+            try:
+                rep = json.loads(p.stdout)
+            except ValueError:
+                rows.append(f"| tessel run {sample} (wgmma) | | no report: {p.stderr.strip()[-120:]} | | | | |")
+                failed = True
+                continue
+            ok = bad = 0
+            for inst in rep.get("instances", []):
+                g = inst.get("gpu") or {}
+                wrong = g.get("error") or any(o.get("mismatches") for o in g.get("outputs", []))
+                bad += bool(wrong)
+                ok += not wrong
+            failed |= bad > 0 or ok == 0
+            rows.append(f"| tessel run {sample} --gpu --all-configs (wgmma) | | {ok} instances equal the "
+                        f"interpreter, {bad} not | | | | |")
 
     print("\n| case | triton shared/regs | tessel shared/regs (default; wgmma) | | triton err | tessel err | time |")
     print("|:---|---:|---:|---:|---:|---:|---:|")

@@ -21,7 +21,7 @@ static unsigned log2u(int64_t V) {
   return L;
 }
 
-WgmmaShape wgmmaShape(int64_t M, int64_t N, unsigned NumWarps) {
+WgmmaShape wgmmaShape(int64_t M, int64_t N, unsigned NumWarps, bool Chained) {
   WgmmaShape S;
   // The instruction's N: each warp's 16 rows of M first, the warps left over
   // share N.
@@ -34,7 +34,7 @@ WgmmaShape wgmmaShape(int64_t M, int64_t N, unsigned NumWarps) {
       break;
     }
   // Warps in units of (4, 1): double along M while M has rows for them.
-  unsigned WarpsM = 4, WarpsN = 1;
+  unsigned WarpsM = Chained ? std::max(4u, NumWarps) : 4, WarpsN = 1;
   while (WarpsM * WarpsN < NumWarps) {
     if (M > 16 * static_cast<int64_t>(WarpsM))
       WarpsM *= 2;

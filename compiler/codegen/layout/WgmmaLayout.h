@@ -56,8 +56,10 @@ struct WgmmaShape {
 };
 
 /// Triton's choice for an [M, N] block on NumWarps warps (a multiple of 4,
-/// M a multiple of 64, N of 8).
-WgmmaShape wgmmaShape(int64_t M, int64_t N, unsigned NumWarps);
+/// M a multiple of 64, N of 8). Chained: the dot's result feeds another dot
+/// (attention's q·k); Triton then puts every warp along M, so that a row's
+/// reduction stays inside one warpgroup, and warpgroups past M hold copies.
+WgmmaShape wgmmaShape(int64_t M, int64_t N, unsigned NumWarps, bool Chained = false);
 
 /// The accumulator layout of an [M, N] dot under Shape (file comment).
 LinearLayout wgmmaAccumulatorLayout(int64_t M, int64_t N, unsigned NumWarps, const WgmmaShape &Shape);

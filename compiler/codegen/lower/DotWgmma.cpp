@@ -6,8 +6,8 @@
 /// \file
 /// `dot(a, b, acc)` as Triton's MMA v3 path (DotOpToLLVM/WGMMA.cpp) computes
 /// it on sm_90a, for the dots dotEngine gives DotEngine::Wgmma (fp16 / bf16
-/// operands, fp32 accumulators, Triton's wgmma conditions; behind the
-/// TESSEL_WGMMA option):
+/// operands, fp32 accumulators, Triton's wgmma conditions, an sm_90a
+/// target; `TESSEL_WGMMA=0` turns it off):
 ///
 ///  1. a [M, K] and b [K, N] sit in shared memory in the NVMMA layout
 ///     (layout/WgmmaLayout.h): a pipelined operand in its cp.async ring
@@ -26,8 +26,11 @@
 ///
 /// The accumulator stays in wgmmaAccumulatorLayout across the K loop (layout
 /// assignment seeds it). Waiting for every group at each dot keeps the dot
-/// synchronous: the ring's extra stage (Pipeliner.h) is then never read late;
-/// Triton instead leaves one group in flight into the next iteration.
+/// synchronous, and the pipelined loop then copies ahead into the stage the
+/// previous iteration read right after its one barrier (Pipeline.cpp).
+/// Triton instead leaves one group in flight into the next iteration; tried
+/// here (`wait_group 1`, the copies after a second barrier), it was 2-25 %
+/// slower on the H200 at 4096^3 (bench/RESULTS.md, issue 29), so not kept.
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/layout/WgmmaLayout.h"
 #include "compiler/codegen/lower/LoweringContext.h"
@@ -105,7 +108,7 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   const auto &AS = O.a()->type().Shape, &BS = O.b()->type().Shape;
   int64_t M = AS[0], K = AS[1], N = BS[1];
   unsigned NumWarps = static_cast<unsigned>(C.Opts.NumWarps);
-  WgmmaShape WS = wgmmaShape(M, N, NumWarps);
+  WgmmaShape WS = C.Plan.wgmmaShapeOf(O);
   LinearLayout L = wgmmaAccumulatorLayout(M, N, NumWarps, WS);
   if (!(C.wanted(O.result()) == L))
     return false;
@@ -142,9 +145,11 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   llvm::Value *WgM = B.CreateAnd(Wg, C.i32(WS.WarpgroupsM - 1));
   llvm::Value *WgN = B.CreateAnd(B.CreateLShr(Wg, C.i32(log2u(WS.WarpgroupsM))), C.i32(WS.WarpgroupsN - 1));
   // a: rows m0 = 64 (wgM + rm WgM), k0 in one block row (k0 mod 8 = 0,
-  // row m0 mod 8 = 0: the chunk is not swizzled at the start).
+  // row m0 mod 8 = 0: the chunk is not swizzled at the start). Warpgroups
+  // past the block (a chained dot's) wrap and compute copies.
   auto ADesc = [&](int64_t Rm, int64_t K0) {
     llvm::Value *M0 = B.CreateMul(B.CreateAdd(WgM, C.i32(Rm * WS.WarpgroupsM)), C.i32(64));
+    M0 = B.CreateAnd(M0, C.i32(M - 1));
     int64_t E = LA.elemsPerBlockRow();
     llvm::Value *Off = B.CreateAdd(B.CreateMul(M0, C.i32(E)), C.i32((K0 / E) * M * E + K0 % E));
     return descriptor(C, LA, ABase, Off);
@@ -152,6 +157,7 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   // b: rows k0 (a multiple of 16), columns n0 = N_instr (wgN + rn WgN).
   auto BDesc = [&](int64_t Rn, int64_t K0) {
     llvm::Value *N0 = B.CreateMul(B.CreateAdd(WgN, C.i32(Rn * WS.WarpgroupsN)), C.i32(WS.InstrN));
+    N0 = B.CreateAnd(N0, C.i32(N - 1));
     return descriptor(C, LB, BBase, nvmmaOffset(C, LB, C.i32(K0), N0));
   };
 

@@ -4,14 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 /// \file
-/// lower/DotWgmma.cpp in the PTX, behind CodegenOptions::Wgmma on sm_90a:
+/// lower/DotWgmma.cpp in the PTX, with CodegenOptions::Wgmma on sm_90a:
 /// the matmul sample at its autotune configs issues one
 /// `wgmma.mma_async.m64nNk16` per k step of 16 and repetition of its
 /// warpgroup's tile, with Triton's instruction N, between a `wgmma.fence`
 /// and a `commit_group` + `wait_group 0`; the operands come from the
 /// cp.async rings in the NVMMA layout (fenced for the async proxy), never
-/// through ldmatrix or mma.sync; ptxas assembles it. Without the option,
-/// or on plain sm_90, the same kernel stays on mma.sync. The ring has
+/// through ldmatrix or mma.sync; ptxas assembles it. With the option off
+/// (TESSEL_WGMMA=0), or on plain sm_90, the same kernel stays on mma.sync. The ring has
 /// num_stages stages on sm_90 either way (Triton's wgmma figure).
 //===----------------------------------------------------------------------===//
 #include "CodegenTestSupport.h"
@@ -112,7 +112,7 @@ INSTANTIATE_TEST_SUITE_P(Tutorial03, Wgmma,
                                   "_s" + std::to_string(C.Stages) + "_w" + std::to_string(C.Warps);
                          });
 
-TEST(Wgmma, OffByDefaultAndOnPlainSm90) {
+TEST(Wgmma, OptionOffAndPlainSm90StayOnMmaSync) {
   SnippetKernel K = matmulSample();
   LoweringRequest R = request(128, 128, 32, 4, 4);
   // The option off: mma.sync, with the same rings (num_stages of them:
@@ -140,6 +140,32 @@ TEST(Wgmma, OffByDefaultAndOnPlainSm90) {
   CR.Module->print(OS, nullptr);
   EXPECT_EQ(Ir.find("wgmma"), std::string::npos);
   EXPECT_NE(Ir.find("mma.sync"), std::string::npos);
+}
+
+TEST(Wgmma, AttentionsChainedDotsAssemble) {
+  // Both dots of the attention sample on wgmma at every autotune config:
+  // q·k (chained: every warp along M, copies past BLOCK_M) and p·v with p
+  // staged from registers.
+  std::string Path = std::string(TESSEL_SOURCE_DIR) + "/samples/attention.py";
+  std::ifstream In(Path);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  auto File = ParsedFile::parse(std::make_shared<SourceText>(Text.str(), Path));
+  ProblemSink Sink;
+  ModuleInfo Info = discover(File->module(), Sink);
+  for (size_t Config = 0; Config < 16; Config += 5) {
+    sema::LaunchPlanOptions PO;
+    PO.Config = Config;
+    sema::LaunchPlan Plan = sema::planLaunch(*File, Info, "attn_fwd_kernel", PO);
+    ASSERT_EQ(Plan.Error, "");
+    ASSERT_FALSE(Plan.Launches.empty());
+    LoweringRequest R = Plan.Launches.front().Request;
+    Compiled C = compileRequest(*File, Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
+    ASSERT_EQ(C.Error, "") << "config " << Config;
+    EXPECT_TRUE(C.Kernel.assembled());
+    EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.commit_group\.sync\.aligned;)"), 2) << "config " << Config;
+    EXPECT_EQ(countMatches(C.Ptx, R"(mma\.sync|ldmatrix)"), 0) << "config " << Config;
+  }
 }
 
 TEST(Wgmma, TwoWarpsStayOnMmaSyncWithTritonsRing) {

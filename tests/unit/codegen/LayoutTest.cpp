@@ -178,6 +178,18 @@ TEST(WgmmaLayout, WarpgroupsAndInstructionAsTriton) {
   EXPECT_EQ(C.WarpgroupsN, 2u);
   EXPECT_EQ(C.InstrN, 32);
   EXPECT_EQ(wgmmaShape(128, 32, 4).InstrN, 32);
+  // A chained dot (its result feeds another dot) puts every warp along M;
+  // the second warpgroup of a 64-row block then holds copies.
+  WgmmaShape D = wgmmaShape(64, 64, 8, /*Chained=*/true);
+  EXPECT_EQ(D.WarpgroupsM, 2u);
+  EXPECT_EQ(D.WarpgroupsN, 1u);
+  EXPECT_EQ(D.RepN, 64 / D.InstrN);
+  LinearLayout L = wgmmaAccumulatorLayout(64, 64, 8, D);
+  for (unsigned Lane : {0u, 17u})
+    for (unsigned R = 0; R < L.numRegs(); ++R)
+      EXPECT_EQ(L.coord(R, Lane, 5), L.coord(R, Lane, 1));
+  EXPECT_TRUE(L.owns(0, 3));
+  EXPECT_FALSE(L.owns(0, 4));
 }
 
 TEST(WgmmaLayout, AccumulatorIsTheM64FragmentOfPtx) {
