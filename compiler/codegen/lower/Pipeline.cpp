@@ -186,8 +186,12 @@ void readBack(LoweringContext &C, const ir::LoadOp &Ld, const PipelinedLoad &PL)
     llvm::Value *V = B.CreateAlignedLoad(VT, Ptr, llvm::Align(PL.Vector * Bytes));
     for (unsigned I = 0; I < PL.Vector; ++I) {
       llvm::Value *R = C.fromMem(B.CreateExtractElement(V, C.i32(I)), E);
+      // The mask is constant over the vector (its width was bounded by the
+      // mask's constancy, as the copy's src-size is): one predicate per
+      // vector, as Triton's, instead of one compare per element kept live
+      // across the loop.
       if (Mask)
-        R = B.CreateSelect(Mask->Regs[G + I], R, Other->Regs[G + I]);
+        R = B.CreateSelect(Mask->Regs[G], R, Other->Regs[G + I]);
       Out.Regs.push_back(R);
     }
   }
