@@ -142,6 +142,22 @@ TEST(Wgmma, OptionOffAndPlainSm90StayOnMmaSync) {
   EXPECT_NE(Ir.find("mma.sync"), std::string::npos);
 }
 
+TEST(Wgmma, OutOfResourceConfigsHaveTritonsRequiredFigure) {
+  // The five fp16 configs of tutorial 03 that Triton 3.6 refuses on the
+  // H200 ("out of resource: shared memory, Required: ..."), facts §5: the
+  // figure is num_stages stages of both tiles, over the 232448-byte limit.
+  SnippetKernel K = matmulSample();
+  for (Config Cf : {Config{128, 256, 128, 3, 8}, Config{256, 128, 128, 3, 8}, Config{128, 128, 128, 4, 4},
+                    Config{256, 64, 128, 4, 4}, Config{64, 256, 128, 4, 4}}) {
+    Compiled C = compileRequest(*K.File, K.Info, request(Cf.BM, Cf.BN, Cf.BK, Cf.Stages, Cf.Warps), 90,
+                                /*Assemble=*/false, {}, true, /*Wgmma=*/true);
+    ASSERT_EQ(C.Error, "");
+    uint64_t Required = Cf.Stages * (Cf.BM * Cf.BK + Cf.BK * Cf.BN) * 2;
+    EXPECT_EQ(C.ABI.SharedBytes, Required) << Cf.BM << "x" << Cf.BN << "x" << Cf.BK;
+    EXPECT_GT(Required, 232448u);
+  }
+}
+
 TEST(Wgmma, AttentionsChainedDotsAssemble) {
   // Both dots of the attention sample on wgmma at every autotune config:
   // q·k (chained: every warp along M, copies past BLOCK_M) and p·v with p
