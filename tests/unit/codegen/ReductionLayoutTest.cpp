@@ -75,6 +75,12 @@ TEST(ReductionLayout, LayerNormKeepsOnlyTheWarpPartials) {
       // take 64 registers, for Triton too.
       if (Block <= 4096)
         EXPECT_LE(C.Kernel.Resources.Registers, 64u) << Where;
+      // Triton: 128 at 16384 in fp16, two blocks per SM. The masks of the
+      // loop's `where(cols < n, ...)` are one compare per vector (merged by
+      // their constancy, as Triton's maybeDeduplicate); one per element kept
+      // every column index live: 144 registers, one block per SM.
+      if (Block == 16384 && Elem == ScalarKind::FP16)
+        EXPECT_LE(C.Kernel.Resources.Registers, 128u) << Where;
       EXPECT_EQ(C.Kernel.Resources.spillBytes(), 0u) << Where;
     }
 }
