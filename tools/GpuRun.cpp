@@ -244,6 +244,7 @@ GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, 
   if (It == I->Compiled.end()) {
     codegen::CodegenOptions CO;
     CO.Arch = Dev.Major * 10 + Dev.Minor;
+    CO.ArchSpecific = CO.Arch == 90; // sm_90a on Hopper, as Triton's sm_arch_from_capability
     CO.NumWarps = static_cast<int>(L.NumWarps);
     CO.NumStages = static_cast<int>(L.NumStages);
     CO.DivisibleBy16 = Divisible;
@@ -257,7 +258,7 @@ GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, 
         Failure += "; " + P.Message;
     } else {
       backend::JitOptions JO;
-      JO.Arch = backend::GpuArch{static_cast<unsigned>(CO.Arch), false};
+      JO.Arch = backend::GpuArch{static_cast<unsigned>(CO.Arch), CO.ArchSpecific};
       backend::LaunchShape Shape{CG.ABI.ThreadsPerBlock, CG.ABI.SharedBytes};
       llvm::Expected<backend::CompiledKernel> K = backend::compileModule(*CG.Module, Shape, JO);
       if (!K)

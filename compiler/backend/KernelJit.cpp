@@ -45,6 +45,7 @@ static codegen::CodegenOptions codegenOptions(const ir::Function &F, const sema:
                                               const KernelJitOptions &Opts) {
   codegen::CodegenOptions C;
   C.Arch = int(Opts.Arch.Capability);
+  C.ArchSpecific = Opts.Arch.ArchSpecific;
   C.NumWarps = int(R.NumWarps);
   C.NumStages = int(R.NumStages);
   if (Opts.MaxNReg)
@@ -81,7 +82,7 @@ std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &In
   B.add(Pipeline ? llvmPipelineName(*Pipeline) : "invalid");
   if (!Pipeline)
     llvm::consumeError(Pipeline.takeError()); // the compile reports it
-  B.add(uint64_t(codegen::rangeLoadPipeliningFromEnv()));
+  B.add(uint64_t(codegen::rangeLoadPipeliningFromEnv())).add(uint64_t(codegen::wgmmaFromEnv()));
   B.add(Tools.version()).add(Opts.Assembler.Use ? assemblerName(*Opts.Assembler.Use) : "auto");
   B.add(uint64_t(Opts.Assemble))
       .add(uint64_t(Opts.AssembleUnlaunchable))

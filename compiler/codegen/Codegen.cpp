@@ -42,6 +42,14 @@ bool rangeLoadPipeliningFromEnv() {
   return On;
 }
 
+bool wgmmaFromEnv() {
+  static const bool On = [] {
+    const char *V = std::getenv("TESSEL_WGMMA");
+    return !(V && std::string_view(V) == "0");
+  }();
+  return On;
+}
+
 std::set<std::string> defaultDivisibility(const ir::Function &F) {
   std::set<std::string> D;
   for (const ir::Value *P : F.params())
@@ -126,7 +134,8 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
   ABI.ParamTypes.push_back(ptxParamType(ElemType{ScalarKind::I8, 1}));
 
   AxisInfoAnalysis AI(F, Opts.DivisibleBy16);
-  LayoutPlan Plan = assignLayouts(F, static_cast<unsigned>(Opts.NumWarps), AI, Opts.Arch);
+  LayoutPlan Plan =
+      assignLayouts(F, static_cast<unsigned>(Opts.NumWarps), AI, Opts.Arch, Opts.Wgmma && Opts.ArchSpecific);
 
   auto *FT = llvm::FunctionType::get(TB.getVoidTy(), ParamTys, false);
   llvm::Function *K = llvm::Function::Create(FT, llvm::GlobalValue::ExternalLinkage, F.name(), *M);

@@ -67,10 +67,22 @@ namespace tessel::codegen {
 /// none: pipelined (Triton's behaviour).
 bool rangeLoadPipeliningFromEnv();
 
+/// Developer option: on an sm_90a target the tl.dots Triton runs on wgmma
+/// (fp16 / bf16 operands, fp32 accumulators) are lowered with
+/// `wgmma.mma_async` (lower/DotWgmma.cpp), as Triton does; `TESSEL_WGMMA=0`
+/// in the environment (read once per process) keeps them on `mma.sync` for
+/// A/B comparisons. Verified on the H200 against torch and the interpreter
+/// (bench/RESULTS.md, issue 29); part of the JIT cache key.
+bool wgmmaFromEnv();
+
 /// Triton's compile options that change the generated code.
 struct CodegenOptions {
   /// Compute capability x 10 + minor: 80 (sm_80), 90 (sm_90 / sm_90a).
   int Arch = 90;
+  /// The target has the `a` suffix (sm_90a), which wgmma needs.
+  bool ArchSpecific = false;
+  /// Lower eligible dots with wgmma on sm_90a (wgmmaFromEnv).
+  bool Wgmma = wgmmaFromEnv();
   int NumWarps = 4;
   /// Loops whose loads feed a tensor-core dot keep num_stages - 1 iterations
   /// of cp.async copies in flight (Pipeliner.h); 1 or less: none.

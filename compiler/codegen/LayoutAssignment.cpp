@@ -11,6 +11,7 @@
 #include "compiler/codegen/LayoutAssignment.h"
 
 #include "compiler/codegen/layout/MmaLayout.h"
+#include "compiler/codegen/layout/WgmmaLayout.h"
 #include "compiler/codegen/lower/MmaInstr.h"
 
 #include "compiler/ir/Ops.h"
@@ -234,33 +235,137 @@ bool usesMma(const ir::Op &Op, int Arch) {
   return O && selectMma(*O, Arch).has_value();
 }
 
+bool wgmmaEligible(const ir::Op &Op, int Arch, unsigned NumWarps) {
+  const auto *O = ir::dyn_cast<ir::DotOp>(&Op);
+  if (!O || Arch < 90 || NumWarps % 4 != 0)
+    return false;
+  std::optional<MmaInstr> I = selectMma(*O, Arch);
+  if (!I)
+    return false;
+  const auto &AS = O->a()->type().Shape, &BS = O->b()->type().Shape;
+  ScalarKind A = O->a()->type().Elem.Scalar;
+  int64_t M = AS[0], K = AS[1], N = BS[1];
+  if (M % 64 != 0 || N % 8 != 0 || K < 256 / std::max(8, bitWidth(A)))
+    return false;
+  int64_t Imprecise = O->maxNumImpreciseAcc();
+  if (isFP8(A) && O->result()->type().Elem.Scalar == ScalarKind::FP32 && Imprecise > 0 && Imprecise < 32)
+    return false;
+  return true;
+}
+
+DotEngine dotEngine(const ir::Op &Op, int Arch, unsigned NumWarps, bool Wgmma) {
+  if (!usesMma(Op, Arch))
+    return DotEngine::Fma;
+  const auto *O = ir::cast<ir::DotOp>(&Op);
+  ScalarKind A = O->a()->type().Elem.Scalar, B = O->b()->type().Elem.Scalar;
+  bool Half = (A == ScalarKind::FP16 || A == ScalarKind::BF16) && A == B;
+  if (Wgmma && Half && O->result()->type().Elem.Scalar == ScalarKind::FP32 && wgmmaEligible(Op, Arch, NumWarps))
+    return DotEngine::Wgmma;
+  return DotEngine::MmaSync;
+}
+
+WgmmaShape LayoutPlan::wgmmaShapeOf(const ir::Op &Dot) const {
+  const auto &Shape = Dot.result()->type().Shape;
+  return wgmmaShape(Shape[0], Shape[1], NumWarps, ChainedDots.count(&Dot) > 0);
+}
+
+LinearLayout LayoutPlan::accumulatorLayout(const ir::Op &Dot) const {
+  const auto &Shape = Dot.result()->type().Shape;
+  if (engine(Dot) == DotEngine::Wgmma)
+    return wgmmaAccumulatorLayout(Shape[0], Shape[1], NumWarps, wgmmaShapeOf(Dot));
+  return mmaAccumulatorLayout(Shape[0], Shape[1], NumWarps);
+}
+
 namespace {
-/// The forward seeding of MMA layouts (LayoutAssignment.h).
-struct MmaSeeder {
+/// The forward half of Triton's RemoveLayoutConversions (LayoutPropagation):
+/// an anchor's layout flows to every value computed from it without moving
+/// data, and a value it reaches keeps it (LayoutAssignment.h). Anchors are
+/// the tensor-core dots (their MMA accumulator layout) and every load or
+/// atomic whose tile has at least one element per thread (Triton's
+/// isExpensiveLoadOrStore: smaller ones are cheap to reload in any layout).
+struct ForwardSeeder {
   LayoutPlan &P;
   const AxisInfoAnalysis &AI;
-  int Arch;
   std::unordered_map<const ir::Value *, std::vector<const ir::Op *>> Users;
+  /// The anchors' memory ops, in program order.
+  std::vector<const ir::Op *> MemAnchors;
 
   void collect(const ir::Block &B) {
     for (const auto &O : B.ops()) {
       for (ir::Value *V : O->operands())
         Users[V].push_back(O.get());
+      bool Mem =
+          O->kind() == ir::OpKind::Load || O->kind() == ir::OpKind::AtomicRMW || O->kind() == ir::OpKind::AtomicCas;
+      if (Mem && O->numResults() && !O->result()->type().Shape.empty()) {
+        int64_t Numel = 1;
+        for (int64_t D : O->result()->type().Shape)
+          Numel *= D;
+        if (Numel >= int64_t{32} * P.NumWarps)
+          MemAnchors.push_back(O.get());
+      }
       for (const auto &R : O->regions())
         collect(*R);
     }
   }
   void seedDots(const ir::Block &B) {
     for (const auto &O : B.ops()) {
-      if (usesMma(*O, Arch)) {
+      if (P.engine(*O) != DotEngine::Fma) {
         const auto *D = ir::cast<ir::DotOp>(O.get());
-        const auto &Shape = D->result()->type().Shape;
-        LinearLayout L = mmaAccumulatorLayout(Shape[0], Shape[1], P.NumWarps);
-        set(D->acc(), L);
-        set(D->result(), L);
+        LinearLayout L = P.accumulatorLayout(*D);
+        set(D->acc(), L, true);
+        set(D->result(), L, true);
       }
       for (const auto &R : O->regions())
         seedDots(*R);
+    }
+  }
+  /// The loads' layouts, after the dots' (Triton's conflict rule keeps an
+  /// MMA layout over a blocked one). Triton propagates its anchors from a
+  /// stack, so the last anchor's values are reached first and its layout
+  /// wins where two meet: the loop runs backwards for the same outcome.
+  void seedMemory() {
+    for (auto It = MemAnchors.rbegin(); It != MemAnchors.rend(); ++It) {
+      const ir::Op &O = **It;
+      const ir::Value *Mask = nullptr;
+      if (auto *L = ir::dyn_cast<ir::LoadOp>(&O))
+        Mask = L->mask();
+      else if (auto *R = ir::dyn_cast<ir::AtomicRMWOp>(&O))
+        Mask = R->mask();
+      auto A = P.Access.find(&O);
+      if (A == P.Access.end()) {
+        MemAccess Acc = coalesce(O.operand(0), Mask, P.NumWarps, AI);
+        if (O.kind() != ir::OpKind::Load)
+          Acc.Vector = 1;
+        A = P.Access.emplace(&O, std::move(Acc)).first;
+      }
+      set(O.result(), A->second.Layout, false);
+    }
+  }
+  /// Whether V's uses reach a dot (MLIR's forward slice, as Triton's
+  /// warpsPerTileV3 takes it: through every user's results, not into
+  /// regions by their arguments).
+  bool reachesDot(const ir::Value *V, std::set<const ir::Value *> &Seen) {
+    if (!Seen.insert(V).second)
+      return false;
+    auto It = Users.find(V);
+    if (It == Users.end())
+      return false;
+    for (const ir::Op *U : It->second) {
+      if (U->kind() == ir::OpKind::Dot)
+        return true;
+      for (const ir::Value *R : U->results())
+        if (reachesDot(R, Seen))
+          return true;
+    }
+    return false;
+  }
+  void findChainedDots(const ir::Block &B) {
+    for (const auto &O : B.ops()) {
+      std::set<const ir::Value *> Seen;
+      if (O->kind() == ir::OpKind::Dot && reachesDot(O->result(), Seen))
+        P.ChainedDots.insert(O.get());
+      for (const auto &R : O->regions())
+        findChainedDots(*R);
     }
   }
   static bool elementwise(const ir::Op &O) {
@@ -286,7 +391,12 @@ struct MmaSeeder {
       return O.numResults() == 1 && O.regions().empty();
     }
   }
-  void set(const ir::Value *V, const LinearLayout &L) {
+  /// V takes L unless it has a layout already; then so does every value
+  /// computed from V in registers: elementwise results of V's shape, the
+  /// values a loop carries from V, a reduction's result (the slice of L)
+  /// and expand_dims' (L with the new dimension). Mma: L is a dot's
+  /// accumulator layout, which a store of V then writes from directly.
+  void set(const ir::Value *V, const LinearLayout &L, bool Mma) {
     if (V->type().Shape != L.Shape || P.Wanted.count(V))
       return;
     P.Wanted.emplace(V, L);
@@ -301,14 +411,25 @@ struct MmaSeeder {
           continue;
         for (unsigned I = 0; I < U->numOperands() && I < F->numInits(); ++I)
           if (U->operand(I) == V) {
-            set(F->init(I), L);
-            set(F->body()->argument(1 + I), L);
-            set(F->result(I), L);
+            set(F->init(I), L, Mma);
+            set(F->body()->argument(1 + I), L, Mma);
+            set(F->result(I), L, Mma);
           }
       } else if (const auto *S = ir::dyn_cast<ir::StoreOp>(U); S && S->value() == V) {
-        store(*S, L);
+        if (Mma)
+          store(*S, L);
+      } else if (const auto *R = ir::dyn_cast<ir::ReduceOp>(U)) {
+        // Every operand of a reduction shares the first one's layout, and
+        // a reduction to a scalar leaves no layout to pass on.
+        if (R->operand(0) != V || R->result()->type().Shape.empty())
+          continue;
+        LinearLayout Out = sliceLayout(L, static_cast<unsigned>(R->axis()));
+        for (ir::Value *Res : R->results())
+          set(Res, Out, Mma);
+      } else if (const auto *E = ir::dyn_cast<ir::ExpandDimsOp>(U)) {
+        set(E->result(), insertDim(L, static_cast<unsigned>(E->axis())), Mma);
       } else if (elementwise(*U) && U->result()->type().Shape == L.Shape) {
-        set(U->result(), L);
+        set(U->result(), L, Mma);
       }
     }
   }
@@ -332,14 +453,17 @@ struct MmaSeeder {
 };
 } // namespace
 
-LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInfoAnalysis &AI, int Arch) {
+LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInfoAnalysis &AI, int Arch, bool Wgmma) {
   LayoutPlan P;
   P.NumWarps = NumWarps;
-  if (Arch >= 80) {
-    MmaSeeder S{P, AI, Arch, {}};
-    S.collect(F.body());
+  P.Arch = Arch;
+  P.Wgmma = Wgmma && Arch >= 90;
+  ForwardSeeder S{P, AI, {}, {}};
+  S.collect(F.body());
+  S.findChainedDots(F.body());
+  if (Arch >= 80)
     S.seedDots(F.body());
-  }
+  S.seedMemory();
   Walker W{P, AI};
   W.walk(F.body());
   return P;

@@ -23,14 +23,22 @@
 ///     consumer constrains gets Triton's default blocked layout for its
 ///     shape; loop-carried values take the layout of the op's results.
 ///
-/// Before the walk, every tl.dot that runs on tensor cores (usesMma) seeds
-/// Triton's MMA accumulator layout (layout/MmaLayout.h) on its result and
-/// accumulator, and the seed flows forward as RemoveLayoutConversions
-/// propagates it: through the loop that carries the accumulator (init,
-/// region argument, result), through elementwise ops and casts of the same
-/// shape, and into a store of such a value, which then writes from the MMA
-/// layout (pairs of consecutive elements) instead of converting the tile.
-/// Seeds win over what the walk would want later.
+/// Before the walk, layouts flow forward from anchors as Triton's
+/// RemoveLayoutConversions propagates them (its LayoutPropagation): every
+/// tl.dot on tensor cores seeds its accumulator layout (accumulatorLayout)
+/// on its result and accumulator, then every load or atomic with at least
+/// one element per thread (Triton's "expensive" memory ops) its coalesced
+/// layout on its result. A seed flows through the loop that carries the
+/// value (init, region argument, result), elementwise ops and casts of the
+/// same shape, a reduction (its result takes the slice of the layout) and
+/// expand_dims; an accumulator layout also into a store, which then writes
+/// from it (pairs of consecutive elements) instead of converting the tile.
+/// Where two seeds meet, the first to arrive stays: dots before memory ops
+/// (Triton keeps an MMA layout over a blocked one), later memory ops before
+/// earlier ones (Triton's propagation order). Seeds win over what the walk
+/// would want later. So a reduction takes its operand in the layout the
+/// operand was loaded in (layer norm's row sums, softmax's row max): only
+/// the partials of each warp go through shared memory, as in Triton.
 ///
 /// Lowering gives each produced tile its wanted layout where the op can
 /// produce any layout (elementwise, constants, arange, loads use their
@@ -42,7 +50,9 @@
 
 #include "compiler/codegen/AxisInfo.h"
 #include "compiler/codegen/layout/LinearLayout.h"
+#include "compiler/codegen/layout/WgmmaLayout.h"
 
+#include <set>
 #include <unordered_map>
 
 namespace tessel::ir {
@@ -61,22 +71,59 @@ struct MemAccess {
   unsigned Vector = 1;
 };
 
+/// The unit tessel runs a tl.dot on.
+enum class DotEngine {
+  Fma,     ///< FMA units (lower/Dot.cpp)
+  MmaSync, ///< `mma.sync` (lower/DotMma.cpp)
+  Wgmma,   ///< `wgmma.mma_async`, sm_90a (lower/DotWgmma.cpp)
+};
+
+/// The engine of Dot on Arch: wgmma where Wgmma (an sm_90a target, unless
+/// TESSEL_WGMMA=0) is set, Triton would take it (wgmmaEligible) and the operands
+/// are fp16 or bf16 with an fp32 result (what DotWgmma.cpp lowers);
+/// otherwise mma.sync where usesMma; else the FMA units.
+DotEngine dotEngine(const ir::Op &Dot, int Arch, unsigned NumWarps, bool Wgmma);
+
 struct LayoutPlan {
   std::unordered_map<const ir::Value *, LinearLayout> Wanted;
   std::unordered_map<const ir::Op *, MemAccess> Access;
   unsigned NumWarps = 4;
+  int Arch = 0;
+  /// wgmma allowed (CodegenOptions::Wgmma on an sm_90a target).
+  bool Wgmma = false;
+  DotEngine engine(const ir::Op &Dot) const { return dotEngine(Dot, Arch, NumWarps, Wgmma); }
+  /// The dots whose result reaches another dot through its uses (Triton's
+  /// chained dots, attention's q·k: wgmmaShape's Chained).
+  std::set<const ir::Op *> ChainedDots;
+  /// Dot's warpgroups and instruction on wgmma.
+  WgmmaShape wgmmaShapeOf(const ir::Op &Dot) const;
+  /// The accumulator layout of a tensor-core Dot ([M, N]) on its engine:
+  /// layout/MmaLayout.h's for mma.sync, layout/WgmmaLayout.h's for wgmma.
+  LinearLayout accumulatorLayout(const ir::Op &Dot) const;
   /// The wanted layout of V (the default blocked one for values the walk
   /// did not reach).
   LinearLayout wanted(const ir::Value *V) const;
 };
 
-/// Arch is the compute capability x 10 (tensor cores from 80).
-LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInfoAnalysis &AI, int Arch = 0);
+/// Arch is the compute capability x 10 (tensor cores from 80); Wgmma allows
+/// wgmma (dotEngine).
+LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInfoAnalysis &AI, int Arch = 0,
+                         bool Wgmma = false);
 
 /// Whether Dot runs on tensor cores (`mma.sync`) on Arch: selectMma
 /// (lower/MmaInstr.h) has an instruction for its operand types, precision
 /// and shape.
 bool usesMma(const ir::Op &Dot, int Arch);
+
+/// Whether Triton 3.6 lowers Dot with wgmma (its MMA v3) on Arch with
+/// NumWarps warps: supportMMA(dot, 3)'s conditions (sm_90+, whole
+/// warpgroups, M a multiple of 64 and N of 8, K at least 256 bits of the
+/// operand type, fp16 / bf16 / fp8 / int8 / tf32 operands, and fp8 with an
+/// fp32 result only when max_num_imprecise_acc is unset or at least 32).
+/// Triton's pipeliner gives such a dot's operand rings one more stage (the
+/// asynchronous wgmma may still read the previous one), so this decides the
+/// shared-memory figure whether or not tessel emits wgmma itself.
+bool wgmmaEligible(const ir::Op &Dot, int Arch, unsigned NumWarps);
 
 /// Triton's default layout for a tile of Shape: blocked, one element per
 /// thread along the fastest dimension, lanes and warps filled row-major.

@@ -10,7 +10,6 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/Pipeliner.h"
 
-#include "compiler/codegen/layout/MmaLayout.h"
 #include "compiler/ir/Ops.h"
 
 #include <algorithm>
@@ -218,10 +217,7 @@ struct LoopPlanner {
     std::set<unsigned> Carried;
     for (const auto &O : Body->ops()) {
       const auto *Dot = ir::dyn_cast<ir::DotOp>(O.get());
-      if (!Dot || !usesMma(*Dot, Arch))
-        continue;
-      const auto &AS = Dot->a()->type().Shape, &BS = Dot->b()->type().Shape;
-      if (!(Plan.wanted(Dot->result()) == mmaAccumulatorLayout(AS[0], BS[1], NumWarps)))
+      if (!Dot || Plan.engine(*Dot) == DotEngine::Fma || !(Plan.wanted(Dot->result()) == Plan.accumulatorLayout(*Dot)))
         continue;
       for (unsigned Operand : {0u, 1u})
         if (std::optional<PipelinedLoad> PL = candidate(*Dot, Operand))
@@ -239,6 +235,9 @@ struct LoopPlanner {
       }
     if (LP.Loads.empty())
       return std::nullopt;
+    bool Async = std::all_of(LP.Loads.begin(), LP.Loads.end(),
+                             [&](const PipelinedLoad &L) { return L.Dot && wgmmaEligible(*L.Dot, Arch, NumWarps); });
+    LP.Slots = Async ? LP.NumStages : LP.NumStages - 1;
     for (const auto &O : Body->ops())
       if (Slice.count(O.get()))
         LP.Producer.push_back(O.get());

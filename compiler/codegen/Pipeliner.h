@@ -4,12 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 /// \file
-/// The decision half of Triton's sm_80 software pipeliner
+/// The decision half of Triton's software pipeliner
 /// (lib/Dialect/TritonGPU/Transforms/Pipeliner/): for every `for` loop, the
 /// loads whose tiles a tensor-core `tl.dot` of the same iteration reads
 /// are copied from global to shared memory with `cp.async` num_stages - 1
 /// iterations ahead, into a ring of num_stages - 1 buffers (one stage per
-/// iteration in flight), which the dot then reads in place. The lowering
+/// iteration in flight), which the dot then reads in place. On sm_90, where
+/// Triton runs the dot on wgmma (wgmmaEligible), the ring has num_stages
+/// buffers, as Triton's (LoopPipeline::Slots). The lowering
 /// (lower/Pipeline.cpp) emits the prologue, the ring and the waits; this
 /// file only says which loops and loads, and is LLVM-free.
 ///
@@ -23,7 +25,7 @@
 ///  - num_stages >= 2 (the loop's `tl.range(..., num_stages=N)` when it gives
 ///    one, as in Triton, else the kernel's) and Arch >= 80;
 ///  - its only use is operand a or b of a dot in the loop's body (not in a
-///    nested region) that runs on tensor cores (usesMma) with the
+///    nested region) that runs on tensor cores (dotEngine) with the
 ///    accumulator layout, on 16-bit operands;
 ///  - it is not volatile, and its `other` is absent or the constant 0
 ///    (masked lanes then read 0: cp.async's src-size zero-fills them);
@@ -77,6 +79,15 @@ struct PipelinedLoad {
 struct LoopPipeline {
   const ir::ForOp *Loop = nullptr;
   unsigned NumStages = 3;
+  /// Stage buffers per ring: NumStages - 1 (Triton's sm_80 pipeliner), or
+  /// NumStages when every pipelined load feeds a dot Triton runs on wgmma
+  /// (wgmmaEligible): its pipeliner keeps one more buffer because an
+  /// asynchronous wgmma may still read the previous iteration's stage. The
+  /// copies ahead then go into the stage the previous iteration read, which
+  /// the barrier at the top of the iteration has released, so the loop needs
+  /// one barrier per iteration instead of two.
+  unsigned Slots = 2;
+  bool extraStage() const { return Slots == NumStages; }
   std::vector<PipelinedLoad> Loads;
   /// The body's ops that compute the loads' operands and the carried
   /// values below, in body order.

@@ -34,13 +34,12 @@ const char *sharedBufferKindName(SharedBufferKind K) {
   return "buffer";
 }
 
-static constexpr uint64_t Alignment = 16;
-
-static uint64_t alignUp(uint64_t V) { return (V + Alignment - 1) / Alignment * Alignment; }
+static uint64_t alignUp(uint64_t V, uint64_t Align) { return (V + Align - 1) / Align * Align; }
 
 unsigned SharedMemoryPlanner::open(SharedBufferKind K, std::string What, uint64_t Bytes, SourceRange Where,
-                                   unsigned Stages) {
+                                   unsigned Stages, unsigned Align) {
   SharedBuffer Buf;
+  Buf.Align = std::max(16u, Align);
   Buf.Kind = K;
   Buf.What = std::move(What);
   Buf.Bytes = Bytes;
@@ -86,7 +85,7 @@ void SharedMemoryPlanner::plan() {
     for (const auto &[Lo, Hi] : Taken) {
       if (Off + Buf.Bytes <= Lo)
         break;
-      Off = std::max(Off, alignUp(Hi));
+      Off = std::max(Off, alignUp(Hi, Buf.Align));
     }
     Buf.Offset = Off;
     Placed.push_back(I);

@@ -20,8 +20,8 @@
 ///    use starts after a barrier (LoweringContext), so a later buffer never
 ///    overwrites bytes an earlier one is still reading.
 ///  - Packing: buffers, largest first (then the earliest), go to the lowest
-///    16-byte aligned offset that overlaps no placed buffer live at the same
-///    time. The total (largest end; not rounded, as Triton's) is the kernel's dynamic
+///    16-byte aligned offset (1024 for wgmma operands) that overlaps no
+///    placed buffer live at the same time. The total (largest end; not rounded, as Triton's) is the kernel's dynamic
 ///    shared memory: KernelABI::SharedBytes, Triton's `metadata["shared"]`.
 ///
 /// The planner knows nothing of LLVM: the lowering context gives each buffer
@@ -63,6 +63,8 @@ struct SharedBuffer {
   SourceRange Where;
   /// Live over the program points [Begin, End].
   unsigned Begin = 0, End = 0;
+  /// Offset is a multiple of it.
+  uint64_t Align = 16;
   /// Set by plan().
   uint64_t Offset = 0;
 };
@@ -74,8 +76,11 @@ public:
   void step() { ++Point; }
   unsigned point() const { return Point; }
 
-  /// A buffer live from the current point until close(Id); returns Id.
-  unsigned open(SharedBufferKind K, std::string What, uint64_t Bytes, SourceRange Where, unsigned Stages = 1);
+  /// A buffer live from the current point until close(Id), placed at a
+  /// multiple of Align bytes (16 unless the hardware wants more: wgmma's
+  /// swizzled operands 1024); returns Id.
+  unsigned open(SharedBufferKind K, std::string What, uint64_t Bytes, SourceRange Where, unsigned Stages = 1,
+                unsigned Align = 16);
   /// Ends buffer Id's life at the current point.
   void close(unsigned Id);
 

@@ -24,10 +24,21 @@ bool lowerDot(LoweringContext &C, const ir::Op &Op) {
   const auto *O = ir::dyn_cast<ir::DotOp>(&Op);
   if (!O)
     return false;
-  if (usesMma(Op, C.Opts.Arch) && lowerDotMma(C, *O))
-    return true;
+  switch (C.Plan.engine(Op)) {
+  case DotEngine::Wgmma:
+    if (lowerDotWgmma(C, *O))
+      return true;
+    break;
+  case DotEngine::MmaSync:
+    if (lowerDotMma(C, *O))
+      return true;
+    break;
+  case DotEngine::Fma:
+    break;
+  }
   if (C.stagedOperand(O->a()) || C.stagedOperand(O->b())) {
-    // The pipeliner (Pipeliner.h) promised this dot to DotMma; its operands
+    // The pipeliner (Pipeliner.h) promised this dot to a tensor-core
+    // lowering (DotMma or DotWgmma); its operands
     // are in shared memory only, so an FMA loop would read nothing.
     C.unsupported(Op, "a pipelined dot that the tensor-core lowering refused (a tessel bug)");
     return true;

@@ -16,6 +16,8 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
+#include <algorithm>
+
 namespace tessel::codegen {
 
 std::optional<numerics::FloatFormat> fp8Format(ScalarKind K) {
@@ -46,7 +48,9 @@ LoweringContext::LoweringContext(const ir::Function &, const CodegenOptions &Opt
   Warp = B.CreateLShr(Tid, i32(5), "warp");
   Smem = new llvm::GlobalVariable(M, llvm::ArrayType::get(B.getInt8Ty(), 0), false, llvm::GlobalValue::ExternalLinkage,
                                   nullptr, "global_smem", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
-  Smem->setAlignment(llvm::Align(16));
+  // wgmma's swizzled operands must start at 1024-byte boundaries (the
+  // planner aligns their buffers; the window itself must be aligned too).
+  Smem->setAlignment(llvm::Align(Plan.Wgmma ? 1024 : 16));
 }
 
 //===----------------------------------------------------------------------===//
@@ -73,7 +77,54 @@ Tile LoweringContext::getAs(const ir::Value *V, const LinearLayout &L) {
   return convert(get(V), L, V->type().Elem);
 }
 
-void LoweringContext::set(const ir::Value *V, Tile T) { Values[V] = std::move(T); }
+/// Triton's maybeDeduplicate (ElementwiseOpToLLVMBase), for masks: where
+/// AxisInfo says a compare's result is constant over runs of Constancy
+/// elements along a dimension, the registers of a thread that fall in one
+/// aligned run take the first one's value, and the other compares (and the
+/// per-element values they read) die. Layer norm's `where(cols < N, ...)`
+/// then compares once per 16-byte vector instead of once per element, with
+/// every column index live until its compare (142 registers for one loop at
+/// BLOCK_SIZE 16384). A run is the register bits that step by 1, 2, 4 ...
+/// along the dimension while every other basis steps by multiples of it.
+/// Only masks (compare, select, and / or / xor of them) are merged: Triton
+/// merges every elementwise result, and its constancy of a floor division of
+/// negative values is wrong (triton-lang/triton's AxisInfo `divsi` issue).
+static void mergeConstantRuns(const AxisInfo &Info, Tile &T) {
+  const LinearLayout &L = T.Layout;
+  for (unsigned D = 0; D < L.rank() && D < Info.Constancy.size(); ++D) {
+    int64_t C = Info.Constancy[D];
+    unsigned Bits = 0;
+    while (Bits < L.Reg.size() && (int64_t{2} << Bits) <= C && C % (int64_t{2} << Bits) == 0) {
+      bool Unit = true;
+      for (unsigned E = 0; E < L.rank(); ++E)
+        Unit &= L.Reg[Bits][E] == (E == D ? (int64_t{1} << Bits) : 0);
+      if (!Unit)
+        break;
+      ++Bits;
+    }
+    if (!Bits)
+      continue;
+    int64_t Span = int64_t{1} << Bits;
+    auto Aligned = [&](const Coord &B) { return B[D] % Span == 0; };
+    bool Ok = std::all_of(L.Reg.begin() + Bits, L.Reg.end(), Aligned) &&
+              std::all_of(L.Lane.begin(), L.Lane.end(), Aligned) && std::all_of(L.Warp.begin(), L.Warp.end(), Aligned);
+    if (!Ok)
+      continue;
+    for (size_t R = 0; R < T.Regs.size(); ++R)
+      T.Regs[R] = T.Regs[R & ~static_cast<size_t>(Span - 1)];
+    return;
+  }
+}
+
+void LoweringContext::set(const ir::Value *V, Tile T) {
+  if (const ir::Op *D = V->definingOp(); D && V->type().Elem.Scalar == ScalarKind::I1 && !V->type().Shape.empty()) {
+    using K = ir::OpKind;
+    K Kind = D->kind();
+    if (Kind == K::Cmp || Kind == K::Select || Kind == K::And || Kind == K::Or || Kind == K::Xor)
+      mergeConstantRuns(AI.get(V), T);
+  }
+  Values[V] = std::move(T);
+}
 
 llvm::Type *LoweringContext::regType(ElemType E) { return registerType(Ctx, E); }
 
@@ -291,9 +342,10 @@ std::string LoweringContext::tileString(const std::vector<int64_t> &Shape, ElemT
   return (S.empty() ? "" : S + " ") + ir::elemString(E);
 }
 
-unsigned LoweringContext::openShared(SharedBufferKind K, std::string What, uint64_t Bytes, unsigned Stages) {
+unsigned LoweringContext::openShared(SharedBufferKind K, std::string What, uint64_t Bytes, unsigned Stages,
+                                     unsigned Align) {
   Planner.step();
-  unsigned Id = Planner.open(K, std::move(What), Bytes, CurrentOp ? CurrentOp->loc() : SourceRange{}, Stages);
+  unsigned Id = Planner.open(K, std::move(What), Bytes, CurrentOp ? CurrentOp->loc() : SourceRange{}, Stages, Align);
   auto *G = new llvm::GlobalVariable(M, llvm::ArrayType::get(B.getInt8Ty(), 0), false,
                                      llvm::GlobalValue::ExternalLinkage, nullptr, "smem.buffer." + std::to_string(Id),
                                      nullptr, llvm::GlobalValue::NotThreadLocal, 3);

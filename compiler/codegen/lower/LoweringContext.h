@@ -146,8 +146,9 @@ public:
   /// A buffer for the code emitted next (live at one program point only):
   /// its base pointer. What says what it holds, for the report.
   llvm::Value *scratch(SharedBufferKind K, std::string What, uint64_t Bytes);
-  /// A buffer live until closeShared(Id), for the op being lowered.
-  unsigned openShared(SharedBufferKind K, std::string What, uint64_t Bytes, unsigned Stages = 1);
+  /// A buffer live until closeShared(Id), for the op being lowered, at an
+  /// offset that is a multiple of Align (16 or more, a power of two).
+  unsigned openShared(SharedBufferKind K, std::string What, uint64_t Bytes, unsigned Stages = 1, unsigned Align = 16);
   void closeShared(unsigned Id) {
     Planner.step();
     Planner.close(Id);

@@ -30,6 +30,7 @@ class Op;
 namespace tessel::codegen {
 
 class LoweringContext;
+struct NvmmaLayout;
 struct Tile;
 
 /// constant, splat, arange, program_id, num_programs, hint, the binary and
@@ -61,6 +62,9 @@ bool lowerDot(LoweringContext &C, const ir::Op &O);
 /// accepts whose result the plan put in the MMA layout; false otherwise
 /// (Dot.cpp then uses FMA units).
 bool lowerDotMma(LoweringContext &C, const ir::DotOp &O);
+/// The wgmma half (DotWgmma.cpp), for dots dotEngine gives DotEngine::Wgmma;
+/// false when it does not take the dot.
+bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O);
 /// The loops Pipeliner.h chose, with cp.async rings, and their pipelined
 /// loads (Pipeline.cpp); false for every other op and without a plan.
 bool lowerPipelined(LoweringContext &C, const ir::Op &O);
@@ -70,6 +74,8 @@ bool lowerPipelined(LoweringContext &C, const ir::Op &O);
 /// 16-bit columns with DotMma's swizzle (layout/MmaLayout.h's
 /// swizzledOffset at run time; DotMma.cpp).
 llvm::Value *mmaSwizzle(LoweringContext &C, llvm::Value *Row, llvm::Value *Col, int64_t Cols);
+/// NvmmaLayout::offset (layout/WgmmaLayout.h) at run time (i32 elements).
+llvm::Value *nvmmaOffset(LoweringContext &C, const NvmmaLayout &N, llvm::Value *Row, llvm::Value *Col);
 /// Whether a `for` loop runs iteration Iv (ControlFlow.cpp): Iv < Ub
 /// (signed or unsigned as the induction type; Iv > Ub for a negative
 /// constant step).

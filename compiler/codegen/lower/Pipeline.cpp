@@ -18,6 +18,12 @@
 ///             stage, commit_group; the stage index advances
 ///   exit:     cp.async.wait_group 0 (nothing in flight once the ring closes)
 ///
+/// With S stage buffers (LoopPipeline::extraStage, the rings Triton keeps on
+/// sm_90 for wgmma) the copies of iteration i + S - 1 go into stage
+/// (i - 1) % S, which every warp finished reading before the barrier at the
+/// top of iteration i; they are issued right after that barrier, before the
+/// body, and the second barrier goes away.
+///
 /// The copies of iteration j are predicated on j being an iteration of the
 /// loop (the producer runs past the end, but never touches memory there);
 /// a masked lane gives src-size 0, so cp.async zero-fills its bytes (the
@@ -30,6 +36,7 @@
 /// and reads the same bytes.
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/Pipeliner.h"
+#include "compiler/codegen/layout/WgmmaLayout.h"
 #include "compiler/codegen/lower/LoweringContext.h"
 #include "compiler/codegen/lower/Lowerings.h"
 
@@ -40,6 +47,12 @@ struct Ring {
   unsigned Id = 0;
   uint64_t StageBytes = 0;
 };
+
+/// Whether PL's stage is read by wgmma: then it is in the NVMMA layout, and
+/// the tensor cores read it through the async proxy.
+bool wgmmaStage(const LoweringContext &C, const PipelinedLoad &PL) {
+  return PL.Dot && C.Plan.engine(*PL.Dot) == DotEngine::Wgmma;
+}
 
 /// The base of stage Slot (i32) of R.
 llvm::Value *stageBase(LoweringContext &C, const Ring &R, llvm::Value *Slot) {
@@ -132,8 +145,13 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
     unsigned Bytes = PL.Vector * static_cast<unsigned>(C.memType(E)->getPrimitiveSizeInBits() / 8);
     std::string Asm = std::string("@$3 cp.async.") + (Bytes == 16 ? "cg" : "ca") +
                       ".shared.global [ $0 + 0 ], [ $1 + 0 ], " + std::to_string(Bytes) + ", $2;";
+    std::optional<NvmmaLayout> Nvmma;
+    if (wgmmaStage(C, PL))
+      Nvmma = NvmmaLayout::forTile(PL.Rows, PL.Cols, 2);
     for (unsigned G = 0; G < L.numRegs(); G += PL.Vector) {
-      llvm::Value *Idx = PL.Dot ? mmaSwizzle(C, C.coord(L, G, 0), C.coord(L, G, 1), PL.Cols) : C.linearIndex(L, G);
+      llvm::Value *Idx = Nvmma    ? nvmmaOffset(C, *Nvmma, C.coord(L, G, 0), C.coord(L, G, 1))
+                         : PL.Dot ? mmaSwizzle(C, C.coord(L, G, 0), C.coord(L, G, 1), PL.Cols)
+                                  : C.linearIndex(L, G);
       llvm::Value *Size = Mask ? B.CreateSelect(Mask->Regs[G], C.i32(Bytes), C.i32(0)) : C.i32(Bytes);
       C.inlineAsm(B.getVoidTy(), Asm, "l,l,r,b,~{memory}", {C.sharedElement(Base, E, Idx), Ptr.Regs[G], Size, Valid});
     }
@@ -168,8 +186,12 @@ void readBack(LoweringContext &C, const ir::LoadOp &Ld, const PipelinedLoad &PL)
     llvm::Value *V = B.CreateAlignedLoad(VT, Ptr, llvm::Align(PL.Vector * Bytes));
     for (unsigned I = 0; I < PL.Vector; ++I) {
       llvm::Value *R = C.fromMem(B.CreateExtractElement(V, C.i32(I)), E);
+      // The mask is constant over the vector (its width was bounded by the
+      // mask's constancy, as the copy's src-size is): one predicate per
+      // vector, as Triton's, instead of one compare per element kept live
+      // across the loop.
       if (Mask)
-        R = B.CreateSelect(Mask->Regs[G + I], R, Other->Regs[G + I]);
+        R = B.CreateSelect(Mask->Regs[G], R, Other->Regs[G + I]);
       Out.Regs.push_back(R);
     }
   }
@@ -189,7 +211,7 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   std::vector<Tile> State;
   for (unsigned K : LP.Carried)
     State.push_back(C.getAs(O.init(K), stateLayout(C, LP, K)));
-  unsigned Slots = LP.NumStages - 1;
+  unsigned Slots = LP.Slots, Ahead = LP.NumStages - 1;
 
   // The rings, live from the prologue's copies to the drain after the loop.
   std::vector<Ring> Rings;
@@ -199,13 +221,17 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
                                : std::string("tl.load result, ")) +
                        std::to_string(Slots) + " stage" + (Slots > 1 ? "s" : "") + " of " +
                        LoweringContext::tileString(T.Shape, T.Elem) +
-                       (PL.Dot ? " (swizzled, cp.async)" : " (cp.async)");
-    Rings.push_back({C.openShared(SharedBufferKind::PipelineStage, What, PL.StageBytes * Slots, Slots), PL.StageBytes});
+                       (wgmmaStage(C, PL) ? " (NVMMA, cp.async)"
+                        : PL.Dot          ? " (swizzled, cp.async)"
+                                          : " (cp.async)");
+    Rings.push_back({C.openShared(SharedBufferKind::PipelineStage, What, PL.StageBytes * Slots, Slots,
+                                  wgmmaStage(C, PL) ? 1024 : 16),
+                     PL.StageBytes});
   }
 
   // Prologue: iterations 0 .. S-2 into stages 0 .. S-2.
   llvm::Value *IvP = Lb;
-  for (unsigned S = 0; S < Slots; ++S) {
+  for (unsigned S = 0; S < Ahead; ++S) {
     runProducer(C, LP, IvP, State);
     issueCopies(C, LP, Rings, C.i32(S), forContinues(C, O, IvP, Ub, Step));
     State = nextState(C, LP, State);
@@ -234,11 +260,32 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   llvm::PHINode *IvAhead = Phi(IvP);
   std::vector<Tile> StateAhead = Phis(State);
   llvm::PHINode *Slot = Phi(C.i32(0));
+  // The stage the copies of iteration i + S - 1 fill: i's own with S - 1
+  // stages, (i - 1) % S with S.
+  llvm::PHINode *WriteSlot = LP.extraStage() ? Phi(C.i32(Slots - 1)) : nullptr;
   B.CreateCondBr(forContinues(C, O, Iv, Ub, Step), Body, Exit);
+  auto Advance = [&](llvm::Value *S) -> llvm::Value * {
+    if (Slots == 1)
+      return C.i32(0);
+    llvm::Value *Inc = B.CreateAdd(S, C.i32(1));
+    return B.CreateSelect(B.CreateICmpEQ(Inc, C.i32(Slots)), C.i32(0), Inc);
+  };
+  std::vector<Tile> StateNext;
+  auto CopyAhead = [&](llvm::Value *Into) {
+    runProducer(C, LP, IvAhead, StateAhead);
+    issueCopies(C, LP, Rings, Into, forContinues(C, O, IvAhead, Ub, Step));
+    StateNext = nextState(C, LP, StateAhead);
+  };
 
   B.SetInsertPoint(Body);
-  waitGroups(C, Slots - 1);
+  waitGroups(C, Ahead - 1);
+  // cp.async writes through the generic proxy; wgmma reads through the
+  // async one.
+  if (std::any_of(LP.Loads.begin(), LP.Loads.end(), [&](const PipelinedLoad &PL) { return wgmmaStage(C, PL); }))
+    C.inlineAsm(B.getVoidTy(), "fence.proxy.async.shared::cta;", "~{memory}", {});
   C.barrier();
+  if (LP.extraStage())
+    CopyAhead(WriteSlot);
   for (size_t I = 0; I < LP.Loads.size(); ++I)
     C.setStagedOperand(LP.Loads[I].Load->result(), stageBase(C, Rings[I], Slot));
   C.set(O.inductionVar(), C.scalarTile(Iv));
@@ -248,17 +295,14 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   std::vector<Tile> Next = yieldedTiles(C, *O.body(), 0, Carried);
   for (const PipelinedLoad &PL : LP.Loads)
     C.setStagedOperand(PL.Load->result(), nullptr);
-  // Every warp has read this iteration's stage before it is refilled.
-  C.barrier();
-  runProducer(C, LP, IvAhead, StateAhead);
-  issueCopies(C, LP, Rings, Slot, forContinues(C, O, IvAhead, Ub, Step));
-  std::vector<Tile> StateNext = nextState(C, LP, StateAhead);
-  llvm::Value *IvNext = B.CreateAdd(Iv, Step), *IvAheadNext = B.CreateAdd(IvAhead, Step);
-  llvm::Value *SlotNext = C.i32(0);
-  if (Slots > 1) {
-    llvm::Value *Inc = B.CreateAdd(Slot, C.i32(1));
-    SlotNext = B.CreateSelect(B.CreateICmpEQ(Inc, C.i32(Slots)), C.i32(0), Inc);
+  if (!LP.extraStage()) {
+    // Every warp has read this iteration's stage before it is refilled.
+    C.barrier();
+    CopyAhead(Slot);
   }
+  llvm::Value *IvNext = B.CreateAdd(Iv, Step), *IvAheadNext = B.CreateAdd(IvAhead, Step);
+  llvm::Value *SlotNext = Advance(Slot);
+  llvm::Value *WriteSlotNext = WriteSlot ? Advance(WriteSlot) : nullptr;
   llvm::BasicBlock *Latch = B.GetInsertBlock();
   B.CreateBr(Header);
   auto Incoming = [&](std::vector<Tile> &To, const std::vector<Tile> &From) {
@@ -271,6 +315,8 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   C.closeLoopPhi(IvAhead, IvAheadNext, Latch);
   Incoming(StateAhead, StateNext);
   C.closeLoopPhi(Slot, SlotNext, Latch);
+  if (WriteSlot)
+    C.closeLoopPhi(WriteSlot, WriteSlotNext, Latch);
 
   B.SetInsertPoint(Exit);
   waitGroups(C, 0);

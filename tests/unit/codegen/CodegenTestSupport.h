@@ -45,10 +45,12 @@ inline std::string problemsText(const ParsedFile &File, const std::vector<Proble
   return S;
 }
 
-/// Lowers, generates and compiles Request.Kernel of File.
+/// Lowers, generates and compiles Request.Kernel of File. Wgmma: for sm_90a
+/// with CodegenOptions::Wgmma (else sm_Arch without it, whatever the
+/// environment says).
 inline Compiled compileRequest(const ParsedFile &File, const ModuleInfo &Info, const sema::LoweringRequest &Request,
                                unsigned Arch = 90, bool Assemble = false, std::optional<int> MaxNReg = {},
-                               bool PipelineRangeLoads = true) {
+                               bool PipelineRangeLoads = true, bool Wgmma = false) {
   Compiled Out;
   sema::LoweredKernel L = sema::lowerKernel(File, Info, Request);
   if (!L.Function) {
@@ -66,6 +68,8 @@ inline Compiled compileRequest(const ParsedFile &File, const ModuleInfo &Info, c
       Opts.DivisibleBy16.insert(P->name()); // the tests' sizes are multiples of 16
   Opts.MaxNReg = MaxNReg;
   Opts.PipelineRangeLoads = PipelineRangeLoads;
+  Opts.ArchSpecific = Wgmma;
+  Opts.Wgmma = Wgmma;
   Opts.Source = &File.text();
   CodegenResult R = emitLLVM(*L.Function, Opts, Ctx);
   Out.ABI = R.ABI;
@@ -76,7 +80,7 @@ inline Compiled compileRequest(const ParsedFile &File, const ModuleInfo &Info, c
   llvm::raw_string_ostream OS(Out.Llvm);
   R.Module->print(OS, nullptr);
   backend::JitOptions JO;
-  JO.Arch = backend::GpuArch{Arch, false};
+  JO.Arch = backend::GpuArch{Arch, Wgmma};
   JO.Assemble = Assemble;
   JO.Assembler.Arch = JO.Arch;
   JO.Assembler.Use = backend::AssemblerKind::Ptxas;

@@ -11,6 +11,7 @@
 #include "compiler/codegen/LayoutAssignment.h"
 #include "compiler/codegen/layout/LinearLayout.h"
 #include "compiler/codegen/layout/MmaLayout.h"
+#include "compiler/codegen/layout/WgmmaLayout.h"
 
 #include <set>
 
@@ -157,6 +158,100 @@ TEST(MmaLayout, SwizzleKeepsChunksAndSpreadsRows) {
       All.insert(swizzledOffset(Row, Col, 16));
   EXPECT_EQ(All.size(), 256u);
   EXPECT_EQ(*All.rbegin(), 255);
+}
+
+TEST(WgmmaLayout, WarpgroupsAndInstructionAsTriton) {
+  // Tutorial 03's Hopper configs: warpgroups along M while M has rows for
+  // them, the widest N that fits.
+  WgmmaShape A = wgmmaShape(128, 256, 8);
+  EXPECT_EQ(A.WarpgroupsM, 2u);
+  EXPECT_EQ(A.WarpgroupsN, 1u);
+  EXPECT_EQ(A.InstrN, 256);
+  EXPECT_EQ(A.RepM, 1);
+  WgmmaShape B = wgmmaShape(128, 128, 4);
+  EXPECT_EQ(B.WarpgroupsM, 1u);
+  EXPECT_EQ(B.InstrN, 128);
+  EXPECT_EQ(B.RepM, 2);
+  EXPECT_EQ(B.RepN, 1);
+  WgmmaShape C = wgmmaShape(64, 64, 8); // M holds one warpgroup: the other goes along N
+  EXPECT_EQ(C.WarpgroupsM, 1u);
+  EXPECT_EQ(C.WarpgroupsN, 2u);
+  EXPECT_EQ(C.InstrN, 32);
+  EXPECT_EQ(wgmmaShape(128, 32, 4).InstrN, 32);
+  // A chained dot (its result feeds another dot) puts every warp along M;
+  // the second warpgroup of a 64-row block then holds copies.
+  WgmmaShape D = wgmmaShape(64, 64, 8, /*Chained=*/true);
+  EXPECT_EQ(D.WarpgroupsM, 2u);
+  EXPECT_EQ(D.WarpgroupsN, 1u);
+  EXPECT_EQ(D.RepN, 64 / D.InstrN);
+  LinearLayout L = wgmmaAccumulatorLayout(64, 64, 8, D);
+  for (unsigned Lane : {0u, 17u})
+    for (unsigned R = 0; R < L.numRegs(); ++R)
+      EXPECT_EQ(L.coord(R, Lane, 5), L.coord(R, Lane, 1));
+  EXPECT_TRUE(L.owns(0, 3));
+  EXPECT_FALSE(L.owns(0, 4));
+}
+
+TEST(WgmmaLayout, AccumulatorIsTheM64FragmentOfPtx) {
+  WgmmaShape S = wgmmaShape(128, 64, 4);
+  LinearLayout L = wgmmaAccumulatorLayout(128, 64, 4, S);
+  // 128 x 64 fp32 over 128 threads: 64 registers; instruction m64n64: 32
+  // registers per repetition along M.
+  EXPECT_EQ(L.numRegs(), 64u);
+  // PTX: d[i] of thread (warp w, lane) is row 16w + lane/4 (+8 when i%4 >= 2),
+  // column 8(i/4) + 2(lane%4) + i%2.
+  for (unsigned W : {0u, 3u})
+    for (unsigned Lane : {0u, 5u, 31u})
+      for (unsigned I = 0; I < 32; ++I) {
+        Coord Want{16 * W + Lane / 4 + (I % 4 >= 2 ? 8 : 0), 8 * (I / 4) + 2 * (Lane % 4) + I % 2};
+        EXPECT_EQ(L.coord(I, Lane, W), Want) << "warp " << W << " lane " << Lane << " d" << I;
+        Want[0] += 64; // the repetition along M
+        EXPECT_EQ(L.coord(32 + I, Lane, W), Want);
+      }
+  std::set<Coord> Seen;
+  for (unsigned W = 0; W < 4; ++W)
+    for (unsigned Lane = 0; Lane < 32; ++Lane)
+      for (unsigned R = 0; R < L.numRegs(); ++R)
+        Seen.insert(L.coord(R, Lane, W));
+  EXPECT_EQ(Seen.size(), 128u * 64);
+}
+
+TEST(WgmmaLayout, NvmmaIsTheHardwareSwizzleOfEachColumnBlock) {
+  // The hardware's swizzle XORs byte-address bits [4, 4 + log2(S/16)) with
+  // the bits from 7 up, over a buffer that starts at 1024 bytes.
+  for (int64_t Cols : {16, 32, 64, 128, 256}) {
+    NvmmaLayout N = NvmmaLayout::forTile(64, Cols, 2);
+    int64_t S = N.SwizzleBytes;
+    ASSERT_EQ(S, std::min<int64_t>(128, Cols * 2));
+    std::set<int64_t> Seen;
+    for (int64_t R = 0; R < 64; ++R)
+      for (int64_t Col = 0; Col < Cols; ++Col) {
+        int64_t Block = Col / (S / 2);
+        // Unswizzled: rows S bytes apart inside a column block.
+        int64_t Linear = Block * 64 * S + R * S + (Col % (S / 2)) * 2;
+        int64_t Mask = (S / 16 - 1) << 4;
+        int64_t Swizzled = Linear ^ ((Linear >> 3) & Mask);
+        EXPECT_EQ(N.offset(R, Col) * 2, Swizzled) << "cols " << Cols << " (" << R << ", " << Col << ")";
+        Seen.insert(N.offset(R, Col));
+      }
+    EXPECT_EQ(Seen.size(), static_cast<size_t>(64 * Cols));
+  }
+  // Where a row is 128 bytes, the 64-column swizzle of mma.sync's staging is
+  // the same (so both read one ring layout there).
+  for (int64_t R = 0; R < 16; ++R)
+    for (int64_t Col = 0; Col < 64; ++Col)
+      EXPECT_EQ(NvmmaLayout::forTile(64, 64, 2).offset(R, Col), swizzledOffset(R, Col, 64));
+}
+
+TEST(WgmmaLayout, DescriptorFieldsAsTritonWritesThem) {
+  // a 128x64 fp16 (128B swizzle): 8-row groups 1024 bytes apart, column
+  // blocks 128 rows x 128 bytes apart, mode 1 in bits 62-63.
+  NvmmaLayout A = NvmmaLayout::forTile(128, 64, 2);
+  EXPECT_EQ(A.descriptorBits(), (uint64_t{1} << 62) | (uint64_t{1024 >> 4} << 32) | (uint64_t{16384 >> 4} << 16));
+  NvmmaLayout B = NvmmaLayout::forTile(32, 32, 2); // 64-byte rows: 64B swizzle
+  EXPECT_EQ(B.swizzleMode(), 2u);
+  EXPECT_EQ(B.strideBytes(), 512u);
+  EXPECT_EQ(B.leadingBytes(), 32u * 64);
 }
 
 } // namespace

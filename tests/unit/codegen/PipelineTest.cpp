@@ -9,7 +9,8 @@
 /// every autotune config, for sm_80 and sm_90, copies its operands with
 /// `cp.async.cg` 16 bytes at a time, commits one group per iteration and
 /// waits for num_stages - 2 of them; its shared memory is then Triton's
-/// mma.sync figure, (num_stages - 1) x (BM·BK + BK·BN) x 2 bytes; a loop's
+/// figure, (num_stages - 1) x (BM·BK + BK·BN) x 2 bytes on the mma.sync path
+/// and num_stages x ... where Triton runs the dot on wgmma (sm_90); a loop's
 /// `tl.range(num_stages=)` overrides the kernel's. num_stages = 1, a load with a nonzero `other`, a load whose tile has
 /// another use, or scalar accesses give the unpipelined code (no cp.async).
 //===----------------------------------------------------------------------===//
@@ -82,13 +83,18 @@ TEST_P(MatmulPipeline, CopiesAheadWithCpAsync) {
   EXPECT_GE(countMatches(C.Ptx, R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32)"), 16);
   EXPECT_GE(countMatches(C.Ptx, R"(ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16)"), 1);
   EXPECT_EQ(countMatches(C.Ptx, R"(ld\.global)"), 0) << "the operands are loaded only by cp.async";
-  // Triton's figure on the mma.sync path (facts §5): the rings only.
-  EXPECT_EQ(C.ABI.SharedBytes, static_cast<unsigned>((Stages - 1) * (BM * BK + BK * BN) * 2));
+  // Triton's figure (facts §5), the rings only: num_stages - 1 stages on the
+  // mma.sync path, num_stages where Triton 3.6 runs the dot on wgmma (sm_90,
+  // whole warpgroups, BLOCK_M a multiple of 64), whichever instruction
+  // tessel issues.
+  bool Wgmma = Arch >= 90 && R.NumWarps % 4 == 0 && BM % 64 == 0;
+  int64_t Slots = Wgmma ? Stages : Stages - 1;
+  EXPECT_EQ(C.ABI.SharedBytes, static_cast<unsigned>(Slots * (BM * BK + BK * BN) * 2));
   unsigned Rings = 0;
   for (const SharedBuffer &B : C.ABI.SharedBuffers)
     if (B.Kind == SharedBufferKind::PipelineStage) {
       ++Rings;
-      EXPECT_EQ(B.Stages, static_cast<unsigned>(Stages - 1));
+      EXPECT_EQ(B.Stages, static_cast<unsigned>(Slots));
     }
   EXPECT_EQ(Rings, 2u);
 }
@@ -188,8 +194,21 @@ TEST(Pipeline, CarriedPointersAreAdvancedAhead) {
     // iteration, in the prologue's 2 and the loop's 1.
     EXPECT_EQ(countMatches(C.Ptx, CpAsync16), 12) << C.Ptx.substr(0, 4000);
     EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.wait_group 1;)"), 1);
-    EXPECT_EQ(C.ABI.SharedBytes, 2u * (64 * 32 + 32 * 64) * 2);
+    // 64x64 on 4 warps is a wgmma dot for Triton on sm_90: three stages.
+    EXPECT_EQ(C.ABI.SharedBytes, (Arch == 90 ? 3u : 2u) * (64 * 32 + 32 * 64) * 2);
   }
+}
+
+TEST(Pipeline, ExtraStageSavesTheSecondBarrier) {
+  // With num_stages stages the copies ahead fill the stage the previous
+  // iteration read, released by the barrier at the top of the iteration:
+  // one bar.sync per iteration fewer than the sm_80 loop's two.
+  Compiled C80 = compileTutorial(0.0, false, 80), C90 = compileTutorial(0.0, false, 90);
+  ASSERT_EQ(C80.Error, "");
+  ASSERT_EQ(C90.Error, "");
+  EXPECT_EQ(countMatches(C90.Ptx, R"(bar\.sync)"), countMatches(C80.Ptx, R"(bar\.sync)") - 1);
+  // The wait is the same: iteration i's group, S - 2 newer ones may fly.
+  EXPECT_EQ(countMatches(C90.Ptx, R"(cp\.async\.wait_group 1;)"), 1);
 }
 
 TEST(Pipeline, RangeNumStagesOverridesTheKernels) {

@@ -1,0 +1,117 @@
+//===- WgmmaLayout.cpp - Hopper's warpgroup MMA layouts as data -----------===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// Implements WgmmaLayout.h: Triton's warpgroup arrangement and instruction
+/// N for MMA v3, the accumulator as a linear layout, and the NVMMA shared
+/// layout with its descriptor fields.
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/layout/WgmmaLayout.h"
+
+#include <algorithm>
+
+namespace tessel::codegen {
+
+static unsigned log2u(int64_t V) {
+  unsigned L = 0;
+  while ((int64_t{1} << (L + 1)) <= V)
+    ++L;
+  return L;
+}
+
+WgmmaShape wgmmaShape(int64_t M, int64_t N, unsigned NumWarps, bool Chained) {
+  WgmmaShape S;
+  // The instruction's N: each warp's 16 rows of M first, the warps left over
+  // share N.
+  int64_t WarpsForM = std::max<int64_t>(M / 16, 1);
+  int64_t WarpsForN = std::max<int64_t>(NumWarps / WarpsForM, 1);
+  int64_t MaxN = std::max<int64_t>(N / WarpsForN, 8);
+  for (int64_t Cand = 256; Cand >= 8; Cand -= 8)
+    if (N % Cand == 0 && Cand <= MaxN) {
+      S.InstrN = Cand;
+      break;
+    }
+  // Warps in units of (4, 1): double along M while M has rows for them.
+  unsigned WarpsM = Chained ? std::max(4u, NumWarps) : 4, WarpsN = 1;
+  while (WarpsM * WarpsN < NumWarps) {
+    if (M > 16 * static_cast<int64_t>(WarpsM))
+      WarpsM *= 2;
+    else
+      WarpsN *= 2;
+  }
+  S.WarpgroupsM = WarpsM / 4;
+  S.WarpgroupsN = WarpsN;
+  S.RepM = std::max<int64_t>(1, M / (64 * int64_t{S.WarpgroupsM}));
+  S.RepN = std::max<int64_t>(1, N / (S.InstrN * S.WarpgroupsN));
+  return S;
+}
+
+LinearLayout wgmmaAccumulatorLayout(int64_t M, int64_t N, unsigned NumWarps, const WgmmaShape &S) {
+  LinearLayout L;
+  L.Shape = {M, N};
+  auto Clip = [&](Coord C) {
+    // A step past the block: those threads or registers hold copies.
+    if (C[0] >= M || C[1] >= N)
+      return Coord{0, 0};
+    return C;
+  };
+  L.Reg.push_back(Clip({0, 1}));
+  L.Reg.push_back(Clip({8, 0}));
+  for (unsigned B = 0; B < log2u(S.InstrN / 8); ++B)
+    L.Reg.push_back(Clip({0, int64_t{8} << B}));
+  for (unsigned B = 0; B < log2u(S.RepN); ++B)
+    L.Reg.push_back(Clip({0, (S.InstrN * S.WarpgroupsN) << B}));
+  for (unsigned B = 0; B < log2u(S.RepM); ++B)
+    L.Reg.push_back(Clip({(int64_t{64} * S.WarpgroupsM) << B, 0}));
+  L.Lane = {Clip({0, 2}), Clip({0, 4}), Clip({1, 0}), Clip({2, 0}), Clip({4, 0})};
+  L.Warp = {Clip({16, 0}), Clip({32, 0})};
+  for (unsigned B = 0; B < log2u(S.WarpgroupsM); ++B)
+    L.Warp.push_back(Clip({int64_t{64} << B, 0}));
+  for (unsigned B = 0; B < log2u(S.WarpgroupsN); ++B)
+    L.Warp.push_back(Clip({0, S.InstrN << B}));
+  // NumWarps beyond the warpgroups the block uses (never with Triton's
+  // arrangement, which always uses every warp) would hold copies.
+  while (L.Warp.size() < log2u(NumWarps))
+    L.Warp.push_back({0, 0});
+  return L;
+}
+
+NvmmaLayout NvmmaLayout::forTile(int64_t Rows, int64_t Cols, unsigned ElemBytes) {
+  NvmmaLayout L;
+  L.Rows = Rows;
+  L.Cols = Cols;
+  L.ElemBytes = ElemBytes;
+  int64_t RowBytes = Cols * ElemBytes;
+  L.SwizzleBytes = RowBytes >= 128 ? 128 : RowBytes >= 64 ? 64 : RowBytes >= 32 ? 32 : 0;
+  return L;
+}
+
+int64_t NvmmaLayout::offset(int64_t Row, int64_t Col) const {
+  int64_t E = elemsPerBlockRow(), Chunk = 16 / ElemBytes;
+  int64_t PerPhase = 128 / SwizzleBytes, MaxPhase = SwizzleBytes / 16;
+  int64_t Block = Col / E, InRow = Col % E;
+  int64_t Phase = (Row / PerPhase) % MaxPhase;
+  return Block * Rows * E + Row * E + (((InRow / Chunk) ^ Phase) * Chunk) + InRow % Chunk;
+}
+
+unsigned NvmmaLayout::swizzleMode() const {
+  switch (SwizzleBytes) {
+  case 128:
+    return 1;
+  case 64:
+    return 2;
+  case 32:
+    return 3;
+  default:
+    return 0;
+  }
+}
+
+uint64_t NvmmaLayout::descriptorBits() const {
+  return (((leadingBytes() >> 4) & 0x3FFF) << 16) | (((strideBytes() >> 4) & 0x3FFF) << 32) |
+         (uint64_t{swizzleMode()} << 62);
+}
+
+} // namespace tessel::codegen

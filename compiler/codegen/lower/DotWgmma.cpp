@@ -1,0 +1,214 @@
+//===- DotWgmma.cpp - tl.dot on Hopper's warpgroup MMA (wgmma) ------------===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// `dot(a, b, acc)` as Triton's MMA v3 path (DotOpToLLVM/WGMMA.cpp) computes
+/// it on sm_90a, for the dots dotEngine gives DotEngine::Wgmma (fp16 / bf16
+/// operands, fp32 accumulators, Triton's wgmma conditions, an sm_90a
+/// target; `TESSEL_WGMMA=0` turns it off):
+///
+///  1. a [M, K] and b [K, N] sit in shared memory in the NVMMA layout
+///     (layout/WgmmaLayout.h): a pipelined operand in its cp.async ring
+///     (Pipeline.cpp writes the ring in that layout), any other staged here
+///     from its registers; ordinary stores are made visible to the tensor
+///     cores' async proxy with `fence.proxy.async.shared::cta` before the
+///     barrier;
+///  2. each warpgroup (4 warps) issues, per k step of 16 and per repetition
+///     of its m64nN tile, one `wgmma.mma_async.sync.aligned.m64nNk16.f32`
+///     with two matrix descriptors (start address, swizzle mode, the
+///     8-row-group and column-block strides) and its N/2 accumulator
+///     registers, a K-major and b N-major (transposed);
+///  3. `wgmma.fence` before the first, `wgmma.commit_group` after the last,
+///     and `wgmma.wait_group 0` taking every accumulator register in and out,
+///     so no later instruction reads one before the tensor cores wrote it.
+///
+/// The accumulator stays in wgmmaAccumulatorLayout across the K loop (layout
+/// assignment seeds it). Waiting for every group at each dot keeps the dot
+/// synchronous, and the pipelined loop then copies ahead into the stage the
+/// previous iteration read right after its one barrier (Pipeline.cpp).
+/// Triton instead leaves one group in flight into the next iteration; tried
+/// here (`wait_group 1`, the copies after a second barrier), it was 2-25 %
+/// slower on the H200 at 4096^3 (bench/RESULTS.md, issue 29), so not kept.
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/layout/WgmmaLayout.h"
+#include "compiler/codegen/lower/LoweringContext.h"
+#include "compiler/codegen/lower/Lowerings.h"
+
+namespace tessel::codegen {
+
+namespace {
+unsigned log2u(int64_t V) {
+  unsigned L = 0;
+  while ((int64_t{1} << (L + 1)) <= V)
+    ++L;
+  return L;
+}
+
+/// Writes T (fp16 / bf16 registers) into Buf in layout N; runs of registers
+/// inside one 16-byte chunk are one vector store.
+void stageNvmma(LoweringContext &C, const Tile &T, ElemType E, llvm::Value *Buf, const NvmmaLayout &N) {
+  llvm::IRBuilderBase &B = C.B;
+  const LinearLayout &L = T.Layout;
+  unsigned Chunk = 16 / N.ElemBytes;
+  unsigned Run = std::min(Chunk, L.contiguousRegs(1));
+  auto Aligned = [&](const Coord &Base) { return Base[1] % Run == 0; };
+  for (size_t I = log2u(Run); I < L.Reg.size(); ++I)
+    if (!Aligned(L.Reg[I]))
+      Run = 1;
+  for (const auto *Bases : {&L.Lane, &L.Warp})
+    for (const Coord &Base : *Bases)
+      if (!Aligned(Base))
+        Run = 1;
+  for (unsigned R = 0; R < L.numRegs(); R += Run) {
+    llvm::Value *Ptr = C.sharedElement(Buf, E, nvmmaOffset(C, N, C.coord(L, R, 0), C.coord(L, R, 1)));
+    if (Run == 1) {
+      B.CreateStore(C.toMem(T.Regs[R], E), Ptr);
+      continue;
+    }
+    llvm::Type *VT = llvm::FixedVectorType::get(C.memType(E), Run);
+    llvm::Value *V = llvm::PoisonValue::get(VT);
+    for (unsigned I = 0; I < Run; ++I)
+      V = B.CreateInsertElement(V, C.toMem(T.Regs[R + I], E), C.i32(I));
+    B.CreateAlignedStore(V, Ptr, llvm::Align(N.ElemBytes * Run));
+  }
+}
+
+/// A matrix descriptor: N's fields with the start address Base + Offset
+/// elements (Offset an i32 multiple of 8 elements: 16 bytes).
+llvm::Value *descriptor(LoweringContext &C, const NvmmaLayout &N, llvm::Value *Base, llvm::Value *Offset) {
+  llvm::IRBuilderBase &B = C.B;
+  llvm::Value *Addr = B.CreatePtrToInt(Base, B.getInt64Ty());
+  Addr = B.CreateAdd(Addr, B.CreateZExt(B.CreateMul(Offset, C.i32(N.ElemBytes)), B.getInt64Ty()));
+  // Bits 0-13: the shared address in 16-byte units.
+  llvm::Value *Start = B.CreateAnd(B.CreateLShr(Addr, B.getInt64(4)), B.getInt64(0x3FFF));
+  return B.CreateOr(Start, B.getInt64(N.descriptorBits()));
+}
+} // namespace
+
+llvm::Value *nvmmaOffset(LoweringContext &C, const NvmmaLayout &N, llvm::Value *Row, llvm::Value *Col) {
+  llvm::IRBuilderBase &B = C.B;
+  int64_t E = N.elemsPerBlockRow(), Chunk = 16 / N.ElemBytes;
+  int64_t PerPhase = 128 / N.SwizzleBytes, MaxPhase = N.SwizzleBytes / 16;
+  llvm::Value *Block = B.CreateLShr(Col, C.i32(log2u(E)));
+  llvm::Value *InRow = B.CreateAnd(Col, C.i32(E - 1));
+  llvm::Value *Phase = B.CreateAnd(B.CreateLShr(Row, C.i32(log2u(PerPhase))), C.i32(MaxPhase - 1));
+  llvm::Value *ChunkIdx = B.CreateXor(B.CreateLShr(InRow, C.i32(log2u(Chunk))), Phase);
+  llvm::Value *Off = B.CreateMul(Block, C.i32(N.Rows * E));
+  Off = B.CreateAdd(Off, B.CreateMul(Row, C.i32(E)));
+  Off = B.CreateAdd(Off, B.CreateShl(ChunkIdx, C.i32(log2u(Chunk))));
+  return B.CreateAdd(Off, B.CreateAnd(InRow, C.i32(Chunk - 1)));
+}
+
+bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
+  llvm::IRBuilderBase &B = C.B;
+  if (C.Plan.engine(O) != DotEngine::Wgmma)
+    return false;
+  const auto &AS = O.a()->type().Shape, &BS = O.b()->type().Shape;
+  int64_t M = AS[0], K = AS[1], N = BS[1];
+  unsigned NumWarps = static_cast<unsigned>(C.Opts.NumWarps);
+  WgmmaShape WS = C.Plan.wgmmaShapeOf(O);
+  LinearLayout L = wgmmaAccumulatorLayout(M, N, NumWarps, WS);
+  if (!(C.wanted(O.result()) == L))
+    return false;
+  ElemType AE = O.a()->type().Elem, BE = O.b()->type().Elem;
+  NvmmaLayout LA = NvmmaLayout::forTile(M, K, 2), LB = NvmmaLayout::forTile(K, N, 2);
+  if (!LA.SwizzleBytes || !LB.SwizzleBytes)
+    return false;
+  Tile Acc = C.getAs(O.acc(), L);
+
+  // 1. The operands in shared memory.
+  llvm::Value *ABase = C.stagedOperand(O.a()), *BBase = C.stagedOperand(O.b());
+  std::optional<unsigned> ABuf, BBuf;
+  if (!ABase)
+    ABuf = C.openShared(SharedBufferKind::DotOperand,
+                        "operand a of tl.dot, " + LoweringContext::tileString(AS, AE) + " (NVMMA)",
+                        static_cast<uint64_t>(M * K) * 2, 1, 1024);
+  if (!BBase)
+    BBuf = C.openShared(SharedBufferKind::DotOperand,
+                        "operand b of tl.dot, " + LoweringContext::tileString(BS, BE) + " (NVMMA)",
+                        static_cast<uint64_t>(K * N) * 2, 1, 1024);
+  if (ABuf || BBuf) {
+    C.barrier();
+    if (ABuf)
+      stageNvmma(C, C.get(O.a()), AE, ABase = C.sharedBase(*ABuf), LA);
+    if (BBuf)
+      stageNvmma(C, C.get(O.b()), BE, BBase = C.sharedBase(*BBuf), LB);
+    C.inlineAsm(B.getVoidTy(), "fence.proxy.async.shared::cta;", "~{memory}", {});
+    C.barrier();
+  }
+
+  // 2. This warpgroup's place: along M in the low warpgroup bits, then N
+  //    (the layout's warp bases).
+  llvm::Value *Wg = B.CreateLShr(C.warpId(), C.i32(2));
+  llvm::Value *WgM = B.CreateAnd(Wg, C.i32(WS.WarpgroupsM - 1));
+  llvm::Value *WgN = B.CreateAnd(B.CreateLShr(Wg, C.i32(log2u(WS.WarpgroupsM))), C.i32(WS.WarpgroupsN - 1));
+  // a: rows m0 = 64 (wgM + rm WgM), k0 in one block row (k0 mod 8 = 0,
+  // row m0 mod 8 = 0: the chunk is not swizzled at the start). Warpgroups
+  // past the block (a chained dot's) wrap and compute copies.
+  auto ADesc = [&](int64_t Rm, int64_t K0) {
+    llvm::Value *M0 = B.CreateMul(B.CreateAdd(WgM, C.i32(Rm * WS.WarpgroupsM)), C.i32(64));
+    M0 = B.CreateAnd(M0, C.i32(M - 1));
+    int64_t E = LA.elemsPerBlockRow();
+    llvm::Value *Off = B.CreateAdd(B.CreateMul(M0, C.i32(E)), C.i32((K0 / E) * M * E + K0 % E));
+    return descriptor(C, LA, ABase, Off);
+  };
+  // b: rows k0 (a multiple of 16), columns n0 = N_instr (wgN + rn WgN).
+  auto BDesc = [&](int64_t Rn, int64_t K0) {
+    llvm::Value *N0 = B.CreateMul(B.CreateAdd(WgN, C.i32(Rn * WS.WarpgroupsN)), C.i32(WS.InstrN));
+    N0 = B.CreateAnd(N0, C.i32(N - 1));
+    return descriptor(C, LB, BBase, nvmmaOffset(C, LB, C.i32(K0), N0));
+  };
+
+  // 3. The instructions.
+  const int64_t InstrRegs = WS.InstrN / 2;
+  std::vector<llvm::Value *> Regs = Acc.Regs;
+  std::string Type = AE.Scalar == ScalarKind::BF16 ? "bf16" : "f16";
+  std::string Asm = "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $" + std::to_string(InstrRegs + 2) +
+                    ", 0;\n\twgmma.mma_async.sync.aligned.m64n" + std::to_string(WS.InstrN) + "k16.f32." + Type + "." +
+                    Type + " {";
+  std::string Cons;
+  for (int64_t I = 0; I < InstrRegs; ++I) {
+    Asm += (I ? ", $" : "$") + std::to_string(I);
+    Cons += "=f,";
+  }
+  Asm += "}, $" + std::to_string(InstrRegs) + ", $" + std::to_string(InstrRegs + 1) + ", p, 1, 1, 0, 1;\n}";
+  Cons += "l,l,r";
+  for (int64_t I = 0; I < InstrRegs; ++I)
+    Cons += "," + std::to_string(I);
+  auto *RetTy = llvm::StructType::get(C.Ctx, std::vector<llvm::Type *>(static_cast<size_t>(InstrRegs), B.getFloatTy()));
+  unsigned ChunkBits = log2u(WS.InstrN / 8), RepNBits = log2u(WS.RepN);
+  C.inlineAsm(B.getVoidTy(), "wgmma.fence.sync.aligned;", "~{memory}", {});
+  for (int64_t K0 = 0; K0 < K; K0 += 16)
+    for (int64_t Rm = 0; Rm < WS.RepM; ++Rm)
+      for (int64_t Rn = 0; Rn < WS.RepN; ++Rn) {
+        unsigned Base = static_cast<unsigned>((Rn << (2 + ChunkBits)) | (Rm << (2 + ChunkBits + RepNBits)));
+        std::vector<llvm::Value *> Args{ADesc(Rm, K0), BDesc(Rn, K0), C.i32(1)};
+        for (int64_t I = 0; I < InstrRegs; ++I)
+          Args.push_back(Regs[Base + I]);
+        llvm::Value *S = C.inlineAsm(RetTy, Asm, Cons, Args, /*SideEffects=*/true);
+        for (int64_t I = 0; I < InstrRegs; ++I)
+          Regs[Base + I] = B.CreateExtractValue(S, {static_cast<unsigned>(I)});
+      }
+  C.inlineAsm(B.getVoidTy(), "wgmma.commit_group.sync.aligned;", "~{memory}", {});
+  // The wait hands every accumulator register through, so their readers
+  // come after it.
+  std::string Wait = "wgmma.wait_group.sync.aligned 0;", WaitCons;
+  for (size_t I = 0; I < Regs.size(); ++I)
+    WaitCons += std::string(I ? "," : "") + "=f";
+  for (size_t I = 0; I < Regs.size(); ++I)
+    WaitCons += "," + std::to_string(I);
+  WaitCons += ",~{memory}";
+  auto *AllTy = llvm::StructType::get(C.Ctx, std::vector<llvm::Type *>(Regs.size(), B.getFloatTy()));
+  llvm::Value *W = C.inlineAsm(AllTy, Wait, WaitCons, Regs, /*SideEffects=*/true);
+  for (size_t I = 0; I < Regs.size(); ++I)
+    Regs[I] = B.CreateExtractValue(W, {static_cast<unsigned>(I)});
+  for (std::optional<unsigned> Buf : {ABuf, BBuf})
+    if (Buf)
+      C.closeShared(*Buf);
+  C.set(O.result(), Tile{L, std::move(Regs)});
+  return true;
+}
+
+} // namespace tessel::codegen

@@ -1,0 +1,199 @@
+//===- DotWgmmaTest.cpp - tl.dot on wgmma (sm_90a) ------------------------===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// lower/DotWgmma.cpp in the PTX, with CodegenOptions::Wgmma on sm_90a:
+/// the matmul sample at its autotune configs issues one
+/// `wgmma.mma_async.m64nNk16` per k step of 16 and repetition of its
+/// warpgroup's tile, with Triton's instruction N, between a `wgmma.fence`
+/// and a `commit_group` + `wait_group 0`; the operands come from the
+/// cp.async rings in the NVMMA layout (fenced for the async proxy), never
+/// through ldmatrix or mma.sync; ptxas assembles it. With the option off
+/// (TESSEL_WGMMA=0), or on plain sm_90, the same kernel stays on mma.sync. The ring has
+/// num_stages stages on sm_90 either way (Triton's wgmma figure).
+//===----------------------------------------------------------------------===//
+#include "CodegenTestSupport.h"
+
+#include "compiler/codegen/layout/WgmmaLayout.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace tessel::codegen::test {
+namespace {
+
+using sema::LoweringRequest;
+
+SnippetKernel matmulSample() {
+  std::string Path = std::string(TESSEL_SOURCE_DIR) + "/samples/matmul.py";
+  std::ifstream In(Path);
+  std::stringstream S;
+  S << In.rdbuf();
+  SnippetKernel K;
+  K.File = ParsedFile::parse(std::make_shared<SourceText>(S.str(), Path));
+  ProblemSink Sink;
+  K.Info = discover(K.File->module(), Sink);
+  return K;
+}
+
+/// The sample's kernel at a tutorial-03 config, unit strides, operands in
+/// Elem.
+LoweringRequest request(int64_t BM, int64_t BN, int64_t BK, unsigned Stages, unsigned Warps,
+                        ScalarKind Elem = ScalarKind::FP16) {
+  LoweringRequest R;
+  R.Kernel = "matmul_kernel";
+  R.NumWarps = Warps;
+  R.NumStages = Stages;
+  R.Constexprs["BLOCK_M"] = PyValue::integer(BM);
+  R.Constexprs["BLOCK_N"] = PyValue::integer(BN);
+  R.Constexprs["BLOCK_K"] = PyValue::integer(BK);
+  R.Constexprs["GROUP_M"] = PyValue::integer(8);
+  R.Constexprs["ACTIVATION"] = PyValue::string("");
+  R.ArgTypes["a_ptr"] = R.ArgTypes["b_ptr"] = ElemType{Elem, 1};
+  R.ArgTypes["c_ptr"] = ElemType{ScalarKind::FP16, 1};
+  for (const char *P : {"M", "N", "K", "stride_am", "stride_bk", "stride_cm"})
+    R.ArgTypes[P] = ElemType{ScalarKind::I32};
+  for (const char *P : {"stride_ak", "stride_bn", "stride_cn"})
+    R.EqualToOne.insert(P);
+  return R;
+}
+
+struct Config {
+  int64_t BM, BN, BK;
+  unsigned Stages, Warps;
+};
+
+class Wgmma : public ::testing::TestWithParam<Config> {};
+
+TEST_P(Wgmma, IssuesWarpgroupMmaFromTheRings) {
+  Config Cf = GetParam();
+  SnippetKernel K = matmulSample();
+  for (ScalarKind Elem : {ScalarKind::FP16, ScalarKind::BF16}) {
+    LoweringRequest R = request(Cf.BM, Cf.BN, Cf.BK, Cf.Stages, Cf.Warps, Elem);
+    Compiled C = compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
+    ASSERT_EQ(C.Error, "");
+    EXPECT_TRUE(C.Kernel.assembled());
+    WgmmaShape S = wgmmaShape(Cf.BM, Cf.BN, Cf.Warps);
+    std::string Type = Elem == ScalarKind::BF16 ? "bf16" : "f16";
+    std::string Instr =
+        "wgmma\\.mma_async\\.sync\\.aligned\\.m64n" + std::to_string(S.InstrN) + "k16\\.f32\\." + Type + "\\." + Type;
+    EXPECT_EQ(countMatches(C.Ptx, Instr), Cf.BK / 16 * S.RepM * S.RepN) << C.Ptx.substr(0, 3000);
+    EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.fence\.sync\.aligned;)"), 1);
+    EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.commit_group\.sync\.aligned;)"), 1);
+    EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.wait_group\.sync\.aligned 0;)"), 1);
+    EXPECT_EQ(countMatches(C.Ptx, R"(fence\.proxy\.async\.shared::cta;)"), 1);
+    EXPECT_EQ(countMatches(C.Ptx, R"(mma\.sync|ldmatrix)"), 0);
+    EXPECT_EQ(C.Ptx.find(".target sm_90a") != std::string::npos, true);
+    // Triton's wgmma figure: num_stages stages of both tiles, at 1024-byte
+    // boundaries.
+    EXPECT_EQ(C.ABI.SharedBytes, Cf.Stages * (Cf.BM * Cf.BK + Cf.BK * Cf.BN) * 2);
+    for (const SharedBuffer &B : C.ABI.SharedBuffers)
+      if (B.Kind == SharedBufferKind::PipelineStage) {
+        EXPECT_EQ(B.Offset % 1024, 0u) << B.What;
+        EXPECT_NE(B.What.find("NVMMA"), std::string::npos) << B.What;
+      }
+  }
+}
+
+// Tutorial 03's Hopper configs that fit (facts §5), and the sample's own
+// 64x64x64 with 4 warps.
+INSTANTIATE_TEST_SUITE_P(Tutorial03, Wgmma,
+                         ::testing::Values(Config{128, 256, 64, 3, 8}, Config{64, 256, 32, 4, 4},
+                                           Config{128, 128, 32, 4, 4}, Config{128, 64, 32, 4, 4},
+                                           Config{64, 128, 32, 4, 4}, Config{128, 32, 32, 4, 4},
+                                           Config{64, 64, 64, 3, 4}),
+                         [](const ::testing::TestParamInfo<Config> &I) {
+                           const Config &C = I.param;
+                           return std::to_string(C.BM) + "x" + std::to_string(C.BN) + "x" + std::to_string(C.BK) +
+                                  "_s" + std::to_string(C.Stages) + "_w" + std::to_string(C.Warps);
+                         });
+
+TEST(Wgmma, OptionOffAndPlainSm90StayOnMmaSync) {
+  SnippetKernel K = matmulSample();
+  LoweringRequest R = request(128, 128, 32, 4, 4);
+  // The option off: mma.sync, with the same rings (num_stages of them:
+  // Triton's figure on sm_90).
+  Compiled C = compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/false, {}, true, /*Wgmma=*/false);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_EQ(countMatches(C.Ptx, R"(wgmma)"), 0);
+  EXPECT_GE(countMatches(C.Ptx, R"(mma\.sync\.aligned\.m16n8k16)"), 1);
+  EXPECT_EQ(C.ABI.SharedBytes, 4u * (128 * 32 + 32 * 128) * 2);
+  // The option on for a plain sm_90 target (no `a`): wgmma cannot be
+  // assembled there, so mma.sync again.
+  sema::LoweredKernel L = sema::lowerKernel(*K.File, K.Info, R);
+  ASSERT_TRUE(L.Function);
+  llvm::LLVMContext Ctx;
+  CodegenOptions Opts;
+  Opts.NumWarps = 4;
+  Opts.NumStages = 4;
+  Opts.DivisibleBy16 = defaultDivisibility(*L.Function);
+  Opts.Wgmma = true;
+  Opts.ArchSpecific = false;
+  CodegenResult CR = emitLLVM(*L.Function, Opts, Ctx);
+  ASSERT_TRUE(CR.Module);
+  std::string Ir;
+  llvm::raw_string_ostream OS(Ir);
+  CR.Module->print(OS, nullptr);
+  EXPECT_EQ(Ir.find("wgmma"), std::string::npos);
+  EXPECT_NE(Ir.find("mma.sync"), std::string::npos);
+}
+
+TEST(Wgmma, OutOfResourceConfigsHaveTritonsRequiredFigure) {
+  // The five fp16 configs of tutorial 03 that Triton 3.6 refuses on the
+  // H200 ("out of resource: shared memory, Required: ..."), facts §5: the
+  // figure is num_stages stages of both tiles, over the 232448-byte limit.
+  SnippetKernel K = matmulSample();
+  for (Config Cf : {Config{128, 256, 128, 3, 8}, Config{256, 128, 128, 3, 8}, Config{128, 128, 128, 4, 4},
+                    Config{256, 64, 128, 4, 4}, Config{64, 256, 128, 4, 4}}) {
+    Compiled C = compileRequest(*K.File, K.Info, request(Cf.BM, Cf.BN, Cf.BK, Cf.Stages, Cf.Warps), 90,
+                                /*Assemble=*/false, {}, true, /*Wgmma=*/true);
+    ASSERT_EQ(C.Error, "");
+    uint64_t Required = Cf.Stages * (Cf.BM * Cf.BK + Cf.BK * Cf.BN) * 2;
+    EXPECT_EQ(C.ABI.SharedBytes, Required) << Cf.BM << "x" << Cf.BN << "x" << Cf.BK;
+    EXPECT_GT(Required, 232448u);
+  }
+}
+
+TEST(Wgmma, AttentionsChainedDotsAssemble) {
+  // Both dots of the attention sample on wgmma at every autotune config:
+  // q·k (chained: every warp along M, copies past BLOCK_M) and p·v with p
+  // staged from registers.
+  std::string Path = std::string(TESSEL_SOURCE_DIR) + "/samples/attention.py";
+  std::ifstream In(Path);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  auto File = ParsedFile::parse(std::make_shared<SourceText>(Text.str(), Path));
+  ProblemSink Sink;
+  ModuleInfo Info = discover(File->module(), Sink);
+  for (size_t Config = 0; Config < 16; Config += 5) {
+    sema::LaunchPlanOptions PO;
+    PO.Config = Config;
+    sema::LaunchPlan Plan = sema::planLaunch(*File, Info, "attn_fwd_kernel", PO);
+    ASSERT_EQ(Plan.Error, "");
+    ASSERT_FALSE(Plan.Launches.empty());
+    LoweringRequest R = Plan.Launches.front().Request;
+    Compiled C = compileRequest(*File, Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
+    ASSERT_EQ(C.Error, "") << "config " << Config;
+    EXPECT_TRUE(C.Kernel.assembled());
+    EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.commit_group\.sync\.aligned;)"), 2) << "config " << Config;
+    EXPECT_EQ(countMatches(C.Ptx, R"(mma\.sync|ldmatrix)"), 0) << "config " << Config;
+  }
+}
+
+TEST(Wgmma, TwoWarpsStayOnMmaSyncWithTritonsRing) {
+  // Tutorial 03's 64x32x32 on 2 warps: no warpgroup, so Triton uses
+  // mma.sync and num_stages - 1 stages, whatever the options.
+  SnippetKernel K = matmulSample();
+  LoweringRequest R = request(64, 32, 32, 5, 2);
+  Compiled C = compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_EQ(countMatches(C.Ptx, R"(wgmma)"), 0);
+  EXPECT_EQ(C.ABI.SharedBytes, 4u * (64 * 32 + 32 * 32) * 2);
+}
+
+} // namespace
+} // namespace tessel::codegen::test
