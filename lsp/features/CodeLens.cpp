@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 namespace tessel::lsp {
 
@@ -116,17 +117,30 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
     if (const JitFunction *J = Info.jit(Name); J && J->Def && J->IsKernel && !J->ConfigsUnknown)
       for (const AutotuneConfig &C : J->Configs)
         ++CallUses[{C.Range.Begin, C.Range.End}];
+  // Helpers that other modules' kernels call: the tier compiles them only
+  // inside their callers, so no figures of their own will come.
+  const std::set<std::string> Helpers = sema::uncalledHelpers(*F.Report.Analysis);
   for (const std::string &Name : Info.Order) {
     const JitFunction *J = Info.jit(Name);
     if (!J || !J->Def || !J->IsKernel)
       continue;
     SourceRange R = J->Def->NameRange;
+    if (Helpers.count(Name)) {
+      Out.push_back({R, "@jit helper called from other modules: its figures are its callers'", std::nullopt, Name});
+      continue;
+    }
     Out.push_back({R, "▶ Run on CPU", std::string("cpu"), Name});
     if (Opts.GpuAvailable)
       Out.push_back({R, "▶ Run on GPU", std::string("gpu"), Name});
 
     if (J->HasAutotune && J->ConfigsUnknown) {
-      Out.push_back({R, "autotune configs could not be evaluated", std::nullopt, Name});
+      // The tier still compiles the launch it planned (values assumed where
+      // the configs would give them): its figures, with the reason.
+      std::optional<std::string> Fig = figures(Opts, Name, std::nullopt);
+      if (!Fig)
+        Fig = figures(Opts, Name, 0);
+      Out.push_back(
+          {R, "autotune configs could not be evaluated · " + Fig.value_or(noFigures(Opts)), std::nullopt, Name});
       continue;
     }
     if (J->HasAutotune) {
