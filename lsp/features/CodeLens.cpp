@@ -12,6 +12,8 @@
 #include "lsp/features/CodeLens.h"
 #include "lsp/AnalyzedFile.h"
 
+#include "diagnostics/JitCheck.h"
+
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -120,6 +122,10 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
   // Helpers that other modules' kernels call: the tier compiles them only
   // inside their callers, so no figures of their own will come.
   const std::set<std::string> Helpers = sema::uncalledHelpers(*F.Report.Analysis);
+  // The kernels the tier compiles: the others have front-end errors.
+  std::set<const JitFunction *> Compiled;
+  for (const JitFunction *Fn : diag::jitKernels(Info, F.Report.Findings))
+    Compiled.insert(Fn);
   for (const std::string &Name : Info.Order) {
     const JitFunction *J = Info.jit(Name);
     if (!J || !J->Def || !J->IsKernel)
@@ -132,6 +138,10 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
     Out.push_back({R, "▶ Run on CPU", std::string("cpu"), Name});
     if (Opts.GpuAvailable)
       Out.push_back({R, "▶ Run on GPU", std::string("gpu"), Name});
+    // A kernel with front-end errors is not compiled (as the tier's report
+    // says, diag::jitCheckFile): its lenses say so where figures would be.
+    const std::string None =
+        Compiled.count(J) ? noFigures(Opts) : "figures unavailable: the kernel has errors; fix them first";
 
     if (J->HasAutotune && J->ConfigsUnknown) {
       // The tier still compiles the launch it planned (values assumed where
@@ -139,8 +149,7 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
       std::optional<std::string> Fig = figures(Opts, Name, std::nullopt);
       if (!Fig)
         Fig = figures(Opts, Name, 0);
-      Out.push_back(
-          {R, "autotune configs could not be evaluated · " + Fig.value_or(noFigures(Opts)), std::nullopt, Name});
+      Out.push_back({R, "autotune configs could not be evaluated · " + Fig.value_or(None), std::nullopt, Name});
       continue;
     }
     if (J->HasAutotune) {
@@ -150,7 +159,7 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
       };
       std::string Summary = std::to_string(J->Configs.size()) + " config" + (J->Configs.size() == 1 ? "" : "s");
       std::optional<std::string> First = J->Configs.empty() ? std::nullopt : figures(Opts, Name, 0);
-      std::string What = !First ? noFigures(Opts) : *First == Compiling ? *First : "#0: " + *First;
+      std::string What = !First ? None : *First == Compiling ? *First : "#0: " + *First;
       Out.push_back({R, Summary + " · " + What, std::nullopt, Name});
       for (size_t I = 0; I < J->Configs.size(); ++I) {
         if (I == 16) {
@@ -173,9 +182,8 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
     // first line.
     std::optional<std::string> Fig = figures(Opts, Name, std::nullopt);
     if (J->Launches.empty()) {
-      Out.push_back(
-          {R, "num_warps=4 · num_stages=3 (defaults; no launch site in this file) · " + Fig.value_or(noFigures(Opts)),
-           std::nullopt, Name});
+      Out.push_back({R, "num_warps=4 · num_stages=3 (defaults; no launch site in this file) · " + Fig.value_or(None),
+                     std::nullopt, Name});
       continue;
     }
     bool FirstLaunch = true;
