@@ -202,8 +202,7 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
         K += ", num_stages=3";
       // The tier compiles the first launch only: the others name their
       // options and no figures (waiting would not bring them).
-      Out.push_back(
-          {R, T + K + (FirstLaunch ? " · " + Fig.value_or(noFigures(Opts)) : std::string()), std::nullopt, Name});
+      Out.push_back({R, T + K + (FirstLaunch ? " · " + Fig.value_or(None) : std::string()), std::nullopt, Name});
       FirstLaunch = false;
     }
   }

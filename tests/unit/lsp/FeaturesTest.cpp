@@ -159,6 +159,29 @@ TEST(Features, InlayHintsOnTilesOnly) {
     EXPECT_EQ(H.Label.find(": ["), 0u) << "a scalar got a hint: " << H.Label;
 }
 
+TEST(Features, LensesOfAKernelWithErrorsSayWhyNoFiguresCome) {
+  // The JIT tier does not compile a kernel with front-end errors, so its
+  // lens must not wait for figures ("not yet known").
+  auto F = analyze(R"py(import triton
+import triton.language as tl
+
+@triton.jit
+def kern(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, 3)
+    tl.store(x_ptr + offs, 1.0)
+
+def launch(x):
+    kern[(1,)](x, BLOCK=256)
+)py");
+  CodeLensOptions Opts;
+  Opts.JitEnabled = true;
+  auto Lenses = codeLenses(*F, Opts);
+  ASSERT_EQ(Lenses.size(), 2u);
+  EXPECT_NE(Lenses[1].Title.find("BLOCK=256"), std::string::npos) << Lenses[1].Title;
+  EXPECT_NE(Lenses[1].Title.find("figures unavailable: the kernel has errors; fix them first"), std::string::npos)
+      << Lenses[1].Title;
+}
+
 TEST(Features, SymbolsAndLenses) {
   Annotated A(Kernel);
   auto F = analyze(A.Text);
@@ -174,8 +197,8 @@ TEST(Features, SymbolsAndLenses) {
   ASSERT_EQ(Lenses.size(), 2u);
   EXPECT_EQ(Lenses[0].RunDevice, std::optional<std::string>("cpu"));
   EXPECT_NE(Lenses[1].Title.find("BLOCK=256"), std::string::npos);
-  // The half-typed `tl.ar` is an error: the tier will not compile the kernel,
-  // and the lens says so instead of "not yet known".
+  // The half-typed `tl.ar` is an error: the kernel is not compiled, and the
+  // lens says so (before the tier's setting matters).
   EXPECT_NE(Lenses[1].Title.find("figures unavailable: the kernel has errors"), std::string::npos) << Lenses[1].Title;
   EXPECT_EQ(codeLenses(*F, {true}).size(), 3u);
 }
