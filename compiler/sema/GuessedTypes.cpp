@@ -144,29 +144,32 @@ void settleGuessedTypes(const ParsedFile &File, const ModuleInfo &Info, const An
   std::map<std::string, std::pair<ElemType, ElemType>> Changed; // name -> (guessed, settled)
   int Budget = 64;
   // Two loaded values meeting in one operation (`tl.cdiv(seq_len,
-  // block_seq)`) move the error only together: every pointer guessed
-  // fp32 becomes int32 at once, and those the kernel then does not need as
-  // int32 go back one by one.
-  {
+  // block_seq)`, `tl.dot(k, qT)`) move the error only together: every
+  // pointer guessed fp32 becomes int32 (then fp16: a half-precision model's
+  // tensors) at once, and those the kernel then does not need so go back one
+  // by one.
+  for (ScalarKind To : {ScalarKind::I32, ScalarKind::FP16}) {
+    if (Reached.Typed)
+      break;
     PlannedLaunch Joint = Best;
     std::vector<std::string> Moved;
     for (const std::string &Name : Plan.GuessedTypes)
       if (auto Ty = Joint.Request.ArgTypes.find(Name);
           Ty != Joint.Request.ArgTypes.end() && Ty->second == ElemType{ScalarKind::FP32, 1}) {
-        Joint = retyped(*Fn, Info, Joint, Name, ElemType{ScalarKind::I32, 1}, Size);
+        Joint = retyped(*Fn, Info, Joint, Name, ElemType{To, 1}, Size);
         Moved.push_back(Name);
       }
-    if (Moved.size() > 1 && lowerUnder(File, Info, AO, Joint.Request).Typed) {
-      for (const std::string &Name : Moved) {
-        PlannedLaunch Back = retyped(*Fn, Info, Joint, Name, ElemType{ScalarKind::FP32, 1}, Size);
-        if (lowerUnder(File, Info, AO, Back.Request).Typed)
-          Joint = std::move(Back);
-        else
-          Changed.emplace(Name, std::pair{ElemType{ScalarKind::FP32, 1}, ElemType{ScalarKind::I32, 1}});
-      }
-      Best = std::move(Joint);
-      Reached.Typed = true;
+    if (Moved.size() < 2 || !lowerUnder(File, Info, AO, Joint.Request).Typed)
+      continue;
+    for (const std::string &Name : Moved) {
+      PlannedLaunch Back = retyped(*Fn, Info, Joint, Name, ElemType{ScalarKind::FP32, 1}, Size);
+      if (lowerUnder(File, Info, AO, Back.Request).Typed)
+        Joint = std::move(Back);
+      else
+        Changed.emplace(Name, std::pair{ElemType{ScalarKind::FP32, 1}, ElemType{To, 1}});
     }
+    Best = std::move(Joint);
+    Reached.Typed = true;
   }
   for (bool Improved = true; Improved && !Reached.Typed && Budget > 0;) {
     Improved = false;

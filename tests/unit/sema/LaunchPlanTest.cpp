@@ -373,6 +373,32 @@ def k(V, Out, H, BLOCK: tl.constexpr):
   EXPECT_TRUE(lowerKernel(*P.File, P.Info, P.Plan.Launches[0].Request, Lowering).Function);
 }
 
+TEST(LaunchPlan, HalfPrecisionOperandsThatMeetInADotSettleTogether) {
+  // The attention tutorial's backward: q and k meet in one dot, and the
+  // fp16 probabilities meet both v and q. Q alone as fp16 breaks the first
+  // dot, so the one-at-a-time search cannot get there; every fp32 guess as
+  // fp16 at once type-checks, and Out goes back to the fp32 of the evidence.
+  AnalyzeOptions Lowering;
+  LaunchPlanOptions Opts;
+  Opts.Settle = &Lowering;
+  Planned P = plan(R"(
+@triton.jit
+def k(Q, K, V, Out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    idx = offs[:, None] * BLOCK + offs[None, :]
+    q = tl.load(Q + idx)
+    s = tl.dot(q, tl.load(K + idx))
+    p = s.to(tl.float16)
+    tl.store(Out + idx, tl.dot(p, tl.load(V + idx)) + tl.dot(p, q))
+)",
+                   "k", Opts);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  for (const char *Name : {"Q", "K", "V"})
+    EXPECT_EQ(guessedDtype(P.Plan, Name), "fp16") << Name << ": " << assumptions(P.Plan);
+  EXPECT_EQ(guessedDtype(P.Plan, "Out"), "fp32") << assumptions(P.Plan);
+  EXPECT_TRUE(lowerKernel(*P.File, P.Info, P.Plan.Launches[0].Request, Lowering).Function);
+}
+
 TEST(LaunchPlan, GuessedTypesStayWithoutSettling) {
   // The prover plans without lowering: the evidence's guess stands.
   Planned P = plan(GatherKernel, "gather");
