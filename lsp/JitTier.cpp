@@ -144,7 +144,7 @@ struct JitTier::Impl {
   backend::GpuArch arch() {
     if (Arch)
       return *Arch;
-    Arch = backend::GpuArch{90, false};
+    Arch = backend::GpuArch{90, true};
     if (Opts.Arch) {
       Arch = *Opts.Arch;
       return *Arch;
@@ -152,7 +152,7 @@ struct JitTier::Impl {
     // The CUDA driver is loaded by a worker, never by the server.
     auto R = backend::runProgram(Opts.WorkerProgram, {"tessel", "jit-worker", "--local-arch"}, 30);
     if (!R) {
-      logInfo("jit: cannot ask for the local GPU (" + llvm::toString(R.takeError()) + "); compiling for sm_90");
+      logInfo("jit: cannot ask for the local GPU (" + llvm::toString(R.takeError()) + "); compiling for sm_90a");
       return *Arch;
     }
     std::string Name = R->Stdout.substr(0, R->Stdout.find('\n'));

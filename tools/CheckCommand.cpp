@@ -60,7 +60,7 @@ struct CheckArgs {
   diag::CheckOptions Opts{.KeepValueFacts = false, .Prove = false, .Prover = {}, .Project = nullptr};
   /// --jit: compile every kernel and config (diag::jitCheckFile).
   bool Jit = false;
-  backend::GpuArch JitArch{90, false};
+  backend::GpuArch JitArch{90, true};
   /// `--extra-path DIR`: searched for imports after the project root.
   std::vector<std::string> ExtraPaths;
 };
@@ -79,7 +79,7 @@ static const char CheckUsage[] =
     "  --format=text|json     compiler-style text (default) or a JSON array of\n"
     "                         {\"file\", \"diagnostics\"} with LSP Diagnostic objects\n"
     "  --arch=sm_90|sm_90a|sm_80\n"
-    "                         target GPU (default sm_90)\n"
+    "                         target GPU (default sm_90a)\n"
     "  --jit                  also compile every kernel and autotune config to a GPU\n"
     "                         binary and report register spills (TS401), occupancy\n"
     "                         limits (TS402), kernels tessel could not compile (TS403) and\n"

@@ -87,7 +87,7 @@ static const char CompileUsage[] =
     "  --kernel K             the @triton.jit kernel to compile (required)\n"
     "  --emit STAGE           what to print (above)\n"
     "  --arch sm_80|sm_90|sm_90a\n"
-    "                         target GPU (default: the local GPU's, else sm_90)\n"
+    "                         target GPU (default: the local GPU's, else sm_90a)\n"
     "  --spec 'SPEC'          launch spec text; replaces the kernel's directives (docs/launch-spec.md)\n"
     "  --config N             use autotune config N (0-based; default 0) for what the spec leaves out\n"
     "  --all-configs          compile under every autotune config\n"

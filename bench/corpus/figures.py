@@ -2,7 +2,7 @@
 """bench/corpus/figures.py - how many real kernels get figures with no launch spec (issue 28).
 
     bench/corpus/figures.py CORPUS_DIR [--tessel build/tools/tessel] [--set named|unseen|holdout|all]
-                            [--repo SUBSTR] [--run N] [--out KERNELS.tsv] [--arch sm_90] [--jobs N]
+                            [--repo SUBSTR] [--run N] [--out KERNELS.tsv] [--arch sm_90a] [--jobs N]
 
 For every library of bench/corpus/pins.txt unpacked under CORPUS_DIR (see run.py), every Python file that
 mentions triton is checked alone with `tessel check --jit --format=json FILE` from the library's root, as a user
@@ -98,7 +98,7 @@ def main():
     ap.add_argument("--repo", default=None)
     ap.add_argument("--run", type=int, default=0, help="run the first N kernels of each library on the CPU")
     ap.add_argument("--out", default=None, help="one line per kernel: repo, file, kernel, figures or reason")
-    ap.add_argument("--arch", default="sm_90")
+    ap.add_argument("--arch", default="sm_90a")
     ap.add_argument("--jobs", type=int, default=1, help="files checked at once")
     a = ap.parse_args()
     tessel = os.path.abspath(a.tessel)

@@ -56,7 +56,7 @@ GpuArch defaultArch() {
     for (const GpuArch &A : supportedArchs())
       if (A.Capability == *Cap && A.ArchSpecific == (*Cap >= 90))
         return A;
-  return {90, false};
+  return {90, true};
 }
 
 unsigned ptxIsaForToolkit(unsigned Major, unsigned Minor) {

@@ -43,7 +43,7 @@ std::optional<unsigned> localGpuCapability();
 
 /// The local GPU's architecture when it is one tessel supports (with the `a`
 /// suffix for capability 9.0, as Triton's sm_arch_from_capability adds it),
-/// else sm_90.
+/// else sm_90a: a Hopper GPU as Triton compiles for it (wgmma).
 GpuArch defaultArch();
 
 /// The PTX ISA version (major * 10 + minor) Triton 3.6 uses with CUDA
