@@ -347,9 +347,7 @@ std::optional<int64_t> BuiltinCall::constInt(std::string_view Param) {
 
 std::optional<ScalarKind> BuiltinCall::dtype(std::string_view Param) {
   const Arg *A = get(Param);
-  if (!A || !A->V.isDtype())
-    return std::nullopt;
-  std::optional<ScalarKind> K = scalarKindFromLanguageName(std::string_view(A->V.Const.qualifiedPath()).substr(16));
+  std::optional<ScalarKind> K = A ? A->V.dtypeKind() : std::nullopt;
   // dtype.to_ir refuses the fp8 types the target lacks (options.supported_fp8_dtypes).
   if (K && isFP8(*K)) {
     bool HasE4NV = C.options().Arch >= 89;

@@ -175,6 +175,23 @@ static std::pair<ir::Value *, ir::Value *> blockPointerTile(BuiltinCall &B, cons
   return {Offset ? IRB.addPtr(R, Base, Offset) : Base, Mask};
 }
 
+/// What a masked-off element of a block reads: NaN for padding_option
+/// "nan", else 0, as a tile of T.
+static ir::Value *padding(BuiltinCall &B, bool Nan, const TileType &T, SourceRange R) {
+  return B.C.lowerAs(Value::constant(Nan ? PyValue::floating(std::nan("")) : PyValue::integer(0)), T, R);
+}
+
+/// A block pointer's or descriptor's shape and strides, appended to its
+/// BlockParts as semantic.py converts both: i64 scalars.
+static void appendShapeAndStrides(BuiltinCall &B, Value &V, const std::vector<Value> &Dims,
+                                  const std::vector<Value> &Strides) {
+  TileType I64{ElemType{ScalarKind::I64}, {}};
+  for (const Value &D : Dims)
+    V.BlockParts.push_back(B.C.lowerAs(D, I64, B.rangeOf("shape")));
+  for (const Value &S : Strides)
+    V.BlockParts.push_back(B.C.lowerAs(S, I64, B.rangeOf("strides")));
+}
+
 static Value load(BuiltinCall &B) {
   if (!checkStringOption(B, "cache_modifier", {".ca", ".cg", ".cv"}, "Cache modifier") ||
       !checkStringOption(B, "eviction_policy", {"evict_last", "evict_first"}, "Eviction policy") ||
@@ -197,8 +214,7 @@ static Value load(BuiltinCall &B) {
       ir::Value *Other = nullptr;
       std::string Padding = B.str("padding_option");
       if (Mask && (Padding == "zero" || Padding == "nan"))
-        Other = B.C.lowerAs(Value::constant(Padding == "nan" ? PyValue::floating(std::nan("")) : PyValue::integer(0)),
-                            Out.Type, B.rangeOf("padding_option"));
+        Other = padding(B, Padding == "nan", Out.Type, B.rangeOf("padding_option"));
       Out.IR = B.ir()->load(B.range(), Ptrs, Mask, Other, cacheModifier(B.str("cache_modifier")),
                             evictionPolicy(B.str("eviction_policy")), B.flag("volatile"));
     }
@@ -442,11 +458,8 @@ static Value makeBlockPtr(BuiltinCall &B) {
       B.C.loweringLimit(B.range(), "a block pointer whose shape, strides and offsets do not match its block rank");
       return V;
     }
-    TileType I64{ElemType{ScalarKind::I64}, {}}, I32{ElemType{ScalarKind::I32}, {}};
-    for (const Value &D : Dims)
-      V.BlockParts.push_back(B.C.lowerAs(D, I64, B.rangeOf("shape")));
-    for (const Value &S : Strides)
-      V.BlockParts.push_back(B.C.lowerAs(S, I64, B.rangeOf("strides")));
+    appendShapeAndStrides(B, V, Dims, Strides);
+    TileType I32{ElemType{ScalarKind::I32}, {}};
     for (const Value &O : Offsets)
       V.BlockParts.push_back(B.C.lowerAs(O, I32, B.rangeOf("offsets")));
   }
@@ -512,11 +525,7 @@ static Value makeTensorDescriptor(BuiltinCall &B) {
       B.C.loweringLimit(B.range(), "a tensor descriptor whose shape and strides do not match its block rank");
       return V;
     }
-    TileType I64{ElemType{ScalarKind::I64}, {}};
-    for (const Value &D : Dims)
-      V.BlockParts.push_back(B.C.lowerAs(D, I64, B.rangeOf("shape")));
-    for (const Value &S : Strides)
-      V.BlockParts.push_back(B.C.lowerAs(S, I64, B.rangeOf("strides")));
+    appendShapeAndStrides(B, V, Dims, Strides);
   }
   return V;
 }
@@ -552,9 +561,7 @@ static Value loadTensorDescriptor(BuiltinCall &B) {
     auto [Ptrs, Mask] = descriptorTile(B, Desc);
     if (!Ptrs)
       return Value::poison();
-    ir::Value *Other = B.C.lowerAs(Value::constant(Desc.PadNan ? PyValue::floating(std::nan("")) : PyValue::integer(0)),
-                                   Out.Type, B.range());
-    Out.IR = B.ir()->load(B.range(), Ptrs, Mask, Other);
+    Out.IR = B.ir()->load(B.range(), Ptrs, Mask, padding(B, Desc.PadNan, Out.Type, B.range()));
   }
   Out.Loaded = true;
   return Out;

@@ -93,10 +93,7 @@ static Value inlineAsmElementwise(BuiltinCall &B) {
   }
   std::vector<ElemType> Results;
   for (const Value &D : elementsOf(B.value("dtype")))
-    if (D.isDtype())
-      Results.push_back(ElemType{*scalarKindFromLanguageName(std::string_view(D.Const.qualifiedPath()).substr(16))});
-    else
-      Results.push_back(ElemType{ScalarKind::Unknown});
+    Results.push_back(ElemType{D.dtypeKind().value_or(ScalarKind::Unknown)});
   if (Results.size() != 1) {
     std::vector<Value> Outs;
     for (ElemType E : Results)

@@ -113,29 +113,6 @@ static Value arange(BuiltinCall &B) {
   return V;
 }
 
-/// A tile of Shape filled with Fill (a constexpr or scalar tensor), cast to Elem.
-static Value fullOf(BuiltinCall &B, std::optional<std::vector<int64_t>> Shape, ElemType Elem, const Value &Fill) {
-  if (!Shape)
-    return Value::poison();
-  if (!Shape->empty() && !B.C.validateShape(*Shape, B.range()))
-    return Value::poison();
-  Value V = Value::tensor(TileType{Elem, *Shape});
-  if (B.ir())
-    V.IR = B.C.lowerAs(Fill, V.Type, B.range());
-  return V;
-}
-
-static ElemType dtypeOrUnknown(BuiltinCall &B, std::string_view Param) {
-  if (auto K = B.dtype(Param))
-    return ElemType{*K};
-  return ElemType{ScalarKind::Unknown};
-}
-
-static const Value &zero() {
-  static const Value Zero = Value::constant(PyValue::integer(0));
-  return Zero;
-}
-
 /// The constexprs a literal shape names (`(BLOCK_M, BLOCK_N)`), for the
 /// dimensions whose size is unknown.
 static std::vector<std::string> shapeNames(BuiltinCall &B, const Value &V) {
@@ -155,16 +132,33 @@ static std::vector<std::string> shapeNames(BuiltinCall &B, const Value &V) {
   return Names;
 }
 
-static Value full(BuiltinCall &B) {
-  Value V = fullOf(B, B.shape("shape"), dtypeOrUnknown(B, "dtype"), B.value("value"));
+/// A tile of the `shape` argument's Shape filled with Fill (a constexpr or
+/// scalar tensor), cast to Elem.
+static Value fullOf(BuiltinCall &B, std::optional<std::vector<int64_t>> Shape, ElemType Elem, const Value &Fill) {
+  if (!Shape)
+    return Value::poison();
+  if (!Shape->empty() && !B.C.validateShape(*Shape, B.range()))
+    return Value::poison();
+  Value V = Value::tensor(TileType{Elem, *Shape});
   V.DimNames = shapeNames(B, V);
+  if (B.ir())
+    V.IR = B.C.lowerAs(Fill, V.Type, B.range());
   return V;
 }
-static Value zeros(BuiltinCall &B) {
-  Value V = fullOf(B, B.shape("shape"), dtypeOrUnknown(B, "dtype"), zero());
-  V.DimNames = shapeNames(B, V);
-  return V;
+
+static ElemType dtypeOrUnknown(BuiltinCall &B, std::string_view Param) {
+  if (auto K = B.dtype(Param))
+    return ElemType{*K};
+  return ElemType{ScalarKind::Unknown};
 }
+
+static const Value &zero() {
+  static const Value Zero = Value::constant(PyValue::integer(0));
+  return Zero;
+}
+
+static Value full(BuiltinCall &B) { return fullOf(B, B.shape("shape"), dtypeOrUnknown(B, "dtype"), B.value("value")); }
+static Value zeros(BuiltinCall &B) { return fullOf(B, B.shape("shape"), dtypeOrUnknown(B, "dtype"), zero()); }
 
 static Value zerosLike(BuiltinCall &B) {
   Value In = B.value("input");

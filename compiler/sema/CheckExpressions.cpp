@@ -58,11 +58,14 @@ void KernelChecker::error(ProblemKind K, SourceRange R, std::string Message) {
   Sink.report(std::move(P));
 }
 
-bool Value::isDtype() const {
-  return isKnownConstexpr() && Const.kind() == PyValue::Kind::Qualified &&
-         Const.qualifiedPath().rfind("triton.language.", 0) == 0 &&
-         scalarKindFromLanguageName(std::string_view(Const.qualifiedPath()).substr(16)).has_value();
+std::optional<ScalarKind> Value::dtypeKind() const {
+  if (!isKnownConstexpr() || Const.kind() != PyValue::Kind::Qualified ||
+      Const.qualifiedPath().rfind("triton.language.", 0) != 0)
+    return std::nullopt;
+  return scalarKindFromLanguageName(std::string_view(Const.qualifiedPath()).substr(16));
 }
+
+bool Value::isDtype() const { return dtypeKind().has_value(); }
 
 std::string Value::describe() const {
   switch (K) {

@@ -18,6 +18,7 @@
 #include "compiler/types/Types.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -141,6 +142,8 @@ struct Value {
   bool isKnownConstexpr() const { return isConstexpr() && Const.isKnown(); }
   /// A constexpr naming a triton.language dtype.
   bool isDtype() const;
+  /// That dtype's scalar kind; nullopt for anything else.
+  std::optional<ScalarKind> dtypeKind() const;
   /// Short description for messages: the Triton type, or `constexpr[16]`.
   std::string describe() const;
 };

@@ -73,9 +73,10 @@ bool lowerInlineAsm(LoweringContext &C, const ir::Op &Op) {
   // Check the user's constraints against the statement's type once: LLVM
   // asserts on a mismatch instead of reporting it.
   std::vector<llvm::Type *> ArgTys;
+  std::vector<unsigned> InPerReg; // per operand
   for (size_t A = 0; A < In.size(); ++A) {
     ElemType E = O->operand(static_cast<unsigned>(A))->type().Elem;
-    unsigned PerReg = perRegister(E, Pack);
+    unsigned PerReg = InPerReg.emplace_back(perRegister(E, Pack));
     llvm::Type *Ty = C.regType(E);
     for (unsigned I = 0; I < Pack; I += PerReg)
       ArgTys.push_back(PerReg == 1 ? Ty : llvm::FixedVectorType::get(Ty, PerReg));
@@ -91,11 +92,9 @@ bool lowerInlineAsm(LoweringContext &C, const ir::Op &Op) {
   Tile Out{L, std::vector<llvm::Value *>(Regs)};
   for (size_t First = 0; First < Regs; First += static_cast<size_t>(Pack)) {
     std::vector<llvm::Value *> Args;
-    for (size_t A = 0; A < In.size(); ++A) {
-      unsigned PerReg = perRegister(O->operand(static_cast<unsigned>(A))->type().Elem, Pack);
-      for (llvm::Value *V : packed(C, In[A].Regs, First, static_cast<unsigned>(Pack), PerReg))
+    for (size_t A = 0; A < In.size(); ++A)
+      for (llvm::Value *V : packed(C, In[A].Regs, First, static_cast<unsigned>(Pack), InPerReg[A]))
         Args.push_back(V);
-    }
     llvm::Value *R = C.inlineAsm(RetTy, std::string(O->asmText()), Constraints, Args, !O->pure());
     for (unsigned G = 0; G < OutRegs; ++G) {
       llvm::Value *Reg = OutRegs == 1 ? R : C.B.CreateExtractValue(R, G);
