@@ -169,73 +169,171 @@ static Value xorSum(BuiltinCall &B) {
   return T ? reduced(B, In, *T, ir::ReduceKind::XorSum) : Value::poison();
 }
 
-/// Fills the combine region of a custom reduce / scan by inlining the user's
-/// combine_fn on the region's scalar arguments; false when it gives no
-/// scalar of the input's type.
-static bool emitCombine(BuiltinCall &B, ir::Block *Region, const TileType &Scalar) {
-  Value Fn = B.value("combine_fn");
-  if (!Fn.isKnownConstexpr() || Fn.Const.kind() != PyValue::Kind::Function)
-    return false;
-  ir::Builder::InsertionGuard G(*B.ir());
-  B.ir()->setInsertionPointToEnd(Region);
-  std::vector<Arg> Args = {Arg{Value::tensor(Scalar, {}, Region->argument(0)), nullptr, B.range()},
-                           Arg{Value::tensor(Scalar, {}, Region->argument(1)), nullptr, B.range()}};
-  Value R = B.C.callJit(*Fn.Const.asFunction(), std::move(Args), {}, B.Call);
-  if (!R.isTensor() || !(R.Type == Scalar)) {
-    B.ir()->yield(B.range(), {B.C.lowerAs(Value::constant(PyValue::integer(0)), Scalar, B.range())});
-    return false;
+/// The operands of a custom reduce / scan: `input` is one tensor or, as
+/// core.reduce and core.associative_scan take it, a tuple of tensors that the
+/// combine function sees side by side. Empty after a non-tensor operand.
+struct Operands {
+  std::vector<Value> Tensors;
+  bool Tuple = false;
+};
+
+static Operands operands(BuiltinCall &B) {
+  Operands Ops;
+  Value In = B.value("input");
+  Ops.Tuple = In.K == Value::Kind::Tuple;
+  for (const Value &V : Ops.Tuple ? In.Elts : std::vector<Value>{In}) {
+    Value T = B.C.toTensor(V, B.rangeOf("input"));
+    if (!T.isTensor())
+      return {};
+    Ops.Tensors.push_back(std::move(T));
   }
-  B.ir()->yield(B.range(), {B.C.lower(R, B.range())});
-  return true;
+  return Ops;
 }
 
-/// Checks a user combine function by inlining it on two scalars of Elem.
-static std::optional<ElemType> combineType(BuiltinCall &B, ElemType Elem) {
+/// The scalar of each operand, as the combine function receives it.
+static std::vector<TileType> scalarsOf(const Operands &Ops) {
+  std::vector<TileType> S;
+  for (const Value &V : Ops.Tensors)
+    S.push_back(TileType{V.Type.Elem, {}});
+  return S;
+}
+
+/// The combine function's results as a list: one tensor, or a tuple of them
+/// (make_combine_region takes either).
+static std::vector<Value> combineResults(const Value &R) {
+  if (R.K == Value::Kind::Tuple)
+    return R.Elts;
+  return {R};
+}
+
+/// Calls the user's combine_fn on Left then Right (one scalar per operand).
+static std::optional<std::vector<Value>> callCombine(BuiltinCall &B, std::vector<Value> Left,
+                                                     std::vector<Value> Right) {
   Value Fn = B.value("combine_fn");
   if (!Fn.isKnownConstexpr() || Fn.Const.kind() != PyValue::Kind::Function)
     return std::nullopt;
-  const ast::FunctionDefStmt *Def = Fn.Const.asFunction();
-  Value Scalar = Value::tensor(TileType{Elem, {}});
-  std::vector<Arg> Args = {Arg{Scalar, nullptr, B.range()}, Arg{Scalar, nullptr, B.range()}};
-  Value R = B.C.callJit(*Def, std::move(Args), {}, B.Call);
-  if (!R.isTensor())
-    return std::nullopt;
-  return R.Type.Elem;
+  std::vector<Arg> Args;
+  for (std::vector<Value> *Side : {&Left, &Right})
+    for (Value &V : *Side)
+      Args.push_back(Arg{std::move(V), nullptr, B.range()});
+  return combineResults(B.C.callJit(*Fn.Const.asFunction(), std::move(Args), {}, B.Call));
+}
+
+/// Fills the combine region of a custom reduce / scan by inlining the user's
+/// combine_fn on the region's scalar arguments; false when it does not give
+/// one scalar of each operand's type.
+static bool emitCombine(BuiltinCall &B, ir::Block *Region, const std::vector<TileType> &Scalars) {
+  ir::Builder::InsertionGuard G(*B.ir());
+  B.ir()->setInsertionPointToEnd(Region);
+  size_t N = Scalars.size();
+  std::vector<Value> Left, Right;
+  for (size_t I = 0; I < N; ++I) {
+    Left.push_back(Value::tensor(Scalars[I], {}, Region->argument(static_cast<unsigned>(I))));
+    Right.push_back(Value::tensor(Scalars[I], {}, Region->argument(static_cast<unsigned>(N + I))));
+  }
+  auto Results = callCombine(B, std::move(Left), std::move(Right));
+  bool Ok = Results && Results->size() == N;
+  for (size_t I = 0; Ok && I < N; ++I)
+    Ok = (*Results)[I].isTensor() && (*Results)[I].Type == Scalars[I] && (*Results)[I].IR;
+  std::vector<ir::Value *> Yield;
+  for (size_t I = 0; I < N; ++I)
+    Yield.push_back(Ok ? B.C.lower((*Results)[I], B.range())
+                       : B.C.lowerAs(Value::constant(PyValue::integer(0)), Scalars[I], B.range()));
+  B.ir()->yield(B.range(), Yield);
+  if (!Ok)
+    B.C.loweringLimit(B.range(), N == 1 ? "a combine_fn that does not return one scalar of the input's type"
+                                        : "a combine_fn that does not return one scalar of each input's type");
+  return Ok;
+}
+
+/// Checks a user combine function by inlining it on scalars of the operands'
+/// types (no IR): its errors are reported at their tokens.
+static void checkCombine(BuiltinCall &B, const std::vector<TileType> &Scalars) {
+  std::vector<Value> Left, Right;
+  for (const TileType &S : Scalars) {
+    Left.push_back(Value::tensor(S));
+    Right.push_back(Value::tensor(S));
+  }
+  callCombine(B, std::move(Left), std::move(Right));
+}
+
+/// One result Value per operand, or the single one when input was a tensor.
+static Value packResults(const Operands &Ops, std::vector<Value> Results) {
+  if (!Ops.Tuple && Results.size() == 1)
+    return std::move(Results[0]);
+  return Value::tuple(std::move(Results));
 }
 
 static Value reduce(BuiltinCall &B) {
-  Value In = input(B);
-  if (!In.isTensor())
+  Operands Ops = operands(B);
+  if (Ops.Tensors.empty())
     return Value::poison();
-  if (B.ir()) {
+  // semantic.reduction: every result has its operand's scalar type, and the
+  // shape of the first operand reduced.
+  const Value &First = Ops.Tensors[0];
+  std::vector<Value> Results;
+  for (const Value &In : Ops.Tensors) {
     auto T = reducedType(B, In, In.Type.Elem);
     if (!T)
       return Value::poison();
-    std::optional<int64_t> Axis = axisOf(B);
-    ir::Value *X = B.C.lower(In, B.rangeOf("input"));
-    size_t Rank = In.Type.Shape.size();
-    int A = static_cast<int>(normaliseAxis(Axis.value_or(0), Rank).value_or(0));
-    if (!Axis) {
-      // Every axis: Triton reshapes to 1-D first, as for the built-in kinds.
-      X = B.ir()->reshape(B.range(), X, {In.Type.numel().value_or(1)});
-      A = 0;
-    }
-    ir::ReduceOp *Op = B.ir()->customReduce(B.range(), {X}, A);
-    TileType Scalar{In.Type.Elem, {}};
-    if (!emitCombine(B, Op->combine(), Scalar))
-      B.C.loweringLimit(B.range(), "a combine_fn that does not return one scalar of the input's type");
     Value Out = Value::tensor(*T);
-    ir::Value *R = Op->result(0);
+    Out.DimNames = reducedNames(B, In);
+    Results.push_back(std::move(Out));
+  }
+  if (!B.ir()) {
+    checkCombine(B, scalarsOf(Ops));
+    return packResults(Ops, std::move(Results));
+  }
+  std::optional<int64_t> Axis = axisOf(B);
+  size_t Rank = First.Type.Shape.size();
+  int A = static_cast<int>(normaliseAxis(Axis.value_or(0), Rank).value_or(0));
+  std::vector<ir::Value *> Xs;
+  for (const Value &In : Ops.Tensors) {
+    ir::Value *X = B.C.lower(In, B.rangeOf("input"));
+    // Every axis: Triton reshapes to 1-D first, as for the built-in kinds.
+    if (!Axis)
+      X = B.ir()->reshape(B.range(), X, {In.Type.numel().value_or(1)});
+    Xs.push_back(X);
+  }
+  if (!Axis)
+    A = 0;
+  ir::ReduceOp *Op = B.ir()->customReduce(B.range(), Xs, A);
+  emitCombine(B, Op->combine(), scalarsOf(Ops));
+  for (size_t I = 0; I < Results.size(); ++I) {
+    ir::Value *R = Op->result(static_cast<unsigned>(I));
     if (B.flag("keep_dims"))
       R = Axis ? B.ir()->expandDims(B.range(), R, A) : B.ir()->reshape(B.range(), R, std::vector<int64_t>(Rank, 1));
-    Out.IR = R;
-    return Out;
+    Results[I].IR = R;
   }
-  ElemType Elem = combineType(B, In.Type.Elem).value_or(In.Type.Elem);
-  auto T = reducedType(B, In, Elem);
-  return T ? Value::tensor(*T) : Value::poison();
+  return packResults(Ops, std::move(Results));
 }
 
+static Value associativeScan(BuiltinCall &B) {
+  Operands Ops = operands(B);
+  if (Ops.Tensors.empty())
+    return Value::poison();
+  std::vector<Value> Results;
+  for (const Value &In : Ops.Tensors) {
+    Value Out = Value::tensor(In.Type);
+    Out.DimNames = In.DimNames;
+    Results.push_back(std::move(Out));
+  }
+  if (!B.ir()) {
+    checkCombine(B, scalarsOf(Ops));
+    return packResults(Ops, std::move(Results));
+  }
+  int A = static_cast<int>(normaliseAxis(axisOf(B).value_or(0), Ops.Tensors[0].Type.Shape.size()).value_or(0));
+  std::vector<ir::Value *> Xs;
+  for (const Value &In : Ops.Tensors)
+    Xs.push_back(B.C.lower(In, B.rangeOf("input")));
+  ir::ScanOp *Op = B.ir()->customScan(B.range(), Xs, A, B.flag("reverse"));
+  emitCombine(B, Op->combine(), scalarsOf(Ops));
+  for (size_t I = 0; I < Results.size(); ++I)
+    Results[I].IR = Op->result(static_cast<unsigned>(I));
+  return packResults(Ops, std::move(Results));
+}
+
+/// cumsum and cumprod.
 static Value scan(BuiltinCall &B) {
   Value In = input(B);
   if (!In.isTensor())
@@ -243,27 +341,17 @@ static Value scan(BuiltinCall &B) {
   ElemType Elem = In.Type.Elem;
   if (B.Name == "cumsum")
     Elem = sumType(B, promoteBf16(Elem));
-  else if (B.Name == "cumprod")
+  else
     Elem = promoteBf16(Elem);
+  Value Out = Value::tensor(TileType{Elem, In.Type.Shape});
+  Out.DimNames = In.DimNames;
   if (B.ir()) {
-    Value Out = Value::tensor(TileType{Elem, In.Type.Shape});
     int A = static_cast<int>(normaliseAxis(axisOf(B).value_or(0), In.Type.Shape.size()).value_or(0));
-    bool Reverse = B.flag("reverse");
-    if (B.Name == "associative_scan") {
-      ir::ScanOp *Op = B.ir()->customScan(B.range(), {B.C.lower(In, B.rangeOf("input"))}, A, Reverse);
-      if (!emitCombine(B, Op->combine(), TileType{In.Type.Elem, {}}))
-        B.C.loweringLimit(B.range(), "a combine_fn that does not return one scalar of the input's type");
-      Out.IR = Op->result(0);
-    } else {
-      ir::Value *X = B.C.lowerAs(In, Out.Type, B.rangeOf("input"));
-      Out.IR =
-          B.ir()->scan(B.range(), B.Name == "cumsum" ? ir::ScanKind::CumSum : ir::ScanKind::CumProd, X, A, Reverse);
-    }
-    return Out;
+    ir::Value *X = B.C.lowerAs(In, Out.Type, B.rangeOf("input"));
+    Out.IR = B.ir()->scan(B.range(), B.Name == "cumsum" ? ir::ScanKind::CumSum : ir::ScanKind::CumProd, X, A,
+                          B.flag("reverse"));
   }
-  if (B.Name == "associative_scan")
-    Elem = combineType(B, In.Type.Elem).value_or(In.Type.Elem);
-  return Value::tensor(TileType{Elem, In.Type.Shape});
+  return Out;
 }
 
 const std::vector<BuiltinEntry> &reductionBuiltins() {
@@ -277,7 +365,7 @@ const std::vector<BuiltinEntry> &reductionBuiltins() {
       {"reduce", "input, axis:C, combine_fn:C, keep_dims:C=", reduce},
       {"cumsum", "input, axis=, reverse=, dtype:C=", scan},
       {"cumprod", "input, axis=, reverse=", scan},
-      {"associative_scan", "input, axis:C, combine_fn:C, reverse:C=", scan},
+      {"associative_scan", "input, axis:C, combine_fn:C, reverse:C=", associativeScan},
   };
   return Entries;
 }

@@ -253,6 +253,83 @@ def k(o_ptr):
     }
 }
 
+TEST(LoweringRun, TupleReductionsAndScansCarryEveryOperand) {
+  // FlagGems' var_mean reduces (mean, count, M2) with a Welford combine;
+  // cummax-style scans carry (value, index). Row r of x holds 8 values; the
+  // kernel writes the Welford mean and M2 of each row, the running maximum
+  // and its first index, and the row's (max, argmax) from tl.reduce.
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.ArgTypes = {
+      {"x_ptr", ptrTo(ScalarKind::FP32)}, {"o_ptr", ptrTo(ScalarKind::FP32)}, {"i_ptr", ptrTo(ScalarKind::I32)}};
+  auto L = lowerSnippet(R"(
+@triton.jit
+def welford(mean_x, count_x, m_x, mean_y, count_y, m_y):
+    count = count_x + count_y
+    mean = (mean_x * count_x + mean_y * count_y) / tl.maximum(count, 1)
+    m = m_x + m_y + (mean_y - mean_x) * (mean_y - mean_x) * count_x * count_y / tl.maximum(count, 1)
+    return mean, count, m
+
+@triton.jit
+def running_max(a, ia, b, ib):
+    pick = (a > b) | ((a == b) & (ia < ib))
+    return tl.where(pick, a, b), tl.where(pick, ia, ib)
+
+@triton.jit
+def k(x_ptr, o_ptr, i_ptr):
+    rows = tl.arange(0, 4)[:, None]
+    cols = tl.arange(0, 8)[None, :]
+    x = tl.load(x_ptr + rows * 8 + cols)
+    ones = tl.full([4, 8], 1.0, tl.float32)
+    mean, count, m2 = tl.reduce((x, ones, tl.zeros([4, 8], tl.float32)), 1, welford)
+    r = tl.arange(0, 4)
+    tl.store(o_ptr + r, mean)
+    tl.store(o_ptr + 4 + r, m2)
+    idx = cols + rows * 0
+    v, i = tl.associative_scan((x, idx), 1, running_max)
+    tl.store(o_ptr + 8 + rows * 8 + cols, v)
+    tl.store(i_ptr + rows * 8 + cols, i)
+    mx, mi = tl.reduce((x, idx), axis=1, combine_fn=running_max, keep_dims=True)
+    tl.store(o_ptr + 40 + rows, mx)
+    tl.store(i_ptr + 32 + rows, mi)
+)",
+                        R);
+  ASSERT_TRUE(L->Result.Function) << L->text();
+  interp::Memory Mem;
+  uint32_t X = Mem.addBuffer("x", ScalarKind::FP32, 32);
+  uint32_t O = Mem.addBuffer("o", ScalarKind::FP32, 44, /*IsOutput=*/true);
+  uint32_t Ix = Mem.addBuffer("i", ScalarKind::I32, 36, /*IsOutput=*/true);
+  double Xs[32];
+  for (int64_t I = 0; I < 32; ++I)
+    Mem.writeFloat(X, I, Xs[I] = static_cast<double>((I * 7) % 5)); // ties: the first index wins
+  interp::RunResult Run =
+      interp::run(*L->Result.Function, Mem,
+                  {interp::ArgValue::pointer(X), interp::ArgValue::pointer(O), interp::ArgValue::pointer(Ix)},
+                  interp::RunOptions{});
+  ASSERT_TRUE(Run.Completed) << Run.Error;
+  for (int64_t Row = 0; Row < 4; ++Row) {
+    double Sum = 0, Sq = 0, Max = -1;
+    int64_t Arg = -1;
+    for (int64_t C = 0; C < 8; ++C) {
+      double V = Xs[Row * 8 + C];
+      Sum += V;
+      if (V > Max) {
+        Max = V;
+        Arg = C;
+      }
+      ASSERT_EQ(Mem.readFloat(O, 8 + Row * 8 + C), Max) << Row << ", " << C;
+      ASSERT_EQ(Mem.readInt(Ix, Row * 8 + C), Arg) << Row << ", " << C;
+    }
+    double Mean = Sum / 8;
+    for (int64_t C = 0; C < 8; ++C)
+      Sq += (Xs[Row * 8 + C] - Mean) * (Xs[Row * 8 + C] - Mean);
+    EXPECT_NEAR(Mem.readFloat(O, Row), Mean, 1e-6) << Row;
+    EXPECT_NEAR(Mem.readFloat(O, 4 + Row), Sq, 1e-5) << Row;
+    EXPECT_EQ(Mem.readFloat(O, 40 + Row), Max) << Row;
+    EXPECT_EQ(Mem.readInt(Ix, 32 + Row), Arg) << Row;
+  }
+}
+
 TEST(LoweringRun, GridDependencyControlRunsAndOtherPtxIsTheGpusToRun) {
   // gdc_wait orders this launch after the previous one: alone, it changes
   // nothing. Other inline PTX cannot run in the interpreter, which says so.
