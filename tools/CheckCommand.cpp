@@ -15,8 +15,8 @@
 #include "tools/Subcommands.h"
 
 #include "compiler/backend/CompileCache.h"
-#include "compiler/frontend/DeviceModel.h"
 #include "compiler/frontend/Parser.h"
+#include "compiler/host/DeviceModel.h"
 #include "compiler/project/Project.h"
 #include "compiler/support/Cores.h"
 #include "compiler/support/WorkerPool.h"

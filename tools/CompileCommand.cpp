@@ -23,8 +23,8 @@
 
 #include "compiler/backend/Disassemble.h"
 #include "compiler/backend/KernelJit.h"
-#include "compiler/frontend/DeviceModel.h"
 #include "compiler/frontend/Parser.h"
+#include "compiler/host/DeviceModel.h"
 #include "compiler/ir/Printer.h"
 #include "compiler/sema/LaunchPlan.h"
 #include "compiler/sema/Lowering.h"

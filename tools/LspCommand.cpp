@@ -10,7 +10,7 @@
 
 #include "lsp/Server.h"
 
-#include "compiler/frontend/DeviceModel.h"
+#include "compiler/host/DeviceModel.h"
 #include "compiler/support/Cores.h"
 #include "compiler/support/WorkerPool.h"
 

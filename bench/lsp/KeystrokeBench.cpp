@@ -19,7 +19,7 @@
 /// come from shifting).
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/Discovery.h"
-#include "compiler/frontend/HostLaunches.h"
+#include "compiler/host/HostLaunches.h"
 #include "compiler/frontend/LaunchSpec.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/sema/KernelReuse.h"

@@ -1385,6 +1385,7 @@ static sema::LaunchPlanOptions planOptions(const FileLaunches &Shared) {
   sema::LaunchPlanOptions PO;
   PO.Directives = Shared.Directives;
   PO.HostLaunches = Shared.HostLaunches;
+  PO.FromWrappers = false; // wrappers are read symbolically here (SymbolicLaunch)
   return PO;
 }
 

@@ -53,7 +53,7 @@
 #define TESSEL_COMPILER_ANALYSIS_BOUNDSPROVER_H
 
 #include "compiler/frontend/Discovery.h"
-#include "compiler/frontend/HostLaunches.h"
+#include "compiler/host/HostLaunches.h"
 #include "compiler/frontend/LaunchSpec.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/ir/Ops.h"

@@ -12,12 +12,9 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/ConstEval.h"
 
-#include "compiler/frontend/DeviceModel.h"
-
 #include "compiler/frontend/Discovery.h"
 #include "compiler/frontend/PyBuiltins.h"
 #include "compiler/frontend/PyOps.h"
-#include "compiler/frontend/TorchModel.h"
 
 #include <algorithm>
 #include <cctype>
@@ -146,14 +143,16 @@ struct ConstEval::Impl {
       const auto *B = cast<BinOpExpr>(E);
       PyValue L = eval(B->Lhs), R = eval(B->Rhs);
       if (L.isTensor() || R.isTensor())
-        return B->Op == BinOpKind::MatMult ? PyValue() : torchmodel::elementwise(L, R, B->Op == BinOpKind::Div);
+        return B->Op == BinOpKind::MatMult || !S.Library ? PyValue()
+                                                         : S.Library->elementwise(L, R, B->Op == BinOpKind::Div);
       return pyBinaryOp(B->Op, L, R);
     }
     case ExprKind::UnaryOp: {
       const auto *U = cast<UnaryOpExpr>(E);
       PyValue X = eval(U->Operand);
       if (X.isTensor())
-        return U->Op == UnaryOpKind::Not ? PyValue() : torchmodel::elementwise(X, PyValue::integer(0), false);
+        return U->Op == UnaryOpKind::Not || !S.Library ? PyValue()
+                                                       : S.Library->elementwise(X, PyValue::integer(0), false);
       return pyUnaryOp(U->Op, X);
     }
     case ExprKind::BoolOp: {
@@ -237,13 +236,14 @@ struct ConstEval::Impl {
 
   PyValue attribute(const AttributeExpr *A) {
     PyValue V = eval(A->Value);
+    if (S.Library)
+      if (std::optional<PyValue> R = S.Library->attribute(V, A->Attr))
+        return *R;
     if (V.isTensor())
-      return torchmodel::tensorAttribute(V.asTensor(), A->Attr);
+      return PyValue();
     if (V.kind() == PyValue::Kind::Qualified) {
       if (V.qualifiedPath() == CurrentTarget)
         return targetAttribute(A->Attr);
-      if (V.qualifiedPath() == devicemodel::TorchProperties)
-        return devicemodel::torchPropertiesAttribute(A->Attr);
       std::string Path = V.qualifiedPath() + "." + A->Attr;
       if (std::optional<PyValue> C = pybuiltins::libraryConstant(Path))
         return *C;
@@ -507,7 +507,7 @@ struct ConstEval::Impl {
         if (Obj.isTensor()) {
           std::optional<PyList> Args = elements(C->Args);
           std::optional<PyDict> Kwargs = keywords(C);
-          return Args && Kwargs ? torchmodel::tensorMethod(Obj.asTensor(), A->Attr, *Args, *Kwargs) : PyValue();
+          return Args && Kwargs ? S.Library->tensorMethod(Obj.asTensor(), A->Attr, *Args, *Kwargs) : PyValue();
         }
       }
       if (std::optional<PyValue> R = method(C, A))
@@ -634,10 +634,8 @@ struct ConstEval::Impl {
 
   PyValue callQualified(const std::string &Path, const PyList &Args, const PyDict &Kwargs) {
     if (S.OnLaunch) {
-      if (std::optional<PyValue> D = devicemodel::callDevice(Path, Args))
-        return *D;
-      if (std::optional<PyValue> T = torchmodel::callTorch(Path, Args, Kwargs))
-        return *T;
+      if (std::optional<PyValue> R = S.Library->call(Path, Args, Kwargs))
+        return *R;
       if (Path.rfind("__class__.", 0) == 0)
         return callClassMember(Path, Args, Kwargs);
     }
@@ -758,6 +756,12 @@ struct ConstEval::Impl {
     Flow F = assignTo(Target, V);
     if (F != Flow::Abort || !S.OnLaunch)
       return F;
+    // `B, H, S, D = q.shape` of a matrix raises ValueError: that way ends.
+    const auto *Tu = dyn_cast<TupleExpr>(Target);
+    const auto *Li = dyn_cast<ListExpr>(Target);
+    if (Tu || Li)
+      if (std::optional<PyList> Items = iterate(V); Items && Items->size() != (Tu ? Tu->Elts : Li->Elts).size())
+        return Flow::Abort;
     forget(Target);
     return Flow::Normal;
   }
@@ -972,8 +976,13 @@ struct ConstEval::Impl {
       if (I->Level != 0) {
         if (!S.OnLaunch)
           return Flow::Abort;
+        // The path as ModuleInfo::Imports spells it ("..utils.helper"): the
+        // host library may resolve it in the project.
+        std::string Base = std::string(static_cast<size_t>(I->Level), '.') + I->Module;
         for (const ImportAlias &A : I->Names)
-          S.Locals[A.AsName.empty() ? A.Name : A.AsName] = PyValue();
+          if (A.Name != "*")
+            S.Locals[A.AsName.empty() ? A.Name : A.AsName] =
+                PyValue::qualified(Base.back() == '.' ? Base + A.Name : Base + "." + A.Name);
         return Flow::Normal;
       }
       for (const ImportAlias &A : I->Names) {
@@ -994,7 +1003,10 @@ PyValue ConstEval::eval(const Expr *E) {
   return I.eval(E);
 }
 
-void ConstEval::setHostMode(LaunchObserver Observer) { OnLaunch = std::move(Observer); }
+void ConstEval::setHostMode(LaunchObserver Observer, const HostLibrary &L) {
+  OnLaunch = std::move(Observer);
+  Library = &L;
+}
 
 PyValue ConstEval::callValue(const PyValue &Callee, const PyList &Args, const PyDict &Kwargs) {
   Impl I{*this, PyValue()};

@@ -18,11 +18,31 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace tessel {
 
 struct ModuleInfo;
+
+/// The libraries host code calls (torch, the device it runs on), as host
+/// mode models them. compiler/host implements it; ConstEval only dispatches
+/// to it, so the evaluator stays below the host model.
+class HostLibrary {
+public:
+  virtual ~HostLibrary() = default;
+  /// A call of a library function by qualified path (`torch.empty`,
+  /// `torch.cuda.get_device_properties`), or nullopt when the model has none.
+  virtual std::optional<PyValue> call(const std::string &Path, const PyList &Args, const PyDict &Kwargs) const = 0;
+  /// An attribute of a value the model made (a tensor, device properties),
+  /// or nullopt when V is none of them.
+  virtual std::optional<PyValue> attribute(const PyValue &V, const std::string &Attr) const = 0;
+  /// `t.stride(0)`, `t.view(-1)`: a method of a tensor.
+  virtual PyValue tensorMethod(const PyTensor &T, const std::string &Name, const PyList &Args,
+                               const PyDict &Kwargs) const = 0;
+  /// An arithmetic operator with a tensor operand.
+  virtual PyValue elementwise(const PyValue &A, const PyValue &B, bool TrueDivision) const = 0;
+};
 
 class ConstEval {
 public:
@@ -43,7 +63,7 @@ public:
 
   /// Host mode: run the host code around kernels (module-level statements,
   /// wrappers, test functions) the way Python would before a launch, to
-  /// find the launches it makes. Tensors are modelled (TorchModel.h); an
+  /// find the launches it makes. Tensors are modelled (Library); an
   /// `if` or loop whose condition is unknown runs every way and merges what
   /// the ways assign (a name they disagree on is Unknown); a path that
   /// raises ends; `with` and `try` run their bodies; classes deriving from
@@ -61,7 +81,7 @@ public:
     std::vector<std::string> Callers;
   };
   using LaunchObserver = std::function<void(const HostLaunchCall &)>;
-  void setHostMode(LaunchObserver OnLaunch);
+  void setHostMode(LaunchObserver OnLaunch, const HostLibrary &Library);
   bool hostMode() const { return static_cast<bool>(OnLaunch); }
 
   /// Calls a function, lambda or library value with evaluated arguments
@@ -84,6 +104,7 @@ private:
   int Steps = 0;
   int Depth = 0;
   LaunchObserver OnLaunch;
+  const HostLibrary *Library = nullptr;                     ///< host mode: torch and the device
   std::vector<std::string> Callers;                         ///< host mode: the functions being run
   std::map<std::string, const ast::ClassDefStmt *> Classes; ///< host mode: classes defined so far
   friend struct Impl;

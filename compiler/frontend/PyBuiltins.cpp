@@ -8,7 +8,7 @@
 #include "compiler/frontend/PyBuiltins.h"
 
 #include "compiler/frontend/PyOps.h"
-#include "compiler/frontend/TorchModel.h"
+#include "compiler/frontend/TorchDTypes.h"
 #include "compiler/types/Types.h"
 
 #include <algorithm>
@@ -501,7 +501,7 @@ PyValue callLibrary(const std::string &Path, const PyList &Args, const PyDict &K
   // PyTorch raises for finfo of an integer type or iinfo of a float one:
   // that (and any dtype tessel does not know) is Unknown, never a value.
   if (isPath(Path, {"torch.finfo", "torch.iinfo"}) && Args.size() == 1)
-    if (std::string D = torchmodel::tritonDType(Args[0]); !D.empty())
+    if (std::string D = torchdtypes::tritonDType(Args[0]); !D.empty())
       if (numericLimit(Path + "." + D + ".max"))
         return PyValue::qualified(Path + "." + D);
   // A library reads its switches from the environment (`FLA_USE_FAST_OPS`,

@@ -14,6 +14,8 @@
 #include "compiler/ir/TypeUtils.h"
 
 #include <algorithm>
+#include <functional>
+#include <set>
 
 namespace tessel::ir {
 
@@ -259,6 +261,53 @@ Value *Builder::reduce(SourceRange Loc, ReduceKind K, Value *X, int Axis, bool T
   O->IntAttr2 = Axis;
   O->Flags = TieBreakLeft ? 1 : 0;
   return O->result();
+}
+
+/// Ops that compute values only: removing one unused changes nothing else.
+static bool computesOnly(const Op &O) {
+  switch (O.kind()) {
+  case OpKind::Constant:
+  case OpKind::Splat:
+  case OpKind::Broadcast:
+  case OpKind::ExpandDims:
+  case OpKind::Reshape:
+  case OpKind::Permute:
+  case OpKind::Arange:
+  case OpKind::Cmp:
+  case OpKind::Select:
+  case OpKind::Cast:
+  case OpKind::Bitcast:
+  case OpKind::Fma:
+    return true;
+  default:
+    return isa<BinaryOp>(&O) || isa<UnaryOp>(&O);
+  }
+}
+
+void Builder::eraseDeadValueOps(Block *B) {
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    std::set<const Value *> Used;
+    std::function<void(const Block &)> Collect = [&](const Block &Blk) {
+      for (const auto &O : Blk.ops()) {
+        for (const Value *V : O->operands())
+          Used.insert(V);
+        for (const auto &R : O->regions())
+          Collect(*R);
+      }
+    };
+    Collect(*B);
+    for (size_t I = B->Ops.size(); I-- > 0;) {
+      Op &O = *B->Ops[I];
+      if (!computesOnly(O) || !O.regions().empty() ||
+          std::any_of(O.results().begin(), O.results().end(), [&](const Value *R) { return Used.count(R); }))
+        continue;
+      for (Value *R : O.results())
+        R->Def = nullptr; // an orphan: the function still owns it, nothing refers to it
+      B->Ops.erase(B->Ops.begin() + static_cast<std::ptrdiff_t>(I));
+      Changed = true;
+    }
+  }
 }
 
 ReduceOp *Builder::customReduce(SourceRange Loc, const std::vector<Value *> &Inputs, int Axis) {

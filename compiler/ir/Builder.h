@@ -47,6 +47,12 @@ public:
     Block *Saved;
   };
 
+  /// Removes the ops of B (a combine region) whose results nothing uses and
+  /// that only compute values (constants, shape and elementwise ops): what
+  /// a combine_fn computed for its type alone (`(x + tl.zeros((1,),
+  /// tl.int1)).dtype`), as Triton's dead-code elimination drops it.
+  void eraseDeadValueOps(Block *B);
+
   // Constants and shapes.
   Value *constantInt(SourceRange Loc, int64_t V, const TileType &Ty);
   Value *constantFloat(SourceRange Loc, double V, const TileType &Ty);

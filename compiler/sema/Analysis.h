@@ -10,8 +10,8 @@
 #define TESSEL_COMPILER_SEMA_ANALYSIS_H
 
 #include "compiler/frontend/Discovery.h"
-#include "compiler/frontend/HostLaunches.h"
 #include "compiler/frontend/Parser.h"
+#include "compiler/host/HostLaunches.h"
 #include "compiler/project/Project.h"
 #include "compiler/support/Problem.h"
 #include "compiler/types/Types.h"

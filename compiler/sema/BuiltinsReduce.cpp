@@ -240,6 +240,7 @@ static bool emitCombine(BuiltinCall &B, ir::Block *Region, const std::vector<Til
     Yield.push_back(Ok ? B.C.lower((*Results)[I], B.range())
                        : B.C.lowerAs(Value::constant(PyValue::integer(0)), Scalars[I], B.range()));
   B.ir()->yield(B.range(), Yield);
+  B.ir()->eraseDeadValueOps(Region);
   if (!Ok)
     B.C.loweringLimit(B.range(), N == 1 ? "a combine_fn that does not return one scalar of the input's type"
                                         : "a combine_fn that does not return one scalar of each input's type");

@@ -670,6 +670,17 @@ void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
     Test = Value::poison();
   }
   if (IRB) {
+    // A constant condition (a helper's constexpr result, decayed to a tensor
+    // by visit_Return: FlagGems' `if is_floating(a):` in a combine_fn):
+    // Triton's canonicalizer folds the scf.if to the branch taken.
+    const auto *C = Test.IR ? ir::dyn_cast<ir::ConstantOp>(Test.IR->definingOp()) : nullptr;
+    if (C && Test.isTensor() && Test.Type.Shape.empty()) {
+      bool Truth = isFloat(Test.Type.Elem.Scalar) ? C->floatValue() != 0 : C->intValue() != 0;
+      frame().Transparent.emplace_back(CurBlock, CurIndex);
+      execBlock(Truth ? S->Body : S->OrElse);
+      frame().Transparent.pop_back();
+      return;
+    }
     if (Test.isPoison() && ErrorsReported == 0)
       loweringLimit(S->Test->Range, "`" + std::string(sourceText(S->Test->Range)) + "`");
     return lowerRuntimeIf(S, Test, KeywordR);

@@ -8,8 +8,9 @@
 #include "compiler/sema/LaunchPlan.h"
 
 #include "compiler/frontend/ConstEval.h"
-#include "compiler/frontend/HostLaunches.h"
 #include "compiler/frontend/PyBuiltins.h"
+#include "compiler/host/HostLaunches.h"
+#include "compiler/host/WrapperLaunches.h"
 #include "compiler/ir/TypeUtils.h"
 #include "compiler/sema/GuessedTypes.h"
 #include "compiler/sema/ParamAnnotations.h"
@@ -507,6 +508,11 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
     return S.size() > 60 ? S.substr(0, 57) + "..." : S;
   };
   std::string Where = "the launch at line " + std::to_string(Text.lineCol(H.Range.Begin).Line + 1);
+  if (!H.MadeUpCall.empty() && !TypesOnly) {
+    // Nothing in the file makes this call: its sizes are tessel's.
+    Plan.Assumptions.push_back("launch of the host wrapper " + H.MadeUpCall);
+    Plan.Representative = true;
+  }
   if (!H.Callers.empty()) {
     Where += " (reached through ";
     for (size_t I = 0; I < H.Callers.size(); ++I)
@@ -529,8 +535,11 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
     return *Assume;
   };
   auto Because = [&](SourceRange R) {
-    return R.empty() ? std::string(" (not passed in " + Where + ")")
-                     : " (the host code computes `" + Quote(R) + "` from values tessel cannot know)";
+    if (R.empty())
+      return std::string(" (not passed in " + Where + ")");
+    if (!H.MadeUpCall.empty())
+      return " (`" + Quote(R) + "` in " + Where + ", from the made-up call)";
+    return " (the host code computes `" + Quote(R) + "` from values tessel cannot know)";
   };
 
   launch::ConcreteLaunch L;
@@ -698,19 +707,21 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
 }
 
 static bool planFromHost(const JitFunction &Fn, const ModuleInfo &Info, const ParsedFile &File, size_t ConfigIndex,
-                         const std::map<std::string, HostLaunch> *Known, int64_t Size, const ParamUse &Use,
-                         LaunchPlan &Plan) {
+                         const std::map<std::string, HostLaunch> *Known, bool FromWrappers, project::Project *Project,
+                         int64_t Size, const ParamUse &Use, LaunchPlan &Plan) {
   const PyConfig *Config = ConfigIndex < Fn.Configs.size() ? &Fn.Configs[ConfigIndex].Config : nullptr;
   std::vector<HostLaunch> Found;
   // The host code reaches the same launches whatever config a grid is then
   // evaluated under; only a config's META needs the launch evaluated again.
   auto It = Known ? Known->find(Fn.Name) : std::map<std::string, HostLaunch>::const_iterator();
-  if (Known && It == Known->end())
-    return false;
-  if (Known && !Config)
+  if (Known && It != Known->end() && !Config)
     Found.push_back(It->second);
-  else
+  else if (!Known || It != Known->end())
     Found = findHostLaunches(File, Info, Fn, Config ? Config->Kwargs : PyDict{});
+  if (Found.empty() && FromWrappers)
+    if (std::optional<HostLaunch> W =
+            host::wrapperLaunch(File, Info, Project, Fn.Name, Config ? Config->Kwargs : PyDict{}, Size))
+      Found.push_back(std::move(*W));
   if (Found.empty() || !Found.front().BindError.empty())
     return false;
   planHostLaunch(Fn, Info, File, Found.front(), Config, ConfigIndex, /*TypesOnly=*/false, Size, &Use, Plan);
@@ -822,7 +833,8 @@ static LaunchPlan planUnsettled(const ParsedFile &File, const ModuleInfo &Info, 
     return Plan;
   }
   if (Plan.Origin == SpecOrigin::Derived &&
-      planFromHost(*Fn, Info, File, Opts.Config.value_or(0), Opts.HostLaunches, Opts.DefaultSize, Use, Plan)) {
+      planFromHost(*Fn, Info, File, Opts.Config.value_or(0), Opts.HostLaunches, Opts.FromWrappers,
+                   Opts.Settle ? Opts.Settle->Project : nullptr, Opts.DefaultSize, Use, Plan)) {
     Plan.Origin = SpecOrigin::HostCode;
     return Plan;
   }

@@ -26,9 +26,9 @@
 #define TESSEL_COMPILER_SEMA_LAUNCHPLAN_H
 
 #include "compiler/frontend/Discovery.h"
-#include "compiler/frontend/HostLaunches.h"
 #include "compiler/frontend/LaunchSpec.h"
 #include "compiler/frontend/Parser.h"
+#include "compiler/host/HostLaunches.h"
 #include "compiler/sema/Lowering.h"
 #include "compiler/support/Problem.h"
 
@@ -54,6 +54,11 @@ struct LaunchPlanOptions {
   /// which scans the file and runs its host code for this one kernel.
   const std::vector<launch::LaunchDirective> *Directives = nullptr;
   const std::map<std::string, HostLaunch> *HostLaunches = nullptr;
+  /// Where the file's own code reaches no launch of the kernel, plan from
+  /// the launch a host wrapper of the file makes when called with made-up
+  /// tensors (host/WrapperLaunches.h). The prover turns it off: it reads
+  /// wrappers with symbolic sizes instead.
+  bool FromWrappers = true;
   /// When set, the types the plan guesses are settled (GuessedTypes.h) by
   /// lowering its first launch under these options: set by the callers that
   /// compile or run the plan, left unset by the prover, which only reads it.

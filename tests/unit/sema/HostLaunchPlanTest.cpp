@@ -266,8 +266,59 @@ TEST(HostLaunchPlan, AutotunedMatmulGridLambdaSeesTheChosenConfig) {
   }
 }
 
-TEST(HostLaunchPlan, WithoutHostLaunchTheDerivationStays) {
+TEST(HostLaunchPlan, AnUncalledWrapperIsCalledWithMadeUpTensors) {
+  // A library's wrapper: nothing in the file calls it. Called with tensors
+  // of one made-up shape, it computes the launch as Python would: the
+  // block from the row length, the grid from the rows, the output's shape.
   Planned P = plan(R"(
+@triton.jit
+def k(x_ptr, out_ptr, stride, n, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * stride + offs, mask=offs < n, other=0.0).to(tl.float32)
+    tl.store(out_ptr + row * stride + offs, x * eps, mask=offs < n)
+
+def norm(x, eps, mode):
+    rows, cols = x.shape
+    out = torch.empty_like(x)
+    BLOCK = triton.next_power_of_2(cols)
+    k[(rows,)](x, out, x.stride(0), cols, eps, BLOCK=BLOCK, num_warps=8 if BLOCK > 512 else 4)
+    return out
+)",
+                   "k");
+  EXPECT_EQ(P.Plan.Origin, SpecOrigin::HostCode) << describe(P.Plan);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u) << describe(P.Plan);
+  const PlannedLaunch &L = P.Plan.Launches[0];
+  EXPECT_EQ(L.Launch.Grid[0], 1024);
+  EXPECT_EQ(L.Launch.NumWarps, 8);
+  EXPECT_EQ(L.Request.Constexprs.at("BLOCK").asInt(), 1024);
+  ASSERT_NE(tensor(L.Launch, "x_ptr"), nullptr) << describe(P.Plan);
+  EXPECT_EQ(tensor(L.Launch, "x_ptr")->Shape, (std::vector<int64_t>{1024, 1024}));
+  // The dtype the wrapper leaves unknown comes from the kernel's own evidence.
+  EXPECT_EQ(tensor(L.Launch, "x_ptr")->DType, "fp16");
+  EXPECT_TRUE(P.Plan.Representative);
+  EXPECT_NE(describe(P.Plan).find("assumed: launch of the host wrapper `norm` (nothing in the file calls it) called "
+                                  "with tensors of shape [1024, 1024] and unknown dtype"),
+            std::string::npos)
+      << describe(P.Plan);
+  // `eps` and `mode` are never used as tensors: they stay unknown, and the
+  // kernel's float takes a representative value.
+  EXPECT_NE(describe(P.Plan).find("eps=1e-06 assumed"), std::string::npos) << describe(P.Plan);
+}
+
+TEST(HostLaunchPlan, WithoutAnyHostCodeTheDerivationStays) {
+  Planned P = plan(R"(
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr = 128):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, 1.0, mask=offs < n)
+)",
+                   "k");
+  EXPECT_EQ(P.Plan.Origin, SpecOrigin::Derived) << describe(P.Plan);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u) << describe(P.Plan);
+  LaunchPlanOptions NoWrappers;
+  NoWrappers.FromWrappers = false;
+  Planned Q = plan(R"(
 @triton.jit
 def k(x_ptr, n, BLOCK: tl.constexpr = 128):
     offs = tl.arange(0, BLOCK)
@@ -276,9 +327,8 @@ def k(x_ptr, n, BLOCK: tl.constexpr = 128):
 def wrapper(x):
     k[(1, )](x, x.numel())
 )",
-                   "k");
-  EXPECT_EQ(P.Plan.Origin, SpecOrigin::Derived) << describe(P.Plan);
-  ASSERT_EQ(P.Plan.Launches.size(), 1u) << describe(P.Plan);
+                   "k", NoWrappers);
+  EXPECT_EQ(Q.Plan.Origin, SpecOrigin::Derived) << describe(Q.Plan);
 }
 
 TEST(HostLaunchPlan, SpecSetsAStringConstexprAndAParameterNamedLikeAnOption) {

@@ -163,6 +163,9 @@ TEST(LaunchPlan, ASpecMayLeaveTheAutotunedConstexprsOut) {
 }
 
 TEST(LaunchPlan, LaunchSiteKeywordsAndDefaultsFixConstexprs) {
+  // The derivation (the wrapper not called: FromWrappers off, as the prover plans).
+  LaunchPlanOptions Opts;
+  Opts.FromWrappers = false;
   Planned P = plan(R"(
 @triton.jit
 def k(x_ptr, n, BLOCK: tl.constexpr, MODE: tl.constexpr, EVEN: tl.constexpr = True):
@@ -172,7 +175,7 @@ def k(x_ptr, n, BLOCK: tl.constexpr, MODE: tl.constexpr, EVEN: tl.constexpr = Tr
 def host(x):
     k[(1,)](x, x.numel(), BLOCK=512, MODE="fast", num_warps=2)
 )",
-                   "k");
+                   "k", Opts);
   ASSERT_TRUE(P.Plan.Problems.empty()) << P.Plan.Problems[0].Message;
   ASSERT_EQ(P.Plan.Launches.size(), 1u);
   const LoweringRequest &R = P.Plan.Launches[0].Request;

@@ -459,6 +459,43 @@ def k(x_ptr, o_ptr):
   EXPECT_NE(T.find("reverse"), std::string::npos) << T;
 }
 
+TEST(Lowering, CombineFunctionsKeepOnlyTheScalarsTheyCompute) {
+  // FlagGems' maximum_with_index_tie_break_right: `is_floating` returns a
+  // constexpr that visit_Return decays to a constant tensor, computed from
+  // a [1] tensor made for its dtype alone. Triton folds the scf.if and drops
+  // the dead ops; so must the combine region, which holds scalars only.
+  std::string T = lowered(R"(
+@triton.jit
+def promote_to_tensor(x):
+    return x + tl.zeros((1,), tl.int1)
+
+@triton.jit
+def is_floating(x):
+    return promote_to_tensor(x).dtype.is_floating()
+
+@triton.jit
+def pick(a, ia, b, ib):
+    mask = a > b
+    if is_floating(a):
+        mask |= (a != a) and not (b != b)
+    return tl.where(mask, a, b), tl.where(mask, ia, ib)
+
+@triton.jit
+def k(x_ptr, o_ptr):
+    offs = tl.arange(0, 16)
+    v, i = tl.associative_scan((tl.load(x_ptr + offs), offs), 0, pick)
+    tl.store(o_ptr + offs, v + i)
+)",
+                          request({{"x_ptr", F32P}, {"o_ptr", F32P}}));
+  EXPECT_NE(T.find("scan custom %"), std::string::npos) << T;
+  size_t Region = T.find("combine(");
+  ASSERT_NE(Region, std::string::npos) << T;
+  std::string Combine = T.substr(Region, T.find("}", Region) - Region);
+  EXPECT_EQ(Combine.find("splat"), std::string::npos) << Combine;
+  EXPECT_EQ(Combine.find(" if "), std::string::npos) << Combine;
+  EXPECT_NE(Combine.find("cmp ne"), std::string::npos) << Combine; // the NaN test of the branch taken
+}
+
 TEST(Lowering, AtomicsCarryKindMaskAndSemantics) {
   std::string T = lowered(R"(
 @triton.jit

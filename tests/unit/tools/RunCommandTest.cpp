@@ -147,12 +147,11 @@ TEST(RunCommand, WithoutASpecTheAssumptionsAreSaid) {
       << "import triton\nimport triton.language as tl\n\n"
          "@triton.jit\ndef k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):\n"
          "    offs = tl.arange(0, BLOCK)\n"
-         "    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)\n"
-         "\ndef host(x, out):\n    k[(1,)](x, out, x.numel(), BLOCK=1024)\n";
+         "    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)\n";
   Ran R = tesselRun({(Dir / "k.py").string(), "--kernel", "k", "--color=never"});
   EXPECT_EQ(R.Status, 0) << R.Out << R.Err;
   EXPECT_NE(R.Out.find("launch: 1 instance derived from the file (no launch spec)\n"
-                       "assumed: BLOCK=1024 from the launch site\n"),
+                       "assumed: BLOCK=1024 assumed: sizes a block of a 1-D tile\n"),
             std::string::npos)
       << R.Out;
   EXPECT_NE(R.Out.find("assumed: x_ptr=fp32[1024]: no evidence of its element type (no launch spec)\n"),
@@ -160,6 +159,29 @@ TEST(RunCommand, WithoutASpecTheAssumptionsAreSaid) {
       << R.Out;
   EXPECT_NE(R.Out.find("assumed: n=1024 (no launch spec)\n"), std::string::npos) << R.Out;
   EXPECT_NE(R.Out.find("assumed: grid=(1,) (no launch spec)\n"), std::string::npos) << R.Out;
+}
+
+TEST(RunCommand, AnUncalledWrapperMakesTheLaunchAndSaysSo) {
+  fs::path Dir = scratch("wrapper");
+  std::ofstream(Dir / "k.py")
+      << "import torch\nimport triton\nimport triton.language as tl\n\n"
+         "@triton.jit\ndef k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):\n"
+         "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+         "    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)\n"
+         "\ndef double(x):\n    out = torch.empty_like(x)\n    n = x.numel()\n"
+         "    k[(triton.cdiv(n, 1024),)](x, out, n, BLOCK=1024)\n    return out\n";
+  Ran R = tesselRun({(Dir / "k.py").string(), "--kernel", "k", "--color=never"});
+  EXPECT_EQ(R.Status, 0) << R.Out << R.Err;
+  EXPECT_NE(R.Out.find("launch: 1 instance from the file's host code (no launch spec)\n"
+                       "assumed: launch of the host wrapper `double` (nothing in the file calls it) called with "
+                       "tensors of shape [1024, 1024] and unknown dtype\n"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("assumed: grid=(1024, 1, 1) from the launch at line 13 (reached through double())\n"),
+            std::string::npos)
+      << R.Out;
+  // One consistent launch: n is x's element count, so no lane reads past it.
+  EXPECT_NE(R.Out.find("1 instance run: no errors"), std::string::npos) << R.Out;
 }
 
 TEST(RunCommand, JsonReport) {

@@ -13,8 +13,8 @@
 /// with the source range of the argument that carries them, so a caller can
 /// say which value a launch needs.
 //===----------------------------------------------------------------------===//
-#ifndef TESSEL_COMPILER_FRONTEND_HOSTLAUNCHES_H
-#define TESSEL_COMPILER_FRONTEND_HOSTLAUNCHES_H
+#ifndef TESSEL_COMPILER_HOST_HOSTLAUNCHES_H
+#define TESSEL_COMPILER_HOST_HOSTLAUNCHES_H
 
 #include "compiler/frontend/Discovery.h"
 #include "compiler/frontend/Parser.h"
@@ -51,6 +51,10 @@ struct HostLaunch {
   /// Why the launch does not bind the kernel's parameters (a missing
   /// argument, an unknown `*args`); empty when it does.
   std::string BindError;
+  /// Set when no code of the project made this call: the wrapper that
+  /// launched and the arguments tessel made up for it (WrapperLaunches.h),
+  /// for people ("`rms_norm` (nothing in the file calls it) called with ...").
+  std::string MadeUpCall;
 
   const HostArgument *arg(const std::string &Param) const;
 };
@@ -175,4 +179,4 @@ constexpr size_t MaxWrappers = 256;
 
 } // namespace tessel
 
-#endif // TESSEL_COMPILER_FRONTEND_HOSTLAUNCHES_H
+#endif // TESSEL_COMPILER_HOST_HOSTLAUNCHES_H

@@ -8,8 +8,8 @@
 /// ConstEval calls these only in host mode (ConstEval::setHostMode), when it
 /// runs a wrapper to find the launch it makes.
 //===----------------------------------------------------------------------===//
-#ifndef TESSEL_COMPILER_FRONTEND_TORCHMODEL_H
-#define TESSEL_COMPILER_FRONTEND_TORCHMODEL_H
+#ifndef TESSEL_COMPILER_HOST_TORCHMODEL_H
+#define TESSEL_COMPILER_HOST_TORCHMODEL_H
 
 #include "compiler/frontend/PyValue.h"
 
@@ -35,10 +35,6 @@ PyValue tensorMethod(const PyTensor &T, const std::string &Name, const PyList &A
 /// Unknown when the shapes do not broadcast or a dtype is not known.
 PyValue elementwise(const PyValue &A, const PyValue &B, bool TrueDivision);
 
-/// Triton's short name of a torch dtype value (`torch.float16` -> "fp16"),
-/// or "" when V names none.
-std::string tritonDType(const PyValue &V);
-
 } // namespace tessel::torchmodel
 
-#endif // TESSEL_COMPILER_FRONTEND_TORCHMODEL_H
+#endif // TESSEL_COMPILER_HOST_TORCHMODEL_H

@@ -7,7 +7,7 @@
 /// constexpr is left out, and a launch that does not depend on the sizes
 /// gives none.
 //===----------------------------------------------------------------------===//
-#include "compiler/frontend/HostLaunches.h"
+#include "compiler/host/HostLaunches.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,10 @@
 /// compares the host code's text with the previous version's and moves the
 /// previous launches when it is unchanged.
 //===----------------------------------------------------------------------===//
-#include "compiler/frontend/HostLaunches.h"
+#include "compiler/host/HostLaunches.h"
+
+#include "compiler/host/TorchLibrary.h"
+#include "compiler/host/Wrappers.h"
 
 #include "compiler/frontend/AstWalk.h"
 #include "compiler/frontend/ConstEval.h"
@@ -166,7 +169,7 @@ static void runHostCode(const ParsedFile &File, const ModuleInfo &Info,
     auto F = Info.Functions.find(Name);
     return F == Info.Functions.end() ? PyValue() : PyValue::function(F->second);
   });
-  Eval.setHostMode([&](const ConstEval::HostLaunchCall &Call) { Take(Call, Eval); });
+  Eval.setHostMode([&](const ConstEval::HostLaunchCall &Call) { Take(Call, Eval); }, host::torchLibrary());
   Scope["__name__"] = PyValue::string("__main__");
   Eval.exec(File.module().Body, Scope);
   // A test file is run by pytest, not as a script: its test functions are
@@ -180,7 +183,7 @@ static void runHostCode(const ParsedFile &File, const ModuleInfo &Info,
   }
 }
 
-static HostLaunch hostLaunch(const ConstEval::HostLaunchCall &Call, const PyDict &ConfigKwargs, ConstEval &Eval) {
+HostLaunch host::recordLaunch(const ConstEval::HostLaunchCall &Call, const PyDict &ConfigKwargs, ConstEval &Eval) {
   HostLaunch L;
   L.Range = Call.Call->Range;
   if (const auto *Sub = dyn_cast<ast::SubscriptExpr>(Call.Call->Func))
@@ -200,7 +203,7 @@ std::vector<HostLaunch> findHostLaunches(const ParsedFile &File, const ModuleInf
       File, Info,
       [&](const ConstEval::HostLaunchCall &Call, ConstEval &Eval) {
         if (Call.Kernel == Kernel.Def && Out.size() < Max)
-          Out.push_back(hostLaunch(Call, ConfigKwargs, Eval));
+          Out.push_back(host::recordLaunch(Call, ConfigKwargs, Eval));
       },
       [&] { return Out.size() >= Max; });
   return Out;
@@ -213,7 +216,7 @@ std::map<std::string, HostLaunch> firstHostLaunches(const ParsedFile &File, cons
       File, Info,
       [&](const ConstEval::HostLaunchCall &Call, ConstEval &Eval) {
         if (!Out.count(Call.Kernel->Name))
-          Out.emplace(Call.Kernel->Name, hostLaunch(Call, {}, Eval));
+          Out.emplace(Call.Kernel->Name, host::recordLaunch(Call, {}, Eval));
       },
       [&] { return Out.size() >= Kernels; });
   return Out;
@@ -371,18 +374,6 @@ const std::map<std::string, SymbolicLaunch> &HostLaunchTable::symbolic(const Par
                                                                        const ModuleInfo &Info) const {
   std::call_once(Symbolic->Once, [&] { Symbolic->Launches = symbolicHostLaunches(File, Info); });
   return Symbolic->Launches;
-}
-
-/// Does Fn's body launch something (`name[grid](...)`)?
-static bool launchesSomething(const ast::FunctionDefStmt &Fn) {
-  bool Found = false;
-  ast::Walker W;
-  W.OnExpr = [&](const ast::Expr *E) {
-    if (const auto *C = dyn_cast<ast::CallExpr>(E))
-      Found = Found || isa<ast::SubscriptExpr>(C->Func);
-  };
-  W.walk(Fn.Body);
-  return Found;
 }
 
 namespace {
@@ -558,41 +549,10 @@ static std::optional<SymbolicLaunch> symbolicLaunch(const std::array<const HostL
 
 std::map<std::string, SymbolicLaunch> symbolicHostLaunches(const ParsedFile &File, const ModuleInfo &Info) {
   std::map<std::string, SymbolicLaunch> Out;
-  // The wrappers: top-level host functions and the methods of top-level
-  // classes (`torch.autograd.Function.forward`) that launch something.
-  std::vector<std::pair<std::string, const ast::FunctionDefStmt *>> Wrappers;
-  auto Consider = [&](const std::string &Name, const ast::FunctionDefStmt *Fn) {
-    const JitFunction *J = Info.jit(Fn->Name);
-    if ((J && J->Def == Fn) || Wrappers.size() >= MaxWrappers || !launchesSomething(*Fn))
-      return;
-    Wrappers.emplace_back(Name, Fn);
-  };
-  for (const ast::Stmt *St : File.module().Body) {
-    if (const auto *Fn = dyn_cast<ast::FunctionDefStmt>(St))
-      Consider(Fn->Name, Fn);
-    else if (const auto *C = dyn_cast<ast::ClassDefStmt>(St))
-      for (const ast::Stmt *M : C->Body)
-        if (const auto *Fn = dyn_cast<ast::FunctionDefStmt>(M))
-          Consider(C->Name + "." + Fn->Name, Fn);
-  }
+  std::vector<std::pair<std::string, const ast::FunctionDefStmt *>> Wrappers = host::hostWrappers(File, Info);
   if (Wrappers.empty())
     return Out;
-  // The module's namespace, as its functions see it (launches the
-  // module-level code makes are the host launch table's business).
-  std::map<std::string, PyValue> Scope;
-  ConstEval Eval(Info, [&Info, &Scope](const std::string &Name) {
-    if (auto It = Scope.find(Name); It != Scope.end())
-      return It->second;
-    auto F = Info.Functions.find(Name);
-    return F == Info.Functions.end() ? PyValue() : PyValue::function(F->second);
-  });
-  std::vector<std::pair<std::string, HostLaunch>> *Sink = nullptr;
-  Eval.setHostMode([&](const ConstEval::HostLaunchCall &Call) {
-    if (Sink && Sink->size() < 16)
-      Sink->emplace_back(Call.Kernel->Name, hostLaunch(Call, {}, Eval));
-  });
-  Scope["__name__"] = PyValue::string("__imported__");
-  Eval.exec(File.module().Body, Scope);
+  host::ModuleRun Module(File, Info, host::torchLibrary());
   // The launches of one wrapper with tensors of rank Rank, by kernel.
   auto TryRank = [&](const std::string &Name, const ast::FunctionDefStmt *Fn, size_t Rank) {
     std::map<std::string, SymbolicLaunch> Found;
@@ -601,65 +561,38 @@ std::map<std::string, SymbolicLaunch> symbolicHostLaunches(const ParsedFile &Fil
     WrapperRun Runs[NumRuns];
     bool Usable = true;
     for (int R = 0; R < NumRuns && Usable; ++R) {
-      PyList Args;
       size_t Ints = 0;
       bool First = true;
-      for (const ast::Param &P : Fn->Params) {
-        if (P.PKind != ast::Param::ParamKind::Positional)
-          continue;
-        if (P.Default) {
-          Args.push_back(Eval.eval(P.Default));
-          continue;
-        }
-        if (&P == &Fn->Params.front() && (P.Name == "self" || P.Name == "ctx" || P.Name == "cls")) {
-          Args.push_back(PyValue());
-          continue;
-        }
-        const auto *Ann = P.Annotation ? dyn_cast<ast::NameExpr>(P.Annotation) : nullptr;
-        if (Ann && (Ann->Id == "int")) {
-          if (Ints >= 4) {
-            Usable = false;
-            break;
-          }
-          if (R == 0)
-            Base.Symbols.push_back(P.Name);
-          Runs[R].Values.push_back(IntValues[R][Ints++]);
-          Args.push_back(PyValue::integer(Runs[R].Values.back()));
-          continue;
-        }
-        if (Ann && (Ann->Id == "float" || Ann->Id == "bool" || Ann->Id == "str")) {
-          Args.push_back(PyValue());
-          continue;
-        }
-        // A tensor of the shared shape.
+      auto Int = [&](const std::string &Name) -> std::optional<int64_t> {
+        if (Ints >= 4)
+          return std::nullopt;
+        if (R == 0)
+          Base.Symbols.push_back(Name);
+        Runs[R].Values.push_back(IntValues[R][Ints++]);
+        return Runs[R].Values.back();
+      };
+      // Every tensor of the shared shape.
+      auto Tensor = [&](const std::string &Name) {
         const std::vector<int64_t> &Dims = shapeValues(Rank, R);
         if (First) {
           First = false;
           if (R == 0) {
-            Base.ShapeOwner = P.Name;
+            Base.ShapeOwner = Name;
             for (size_t D = 0; D < Dims.size(); ++D) {
               Base.ShapeSymbols.push_back(static_cast<unsigned>(Base.Symbols.size()));
-              Base.Symbols.push_back(P.Name + ".shape[" + std::to_string(D) + "]");
+              Base.Symbols.push_back(Name + ".shape[" + std::to_string(D) + "]");
             }
           }
           Runs[R].Values.insert(Runs[R].Values.end(), Dims.begin(), Dims.end());
         }
-        PyTensor T;
-        T.Shape = Dims;
-        T.Strides.assign(Dims.size(), 1);
-        for (size_t D = Dims.size(); D-- > 1;)
-          T.Strides[D - 1] = T.Strides[D] * Dims[D];
-        T.DType = "fp32";
-        T.Init = PyTensor::Fill::Randn;
-        T.Origin = P.Name;
-        Args.push_back(PyValue::tensor(std::move(T)));
-      }
-      if (!Usable || First)
-        break; // no tensor parameter: nothing is symbolic
+        return host::madeUpTensor(Dims, "fp32", Name);
+      };
+      std::optional<PyList> Args = host::wrapperArguments(*Fn, Module.eval(), Int, Tensor);
+      Usable = Args.has_value();
+      if (!Usable)
+        break; // an int too many, or no tensor parameter: nothing is symbolic
       // Symbols are numbered in parameter order; keep the runs' orders equal.
-      Sink = &Runs[R].Launches;
-      Eval.call(Fn, Args, {});
-      Sink = nullptr;
+      Runs[R].Launches = Module.call(Fn, *Args);
     }
     if (!Usable || Runs[0].Launches.empty())
       return Found;

@@ -3,7 +3,7 @@
 /// The figures are those `cudaGetDeviceProperties` and Triton's
 /// `get_device_properties` report on the reference parts (CUDA 12-13).
 //===----------------------------------------------------------------------===//
-#include "compiler/frontend/DeviceModel.h"
+#include "compiler/host/DeviceModel.h"
 
 #include <atomic>
 

@@ -10,8 +10,8 @@
 /// architecture (an H100/H200-class SXM part for sm_90, an A100 for sm_80),
 /// as the CUDA driver reports them. ConstEval answers them in host mode only.
 //===----------------------------------------------------------------------===//
-#ifndef TESSEL_COMPILER_FRONTEND_DEVICEMODEL_H
-#define TESSEL_COMPILER_FRONTEND_DEVICEMODEL_H
+#ifndef TESSEL_COMPILER_HOST_DEVICEMODEL_H
+#define TESSEL_COMPILER_HOST_DEVICEMODEL_H
 
 #include "compiler/frontend/PyValue.h"
 
@@ -53,4 +53,4 @@ PyValue torchPropertiesAttribute(const std::string &Attr);
 
 } // namespace tessel::devicemodel
 
-#endif // TESSEL_COMPILER_FRONTEND_DEVICEMODEL_H
+#endif // TESSEL_COMPILER_HOST_DEVICEMODEL_H
