@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "diagnostics/JitCheck.h"
 
+#include "compiler/backend/Occupancy.h"
 #include "compiler/backend/Toolkit.h"
 #include "compiler/sema/LaunchPlan.h"
 #include "compiler/support/WorkerPool.h"
@@ -114,6 +115,28 @@ ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, c
   backend::KernelJitResult R = backend::jitKernel(File, Info, Plan.Launches.front().Request, KO);
   if (Opts.Cancelled && Opts.Cancelled->load())
     return Out; // abandoned: its error is no finding
+  // Sizes tessel made up for an uncalled wrapper (a 1024-wide head
+  // dimension, a block of a whole tensor) are no reason for a kernel to
+  // have no figures: the file's own values stand in, and the figures say so.
+  if (Plan.FromMadeUpCall && (!R.Kernel || R.Kernel->sharedBytes() > backend::smLimits(Opts.Arch).MaxSharedPerBlock)) {
+    PO.FromWrappers = false;
+    sema::LaunchPlan Own = sema::planLaunch(File, Info, Fn.Name, PO);
+    if (Own.Error.empty() && !Own.Launches.empty()) {
+      backend::KernelJitResult OwnR = backend::jitKernel(File, Info, Own.Launches.front().Request, KO);
+      if (OwnR.Kernel && OwnR.Kernel->sharedBytes() <= backend::smLimits(Opts.Arch).MaxSharedPerBlock) {
+        std::string Why = R.Kernel ? "needs " + std::to_string(R.Kernel->sharedBytes()) +
+                                         " bytes of shared memory there, more than the GPU has"
+                                   : "does not compile there";
+        Plan = std::move(Own);
+        Plan.Assumptions.insert(Plan.Assumptions.begin(),
+                                "not the launch of the host wrapper at tessel's made-up sizes (it " + Why +
+                                    "): the file's own values and representative ones");
+        S.Assumptions = std::move(Plan.Assumptions);
+        S.Representative = Plan.Representative;
+        R = std::move(OwnR);
+      }
+    }
+  }
   Out.Findings = jitFindings(Site, R);
   if (Plan.Representative)
     std::erase_if(Out.Findings, [](const Finding &F) { return F.Id != DiagId::JitFailed; });

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/corpus/figures.py - how many real kernels get figures with no launch spec (issue 28).
 
-    bench/corpus/figures.py CORPUS_DIR [--tessel build/tools/tessel] [--set named|unseen|holdout|all]
+    bench/corpus/figures.py CORPUS_DIR [--tessel build/tools/tessel] [--set named|unseen|holdout|fresh|all]
                             [--repo SUBSTR] [--run N] [--out KERNELS.tsv] [--arch sm_90a] [--jobs N]
 
 For every library of bench/corpus/pins.txt unpacked under CORPUS_DIR (see run.py), every Python file that
@@ -94,8 +94,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("corpus")
     ap.add_argument("--tessel", default=os.path.join(HERE, "..", "..", "build", "tools", "tessel"))
-    ap.add_argument("--set", choices=["named", "unseen", "holdout", "all"], default="all")
+    ap.add_argument("--set", choices=["named", "unseen", "holdout", "fresh", "all"], default="all")
     ap.add_argument("--repo", default=None)
+    ap.add_argument("--skip-repo", default=None, help="leave out the libraries whose name holds this")
     ap.add_argument("--run", type=int, default=0, help="run the first N kernels of each library on the CPU")
     ap.add_argument("--out", default=None, help="one line per kernel: repo, file, kernel, figures or reason")
     ap.add_argument("--arch", default="sm_90a")
@@ -105,6 +106,8 @@ def main():
     rows, reasons, out_lines, run_fail = [], collections.Counter(), [], collections.Counter()
     totals = collections.Counter()
     for repo, which, root, files, _ in libraries(a.corpus, a.set, a.repo):
+        if a.skip_repo and a.skip_repo.lower() in repo.lower():
+            continue
         c = collections.Counter()
         t0 = time.perf_counter()
         to_run = []

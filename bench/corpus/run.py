@@ -118,7 +118,7 @@ def main():
     ap.add_argument("--tessel", default=os.path.join(HERE, "..", "..", "build", "tools", "tessel"))
     ap.add_argument("--mode", choices=["file", "tree"], default="file")
     ap.add_argument("--out", default=None)
-    ap.add_argument("--set", choices=["named", "unseen", "holdout", "all"], default="all")
+    ap.add_argument("--set", choices=["named", "unseen", "holdout", "fresh", "all"], default="all")
     ap.add_argument("--repo", default=None)
     ap.add_argument("--no-exclude", action="store_true",
                     help="also check the folders pins.txt excludes (code for other Tritons)")

@@ -13,6 +13,7 @@
 #include "compiler/host/WrapperLaunches.h"
 #include "compiler/ir/TypeUtils.h"
 #include "compiler/sema/GuessedTypes.h"
+#include "compiler/sema/Lowering.h"
 #include "compiler/sema/ParamAnnotations.h"
 #include "compiler/sema/PointerParams.h"
 #include "compiler/sema/RepresentativeValues.h"
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <set>
 
@@ -512,6 +514,7 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
     // Nothing in the file makes this call: its sizes are tessel's.
     Plan.Assumptions.push_back("launch of the host wrapper " + H.MadeUpCall);
     Plan.Representative = true;
+    Plan.FromMadeUpCall = true;
   }
   if (!H.Callers.empty()) {
     Where += " (reached through ";
@@ -884,11 +887,48 @@ static LaunchPlan planUnsettled(const ParsedFile &File, const ModuleInfo &Info, 
   return Plan;
 }
 
+/// The most elements one value of the plan's first launch holds, lowered
+/// under Opts; nullopt when it does not lower.
+static std::optional<int64_t> largestTile(const ParsedFile &File, const ModuleInfo &Info, const LaunchPlan &Plan,
+                                          const AnalyzeOptions &Opts) {
+  LoweredKernel L = lowerKernel(File, Info, Plan.Launches.front().Request, Opts);
+  if (!L.Function)
+    return std::nullopt;
+  int64_t Largest = 1;
+  std::function<void(const ir::Block &)> Walk = [&](const ir::Block &B) {
+    for (const auto &O : B.ops()) {
+      for (const ir::Value *R : O->results())
+        Largest = std::max(Largest, R->type().numel().value_or(1));
+      for (const auto &Region : O->regions())
+        Walk(*Region);
+    }
+  };
+  Walk(L.Function->body());
+  return Largest;
+}
+
 LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
                       const LaunchPlanOptions &Opts) {
   LaunchPlan Plan = planUnsettled(File, Info, Kernel, Opts);
   if (Opts.Settle && !Plan.GuessedTypes.empty() && !Plan.Launches.empty() && Plan.Problems.empty())
     settleGuessedTypes(File, Info, *Opts.Settle, Plan);
+  if (Plan.FromMadeUpCall && Opts.Settle && !Plan.Launches.empty() && Plan.Problems.empty()) {
+    // Sizes tessel made up can make a wrapper build blocks no real launch
+    // has (a block of a whole 1024 x 1024 tensor, a 1024-wide head): such a
+    // launch says nothing of the kernel, and compiling it takes minutes.
+    std::optional<int64_t> Tile = largestTile(File, Info, Plan, *Opts.Settle);
+    if (!Tile || *Tile > MaxMadeUpTile) {
+      LaunchPlanOptions Own = Opts;
+      Own.FromWrappers = false;
+      LaunchPlan Derived = planLaunch(File, Info, Kernel, Own);
+      Derived.Assumptions.insert(Derived.Assumptions.begin(),
+                                 "not the launch of the host wrapper at tessel's made-up sizes (" +
+                                     (Tile ? "it builds a tile of " + std::to_string(*Tile) + " elements there"
+                                           : std::string("it does not lower there")) +
+                                     "): the file's own values and representative ones");
+      return Derived;
+    }
+  }
   return Plan;
 }
 

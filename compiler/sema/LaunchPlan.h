@@ -65,6 +65,11 @@ struct LaunchPlanOptions {
   const AnalyzeOptions *Settle = nullptr;
 };
 
+/// The most elements a tile of a plan from a made-up wrapper call may hold
+/// (LaunchPlan::FromMadeUpCall): a larger one is tessel's sizes, not the
+/// kernel's (64K fp32 elements are 512 registers a thread at 4 warps).
+constexpr int64_t MaxMadeUpTile = int64_t(1) << 16;
+
 /// One concrete launch and the specialization it lowers under.
 struct PlannedLaunch {
   launch::ConcreteLaunch Launch;
@@ -94,6 +99,11 @@ struct LaunchPlan {
   /// stay (docs/launch-spec.md "Without a spec" has always assumed them), but
   /// a type error under the assumption is not the code's.
   bool AssumedDtypes = false;
+  /// The launch is the one an uncalled host wrapper made when tessel called
+  /// it with made-up tensors (LaunchPlanOptions::FromWrappers): its sizes
+  /// are tessel's choice, so a caller that finds them past the device's
+  /// limits may plan again without wrappers.
+  bool FromMadeUpCall = false;
   /// The parameters whose type (a pointer's element type, a scalar's kind)
   /// is a guess: GuessedTypes.h may change them.
   std::set<std::string> GuessedTypes;

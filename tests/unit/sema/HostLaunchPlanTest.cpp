@@ -12,6 +12,8 @@
 
 #include "LaunchPlanTestSupport.h"
 
+#include "compiler/sema/Lowering.h"
+
 #include "compiler/sema/Analysis.h"
 
 #include "compiler/frontend/Discovery.h"
@@ -304,6 +306,65 @@ def norm(x, eps, mode):
   // `eps` and `mode` are never used as tensors: they stay unknown, and the
   // kernel's float takes a representative value.
   EXPECT_NE(describe(P.Plan).find("eps=1e-06 assumed"), std::string::npos) << describe(P.Plan);
+}
+
+TEST(HostLaunchPlan, MadeUpSizesThatBuildHugeTilesGiveWayToTheDerivation) {
+  // A block of the whole tensor: at 1024 x 1024 made-up elements, a tile of
+  // 2^20. That is tessel's size, not the kernel's: the derivation stands in.
+  const char *Src = R"(
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1, mask=offs < n)
+
+def bump(x):
+    n = x.numel()
+    k[(1,)](x, n, BLOCK=triton.next_power_of_2(n))
+)";
+  AnalyzeOptions Lowering;
+  LaunchPlanOptions Opts;
+  Opts.Settle = &Lowering;
+  Planned P = plan(Src, "k", Opts);
+  EXPECT_EQ(P.Plan.Origin, SpecOrigin::Derived) << describe(P.Plan);
+  EXPECT_FALSE(P.Plan.FromMadeUpCall);
+  ASSERT_FALSE(P.Plan.Assumptions.empty());
+  EXPECT_EQ(P.Plan.Assumptions.front(), "not the launch of the host wrapper at tessel's made-up sizes (it builds a "
+                                        "tile of 1048576 elements there): the file's own values and representative "
+                                        "ones");
+  // Planned for reading alone (no lowering asked), the made-up launch stays.
+  EXPECT_TRUE(plan(Src, "k").Plan.FromMadeUpCall);
+}
+
+TEST(HostLaunchPlan, ANoneArgumentIsAConstexprOfTheSignature) {
+  // `weight=None` reaches the kernel: Triton specializes it as a constexpr
+  // None, so `if w_ptr is None:` is decided and w_ptr takes no argument.
+  AnalyzeOptions Lowering;
+  LaunchPlanOptions Opts;
+  Opts.Settle = &Lowering;
+  Planned P = plan(R"(
+@triton.jit
+def k(x_ptr, w_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    if w_ptr is None:
+        w = 1.0
+    else:
+        w = tl.load(w_ptr + offs, mask=offs < n)
+    tl.store(x_ptr + offs, x * w, mask=offs < n)
+
+def scale(x, weight=None):
+    n = x.shape[-1]
+    k[(1,)](x, weight, n, BLOCK=triton.next_power_of_2(n))
+)",
+                   "k", Opts);
+  EXPECT_EQ(P.Plan.Origin, SpecOrigin::HostCode) << describe(P.Plan);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u) << describe(P.Plan);
+  const LoweringRequest &R = P.Plan.Launches[0].Request;
+  ASSERT_TRUE(R.Constexprs.count("w_ptr")) << describe(P.Plan);
+  EXPECT_TRUE(R.Constexprs.at("w_ptr").isNone());
+  LoweredKernel L = lowerKernel(*P.File, P.Info, R, Lowering);
+  ASSERT_TRUE(L.Function) << (L.Problems.empty() ? std::string() : L.Problems.front().Message);
+  EXPECT_EQ(L.Function->params().size(), 2u); // x_ptr and n
 }
 
 TEST(HostLaunchPlan, WithoutAnyHostCodeTheDerivationStays) {
