@@ -224,6 +224,17 @@ def k(x_ptr):
     x[0] = 1.0
     tl.store(x_ptr + tl.arange(0, 16), x)
 """),
+    ("dot-trans-b", "dot() got an unexpected keyword argument 'trans_b'",
+     "Triton 2.0's transposition keywords left tl.dot in 2.1 (flash-attention's flash_attn_triton.py)",
+     """
+# oracle: a_ptr=*fp16 b_ptr=*fp16 o_ptr=*fp32
+@triton.jit
+def k(a_ptr, b_ptr, o_ptr):
+    r = tl.arange(0, 16)
+    a = tl.load(a_ptr + r[:, None] * 16 + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * 16 + r[None, :])
+    tl.store(o_ptr + r[:, None] * 16 + r[None, :], tl.dot(a, b, trans_b=True))
+"""),
 ]
 
 

@@ -481,7 +481,31 @@ static std::optional<std::pair<ScalarKind, std::string_view>> dtypeMember(std::s
   return std::pair{*K, Path.substr(Dot + 1)};
 }
 
+/// packaging.version.parse("3.6.0"): the release numbers as a tuple, which
+/// compares as Version objects do for releases; a pre-, post- or dev
+/// release or a local part (`3.6.0+git`, `3.0.0rc1`) is Unknown.
+static PyValue versionTuple(const std::string &Text) {
+  PyList Parts;
+  size_t I = 0;
+  while (I < Text.size()) {
+    size_t J = I;
+    while (J < Text.size() && std::isdigit(static_cast<unsigned char>(Text[J])))
+      ++J;
+    if (J == I || J - I > 9)
+      return PyValue();
+    Parts.push_back(PyValue::integer(std::stoll(Text.substr(I, J - I))));
+    if (J == Text.size())
+      break;
+    if (Text[J] != '.')
+      return PyValue();
+    I = J + 1;
+  }
+  return Parts.empty() ? PyValue() : PyValue::tuple(std::move(Parts));
+}
+
 PyValue callLibrary(const std::string &Path, const PyList &Args, const PyDict &Kwargs) {
+  if (isPath(Path, {"packaging.version.parse", "packaging.version.Version"}) && Args.size() == 1 && Args[0].isStr())
+    return versionTuple(Args[0].asStr());
   // `tl.float16.is_fp16()`, `x.dtype.is_int()`: a dtype's predicates.
   if (auto M = dtypeMember(Path); M && Args.empty() && Kwargs.empty())
     if (std::optional<bool> Is = dtypePredicate(M->first, M->second))
@@ -533,6 +557,10 @@ PyValue callLibrary(const std::string &Path, const PyList &Args, const PyDict &K
 }
 
 std::optional<PyValue> libraryConstant(std::string_view Path) {
+  // Libraries pick code paths by Triton's version (`TRITON_VERSION >=
+  // version.parse('3.0.0')`): tessel is Triton 3.6.0.
+  if (Path == "triton.__version__")
+    return PyValue::string("3.6.0");
   if (Path == "math.pi")
     return PyValue::floating(M_PI);
   if (Path == "math.e")

@@ -241,6 +241,17 @@ static std::optional<int> order(const PyValue &L, const PyValue &R) {
   }
   if (L.isStr() && R.isStr())
     return L.asStr().compare(R.asStr()) < 0 ? -1 : (L.asStr() == R.asStr() ? 0 : 1);
+  // Sequences of one kind compare element by element, then by length
+  // (`(3, 6, 0) >= (3, 0, 0)`: packaging's versions are compared so).
+  if (L.isSequence() && L.kind() == R.kind()) {
+    const PyList &A = L.elements(), &B = R.elements();
+    for (size_t I = 0; I < A.size() && I < B.size(); ++I) {
+      std::optional<int> O = order(A[I], B[I]);
+      if (!O || *O != 0)
+        return O;
+    }
+    return A.size() < B.size() ? -1 : (A.size() > B.size() ? 1 : 0);
+  }
   return std::nullopt;
 }
 

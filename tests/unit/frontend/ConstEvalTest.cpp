@@ -230,3 +230,19 @@ TEST(PyValue, ReprTruthEquality) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(ConstEval, TritonsVersionPicksTheBranchLibrariesWriteFor3) {
+  // lmdeploy: `if TRITON_VERSION >= version.parse('3.0.0'): fast_expf = tl.math.exp`;
+  // tuples order as CPython's do.
+  EXPECT_EQ(ev("(3, 6, 0) >= (3, 0, 0)"), "True");
+  EXPECT_EQ(ev("(3, 6) < (3, 6, 0)"), "True");
+  EXPECT_EQ(ev("[2, 1] > [2]"), "True");
+  EXPECT_EQ(evalLast("import triton\nfrom packaging import version\nV = version.parse(triton.__version__)\n"
+                     "_ = V >= version.parse('3.0.0') and V < version.Version('3.7')\n"),
+            "True");
+  EXPECT_EQ(evalLast("from packaging import version\n_ = version.parse('3.0.0rc1')\n"), "<unknown>");
+}
+
+} // namespace
