@@ -107,10 +107,11 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, 
     if (UncalledHelper && !isConstexprAnnotation(Info, P.Annotation)) {
       // Whatever a caller passes: every check on it stays silent.
       V = Value::poison();
-    } else if (auto None = S.Constexprs.find(P.Name);
-               None != S.Constexprs.end() && None->second.isNone() && !isConstexprAnnotation(Info, P.Annotation)) {
-      // A None argument is a constexpr of Triton's signature (`weight=None`
-      // for `if weight_ptr is None:`), not a value the kernel receives.
+    } else if (auto None = S.Constexprs.find(P.Name); IRB && None != S.Constexprs.end() && None->second.isNone() &&
+                                                      !isConstexprAnnotation(Info, P.Annotation)) {
+      // Lowering: a None argument is a constexpr of Triton's signature
+      // (`weight=None` for `if weight_ptr is None:`), not a value the kernel
+      // receives. (The front tier's checks keep reading it as unknown.)
       V = Value::constant(None->second);
     } else if (S.EqualToOne.count(P.Name) && !isConstexprAnnotation(Info, P.Annotation)) {
       // Triton's specialization of integer arguments equal to 1: a constant.
