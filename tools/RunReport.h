@@ -113,6 +113,10 @@ struct TritonInstanceReport {
   /// interpreter" (when tessel ran on the CPU or its GPU run failed).
   std::string Against;
   std::vector<GpuComparison> Outputs;
+  /// When Against is tessel's GPU run and the interpreter ran too: Triton's
+  /// outputs against the interpreter's as well (which of tessel's two runs
+  /// Triton agrees with, when they differ).
+  std::vector<GpuComparison> InterpreterOutputs;
   std::string CompareError; ///< an output that could not be read back ("" when all were)
   size_t TimedRuns = 0;
   double MedianMs = 0, MinMs = 0, MaxMs = 0;

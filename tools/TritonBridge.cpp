@@ -34,6 +34,9 @@ using nlohmann::json;
 struct TritonBatch::Job {
   interp::Memory Reference;
   std::vector<std::pair<std::string, uint32_t>> Outputs; ///< tensor name -> buffer id in Reference
+  /// With both of tessel's runs: the interpreter's outputs too, by name,
+  /// each Outputs' entry's twin (buffer ids in Reference).
+  std::map<std::string, uint32_t> InterpreterOutputs;
   std::string Against;
   json Instance; ///< its manifest entry
 };
@@ -111,7 +114,9 @@ static std::string contentKey(const interp::Buffer &B) {
 
 /// Keeps output Name (buffer Id of the inputs, B) as Ref has it: tessel's GPU
 /// bytes, else the interpreter's; the interpreter's written flags when it
-/// ran, else none (every element counts).
+/// ran, else none (every element counts). With both, the interpreter's bytes
+/// are kept as well: when tessel's GPU and interpreter disagree, Triton's
+/// output says which of the two it agrees with.
 static void keepReference(TritonBatch::Job &J, const std::string &Name, uint32_t Id, const interp::Buffer &B,
                           const TritonReference &Ref) {
   const interp::Buffer *Ran = Ref.Interpreter && Ref.Interpreter->valid(Id) ? &Ref.Interpreter->buffer(Id) : nullptr;
@@ -126,6 +131,12 @@ static void keepReference(TritonBatch::Job &J, const std::string &Name, uint32_t
   K.Bytes = *Bytes;
   K.Written = Ran ? Ran->Written : std::vector<uint8_t>();
   J.Outputs.emplace_back(Name, Kept);
+  if (!Ran || Bytes == &Ran->Bytes)
+    return;
+  uint32_t Second = J.Reference.addBuffer(Name, B.Elem, B.numElements(), true);
+  J.Reference.buffer(Second).Bytes = Ran->Bytes;
+  J.Reference.buffer(Second).Written = Ran->Written;
+  J.InterpreterOutputs[Name] = Second;
 }
 
 static json valueJson(const launch::ConcreteValue &V) {
@@ -216,12 +227,12 @@ static std::string lastLine(const std::string &Text) {
   return Last;
 }
 
-/// Triton's outputs of one instance against the job's reference.
-static void compareJob(const std::string &Dir, const json &Result,
-                       const std::vector<std::pair<std::string, uint32_t>> &Outputs, const interp::Memory &Ref,
+/// Triton's outputs of one instance against the job's reference(s).
+static void compareJob(const std::string &Dir, const json &Result, const TritonBatch::Job &J,
                        TritonInstanceReport &Out) {
+  const interp::Memory &Ref = J.Reference;
   json Files = Result.value("outputs", json::object());
-  for (const auto &[Name, Id] : Outputs) {
+  for (const auto &[Name, Id] : J.Outputs) {
     const interp::Buffer &B = Ref.buffer(Id);
     if (!Files.contains(Name) || !Files[Name].is_string()) {
       Out.CompareError = "the runner saved no " + Name;
@@ -239,6 +250,8 @@ static void compareJob(const std::string &Dir, const json &Result,
       continue;
     }
     Out.Outputs.push_back(compareOutput(B, Ref, Id, A.Bytes));
+    if (auto It = J.InterpreterOutputs.find(Name); It != J.InterpreterOutputs.end())
+      Out.InterpreterOutputs.push_back(compareOutput(Ref.buffer(It->second), Ref, It->second, A.Bytes));
   }
 }
 
@@ -337,7 +350,7 @@ void TritonBatch::run(RunReport &Report) {
       continue;
     }
     T.Ran = true;
-    compareJob(Dir, R, J.Outputs, J.Reference, T);
+    compareJob(Dir, R, J, T);
     if (R.contains("time") && R["time"].is_object()) {
       const json &Tm = R["time"];
       T.TimedRuns = Tm.value("runs", size_t(0));

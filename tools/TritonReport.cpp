@@ -88,6 +88,18 @@ void renderTritonInstanceText(std::ostream &OS, const InstanceReport &I) {
                               formatNumber(C.Got) + ", tessel " + formatNumber(C.Expected)
                         : "")
        << '\n';
+  // Both of tessel's runs are shown when any of the three disagree: which one Triton sides with.
+  bool Disagree = false;
+  for (const GpuComparison &C : T.Outputs)
+    Disagree |= C.Mismatches > 0;
+  for (const GpuComparison &C : T.InterpreterOutputs)
+    Disagree |= C.Mismatches > 0;
+  if (Disagree)
+    for (const GpuComparison &C : T.InterpreterOutputs)
+      OS << "    against the interpreter: " << C.Name << ": "
+         << (C.Mismatches ? std::to_string(C.Mismatches) + " of " : "") << C.Compared << " elements "
+         << (C.Mismatches ? "differ" : "match") << " (max abs error " << formatNumber(C.MaxAbs) << ", max rel error "
+         << formatNumber(C.MaxRel) << ")\n";
   if (!T.CompareError.empty())
     OS << "    error: " << T.CompareError << '\n';
   if (T.TimedRuns) {
@@ -147,6 +159,16 @@ static nlohmann::json figuresJson(const Figures &F) {
 
 static nlohmann::json finite(double V) { return std::isfinite(V) ? nlohmann::json(V) : nlohmann::json(nullptr); }
 
+static nlohmann::json comparisonJson(const GpuComparison &C) {
+  return {{"name", C.Name},
+          {"dtype", C.DType},
+          {"compared", C.Compared},
+          {"mismatches", C.Mismatches},
+          {"maxAbsError", finite(C.MaxAbs)},
+          {"maxRelError", finite(C.MaxRel)},
+          {"firstMismatch", C.FirstMismatch}};
+}
+
 nlohmann::json tritonInstanceJson(const InstanceReport &I) {
   const TritonInstanceReport &T = *I.Triton;
   nlohmann::json J;
@@ -156,13 +178,13 @@ nlohmann::json tritonInstanceJson(const InstanceReport &I) {
   J["tesselVerdict"] = tesselVerdict(I);
   J["outputs"] = nlohmann::json::array();
   for (const GpuComparison &C : T.Outputs)
-    J["outputs"].push_back({{"name", C.Name},
-                            {"dtype", C.DType},
-                            {"compared", C.Compared},
-                            {"mismatches", C.Mismatches},
-                            {"maxAbsError", finite(C.MaxAbs)},
-                            {"maxRelError", finite(C.MaxRel)},
-                            {"firstMismatch", C.FirstMismatch}});
+    J["outputs"].push_back(comparisonJson(C));
+  J["againstInterpreter"] = nlohmann::json(nullptr);
+  if (!T.InterpreterOutputs.empty()) {
+    J["againstInterpreter"] = nlohmann::json::array();
+    for (const GpuComparison &C : T.InterpreterOutputs)
+      J["againstInterpreter"].push_back(comparisonJson(C));
+  }
   J["compareError"] = T.CompareError.empty() ? nlohmann::json(nullptr) : nlohmann::json(T.CompareError);
   J["time"] = nullptr;
   if (T.TimedRuns) {

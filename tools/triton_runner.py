@@ -239,11 +239,51 @@ def verdict(e):
     text = str(e)
     if name == "OutOfResources":
         return text.split(". Reducing")[0].strip()  # "out of resource: shared memory, Required: N, Hardware limit: M"
+    if name == "CompileFailure":
+        return text
     if name in ("CompilationError", "CompileTimeAssertionFailure", "UnsupportedLanguageConstruct"):
         first = text.strip().splitlines()[0] if text.strip() else ""
         where = f" ({first.rstrip(':')} of the kernel)" if first.startswith("at ") else ""
         return f"compile error{where}: {one_line(text)}"
     return f"{name}: {one_line(text)}"
+
+
+class CompileFailure(Exception):
+    """A compile error with the line Triton's C++ passes wrote to stderr (`PassManager::run failed` says
+    only that one failed)."""
+
+
+class CapturedStderr:
+    """File descriptor 2 redirected into a temporary file for a block (MLIR's diagnostics bypass
+    sys.stderr), and given back to the process's stderr after it."""
+
+    def __enter__(self):
+        import tempfile
+        self.file = tempfile.TemporaryFile(mode="w+b")
+        sys.stderr.flush()
+        self.saved = os.dup(2)
+        os.dup2(self.file.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        sys.stderr.flush()
+        os.dup2(self.saved, 2)
+        os.close(self.saved)
+        self.file.seek(0)
+        self.text = self.file.read().decode("utf-8", "replace")
+        self.file.close()
+        sys.stderr.write(self.text)  # still in the runner's stderr, for whoever reads it
+        return False
+
+    def first_error(self):
+        """The first `error:` line written so far (`loc(...): error: failed to legalize ...`), shortened."""
+        sys.stderr.flush()
+        self.file.flush()
+        self.file.seek(0)
+        for line in self.file.read().decode("utf-8", "replace").splitlines():
+            if "error:" in line:
+                return line[line.index("error:"):].strip()[:200]
+        return ""
 
 
 def time_launch(torch, launch, iters, l2_bytes):
@@ -283,8 +323,15 @@ def run_instance(torch, triton, np, batch, jit, heuristics, inst, iters, out):
     if inst.get("num_ctas", 1) != 1:
         options["num_ctas"] = inst["num_ctas"]
     launch = lambda: jit[grid](**args, **options)  # noqa: E731
-    kernel = launch()
-    torch.cuda.synchronize()
+    with CapturedStderr() as err:  # the first launch compiles: MLIR and ptxas write their errors to fd 2
+        try:
+            kernel = launch()
+            torch.cuda.synchronize()
+        except Exception as e:  # noqa: BLE001 - re-raised with the compiler's own line when it has one
+            detail = err.first_error()
+            if detail and detail not in str(e):
+                raise CompileFailure(f"{verdict(e)}: {detail}") from e
+            raise
     meta = getattr(kernel, "metadata", None)
     out["shared"] = getattr(meta, "shared", None)
     out["n_regs"] = getattr(kernel, "n_regs", None)

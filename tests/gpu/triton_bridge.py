@@ -119,6 +119,11 @@ def rows_of(label, report):
                 equal = "no: " + t["compareError"][:60]
             elif bad:
                 equal = "no: " + ", ".join(f"{o['name']} {o['mismatches']}/{o['compared']}" for o in bad)
+                # Against the interpreter too (when tessel's GPU run was the reference): who Triton sides with.
+                interp = t.get("againstInterpreter") or []
+                if interp:
+                    equal += " (vs tessel's interpreter: " + ", ".join(
+                        f"{o['name']} {o['mismatches']}/{o['compared']}" for o in interp) + ")"
             else:
                 equal = "yes" if outs else "no outputs"
         else:
