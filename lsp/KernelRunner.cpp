@@ -34,6 +34,8 @@ std::vector<std::string> KernelRunner::commandLine(const RunRequest &R) const {
     Args.push_back("--iters");
     Args.push_back(std::to_string(R.Iters));
   }
+  if (R.Triton)
+    Args.push_back("--triton");
   if (!R.TextFile.empty()) {
     Args.push_back("--text-from");
     Args.push_back(R.TextFile);
@@ -58,6 +60,55 @@ static std::string number(double V, const char *Format) {
   char Buf[32];
   std::snprintf(Buf, sizeof Buf, Format, V);
   return Buf;
+}
+
+/// " · Triton 3.6.0 ✓ 3 match, tessel at 0.98x its speed" (Best: the timed
+/// instance the GPU part of the summary names), and Out the figures.
+static std::string summarizeTriton(const nlohmann::json &Report, const nlohmann::json *Best, nlohmann::json &Out) {
+  using nlohmann::json;
+  const json &T = Report["triton"];
+  std::string Version = T.value("version", json(nullptr)).is_string() ? T["version"].get<std::string>() : "";
+  std::string Name = "Triton" + (Version.empty() ? "" : " " + Version);
+  Out = {{"version", Version.empty() ? json(nullptr) : json(Version)}, {"error", T.value("error", json(nullptr))}};
+  if (T.value("error", json(nullptr)).is_string()) {
+    std::string E = T["error"].get<std::string>();
+    return " · " + Name + " ✗ " + (E.size() > 100 ? E.substr(0, 99) + "…" : E);
+  }
+  size_t Ran = 0, Differ = 0, Refused = 0;
+  std::string FirstVerdict;
+  for (const json &I : Report["instances"]) {
+    const json *Tr = I.is_object() && I.contains("triton") && I["triton"].is_object() ? &I["triton"] : nullptr;
+    if (!Tr)
+      continue;
+    if (!Tr->value("ran", false)) {
+      if (Refused++ == 0 && (*Tr).value("error", json(nullptr)).is_string())
+        FirstVerdict = (*Tr)["error"].get<std::string>();
+      continue;
+    }
+    ++Ran;
+    bool Mismatch = Tr->value("compareError", json(nullptr)).is_string();
+    for (const json &O : Tr->value("outputs", json::array()))
+      Mismatch |= O.is_object() && O.value("mismatches", int64_t(0)) > 0;
+    Differ += Mismatch;
+  }
+  Out["ran"] = Ran;
+  Out["differ"] = Differ;
+  Out["refused"] = Refused;
+  std::string Text =
+      " · " + Name + (Differ ? " ✗ " + std::to_string(Differ) + " differ" : " ✓ " + std::to_string(Ran) + " match");
+  if (Refused)
+    Text += ", " + std::to_string(Refused) + " not run" +
+            (FirstVerdict.empty()
+                 ? ""
+                 : " (" + (FirstVerdict.size() > 80 ? FirstVerdict.substr(0, 79) + "…" : FirstVerdict) + ")");
+  const json *Time =
+      Best && Best->contains("triton") && (*Best)["triton"].is_object() ? &(*Best)["triton"]["time"] : nullptr;
+  if (Time && Time->is_object() && Time->contains("tesselSpeedVsTriton")) {
+    double Speed = (*Time)["tesselSpeedVsTriton"].get<double>();
+    Out["speedVsTriton"] = Speed;
+    Text += ", tessel at " + number(Speed, "%.2f") + "x its speed";
+  }
+  return Text;
 }
 
 nlohmann::json summarizeRunReport(const nlohmann::json &Report) {
@@ -125,6 +176,8 @@ nlohmann::json summarizeRunReport(const nlohmann::json &Report) {
       S["fractionOfPeakTflops"] = T.value("fractionOfPeakTflops", json(nullptr));
     }
   }
+  if (Report.contains("triton") && Report["triton"].is_object())
+    Text += summarizeTriton(Report, Best, S["triton"]);
   S["ok"] = Errors == 0;
   S["text"] = Text;
   return S;

@@ -31,6 +31,9 @@ struct RunRequest {
   std::optional<int64_t> Config;
   /// Timed runs on the GPU (`--iters`): the run's time and % of peak; 0 on the CPU.
   size_t Iters = 0;
+  /// Also through Triton (`--triton`: the `run.triton` setting), compared
+  /// with tessel's run and, on the GPU, timed beside it.
+  bool Triton = false;
   /// Why the run is not on the device asked for ("no GPU on this machine"); "" when it is.
   std::string Fallback;
   /// The editor's unsaved text, written to a scratch file: run that instead
@@ -55,6 +58,9 @@ struct RunResult {
 /// 0.0123 ms, 98 GB/s (2% of peak)"), `ok`, `device`, and for the GPU the
 /// figures of the largest timed instance (`medianMillis`, `gbPerSecond`,
 /// `fractionOfPeakBandwidth`, `tflopsPerSecond`, `fractionOfPeakTflops`).
+/// With `--triton`, `triton`: `{version, error, ran, differ, refused,
+/// speedVsTriton}` and the text ends with Triton's verdict ("· Triton 3.6.0 ✓
+/// 3 match, tessel at 0.98x its speed").
 /// Null when the report is not one (the run failed before writing it).
 nlohmann::json summarizeRunReport(const nlohmann::json &Report);
 

@@ -233,6 +233,11 @@ void from_json(const json &J, RunKernelParams &P) {
   if (const json *D = optionalField(J, "device"))
     P.Device = checkedString(*D, "device");
   P.Config = optionalInteger(J, "config", 0);
+  if (const json *T = optionalField(J, "triton")) {
+    if (!T->is_boolean())
+      throw json::type_error::create(302, std::string("triton must be a boolean, not ") + T->type_name(), T);
+    P.Triton = T->get<bool>();
+  }
 }
 
 void from_json(const json &J, InitializeParams &P) {
@@ -259,6 +264,8 @@ void from_json(const json &J, InitializeParams &P) {
     P.JitEnabled = Jit->get<bool>();
   if (const json *Jit = path(J, {"initializationOptions", "jit", "enable"}); Jit && Jit->is_boolean())
     P.JitEnabled = Jit->get<bool>();
+  if (const json *T = path(J, {"initializationOptions", "run", "triton"}); T && T->is_boolean())
+    P.RunTriton = T->get<bool>();
   if (const json *D = path(Caps, {"workspace", "didChangeWatchedFiles", "dynamicRegistration"}))
     P.WatchedFilesDynamic = D->is_boolean() && D->get<bool>();
   // WorkspaceFolder[] | null, then the deprecated rootUri and rootPath.

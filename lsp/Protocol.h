@@ -153,6 +153,9 @@ struct RunKernelParams {
   std::string Kernel;
   std::string Device; ///< "cpu" | "gpu" | "auto" (the GPU when there is one)
   std::optional<int64_t> Config;
+  /// Also run through Triton (`tessel run --triton`); unset: the
+  /// `run.triton` setting.
+  std::optional<bool> Triton;
 };
 void from_json(const nlohmann::json &J, RunKernelParams &P);
 
@@ -167,6 +170,7 @@ struct InitializeParams {
   std::vector<std::string> PositionEncodings; ///< general.positionEncodings, client's order
   std::optional<bool> InlayHintsEnabled;      ///< initializationOptions.inlayHints.enable
   std::optional<bool> JitEnabled;             ///< initializationOptions.jit (or jit.enable)
+  std::optional<bool> RunTriton;              ///< initializationOptions.run.triton
   /// workspaceFolders' URIs, else rootUri (else rootPath made a URI); the
   /// folders the server indexes.
   std::vector<std::string> WorkspaceFolders;

@@ -303,6 +303,8 @@ private:
   InitializeParams Client;
   PositionEncoding Enc = PositionEncoding::UTF16;
   std::atomic<bool> InlayHintsEnabled{true};
+  /// The `run.triton` setting: Run also runs the kernel through Triton.
+  std::atomic<bool> RunTriton{false};
   bool GpuAvailable = false;
   std::atomic<int> NextProgress{0};
 
@@ -449,6 +451,8 @@ void LanguageServer::onInitialize(const InitializeParams &P, ReplyOnce R, Cancel
     InlayHintsEnabled = *P.InlayHintsEnabled;
   if (P.JitEnabled)
     Jit->setEnabled(*P.JitEnabled);
+  if (P.RunTriton)
+    RunTriton = *P.RunTriton;
   if (P.ProcessId && !Opts.ClientProcessId && Opts.WatchClientProcess)
     watchProcess(*P.ProcessId);
   Initialized = true;
@@ -522,6 +526,14 @@ void LanguageServer::onDidChangeConfiguration(const json &P) {
   if (Enable && Enable->is_boolean()) {
     InlayHintsEnabled = Enable->get<bool>();
     logInfo(std::string("inlay hints ") + (InlayHintsEnabled ? "enabled" : "disabled"));
+  }
+  // `tessel.run.triton`: Run also through Triton.
+  if (P.is_object() && P.contains("settings") && P["settings"].is_object() && P["settings"].contains("tessel") &&
+      P["settings"]["tessel"].is_object() && P["settings"]["tessel"].contains("run") &&
+      P["settings"]["tessel"]["run"].is_object() && P["settings"]["tessel"]["run"].contains("triton") &&
+      P["settings"]["tessel"]["run"]["triton"].is_boolean()) {
+    RunTriton = P["settings"]["tessel"]["run"]["triton"].get<bool>();
+    logInfo(std::string("runs through Triton ") + (RunTriton ? "on" : "off"));
   }
   // `tessel.jit`: true / false, or {"enable": bool}.
   if (P.is_object() && P.contains("settings") && P["settings"].is_object() && P["settings"].contains("tessel") &&
@@ -1247,7 +1259,8 @@ void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
   // The GPU when one is present and the user chose it (or "auto"), the CPU
   // interpreter otherwise; the runner process, never this one, loads libcuda.
   std::string Device = P.Device == "cpu" || !GpuAvailable ? "cpu" : "gpu";
-  RunRequest Req{P.Uri, *Path, P.Kernel, Device, P.Config, Device == "gpu" ? RunIters : 0, {}, {}, {}, 0};
+  RunRequest Req{P.Uri, *Path, P.Kernel, Device, P.Config, Device == "gpu" ? RunIters : 0, P.Triton.value_or(RunTriton),
+                 {},    {},    {},       0};
   if (P.Device == "gpu" && Device == "cpu")
     Req.Fallback = "no GPU on this machine: ran on the CPU interpreter";
   // Run what the editor shows, not what is on disk; the report's TS301-TS303
@@ -1261,7 +1274,8 @@ void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
   clearRunDiagnostics(P.Uri);
   std::string Token = "tessel/run/" + std::to_string(++NextProgress);
   bool Progress = Client.WorkDoneProgress;
-  std::string Title = "Running " + P.Kernel + " on " + (Device == "gpu" ? "the GPU" : "the CPU");
+  std::string Title = "Running " + P.Kernel + " on " + (Device == "gpu" ? "the GPU" : "the CPU") +
+                      (Req.Triton ? " and through Triton" : "");
   if (Progress) {
     T.call("window/workDoneProgress/create", {{"token", Token}}, "progress-" + Token);
     T.notify("$/progress",

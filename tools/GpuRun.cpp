@@ -61,7 +61,7 @@ GpuRunner::~GpuRunner() = default;
 std::string GpuRunner::device() const { return {}; }
 GpuInstanceReport GpuRunner::run(const std::string &, const ir::Function &, const launch::ConcreteLaunch &,
                                  const interp::Memory &, const std::vector<interp::ArgValue> &, const interp::Memory *,
-                                 size_t, const SourceText *, uint64_t) {
+                                 size_t, const SourceText *, uint64_t, GpuOutputBytes *) {
   GpuInstanceReport R;
   R.Error = Why;
   return R;
@@ -218,7 +218,7 @@ PeakFigures GpuRunner::peak() {
 GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, const launch::ConcreteLaunch &L,
                                  const interp::Memory &Inputs, const std::vector<interp::ArgValue> &Args,
                                  const interp::Memory *Reference, size_t Iters, const SourceText *Source,
-                                 uint64_t DotFlops) {
+                                 uint64_t DotFlops, GpuOutputBytes *Keep) {
   GpuInstanceReport R;
   if (!I->Session) {
     R.Error = Why;
@@ -329,18 +329,20 @@ GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, 
   }
   R.Ran = true;
   for (uint32_t Id = 1; Id <= Inputs.size(); ++Id) {
-    if (!Reference)
+    if (!Reference && !Keep)
       break;
-    const interp::Buffer &Ref = Reference->buffer(Id);
-    if (!Ref.IsOutput)
+    if (!Inputs.buffer(Id).IsOutput)
       continue;
-    std::vector<uint8_t> Bytes(Ref.Bytes.size());
+    std::vector<uint8_t> Bytes(Inputs.buffer(Id).Bytes.size());
     if (auto E = S.download(Buffers[Id - 1], Bytes.data(), Bytes.size())) {
       R.Error = E->str();
       R.Ran = false;
       return R;
     }
-    R.Outputs.push_back(compareOutput(Ref, *Reference, Id, Bytes));
+    if (Reference)
+      R.Outputs.push_back(compareOutput(Reference->buffer(Id), *Reference, Id, Bytes));
+    if (Keep)
+      (*Keep)[Id] = std::move(Bytes);
   }
   if (Iters > 0) {
     auto T = S.time(LK, C, Iters);

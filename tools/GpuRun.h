@@ -24,8 +24,13 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tessel::tools {
+
+/// Output bytes a GPU run left, by buffer id of the launch's memory: what
+/// `--triton` compares Triton's outputs with.
+using GpuOutputBytes = std::map<uint32_t, std::vector<uint8_t>>;
 
 class GpuRunner {
 public:
@@ -45,11 +50,12 @@ public:
   /// for sizes the interpreter cannot run in reasonable time). Source (the file)
   /// gives the PTX its line table, so compute-sanitizer can name lines;
   /// DotFlops (the interpreter's count) gives TFLOP/s when timed. Timing
-  /// also gives the fraction of the device's peak (GpuPeak.h).
+  /// also gives the fraction of the device's peak (GpuPeak.h). Keep, when
+  /// given, receives every output's bytes as the first launch left them.
   GpuInstanceReport run(const std::string &Key, const ir::Function &F, const launch::ConcreteLaunch &L,
                         const interp::Memory &Inputs, const std::vector<interp::ArgValue> &Args,
                         const interp::Memory *Reference, size_t Iters, const SourceText *Source = nullptr,
-                        uint64_t DotFlops = 0);
+                        uint64_t DotFlops = 0, GpuOutputBytes *Keep = nullptr);
 
   /// The device's copy bandwidth and mma rate: from the cache, else measured
   /// now and cached (GpuPeak.h). Zeros, with Source saying why, when the

@@ -9,6 +9,7 @@
 #include "tools/CommandLine.h"
 #include "tools/GpuRun.h"
 #include "tools/NpyFile.h"
+#include "tools/TritonBridge.h"
 
 #include <cctype>
 #include <chrono>
@@ -191,6 +192,14 @@ static std::string tooLarge(const launch::ConcreteLaunch &L, uint64_t Limit) {
   return "the tensors of this instance take " + GB(Total) + ", over the " + GB(Limit) + " tessel run allocates";
 }
 
+/// Adds the instance to the --triton batch (TritonBridge.h); its report
+/// carries the job, or why it could not be added.
+static void addToTriton(TritonBatch &Batch, const sema::PlannedLaunch &PL, const interp::PreparedLaunch &P,
+                        const interp::Memory &Inputs, const TritonReference &Ref, InstanceReport &I) {
+  I.Triton.emplace();
+  Batch.add(PL.Launch, PL.Request.Constexprs, P, Inputs, Ref, *I.Triton);
+}
+
 /// Lowers each distinct specialization once and runs every instance.
 static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const sema::LaunchPlan &Plan,
                          const KernelRunOptions &RA, SaveTarget *Save, RunReport &Report) {
@@ -231,13 +240,20 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
         Pending.push_back(std::move(F));
       }
     }
+    // Triton runs on the inputs tessel prepares: without them it has nothing to run on.
+    auto NoTriton = [&] {
+      if (RA.Triton)
+        I.Triton.emplace().Error = "not run: tessel has no inputs for this instance";
+    };
     if (!It->second.Function) {
       I.Error = "the kernel could not be lowered for this instance (see the errors above)";
+      NoTriton();
       continue;
     }
     const ir::Function &Fn = *It->second.Function;
     if (std::string Why = tooLarge(L, RA.MaxBufferBytes); !Why.empty()) {
       I.Error = Why;
+      NoTriton();
       continue;
     }
     interp::PreparedLaunch P = interp::prepareLaunch(Fn, L, RA.Seed);
@@ -245,16 +261,21 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
     if (!P.Errors.empty()) {
       for (const std::string &E : P.Errors)
         I.Error += (I.Error.empty() ? "" : "; ") + E;
+      NoTriton();
       continue;
     }
     std::string FindingLabel = Plan.Launches.size() > 1 ? L.Label : std::string();
+    GpuOutputBytes GpuOutputs; // for Triton's comparison
+    GpuOutputBytes *KeepGpu = RA.Triton ? &GpuOutputs : nullptr;
     if (RA.Gpu && !RA.Reference) {
-      I.Gpu = RA.Gpu->run(Key, Fn, L, P.Mem, P.Args, nullptr, RA.Iters, &File.text(), 0);
+      I.Gpu = RA.Gpu->run(Key, Fn, L, P.Mem, P.Args, nullptr, RA.Iters, &File.text(), 0, KeepGpu);
       I.Unchecked = true;
+      if (RA.Triton)
+        addToTriton(*RA.Triton, PL, P, P.Mem, TritonReference{nullptr, I.Gpu->Ran ? KeepGpu : nullptr}, I);
       continue;
     }
     std::optional<interp::Memory> GpuInputs;
-    if (RA.Gpu)
+    if (RA.Gpu || RA.Triton)
       GpuInputs = P.Mem; // the interpreter writes into P.Mem: the GPU gets the inputs as prepared
     auto Start = std::chrono::steady_clock::now();
     interp::RunResult Run = interp::run(Fn, P.Mem, P.Args, P.Opts);
@@ -268,10 +289,13 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
     collectFindings(Run, Plan.Launches.size() > 1 ? L.Label : std::string(), I);
     summarize(L, P, Save, I);
     if (RA.Gpu && Run.Completed) {
-      I.Gpu = RA.Gpu->run(Key, Fn, L, *GpuInputs, P.Args, &P.Mem, RA.Iters, &File.text(), Run.DotFlops);
+      I.Gpu = RA.Gpu->run(Key, Fn, L, *GpuInputs, P.Args, &P.Mem, RA.Iters, &File.text(), Run.DotFlops, KeepGpu);
       const JitFunction *JF = Info.jit(Plan.Kernel);
       gpuFindings(JF && JF->Def ? JF->Def->NameRange : SourceRange{}, *I.Gpu, FindingLabel, I);
     }
+    if (RA.Triton)
+      addToTriton(*RA.Triton, PL, P, *GpuInputs,
+                  TritonReference{Run.Completed ? &P.Mem : nullptr, I.Gpu && I.Gpu->Ran ? KeepGpu : nullptr}, I);
     // Even after a fault (the likeliest outcome of a masking bug), which is
     // exactly when the sanitizer's line is wanted.
     if (RA.Gpu && RA.Sanitize && I.Gpu) {

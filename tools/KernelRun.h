@@ -21,12 +21,17 @@
 namespace tessel::tools {
 
 class GpuRunner;
+class TritonBatch;
 
 struct KernelRunOptions {
   /// With a runner, every instance the interpreter ran also runs on its GPU
   /// (tools/GpuRun.h) and is compared; Iters timed runs follow.
   GpuRunner *Gpu = nullptr;
   size_t Iters = 0;
+  /// With a batch (--triton), every instance tessel could prepare is added
+  /// to it with the outputs Triton's are to be compared with
+  /// (tools/TritonBridge.h); the caller runs the batch afterwards.
+  TritonBatch *Triton = nullptr;
   std::optional<std::string> Spec; ///< --spec text
   std::optional<size_t> Config;    ///< autotune config index
   /// Every autotune config in turn (--all-configs): each instance under each

@@ -7,9 +7,14 @@
 /// diagnostic at the access (TS301-TS303). Each distinct specialization is
 /// lowered once (sema::lowerKernel); inputs are generated from --seed.
 ///
+/// With --triton, every instance also runs through Triton itself, in one
+/// Python process after tessel's runs (tools/TritonBridge.h).
+///
 /// Exit status: 0 every instance ran clean, 1 a violation, a spec or
-/// lowering error or an instance that could not run, 2 bad usage, an
-/// unreadable file, an unknown kernel or config, --gpu, or a --save failure.
+/// lowering error, an instance that could not run, Triton's outputs
+/// differing from tessel's or Triton not running at all, 2 bad usage, an
+/// unreadable file, an unknown kernel or config, --gpu without a GPU,
+/// --triton without a Python, or a --save failure.
 //===----------------------------------------------------------------------===//
 #include "tools/Subcommands.h"
 
@@ -19,7 +24,9 @@
 #include "tools/InputFile.h"
 #include "tools/KernelRun.h"
 #include "tools/Sanitize.h"
+#include "tools/TritonBridge.h"
 
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -43,6 +50,7 @@ struct RunArgs {
   bool AllConfigs = false;
   std::optional<size_t> Instance;
   bool Sanitize = false;
+  bool Triton = false;
   bool NoReference = false;
   uint64_t Seed = 0;
   std::optional<std::string> SaveDir;
@@ -67,9 +75,9 @@ static const char RunUsage[] =
     "  --cpu                  run on the CPU interpreter (the default)\n"
     "  --gpu                  also compile it for the GPU present, run it there on the same inputs and\n"
     "                         compare every output with the interpreter's (per-dtype tolerance)\n"
-    "  --iters N              with --gpu: time N runs after warm-up (median, L2 flushed) and give GB/s,\n"
+    "  --iters N              time N runs after warm-up (median, L2 flushed): with --gpu tessel's, with GB/s,\n"
     "                         TFLOP/s for tl.dot, and each as a fraction of the device's peak (measured\n"
-    "                         once per device and cached)\n"
+    "                         once per device and cached); with --triton Triton's too\n"
     "  --spec 'SPEC'          launch spec text; replaces the kernel's directives (docs/launch-spec.md)\n"
     "  --config N             use autotune config N (0-based; default 0) for what the spec leaves out\n"
     "  --all-configs          run under every autotune config in turn; with --gpu, time each (--iters,\n"
@@ -79,6 +87,12 @@ static const char RunUsage[] =
     "                         outputs unchecked: for benchmark sizes the interpreter would take minutes on\n"
     "  --sanitize             with --gpu: run each instance again under compute-sanitizer memcheck and\n"
     "                         report its errors at the lines they name\n"
+    "  --triton               also run every instance through Triton itself (python3 with torch and triton\n"
+    "                         on a CUDA GPU; TESSEL_PYTHON names another Python): the file is imported, the\n"
+    "                         @triton.jit function launched on tessel's inputs, grid and config, each output\n"
+    "                         compared with tessel's (per-dtype tolerance), both times given (with --iters)\n"
+    "                         and Triton's metadata.shared, n_regs and n_spills put beside tessel's figures;\n"
+    "                         TESSEL_TRITON_TIMEOUT limits the runner (seconds)\n"
     "  --seed S               seed of the generated inputs (default 0)\n"
     "  --save DIR             write every output as DIR/NAME.npy (NAME-INSTANCE.npy with several instances)\n"
     "  --format=text|json     a readable report (default) or one JSON object\n"
@@ -120,6 +134,10 @@ static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
     }
     if (Arg == "--sanitize") {
       Out.Sanitize = true;
+      continue;
+    }
+    if (Arg == "--triton") {
+      Out.Triton = true;
       continue;
     }
     if (Arg.empty() || Arg[0] != '-') {
@@ -218,8 +236,8 @@ static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
     return usageError("no input file");
   if (Out.Kernel.empty())
     return usageError("which kernel? pass --kernel NAME");
-  if (Out.Iters && !Out.Gpu)
-    return usageError("--iters times GPU runs: add --gpu");
+  if (Out.Iters && !Out.Gpu && !Out.Triton)
+    return usageError("--iters times GPU runs: add --gpu or --triton");
   if (Out.NoReference && !Out.Gpu)
     return usageError("--no-reference runs on the GPU alone: add --gpu");
   if (Out.Sanitize && !Out.Gpu)
@@ -231,6 +249,41 @@ static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
   if (Out.AllConfigs && Out.Gpu && !Out.Iters)
     Out.Iters = 20;
   return std::nullopt;
+}
+
+/// The --triton batch's settings; nullopt after saying why there is no
+/// Python to run, or a bad TESSEL_TRITON_TIMEOUT.
+static std::optional<TritonBatchOptions> tritonOptions(const RunArgs &RA, const InputFile &In) {
+  TritonBatchOptions TO;
+  std::string Why;
+  TO.Python = findPython(Why);
+  if (TO.Python.empty()) {
+    std::cerr << "tessel run: error: --triton: " << Why << '\n';
+    return std::nullopt;
+  }
+  if (const char *T = std::getenv("TESSEL_TRITON_TIMEOUT"); T && *T) {
+    uint64_t Seconds = 0;
+    if (!parseUnsigned(T, Seconds) || Seconds == 0 || Seconds > 86400) {
+      std::cerr << "tessel run: error: TESSEL_TRITON_TIMEOUT takes seconds from 1 to 86400, not '" << T << "'\n";
+      return std::nullopt;
+    }
+    TO.TimeoutSeconds = static_cast<unsigned>(Seconds);
+  }
+  std::error_code EC;
+  std::filesystem::path Abs = std::filesystem::absolute(RA.File, EC);
+  TO.File = EC ? RA.File : Abs.lexically_normal().string();
+  // The editor's unsaved text is what Triton must compile too (--text-from).
+  if (RA.TextFrom)
+    TO.Text = *In.Text;
+  // As `python FILE` would see imports: the file's directory first, then the
+  // project's roots (Project::searchRoots, pyright's order).
+  TO.Search.push_back(std::filesystem::path(TO.File).parent_path().string());
+  for (std::string &R : processProject().searchRoots(TO.File))
+    if (R != TO.Search.front())
+      TO.Search.push_back(std::move(R));
+  TO.Kernel = RA.Kernel;
+  TO.Iters = RA.Iters;
+  return TO;
 }
 
 int runRun(const Args &A) {
@@ -258,6 +311,14 @@ int runRun(const Args &A) {
       return ExitUsage;
     }
     Opts.Gpu = Gpu.get();
+  }
+  std::unique_ptr<TritonBatch> Triton;
+  if (RA.Triton) {
+    std::optional<TritonBatchOptions> TO = tritonOptions(RA, In);
+    if (!TO)
+      return ExitUsage;
+    Triton = std::make_unique<TritonBatch>(std::move(*TO));
+    Opts.Triton = Triton.get();
   }
   if (RA.Sanitize) {
     std::string Searched;
@@ -304,6 +365,8 @@ int runRun(const Args &A) {
       std::cerr << "tessel run: error: " << RA.File << ": " << Error << '\n';
       return ExitUsage;
     }
+    if (Triton)
+      Triton->run(Report);
   } catch (const std::exception &E) {
     // A bug in tessel, not in the user's file: say so.
     std::cerr << "tessel: internal error while running " << RA.Kernel << " in " << RA.File << ": " << E.what() << '\n';

@@ -2,6 +2,7 @@
 #include "tools/RunReport.h"
 
 #include "lsp/ToProtocol.h"
+#include "tools/TritonReport.h"
 
 #include <cmath>
 #include <cstdio>
@@ -22,7 +23,11 @@ size_t RunReport::errors() const {
     Count(I.Findings);
     N += !I.Error.empty();
     N += I.Gpu && !I.Gpu->Error.empty();
+    // Triton refusing an instance is its verdict, beside tessel's; outputs
+    // that differ mean one of the two computes something else.
+    N += I.Triton && I.Triton->mismatches() > 0;
   }
+  N += !TritonError.empty();
   return N;
 }
 
@@ -177,6 +182,7 @@ void renderRunText(std::ostream &OS, const RunReport &R, const RunSources &Src, 
       OS << "  device_print:\n" << I.PrintLog << (I.PrintLog.back() == '\n' ? "" : "\n");
     if (I.Gpu)
       renderGpu(OS, *I.Gpu, R.Path);
+    renderTritonInstanceText(OS, I);
     for (const diag::Finding &F : I.Findings)
       renderFinding(OS, F, Src.File, R.Path, Style);
   }
@@ -189,6 +195,9 @@ void renderRunText(std::ostream &OS, const RunReport &R, const RunSources &Src, 
       OS << "fastest" << (F.Label.empty() ? "" : " for " + F.Label) << ": config " << F.Config << " [" << F.ConfigText
          << "], median " << formatNumber(F.MedianMs) << " ms (of " << F.Timed << " timed)\n";
   }
+  if (R.Triton)
+    OS << '\n';
+  renderTritonSummaryText(OS, R);
   size_t Ran = 0;
   for (const InstanceReport &I : R.Instances)
     Ran += I.Ran;
@@ -314,6 +323,8 @@ void renderRunJson(std::ostream &OS, const RunReport &R, const RunSources &Src) 
       }
       O["gpu"] = std::move(GJ);
     }
+    if (I.Triton)
+      O["triton"] = tritonInstanceJson(I);
     O["config"] = I.Config ? nlohmann::json(*I.Config) : nlohmann::json(nullptr);
     if (I.Config)
       O["configText"] = I.ConfigText;
@@ -329,6 +340,8 @@ void renderRunJson(std::ostream &OS, const RunReport &R, const RunSources &Src) 
                               {"medianMillis", F.MedianMs},
                               {"timed", F.Timed}});
   }
+  if (R.Triton)
+    J["triton"] = tritonRunJson(R);
   J["errors"] = R.errors();
   OS << J.dump(2) << '\n';
 }

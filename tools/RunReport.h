@@ -101,6 +101,37 @@ struct GpuInstanceReport {
   std::optional<SanitizerReport> Sanitizer;
 };
 
+/// What `--triton` gave for one instance: Triton's run of the same kernel on
+/// the same inputs (tools/TritonBridge.h), compared with tessel's.
+struct TritonInstanceReport {
+  bool Ran = false;
+  /// Why Triton did not run it: its verdict ("out of resource: shared memory,
+  /// Required: 262144, Hardware limit: 232448", "compile error ...") or the
+  /// runner's ("not run: the Triton runner timed out ...").
+  std::string Error;
+  /// What Triton's outputs were compared with: "tessel's GPU run" or "the
+  /// interpreter" (when tessel ran on the CPU or its GPU run failed).
+  std::string Against;
+  std::vector<GpuComparison> Outputs;
+  /// When Against is tessel's GPU run and the interpreter ran too: Triton's
+  /// outputs against the interpreter's as well (which of tessel's two runs
+  /// Triton agrees with, when they differ).
+  std::vector<GpuComparison> InterpreterOutputs;
+  std::string CompareError; ///< an output that could not be read back ("" when all were)
+  size_t TimedRuns = 0;
+  double MedianMs = 0, MinMs = 0, MaxMs = 0;
+  /// Triton's figures: `metadata.shared` (bytes), `n_regs`, `n_spills` (local
+  /// bytes per thread / 4, as Triton's driver counts them); -1 when unknown.
+  int64_t SharedBytes = -1, Registers = -1, Spills = -1;
+
+  /// The instance's number in the batch that runs it (TritonBatch::add); -1
+  /// when it was not added.
+  int64_t Job = -1;
+
+  /// Outputs with elements beyond tolerance (an unreadable output counts).
+  size_t mismatches() const;
+};
+
 struct InstanceReport {
   std::string Label; ///< "n=1000"; "" for a spec without lists
   std::array<int64_t, 3> Grid = {1, 1, 1};
@@ -112,9 +143,10 @@ struct InstanceReport {
   double Millis = 0;      ///< interpreter wall time (JSON only: text stays stable)
   size_t Violations = 0;  ///< every violating lane, counted
   std::vector<OutputSummary> Outputs;
-  std::vector<diag::Finding> Findings;  ///< TS301-TS303, in the file
-  std::string PrintLog;                 ///< device_print output
-  std::optional<GpuInstanceReport> Gpu; ///< with --gpu
+  std::vector<diag::Finding> Findings;        ///< TS301-TS303, in the file
+  std::string PrintLog;                       ///< device_print output
+  std::optional<GpuInstanceReport> Gpu;       ///< with --gpu
+  std::optional<TritonInstanceReport> Triton; ///< with --triton
   /// With --all-configs: the autotune config this instance ran under.
   std::optional<size_t> Config;
   std::string ConfigText; ///< "BLOCK_SIZE=128, num_warps=4, num_stages=3"
@@ -148,6 +180,12 @@ struct RunReport {
   std::string NotRun;    ///< why no instance ran ("the file has syntax errors")
   /// Why --save could not write a file (the run itself went on).
   std::string SaveError;
+  /// With --triton: Triton's version ("3.6.0") and device, or why the
+  /// runner could not run at all (no python3, torch, triton or GPU, a file
+  /// Python cannot load, a timeout), and what it noted while loading the file.
+  std::string TritonVersion, TritonDevice, TritonError;
+  std::vector<std::string> TritonNotes;
+  bool Triton = false; ///< --triton was asked for
   /// --all-configs: the configs run, and the fastest per instance label.
   size_t ConfigsRun = 0;
   std::vector<FastestConfig> Fastest;

@@ -45,6 +45,15 @@ export interface RunSummary {
   fractionOfPeakBandwidth?: number | null;
   tflopsPerSecond?: number;
   fractionOfPeakTflops?: number | null;
+  /** With the tessel.run.triton setting: Triton's run beside tessel's (its verdict ends `text`). */
+  triton?: {
+    version: string | null;
+    error: string | null;
+    ran?: number;
+    differ?: number;
+    refused?: number;
+    speedVsTriton?: number;
+  };
 }
 
 export interface RunResult {

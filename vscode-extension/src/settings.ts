@@ -11,6 +11,8 @@ export interface TesselSettings {
   /** The server's JIT tier: background compiles for the code lenses' figures and TS401-TS403. */
   jitEnable: boolean;
   runDevice: Device;
+  /** Run also through Triton itself (`tessel run --triton`), compared and timed beside tessel. */
+  runTriton: boolean;
   traceServer: 'off' | 'messages' | 'verbose';
 }
 
@@ -20,6 +22,7 @@ export const defaultSettings: TesselSettings = {
   inlayHintsEnable: true,
   jitEnable: true,
   runDevice: 'cpu',
+  runTriton: false,
   traceServer: 'off',
 };
 
@@ -56,6 +59,7 @@ export function parseSettings(get: (key: string) => unknown): ParsedSettings {
       inlayHintsEnable: pick('inlayHints.enable', defaultSettings.inlayHintsEnable, isBool, 'true or false'),
       jitEnable: pick('jit.enable', defaultSettings.jitEnable, isBool, 'true or false'),
       runDevice: pick('run.device', defaultSettings.runDevice, isDevice, "'cpu', 'gpu' or 'auto'"),
+      runTriton: pick('run.triton', defaultSettings.runTriton, isBool, 'true or false'),
       traceServer: pick('trace.server', defaultSettings.traceServer, isTrace, "'off', 'messages' or 'verbose'"),
     },
     problems,
@@ -78,10 +82,17 @@ export interface ServerSettings {
   arch: string;
   inlayHints: { enable: boolean };
   jit: { enable: boolean };
+  /** The server adds `--triton` to every Run (code lenses too) while this is on. */
+  run: { triton: boolean };
 }
 
 export function serverSettings(s: TesselSettings): ServerSettings {
-  return { arch: s.arch, inlayHints: { enable: s.inlayHintsEnable }, jit: { enable: s.jitEnable } };
+  return {
+    arch: s.arch,
+    inlayHints: { enable: s.inlayHintsEnable },
+    jit: { enable: s.jitEnable },
+    run: { triton: s.runTriton },
+  };
 }
 
 /**
@@ -95,7 +106,7 @@ export type ChangeAction = 'restart' | 'notify' | 'client' | 'none';
 
 export function changeAction(affects: (section: string) => boolean): ChangeAction {
   if (affects('tessel.path') || affects('tessel.arch')) return 'restart';
-  if (affects('tessel.inlayHints') || affects('tessel.jit')) return 'notify';
+  if (affects('tessel.inlayHints') || affects('tessel.jit') || affects('tessel.run.triton')) return 'notify';
   if (affects('tessel')) return 'client';
   return 'none';
 }

@@ -122,6 +122,40 @@ TEST(RunSummary, AFaultIsTheVerdictAndNoReportIsNull) {
             "CPU ✓ 1 instance ran clean");
 }
 
+TEST(KernelRunner, TheTritonSettingAddsTheBridge) {
+  KernelRunner K("/bin/tessel");
+  RunRequest R{"file:///k.py", "/k.py", "add", "gpu", std::nullopt, 20, true};
+  EXPECT_EQ(K.commandLine(R), (std::vector<std::string>{"/bin/tessel", "run", "/k.py", "--kernel", "add", "--gpu",
+                                                        "--iters", "20", "--triton"}));
+}
+
+TEST(RunSummary, TritonsVerdictFollowsTessels) {
+  nlohmann::json R = gpuReport(0, false);
+  R["triton"] = {
+      {"version", "3.6.0"}, {"device", "NVIDIA H200"}, {"error", nullptr}, {"notes", nlohmann::json::array()}};
+  R["instances"][0]["triton"] = {{"ran", true}, {"outputs", {{{"mismatches", 0}}}}, {"compareError", nullptr}};
+  R["instances"][1]["triton"] = {{"ran", true},
+                                 {"outputs", {{{"mismatches", 0}}}},
+                                 {"compareError", nullptr},
+                                 {"time", {{"medianMillis", 0.0125}, {"tesselSpeedVsTriton", 1.0162}}}};
+  nlohmann::json S = summarizeRunReport(R);
+  EXPECT_EQ(S["text"], "GPU ✓ 2 instances match the interpreter · n=98432: 0.0123 ms, 96 GB/s (2% of peak) · "
+                       "Triton 3.6.0 ✓ 2 match, tessel at 1.02x its speed");
+  EXPECT_EQ(S["triton"]["differ"], 0);
+  R["instances"][0]["triton"] = {{"ran", false},
+                                 {"error", "out of resource: shared memory, Required: 262144, Hardware limit: 232448"}};
+  R["instances"][1]["triton"]["outputs"][0]["mismatches"] = 3;
+  EXPECT_EQ(summarizeRunReport(R)["text"],
+            "GPU ✓ 2 instances match the interpreter · n=98432: 0.0123 ms, 96 GB/s (2% of peak) · Triton 3.6.0 ✗ 1 "
+            "differ, 1 not run (out of resource: shared memory, Required: 262144, Hardware limit: 232448), tessel at "
+            "1.02x its speed");
+  R["triton"]["error"] = "/usr/bin/python3 cannot import torch: No module named 'torch'";
+  R["triton"]["version"] = nullptr;
+  EXPECT_EQ(summarizeRunReport(R)["text"], "GPU ✓ 2 instances match the interpreter · n=98432: 0.0123 ms, 96 GB/s "
+                                           "(2% of peak) · Triton ✗ /usr/bin/python3 cannot import torch: No module "
+                                           "named 'torch'");
+}
+
 TEST(KernelRunner, CapturesOutputAndExitCode) {
   KernelRunner K(writeStandIn());
   Results Res;

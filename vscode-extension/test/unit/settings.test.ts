@@ -19,6 +19,7 @@ test('valid values are kept', () => {
       'inlayHints.enable': false,
       'jit.enable': false,
       'run.device': 'gpu',
+      'run.triton': true,
       'trace.server': 'verbose',
     }),
   );
@@ -28,6 +29,7 @@ test('valid values are kept', () => {
     inlayHintsEnable: false,
     jitEnable: false,
     runDevice: 'gpu',
+    runTriton: true,
     traceServer: 'verbose',
   });
   assert.deepEqual(problems, []);
@@ -60,12 +62,14 @@ test('the command line carries the target and the editor pid', () => {
   assert.deepEqual(serverArgs({ ...defaultSettings, arch: 'sm_80' }, 42), ['lsp', '--stdio', '--arch=sm_80', '--clientProcessId=42']);
 });
 
-test('the server is sent arch, the inlay hint switch and the JIT switch', () => {
+test('the server is sent arch, the inlay hint switch, the JIT switch and the Triton switch', () => {
   assert.deepEqual(serverSettings({ ...defaultSettings, arch: 'sm_80', inlayHintsEnable: false, jitEnable: false }), {
     arch: 'sm_80',
     inlayHints: { enable: false },
     jit: { enable: false },
+    run: { triton: false },
   });
+  assert.deepEqual(serverSettings({ ...defaultSettings, runTriton: true }).run, { triton: true });
 });
 
 test('path and arch changes restart, hints notify, the rest stays in the client', () => {
@@ -75,6 +79,7 @@ test('path and arch changes restart, hints notify, the rest stays in the client'
   assert.equal(changeAction(only('tessel.inlayHints.enable')), 'notify');
   assert.equal(changeAction(only('tessel.jit.enable')), 'notify');
   assert.equal(changeAction(only('tessel.run.device')), 'client');
+  assert.equal(changeAction(only('tessel.run.triton')), 'notify');
   assert.equal(changeAction(only('tessel.trace.server')), 'client');
   assert.equal(changeAction(only('python.analysis')), 'none');
 });
