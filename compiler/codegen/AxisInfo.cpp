@@ -242,7 +242,16 @@ struct AxisInfoBuilder {
         I = conservative(O.result()), I.Divisibility.assign(1, get(O.operand(0)).Divisibility[0]);
         I.ConstantValue = Value;
       } else {
-        int64_t Div = *std::min_element(I.Divisibility.begin(), I.Divisibility.end());
+        // Triton's ExpandDimsOpAxisInfoVisitor: along the new axis every
+        // element is a run of its own, so its divisibility is that of every
+        // element; a contiguous run [2^n, 2^n + 1, ...] counts as 1, not 2^n.
+        // (Taking 2^n made `offs_m[:, None] >= offs_n[None, :]` look constant
+        // over 32 columns, and the causal mask was merged across them.)
+        int64_t Div = 0;
+        for (size_t D = 0; D < I.Divisibility.size(); ++D)
+          Div = gcd64(Div, I.Contiguity[D] > 1 ? 1 : I.Divisibility[D]);
+        if (I.ConstantValue)
+          Div = *I.ConstantValue == 0 ? I.Divisibility[0] : (*I.ConstantValue & -*I.ConstantValue);
         I.Contiguity.insert(I.Contiguity.begin() + Ax, 1);
         I.Divisibility.insert(I.Divisibility.begin() + Ax, Div);
         I.Constancy.insert(I.Constancy.begin() + Ax, 1);
