@@ -14,6 +14,7 @@
 #include "compiler/ir/Builder.h"
 #include "compiler/sema/BuiltinCall.h"
 #include "compiler/sema/MaskFacts.h"
+#include "compiler/sema/PointerParams.h"
 
 #include <algorithm>
 #include <cctype>
@@ -244,13 +245,6 @@ static bool isLanguageModule(const std::string &Path) {
          Path == "triton.language.standard" || Path == "triton.language.random";
 }
 
-/// Methods of tl.tensor_descriptor (a host TensorDescriptor argument).
-static bool isDescriptorMethod(const std::string &Name) {
-  return Name == "load" || Name == "store" || Name == "gather" || Name == "scatter" || Name == "atomic_add" ||
-         Name == "atomic_min" || Name == "atomic_max" || Name == "atomic_and" || Name == "atomic_or" ||
-         Name == "atomic_xor" || Name == "block_shape" || Name == "shape" || Name == "strides";
-}
-
 /// `desc.load` / `desc.store` (the builtins tl.load_tensor_descriptor and
 /// tl.store_tensor_descriptor), and what a tl.tensor_descriptor holds.
 static Value descriptorAttribute(const Value &Desc, const AttributeExpr *E) {
@@ -374,7 +368,7 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
     // or any object the host passes): `desc.load([m, k])` is then a
     // descriptor method tessel cannot type.
     if (Base.Type.Shape.empty() && Base.Type.Elem.Scalar == ScalarKind::Unknown && !Base.Type.Elem.isPointer() &&
-        isDescriptorMethod(E->Attr))
+        isTensorDescriptorMember(E->Attr))
       return Value::poison();
     if (isTensorMethod(E->Attr))
       return Value::method(Base, E->Attr);

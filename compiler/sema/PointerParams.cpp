@@ -112,9 +112,9 @@ struct Uses {
   std::vector<const CallExpr *> HelperCalls;
 };
 
-static bool isDescriptorMethod(std::string_view Name) {
+bool isTensorDescriptorMember(std::string_view Name) {
   for (const char *M : {"load", "store", "atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or",
-                        "atomic_xor", "gather", "scatter"})
+                        "atomic_xor", "gather", "scatter", "block_shape", "shape", "strides"})
     if (Name == M)
       return true;
   return false;
@@ -151,7 +151,7 @@ static Uses collectUses(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
     if (const auto *N = C ? dyn_cast<NameExpr>(C->Func) : nullptr)
       if (const JitFunction *J = Info.jit(N->Id); J && J->Def)
         U.HelperCalls.push_back(C);
-    if (const auto *A = C ? dyn_cast<AttributeExpr>(C->Func) : nullptr; A && isDescriptorMethod(A->Attr))
+    if (const auto *A = C ? dyn_cast<AttributeExpr>(C->Func) : nullptr; A && isTensorDescriptorMember(A->Attr))
       if (const auto *N = dyn_cast<NameExpr>(A->Value); N && N->Id != "tl" && N->Id != "triton")
         U.DescriptorNames.insert(N->Id);
     if (C && !C->Args.empty())

@@ -16,6 +16,7 @@
 
 #include <set>
 #include <string>
+#include <string_view>
 
 namespace tessel::sema {
 
@@ -36,6 +37,12 @@ struct ParamKinds {
   std::set<std::string> Descriptors;
 };
 ParamKinds inferParamKinds(const ast::FunctionDefStmt &Fn, const ModuleInfo &Info);
+
+/// A member of tl.tensor_descriptor: its methods (`load`, `store`, the
+/// atomics, `gather`, `scatter`) and attributes (`block_shape`, `shape`,
+/// `strides`). What marks a parameter as a descriptor, and what sema
+/// accepts on one.
+bool isTensorDescriptorMember(std::string_view Name);
 
 } // namespace tessel::sema
 
