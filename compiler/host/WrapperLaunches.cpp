@@ -23,20 +23,18 @@ static std::string shapeText(const std::vector<int64_t> &Shape) {
   return "[" + S + "]";
 }
 
-/// Calls every wrapper with tensors of each shape in turn until it launches
-/// something; hands each launch to Take (true: stop).
-static void callWrappers(const ParsedFile &File, const ModuleInfo &Info, project::Project *Project,
-                         const PyDict &ConfigKwargs, int64_t Size,
-                         const std::function<bool(const std::string &Kernel, HostLaunch &)> &Take) {
+std::optional<HostLaunch> wrapperLaunch(const ParsedFile &File, const ModuleInfo &Info, project::Project *Project,
+                                        const std::string &Kernel, const PyDict &ConfigKwargs, int64_t Size) {
   std::vector<std::pair<std::string, const ast::FunctionDefStmt *>> Wrappers = hostWrappers(File, Info);
   if (Wrappers.empty())
-    return;
+    return std::nullopt;
   std::unique_ptr<ProjectLibrary> Imports;
   if (Project)
     Imports = std::make_unique<ProjectLibrary>(*Project, Project->refOf(File.text().path()));
   ModuleRun Module(File, Info, Imports ? static_cast<const HostLibrary &>(*Imports) : torchLibrary(), ConfigKwargs);
   for (const auto &[Name, Fn] : Wrappers) {
     std::set<std::string> Tensors = tensorParameters(*Fn);
+    // Each shape in turn, until the wrapper launches something.
     for (const std::vector<int64_t> &Shape : madeUpShapes(Size)) {
       auto Int = [Size](const std::string &) -> std::optional<int64_t> { return Size; };
       // Parameters it never uses as tensors stay unknown: a flag or a mode
@@ -48,40 +46,17 @@ static void callWrappers(const ParsedFile &File, const ModuleInfo &Info, project
       if (!Args)
         break;
       std::vector<std::pair<std::string, HostLaunch>> Launches = Module.call(Fn, *Args);
-      for (auto &[Kernel, L] : Launches) {
-        if (!L.BindError.empty())
-          continue;
-        L.MadeUpCall = "`" + Name + "` (nothing in the file calls it) called with tensors of shape " +
-                       shapeText(Shape) + " and unknown dtype";
-        if (Take(Kernel, L))
-          return;
-      }
+      for (auto &[K, L] : Launches)
+        if (K == Kernel && L.BindError.empty()) {
+          L.MadeUpCall = "`" + Name + "` (nothing in the file calls it) called with tensors of shape " +
+                         shapeText(Shape) + " and unknown dtype";
+          return std::move(L);
+        }
       if (!Launches.empty())
         break; // the first rank it launches with
     }
   }
-}
-
-std::optional<HostLaunch> wrapperLaunch(const ParsedFile &File, const ModuleInfo &Info, project::Project *Project,
-                                        const std::string &Kernel, const PyDict &ConfigKwargs, int64_t Size) {
-  std::optional<HostLaunch> Found;
-  callWrappers(File, Info, Project, ConfigKwargs, Size, [&](const std::string &K, HostLaunch &L) {
-    if (K != Kernel)
-      return false;
-    Found = std::move(L);
-    return true;
-  });
-  return Found;
-}
-
-std::map<std::string, HostLaunch> wrapperLaunches(const ParsedFile &File, const ModuleInfo &Info,
-                                                  project::Project *Project, int64_t Size) {
-  std::map<std::string, HostLaunch> Out;
-  callWrappers(File, Info, Project, {}, Size, [&](const std::string &K, HostLaunch &L) {
-    Out.emplace(K, std::move(L));
-    return false;
-  });
-  return Out;
+  return std::nullopt;
 }
 
 } // namespace tessel::host

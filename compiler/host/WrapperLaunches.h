@@ -22,7 +22,6 @@
 #include "compiler/host/HostLaunches.h"
 #include "compiler/project/Project.h"
 
-#include <map>
 #include <optional>
 #include <string>
 
@@ -36,11 +35,6 @@ namespace tessel::host {
 /// modules are run (ProjectLibrary.h).
 std::optional<HostLaunch> wrapperLaunch(const ParsedFile &File, const ModuleInfo &Info, project::Project *Project,
                                         const std::string &Kernel, const PyDict &ConfigKwargs, int64_t Size);
-
-/// wrapperLaunch with no config, of every kernel at once (one import of the
-/// module, each wrapper called once per rank), by kernel name.
-std::map<std::string, HostLaunch> wrapperLaunches(const ParsedFile &File, const ModuleInfo &Info,
-                                                  project::Project *Project, int64_t Size);
 
 } // namespace tessel::host
 
