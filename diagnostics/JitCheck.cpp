@@ -118,19 +118,17 @@ ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, c
   // Sizes tessel made up for an uncalled wrapper (a 1024-wide head
   // dimension, a block of a whole tensor) are no reason for a kernel to
   // have no figures: the file's own values stand in, and the figures say so.
-  if (Plan.FromMadeUpCall && (!R.Kernel || R.Kernel->sharedBytes() > backend::smLimits(Opts.Arch).MaxSharedPerBlock)) {
+  const unsigned SharedLimit = backend::smLimits(Opts.Arch).MaxSharedPerBlock;
+  if (Plan.FromMadeUpCall && (!R.Kernel || R.Kernel->sharedBytes() > SharedLimit)) {
     PO.FromWrappers = false;
     sema::LaunchPlan Own = sema::planLaunch(File, Info, Fn.Name, PO);
     if (Own.Error.empty() && !Own.Launches.empty()) {
       backend::KernelJitResult OwnR = backend::jitKernel(File, Info, Own.Launches.front().Request, KO);
-      if (OwnR.Kernel && OwnR.Kernel->sharedBytes() <= backend::smLimits(Opts.Arch).MaxSharedPerBlock) {
-        std::string Why = R.Kernel ? "needs " + std::to_string(R.Kernel->sharedBytes()) +
-                                         " bytes of shared memory there, more than the GPU has"
-                                   : "does not compile there";
+      if (OwnR.Kernel && OwnR.Kernel->sharedBytes() <= SharedLimit) {
+        sema::replaceMadeUpLaunch(Own, R.Kernel ? "it needs " + std::to_string(R.Kernel->sharedBytes()) +
+                                                      " bytes of shared memory there, more than the GPU has"
+                                                : "it does not compile there");
         Plan = std::move(Own);
-        Plan.Assumptions.insert(Plan.Assumptions.begin(),
-                                "not the launch of the host wrapper at tessel's made-up sizes (it " + Why +
-                                    "): the file's own values and representative ones");
         S.Assumptions = std::move(Plan.Assumptions);
         S.Representative = Plan.Representative;
         R = std::move(OwnR);

@@ -887,6 +887,12 @@ static LaunchPlan planUnsettled(const ParsedFile &File, const ModuleInfo &Info, 
   return Plan;
 }
 
+void replaceMadeUpLaunch(LaunchPlan &Derived, const std::string &Why) {
+  Derived.Assumptions.insert(Derived.Assumptions.begin(), "not the launch of the host wrapper at tessel's made-up "
+                                                          "sizes (" +
+                                                              Why + "): the file's own values and representative ones");
+}
+
 /// The most elements one value of the plan's first launch holds, lowered
 /// under Opts; nullopt when it does not lower.
 static std::optional<int64_t> largestTile(const ParsedFile &File, const ModuleInfo &Info, const LaunchPlan &Plan,
@@ -921,11 +927,8 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
       LaunchPlanOptions Own = Opts;
       Own.FromWrappers = false;
       LaunchPlan Derived = planLaunch(File, Info, Kernel, Own);
-      Derived.Assumptions.insert(Derived.Assumptions.begin(),
-                                 "not the launch of the host wrapper at tessel's made-up sizes (" +
-                                     (Tile ? "it builds a tile of " + std::to_string(*Tile) + " elements there"
-                                           : std::string("it does not lower there")) +
-                                     "): the file's own values and representative ones");
+      replaceMadeUpLaunch(Derived, Tile ? "it builds a tile of " + std::to_string(*Tile) + " elements there"
+                                        : std::string("it does not lower there"));
       return Derived;
     }
   }

@@ -115,6 +115,11 @@ struct LaunchPlan {
   std::string Error;
 };
 
+/// Derived, planned without wrappers, stands in for a plan from a made-up
+/// wrapper call that Why ("it builds a tile of ... elements") rules out: its
+/// first assumption says so.
+void replaceMadeUpLaunch(LaunchPlan &Derived, const std::string &Why);
+
 /// Plans the launches of kernel Kernel of File (Info is its discovery).
 LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
                       const LaunchPlanOptions &Opts = {});
