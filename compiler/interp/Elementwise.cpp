@@ -170,6 +170,12 @@ void evalBinary(const ir::Op &O, const Tile &L, const Tile &R, Tile &Out) {
     return floatBinary(L, R, Out, K, [](double A, double B) { return A / B; });
   case OpKind::Mod:
     return floatBinary(L, R, Out, K, [](double A, double B) { return std::fmod(A, B); });
+  case OpKind::Pow: // powf in float precision, as libdevice's __nv_powf
+    if (K == ScalarKind::FP64)
+      return floatBinary(L, R, Out, K, [](double A, double B) { return std::pow(A, B); });
+    return floatBinary(L, R, Out, K, [](double A, double B) {
+      return static_cast<double>(std::pow(static_cast<float>(A), static_cast<float>(B)));
+    });
   case OpKind::FloorDiv:
     return floatBinary(L, R, Out, K, [](double A, double B) { return std::floor(A / B); });
   case OpKind::Minimum:

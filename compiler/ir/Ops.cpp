@@ -65,6 +65,8 @@ std::string_view opName(OpKind K) {
     return "maximum";
   case OpKind::UMulHi:
     return "umulhi";
+  case OpKind::Pow:
+    return "pow";
   case OpKind::Neg:
     return "neg";
   case OpKind::Not:

@@ -85,6 +85,7 @@ enum class OpKind {
   Minimum,
   Maximum,
   UMulHi,
+  Pow, ///< libdevice's pow on floats (`__nv_powf` / `__nv_pow`)
   // Elementwise unary (UnaryOp covers FirstUnary..LastUnary).
   Neg,
   Not,
@@ -145,7 +146,7 @@ enum class OpKind {
   Condition,
   Return,
 };
-constexpr OpKind FirstBinary = OpKind::Add, LastBinary = OpKind::UMulHi;
+constexpr OpKind FirstBinary = OpKind::Add, LastBinary = OpKind::Pow;
 constexpr OpKind FirstUnary = OpKind::Neg, LastUnary = OpKind::Ceil;
 
 /// The printed mnemonic: "add", "expand_dims", "atomic_rmw"...

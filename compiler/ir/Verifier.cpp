@@ -355,6 +355,7 @@ private:
     switch (O.kind()) {
     case OpKind::Div:
     case OpKind::DivRn:
+    case OpKind::Pow:
       if (!isFloatVal(V))
         error(O, "operands must be floats, got " + typeString(V->type()));
       return;

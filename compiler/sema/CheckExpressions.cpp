@@ -892,6 +892,38 @@ Value KernelChecker::evalCall(const CallExpr *E) {
   return callValue(Callee, E, std::move(Args), std::move(Kw));
 }
 
+std::string KernelChecker::assumedLibdevice(const CallExpr *Call) const {
+  std::string Name;
+  if (const auto *N = dyn_cast<NameExpr>(Call->Func))
+    Name = N->Id;
+  else if (const auto *A = dyn_cast<AttributeExpr>(Call->Func))
+    Name = A->Attr;
+  return Name == "pow" || unaryMathOp(Name) ? Name : std::string();
+}
+
+Value KernelChecker::libdevicePow(const CallExpr *Call, const Arg &X, const Arg &Y) {
+  // extern_elementwise: both operands become tensors and promote like a
+  // binary operation; libdevice has pow for fp32 and fp64 (an int32
+  // exponent picks __nv_powif, taken here as the fp32 pow of its value).
+  Value XT = toTensor(X.V, X.Range), YT = toTensor(Y.V, Y.Range);
+  if (XT.isPoison() || YT.isPoison())
+    return Value::poison();
+  Value Out;
+  {
+    TypingOnly Typing(*this);
+    Out = binaryOp(BinOpKind::Add, XT, YT, Call->Range);
+  }
+  if (!Out.isTensor() || Out.Type.Elem.isPointer() ||
+      (Out.Type.Elem.Scalar != ScalarKind::FP32 && Out.Type.Elem.Scalar != ScalarKind::FP64)) {
+    loweringLimit(Call->Range, "libdevice's pow on " + Out.Type.str());
+    return Value::poison();
+  }
+  Out.Facts = IndexFacts{};
+  Out.Facts.resize(Out.Type.Shape.size());
+  Out.IR = IRB->binary(Call->Range, ir::OpKind::Pow, lowerAs(XT, Out.Type, X.Range), lowerAs(YT, Out.Type, Y.Range));
+  return Out;
+}
+
 Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::vector<Arg> Args,
                                std::vector<std::pair<std::string, Arg>> Kw) {
   if (Callee.isPoison())
@@ -904,8 +936,24 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
     error(ProblemKind::BadCall, Call->Func->Range, "'tensor' object is not callable");
     return Value::poison();
   }
-  if (Callee.K != Value::Kind::Constexpr || Callee.Const.isUnknown())
+  if (Callee.K != Value::Kind::Constexpr)
     return Value::poison();
+  if (Callee.Const.isUnknown()) {
+    // Libraries pick their math functions at import time, by Triton version
+    // or vendor (`rsqrt = libdevice_find("rsqrt")`, `pow = tl_extra_shim.pow`
+    // through importlib): on CUDA that is libdevice's function of the name.
+    // The lowering takes it so, and the figures say so; the front tier stays
+    // silent about a value it does not know.
+    std::string Fn = IRB ? assumedLibdevice(Call) : std::string();
+    if (Fn.empty())
+      return Value::poison();
+    std::string Note = "`" + std::string(sourceText(Call->Func->Range)) + "` is libdevice's " + Fn +
+                       " (the host code that chooses it is not run by tessel)";
+    if (std::find(Assumptions.begin(), Assumptions.end(), Note) == Assumptions.end())
+      Assumptions.push_back(std::move(Note));
+    return callValue(Value::constant(PyValue::qualified("triton.language.extra.libdevice." + Fn)), Call,
+                     std::move(Args), std::move(Kw));
+  }
   const PyValue &C = Callee.Const;
   if (C.kind() == PyValue::Kind::Function) {
     const FunctionDefStmt *Fn = C.asFunction();
@@ -923,7 +971,13 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
   }
   if (C.kind() != PyValue::Kind::Qualified)
     return Value::poison();
-  const std::string &Path = C.qualifiedPath();
+  // A builtin reached through its defining module (`fast_expf = tl.math.exp`
+  // evaluated at module level keeps the path it was spelled with) is the
+  // builtin of triton.language.
+  std::string Path = C.qualifiedPath();
+  for (std::string_view Sub : {"triton.language.math.", "triton.language.core.", "triton.language.standard."})
+    if (Path.starts_with(Sub) && languageMember(std::string_view(Path).substr(Sub.size())))
+      Path = "triton.language." + Path.substr(Sub.size());
   if (Path.rfind("builtins.", 0) == 0)
     return callPythonBuiltin(Path.substr(9), Call, Args);
   const std::string Lang = "triton.language.";
@@ -970,8 +1024,11 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
     }
     if (Name.find("libdevice.") != std::string::npos || Name.rfind("extra.", 0) == 0) {
       if (IRB) {
+        std::string_view Fn = std::string_view(Name).substr(Name.rfind('.') + 1);
+        if (Fn == "pow" && Args.size() == 2 && Kw.empty())
+          return libdevicePow(Call, Args[0], Args[1]);
         // The one-operand float functions the IR has as ops; others are limits.
-        std::optional<ir::OpKind> Op = unaryMathOp(std::string_view(Name).substr(Name.rfind('.') + 1));
+        std::optional<ir::OpKind> Op = unaryMathOp(Fn);
         const Value *X = Args.size() == 1 && Kw.empty() ? &Args[0].V : nullptr;
         if (Op && X && X->isTensor() && !X->Type.Elem.isPointer() && isFloat(X->Type.Elem.Scalar))
           return Value::tensor(X->Type, {}, IRB->unary(Call->Range, *Op, lower(*X, Args[0].Range)));

@@ -379,7 +379,11 @@ void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRan
     ir::Builder::InsertionGuard G(*IRB);
     IRB->setInsertionPointToEnd(If->elseBlock());
     execBlock(S->OrElse);
-    if (ThenReturned && !frame().Returned && AtTopLevel) {
+    // Outside loops (where Triton rejects a return), an `if` nested in a
+    // runtime `if`'s branch moves the rest of that branch the same way; when
+    // the rest falls off the branch's end, the statements after the outer
+    // `if` would have to follow too, which is not done (the limit below).
+    if (ThenReturned && !frame().Returned && (AtTopLevel || frame().LoopDepth == 0)) {
       frame().Transparent = Around;
       for (size_t I = Index + 1; I < Enclosing->size() && !frame().Returned; ++I)
         lowerStatement(*Enclosing, I);
@@ -390,7 +394,7 @@ void KernelChecker::lowerRuntimeIf(const IfStmt *S, const Value &Test, SourceRan
           lowerStatement(*Block, I);
       }
       frame().Transparent.clear();
-      if (!frame().Returned) { // falling off the end returns None
+      if (!frame().Returned && AtTopLevel) { // falling off the end returns None
         frame().Returns.emplace_back(Value::constant(PyValue::none()), S->Range);
         frame().ReturnUndecided.push_back(false); // the lowering decides every `if`
         frame().Returned = true;

@@ -92,6 +92,9 @@ public:
   /// Function, whose parameters the walk adds).
   void setBuilder(ir::Builder *B) { IRB = B; }
   size_t errorsReported() const { return ErrorsReported; }
+  /// Lowering: what it took without proof, once each (an unknown host value
+  /// called as a libdevice function of its name).
+  const std::vector<std::string> &assumptions() const { return Assumptions; }
   /// The specialization being checked (null outside checkKernel).
   const Specialization *specialization() const { return Spec; }
 
@@ -297,6 +300,11 @@ private:
   Value evalCall(const ast::CallExpr *E);
   Value callValue(const Value &Callee, const ast::CallExpr *Call, std::vector<Arg> Args,
                   std::vector<std::pair<std::string, Arg>> Kw);
+  /// libdevice's two-operand pow (`tl.extra.cuda.libdevice.pow`).
+  Value libdevicePow(const ast::CallExpr *Call, const Arg &X, const Arg &Y);
+  /// The libdevice function a call of a value the host code computes (and
+  /// tessel does not) stands for, by the name it is spelled with; "" if none.
+  std::string assumedLibdevice(const ast::CallExpr *Call) const;
   /// A plain function decorated `@tl.constexpr` or
   /// `@triton.constexpr_function`: Triton calls it at compile time.
   static bool isConstexprFunction(const ModuleInfo &Info, const ast::FunctionDefStmt &Fn);
@@ -319,6 +327,7 @@ private:
   const Specialization *Spec = nullptr;
   std::vector<Frame> Frames;
   size_t ErrorsReported = 0;
+  std::vector<std::string> Assumptions;
   ir::Builder *IRB = nullptr;
   /// The statement execBlock is running (lowering moves the rest of a
   /// function body into the else region of an `if` whose then branch returns).

@@ -893,13 +893,8 @@ void replaceMadeUpLaunch(LaunchPlan &Derived, const std::string &Why) {
                                                               Why + "): the file's own values and representative ones");
 }
 
-/// The most elements one value of the plan's first launch holds, lowered
-/// under Opts; nullopt when it does not lower.
-static std::optional<int64_t> largestTile(const ParsedFile &File, const ModuleInfo &Info, const LaunchPlan &Plan,
-                                          const AnalyzeOptions &Opts) {
-  LoweredKernel L = lowerKernel(File, Info, Plan.Launches.front().Request, Opts);
-  if (!L.Function)
-    return std::nullopt;
+/// The most elements one value of L holds.
+static int64_t largestTile(const LoweredKernel &L) {
   int64_t Largest = 1;
   std::function<void(const ir::Block &)> Walk = [&](const ir::Block &B) {
     for (const auto &O : B.ops()) {
@@ -918,11 +913,19 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
   LaunchPlan Plan = planUnsettled(File, Info, Kernel, Opts);
   if (Opts.Settle && !Plan.GuessedTypes.empty() && !Plan.Launches.empty() && Plan.Problems.empty())
     settleGuessedTypes(File, Info, *Opts.Settle, Plan);
-  if (Plan.FromMadeUpCall && Opts.Settle && !Plan.Launches.empty() && Plan.Problems.empty()) {
+  if (!Opts.Settle || Plan.Launches.empty() || !Plan.Problems.empty())
+    return Plan;
+  // Where the plan is for compiling, its first launch is lowered once here:
+  // what the lowering assumed belongs with the plan's other assumptions.
+  LoweredKernel L = lowerKernel(File, Info, Plan.Launches.front().Request, *Opts.Settle);
+  for (std::string &A : L.Assumptions)
+    if (std::find(Plan.Assumptions.begin(), Plan.Assumptions.end(), A) == Plan.Assumptions.end())
+      Plan.Assumptions.push_back(std::move(A));
+  if (Plan.FromMadeUpCall) {
     // Sizes tessel made up can make a wrapper build blocks no real launch
     // has (a block of a whole 1024 x 1024 tensor, a 1024-wide head): such a
     // launch says nothing of the kernel, and compiling it takes minutes.
-    std::optional<int64_t> Tile = largestTile(File, Info, Plan, *Opts.Settle);
+    std::optional<int64_t> Tile = L.Function ? std::optional<int64_t>(largestTile(L)) : std::nullopt;
     if (!Tile || *Tile > MaxMadeUpTile) {
       LaunchPlanOptions Own = Opts;
       Own.FromWrappers = false;

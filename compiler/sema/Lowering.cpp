@@ -55,6 +55,7 @@ LoweredKernel lowerKernel(const ParsedFile &File, const ModuleInfo &Info, const 
   C.checkKernel(Fn, Spec, inferParamKinds(*Fn.Def, Info));
   B.setInsertionPointToEnd(&F->body());
   B.ret(SourceRange{Fn.Def->Range.End, Fn.Def->Range.End});
+  Out.Assumptions = C.assumptions();
   for (Problem &P : Sink.take()) {
     P.Specialization.clear(); // the request is the specialization
     Out.Problems.push_back(std::move(P));

@@ -53,6 +53,9 @@ struct LoweredKernel {
   /// checked file; those of helpers inlined from other modules are not
   /// among them (their ops' ranges are offsets into their own files).
   std::vector<SourceRange> OwnAccesses;
+  /// What the lowering took without proof, for the figures' "assumed" lines
+  /// (a host-computed alias taken as libdevice's function of its name).
+  std::vector<std::string> Assumptions;
 };
 
 /// Lowers Request.Kernel of File under Request's specialization. Problems

@@ -50,6 +50,10 @@ static void recordDefinition(const Stmt *S, Definitions &Defs) {
     for (const Expr *T : A->Targets)
       if (const auto *N = dyn_cast<NameExpr>(T))
         Defs[N->Id].push_back(A->Value);
+  // `for i in range(...)` / `tl.range(...)`: the loop variable is an index.
+  if (const auto *F = dyn_cast<ForStmt>(S))
+    if (const auto *N = dyn_cast<NameExpr>(F->Target); N && isa<CallExpr>(F->Iter))
+      Defs[N->Id].push_back(F->Iter);
 }
 
 /// Is E an index computation rather than a pointer: a literal, a call
@@ -62,6 +66,9 @@ static bool isIndexLike(const Expr *E, const Definitions &Defs, int Depth = 0) {
     return K->CK == ConstantKind::Int;
   if (const auto *C = dyn_cast<CallExpr>(E)) {
     const auto *A = dyn_cast<AttributeExpr>(C->Func);
+    // `tl.where(c, a, b)` is whichever of a and b it picks.
+    if (A && A->Attr == "where" && C->Args.size() == 3)
+      return isIndexLike(C->Args[1], Defs, Depth + 1) && isIndexLike(C->Args[2], Defs, Depth + 1);
     return !(A && (isPointerOpName(A->Attr) || A->Attr == "advance"));
   }
   if (const auto *S = dyn_cast<SubscriptExpr>(E))
@@ -244,6 +251,21 @@ static std::set<std::string> pointersIn(const FunctionDefStmt &Fn, const Uses &U
   while (!Bases.empty()) {
     const Expr *E = pointerBase(Bases.back(), U.Defs, nullptr);
     Bases.pop_back();
+    // A pointer chosen per program or per tile (`A = tl.where(t < k1, A1,
+    // A2)`, `a if c else b`): both choices are pointers.
+    if (const auto *C = dyn_cast<CallExpr>(E)) {
+      const auto *F = dyn_cast<AttributeExpr>(C->Func);
+      if (F && F->Attr == "where" && C->Args.size() == 3 && C->Keywords.empty()) {
+        Bases.push_back(C->Args[1]);
+        Bases.push_back(C->Args[2]);
+      }
+      continue;
+    }
+    if (const auto *I = dyn_cast<IfExpExpr>(E)) {
+      Bases.push_back(I->Body);
+      Bases.push_back(I->OrElse);
+      continue;
+    }
     const auto *N = dyn_cast<NameExpr>(E);
     if (!N || !Visited.insert(N->Id).second)
       continue;

@@ -121,6 +121,10 @@ static llvm::Value *binaryOp(LoweringContext &C, const ir::Op &O, llvm::Value *A
                   : (Uns ? llvm::Intrinsic::umax : llvm::Intrinsic::smax);
     return B.CreateBinaryIntrinsic(ID, A, Bv);
   }
+  case K::Pow: {
+    llvm::Type *T = A->getType();
+    return B.CreateCall(C.libdevice(T->isDoubleTy() ? "__nv_pow" : "__nv_powf", T, {T, T}), {A, Bv});
+  }
   case K::UMulHi: {
     bool Wide = A->getType()->getIntegerBitWidth() == 64;
     llvm::Type *T = A->getType();

@@ -186,6 +186,32 @@ def k(x_ptr, d_ptr, out_ptr, rn_ptr, out64_ptr, BLOCK: tl.constexpr):
   EXPECT_EQ(countMatches(C.Ptx, R"(div\.rn\.f64)"), 1) << C.Ptx;
 }
 
+// libdevice's pow (FlagGems' vector norms, xformers' rope): __nv_powf for
+// fp32 operands (an int exponent promoted), __nv_pow for fp64, each linked
+// from libdevice rather than approximated.
+TEST(Codegen, LibdevicePowCallsLibdevice) {
+  const char *Src = R"(
+from triton.language.extra import libdevice
+
+@triton.jit
+def k(x_ptr, out_ptr, out64_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, libdevice.pow(x, 3))
+    tl.store(out64_ptr + offs, libdevice.pow(x.to(tl.float64), 0.5))
+)";
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.Constexprs["BLOCK"] = PyValue::integer(128);
+  R.ArgTypes = {{"x_ptr", ptrTo(ScalarKind::FP32)},
+                {"out_ptr", ptrTo(ScalarKind::FP32)},
+                {"out64_ptr", ptrTo(ScalarKind::FP64)}};
+  Compiled C = compileSnippet(Src, R);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_EQ(countMatches(C.Llvm, R"(call float @__nv_powf\(float %[^,]+, float 3\.0)"), 1) << C.Llvm;
+  EXPECT_EQ(countMatches(C.Llvm, R"(call double @__nv_pow\(double)"), 1) << C.Llvm;
+}
+
 TEST(Codegen, AtomicsCarrySemanticAndScope) {
   const char *Src = R"(
 @triton.jit

@@ -429,4 +429,30 @@ def k(Q, L, out, n, BLOCK: tl.constexpr):
   EXPECT_FALSE(R.ArgTypes.at("n").isPointer());
 }
 
+TEST(LaunchPlan, PointersChosenByWhereArePointers) {
+  // xformers' rope and tiled matmul pick a tensor per program or per tile
+  // (`x_in = tl.where(is_v, xv, in_qk)`), after moving it with `+=`, and add
+  // offsets computed from a loop variable.
+  Planned P = plan(R"(
+@triton.jit
+def k(xq, xk, out, n, stride, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    is_q = pid < 4
+    xk += pid * stride
+    in_qk = tl.where(is_q, xq, xk)
+    x_in = in_qk if BLOCK > 16 else xq
+    for offset in range(0, n, BLOCK):
+        cols = offset + tl.arange(0, BLOCK)
+        v = tl.load(x_in + cols, mask=cols < n)
+        tl.store(out + cols, v, mask=cols < n)
+)",
+                   "k");
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  const LoweringRequest &R = P.Plan.Launches[0].Request;
+  EXPECT_TRUE(R.ArgTypes.at("xq").isPointer());
+  EXPECT_TRUE(R.ArgTypes.at("xk").isPointer());
+  EXPECT_FALSE(R.ArgTypes.at("n").isPointer());
+  EXPECT_FALSE(R.ArgTypes.at("stride").isPointer());
+}
+
 } // namespace

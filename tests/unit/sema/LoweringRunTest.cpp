@@ -89,6 +89,96 @@ def k(x_ptr, o_ptr):
   }
 }
 
+TEST(LoweringRun, HostChosenMathAliasesAreLibdevicesFunctions) {
+  // xformers' `rsqrt = libdevice_find("rsqrt")` and FlagGems' `pow =
+  // tl_extra_shim.pow` are chosen by host code at import (importlib): taken
+  // as libdevice's functions of their names, and said so. lmdeploy's
+  // `fast_expf = tl.math.exp` is tl.exp.
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.ArgTypes = {{"x_ptr", ptrTo(ScalarKind::FP32)}, {"o_ptr", ptrTo(ScalarKind::FP32)}};
+  auto L = lowerSource(R"(
+import importlib
+import triton
+import triton.language as tl
+
+shim = importlib.import_module(some_vendor_module())
+rsqrt = shim.rsqrt
+pow = shim.pow
+fast_expf = tl.math.exp
+
+@triton.jit
+def k(x_ptr, o_ptr):
+    i = tl.arange(0, 16)
+    x = tl.load(x_ptr + i)
+    tl.store(o_ptr + i, rsqrt(x))
+    tl.store(o_ptr + 16 + i, pow(x, 3))
+    tl.store(o_ptr + 32 + i, shim.pow(x, 0.5) + fast_expf(-x))
+)",
+                       R);
+  ASSERT_TRUE(L->Result.Function) << L->text();
+  EXPECT_EQ(L->Result.Assumptions,
+            (std::vector<std::string>{
+                "`rsqrt` is libdevice's rsqrt (the host code that chooses it is not run by tessel)",
+                "`pow` is libdevice's pow (the host code that chooses it is not run by tessel)",
+                "`shim.pow` is libdevice's pow (the host code that chooses it is not run by tessel)"}));
+  interp::Memory Mem;
+  uint32_t X = Mem.addBuffer("x", ScalarKind::FP32, 16), Out = Mem.addBuffer("o", ScalarKind::FP32, 48, true);
+  for (int64_t I = 0; I < 16; ++I)
+    Mem.writeFloat(X, I, 0.25 * (I + 1));
+  interp::RunResult Run =
+      interp::run(*L->Result.Function, Mem, {interp::ArgValue::pointer(X), interp::ArgValue::pointer(Out)}, {});
+  ASSERT_TRUE(Run.Completed) << Run.Error;
+  for (int64_t I = 0; I < 16; ++I) {
+    float V = static_cast<float>(0.25 * (I + 1));
+    EXPECT_FLOAT_EQ(Mem.readFloat(Out, I), 1.0f / std::sqrt(V)) << V;
+    EXPECT_FLOAT_EQ(Mem.readFloat(Out, 16 + I), std::pow(V, 3.0f)) << V;
+    EXPECT_FLOAT_EQ(Mem.readFloat(Out, 32 + I), std::pow(V, 0.5f) + std::exp(-V)) << V;
+  }
+}
+
+TEST(LoweringRun, ReturnsInNestedRuntimeIfsEndTheirPaths) {
+  // lmdeploy's flatten_kv_cache: an early `return` inside a runtime `if`
+  // nested in another, whose branch ends in a return (visit_if_top_level's
+  // CFG in Triton).
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.ArgTypes = {{"o_ptr", ptrTo(ScalarKind::I32)}, {"tail", scalar(ScalarKind::I32)},
+                {"limit", scalar(ScalarKind::I32)}};
+  auto L = lowerSource(R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(o_ptr, tail, limit):
+    pid = tl.program_id(0)
+    if pid == tail:
+        if pid * 2 >= limit:
+            return
+        tl.store(o_ptr + pid, 100 + pid)
+        return
+    if pid * 2 >= limit:
+        return
+    tl.store(o_ptr + pid, pid)
+)",
+                       R);
+  ASSERT_TRUE(L->Result.Function) << L->text();
+  for (int64_t Tail : {3, 6}) {
+    interp::Memory Mem;
+    uint32_t Out = Mem.addBuffer("o", ScalarKind::I32, 8, true);
+    for (int64_t I = 0; I < 8; ++I)
+      Mem.writeInt(Out, I, -1);
+    interp::RunOptions Opts;
+    Opts.Grid = {8, 1, 1};
+    interp::RunResult Run = interp::run(
+        *L->Result.Function, Mem,
+        {interp::ArgValue::pointer(Out), interp::ArgValue::integer(Tail), interp::ArgValue::integer(10)}, Opts);
+    ASSERT_TRUE(Run.Completed) << Run.Error;
+    for (int64_t I = 0; I < 8; ++I)
+      EXPECT_EQ(Mem.readInt(Out, I), I * 2 >= 10 ? -1 : I == Tail ? 100 + I : I) << "tail " << Tail << ", " << I;
+  }
+}
+
 TEST(LoweringRun, FusedSoftmaxMatchesTheReference) {
   LoweringRequest R;
   R.Kernel = "fused_softmax_kernel";
