@@ -117,11 +117,11 @@ def k(x_ptr, o_ptr):
 )",
                        R);
   ASSERT_TRUE(L->Result.Function) << L->text();
-  EXPECT_EQ(L->Result.Assumptions,
-            (std::vector<std::string>{
-                "`rsqrt` is libdevice's rsqrt (the host code that chooses it is not run by tessel)",
-                "`pow` is libdevice's pow (the host code that chooses it is not run by tessel)",
-                "`shim.pow` is libdevice's pow (the host code that chooses it is not run by tessel)"}));
+  EXPECT_EQ(
+      L->Result.Assumptions,
+      (std::vector<std::string>{"`rsqrt` is libdevice's rsqrt (the host code that chooses it is not run by tessel)",
+                                "`pow` is libdevice's pow (the host code that chooses it is not run by tessel)",
+                                "`shim.pow` is libdevice's pow (the host code that chooses it is not run by tessel)"}));
   interp::Memory Mem;
   uint32_t X = Mem.addBuffer("x", ScalarKind::FP32, 16), Out = Mem.addBuffer("o", ScalarKind::FP32, 48, true);
   for (int64_t I = 0; I < 16; ++I)
@@ -143,8 +143,8 @@ TEST(LoweringRun, ReturnsInNestedRuntimeIfsEndTheirPaths) {
   // CFG in Triton).
   LoweringRequest R;
   R.Kernel = "k";
-  R.ArgTypes = {{"o_ptr", ptrTo(ScalarKind::I32)}, {"tail", scalar(ScalarKind::I32)},
-                {"limit", scalar(ScalarKind::I32)}};
+  R.ArgTypes = {
+      {"o_ptr", ptrTo(ScalarKind::I32)}, {"tail", scalar(ScalarKind::I32)}, {"limit", scalar(ScalarKind::I32)}};
   auto L = lowerSource(R"(
 import triton
 import triton.language as tl
