@@ -320,6 +320,11 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
       }
       return Value::constant(*Member);
     }
+    if (std::optional<ElemType> Ptr = pointerTypeFromPath(Path)) {
+      if (E->Attr == "element_ty")
+        return Value::constant(PyValue::qualified("triton.language." + std::string(languageName(Ptr->Scalar))));
+      return Value::constant(PyValue());
+    }
     std::string Member = Path + "." + E->Attr;
     // `math.pi`; a dtype's bit width, or its predicate (`x.dtype.is_int64`).
     if (std::optional<PyValue> C = pybuiltins::libraryConstant(Member))
@@ -351,6 +356,10 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
       return V;
     }
     if (E->Attr == "dtype") {
+      // A pointer's dtype is its pointer type (`c_ptr.dtype == tl.float8e4nv`
+      // is False for a pointer, as in Triton).
+      if (Base.Type.Elem.PointerDepth == 1 && Base.Type.Elem.Scalar != ScalarKind::Unknown)
+        return Value::constant(PyValue::qualified(pointerTypePath(Base.Type.Elem.Scalar)));
       if (Base.Type.Elem.isPointer() || Base.Type.Elem.Scalar == ScalarKind::Unknown)
         return Value::constant(PyValue());
       return Value::constant(PyValue::qualified("triton.language." + std::string(languageName(Base.Type.Elem.Scalar))));

@@ -631,6 +631,27 @@ def k(x_ptr):
   EXPECT_NE(L->text().find("is not supported by tessel's lowering yet"), std::string::npos) << L->text();
 }
 
+TEST(Lowering, APointersDtypeIsItsPointerType) {
+  // tritonbench's persistent matmul: `if c_ptr.dtype == tl.float8e4nv:` is
+  // decided by the specialization (a pointer type is no float8 dtype), and
+  // the pointer type's element_ty is the pointee.
+  std::string T = lowered(R"(
+@triton.jit
+def k(x_ptr, c_ptr):
+    offs = tl.arange(0, 16)
+    x = tl.load(x_ptr + offs)
+    ty = c_ptr.dtype
+    if c_ptr.dtype == tl.float8e4nv:
+        c = x.to(tl.float8e4nv)
+    else:
+        c = x.to(ty.element_ty)
+    tl.store(c_ptr + offs, c)
+)",
+                          request({{"x_ptr", F32P}, {"c_ptr", F16P}}));
+  EXPECT_NE(T.find("fp16"), std::string::npos) << T;
+  EXPECT_EQ(T.find("fp8"), std::string::npos) << T;
+}
+
 TEST(Lowering, UnmodelledBuiltinsAreLimitsNeverDroppedSilently) {
   auto L = lowerSnippet(R"(
 @triton.jit
