@@ -514,6 +514,13 @@ PyValue callLibrary(const std::string &Path, const PyList &Args, const PyDict &K
     return config(Args, Kwargs);
   if (isPath(Path, {"triton.language.constexpr", "triton.language.core.constexpr"}))
     return Args.size() == 1 ? Args[0] : PyValue();
+  // `triton.runtime.jit.constexpr_function(core.get_int_dtype)`: the same
+  // function, now callable from kernels at compile time.
+  if (isPath(Path, {"triton.constexpr_function", "triton.runtime.jit.constexpr_function",
+                    "triton.runtime.constexpr_function"}) &&
+      Args.size() == 1 && Kwargs.empty() &&
+      (Args[0].kind() == PyValue::Kind::Qualified || Args[0].kind() == PyValue::Kind::Function))
+    return Args[0];
   if (isPath(Path, {"triton.cdiv", "triton.language.cdiv"})) {
     if (Args.size() != 2 || !Args[0].isIntLike() || !Args[1].isIntLike())
       return PyValue();

@@ -1192,6 +1192,13 @@ Value KernelChecker::callPythonBuiltin(const std::string &Name, const CallExpr *
                                                                T.qualifiedPath() == "triton.language.core.tensor");
     if (TensorType && (X.isTensor() || X.isKnownConstexpr()))
       return Value::constant(PyValue::boolean(X.isTensor()));
+    // `isinstance(desc_or_ptr, tl.tensor_descriptor)`: a tensor descriptor
+    // (made in the kernel) or not (a pointer, a number).
+    bool DescriptorType =
+        T.kind() == PyValue::Kind::Qualified && (T.qualifiedPath() == "triton.language.tensor_descriptor" ||
+                                                 T.qualifiedPath() == "triton.language.core.tensor_descriptor");
+    if (DescriptorType && (X.isTensor() || X.isKnownConstexpr()))
+      return Value::constant(PyValue::boolean(X.isTensor() && X.IsDescriptor));
     if (X.isKnownConstexpr())
       return Value::constant(pybuiltins::callLibrary("builtins.isinstance", {X.Const, T}, {}));
   }

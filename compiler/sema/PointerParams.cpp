@@ -22,14 +22,16 @@ static bool nameSaysPointer(const std::string &N) {
 
 static bool isPointerOpName(std::string_view Name) {
   static const char *Ops[] = {"load",      "store",      "atomic_add",  "atomic_max", "atomic_min",    "atomic_and",
-                              "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas", "make_block_ptr"};
+                              "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas", "make_block_ptr",
+                              "make_tensor_descriptor"};
   for (const char *Op : Ops)
     if (Name == Op)
       return true;
   return false;
 }
 
-/// Is Callee tl.load, tl.store, an atomic or tl.make_block_ptr?
+/// Is Callee tl.load, tl.store, an atomic, tl.make_block_ptr or
+/// tl.make_tensor_descriptor?
 static bool isPointerOp(const ModuleInfo &Info, const Expr *Callee) {
   // Qualifying allocates; `tl.foo` keeps its attribute as the last part of
   // its qualified name, so most calls are ruled out before that.

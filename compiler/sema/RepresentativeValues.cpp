@@ -187,11 +187,19 @@ struct ConstexprWalk {
       if (isa<FunctionDefStmt>(S) || isa<ClassDefStmt>(S))
         return false;
       // `B = BLOCK`: B stands for BLOCK from here on.
-      if (const auto *A = dyn_cast<AssignStmt>(S))
-        if (const auto *V = dyn_cast<NameExpr>(A->Value); V && Tracked.count(V->Id))
+      // `dtype = tl.float8e5 if FP8 else default_dtype`: one of its values.
+      if (const auto *A = dyn_cast<AssignStmt>(S)) {
+        const auto *V = dyn_cast<NameExpr>(A->Value);
+        if (const auto *IfE = dyn_cast<IfExpExpr>(A->Value)) {
+          V = dyn_cast<NameExpr>(IfE->OrElse);
+          if (const auto *B = dyn_cast<NameExpr>(IfE->Body); B && Tracked.count(B->Id))
+            V = B;
+        }
+        if (V && Tracked.count(V->Id))
           for (const Expr *T : A->Targets)
             if (const auto *N = dyn_cast<NameExpr>(T))
               Tracked[N->Id] = Tracked.at(V->Id);
+      }
       if (const auto *I = dyn_cast<IfStmt>(S))
         if (Uses *U = named(I->Test, Tracked))
           U->Condition = true;

@@ -455,4 +455,44 @@ def k(xq, xk, out, n, stride, BLOCK: tl.constexpr):
   EXPECT_FALSE(R.ArgTypes.at("stride").isPointer());
 }
 
+TEST(LaunchPlan, APointerOrADescriptorAndADtypeChosenByAFlagLower) {
+  // tritonbench's attention takes a tensor or a host TensorDescriptor for
+  // each operand (`_maybe_make_tensor_desc`) and picks its output dtype with
+  // `dtype = tl.float8e5 if FP8_OUTPUT else default_dtype`; lmdeploy wraps
+  // core.get_int_dtype in triton.runtime.jit.constexpr_function.
+  AnalyzeOptions Lowering;
+  LaunchPlanOptions Opts;
+  Opts.Settle = &Lowering;
+  Planned P = plan(R"(
+from triton.language import core
+
+get_int_dtype = triton.runtime.jit.constexpr_function(core.get_int_dtype)
+
+@triton.jit
+def _maybe_make_tensor_desc(desc_or_ptr, shape, strides, block_shape):
+    if isinstance(desc_or_ptr, tl.tensor_descriptor):
+        return desc_or_ptr
+    else:
+        return tl.make_tensor_descriptor(desc_or_ptr, shape, strides, block_shape)
+
+@triton.jit
+def k(desc_x, desc_o, N, FP8_OUTPUT: tl.constexpr, default_dtype: tl.constexpr, BLOCK: tl.constexpr):
+    dtype = tl.float8e5 if FP8_OUTPUT else default_dtype
+    x_desc = _maybe_make_tensor_desc(desc_x, [N, N], [N, 1], [BLOCK, BLOCK])
+    o_desc = _maybe_make_tensor_desc(desc_o, [N, N], [N, 1], [BLOCK, BLOCK])
+    x = x_desc.load([0, 0])
+    bits = x.to(get_int_dtype(bitwidth=x.dtype.primitive_bitwidth, signed=True), bitcast=True)
+    o_desc.store([0, 0], (bits ^ 1).to(x.dtype, bitcast=True).to(dtype))
+)",
+                   "k", Opts);
+  ASSERT_TRUE(P.Plan.Problems.empty()) << P.Plan.Problems[0].Message;
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  const LoweringRequest &R = P.Plan.Launches[0].Request;
+  EXPECT_TRUE(R.ArgTypes.at("desc_x").isPointer());
+  EXPECT_TRUE(R.ArgTypes.at("desc_o").isPointer());
+  EXPECT_EQ(R.Constexprs.at("default_dtype").repr(), "triton.language.float32") << assumptions(P.Plan);
+  LoweredKernel L = lowerKernel(*P.File, P.Info, R, Lowering);
+  EXPECT_TRUE(L.Function) << (L.Problems.empty() ? "" : L.Problems[0].Message);
+}
+
 } // namespace
