@@ -196,6 +196,34 @@ private:
   /// processed (`try: from a import f` / `except ImportError: from b import
   /// f`, `if new_triton(): ... else: ...`); null outside one.
   std::set<std::string> *BranchImports = nullptr;
+  /// What each branch of the undecided `if` being processed assigned, in
+  /// order (null outside one).
+  std::map<std::string, std::vector<PyValue>> *BranchValues = nullptr;
+
+  /// A name every branch of an undecided `if` binds to a function of
+  /// triton.language, some of them another vendor's (`if DEVICE_TYPE ==
+  /// "xpu": tanh = tl.extra.intel.libdevice.tanh else: tanh =
+  /// libdevice.tanh`): on the machine tessel models (CUDA) it is the one no
+  /// other vendor's module names.
+  static std::optional<PyValue> cudaChoice(const std::vector<PyValue> &Values) {
+    if (Values.size() < 2)
+      return std::nullopt;
+    std::optional<PyValue> Pick;
+    for (const PyValue &V : Values) {
+      if (V.kind() != PyValue::Kind::Qualified || V.qualifiedPath().rfind("triton.language.", 0) != 0)
+        return std::nullopt;
+      const std::string &P = V.qualifiedPath();
+      bool OtherVendor = false;
+      for (const char *Vendor : {".intel.", ".amd.", ".hip.", ".musa.", ".ascend.", ".mlu.", ".xpu.", ".npu."})
+        OtherVendor |= P.find(Vendor) != std::string::npos;
+      if (OtherVendor)
+        continue;
+      if (Pick && Pick->qualifiedPath() != P)
+        return std::nullopt;
+      Pick = V;
+    }
+    return Pick;
+  }
 
   void bindImport(const std::string &Local, const std::string &Path) {
     // The first branch is what a machine with a current triton runs, as
@@ -255,11 +283,20 @@ private:
           process(*T ? I->Body : I->OrElse, Conditional);
         } else {
           std::set<std::string> Imported, *Outer = BranchImports;
+          std::map<std::string, std::vector<PyValue>> Values, *OuterValues = BranchValues;
           if (!Outer)
             BranchImports = &Imported;
+          if (!OuterValues)
+            BranchValues = &Values;
           process(I->Body, true);
           process(I->OrElse, true);
           BranchImports = Outer;
+          BranchValues = OuterValues;
+          for (const auto &[Name, Vs] : Values)
+            if (std::optional<PyValue> V = cudaChoice(Vs); V && Info.Globals.count(Name)) {
+              NS[Name] = *V;
+              Info.Globals[Name].Value = *V;
+            }
         }
         break;
       }
@@ -325,6 +362,8 @@ private:
         if (auto It = Info.Functions.find(B->Id); It != Info.Functions.end())
           Base = It->second;
     for (const std::string &N : Names) {
+      if (Ok && Conditional && BranchValues)
+        (*BranchValues)[N].push_back(NS[N]);
       if (!Ok || Conditional)
         NS[N] = PyValue();
       GlobalSymbol G;

@@ -21,9 +21,9 @@ static bool nameSaysPointer(const std::string &N) {
 }
 
 static bool isPointerOpName(std::string_view Name) {
-  static const char *Ops[] = {"load",      "store",      "atomic_add",  "atomic_max", "atomic_min",    "atomic_and",
-                              "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas", "make_block_ptr",
-                              "make_tensor_descriptor"};
+  static const char *Ops[] = {"load",        "store",      "atomic_add",     "atomic_max",
+                              "atomic_min",  "atomic_and", "atomic_or",      "atomic_xor",
+                              "atomic_xchg", "atomic_cas", "make_block_ptr", "make_tensor_descriptor"};
   for (const char *Op : Ops)
     if (Name == Op)
       return true;

@@ -462,6 +462,21 @@ TEST(Discovery, ImportsInsideTryAndIf) {
   EXPECT_EQ(D.Info.Globals.at("B").Value.repr(), "4"); // a decidable `if` takes its branch
 }
 
+TEST(Discovery, VendorDispatchTakesTheCudaFunction) {
+  // unsloth: `if DEVICE_TYPE == "xpu": triton_tanh =
+  // tl.extra.intel.libdevice.tanh else: ... libdevice.tanh`, DEVICE_TYPE
+  // from device probing tessel does not run: on CUDA, libdevice's tanh.
+  auto D = run("import triton\n"
+               "import triton.language as tl\n"
+               "from .device_type import DEVICE_TYPE\n"
+               "if DEVICE_TYPE == 'xpu':\n"
+               "    triton_tanh = tl.extra.intel.libdevice.tanh\n"
+               "else:\n"
+               "    from triton.language.extra import libdevice\n"
+               "    triton_tanh = libdevice.tanh\n");
+  EXPECT_EQ(D.Info.Globals.at("triton_tanh").Value.repr(), "triton.language.extra.libdevice.tanh");
+}
+
 TEST(Discovery, BrokenFileStillDiscovers) {
   auto D = run("import triton\n"
                "@triton.jit\n"
