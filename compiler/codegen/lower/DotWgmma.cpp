@@ -116,7 +116,7 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   NvmmaLayout LA = NvmmaLayout::forTile(M, K, 2), LB = NvmmaLayout::forTile(K, N, 2);
   if (!LA.SwizzleBytes || !LB.SwizzleBytes)
     return false;
-  Tile Acc = C.getAs(O.acc(), L);
+  Tile Acc = C.getAs(C.Plan.Combine.accumulator(O), L);
 
   // 1. The operands in shared memory.
   llvm::Value *ABase = C.stagedOperand(O.a()), *BBase = C.stagedOperand(O.b());
