@@ -136,9 +136,12 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
 std::set<std::string> defaultDivisibility(const ir::Function &F);
 
 /// The NVPTX data layout and triple the module is built for (shared with the
-/// backend's TargetMachine).
+/// backend's TargetMachine). Shared (3), constant (4) and local (5) pointers
+/// are 32 bits wide, as in Triton, which sets LLVM's `nvptx-short-ptr`
+/// before it builds its data layout: a shared address then takes one
+/// register instead of two (the backend sets the same option).
 inline constexpr const char *NVPTXTriple = "nvptx64-nvidia-cuda";
-inline constexpr const char *NVPTXDataLayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64";
+inline constexpr const char *NVPTXDataLayout = "e-p3:32:32-p4:32:32-p5:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64";
 
 } // namespace tessel::codegen
 

@@ -123,7 +123,7 @@ std::vector<llvm::Value *> ldmatrix(LoweringContext &C, llvm::Value *Addr, unsig
     Cons += "=r,";
   }
   Asm += "}, [$" + std::to_string(Count) + "];";
-  Cons += "l";
+  Cons += "r"; // a 32-bit shared address (codegen::NVPTXDataLayout)
   // A read of shared memory the asm does not declare: volatile, so that it
   // stays between the barriers around the staging (never hoisted or merged).
   llvm::Value *S = C.inlineAsm(RetTy, Asm, Cons, {Addr}, /*SideEffects=*/true);

@@ -153,7 +153,8 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
                          : PL.Dot ? mmaSwizzle(C, C.coord(L, G, 0), C.coord(L, G, 1), PL.Cols)
                                   : C.linearIndex(L, G);
       llvm::Value *Size = Mask ? B.CreateSelect(Mask->Regs[G], C.i32(Bytes), C.i32(0)) : C.i32(Bytes);
-      C.inlineAsm(B.getVoidTy(), Asm, "l,l,r,b,~{memory}", {C.sharedElement(Base, E, Idx), Ptr.Regs[G], Size, Valid});
+      // A shared address is 32 bits (codegen::NVPTXDataLayout): "r".
+      C.inlineAsm(B.getVoidTy(), Asm, "r,l,r,b,~{memory}", {C.sharedElement(Base, E, Idx), Ptr.Regs[G], Size, Valid});
     }
   }
   C.inlineAsm(B.getVoidTy(), "cp.async.commit_group;", "~{memory}", {});
