@@ -75,6 +75,13 @@ bool rangeLoadPipeliningFromEnv();
 /// (bench/RESULTS.md, issue 29); part of the JIT cache key.
 bool wgmmaFromEnv();
 
+/// Developer option: `TESSEL_WGMMA_PENDING=1` in the environment (read once
+/// per process) leaves each iteration's wgmma group of a pipelined dot loop
+/// in flight into the next iteration (`wgmma.wait_group 1`, Triton's
+/// pendings = 1; lower/Pipeline.cpp); 0: every dot waits for its group.
+/// Unset: 0. Part of the JIT cache key.
+unsigned wgmmaPendingsFromEnv();
+
 /// Triton's compile options that change the generated code.
 struct CodegenOptions {
   /// Compute capability x 10 + minor: 80 (sm_80), 90 (sm_90 / sm_90a).
@@ -83,6 +90,9 @@ struct CodegenOptions {
   bool ArchSpecific = false;
   /// Lower eligible dots with wgmma on sm_90a (wgmmaFromEnv).
   bool Wgmma = wgmmaFromEnv();
+  /// wgmma groups a pipelined dot loop leaves in flight across iterations
+  /// (0 or 1; wgmmaPendingsFromEnv).
+  unsigned WgmmaPendings = wgmmaPendingsFromEnv();
   int NumWarps = 4;
   /// Loops whose loads feed a tensor-core dot keep num_stages - 1 iterations
   /// of cp.async copies in flight (Pipeliner.h); 1 or less: none.
