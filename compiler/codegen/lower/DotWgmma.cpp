@@ -33,9 +33,11 @@
 /// assignment seeds it). Waiting for every group at each dot keeps the dot
 /// synchronous, and the pipelined loop then copies ahead into the stage the
 /// previous iteration read right after its one barrier (Pipeline.cpp).
-/// Triton instead leaves one group in flight into the next iteration; tried
-/// here (`wait_group 1`, the copies after a second barrier), it was 2-25 %
-/// slower on the H200 at 4096^3 (bench/RESULTS.md, issue 29), so not kept.
+/// Triton instead leaves one group in flight into the next iteration; that
+/// shape (`wait_group 1`, the copies after a second barrier) is the
+/// developer option TESSEL_WGMMA_PENDING=1, 2-25 % slower on the H200 at
+/// 4096^3 in both passes that measured it (bench/RESULTS.md, issue 29), so
+/// not the default.
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/layout/WgmmaLayout.h"
 #include "compiler/codegen/lower/LoweringContext.h"

@@ -22,7 +22,13 @@
 /// sm_90 for wgmma) the copies of iteration i + S - 1 go into stage
 /// (i - 1) % S, which every warp finished reading before the barrier at the
 /// top of iteration i; they are issued right after that barrier, before the
-/// body, and the second barrier goes away.
+/// body, and the second barrier goes away. Where the body's wgmma dot leaves
+/// its group in flight (TESSEL_WGMMA_PENDING=1, asyncDot), the stage
+/// (i - 1) % S is still being read at the top of iteration i: the copies go
+/// after the dot's `wait_group 1` and a second barrier, as in Triton's loop,
+/// and the exit waits for the last group. The loop-invariant operands of
+/// the body's wgmma dots (attention's q) are written to a buffer of their
+/// own before the prologue, once (invariantOperands).
 ///
 /// The copies of iteration j are predicated on j being an iteration of the
 /// loop (the producer runs past the end, but never touches memory there);
