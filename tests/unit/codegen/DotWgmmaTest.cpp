@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 namespace tessel::codegen::test {
@@ -140,6 +141,22 @@ TEST(Wgmma, OptionOffAndPlainSm90StayOnMmaSync) {
   CR.Module->print(OS, nullptr);
   EXPECT_EQ(Ir.find("wgmma"), std::string::npos);
   EXPECT_NE(Ir.find("mma.sync"), std::string::npos);
+}
+
+TEST(Wgmma, EachAccumulatorsStepsBackToBack) {
+  // 128x128x64 on 4 warps: two m64n128 accumulators, four k steps each,
+  // issued as Triton orders them: A A A A B B B B (not A B A B ...).
+  SnippetKernel K = matmulSample();
+  Compiled C = compileRequest(*K.File, K.Info, request(128, 128, 64, 3, 4), 90, /*Assemble=*/false, {}, true,
+                              /*Wgmma=*/true);
+  ASSERT_EQ(C.Error, "");
+  std::regex First(R"(wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16 \{(%f[0-9]+),)");
+  std::vector<std::string> Accs;
+  for (auto It = std::sregex_iterator(C.Ptx.begin(), C.Ptx.end(), First); It != std::sregex_iterator(); ++It)
+    Accs.push_back((*It)[1]);
+  ASSERT_EQ(Accs.size(), 8u);
+  for (size_t I = 1; I < 8; ++I)
+    EXPECT_EQ(Accs[I] == Accs[I - 1], I != 4) << I;
 }
 
 /// The module of the sample at 128x128x64 on 4 warps, 3 stages, sm_90a,
