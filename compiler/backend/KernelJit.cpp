@@ -83,6 +83,7 @@ std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &In
   if (!Pipeline)
     llvm::consumeError(Pipeline.takeError()); // the compile reports it
   B.add(uint64_t(codegen::rangeLoadPipeliningFromEnv())).add(uint64_t(codegen::wgmmaFromEnv()));
+  B.add(uint64_t(codegen::wgmmaPendingsFromEnv()));
   B.add(Tools.version()).add(Opts.Assembler.Use ? assemblerName(*Opts.Assembler.Use) : "auto");
   B.add(uint64_t(Opts.Assemble))
       .add(uint64_t(Opts.AssembleUnlaunchable))

@@ -28,6 +28,7 @@
 #include "llvm/Pass.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -57,6 +58,12 @@ static void initNvptx() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // 32-bit shared / constant / local pointers, as Triton's backend sets
+    // before any target machine exists (the data layout is computed from
+    // it; codegen::NVPTXDataLayout spells the same layout).
+    auto &Options = llvm::cl::getRegisteredOptions();
+    if (auto It = Options.find("nvptx-short-ptr"); It != Options.end())
+      static_cast<llvm::cl::opt<bool> *>(It->second)->setValue(true);
   });
 }
 

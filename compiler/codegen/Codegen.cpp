@@ -50,6 +50,16 @@ bool wgmmaFromEnv() {
   return On;
 }
 
+unsigned wgmmaPendingsFromEnv() {
+  static const unsigned N = [] {
+    const char *V = std::getenv("TESSEL_WGMMA_PENDING");
+    if (!V || !*V)
+      return 0u;
+    return std::string_view(V) == "0" ? 0u : 1u;
+  }();
+  return N;
+}
+
 std::set<std::string> defaultDivisibility(const ir::Function &F) {
   std::set<std::string> D;
   for (const ir::Value *P : F.params())

@@ -75,6 +75,13 @@ bool rangeLoadPipeliningFromEnv();
 /// (bench/RESULTS.md, issue 29); part of the JIT cache key.
 bool wgmmaFromEnv();
 
+/// Developer option: `TESSEL_WGMMA_PENDING=1` in the environment (read once
+/// per process) leaves each iteration's wgmma group of a pipelined dot loop
+/// in flight into the next iteration (`wgmma.wait_group 1`, Triton's
+/// pendings = 1; lower/Pipeline.cpp); 0: every dot waits for its group.
+/// Unset: 0. Part of the JIT cache key.
+unsigned wgmmaPendingsFromEnv();
+
 /// Triton's compile options that change the generated code.
 struct CodegenOptions {
   /// Compute capability x 10 + minor: 80 (sm_80), 90 (sm_90 / sm_90a).
@@ -83,6 +90,9 @@ struct CodegenOptions {
   bool ArchSpecific = false;
   /// Lower eligible dots with wgmma on sm_90a (wgmmaFromEnv).
   bool Wgmma = wgmmaFromEnv();
+  /// wgmma groups a pipelined dot loop leaves in flight across iterations
+  /// (0 or 1; wgmmaPendingsFromEnv).
+  unsigned WgmmaPendings = wgmmaPendingsFromEnv();
   int NumWarps = 4;
   /// Loops whose loads feed a tensor-core dot keep num_stages - 1 iterations
   /// of cp.async copies in flight (Pipeliner.h); 1 or less: none.
@@ -136,9 +146,12 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
 std::set<std::string> defaultDivisibility(const ir::Function &F);
 
 /// The NVPTX data layout and triple the module is built for (shared with the
-/// backend's TargetMachine).
+/// backend's TargetMachine). Shared (3), constant (4) and local (5) pointers
+/// are 32 bits wide, as in Triton, which sets LLVM's `nvptx-short-ptr`
+/// before it builds its data layout: a shared address then takes one
+/// register instead of two (the backend sets the same option).
 inline constexpr const char *NVPTXTriple = "nvptx64-nvidia-cuda";
-inline constexpr const char *NVPTXDataLayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64";
+inline constexpr const char *NVPTXDataLayout = "e-p3:32:32-p4:32:32-p5:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64";
 
 } // namespace tessel::codegen
 

@@ -313,6 +313,7 @@ struct ForwardSeeder {
         const auto *D = ir::cast<ir::DotOp>(O.get());
         LinearLayout L = P.accumulatorLayout(*D);
         set(D->acc(), L, true);
+        set(P.Combine.accumulator(*D), L, true);
         set(D->result(), L, true);
       }
       for (const auto &R : O->regions())
@@ -458,6 +459,7 @@ LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInf
   P.NumWarps = NumWarps;
   P.Arch = Arch;
   P.Wgmma = Wgmma && Arch >= 90;
+  P.Combine = combineDotAdds(F);
   ForwardSeeder S{P, AI, {}, {}};
   S.collect(F.body());
   S.findChainedDots(F.body());

@@ -49,6 +49,7 @@
 #define TESSEL_COMPILER_CODEGEN_LAYOUTASSIGNMENT_H
 
 #include "compiler/codegen/AxisInfo.h"
+#include "compiler/codegen/CombineDotAdd.h"
 #include "compiler/codegen/layout/LinearLayout.h"
 #include "compiler/codegen/layout/WgmmaLayout.h"
 
@@ -95,6 +96,9 @@ struct LayoutPlan {
   /// The dots whose result reaches another dot through its uses (Triton's
   /// chained dots, attention's q·k: wgmmaShape's Chained).
   std::set<const ir::Op *> ChainedDots;
+  /// The adds folded into their dot (Triton's CombineDotAdd patterns): a
+  /// tensor-core dot seeds its layout on what it accumulates into.
+  DotAddCombine Combine;
   /// Dot's warpgroups and instruction on wgmma.
   WgmmaShape wgmmaShapeOf(const ir::Op &Dot) const;
   /// The accumulator layout of a tensor-core Dot ([M, N]) on its engine:

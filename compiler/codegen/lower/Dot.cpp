@@ -56,7 +56,7 @@ bool lowerDot(LoweringContext &C, const ir::Op &Op) {
   int64_t M = AS[Rank - 2], K = AS[Rank - 1], N = BS[Rank - 1];
   int64_t Batch = Rank == 3 ? AS[0] : 1;
   LinearLayout L = C.wanted(O->result());
-  Tile Acc = C.getAs(O->acc(), L);
+  Tile Acc = C.getAs(C.Plan.Combine.accumulator(*O), L);
   // Both operand tiles stay in shared memory for the whole k loop.
   uint64_t ABytes = static_cast<uint64_t>(Batch * M * K) * C.M.getDataLayout().getTypeAllocSize(C.memType(AE));
   uint64_t BBytes = static_cast<uint64_t>(Batch * K * N) * C.M.getDataLayout().getTypeAllocSize(C.memType(BE));

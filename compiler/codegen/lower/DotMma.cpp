@@ -123,7 +123,7 @@ std::vector<llvm::Value *> ldmatrix(LoweringContext &C, llvm::Value *Addr, unsig
     Cons += "=r,";
   }
   Asm += "}, [$" + std::to_string(Count) + "];";
-  Cons += "l";
+  Cons += "r"; // a 32-bit shared address (codegen::NVPTXDataLayout)
   // A read of shared memory the asm does not declare: volatile, so that it
   // stays between the barriers around the staging (never hoisted or merged).
   llvm::Value *S = C.inlineAsm(RetTy, Asm, Cons, {Addr}, /*SideEffects=*/true);
@@ -168,7 +168,7 @@ bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
   auto [WM, WN] = mmaWarps(M, N, NumWarps);
   int64_t RepM = std::max<int64_t>(1, M / (16 * WM)), RepN = std::max<int64_t>(1, N / (8 * WN));
   unsigned RepNBits = log2u(RepN);
-  Tile Acc = C.getAs(O.acc(), L);
+  Tile Acc = C.getAs(C.Plan.Combine.accumulator(O), L);
 
   // 1. Stage both operands (or read a pipelined one from its ring).
   uint64_t ABytes = static_cast<uint64_t>(M * K) * EA, BBytes = static_cast<uint64_t>(K * N) * EBt;

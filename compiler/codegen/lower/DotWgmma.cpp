@@ -14,27 +14,38 @@
 ///     (Pipeline.cpp writes the ring in that layout), any other staged here
 ///     from its registers; ordinary stores are made visible to the tensor
 ///     cores' async proxy with `fence.proxy.async.shared::cta` before the
-///     barrier;
-///  2. each warpgroup (4 warps) issues, per k step of 16 and per repetition
-///     of its m64nN tile, one `wgmma.mma_async.sync.aligned.m64nNk16.f32`
+///     barrier. Operand a stays in registers where its tile is already in
+///     the layout of wgmma's A fragments (attention's p, computed in the
+///     q·k accumulator: registerFragments), as Triton does;
+///  2. each warpgroup (4 warps) issues, per repetition of its m64nN tile
+///     and per k step of 16 (the k steps of one accumulator back to back, as
+///     Triton orders them), one `wgmma.mma_async.sync.aligned.m64nNk16.f32`
 ///     with two matrix descriptors (start address, swizzle mode, the
 ///     8-row-group and column-block strides) and its N/2 accumulator
 ///     registers, a K-major and b N-major (transposed);
 ///  3. `wgmma.fence` before the first, `wgmma.commit_group` after the last,
 ///     and `wgmma.wait_group 0` taking every accumulator register in and out,
-///     so no later instruction reads one before the tensor cores wrote it.
+///     so no later instruction reads one before the tensor cores wrote it
+///     (`wait_group 1` for the dot of a pipelined loop that leaves its group
+///     in flight: LoweringContext::AsyncWgmmaDot, Pipeline.cpp).
 ///
 /// The accumulator stays in wgmmaAccumulatorLayout across the K loop (layout
 /// assignment seeds it). Waiting for every group at each dot keeps the dot
 /// synchronous, and the pipelined loop then copies ahead into the stage the
 /// previous iteration read right after its one barrier (Pipeline.cpp).
-/// Triton instead leaves one group in flight into the next iteration; tried
-/// here (`wait_group 1`, the copies after a second barrier), it was 2-25 %
-/// slower on the H200 at 4096^3 (bench/RESULTS.md, issue 29), so not kept.
+/// Triton instead leaves one group in flight into the next iteration; that
+/// shape (`wait_group 1`, the copies after a second barrier) is the
+/// developer option TESSEL_WGMMA_PENDING=1, 2-25 % slower on the H200 at
+/// 4096^3 in both passes that measured it (bench/RESULTS.md, issue 29), so
+/// not the default.
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/layout/WgmmaLayout.h"
 #include "compiler/codegen/lower/LoweringContext.h"
 #include "compiler/codegen/lower/Lowerings.h"
+
+#include <array>
+#include <map>
+#include <optional>
 
 namespace tessel::codegen {
 
@@ -46,8 +57,8 @@ unsigned log2u(int64_t V) {
   return L;
 }
 
-/// Writes T (fp16 / bf16 registers) into Buf in layout N; runs of registers
-/// inside one 16-byte chunk are one vector store.
+} // namespace
+
 void stageNvmma(LoweringContext &C, const Tile &T, ElemType E, llvm::Value *Buf, const NvmmaLayout &N) {
   llvm::IRBuilderBase &B = C.B;
   const LinearLayout &L = T.Layout;
@@ -75,6 +86,8 @@ void stageNvmma(LoweringContext &C, const Tile &T, ElemType E, llvm::Value *Buf,
   }
 }
 
+namespace {
+
 /// A matrix descriptor: N's fields with the start address Base + Offset
 /// elements (Offset an i32 multiple of 8 elements: 16 bytes).
 llvm::Value *descriptor(LoweringContext &C, const NvmmaLayout &N, llvm::Value *Base, llvm::Value *Offset) {
@@ -84,6 +97,58 @@ llvm::Value *descriptor(LoweringContext &C, const NvmmaLayout &N, llvm::Value *B
   // Bits 0-13: the shared address in 16-byte units.
   llvm::Value *Start = B.CreateAnd(B.CreateLShr(Addr, B.getInt64(4)), B.getInt64(0x3FFF));
   return B.CreateOr(Start, B.getInt64(N.descriptorBits()));
+}
+/// The A fragments of operand a read from its registers, as Triton feeds
+/// attention's p to wgmma (a DotOperandEncoding with an MMA v3 parent):
+/// when a's tile is in the accumulator layout of an [M, K] chained dot
+/// (every warp along M: the q·k accumulator p was computed in) and this dot
+/// spreads its warpgroups along M the same way, each thread already holds,
+/// for every 64-row repetition Rm and k step of 16, the elements of
+/// `m64nNk16`'s four A registers: (r, k0 + 2t + {0,1}), (r + 8, ..),
+/// (r, k0 + 8 + 2t + {0,1}), (r + 8, ..), r its accumulator row. Returns the
+/// fragments by [Rm][k0 / 16] (four i32 of two 16-bit elements each), or
+/// nothing when the tile is in another layout (a then goes through shared
+/// memory).
+std::optional<std::vector<std::vector<std::array<llvm::Value *, 4>>>>
+registerFragments(LoweringContext &C, const ir::DotOp &O, const WgmmaShape &WS) {
+  const auto &AS = O.a()->type().Shape;
+  int64_t M = AS[0], K = AS[1];
+  unsigned NumWarps = static_cast<unsigned>(C.Opts.NumWarps);
+  WgmmaShape WA = wgmmaShape(M, K, NumWarps, /*Chained=*/true);
+  if (WS.WarpgroupsN != 1 || WA.WarpgroupsM != WS.WarpgroupsM || WA.RepM != WS.RepM || K % 16)
+    return std::nullopt;
+  const Tile &A = C.get(O.a());
+  if (!(A.Layout == wgmmaAccumulatorLayout(M, K, NumWarps, WA)))
+    return std::nullopt;
+  // Register index of each thread-independent coordinate (the lane and
+  // warp bits add the same offset to all of them).
+  std::map<std::pair<int64_t, int64_t>, unsigned> At;
+  for (unsigned R = 0; R < A.Layout.numRegs(); ++R) {
+    Coord RC = A.Layout.regCoord(R);
+    At.emplace(std::pair{RC[0], RC[1]}, R);
+  }
+  llvm::IRBuilderBase &B = C.B;
+  ElemType AE = O.a()->type().Elem;
+  llvm::Type *PairTy = llvm::FixedVectorType::get(C.memType(AE), 2);
+  std::vector<std::vector<std::array<llvm::Value *, 4>>> Out(static_cast<size_t>(WS.RepM));
+  for (int64_t Rm = 0; Rm < WS.RepM; ++Rm) {
+    int64_t Row = Rm * 64 * WS.WarpgroupsM;
+    for (int64_t K0 = 0; K0 < K; K0 += 16) {
+      std::array<llvm::Value *, 4> Frag{};
+      for (unsigned I = 0; I < 4; ++I) {
+        int64_t R0 = Row + (I & 1) * 8, C0 = K0 + (I >> 1) * 8;
+        auto Lo = At.find({R0, C0}), Hi = At.find({R0, C0 + 1});
+        if (Lo == At.end() || Hi == At.end())
+          return std::nullopt;
+        llvm::Value *V = llvm::PoisonValue::get(PairTy);
+        V = B.CreateInsertElement(V, C.toMem(A.Regs[Lo->second], AE), C.i32(0));
+        V = B.CreateInsertElement(V, C.toMem(A.Regs[Hi->second], AE), C.i32(1));
+        Frag[I] = B.CreateBitCast(V, B.getInt32Ty());
+      }
+      Out[static_cast<size_t>(Rm)].push_back(Frag);
+    }
+  }
+  return Out;
 }
 } // namespace
 
@@ -101,6 +166,22 @@ llvm::Value *nvmmaOffset(LoweringContext &C, const NvmmaLayout &N, llvm::Value *
   return B.CreateAdd(Off, B.CreateAnd(InRow, C.i32(Chunk - 1)));
 }
 
+void wgmmaWait(LoweringContext &C, std::vector<llvm::Value *> &Regs, unsigned Pending) {
+  llvm::IRBuilderBase &B = C.B;
+  // The wait hands every accumulator register through, so their readers
+  // come after it.
+  std::string Wait = "wgmma.wait_group.sync.aligned " + std::to_string(Pending) + ";", WaitCons;
+  for (size_t I = 0; I < Regs.size(); ++I)
+    WaitCons += std::string(I ? "," : "") + "=f";
+  for (size_t I = 0; I < Regs.size(); ++I)
+    WaitCons += "," + std::to_string(I);
+  WaitCons += ",~{memory}";
+  auto *AllTy = llvm::StructType::get(C.Ctx, std::vector<llvm::Type *>(Regs.size(), B.getFloatTy()));
+  llvm::Value *W = C.inlineAsm(AllTy, Wait, WaitCons, Regs, /*SideEffects=*/true);
+  for (size_t I = 0; I < Regs.size(); ++I)
+    Regs[I] = B.CreateExtractValue(W, {static_cast<unsigned>(I)});
+}
+
 bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   llvm::IRBuilderBase &B = C.B;
   if (C.Plan.engine(O) != DotEngine::Wgmma)
@@ -116,12 +197,16 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   NvmmaLayout LA = NvmmaLayout::forTile(M, K, 2), LB = NvmmaLayout::forTile(K, N, 2);
   if (!LA.SwizzleBytes || !LB.SwizzleBytes)
     return false;
-  Tile Acc = C.getAs(O.acc(), L);
+  Tile Acc = C.getAs(C.Plan.Combine.accumulator(O), L);
 
-  // 1. The operands in shared memory.
+  // 1. The operands in shared memory (a in registers where its layout
+  //    already is wgmma's A fragments).
   llvm::Value *ABase = C.stagedOperand(O.a()), *BBase = C.stagedOperand(O.b());
-  std::optional<unsigned> ABuf, BBuf;
+  std::optional<std::vector<std::vector<std::array<llvm::Value *, 4>>>> AFrags;
   if (!ABase)
+    AFrags = registerFragments(C, O, WS);
+  std::optional<unsigned> ABuf, BBuf;
+  if (!ABase && !AFrags)
     ABuf = C.openShared(SharedBufferKind::DotOperand,
                         "operand a of tl.dot, " + LoweringContext::tileString(AS, AE) + " (NVMMA)",
                         static_cast<uint64_t>(M * K) * 2, 1, 1024);
@@ -165,26 +250,47 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   const int64_t InstrRegs = WS.InstrN / 2;
   std::vector<llvm::Value *> Regs = Acc.Regs;
   std::string Type = AE.Scalar == ScalarKind::BF16 ? "bf16" : "f16";
-  std::string Asm = "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $" + std::to_string(InstrRegs + 2) +
+  // Operands after the accumulators: a's descriptor or its four fragment
+  // registers, b's descriptor, the scale-d flag; then the tied inputs.
+  int64_t AOps = AFrags ? 4 : 1;
+  auto Op = [](int64_t I) { return "$" + std::to_string(I); };
+  std::string Asm = "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, " + Op(InstrRegs + AOps + 1) +
                     ", 0;\n\twgmma.mma_async.sync.aligned.m64n" + std::to_string(WS.InstrN) + "k16.f32." + Type + "." +
                     Type + " {";
   std::string Cons;
   for (int64_t I = 0; I < InstrRegs; ++I) {
-    Asm += (I ? ", $" : "$") + std::to_string(I);
+    Asm += (I ? ", " : "") + Op(I);
     Cons += "=f,";
   }
-  Asm += "}, $" + std::to_string(InstrRegs) + ", $" + std::to_string(InstrRegs + 1) + ", p, 1, 1, 0, 1;\n}";
-  Cons += "l,l,r";
+  if (AFrags) {
+    // Register A: no transpose flag for a (imm-trans-b only).
+    Asm += "}, {" + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", " + Op(InstrRegs + 2) + ", " + Op(InstrRegs + 3) +
+           "}, " + Op(InstrRegs + 4) + ", p, 1, 1, 1;\n}";
+    Cons += "r,r,r,r,l,r";
+  } else {
+    Asm += "}, " + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", p, 1, 1, 0, 1;\n}";
+    Cons += "l,l,r";
+  }
   for (int64_t I = 0; I < InstrRegs; ++I)
     Cons += "," + std::to_string(I);
   auto *RetTy = llvm::StructType::get(C.Ctx, std::vector<llvm::Type *>(static_cast<size_t>(InstrRegs), B.getFloatTy()));
   unsigned ChunkBits = log2u(WS.InstrN / 8), RepNBits = log2u(WS.RepN);
   C.inlineAsm(B.getVoidTy(), "wgmma.fence.sync.aligned;", "~{memory}", {});
-  for (int64_t K0 = 0; K0 < K; K0 += 16)
-    for (int64_t Rm = 0; Rm < WS.RepM; ++Rm)
-      for (int64_t Rn = 0; Rn < WS.RepN; ++Rn) {
+  // Triton's order (WGMMA.cpp): each accumulator's k steps back to back,
+  // then the next repetition's.
+  for (int64_t Rm = 0; Rm < WS.RepM; ++Rm)
+    for (int64_t Rn = 0; Rn < WS.RepN; ++Rn)
+      for (int64_t K0 = 0; K0 < K; K0 += 16) {
         unsigned Base = static_cast<unsigned>((Rn << (2 + ChunkBits)) | (Rm << (2 + ChunkBits + RepNBits)));
-        std::vector<llvm::Value *> Args{ADesc(Rm, K0), BDesc(Rn, K0), C.i32(1)};
+        std::vector<llvm::Value *> Args;
+        if (AFrags) {
+          const auto &F = (*AFrags)[static_cast<size_t>(Rm)][static_cast<size_t>(K0 / 16)];
+          Args.assign(F.begin(), F.end());
+        } else {
+          Args.push_back(ADesc(Rm, K0));
+        }
+        Args.push_back(BDesc(Rn, K0));
+        Args.push_back(C.i32(1));
         for (int64_t I = 0; I < InstrRegs; ++I)
           Args.push_back(Regs[Base + I]);
         llvm::Value *S = C.inlineAsm(RetTy, Asm, Cons, Args, /*SideEffects=*/true);
@@ -192,18 +298,9 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
           Regs[Base + I] = B.CreateExtractValue(S, {static_cast<unsigned>(I)});
       }
   C.inlineAsm(B.getVoidTy(), "wgmma.commit_group.sync.aligned;", "~{memory}", {});
-  // The wait hands every accumulator register through, so their readers
-  // come after it.
-  std::string Wait = "wgmma.wait_group.sync.aligned 0;", WaitCons;
-  for (size_t I = 0; I < Regs.size(); ++I)
-    WaitCons += std::string(I ? "," : "") + "=f";
-  for (size_t I = 0; I < Regs.size(); ++I)
-    WaitCons += "," + std::to_string(I);
-  WaitCons += ",~{memory}";
-  auto *AllTy = llvm::StructType::get(C.Ctx, std::vector<llvm::Type *>(Regs.size(), B.getFloatTy()));
-  llvm::Value *W = C.inlineAsm(AllTy, Wait, WaitCons, Regs, /*SideEffects=*/true);
-  for (size_t I = 0; I < Regs.size(); ++I)
-    Regs[I] = B.CreateExtractValue(W, {static_cast<unsigned>(I)});
+  // A pipelined loop's dot may leave its group in flight (Pipeline.cpp):
+  // its accumulator then only reaches the next iteration's wgmma.
+  wgmmaWait(C, Regs, C.AsyncWgmmaDot == &O ? 1 : 0);
   for (std::optional<unsigned> Buf : {ABuf, BBuf})
     if (Buf)
       C.closeShared(*Buf);

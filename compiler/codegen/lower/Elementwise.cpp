@@ -251,6 +251,12 @@ bool lowerElementwise(LoweringContext &C, const ir::Op &O) {
     break;
   }
   if (O.kind() >= ir::FirstBinary && O.kind() <= ir::LastBinary) {
+    // d + dot(a, b, 0) that the dot accumulated into d already
+    // (CombineDotAdd.h): the sum is the dot's tile.
+    if (const ir::Op *Dot = C.Plan.Combine.foldedDot(O)) {
+      C.set(O.result(), C.getAs(Dot->result(), C.wanted(O.result())));
+      return true;
+    }
     if (isFP8(O.operand(0)->type().Elem.Scalar))
       return false;
     bool Ok = true;

@@ -177,6 +177,10 @@ public:
     auto It = Staged.find(V);
     return It == Staged.end() ? nullptr : It->second;
   }
+  /// The wgmma dot whose group stays in flight after it (wait_group 1), set
+  /// by Pipeline.cpp while it lowers the body of a loop that waits for it
+  /// later; null: every wgmma dot waits for its own group.
+  const ir::Op *AsyncWgmmaDot = nullptr;
   void setStagedOperand(const ir::Value *V, llvm::Value *Stage) {
     if (Stage)
       Staged[V] = Stage;

@@ -13,6 +13,8 @@
 #ifndef TESSEL_COMPILER_CODEGEN_LOWER_LOWERINGS_H
 #define TESSEL_COMPILER_CODEGEN_LOWER_LOWERINGS_H
 
+#include "compiler/types/Types.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -76,6 +78,12 @@ bool lowerPipelined(LoweringContext &C, const ir::Op &O);
 llvm::Value *mmaSwizzle(LoweringContext &C, llvm::Value *Row, llvm::Value *Col, int64_t Cols);
 /// NvmmaLayout::offset (layout/WgmmaLayout.h) at run time (i32 elements).
 llvm::Value *nvmmaOffset(LoweringContext &C, const NvmmaLayout &N, llvm::Value *Row, llvm::Value *Col);
+/// Writes T (fp16 / bf16 registers) into Buf in layout N, runs of registers
+/// inside one 16-byte chunk as one vector store (DotWgmma.cpp).
+void stageNvmma(LoweringContext &C, const Tile &T, ElemType E, llvm::Value *Buf, const NvmmaLayout &N);
+/// `wgmma.wait_group Pending` taking Regs (fp32 accumulator registers) in
+/// and out, so that their readers come after it (DotWgmma.cpp).
+void wgmmaWait(LoweringContext &C, std::vector<llvm::Value *> &Regs, unsigned Pending);
 /// Whether a `for` loop runs iteration Iv (ControlFlow.cpp): Iv < Ub
 /// (signed or unsigned as the induction type; Iv > Ub for a negative
 /// constant step).

@@ -22,7 +22,13 @@
 /// sm_90 for wgmma) the copies of iteration i + S - 1 go into stage
 /// (i - 1) % S, which every warp finished reading before the barrier at the
 /// top of iteration i; they are issued right after that barrier, before the
-/// body, and the second barrier goes away.
+/// body, and the second barrier goes away. Where the body's wgmma dot leaves
+/// its group in flight (TESSEL_WGMMA_PENDING=1, asyncDot), the stage
+/// (i - 1) % S is still being read at the top of iteration i: the copies go
+/// after the dot's `wait_group 1` and a second barrier, as in Triton's loop,
+/// and the exit waits for the last group. The loop-invariant operands of
+/// the body's wgmma dots (attention's q) are written to a buffer of their
+/// own before the prologue, once (invariantOperands).
 ///
 /// The copies of iteration j are predicated on j being an iteration of the
 /// loop (the producer runs past the end, but never touches memory there);
@@ -39,6 +45,8 @@
 #include "compiler/codegen/layout/WgmmaLayout.h"
 #include "compiler/codegen/lower/LoweringContext.h"
 #include "compiler/codegen/lower/Lowerings.h"
+
+#include <algorithm>
 
 namespace tessel::codegen {
 
@@ -153,7 +161,8 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
                          : PL.Dot ? mmaSwizzle(C, C.coord(L, G, 0), C.coord(L, G, 1), PL.Cols)
                                   : C.linearIndex(L, G);
       llvm::Value *Size = Mask ? B.CreateSelect(Mask->Regs[G], C.i32(Bytes), C.i32(0)) : C.i32(Bytes);
-      C.inlineAsm(B.getVoidTy(), Asm, "l,l,r,b,~{memory}", {C.sharedElement(Base, E, Idx), Ptr.Regs[G], Size, Valid});
+      // A shared address is 32 bits (codegen::NVPTXDataLayout): "r".
+      C.inlineAsm(B.getVoidTy(), Asm, "r,l,r,b,~{memory}", {C.sharedElement(Base, E, Idx), Ptr.Regs[G], Size, Valid});
     }
   }
   C.inlineAsm(B.getVoidTy(), "cp.async.commit_group;", "~{memory}", {});
@@ -198,6 +207,117 @@ void readBack(LoweringContext &C, const ir::LoadOp &Ld, const PipelinedLoad &PL)
   C.set(Ld.result(), std::move(Out));
 }
 
+/// Uses of V by the ops of Blk and of their regions.
+unsigned usesIn(const ir::Block &Blk, const ir::Value *V) {
+  unsigned N = 0;
+  for (const auto &Op : Blk.ops()) {
+    N += static_cast<unsigned>(std::count(Op->operands().begin(), Op->operands().end(), V));
+    for (const auto &R : Op->regions())
+      N += usesIn(*R, V);
+  }
+  return N;
+}
+
+bool hasDot(const ir::Block &Blk) {
+  for (const auto &Op : Blk.ops()) {
+    if (Op->kind() == ir::OpKind::Dot)
+      return true;
+    for (const auto &R : Op->regions())
+      if (hasDot(*R))
+        return true;
+  }
+  return false;
+}
+
+/// The wgmma dot of a pipelined loop whose group may stay in flight into
+/// the next iteration (Triton's pendings = 1), and the carried position K
+/// of its accumulator. Only the next iteration's wgmma may read the
+/// accumulator registers before they are waited for, and no operand buffer
+/// may be rewritten while a group reads it, so: the only dot of the body,
+/// at its top level, on wgmma, both operands read from the rings (whose
+/// stage is refilled only after the next dot's wait and a barrier), its
+/// value (or the add it was folded into, CombineDotAdd.h) used only by the
+/// yield at K, and it accumulates into the body's argument K, which nothing
+/// else reads.
+struct AsyncDot {
+  const ir::DotOp *Dot = nullptr;
+  unsigned K = 0;
+};
+AsyncDot asyncDot(const LoweringContext &C, const ir::ForOp &O, const LoopPipeline &LP) {
+  if (C.Opts.WgmmaPendings == 0 || !LP.extraStage())
+    return {};
+  const ir::Block *Body = O.body();
+  const ir::DotOp *Dot = nullptr;
+  for (const auto &Op : Body->ops()) {
+    if (const auto *D = ir::dyn_cast<ir::DotOp>(Op.get())) {
+      if (Dot)
+        return {};
+      Dot = D;
+    }
+    for (const auto &R : Op->regions())
+      if (hasDot(*R))
+        return {};
+  }
+  if (!Dot || C.Plan.engine(*Dot) != DotEngine::Wgmma)
+    return {};
+  auto FromRing = [&](const ir::Value *V) {
+    return std::any_of(LP.Loads.begin(), LP.Loads.end(),
+                       [&](const PipelinedLoad &PL) { return PL.Dot == Dot && PL.Load->result() == V; });
+  };
+  if (!FromRing(Dot->a()) || !FromRing(Dot->b()))
+    return {};
+  const ir::Value *Result = Dot->result();
+  for (const auto &Op : Body->ops())
+    if (C.Plan.Combine.foldedDot(*Op) == Dot)
+      Result = Op->result();
+  if (usesIn(*Body, Dot->result()) != 1 || usesIn(*Body, Result) != 1)
+    return {};
+  const ir::Op *Y = Body->terminator();
+  for (unsigned K = 0; Y && K < Y->numOperands() && K < O.numInits(); ++K) {
+    if (Y->operand(K) != Result)
+      continue;
+    const ir::Value *Arg = Body->argument(1 + K);
+    if (C.Plan.Combine.accumulator(*Dot) != Arg || usesIn(*Body, Arg) != 1)
+      return {};
+    return {Dot, K};
+  }
+  return {};
+}
+
+bool definedOutside(const ir::Value *V, const ir::Block *Body) {
+  const ir::Block *Blk = V->definingOp() ? V->definingOp()->parentBlock() : V->ownerBlock();
+  for (; Blk; Blk = Blk->parentOp() ? Blk->parentOp()->parentBlock() : nullptr)
+    if (Blk == Body)
+      return false;
+  return true;
+}
+
+/// The operands of the body's wgmma dots that the loop does not change
+/// (attention's q): Triton allocates such an operand's shared buffer
+/// outside the loop and writes it once; each iteration staging it from
+/// registers again would keep its registers live across the loop and cost
+/// a store, a fence and two barriers per iteration. Only where every dot of
+/// the body is a wgmma one at its top level (a dot on another engine would
+/// read the registers).
+std::vector<const ir::Value *> invariantOperands(const LoweringContext &C, const ir::ForOp &O) {
+  const ir::Block *Body = O.body();
+  std::vector<const ir::Value *> Out;
+  for (const auto &Op : Body->ops()) {
+    for (const auto &R : Op->regions())
+      if (hasDot(*R))
+        return {};
+    const auto *D = ir::dyn_cast<ir::DotOp>(Op.get());
+    if (!D)
+      continue;
+    if (C.Plan.engine(*D) != DotEngine::Wgmma)
+      return {};
+    for (const ir::Value *X : {D->a(), D->b()})
+      if (definedOutside(X, Body) && !C.stagedOperand(X) && std::find(Out.begin(), Out.end(), X) == Out.end())
+        Out.push_back(X);
+  }
+  return Out;
+}
+
 void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipeline &LP) {
   llvm::IRBuilderBase &B = C.B;
   llvm::Value *Lb = C.get(O.lowerBound()).Regs[0], *Ub = C.get(O.upperBound()).Regs[0];
@@ -227,6 +347,27 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
     Rings.push_back({C.openShared(SharedBufferKind::PipelineStage, What, PL.StageBytes * Slots, Slots,
                                   wgmmaStage(C, PL) ? 1024 : 16),
                      PL.StageBytes});
+  }
+
+  // The loop-invariant wgmma operands, written once in the NVMMA layout.
+  std::vector<std::pair<const ir::Value *, unsigned>> Invariant;
+  for (const ir::Value *X : invariantOperands(C, O)) {
+    const TileType &T = X->type();
+    NvmmaLayout N = NvmmaLayout::forTile(T.Shape[0], T.Shape[1], 2);
+    if (!N.SwizzleBytes)
+      continue;
+    if (Invariant.empty())
+      C.barrier();
+    unsigned Id =
+        C.openShared(SharedBufferKind::DotOperand,
+                     "operand of tl.dot, loop-invariant, " + LoweringContext::tileString(T.Shape, T.Elem) + " (NVMMA)",
+                     static_cast<uint64_t>(T.Shape[0] * T.Shape[1]) * 2, 1, 1024);
+    stageNvmma(C, C.get(X), T.Elem, C.sharedBase(Id), N);
+    Invariant.emplace_back(X, Id);
+  }
+  if (!Invariant.empty()) {
+    C.inlineAsm(B.getVoidTy(), "fence.proxy.async.shared::cta;", "~{memory}", {});
+    C.barrier();
   }
 
   // Prologue: iterations 0 .. S-2 into stages 0 .. S-2.
@@ -284,21 +425,34 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   if (std::any_of(LP.Loads.begin(), LP.Loads.end(), [&](const PipelinedLoad &PL) { return wgmmaStage(C, PL); }))
     C.inlineAsm(B.getVoidTy(), "fence.proxy.async.shared::cta;", "~{memory}", {});
   C.barrier();
-  if (LP.extraStage())
+  AsyncDot Async = asyncDot(C, O, LP);
+  if (LP.extraStage() && !Async.Dot)
     CopyAhead(WriteSlot);
   for (size_t I = 0; I < LP.Loads.size(); ++I)
     C.setStagedOperand(LP.Loads[I].Load->result(), stageBase(C, Rings[I], Slot));
+  for (const auto &[X, Id] : Invariant)
+    C.setStagedOperand(X, C.sharedBase(Id));
   C.set(O.inductionVar(), C.scalarTile(Iv));
   for (unsigned I = 0; I < O.numInits(); ++I)
     C.set(O.body()->argument(1 + I), Carried[I]);
+  const ir::Op *OuterAsync = C.AsyncWgmmaDot;
+  C.AsyncWgmmaDot = Async.Dot;
   C.lowerBlock(*O.body());
+  C.AsyncWgmmaDot = OuterAsync;
   std::vector<Tile> Next = yieldedTiles(C, *O.body(), 0, Carried);
   for (const PipelinedLoad &PL : LP.Loads)
     C.setStagedOperand(PL.Load->result(), nullptr);
+  for (const auto &[X, Id] : Invariant)
+    C.setStagedOperand(X, nullptr);
   if (!LP.extraStage()) {
     // Every warp has read this iteration's stage before it is refilled.
     C.barrier();
     CopyAhead(Slot);
+  } else if (Async.Dot) {
+    // The dot waited for the previous iteration's group, the last reader
+    // of stage (i - 1) % S; once every warp has, it is refilled.
+    C.barrier();
+    CopyAhead(WriteSlot);
   }
   llvm::Value *IvNext = B.CreateAdd(Iv, Step), *IvAheadNext = B.CreateAdd(IvAhead, Step);
   llvm::Value *SlotNext = Advance(Slot);
@@ -320,8 +474,12 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
 
   B.SetInsertPoint(Exit);
   waitGroups(C, 0);
+  if (Async.Dot) // the last iteration's group, before anything reads the sum
+    wgmmaWait(C, Carried[Async.K].Regs, 0);
   for (const Ring &R : Rings)
     C.closeShared(R.Id);
+  for (const auto &[X, Id] : Invariant)
+    C.closeShared(Id);
   for (unsigned I = 0; I < O.numResults(); ++I)
     C.set(O.result(I), Carried[I]);
   C.Rematerialize = std::move(Outer);

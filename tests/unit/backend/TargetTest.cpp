@@ -1,8 +1,15 @@
 //===- TargetTest.cpp - architecture names and PTX ISA versions -----------===//
 /// \file
-/// Architecture names, the default architecture and Triton's PTX ISA rule.
+/// Architecture names, the default architecture, Triton's PTX ISA rule and
+/// its data layout (32-bit shared pointers).
 //===----------------------------------------------------------------------===//
 #include "compiler/backend/Target.h"
+
+#include "compiler/backend/PtxEmit.h"
+#include "compiler/codegen/Codegen.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
 
 #include <gtest/gtest.h>
 
@@ -33,4 +40,17 @@ TEST(Target, PtxIsaFollowsTriton) {
   EXPECT_EQ(ptxIsaForToolkit(12, 8), 87u); // facts §4: `.version 8.7` with CUDA 12.8
   EXPECT_EQ(ptxIsaForToolkit(12, 4), 84u);
   EXPECT_EQ(ptxIsaForToolkit(14, 2), 102u);
+}
+
+TEST(Target, SharedPointersAre32BitsAsInTriton) {
+  // Triton sets LLVM's nvptx-short-ptr before it builds its data layout;
+  // the target machine's layout is then the one codegen builds modules in.
+  llvm::LLVMContext Ctx;
+  llvm::Module M("m", Ctx);
+  PtxOptions Opts;
+  Opts.Arch = *parseArch("sm_90a");
+  ASSERT_FALSE(static_cast<bool>(prepareModule(M, Opts)));
+  EXPECT_EQ(M.getDataLayoutStr(), tessel::codegen::NVPTXDataLayout);
+  EXPECT_EQ(M.getDataLayout().getPointerSizeInBits(3), 32u);
+  EXPECT_EQ(M.getDataLayout().getPointerSizeInBits(1), 64u);
 }

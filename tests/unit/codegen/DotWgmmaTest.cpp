@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 namespace tessel::codegen::test {
@@ -142,6 +143,63 @@ TEST(Wgmma, OptionOffAndPlainSm90StayOnMmaSync) {
   EXPECT_NE(Ir.find("mma.sync"), std::string::npos);
 }
 
+TEST(Wgmma, EachAccumulatorsStepsBackToBack) {
+  // 128x128x64 on 4 warps: two m64n128 accumulators, four k steps each,
+  // issued as Triton orders them: A A A A B B B B (not A B A B ...).
+  SnippetKernel K = matmulSample();
+  Compiled C = compileRequest(*K.File, K.Info, request(128, 128, 64, 3, 4), 90, /*Assemble=*/false, {}, true,
+                              /*Wgmma=*/true);
+  ASSERT_EQ(C.Error, "");
+  std::regex First(R"(wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16 \{(%f[0-9]+),)");
+  std::vector<std::string> Accs;
+  for (auto It = std::sregex_iterator(C.Ptx.begin(), C.Ptx.end(), First); It != std::sregex_iterator(); ++It)
+    Accs.push_back((*It)[1]);
+  ASSERT_EQ(Accs.size(), 8u);
+  for (size_t I = 1; I < 8; ++I)
+    EXPECT_EQ(Accs[I] == Accs[I - 1], I != 4) << I;
+}
+
+/// The module of the sample at 128x128x64 on 4 warps, 3 stages, sm_90a,
+/// with Pendings wgmma groups left in flight by the pipelined loop.
+std::string moduleWithPendings(unsigned Pendings) {
+  SnippetKernel K = matmulSample();
+  sema::LoweredKernel L = sema::lowerKernel(*K.File, K.Info, request(128, 128, 64, 3, 4));
+  EXPECT_TRUE(L.Function);
+  if (!L.Function)
+    return "";
+  llvm::LLVMContext Ctx;
+  CodegenOptions Opts;
+  Opts.NumWarps = 4;
+  Opts.NumStages = 3;
+  Opts.DivisibleBy16 = defaultDivisibility(*L.Function);
+  for (const char *P : {"M", "N", "K", "stride_am", "stride_bk", "stride_cm"})
+    Opts.DivisibleBy16.insert(P); // pipelined, as compileRequest's
+  Opts.Wgmma = true;
+  Opts.ArchSpecific = true;
+  Opts.WgmmaPendings = Pendings;
+  CodegenResult CR = emitLLVM(*L.Function, Opts, Ctx);
+  EXPECT_TRUE(CR.Module);
+  std::string Ir;
+  llvm::raw_string_ostream OS(Ir);
+  if (CR.Module)
+    CR.Module->print(OS, nullptr);
+  return Ir;
+}
+
+TEST(Wgmma, PipelinedLoopCanLeaveOneGroupInFlight) {
+  // Triton's pendings = 1: the loop's dot waits for the previous
+  // iteration's group only, the stage that group read is refilled after a
+  // second barrier, and the loop's exit waits for the last group before
+  // the accumulator is read.
+  std::string Async = moduleWithPendings(1), Sync = moduleWithPendings(0);
+  EXPECT_EQ(countMatches(Async, R"(wgmma\.wait_group\.sync\.aligned 1;)"), 1);
+  EXPECT_EQ(countMatches(Async, R"(wgmma\.wait_group\.sync\.aligned 0;)"), 1);
+  EXPECT_EQ(countMatches(Sync, R"(wgmma\.wait_group\.sync\.aligned 1;)"), 0);
+  EXPECT_EQ(countMatches(Sync, R"(wgmma\.wait_group\.sync\.aligned 0;)"), 1);
+  EXPECT_EQ(countMatches(Async, R"(call void @llvm\.nvvm\.barrier0\(\))"),
+            countMatches(Sync, R"(call void @llvm\.nvvm\.barrier0\(\))") + 1);
+}
+
 TEST(Wgmma, OutOfResourceConfigsHaveTritonsRequiredFigure) {
   // The five fp16 configs of tutorial 03 that Triton 3.6 refuses on the
   // H200 ("out of resource: shared memory, Required: ..."), facts §5: the
@@ -161,7 +219,7 @@ TEST(Wgmma, OutOfResourceConfigsHaveTritonsRequiredFigure) {
 TEST(Wgmma, AttentionsChainedDotsAssemble) {
   // Both dots of the attention sample on wgmma at every autotune config:
   // q·k (chained: every warp along M, copies past BLOCK_M) and p·v with p
-  // staged from registers.
+  // from registers or staged from them (8 warps with BLOCK_M 64).
   std::string Path = std::string(TESSEL_SOURCE_DIR) + "/samples/attention.py";
   std::ifstream In(Path);
   std::stringstream Text;
@@ -182,6 +240,46 @@ TEST(Wgmma, AttentionsChainedDotsAssemble) {
     EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.commit_group\.sync\.aligned;)"), 2) << "config " << Config;
     EXPECT_EQ(countMatches(C.Ptx, R"(mma\.sync|ldmatrix)"), 0) << "config " << Config;
   }
+}
+
+TEST(Wgmma, AttentionsPStaysInRegisters) {
+  // Config 0 (64x32, 4 warps): p = exp2(scores - m) is computed in the q·k
+  // accumulator, which is wgmma's A-fragment layout for p·v, so p·v reads
+  // p from registers (`{a0, a1, a2, a3}`, one per k step of 16) as Triton
+  // does, and p gets no shared buffer; q·k still reads q from one.
+  std::string Path = std::string(TESSEL_SOURCE_DIR) + "/samples/attention.py";
+  std::ifstream In(Path);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  auto File = ParsedFile::parse(std::make_shared<SourceText>(Text.str(), Path));
+  ProblemSink Sink;
+  ModuleInfo Info = discover(File->module(), Sink);
+  sema::LaunchPlanOptions PO;
+  PO.Config = 0;
+  sema::LaunchPlan Plan = sema::planLaunch(*File, Info, "attn_fwd_kernel", PO);
+  ASSERT_EQ(Plan.Error, "");
+  ASSERT_FALSE(Plan.Launches.empty());
+  LoweringRequest R = Plan.Launches.front().Request;
+  ASSERT_EQ(R.NumWarps, 4u);
+  Compiled C = compileRequest(*File, Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_TRUE(C.Kernel.assembled());
+  EXPECT_EQ(countMatches(C.Ptx, R"(\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}, %rd[0-9]+, p, 1, 1, 1;)"), 2)
+      << C.Ptx.substr(0, 3000);
+  EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.mma_async)"), 4 + 2); // q·k: 64 / 16 k steps
+  bool PShared = false, QOnce = false, QEachIteration = false;
+  std::string Buffers;
+  for (const SharedBuffer &B : C.ABI.SharedBuffers) {
+    PShared |= B.What.find("operand a of tl.dot, 64x32 fp16") != std::string::npos;
+    QOnce |= B.What.find("operand of tl.dot, loop-invariant, 64x64 fp16") != std::string::npos;
+    QEachIteration |= B.What.find("operand a of tl.dot, 64x64 fp16") != std::string::npos;
+    Buffers += B.What + "\n";
+  }
+  EXPECT_FALSE(PShared) << Buffers;
+  // q, the same in every iteration, is written to shared memory once
+  // before the loop (Triton's hoisted local_alloc), not staged per dot.
+  EXPECT_TRUE(QOnce) << Buffers;
+  EXPECT_FALSE(QEachIteration) << Buffers;
 }
 
 TEST(Wgmma, TwoWarpsStayOnMmaSyncWithTritonsRing) {

@@ -107,6 +107,20 @@ INSTANTIATE_TEST_SUITE_P(Configs, MatmulPipeline,
                                   std::to_string(std::get<1>(I.param));
                          });
 
+TEST(Pipeline, SharedAddressesAre32Bit) {
+  // As in Triton (nvptx-short-ptr): a shared address takes one 32-bit
+  // register, in cp.async's destination and ldmatrix's source alike.
+  Sample S = matmulSample();
+  Compiled C = compileRequest(*S.File, S.Info, matmulRequest(S, 0), 80, /*Assemble=*/true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_GE(countMatches(C.Ptx, R"(cp\.async\.cg\.shared\.global \[ %r[0-9]+ \+ 0 \])"), 1) << C.Ptx.substr(0, 3000);
+  EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.cg\.shared\.global \[ %rd)"), 0);
+  EXPECT_GE(
+      countMatches(C.Ptx, R"(ldmatrix\.sync\.aligned\.m8n8\.x[24](\.trans)?\.shared\.b16 \{[^}]*\}, \[%r[0-9]+\])"), 1);
+  EXPECT_EQ(countMatches(C.Ptx, R"(ldmatrix[^\n]*\[%rd)"), 0);
+  EXPECT_EQ(countMatches(C.Ptx, R"(mov\.u64\s+%rd[0-9]+, global_smem)"), 0);
+}
+
 TEST(Pipeline, OneStageIsNotPipelined) {
   Sample S = matmulSample();
   for (unsigned Arch : {80u, 90u}) {
