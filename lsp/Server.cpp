@@ -1012,7 +1012,10 @@ void LanguageServer::onCompletion(const TextDocumentPositionParams &P, ReplyOnce
     json Items = json::array();
     uint32_t Offset = fromProtocol(P.Pos, *F.Doc.Index, E);
     std::optional<std::vector<CompletionInfo>> FromProject = completeInProject(F, Offset, Project);
-    for (const CompletionInfo &I : FromProject ? *FromProject : complete(F, Offset))
+    ImportedSignatures Imported = [&](const std::string &Callee, bool IsLaunch) {
+      return signatureInProject(F, Callee, IsLaunch, Project);
+    };
+    for (const CompletionInfo &I : FromProject ? *FromProject : complete(F, Offset, &Imported))
       Items.push_back(toProtocol(I, Markdown));
     return {{"isIncomplete", false}, {"items", std::move(Items)}};
   });
@@ -1021,8 +1024,11 @@ void LanguageServer::onCompletion(const TextDocumentPositionParams &P, ReplyOnce
 void LanguageServer::onSignatureHelp(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C) {
   PositionEncoding E = Enc;
   bool Markdown = Client.CompletionDocMarkdown;
-  withFile(P.TextDocument.Uri, "signatureHelp", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> json {
-    auto H = signatureHelp(F, fromProtocol(P.Pos, *F.Doc.Index, E));
+  withFile(P.TextDocument.Uri, "signatureHelp", Staleness::Allowed, C, R, [=, this](const AnalyzedFile &F) -> json {
+    ImportedSignatures Imported = [&](const std::string &Callee, bool IsLaunch) {
+      return signatureInProject(F, Callee, IsLaunch, Project);
+    };
+    auto H = signatureHelp(F, fromProtocol(P.Pos, *F.Doc.Index, E), &Imported);
     return H ? toProtocol(*H, Markdown) : json(nullptr);
   });
 }
