@@ -69,8 +69,11 @@ std::string jitFiguresText(const diag::JitSummary &S) {
     T += "does not fit on an SM";
   else
     T += std::to_string(int(std::lround(K.Occ.fraction() * 100))) + "% occupancy";
-  if (K.FmaDot)
+  // Where the dot runs, as its PTX shows: "has a tl.dot" is not "on FMA units".
+  if (std::string_view Units = backend::dotUnits(K); Units == "FMA units")
     T += " (tl.dot on FMA units)";
+  else if (!Units.empty())
+    T += " (tl.dot on tensor cores: " + std::string(Units) + ")";
   if (S.Representative)
     T += " · with assumed values";
   return T;

@@ -245,3 +245,17 @@ TEST(Jit, AReusedTargetMachineGivesTheSamePtx) {
   std::thread([&] { OnAnotherThread = ptxUnder(LlvmPipeline::Kernel, "sm_90"); }).join();
   EXPECT_EQ(First, OnAnotherThread);
 }
+
+// "The kernel has a tl.dot" is not "on FMA units": where the dot runs is read from the PTX
+// (issue 31: lenses said "tl.dot on FMA units" beside 64 mma.sync).
+TEST(Jit, DotUnitsComeFromThePtx) {
+  CompiledKernel K;
+  K.Ptx = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1}, {%r1}, {%r2}, {%f1};";
+  EXPECT_EQ(dotUnits(K), "") << "no tl.dot: nothing to say";
+  K.FmaDot = true;
+  EXPECT_EQ(dotUnits(K), "mma.sync");
+  K.Ptx = "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%f1}, %rd1, %rd2, 1, 1, 1, 0, 0;";
+  EXPECT_EQ(dotUnits(K), "wgmma");
+  K.Ptx = "fma.rn.f32 %f3, %f1, %f2, %f3;";
+  EXPECT_EQ(dotUnits(K), "FMA units");
+}
