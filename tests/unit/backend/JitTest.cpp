@@ -11,6 +11,9 @@
 #include "compiler/backend/PtxEmit.h"
 #include "compiler/backend/Toolkit.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+
 #include "BackendTestUtil.h"
 
 #include <gtest/gtest.h>
@@ -258,4 +261,18 @@ TEST(Jit, DotUnitsComeFromThePtx) {
   EXPECT_EQ(dotUnits(K), "wgmma");
   K.Ptx = "fma.rn.f32 %f3, %f1, %f2, %f3;";
   EXPECT_EQ(dotUnits(K), "FMA units");
+}
+
+// Each toolkit folder is searched and named once (issue 31: the SASS message listed /usr/local/cuda twice
+// where CUDA_HOME=/usr/local/cuda, and again as the folder the symlink points to).
+TEST(Jit, ToolkitRootsAreListedOnce) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tessel-toolkit", Dir));
+  std::string Real(Dir), Link = Real + "-link";
+  ASSERT_FALSE(llvm::sys::fs::create_link(Real, Link));
+  Toolkit T = findToolkit({Real, Link, Real + "/", Real}, /*OnlyThese=*/true);
+  EXPECT_EQ(T.Roots, std::vector<std::string>{Real});
+  EXPECT_EQ(T.searched(), Real);
+  llvm::sys::fs::remove(Link);
+  llvm::sys::fs::remove(Real);
 }
