@@ -190,6 +190,13 @@ void from_json(const json &J, DocumentParams &P) {
   P.TextDocument = requiredField(J, "textDocument").get<TextDocumentIdentifier>();
 }
 
+void from_json(const json &J, DocumentDiagnosticParams &P) {
+  P.TextDocument = requiredField(J, "textDocument").get<TextDocumentIdentifier>();
+  P.PreviousResultId.reset();
+  if (const json *R = optionalField(J, "previousResultId"))
+    P.PreviousResultId = checkedString(*R, "previousResultId");
+}
+
 void from_json(const json &J, RangeParams &P) {
   P.TextDocument = requiredField(J, "textDocument").get<TextDocumentIdentifier>();
   P.R = requiredField(J, "range").get<Range>();
@@ -258,6 +265,12 @@ void from_json(const json &J, InitializeParams &P) {
         P.PositionEncodings.push_back(Enc);
   if (const json *R = path(Caps, {"workspace", "codeLens", "refreshSupport"}))
     P.CodeLensRefresh = R->is_boolean() && R->get<bool>();
+  // A client that pulls announces textDocument.diagnostic (an object); it
+  // learns of findings computed after its pull only through a refresh.
+  if (const json *D = path(Caps, {"textDocument", "diagnostic"}))
+    P.PullDiagnostics = D->is_object();
+  if (const json *R = path(Caps, {"workspace", "diagnostics", "refreshSupport"}))
+    P.DiagnosticRefresh = R->is_boolean() && R->get<bool>();
   if (const json *I = path(J, {"initializationOptions", "inlayHints", "enable"}); I && I->is_boolean())
     P.InlayHintsEnabled = I->get<bool>();
   if (const json *Jit = path(J, {"initializationOptions", "jit"}); Jit && Jit->is_boolean())

@@ -97,6 +97,13 @@ struct DocumentParams {
 };
 void from_json(const nlohmann::json &J, DocumentParams &P);
 
+/// textDocument/diagnostic (pull diagnostics).
+struct DocumentDiagnosticParams {
+  TextDocumentIdentifier TextDocument;
+  std::optional<std::string> PreviousResultId;
+};
+void from_json(const nlohmann::json &J, DocumentDiagnosticParams &P);
+
 /// inlayHint.
 struct RangeParams {
   TextDocumentIdentifier TextDocument;
@@ -167,6 +174,8 @@ struct InitializeParams {
   bool WorkDoneProgress = false;              ///< window.workDoneProgress
   bool CancelsStaleRequests = false;          ///< general.staleRequestSupport.cancel
   bool CodeLensRefresh = false;               ///< workspace.codeLens.refreshSupport
+  bool PullDiagnostics = false;               ///< textDocument.diagnostic is present
+  bool DiagnosticRefresh = false;             ///< workspace.diagnostics.refreshSupport
   std::vector<std::string> PositionEncodings; ///< general.positionEncodings, client's order
   std::optional<bool> InlayHintsEnabled;      ///< initializationOptions.inlayHints.enable
   std::optional<bool> JitEnabled;             ///< initializationOptions.jit (or jit.enable)

@@ -22,6 +22,16 @@
 /// The JIT tier (JitTier.h) gets each version after its front-end analysis;
 /// a version's diagnostics are its front-end findings plus the JIT findings
 /// that hold for it, published again when the tier has compiled the rest.
+///
+/// One diagnostic model per client (LSP 3.17): a client that announced pull
+/// diagnostics (`textDocument.diagnostic`) and the refresh request
+/// (`workspace.diagnostics.refreshSupport`) pulls, and gets no
+/// publishDiagnostics; every other client is pushed to. VS Code shows the two
+/// models' diagnostics side by side, so serving both counted every finding
+/// twice. A puller learns of what changed after its pull (the JIT and proof
+/// tiers, a Run, an edit in an imported file) through
+/// `workspace/diagnostic/refresh`, sent only when the diagnostics of the
+/// version it last pulled changed, and at most one at a time.
 //===----------------------------------------------------------------------===//
 #include "lsp/Server.h"
 #include "lsp/CrashReporter.h"
@@ -48,6 +58,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -255,7 +266,7 @@ private:
   void onRename(const RenameParams &P, ReplyOnce R, CancelFlag C);
   void onFoldingRange(const DocumentParams &P, ReplyOnce R, CancelFlag C);
   void onSemanticTokens(const DocumentParams &P, ReplyOnce R, CancelFlag C);
-  void onPullDiagnostics(const DocumentParams &P, ReplyOnce R, CancelFlag C);
+  void onPullDiagnostics(const DocumentDiagnosticParams &P, ReplyOnce R, CancelFlag C);
   void onInlayHint(const RangeParams &P, ReplyOnce R, CancelFlag C);
   void onCodeLens(const DocumentParams &P, ReplyOnce R, CancelFlag C);
   void onCodeAction(const CodeActionParams &P, ReplyOnce R, CancelFlag C);
@@ -274,6 +285,13 @@ private:
   void watchProcess(int64_t Pid);
   std::string writeScratch(const std::string &Text);
   void clearRunDiagnostics(const std::string &Uri);
+  /// Diags are now the diagnostics of Uri at Version: pushed to a pushing
+  /// client; a pulling client is asked to pull again when they differ from
+  /// what it last pulled of that version (a later version it pulls itself).
+  void publish(const std::string &Uri, std::optional<int64_t> Version, const json &Diags);
+  /// workspace/diagnostic/refresh, one at a time: a request while one is
+  /// unanswered is sent once the client answers.
+  void requestDiagnosticRefresh();
   /// The run's JSON report (null when it wrote none); its scratch files are removed.
   json takeRunReport(const RunRequest &Req);
   void publishRunDiagnostics(const RunRequest &Req, const json &Report);
@@ -317,6 +335,19 @@ private:
   };
   std::mutex PublishedMutex;
   std::map<std::string, Published> LastPublished, RunDiagnostics;
+  /// The client pulls diagnostics (see the file comment); set by initialize.
+  bool PullDiagnostics = false;
+  /// What a pulling client last pulled per document: the version and the
+  /// result id (the version and a hash of the diagnostics).
+  struct Pulled {
+    int64_t Version = 0;
+    std::string ResultId;
+  };
+  std::mutex PulledMutex;
+  std::map<std::string, Pulled> LastPulled;
+  bool RefreshInFlight = false, RefreshAgain = false;
+  std::atomic<int> NextRefresh{0};
+  Clock::time_point RefreshSent;
   /// The last run's one-line summary per document and kernel (the code lens
   /// after a run), written by the runner thread.
   std::mutex LastRunMutex;
@@ -348,7 +379,7 @@ void LanguageServer::bindAll() {
   bindCall<RenameParams>("textDocument/rename", &LanguageServer::onRename);
   bindCall<DocumentParams>("textDocument/foldingRange", &LanguageServer::onFoldingRange);
   bindCall<DocumentParams>("textDocument/semanticTokens/full", &LanguageServer::onSemanticTokens);
-  bindCall<DocumentParams>("textDocument/diagnostic", &LanguageServer::onPullDiagnostics);
+  bindCall<DocumentDiagnosticParams>("textDocument/diagnostic", &LanguageServer::onPullDiagnostics);
   bindCall<RangeParams>("textDocument/inlayHint", &LanguageServer::onInlayHint);
   bindCall<DocumentParams>("textDocument/codeLens", &LanguageServer::onCodeLens);
   bindCall<CodeActionParams>("textDocument/codeAction", &LanguageServer::onCodeAction);
@@ -426,6 +457,16 @@ bool LanguageServer::onCall(const std::string &Method, json Params, json Id) {
 }
 
 bool LanguageServer::onReply(json Id, Expected<json> Result) {
+  if (Id.is_string() && Id.get<std::string>().rfind("diagnostic-refresh-", 0) == 0) {
+    bool Again = false;
+    {
+      std::lock_guard<std::mutex> L(PulledMutex);
+      RefreshInFlight = false;
+      std::swap(Again, RefreshAgain);
+    }
+    if (Again)
+      requestDiagnosticRefresh();
+  }
   if (Result)
     logVerbose("client replied to " + Id.dump());
   else
@@ -447,6 +488,7 @@ void LanguageServer::onInitialize(const InitializeParams &P, ReplyOnce R, Cancel
       break;
     }
   WS.setEncoding(Enc);
+  PullDiagnostics = P.PullDiagnostics && P.DiagnosticRefresh;
   if (P.InlayHintsEnabled)
     InlayHintsEnabled = *P.InlayHintsEnabled;
   if (P.JitEnabled)
@@ -467,7 +509,6 @@ void LanguageServer::onInitialize(const InitializeParams &P, ReplyOnce R, Cancel
       {"renameProvider", {{"prepareProvider", true}}},
       {"foldingRangeProvider", true},
       {"semanticTokensProvider", {{"legend", semanticTokensLegend()}, {"full", true}, {"range", false}}},
-      {"diagnosticProvider", {{"interFileDependencies", true}, {"workspaceDiagnostics", false}}},
       {"definitionProvider", true},
       {"documentSymbolProvider", true},
       {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
@@ -479,6 +520,9 @@ void LanguageServer::onInitialize(const InitializeParams &P, ReplyOnce R, Cancel
          {{"viewIR", true}, {"viewIRKinds", {"tir", "llvm", "ptx", "sass"}}, {"runKernel", true}, {"jit", true}}}}},
       {"workspace", {{"workspaceFolders", {{"supported", true}, {"changeNotifications", true}}}}},
   };
+  // Offered only to a client that pulls: one that can do both would show both.
+  if (PullDiagnostics)
+    Caps["diagnosticProvider"] = {{"interFileDependencies", true}, {"workspaceDiagnostics", false}};
   R(json{{"capabilities", Caps}, {"serverInfo", {{"name", "tessel"}, {"version", TESSEL_VERSION_STRING}}}});
 }
 
@@ -563,7 +607,7 @@ void LanguageServer::setJitEnabled(bool On) {
     }
   }
   for (auto &[Uri, P] : Again)
-    T.notify("textDocument/publishDiagnostics", {{"uri", Uri}, {"version", P.Version}, {"diagnostics", P.Diagnostics}});
+    publish(Uri, P.Version, P.Diagnostics);
 }
 
 void LanguageServer::watchProcess(int64_t Pid) { watchClientProcess(Pid); }
@@ -611,7 +655,13 @@ void LanguageServer::onDidClose(const DidCloseTextDocumentParams &P) {
   // memory back once the last reference is gone.
   Jit->remove(P.TextDocument.Uri);
   Sched->remove(P.TextDocument.Uri, Opts.ReleaseMemory);
-  T.notify("textDocument/publishDiagnostics", {{"uri", P.TextDocument.Uri}, {"diagnostics", json::array()}});
+  if (PullDiagnostics) {
+    // The client forgets a closed document's pulled diagnostics itself.
+    std::lock_guard<std::mutex> L(PulledMutex);
+    LastPulled.erase(P.TextDocument.Uri);
+  } else {
+    T.notify("textDocument/publishDiagnostics", {{"uri", P.TextDocument.Uri}, {"diagnostics", json::array()}});
+  }
   // Its importers see the file on disk again, which may differ from the
   // buffer that was closed unsaved.
   bool Changed = setBuffer(P.TextDocument.Uri, std::nullopt);
@@ -832,7 +882,7 @@ void LanguageServer::onDiagnostics(const AnalyzedFile &F, const std::vector<diag
   else if (Run != RunDiagnostics.end())
     RunDiagnostics.erase(Run);
   L.unlock();
-  T.notify("textDocument/publishDiagnostics", {{"uri", F.Doc.Uri}, {"version", F.Doc.Version}, {"diagnostics", All}});
+  publish(F.Doc.Uri, F.Doc.Version, All);
 }
 
 JitVersion LanguageServer::jitVersion(const AnalyzedFile &F) {
@@ -885,7 +935,7 @@ void LanguageServer::onJitFindings(const DocumentSnapshot &Doc, const std::vecto
       All = nullptr;
   }
   if (!All.is_null())
-    T.notify("textDocument/publishDiagnostics", {{"uri", Doc.Uri}, {"version", Doc.Version}, {"diagnostics", All}});
+    publish(Doc.Uri, Doc.Version, All);
   // The lenses show the new figures once the client asks again.
   if (Client.CodeLensRefresh)
     T.call("workspace/codeLens/refresh", nullptr, "codeLens-refresh-" + std::to_string(++NextProgress));
@@ -962,7 +1012,10 @@ void LanguageServer::onCompletion(const TextDocumentPositionParams &P, ReplyOnce
     json Items = json::array();
     uint32_t Offset = fromProtocol(P.Pos, *F.Doc.Index, E);
     std::optional<std::vector<CompletionInfo>> FromProject = completeInProject(F, Offset, Project);
-    for (const CompletionInfo &I : FromProject ? *FromProject : complete(F, Offset))
+    ImportedSignatures Imported = [&](const std::string &Callee, bool IsLaunch) {
+      return signatureInProject(F, Callee, IsLaunch, Project);
+    };
+    for (const CompletionInfo &I : FromProject ? *FromProject : complete(F, Offset, &Imported))
       Items.push_back(toProtocol(I, Markdown));
     return {{"isIncomplete", false}, {"items", std::move(Items)}};
   });
@@ -971,8 +1024,11 @@ void LanguageServer::onCompletion(const TextDocumentPositionParams &P, ReplyOnce
 void LanguageServer::onSignatureHelp(const TextDocumentPositionParams &P, ReplyOnce R, CancelFlag C) {
   PositionEncoding E = Enc;
   bool Markdown = Client.CompletionDocMarkdown;
-  withFile(P.TextDocument.Uri, "signatureHelp", Staleness::Allowed, C, R, [=](const AnalyzedFile &F) -> json {
-    auto H = signatureHelp(F, fromProtocol(P.Pos, *F.Doc.Index, E));
+  withFile(P.TextDocument.Uri, "signatureHelp", Staleness::Allowed, C, R, [=, this](const AnalyzedFile &F) -> json {
+    ImportedSignatures Imported = [&](const std::string &Callee, bool IsLaunch) {
+      return signatureInProject(F, Callee, IsLaunch, Project);
+    };
+    auto H = signatureHelp(F, fromProtocol(P.Pos, *F.Doc.Index, E), &Imported);
     return H ? toProtocol(*H, Markdown) : json(nullptr);
   });
 }
@@ -1093,8 +1149,23 @@ void LanguageServer::onSemanticTokens(const DocumentParams &P, ReplyOnce R, Canc
            [=](const AnalyzedFile &F) -> json { return toProtocol(semanticTokens(F), *F.Doc.Index, E); });
 }
 
-void LanguageServer::onPullDiagnostics(const DocumentParams &P, ReplyOnce R, CancelFlag C) {
-  withFile(P.TextDocument.Uri, "diagnostic", Staleness::Allowed, C, R, [this](const AnalyzedFile &F) -> json {
+/// A pulled report's id: the version and a hash of its diagnostics (FNV-1a,
+/// the same on every platform), so a re-pull of unchanged diagnostics is
+/// answered "unchanged".
+static std::string resultIdOf(int64_t Version, const json &Diags) {
+  uint64_t H = 14695981039346656037ull;
+  for (unsigned char C : Diags.dump()) {
+    H ^= C;
+    H *= 1099511628211ull;
+  }
+  char Hash[17];
+  std::snprintf(Hash, sizeof Hash, "%016llx", static_cast<unsigned long long>(H));
+  return std::to_string(Version) + "-" + Hash;
+}
+
+void LanguageServer::onPullDiagnostics(const DocumentDiagnosticParams &P, ReplyOnce R, CancelFlag C) {
+  std::optional<std::string> Previous = P.PreviousResultId;
+  withFile(P.TextDocument.Uri, "diagnostic", Staleness::Allowed, C, R, [this, Previous](const AnalyzedFile &F) -> json {
     json Items;
     {
       std::lock_guard<std::mutex> L(PublishedMutex);
@@ -1107,8 +1178,53 @@ void LanguageServer::onPullDiagnostics(const DocumentParams &P, ReplyOnce R, Can
         for (const json &D : Run->second.Diagnostics)
           Items.push_back(D);
     }
-    return {{"kind", "full"}, {"resultId", std::to_string(F.Doc.Version)}, {"items", std::move(Items)}};
+    std::string Id = resultIdOf(F.Doc.Version, Items);
+    {
+      std::lock_guard<std::mutex> L(PulledMutex);
+      LastPulled[F.Doc.Uri] = {F.Doc.Version, Id};
+    }
+    if (Previous && *Previous == Id)
+      return {{"kind", "unchanged"}, {"resultId", Id}};
+    return {{"kind", "full"}, {"resultId", Id}, {"items", std::move(Items)}};
   });
+}
+
+void LanguageServer::publish(const std::string &Uri, std::optional<int64_t> Version, const json &Diags) {
+  if (!PullDiagnostics) {
+    json Params = {{"uri", Uri}, {"diagnostics", Diags}};
+    if (Version)
+      Params["version"] = *Version;
+    T.notify("textDocument/publishDiagnostics", Params);
+    return;
+  }
+  if (!Version)
+    return;
+  std::string Id = resultIdOf(*Version, Diags);
+  {
+    std::lock_guard<std::mutex> L(PulledMutex);
+    auto It = LastPulled.find(Uri);
+    // Never pulled: the client pulls when it shows the document. An older
+    // version: the client pulls the edit's version itself.
+    if (It == LastPulled.end() || It->second.Version != *Version || It->second.ResultId == Id)
+      return;
+  }
+  requestDiagnosticRefresh();
+}
+
+void LanguageServer::requestDiagnosticRefresh() {
+  {
+    std::lock_guard<std::mutex> L(PulledMutex);
+    // One unanswered at a time; a client that never answers gets another
+    // after two seconds.
+    if (RefreshInFlight && Clock::now() - RefreshSent < std::chrono::seconds(2)) {
+      RefreshAgain = true;
+      return;
+    }
+    RefreshInFlight = true;
+    RefreshAgain = false;
+    RefreshSent = Clock::now();
+  }
+  T.call("workspace/diagnostic/refresh", nullptr, "diagnostic-refresh-" + std::to_string(++NextRefresh));
 }
 
 void LanguageServer::onInlayHint(const RangeParams &P, ReplyOnce R, CancelFlag C) {
@@ -1347,8 +1463,7 @@ void LanguageServer::clearRunDiagnostics(const std::string &Uri) {
       Again = It->second;
   }
   if (Again)
-    T.notify("textDocument/publishDiagnostics",
-             {{"uri", Uri}, {"version", Again->Version}, {"diagnostics", Again->Diagnostics}});
+    publish(Uri, Again->Version, Again->Diagnostics);
 }
 
 json LanguageServer::takeRunReport(const RunRequest &Req) {
@@ -1400,7 +1515,7 @@ void LanguageServer::publishRunDiagnostics(const RunRequest &Req, const json &Re
   }
   for (const json &D : Found)
     All.push_back(D);
-  T.notify("textDocument/publishDiagnostics", {{"uri", Req.Uri}, {"version", Req.Version}, {"diagnostics", All}});
+  publish(Req.Uri, Req.Version, All);
 }
 
 } // namespace

@@ -5,6 +5,12 @@
 # second run needs no network), then configures and builds into build/.
 #
 #   scripts/setup.sh [extra cmake arguments]     e.g. -DTESSEL_WERROR=ON
+#   scripts/setup.sh --tessel [cmake arguments]  only what a user runs: the
+#       packages the binary needs and the `tessel` binary itself (no tests,
+#       benchmarks or fuzz targets), its debug information split off into
+#       build/tools/tessel.debug (gdb finds it through the binary's debuglink).
+#       Its objects are those of a full build (same flags: warnings are errors
+#       in both), so a later scripts/test.sh builds only the rest.
 #
 # Environment: BUILD_DIR (default build), JOBS (default nproc), WITH_FUZZ=1
 # (also install clang 19 and its libFuzzer/sanitizer runtime, which only the
@@ -17,6 +23,11 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+only_tessel=0
+if [[ ${1:-} == --tessel ]]; then
+  only_tessel=1
+  shift
+fi
 BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
 BUILD_TYPE=${TESSEL_BUILD_TYPE:-RelWithDebInfo}
@@ -33,14 +44,19 @@ esac
 
 packages=(
   build-essential cmake ninja-build pkg-config git python3
-  llvm-19-dev llvm-19-tools libzstd-dev libtree-sitter-dev nlohmann-json3-dev libboost1.81-dev libz3-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev libtomlplusplus-dev
-  neovim clang-format clang-tidy hyperfine
-  # The real-editor test drives code-server in this headless browser (tests/vscode/real_editor.mjs; it
-  # installs code-server, Node 24 and playwright-core from npm itself, into the build folder; code-server's
-  # native kerberos module needs libkrb5-dev).
-  chromium libkrb5-dev
+  llvm-19-dev libzstd-dev libtree-sitter-dev nlohmann-json3-dev libboost1.81-dev libz3-dev
+  libmimalloc-dev libtomlplusplus-dev
 )
+if [[ $only_tessel == 0 ]]; then
+  packages+=(
+    llvm-19-tools libgtest-dev libgmock-dev libbenchmark-dev
+    neovim clang-format clang-tidy hyperfine
+    # The real-editor test drives code-server in this headless browser (tests/vscode/real_editor.mjs; it
+    # installs code-server, Node 24 and playwright-core from npm itself, into the build folder; code-server's
+    # native kerberos module needs libkrb5-dev).
+    chromium libkrb5-dev
+  )
+fi
 # node 20 and npm fetch the tree-sitter-python grammar and build the VS Code
 # extension; keep an existing installation (e.g. from NodeSource), else use Debian's.
 if ! command -v npm >/dev/null; then
@@ -72,5 +88,17 @@ fi
 
 command -v npm >/dev/null || die "npm is missing (apt-get install npm)"
 
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" "$@"
+if [[ $only_tessel == 1 ]]; then
+  start=$(date +%s)
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DTESSEL_WERROR=ON \
+    -DTESSEL_BUILD_TESTS=OFF -DTESSEL_BUILD_BENCH=OFF "$@"
+  cmake --build "$BUILD_DIR" -j "$JOBS" --target tessel
+  # The debug information (about 200 MB of the 220) goes to tessel.debug beside the binary.
+  bin=$BUILD_DIR/tools/tessel
+  objcopy --only-keep-debug "$bin" "$bin.debug"
+  objcopy --strip-debug --add-gnu-debuglink="$bin.debug" "$bin"
+  echo "setup.sh: built $bin ($(($(stat -c %s "$bin") / 1048576)) MB; debug information in $bin.debug) in $(($(date +%s) - start)) s"
+  exit 0
+fi
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DTESSEL_BUILD_TESTS=ON -DTESSEL_BUILD_BENCH=ON "$@"
 cmake --build "$BUILD_DIR" -j "$JOBS"

@@ -19,6 +19,17 @@ static double msSince(std::chrono::steady_clock::time_point T0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T0).count();
 }
 
+std::string_view dotUnits(const CompiledKernel &K) {
+  if (!K.FmaDot)
+    return {};
+  llvm::StringRef Ptx(K.Ptx);
+  if (Ptx.contains("wgmma.mma_async"))
+    return "wgmma";
+  if (Ptx.contains("mma.sync"))
+    return "mma.sync";
+  return "FMA units";
+}
+
 bool parsePtxSignature(llvm::StringRef Ptx, CompiledKernel &Out) {
   size_t E = Ptx.find(".entry ");
   if (E == llvm::StringRef::npos)

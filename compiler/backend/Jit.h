@@ -87,6 +87,11 @@ struct CompiledKernel {
   unsigned sharedBytes() const { return Resources.StaticShared + Launch.DynamicShared; }
 };
 
+/// Where K's tl.dot runs, read from its PTX: "wgmma" (sm_90a warpgroup MMA),
+/// "mma.sync" (tensor cores), "FMA units" (neither instruction: ieee fp32,
+/// fp64, shapes below one instruction); empty when K has no tl.dot.
+std::string_view dotUnits(const CompiledKernel &K);
+
 /// Compiles M (one kernel entry; see PtxEmit.h for what happens to it).
 llvm::Expected<CompiledKernel> compileModule(llvm::Module &M, const LaunchShape &Launch, const JitOptions &Opts);
 

@@ -12,6 +12,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <regex>
@@ -127,6 +128,20 @@ Toolkit findToolkit(const std::vector<std::string> &ExtraRoots, bool OnlyThese) 
       if (T.Ptxas.empty() && isFile(P))
         T.Ptxas = P;
   }
+  // CUDA_HOME=/usr/local/cuda and nvcc's folder (/usr/local/cuda-13.0, where
+  // the symlink points) name the default root again: each folder once, as
+  // first spelled, so the messages that list them do too.
+  std::vector<std::string> Unique, Real;
+  for (const std::string &R : T.Roots) {
+    llvm::SmallString<256> P;
+    if (fs::real_path(R, P))
+      P = R;
+    if (std::find(Real.begin(), Real.end(), std::string(P)) != Real.end())
+      continue;
+    Real.push_back(std::string(P));
+    Unique.push_back(R);
+  }
+  T.Roots = std::move(Unique);
   readVersion(T);
   return T;
 }

@@ -15,7 +15,15 @@
 -- the CPU where there is no GPU; its summary, with the time and % of the
 -- device's peak, is notified and shown as a "last run" code lens), :TesselViewIR {tir|llvm|ptx|sass} shows a kernel's IR,
 -- :TesselInlayHints {on|off} toggles the tile-type hints. Code lenses ("Run
--- on CPU", per-config summaries) show with vim.lsp.codelens.
+-- on CPU", per-config summaries) show with vim.lsp.codelens, and are asked
+-- again when the server's JIT tier has new figures (workspace/codeLens/refresh,
+-- which this plugin announces and answers itself, since Neovim before 0.10
+-- does neither).
+--
+-- The server logs at `log_level` (default 'error'): Neovim files everything a
+-- server writes to stderr as an [ERROR] line of its lsp.log, so the server's
+-- per-request info lines would fill it with false errors. `log_level = 'info'`
+-- (or a `--log=` in `cmd`) asks for more.
 local M = {}
 
 M.defaults = {
@@ -26,7 +34,33 @@ M.defaults = {
   settings = { tessel = { inlayHints = { enable = true } } },
   -- :TesselRun's device when none is given: 'cpu', 'gpu' or 'auto' (the GPU when there is one).
   run_device = 'cpu',
+  -- The server's --log level: 'error', 'info' or 'verbose'; nil leaves cmd as given.
+  log_level = 'error',
 }
+
+-- cmd with `--log=<level>` appended, unless cmd already has a --log option.
+function M.server_cmd(cmd, level)
+  local out = vim.deepcopy(cmd)
+  if not level then
+    return out
+  end
+  for _, arg in ipairs(out) do
+    if type(arg) == 'string' and arg:match('^%-%-log') then
+      return out
+    end
+  end
+  table.insert(out, '--log=' .. level)
+  return out
+end
+
+-- The client's capabilities with workspace.codeLens.refreshSupport: the
+-- plugin answers the refresh itself (M.handlers) on every Neovim version.
+function M.client_capabilities(user)
+  local caps = vim.tbl_deep_extend('force', vim.lsp.protocol.make_client_capabilities(), user or {})
+  caps.workspace = caps.workspace or {}
+  caps.workspace.codeLens = vim.tbl_deep_extend('force', caps.workspace.codeLens or {}, { refreshSupport = true })
+  return caps
+end
 
 M.run_device = M.defaults.run_device
 
@@ -94,6 +128,26 @@ M.handlers = {
   ['tessel/serverStatus'] = function(_, result)
     M.status = result
   end,
+  -- The JIT tier has new figures: ask again for the lenses of every buffer of
+  -- this client that shows them (Neovim's own codelens.refresh() only asks
+  -- for the current buffer, and 0.7-0.9 have no handler for this request).
+  ['workspace/codeLens/refresh'] = function(_, _, ctx)
+    local client = ctx and vim.lsp.get_client_by_id(ctx.client_id)
+    if client and vim.lsp.codelens then
+      for bufnr, _ in pairs(client.attached_buffers or {}) do
+        if vim.api.nvim_buf_is_loaded(bufnr) then
+          client.request('textDocument/codeLens', { textDocument = { uri = vim.uri_from_bufnr(bufnr) } },
+            function(err, result, rctx, config)
+              rctx = rctx or {}
+              rctx.bufnr = rctx.bufnr or bufnr
+              rctx.client_id = rctx.client_id or client.id
+              vim.lsp.codelens.on_codelens(err, result, rctx, config)
+            end, bufnr)
+        end
+      end
+    end
+    return vim.NIL
+  end,
 }
 
 -- A lens the server sends with an empty command id is information (one per
@@ -116,6 +170,23 @@ function M.filter_codelens()
   M.codelens_filtered = true
   local on_codelens = codelens.on_codelens
   codelens.on_codelens = function(err, result, ctx, config)
+    local from = ctx and vim.lsp.get_client_by_id(ctx.client_id)
+    -- ContentModified: an edit overtook the request (Neovim before 0.10 does
+    -- not cancel stale requests itself). Ask again for the new text rather
+    -- than log an error; the refresh in progress ends with that answer.
+    if err and err.code == vim.lsp.protocol.ErrorCodes.ContentModified and from and from.name == 'tessel'
+        and (ctx.tessel_retries or 0) < 5 and vim.api.nvim_buf_is_loaded(ctx.bufnr) then
+      vim.defer_fn(function()
+        from.request('textDocument/codeLens', { textDocument = { uri = vim.uri_from_bufnr(ctx.bufnr) } },
+          function(e, r, c, cfg)
+            c = c or {}
+            c.bufnr, c.client_id = c.bufnr or ctx.bufnr, c.client_id or ctx.client_id
+            c.tessel_retries = (ctx.tessel_retries or 0) + 1
+            codelens.on_codelens(e, r, c, cfg)
+          end, ctx.bufnr)
+      end, 50)
+      return
+    end
     on_codelens(err, result, ctx, config)
     local client = ctx and vim.lsp.get_client_by_id(ctx.client_id)
     if not err and type(result) == 'table' and client and client.name == 'tessel' then
@@ -237,6 +308,9 @@ end
 function M.setup(opts)
   local cfg = vim.tbl_deep_extend('force', M.defaults, opts or {})
   M.run_device = cfg.run_device
+  -- A user's cmd replaces the default list whole (tbl_deep_extend merges lists by index).
+  cfg.cmd = M.server_cmd((opts and opts.cmd) or M.defaults.cmd, cfg.log_level)
+  cfg.capabilities = M.client_capabilities(cfg.capabilities)
   M.filter_codelens()
   local on_attach = function(client, bufnr)
     M.on_attach(client, bufnr)

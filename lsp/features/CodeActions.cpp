@@ -279,7 +279,12 @@ std::vector<CodeActionInfo> codeActions(const AnalyzedFile &F, SourceRange Withi
     case diag::DiagId::UndefinedName:
       fixUndefinedName(F, Fd, Out);
       break;
+    // The structural check's TS201 and the prover's TS203/TS204 that
+    // replace it at an access it decides: the same unmasked access, so the
+    // same fix, whichever tier reported it last.
     case diag::DiagId::UnmaskedAxis:
+    case diag::DiagId::BoundsViolation:
+    case diag::DiagId::BoundsUndecided:
       fixMissingMask(F, Fd, Out);
       break;
     default:

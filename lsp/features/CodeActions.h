@@ -10,8 +10,9 @@
 ///    (`num_warp=`): the one name one or two edits away;
 ///  - TS113 on an undefined name: the one name in scope one or two edits
 ///    away;
-///  - TS201 on an unmasked 1-D `tl.load`/`tl.store`: add `mask=offs < n`,
-///    when the kernel has exactly one parameter that looks like the size.
+///  - TS201 on an unmasked 1-D `tl.load`/`tl.store`, and the prover's TS203
+///    and TS204 that replace it there: add `mask=offs < n`, when the kernel
+///    has exactly one parameter that looks like the size.
 /// A fix that would need a guess (which bound? which alias?) is not offered.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_LSP_FEATURES_CODEACTIONS_H

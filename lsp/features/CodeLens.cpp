@@ -1,13 +1,16 @@
 //===- CodeLens.cpp - what each kernel costs, and how to run it -----------===//
 /// \file
 /// One Run lens per device, then a summary lens, then one lens per config
-/// (at most 16; a long autotune list ends with "+N more"), each with the JIT
-/// tier's figures where it has them. A config written as its own
+/// with the JIT tier's figures where it has them. A config written as its own
 /// `triton.Config(...)` call in this file gets its lens on that call, so the
 /// config under the cursor shows its own figures where the cursor is (LSP's
 /// code-lens request carries no position; a lens on each config's line is
 /// how the standard protocol follows it); configs that share one call (a
-/// loop or comprehension builds them) keep theirs above the kernel.
+/// loop or comprehension builds them) are summed up above the kernel: the
+/// first with its figures, then "+N configs" (the kernel's hover lists each),
+/// since an editor draws every lens of a line on that one line. A launch's
+/// lens names the keyword values known before the run (at most six), and
+/// counts the others.
 //===----------------------------------------------------------------------===//
 #include "lsp/features/CodeLens.h"
 #include "lsp/AnalyzedFile.h"
@@ -69,8 +72,11 @@ std::string jitFiguresText(const diag::JitSummary &S) {
     T += "does not fit on an SM";
   else
     T += std::to_string(int(std::lround(K.Occ.fraction() * 100))) + "% occupancy";
-  if (K.FmaDot)
+  // Where the dot runs, as its PTX shows: "has a tl.dot" is not "on FMA units".
+  if (std::string_view Units = backend::dotUnits(K); Units == "FMA units")
     T += " (tl.dot on FMA units)";
+  else if (!Units.empty())
+    T += " (tl.dot on tensor cores: " + std::string(Units) + ")";
   if (S.Representative)
     T += " · with assumed values";
   return T;
@@ -158,14 +164,7 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
         return Callee && CallUses[{C.Range.Begin, C.Range.End}] == 1 ? *Callee : R;
       };
       std::string Summary = std::to_string(J->Configs.size()) + " config" + (J->Configs.size() == 1 ? "" : "s");
-      std::optional<std::string> First = J->Configs.empty() ? std::nullopt : figures(Opts, Name, 0);
-      std::string What = !First ? None : *First == Compiling ? *First : "#0: " + *First;
-      Out.push_back({R, Summary + " · " + What, std::nullopt, Name});
-      for (size_t I = 0; I < J->Configs.size(); ++I) {
-        if (I == 16) {
-          Out.push_back({R, "+" + std::to_string(J->Configs.size() - I) + " more configs", std::nullopt, Name});
-          break;
-        }
+      auto ConfigText = [&](size_t I) {
         const PyConfig &C = J->Configs[I].Config;
         std::string T = "#" + std::to_string(I) + " ";
         std::string K = kwargsText(C.Kwargs);
@@ -173,8 +172,37 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
         T += "num_warps=" + std::to_string(C.NumWarps) + " · num_stages=" + std::to_string(C.NumStages);
         if (std::optional<std::string> Fig = figures(Opts, Name, I); Fig && *Fig != Compiling)
           T += " · " + *Fig;
-        Out.push_back({LensRange(J->Configs[I]), T, std::nullopt, Name});
+        return T;
+      };
+      // A config with a Config(...) call of its own gets its lens there; the
+      // others (a loop or comprehension builds them) would all sit on the
+      // kernel's line, which an editor draws as one line of every config:
+      // that line shows the first of them, and how many more the kernel's
+      // hover lists.
+      std::vector<size_t> Shared;
+      std::vector<CodeLensInfo> OwnLines;
+      for (size_t I = 0; I < J->Configs.size(); ++I) {
+        SourceRange At = LensRange(J->Configs[I]);
+        if (At == R)
+          Shared.push_back(I);
+        else
+          OwnLines.push_back({At, ConfigText(I), std::nullopt, Name});
       }
+      std::optional<std::string> First = J->Configs.empty() ? std::nullopt : figures(Opts, Name, 0);
+      bool FirstShared = !Shared.empty() && Shared.front() == 0;
+      std::string What;
+      if (!FirstShared)
+        What = !First ? None : *First == Compiling ? *First : "#0: " + *First;
+      else // config #0 itself, with its figures (ConfigText adds them) or why there are none
+        What = ConfigText(0) + (!First ? " · " + None : *First == Compiling ? " · " + *First : std::string());
+      Out.push_back({R, Summary + " · " + What, std::nullopt, Name});
+      size_t More = Shared.size() - (FirstShared ? 1 : 0);
+      if (More > 0)
+        Out.push_back(
+            {R, "+" + std::to_string(More) + " config" + (More == 1 ? "" : "s") + ": hover `" + Name + "` for each",
+             std::nullopt, Name});
+      for (CodeLensInfo &L : OwnLines)
+        Out.push_back(std::move(L));
       continue;
     }
     // No autotune: the launch sites give the specializations.
@@ -186,24 +214,39 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
                      std::nullopt, Name});
       continue;
     }
-    bool FirstLaunch = true;
-    for (const LaunchSite &L : J->Launches) {
-      std::string T = "launch at line " + std::to_string(F.Parsed->text().lineCol(L.Range.Begin).Line + 1) + ": ";
-      std::string K;
-      bool Warps = false, Stages = false;
-      for (const auto &[Key, Value] : L.Keywords) {
-        Warps |= Key == "num_warps";
-        Stages |= Key == "num_stages";
-        K += (K.empty() ? "" : ", ") + Key + "=" + (Value.isKnown() ? Value.repr() : std::string("?"));
+    // The first launch (the one the tier compiles) with its figures; the
+    // others, on the same line of the editor, only counted.
+    const LaunchSite &L = J->Launches.front();
+    std::string T = "launch at line " + std::to_string(F.Parsed->text().lineCol(L.Range.Begin).Line + 1) + ": ";
+    std::string K;
+    bool Warps = false, Stages = false;
+    size_t Shown = 0, Unknown = 0, Hidden = 0;
+    for (const auto &[Key, Value] : L.Keywords) {
+      Warps |= Key == "num_warps";
+      Stages |= Key == "num_stages";
+      if (!Value.isKnown())
+        ++Unknown;
+      else if (Shown == 6)
+        ++Hidden;
+      else {
+        K += (K.empty() ? "" : ", ") + Key + "=" + Value.repr();
+        ++Shown;
       }
-      if (!Warps)
-        K += std::string(K.empty() ? "" : ", ") + "num_warps=4";
-      if (!Stages)
-        K += ", num_stages=3";
-      // The tier compiles the first launch only: the others name their
-      // options and no figures (waiting would not bring them).
-      Out.push_back({R, T + K + (FirstLaunch ? " · " + Fig.value_or(None) : std::string()), std::nullopt, Name});
-      FirstLaunch = false;
+    }
+    if (!Warps)
+      K += std::string(K.empty() ? "" : ", ") + "num_warps=4";
+    if (!Stages)
+      K += ", num_stages=3";
+    if (Hidden)
+      K += " +" + std::to_string(Hidden) + " more";
+    if (Unknown)
+      K += " (+" + std::to_string(Unknown) + " keyword" + (Unknown == 1 ? "" : "s") + " known at run time)";
+    Out.push_back({R, T + K + " · " + Fig.value_or(None), std::nullopt, Name});
+    if (J->Launches.size() > 1) {
+      size_t More = J->Launches.size() - 1;
+      Out.push_back(
+          {R, "+" + std::to_string(More) + " launch site" + (More == 1 ? "" : "s") + ": hover `" + Name + "` for each",
+           std::nullopt, Name});
     }
   }
   return Out;

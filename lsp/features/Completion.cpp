@@ -73,9 +73,9 @@ constexpr std::string_view KernelBuiltins[] = {"float", "getattr", "hasattr", "i
 
 class Completer {
 public:
-  Completer(const AnalyzedFile &F, uint32_t Offset)
-      : F(F), Info(F.Report.Analysis->Info), Text(F.Doc.Text->text()), Offset(Offset),
-        Ctx(cursorContext(Text, Offset)) {}
+  Completer(const AnalyzedFile &F, uint32_t Offset, const ImportedSignatures *Imported)
+      : F(F), Info(F.Report.Analysis->Info), Text(F.Doc.Text->text()), Offset(Offset), Ctx(cursorContext(Text, Offset)),
+        Imported(Imported) {}
 
   std::vector<CompletionInfo> run() {
     if (Ctx.InComment)
@@ -131,7 +131,7 @@ private:
   /// `name=` for each parameter of the callee not given yet.
   void keywordItems() {
     const OpenCall &C = *Ctx.Call;
-    auto S = signatureOf(Info, *F.Doc.Text, C.Callee, C.IsLaunch);
+    auto S = signatureOf(Info, *F.Doc.Text, C.Callee, C.IsLaunch, Imported);
     if (!S)
       return;
     for (size_t I = 0; I < S->Params.size(); ++I) {
@@ -154,7 +154,7 @@ private:
   void stringItems() {
     // A keyword's value: `eviction_policy="|`.
     if (Ctx.Call && !Ctx.Call->Keyword.empty() && Ctx.Brackets.back().Offset == Ctx.Call->Paren) {
-      if (auto S = signatureOf(Info, *F.Doc.Text, Ctx.Call->Callee, Ctx.Call->IsLaunch))
+      if (auto S = signatureOf(Info, *F.Doc.Text, Ctx.Call->Callee, Ctx.Call->IsLaunch, Imported))
         for (const ParamInfo &P : S->Params)
           if (P.Name == Ctx.Call->Keyword)
             for (const std::string &V : P.Values)
@@ -252,16 +252,17 @@ private:
   const std::string &Text;
   uint32_t Offset;
   CursorContext Ctx;
+  const ImportedSignatures *Imported;
   std::vector<CompletionInfo> Out;
   std::set<std::string> Seen;
 };
 
 } // namespace
 
-std::vector<CompletionInfo> complete(const AnalyzedFile &F, uint32_t Offset) {
+std::vector<CompletionInfo> complete(const AnalyzedFile &F, uint32_t Offset, const ImportedSignatures *Imported) {
   if (!F.Report.Analysis || !F.Parsed || Offset > F.Doc.Text->text().size())
     return {};
-  return Completer(F, Offset).run();
+  return Completer(F, Offset, Imported).run();
 }
 
 } // namespace tessel::lsp

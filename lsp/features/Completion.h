@@ -20,6 +20,7 @@
 #define TESSEL_LSP_FEATURES_COMPLETION_H
 
 #include "lsp/features/BuiltinDocs.h"
+#include "lsp/features/Signatures.h"
 
 #include <string>
 #include <vector>
@@ -39,7 +40,10 @@ struct CompletionInfo {
   bool BuiltinDoc = false; ///< Detail is a `tl.` signature (rendered as code above Doc)
 };
 
-std::vector<CompletionInfo> complete(const AnalyzedFile &F, uint32_t Offset);
+/// Imported: the signatures of callees other modules define (optional), for
+/// the keywords of a call or launch of an imported kernel.
+std::vector<CompletionInfo> complete(const AnalyzedFile &F, uint32_t Offset,
+                                     const ImportedSignatures *Imported = nullptr);
 
 } // namespace tessel::lsp
 

@@ -14,6 +14,8 @@
 
 #include "compiler/analysis/BoundsProver.h"
 
+#include <algorithm>
+
 namespace tessel::lsp {
 
 using namespace ast;
@@ -75,12 +77,19 @@ static HoverInfo hoverFunction(const AnalyzedFile &F, const FunctionDefStmt &Fn,
       H.Notes.push_back("`@triton.autotune` configs could not be evaluated statically");
     else
       H.Notes.push_back(std::to_string(J->Configs.size()) + " autotune config" + (J->Configs.size() == 1 ? "" : "s"));
-    for (size_t I = 0; I < J->Configs.size() && I < 8; ++I)
+    // Every config (the code lens shows the first and counts the others).
+    for (size_t I = 0; I < J->Configs.size() && I < 64; ++I)
       H.Notes.push_back("config " + std::to_string(I) + ": `" + configSummary(J->Configs[I].Config) + "`");
+    if (J->Configs.size() > 64)
+      H.Notes.push_back("+" + std::to_string(J->Configs.size() - 64) + " more configs");
   }
-  if (!J->Launches.empty())
+  if (!J->Launches.empty()) {
     H.Notes.push_back(std::to_string(J->Launches.size()) + " launch site" + (J->Launches.size() == 1 ? "" : "s") +
                       " in this file");
+    if (J->Launches.size() > 1)
+      for (size_t I = 0; I < J->Launches.size() && I < 16; ++I)
+        H.Notes.push_back("line " + std::to_string(F.Parsed->text().lineCol(J->Launches[I].Range.Begin).Line + 1));
+  }
   if (const ConstantExpr *Doc = Fn.docstring())
     H.Doc = Doc->StrValue;
   return H;
@@ -129,9 +138,27 @@ static std::optional<HoverInfo> hoverFacts(const AnalyzedFile &F, uint32_t Offse
     return H;
   }
   H.Code = First.Name + ": " + describeFact(First);
-  for (const FactUnderSpec &X : Facts)
-    H.Notes.push_back("`" + describeFact(*X.Fact) + "` under " +
-                      (X.Kernel->Specialization.empty() ? std::string("the defaults") : X.Kernel->Specialization));
+  // One bullet per distinct fact, in the order the specializations come,
+  // naming the specializations it holds under (18 configs of an autotuned
+  // kernel give a few distinct facts, not 18 near-identical bullets).
+  std::vector<std::pair<std::string, std::vector<std::string>>> Groups;
+  for (const FactUnderSpec &X : Facts) {
+    std::string Fact = describeFact(*X.Fact);
+    std::string Spec = X.Kernel->Specialization.empty() ? std::string("the defaults") : X.Kernel->Specialization;
+    auto It = std::find_if(Groups.begin(), Groups.end(), [&](const auto &G) { return G.first == Fact; });
+    if (It == Groups.end())
+      Groups.push_back({Fact, {Spec}});
+    else
+      It->second.push_back(Spec);
+  }
+  for (const auto &[Fact, Specs] : Groups) {
+    std::string Under = Specs.front();
+    if (Specs.size() == 2)
+      Under += " and " + Specs[1];
+    else if (Specs.size() > 2)
+      Under = std::to_string(Specs.size()) + " specializations, e.g. " + Specs.front();
+    H.Notes.push_back("`" + Fact + "` under " + Under);
+  }
   return H;
 }
 

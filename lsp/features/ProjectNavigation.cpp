@@ -173,6 +173,24 @@ std::optional<HoverInfo> hoverInProject(const AnalyzedFile &F, uint32_t Offset, 
   return std::nullopt;
 }
 
+std::optional<SignatureInfo> signatureInProject(const AnalyzedFile &F, const std::string &Callee, bool IsLaunch,
+                                                project::Project &P) {
+  if (!F.Report.Analysis || Callee.empty())
+    return std::nullopt;
+  project::ModuleRef From = moduleRefOf(F, P);
+  if (From.Path.empty())
+    return std::nullopt;
+  std::string Dotted = qualifyDotted(F.Report.Analysis->Info, Callee);
+  auto N = resolved(P, From, {}, Dotted);
+  if (!N || N->Sym.K != project::Symbol::Kind::Function || !N->Sym.Def || !N->Sym.Mod)
+    return std::nullopt;
+  const project::Module &M = *N->Sym.Mod;
+  const JitFunction *J = M.Info.jit(N->Sym.Def->Name);
+  if (!J || J->Def != N->Sym.Def)
+    return std::nullopt; // a plain Python function: no launch, no constexpr
+  return jitSignature(M.Info, M.File->text(), *J, IsLaunch);
+}
+
 namespace {
 
 class ModuleCompleter {

@@ -15,6 +15,7 @@
 #include "compiler/support/SourceRange.h"
 #include "lsp/features/Completion.h"
 #include "lsp/features/Hover.h"
+#include "lsp/features/Signatures.h"
 
 #include <memory>
 #include <optional>
@@ -57,6 +58,13 @@ std::optional<HoverInfo> hoverInProject(const AnalyzedFile &F, uint32_t Offset, 
 /// names after `m.`; nullopt where the cursor is at none of those.
 std::optional<std::vector<CompletionInfo>> completeInProject(const AnalyzedFile &F, uint32_t Offset,
                                                              project::Project &P);
+
+/// The signature of a @jit function another module of the project defines,
+/// by the callee as written in F ("kernel" from `from .ops import kernel`,
+/// "ops.kernel"): what signature help and launch completion show inside
+/// `kernel[grid](` of an imported kernel. nullopt for anything else.
+std::optional<SignatureInfo> signatureInProject(const AnalyzedFile &F, const std::string &Callee, bool IsLaunch,
+                                                project::Project &P);
 
 /// The project's ModuleRef of F (its path, as the project names modules).
 project::ModuleRef moduleRefOf(const AnalyzedFile &F, project::Project &P);

@@ -10,13 +10,14 @@
 
 namespace tessel::lsp {
 
-std::optional<SignatureHelpInfo> signatureHelp(const AnalyzedFile &F, uint32_t Offset) {
+std::optional<SignatureHelpInfo> signatureHelp(const AnalyzedFile &F, uint32_t Offset,
+                                               const ImportedSignatures *Imported) {
   if (!F.Report.Analysis)
     return std::nullopt;
   CursorContext Ctx = cursorContext(F.Doc.Text->text(), Offset);
   if (!Ctx.Call || Ctx.InComment)
     return std::nullopt;
-  auto S = signatureOf(F.Report.Analysis->Info, *F.Doc.Text, Ctx.Call->Callee, Ctx.Call->IsLaunch);
+  auto S = signatureOf(F.Report.Analysis->Info, *F.Doc.Text, Ctx.Call->Callee, Ctx.Call->IsLaunch, Imported);
   if (!S)
     return std::nullopt;
   SignatureHelpInfo H;

@@ -20,7 +20,9 @@ struct SignatureHelpInfo {
   int ActiveParameter = -1; ///< -1: none (an extra argument, or a launch option not yet named)
 };
 
-std::optional<SignatureHelpInfo> signatureHelp(const AnalyzedFile &F, uint32_t Offset);
+/// Imported: the signatures of callees other modules define (optional).
+std::optional<SignatureHelpInfo> signatureHelp(const AnalyzedFile &F, uint32_t Offset,
+                                               const ImportedSignatures *Imported = nullptr);
 
 } // namespace tessel::lsp
 

@@ -194,7 +194,7 @@ std::optional<SignatureInfo> builtinSignature(std::string_view Name) {
   return S;
 }
 
-static SignatureInfo jitSignature(const ModuleInfo &Info, const SourceText &Text, const JitFunction &J, bool IsLaunch) {
+SignatureInfo jitSignature(const ModuleInfo &Info, const SourceText &Text, const JitFunction &J, bool IsLaunch) {
   SignatureInfo S;
   for (const ast::Param &P : J.Def->Params) {
     ParamInfo PI;
@@ -223,17 +223,22 @@ std::string qualifyDotted(const ModuleInfo &Info, const std::string &Dotted) {
 }
 
 std::optional<SignatureInfo> signatureOf(const ModuleInfo &Info, const SourceText &Text, const std::string &Callee,
-                                         bool IsLaunch) {
+                                         bool IsLaunch, const ImportedSignatures *Imported) {
   if (Callee.find('.') == std::string::npos) {
     if (const JitFunction *J = Info.jit(Callee); J && J->Def)
       return jitSignature(Info, Text, *J, IsLaunch);
   }
+  auto FromImports = [&]() -> std::optional<SignatureInfo> {
+    if (!Imported || !*Imported)
+      return std::nullopt;
+    return (*Imported)(Callee, IsLaunch);
+  };
   if (IsLaunch)
-    return std::nullopt;
+    return FromImports();
   std::string Q = qualifyDotted(Info, Callee);
   constexpr std::string_view Lang = "triton.language.";
   if (Q.rfind(Lang, 0) != 0)
-    return std::nullopt;
+    return FromImports();
   std::string_view Member = std::string_view(Q).substr(Lang.size());
   if (Member.rfind("core.", 0) == 0 || Member.rfind("standard.", 0) == 0)
     Member = Member.substr(Member.find('.') + 1);

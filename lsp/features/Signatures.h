@@ -15,6 +15,7 @@
 #include "compiler/frontend/Discovery.h"
 #include "compiler/support/SourceText.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,10 +40,22 @@ struct SignatureInfo {
   std::vector<std::pair<uint32_t, uint32_t>> ParamOffsets;
 };
 
+/// The signature of a callee another module of the project defines, by the
+/// callee as written at the call ("kernel", "ops.kernel"); nullopt for
+/// anything else. The server answers it through the project
+/// (ProjectNavigation's signatureInProject).
+using ImportedSignatures = std::function<std::optional<SignatureInfo>(const std::string &Callee, bool IsLaunch)>;
+
 /// The signature of Callee as written at a call ("tl.load", "helper"), or
 /// nullopt when it names nothing tessel knows. IsLaunch: `Callee[grid](`.
+/// A callee the file's own tables do not know is asked of Imported (a
+/// kernel imported from another module), when given.
 std::optional<SignatureInfo> signatureOf(const ModuleInfo &Info, const SourceText &Text, const std::string &Callee,
-                                         bool IsLaunch);
+                                         bool IsLaunch, const ImportedSignatures *Imported = nullptr);
+
+/// The signature of the @jit function J of the module with Info and Text
+/// (a launch's adds the launch options).
+SignatureInfo jitSignature(const ModuleInfo &Info, const SourceText &Text, const JitFunction &J, bool IsLaunch);
 
 /// The signature of a builtin by its name under triton.language ("load",
 /// "math.exp"), or nullopt.

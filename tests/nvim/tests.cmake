@@ -16,6 +16,11 @@ if(TESSEL_NVIM)
            COMMAND ${TESSEL_NVIM} --headless -u NONE -i NONE -c "luafile ${CMAKE_CURRENT_LIST_DIR}/codelens_test.lua")
   set_tests_properties(nvim.codelens PROPERTIES TIMEOUT 120 LABELS "lsp;nvim"
     ENVIRONMENT "TESSEL=$<TARGET_FILE:tessel>;FIXTURE=${PROJECT_SOURCE_DIR}/samples/bugs/ts105_invalid_arange.py;CONFIG=${PROJECT_SOURCE_DIR}/editors/nvim/tessel.lua;XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/nvim-home/cache;XDG_STATE_HOME=${CMAKE_BINARY_DIR}/nvim-home/state;XDG_DATA_HOME=${CMAKE_BINARY_DIR}/nvim-home/data")
+  # Its own cache folder: the test reads Neovim's lsp.log, which no other test may write.
+  add_test(NAME nvim.editing
+           COMMAND ${TESSEL_NVIM} --headless -u NONE -i NONE -c "luafile ${CMAKE_CURRENT_LIST_DIR}/editing_test.lua")
+  set_tests_properties(nvim.editing PROPERTIES TIMEOUT 180 LABELS "lsp;nvim"
+    ENVIRONMENT "TESSEL=$<TARGET_FILE:tessel>;FIXTURE=${PROJECT_SOURCE_DIR}/samples/vector_add.py;CONFIG=${PROJECT_SOURCE_DIR}/editors/nvim/tessel.lua;XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/nvim-home/editing-cache;XDG_STATE_HOME=${CMAKE_BINARY_DIR}/nvim-home/editing-state;XDG_DATA_HOME=${CMAKE_BINARY_DIR}/nvim-home/data")
 else()
   message(STATUS "tessel: nvim not found; the Neovim LSP test is skipped (apt-get install neovim)")
 endif()

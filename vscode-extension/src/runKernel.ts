@@ -5,7 +5,7 @@ import { ExecuteCommandRequest, LanguageClient } from 'vscode-languageclient/nod
 import { pickKernel } from './kernelPicker';
 import { guardOutput } from './outputGuard';
 import { Device, runKernelCommand, RunKernelArgs, RunResult, runResultNotification } from './protocol';
-import { deviceLabel, formatRunResult } from './runFormat';
+import { formatRunResult, runTargetLabel } from './runFormat';
 import { ClientHook, ServerController } from './serverController';
 import { readSettings } from './config';
 
@@ -40,7 +40,9 @@ export class KernelRunner implements ClientHook, vscode.Disposable {
   runStarted(args: RunKernelArgs): void {
     const key = runKey(args);
     this.pending.get(key)?.finish(); // the server cancels the earlier run of the same kernel
-    const label = `${args.kernel} on ${deviceLabel(args.device)}`;
+    const state = this.controller?.state;
+    const gpu = state?.kind === 'running' ? state.status?.gpuAvailable : undefined;
+    const label = `${args.kernel} on ${runTargetLabel(args.device, gpu)}`;
     this.channel.appendLine(`[${new Date().toISOString()}] running ${label}…`);
     void vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Tessel: running ${label}…` },

@@ -11,6 +11,9 @@
 #include "compiler/backend/PtxEmit.h"
 #include "compiler/backend/Toolkit.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+
 #include "BackendTestUtil.h"
 
 #include <gtest/gtest.h>
@@ -244,4 +247,32 @@ TEST(Jit, AReusedTargetMachineGivesTheSamePtx) {
   std::string OnAnotherThread;
   std::thread([&] { OnAnotherThread = ptxUnder(LlvmPipeline::Kernel, "sm_90"); }).join();
   EXPECT_EQ(First, OnAnotherThread);
+}
+
+// "The kernel has a tl.dot" is not "on FMA units": where the dot runs is read from the PTX
+// (issue 31: lenses said "tl.dot on FMA units" beside 64 mma.sync).
+TEST(Jit, DotUnitsComeFromThePtx) {
+  CompiledKernel K;
+  K.Ptx = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1}, {%r1}, {%r2}, {%f1};";
+  EXPECT_EQ(dotUnits(K), "") << "no tl.dot: nothing to say";
+  K.FmaDot = true;
+  EXPECT_EQ(dotUnits(K), "mma.sync");
+  K.Ptx = "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%f1}, %rd1, %rd2, 1, 1, 1, 0, 0;";
+  EXPECT_EQ(dotUnits(K), "wgmma");
+  K.Ptx = "fma.rn.f32 %f3, %f1, %f2, %f3;";
+  EXPECT_EQ(dotUnits(K), "FMA units");
+}
+
+// Each toolkit folder is searched and named once (issue 31: the SASS message listed /usr/local/cuda twice
+// where CUDA_HOME=/usr/local/cuda, and again as the folder the symlink points to).
+TEST(Jit, ToolkitRootsAreListedOnce) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tessel-toolkit", Dir));
+  std::string Real(Dir), Link = Real + "-link";
+  ASSERT_FALSE(llvm::sys::fs::create_link(Real, Link));
+  Toolkit T = findToolkit({Real, Link, Real + "/", Real}, /*OnlyThese=*/true);
+  EXPECT_EQ(T.Roots, std::vector<std::string>{Real});
+  EXPECT_EQ(T.searched(), Real);
+  llvm::sys::fs::remove(Link);
+  llvm::sys::fs::remove(Real);
 }

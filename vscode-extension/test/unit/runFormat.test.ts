@@ -1,7 +1,7 @@
 // Unit tests for formatting run results into the output channel and the summary notification.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatDuration, formatRunResult, uriBaseName } from '../../src/runFormat';
+import { formatDuration, formatRunResult, runTargetLabel, uriBaseName } from '../../src/runFormat';
 
 const now = new Date('2026-01-02T03:04:05.000Z');
 
@@ -83,4 +83,13 @@ test("the server's summary (verdict, time, % of peak) is the notification, and a
   );
   assert.equal(g.ok, false);
   assert.equal(g.summary, 'add_kernel: GPU ✗ 1 of 3 instances differ from the interpreter.');
+});
+
+test('the progress toast names the CPU when the server reported no GPU', () => {
+  assert.equal(runTargetLabel('gpu', false), 'CPU (no GPU on this machine)');
+  assert.equal(runTargetLabel('auto', false), 'CPU (no GPU on this machine)');
+  assert.equal(runTargetLabel('auto', true), 'GPU');
+  assert.equal(runTargetLabel('gpu', true), 'GPU');
+  assert.equal(runTargetLabel('gpu', undefined), 'GPU');
+  assert.equal(runTargetLabel('cpu', false), 'CPU');
 });
