@@ -418,10 +418,13 @@ try {
   await typed.first().waitFor({ state: 'visible', timeout: 10_000 });
   log('completion in the imported kernel\'s launch lists its parameter BLOCK_SIZE= and the launch option num_stages=');
   await page.keyboard.type('2)');
-  // Back to the sample, whose squiggles the reload below waits for (Escape closes the parameter hints first).
+  // Back to three_tiers.py (its tab), whose TS105 squiggle the reload below waits for.
   await page.keyboard.press('Escape');
-  await page.keyboard.press('Escape');
-  await quickOpen(sampleName);
+  await page.locator('.tab[aria-label*="three_tiers.py"]').first().click();
+  await page.waitForSelector('.tab.active[aria-label*="three_tiers.py"]', { timeout: 20_000 });
+  // Its TS105 is on line 14: the top of the file is in view again (squiggles are drawn for visible lines only).
+  await page.locator('.monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+Home');
 
   // Reload the window: the old extension host stops the client (deactivate), a new one starts it again and the
   // squiggles come back; the log check below covers both shutdowns.
