@@ -8,7 +8,8 @@ For every library of bench/corpus/pins.txt unpacked under CORPUS_DIR (see run.py
 mentions triton is checked alone with `tessel check --jit --format=json FILE` from the library's root, as a user
 would. The JSON report lists each kernel (helpers left out) under each of its autotune configs with its figures
 (registers, spills, shared memory, occupancy) or why it has none. A kernel counts as having figures when its
-first config has them.
+first config that triton.autotune keeps has them (it skips a config needing more shared memory than a block can
+have); the count of kernels whose figures come from a later config is printed.
 
 --jobs N checks N files at once (each `tessel check --jit` also compiles on all cores; on a large machine, such
 as the GPU box's 16 cores, a few files at once keep it busy through the files with one kernel). Prints per library: kernels, kernels with figures, of those how many rest on assumed values, error-level TS403
@@ -124,9 +125,17 @@ def main():
                 for d in f.get("diagnostics", []):
                     if d.get("code") == "TS403":
                         c["ts403_error" if d.get("severity") == 1 else "ts403_note"] += 1
-                first = {}
+                # A kernel's figures are those of its first config that triton.autotune keeps: it skips a
+                # config that needs more shared memory than a block can have (OutOfResources).
+                configs = {}
                 for k in f.get("kernels", []):
-                    first.setdefault((k["kernel"], k["line"]), k)
+                    configs.setdefault((k["kernel"], k["line"]), []).append(k)
+                first = {}
+                for key, ks in configs.items():
+                    kept = [k for k in ks if "more than the GPU has" not in k.get("unavailable", "")]
+                    first[key] = kept[0] if kept else ks[0]
+                    if kept and kept[0] is not ks[0]:
+                        c["after_skipped"] += 1
                 for (name, line), k in first.items():
                     c["kernels"] += 1
                     if "figures" in k:
@@ -163,6 +172,9 @@ def main():
         run = f" {c['runs']} | {c['ran']} |" if a.run else ""
         print(f"| {repo} | {which} | {c['kernels']} | {c['figures']} | {pct:.1f} | {c['assumed']} | "
               f"{c['ts403_error']} | {c['ts403_note']} |{run} {c['s']:.0f} |")
+    print()
+    print(f"kernels whose figures are a later config's (config #0 needs more shared memory than a block has): "
+          f"{totals['after_skipped']}")
     print()
     print("| why no figures | kernels |")
     print("|:---|---:|")

@@ -387,13 +387,14 @@ Value *Builder::philox(SourceRange Loc, Value *Seed, const std::array<Value *, 4
   return O->result();
 }
 
-Value *Builder::inlineAsm(SourceRange Loc, std::string_view Asm, std::string_view Constraints,
-                          const std::vector<Value *> &Args, TileType Result, bool Pure, int64_t Pack) {
-  Op *O = create(OpKind::InlineAsm, Loc, Args, {std::move(Result)});
+InlineAsmOp *Builder::inlineAsm(SourceRange Loc, std::string_view Asm, std::string_view Constraints,
+                                const std::vector<Value *> &Args, std::vector<TileType> Results, bool Pure,
+                                int64_t Pack) {
+  Op *O = create(OpKind::InlineAsm, Loc, Args, std::move(Results));
   O->StrAttr = std::string(Asm) + '\0' + std::string(Constraints);
   O->IntAttr = Pack;
   O->Flags = Pure ? 1 : 0;
-  return O->result();
+  return ir::cast<InlineAsmOp>(O);
 }
 
 Op *Builder::devicePrint(SourceRange Loc, std::string Prefix, const std::vector<Value *> &Args, bool Hex) {

@@ -113,9 +113,10 @@ public:
   Op *devicePrint(SourceRange Loc, std::string Prefix, const std::vector<Value *> &Args, bool Hex = false);
   Op *deviceAssert(SourceRange Loc, Value *Cond, std::string Message, Value *Mask = nullptr);
   Value *hint(SourceRange Loc, HintKind K, Value *X, std::vector<int64_t> Values);
-  /// Args all of Result's shape.
-  Value *inlineAsm(SourceRange Loc, std::string_view Asm, std::string_view Constraints,
-                   const std::vector<Value *> &Args, TileType Result, bool Pure, int64_t Pack);
+  /// Args and Results all of one shape: one result per type of Results
+  /// (`dtype=(tl.float16, tl.float16)` gives two), from one asm statement.
+  InlineAsmOp *inlineAsm(SourceRange Loc, std::string_view Asm, std::string_view Constraints,
+                         const std::vector<Value *> &Args, std::vector<TileType> Results, bool Pure, int64_t Pack);
 
   // Structured control flow.
   /// NumStages: tl.range's num_stages (0 when the loop does not give one).

@@ -522,7 +522,8 @@ public:
   Value *mask() const { return flag(HasMaskBit) ? operand(1) : nullptr; }
 };
 /// multiple_of / max_contiguous / max_constancy: the operand, with a fact.
-/// inline_asm(args...) -> one tile: tl.inline_asm_elementwise. The PTX text
+/// inline_asm(args...) -> tiles of one shape: tl.inline_asm_elementwise,
+/// one result per dtype it was given. The PTX text
 /// and its LLVM constraint string share the string slot, separated by a NUL
 /// (PTX text has none); pack() elements of each operand go to one asm
 /// statement; a pure one may be removed or merged, another never.

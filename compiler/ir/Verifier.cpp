@@ -311,8 +311,14 @@ private:
         expectResultType(O, O.operand(0)->type());
       return;
     case OpKind::InlineAsm: {
+      if (O.numResults() == 0) {
+        error(O, "inline_asm must have a result");
+        return;
+      }
       for (Value *A : O.operands())
         sameShape(O, A, O.result());
+      for (Value *R : O.results())
+        sameShape(O, R, O.result());
       int64_t Pack = cast<InlineAsmOp>(&O)->pack();
       if (Pack < 1)
         error(O, "pack must be at least 1, got " + std::to_string(Pack));

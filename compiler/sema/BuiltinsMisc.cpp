@@ -75,7 +75,7 @@ static Value deviceAssert(BuiltinCall &B) {
 
 /// core.inline_asm_elementwise: the args broadcast to one shape (their
 /// types kept), a result of `dtype` in that shape; a tuple of dtypes gives
-/// a tuple of results (typed, not lowered).
+/// a tuple of results, all from one asm statement.
 static Value inlineAsmElementwise(BuiltinCall &B) {
   std::vector<Value> Args;
   std::vector<int64_t> Shape;
@@ -91,33 +91,35 @@ static Value inlineAsmElementwise(BuiltinCall &B) {
     Shape = *S.Result;
     Args.push_back(std::move(T));
   }
-  std::vector<ElemType> Results;
-  for (const Value &D : elementsOf(B.value("dtype")))
-    Results.push_back(ElemType{D.dtypeKind().value_or(ScalarKind::Unknown)});
-  if (Results.size() != 1) {
-    std::vector<Value> Outs;
-    for (ElemType E : Results)
-      Outs.push_back(Value::tensor(TileType{E, Shape}));
-    if (B.ir())
-      B.C.loweringLimit(B.range(), "tl.inline_asm_elementwise with several results");
-    return Value::tuple(std::move(Outs));
-  }
-  Value Out = Value::tensor(TileType{Results[0], Shape});
+  Value Dtype = B.value("dtype");
+  std::vector<Value> Outs;
+  for (const Value &D : elementsOf(Dtype))
+    Outs.push_back(Value::tensor(TileType{ElemType{D.dtypeKind().value_or(ScalarKind::Unknown)}, Shape}));
+  // `dtype=tl.float32` gives a tensor, `dtype=(tl.float32,)` a 1-tuple.
+  bool Tuple = Dtype.K == Value::Kind::Tuple || (Dtype.isKnownConstexpr() && Dtype.Const.isSequence());
+  auto Result = [&] { return Tuple ? Value::tuple(Outs) : Outs.empty() ? Value::poison() : Outs[0]; };
   if (!B.ir())
-    return Out;
+    return Result();
   Value Asm = B.value("asm"), Constraints = B.value("constraints");
   std::optional<int64_t> Pack = B.present("pack") ? B.constInt("pack") : std::optional<int64_t>(1);
+  bool Known =
+      std::none_of(Outs.begin(), Outs.end(), [](const Value &O) { return O.Type.Elem.Scalar == ScalarKind::Unknown; });
   if (!Asm.isKnownConstexpr() || !Asm.Const.isStr() || !Constraints.isKnownConstexpr() || !Constraints.Const.isStr() ||
-      !Pack || Results[0].Scalar == ScalarKind::Unknown) {
+      !Pack || Outs.empty() || !Known) {
     B.C.loweringLimit(B.range(), "tl.inline_asm_elementwise whose asm text, constraints, pack or dtype is not known");
     return Value::poison();
   }
   std::vector<ir::Value *> Lowered;
   for (const Value &A : Args)
     Lowered.push_back(B.C.lowerAs(A, TileType{A.Type.Elem, Shape}, B.rangeOf("args")));
-  Out.IR = B.ir()->inlineAsm(B.range(), Asm.Const.asStr(), Constraints.Const.asStr(), Lowered, Out.Type,
-                             B.flag("is_pure"), *Pack);
-  return Out;
+  std::vector<TileType> Types;
+  for (const Value &O : Outs)
+    Types.push_back(O.Type);
+  ir::InlineAsmOp *Op = B.ir()->inlineAsm(B.range(), Asm.Const.asStr(), Constraints.Const.asStr(), Lowered,
+                                          std::move(Types), B.flag("is_pure"), *Pack);
+  for (size_t I = 0; I < Outs.size(); ++I)
+    Outs[I].IR = Op->result(static_cast<unsigned>(I));
+  return Result();
 }
 
 const std::vector<BuiltinEntry> &miscBuiltins() {

@@ -545,7 +545,7 @@ static std::optional<BinaryOperand> operand(const Value &V) {
   if (!V.isConstexpr())
     return std::nullopt;
   if (V.Const.isUnknown())
-    return BinaryOperand{ElemType{ScalarKind::Unknown}, true, V.Const};
+    return BinaryOperand{ElemType{V.IntLike ? ScalarKind::I32 : ScalarKind::Unknown}, true, V.Const};
   OrError<ScalarKind> K = literalType(V.Const);
   if (!K)
     return std::nullopt;
@@ -580,7 +580,12 @@ Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, Sour
       error(ProblemKind::InvalidOperands, Range, TypeError);
       return Value::poison();
     }
-    return Value::constant(pyBinaryOp(Op, L.Const, R.Const));
+    Value Out = Value::constant(pyBinaryOp(Op, L.Const, R.Const));
+    // `BLOCK // 2`, `BLOCK * NUM`: ints make an int whatever their values.
+    auto IsInt = [](const Value &V) { return V.IntLike || (V.Const.isIntLike() && !V.Const.isBool()); };
+    Out.IntLike = Out.Const.isUnknown() && IsInt(L) && IsInt(R) && Op != BinOpKind::Div && Op != BinOpKind::Pow &&
+                  Op != BinOpKind::MatMult;
+    return Out;
   }
   auto Kind = Rules ? Rules : arithKind(Op);
   if (!Kind) {
@@ -1028,7 +1033,7 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
         IRB->inlineAsm(Call->Range,
                        N.ends_with(".gdc_wait") ? "griddepcontrol.wait; // dummy $0"
                                                 : "griddepcontrol.launch_dependents; // dummy $0",
-                       "=r", {}, TileType{ElemType{ScalarKind::I32}, {}}, /*Pure=*/false, /*Pack=*/1);
+                       "=r", {}, {TileType{ElemType{ScalarKind::I32}, {}}}, /*Pure=*/false, /*Pack=*/1);
       return Value::constant(PyValue::none());
     }
     if (Name.find("libdevice.") != std::string::npos || Name.rfind("extra.", 0) == 0) {

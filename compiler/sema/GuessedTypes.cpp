@@ -72,10 +72,12 @@ bool further(const Outcome &A, const Outcome &B) {
 /// last, an integer: a parameter that is a pointer under one
 /// specialization and a count under another (`if USE_COUNTS:
 /// tl.load(counts + i) else: ... < counts`).
-const std::array<ElemType, 7> PointerCandidates = {ElemType{ScalarKind::FP32, 1}, ElemType{ScalarKind::FP16, 1},
-                                                   ElemType{ScalarKind::I32, 1},  ElemType{ScalarKind::I64, 1},
-                                                   ElemType{ScalarKind::BF16, 1}, ElemType{ScalarKind::I8, 1},
-                                                   ElemType{ScalarKind::I32, 0}};
+/// int16 and uint8 for mixed-precision and quantized kernels
+/// (`tl.static_assert(b.dtype == tl.int16)`, packed int4 weights in bytes).
+const std::array<ElemType, 9> PointerCandidates = {
+    ElemType{ScalarKind::FP32, 1}, ElemType{ScalarKind::FP16, 1}, ElemType{ScalarKind::I32, 1},
+    ElemType{ScalarKind::I64, 1},  ElemType{ScalarKind::BF16, 1}, ElemType{ScalarKind::I8, 1},
+    ElemType{ScalarKind::I16, 1},  ElemType{ScalarKind::U8, 1},   ElemType{ScalarKind::I32, 0}};
 const std::array<ElemType, 2> ScalarCandidates = {ElemType{ScalarKind::I32}, ElemType{ScalarKind::FP32}};
 
 /// L with parameter Name of type To (a tensor of its element type, or a
@@ -142,7 +144,7 @@ void settleGuessedTypes(const ParsedFile &File, const ModuleInfo &Info, const An
     return;
   constexpr int64_t Size = 1024; // a scalar that becomes an integer: the plan's default size
   std::map<std::string, std::pair<ElemType, ElemType>> Changed; // name -> (guessed, settled)
-  int Budget = 64;
+  int Budget = 96;
   // Two loaded values meeting in one operation (`tl.cdiv(seq_len,
   // block_seq)`, `tl.dot(k, qT)`) move the error only together: every
   // pointer guessed fp32 becomes int32 (then fp16: a half-precision model's

@@ -246,20 +246,30 @@ static launch::SpecExpr representativeScalar(const ast::Param &P, const std::opt
   std::string Lower = P.Name;
   for (char &C : Lower)
     C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
-  bool FloatName = false;
-  for (const char *W : {"eps", "scale", "alpha", "beta", "gamma", "temperature", "momentum", "decay", "dropout",
-                        "slope", "softcap", "theta", "factor", "coef", "ratio", "prob", "sigma", "margin", "lr"})
-    FloatName =
-        FloatName || Lower == W || Lower.find(std::string(W) + "_") == 0 ||
-        (Lower.size() > std::strlen(W) && Lower.compare(Lower.size() - std::strlen(W), std::string::npos, W) == 0 &&
-         Lower[Lower.size() - std::strlen(W) - 1] == '_');
+  // A word of the name (`eps`, `ln_epsilon`, `attn_softmax_scale`) that
+  // names a real number.
+  std::vector<std::string> Words;
+  for (size_t I = 0; I <= Lower.size();) {
+    size_t J = std::min(Lower.find('_', I), Lower.size());
+    if (J > I)
+      Words.push_back(Lower.substr(I, J - I));
+    I = J + 1;
+  }
+  static const std::set<std::string> RealWords = {
+      "eps",   "epsilon", "scale", "alpha",  "beta", "gamma", "temperature", "momentum", "decay",  "dropout",
+      "slope", "softcap", "theta", "factor", "coef", "ratio", "prob",        "sigma",    "margin", "lr"};
+  bool IsEps = false, FloatName = false;
+  for (const std::string &W : Words) {
+    FloatName = FloatName || RealWords.count(W);
+    IsEps = IsEps || W == "eps" || W == "epsilon";
+  }
   // `beta_stride_b`, `scale_row_stride`, `alpha_size`: a float's stride or
   // size is an integer.
   for (const char *W : {"stride", "offset", "size", "idx", "index", "len", "num", "count", "dim"})
     FloatName = FloatName && Lower.find(W) == std::string::npos;
   if ((Annotated && isFloat(Annotated->Scalar)) || (!Annotated && FloatName && !Ints.count(P.Name))) {
     E.K = launch::SpecExpr::Kind::Float;
-    E.Float = Lower.find("eps") != std::string::npos ? 1e-6 : 0.5;
+    E.Float = IsEps ? 1e-6 : 0.5;
   } else if (Annotated && Annotated->Scalar == ScalarKind::I1) {
     E.K = launch::SpecExpr::Kind::Bool;
     E.Int = 1;
@@ -930,8 +940,10 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
       LaunchPlanOptions Own = Opts;
       Own.FromWrappers = false;
       LaunchPlan Derived = planLaunch(File, Info, Kernel, Own);
-      replaceMadeUpLaunch(Derived, Tile ? "it builds a tile of " + std::to_string(*Tile) + " elements there"
-                                        : std::string("it does not lower there"));
+      std::string Why = "it does not lower there";
+      if (!Tile && !L.Problems.empty())
+        Why += ": " + L.Problems.front().Message.substr(0, L.Problems.front().Message.find('\n'));
+      replaceMadeUpLaunch(Derived, Tile ? "it builds a tile of " + std::to_string(*Tile) + " elements there" : Why);
       return Derived;
     }
   }

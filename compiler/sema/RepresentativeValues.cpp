@@ -8,6 +8,7 @@
 
 #include "compiler/frontend/AstWalk.h"
 #include "compiler/sema/ParamAnnotations.h"
+#include "compiler/sema/PointerParams.h"
 
 #include <algorithm>
 #include <cctype>
@@ -30,6 +31,7 @@ struct Uses {
   bool DType = false;
   bool Arithmetic = false;
   bool Dividend = false; ///< `N % BLOCK`: a size the kernel divides into blocks
+  bool Stages = false;   ///< `tl.range(..., num_stages=S)`: a pipeline depth
   bool Used = false;
   bool ComparedNone = false;
   std::optional<PyValue> ComparedWith;
@@ -148,6 +150,9 @@ struct ConstexprWalk {
           U.LoopBound = true;
           U.Unrolled = U.Unrolled || Op == "static_range";
         });
+      if (const Keyword *K = C->keyword("num_stages"))
+        if (Uses *U = named(K->Value, Tracked))
+          U->Stages = true;
     } else if (Op == "cast") {
       if (Uses *U = named(Arg(1, "dtype"), Tracked))
         U->DType = true;
@@ -290,6 +295,9 @@ AssumedValue decide(const std::string &Name, const Uses &U, unsigned TileRank) {
                    : AssumedValue{PyValue::integer(4), "bounds a tl.static_range"};
   if (U.Shape)
     return Block("sizes a block");
+  // A pipeline's depth is buffers of shared memory: Triton's default.
+  if (U.Stages)
+    return {PyValue::integer(3), "a loop's num_stages (Triton's default)"};
   if (U.ComparedNone)
     return {PyValue::none(), "compared with None"};
   if (U.ComparedWith)
@@ -407,15 +415,20 @@ bool recordAssignments(const Stmt *S, std::map<std::string, const Expr *> &Defs)
 
 } // namespace
 
-std::map<std::string, AssumedPointer> representativePointers(const FunctionDefStmt &Fn, const ModuleInfo &Info,
-                                                             const std::set<std::string> &Pointers) {
+static constexpr const char *NoEvidence = "no evidence of its element type";
+
+static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &Fn, const ModuleInfo &Info,
+                                                        const std::set<std::string> &Pointers, int Depth) {
   std::map<std::string, AssumedPointer> Out;
+  // Calls of @jit helpers, whose evidence about their pointer parameters is
+  // evidence about the pointers passed to them.
+  std::vector<const CallExpr *> HelperCalls;
   std::map<std::string, const Expr *> Defs;
   // Locals holding values loaded from a pointer parameter, and how converted.
   std::map<std::string, std::string> LoadedFrom;
   std::map<std::string, std::optional<ScalarKind>> LoadConverted, Stored;
   std::set<std::string> Indices;
-  std::vector<const CallExpr *> PointerOps;
+  std::vector<const Expr *> PointerOps; ///< the pointer operands of memory ops
   Walker W;
   W.OnStmt = [&](const Stmt *S) {
     if (!recordAssignments(S, Defs))
@@ -455,8 +468,19 @@ std::map<std::string, AssumedPointer> representativePointers(const FunctionDefSt
         if (std::optional<ScalarKind> K = dtypeNamed(V->Args[0], Info))
           Stored[P] = K;
     }
-    if (Q == "triton.language.load" || Q == "triton.language.store" || Q.rfind("triton.language.atomic_", 0) == 0)
-      PointerOps.push_back(C);
+    if (Q == "triton.language.load" || Q == "triton.language.store" || Q.rfind("triton.language.atomic_", 0) == 0) {
+      if (!C->Args.empty())
+        PointerOps.push_back(C->Args[0]);
+    } else if (Q == "triton.language.make_block_ptr" || Q == "triton.language.make_tensor_descriptor") {
+      // `base=V + kv_offset + begin_k * stride_vn`: the block's base pointer.
+      if (!C->Args.empty())
+        PointerOps.push_back(C->Args[0]);
+      else if (const Keyword *K = C->keyword("base"))
+        PointerOps.push_back(K->Value);
+    }
+    if (const auto *N = dyn_cast<NameExpr>(C->Func))
+      if (const JitFunction *J = Info.jit(N->Id); J && J->Def && J->Def != &Fn)
+        HelperCalls.push_back(C);
   };
   W.walk(Fn.Body);
   // A loaded local that bounds a loop, or is compared with an index tile
@@ -513,12 +537,10 @@ std::map<std::string, AssumedPointer> representativePointers(const FunctionDefSt
   };
   Bounds.walk(Fn.Body);
   // A loaded local that takes part in another pointer's offsets: its pointer holds indices.
-  for (const CallExpr *C : PointerOps) {
-    if (C->Args.empty())
-      continue;
-    std::string Base = baseParam(C->Args[0], Defs, Pointers);
+  for (const Expr *Ptr : PointerOps) {
+    std::string Base = baseParam(Ptr, Defs, Pointers);
     std::set<std::string> Seen;
-    std::vector<const Expr *> Work{C->Args[0]};
+    std::vector<const Expr *> Work{Ptr};
     while (!Work.empty()) {
       const Expr *E = Work.back();
       Work.pop_back();
@@ -548,11 +570,41 @@ std::map<std::string, AssumedPointer> representativePointers(const FunctionDefSt
     } else if (auto L = LoadConverted.find(P); L != LoadConverted.end() && L->second == ScalarKind::FP32) {
       A = {ScalarKind::FP16, "its values are converted to float32 when loaded"};
     } else {
-      A = {ScalarKind::FP32, "no evidence of its element type"};
+      A = {ScalarKind::FP32, NoEvidence};
     }
     Out[P] = std::move(A);
   }
+  // What a helper does with a pointer passed to it (`begin = tl.load(offsets
+  // + b)` in gdpa's forward helper) types a pointer the kernel's own body
+  // gives no evidence for.
+  if (Depth >= 3)
+    return Out;
+  for (const CallExpr *C : HelperCalls) {
+    const FunctionDefStmt &H = *Info.jit(cast<NameExpr>(C->Func)->Id)->Def;
+    std::map<std::string, AssumedPointer> Inner = pointersOf(H, Info, inferPointerParams(H, Info), Depth + 1);
+    auto Bind = [&](const std::string &Param, const Expr *Arg) {
+      auto In = Inner.find(Param);
+      if (In == Inner.end() || In->second.Why == NoEvidence)
+        return;
+      auto It = Out.find(baseParam(Arg, Defs, Pointers));
+      if (It != Out.end() && It->second.Why == NoEvidence)
+        It->second = {In->second.Scalar, In->second.Why + " (in " + H.Name + "())"};
+    };
+    for (size_t I = 0; I < C->Args.size() && I < H.Params.size(); ++I) {
+      if (isa<StarredExpr>(C->Args[I]))
+        break;
+      Bind(H.Params[I].Name, C->Args[I]);
+    }
+    for (const Keyword &KW : C->Keywords)
+      if (!KW.Name.empty())
+        Bind(KW.Name, KW.Value);
+  }
   return Out;
+}
+
+std::map<std::string, AssumedPointer> representativePointers(const FunctionDefStmt &Fn, const ModuleInfo &Info,
+                                                             const std::set<std::string> &Pointers) {
+  return pointersOf(Fn, Info, Pointers, 0);
 }
 
 std::set<std::string> innermostStrides(const FunctionDefStmt &Fn, const std::set<std::string> &Names) {

@@ -17,11 +17,11 @@ static std::vector<BuiltinDoc> makeTable() {
       // Program model and shape creation.
       {"program_id", K::Function, "program_id(axis)",
        "The index of the current program (block) along launch-grid `axis`. `axis` must be a constexpr 0, 1 or 2. "
-       "Returns an `i32` scalar."},
+       "Returns an `int32` scalar."},
       {"num_programs", K::Function, "num_programs(axis)",
-       "The number of programs launched along grid `axis` (constexpr 0, 1 or 2). Returns an `i32` scalar."},
+       "The number of programs launched along grid `axis` (constexpr 0, 1 or 2). Returns an `int32` scalar."},
       {"arange", K::Function, "arange(start, end)",
-       "A 1-D tile of consecutive `i32` values `[start, end)`. Both bounds are constexpr; `end - start` must be a "
+       "A 1-D tile of consecutive `int32` values `[start, end)`. Both bounds are constexpr; `end - start` must be a "
        "power of two and `start < end`."},
       {"full", K::Function, "full(shape, value, dtype)",
        "A tile of constexpr `shape` filled with `value`, of constexpr `dtype`. Every dimension must be a power of "
@@ -178,9 +178,9 @@ static std::vector<BuiltinDoc> makeTable() {
       {"randn", K::Function, "randn(seed, offset, n_rounds=10)",
        "Standard normal random fp32 values from Philox (Box-Muller), one per element of `offset`."},
       {"randint", K::Function, "randint(seed, offset, n_rounds=10)",
-       "Random `u32` values from Philox, one per element of `offset`."},
+       "Random `uint32` values from Philox, one per element of `offset`."},
       {"randint4x", K::Function, "randint4x(seed, offset, n_rounds=10)",
-       "Four independent random `u32` tiles from one Philox call."},
+       "Four independent random `uint32` tiles from one Philox call."},
       {"rand4x", K::Function, "rand4x(seed, offset, n_rounds=10)", "Four independent uniform fp32 tiles."},
       {"randn4x", K::Function, "randn4x(seed, offset, n_rounds=10)", "Four independent standard normal fp32 tiles."},
       {"philox", K::Function, "philox(seed, c0, c1, c2, c3, n_rounds=10)",

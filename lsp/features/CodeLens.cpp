@@ -17,6 +17,7 @@
 
 #include "diagnostics/JitCheck.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -82,6 +83,29 @@ std::string jitFiguresText(const diag::JitSummary &S) {
   return T;
 }
 
+/// Compiled, but with more shared memory than a block can have: Triton's
+/// autotuner skips such a config (OutOfResources) and times the others.
+static bool overSharedLimit(const diag::JitSummary &S) {
+  return S.Compiled && S.Compiled->Assembler.empty() && diag::canAssemble();
+}
+
+/// The first config of Kernel the autotuner keeps that has figures, when
+/// config #0 is one it skips; nullopt otherwise.
+static std::optional<size_t> firstKeptConfig(const CodeLensOptions &Opts, const std::string &Kernel) {
+  auto It = Opts.Jit.find(Kernel);
+  if (It == Opts.Jit.end())
+    return std::nullopt;
+  const std::vector<JitFigures> &Cs = It->second.Configs;
+  auto Zero = std::find_if(Cs.begin(), Cs.end(), [](const JitFigures &F) { return F.Config == size_t(0); });
+  if (Zero == Cs.end() || !overSharedLimit(Zero->Summary))
+    return std::nullopt;
+  std::optional<size_t> Best;
+  for (const JitFigures &F : Cs)
+    if (F.Config && F.Summary.Compiled && !overSharedLimit(F.Summary) && (!Best || *F.Config < *Best))
+      Best = F.Config;
+  return Best;
+}
+
 /// The figures of Kernel under Config, "compiling…" while the tier works on
 /// it, or nullopt when the tier has nothing to say.
 static std::optional<std::string> figures(const CodeLensOptions &Opts, const std::string &Kernel,
@@ -136,7 +160,17 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
     const JitFunction *J = Info.jit(Name);
     if (!J || !J->Def || !J->IsKernel)
       continue;
+    // Above the decorators, as clangd and rust-analyzer put a lens above
+    // the whole item: between `@triton.jit` and `def` it splits the two.
+    // The first decorator's name (`triton.autotune` of a call spanning many
+    // lines) is where the lens belongs.
     SourceRange R = J->Def->NameRange;
+    if (!J->Def->Decorators.empty()) {
+      const ast::Expr *D = J->Def->Decorators.front();
+      if (const auto *C = ast::dyn_cast<ast::CallExpr>(D))
+        D = C->Func;
+      R = D->Range;
+    }
     if (Helpers.count(Name)) {
       Out.push_back({R, "@jit helper called from other modules: its figures are its callers'", std::nullopt, Name});
       continue;
@@ -195,6 +229,10 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
         What = !First ? None : *First == Compiling ? *First : "#0: " + *First;
       else // config #0 itself, with its figures (ConfigText adds them) or why there are none
         What = ConfigText(0) + (!First ? " · " + None : *First == Compiling ? " · " + *First : std::string());
+      // Config #0 over the block's shared memory: the autotuner times the
+      // others, so the line shows the first of those too.
+      if (std::optional<size_t> Kept = firstKeptConfig(Opts, Name))
+        What += " (skipped by @triton.autotune) · " + ConfigText(*Kept);
       Out.push_back({R, Summary + " · " + What, std::nullopt, Name});
       size_t More = Shared.size() - (FirstShared ? 1 : 0);
       if (More > 0)

@@ -8,7 +8,8 @@
 /// `pack` consecutive registers of the result's layout. Operands narrower
 /// than 32 bits travel packed, min(32 / width, pack) elements to a vector
 /// register, and so do the results; the statement's outputs come first in
-/// its constraint string, then its inputs, as the user wrote them. A pure
+/// its constraint string (every register of the first result, then of the
+/// next), then its inputs, as the user wrote them. A pure
 /// statement is one LLVM may move or remove; any other has side effects.
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/lower/LoweringContext.h"
@@ -52,7 +53,6 @@ bool lowerInlineAsm(LoweringContext &C, const ir::Op &Op) {
   if (!O)
     return false;
   const int64_t Pack = O->pack();
-  const ElemType ResultElem = O->result()->type().Elem;
   LinearLayout L = C.wanted(O->result());
   std::vector<Tile> In;
   for (const ir::Value *A : O->operands())
@@ -63,12 +63,22 @@ bool lowerInlineAsm(LoweringContext &C, const ir::Op &Op) {
                           std::to_string(Regs) + " elements per thread");
     return true;
   }
-  const unsigned OutPerReg = perRegister(ResultElem, Pack);
-  llvm::Type *OutElemTy = C.regType(ResultElem);
-  llvm::Type *OutRegTy = OutPerReg == 1 ? OutElemTy : llvm::FixedVectorType::get(OutElemTy, OutPerReg);
-  const unsigned OutRegs = static_cast<unsigned>(Pack) / OutPerReg;
-  std::vector<llvm::Type *> RetParts(OutRegs, OutRegTy);
-  llvm::Type *RetTy = OutRegs == 1 ? OutRegTy : llvm::StructType::get(C.Ctx, RetParts);
+  // Every result's registers, in the order of the results, make one struct
+  // (one register alone is returned as it is).
+  struct ResultRegs {
+    unsigned PerReg, Count; ///< elements per register, registers per statement
+  };
+  std::vector<ResultRegs> Outs;
+  std::vector<llvm::Type *> RetParts;
+  for (const ir::Value *R : O->results()) {
+    ElemType E = R->type().Elem;
+    unsigned PerReg = perRegister(E, Pack);
+    llvm::Type *ElemTy = C.regType(E);
+    llvm::Type *RegTy = PerReg == 1 ? ElemTy : llvm::FixedVectorType::get(ElemTy, PerReg);
+    Outs.push_back({PerReg, static_cast<unsigned>(Pack) / PerReg});
+    RetParts.insert(RetParts.end(), Outs.back().Count, RegTy);
+  }
+  llvm::Type *RetTy = RetParts.size() == 1 ? RetParts[0] : llvm::StructType::get(C.Ctx, RetParts);
 
   // Check the user's constraints against the statement's type once: LLVM
   // asserts on a mismatch instead of reporting it.
@@ -89,20 +99,24 @@ bool lowerInlineAsm(LoweringContext &C, const ir::Op &Op) {
     return true;
   }
 
-  Tile Out{L, std::vector<llvm::Value *>(Regs)};
+  std::vector<Tile> Out(Outs.size(), Tile{L, std::vector<llvm::Value *>(Regs)});
   for (size_t First = 0; First < Regs; First += static_cast<size_t>(Pack)) {
     std::vector<llvm::Value *> Args;
     for (size_t A = 0; A < In.size(); ++A)
       for (llvm::Value *V : packed(C, In[A].Regs, First, static_cast<unsigned>(Pack), InPerReg[A]))
         Args.push_back(V);
     llvm::Value *R = C.inlineAsm(RetTy, std::string(O->asmText()), Constraints, Args, !O->pure());
-    for (unsigned G = 0; G < OutRegs; ++G) {
-      llvm::Value *Reg = OutRegs == 1 ? R : C.B.CreateExtractValue(R, G);
-      for (unsigned K = 0; K < OutPerReg; ++K)
-        Out.Regs[First + G * OutPerReg + K] = OutPerReg == 1 ? Reg : C.B.CreateExtractElement(Reg, C.i32(K));
-    }
+    unsigned Part = 0;
+    for (size_t Res = 0; Res < Outs.size(); ++Res)
+      for (unsigned G = 0; G < Outs[Res].Count; ++G, ++Part) {
+        llvm::Value *Reg = RetParts.size() == 1 ? R : C.B.CreateExtractValue(R, Part);
+        for (unsigned K = 0; K < Outs[Res].PerReg; ++K)
+          Out[Res].Regs[First + G * Outs[Res].PerReg + K] =
+              Outs[Res].PerReg == 1 ? Reg : C.B.CreateExtractElement(Reg, C.i32(K));
+      }
   }
-  C.set(O->result(), std::move(Out));
+  for (size_t Res = 0; Res < Outs.size(); ++Res)
+    C.set(O->result(static_cast<unsigned>(Res)), std::move(Out[Res]));
   return true;
 }
 

@@ -203,9 +203,8 @@ def k(x_ptr, out_ptr, out64_ptr, BLOCK: tl.constexpr):
   LoweringRequest R;
   R.Kernel = "k";
   R.Constexprs["BLOCK"] = PyValue::integer(128);
-  R.ArgTypes = {{"x_ptr", ptrTo(ScalarKind::FP32)},
-                {"out_ptr", ptrTo(ScalarKind::FP32)},
-                {"out64_ptr", ptrTo(ScalarKind::FP64)}};
+  R.ArgTypes = {
+      {"x_ptr", ptrTo(ScalarKind::FP32)}, {"out_ptr", ptrTo(ScalarKind::FP32)}, {"out64_ptr", ptrTo(ScalarKind::FP64)}};
   Compiled C = compileSnippet(Src, R);
   ASSERT_EQ(C.Error, "");
   EXPECT_EQ(countMatches(C.Llvm, R"(call float @__nv_powf\(float %[^,]+, float 3\.0)"), 1) << C.Llvm;
@@ -260,6 +259,31 @@ def k(x_ptr, q_ptr, o_ptr, p_ptr):
   EXPECT_EQ(countMatches(C.Ptx, R"(mov\.f32 %r\d+, %r\d+;)"), 4) << C.Ptx;
   EXPECT_EQ(countMatches(C.Ptx, R"(prmt\.b32 %r\d+, %r\d+, 0, 0x0123;)"), 1) << C.Ptx;
   EXPECT_EQ(countMatches(C.Ptx, R"(griddepcontrol\.wait;)"), 1) << C.Ptx;
+}
+
+TEST(Codegen, InlineAsmWithSeveralResultsIsOneStatement) {
+  // lmdeploy's AWQ dequantization: one statement writes two halves
+  // (`mov.b32 {$0, $1}, tmp`); both results come from it, the first
+  // result's registers first in the constraints, as Triton orders them.
+  const char *Src = R"(
+@triton.jit
+def k(w_ptr, lo_ptr, hi_ptr):
+    offs = tl.arange(0, 128)
+    w = tl.load(w_ptr + offs)
+    lo, hi = tl.inline_asm_elementwise("mov.b32 {$0, $1}, $2;", "=h,=h,r", [w], dtype=(tl.float16, tl.float16),
+                                       is_pure=True, pack=1)
+    tl.store(lo_ptr + offs, lo)
+    tl.store(hi_ptr + offs, hi)
+)";
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.ArgTypes = {
+      {"w_ptr", ptrTo(ScalarKind::I32)}, {"lo_ptr", ptrTo(ScalarKind::FP16)}, {"hi_ptr", ptrTo(ScalarKind::FP16)}};
+  Compiled C = compileSnippet(Src, R, 90, true);
+  ASSERT_EQ(C.Error, "");
+  // 128 elements over 128 threads: one statement per thread, not one per result.
+  EXPECT_EQ(countMatches(C.Ptx, R"(mov\.b32 \{%rs\d+, %rs\d+\}, %r\d+;)"), 1) << C.Ptx;
+  EXPECT_EQ(countMatches(C.Ptx, R"(st\.global(\.\w+)*\.b16 )"), 2) << C.Ptx;
 }
 
 TEST(Codegen, InlineAsmWithConstraintsThatDoNotFitIsAProblem) {

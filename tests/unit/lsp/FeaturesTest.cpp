@@ -5,6 +5,7 @@
 /// what the feature must answer there. Features run on the real front end
 /// and sema, through the same AnalyzedFile the server builds.
 //===----------------------------------------------------------------------===//
+#include "diagnostics/JitCheck.h"
 #include "lsp/AnalyzedFile.h"
 #include "lsp/features/CodeLens.h"
 #include "lsp/features/Completion.h"
@@ -201,6 +202,91 @@ TEST(Features, SymbolsAndLenses) {
   // lens says so (before the tier's setting matters).
   EXPECT_NE(Lenses[1].Title.find("figures unavailable: the kernel has errors"), std::string::npos) << Lenses[1].Title;
   EXPECT_EQ(codeLenses(*F, {true}).size(), 3u);
+}
+
+TEST(Features, InlayHintsNameUnknownSizesAndKeepCertainDtypes) {
+  // No launch anywhere: BLOCK is unknown, but an int (it sizes a tile), so
+  // `pid * BLOCK + arange` is int32 whatever its value. x's dtype is the
+  // pointer's, which nothing gives: `?` there is honest.
+  Annotated A(R"py(import triton
+import triton.language as tl
+
+@triton.jit
+def kern(x_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    of^{offs}fs = pid * BLOCK + tl.arange(0, BLOCK)
+    ha^{half}lf = offs * (BLOCK // 2)
+    ^{x}x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(x_ptr + offs, x, mask=offs < n)
+)py");
+  auto F = analyze(A.Text);
+  std::map<uint32_t, std::string> ByOffset;
+  for (const InlayHint &H : inlayHints(*F, {0, static_cast<uint32_t>(A.Text.size())}))
+    ByOffset[H.Offset] = H.Label;
+  EXPECT_EQ(ByOffset[A["offs"] + 2], ": [BLOCK] int32");
+  EXPECT_EQ(ByOffset[A["half"] + 2], ": [BLOCK] int32");
+  EXPECT_EQ(ByOffset[A["x"] + 1], ": [BLOCK] ?");
+  auto H = hover(*F, A["offs"]);
+  ASSERT_TRUE(H);
+  EXPECT_EQ(H->Code, "offs: [BLOCK] int32");
+}
+
+TEST(Features, LensesSitAboveTheDecorators) {
+  // Between `@triton.jit` and `def` a lens would split the two lines.
+  Annotated A(R"py(import triton
+import triton.language as tl
+
+@^{deco}triton.jit
+def kern(x_ptr, BLOCK: tl.constexpr):
+    tl.store(x_ptr + tl.arange(0, BLOCK), 1.0)
+
+def launch(x):
+    kern[(1,)](x, BLOCK=256)
+)py");
+  auto F = analyze(A.Text);
+  auto Lenses = codeLenses(*F, {false});
+  ASSERT_FALSE(Lenses.empty());
+  for (const CodeLensInfo &L : Lenses)
+    EXPECT_EQ(L.Range.Begin, A["deco"]) << L.Title;
+}
+
+TEST(Features, AnAutotunedKernelsLensShowsTheFirstConfigTheAutotunerKeeps) {
+  if (!diag::canAssemble())
+    GTEST_SKIP() << "no PTX assembler: the tier reports no figures to choose between";
+  auto F = analyze(R"py(import triton
+import triton.language as tl
+
+configs = [triton.Config({'BLOCK': b}, num_warps=4, num_stages=s) for b, s in [(256, 8), (128, 3)]]
+
+@triton.autotune(configs=configs, key=['n'])
+@triton.jit
+def kern(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, 1.0, mask=offs < n)
+)py");
+  CodeLensOptions Opts;
+  Opts.JitEnabled = true;
+  // Config #0 compiled to more shared memory than a block has (not
+  // assembled), config #1 with figures.
+  backend::CompiledKernel Over;
+  Over.Launch.DynamicShared = 262144;
+  backend::CompiledKernel Fits;
+  Fits.Assembler = "ptxas 13.0";
+  Fits.Resources.Registers = 40;
+  Fits.Resources.HasSpillCounts = true;
+  Fits.Launch.DynamicShared = 1024;
+  KernelJitLens &K = Opts.Jit["kern"];
+  K.Configs.push_back({size_t(0), {}});
+  K.Configs.back().Summary.Compiled = Over;
+  K.Configs.push_back({size_t(1), {}});
+  K.Configs.back().Summary.Compiled = Fits;
+  auto Lenses = codeLenses(*F, Opts);
+  auto It = std::find_if(Lenses.begin(), Lenses.end(),
+                         [](const CodeLensInfo &L) { return L.Title.rfind("2 configs", 0) == 0; });
+  ASSERT_NE(It, Lenses.end());
+  EXPECT_NE(It->Title.find("256 KiB smem: more than a block can have"), std::string::npos) << It->Title;
+  EXPECT_NE(It->Title.find("(skipped by @triton.autotune) · #1 BLOCK=128"), std::string::npos) << It->Title;
+  EXPECT_NE(It->Title.find("40 regs"), std::string::npos) << It->Title;
 }
 
 } // namespace

@@ -495,4 +495,87 @@ def k(desc_x, desc_o, N, FP8_OUTPUT: tl.constexpr, default_dtype: tl.constexpr, 
   EXPECT_TRUE(L.Function) << (L.Problems.empty() ? "" : L.Problems[0].Message);
 }
 
+TEST(LaunchPlan, StaticAssertsOnLoadedDtypesSettleTheGuesses) {
+  // tritonbench's bf16 x int16 matmul: nothing but the static asserts says
+  // that a is bf16 and b int16; a guess they reject is tessel's, so the
+  // search tries the narrow integer types too.
+  AnalyzeOptions Lowering;
+  LaunchPlanOptions Opts;
+  Opts.Settle = &Lowering;
+  Planned P = plan(R"(
+@triton.jit
+def k(a_ptr, b_ptr, c_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    idx = offs[:, None] * BLOCK + offs[None, :]
+    a = tl.load(a_ptr + idx)
+    b = tl.load(b_ptr + idx)
+    tl.static_assert(a.dtype == tl.bfloat16)
+    tl.static_assert(b.dtype == tl.int16)
+    c = tl.dot(a, b.to(tl.bfloat16))
+    tl.store(c_ptr + idx, c)
+)",
+                   "k", Opts);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  EXPECT_EQ(guessedDtype(P.Plan, "a_ptr"), "bf16") << assumptions(P.Plan);
+  EXPECT_EQ(guessedDtype(P.Plan, "b_ptr"), "i16") << assumptions(P.Plan);
+  EXPECT_TRUE(lowerKernel(*P.File, P.Info, P.Plan.Launches[0].Request, Lowering).Function);
+}
+
+TEST(LaunchPlan, WhatAHelperLoadsThroughAPointerTypesIt) {
+  // gdpa's forward: the offsets are loaded inside the helper the kernel calls
+  // and added to another pointer there. Without settling (the prover's
+  // plans), the evidence alone must say so.
+  Planned P = plan(R"(
+@triton.jit
+def fwd_compute(Q, Q_offsets, Out, off_z, BLOCK: tl.constexpr):
+    begin = tl.load(Q_offsets + off_z)
+    offs = tl.arange(0, BLOCK)
+    tl.store(Out + begin + offs, tl.load(Q + begin + offs))
+
+@triton.jit
+def k(Q, Q_offsets, Out, BLOCK: tl.constexpr):
+    fwd_compute(Q, Q_offsets, Out, tl.program_id(0), BLOCK)
+)",
+                   "k");
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  EXPECT_EQ(guessedDtype(P.Plan, "Q_offsets"), "i64") << assumptions(P.Plan);
+  EXPECT_EQ(guessedDtype(P.Plan, "Q"), "fp32") << assumptions(P.Plan);
+  EXPECT_TRUE(assumed(P.Plan, "Q_offsets=i64[1024]: its values are offsets of other pointers (in fwd_compute()) (no "
+                              "launch spec)"))
+      << assumptions(P.Plan);
+}
+
+TEST(LaunchPlan, AnOffsetLoadedIntoABlockPointersBaseIsAnIndex) {
+  Planned P = plan(R"(
+@triton.jit
+def k(V, K_offsets, Out, stride, BLOCK: tl.constexpr):
+    begin_k = tl.load(K_offsets + tl.program_id(0))
+    v_ptr = tl.make_block_ptr(base=V + begin_k * stride, shape=(BLOCK, BLOCK), strides=(stride, 1),
+                              offsets=(0, 0), block_shape=(BLOCK, BLOCK), order=(1, 0))
+    offs = tl.arange(0, BLOCK)
+    tl.store(Out + offs[:, None] * BLOCK + offs[None, :], tl.load(v_ptr))
+)",
+                   "k");
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  EXPECT_EQ(guessedDtype(P.Plan, "K_offsets"), "i64") << assumptions(P.Plan);
+}
+
+TEST(LaunchPlan, AScalarNamedAsAnEpsilonIsASmallFloat) {
+  Planned P = plan(R"(
+@triton.jit
+def k(x_ptr, layer_norm_epsilon, rms_eps_value, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(x_ptr + offs, x / tl.sqrt(x * x + layer_norm_epsilon + rms_eps_value))
+)",
+                   "k");
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  for (const char *Name : {"layer_norm_epsilon", "rms_eps_value"}) {
+    const launch::ConcreteValue *V = P.Plan.Launches[0].Launch.value(Name);
+    ASSERT_TRUE(V) << Name;
+    EXPECT_TRUE(V->IsFloat) << Name;
+    EXPECT_DOUBLE_EQ(V->Float, 1e-6) << Name;
+  }
+}
+
 } // namespace

@@ -84,6 +84,22 @@ def k(x_ptr, HAS_BIAS: tl.constexpr, ACT: tl.constexpr, OUT_DTYPE: tl.constexpr,
   EXPECT_NE(V.at("FN").Why.find("called"), std::string::npos);
 }
 
+TEST(RepresentativeValues, APipelineDepthIsTritonsDefault) {
+  // lmdeploy's AWQ linear: `tl.range(..., num_stages=NUM_STAGES)`. A depth
+  // of 16 (any other passed-on value) would plan 16 buffers.
+  Source S(R"(
+@triton.jit
+def k(x_ptr, n, NUM_STAGES: tl.constexpr):
+    acc = 0.0
+    for i in tl.range(0, n, num_stages=NUM_STAGES):
+        acc += tl.load(x_ptr + i)
+    tl.store(x_ptr, acc)
+)");
+  auto V = representativeConstexprs(S.fn("k"), S.Info);
+  EXPECT_EQ(V.at("NUM_STAGES").Value.asInt(), 3);
+  EXPECT_EQ(V.at("NUM_STAGES").Why, "a loop's num_stages (Triton's default)");
+}
+
 TEST(RepresentativeValues, UsesInsideJitHelpersCount) {
   Source S(R"(
 @triton.jit
