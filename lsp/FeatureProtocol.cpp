@@ -30,6 +30,9 @@ json toProtocol(const CodeLensInfo &L, const LineIndex &Index, PositionEncoding 
   if (L.RunDevice) {
     Command["command"] = "tessel.runKernel";
     Command["arguments"] = json::array({{{"uri", Uri}, {"kernel", L.Kernel}, {"device", *L.RunDevice}}});
+  } else if (L.ShowsConfigs) {
+    Command["command"] = "tessel.showConfigs";
+    Command["arguments"] = json::array({{{"uri", Uri}, {"kernel", L.Kernel}}});
   }
   return {{"range", toProtocol(L.Range, Index, Enc)}, {"command", std::move(Command)}};
 }

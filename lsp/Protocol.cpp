@@ -247,6 +247,11 @@ void from_json(const json &J, RunKernelParams &P) {
   }
 }
 
+void from_json(const json &J, ShowConfigsParams &P) {
+  P.Uri = stringField(J, "uri");
+  P.Kernel = stringField(J, "kernel");
+}
+
 void from_json(const json &J, InitializeParams &P) {
   if (!J.is_object())
     throw json::type_error::create(302, std::string("initialize params must be an object, not ") + J.type_name(), &J);

@@ -166,6 +166,14 @@ struct RunKernelParams {
 };
 void from_json(const nlohmann::json &J, RunKernelParams &P);
 
+/// The `tessel.showConfigs` command's argument: an autotuned kernel of a
+/// document, whose configs and figures the reply gives as a Markdown table.
+struct ShowConfigsParams {
+  std::string Uri;
+  std::string Kernel;
+};
+void from_json(const nlohmann::json &J, ShowConfigsParams &P);
+
 /// What tessel reads from `initialize`.
 struct InitializeParams {
   std::optional<int64_t> ProcessId;

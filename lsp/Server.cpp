@@ -275,6 +275,8 @@ private:
   // tessel extensions.
   void onViewIR(const ViewIRParams &P, ReplyOnce R, CancelFlag C);
   void runKernel(const RunKernelParams &P, ReplyOnce R);
+  /// tessel.showConfigs: the "+N configs" lens's table (features/CodeLens.h).
+  void showConfigs(const ShowConfigsParams &P, ReplyOnce R, CancelFlag C);
 
   /// Runs Fn with the analysed file of Uri on its worker; errors go to R.
   void withFile(const std::string &Uri, const char *Name, Staleness S, CancelFlag C, ReplyOnce R,
@@ -514,7 +516,7 @@ void LanguageServer::onInitialize(const InitializeParams &P, ReplyOnce R, Cancel
       {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
       {"codeLensProvider", {{"resolveProvider", false}}},
       {"inlayHintProvider", true},
-      {"executeCommandProvider", {{"commands", {"tessel.runKernel", "tessel.viewIR"}}}},
+      {"executeCommandProvider", {{"commands", {"tessel.runKernel", "tessel.viewIR", "tessel.showConfigs"}}}},
       {"experimental",
        {{"tessel",
          {{"viewIR", true}, {"viewIRKinds", {"tir", "llvm", "ptx", "sass"}}, {"runKernel", true}, {"jit", true}}}}},
@@ -1293,7 +1295,7 @@ void LanguageServer::onDocumentSymbol(const DocumentParams &P, ReplyOnce R, Canc
 }
 
 void LanguageServer::onExecuteCommand(const ExecuteCommandParams &P, ReplyOnce R, CancelFlag C) {
-  if (P.Command != "tessel.runKernel" && P.Command != "tessel.viewIR")
+  if (P.Command != "tessel.runKernel" && P.Command != "tessel.viewIR" && P.Command != "tessel.showConfigs")
     return R(LspError{ErrorCode::InvalidParams, "unknown command: " + P.Command});
   if (P.Arguments.size() != 1)
     return R(LspError{ErrorCode::InvalidParams, P.Command + " takes exactly one argument object"});
@@ -1302,9 +1304,12 @@ void LanguageServer::onExecuteCommand(const ExecuteCommandParams &P, ReplyOnce R
   // argument's exception reached the catch with an empty R (a crash).
   std::optional<ViewIRParams> View;
   std::optional<RunKernelParams> Run;
+  std::optional<ShowConfigsParams> Configs;
   try {
     if (P.Command == "tessel.viewIR")
       View = P.Arguments[0].get<ViewIRParams>();
+    else if (P.Command == "tessel.showConfigs")
+      Configs = P.Arguments[0].get<ShowConfigsParams>();
     else
       Run = P.Arguments[0].get<RunKernelParams>();
   } catch (const json::exception &E) {
@@ -1312,7 +1317,23 @@ void LanguageServer::onExecuteCommand(const ExecuteCommandParams &P, ReplyOnce R
   }
   if (View)
     return onViewIR(*View, std::move(R), std::move(C));
+  if (Configs)
+    return showConfigs(*Configs, std::move(R), std::move(C));
   return runKernel(*Run, std::move(R));
+}
+
+void LanguageServer::showConfigs(const ShowConfigsParams &P, ReplyOnce R, CancelFlag C) {
+  std::string Kernel = P.Kernel;
+  withFile(P.Uri, "tessel.showConfigs", Staleness::Allowed, C, R, [=, this](const AnalyzedFile &F) -> Expected<json> {
+    CodeLensOptions Opts;
+    Opts.JitEnabled = Jit->enabled();
+    if (Opts.JitEnabled)
+      Opts.Jit = Jit->lenses(jitVersion(F));
+    std::string Table = configTable(F, Opts, Kernel);
+    if (Table.empty())
+      return LspError{ErrorCode::InvalidParams, "'" + Kernel + "' is no kernel of this file with autotune configs"};
+    return json{{"kernel", Kernel}, {"markdown", Table}};
+  });
 }
 
 //===----------------------------------------------------------------------===//

@@ -126,7 +126,7 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, 
         V = Value::constant(PyValue());
       if (!V.isConstexpr())
         V = Value::constant(PyValue());
-      V.IntLike = V.Const.isUnknown() && Kinds.Ints.count(P.Name);
+      V.IntLike = V.Const.isUnknown() && Kinds.Sizes.count(P.Name);
     } else if (Launched != S.ArgTypes.end()) {
       V = Value::tensor(TileType{Launched->second, {}});
     } else if (auto T = annotationType(Info, P.Annotation)) {

@@ -116,6 +116,9 @@ struct Uses {
   /// Names whose tensor-descriptor methods are called (`desc.load([m, k])`),
   /// or handed to tl.load_tensor_descriptor and its kin.
   std::set<std::string> DescriptorNames;
+  /// Names that size a tile: `tl.arange(0, BLOCK)`'s bounds, the shapes of
+  /// tl.zeros / tl.full / tl.empty and of reshapes.
+  std::set<std::string> SizeNames;
   /// Calls of the module's @jit helpers: their parameters' kinds are those
   /// of the arguments passed to them.
   std::vector<const CallExpr *> HelperCalls;
@@ -169,6 +172,24 @@ static Uses collectUses(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
           Q == "triton.language.load_tensor_descriptor" || Q == "triton.language.store_tensor_descriptor")
         if (const auto *N = dyn_cast<NameExpr>(C->Args[0]))
           U.DescriptorNames.insert(N->Id);
+    if (const auto *A = C ? dyn_cast<AttributeExpr>(C->Func) : nullptr) {
+      auto Sizes = [&](const Expr *E) {
+        std::vector<const Expr *> Dims{E};
+        if (const auto *T = E ? dyn_cast<TupleExpr>(E) : nullptr) {
+          Dims.assign(T->Elts.begin(), T->Elts.end());
+        } else if (const auto *L = E ? dyn_cast<ListExpr>(E) : nullptr) {
+          Dims.assign(L->Elts.begin(), L->Elts.end());
+        }
+        for (const Expr *D : Dims)
+          if (const auto *N = D ? dyn_cast<NameExpr>(D) : nullptr)
+            U.SizeNames.insert(N->Id);
+      };
+      if (A->Attr == "arange")
+        for (const Expr *X : C->Args)
+          Sizes(X);
+      else if ((A->Attr == "zeros" || A->Attr == "full" || A->Attr == "empty") && !C->Args.empty())
+        Sizes(C->Args[0]);
+    }
     if (!C || !isPointerOp(Info, C->Func))
       return;
     if (C->Args.empty()) {
@@ -338,6 +359,9 @@ ParamKinds inferParamKinds(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
   for (const Param &P : Fn.Params)
     if (U.DescriptorNames.count(P.Name) && !K.Pointers.count(P.Name))
       K.Descriptors.insert(P.Name);
+  for (const Param &P : Fn.Params)
+    if (U.SizeNames.count(P.Name))
+      K.Sizes.insert(P.Name);
   return K;
 }
 

@@ -35,6 +35,9 @@ struct ParamKinds {
   /// Parameters used as tensor descriptors (`desc.load([m, k])`): a host
   /// TensorDescriptor or a tl.make_tensor_descriptor passed on.
   std::set<std::string> Descriptors;
+  /// Parameters that size a tile (`tl.arange(0, BLOCK)`, `tl.zeros((BM,
+  /// BN), ...)`): Python ints whatever their value.
+  std::set<std::string> Sizes;
 };
 ParamKinds inferParamKinds(const ast::FunctionDefStmt &Fn, const ModuleInfo &Info);
 

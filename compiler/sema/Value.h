@@ -73,8 +73,8 @@ struct Value {
   Kind K = Kind::Poison;
   TileType Type; ///< Tensor
   PyValue Const; ///< Constexpr
-  /// A Constexpr whose value is unknown but is a Python int (a parameter the
-  /// kernel uses as a size or an offset): it types as a Python int would
+  /// A Constexpr whose value is unknown but is a Python int (a parameter that
+  /// sizes a tile, ParamKinds::Sizes): it types as a Python int would
   /// (int32 beside an int32 tensor), so hover and hints say `[BLOCK] int32`
   /// instead of `?` where the dtype does not depend on the value.
   bool IntLike = false;

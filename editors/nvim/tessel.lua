@@ -232,7 +232,43 @@ local function kernel_at_cursor(bufnr)
   return nil
 end
 
+-- The "+N configs" lens's table (tessel.showConfigs): every autotune config
+-- of a kernel with its figures, in a Markdown scratch buffer.
+function M.show_configs(client, bufnr, uri, kernel)
+  client.request('workspace/executeCommand', {
+    command = 'tessel.showConfigs',
+    arguments = { { uri = uri, kernel = kernel } },
+  }, function(err, result)
+    if err then
+      return vim.notify('tessel: ' .. err.message, vim.log.levels.WARN)
+    end
+    if type(result) == 'table' and result.markdown then
+      scratch('tessel://configs/' .. kernel .. '.md', result.markdown, 'markdown')
+    end
+  end, bufnr)
+end
+
+-- Neovim runs a lens's command through vim.lsp.commands when one is there
+-- (the reply of a command sent to the server is otherwise dropped).
+function M.register_lens_commands()
+  vim.lsp.commands['tessel.showConfigs'] = function(command, ctx)
+    local client = ctx and vim.lsp.get_client_by_id(ctx.client_id)
+    local args = command.arguments and command.arguments[1]
+    if client and type(args) == 'table' then
+      M.show_configs(client, ctx.bufnr, args.uri, args.kernel)
+    end
+  end
+end
+
 local function define_commands(bufnr)
+  vim.api.nvim_buf_create_user_command(bufnr, 'TesselConfigs', function()
+    local client, kernel = tessel_client(bufnr), kernel_at_cursor(bufnr)
+    if not client or not kernel then
+      return vim.notify('tessel: no kernel under the cursor', vim.log.levels.WARN)
+    end
+    M.show_configs(client, bufnr, vim.uri_from_bufnr(bufnr), kernel)
+  end, {})
+
   vim.api.nvim_buf_create_user_command(bufnr, 'TesselRun', function(o)
     local client, kernel = tessel_client(bufnr), kernel_at_cursor(bufnr)
     if not client or not kernel then
@@ -312,6 +348,7 @@ function M.setup(opts)
   cfg.cmd = M.server_cmd((opts and opts.cmd) or M.defaults.cmd, cfg.log_level)
   cfg.capabilities = M.client_capabilities(cfg.capabilities)
   M.filter_codelens()
+  M.register_lens_commands()
   local on_attach = function(client, bufnr)
     M.on_attach(client, bufnr)
     if cfg.on_attach then

@@ -236,9 +236,8 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
       Out.push_back({R, Summary + " · " + What, std::nullopt, Name});
       size_t More = Shared.size() - (FirstShared ? 1 : 0);
       if (More > 0)
-        Out.push_back(
-            {R, "+" + std::to_string(More) + " config" + (More == 1 ? "" : "s") + ": hover `" + Name + "` for each",
-             std::nullopt, Name});
+        Out.push_back({R, "+" + std::to_string(More) + " config" + (More == 1 ? "" : "s") + ": show the table",
+                       std::nullopt, Name, /*ShowsConfigs=*/true});
       for (CodeLensInfo &L : OwnLines)
         Out.push_back(std::move(L));
       continue;
@@ -288,6 +287,40 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
     }
   }
   return Out;
+}
+
+std::string configTable(const AnalyzedFile &F, const CodeLensOptions &Opts, const std::string &Kernel) {
+  if (!F.Report.Analysis)
+    return "";
+  const JitFunction *J = F.Report.Analysis->Info.jit(Kernel);
+  if (!J || !J->Def || !J->HasAutotune || J->ConfigsUnknown || J->Configs.empty())
+    return "";
+  auto Cell = [](std::string S) {
+    std::string Out;
+    for (char C : S)
+      Out += C == '|' ? std::string("\\|") : std::string(1, C);
+    return Out;
+  };
+  auto It = Opts.Jit.find(Kernel);
+  std::string T = "### `" + Kernel + "`: " + std::to_string(J->Configs.size()) + " autotune config" +
+                  (J->Configs.size() == 1 ? "" : "s") + "\n\n| # | config | num_warps | num_stages | figures |\n" +
+                  "|---:|:---|---:|---:|:---|\n";
+  for (size_t I = 0; I < J->Configs.size(); ++I) {
+    const PyConfig &C = J->Configs[I].Config;
+    std::string Fig;
+    if (std::optional<std::string> Known = figures(Opts, Kernel, I))
+      Fig = *Known;
+    else
+      Fig = noFigures(Opts);
+    if (It != Opts.Jit.end())
+      for (const JitFigures &G : It->second.Configs)
+        if (G.Config == I && overSharedLimit(G.Summary))
+          Fig += " (skipped by @triton.autotune)";
+    std::string K = kwargsText(C.Kwargs);
+    T += "| " + std::to_string(I) + " | " + Cell(K.empty() ? "-" : K) + " | " + std::to_string(C.NumWarps) + " | " +
+         std::to_string(C.NumStages) + " | " + Cell(Fig) + " |\n";
+  }
+  return T;
 }
 
 } // namespace tessel::lsp

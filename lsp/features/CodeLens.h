@@ -33,6 +33,8 @@ struct CodeLensInfo {
   /// inform (no command).
   std::optional<std::string> RunDevice;
   std::string Kernel;
+  /// The "+N configs" lens: its command opens configTable for Kernel.
+  bool ShowsConfigs = false;
 };
 
 /// One config's compile (Config nullopt: a kernel without autotune configs).
@@ -58,6 +60,11 @@ struct CodeLensOptions {
 std::string jitFiguresText(const diag::JitSummary &S);
 
 std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOptions &Opts);
+
+/// Every autotune config of Kernel with its figures, as a Markdown table:
+/// what the "+N configs" lens opens (the lens line shows one config).
+/// Empty when Kernel is no autotuned kernel of F.
+std::string configTable(const AnalyzedFile &F, const CodeLensOptions &Opts, const std::string &Kernel);
 
 } // namespace tessel::lsp
 

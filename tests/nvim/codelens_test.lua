@@ -44,6 +44,31 @@ local function main()
   for _, lens in ipairs(vim.lsp.codelens.get(buf)) do
     assert(M.runnable_lens(lens), 'vim.lsp.codelens.run() would offer a lens without a command: ' .. vim.inspect(lens))
   end
+  -- The "+2 configs" lens of tuned_block_kernel (three configs from one comprehension) runs
+  -- tessel.showConfigs through vim.lsp.commands: the table opens in a Markdown scratch buffer.
+  local more
+  for _, lens in ipairs(vim.lsp.codelens.get(buf)) do
+    if lens.command.command == 'tessel.showConfigs' then
+      more = lens
+    end
+  end
+  assert(more, 'no "+N configs" lens with the tessel.showConfigs command')
+  local client = vim.lsp.buf_get_clients(buf)[next(vim.lsp.buf_get_clients(buf))]
+  vim.lsp.commands['tessel.showConfigs'](more.command, { client_id = client.id, bufnr = buf })
+  local function table_buffer()
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      if vim.api.nvim_buf_get_name(b):match('tessel://configs/tuned_block_kernel%.md$') then
+        return b
+      end
+    end
+  end
+  assert(vim.wait(10000, function() return table_buffer() ~= nil end, 50), 'the config table did not open')
+  local rows = vim.api.nvim_buf_get_lines(table_buffer(), 0, -1, false)
+  assert(vim.bo[table_buffer()].filetype == 'markdown', 'the config table is not Markdown')
+  assert(rows[1] == '### `tuned_block_kernel`: 3 autotune configs', 'table heading: ' .. tostring(rows[1]))
+  assert(rows[5] and rows[5]:match('^| 0 | BLOCK=64 | 4 | 3 |'), 'first row: ' .. tostring(rows[5]))
+  vim.cmd('buffer ' .. buf)
+
   local titles = drawn()
   io.stdout:write(('drawn %d lenses, %d runnable; e.g. %s\nPASS\n'):format(#titles, runnable_count(),
     table.concat(titles, ' || '):sub(1, 200)))

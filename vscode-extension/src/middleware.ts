@@ -1,5 +1,6 @@
 // vscode-languageclient middleware: keeps non-Triton Python files away from the server, applies the inlay-hint
-// switch at once, and reports Run commands (from code lenses too) to the kernel runner.
+// switch at once, reports Run commands (from code lenses too) to the kernel runner, and shows the config table
+// that the "+N configs" lens's command answers with.
 //
 // The document selector has to match all Python files (a selector cannot look at content), so every sync
 // notification and feature request passes through DocumentGate first. Requests for a document the server
@@ -7,7 +8,7 @@
 import type * as vscode from 'vscode';
 import type { Middleware } from 'vscode-languageclient/node';
 import { DocumentGate } from './documentGate';
-import { runKernelCommand, RunKernelArgs } from './protocol';
+import { ConfigTable, runKernelCommand, RunKernelArgs, showConfigsCommand } from './protocol';
 
 export interface MiddlewareDeps {
   gate: DocumentGate;
@@ -16,6 +17,8 @@ export interface MiddlewareDeps {
   inlayHintsEnabled(): boolean;
   /** Called before a `tessel.runKernel` request goes out, from the palette or a code lens. */
   runStarted(args: RunKernelArgs): void;
+  /** Shows a kernel's autotune configs and their figures (the reply of `tessel.showConfigs`). */
+  showConfigTable(table: ConfigTable): void;
 }
 
 export function createMiddleware(deps: MiddlewareDeps): Middleware {
@@ -56,11 +59,19 @@ export function createMiddleware(deps: MiddlewareDeps): Middleware {
     provideInlayHints: (doc, range, token, next) =>
       known(doc) && deps.inlayHintsEnabled() ? next(doc, range, token) : [],
 
-    executeCommand: (command, args, next) => {
+    executeCommand: async (command, args, next) => {
       if (command === runKernelCommand && isRunArgs(args[0])) deps.runStarted(args[0]);
-      return next(command, args);
+      const result: unknown = await next(command, args);
+      if (command === showConfigsCommand && isConfigTable(result)) deps.showConfigTable(result);
+      return result;
     },
   };
+}
+
+function isConfigTable(r: unknown): r is ConfigTable {
+  if (typeof r !== 'object' || r === null) return false;
+  const t = r as Record<string, unknown>;
+  return typeof t.kernel === 'string' && typeof t.markdown === 'string';
 }
 
 function isRunArgs(a: unknown): a is RunKernelArgs {

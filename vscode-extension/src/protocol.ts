@@ -27,6 +27,13 @@ export const viewIRRequest = new RequestType<ViewIRParams, ViewIRResult, void>('
 /** The server-side command behind Run code lenses, run through workspace/executeCommand. */
 export const runKernelCommand = 'tessel.runKernel';
 
+/** The server-side command behind the "+N configs" code lens: every autotune config with its figures. */
+export const showConfigsCommand = 'tessel.showConfigs';
+export interface ConfigTable {
+  kernel: string;
+  markdown: string;
+}
+
 export interface RunKernelArgs {
   uri: string;
   kernel: string;

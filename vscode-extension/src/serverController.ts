@@ -18,7 +18,7 @@ import { readSettings } from './config';
 import { contextKeys, settingsCommand } from './contextKeys';
 import { DocumentGate } from './documentGate';
 import { createMiddleware } from './middleware';
-import { RunKernelArgs, ServerStatus, serverStatusNotification } from './protocol';
+import { ConfigTable, RunKernelArgs, ServerStatus, serverStatusNotification } from './protocol';
 import { locateServer } from './serverBinary';
 import { serverArgs, serverSettings } from './settings';
 import { ServerState } from './statusText';
@@ -145,6 +145,7 @@ export class ServerController implements vscode.Disposable {
         openLate: (doc) => this.openLate(doc),
         inlayHintsEnabled: () => readSettings().settings.inlayHintsEnable,
         runStarted: (args) => this.hooks.forEach((h) => h.runStarted?.(args)),
+        showConfigTable: (table) => void showConfigTable(table),
       }),
     };
     // The id 'tessel' makes vscode-languageclient follow `tessel.trace.server` live.
@@ -213,5 +214,15 @@ export class ServerController implements vscode.Disposable {
       vscode.commands.executeCommand('setContext', key, value).then(undefined, () => undefined);
     }
     this.stateEmitter.fire(state);
+  }
+}
+
+/** The "+N configs" lens's table: a Markdown document beside the editor, previewed where VS Code can. */
+async function showConfigTable(table: ConfigTable): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: table.markdown });
+  try {
+    await vscode.commands.executeCommand('markdown.showPreviewToSide', doc.uri);
+  } catch {
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
   }
 }

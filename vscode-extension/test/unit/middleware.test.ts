@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DocumentGate } from '../../src/documentGate';
 import { createMiddleware } from '../../src/middleware';
-import type { RunKernelArgs } from '../../src/protocol';
+import type { ConfigTable, RunKernelArgs } from '../../src/protocol';
 
 interface FakeDoc {
   uri: { toString(): string };
@@ -22,6 +22,7 @@ function doc(uri: string, text: string): FakeDoc {
 function setup(hints = true) {
   const opened: string[] = [];
   const runs: RunKernelArgs[] = [];
+  const tables: ConfigTable[] = [];
   const m = createMiddleware({
     gate: new DocumentGate(),
     openLate: async (d) => {
@@ -29,10 +30,11 @@ function setup(hints = true) {
     },
     inlayHintsEnabled: () => hints,
     runStarted: (a) => runs.push(a),
+    showConfigTable: (t) => tables.push(t),
   });
   // The middleware's parameters are VS Code types; the fakes carry what it reads.
   const anyM = m as unknown as Record<string, (...args: unknown[]) => unknown>;
-  return { m: anyM, opened, runs };
+  return { m: anyM, opened, runs, tables };
 }
 
 function spy() {
@@ -116,3 +118,17 @@ test('runs started from code lenses are reported before they go out', async () =
   assert.deepEqual(runs, [args]);
   assert.equal(s.calls.length, 3);
 });
+
+test("the +N configs lens's table is shown once the server answers", async () => {
+  const { m, tables } = setup();
+  const table = { kernel: 'k', markdown: '### `k`: 2 autotune configs\n' };
+  const answered = (...args: unknown[]) => {
+    void args;
+    return Promise.resolve(table);
+  };
+  assert.deepEqual(await m.executeCommand('tessel.showConfigs', [{ uri: 'file:///k.py', kernel: 'k' }], answered), table);
+  // A reply of another shape (an older server) shows nothing.
+  await m.executeCommand('tessel.showConfigs', [{ uri: 'file:///k.py', kernel: 'k' }], () => Promise.resolve(null));
+  assert.deepEqual(tables, [table]);
+});
+
