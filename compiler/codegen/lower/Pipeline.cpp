@@ -424,11 +424,13 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   };
 
   B.SetInsertPoint(Body);
+  // No proxy fence for the rings: Triton fences only buffers written by
+  // ordinary stores from registers before wgmma reads them (its
+  // FenceInsertion: local_alloc / local_store), never the stages cp.async
+  // fills, whose completion wait and barrier are the only ordering its loop
+  // has (its PTX, bench/RESULTS.md issue 29). The loop-invariant operands
+  // above and DotWgmma's staging keep their fence.
   waitGroups(C, Ahead - 1);
-  // cp.async writes through the generic proxy; wgmma reads through the
-  // async one.
-  if (std::any_of(LP.Loads.begin(), LP.Loads.end(), [&](const PipelinedLoad &PL) { return wgmmaStage(C, PL); }))
-    C.inlineAsm(B.getVoidTy(), "fence.proxy.async.shared::cta;", "~{memory}", {});
   C.barrier();
   AsyncDot Async = asyncDot(C, O, LP);
   if (LP.extraStage() && !Async.Dot)
