@@ -133,6 +133,7 @@ NvmmaLayout operandLayout(const LoweringContext &C, const ir::Value *V) {
       return PL->nvmma();
   return NvmmaLayout::forTile(S[0], S[1], 2);
 }
+
 /// The A fragments of operand a read from its registers, as Triton feeds
 /// attention's p to wgmma (a DotOperandEncoding with an MMA v3 parent):
 /// when a's tile is in the accumulator layout of an [M, K] chained dot
