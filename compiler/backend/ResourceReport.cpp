@@ -108,6 +108,13 @@ llvm::Expected<ResourceUsage> readCubinResources(llvm::StringRef Cubin, llvm::St
         llvm::consumeError(Data.takeError());
     }
   }
+  // The SM of the cubin: e_flags bits 8-15 from ELF ABI version 8 (CUDA
+  // 13), bits 0-7 before.
+  uint32_t Flags = File->getHeader().e_flags;
+  unsigned Sm = File->getHeader().e_ident[llvm::ELF::EI_ABIVERSION] >= 8 ? (Flags >> 8) & 0xff : Flags & 0xff;
+  constexpr unsigned Reserved = 1024;
+  if (Sm >= 90 && U.StaticShared >= Reserved)
+    U.StaticShared -= Reserved;
   if (Found && Info) {
     // Attributes: u8 format, u8 attribute, then by format nothing (0x01), a
     // byte (0x02), a u16 (0x03) or a u16 size and that many bytes (0x04).

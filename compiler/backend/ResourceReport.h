@@ -14,7 +14,11 @@
 /// EIATTR_FRAME_SIZE attributes of `.nv.info` for the kernel's symbol
 /// (before sm_90 the count is also the top byte of the `.text.K` section's
 /// sh_info, whose low bits name the symbol), static shared memory as the size
-/// of `.nv.shared.K`.
+/// of `.nv.shared.K`, less, for sm_90 and later, the 1 KB that section holds
+/// for the block's system reservation (CUDA 13.0's ptxas: a kernel with no
+/// static shared memory has a 1024-byte section, one with 256 bytes a
+/// 1280-byte one, while `ptxas -v` reports 0 and 256, as Triton's
+/// metadata.shared counts neither).
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_COMPILER_BACKEND_RESOURCEREPORT_H
 #define TESSEL_COMPILER_BACKEND_RESOURCEREPORT_H

@@ -83,21 +83,19 @@ unsigned elemBytes(const ir::LoadOp &Ld) {
 }
 
 /// Elements per cp.async of load Ld's access, or 0 when it cannot be one
-/// (see Pipeliner.h): vectors along the last dimension (the stage's
-/// row-major one), 4, 8 or 16 bytes, each starting at a multiple of its
-/// width.
-unsigned copyVector(const ir::LoadOp &Ld, const MemAccess &A) {
+/// (see Pipeliner.h): vectors along dimension Dim (the stage's contiguous
+/// one), 4, 8 or 16 bytes, each starting at a multiple of its width.
+unsigned copyVector(const ir::LoadOp &Ld, const MemAccess &A, unsigned Dim) {
   const LinearLayout &L = A.Layout;
-  if (L.rank() < 1 || A.Blocked.Order.empty() || A.Blocked.Order[0] != L.rank() - 1)
+  if (L.rank() < 1 || A.Blocked.Order.empty() || A.Blocked.Order[0] != Dim)
     return 0;
-  unsigned Last = L.rank() - 1;
   unsigned Vec = std::min<unsigned>(A.Vector, L.numRegs());
   unsigned Bytes = Vec * elemBytes(Ld);
   if (Bytes != 4 && Bytes != 8 && Bytes != 16)
     return 0;
-  if (L.contiguousRegs(Last) < Vec)
+  if (L.contiguousRegs(Dim) < Vec)
     return 0;
-  auto Aligned = [&](const Coord &B) { return B[Last] % Vec == 0; };
+  auto Aligned = [&](const Coord &B) { return B[Dim] % Vec == 0; };
   unsigned VecBits = static_cast<unsigned>(__builtin_ctz(Vec));
   for (size_t I = VecBits; I < L.Reg.size(); ++I)
     if (!Aligned(L.Reg[I]))
@@ -167,13 +165,20 @@ struct LoopPlanner {
     if (U == Uses.end() || U->second != 1 || (Operand == 0 && Dot.b() == V))
       return std::nullopt;
     auto A = Plan.Access.find(Ld);
-    if (A == Plan.Access.end())
+    const auto &S = V->type().Shape;
+    if (A == Plan.Access.end() || S.size() != 2)
       return std::nullopt;
-    unsigned Vec = copyVector(*Ld, A->second);
+    // Contiguous along the rows: only wgmma reads such a stage (in its other
+    // major mode); mma.sync's ldmatrix reads row-major rings.
+    bool Transposed = !A->second.Blocked.Order.empty() && A->second.Blocked.Order[0] == 0;
+    if (Transposed && Plan.engine(Dot) != DotEngine::Wgmma)
+      return std::nullopt;
+    unsigned Vec = copyVector(*Ld, A->second, Transposed ? 0 : 1);
     if (!Vec || elemBytes(*Ld) != 2)
       return std::nullopt;
-    const auto &S = V->type().Shape;
-    return PipelinedLoad{Ld, &Dot, Operand, S[0], S[1], Vec, static_cast<uint64_t>(S[0] * S[1]) * 2};
+    PipelinedLoad PL{Ld, &Dot, Operand, S[0], S[1], Vec, static_cast<uint64_t>(S[0] * S[1]) * 2};
+    PL.Transposed = Transposed;
+    return PL;
   }
 
   /// A load of a tl.range loop read back into registers.
@@ -183,7 +188,7 @@ struct LoopPlanner {
     auto A = Plan.Access.find(&Ld);
     if (A == Plan.Access.end())
       return std::nullopt;
-    unsigned Vec = copyVector(Ld, A->second);
+    unsigned Vec = copyVector(Ld, A->second, A->second.Layout.rank() - 1);
     std::optional<int64_t> N = Ld.result()->type().numel();
     if (!Vec || !N)
       return std::nullopt;

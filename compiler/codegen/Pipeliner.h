@@ -34,7 +34,12 @@
 ///    vector (Triton converts no load below 4 bytes to cp.async, which is
 ///    why its shared-memory figure and tessel's agree without pipelining
 ///    when the strides are unknown), every vector starting at a multiple of
-///    its width so that it stays in one 16-byte chunk of the swizzle;
+///    its width so that it stays in one 16-byte chunk of the swizzle; or,
+///    for an operand of a dot tessel runs on wgmma, contiguous along the
+///    tile's rows the same way (attention's k, [HEAD_DIM, BLOCK_N] read
+///    from `offs_d[:, None]`): its ring then holds the transposed NVMMA
+///    layout (layout/WgmmaLayout.h), which wgmma reads in the other major
+///    mode (b K-major), as Triton's pipeliner does;
 ///  - its pointer, mask and `other` are computed in the body only by pure
 ///    ops (constants, shapes that stay in registers, elementwise, casts,
 ///    addptr, hints) from values defined before the loop, the induction
@@ -73,6 +78,11 @@ struct PipelinedLoad {
   unsigned Vector = 1;
   /// Bytes of one stage.
   uint64_t StageBytes = 0;
+  /// The access is contiguous along the rows (a wgmma operand only): the
+  /// stage holds the tile transposed (NvmmaLayout::Transposed).
+  bool Transposed = false;
+  /// The layout a wgmma dot's stage is written and read in.
+  NvmmaLayout nvmma() const { return NvmmaLayout::forTile(Rows, Cols, 2, Transposed); }
 };
 
 /// One pipelined loop.

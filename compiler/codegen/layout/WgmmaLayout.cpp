@@ -11,6 +11,7 @@
 #include "compiler/codegen/layout/WgmmaLayout.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace tessel::codegen {
 
@@ -78,22 +79,26 @@ LinearLayout wgmmaAccumulatorLayout(int64_t M, int64_t N, unsigned NumWarps, con
   return L;
 }
 
-NvmmaLayout NvmmaLayout::forTile(int64_t Rows, int64_t Cols, unsigned ElemBytes) {
+NvmmaLayout NvmmaLayout::forTile(int64_t Rows, int64_t Cols, unsigned ElemBytes, bool Transposed) {
   NvmmaLayout L;
   L.Rows = Rows;
   L.Cols = Cols;
   L.ElemBytes = ElemBytes;
-  int64_t RowBytes = Cols * ElemBytes;
+  L.Transposed = Transposed;
+  int64_t RowBytes = L.storedCols() * ElemBytes;
   L.SwizzleBytes = RowBytes >= 128 ? 128 : RowBytes >= 64 ? 64 : RowBytes >= 32 ? 32 : 0;
   return L;
 }
 
 int64_t NvmmaLayout::offset(int64_t Row, int64_t Col) const {
+  if (Transposed)
+    std::swap(Row, Col);
+  int64_t StoredRows = storedRows();
   int64_t E = elemsPerBlockRow(), Chunk = 16 / ElemBytes;
   int64_t PerPhase = 128 / SwizzleBytes, MaxPhase = SwizzleBytes / 16;
   int64_t Block = Col / E, InRow = Col % E;
   int64_t Phase = (Row / PerPhase) % MaxPhase;
-  return Block * Rows * E + Row * E + (((InRow / Chunk) ^ Phase) * Chunk) + InRow % Chunk;
+  return Block * StoredRows * E + Row * E + (((InRow / Chunk) ^ Phase) * Chunk) + InRow % Chunk;
 }
 
 unsigned NvmmaLayout::swizzleMode() const {

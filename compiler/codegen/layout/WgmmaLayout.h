@@ -38,6 +38,16 @@
 /// the instruction reads it transposed). A descriptor gives the start
 /// address, the swizzle mode, the stride between 8-row groups (8·S bytes)
 /// and between column blocks (Rows·S bytes).
+///
+/// A tile whose rows are contiguous in memory instead (attention's k, loaded
+/// as [HEAD_DIM, BLOCK_N] from `offs_d[:, None]`) is kept transposed, as
+/// Triton's NVMMASharedEncoding with `transposed = true` (order [0, 1]): the
+/// buffer holds the Cols x Rows transpose in the layout above, so that the
+/// cp.async copies stay 16 bytes wide, and the operand is read in the other
+/// major mode: operand b [K, N] stored as N rows of K (K-major, wgmma's
+/// imm-trans-b = 0), operand a [M, K] as K rows of M (M-major,
+/// imm-trans-a = 1). For a 64x64 fp16 b, element (k, n) sits at
+/// n·64 + ((k/8) XOR (n mod 8))·8 + k mod 8.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_COMPILER_CODEGEN_LAYOUT_WGMMALAYOUT_H
 #define TESSEL_COMPILER_CODEGEN_LAYOUT_WGMMALAYOUT_H
@@ -65,21 +75,35 @@ WgmmaShape wgmmaShape(int64_t M, int64_t N, unsigned NumWarps, bool Chained = fa
 LinearLayout wgmmaAccumulatorLayout(int64_t M, int64_t N, unsigned NumWarps, const WgmmaShape &Shape);
 
 /// Triton's NVMMASharedEncoding of a Rows x Cols tile of ElemBytes-byte
-/// elements, Cols contiguous (file comment).
+/// elements, Cols contiguous, or Rows where Transposed (file comment).
 struct NvmmaLayout {
   int64_t Rows = 0, Cols = 0;
   unsigned ElemBytes = 2;
   /// 128, 64 or 32; 0 when a row is narrower than 32 bytes (no wgmma).
   unsigned SwizzleBytes = 0;
+  /// The buffer holds the Cols x Rows transpose (the tile's rows are
+  /// contiguous: Triton's `transposed`).
+  bool Transposed = false;
 
-  static NvmmaLayout forTile(int64_t Rows, int64_t Cols, unsigned ElemBytes);
+  static NvmmaLayout forTile(int64_t Rows, int64_t Cols, unsigned ElemBytes, bool Transposed = false);
+  /// The buffer's rows and (contiguous) columns: the tile's, or its
+  /// transpose's.
+  int64_t storedRows() const { return Transposed ? Cols : Rows; }
+  int64_t storedCols() const { return Transposed ? Rows : Cols; }
+  /// The tile dimension that is contiguous in the buffer.
+  unsigned contiguousDim() const { return Transposed ? 0 : 1; }
   int64_t elemsPerBlockRow() const { return SwizzleBytes / ElemBytes; }
-  /// Element offset of (Row, Col) from the tile's start.
+  /// Element offset of the tile's (Row, Col) from the buffer's start.
   int64_t offset(int64_t Row, int64_t Col) const;
+  /// Whether wgmma reads this tile as operand Operand (0: a [M, K], 1: b
+  /// [K, N]) K-major: a untransposed, b transposed.
+  bool kMajor(unsigned Operand) const { return Transposed == (Operand == 1); }
+  /// wgmma's imm-trans flag for operand Operand: 1 where it is not K-major.
+  unsigned transposeFlag(unsigned Operand) const { return kMajor(Operand) ? 0 : 1; }
   /// The descriptor's fields, in bytes: between 8-row groups, and between
-  /// column blocks.
+  /// column blocks (of the buffer).
   uint64_t strideBytes() const { return 8ull * SwizzleBytes; }
-  uint64_t leadingBytes() const { return static_cast<uint64_t>(Rows) * SwizzleBytes; }
+  uint64_t leadingBytes() const { return static_cast<uint64_t>(storedRows()) * SwizzleBytes; }
   /// The descriptor's 2-bit swizzle mode: 1 = 128B, 2 = 64B, 3 = 32B.
   unsigned swizzleMode() const;
   /// The descriptor without its start address (bits 0-13).

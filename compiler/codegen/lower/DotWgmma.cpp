@@ -22,7 +22,9 @@
 ///     Triton orders them), one `wgmma.mma_async.sync.aligned.m64nNk16.f32`
 ///     with two matrix descriptors (start address, swizzle mode, the
 ///     8-row-group and column-block strides) and its N/2 accumulator
-///     registers, a K-major and b N-major (transposed);
+///     registers, a K-major and b N-major (transposed), or the other way
+///     round for an operand whose ring holds its tile transposed
+///     (Pipeliner.h: attention's k, b K-major, imm-trans-b = 0);
 ///  3. `wgmma.fence` before the first, `wgmma.commit_group` after the last,
 ///     and `wgmma.wait_group 0` taking every accumulator register in and out,
 ///     so no later instruction reads one before the tensor cores wrote it
@@ -39,6 +41,7 @@
 /// 4096^3 in both passes that measured it (bench/RESULTS.md, issue 29), so
 /// not the default.
 //===----------------------------------------------------------------------===//
+#include "compiler/codegen/Pipeliner.h"
 #include "compiler/codegen/layout/WgmmaLayout.h"
 #include "compiler/codegen/lower/LoweringContext.h"
 #include "compiler/codegen/lower/Lowerings.h"
@@ -46,6 +49,7 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <utility>
 
 namespace tessel::codegen {
 
@@ -62,9 +66,9 @@ unsigned log2u(int64_t V) {
 void stageNvmma(LoweringContext &C, const Tile &T, ElemType E, llvm::Value *Buf, const NvmmaLayout &N) {
   llvm::IRBuilderBase &B = C.B;
   const LinearLayout &L = T.Layout;
-  unsigned Chunk = 16 / N.ElemBytes;
-  unsigned Run = std::min(Chunk, L.contiguousRegs(1));
-  auto Aligned = [&](const Coord &Base) { return Base[1] % Run == 0; };
+  unsigned Chunk = 16 / N.ElemBytes, Dim = N.contiguousDim();
+  unsigned Run = std::min(Chunk, L.contiguousRegs(Dim));
+  auto Aligned = [&](const Coord &Base) { return Base[Dim] % Run == 0; };
   for (size_t I = log2u(Run); I < L.Reg.size(); ++I)
     if (!Aligned(L.Reg[I]))
       Run = 1;
@@ -98,6 +102,38 @@ llvm::Value *descriptor(LoweringContext &C, const NvmmaLayout &N, llvm::Value *B
   llvm::Value *Start = B.CreateAnd(B.CreateLShr(Addr, B.getInt64(4)), B.getInt64(0x3FFF));
   return B.CreateOr(Start, B.getInt64(N.descriptorBits()));
 }
+
+/// The descriptor of one instruction's slice of operand Operand (0: a
+/// [M, K], 1: b [K, N]) in layout N at Base: rows (a) or columns (b)
+/// Outer .. (an i32 multiple of 8), k steps K0 .. K0 + 15.
+llvm::Value *operandDescriptor(LoweringContext &C, const NvmmaLayout &N, unsigned Operand, llvm::Value *Base,
+                               llvm::Value *Outer, int64_t K0) {
+  llvm::IRBuilderBase &B = C.B;
+  if (N.kMajor(Operand)) {
+    // The buffer's rows are M (or N), K0 inside one block row; row Outer is
+    // a multiple of 8, where the swizzle leaves the chunk in place.
+    int64_t E = N.elemsPerBlockRow();
+    llvm::Value *Off =
+        B.CreateAdd(B.CreateMul(Outer, C.i32(E)), C.i32((K0 / E) * N.storedRows() * E + K0 % E));
+    return descriptor(C, N, Base, Off);
+  }
+  // The buffer's rows are K: the instruction starts at row K0, column Outer.
+  return descriptor(C, N, Base,
+                    Operand == 0 ? nvmmaOffset(C, N, Outer, C.i32(K0)) : nvmmaOffset(C, N, C.i32(K0), Outer));
+}
+
+/// The NVMMA layout wgmma reads operand V ([Rows, Cols]) in: its ring's
+/// where V is a pipelined load (Pipeline.cpp writes the ring in it, possibly
+/// transposed), else the row-major one this file (or the loop's
+/// loop-invariant copy) writes.
+NvmmaLayout operandLayout(const LoweringContext &C, const ir::Value *V) {
+  const auto &S = V->type().Shape;
+  if (C.Pipelines && V->definingOp())
+    if (const PipelinedLoad *PL = C.Pipelines->load(*V->definingOp()); PL && PL->Dot)
+      return PL->nvmma();
+  return NvmmaLayout::forTile(S[0], S[1], 2);
+}
+
 /// The A fragments of operand a read from its registers, as Triton feeds
 /// attention's p to wgmma (a DotOperandEncoding with an MMA v3 parent):
 /// when a's tile is in the accumulator layout of an [M, K] chained dot
@@ -154,13 +190,15 @@ registerFragments(LoweringContext &C, const ir::DotOp &O, const WgmmaShape &WS) 
 
 llvm::Value *nvmmaOffset(LoweringContext &C, const NvmmaLayout &N, llvm::Value *Row, llvm::Value *Col) {
   llvm::IRBuilderBase &B = C.B;
+  if (N.Transposed)
+    std::swap(Row, Col);
   int64_t E = N.elemsPerBlockRow(), Chunk = 16 / N.ElemBytes;
   int64_t PerPhase = 128 / N.SwizzleBytes, MaxPhase = N.SwizzleBytes / 16;
   llvm::Value *Block = B.CreateLShr(Col, C.i32(log2u(E)));
   llvm::Value *InRow = B.CreateAnd(Col, C.i32(E - 1));
   llvm::Value *Phase = B.CreateAnd(B.CreateLShr(Row, C.i32(log2u(PerPhase))), C.i32(MaxPhase - 1));
   llvm::Value *ChunkIdx = B.CreateXor(B.CreateLShr(InRow, C.i32(log2u(Chunk))), Phase);
-  llvm::Value *Off = B.CreateMul(Block, C.i32(N.Rows * E));
+  llvm::Value *Off = B.CreateMul(Block, C.i32(N.storedRows() * E));
   Off = B.CreateAdd(Off, B.CreateMul(Row, C.i32(E)));
   Off = B.CreateAdd(Off, B.CreateShl(ChunkIdx, C.i32(log2u(Chunk))));
   return B.CreateAdd(Off, B.CreateAnd(InRow, C.i32(Chunk - 1)));
@@ -194,7 +232,7 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   if (!(C.wanted(O.result()) == L))
     return false;
   ElemType AE = O.a()->type().Elem, BE = O.b()->type().Elem;
-  NvmmaLayout LA = NvmmaLayout::forTile(M, K, 2), LB = NvmmaLayout::forTile(K, N, 2);
+  NvmmaLayout LA = operandLayout(C, O.a()), LB = operandLayout(C, O.b());
   if (!LA.SwizzleBytes || !LB.SwizzleBytes)
     return false;
   Tile Acc = C.getAs(C.Plan.Combine.accumulator(O), L);
@@ -229,21 +267,15 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   llvm::Value *Wg = B.CreateLShr(C.warpId(), C.i32(2));
   llvm::Value *WgM = B.CreateAnd(Wg, C.i32(WS.WarpgroupsM - 1));
   llvm::Value *WgN = B.CreateAnd(B.CreateLShr(Wg, C.i32(log2u(WS.WarpgroupsM))), C.i32(WS.WarpgroupsN - 1));
-  // a: rows m0 = 64 (wgM + rm WgM), k0 in one block row (k0 mod 8 = 0,
-  // row m0 mod 8 = 0: the chunk is not swizzled at the start). Warpgroups
-  // past the block (a chained dot's) wrap and compute copies.
+  // a: rows m0 = 64 (wgM + rm WgM); warpgroups past the block (a chained
+  // dot's) wrap and compute copies. b: columns n0 = N_instr (wgN + rn WgN).
   auto ADesc = [&](int64_t Rm, int64_t K0) {
     llvm::Value *M0 = B.CreateMul(B.CreateAdd(WgM, C.i32(Rm * WS.WarpgroupsM)), C.i32(64));
-    M0 = B.CreateAnd(M0, C.i32(M - 1));
-    int64_t E = LA.elemsPerBlockRow();
-    llvm::Value *Off = B.CreateAdd(B.CreateMul(M0, C.i32(E)), C.i32((K0 / E) * M * E + K0 % E));
-    return descriptor(C, LA, ABase, Off);
+    return operandDescriptor(C, LA, 0, ABase, B.CreateAnd(M0, C.i32(M - 1)), K0);
   };
-  // b: rows k0 (a multiple of 16), columns n0 = N_instr (wgN + rn WgN).
   auto BDesc = [&](int64_t Rn, int64_t K0) {
     llvm::Value *N0 = B.CreateMul(B.CreateAdd(WgN, C.i32(Rn * WS.WarpgroupsN)), C.i32(WS.InstrN));
-    N0 = B.CreateAnd(N0, C.i32(N - 1));
-    return descriptor(C, LB, BBase, nvmmaOffset(C, LB, C.i32(K0), N0));
+    return operandDescriptor(C, LB, 1, BBase, B.CreateAnd(N0, C.i32(N - 1)), K0);
   };
 
   // 3. The instructions.
@@ -262,13 +294,16 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
     Asm += (I ? ", " : "") + Op(I);
     Cons += "=f,";
   }
+  // The scales (1, 1), then the transpose flags: imm-trans-a (descriptor
+  // a only) and imm-trans-b.
+  std::string TransB = std::to_string(LB.transposeFlag(1));
   if (AFrags) {
-    // Register A: no transpose flag for a (imm-trans-b only).
     Asm += "}, {" + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", " + Op(InstrRegs + 2) + ", " + Op(InstrRegs + 3) +
-           "}, " + Op(InstrRegs + 4) + ", p, 1, 1, 1;\n}";
+           "}, " + Op(InstrRegs + 4) + ", p, 1, 1, " + TransB + ";\n}";
     Cons += "r,r,r,r,l,r";
   } else {
-    Asm += "}, " + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", p, 1, 1, 0, 1;\n}";
+    Asm += "}, " + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", p, 1, 1, " + std::to_string(LA.transposeFlag(0)) +
+           ", " + TransB + ";\n}";
     Cons += "l,l,r";
   }
   for (int64_t I = 0; I < InstrRegs; ++I)

@@ -18,6 +18,11 @@
 ///             stage, commit_group; the stage index advances
 ///   exit:     cp.async.wait_group 0 (nothing in flight once the ring closes)
 ///
+/// A wgmma operand's stage is in the NVMMA layout, transposed where the
+/// access runs along the tile's rows (PipelinedLoad::Transposed: the
+/// copies stay 16 bytes wide, and DotWgmma reads the stage in the other
+/// major mode).
+///
 /// With S stage buffers (LoopPipeline::extraStage, the rings Triton keeps on
 /// sm_90 for wgmma) the copies of iteration i + S - 1 go into stage
 /// (i - 1) % S, which every warp finished reading before the barrier at the
@@ -155,7 +160,7 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
                       ".shared.global [ $0 + 0 ], [ $1 + 0 ], " + std::to_string(Bytes) + ", $2;";
     std::optional<NvmmaLayout> Nvmma;
     if (wgmmaStage(C, PL))
-      Nvmma = NvmmaLayout::forTile(PL.Rows, PL.Cols, 2);
+      Nvmma = PL.nvmma();
     for (unsigned G = 0; G < L.numRegs(); G += PL.Vector) {
       llvm::Value *Idx = Nvmma    ? nvmmaOffset(C, *Nvmma, C.coord(L, G, 0), C.coord(L, G, 1))
                          : PL.Dot ? mmaSwizzle(C, C.coord(L, G, 0), C.coord(L, G, 1), PL.Cols)
@@ -341,7 +346,7 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
                                : std::string("tl.load result, ")) +
                        std::to_string(Slots) + " stage" + (Slots > 1 ? "s" : "") + " of " +
                        LoweringContext::tileString(T.Shape, T.Elem) +
-                       (wgmmaStage(C, PL) ? " (NVMMA, cp.async)"
+                       (wgmmaStage(C, PL) ? (PL.Transposed ? " (NVMMA transposed, cp.async)" : " (NVMMA, cp.async)")
                         : PL.Dot          ? " (swizzled, cp.async)"
                                           : " (cp.async)");
     Rings.push_back({C.openShared(SharedBufferKind::PipelineStage, What, PL.StageBytes * Slots, Slots,
@@ -419,11 +424,13 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   };
 
   B.SetInsertPoint(Body);
+  // No proxy fence for the rings: Triton fences only buffers written by
+  // ordinary stores from registers before wgmma reads them (its
+  // FenceInsertion: local_alloc / local_store), never the stages cp.async
+  // fills, whose completion wait and barrier are the only ordering its loop
+  // has (its PTX, bench/RESULTS.md issue 29). The loop-invariant operands
+  // above and DotWgmma's staging keep their fence.
   waitGroups(C, Ahead - 1);
-  // cp.async writes through the generic proxy; wgmma reads through the
-  // async one.
-  if (std::any_of(LP.Loads.begin(), LP.Loads.end(), [&](const PipelinedLoad &PL) { return wgmmaStage(C, PL); }))
-    C.inlineAsm(B.getVoidTy(), "fence.proxy.async.shared::cta;", "~{memory}", {});
   C.barrier();
   AsyncDot Async = asyncDot(C, O, LP);
   if (LP.extraStage() && !Async.Dot)

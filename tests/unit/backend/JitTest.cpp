@@ -142,6 +142,50 @@ TEST_P(Assemblers, CompileToACubinAndReadItsResources) {
   EXPECT_EQ(K->Assembler, std::string(assemblerName(Kind)) + " " + toolkit().version());
 }
 
+/// A kernel of Triton's shape that uses only dynamic shared memory.
+static const char *SharedKernel = R"ll(
+@global_smem = external addrspace(3) global [0 x i8], align 16
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare void @llvm.nvvm.barrier0()
+
+define void @smem_kernel(ptr addrspace(1) %o, ptr addrspace(1) %gs, ptr addrspace(1) %ps) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %p = getelementptr i32, ptr addrspace(3) @global_smem, i32 %t
+  store volatile i32 %t, ptr addrspace(3) %p
+  call void @llvm.nvvm.barrier0()
+  %u = xor i32 %t, 1
+  %q = getelementptr i32, ptr addrspace(3) @global_smem, i32 %u
+  %v = load volatile i32, ptr addrspace(3) %q
+  %po = getelementptr i32, ptr addrspace(1) %o, i32 %t
+  store i32 %v, ptr addrspace(1) %po
+  ret void
+}
+!nvvm.annotations = !{!0, !1}
+!0 = !{ptr @smem_kernel, !"kernel", i32 1}
+!1 = !{ptr @smem_kernel, !"reqntidx", i32 128}
+)ll";
+
+TEST_P(Assemblers, TheCubinsSharedFigureIsTheReportsOnEveryArch) {
+  // On sm_90 the cubin's `.nv.shared.K` also holds the block's 1 KB system
+  // reservation, which the report (and Triton's metadata.shared) leaves
+  // out: read back from the cubin, the figure is the report's, 0 here.
+  auto [Kind, Arch] = GetParam();
+  if (toolkit().Libdevice.empty() || !hasAssembler(toolkit(), Kind))
+    GTEST_SKIP() << assemblerName(Kind) << " is not installed";
+  llvm::LLVMContext Ctx;
+  auto M = parseModule(SharedKernel, Ctx);
+  JitOptions O = options(Arch);
+  O.Assembler.Use = Kind;
+  auto K = compileModule(*M, {128, 512}, O);
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  EXPECT_EQ(K->Resources.StaticShared, 0u) << K->AssemblerLog;
+  auto Elf = readCubinResources(K->Cubin, "smem_kernel");
+  ASSERT_TRUE(bool(Elf)) << llvm::toString(Elf.takeError());
+  EXPECT_EQ(Elf->StaticShared, K->Resources.StaticShared);
+  EXPECT_EQ(K->sharedBytes(), 512u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Both, Assemblers,
                          testing::Combine(testing::Values(AssemblerKind::NvJitLink, AssemblerKind::Ptxas),
                                           testing::Values("sm_80", "sm_90", "sm_90a")));

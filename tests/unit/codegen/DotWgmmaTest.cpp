@@ -9,7 +9,7 @@
 /// `wgmma.mma_async.m64nNk16` per k step of 16 and repetition of its
 /// warpgroup's tile, with Triton's instruction N, between a `wgmma.fence`
 /// and a `commit_group` + `wait_group 0`; the operands come from the
-/// cp.async rings in the NVMMA layout (fenced for the async proxy), never
+/// cp.async rings in the NVMMA layout (no proxy fence, as Triton), never
 /// through ldmatrix or mma.sync; ptxas assembles it. With the option off
 /// (TESSEL_WGMMA=0), or on plain sm_90, the same kernel stays on mma.sync. The ring has
 /// num_stages stages on sm_90 either way (Triton's wgmma figure).
@@ -86,7 +86,9 @@ TEST_P(Wgmma, IssuesWarpgroupMmaFromTheRings) {
     EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.fence\.sync\.aligned;)"), 1);
     EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.commit_group\.sync\.aligned;)"), 1);
     EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.wait_group\.sync\.aligned 0;)"), 1);
-    EXPECT_EQ(countMatches(C.Ptx, R"(fence\.proxy\.async\.shared::cta;)"), 1);
+    // The rings cp.async fills get no proxy fence, as in Triton's loop
+    // (Pipeline.cpp).
+    EXPECT_EQ(countMatches(C.Ptx, R"(fence\.proxy\.async)"), 0);
     EXPECT_EQ(countMatches(C.Ptx, R"(mma\.sync|ldmatrix)"), 0);
     EXPECT_EQ(C.Ptx.find(".target sm_90a") != std::string::npos, true);
     // Triton's wgmma figure: num_stages stages of both tiles, at 1024-byte
@@ -280,6 +282,140 @@ TEST(Wgmma, AttentionsPStaysInRegisters) {
   // before the loop (Triton's hoisted local_alloc), not staged per dot.
   EXPECT_TRUE(QOnce) << Buffers;
   EXPECT_FALSE(QEachIteration) << Buffers;
+}
+
+/// The attention sample's first launch under autotune config Config.
+struct AttentionSample {
+  std::shared_ptr<const ParsedFile> File;
+  ModuleInfo Info;
+  LoweringRequest request(size_t Config) const {
+    sema::LaunchPlanOptions PO;
+    PO.Config = Config;
+    sema::LaunchPlan Plan = sema::planLaunch(*File, Info, "attn_fwd_kernel", PO);
+    EXPECT_EQ(Plan.Error, "");
+    EXPECT_FALSE(Plan.Launches.empty());
+    return Plan.Launches.empty() ? LoweringRequest{} : Plan.Launches.front().Request;
+  }
+};
+AttentionSample attentionSample() {
+  std::string Path = std::string(TESSEL_SOURCE_DIR) + "/samples/attention.py";
+  std::ifstream In(Path);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  AttentionSample S;
+  S.File = ParsedFile::parse(std::make_shared<SourceText>(Text.str(), Path));
+  ProblemSink Sink;
+  S.Info = discover(S.File->module(), Sink);
+  return S;
+}
+
+TEST(Wgmma, AttentionsTransposedKIsCopiedIntoAKMajorRing) {
+  // k is loaded as [HEAD_DIM, BLOCK_N] from `offs_d[:, None]` (contiguous
+  // along its rows). As Triton's pipeliner, tessel copies it with 16-byte
+  // cp.async into a ring of num_stages stages in the transposed NVMMA
+  // layout and q·k reads it K-major (imm-trans-b 0), instead of loading it
+  // into registers and staging it at every iteration. Shared memory is then
+  // Triton's figure: q once + num_stages stages of k and of v (57344 for
+  // 64x64 with 3 stages, 65536 for 128x64: Triton 3.6's metadata.shared on
+  // the H200, bench/RESULTS.md). The autotune configs with 4 warps (8 warps
+  // with BLOCK_M 64 stage p as well).
+  AttentionSample S = attentionSample();
+  for (size_t Config = 0; Config < 16; Config += 2) {
+    LoweringRequest R = S.request(Config);
+    ASSERT_EQ(R.NumWarps, 4u);
+    int64_t BM = R.Constexprs.at("BLOCK_M").asInt(), BN = R.Constexprs.at("BLOCK_N").asInt();
+    int64_t D = R.Constexprs.at("HEAD_DIM").asInt(), Stages = R.NumStages;
+    std::string Name = std::to_string(BM) + "x" + std::to_string(BN) + " s" + std::to_string(Stages);
+    Compiled C = compileRequest(*S.File, S.Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
+    ASSERT_EQ(C.Error, "") << Name;
+    EXPECT_TRUE(C.Kernel.assembled()) << Name;
+    EXPECT_EQ(C.ABI.SharedBytes, static_cast<uint64_t>(BM * D * 2 + Stages * 2 * (D * BN * 2))) << Name;
+    std::string Buffers;
+    bool KRing = false, KStaged = false;
+    for (const SharedBuffer &B : C.ABI.SharedBuffers) {
+      Buffers += B.What + "\n";
+      std::string KTile = std::to_string(D) + "x" + std::to_string(BN) + " fp16";
+      KRing |= B.Kind == SharedBufferKind::PipelineStage &&
+               B.What == "operand b of tl.dot, " + std::to_string(Stages) + " stages of " + KTile +
+                             " (NVMMA transposed, cp.async)";
+      KStaged |= B.Kind == SharedBufferKind::DotOperand && B.What.find("operand b of tl.dot") != std::string::npos;
+      if (B.Kind == SharedBufferKind::PipelineStage)
+        EXPECT_EQ(B.Offset % 1024, 0u) << B.What;
+    }
+    EXPECT_TRUE(KRing) << Name << "\n" << Buffers;
+    EXPECT_FALSE(KStaged) << Name << "\n" << Buffers;
+    // q·k: a (q) and b (k) both K-major, HEAD_DIM / 16 k steps per 64 rows;
+    // p·v: p from registers, v N-major as before.
+    EXPECT_EQ(countMatches(C.Ptx, R"(\}, %rd[0-9]+, %rd[0-9]+, p, 1, 1, 0, 0;)"), D / 16 * (BM / 64)) << Name;
+    EXPECT_EQ(countMatches(C.Ptx, R"(\}, %rd[0-9]+, p, 1, 1, 1;)"), BN / 16 * (BM / 64)) << Name;
+    // Every copy is 16 bytes: k's and v's tiles over 128 threads, in the
+    // prologue's num_stages - 1 iterations and the loop's one.
+    EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.cg\.shared\.global \[ %r[0-9]+ \+ 0 \], \[ %rd[0-9]+ \+ 0 \], 16,)"),
+              Stages * 2 * (D * BN * 2 / 16 / 128))
+        << Name;
+    EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.ca)"), 0) << Name;
+    // One proxy fence: after q's one write before the loop, none per
+    // iteration for the rings.
+    EXPECT_EQ(countMatches(C.Ptx, R"(fence\.proxy\.async\.shared::cta;)"), 1) << Name;
+  }
+}
+
+TEST(Wgmma, MmaSyncKeepsATransposedLoadOutOfTheRing) {
+  // Without wgmma (plain sm_90) ldmatrix reads row-major rings only: k
+  // stays a register load staged by the dot, v is still copied ahead.
+  AttentionSample S = attentionSample();
+  Compiled C = compileRequest(*S.File, S.Info, S.request(6), 90, /*Assemble=*/true, {}, true, /*Wgmma=*/false);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_EQ(countMatches(C.Ptx, R"(wgmma)"), 0);
+  for (const SharedBuffer &B : C.ABI.SharedBuffers)
+    EXPECT_EQ(B.What.find("transposed"), std::string::npos) << B.What;
+  EXPECT_GE(countMatches(C.Ptx, R"(cp\.async\.cg)"), 1);
+}
+
+/// A matmul whose a is read M-contiguous and b K-contiguous (a = A^T's
+/// rows, b = B^T's: `offs_m[:, None] + offs_k[None, :] * stride_ak`).
+const char *TransposedMatmul = R"(
+@triton.jit
+def mm_t(a_ptr, b_ptr, c_ptr, M, N, K, stride_ak, stride_bn, stride_cm,
+         BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        a = tl.load(a_ptr + offs_m[:, None] + (k + offs_k[None, :]) * stride_ak)
+        b = tl.load(b_ptr + (k + offs_k[:, None]) + offs_n[None, :] * stride_bn)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :], acc.to(tl.float16))
+)";
+
+TEST(Wgmma, TransposedOperandsAreReadInTheOtherMajorMode) {
+  // a M-major (imm-trans-a 1) and b K-major (imm-trans-b 0), both from
+  // transposed rings of num_stages stages; ptxas assembles it.
+  SnippetKernel K = parseSnippet(TransposedMatmul);
+  LoweringRequest R;
+  R.Kernel = "mm_t";
+  R.NumWarps = 4;
+  R.NumStages = 3;
+  R.Constexprs["BLOCK_M"] = PyValue::integer(128);
+  R.Constexprs["BLOCK_N"] = PyValue::integer(128);
+  R.Constexprs["BLOCK_K"] = PyValue::integer(64);
+  R.ArgTypes = {{"a_ptr", ElemType{ScalarKind::FP16, 1}}, {"b_ptr", ElemType{ScalarKind::FP16, 1}},
+                {"c_ptr", ElemType{ScalarKind::FP16, 1}}, {"M", ElemType{ScalarKind::I32}},
+                {"N", ElemType{ScalarKind::I32}},         {"K", ElemType{ScalarKind::I32}},
+                {"stride_ak", ElemType{ScalarKind::I32}}, {"stride_bn", ElemType{ScalarKind::I32}},
+                {"stride_cm", ElemType{ScalarKind::I32}}};
+  Compiled C = compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_TRUE(C.Kernel.assembled());
+  // Two m64n128 accumulators (BLOCK_M 128 on one warpgroup), 4 k steps each.
+  EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.mma_async.*, p, 1, 1, 1, 0;)"), 8) << C.Ptx.substr(0, 3000);
+  EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.mma_async)"), 8);
+  EXPECT_EQ(C.ABI.SharedBytes, 3u * (128 * 64 + 64 * 128) * 2);
+  int Transposed = 0;
+  for (const SharedBuffer &B : C.ABI.SharedBuffers)
+    Transposed += B.Kind == SharedBufferKind::PipelineStage && B.What.find("NVMMA transposed") != std::string::npos;
+  EXPECT_EQ(Transposed, 2);
 }
 
 TEST(Wgmma, TwoWarpsStayOnMmaSyncWithTritonsRing) {

@@ -13,7 +13,9 @@
 #include "compiler/codegen/layout/MmaLayout.h"
 #include "compiler/codegen/layout/WgmmaLayout.h"
 
+#include <algorithm>
 #include <set>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -241,6 +243,41 @@ TEST(WgmmaLayout, NvmmaIsTheHardwareSwizzleOfEachColumnBlock) {
   for (int64_t R = 0; R < 16; ++R)
     for (int64_t Col = 0; Col < 64; ++Col)
       EXPECT_EQ(NvmmaLayout::forTile(64, 64, 2).offset(R, Col), swizzledOffset(R, Col, 64));
+}
+
+TEST(WgmmaLayout, TransposedNvmmaHoldsTheTransposeSwizzledAlongTheRows) {
+  // attention's k, [HEAD_DIM, BLOCK_N] with HEAD_DIM contiguous: the buffer
+  // is the NVMMA layout of the [BLOCK_N, HEAD_DIM] transpose, swizzled by
+  // the contiguous dimension's bytes, and wgmma reads it K-major as b.
+  for (auto [Rows, Cols] : {std::pair<int64_t, int64_t>{64, 64}, {64, 32}, {16, 64}, {128, 64}, {32, 128}}) {
+    NvmmaLayout T = NvmmaLayout::forTile(Rows, Cols, 2, /*Transposed=*/true);
+    NvmmaLayout Plain = NvmmaLayout::forTile(Cols, Rows, 2);
+    EXPECT_EQ(T.SwizzleBytes, Plain.SwizzleBytes);
+    EXPECT_EQ(T.SwizzleBytes, std::min<int64_t>(128, Rows * 2));
+    EXPECT_EQ(T.storedRows(), Cols);
+    EXPECT_EQ(T.descriptorBits(), Plain.descriptorBits());
+    for (int64_t R = 0; R < Rows; ++R)
+      for (int64_t Col = 0; Col < Cols; ++Col)
+        ASSERT_EQ(T.offset(R, Col), Plain.offset(Col, R)) << Rows << "x" << Cols << " (" << R << ", " << Col << ")";
+  }
+  // The header's worked case: (k, n) of a 64x64 b at n·64 + ((k/8) ^ (n%8))·8 + k%8.
+  NvmmaLayout K = NvmmaLayout::forTile(64, 64, 2, true);
+  for (int64_t Row : {0, 7, 8, 9, 63})
+    for (int64_t Col : {0, 1, 7, 8, 33, 63})
+      EXPECT_EQ(K.offset(Row, Col), Col * 64 + ((Row / 8) ^ (Col % 8)) * 8 + Row % 8);
+  // Major modes: a row-major a and a transposed b are K-major (imm-trans
+  // 0); a row-major b and a transposed a are MN-major (imm-trans 1).
+  NvmmaLayout Row = NvmmaLayout::forTile(64, 64, 2);
+  EXPECT_TRUE(Row.kMajor(0));
+  EXPECT_FALSE(Row.kMajor(1));
+  EXPECT_EQ(Row.transposeFlag(0), 0u);
+  EXPECT_EQ(Row.transposeFlag(1), 1u);
+  EXPECT_FALSE(K.kMajor(0));
+  EXPECT_TRUE(K.kMajor(1));
+  EXPECT_EQ(K.transposeFlag(0), 1u);
+  EXPECT_EQ(K.transposeFlag(1), 0u);
+  EXPECT_EQ(K.contiguousDim(), 0u);
+  EXPECT_EQ(Row.contiguousDim(), 1u);
 }
 
 TEST(WgmmaLayout, DescriptorFieldsAsTritonWritesThem) {
