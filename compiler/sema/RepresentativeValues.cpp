@@ -417,8 +417,13 @@ bool recordAssignments(const Stmt *S, std::map<std::string, const Expr *> &Defs)
 
 static constexpr const char *NoEvidence = "no evidence of its element type";
 
+/// What each helper's own evidence says of its pointer parameters, found
+/// once per helper in one inference (kernels call their helpers many times).
+using HelperPointers = std::map<const FunctionDefStmt *, std::map<std::string, AssumedPointer>>;
+
 static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &Fn, const ModuleInfo &Info,
-                                                        const std::set<std::string> &Pointers, int Depth) {
+                                                        const std::set<std::string> &Pointers, int Depth,
+                                                        HelperPointers &Memo) {
   std::map<std::string, AssumedPointer> Out;
   // Calls of @jit helpers, whose evidence about their pointer parameters is
   // evidence about the pointers passed to them.
@@ -581,7 +586,10 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
     return Out;
   for (const CallExpr *C : HelperCalls) {
     const FunctionDefStmt &H = *Info.jit(cast<NameExpr>(C->Func)->Id)->Def;
-    std::map<std::string, AssumedPointer> Inner = pointersOf(H, Info, inferPointerParams(H, Info), Depth + 1);
+    auto [Known, New] = Memo.try_emplace(&H);
+    if (New)
+      Known->second = pointersOf(H, Info, inferPointerParams(H, Info), Depth + 1, Memo);
+    const std::map<std::string, AssumedPointer> &Inner = Known->second;
     auto Bind = [&](const std::string &Param, const Expr *Arg) {
       auto In = Inner.find(Param);
       if (In == Inner.end() || In->second.Why == NoEvidence)
@@ -604,7 +612,9 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
 
 std::map<std::string, AssumedPointer> representativePointers(const FunctionDefStmt &Fn, const ModuleInfo &Info,
                                                              const std::set<std::string> &Pointers) {
-  return pointersOf(Fn, Info, Pointers, 0);
+  HelperPointers Memo;
+  Memo.emplace(&Fn, std::map<std::string, AssumedPointer>{}); // a helper calling back into Fn adds nothing
+  return pointersOf(Fn, Info, Pointers, 0, Memo);
 }
 
 std::set<std::string> innermostStrides(const FunctionDefStmt &Fn, const std::set<std::string> &Names) {
