@@ -15,6 +15,7 @@
 #include "compiler/sema/Promotion.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <utility>
 
@@ -619,13 +620,25 @@ void KernelChecker::boundByEarlyReturn(const IfStmt *S) {
   const auto *C = dyn_cast<CompareExpr>(S->Test);
   if (!C || C->Comparators.size() != 1)
     return;
-  for (const Expr *Side : {C->Lhs, C->Comparators[0]}) {
+  // The guarded side may scale or offset the program id (fused MoE's `if
+  // pid_m * BLOCK_SIZE_M >= num_tokens_post_padded: return`, whose bound is
+  // a loaded value): the name it scales is the one bounded.
+  std::function<void(const Expr *)> Bound = [&](const Expr *Side) {
+    if (const auto *B = dyn_cast<BinOpExpr>(Side)) {
+      if (B->Op == BinOpKind::Mult || B->Op == BinOpKind::Add || B->Op == BinOpKind::Sub) {
+        Bound(B->Lhs);
+        Bound(B->Rhs);
+      }
+      return;
+    }
     const auto *N = dyn_cast<NameExpr>(Side);
     auto It = N ? frame().Vars.find(N->Id) : frame().Vars.end();
     if (It == frame().Vars.end() || !It->second.isTensor() || !It->second.Facts.DynScalar)
-      continue;
+      return;
     It->second.Facts.DynScalar = false;
-  }
+  };
+  for (const Expr *Side : {C->Lhs, C->Comparators[0]})
+    Bound(Side);
 }
 
 void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
