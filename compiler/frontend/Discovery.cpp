@@ -178,6 +178,7 @@ public:
     });
     for (size_t I = 0; I < Info.Order.size(); ++I)
       JitByName.at(Info.Order[I])->Position = I;
+    forgetRebound();
     scanLaunches(M.Body, nullptr);
     decideKernels();
     return std::move(Info);
@@ -877,6 +878,40 @@ private:
       return lookupLocal(L.Values, Name);
     });
     return CE.eval(E);
+  }
+
+  /// A module-level function that declares `global X` and assigns X rebinds
+  /// it at run time (`def configure(v): global BLOCK; BLOCK = v`): what a
+  /// kernel compiled after that call reads is not the value written at
+  /// module level, so it is Unknown (and every check on it silent). The
+  /// names are not kept by the syntax tree's `global` statement; the names
+  /// such a function assigns that are module globals stand for them.
+  void forgetRebound() {
+    for (const Stmt *S : M.Body) {
+      const auto *F = dyn_cast<FunctionDefStmt>(S);
+      if (!F || isJitDef(F))
+        continue;
+      bool DeclaresGlobal = false;
+      std::set<std::string> Assigned;
+      Walker W;
+      W.OnStmt = [&](const Stmt *St) {
+        if (isa<FunctionDefStmt>(St) || isa<ClassDefStmt>(St))
+          return false; // their own scopes
+        if (const auto *U = dyn_cast<UnsupportedStmt>(St); U && U->PyName == "Global")
+          DeclaresGlobal = true;
+        if (isa<AssignStmt>(St) || isa<AugAssignStmt>(St) || isa<AnnAssignStmt>(St))
+          boundNames(St, Assigned);
+        return true;
+      };
+      W.walk(F->Body);
+      if (!DeclaresGlobal)
+        continue;
+      for (const std::string &N : Assigned)
+        if (auto G = Info.Globals.find(N); G != Info.Globals.end()) {
+          G->second.Value = PyValue();
+          NS[N] = PyValue();
+        }
+    }
   }
 
   /// A `def` decorated `...jit` that reads like Triton or names triton.jit.

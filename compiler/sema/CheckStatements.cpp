@@ -122,7 +122,7 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, 
       if (It != S.Constexprs.end())
         V = Value::constant(It->second);
       else if (P.Default)
-        V = eval(P.Default);
+        V = evalDefault(P.Default);
       else
         V = Value::constant(PyValue());
       if (!V.isConstexpr())
