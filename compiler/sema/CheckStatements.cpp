@@ -829,6 +829,13 @@ void KernelChecker::execFor(const ForStmt *S) {
     // range(n) and range(a, b) step by one; a step of BLOCK moves a block.
     F.UnitStep = Bounds.size() < 3 ||
                  (Bounds[2].isKnownConstexpr() && Bounds[2].Const.isIntLike() && Bounds[2].Const.asInt() == 1);
+    // `for h in range(NUM_KV_HEADS)`, a count the kernel is given as a
+    // constexpr (a parameter or a constexpr global, not a `cdiv` it
+    // computes): `h * HEAD + tl.arange(0, HEAD)` covers N whole blocks, as a
+    // grid of a plain count does (floorDividedGridAxes), so it does not slide.
+    const auto *Count = Bounds.size() == 1 ? dyn_cast<NameExpr>(Call->Args[0]) : nullptr;
+    if (Count && Bounds[0].isConstexpr() && (frame().Params.count(Count->Id) || !frame().Vars.count(Count->Id)))
+      F.DynScalar = false;
     assignTarget(Target, Value::tensor(TileType{ElemType{IndVar}, {}}, std::move(F)));
   } else if (S->Target) {
     assignTarget(S->Target, Value::poison());

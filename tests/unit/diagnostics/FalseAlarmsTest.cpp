@@ -424,3 +424,26 @@ TEST(FalseAlarms, TupleParameterIndexedIsNotAnInteger) {
                      "    j[(1,)](x, n, BLOCK=64)\n"),                               // 14
             (Codes{"TS119@11"}));
 }
+
+TEST(FalseAlarms, LoopOverAConstexprCountCoversWholeBlocks) {
+  // vllm: `for h in range(NUM_KV_HEADS)` with `h * HEAD + tl.arange(0, HEAD)`
+  // spans NUM_KV_HEADS whole rows, as a grid of a plain count does. A count
+  // the kernel receives as a runtime value, or computes with cdiv, still has
+  // a last block that may be partial (lines 13 and 15).
+  EXPECT_EQ(findings("@triton.jit\n"                                                   // 4
+                     "def k(x_ptr, HEAD: tl.constexpr, NUM_KV_HEADS: tl.constexpr):\n" // 5
+                     "    offs = tl.arange(0, HEAD)\n"                                 // 6
+                     "    for h in range(NUM_KV_HEADS):\n"                             // 7
+                     "        tl.store(x_ptr + h * HEAD + offs, 1.0)\n"                // 8
+                     "@triton.jit\n"                                                   // 9
+                     "def j(x_ptr, n, n_tiles, BLOCK: tl.constexpr):\n"                // 10
+                     "    offs = tl.arange(0, BLOCK)\n"                                // 11
+                     "    for t in range(n_tiles):\n"                                  // 12
+                     "        tl.store(x_ptr + t * BLOCK + offs, 1.0)\n"               // 13
+                     "    for t in range(tl.cdiv(n, BLOCK)):\n"                        // 14
+                     "        tl.store(x_ptr + t * BLOCK + offs, 1.0)\n"               // 15
+                     "def run(x, n):\n"                                                // 16
+                     "    k[(1,)](x, HEAD=64, NUM_KV_HEADS=8)\n"                       // 17
+                     "    j[(1,)](x, n, triton.cdiv(n, 64), BLOCK=64)\n"),             // 18
+            (Codes{"TS201@13", "TS201@15"}));
+}
