@@ -293,7 +293,7 @@ int runCompile(const Args &A) {
   auto Text = std::make_shared<SourceText>(*In.Text, CA.File);
   auto File = ParsedFile::parse(Text);
   ProblemSink Discovery;
-  ModuleInfo Info = discover(File->module(), Discovery);
+  ModuleInfo Info = processProject().discoverFile(*File, Discovery);
   const JitFunction *Fn = Info.jit(CA.Kernel);
   std::vector<std::optional<size_t>> Configs = {CA.Config};
   if (CA.AllConfigs && Fn && Fn->Configs.size() > 1) {

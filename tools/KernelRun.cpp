@@ -316,7 +316,7 @@ static bool runOneConfig(const ParsedFile &File, const std::string &Path, const 
   Report.Kernel = Kernel;
   Report.Seed = Opts.Seed;
   ProblemSink Sink;
-  ModuleInfo Info = discover(File.module(), Sink);
+  ModuleInfo Info = processProject().discoverFile(File, Sink);
   for (const ast::SyntaxError &E : File.module().SyntaxErrors)
     Report.Findings.push_back(diag::toFinding(Problem{ProblemKind::SyntaxError, E.Range, E.Message, {}, {}, {}}));
   sema::LaunchPlanOptions PlanOpts;
@@ -369,7 +369,7 @@ bool runKernel(const ParsedFile &File, const std::string &Path, const std::strin
   if (!Opts.AllConfigs)
     return runOneConfig(File, Path, Kernel, Opts, Report, Error);
   ProblemSink Sink;
-  ModuleInfo Info = discover(File.module(), Sink);
+  ModuleInfo Info = processProject().discoverFile(File, Sink);
   const JitFunction *Fn = Info.jit(Kernel);
   // A kernel without autotune configs has one way to run: the plain run.
   if (!Fn || Fn->Configs.size() <= 1)

@@ -11,7 +11,9 @@ code written for another Triton (vendor forks); their files are neither checked 
 would for a user opening that file; in `tree` mode the library is checked in one `tessel check DIR`.
 
 Prints, per library and in total: files, @jit functions (a decorator count, the stable denominator),
-kernels tessel checked, error- and warning-level findings, crashes and time; then findings per code, and
+kernels tessel checked, error- and warning-level findings, crashes and time, and (file mode) the files with
+@jit functions that check as "0 kernels checked" with no TS123 note saying why (`silent`; --list-silent
+prints them); then findings per code, and
 errors and warnings per 100 @jit functions with the findings bench/corpus/verdicts.tsv marks right
 (real bugs, code for an older Triton) left out. Every finding goes to --out as TSV for review.
 """
@@ -118,7 +120,8 @@ def main():
     ap.add_argument("--tessel", default=os.path.join(HERE, "..", "..", "build", "tools", "tessel"))
     ap.add_argument("--mode", choices=["file", "tree"], default="file")
     ap.add_argument("--out", default=None)
-    ap.add_argument("--set", choices=["named", "unseen", "holdout", "fresh", "all"], default="all")
+    ap.add_argument("--set", choices=["named", "unseen", "holdout", "fresh", "issue30", "all"], default="all")
+    ap.add_argument("--list-silent", action="store_true", help="print the silent files (see above)")
     ap.add_argument("--repo", default=None)
     ap.add_argument("--no-exclude", action="store_true",
                     help="also check the folders pins.txt excludes (code for other Tritons)")
@@ -133,9 +136,14 @@ def main():
         t0 = time.perf_counter()
         outputs = []
         if a.mode == "file":
-            for rel, _ in files:
+            for rel, n_jit in files:
                 rc, out, err, _ = run_check(tessel, root, [rel])
                 outputs.append((rel, rc, out, err))
+                m = SUMMARY.search(out)
+                if n_jit and m and int(m.group(1)) == 0 and "[TS123]" not in out:
+                    c["silent"] += 1
+                    if a.list_silent:
+                        print(f"silent: {repo}:{rel} ({n_jit} @jit)", file=sys.stderr)
         else:
             rc, out, err, _ = run_check(tessel, a.corpus, [repo.replace("/", "+")])
             outputs.append((repo, rc, out, err))
@@ -173,11 +181,11 @@ def main():
             f.write("# repo\tpath\tline\tcode\tseverity\tverdict\tmessage\n")
             for r in findings:
                 f.write("\t".join(r) + "\n")
-    print("| library | set | files | @jit | kernels | errors | warnings | not right: err | warn | crashes | ms |")
-    print("|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| library | set | files | @jit | kernels | errors | warnings | not right: err | warn | silent | crashes | ms |")
+    print("|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for repo, which, c in rows + [("total", "", totals)]:
         print(f"| {repo} | {which} | {c['files']} | {c['jit']} | {c['kernels']} | {c['error']} | {c['warning']} | "
-              f"{c['false_error']} | {c['false_warning']} | {c['crash']} | {c['ms']:.0f} |")
+              f"{c['false_error']} | {c['false_warning']} | {c['silent']} | {c['crash']} | {c['ms']:.0f} |")
     print()
     print("| code | severity | right | count |")
     print("|:---|:---|:---|---:|")

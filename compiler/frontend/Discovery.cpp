@@ -137,9 +137,38 @@ struct LocalScope {
   std::map<std::string_view, size_t> PendingIndex;
 };
 
+/// The head of a dotted path, "" for a relative one (`..utils.tl`).
+std::string_view pathHead(std::string_view P) {
+  return P.empty() || P[0] == '.' ? std::string_view() : P.substr(0, P.find('.'));
+}
+
+/// Paths the frontend knows stand for themselves; every other import may be
+/// a module of the project that re-exports them.
+bool externalHead(std::string_view Head) { return Head == "triton" || Head == "math" || Head == "builtins"; }
+
+/// Does a function body read like a Triton kernel: a call of `x.program_id`,
+/// or of `x.arange` together with `x.load` or `x.store`, for some x (`tl`,
+/// `triton.language`)? numba's and jax's jit functions call neither spelling.
+bool readsLikeTriton(const FunctionDefStmt &F) {
+  bool ProgramId = false, Arange = false, Memory = false;
+  Walker W;
+  W.OnExpr = [&](const Expr *E) {
+    const auto *C = dyn_cast<CallExpr>(E);
+    const auto *A = C ? dyn_cast<AttributeExpr>(C->Func) : nullptr;
+    if (!A)
+      return;
+    ProgramId |= A->Attr == "program_id";
+    Arange |= A->Attr == "arange";
+    Memory |= A->Attr == "load" || A->Attr == "store";
+  };
+  W.walk(F.Body);
+  return ProgramId || (Arange && Memory);
+}
+
 class Discoverer {
 public:
-  Discoverer(const Module &M, ProblemSink &Sink) : M(M), Sink(Sink) {}
+  Discoverer(const Module &M, ProblemSink &Sink, const ExternalResolver &Resolver)
+      : M(M), Sink(Sink), Resolver(Resolver) {}
 
   ModuleInfo run() {
     process(M.Body, /*Conditional=*/false);
@@ -149,6 +178,7 @@ public:
     });
     for (size_t I = 0; I < Info.Order.size(); ++I)
       JitByName.at(Info.Order[I])->Position = I;
+    forgetRebound();
     scanLaunches(M.Body, nullptr);
     decideKernels();
     return std::move(Info);
@@ -157,6 +187,8 @@ public:
 private:
   const Module &M;
   ProblemSink &Sink;
+  const ExternalResolver &Resolver;
+  std::map<std::string, std::string> Resolved; ///< the resolver's answers, by path asked
   ModuleInfo Info;
   Scope NS;                                         ///< the module namespace, as import-time Python sees it
   std::map<std::string, const Stmt *> DefiningStmt; ///< the statement that last bound a global
@@ -182,10 +214,38 @@ private:
   }
 
   /// The canonical qualified path an expression names, through imports and
-  /// module-level aliases (`my_jit = triton.jit`); "" otherwise.
+  /// module-level aliases (`my_jit = triton.jit`), and through the project's
+  /// modules (`pkg.triton_utils.triton.jit`, `utils.jit`); "" otherwise.
   std::string pathOf(const Expr *E) {
-    PyValue V = evalModule(E);
+    PyValue V = meaning(evalModule(E));
     return V.kind() == PyValue::Kind::Qualified ? canonicalPath(V.qualifiedPath()) : std::string();
+  }
+
+  /// V, or what the project says V stands for when V is a path into one of
+  /// its modules that re-exports triton (or math): the one place discovery
+  /// asks the project, so imports, module-level aliases and decorators all
+  /// see `from pkg.triton_utils import tl, triton` as triton itself.
+  PyValue meaning(PyValue V) {
+    if (V.kind() != PyValue::Kind::Qualified)
+      return V;
+    const std::string &P = V.qualifiedPath();
+    if (externalHead(pathHead(P)))
+      return V;
+    Info.ImportsProjectPaths = true;
+    if (!Resolver)
+      return V;
+    auto It = Resolved.find(P);
+    if (It == Resolved.end()) {
+      // Only an answer that changed a meaning keeps what it read: a module
+      // that stops re-exporting triton must re-check this one's kernels, but
+      // an edit of the helper module `from utils import h` names must not
+      // re-check kernels that never call h (sema's own reads cover those).
+      std::map<std::string, uint64_t> Read;
+      It = Resolved.emplace(P, Resolver(P, Read)).first;
+      if (!It->second.empty())
+        Info.ProjectReads.insert(Read.begin(), Read.end());
+    }
+    return It->second.empty() ? V : PyValue::qualified(canonicalPath(It->second));
   }
 
   //===--------------------------------------------------------------------===//
@@ -199,6 +259,89 @@ private:
   /// What each branch of the undecided `if` being processed assigned, in
   /// order (null outside one).
   std::map<std::string, std::vector<PyValue>> *BranchValues = nullptr;
+  /// Inside an undecided conditional (`if has_triton():`, `try: import
+  /// triton`): the branch being processed, whether it is a triton branch
+  /// (tritonBranch), and per name a triton branch bound by `def`, that branch
+  /// (null outside one). Python on a machine with triton and a GPU runs the
+  /// triton branch, as pyright takes `TYPE_CHECKING` as true: it is processed
+  /// first (processBranches, so its imports win), and a non-triton branch's
+  /// `def` or assignment of a name it defined (the raising stub of `else:`) is
+  /// a fallback that machine never runs. Between two triton branches (`if
+  /// is_hip(): ... else: ...`), or two others, the last still wins.
+  std::map<std::string, int> *BranchDefs = nullptr;
+  int Branch = 0, NextBranch = 0;
+  bool InTritonBranch = false;
+
+  bool keptFromOtherBranch(const std::string &Name) const {
+    if (!BranchDefs || InTritonBranch)
+      return false;
+    auto It = BranchDefs->find(Name);
+    return It != BranchDefs->end() && It->second != Branch;
+  }
+
+  /// Does a branch import triton or define a function decorated `...jit`
+  /// (looked at lexically: its imports are not bound yet)?
+  bool tritonBranch(const Block &B) const {
+    for (const Stmt *S : B) {
+      if (const auto *I = dyn_cast<ImportStmt>(S)) {
+        for (const ImportAlias &A : I->Names)
+          if (pathHead(A.Name) == "triton")
+            return true;
+      } else if (const auto *I = dyn_cast<ImportFromStmt>(S)) {
+        if (I->Level == 0 && pathHead(I->Module) == "triton")
+          return true;
+      } else if (const auto *F = dyn_cast<FunctionDefStmt>(S)) {
+        if (jitNamed(*F))
+          return true;
+      } else if (const auto *If = dyn_cast<IfStmt>(S)) {
+        if (tritonBranch(If->Body) || tritonBranch(If->OrElse))
+          return true;
+      }
+    }
+    return false;
+  }
+
+  /// Is one of F's decorators spelled `jit` or `x.jit` (called or not)?
+  static bool jitNamed(const FunctionDefStmt &F) {
+    for (const Expr *D : F.Decorators) {
+      const auto *Call = dyn_cast<CallExpr>(D);
+      std::string Name = dottedName(Call ? Call->Func : D);
+      if (Name == "jit" || (Name.size() > 4 && Name.compare(Name.size() - 4, 4, ".jit") == 0))
+        return true;
+    }
+    return false;
+  }
+
+  /// Is one of F's decorators `triton.jit` as the module sees it (or spelled
+  /// so, for a `def` whose enclosing function imports triton itself)?
+  bool tritonDecorated(const FunctionDefStmt &F) {
+    for (const Expr *D : F.Decorators) {
+      const auto *Call = dyn_cast<CallExpr>(D);
+      const Expr *Callee = Call ? Call->Func : D;
+      if (dottedName(Callee) == "triton.jit" || pathOf(Callee) == "triton.jit")
+        return true;
+    }
+    return false;
+  }
+
+  /// Processes the branches of one undecided conditional, the triton branch
+  /// first (BranchDefs).
+  void processBranches(std::vector<const Block *> Blocks) {
+    std::stable_partition(Blocks.begin(), Blocks.end(), [&](const Block *B) { return tritonBranch(*B); });
+    std::map<std::string, int> Defs, *Outer = BranchDefs;
+    if (!Outer)
+      BranchDefs = &Defs;
+    int Saved = Branch;
+    bool SavedTriton = InTritonBranch;
+    for (const Block *B : Blocks) {
+      Branch = ++NextBranch;
+      InTritonBranch = SavedTriton || tritonBranch(*B);
+      process(*B, true);
+    }
+    Branch = Saved;
+    InTritonBranch = SavedTriton;
+    BranchDefs = Outer;
+  }
 
   /// A name every branch of an undecided `if` binds to a function of
   /// triton.language, some of them another vendor's (`if DEVICE_TYPE ==
@@ -231,8 +374,9 @@ private:
     // name in a later branch does not replace it.
     if (BranchImports && !BranchImports->insert(Local).second)
       return;
-    Info.Imports[Local] = Path;
-    NS[Local] = PyValue::qualified(canonicalPath(Path));
+    PyValue V = meaning(PyValue::qualified(Path));
+    Info.Imports[Local] = V.qualifiedPath() == Path ? Path : V.qualifiedPath();
+    NS[Local] = PyValue::qualified(canonicalPath(V.qualifiedPath()));
     Info.Globals.erase(Local);
   }
 
@@ -264,6 +408,10 @@ private:
       }
       case StmtKind::FunctionDef: {
         const auto *F = cast<FunctionDefStmt>(S);
+        if (Conditional && keptFromOtherBranch(F->Name))
+          break; // the stub of a branch a machine with triton does not run
+        if (BranchDefs && InTritonBranch)
+          (*BranchDefs)[F->Name] = Branch;
         Info.Functions[F->Name] = F;
         Info.Globals.erase(F->Name);
         NS[F->Name] = PyValue::function(F);
@@ -288,8 +436,7 @@ private:
             BranchImports = &Imported;
           if (!OuterValues)
             BranchValues = &Values;
-          process(I->Body, true);
-          process(I->OrElse, true);
+          processBranches({&I->Body, &I->OrElse});
           BranchImports = Outer;
           BranchValues = OuterValues;
           for (const auto &[Name, Vs] : Values)
@@ -310,8 +457,10 @@ private:
           std::set<std::string> Imported, *Outer = BranchImports;
           if (!Outer)
             BranchImports = &Imported;
+          std::vector<const Block *> Blocks;
           for (const Block &Inner : cast<UnsupportedStmt>(S)->Blocks)
-            process(Inner, true);
+            Blocks.push_back(&Inner);
+          processBranches(std::move(Blocks));
           BranchImports = Outer;
         }
         break;
@@ -336,11 +485,12 @@ private:
     if (isa<ExprStmt>(S) && Names.empty())
       return; // a bare call (print, a launch): nothing to bind
     // `except ImportError: triton = None`: a fallback in a branch does not
-    // undo the import the file is written against.
+    // undo the import the file is written against; `else: f = None` does not
+    // undo the triton branch's `def f` either.
     Scope KeptImports;
     if (Conditional)
       for (auto It = Names.begin(); It != Names.end();) {
-        if (!Info.Imports.count(*It)) {
+        if (!Info.Imports.count(*It) && !keptFromOtherBranch(*It)) {
           ++It;
           continue;
         }
@@ -362,6 +512,8 @@ private:
         if (auto It = Info.Functions.find(B->Id); It != Info.Functions.end())
           Base = It->second;
     for (const std::string &N : Names) {
+      if (Ok)
+        NS[N] = meaning(NS[N]); // `tl = triton_utils.tl`: the alias of what it stands for
       if (Ok && Conditional && BranchValues)
         (*BranchValues)[N].push_back(NS[N]);
       if (!Ok || Conditional)
@@ -437,6 +589,8 @@ private:
       jitEntry(F->Name, F) = std::move(J);
       return;
     }
+    if (jitNamed(*F) && readsLikeTriton(*F))
+      Info.UnresolvedJit.push_back(F->Decorators.front()->Range);
     if (Info.Jit.count(F->Name)) { // a later non-jit def replaces an earlier @jit one
       Info.Jit.erase(F->Name);
       Info.Order.erase(std::remove(Info.Order.begin(), Info.Order.end(), F->Name), Info.Order.end());
@@ -640,8 +794,12 @@ private:
   /// (2.8 s for 13,000 of them).
   bool isJitDef(const FunctionDefStmt *F) const { return JitDefs.count(F) != 0; }
 
-  /// The @jit function `kernel` in `kernel[grid](...)` names, if any.
+  /// The @jit function `kernel` in `kernel[grid](...)` names, if any; also
+  /// through a wrapper that hands the kernel back to be launched
+  /// (`torch.library.wrap_triton(kernel)[grid](...)`, `capture_triton(k)`).
   JitFunction *launchedKernel(const Expr *Callee) {
+    if (const auto *C = dyn_cast<CallExpr>(Callee); C && C->Args.size() == 1 && C->Keywords.empty())
+      Callee = C->Args[0];
     const auto *N = dyn_cast<NameExpr>(Callee);
     if (!N)
       return nullptr;
@@ -722,12 +880,61 @@ private:
     return CE.eval(E);
   }
 
-  void scanLaunches(const Block &B, const FunctionDefStmt *Enclosing) {
+  /// A module-level function that declares `global X` and assigns X rebinds
+  /// it at run time (`def configure(v): global BLOCK; BLOCK = v`): what a
+  /// kernel compiled after that call reads is not the value written at
+  /// module level, so it is Unknown (and every check on it silent). The
+  /// names are not kept by the syntax tree's `global` statement; the names
+  /// such a function assigns that are module globals stand for them.
+  void forgetRebound() {
+    for (const Stmt *S : M.Body) {
+      const auto *F = dyn_cast<FunctionDefStmt>(S);
+      if (!F || isJitDef(F))
+        continue;
+      bool DeclaresGlobal = false;
+      std::set<std::string> Assigned;
+      Walker W;
+      W.OnStmt = [&](const Stmt *St) {
+        if (isa<FunctionDefStmt>(St) || isa<ClassDefStmt>(St))
+          return false; // their own scopes
+        if (const auto *U = dyn_cast<UnsupportedStmt>(St); U && U->PyName == "Global")
+          DeclaresGlobal = true;
+        if (isa<AssignStmt>(St) || isa<AugAssignStmt>(St) || isa<AnnAssignStmt>(St))
+          boundNames(St, Assigned);
+        return true;
+      };
+      W.walk(F->Body);
+      if (!DeclaresGlobal)
+        continue;
+      for (const std::string &N : Assigned)
+        if (auto G = Info.Globals.find(N); G != Info.Globals.end()) {
+          G->second.Value = PyValue();
+          NS[N] = PyValue();
+        }
+    }
+  }
+
+  /// A `def` decorated `...jit` that reads like Triton or names triton.jit.
+  bool looksLikeKernel(const FunctionDefStmt &F) { return jitNamed(F) && (readsLikeTriton(F) || tritonDecorated(F)); }
+
+  /// InClass: B is a class body, whose methods were looked at already.
+  void scanLaunches(const Block &B, const FunctionDefStmt *Enclosing, bool InClass = false) {
     Walker W;
     W.OnStmt = [&](const Stmt *S) {
+      if (const auto *C = dyn_cast<ClassDefStmt>(S)) {
+        // Methods are not module-level kernels either (a @triton.jit method
+        // of a benchmark's operator class).
+        for (const Stmt *M : C->Body)
+          if (const auto *F = dyn_cast<FunctionDefStmt>(M); F && looksLikeKernel(*F))
+            Info.NestedJit.push_back(F->Decorators.front()->Range);
+        scanLaunches(C->Body, Enclosing, /*InClass=*/true);
+        return false;
+      }
       const auto *F = dyn_cast<FunctionDefStmt>(S);
       if (!F)
         return true;
+      if (Enclosing && !InClass && looksLikeKernel(*F))
+        Info.NestedJit.push_back(F->Decorators.front()->Range);
       if (!isJitDef(F))
         scanLaunches(F->Body, F);
       return false;
@@ -865,8 +1072,24 @@ bool holdsTree(const JitFunction &J) {
 
 } // namespace
 
-ModuleInfo discover(const ast::Module &M, ProblemSink &Sink) {
-  ModuleInfo Info = Discoverer(M, Sink).run();
+ModuleInfo discover(const ast::Module &M, ProblemSink &Sink, const ExternalResolver &Resolver) {
+  ModuleInfo Info = Discoverer(M, Sink, Resolver).run();
+  // A file of kernels tessel does not see says so once, never "0 kernels
+  // checked" in silence.
+  auto Plural = [](size_t N, const char *One) { return std::to_string(N) + " " + One + (N == 1 ? "" : "s"); };
+  if (size_t N = Info.UnresolvedJit.size())
+    Sink.report(ProblemKind::KernelsNotChecked, Info.UnresolvedJit.front(),
+                Plural(N, "function") + " of this file " + (N == 1 ? "looks" : "look") +
+                    " like Triton kernels, but the `jit` decorator does not resolve to `triton.jit` here, so tessel "
+                    "did not check " +
+                    (N == 1 ? "it" : "them") +
+                    "; if a module of the project re-exports triton (`from pkg.triton_utils import triton`), put its "
+                    "package under the project root or in `extraPaths`");
+  if (size_t N = Info.NestedJit.size())
+    Sink.report(ProblemKind::KernelsNotChecked, Info.NestedJit.front(),
+                Plural(N, "@triton.jit function") + " of this file " + (N == 1 ? "is" : "are") +
+                    " defined inside other functions or classes; tessel checks kernels defined at module level " +
+                    "only, so " + (N == 1 ? "it was" : "they were") + " not checked");
   for (const auto &[Name, J] : Info.Jit)
     Info.RefersToTree = Info.RefersToTree || holdsTree(J);
   for (const auto &[Name, G] : Info.Globals)

@@ -20,6 +20,7 @@
 #include "compiler/support/Problem.h"
 #include "compiler/support/SharedMap.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -110,6 +111,24 @@ struct ModuleInfo {
   /// a function or lambda of the file: a pointer into this version's tree,
   /// so rediscover() cannot carry the facts to the next version.
   bool RefersToTree = false;
+  /// The other files of the project that the resolver's answers read where
+  /// an answer changed a meaning (path -> content hash): a change to one of
+  /// them may change what this module's imports mean (`from pkg.triton_utils
+  /// import tl` no longer re-exporting triton), so the analyses built on this
+  /// ModuleInfo read them too.
+  std::map<std::string, uint64_t> ProjectReads;
+  /// An import of a path of the project (neither triton nor another
+  /// external root) was seen: discovery with a resolver may differ from
+  /// discovery without one.
+  bool ImportsProjectPaths = false;
+  /// `@jit`-looking functions whose decorator did not resolve to
+  /// `triton.jit` though their bodies read like Triton (`x.program_id(...)`,
+  /// `x.arange(...)` with `x.load`/`x.store`): the decorators' ranges, so a
+  /// file of kernels tessel cannot see gets a note, not "0 kernels checked".
+  std::vector<SourceRange> UnresolvedJit;
+  /// `@...jit` functions with such bodies defined inside other functions
+  /// (built lazily by a factory): discovery reads module-level ones only.
+  std::vector<SourceRange> NestedJit;
 
   /// The qualified path a dotted expression names through the imports:
   /// `tl.arange` -> "triton.language.arange", `triton.jit` -> "triton.jit",
@@ -120,8 +139,19 @@ struct ModuleInfo {
   std::vector<const JitFunction *> inOrder() const;
 };
 
+/// What discovery asks the project model (which lies above it) about a path
+/// imported from a module of the project: the path outside the project it
+/// stands for (`pkg.triton_utils.tl` -> "triton.language", through any chain
+/// of re-exports, aliases and conditional imports), or "" when it is none or
+/// cannot be resolved. Every file it read goes to Reads with its hash.
+using ExternalResolver = std::function<std::string(const std::string &Path, std::map<std::string, uint64_t> &Reads)>;
+
 /// Discovers everything above. Problems (e.g. a malformed Config) go to Sink.
-ModuleInfo discover(const ast::Module &M, ProblemSink &Sink);
+/// With a Resolver, an import of a project path that stands for triton
+/// (`from pkg.triton_utils import tl, triton`) binds what it stands for, so
+/// its `@triton.jit` functions are kernels like any other; without one (a
+/// lone file) such imports stay as written.
+ModuleInfo discover(const ast::Module &M, ProblemSink &Sink, const ExternalResolver &Resolver = {});
 
 /// discover(New) from what discover gave for an earlier version Old (Info,
 /// and its Problems, which are moved in place): when the edit changed the

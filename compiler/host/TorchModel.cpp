@@ -109,6 +109,13 @@ std::optional<PyValue> callTorch(const std::string &Path, const PyList &Args, co
   if (Path.rfind("torch.", 0) != 0)
     return std::nullopt;
   std::string_view F = std::string_view(Path).substr(6);
+  // torch.library's wrappers hand the kernel back to be launched under
+  // torch.compile (`wrap_triton(kernel)[grid](...)`); run eagerly, the same
+  // launch of the same kernel.
+  if ((F == "library.wrap_triton" || F == "library.capture_triton" || F == "_library.triton.wrap_triton" ||
+       F == "_library.triton.capture_triton" || F == "_library.capture_triton") &&
+      Args.size() == 1 && Kwargs.empty())
+    return Args[0];
   if (F == "empty" || F == "zeros" || F == "ones" || F == "rand" || F == "randn") {
     std::optional<std::vector<int64_t>> Shape = sizesOf(Args, Kwargs);
     if (!Shape)

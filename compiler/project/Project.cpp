@@ -251,7 +251,58 @@ static std::optional<std::vector<std::string>> staticAll(const ModuleInfo &Info)
   return Names;
 }
 
-std::shared_ptr<const Module> Project::moduleAt(const std::string &RawPath) {
+std::shared_ptr<const Module> Project::moduleAt(const std::string &RawPath) { return loadModule(RawPath, false); }
+
+ExternalResolver Project::resolverFor(const ModuleRef &From) {
+  return [this, From](const std::string &Dotted, std::map<std::string, uint64_t> &Read) {
+    std::string Abs = absolute(Dotted, From);
+    if (Abs.empty())
+      return std::string();
+    Symbol S = resolveIn(Abs, From, &Read, 0, /*Raw=*/true);
+    return S.K == Symbol::Kind::External ? S.Path : std::string();
+  };
+}
+
+ModuleInfo Project::discoverFile(const ParsedFile &File, ProblemSink &Sink) {
+  const std::string &Path = File.text().path();
+  if (Path.empty() || Path == "-")
+    return discover(File.module(), Sink);
+  return discover(File.module(), Sink, resolverFor(refOf(Path)));
+}
+
+/// Are the files that Info's discovery read through the project as they were?
+bool Project::readsCurrent(const ModuleInfo &Info) {
+  for (const auto &[Path, Hash] : Info.ProjectReads)
+    if (Files.contents(Path).Hash != Hash)
+      return false;
+  return true;
+}
+
+/// Would discovery with Resolve bind anything differently from Bare's (a
+/// module discovered without it)? Asks what each import and module-level
+/// alias of a project path stands for; a decorator left unresolved may
+/// resolve through a module attribute (`@utils.triton.jit`), so it counts as
+/// a difference.
+static bool answersDiffer(const ModuleInfo &Bare, const ExternalResolver &Resolve) {
+  Reads Read; // what the answers read: none is kept where none differs
+  if (!Bare.UnresolvedJit.empty())
+    return true;
+  if (!Bare.ImportsProjectPaths)
+    return false;
+  auto Differs = [&](const std::string &P) {
+    std::string_view Head = std::string_view(P).substr(0, P.find('.'));
+    return !isExternalRoot(Head) && !Resolve(P, Read).empty();
+  };
+  for (const auto &[Local, Path] : Bare.Imports)
+    if (Differs(Path))
+      return true;
+  for (const auto &[Name, G] : Bare.Globals)
+    if (G.Value.kind() == PyValue::Kind::Qualified && Differs(G.Value.qualifiedPath()))
+      return true;
+  return false;
+}
+
+std::shared_ptr<const Module> Project::loadModule(const std::string &RawPath, bool Raw) {
   std::string Path = normalPath(RawPath);
   FileSet::Contents C = Files.contents(Path);
   if (!C.Text)
@@ -259,11 +310,30 @@ std::shared_ptr<const Module> Project::moduleAt(const std::string &RawPath) {
   std::promise<std::shared_ptr<const Module>> Promise;
   {
     std::unique_lock<std::mutex> L(Mu);
-    Cached &Entry = Modules[Path];
+    Cached &Entry = (Raw ? RawModules : Modules)[Path];
     if (Entry.Hash == C.Hash && Entry.Mod.valid()) {
       std::shared_future<std::shared_ptr<const Module>> F = Entry.Mod;
+      uint64_t Gen = Files.generation();
+      bool Checked = Entry.Checked == Gen;
       L.unlock();
-      return F.get(); // parsed, or being parsed by another thread
+      std::shared_ptr<const Module> Got = F.get(); // parsed, or being parsed by another thread
+      // What its imports mean may have changed with another file (a
+      // re-export dropped): then it is discovered again, below. Asked once
+      // per generation of the file set (nothing changed in between).
+      if (!Got || Checked || readsCurrent(Got->Info)) {
+        L.lock();
+        if (Entry.Mod.valid() && Entry.Hash == C.Hash)
+          Entry.Checked = std::max(Entry.Checked, Gen);
+        return Got;
+      }
+      L.lock();
+      if (Entry.Mod.valid() && Entry.Hash == C.Hash) {
+        std::shared_future<std::shared_ptr<const Module>> Now = Entry.Mod;
+        if (Now.wait_for(std::chrono::seconds(0)) == std::future_status::ready && Now.get() != Got) {
+          L.unlock();
+          return Now.get(); // another thread renewed it meanwhile
+        }
+      }
     }
     Entry.Hash = C.Hash;
     Entry.Mod = Promise.get_future().share();
@@ -271,9 +341,33 @@ std::shared_ptr<const Module> Project::moduleAt(const std::string &RawPath) {
   auto M = std::make_shared<Module>();
   M->Ref = refOf(Path);
   M->Hash = C.Hash;
-  M->File = ParsedFile::parse(std::make_shared<SourceText>(*C.Text, Path));
   ProblemSink Ignored; // problems of an imported module are its own check's business
-  M->Info = discover(M->File->module(), Ignored);
+  if (Raw) {
+    // What discovery alone gives (no resolver): the tables that resolving
+    // another module's imports walks. Resolution never reaches a module
+    // being discovered with a resolver, so no thread waits on itself or on
+    // a thread that waits on it.
+    M->File = ParsedFile::parse(std::make_shared<SourceText>(*C.Text, Path));
+    M->Info = discover(M->File->module(), Ignored);
+  } else {
+    std::shared_ptr<const Module> Bare = loadModule(Path, true);
+    ExternalResolver Resolve = resolverFor(M->Ref);
+    bool Copied = false;
+    if (Bare && Bare->Hash == C.Hash) {
+      M->File = Bare->File;
+      // Where no import or alias of a project path stands for triton and no
+      // decorator was left unresolved, discovery with the resolver gives the
+      // bare tables again (and keeps no reads: no answer changed a meaning).
+      if (!answersDiffer(Bare->Info, Resolve)) {
+        M->Info = Bare->Info;
+        Copied = true;
+      }
+    } else {
+      M->File = ParsedFile::parse(std::make_shared<SourceText>(*C.Text, Path));
+    }
+    if (!Copied)
+      M->Info = discover(M->File->module(), Ignored, Resolve);
+  }
   M->All = staticAll(M->Info);
   std::shared_ptr<const Module> Done = std::move(M);
   Promise.set_value(Done);
@@ -344,18 +438,18 @@ Symbol Project::resolve(const std::string &Dotted, const ModuleRef &From, Reads 
   std::string Abs = absolute(Dotted, From);
   if (Abs.empty())
     return {};
-  return resolveIn(Abs, From, R, 0);
+  return resolveIn(Abs, From, R, 0, false);
 }
 
 Symbol Project::member(const std::shared_ptr<const Module> &M, const std::string &Name, Reads *R) {
-  return memberIn(M, Name, R, 0);
+  return memberIn(M, Name, R, 0, false);
 }
 
 Symbol Project::globalValue(const std::shared_ptr<const Module> &M, const GlobalSymbol &G, Reads *R) {
-  return globalIn(M, G, R, 0);
+  return globalIn(M, G, R, 0, false);
 }
 
-Symbol Project::moduleSymbol(const std::string &Name, const ModuleRef &From, Reads *R) {
+Symbol Project::moduleSymbol(const std::string &Name, const ModuleRef &From, Reads *R, bool Raw) {
   std::string File = findModule(Name, From.Path);
   if (File.empty()) {
     // Absent: the reads name where it would be (hash 0), so a module created
@@ -375,7 +469,7 @@ Symbol Project::moduleSymbol(const std::string &Name, const ModuleRef &From, Rea
   S.Path = Name;
   if (File.size() < 3 || File.compare(File.size() - 3, 3, ".py") != 0)
     return S; // a namespace package
-  S.Mod = moduleAt(File);
+  S.Mod = loadModule(File, Raw);
   if (!S.Mod)
     return {};
   if (R)
@@ -383,7 +477,7 @@ Symbol Project::moduleSymbol(const std::string &Name, const ModuleRef &From, Rea
   return S;
 }
 
-Symbol Project::resolveIn(const std::string &Abs, const ModuleRef &From, Reads *R, int Depth) {
+Symbol Project::resolveIn(const std::string &Abs, const ModuleRef &From, Reads *R, int Depth, bool Raw) {
   if (Depth > MaxResolveDepth)
     return {};
   std::vector<std::string> Parts = splitDots(Abs);
@@ -393,14 +487,14 @@ Symbol Project::resolveIn(const std::string &Abs, const ModuleRef &From, Reads *
     S.Path = Abs;
     return S;
   }
-  Symbol Cur = moduleSymbol(Parts[0], From, R);
+  Symbol Cur = moduleSymbol(Parts[0], From, R, Raw);
   for (size_t I = 1; I < Parts.size() && Cur.K != Symbol::Kind::Unknown; ++I) {
     if (Cur.K == Symbol::Kind::External) {
       Cur.Path += "." + Parts[I];
     } else if (Cur.K == Symbol::Kind::Module && Cur.Mod) {
-      Cur = memberIn(Cur.Mod, Parts[I], R, Depth + 1);
+      Cur = memberIn(Cur.Mod, Parts[I], R, Depth + 1, Raw);
     } else if (Cur.K == Symbol::Kind::Module) {
-      Cur = moduleSymbol(Cur.Path + "." + Parts[I], From, R);
+      Cur = moduleSymbol(Cur.Path + "." + Parts[I], From, R, Raw);
     } else {
       return {}; // an attribute of a function or a value: not followed
     }
@@ -408,10 +502,10 @@ Symbol Project::resolveIn(const std::string &Abs, const ModuleRef &From, Reads *
   return Cur;
 }
 
-Symbol Project::globalIn(const std::shared_ptr<const Module> &M, const GlobalSymbol &G, Reads *R, int Depth) {
+Symbol Project::globalIn(const std::shared_ptr<const Module> &M, const GlobalSymbol &G, Reads *R, int Depth, bool Raw) {
   if (G.Value.kind() == PyValue::Kind::Qualified) {
     std::string Abs = absolute(G.Value.qualifiedPath(), M->Ref);
-    return Abs.empty() ? Symbol{} : resolveIn(Abs, M->Ref, R, Depth + 1);
+    return Abs.empty() ? Symbol{} : resolveIn(Abs, M->Ref, R, Depth + 1, Raw);
   }
   Symbol S;
   S.Mod = M;
@@ -425,7 +519,8 @@ Symbol Project::globalIn(const std::shared_ptr<const Module> &M, const GlobalSym
   return S;
 }
 
-Symbol Project::memberIn(const std::shared_ptr<const Module> &M, const std::string &Name, Reads *R, int Depth) {
+Symbol Project::memberIn(const std::shared_ptr<const Module> &M, const std::string &Name, Reads *R, int Depth,
+                         bool Raw) {
   if (Depth > MaxResolveDepth)
     return {};
   const ModuleInfo &Info = M->Info;
@@ -445,18 +540,18 @@ Symbol Project::memberIn(const std::shared_ptr<const Module> &M, const std::stri
     // `from . import ops` in a package's __init__ binds its own submodule:
     // resolving it through the package's namespace would come back here.
     if (M->Ref.IsPackage && Abs == M->Ref.Name + "." + Name)
-      return moduleSymbol(Abs, M->Ref, R);
-    return resolveIn(Abs, M->Ref, R, Depth + 1);
+      return moduleSymbol(Abs, M->Ref, R, Raw);
+    return resolveIn(Abs, M->Ref, R, Depth + 1, Raw);
   }
   if (auto It = Info.Globals.find(Name); It != Info.Globals.end())
-    return globalIn(M, It->second, R, Depth);
+    return globalIn(M, It->second, R, Depth, Raw);
   if (auto It = Info.Functions.find(Name); It != Info.Functions.end()) {
     S.K = Symbol::Kind::Function;
     S.Def = It->second;
     return S;
   }
   if (M->Ref.IsPackage) {
-    Symbol Sub = moduleSymbol(M->Ref.Name + "." + Name, M->Ref, R);
+    Symbol Sub = moduleSymbol(M->Ref.Name + "." + Name, M->Ref, R, Raw);
     if (Sub.K != Symbol::Kind::Unknown)
       return Sub;
   }
@@ -464,7 +559,7 @@ Symbol Project::memberIn(const std::shared_ptr<const Module> &M, const std::stri
     std::string Abs = absolute(Star, M->Ref);
     if (Abs.empty())
       continue;
-    Symbol From = resolveIn(Abs, M->Ref, R, Depth + 1);
+    Symbol From = resolveIn(Abs, M->Ref, R, Depth + 1, Raw);
     if (From.K == Symbol::Kind::External) {
       From.Path += "." + Name;
       From.ViaStar = true;
@@ -476,7 +571,7 @@ Symbol Project::memberIn(const std::shared_ptr<const Module> &M, const std::stri
                                   : !Name.empty() && Name[0] != '_';
     if (!Exported)
       continue;
-    Symbol Found = memberIn(From.Mod, Name, R, Depth + 1);
+    Symbol Found = memberIn(From.Mod, Name, R, Depth + 1, Raw);
     if (Found.K != Symbol::Kind::Unknown)
       return Found;
   }
@@ -695,9 +790,9 @@ bool Project::names(const std::shared_ptr<const Module> &M, const std::string &D
   std::vector<std::string> Parts = splitDots(Dotted);
   if (Parts.back() != Name)
     return false;
-  Symbol S = memberIn(M, Parts[0], nullptr, 0);
+  Symbol S = memberIn(M, Parts[0], nullptr, 0, false);
   for (size_t I = 1; I < Parts.size() && S.K == Symbol::Kind::Module && S.Mod; ++I)
-    S = memberIn(S.Mod, Parts[I], nullptr, 1);
+    S = memberIn(S.Mod, Parts[I], nullptr, 1, false);
   return S.K == Symbol::Kind::Function && S.Mod && S.Mod->Ref.Path == DefPath && S.Def->Name == Name;
 }
 

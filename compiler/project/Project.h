@@ -121,6 +121,19 @@ public:
   /// The module in the file at Path, parsed on first use (and again after its
   /// contents change); null when the file cannot be read.
   std::shared_ptr<const Module> moduleAt(const std::string &Path);
+  /// discover() of a parsed file with the project answering what its imports
+  /// of project modules stand for (`from pkg.triton_utils import tl, triton`
+  /// as triton), as every module of the project is discovered: the one way
+  /// sema and the tools discover a file on disk. A file with no path is
+  /// discovered alone.
+  ModuleInfo discoverFile(const ParsedFile &File, ProblemSink &Sink);
+  /// The resolver discoverFile gives discovery for a module at From: a path
+  /// resolved over the modules' bare tables (discovered without a resolver),
+  /// so resolving never waits on a module being discovered.
+  ExternalResolver resolverFor(const ModuleRef &From);
+  /// Do the files a discovery read through the project (ModuleInfo::
+  /// ProjectReads) still hash as they did?
+  bool readsCurrent(const ModuleInfo &Info);
 
   /// What Dotted means seen from the module From: a path as
   /// ModuleInfo::Imports holds it, absolute (`pkg.ops.exp2`) or relative
@@ -173,10 +186,17 @@ public:
                  const std::function<void(size_t Done)> &Progress, const std::atomic<bool> *Cancel = nullptr);
 
 private:
-  Symbol resolveIn(const std::string &Absolute, const ModuleRef &From, Reads *R, int Depth);
-  Symbol memberIn(const std::shared_ptr<const Module> &M, const std::string &Name, Reads *R, int Depth);
-  Symbol globalIn(const std::shared_ptr<const Module> &M, const GlobalSymbol &G, Reads *R, int Depth);
-  Symbol moduleSymbol(const std::string &Name, const ModuleRef &From, Reads *R);
+  /// Raw: through the modules' bare tables (loadModule's Raw), the walk
+  /// that discovery's resolver takes; else through the modules themselves.
+  Symbol resolveIn(const std::string &Absolute, const ModuleRef &From, Reads *R, int Depth, bool Raw);
+  Symbol memberIn(const std::shared_ptr<const Module> &M, const std::string &Name, Reads *R, int Depth, bool Raw);
+  Symbol globalIn(const std::shared_ptr<const Module> &M, const GlobalSymbol &G, Reads *R, int Depth, bool Raw);
+  Symbol moduleSymbol(const std::string &Name, const ModuleRef &From, Reads *R, bool Raw);
+  /// The module at Path, parsed once per content (and discovered again when
+  /// a file its discovery read changed). Raw: discovered without a resolver
+  /// (a bare table of its names); else with resolverFor, sharing the bare
+  /// module where the file imports nothing the project could answer for.
+  std::shared_ptr<const Module> loadModule(const std::string &Path, bool Raw);
   /// The file of module Name for an importer at FromPath: "" when none, the
   /// directory itself for a namespace package.
   std::string findModule(const std::string &Name, const std::string &FromPath);
@@ -204,9 +224,11 @@ private:
   std::unordered_map<std::string, std::string> Found;              ///< "dir\0name" -> file
   struct Cached {
     uint64_t Hash = 0;
+    uint64_t Checked = 0; ///< the FileSet generation its reads were last found current in
     std::shared_future<std::shared_ptr<const Module>> Mod;
   };
-  std::unordered_map<std::string, Cached> Modules; ///< by path
+  std::unordered_map<std::string, Cached> Modules;    ///< by path
+  std::unordered_map<std::string, Cached> RawModules; ///< by path: loadModule's bare tables
   /// Bumped by every structural change: cached file lists are then stale.
   std::atomic<uint64_t> Structure{1};
   struct CachedIndex {

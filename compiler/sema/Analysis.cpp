@@ -106,6 +106,9 @@ static void checkKernelSpecializations(const ParsedFile &File, const ModuleInfo 
   std::vector<std::vector<Problem>> PerSpec;
   ParamKinds Kinds = inferParamKinds(*Fn.Def, Info);
   R.Inputs.Files.clear();
+  // The files that said what the module's imports mean (a re-export of
+  // triton) are read by every kernel of it.
+  R.Inputs.Files.insert(Info.ProjectReads.begin(), Info.ProjectReads.end());
   for (const Specialization &S : Specs) {
     KernelAnalysis KA;
     KA.Kernel = Fn.Name;
@@ -199,6 +202,10 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     Diff = ParsedFile::diff(*Previous->File, *File);
     FA->DiscoveryProblems = Previous->DiscoveryProblems;
     Rediscovered = rediscover(*Previous->File, Previous->Info, *File, *Diff, FA->DiscoveryProblems);
+    // What the imports meant came from other files too: carried over only
+    // while those are unchanged.
+    if (Rediscovered && Opts.Project && !Opts.Project->readsCurrent(*Rediscovered))
+      Rediscovered.reset();
   }
   if (Rediscovered) {
     FA->Info = std::move(*Rediscovered);
@@ -206,7 +213,7 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     Edit = BodyEdit{Previous->File->pieces()[Diff->Leading].Range, Diff->Shift};
   } else {
     ProblemSink Discovery;
-    FA->Info = discover(File->module(), Discovery);
+    FA->Info = Opts.Project ? Opts.Project->discoverFile(*File, Discovery) : discover(File->module(), Discovery);
     FA->DiscoveryProblems = Discovery.take();
   }
   for (const Problem &P : FA->DiscoveryProblems)

@@ -107,6 +107,13 @@ std::optional<ir::OpKind> unaryMathOp(std::string_view Name);
 ir::Value *emitReduce(BuiltinCall &B, ir::ReduceKind K, ir::Value *X, std::optional<int64_t> Axis, bool KeepDims,
                       bool TieBreakLeft = true);
 
+/// A tl.store or atomic whose value (or another argument but the pointer and
+/// mask) is Poison while the kernel has no error (a value tessel cannot type):
+/// the access is still recorded from its pointer and mask, which are all the
+/// masking check reads (the GEMV's `tl.atomic_add(c_ptrs, acc)` past N).
+/// Nothing else is checked.
+void recordPoisonedWrite(BuiltinCall &B);
+
 /// Handlers, one per builtin family; each returns the call's value.
 using BuiltinHandler = Value (*)(BuiltinCall &);
 struct BuiltinEntry {

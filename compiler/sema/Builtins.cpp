@@ -481,8 +481,10 @@ Value callLanguageBuiltin(KernelChecker &C, std::string_view Name, const ast::Ca
   B.Params = It->second.Params;
   if (!B.bind(std::move(Args), std::move(Kw)))
     return Value::poison();
-  if (B.anyPoison())
+  if (B.anyPoison()) {
+    recordPoisonedWrite(B);
     return Value::poison();
+  }
   if (!checkConstexprParams(B))
     return Value::poison();
   Value V = It->second.Handler(B);

@@ -280,6 +280,27 @@ static Value load(BuiltinCall &B) {
   return Out;
 }
 
+void recordPoisonedWrite(BuiltinCall &B) {
+  // After an error in the kernel Triton stops there: a value poisoned by it
+  // says nothing more. One poisoned by tessel's own limits does not stop the
+  // write.
+  bool Atomic = B.Name.rfind("atomic_", 0) == 0;
+  if ((B.Name != "store" && !Atomic) || B.ir() || !B.present("pointer") || B.C.errorsReported() > 0)
+    return;
+  Value Ptr = B.value("pointer");
+  if (!Ptr.isTensor() || Ptr.IsBlockPtr || (Ptr.Type.Elem.Scalar != ScalarKind::Unknown && !Ptr.Type.Elem.isPointer()))
+    return;
+  std::vector<int64_t> Shape = Ptr.Type.Shape;
+  Value Mask = B.present("mask") ? B.value("mask") : Value::constant(PyValue::none());
+  if (Mask.isTensor() && Ptr.Type.isBlock()) {
+    auto S = broadcastShapes(Shape, Mask.Type.Shape);
+    if (!S)
+      return;
+    Shape = *S.Result;
+  }
+  recordAccess(B, "tl." + B.Name, Ptr, B.present("mask") ? &Mask : nullptr, Shape);
+}
+
 static Value store(BuiltinCall &B) {
   if (!checkStringOption(B, "cache_modifier", {".wb", ".cg", ".cs", ".wt"}, "Cache modifier") ||
       !checkStringOption(B, "eviction_policy", {"evict_last", "evict_first"}, "Eviction policy"))

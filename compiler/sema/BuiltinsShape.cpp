@@ -413,6 +413,12 @@ static Value cast(BuiltinCall &B) {
   }
   const ElemType Src = In.Type.Elem;
   const ElemType Dst = *K;
+  // A mask cast between integer types through int1 keeps which lanes are on
+  // (`(offs < n).to(tl.int1)`, `m.to(tl.int8).to(tl.int1)`: a bool becomes
+  // 0 or 1, and a cast to int1 is `!= 0`), so it keeps the axes it bounds.
+  if (!Src.isPointer() && !Dst.isPointer() && isInt(Src.Scalar) && isInt(Dst.Scalar) &&
+      (Src.Scalar == ScalarKind::I1 || Dst.Scalar == ScalarKind::I1))
+    Out.Facts.MaskBounds = In.Facts.MaskBounds;
   bool SrcKnown = Src.isPointer() || Src.Scalar != ScalarKind::Unknown;
   Value Bitcast = B.value("bitcast");
   if (Bitcast.isKnownConstexpr() && Bitcast.Const.truthy().value_or(false)) {

@@ -160,6 +160,19 @@ static bool isKernelBuiltinName(const std::string &N) {
   return std::find(std::begin(Names), std::end(Names), N) != std::end(Names);
 }
 
+Value KernelChecker::evalDefault(const Expr *Default) {
+  // Python evaluates a default where the function is defined, and Triton
+  // receives the value: a module-level `BLOCK_DEFAULT = 128` named there is
+  // 128, not a global the kernel reads (which would need a tl.constexpr).
+  if (const auto *N = dyn_cast<NameExpr>(Default)) {
+    const ModuleInfo &Info = *Scope->Info;
+    if (auto G = Info.Globals.find(N->Id);
+        G != Info.Globals.end() && !Info.Imports.count(N->Id) && !Info.Jit.count(N->Id) && !G->second.Value.isUnknown())
+      return Value::constant(G->second.Value);
+  }
+  return eval(Default);
+}
+
 Value KernelChecker::evalName(const NameExpr *E) {
   auto It = frame().Vars.find(E->Id);
   if (It != frame().Vars.end())
@@ -1287,7 +1300,7 @@ Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
       // Defaults are evaluated where the function is defined.
       const ModuleScope *Saved = Scope;
       Scope = Callee.Scope;
-      Callee.Vars[P.Name] = eval(P.Default);
+      Callee.Vars[P.Name] = evalDefault(P.Default);
       Scope = Saved;
       continue;
     }

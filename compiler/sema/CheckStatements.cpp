@@ -15,6 +15,7 @@
 #include "compiler/sema/Promotion.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <utility>
 
@@ -121,7 +122,7 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, 
       if (It != S.Constexprs.end())
         V = Value::constant(It->second);
       else if (P.Default)
-        V = eval(P.Default);
+        V = evalDefault(P.Default);
       else
         V = Value::constant(PyValue());
       if (!V.isConstexpr())
@@ -620,13 +621,25 @@ void KernelChecker::boundByEarlyReturn(const IfStmt *S) {
   const auto *C = dyn_cast<CompareExpr>(S->Test);
   if (!C || C->Comparators.size() != 1)
     return;
-  for (const Expr *Side : {C->Lhs, C->Comparators[0]}) {
+  // The guarded side may scale or offset the program id (fused MoE's `if
+  // pid_m * BLOCK_SIZE_M >= num_tokens_post_padded: return`, whose bound is
+  // a loaded value): the name it scales is the one bounded.
+  std::function<void(const Expr *)> Bound = [&](const Expr *Side) {
+    if (const auto *B = dyn_cast<BinOpExpr>(Side)) {
+      if (B->Op == BinOpKind::Mult || B->Op == BinOpKind::Add || B->Op == BinOpKind::Sub) {
+        Bound(B->Lhs);
+        Bound(B->Rhs);
+      }
+      return;
+    }
     const auto *N = dyn_cast<NameExpr>(Side);
     auto It = N ? frame().Vars.find(N->Id) : frame().Vars.end();
     if (It == frame().Vars.end() || !It->second.isTensor() || !It->second.Facts.DynScalar)
-      continue;
+      return;
     It->second.Facts.DynScalar = false;
-  }
+  };
+  for (const Expr *Side : {C->Lhs, C->Comparators[0]})
+    Bound(Side);
 }
 
 void KernelChecker::execIfBranches(const IfStmt *S, SourceRange KeywordR) {
@@ -817,6 +830,13 @@ void KernelChecker::execFor(const ForStmt *S) {
     // range(n) and range(a, b) step by one; a step of BLOCK moves a block.
     F.UnitStep = Bounds.size() < 3 ||
                  (Bounds[2].isKnownConstexpr() && Bounds[2].Const.isIntLike() && Bounds[2].Const.asInt() == 1);
+    // `for h in range(NUM_KV_HEADS)`, a count the kernel is given as a
+    // constexpr (a parameter or a constexpr global, not a `cdiv` it
+    // computes): `h * HEAD + tl.arange(0, HEAD)` covers N whole blocks, as a
+    // grid of a plain count does (floorDividedGridAxes), so it does not slide.
+    const auto *Count = Bounds.size() == 1 ? dyn_cast<NameExpr>(Call->Args[0]) : nullptr;
+    if (Count && Bounds[0].isConstexpr() && (frame().Params.count(Count->Id) || !frame().Vars.count(Count->Id)))
+      F.DynScalar = false;
     assignTarget(Target, Value::tensor(TileType{ElemType{IndVar}, {}}, std::move(F)));
   } else if (S->Target) {
     assignTarget(S->Target, Value::poison());

@@ -263,6 +263,9 @@ private:
   /// frames move (not copy) when a call pushes one, so the reference stays
   /// valid while the expression that asked for it is evaluated.
   const Value &evalView(const ast::Expr *E, Value &Storage);
+  /// A parameter's default, as Python evaluates it where the function is
+  /// defined (a module global named there is its value, not a global access).
+  Value evalDefault(const ast::Expr *Default);
   Value evalName(const ast::NameExpr *E);
   Value evalGlobal(const std::string &Name, SourceRange R) { return evalGlobalIn(*Scope, Name, R); }
   /// Name looked up in S's module namespace; R is the reference (in the

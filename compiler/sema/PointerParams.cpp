@@ -303,10 +303,15 @@ static std::set<std::string> pointersIn(const FunctionDefStmt &Fn, const Uses &U
 /// Every name inside E, following local assignments. A value converted with
 /// `.to(...)` has the type the conversion gives, whatever it was before
 /// (`(x * scale).to(tl.int32)` says nothing of `scale`): its names are skipped.
+/// So is a name indexed with an integer (`strides[0]`): a tuple argument
+/// (Triton 3.3+), whose elements are the integers, not itself.
 static void namesIn(const Expr *E, const Definitions &Defs, std::set<std::string> &Seen, std::set<std::string> &Out) {
   std::set<const Expr *> Converted;
   Walker Skip;
   Skip.OnExpr = [&](const Expr *X) {
+    if (const auto *S = dyn_cast<SubscriptExpr>(X); S && isa<NameExpr>(S->Value))
+      if (const auto *K = dyn_cast<ConstantExpr>(S->Index); K && K->CK == ConstantKind::Int)
+        Converted.insert(S->Value);
     const auto *C = dyn_cast<CallExpr>(X);
     const auto *A = C ? dyn_cast<AttributeExpr>(C->Func) : nullptr;
     if (!A || A->Attr != "to")

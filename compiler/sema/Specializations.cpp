@@ -186,26 +186,129 @@ static bool sameSimpleExpr(const ast::Expr *A, const ast::Expr *B) {
   return false;
 }
 
-/// Whether Host asserts `N % B == 0` at its top level before At: then
-/// `cdiv(N, B)` programs cover whole blocks (lmdeploy's
-/// `assert hidden_size % BLOCK_D == 0` before `grid = (cdiv(hidden_size, BLOCK_D), ...)`).
+/// The tensor and index E names a dimension of: `x.size(k)`, `x.shape[k]`,
+/// `x.size()[k]`, or a name that `a, b = x.shape` (or `x.size()`) unpacks
+/// in Host before At.
+struct Dimension {
+  const ast::Expr *Tensor = nullptr;
+  int64_t Index = 0;
+};
+
+static std::optional<int64_t> intLiteral(const ast::Expr *E) {
+  if (const auto *C = dyn_cast<ast::ConstantExpr>(E); C && C->CK == ast::ConstantKind::Int && !C->IntOverflow)
+    return C->IntValue;
+  if (const auto *U = dyn_cast<ast::UnaryOpExpr>(E); U && U->Op == ast::UnaryOpKind::USub)
+    if (std::optional<int64_t> V = intLiteral(U->Operand))
+      return -*V;
+  return std::nullopt;
+}
+
+/// `x.shape` or `x.size()`: x.
+static const ast::Expr *shapeOf(const ast::Expr *E) {
+  if (const auto *A = dyn_cast<ast::AttributeExpr>(E); A && A->Attr == "shape")
+    return A->Value;
+  if (const auto *C = dyn_cast<ast::CallExpr>(E); C && C->Args.empty())
+    if (const auto *A = dyn_cast<ast::AttributeExpr>(C->Func); A && A->Attr == "size")
+      return A->Value;
+  return nullptr;
+}
+
+static std::optional<Dimension> dimensionOf(const ast::Expr *E, const ast::FunctionDefStmt *Host, SourceRange At) {
+  if (const auto *C = dyn_cast<ast::CallExpr>(E); C && C->Args.size() == 1)
+    if (const auto *A = dyn_cast<ast::AttributeExpr>(C->Func); A && A->Attr == "size")
+      if (std::optional<int64_t> K = intLiteral(C->Args[0]))
+        return Dimension{A->Value, *K};
+  if (const auto *S = dyn_cast<ast::SubscriptExpr>(E))
+    if (const ast::Expr *T = shapeOf(S->Value))
+      if (std::optional<int64_t> K = intLiteral(S->Index))
+        return Dimension{T, *K};
+  const auto *N = dyn_cast<ast::NameExpr>(E);
+  if (!N || !Host)
+    return std::nullopt;
+  std::optional<Dimension> Found;
+  for (const ast::Stmt *St : Host->Body) {
+    if (St->Range.Begin >= At.Begin)
+      break;
+    const auto *A = dyn_cast<ast::AssignStmt>(St);
+    const auto *T = A && A->Targets.size() == 1 ? dyn_cast<ast::TupleExpr>(A->Targets[0]) : nullptr;
+    const ast::Expr *Tensor = T ? shapeOf(A->Value) : nullptr;
+    if (!Tensor)
+      continue;
+    for (size_t I = 0; I < T->Elts.size(); ++I)
+      if (const auto *X = dyn_cast<ast::NameExpr>(T->Elts[I]); X && X->Id == N->Id)
+        Found = Dimension{Tensor, static_cast<int64_t>(I)};
+  }
+  return Found;
+}
+
+/// Is N a multiple of A in Host before At: the same expression, a product
+/// with such a factor, `x.numel()` where A is a dimension of x, or a local
+/// name whose definition is one of these.
+static bool multipleOf(const ast::Expr *N, const ast::Expr *A, const ast::FunctionDefStmt *Host, SourceRange At,
+                       int Depth = 0) {
+  if (!N || !A || Depth > 4)
+    return false;
+  if (sameSimpleExpr(N, A))
+    return true;
+  std::optional<Dimension> DA = dimensionOf(A, Host, At);
+  if (DA) {
+    std::optional<Dimension> DN = dimensionOf(N, Host, At);
+    if (DN && DN->Index == DA->Index && sameSimpleExpr(DN->Tensor, DA->Tensor))
+      return true;
+    if (const auto *C = dyn_cast<ast::CallExpr>(N); C && C->Args.empty())
+      if (const auto *F = dyn_cast<ast::AttributeExpr>(C->Func); F && F->Attr == "numel")
+        if (sameSimpleExpr(F->Value, DA->Tensor))
+          return true;
+  }
+  if (const auto *B = dyn_cast<ast::BinOpExpr>(N); B && B->Op == ast::BinOpKind::Mult)
+    return multipleOf(B->Lhs, A, Host, At, Depth + 1) || multipleOf(B->Rhs, A, Host, At, Depth + 1);
+  if (const auto *Name = dyn_cast<ast::NameExpr>(N); Name && Host)
+    if (const ast::Expr *Def = localDefinition(*Host, Name->Id, At))
+      return multipleOf(Def, A, Host, At, Depth + 1);
+  return false;
+}
+
+/// The `A % B == 0` facts a test states: itself, or each term of an `and`.
+static void divisibilityFacts(const ast::Expr *Test, std::vector<std::pair<const ast::Expr *, const ast::Expr *>> &Out,
+                              bool Negated) {
+  if (const auto *B = dyn_cast<ast::BoolOpExpr>(Test)) {
+    // `assert a and b`, or `if a or b: raise` (both must be false to go on).
+    if (B->Op == (Negated ? ast::BoolOpKind::Or : ast::BoolOpKind::And))
+      for (const ast::Expr *V : B->Values)
+        divisibilityFacts(V, Out, Negated);
+    return;
+  }
+  const auto *C = dyn_cast<ast::CompareExpr>(Test);
+  if (!C || C->Ops.size() != 1 || C->Ops[0] != (Negated ? ast::CmpOpKind::NotEq : ast::CmpOpKind::Eq))
+    return;
+  const auto *Mod = dyn_cast<ast::BinOpExpr>(C->Lhs);
+  std::optional<int64_t> Zero = intLiteral(C->Comparators[0]);
+  if (Mod && Mod->Op == ast::BinOpKind::Mod && Zero && *Zero == 0)
+    Out.emplace_back(Mod->Lhs, Mod->Rhs);
+}
+
+/// Whether Host states `A % B == 0` at its top level before At, with N a
+/// multiple of A: then `cdiv(N, B)` programs cover whole blocks. Stated as
+/// `assert A % B == 0` (lmdeploy's `assert hidden_size % BLOCK_D == 0`
+/// before `cdiv(hidden_size, BLOCK_D)`; `assert x.size(-1) % block == 0`
+/// before `cdiv(x.numel(), block)`) or `if A % B != 0: raise ...`.
 static bool assertedDivisible(const ast::FunctionDefStmt *Host, const ast::Expr *N, const ast::Expr *B,
                               SourceRange At) {
   if (!Host)
     return false;
+  std::vector<std::pair<const ast::Expr *, const ast::Expr *>> Facts;
   for (const ast::Stmt *S : Host->Body) {
     if (S->Range.Begin >= At.Begin)
       break;
-    const auto *A = dyn_cast<ast::AssertStmt>(S);
-    const auto *C = A ? dyn_cast<ast::CompareExpr>(A->Test) : nullptr;
-    if (!C || C->Ops.size() != 1 || C->Ops[0] != ast::CmpOpKind::Eq)
-      continue;
-    const auto *Mod = dyn_cast<ast::BinOpExpr>(C->Lhs);
-    const auto *Zero = dyn_cast<ast::ConstantExpr>(C->Comparators[0]);
-    if (Mod && Mod->Op == ast::BinOpKind::Mod && Zero && Zero->CK == ast::ConstantKind::Int && Zero->IntValue == 0 &&
-        sameSimpleExpr(Mod->Lhs, N) && sameSimpleExpr(Mod->Rhs, B))
-      return true;
+    if (const auto *A = dyn_cast<ast::AssertStmt>(S))
+      divisibilityFacts(A->Test, Facts, false);
+    else if (const auto *I = dyn_cast<ast::IfStmt>(S); I && I->OrElse.empty() && I->Body.size() == 1)
+      if (const auto *R = dyn_cast<ast::UnsupportedStmt>(I->Body[0]); R && R->PyName == "Raise")
+        divisibilityFacts(I->Test, Facts, true);
   }
+  for (const auto &[A, Divisor] : Facts)
+    if (sameSimpleExpr(Divisor, B) && multipleOf(N, A, Host, At))
+      return true;
   return false;
 }
 

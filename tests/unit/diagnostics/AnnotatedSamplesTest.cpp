@@ -1,7 +1,8 @@
 //===- AnnotatedSamplesTest.cpp - every sample against its annotations ----===//
 /// \file
-/// Runs diag::checkFile on each file under samples/, samples/bugs/ and samples/prover/ and
-/// compares the findings with the caret annotations in the file
+/// Runs diag::checkFile on each file under samples/, samples/bugs/, samples/prover/ and
+/// samples/realcode/ (reproducers from real libraries) and compares the findings with the caret
+/// annotations in the file
 /// (Annotations.h): every annotation must be matched by a finding with the
 /// same code, severity, start line and column, end column (for a range on
 /// one line) and a message that starts with the annotated text; every
@@ -35,10 +36,11 @@ std::string readFile(const fs::path &P) {
   return SS.str();
 }
 
-/// samples/*.py and samples/bugs/*.py, relative to the repository root, sorted.
+/// samples/*.py, samples/bugs/*.py, samples/prover/*.py and samples/realcode/*.py, relative
+/// to the repository root, sorted.
 std::vector<std::string> sampleFiles() {
   std::vector<std::string> Files;
-  for (const char *Dir : {"samples", "samples/bugs", "samples/prover"}) {
+  for (const char *Dir : {"samples", "samples/bugs", "samples/prover", "samples/realcode"}) {
     std::error_code EC;
     for (const fs::directory_entry &E : fs::directory_iterator(SourceDir / Dir, EC))
       if (E.is_regular_file() && E.path().extension() == ".py")

@@ -2,6 +2,7 @@
 /// \file
 /// What checkFile guarantees beyond single checks: a half-typed line gets its
 /// syntax error and nothing else, including from the analysis-based checks;
+/// a write whose value failed is still recorded from its pointer;
 /// proofs deferred and added later give the report a proving check gives.
 //===----------------------------------------------------------------------===//
 #include "diagnostics/Check.h"
@@ -116,4 +117,35 @@ TEST(CheckFile, DeferredProofsAddedLaterEqualAProvedCheck) {
   EXPECT_EQ(NextFront.Unproved, (std::vector<std::string>{"le"}));
   diag::FileReport NextWhole = diag::withProofs(NextFront, {Prove1(NextFront, "le")});
   EXPECT_EQ(Summary(NextWhole), Summary(diag::checkFile(Next, Prove)));
+}
+
+TEST(CheckFile, AWriteWhoseValueFailedStillWritesWhereItsPointerSays) {
+  // gemlite's GEMV (issue 30): the value of `tl.atomic_add(c_ptrs, acc)` is
+  // one tessel cannot type (here read through a host tensor descriptor), but
+  // the write past N is the pointer's: it is still reported (line 9); the
+  // masked store beside it is not (line 10). After an error (kernel j, line
+  // 14) Triton stops: nothing more is said of the write (line 15).
+  std::string Src = "import triton\nimport triton.language as tl\n\n@triton.jit\n"         // 1-4
+                    "def k(desc, out_ptr, N, BLOCK_N: tl.constexpr):\n"                    // 5
+                    "    offs_n = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)\n"    // 6
+                    "    acc = desc.load([0, 0])\n"                                        // 7
+                    "    acc = acc * 2\n"                                                  // 8
+                    "    tl.atomic_add(out_ptr + offs_n, acc)\n"                           // 9
+                    "    tl.store(out_ptr + offs_n, acc, mask=offs_n < N)\n"               // 10
+                    "@triton.jit\n"                                                        // 11
+                    "def j(x_ptr, out_ptr, N, BLOCK_N: tl.constexpr):\n"                   // 12
+                    "    offs_n = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)\n"    // 13
+                    "    acc = tl.sum(tl.load(x_ptr + offs_n, mask=offs_n < N), axis=3)\n" // 14
+                    "    tl.atomic_add(out_ptr + offs_n, acc)\n"                           // 15
+                    "def run(d, x, out, N):\n"                                             // 16
+                    "    k[(triton.cdiv(N, 1024),)](d, out, N, BLOCK_N=1024)\n"            // 17
+                    "    j[(triton.cdiv(N, 1024),)](x, out, N, BLOCK_N=1024)\n";           // 18
+  diag::FileReport R = diag::checkFile(ParsedFile::parse(std::make_shared<SourceText>(Src, "t.py")));
+  std::vector<std::string> Codes;
+  for (const diag::Finding &F : R.Findings)
+    Codes.push_back(std::string(F.code()) + "@" +
+                    std::to_string(R.Analysis->File->text().lineCol(F.Range.Begin).Line + 1));
+  ASSERT_EQ(Codes.size(), 2u) << ::testing::PrintToString(Codes);
+  EXPECT_EQ(Codes[0], "TS201@9");
+  EXPECT_EQ(Codes[1].substr(Codes[1].find('@')), "@14");
 }

@@ -369,3 +369,81 @@ TEST(FalseAlarms, HalfTypedLineKeepsTheRestOfTheKernel) {
                      "    k[(triton.cdiv(500, 128),)](x, BLOCK=128)\n"),           // 10
             (Codes{"TS001@7", "TS201@8"}));
 }
+
+TEST(FalseAlarms, GlobalNamedAsAParameterDefaultIsItsValue) {
+  // Python evaluates `BLOCK: tl.constexpr = BLOCK_DEFAULT` where the kernel
+  // is defined and Triton receives 128: no global is read from the kernel.
+  // The same global read in the body is still Triton's error (line 9).
+  EXPECT_EQ(findings("BLOCK_DEFAULT = 128\n"                                       // 4
+                     "@triton.jit\n"                                               // 5
+                     "def k(x_ptr, n, BLOCK: tl.constexpr = BLOCK_DEFAULT):\n"     // 6
+                     "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n" // 7
+                     "    tl.store(x_ptr + offs, 1.0, mask=offs < n)\n"            // 8
+                     "    tl.store(x_ptr + offs, BLOCK_DEFAULT, mask=offs < n)\n"  // 9
+                     "def run(x, n):\n"                                            // 10
+                     "    k[(triton.cdiv(n, 128),)](x, n)\n"),                     // 11
+            (Codes{"TS112@9"}));
+}
+
+TEST(FalseAlarms, GlobalReboundAtRunTimeIsUnknown) {
+  // `configure` rebinds OFFSET (`global OFFSET`) before the kernel is
+  // compiled: what the kernel reads is not the module-level 3, so nothing is
+  // said of it. EPS, which no function rebinds, is still Triton's error.
+  EXPECT_EQ(findings("OFFSET = 3\n"                                              // 4
+                     "EPS = 1e-6\n"                                              // 5
+                     "def configure(v):\n"                                       // 6
+                     "    global OFFSET\n"                                       // 7
+                     "    OFFSET = tl.constexpr(v)\n"                            // 8
+                     "@triton.jit\n"                                             // 9
+                     "def k(x_ptr, n):\n"                                        // 10
+                     "    offs = tl.arange(0, 128)\n"                            // 11
+                     "    tl.store(x_ptr + offs + OFFSET, 1.0, mask=offs < n)\n" // 12
+                     "@triton.jit\n"                                             // 13
+                     "def j(x_ptr, n):\n"                                        // 14
+                     "    offs = tl.arange(0, 128)\n"                            // 15
+                     "    tl.store(x_ptr + offs, EPS, mask=offs < n)\n"          // 16
+                     "def run(x, n):\n"                                          // 17
+                     "    k[(1,)](x, n)\n"                                       // 18
+                     "    j[(1,)](x, n)\n"),                                     // 19
+            (Codes{"TS112@16"}));
+}
+
+TEST(FalseAlarms, TupleParameterIndexedIsNotAnInteger) {
+  // Triton 3.3+ passes a tuple argument whole: `strides[0]` is its element.
+  // A scalar of a known type indexed is still an error (line 11).
+  EXPECT_EQ(findings("@triton.jit\n"                                                 // 4
+                     "def k(x_ptr, n, strides, BLOCK: tl.constexpr):\n"              // 5
+                     "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"   // 6
+                     "    tl.store(x_ptr + offs * strides[0], 1.0, mask=offs < n)\n" // 7
+                     "@triton.jit\n"                                                 // 8
+                     "def j(x_ptr, n: tl.int32, BLOCK: tl.constexpr):\n"             // 9
+                     "    offs = tl.arange(0, BLOCK)\n"                              // 10
+                     "    tl.store(x_ptr + offs, 1.0, mask=offs < n[0])\n"           // 11
+                     "def run(x, n):\n"                                              // 12
+                     "    k[(triton.cdiv(n, 64),)](x, n, x.stride(), BLOCK=64)\n"    // 13
+                     "    j[(1,)](x, n, BLOCK=64)\n"),                               // 14
+            (Codes{"TS119@11"}));
+}
+
+TEST(FalseAlarms, LoopOverAConstexprCountCoversWholeBlocks) {
+  // vllm: `for h in range(NUM_KV_HEADS)` with `h * HEAD + tl.arange(0, HEAD)`
+  // spans NUM_KV_HEADS whole rows, as a grid of a plain count does. A count
+  // the kernel receives as a runtime value, or computes with cdiv, still has
+  // a last block that may be partial (lines 13 and 15).
+  EXPECT_EQ(findings("@triton.jit\n"                                                   // 4
+                     "def k(x_ptr, HEAD: tl.constexpr, NUM_KV_HEADS: tl.constexpr):\n" // 5
+                     "    offs = tl.arange(0, HEAD)\n"                                 // 6
+                     "    for h in range(NUM_KV_HEADS):\n"                             // 7
+                     "        tl.store(x_ptr + h * HEAD + offs, 1.0)\n"                // 8
+                     "@triton.jit\n"                                                   // 9
+                     "def j(x_ptr, n, n_tiles, BLOCK: tl.constexpr):\n"                // 10
+                     "    offs = tl.arange(0, BLOCK)\n"                                // 11
+                     "    for t in range(n_tiles):\n"                                  // 12
+                     "        tl.store(x_ptr + t * BLOCK + offs, 1.0)\n"               // 13
+                     "    for t in range(tl.cdiv(n, BLOCK)):\n"                        // 14
+                     "        tl.store(x_ptr + t * BLOCK + offs, 1.0)\n"               // 15
+                     "def run(x, n):\n"                                                // 16
+                     "    k[(1,)](x, HEAD=64, NUM_KV_HEADS=8)\n"                       // 17
+                     "    j[(1,)](x, n, triton.cdiv(n, 64), BLOCK=64)\n"),             // 18
+            (Codes{"TS201@13", "TS201@15"}));
+}

@@ -477,6 +477,122 @@ TEST(Discovery, VendorDispatchTakesTheCudaFunction) {
   EXPECT_EQ(D.Info.Globals.at("triton_tanh").Value.repr(), "triton.language.extra.libdevice.tanh");
 }
 
+TEST(Discovery, ConditionalDefinitionsTakeTheTritonBranch) {
+  // torchao: @jit helpers under `if has_triton():`, raising stubs of the same
+  // names under `else:`; Python on a machine with triton runs the first.
+  auto D = run("from torch.utils._triton import has_triton\n"
+               "if has_triton():\n"
+               "    import triton\n"
+               "    import triton.language as tl\n"
+               "    @triton.jit\n"
+               "    def helper(x):\n"
+               "        return x * 2\n"
+               "    @triton.jit\n"
+               "    def k(x_ptr):\n"
+               "        tl.store(x_ptr, helper(tl.load(x_ptr)))\n"
+               "    def wrapper(x):\n"
+               "        k[(1,)](x)\n"
+               "else:\n"
+               "    def helper(x):\n"
+               "        raise AssertionError('needs triton')\n"
+               "    k = None\n"
+               "    def wrapper(x):\n"
+               "        raise AssertionError('needs triton')\n");
+  ASSERT_TRUE(D.Info.jit("helper"));
+  EXPECT_EQ(D.Info.Functions.at("helper"), D.Info.jit("helper")->Def);
+  EXPECT_FALSE(D.Info.jit("helper")->IsKernel);
+  ASSERT_TRUE(D.Info.jit("k"));
+  EXPECT_FALSE(D.Info.Globals.count("k")); // `k = None` is the other branch's
+  // The host wrapper too: the one that launches, as Python with triton runs.
+  EXPECT_EQ(D.text(D.Info.Functions.at("wrapper")->Body.front()->Range), "k[(1,)](x)");
+  EXPECT_EQ(D.jit("k").Launches.size(), 1u);
+  // The stubs first (`if not has_triton():`): the triton branch still wins,
+  // and its imports are the ones bound.
+  auto E = run("from torch.utils._triton import has_triton\n"
+               "if not has_triton():\n"
+               "    tl = None\n"
+               "    def helper(x):\n"
+               "        raise AssertionError('needs triton')\n"
+               "else:\n"
+               "    import triton\n"
+               "    import triton.language as tl\n"
+               "    @triton.jit\n"
+               "    def helper(x):\n"
+               "        return x * 2\n");
+  ASSERT_TRUE(E.Info.jit("helper"));
+  EXPECT_EQ(E.Info.Functions.at("helper"), E.Info.jit("helper")->Def);
+  EXPECT_EQ(E.Info.Imports.at("tl"), "triton.language");
+  // `try: import triton ... except ImportError:` stubs alike.
+  auto F = run("try:\n"
+               "    import triton\n"
+               "    @triton.jit\n"
+               "    def helper(x):\n"
+               "        return x\n"
+               "except ImportError:\n"
+               "    def helper(x):\n"
+               "        raise RuntimeError\n");
+  EXPECT_TRUE(F.Info.jit("helper"));
+  // An unconditional rebinding after the conditional still replaces it.
+  auto G = run("import triton\n"
+               "import os\n"
+               "if os.environ.get('X'):\n"
+               "    @triton.jit\n"
+               "    def helper(x):\n"
+               "        return x\n"
+               "def helper(x):\n"
+               "    return x\n");
+  EXPECT_FALSE(G.Info.jit("helper"));
+}
+
+TEST(Discovery, UnresolvedAndNestedKernelsGetOneNoteEach) {
+  auto D = run("from .triton_utils import tl, triton\n"
+               "import numba\n"
+               "@triton.jit\n"
+               "def a(x_ptr):\n"
+               "    tl.store(x_ptr + tl.program_id(0), 1)\n"
+               "@triton.jit\n"
+               "def b(x_ptr, B: tl.constexpr):\n"
+               "    o = tl.arange(0, B)\n"
+               "    tl.store(x_ptr + o, tl.load(x_ptr + o))\n"
+               "@numba.jit\n"
+               "def c(x):\n"
+               "    return x.sum()\n"
+               "def factory():\n"
+               "    import triton as t\n"
+               "    @t.jit\n"
+               "    def inner(x_ptr):\n"
+               "        t.language.store(x_ptr + t.language.program_id(0), 1)\n"
+               "    return inner\n");
+  EXPECT_TRUE(D.Info.Jit.empty());
+  EXPECT_EQ(D.Info.UnresolvedJit.size(), 2u); // not numba's
+  EXPECT_EQ(D.Info.NestedJit.size(), 1u);
+  ASSERT_EQ(D.Problems.size(), 2u);
+  EXPECT_EQ(D.Problems[0].Kind, ProblemKind::KernelsNotChecked);
+  EXPECT_EQ(D.text(D.Problems[0].Range), "triton.jit");
+  EXPECT_EQ(D.Problems[0].Message.rfind("2 functions of this file look like Triton kernels", 0), 0u);
+  EXPECT_EQ(D.text(D.Problems[1].Range), "t.jit");
+  // With a resolver that knows the module re-exports triton: kernels, no note.
+  Discovered R;
+  R.File = ParsedFile::parse(std::make_shared<SourceText>("from .triton_utils import tl, triton\n"
+                                                          "@triton.jit\n"
+                                                          "def a(x_ptr):\n"
+                                                          "    tl.store(x_ptr + tl.program_id(0), 1)\n"));
+  ProblemSink Sink;
+  std::vector<std::string> Asked;
+  R.Info = discover(R.File->module(), Sink, [&](const std::string &Path, std::map<std::string, uint64_t> &Reads) {
+    Asked.push_back(Path);
+    Reads["/p/triton_utils.py"] = 7;
+    return Path == ".triton_utils.tl"       ? std::string("triton.language")
+           : Path == ".triton_utils.triton" ? std::string("triton")
+                                            : std::string();
+  });
+  EXPECT_TRUE(R.Info.jit("a"));
+  EXPECT_EQ(R.Info.Imports.at("tl"), "triton.language");
+  EXPECT_TRUE(Sink.take().empty());
+  EXPECT_EQ(R.Info.ProjectReads.at("/p/triton_utils.py"), 7u);
+  EXPECT_EQ(Asked.size(), 2u); // once per path
+}
+
 TEST(Discovery, BrokenFileStillDiscovers) {
   auto D = run("import triton\n"
                "@triton.jit\n"

@@ -9,6 +9,7 @@
 #include "compiler/project/Project.h"
 
 #include "TempTree.h"
+#include "compiler/support/WorkerPool.h"
 
 #include <gtest/gtest.h>
 
@@ -184,6 +185,80 @@ TEST(ProjectTest, ImportCyclesEnd) {
   T.write("b.py", "from a import x\n");
   Project P;
   EXPECT_EQ(describe(P.resolve("a.x", P.refOf(T.path("a.py"))), T), "Unknown");
+}
+
+TEST(ProjectTest, TritonReexportedThroughProjectModules) {
+  // vllm: `from vllm.triton_utils import tl, triton`, a package that imports
+  // triton under `if TYPE_CHECKING or HAS_TRITON:` with placeholders in
+  // `else:` and lists the names in `__all__`.
+  TempTree T;
+  T.write(".git/HEAD", "");
+  T.write("pkg/__init__.py", "");
+  T.write("pkg/triton_utils/__init__.py", "from typing import TYPE_CHECKING\n"
+                                          "from pkg.triton_utils.importing import HAS_TRITON, Placeholder\n"
+                                          "if TYPE_CHECKING or HAS_TRITON:\n"
+                                          "    import triton\n"
+                                          "    import triton.language as tl\n"
+                                          "else:\n"
+                                          "    triton = Placeholder()\n"
+                                          "    tl = Placeholder()\n"
+                                          "__all__ = ['HAS_TRITON', 'triton', 'tl']\n");
+  T.write("pkg/triton_utils/importing.py", "import importlib.util\n"
+                                           "HAS_TRITON = importlib.util.find_spec('triton') is not None\n"
+                                           "class Placeholder:\n    pass\n");
+  T.write("pkg/shim.py", "import triton\n");
+  const char *Body = "(x_ptr, B: tl.constexpr):\n"
+                     "    o = tl.program_id(0) * B + tl.arange(0, B)\n"
+                     "    tl.store(x_ptr + o, tl.load(x_ptr + o))\n";
+  std::string K1 =
+      T.write("pkg/ops/k1.py", std::string("from pkg.triton_utils import tl, triton\n@triton.jit\ndef k1") + Body);
+  std::string K2 = T.write("pkg/ops/k2.py", std::string("from ..shim import triton\nimport triton.language as tl\n"
+                                                        "my_jit = triton.jit\n@my_jit\ndef k2") +
+                                                Body);
+  std::string K3 = T.write("pkg/ops/k3.py", std::string("import pkg.triton_utils as tu\ntl = tu.tl\n"
+                                                        "@tu.triton.jit\ndef k3") +
+                                                Body);
+  T.write("pkg/ops/__init__.py", "");
+  Project P;
+  for (const auto &[Path, Name] : {std::pair{K1, "k1"}, std::pair{K2, "k2"}, std::pair{K3, "k3"}}) {
+    std::shared_ptr<const Module> M = P.moduleAt(Path);
+    ASSERT_TRUE(M);
+    EXPECT_TRUE(M->Info.jit(Name)) << Name;
+    EXPECT_TRUE(M->Info.UnresolvedJit.empty()) << Name;
+    ProblemSink Sink;
+    ModuleInfo Info = P.discoverFile(*M->File, Sink);
+    EXPECT_TRUE(Info.jit(Name)) << Name;
+    EXPECT_TRUE(Sink.take().empty()) << Name;
+  }
+  std::shared_ptr<const Module> M1 = P.moduleAt(K1);
+  EXPECT_EQ(M1->Info.Imports.at("tl"), "triton.language");
+  EXPECT_EQ(M1->Info.ProjectReads.count(T.path("pkg/triton_utils/__init__.py")), 1u);
+  EXPECT_EQ(P.moduleAt(K3)->Info.Globals.at("tl").Value.repr(), "triton.language");
+  // The re-export dropped: the importer is discovered again, and its kernel
+  // is no longer one (a note says so instead).
+  P.files().setOverlay(T.path("pkg/triton_utils/__init__.py"), "HAS_TRITON = False\n");
+  EXPECT_FALSE(P.readsCurrent(M1->Info));
+  std::shared_ptr<const Module> Again = P.moduleAt(K1);
+  EXPECT_NE(Again, M1);
+  EXPECT_FALSE(Again->Info.jit("k1"));
+  EXPECT_EQ(Again->Info.UnresolvedJit.size(), 1u);
+}
+
+TEST(ProjectTest, ReexportCyclesEndWithoutWaiting) {
+  // Two modules importing `tl` from each other, discovered on several
+  // threads at once: each resolution ends (Unknown), none waits on another.
+  TempTree T;
+  T.write("pyproject.toml", "");
+  std::string A = T.write("a.py", "from b import tl\nimport triton\n@triton.jit\ndef ka(x):\n    tl.program_id(0)\n");
+  std::string B = T.write("b.py", "from a import tl\nimport triton\n@triton.jit\ndef kb(x):\n    tl.program_id(0)\n");
+  Project P;
+  std::vector<std::shared_ptr<const Module>> Got(8);
+  parallelFor(Got.size(), 4, [&](size_t I) { Got[I] = P.moduleAt(I % 2 ? A : B); });
+  for (const auto &M : Got) {
+    ASSERT_TRUE(M);
+    EXPECT_EQ(M->Info.Jit.size(), 1u);
+  }
+  EXPECT_EQ(describe(P.resolve("a.tl", P.refOf(A)), T), "Unknown");
 }
 
 TEST(ProjectTest, OpenBuffersOverrideDiskAndModulesFollowEdits) {
