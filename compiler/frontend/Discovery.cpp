@@ -296,6 +296,12 @@ private:
       } else if (const auto *If = dyn_cast<IfStmt>(S)) {
         if (tritonBranch(If->Body) || tritonBranch(If->OrElse))
           return true;
+      } else if (const auto *U = dyn_cast<UnsupportedStmt>(S)) {
+        // `try: from triton.language.extra.libdevice import tanh` (Liger's
+        // dyt.py, under an undecided version check) imports triton too.
+        for (const Block &Inner : U->Blocks)
+          if (tritonBranch(Inner))
+            return true;
       }
     }
     return false;

@@ -477,6 +477,23 @@ TEST(Discovery, VendorDispatchTakesTheCudaFunction) {
   EXPECT_EQ(D.Info.Globals.at("triton_tanh").Value.repr(), "triton.language.extra.libdevice.tanh");
 }
 
+TEST(Discovery, AnImportInATryUnderAnUndecidedIfIsATritonBranch) {
+  // Liger's dyt.py: a version check tessel cannot decide, libdevice's tanh
+  // imported in a `try:` under it, triton.language.math's in the `else:`.
+  // Triton 3.6 takes the first (it has no tl.math.tanh).
+  auto D = run("import operator\n"
+               "import triton\n"
+               "from .utils import compare_version\n"
+               "if compare_version('triton', operator.ge, '3.0.0'):\n"
+               "    try:\n"
+               "        from triton.language.extra.libdevice import tanh\n"
+               "    except ModuleNotFoundError:\n"
+               "        from triton.language.extra.cuda.libdevice import tanh\n"
+               "else:\n"
+               "    from triton.language.math import tanh\n");
+  EXPECT_EQ(D.Info.Imports.at("tanh"), "triton.language.extra.libdevice.tanh");
+}
+
 TEST(Discovery, ConditionalDefinitionsTakeTheTritonBranch) {
   // torchao: @jit helpers under `if has_triton():`, raising stubs of the same
   // names under `else:`; Python on a machine with triton runs the first.
