@@ -330,6 +330,35 @@ private:
     return false;
   }
 
+  /// `try: get_int_dtype = triton.runtime.jit.constexpr_function(core.get_int_dtype)
+  /// except Exception: get_int_dtype = core.get_int_dtype` (lmdeploy's bitonic
+  /// top-k): on a machine with Triton 3.6 the try body runs to its end when
+  /// every assignment in it evaluates, and the handler, another Triton's
+  /// fallback, never runs. The values the body's assignments give, when all
+  /// evaluate to known values; empty otherwise (and under a condition).
+  std::map<std::string, PyValue> tryBodyValues(const UnsupportedStmt &U, bool Conditional) {
+    std::map<std::string, PyValue> Out;
+    if (Conditional || (U.PyName != "Try" && U.PyName != "TryStar") || U.Blocks.empty())
+      return Out;
+    Scope Trial = NS;
+    ConstEval CE(Info, moduleLookup());
+    std::set<std::string> Names;
+    for (const Stmt *St : U.Blocks.front()) {
+      if (!isa<AssignStmt>(St))
+        continue;
+      boundNames(St, Names);
+      if (!CE.exec(Block{const_cast<Stmt *>(St)}, Trial))
+        return {};
+    }
+    for (const std::string &N : Names) {
+      PyValue V = meaning(Trial[N]);
+      if (V.isUnknown())
+        return {};
+      Out[N] = V;
+    }
+    return Out;
+  }
+
   /// Processes the branches of one undecided conditional, the triton branch
   /// first (BranchDefs).
   void processBranches(std::vector<const Block *> Blocks) {
@@ -460,14 +489,21 @@ private:
         // `try: import triton ... except ImportError: ...`: imports and defs
         // in any branch are what the file means to use.
         {
+          const auto *U = cast<UnsupportedStmt>(S);
+          std::map<std::string, PyValue> TryBody = tryBodyValues(*U, Conditional);
           std::set<std::string> Imported, *Outer = BranchImports;
           if (!Outer)
             BranchImports = &Imported;
           std::vector<const Block *> Blocks;
-          for (const Block &Inner : cast<UnsupportedStmt>(S)->Blocks)
+          for (const Block &Inner : U->Blocks)
             Blocks.push_back(&Inner);
           processBranches(std::move(Blocks));
           BranchImports = Outer;
+          for (const auto &[Name, V] : TryBody)
+            if (auto G = Info.Globals.find(Name); G != Info.Globals.end() && G->second.Value.isUnknown()) {
+              G->second.Value = V;
+              NS[Name] = V;
+            }
         }
         break;
       case StmtKind::Assign:

@@ -494,6 +494,25 @@ TEST(Discovery, AnImportInATryUnderAnUndecidedIfIsATritonBranch) {
   EXPECT_EQ(D.Info.Imports.at("tanh"), "triton.language.extra.libdevice.tanh");
 }
 
+TEST(Discovery, ATryBodyThatEvaluatesIsWhatPythonBinds) {
+  // lmdeploy's bitonic top-k: Triton 3.6 has constexpr_function, so the try
+  // body runs and the handler (older Tritons' fallback) does not.
+  auto D = run("import triton\n"
+               "from triton.language import core\n"
+               "try:\n"
+               "    get_int_dtype = triton.runtime.jit.constexpr_function(core.get_int_dtype)\n"
+               "except Exception:\n"
+               "    get_int_dtype = core.get_int_dtype\n"
+               "try:\n"
+               "    from fancy_ext import knob\n"
+               "    LEVEL = knob.level()\n"
+               "except ImportError:\n"
+               "    LEVEL = 0\n");
+  EXPECT_EQ(D.Info.Globals.at("get_int_dtype").Value.repr(), "triton.language.core.get_int_dtype");
+  // A body whose value tessel cannot compute says nothing of which ran.
+  EXPECT_TRUE(D.Info.Globals.at("LEVEL").Value.isUnknown());
+}
+
 TEST(Discovery, ConditionalDefinitionsTakeTheTritonBranch) {
   // torchao: @jit helpers under `if has_triton():`, raising stubs of the same
   // names under `else:`; Python on a machine with triton runs the first.
