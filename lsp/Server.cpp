@@ -277,6 +277,9 @@ private:
   void runKernel(const RunKernelParams &P, ReplyOnce R);
   /// tessel.showConfigs: the "+N configs" lens's table (features/CodeLens.h).
   void showConfigs(const ShowConfigsParams &P, ReplyOnce R, CancelFlag C);
+  /// What the lenses and the config table know of F: the JIT tier's figures
+  /// of its version (Gpu: the machine has one, for the Run lenses).
+  CodeLensOptions lensOptions(const AnalyzedFile &F, bool Gpu);
 
   /// Runs Fn with the analysed file of Uri on its worker; errors go to R.
   void withFile(const std::string &Uri, const char *Name, Staleness S, CancelFlag C, ReplyOnce R,
@@ -1245,11 +1248,7 @@ void LanguageServer::onCodeLens(const DocumentParams &P, ReplyOnce R, CancelFlag
   PositionEncoding E = Enc;
   bool Gpu = GpuAvailable;
   withFile(P.TextDocument.Uri, "codeLens", clientRequestStaleness(), C, R, [=, this](const AnalyzedFile &F) -> json {
-    CodeLensOptions LensOpts;
-    LensOpts.GpuAvailable = Gpu;
-    LensOpts.JitEnabled = Jit->enabled();
-    if (LensOpts.JitEnabled)
-      LensOpts.Jit = Jit->lenses(jitVersion(F));
+    CodeLensOptions LensOpts = lensOptions(F, Gpu);
     json Lenses = json::array();
     std::map<std::string, std::string> Runs;
     {
@@ -1267,6 +1266,15 @@ void LanguageServer::onCodeLens(const DocumentParams &P, ReplyOnce R, CancelFlag
     }
     return Lenses;
   });
+}
+
+CodeLensOptions LanguageServer::lensOptions(const AnalyzedFile &F, bool Gpu) {
+  CodeLensOptions Opts;
+  Opts.GpuAvailable = Gpu;
+  Opts.JitEnabled = Jit->enabled();
+  if (Opts.JitEnabled)
+    Opts.Jit = Jit->lenses(jitVersion(F));
+  return Opts;
 }
 
 void LanguageServer::onCodeAction(const CodeActionParams &P, ReplyOnce R, CancelFlag C) {
@@ -1325,11 +1333,7 @@ void LanguageServer::onExecuteCommand(const ExecuteCommandParams &P, ReplyOnce R
 void LanguageServer::showConfigs(const ShowConfigsParams &P, ReplyOnce R, CancelFlag C) {
   std::string Kernel = P.Kernel;
   withFile(P.Uri, "tessel.showConfigs", Staleness::Allowed, C, R, [=, this](const AnalyzedFile &F) -> Expected<json> {
-    CodeLensOptions Opts;
-    Opts.JitEnabled = Jit->enabled();
-    if (Opts.JitEnabled)
-      Opts.Jit = Jit->lenses(jitVersion(F));
-    std::string Table = configTable(F, Opts, Kernel);
+    std::string Table = configTable(F, lensOptions(F, /*Gpu=*/false), Kernel);
     if (Table.empty())
       return LspError{ErrorCode::InvalidParams, "'" + Kernel + "' is no kernel of this file with autotune configs"};
     return json{{"kernel", Kernel}, {"markdown", Table}};

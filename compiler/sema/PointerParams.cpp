@@ -124,6 +124,18 @@ struct Uses {
   std::vector<const CallExpr *> HelperCalls;
 };
 
+void forEachBoundArgument(const CallExpr &C, const FunctionDefStmt &Callee,
+                          const std::function<void(const std::string &Param, const Expr *Arg)> &F) {
+  for (size_t I = 0; I < C.Args.size() && I < Callee.Params.size(); ++I) {
+    if (isa<StarredExpr>(C.Args[I]))
+      break;
+    F(Callee.Params[I].Name, C.Args[I]);
+  }
+  for (const Keyword &KW : C.Keywords)
+    if (!KW.Name.empty())
+      F(KW.Name, KW.Value);
+}
+
 bool isTensorDescriptorMember(std::string_view Name) {
   for (const char *M : {"load", "store", "atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or",
                         "atomic_xor", "gather", "scatter", "block_shape", "shape", "strides"})
@@ -233,20 +245,12 @@ static void addHelperUses(Uses &U, const ModuleInfo &Info, HelperKinds &Memo, in
     const std::optional<ParamKinds> &K = It->second;
     if (!K) // a recursive call: still being inferred
       continue;
-    auto Bind = [&](const std::string &Param, const Expr *Arg) {
+    forEachBoundArgument(*C, H, [&](const std::string &Param, const Expr *Arg) {
       if (K->Pointers.count(Param))
         U.Bases.push_back(Arg);
       else if (K->Ints.count(Param))
         U.IntExprs.push_back(Arg);
-    };
-    for (size_t I = 0; I < C->Args.size() && I < H.Params.size(); ++I) {
-      if (isa<StarredExpr>(C->Args[I]))
-        break;
-      Bind(H.Params[I].Name, C->Args[I]);
-    }
-    for (const Keyword &KW : C->Keywords)
-      if (!KW.Name.empty())
-        Bind(KW.Name, KW.Value);
+    });
   }
 }
 

@@ -14,6 +14,7 @@
 
 #include "compiler/frontend/Discovery.h"
 
+#include <functional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -40,6 +41,11 @@ struct ParamKinds {
   std::set<std::string> Sizes;
 };
 ParamKinds inferParamKinds(const ast::FunctionDefStmt &Fn, const ModuleInfo &Info);
+
+/// Each argument of a call of the @jit helper Callee with the parameter it
+/// binds: the positional ones up to the first `*args`, then the keywords.
+void forEachBoundArgument(const ast::CallExpr &C, const ast::FunctionDefStmt &Callee,
+                          const std::function<void(const std::string &Param, const ast::Expr *Arg)> &F);
 
 /// A member of tl.tensor_descriptor: its methods (`load`, `store`, the
 /// atomics, `gather`, `scatter`) and attributes (`block_shape`, `shape`,

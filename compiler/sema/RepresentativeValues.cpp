@@ -590,22 +590,14 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
     if (New)
       Known->second = pointersOf(H, Info, inferPointerParams(H, Info), Depth + 1, Memo);
     const std::map<std::string, AssumedPointer> &Inner = Known->second;
-    auto Bind = [&](const std::string &Param, const Expr *Arg) {
+    forEachBoundArgument(*C, H, [&](const std::string &Param, const Expr *Arg) {
       auto In = Inner.find(Param);
       if (In == Inner.end() || In->second.Why == NoEvidence)
         return;
       auto It = Out.find(baseParam(Arg, Defs, Pointers));
       if (It != Out.end() && It->second.Why == NoEvidence)
         It->second = {In->second.Scalar, In->second.Why + " (in " + H.Name + "())"};
-    };
-    for (size_t I = 0; I < C->Args.size() && I < H.Params.size(); ++I) {
-      if (isa<StarredExpr>(C->Args[I]))
-        break;
-      Bind(H.Params[I].Name, C->Args[I]);
-    }
-    for (const Keyword &KW : C->Keywords)
-      if (!KW.Name.empty())
-        Bind(KW.Name, KW.Value);
+    });
   }
   return Out;
 }

@@ -48,6 +48,12 @@ static std::string bytesText(unsigned B) {
   return Buf;
 }
 
+/// Compiled, but with more shared memory than a block can have: Triton's
+/// autotuner skips such a config (OutOfResources) and times the others.
+static bool overSharedLimit(const diag::JitSummary &S) {
+  return S.Compiled && S.Compiled->Assembler.empty() && diag::canAssemble();
+}
+
 std::string jitFiguresText(const diag::JitSummary &S) {
   if (!S.Compiled) {
     std::string Why = S.Failure.substr(0, S.Failure.find('\n'));
@@ -56,7 +62,7 @@ std::string jitFiguresText(const diag::JitSummary &S) {
     return "figures unavailable: " + Why;
   }
   const backend::CompiledKernel &K = *S.Compiled;
-  if (K.Assembler.empty() && diag::canAssemble())
+  if (overSharedLimit(S))
     return bytesText(K.sharedBytes()) + " smem: more than a block can have, so not assembled";
   if (K.Assembler.empty())
     return "PTX only (no ptxas or nvJitLink found): registers not known";
@@ -81,12 +87,6 @@ std::string jitFiguresText(const diag::JitSummary &S) {
   if (S.Representative)
     T += " · with assumed values";
   return T;
-}
-
-/// Compiled, but with more shared memory than a block can have: Triton's
-/// autotuner skips such a config (OutOfResources) and times the others.
-static bool overSharedLimit(const diag::JitSummary &S) {
-  return S.Compiled && S.Compiled->Assembler.empty() && diag::canAssemble();
 }
 
 /// The first config of Kernel the autotuner keeps that has figures, when
