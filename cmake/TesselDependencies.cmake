@@ -78,3 +78,43 @@ if(TESSEL_BUILD_BENCH)
   find_package(benchmark QUIET)
   tessel_require(benchmark_FOUND "Google Benchmark" "libbenchmark-dev")
 endif()
+
+# tessel_clang: Clang 19's static libraries (libclang-19-dev), which compile a CUDA C++ reference
+# kernel in process (compiler/reference). Debian's ClangTargets.cmake names the shared libLLVM as
+# each library's dependency; the binary links LLVM statically, and a second copy of LLVM in the
+# process registers every command-line option twice (a fatal error at start-up), so the archives
+# are linked by path, beside the static LLVM components Clang's front end and code generator use.
+# The resource folder (Clang's CUDA wrapper headers, libclang-common-19-dev) is read at run time.
+set(TESSEL_CLANG_LIBDIR /usr/lib/llvm-19/lib)
+set(TESSEL_CLANG_COMPONENTS CodeGen Frontend Driver Parse Serialization Sema Analysis ASTMatchers Edit AST Lex
+                            APINotes Support Basic)
+set(TESSEL_CLANG_ARCHIVES)
+foreach(c ${TESSEL_CLANG_COMPONENTS})
+  if(NOT EXISTS ${TESSEL_CLANG_LIBDIR}/libclang${c}.a)
+    tessel_require(FALSE "Clang 19's static libraries (libclang${c}.a)" "libclang-19-dev libclang-cpp19-dev")
+  endif()
+  list(APPEND TESSEL_CLANG_ARCHIVES ${TESSEL_CLANG_LIBDIR}/libclang${c}.a)
+endforeach()
+set(TESSEL_CLANG_RESOURCE_DIR ${TESSEL_CLANG_LIBDIR}/clang/${LLVM_VERSION_MAJOR})
+if(NOT EXISTS ${TESSEL_CLANG_RESOURCE_DIR}/include/__clang_cuda_runtime_wrapper.h)
+  tessel_require(FALSE "Clang 19's CUDA wrapper headers" "libclang-common-19-dev")
+endif()
+# Clang's code generator registers LLVM's static extensions (llvm/Support/Extension.def), which Debian
+# builds with Polly: its archives must be there to link, though tessel never runs Polly.
+if(NOT EXISTS ${TESSEL_CLANG_LIBDIR}/libPolly.a)
+  tessel_require(FALSE "Polly's static libraries (Clang's code generator links them)" "libpolly-19-dev")
+endif()
+if(NOT EXISTS /usr/lib/llvm-19/include/clang/Frontend/CompilerInstance.h)
+  tessel_require(FALSE "Clang 19's headers" "libclang-19-dev libclang-cpp19-dev")
+endif()
+if(NOT TARGET tessel_clang)
+  llvm_map_components_to_libnames(TESSEL_CLANG_LLVM_LIBS
+    Core Support Option MC MCParser BitReader BitWriter BitstreamReader FrontendOpenMP FrontendHLSL
+    FrontendOffloading FrontendDriver ProfileData Coverage TargetParser Passes IPO Instrumentation Coroutines
+    ObjCARCOpts Vectorize Linker IRReader IRPrinter Analysis TransformUtils Demangle WindowsDriver Remarks
+    HipStdPar CodeGen Target Extensions LTO NVPTXCodeGen NVPTXDesc NVPTXInfo)
+  add_library(tessel_clang INTERFACE)
+  target_link_libraries(tessel_clang INTERFACE "$<LINK_GROUP:RESCAN,${TESSEL_CLANG_ARCHIVES}>"
+                        ${TESSEL_CLANG_LLVM_LIBS} tessel_llvm)
+  target_compile_definitions(tessel_clang INTERFACE TESSEL_CLANG_RESOURCE_DIR="${TESSEL_CLANG_RESOURCE_DIR}")
+endif()

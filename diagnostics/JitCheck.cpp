@@ -145,9 +145,13 @@ ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, c
   S.FromCache = R.FromCache;
   if (R.Kernel) {
     S.Compiled = std::move(R.Kernel);
-    S.Compiled->Cubin.clear();
-    S.Compiled->Ptx.clear();
-    S.Compiled->Llvm.clear();
+    // Assigned empty strings, not clear()ed: a cleared string keeps its
+    // buffer, and the editor keeps every kernel's summary (an hour of typing
+    // grew the server by the PTX and cubins of kernels long recompiled).
+    S.Compiled->Cubin = std::string();
+    S.Compiled->Ptx = std::string();
+    S.Compiled->Llvm = std::string();
+    S.Compiled->AssemblerLog = std::string();
   } else {
     S.Failure = !R.Error.empty() ? R.Error : !R.Problems.empty() ? R.Problems.front().Message : "not compiled";
   }

@@ -30,6 +30,11 @@ json toProtocol(const CodeLensInfo &L, const LineIndex &Index, PositionEncoding 
   if (L.RunDevice) {
     Command["command"] = "tessel.runKernel";
     Command["arguments"] = json::array({{{"uri", Uri}, {"kernel", L.Kernel}, {"device", *L.RunDevice}}});
+    if (L.Reference)
+      Command["arguments"][0]["reference"] = true;
+  } else if (L.Tunes) {
+    Command["command"] = "tessel.tuneKernel";
+    Command["arguments"] = json::array({{{"uri", Uri}, {"kernel", L.Kernel}, {"device", "auto"}}});
   } else if (L.ShowsConfigs) {
     Command["command"] = "tessel.showConfigs";
     Command["arguments"] = json::array({{{"uri", Uri}, {"kernel", L.Kernel}}});

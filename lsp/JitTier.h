@@ -75,6 +75,9 @@ struct JitTierOptions {
   /// generated file of thousands would keep a core busy for hours).
   size_t MaxKernels = 200;
   project::Project *Project = nullptr;
+  /// Gives the calling thread's freed memory back to the system; run on the
+  /// tier's thread when a compile leaves nothing queued.
+  std::function<void()> ReleaseMemory;
 };
 
 /// One analysed version, as the tier needs it.

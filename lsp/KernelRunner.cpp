@@ -24,8 +24,21 @@ static constexpr size_t MaxOutput = size_t(1) << 20;
 KernelRunner::~KernelRunner() { stop(); }
 
 std::vector<std::string> KernelRunner::commandLine(const RunRequest &R) const {
-  std::vector<std::string> Args = {Executable, "run",    R.Path,
-                                   "--kernel", R.Kernel, R.Device == "gpu" ? "--gpu" : "--cpu"};
+  std::vector<std::string> Args = {
+      Executable, R.Tune ? "tune" : "run", R.Path, "--kernel", R.Kernel, R.Device == "gpu" ? "--gpu" : "--cpu"};
+  if (R.Tune) {
+    for (const std::string &Runner : R.Runners)
+      Args.insert(Args.end(), {"--runner", Runner});
+    if (R.Runners.empty() && !R.Runner.empty())
+      Args.insert(Args.end(), {"--runner", R.Runner});
+    if (!R.TextFile.empty())
+      Args.insert(Args.end(), {"--text-from", R.TextFile});
+    if (!R.JsonFile.empty())
+      Args.insert(Args.end(), {"--json-out", R.JsonFile});
+    return Args;
+  }
+  if (!R.Runner.empty())
+    Args.insert(Args.end(), {"--runner", R.Runner});
   if (R.Config) {
     Args.push_back("--config");
     Args.push_back(std::to_string(*R.Config));
@@ -36,6 +49,8 @@ std::vector<std::string> KernelRunner::commandLine(const RunRequest &R) const {
   }
   if (R.Triton)
     Args.push_back("--triton");
+  if (R.Reference && R.Device == "gpu")
+    Args.push_back("--reference");
   if (!R.TextFile.empty()) {
     Args.push_back("--text-from");
     Args.push_back(R.TextFile);
@@ -178,6 +193,14 @@ nlohmann::json summarizeRunReport(const nlohmann::json &Report) {
   }
   if (Report.contains("triton") && Report["triton"].is_object())
     Text += summarizeTriton(Report, Best, S["triton"]);
+  // The gap the lens keeps showing: the CUDA reference's median over tessel's, on the timed instance.
+  if (Best && Best->contains("cudaReference") && (*Best)["cudaReference"].is_object()) {
+    const json &Gap = (*Best)["cudaReference"].value("gap", json(nullptr));
+    if (Gap.is_number()) {
+      Text += " · Triton kernel at " + number(Gap.get<double>(), "%.2f") + "× the CUDA reference";
+      S["referenceGap"] = Gap;
+    }
+  }
   S["ok"] = Errors == 0;
   S["text"] = Text;
   return S;

@@ -34,6 +34,8 @@ struct RunRequest {
   /// Also through Triton (`--triton`: the `run.triton` setting), compared
   /// with tessel's run and, on the GPU, timed beside it.
   bool Triton = false;
+  /// Also the kernel's CUDA C++ reference (`--reference`, on the GPU only): the report's gap.
+  bool Reference = false;
   /// Why the run is not on the device asked for ("no GPU on this machine"); "" when it is.
   std::string Fallback;
   /// The editor's unsaved text, written to a scratch file: run that instead
@@ -43,6 +45,14 @@ struct RunRequest {
   /// TS301-TS303 diagnostics the server publishes. Empty: none.
   std::string JsonFile;
   int64_t Version = 0; ///< the document version the text is
+  /// Where it runs (`--runner`, the `tessel.defaultRunner` setting); "":
+  /// in the run's own process on this machine.
+  std::string Runner;
+  /// `tessel tune` instead of `tessel run`: every autotune config under
+  /// every instance, over Runners (`tessel.runners`; none: the default
+  /// runner, else local), the JSON report in JsonFile.
+  bool Tune = false;
+  std::vector<std::string> Runners;
 };
 
 struct RunResult {

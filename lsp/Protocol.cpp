@@ -245,6 +245,11 @@ void from_json(const json &J, RunKernelParams &P) {
       throw json::type_error::create(302, std::string("triton must be a boolean, not ") + T->type_name(), T);
     P.Triton = T->get<bool>();
   }
+  if (const json *Ref = optionalField(J, "reference")) {
+    if (!Ref->is_boolean())
+      throw json::type_error::create(302, std::string("reference must be a boolean, not ") + Ref->type_name(), Ref);
+    P.Reference = Ref->get<bool>();
+  }
 }
 
 void from_json(const json &J, ShowConfigsParams &P) {
@@ -284,6 +289,12 @@ void from_json(const json &J, InitializeParams &P) {
     P.JitEnabled = Jit->get<bool>();
   if (const json *T = path(J, {"initializationOptions", "run", "triton"}); T && T->is_boolean())
     P.RunTriton = T->get<bool>();
+  if (const json *D = path(J, {"initializationOptions", "defaultRunner"}); D && D->is_string())
+    P.DefaultRunner = D->get<std::string>();
+  if (const json *Rs = path(J, {"initializationOptions", "runners"}); Rs && Rs->is_array())
+    for (const json &R : *Rs)
+      if (R.is_string() && !R.get<std::string>().empty())
+        P.Runners.push_back(R.get<std::string>());
   if (const json *D = path(Caps, {"workspace", "didChangeWatchedFiles", "dynamicRegistration"}))
     P.WatchedFilesDynamic = D->is_boolean() && D->get<bool>();
   // WorkspaceFolder[] | null, then the deprecated rootUri and rootPath.

@@ -163,6 +163,8 @@ struct RunKernelParams {
   /// Also run through Triton (`tessel run --triton`); unset: the
   /// `run.triton` setting.
   std::optional<bool> Triton;
+  /// Also run the kernel's CUDA C++ reference (`tessel run --reference`, GPU runs only).
+  std::optional<bool> Reference;
 };
 void from_json(const nlohmann::json &J, RunKernelParams &P);
 
@@ -188,6 +190,8 @@ struct InitializeParams {
   std::optional<bool> InlayHintsEnabled;      ///< initializationOptions.inlayHints.enable
   std::optional<bool> JitEnabled;             ///< initializationOptions.jit (or jit.enable)
   std::optional<bool> RunTriton;              ///< initializationOptions.run.triton
+  std::optional<std::string> DefaultRunner;   ///< initializationOptions.defaultRunner
+  std::vector<std::string> Runners;           ///< initializationOptions.runners
   /// workspaceFolders' URIs, else rootUri (else rootPath made a URI); the
   /// folders the server indexes.
   std::vector<std::string> WorkspaceFolders;

@@ -125,6 +125,7 @@ struct Scheduler::Impl {
 
   std::mutex CacheMutex;
   std::unordered_map<std::string, CachedKernel> Cache;
+  static constexpr size_t MaxCachedKernels = 4096;
 
   std::atomic<uint64_t> Builds{0}, Dropped{0}, Compiles{0}, CacheHits{0}, Proofs_{0};
 
@@ -491,6 +492,10 @@ struct Scheduler::Impl {
         C.Findings.push_back(rebase(Fd, Base, false));
       {
         std::lock_guard<std::mutex> L(CacheMutex);
+        // Keyed by kernel text: a day of edits makes new keys without end,
+        // so the cache starts over past a few thousand kernels.
+        if (Cache.size() >= MaxCachedKernels)
+          Cache.clear();
         Cache[Key] = std::move(C);
       }
       Found.insert(Found.end(), Result.begin(), Result.end());
@@ -579,6 +584,11 @@ void Scheduler::update(DocumentUpdate U) {
     }
     P->applyUpdate(D, std::move(Next->second), Next->first);
   });
+}
+
+void Scheduler::releaseMemory() {
+  if (P->Opts.ReleaseMemory)
+    P->onEveryThread(P->Opts.ReleaseMemory);
 }
 
 void Scheduler::remove(const std::string &Uri, std::function<void()> AfterFree) {

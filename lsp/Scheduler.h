@@ -126,6 +126,10 @@ public:
   void runWithFile(const std::string &Uri, std::string Name, Staleness S,
                    std::shared_ptr<const std::atomic<bool>> Cancelled, Action A);
 
+  /// Runs SchedulerOptions::ReleaseMemory on every worker thread (each
+  /// gives back the pages its own heap keeps): the server's periodic clean-up.
+  void releaseMemory();
+
   /// Deferred mode: runs queued work until none is left. Threaded mode: waits
   /// until the workers are idle or Timeout passes; false on timeout.
   bool blockUntilIdle(std::chrono::milliseconds Timeout = std::chrono::seconds(60));

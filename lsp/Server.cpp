@@ -34,14 +34,19 @@
 /// version it last pulled changed, and at most one at a time.
 //===----------------------------------------------------------------------===//
 #include "lsp/Server.h"
+
+#include "compiler/backend/Subprocess.h"
+#include "diagnostics/ConfigListEdit.h"
 #include "lsp/CrashReporter.h"
 #include "lsp/FeatureProtocol.h"
 #include "lsp/FromProtocol.h"
 #include "lsp/JitTier.h"
 #include "lsp/KernelRunner.h"
 #include "lsp/Protocol.h"
+#include "lsp/ReferenceTier.h"
 #include "lsp/Scheduler.h"
 #include "lsp/ToProtocol.h"
+#include "lsp/TuneResults.h"
 #include "lsp/Uri.h"
 #include "lsp/Workspace.h"
 #include "lsp/WorkspaceDependents.h"
@@ -52,6 +57,8 @@
 #include "lsp/features/References.h"
 #include "lsp/features/TileIR.h"
 #include "tessel/Version.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 
 #include <algorithm>
 #include <atomic>
@@ -148,12 +155,21 @@ public:
                                                      : "tessel";
     J.TimeoutSeconds = Opts.JitTimeoutSeconds;
     J.Project = &Project;
+    J.ReleaseMemory = Opts.ReleaseThreadMemory;
     Jit = std::make_unique<JitTier>(J, *this);
+    // A .cu file's diagnostics are pushed whatever the client's model: it pulls only the
+    // documents it opened with this server (Python), so a pull would never come.
+    Refs = std::make_unique<ReferenceTier>(J.Deferred, [this](const std::string &Uri, const json &Diags) {
+      this->T.notify("textDocument/publishDiagnostics", {{"uri", Uri}, {"diagnostics", Diags}});
+    });
     SchedulerOptions S;
     S.WorkerThreads = Opts.WorkerThreads;
     S.Check.Arch = Opts.Arch;
     S.Check.Prove = true; // verdicts for hovers; cached per kernel, bounded per query and kernel
     S.Check.Project = &Project;
+    // Z3 out of memory ends the process it runs in: each proof runs in one of its own.
+    S.Check.Prover.Isolated = true;
+    S.Check.Prover.IsolatedMemoryBytes = Opts.ProverMemoryBytes;
     S.ReleaseMemory = Opts.ReleaseMemory;
     Sched = std::make_unique<Scheduler>(S, *this);
     bindAll();
@@ -167,9 +183,24 @@ public:
     Runner.stop();
     Sched.reset();
     Jit.reset();
+    Refs.reset();
   }
 
   bool exitedCleanly() const { return ShutdownRequested; }
+
+  /// At most once a minute, as messages come: every worker gives back the
+  /// pages its heap keeps for reuse (as clangd's periodic malloc_trim). A
+  /// thread's allocator purges its freed pages only when that thread next
+  /// allocates, so a worker that typing no longer visits kept what its last
+  /// analysis freed; over an hour of typing, resident memory drifted up
+  /// with pages no live object held.
+  void maybeReleaseMemory() {
+    auto Now = Clock::now();
+    if (!Opts.ReleaseMemory || Now - LastRelease < std::chrono::minutes(1))
+      return;
+    LastRelease = Now;
+    Sched->releaseMemory();
+  }
 
   // MessageHandler.
   bool onNotify(const std::string &Method, json Params) override;
@@ -299,6 +330,11 @@ private:
   void requestDiagnosticRefresh();
   /// The run's JSON report (null when it wrote none); its scratch files are removed.
   json takeRunReport(const RunRequest &Req);
+  void tuneKernel(const RunKernelParams &P, ReplyOnce R);
+  void onProgressCancel(const json &P);
+  /// The quick fix that keeps the configs the last complete tune of a kernel
+  /// of F found best, when F is the version it tuned.
+  std::vector<CodeActionInfo> tuneActions(const AnalyzedFile &F, SourceRange Within);
   void publishRunDiagnostics(const RunRequest &Req, const json &Report);
   /// The LSP diagnostics of F: its findings plus the notes for a skipped or
   /// failed analysis; pushed by onDiagnostics, pulled by onPullDiagnostics.
@@ -314,6 +350,7 @@ private:
   /// their files on disk (setBuffer), watched-file events invalidate them.
   project::Project Project;
   std::unique_ptr<JitTier> Jit;
+  std::unique_ptr<ReferenceTier> Refs; ///< Clang's diagnostics of the CUDA references documents name
   /// The workspace folders' files, parsed in the background.
   WorkspaceIndex Index{Project};
   std::unique_ptr<Scheduler> Sched;
@@ -328,6 +365,22 @@ private:
   std::atomic<bool> InlayHintsEnabled{true};
   /// The `run.triton` setting: Run also runs the kernel through Triton.
   std::atomic<bool> RunTriton{false};
+  /// `tessel.defaultRunner` and `tessel.runners`: where Run and Tune go
+  /// (runners/RunnerSpec.h names; `tessel run` and `tessel tune` check them).
+  std::mutex RunnersMutex;
+  std::string DefaultRunner;
+  std::vector<std::string> Runners;
+  /// The run or tune in progress (its $/progress token, cancellable), and per
+  /// document and kernel the last complete tune: the version it tuned and
+  /// the configs it found best, for the quick fix.
+  struct TuneDone {
+    int64_t Version = 0;
+    std::vector<size_t> Keep;
+    size_t Configs = 0;
+  };
+  std::mutex TuneMutex;
+  std::string ActiveToken;
+  std::map<std::string, std::map<std::string, TuneDone>> LastTune;
   bool GpuAvailable = false;
   std::atomic<int> NextProgress{0};
 
@@ -360,6 +413,7 @@ private:
 
   std::mutex CancelMutex;
   std::map<std::string, CancelFlag> Cancels;
+  Clock::time_point LastRelease = Clock::now();
 
   /// Per open document: the other files its last analysis read and the
   /// roles other files gave its @jit functions (workers write, the main
@@ -394,6 +448,7 @@ void LanguageServer::bindAll() {
   bindNotify<json>("initialized", &LanguageServer::onInitialized);
   bindNotify<CancelParams>("$/cancelRequest", &LanguageServer::onCancelRequest);
   bindNotify<json>("workspace/didChangeConfiguration", &LanguageServer::onDidChangeConfiguration);
+  bindNotify<json>("window/workDoneProgress/cancel", &LanguageServer::onProgressCancel);
   bindNotify<DidOpenTextDocumentParams>("textDocument/didOpen", &LanguageServer::onDidOpen);
   bindNotify<DidChangeTextDocumentParams>("textDocument/didChange", &LanguageServer::onDidChange);
   bindNotify<DidCloseTextDocumentParams>("textDocument/didClose", &LanguageServer::onDidClose);
@@ -405,6 +460,7 @@ void LanguageServer::bindAll() {
 bool LanguageServer::onNotify(const std::string &Method, json Params) {
   if (Method == "exit")
     return false;
+  maybeReleaseMemory();
   if (!Initialized) {
     logError("notification " + Method + " before initialize ignored");
     return true;
@@ -425,6 +481,7 @@ bool LanguageServer::onNotify(const std::string &Method, json Params) {
 }
 
 bool LanguageServer::onCall(const std::string &Method, json Params, json Id) {
+  maybeReleaseMemory();
   std::string Key = Id.dump();
   auto Flag = std::make_shared<std::atomic<bool>>(false);
   {
@@ -500,6 +557,11 @@ void LanguageServer::onInitialize(const InitializeParams &P, ReplyOnce R, Cancel
     Jit->setEnabled(*P.JitEnabled);
   if (P.RunTriton)
     RunTriton = *P.RunTriton;
+  {
+    std::lock_guard<std::mutex> L(RunnersMutex);
+    DefaultRunner = P.DefaultRunner.value_or("");
+    Runners = P.Runners;
+  }
   if (P.ProcessId && !Opts.ClientProcessId && Opts.WatchClientProcess)
     watchProcess(*P.ProcessId);
   Initialized = true;
@@ -519,10 +581,14 @@ void LanguageServer::onInitialize(const InitializeParams &P, ReplyOnce R, Cancel
       {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
       {"codeLensProvider", {{"resolveProvider", false}}},
       {"inlayHintProvider", true},
-      {"executeCommandProvider", {{"commands", {"tessel.runKernel", "tessel.viewIR", "tessel.showConfigs"}}}},
+      {"executeCommandProvider",
+       {{"commands", {"tessel.runKernel", "tessel.tuneKernel", "tessel.viewIR", "tessel.showConfigs"}}}},
       {"experimental",
        {{"tessel",
-         {{"viewIR", true}, {"viewIRKinds", {"tir", "llvm", "ptx", "sass"}}, {"runKernel", true}, {"jit", true}}}}},
+         {{"viewIR", true},
+          {"viewIRKinds", {"tir", "llvm", "ptx", "sass", "reference-ptx", "reference-sass"}},
+          {"runKernel", true},
+          {"jit", true}}}}},
       {"workspace", {{"workspaceFolders", {{"supported", true}, {"changeNotifications", true}}}}},
   };
   // Offered only to a client that pulls: one that can do both would show both.
@@ -583,6 +649,22 @@ void LanguageServer::onDidChangeConfiguration(const json &P) {
       P["settings"]["tessel"]["run"]["triton"].is_boolean()) {
     RunTriton = P["settings"]["tessel"]["run"]["triton"].get<bool>();
     logInfo(std::string("runs through Triton ") + (RunTriton ? "on" : "off"));
+  }
+  // `tessel.defaultRunner` (a string) and `tessel.runners` (strings).
+  if (P.is_object() && P.contains("settings") && P["settings"].is_object() && P["settings"].contains("tessel") &&
+      P["settings"]["tessel"].is_object()) {
+    const json &S = P["settings"]["tessel"];
+    std::lock_guard<std::mutex> L(RunnersMutex);
+    if (S.contains("defaultRunner") && (S["defaultRunner"].is_string() || S["defaultRunner"].is_null())) {
+      DefaultRunner = S["defaultRunner"].is_string() ? S["defaultRunner"].get<std::string>() : "";
+      logInfo("default runner: " + (DefaultRunner.empty() ? std::string("this machine") : DefaultRunner));
+    }
+    if (S.contains("runners") && S["runners"].is_array()) {
+      Runners.clear();
+      for (const json &R : S["runners"])
+        if (R.is_string() && !R.get<std::string>().empty())
+          Runners.push_back(R.get<std::string>());
+    }
   }
   // `tessel.jit`: true / false, or {"enable": bool}.
   if (P.is_object() && P.contains("settings") && P["settings"].is_object() && P["settings"].contains("tessel") &&
@@ -888,6 +970,8 @@ void LanguageServer::onDiagnostics(const AnalyzedFile &F, const std::vector<diag
     RunDiagnostics.erase(Run);
   L.unlock();
   publish(F.Doc.Uri, F.Doc.Version, All);
+  if (auto Path = uriToPath(F.Doc.Uri); Path && F.Doc.Text)
+    Refs->update(*Path, F.Doc.Text->text());
 }
 
 JitVersion LanguageServer::jitVersion(const AnalyzedFile &F) {
@@ -1284,9 +1368,12 @@ void LanguageServer::onCodeAction(const CodeActionParams &P, ReplyOnce R, Cancel
   if (!WantQuickFix)
     return R(json::array());
   PositionEncoding E = Enc;
-  withFile(P.TextDocument.Uri, "codeAction", clientRequestStaleness(), C, R, [=](const AnalyzedFile &F) -> json {
+  withFile(P.TextDocument.Uri, "codeAction", clientRequestStaleness(), C, R, [=, this](const AnalyzedFile &F) -> json {
     json Actions = json::array();
-    for (const CodeActionInfo &A : codeActions(F, fromProtocol(P.R, *F.Doc.Index, E)))
+    SourceRange Within = fromProtocol(P.R, *F.Doc.Index, E);
+    for (const CodeActionInfo &A : codeActions(F, Within))
+      Actions.push_back(toProtocol(A, *F.Doc.Index, E, F.Doc.Uri));
+    for (const CodeActionInfo &A : tuneActions(F, Within))
       Actions.push_back(toProtocol(A, *F.Doc.Index, E, F.Doc.Uri));
     return Actions;
   });
@@ -1303,7 +1390,8 @@ void LanguageServer::onDocumentSymbol(const DocumentParams &P, ReplyOnce R, Canc
 }
 
 void LanguageServer::onExecuteCommand(const ExecuteCommandParams &P, ReplyOnce R, CancelFlag C) {
-  if (P.Command != "tessel.runKernel" && P.Command != "tessel.viewIR" && P.Command != "tessel.showConfigs")
+  if (P.Command != "tessel.runKernel" && P.Command != "tessel.tuneKernel" && P.Command != "tessel.viewIR" &&
+      P.Command != "tessel.showConfigs")
     return R(LspError{ErrorCode::InvalidParams, "unknown command: " + P.Command});
   if (P.Arguments.size() != 1)
     return R(LspError{ErrorCode::InvalidParams, P.Command + " takes exactly one argument object"});
@@ -1327,6 +1415,8 @@ void LanguageServer::onExecuteCommand(const ExecuteCommandParams &P, ReplyOnce R
     return onViewIR(*View, std::move(R), std::move(C));
   if (Configs)
     return showConfigs(*Configs, std::move(R), std::move(C));
+  if (P.Command == "tessel.tuneKernel")
+    return tuneKernel(*Run, std::move(R));
   return runKernel(*Run, std::move(R));
 }
 
@@ -1344,10 +1434,43 @@ void LanguageServer::showConfigs(const ShowConfigsParams &P, ReplyOnce R, Cancel
 // tessel extensions
 //===----------------------------------------------------------------------===//
 
+/// The `reference-ptx` / `reference-sass` views: the kernel's CUDA C++ reference compiled by
+/// `tessel compile --reference` in a process of its own (Clang's code generator and LLVM's NVPTX
+/// back end never run in the server), from the file on disk.
+static void viewReference(const std::string &Program, const std::string &Path, const ViewIRParams &Q, ReplyOnce &R) {
+  std::string Emit = Q.Kind == "reference-ptx" ? "ptx" : "sass";
+  std::vector<std::string> Args = {"tessel", "compile", Path, "--kernel", Q.Kernel, "--reference", "--emit", Emit};
+  if (Q.Config) {
+    Args.push_back("--config");
+    Args.push_back(std::to_string(*Q.Config));
+  }
+  std::string Exe = Program;
+  if (!llvm::sys::path::is_absolute(Exe))
+    if (auto Found = llvm::sys::findProgramByName(Exe))
+      Exe = *Found;
+  auto Out = backend::runProgram(Exe, Args, 120);
+  if (!Out)
+    return R(LspError{ErrorCode::RequestFailed, "tessel/viewIR: " + llvm::toString(Out.takeError())});
+  if (Out->ExitCode != 0) {
+    std::string Why = Out->Stderr;
+    while (!Why.empty() && Why.back() == '\n')
+      Why.pop_back();
+    return R(LspError{ErrorCode::RequestFailed, Why.empty() ? "tessel compile --reference failed" : Why});
+  }
+  R(json{{"text", Out->Stdout}, {"languageId", Emit}});
+}
+
 void LanguageServer::onViewIR(const ViewIRParams &P, ReplyOnce R, CancelFlag C) {
+  if (P.Kind == "reference-ptx" || P.Kind == "reference-sass") {
+    auto Path = uriToPath(P.TextDocument.Uri);
+    if (!Path)
+      return R(LspError{ErrorCode::InvalidParams, "a reference's view needs a file:// document"});
+    return viewReference(Opts.SelfExecutable.empty() ? "tessel" : Opts.SelfExecutable, *Path, P, R);
+  }
   if (P.Kind != "tir" && P.Kind != "llvm" && P.Kind != "ptx" && P.Kind != "sass")
-    return R(LspError{ErrorCode::InvalidParams,
-                      "kind must be \"tir\", \"llvm\", \"ptx\" or \"sass\", not \"" + P.Kind + "\""});
+    return R(LspError{ErrorCode::InvalidParams, "kind must be \"tir\", \"llvm\", \"ptx\", \"sass\", "
+                                                "\"reference-ptx\" or \"reference-sass\", not \"" +
+                                                    P.Kind + "\""});
   ViewIRParams Q = P;
   Sched->runWithFile(
       P.TextDocument.Uri, "tessel/viewIR", Staleness::Allowed, C,
@@ -1399,9 +1522,23 @@ void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
     return R(LspError{ErrorCode::InvalidParams, "tessel.runKernel needs a file:// document, not " + P.Uri});
   // The GPU when one is present and the user chose it (or "auto"), the CPU
   // interpreter otherwise; the runner process, never this one, loads libcuda.
-  std::string Device = P.Device == "cpu" || !GpuAvailable ? "cpu" : "gpu";
-  RunRequest Req{P.Uri, *Path, P.Kernel, Device, P.Config, Device == "gpu" ? RunIters : 0, P.Triton.value_or(RunTriton),
-                 {},    {},    {},       0};
+  std::string Where;
+  {
+    std::lock_guard<std::mutex> L(RunnersMutex);
+    Where = DefaultRunner;
+  }
+  // With a runner elsewhere, its machine has the GPU (or says it has none).
+  std::string Device = P.Device == "cpu" || (!GpuAvailable && Where.empty()) ? "cpu" : "gpu";
+  RunRequest Req;
+  Req.Uri = P.Uri;
+  Req.Path = *Path;
+  Req.Kernel = P.Kernel;
+  Req.Device = Device;
+  Req.Config = P.Config;
+  Req.Iters = Device == "gpu" ? RunIters : 0;
+  Req.Triton = P.Triton.value_or(RunTriton);
+  Req.Reference = Device == "gpu" && P.Reference.value_or(false);
+  Req.Runner = Where;
   if (P.Device == "gpu" && Device == "cpu")
     Req.Fallback = "no GPU on this machine: ran on the CPU interpreter";
   // Run what the editor shows, not what is on disk; the report's TS301-TS303
@@ -1417,10 +1554,13 @@ void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
   bool Progress = Client.WorkDoneProgress;
   std::string Title = "Running " + P.Kernel + " on " + (Device == "gpu" ? "the GPU" : "the CPU") +
                       (Req.Triton ? " and through Triton" : "");
+  {
+    std::lock_guard<std::mutex> L(TuneMutex);
+    ActiveToken = Token;
+  }
   if (Progress) {
     T.call("window/workDoneProgress/create", {{"token", Token}}, "progress-" + Token);
-    T.notify("$/progress",
-             {{"token", Token}, {"value", {{"kind", "begin"}, {"title", Title}, {"cancellable", false}}}});
+    T.notify("$/progress", {{"token", Token}, {"value", {{"kind", "begin"}, {"title", Title}, {"cancellable", true}}}});
   }
   std::string Error;
   bool Started = Runner.start(
@@ -1459,6 +1599,124 @@ void LanguageServer::runKernel(const RunKernelParams &P, ReplyOnce R) {
     return R(LspError{ErrorCode::RequestFailed, Error});
   }
   R(json(nullptr));
+}
+
+void LanguageServer::tuneKernel(const RunKernelParams &P, ReplyOnce R) {
+  if (P.Device != "cpu" && P.Device != "gpu" && P.Device != "auto")
+    return R(
+        LspError{ErrorCode::InvalidParams, "device must be \"cpu\", \"gpu\" or \"auto\", not \"" + P.Device + "\""});
+  auto Path = uriToPath(P.Uri);
+  if (!Path)
+    return R(LspError{ErrorCode::InvalidParams, "tessel.tuneKernel needs a file:// document, not " + P.Uri});
+  RunRequest Req;
+  Req.Uri = P.Uri;
+  Req.Path = *Path;
+  Req.Kernel = P.Kernel;
+  Req.Tune = true;
+  {
+    std::lock_guard<std::mutex> L(RunnersMutex);
+    Req.Runner = DefaultRunner;
+    Req.Runners = Runners;
+  }
+  bool Elsewhere = !Req.Runner.empty() || !Req.Runners.empty();
+  Req.Device = P.Device == "cpu" || (!GpuAvailable && !Elsewhere) ? "cpu" : "gpu";
+  if (auto Snap = WS.snapshot(P.Uri)) {
+    Req.Version = Snap->Version;
+    Req.TextFile = writeScratch(Snap->Text->text());
+  }
+  Req.JsonFile = writeScratch("");
+  std::string Token = "tessel/tune/" + std::to_string(++NextProgress);
+  {
+    std::lock_guard<std::mutex> L(TuneMutex);
+    ActiveToken = Token;
+  }
+  bool Progress = Client.WorkDoneProgress;
+  if (Progress) {
+    T.call("window/workDoneProgress/create", {{"token", Token}}, "progress-" + Token);
+    T.notify("$/progress", {{"token", Token},
+                            {"value",
+                             {{"kind", "begin"},
+                              {"title", "Tuning " + P.Kernel + (Req.Device == "gpu" ? " on GPUs" : " on the CPU")},
+                              {"cancellable", true}}}});
+  }
+  std::string Error;
+  bool Started = Runner.start(
+      Req,
+      [this, Token, Progress](RunResult Res) {
+        json Report = takeRunReport(Res.Request);
+        std::optional<TuneSummary> S = Res.Cancelled ? std::nullopt : summarizeTuneReport(Report);
+        std::string Verb = Res.Cancelled ? "was cancelled" : "exited with code " + std::to_string(Res.ExitCode);
+        if (Progress)
+          T.notify("$/progress", {{"token", Token}, {"value", {{"kind", "end"}, {"message", Verb}}}});
+        if (S && S->Complete) {
+          std::lock_guard<std::mutex> L(TuneMutex);
+          LastTune[Res.Request.Uri][Res.Request.Kernel] = TuneDone{Res.Request.Version, S->Keep, S->Configs};
+        }
+        json Result = {{"uri", Res.Request.Uri},      {"kernel", Res.Request.Kernel}, {"device", Res.Request.Device},
+                       {"exitCode", Res.ExitCode},    {"cancelled", Res.Cancelled},   {"output", Res.Output},
+                       {"complete", S && S->Complete}};
+        if (S) {
+          Result["markdown"] = S->Markdown;
+          Result["keep"] = S->Keep;
+        }
+        T.notify("tessel/tuneResult", Result);
+        T.notify("window/logMessage", {{"type", S && S->Complete ? 3 : 1},
+                                       {"message", "tessel tune " + Res.Request.Kernel + " " + Verb +
+                                                       (Res.Output.empty() ? "" : ":\n" + Res.Output)}});
+      },
+      Error);
+  if (!Started) {
+    if (Progress)
+      T.notify("$/progress", {{"token", Token}, {"value", {{"kind", "end"}, {"message", Error}}}});
+    return R(LspError{ErrorCode::RequestFailed, Error});
+  }
+  R(json(nullptr));
+}
+
+void LanguageServer::onProgressCancel(const json &P) {
+  if (!P.is_object() || !P.contains("token") || !P["token"].is_string())
+    return;
+  {
+    std::lock_guard<std::mutex> L(TuneMutex);
+    if (P["token"].get<std::string>() != ActiveToken)
+      return;
+    ActiveToken.clear();
+  }
+  logInfo("run or tune cancelled by the client");
+  Runner.stop(); // its result comes back with Cancelled set
+}
+
+std::vector<CodeActionInfo> LanguageServer::tuneActions(const AnalyzedFile &F, SourceRange Within) {
+  std::map<std::string, TuneDone> Done;
+  {
+    std::lock_guard<std::mutex> L(TuneMutex);
+    if (auto It = LastTune.find(F.Doc.Uri); It != LastTune.end())
+      Done = It->second;
+  }
+  std::vector<CodeActionInfo> Out;
+  if (Done.empty() || !F.Report.Analysis)
+    return Out;
+  for (const auto &[Kernel, T] : Done) {
+    const JitFunction *J = F.Report.Analysis->Info.jit(Kernel);
+    // Only the text that was tuned: after an edit the indices may name other configs.
+    if (!J || !J->Def || T.Version != F.Doc.Version || J->Configs.size() != T.Configs ||
+        T.Keep.size() == J->Configs.size())
+      continue;
+    if (Within.End < J->Def->Range.Begin && (J->Configs.empty() || Within.End < J->Configs.front().Range.Begin))
+      continue;
+    if (Within.Begin > J->Def->Range.End)
+      continue;
+    std::string Why;
+    std::optional<TextEdit> E = diag::configListEdit(*F.Doc.Text, *J, T.Keep, Why);
+    if (!E)
+      continue;
+    Out.push_back(CodeActionInfo{"Keep the " + std::to_string(T.Keep.size()) + " of " + std::to_string(T.Configs) +
+                                     " configs tessel tune found best",
+                                 {*E},
+                                 nullptr,
+                                 false});
+  }
+  return Out;
 }
 
 /// A scratch file holding Text, or "" when it cannot be written.

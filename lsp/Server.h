@@ -41,6 +41,9 @@ struct LspOptions {
   std::string JitWorkerProgram;
   /// One compile's time limit in the worker.
   unsigned JitTimeoutSeconds = 60;
+  /// The memory one kernel's proof may take in its process (the proof tier
+  /// proves each kernel in a forked child: analysis/IsolatedProof.h).
+  uint64_t ProverMemoryBytes = uint64_t(2) << 30;
   /// The `tessel` executable that Run actions spawn (`tessel run ...`).
   std::string SelfExecutable;
   /// Honour `initialize`'s processId by exiting when that process dies. The
@@ -50,6 +53,9 @@ struct LspOptions {
   /// run after a document is closed: a closed 5 MB file's analysis must not
   /// stay in the process. The tool sets it, as it chooses the allocator.
   std::function<void()> ReleaseMemory;
+  /// The same for the calling thread's own heap only: a background tier's
+  /// thread runs it when its work is done.
+  std::function<void()> ReleaseThreadMemory;
 };
 
 /// Serves over stdio or TCP as Opts says; returns the process exit code.

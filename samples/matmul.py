@@ -96,3 +96,9 @@ if __name__ == "__main__":
     ref = torch.nn.functional.leaky_relu(exact, 0.01)
     torch.testing.assert_close(matmul(lhs, rhs, "leaky_relu").float(), ref, atol=0.1, rtol=1e-2)
     print("matmul: ok")
+
+
+# The CUDA C++ reference (docs/reference-kernels.md) for the launch site's ACTIVATION="": WMMA on
+# tensor cores, 128 x 128 tiles of C per block of 8 warps, operands copied by cp.async in two stages.
+# tessel: reference reference/matmul_wmma_ref.cu::matmul_wmma kernel=matmul_kernel block=(256,) \
+#   grid=(cdiv(N, 128), cdiv(M, 128)) torch=a @ b

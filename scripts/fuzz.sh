@@ -5,7 +5,8 @@
 #
 #   scripts/fuzz.sh TARGET [MINUTES [WORKERS]]
 #                                      fuzz one target (lsp, frontend, edits,
-#                                      launch, codegen) for MINUTES (default
+#                                      launch, codegen, host, index, runner,
+#                                      reference) for MINUTES (default
 #                                      10; NNs for seconds) in WORKERS processes (default 1;
 #                                      more: independent processes, one per core,
 #                                      sharing the corpus), and minimize
@@ -38,7 +39,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BUILD=${FUZZ_BUILD_DIR:-build-fuzz}
 JOBS=${JOBS:-$(nproc)}
 CORPUS_SRC=${FUZZ_CORPUS:-/work/corpus}
-TARGETS=(lsp frontend edits launch codegen)
+TARGETS=(lsp frontend edits launch codegen host index runner reference)
 
 die() { echo "fuzz.sh: error: $*" >&2; exit 2; }
 
@@ -48,8 +49,8 @@ die() { echo "fuzz.sh: error: $*" >&2; exit 2; }
 # Per target: -max_len (bytes) and dictionary. Inputs stay small so that one
 # execution takes milliseconds even under ASan: a kernel file's bugs show in
 # its first few kilobytes, a launch spec's in a few hundred bytes.
-max_len() { case $1 in lsp) echo 4096 ;; frontend) echo 3072 ;; edits) echo 3072 ;; launch | codegen) echo 512 ;; esac; }
-dict() { case $1 in lsp) echo tests/fuzz/dicts/lsp.dict ;; launch | codegen) echo tests/fuzz/dicts/launch.dict ;; *) echo tests/fuzz/dicts/python.dict ;; esac; }
+max_len() { case $1 in lsp | host | runner | reference) echo 4096 ;; frontend) echo 3072 ;; edits) echo 3072 ;; launch | codegen) echo 512 ;; index) echo 16384 ;; esac; }
+dict() { case $1 in lsp) echo tests/fuzz/dicts/lsp.dict ;; launch | codegen) echo tests/fuzz/dicts/launch.dict ;; index) echo tests/fuzz/dicts/index.dict ;; runner) echo tests/fuzz/dicts/runner.dict ;; reference) echo tests/fuzz/dicts/cuda.dict ;; *) echo tests/fuzz/dicts/python.dict ;; esac; }
 
 build() {
   command -v clang++-19 >/dev/null || die "clang++-19 is missing: apt-get install clang-19 libclang-rt-19-dev (or WITH_FUZZ=1 scripts/setup.sh)"
@@ -178,7 +179,7 @@ fuzz() {
 # ci's executions per target, about what a quiet core runs in 60 s: with the
 # fixed seed, a CI machine runs these same inputs (or, if slower, the first
 # of them), so a clean run here is a clean run there.
-ci_runs() { case $1 in lsp) echo 3000 ;; frontend) echo 2500 ;; edits) echo 2000 ;; launch) echo 4000 ;; codegen) echo 3000 ;; esac; }
+ci_runs() { case $1 in lsp) echo 3000 ;; frontend) echo 2500 ;; edits) echo 2000 ;; launch) echo 4000 ;; codegen) echo 3000 ;; host) echo 2500 ;; index) echo 30000 ;; runner) echo 30000 ;; reference) echo 300 ;; esac; }
 
 # A log's executions: the sum of its workers' final stats, or, for a worker
 # stopped before them, its last status line.
@@ -225,7 +226,7 @@ case $cmd in
     done
     exit $status
     ;;
-  lsp | frontend | edits | launch | codegen)
+  lsp | frontend | edits | launch | codegen | host | index | runner | reference)
     minutes=${2:-10}
     # NNs: seconds, to fill a machine's time limit exactly.
     if [[ $minutes =~ ^[0-9]+s$ ]]; then
@@ -240,5 +241,5 @@ case $cmd in
     mkdir -p "$BUILD/fuzz"
     fuzz "$cmd" "$secs" "$workers"
     ;;
-  *) die "usage: scripts/fuzz.sh lsp|frontend|edits|launch|codegen [MINUTES [WORKERS]] | ci [SECONDS] | build" ;;
+  *) die "usage: scripts/fuzz.sh lsp|frontend|edits|launch|codegen|host|index|runner|reference [MINUTES [WORKERS]] | ci [SECONDS] | build" ;;
 esac

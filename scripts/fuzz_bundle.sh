@@ -22,7 +22,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 OUT=${1:?usage: scripts/fuzz_bundle.sh OUT.tar.xz [TARGET...]}
 shift
 targets=("$@")
-((${#targets[@]})) || targets=(lsp frontend edits launch codegen)
+((${#targets[@]})) || targets=(lsp frontend edits launch codegen host index runner reference)
 BUILD=${FUZZ_BUILD_DIR:-build-fuzz}
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
@@ -38,7 +38,9 @@ for t in "${targets[@]}"; do
     grep -v -E '/(libc|libm|libdl|libpthread|librt|libresolv|libgcc_s|libstdc\+\+)\.so' |
     while read -r lib; do cp -L "$lib" "$stage/lib/"; done
 done
-# The targets read at most -max_len bytes of an input: 4 KB is every target's.
-find "$stage/fuzz/seeds" -type f -size +4k -exec truncate -s 4096 {} +
+# The targets read at most -max_len bytes of an input: 4 KB is every target's
+# but index's (16 KB, a small tree's whole index).
+find "$stage/fuzz/seeds" -path '*/seeds/index/*' -prune -o -type f -size +4k -exec truncate -s 4096 {} +
+find "$stage/fuzz/seeds" -path '*/seeds/index/*' -type f -size +16k -exec truncate -s 16384 {} +
 tar cf - -C "$stage" . | xz -T0 -9 >"$OUT"
 du -h "$OUT"

@@ -25,6 +25,12 @@ for b in tools/tessel tests/unit_runtime; do
     grep -v -E '/(libc|libm|libdl|libpthread|librt|libgcc_s|libstdc\+\+)\.so' |
     while read -r lib; do cp -L "$lib" "$STAGE/tessel-gpu/lib/"; done || true
 done
+# Clang's resource headers (its CUDA wrapper): `tessel run --reference` compiles CUDA C++ in process and
+# finds them in lib/clang/19 beside the binary on a machine without Clang's packages. The CUDA toolkit's
+# headers and the C and C++ library headers a CUDA file includes must be on that machine.
+mkdir -p "$STAGE/tessel-gpu/lib/clang"
+cp -r /usr/lib/llvm-19/lib/clang/19 "$STAGE/tessel-gpu/lib/clang/19"
+rm -rf "$STAGE/tessel-gpu/lib/clang/19/lib" # sanitizer runtimes: not needed
 tar -C "$STAGE" -cf - tessel-gpu | xz -T0 -6 >"$DEST/tessel-gpu.tar.xz"
 ls -l "$DEST/tessel-gpu.tar.xz"
 du -sh "$STAGE/tessel-gpu" | sed 's/^/unpacked: /'

@@ -46,11 +46,15 @@ packages=(
   build-essential cmake ninja-build pkg-config git python3
   llvm-19-dev libzstd-dev libtree-sitter-dev nlohmann-json3-dev libboost1.81-dev libz3-dev
   libmimalloc-dev libtomlplusplus-dev
+  # compiler/reference: Clang 19's static libraries, headers and CUDA wrapper headers
+  libclang-19-dev libclang-cpp19-dev libclang-common-19-dev libpolly-19-dev
 )
 if [[ $only_tessel == 0 ]]; then
   packages+=(
     llvm-19-tools libgtest-dev libgmock-dev libbenchmark-dev
     neovim clang-format clang-tidy hyperfine
+    # The runner tests start a real sshd and a real single-node Slurm (tests/runners).
+    openssh-server openssh-client slurm-wlm munge
     # The real-editor test drives code-server in this headless browser (tests/vscode/real_editor.mjs; it
     # installs code-server, Node 24 and playwright-core from npm itself, into the build folder; code-server's
     # native kerberos module needs libkrb5-dev).

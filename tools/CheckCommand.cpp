@@ -18,6 +18,7 @@
 #include "compiler/frontend/Parser.h"
 #include "compiler/host/DeviceModel.h"
 #include "compiler/project/Project.h"
+#include "compiler/support/CacheDirectory.h"
 #include "compiler/support/Cores.h"
 #include "compiler/support/WorkerPool.h"
 #include "diagnostics/Check.h"
@@ -63,6 +64,9 @@ struct CheckArgs {
   backend::GpuArch JitArch{90, true};
   /// `--extra-path DIR`: searched for imports after the project root.
   std::vector<std::string> ExtraPaths;
+  /// --no-cache: neither the JIT's compiled kernels nor the projects' launch
+  /// indexes are read or written.
+  bool NoCache = false;
 };
 
 } // namespace
@@ -87,6 +91,8 @@ static const char CheckUsage[] =
     "  --prove                also run the bounds prover (Z3): every load and store\n"
     "                         proven in bounds, or a counterexample launch (TS203)\n"
     "  --extra-path=DIR       also resolve imports under DIR (repeatable)\n"
+    "  --no-cache             neither read nor write tessel's caches (the projects'\n"
+    "                         launch indexes, the compiled kernels of --jit)\n"
     "  --color=auto|always|never\n"
     "                         colour the text output (auto: only on a terminal)\n"
     "  -h, --help             show this help\n"
@@ -123,6 +129,10 @@ static std::optional<int> parseArgs(const Args &A, CheckArgs &Out) {
     bool Missing = false;
     if (Arg == "--jit") {
       Out.Jit = true;
+      continue;
+    }
+    if (Arg == "--no-cache") {
+      Out.NoCache = true;
       continue;
     }
     if (takeValue(A, I, "--format", Value, Missing)) {
@@ -214,7 +224,7 @@ static std::vector<diag::JitSummary> addJitFindings(const ParsedFile &File, diag
   // worker processes at a time, so the JIT itself takes the files in turn.
   static std::mutex OneAtATime;
   std::lock_guard<std::mutex> Lock(OneAtATime);
-  static backend::CompileCache Cache(backend::CompileCache::defaultDirectory());
+  static backend::CompileCache Cache(CA.NoCache ? "" : backend::CompileCache::defaultDirectory());
   static bool Noted = false;
   diag::JitCheckOptions JO;
   JO.Arch = CA.JitArch;
@@ -367,6 +377,10 @@ int runCheck(const Args &A) {
   // Never deleted, on purpose (as keepUntilExit): tearing down every parsed
   // module of a large tree right before exit only costs time.
   project::Project &Project = *new project::Project(CA.ExtraPaths);
+  // Where the launch sites of a file's kernels are in other files, a later
+  // check of that file reads only what changed since this one.
+  if (!CA.NoCache)
+    Project.setIndexDirectory(userCacheDirectory("index"));
   CA.Opts.Project = &Project;
   std::vector<std::string> Empty;
   std::vector<std::string> Files = expandInputs(CA.Files, Project, Empty);
@@ -404,6 +418,7 @@ int runCheck(const Args &A) {
       std::cout << O.Text;
   }
 
+  Project.saveIndexes();
   if (CA.Fmt == Format::Json)
     writeJsonReport(std::cout, Json);
   else

@@ -26,12 +26,14 @@
 #include "compiler/frontend/Parser.h"
 #include "compiler/host/DeviceModel.h"
 #include "compiler/ir/Printer.h"
+#include "compiler/reference/ParameterMap.h"
 #include "compiler/sema/LaunchPlan.h"
 #include "compiler/sema/Lowering.h"
 #include "diagnostics/Finding.h"
 #include "diagnostics/JitCheck.h"
 #include "lsp/LineIndex.h"
 #include "tools/CommandLine.h"
+#include "tools/CudaReference.h"
 #include "tools/InputFile.h"
 #include "tools/TextOutput.h"
 
@@ -66,6 +68,7 @@ struct CompileArgs {
   std::string Output;
   bool UseCache = true;
   bool Locations = true;
+  bool Reference = false;
   ColorMode Color = ColorMode::Auto;
 };
 } // namespace
@@ -97,6 +100,9 @@ static const char CompileUsage[] =
     "  -o FILE                write the output to FILE\n"
     "  --no-cache             compile afresh, neither reading nor writing the JIT cache\n"
     "  --no-locations         leave out the `loc(line:col)` of each tile IR op\n"
+    "  --reference            compile the kernel's CUDA C++ reference instead (its `# tessel: reference`\n"
+    "                         directive, docs/reference-kernels.md), in process through Clang and the same\n"
+    "                         back end: llvm, ptx, cubin, sass or report; Clang's diagnostics on stderr\n"
     "  --color=auto|always|never\n"
     "                         colour the error output (auto: only on a terminal)\n"
     "  -h, --help             show this help\n"
@@ -136,6 +142,10 @@ static std::optional<int> parseArgs(const Args &A, CompileArgs &Out) {
     }
     if (Arg == "--no-cache") {
       Out.UseCache = false;
+      continue;
+    }
+    if (Arg == "--reference") {
+      Out.Reference = true;
       continue;
     }
     if (Arg.empty() || Arg[0] != '-') {
@@ -214,6 +224,8 @@ static std::optional<int> parseArgs(const Args &A, CompileArgs &Out) {
     return usageError("which kernel? pass --kernel NAME");
   if (Out.AllConfigs && Out.Config)
     return usageError("--config and --all-configs exclude each other");
+  if (Out.Reference && Out.What == Emit::Tir)
+    return usageError("--reference compiles CUDA C++, which has no tile IR: --emit llvm, ptx, cubin, sass or report");
   return std::nullopt;
 }
 
@@ -279,6 +291,98 @@ static void printReport(std::ostream &OS, const std::string &Title, const backen
   OS << " total " << fmtMs(Total) << "\n";
 }
 
+/// `--reference`: the kernel's CUDA reference, through Clang and the back end.
+static int compileReferenceOf(const CompileArgs &CA, const ParsedFile &File, const ModuleInfo &Info) {
+  std::string Error;
+  std::optional<CudaReferenceTarget> T = findCudaReference(File, Info, CA.File, CA.Kernel, Error);
+  if (!T) {
+    std::cerr << (Error.find(": error: ") != std::string::npos ? "" : "tessel compile: error: ") << Error << "\n";
+    return ExitFindings;
+  }
+  // The block's threads size the occupancy: the directive's block over the first launch's values.
+  unsigned Threads = 128;
+  sema::LaunchPlanOptions PO;
+  PO.SpecText = CA.Spec;
+  PO.Config = CA.Config;
+  sema::LaunchPlan Plan = sema::planLaunch(File, Info, CA.Kernel, PO);
+  if (!Plan.Launches.empty()) {
+    reference::Dims3 B = reference::evaluateDims(T->Directive.Block, Plan.Launches.front().Launch, "block");
+    if (!B.Error.empty()) {
+      std::cerr << "tessel compile: error: reference " << T->Label << ": " << B.Error << "\n";
+      return ExitFindings;
+    }
+    Threads = static_cast<unsigned>(B.D[0] * B.D[1] * B.D[2]);
+  }
+  CudaReferenceCompiler Compiler(*T);
+  backend::GpuArch Arch = CA.Arch ? *CA.Arch : backend::defaultArch();
+  bool Assemble = CA.What == Emit::Cubin || CA.What == Emit::Sass || CA.What == Emit::Report;
+  const reference::CompiledReference &R = Compiler.compile(Arch, Threads, Assemble, CA.What == Emit::Llvm);
+  printClangDiagnostics(std::cerr, R.Source);
+  if (!R.Kernel) {
+    std::cerr << "tessel compile: error: reference " << T->Label << ": " << R.Error << "\n";
+    return ExitFindings;
+  }
+  // Every instance of the launch must be able to call it, as `tessel run --reference` will.
+  for (const sema::PlannedLaunch &PL : Plan.Launches) {
+    reference::ParameterMap M = reference::mapParameters(*R.Source.Kernel, T->Directive, PL.Launch);
+    if (!M.Error.empty()) {
+      std::cerr << "tessel compile: error: " << M.Error << "\n";
+      return ExitFindings;
+    }
+    reference::Dims3 G = reference::evaluateDims(T->Directive.Grid, PL.Launch, "grid");
+    if (!G.Error.empty()) {
+      std::cerr << "tessel compile: error: reference " << T->Label << ": " << G.Error << "\n";
+      return ExitFindings;
+    }
+  }
+  const backend::CompiledKernel &K = *R.Kernel;
+  std::string Text;
+  switch (CA.What) {
+  case Emit::Tir:
+    return ExitUsage; // refused by parseArgs
+  case Emit::Llvm:
+    Text = K.Llvm;
+    break;
+  case Emit::Ptx:
+    Text = K.Ptx;
+    break;
+  case Emit::Cubin:
+    Text = K.Cubin;
+    break;
+  case Emit::Sass: {
+    auto S = backend::disassemble(K.Cubin);
+    if (!S) {
+      std::cerr << "tessel compile: error: --emit sass: " << llvm::toString(S.takeError()) << "\n";
+      return ExitUsage;
+    }
+    Text = std::move(*S);
+    break;
+  }
+  case Emit::Report: {
+    backend::KernelJitResult JR;
+    JR.Kernel = K;
+    JR.Times.push_back({"clang", R.FrontendMs});
+    for (const backend::StageTime &St : K.Times)
+      JR.Times.push_back(St);
+    std::ostringstream RS;
+    printReport(RS, " (CUDA reference " + T->Label + ")", JR, File.text());
+    Text = RS.str();
+    break;
+  }
+  }
+  if (CA.Output.empty()) {
+    std::cout << Text;
+    return ExitOk;
+  }
+  std::ofstream F(CA.Output, std::ios::binary);
+  F << Text;
+  if (!F) {
+    std::cerr << "tessel compile: error: cannot write " << CA.Output << "\n";
+    return ExitUsage;
+  }
+  return ExitOk;
+}
+
 int runCompile(const Args &A) {
   CompileArgs CA;
   if (std::optional<int> Status = parseArgs(A, CA))
@@ -294,6 +398,8 @@ int runCompile(const Args &A) {
   auto File = ParsedFile::parse(Text);
   ProblemSink Discovery;
   ModuleInfo Info = processProject().discoverFile(*File, Discovery);
+  if (CA.Reference)
+    return compileReferenceOf(CA, *File, Info);
   const JitFunction *Fn = Info.jit(CA.Kernel);
   std::vector<std::optional<size_t>> Configs = {CA.Config};
   if (CA.AllConfigs && Fn && Fn->Configs.size() > 1) {

@@ -6,20 +6,14 @@
 //===----------------------------------------------------------------------===//
 #include "tools/GpuPeak.h"
 
+#include "compiler/support/CacheDirectory.h"
+
 #include <cstdlib>
 #include <sstream>
 
 namespace tessel::tools {
 
-std::string peakCachePath() {
-  if (const char *D = std::getenv("TESSEL_CACHE_DIR"); D && *D)
-    return std::string(D) + "/gpu-peak.tsv";
-  if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X == '/')
-    return std::string(X) + "/tessel/gpu-peak.tsv";
-  if (const char *H = std::getenv("HOME"); H && *H)
-    return std::string(H) + "/.cache/tessel/gpu-peak.tsv";
-  return "";
-}
+std::string peakCachePath() { return userCacheDirectory("gpu-peak.tsv"); }
 
 /// KEY and figures of one line, or nullopt.
 static std::optional<std::pair<std::string, PeakFigures>> parseLine(const std::string &Line) {

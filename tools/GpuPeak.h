@@ -1,8 +1,8 @@
 //===- GpuPeak.h - the device's ceilings, measured once and cached -*- C++ -*-===//
 /// \file
 /// runtime::measurePeak on first use per device, then a line of
-/// `$XDG_CACHE_HOME/tessel/gpu-peak.tsv` (or `~/.cache/tessel/...`, or
-/// `$TESSEL_CACHE_DIR/gpu-peak.tsv`): the device's name, compute
+/// `gpu-peak.tsv` in the user's cache (support/CacheDirectory.h:
+/// `~/.cache/tessel/gpu-peak.tsv`): the device's name, compute
 /// capability, SM count and driver version, then the copy bandwidth and the
 /// mma.sync rate. Another driver or board is another key and is measured
 /// afresh; `TESSEL_REMEASURE_PEAK=1` measures again and replaces the line.

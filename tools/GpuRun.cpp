@@ -40,6 +40,16 @@ struct GpuRunner::Impl {
   std::map<std::string, std::string> CompileErrors;
   std::map<std::string, runtime::LoadedKernel> Loaded;
   std::optional<PeakFigures> Peak;
+
+  /// K loaded under Key (once); null with R.Error on failure.
+  const runtime::LoadedKernel *load(const std::string &Key, const backend::CompiledKernel &K, GpuInstanceReport &R);
+  /// Launches LK (compiled as K) with C's shape on Inputs and Args, compares the outputs Compare
+  /// names (all when null) with Reference, keeps them in Keep, times Iters runs: R's figures.
+  void execute(GpuRunner &Runner, const backend::CompiledKernel &K, const runtime::LoadedKernel &LK,
+               runtime::LaunchConfig C, const interp::Memory &Inputs, const std::vector<interp::ArgValue> &Args,
+               const std::vector<std::string> &ArgNames, const interp::Memory *Reference,
+               const std::set<uint32_t> *Compare, GpuOutputBytes *Keep, size_t Iters, uint64_t DotFlops,
+               GpuInstanceReport &R);
 };
 
 GpuRunner::GpuRunner() : I(std::make_unique<Impl>()) {
@@ -67,6 +77,16 @@ GpuInstanceReport GpuRunner::run(const std::string &, const ir::Function &, cons
   return R;
 }
 PeakFigures GpuRunner::peak() { return PeakFigures{0, 0, Why}; }
+std::optional<backend::GpuArch> GpuRunner::arch() const { return std::nullopt; }
+GpuInstanceReport GpuRunner::runCompiled(const std::string &, const backend::CompiledKernel &,
+                                         const std::array<unsigned, 3> &, const std::array<unsigned, 3> &,
+                                         const interp::Memory &, const std::vector<interp::ArgValue> &,
+                                         const std::vector<std::string> &, const std::set<uint32_t> &,
+                                         const interp::Memory *, size_t) {
+  GpuInstanceReport R;
+  R.Error = Why;
+  return R;
+}
 #endif
 
 double gpuTolerance(ScalarKind K) {
@@ -273,22 +293,78 @@ GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, 
     }
   }
   const backend::CompiledKernel &K = It->second;
-  auto LoadedIt = I->Loaded.find(CompileKey);
-  if (LoadedIt == I->Loaded.end()) {
-    auto Loaded = S.load(K.Cubin, K.Entry);
-    if (auto *E = std::get_if<DriverError>(&Loaded)) {
-      R.Error = E->str();
-      return R;
-    }
-    LoadedIt = I->Loaded.emplace(CompileKey, std::get<runtime::LoadedKernel>(Loaded)).first;
-  }
-  const runtime::LoadedKernel &LK = LoadedIt->second;
+  const runtime::LoadedKernel *LK = I->load(CompileKey, K, R);
+  if (!LK)
+    return R;
   R.CompileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
+  runtime::LaunchConfig C;
+  for (size_t D = 0; D < 3; ++D)
+    C.Grid[D] = static_cast<unsigned>(L.Grid[D]);
+  C.NumWarps = K.Launch.Threads / 32;
+  std::vector<std::string> Names;
+  for (const ir::Value *P : F.params())
+    Names.push_back(P->name());
+  I->execute(*this, K, *LK, C, Inputs, Args, Names, Reference, nullptr, Keep, Iters, DotFlops, R);
+  return R;
+}
+
+std::optional<backend::GpuArch> GpuRunner::arch() const {
+  if (!I->Session)
+    return std::nullopt;
+  const runtime::DeviceInfo &Dev = I->Session->device();
+  unsigned Cap = static_cast<unsigned>(Dev.Major * 10 + Dev.Minor);
+  return backend::GpuArch{Cap, Cap == 90}; // sm_90a on Hopper, as run() compiles
+}
+
+GpuInstanceReport GpuRunner::runCompiled(const std::string &Key, const backend::CompiledKernel &K,
+                                         const std::array<unsigned, 3> &Grid, const std::array<unsigned, 3> &Block,
+                                         const interp::Memory &Inputs, const std::vector<interp::ArgValue> &Args,
+                                         const std::vector<std::string> &ArgNames, const std::set<uint32_t> &Compare,
+                                         const interp::Memory *Expected, size_t Iters) {
+  GpuInstanceReport R;
+  if (!I->Session) {
+    R.Error = Why;
+    return R;
+  }
+  if (I->Session->broken()) {
+    R.Error = "not run: an earlier launch left the GPU unusable in this process";
+    return R;
+  }
+  const runtime::LoadedKernel *LK = I->load(Key, K, R);
+  if (!LK)
+    return R;
+  runtime::LaunchConfig C;
+  C.Grid = Grid;
+  C.Block = Block;
+  I->execute(*this, K, *LK, C, Inputs, Args, ArgNames, Expected, &Compare, nullptr, Iters, 0, R);
+  return R;
+}
+
+const runtime::LoadedKernel *GpuRunner::Impl::load(const std::string &Key, const backend::CompiledKernel &K,
+                                                   GpuInstanceReport &R) {
+  auto LoadedIt = Loaded.find(Key);
+  if (LoadedIt == Loaded.end()) {
+    auto L = Session->load(K.Cubin, K.Entry);
+    if (auto *E = std::get_if<DriverError>(&L)) {
+      R.Error = E->str();
+      return nullptr;
+    }
+    LoadedIt = Loaded.emplace(Key, std::get<runtime::LoadedKernel>(L)).first;
+  }
+  return &LoadedIt->second;
+}
+
+void GpuRunner::Impl::execute(GpuRunner &Runner, const backend::CompiledKernel &K, const runtime::LoadedKernel &LK,
+                              runtime::LaunchConfig C, const interp::Memory &Inputs,
+                              const std::vector<interp::ArgValue> &Args, const std::vector<std::string> &ArgNames,
+                              const interp::Memory *Reference, const std::set<uint32_t> *Compare, GpuOutputBytes *Keep,
+                              size_t Iters, uint64_t DotFlops, GpuInstanceReport &R) {
+  GpuSession &S = *Session;
   R.Assembler = K.Assembler;
   R.Registers = LK.Registers;
   R.LocalBytes = LK.LocalBytes;
   R.SharedBytes = K.sharedBytes();
-  R.Threads = K.Launch.Threads;
+  R.Threads = C.Block[0] ? C.Block[0] * C.Block[1] * C.Block[2] : K.Launch.Threads;
 
   // Buffers: inputs as prepared, outputs poisoned (all ones: NaN for floats)
   // so that an element the kernel failed to write cannot pass.
@@ -298,46 +374,43 @@ GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, 
     auto D = S.allocate(B.Bytes.size());
     if (auto *E = std::get_if<DriverError>(&D)) {
       R.Error = E->str();
-      return R;
+      return;
     }
     Buffers.push_back(std::move(std::get<runtime::DeviceBuffer>(D)));
     auto E = B.IsOutput ? S.fill(Buffers.back(), 0xff) : S.upload(Buffers.back(), B.Bytes.data(), B.Bytes.size());
     if (E) {
       R.Error = E->str();
-      return R;
+      return;
     }
     R.TensorBytes += B.Bytes.size();
   }
-  runtime::LaunchConfig C;
-  for (size_t D = 0; D < 3; ++D)
-    C.Grid[D] = static_cast<unsigned>(L.Grid[D]);
-  C.NumWarps = K.Launch.Threads / 32;
   C.SharedBytes = K.Launch.DynamicShared;
   // The PTX parameters are the function's, then the two scratch pointers the session adds.
   for (size_t P = 0; P < Args.size(); ++P) {
     std::string Type = P < K.Params.size() ? K.Params[P].Type : "";
     std::optional<runtime::KernelArg> A = kernelArg(Type, Args[P], Buffers);
     if (!A) {
-      R.Error = "argument " + std::to_string(P) + " (" + F.params()[P]->name() + ") cannot be passed as `" + Type + "`";
-      return R;
+      R.Error = "argument " + std::to_string(P) + " (" + (P < ArgNames.size() ? ArgNames[P] : std::string("?")) +
+                ") cannot be passed as `" + Type + "`";
+      return;
     }
     C.Args.push_back(*A);
   }
   if (auto E = S.launch(LK, C)) {
     R.Error = E->str();
-    return R;
+    return;
   }
   R.Ran = true;
   for (uint32_t Id = 1; Id <= Inputs.size(); ++Id) {
     if (!Reference && !Keep)
       break;
-    if (!Inputs.buffer(Id).IsOutput)
+    if (!Inputs.buffer(Id).IsOutput || (Compare && !Compare->count(Id)))
       continue;
     std::vector<uint8_t> Bytes(Inputs.buffer(Id).Bytes.size());
     if (auto E = S.download(Buffers[Id - 1], Bytes.data(), Bytes.size())) {
       R.Error = E->str();
       R.Ran = false;
-      return R;
+      return;
     }
     if (Reference)
       R.Outputs.push_back(compareOutput(Reference->buffer(Id), *Reference, Id, Bytes));
@@ -348,7 +421,7 @@ GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, 
     auto T = S.time(LK, C, Iters);
     if (auto *E = std::get_if<DriverError>(&T)) {
       R.Error = "timing: " + E->str();
-      return R;
+      return;
     }
     const runtime::Timing &Tm = std::get<runtime::Timing>(T);
     R.TimedRuns = Tm.Runs;
@@ -358,12 +431,11 @@ GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, 
     R.GBps = Tm.Median > 0 ? static_cast<double>(R.TensorBytes) / (Tm.Median * 1e6) : 0;
     R.DotFlops = DotFlops;
     R.Tflops = Tm.Median > 0 ? static_cast<double>(DotFlops) / (Tm.Median * 1e9) : 0;
-    PeakFigures P = peak();
+    PeakFigures P = Runner.peak();
     R.PeakGBps = P.CopyGBps;
     R.PeakTflops = P.MmaTflops;
     R.PeakSource = P.Source;
   }
-  return R;
 }
 
 #endif // TESSEL_HAVE_GPU_RUNTIME

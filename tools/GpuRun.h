@@ -15,14 +15,18 @@
 #ifndef TESSEL_TOOLS_GPURUN_H
 #define TESSEL_TOOLS_GPURUN_H
 
+#include "compiler/backend/Jit.h"
 #include "compiler/frontend/LaunchSpec.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/ir/Ops.h"
 #include "tools/GpuPeak.h"
 #include "tools/RunReport.h"
 
+#include <array>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,6 +61,20 @@ public:
                         const interp::Memory *Reference, size_t Iters, const SourceText *Source = nullptr,
                         uint64_t DotFlops = 0, GpuOutputBytes *Keep = nullptr);
 
+  /// A kernel compiled elsewhere (a CUDA C++ reference, compiler/reference),
+  /// loaded once per Key and launched with Grid and Block on the same Inputs
+  /// with Args (a pointer is a buffer of Inputs; ArgNames name them in
+  /// errors); the output buffers Compare names are compared with Expected
+  /// (laid out as Inputs: the interpreter's memory after its run, or tessel's
+  /// GPU outputs), and Iters runs are timed as run() times them.
+  GpuInstanceReport runCompiled(const std::string &Key, const backend::CompiledKernel &K,
+                                const std::array<unsigned, 3> &Grid, const std::array<unsigned, 3> &Block,
+                                const interp::Memory &Inputs, const std::vector<interp::ArgValue> &Args,
+                                const std::vector<std::string> &ArgNames, const std::set<uint32_t> &Compare,
+                                const interp::Memory *Expected, size_t Iters);
+  /// The GPU's architecture as run() compiles for it (sm_90a on Hopper);
+  /// nullopt without a GPU.
+  std::optional<backend::GpuArch> arch() const;
   /// The device's copy bandwidth and mma rate: from the cache, else measured
   /// now and cached (GpuPeak.h). Zeros, with Source saying why, when the
   /// measurement failed.

@@ -7,6 +7,7 @@
 #include "compiler/sema/Lowering.h"
 #include "diagnostics/JitCheck.h"
 #include "tools/CommandLine.h"
+#include "tools/CudaReferenceRun.h"
 #include "tools/GpuRun.h"
 #include "tools/NpyFile.h"
 #include "tools/TritonBridge.h"
@@ -266,10 +267,12 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
     }
     std::string FindingLabel = Plan.Launches.size() > 1 ? L.Label : std::string();
     GpuOutputBytes GpuOutputs; // for Triton's comparison
-    GpuOutputBytes *KeepGpu = RA.Triton ? &GpuOutputs : nullptr;
+    GpuOutputBytes *KeepGpu = RA.Triton || RA.CudaRef ? &GpuOutputs : nullptr;
     if (RA.Gpu && !RA.Reference) {
       I.Gpu = RA.Gpu->run(Key, Fn, L, P.Mem, P.Args, nullptr, RA.Iters, &File.text(), 0, KeepGpu);
       I.Unchecked = true;
+      if (RA.CudaRef)
+        I.CudaRef = RA.CudaRef->run(L, P, P.Mem, nullptr, I.Gpu->Ran ? KeepGpu : nullptr, RA.Iters);
       if (RA.Triton)
         addToTriton(*RA.Triton, PL, P, P.Mem, TritonReference{nullptr, I.Gpu->Ran ? KeepGpu : nullptr}, I);
       continue;
@@ -292,6 +295,8 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
       I.Gpu = RA.Gpu->run(Key, Fn, L, *GpuInputs, P.Args, &P.Mem, RA.Iters, &File.text(), Run.DotFlops, KeepGpu);
       const JitFunction *JF = Info.jit(Plan.Kernel);
       gpuFindings(JF && JF->Def ? JF->Def->NameRange : SourceRange{}, *I.Gpu, FindingLabel, I);
+      if (RA.CudaRef)
+        I.CudaRef = RA.CudaRef->run(L, P, *GpuInputs, &P.Mem, nullptr, RA.Iters);
     }
     if (RA.Triton)
       addToTriton(*RA.Triton, PL, P, *GpuInputs,
@@ -326,6 +331,12 @@ static bool runOneConfig(const ParsedFile &File, const std::string &Path, const 
   Lowering.Project = &processProject();
   PlanOpts.Settle = &Lowering;
   sema::LaunchPlan Plan = sema::planLaunch(File, Info, Kernel, PlanOpts);
+  if (Opts.CudaRef) {
+    Opts.CudaRef->prepare(File, Info, Path, Kernel, Report);
+    // The PyTorch end of the gap runs in the Triton bridge's Python process, on the same inputs.
+    if (Opts.Triton)
+      Opts.Triton->setTorch(Opts.CudaRef->torch());
+  }
   if (!Plan.Error.empty()) {
     Error = Plan.Error;
     return false;

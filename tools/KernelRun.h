@@ -23,6 +23,8 @@ namespace tessel::tools {
 class GpuRunner;
 class TritonBatch;
 
+class CudaReferenceRun;
+
 struct KernelRunOptions {
   /// With a runner, every instance the interpreter ran also runs on its GPU
   /// (tools/GpuRun.h) and is compared; Iters timed runs follow.
@@ -32,6 +34,9 @@ struct KernelRunOptions {
   /// to it with the outputs Triton's are to be compared with
   /// (tools/TritonBridge.h); the caller runs the batch afterwards.
   TritonBatch *Triton = nullptr;
+  /// With a reference run (--reference, with Gpu), every instance tessel's GPU ran also runs the
+  /// kernel's CUDA C++ reference on the same inputs (tools/CudaReferenceRun.h).
+  CudaReferenceRun *CudaRef = nullptr;
   std::optional<std::string> Spec; ///< --spec text
   std::optional<size_t> Config;    ///< autotune config index
   /// Every autotune config in turn (--all-configs): each instance under each

@@ -48,6 +48,8 @@ static const char *LspUsage =
     "  --jit=on|off            compile kernels in the background for the code lenses and\n"
     "                          TS401-TS403 (default on; the `tessel.jit` setting too)\n"
     "  --jit-timeout=SECONDS   stop one kernel's compile after this long (default 60)\n"
+    "  --prover-memory=MIB     memory one kernel's bounds proof may take, in its own process\n"
+    "                          (default 2048); a proof that needs more says so (TS204)\n"
     "  --pretty                indent outgoing JSON\n"
     "testing:\n"
     "  --lit-test              delimited input (`---` between messages), work deferred\n"
@@ -83,6 +85,40 @@ static void setDecommitDelay(long Ms) {
 #endif
 }
 
+/// Set while some thread collects: the decommit delay is 0 meanwhile.
+static std::atomic<int> Collecting{0};
+
+/// Runs Collect with the decommit delay at 0; the delay comes back when the
+/// last thread collecting is done (the server collects on several at once).
+template <typename Fn> static void withoutDecommitDelay(Fn Collect) {
+  if (Collecting++ == 0)
+    setDecommitDelay(0);
+  Collect();
+  if (--Collecting == 0)
+    setDecommitDelay(KeepFreedPagesMs);
+}
+
+/// The calling thread's heap: its kept pages decommitted, the heap ended.
+/// A thread's own segments decommit the pages kept for reuse only when it
+/// next allocates there (mimalloc 2.0): ending the heap (mi_thread_done)
+/// abandons its segments with those pages decommitted
+/// (abandoned_page_decommit); the next allocation starts a new heap that
+/// reclaims them.
+static void endThreadHeap() {
+  mi_collect(true);
+  if (mi_thread_done)
+    mi_thread_done();
+}
+
+/// The calling thread's heap only (a background tier's thread).
+static void releaseThreadMemory() {
+  if (!mi_collect) {
+    malloc_trim(0);
+    return;
+  }
+  withoutDecommitDelay(endThreadHeap);
+}
+
 static void releaseFreedMemory() {
   if (!mi_collect) {
     malloc_trim(0);
@@ -90,33 +126,21 @@ static void releaseFreedMemory() {
   }
   // Each thread's heap holds the pages it allocated; the parse and check ran
   // on the pool's threads too, so each of them collects as well (a short
-  // pause per item lets every pooled thread take one). A thread's own
-  // segments decommit the pages kept for reuse only when it next allocates
-  // there (mimalloc 2.0): each thread ends its heap instead (mi_thread_done),
-  // which abandons its segments with those pages decommitted
-  // (abandoned_page_decommit); the next allocation starts a new heap that
-  // reclaims them. The delay comes back when the last thread collecting is
-  // done (the server calls this on each of its threads at once).
-  static std::atomic<int> Collecting{0};
-  if (Collecting++ == 0)
-    setDecommitDelay(0);
-  parallelFor(4 * usableCores(), usableCores(), [](size_t) {
-    mi_collect(true);
-    if (mi_thread_done)
-      mi_thread_done();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  // pause per item lets every pooled thread take one).
+  withoutDecommitDelay([] {
+    parallelFor(4 * usableCores(), usableCores(), [](size_t) {
+      endThreadHeap();
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    endThreadHeap();
   });
-  mi_collect(true);
-  if (mi_thread_done)
-    mi_thread_done();
-  if (--Collecting == 0)
-    setDecommitDelay(KeepFreedPagesMs);
 }
 
 int tools::runLsp(const Args &A) {
   lsp::LspOptions Opts;
   Opts.SelfExecutable = tools::selfExecutable();
   Opts.ReleaseMemory = releaseFreedMemory;
+  Opts.ReleaseThreadMemory = releaseThreadMemory;
   setDecommitDelay(KeepFreedPagesMs);
   if (mi_option_set)
     mi_option_set(mi_option_abandoned_page_decommit, 1);
@@ -204,6 +228,12 @@ int tools::runLsp(const Args &A) {
       if (!tools::parseUnsigned(V, N) || N == 0 || N > 3600)
         return usageError("--jit-timeout needs a number of seconds from 1 to 3600");
       Opts.JitTimeoutSeconds = static_cast<unsigned>(N);
+      continue;
+    }
+    if (Value("--prover-memory", V)) {
+      if (!tools::parseUnsigned(V, N) || N == 0 || N > (1u << 20))
+        return usageError("--prover-memory needs a number of MiB from 1 to 1048576");
+      Opts.ProverMemoryBytes = static_cast<uint64_t>(N) << 20;
       continue;
     }
     if (Value("--jit-worker", V)) {

@@ -8,24 +8,32 @@
 /// lowered once (sema::lowerKernel); inputs are generated from --seed.
 ///
 /// With --triton, every instance also runs through Triton itself, in one
-/// Python process after tessel's runs (tools/TritonBridge.h).
+/// Python process after tessel's runs (tools/TritonBridge.h). With --gpu
+/// --reference, every instance also runs the kernel's CUDA C++ reference
+/// (tools/CudaReferenceRun.h).
 ///
 /// Exit status: 0 every instance ran clean, 1 a violation, a spec or
 /// lowering error, an instance that could not run, Triton's outputs
-/// differing from tessel's or Triton not running at all, 2 bad usage, an
+/// differing from tessel's or Triton not running at all, a reference that
+/// cannot run or whose outputs differ, 2 bad usage, an
 /// unreadable file, an unknown kernel or config, --gpu without a GPU,
 /// --triton without a Python, or a --save failure.
 //===----------------------------------------------------------------------===//
 #include "tools/Subcommands.h"
 
 #include "compiler/frontend/Parser.h"
+#include "runners/Session.h"
 #include "tools/CommandLine.h"
+#include "tools/CudaReferenceRun.h"
 #include "tools/GpuRun.h"
 #include "tools/InputFile.h"
 #include "tools/KernelRun.h"
+#include "tools/RunnerChoice.h"
 #include "tools/Sanitize.h"
 #include "tools/TritonBridge.h"
 
+#include <atomic>
+#include <csignal>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
@@ -52,12 +60,15 @@ struct RunArgs {
   bool Sanitize = false;
   bool Triton = false;
   bool NoReference = false;
+  bool CudaReference = false; ///< --reference: the kernel's CUDA C++ reference beside it
   uint64_t Seed = 0;
   std::optional<std::string> SaveDir;
   bool Json = false;
   ColorMode Color = ColorMode::Auto;
   /// The editor's Run: the unsaved text, and the JSON report beside the text.
   std::optional<std::string> TextFrom, JsonOut;
+  /// --runner: where the run happens (runners/); none: in this process.
+  std::optional<std::string> Runner;
 };
 
 } // namespace
@@ -93,11 +104,18 @@ static const char RunUsage[] =
     "                         compared with tessel's (per-dtype tolerance), both times given (with --iters)\n"
     "                         and Triton's metadata.shared, n_regs and n_spills put beside tessel's figures;\n"
     "                         TESSEL_TRITON_TIMEOUT limits the runner (seconds)\n"
+    "  --reference            with --gpu: also run the kernel's CUDA C++ reference (its `# tessel: reference`\n"
+    "                         directive, docs/reference-kernels.md), compiled in process by Clang, on the same\n"
+    "                         inputs: its outputs compared, both times (with --iters), fractions of peak and\n"
+    "                         resources, and the gap (\"Triton kernel at 0.93x the CUDA reference\")\n"
     "  --seed S               seed of the generated inputs (default 0)\n"
     "  --save DIR             write every output as DIR/NAME.npy (NAME-INSTANCE.npy with several instances)\n"
     "  --format=text|json     a readable report (default) or one JSON object\n"
     "  --text-from F          run the text of file F as if it were FILE (an editor's unsaved buffer)\n"
     "  --json-out F           also write the JSON report to file F\n"
+    "  --runner R             run it there: local, ssh://[user@]host[:port] or slurm://PARTITION (the\n"
+    "                         same tessel runs it there on this file's text; `tessel tune --help` has\n"
+    "                         the settings); default: tessel.toml's defaultRunner, else this process\n"
     "  --color=auto|always|never\n"
     "                         colour the text output (auto: only on a terminal)\n"
     "  -h, --help             show this help\n"
@@ -138,6 +156,10 @@ static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
     }
     if (Arg == "--triton") {
       Out.Triton = true;
+      continue;
+    }
+    if (Arg == "--reference") {
+      Out.CudaReference = true;
       continue;
     }
     if (Arg.empty() || Arg[0] != '-') {
@@ -197,6 +219,14 @@ static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
         return usageError("--seed takes a non-negative integer, not '" + std::string(Value) + "'");
       continue;
     }
+    if (takeValue(A, I, "--runner", Value, Missing)) {
+      if (Missing || Value.empty())
+        return Needs("--runner", "local, ssh://host or slurm://partition");
+      if (Out.Runner)
+        return usageError("one --runner for a run (tessel tune spreads over several)");
+      Out.Runner = std::string(Value);
+      continue;
+    }
     if (takeValue(A, I, "--text-from", Value, Missing)) {
       if (Missing || Value.empty())
         return Needs("--text-from", "a file");
@@ -240,6 +270,8 @@ static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
     return usageError("--iters times GPU runs: add --gpu or --triton");
   if (Out.NoReference && !Out.Gpu)
     return usageError("--no-reference runs on the GPU alone: add --gpu");
+  if (Out.CudaReference && !Out.Gpu)
+    return usageError("--reference runs the CUDA reference on the GPU: add --gpu");
   if (Out.Sanitize && !Out.Gpu)
     return usageError("--sanitize checks the GPU's run: add --gpu");
   if (Out.AllConfigs && Out.Config)
@@ -249,6 +281,56 @@ static std::optional<int> parseArgs(const Args &A, RunArgs &Out) {
   if (Out.AllConfigs && Out.Gpu && !Out.Iters)
     Out.Iters = 20;
   return std::nullopt;
+}
+
+static std::atomic<bool> Interrupted{false};
+
+static void onSignal(int) { Interrupted.store(true); }
+
+/// The run as one task of Runner: its report printed as the runner's
+/// `tessel run` printed it, its exit status returned.
+static int runElsewhere(const RunArgs &RA, const std::string &Text, const runners::RunnerSpec &Runner) {
+  if (RA.Triton || RA.Sanitize || RA.SaveDir || RA.AllConfigs || RA.NoReference)
+    return usageError("--triton, --sanitize, --save, --all-configs and --no-reference run in this process: "
+                      "leave out --runner (or run them on the runner's host)");
+  runners::Task T;
+  T.File = RA.File;
+  T.Text = Text;
+  T.Kernel = RA.Kernel;
+  T.Gpu = RA.Gpu;
+  T.Seed = RA.Seed;
+  T.Config = RA.Config;
+  T.Instance = RA.Instance;
+  T.Iters = RA.Iters;
+  T.Spec = RA.Spec;
+  T.Json = RA.Json;
+  T.ReportToo = RA.JsonOut.has_value();
+  struct sigaction SA = {};
+  SA.sa_handler = onSignal;
+  sigaction(SIGINT, &SA, nullptr);
+  sigaction(SIGTERM, &SA, nullptr);
+  std::string Failure;
+  std::unique_ptr<runners::Session> S = runners::Session::open(Runner, sessionOptions(RA.Gpu), Interrupted, Failure);
+  runners::Result R;
+  if (!S || !S->run(T, R, Interrupted, Failure)) {
+    std::cerr << "tessel run: error: " << Failure << '\n';
+    return ExitUsage;
+  }
+  std::cout << R.Stdout;
+  std::cerr << R.Stderr;
+  if (RA.JsonOut) {
+    std::ofstream Out(*RA.JsonOut, std::ios::binary);
+    Out << R.Report;
+    if (!Out) {
+      std::cerr << "tessel run: error: cannot write --json-out " << *RA.JsonOut << '\n';
+      return ExitUsage;
+    }
+  }
+  if (R.Signal) {
+    std::cerr << "tessel run: error: " << Runner.Text << ": the run was killed by signal " << R.Signal << '\n';
+    return ExitUsage;
+  }
+  return R.Exit;
 }
 
 /// The --triton batch's settings; nullopt after saying why there is no
@@ -295,6 +377,14 @@ int runRun(const Args &A) {
     std::cerr << "tessel: error: " << (RA.TextFrom ? *RA.TextFrom : RA.File) << ": " << In.Error << '\n';
     return ExitUsage;
   }
+  std::string RunnerError;
+  std::optional<std::vector<runners::RunnerSpec>> Runners =
+      chooseRunners(RA.Runner ? std::vector<std::string>{*RA.Runner} : std::vector<std::string>{}, RA.File,
+                    RunnerUse::Run, RunnerError);
+  if (!Runners)
+    return usageError(RunnerError);
+  if (!Runners->empty())
+    return runElsewhere(RA, *In.Text, Runners->front());
   KernelRunOptions Opts;
   Opts.Spec = RA.Spec;
   Opts.Config = RA.Config;
@@ -312,6 +402,11 @@ int runRun(const Args &A) {
     }
     Opts.Gpu = Gpu.get();
   }
+  std::unique_ptr<CudaReferenceRun> CudaRef;
+  if (RA.CudaReference) {
+    CudaRef = std::make_unique<CudaReferenceRun>(*Gpu);
+    Opts.CudaRef = CudaRef.get();
+  }
   std::unique_ptr<TritonBatch> Triton;
   if (RA.Triton) {
     std::optional<TritonBatchOptions> TO = tritonOptions(RA, In);
@@ -319,6 +414,14 @@ int runRun(const Args &A) {
       return ExitUsage;
     Triton = std::make_unique<TritonBatch>(std::move(*TO));
     Opts.Triton = Triton.get();
+  } else if (std::string Why; RA.CudaReference && !findPython(Why).empty()) {
+    // The reference directive's PyTorch operation, through the bridge's Python process without
+    // Triton's launches; without a Python the report says only the reference's side.
+    if (std::optional<TritonBatchOptions> TO = tritonOptions(RA, In)) {
+      TO->LaunchTriton = false;
+      Triton = std::make_unique<TritonBatch>(std::move(*TO));
+      Opts.Triton = Triton.get();
+    }
   }
   if (RA.Sanitize) {
     std::string Searched;

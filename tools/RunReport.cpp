@@ -2,6 +2,7 @@
 #include "tools/RunReport.h"
 
 #include "lsp/ToProtocol.h"
+#include "tools/CudaReferenceReport.h"
 #include "tools/TritonReport.h"
 
 #include <cmath>
@@ -26,8 +27,10 @@ size_t RunReport::errors() const {
     // Triton refusing an instance is its verdict, beside tessel's; outputs
     // that differ mean one of the two computes something else.
     N += I.Triton && I.Triton->mismatches() > 0;
+    N += I.CudaRef && cudaReferenceFailed(*I.CudaRef);
   }
   N += !TritonError.empty();
+  N += !CudaReferenceError.empty();
   return N;
 }
 
@@ -87,7 +90,7 @@ static void renderOutput(std::ostream &OS, const OutputSummary &O) {
 }
 
 /// "85%": Part as a whole percentage of Whole.
-static std::string percentText(double Part, double Whole) {
+std::string percentText(double Part, double Whole) {
   char Buf[16];
   std::snprintf(Buf, sizeof Buf, "%.0f%%", Whole > 0 ? 100.0 * Part / Whole : 0.0);
   return Buf;
@@ -152,6 +155,62 @@ static void renderGpu(std::ostream &OS, const GpuInstanceReport &G, const std::s
     OS << "  gpu: error: " << G.Error << '\n';
 }
 
+static nlohmann::json number(double V) { return std::isfinite(V) ? nlohmann::json(V) : nlohmann::json(nullptr); }
+
+nlohmann::json gpuInstanceJson(const GpuInstanceReport &G) {
+  nlohmann::json GJ;
+  GJ["ran"] = G.Ran;
+  GJ["error"] = G.Error.empty() ? nlohmann::json(nullptr) : nlohmann::json(G.Error);
+  GJ["registers"] = G.Registers;
+  GJ["localBytes"] = G.LocalBytes;
+  GJ["sharedBytes"] = G.SharedBytes;
+  GJ["threads"] = G.Threads;
+  GJ["assembler"] = G.Assembler;
+  GJ["compileMillis"] = G.CompileMs;
+  GJ["outputs"] = nlohmann::json::array();
+  for (const GpuComparison &C : G.Outputs)
+    GJ["outputs"].push_back({{"name", C.Name},
+                             {"dtype", C.DType},
+                             {"compared", C.Compared},
+                             {"mismatches", C.Mismatches},
+                             {"maxAbsError", number(C.MaxAbs)},
+                             {"maxRelError", number(C.MaxRel)},
+                             {"firstMismatch", C.FirstMismatch}});
+  if (G.TimedRuns) {
+    GJ["time"] = {{"runs", G.TimedRuns},  {"medianMillis", G.MedianMs}, {"minMillis", G.MinMs},
+                  {"maxMillis", G.MaxMs}, {"gbPerSecond", G.GBps},      {"tensorBytes", G.TensorBytes}};
+    auto Fraction = [](double Part, double Whole) {
+      return Whole > 0 ? nlohmann::json(Part / Whole) : nlohmann::json(nullptr);
+    };
+    GJ["time"]["peakGbPerSecond"] = G.PeakGBps > 0 ? nlohmann::json(G.PeakGBps) : nlohmann::json(nullptr);
+    GJ["time"]["fractionOfPeakBandwidth"] = Fraction(G.GBps, G.PeakGBps);
+    GJ["time"]["peakSource"] = G.PeakSource;
+    if (G.DotFlops) {
+      GJ["time"]["dotFlops"] = G.DotFlops;
+      GJ["time"]["tflopsPerSecond"] = G.Tflops;
+      GJ["time"]["peakTflopsPerSecond"] = G.PeakTflops > 0 ? nlohmann::json(G.PeakTflops) : nlohmann::json(nullptr);
+      GJ["time"]["fractionOfPeakTflops"] = Fraction(G.Tflops, G.PeakTflops);
+    }
+  }
+  if (G.Sanitizer) {
+    const SanitizerReport &S = *G.Sanitizer;
+    nlohmann::json SJ;
+    SJ["ran"] = S.Ran;
+    SJ["error"] = S.Error.empty() ? nlohmann::json(nullptr) : nlohmann::json(S.Error);
+    SJ["total"] = S.Total;
+    SJ["errors"] = nlohmann::json::array();
+    for (const SanitizerError &E : S.Errors)
+      SJ["errors"].push_back({{"what", E.What},
+                              {"kernel", E.Kernel},
+                              {"line", E.Line},
+                              {"thread", E.Thread},
+                              {"block", E.Block},
+                              {"count", E.Count}});
+    GJ["sanitizer"] = std::move(SJ);
+  }
+  return GJ;
+}
+
 void renderRunText(std::ostream &OS, const RunReport &R, const RunSources &Src, const TextStyle &Style) {
   OS << "run " << R.Kernel << " in " << R.Path << " on the CPU interpreter"
      << (R.GpuDevice.empty() ? "" : " and on " + R.GpuDevice) << " (seed " << R.Seed << ")\n";
@@ -183,6 +242,7 @@ void renderRunText(std::ostream &OS, const RunReport &R, const RunSources &Src, 
     if (I.Gpu)
       renderGpu(OS, *I.Gpu, R.Path);
     renderTritonInstanceText(OS, I);
+    renderCudaReferenceText(OS, R, I);
     for (const diag::Finding &F : I.Findings)
       renderFinding(OS, F, Src.File, R.Path, Style);
   }
@@ -198,6 +258,7 @@ void renderRunText(std::ostream &OS, const RunReport &R, const RunSources &Src, 
   if (R.Triton)
     OS << '\n';
   renderTritonSummaryText(OS, R);
+  renderCudaReferenceSummaryText(OS, R);
   size_t Ran = 0;
   for (const InstanceReport &I : R.Instances)
     Ran += I.Ran;
@@ -214,7 +275,6 @@ static nlohmann::json diagnostics(const std::vector<diag::Finding> &Fs, const ls
 }
 
 /// JSON has no NaN or Inf: those become null (their counts say how many).
-static nlohmann::json number(double V) { return std::isfinite(V) ? nlohmann::json(V) : nlohmann::json(nullptr); }
 
 void renderRunJson(std::ostream &OS, const RunReport &R, const RunSources &Src) {
   nlohmann::json J;
@@ -269,62 +329,12 @@ void renderRunJson(std::ostream &OS, const RunReport &R, const RunSources &Src) 
     }
     O["diagnostics"] = diagnostics(I.Findings, Src.File, R.Path);
     O["print"] = I.PrintLog;
-    if (I.Gpu) {
-      const GpuInstanceReport &G = *I.Gpu;
-      nlohmann::json GJ;
-      GJ["ran"] = G.Ran;
-      GJ["error"] = G.Error.empty() ? nlohmann::json(nullptr) : nlohmann::json(G.Error);
-      GJ["registers"] = G.Registers;
-      GJ["localBytes"] = G.LocalBytes;
-      GJ["sharedBytes"] = G.SharedBytes;
-      GJ["threads"] = G.Threads;
-      GJ["assembler"] = G.Assembler;
-      GJ["compileMillis"] = G.CompileMs;
-      GJ["outputs"] = nlohmann::json::array();
-      for (const GpuComparison &C : G.Outputs)
-        GJ["outputs"].push_back({{"name", C.Name},
-                                 {"dtype", C.DType},
-                                 {"compared", C.Compared},
-                                 {"mismatches", C.Mismatches},
-                                 {"maxAbsError", number(C.MaxAbs)},
-                                 {"maxRelError", number(C.MaxRel)},
-                                 {"firstMismatch", C.FirstMismatch}});
-      if (G.TimedRuns) {
-        GJ["time"] = {{"runs", G.TimedRuns},  {"medianMillis", G.MedianMs}, {"minMillis", G.MinMs},
-                      {"maxMillis", G.MaxMs}, {"gbPerSecond", G.GBps},      {"tensorBytes", G.TensorBytes}};
-        auto Fraction = [](double Part, double Whole) {
-          return Whole > 0 ? nlohmann::json(Part / Whole) : nlohmann::json(nullptr);
-        };
-        GJ["time"]["peakGbPerSecond"] = G.PeakGBps > 0 ? nlohmann::json(G.PeakGBps) : nlohmann::json(nullptr);
-        GJ["time"]["fractionOfPeakBandwidth"] = Fraction(G.GBps, G.PeakGBps);
-        GJ["time"]["peakSource"] = G.PeakSource;
-        if (G.DotFlops) {
-          GJ["time"]["dotFlops"] = G.DotFlops;
-          GJ["time"]["tflopsPerSecond"] = G.Tflops;
-          GJ["time"]["peakTflopsPerSecond"] = G.PeakTflops > 0 ? nlohmann::json(G.PeakTflops) : nlohmann::json(nullptr);
-          GJ["time"]["fractionOfPeakTflops"] = Fraction(G.Tflops, G.PeakTflops);
-        }
-      }
-      if (G.Sanitizer) {
-        const SanitizerReport &S = *G.Sanitizer;
-        nlohmann::json SJ;
-        SJ["ran"] = S.Ran;
-        SJ["error"] = S.Error.empty() ? nlohmann::json(nullptr) : nlohmann::json(S.Error);
-        SJ["total"] = S.Total;
-        SJ["errors"] = nlohmann::json::array();
-        for (const SanitizerError &E : S.Errors)
-          SJ["errors"].push_back({{"what", E.What},
-                                  {"kernel", E.Kernel},
-                                  {"line", E.Line},
-                                  {"thread", E.Thread},
-                                  {"block", E.Block},
-                                  {"count", E.Count}});
-        GJ["sanitizer"] = std::move(SJ);
-      }
-      O["gpu"] = std::move(GJ);
-    }
+    if (I.Gpu)
+      O["gpu"] = gpuInstanceJson(*I.Gpu);
     if (I.Triton)
       O["triton"] = tritonInstanceJson(I);
+    if (I.CudaRef)
+      O["cudaReference"] = cudaReferenceInstanceJson(I);
     O["config"] = I.Config ? nlohmann::json(*I.Config) : nlohmann::json(nullptr);
     if (I.Config)
       O["configText"] = I.ConfigText;
@@ -342,14 +352,31 @@ void renderRunJson(std::ostream &OS, const RunReport &R, const RunSources &Src) 
   }
   if (R.Triton)
     J["triton"] = tritonRunJson(R);
+  if (!R.CudaReference.empty() || !R.CudaReferenceError.empty())
+    J["cudaReference"] = cudaReferenceRunJson(R);
   J["errors"] = R.errors();
   OS << J.dump(2) << '\n';
 }
 
-void chooseFastest(RunReport &R) {
-  R.Fastest.clear();
+std::vector<FastestConfig> fastestPerLabel(const std::vector<ConfigCost> &Costs) {
   std::vector<std::string> Order; // labels in the order they first ran
   std::map<std::string, FastestConfig> Best;
+  for (const ConfigCost &C : Costs) {
+    auto [It, New] = Best.try_emplace(C.Label, FastestConfig{C.Label, C.Config, C.ConfigText, C.Cost, 0});
+    if (New)
+      Order.push_back(C.Label);
+    else if (C.Cost < It->second.MedianMs)
+      It->second = FastestConfig{C.Label, C.Config, C.ConfigText, C.Cost, It->second.Timed};
+    ++It->second.Timed;
+  }
+  std::vector<FastestConfig> Out;
+  for (const std::string &L : Order)
+    Out.push_back(Best[L]);
+  return Out;
+}
+
+void chooseFastest(RunReport &R) {
+  std::vector<ConfigCost> Costs;
   for (const InstanceReport &I : R.Instances) {
     if (!I.Config || !I.Gpu || !I.Gpu->Ran || !I.Gpu->Error.empty() || !I.Gpu->TimedRuns)
       continue;
@@ -358,15 +385,9 @@ void chooseFastest(RunReport &R) {
       Correct &= C.Mismatches == 0;
     if (!Correct)
       continue; // a wrong result is never the fastest
-    auto [It, New] = Best.try_emplace(I.Label, FastestConfig{I.Label, *I.Config, I.ConfigText, I.Gpu->MedianMs, 0});
-    if (New)
-      Order.push_back(I.Label);
-    else if (I.Gpu->MedianMs < It->second.MedianMs)
-      It->second = FastestConfig{I.Label, *I.Config, I.ConfigText, I.Gpu->MedianMs, It->second.Timed};
-    ++It->second.Timed;
+    Costs.push_back(ConfigCost{I.Label, *I.Config, I.ConfigText, I.Gpu->MedianMs});
   }
-  for (const std::string &L : Order)
-    R.Fastest.push_back(Best[L]);
+  R.Fastest = fastestPerLabel(Costs);
 }
 
 } // namespace tessel::tools

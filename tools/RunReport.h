@@ -29,6 +29,8 @@
 #include "lsp/LineIndex.h"
 #include "tools/TextOutput.h"
 
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -132,6 +134,29 @@ struct TritonInstanceReport {
   size_t mismatches() const;
 };
 
+/// The PyTorch operation a reference directive names (`torch=`), run by the
+/// Triton bridge's Python process on the instance's inputs (tools/TritonBridge.h).
+struct TorchInstanceReport {
+  bool Ran = false;
+  std::string Error;
+  std::string Against; ///< "the interpreter" or "tessel's GPU run"
+  std::vector<GpuComparison> Outputs;
+  size_t TimedRuns = 0;
+  double MedianMs = 0;
+};
+
+/// What `--reference` gave for one instance: the CUDA C++ reference
+/// (tools/CudaReferenceRun.h) run on the same inputs, its outputs compared.
+struct CudaReferenceInstance {
+  std::string Error; ///< why it did not run: a parameter that maps to nothing, the block or grid, the GPU
+  std::array<int64_t, 3> Grid = {1, 1, 1}, Block = {1, 1, 1};
+  GpuInstanceReport Run; ///< its launch: figures, outputs against Against, time
+  /// What its outputs were compared with: "the interpreter" or "tessel's GPU run".
+  std::string Against;
+  std::vector<std::string> NotCompared;     ///< outputs of the launch the reference does not write
+  std::optional<TorchInstanceReport> Torch; ///< the directive's `torch=`, where torch imports
+};
+
 struct InstanceReport {
   std::string Label; ///< "n=1000"; "" for a spec without lists
   std::array<int64_t, 3> Grid = {1, 1, 1};
@@ -143,10 +168,11 @@ struct InstanceReport {
   double Millis = 0;      ///< interpreter wall time (JSON only: text stays stable)
   size_t Violations = 0;  ///< every violating lane, counted
   std::vector<OutputSummary> Outputs;
-  std::vector<diag::Finding> Findings;        ///< TS301-TS303, in the file
-  std::string PrintLog;                       ///< device_print output
-  std::optional<GpuInstanceReport> Gpu;       ///< with --gpu
-  std::optional<TritonInstanceReport> Triton; ///< with --triton
+  std::vector<diag::Finding> Findings;          ///< TS301-TS303, in the file
+  std::string PrintLog;                         ///< device_print output
+  std::optional<GpuInstanceReport> Gpu;         ///< with --gpu
+  std::optional<TritonInstanceReport> Triton;   ///< with --triton
+  std::optional<CudaReferenceInstance> CudaRef; ///< with --reference
   /// With --all-configs: the autotune config this instance ran under.
   std::optional<size_t> Config;
   std::string ConfigText; ///< "BLOCK_SIZE=128, num_warps=4, num_stages=3"
@@ -186,6 +212,12 @@ struct RunReport {
   std::string TritonVersion, TritonDevice, TritonError;
   std::vector<std::string> TritonNotes;
   bool Triton = false; ///< --triton was asked for
+  /// With --reference: the CUDA C++ reference (`softmax_ref.cu::softmax_rows<...>`), Clang's
+  /// diagnostics of it (`file:line:col: warning: ...`), or why it could not be found or compiled.
+  std::string CudaReference, CudaReferenceError;
+  /// The directive's PyTorch expression, and why it could not run at all (no python3 or torch).
+  std::string Torch, TorchError;
+  std::vector<std::string> CudaReferenceDiagnostics;
   /// --all-configs: the configs run, and the fastest per instance label.
   size_t ConfigsRun = 0;
   std::vector<FastestConfig> Fastest;
@@ -201,10 +233,29 @@ struct RunSources {
 };
 
 void renderRunText(std::ostream &OS, const RunReport &R, const RunSources &Src, const TextStyle &Style);
+/// One GPU launch's figures as the JSON report's `gpu` object.
+nlohmann::json gpuInstanceJson(const GpuInstanceReport &G);
 void renderRunJson(std::ostream &OS, const RunReport &R, const RunSources &Src);
 
 /// "0.5", "1.25e-05", "nan", "-inf": short and round-trippable enough to read.
 std::string formatNumber(double V);
+/// "85%": Part as a whole percentage of Whole.
+std::string percentText(double Part, double Whole);
+
+/// One config's cost under one instance label: a median time in ms, or
+/// for the interpreter the ops it executed (tessel tune --cpu).
+struct ConfigCost {
+  std::string Label;
+  size_t Config = 0;
+  std::string ConfigText;
+  double Cost = 0;
+};
+
+/// Per label, in the order labels first appear, the config of least cost
+/// (the earlier config on a tie, as Python's min keeps the first): the
+/// autotuner's choice. Costs holds only configs that ran correctly;
+/// FastestConfig::MedianMs is the winner's cost and Timed how many competed.
+std::vector<FastestConfig> fastestPerLabel(const std::vector<ConfigCost> &Costs);
 
 /// Fills R.Fastest from R's instances: per label, among the configs whose GPU
 /// run matched the interpreter and was timed, the one with the smallest

@@ -34,6 +34,12 @@ int runCompile(const Args &A);
 /// `tessel lsp [--stdio|--listen [HOST:]PORT] [--log=LEVEL] [--clientProcessId=PID]`
 int runLsp(const Args &A);
 
+/// `tessel tune FILE --kernel K [--runner R]... [--cpu|--gpu] [--prune]`
+int runTune(const Args &A);
+
+/// `tessel runner [--device N]`: the far end of a runner (internal, not in --help).
+int runRunner(const Args &A);
+
 /// `tessel jit-worker`: the JIT's worker process (internal, not in --help).
 int runJitWorker(const Args &A);
 

@@ -260,20 +260,67 @@ static int64_t figure(const json &R, const char *Key) {
   return V && V->is_number_integer() ? V->get<int64_t>() : -1;
 }
 
-/// Triton ran no instance: one line for the run, none per instance.
-static void failAll(RunReport &Report, std::string Why) {
-  Report.TritonError = std::move(Why);
+/// Triton ran no instance: one line for the run, none per instance. Without
+/// Triton's launches the line is the PyTorch expression's.
+static void failAll(RunReport &Report, std::string Why, bool LaunchTriton = true) {
+  (LaunchTriton ? Report.TritonError : Report.TorchError) = std::move(Why);
   for (InstanceReport &I : Report.Instances)
     I.Triton.reset();
 }
 
+/// The PyTorch expression's result for one instance (R["torch"]), against the
+/// job's output it was cast to.
+static TorchInstanceReport torchResult(const std::string &Dir, const json &R, const TritonBatch::Job &J) {
+  TorchInstanceReport Out;
+  Out.Against = J.Against;
+  if (R.contains("error") && R["error"].is_string())
+    Out.Error = R["error"].get<std::string>();
+  if (!R.value("ran", false)) {
+    if (Out.Error.empty())
+      Out.Error = "did not run";
+    return Out;
+  }
+  std::string Name = R.value("name", "");
+  for (const auto &[Output, Id] : J.Outputs) {
+    if (Output != Name)
+      continue;
+    NpyArray A;
+    std::string Error;
+    const interp::Buffer &B = J.Reference.buffer(Id);
+    if (!readNpy((fs::path(Dir) / R.value("output", "")).string(), A, Error))
+      Out.Error = "cannot read PyTorch's result: " + Error;
+    else if (A.Bytes.size() != B.Bytes.size())
+      Out.Error = "PyTorch's result has " + std::to_string(A.Bytes.size()) + " bytes, " + Name + " " +
+                  std::to_string(B.Bytes.size());
+    else
+      Out.Outputs.push_back(compareOutput(B, J.Reference, Id, A.Bytes));
+  }
+  Out.Ran = Out.Error.empty();
+  if (R.contains("time") && R["time"].is_object()) {
+    Out.TimedRuns = R["time"].value("runs", size_t(0));
+    Out.MedianMs = R["time"].value("median", 0.0);
+  }
+  return Out;
+}
+
 void TritonBatch::run(RunReport &Report) {
-  Report.Triton = true;
+  bool Launch = Opts.LaunchTriton;
+  Report.Triton = Launch;
+  Report.Torch = Opts.Torch;
+  if (!Launch && Opts.Torch.empty()) { // --reference alone, and the directive names no PyTorch operation
+    for (InstanceReport &I : Report.Instances)
+      I.Triton.reset();
+    return;
+  }
   if (!Why.empty())
-    return failAll(Report, Why);
+    return failAll(Report, Why, Launch);
   if (Jobs.empty())
     return;
   json Manifest = {{"file", Opts.File}, {"path", Opts.Search}, {"kernel", Opts.Kernel}, {"iters", Opts.Iters}};
+  if (!Opts.Torch.empty())
+    Manifest["torch"] = Opts.Torch;
+  if (!Launch)
+    Manifest["launch_triton"] = false;
   Manifest["instances"] = json::array();
   for (const Job &J : Jobs)
     Manifest["instances"].push_back(J.Instance);
@@ -281,7 +328,7 @@ void TritonBatch::run(RunReport &Report) {
     std::ofstream M(fs::path(Dir) / "manifest.json");
     M << Manifest.dump();
     if (!M)
-      return failAll(Report, "cannot write the Triton runner's manifest into " + Dir);
+      return failAll(Report, "cannot write the Triton runner's manifest into " + Dir, Launch);
   }
   unsigned Timeout = Opts.TimeoutSeconds ? Opts.TimeoutSeconds : 60 + 30 * static_cast<unsigned>(Jobs.size());
   std::string Runner = (fs::path(Dir) / "triton_runner.py").string();
@@ -310,7 +357,7 @@ void TritonBatch::run(RunReport &Report) {
     std::string Why = Ending.empty() ? "the Triton runner ended without writing its results" : Ending;
     if (Ending.empty() && Ran && !lastLine(Ran->Stderr).empty())
       Why += ": " + lastLine(Ran->Stderr);
-    return failAll(Report, Why);
+    return failAll(Report, Why, Launch);
   }
   auto Text = [&](const char *Key) {
     return Results.contains(Key) && Results[Key].is_string() ? Results[Key].get<std::string>() : std::string();
@@ -322,8 +369,9 @@ void TritonBatch::run(RunReport &Report) {
       Report.TritonNotes.push_back(N.get<std::string>());
   if (std::string Fatal = Text("fatal"); !Fatal.empty()) {
     if (Text("fatal_kind") == "import")
-      Fatal += " (--triton needs torch, triton and numpy; TESSEL_PYTHON names another Python)";
-    return failAll(Report, Fatal);
+      Fatal += Launch ? " (--triton needs torch, triton and numpy; TESSEL_PYTHON names another Python)"
+                      : " (the reference's torch= needs torch and numpy; TESSEL_PYTHON names another Python)";
+    return failAll(Report, Fatal, Launch);
   }
   std::map<int64_t, const json *> ById; // into Results, which outlives it
   if (Results.contains("instances") && Results["instances"].is_array())
@@ -331,16 +379,32 @@ void TritonBatch::run(RunReport &Report) {
       if (R.is_object() && R.contains("id") && R["id"].is_number_integer())
         ById[R["id"].get<int64_t>()] = &R;
   for (InstanceReport &I : Report.Instances) {
-    if (!I.Triton || I.Triton->Job < 0 || static_cast<size_t>(I.Triton->Job) >= Jobs.size())
+    if (!I.Triton || I.Triton->Job < 0 || static_cast<size_t>(I.Triton->Job) >= Jobs.size()) {
+      if (!Launch)
+        I.Triton.reset();
       continue;
+    }
     TritonInstanceReport &T = *I.Triton;
     const Job &J = Jobs[static_cast<size_t>(T.Job)];
     auto It = ById.find(T.Job);
     if (It == ById.end()) {
-      T.Error = "not run: " + (Ending.empty() ? "the Triton runner did not reach this instance" : Ending);
+      std::string NotRun = "not run: " + (Ending.empty() ? "the Triton runner did not reach this instance" : Ending);
+      if (!Launch) {
+        if (I.CudaRef)
+          I.CudaRef->Torch = TorchInstanceReport{false, NotRun, "", {}, 0, 0};
+        I.Triton.reset();
+        continue;
+      }
+      T.Error = NotRun;
       continue;
     }
     const json &R = *It->second;
+    if (R.contains("torch") && R["torch"].is_object() && I.CudaRef)
+      I.CudaRef->Torch = torchResult(Dir, R["torch"], J);
+    if (!Launch) {
+      I.Triton.reset();
+      continue;
+    }
     T.Against = J.Against;
     T.SharedBytes = figure(R, "shared");
     T.Registers = figure(R, "n_regs");

@@ -55,6 +55,13 @@ struct TritonBatchOptions {
   /// The runner's time limit: $TESSEL_TRITON_TIMEOUT seconds, else a
   /// minute plus 30 s per instance (Triton compiles each config once).
   unsigned TimeoutSeconds = 0;
+  /// The PyTorch expression of the kernel's reference directive (`torch=`,
+  /// `tessel run --reference`): evaluated on each instance's inputs and timed;
+  /// empty: none.
+  std::string Torch;
+  /// False (`--reference` without `--triton`): only the PyTorch expression
+  /// runs; triton need not import and the file is not loaded.
+  bool LaunchTriton = true;
 };
 
 /// What Triton's outputs are compared with: tessel's GPU outputs when its GPU
@@ -87,6 +94,11 @@ public:
   bool add(const launch::ConcreteLaunch &L, const std::map<std::string, PyValue> &Constexprs,
            const interp::PreparedLaunch &P, const interp::Memory &Inputs, const TritonReference &Ref,
            TritonInstanceReport &Out);
+
+  /// The reference directive's PyTorch expression (known once the kernel's
+  /// directive is read, after the batch was made).
+  void setTorch(std::string Expr) { Opts.Torch = std::move(Expr); }
+  bool launchesTriton() const { return Opts.LaunchTriton; }
 
   /// Runs every added instance through Triton and fills the Triton report of
   /// each instance of Report that has a job (TritonInstanceReport::Job), and

@@ -29,6 +29,7 @@ struct Subcommand {
 static const Subcommand Subcommands[] = {
     {"check", "report the problems in Triton kernel files (text or JSON)", runCheck},
     {"run", "run a kernel on the CPU interpreter, reporting out-of-bounds accesses", runRun},
+    {"tune", "time every autotune config of a kernel over local, ssh:// and slurm:// runners", runTune},
     {"compile", "lower a kernel and print its tile IR (--emit tir)", runCompile},
     {"lsp", "run the language server (stdio or TCP)", runLsp},
 };
@@ -67,6 +68,9 @@ int main(int Argc, char **Argv) {
   // not in the table `tessel --help` prints.
   if (First == "jit-worker")
     return runJitWorker(Args(Argv + 2, Argv + Argc));
+  // The far end of a runner (runners/Serve.h): internal too.
+  if (First == "runner")
+    return runRunner(Args(Argv + 2, Argv + Argc));
   for (const Subcommand &S : Subcommands) {
     if (S.Name != First)
       continue;

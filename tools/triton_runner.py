@@ -24,6 +24,13 @@ crash still leaves what was done:
 `fatal` (with `fatal_kind`: "import" for a missing torch, triton or numpy, "device" for no CUDA GPU, "load"
 for a file Python cannot run, "kernel" for no such @triton.jit function) means no instance ran.
 
+With `"torch": EXPR` in the manifest (`tessel run --reference`, the `torch=` of the kernel's `# tessel:
+reference` directive), each instance also evaluates the PyTorch expression over its inputs (each tensor and
+scalar by its argument name, and a `_ptr` name without the suffix too): the result (the first, for a tuple),
+cast to the dtype of the instance's first output and of its size, is saved as `torch-ID.npy` and timed like a
+launch, in the instance's `"torch": {"ran", "error", "name", "output", "time"}`. With `"launch_triton": false`
+(no `--triton`) only that runs: triton need not be importable and the file is not loaded.
+
 What it does, and why:
 
 - The file is loaded as a module, statement by statement, as an import would run it, except for what a
@@ -46,6 +53,7 @@ What it does, and why:
 """
 import ast
 import json
+import math
 import os
 import sys
 import time
@@ -90,17 +98,20 @@ def one_line(text):
     return lines[-1] if lines else ""
 
 
-def import_environment(results):
-    """torch, triton and numpy, or None after a fatal result saying which is missing."""
+def import_environment(results, need_triton=True):
+    """torch, triton (None when not needed) and numpy, or None after a fatal result saying which is missing."""
     try:
         import torch
-        import triton
         import numpy  # noqa: F401 - the .npy files
+        triton = None
+        if need_triton:
+            import triton
     except Exception as e:  # noqa: BLE001 - ImportError, or a broken installation raising anything
         name = getattr(e, "name", None) or one_line(e)
         results.fatal("import", f"{sys.executable} cannot import {name}: {one_line(e)}")
         return None
-    results.data["triton"], results.data["torch"] = triton.__version__, torch.__version__
+    results.data["triton"] = triton.__version__ if triton else None
+    results.data["torch"] = torch.__version__
     if not torch.cuda.is_available():
         results.fatal("device", f"torch {torch.__version__} sees no CUDA GPU (torch.cuda.is_available() is False)")
         return None
@@ -348,6 +359,44 @@ def run_instance(torch, triton, np, batch, jit, heuristics, inst, iters, out):
         out["time"] = time_launch(torch, launch, iters, l2)
 
 
+def run_torch(torch, np, batch, inst, expr, iters):
+    """The directive's PyTorch expression on the instance's inputs, saved and timed (see the opening comment)."""
+    out = {"ran": False, "error": None}
+    names, first_output = {"torch": torch, "math": math}, None
+    for name, spec in inst["args"].items():
+        if "dtype" in spec:
+            if spec.get("output"):
+                first_output = first_output or (name, spec)
+                continue
+            value = make_tensor(torch, np, batch, spec)[1]
+        else:
+            value = scalar(spec)
+        names[name] = value
+        if name.endswith("_ptr"):
+            names.setdefault(name[:-4], value)
+    if first_output is None:
+        out["error"] = "the launch has no output to compare PyTorch's result with"
+        return out
+    name, spec = first_output
+    code = compile(expr, "<tessel: reference torch=>", "eval")
+    result = eval(code, names)  # noqa: S307 - the user's own directive, as its file's code is run
+    if isinstance(result, (tuple, list)):
+        result = result[0]
+    result = result.to(getattr(torch, TORCH_DTYPES[spec["dtype"]])).contiguous().reshape(-1)
+    elements = math.prod(spec["shape"])
+    if result.numel() != elements or spec["storage"] != elements:
+        out["error"] = (f"PyTorch's result has {result.numel()} elements; output {name} has {elements}"
+                        + ("" if spec["storage"] == elements else " in a strided layout"))
+        return out
+    file = f"torch-{inst['id']}.npy"
+    save_npy(np, torch, os.path.join(batch, file), result, spec["dtype"])
+    out.update({"ran": True, "name": name, "output": file})
+    if iters > 0:
+        l2 = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 0)
+        out["time"] = time_launch(torch, lambda: eval(code, names), iters, l2)  # noqa: S307
+    return out
+
+
 def main():
     if len(sys.argv) != 2:
         print("usage: triton_runner.py BATCH_DIR", file=sys.stderr)
@@ -356,18 +405,22 @@ def main():
     results = Results(batch)
     with open(os.path.join(batch, "manifest.json")) as f:
         manifest = json.load(f)
-    env = import_environment(results)
+    launch_triton = manifest.get("launch_triton", True)
+    torch_expr = manifest.get("torch")
+    env = import_environment(results, launch_triton)
     if env is None:
         return 0
     torch, triton = env
     import numpy as np
-    module = load_module(manifest["file"], manifest.get("path", []), results)
-    if module is None:
-        return 0
-    found = find_kernel(module, manifest["kernel"], triton, results)
-    if found is None:
-        return 0
-    jit, heuristics = found
+    jit, heuristics = None, []
+    if launch_triton:
+        module = load_module(manifest["file"], manifest.get("path", []), results)
+        if module is None:
+            return 0
+        found = find_kernel(module, manifest["kernel"], triton, results)
+        if found is None:
+            return 0
+        jit, heuristics = found
     broken = ""
     for inst in manifest["instances"]:
         out = {"id": inst["id"], "ran": False, "error": None}
@@ -378,7 +431,8 @@ def main():
             continue
         started = time.time()
         try:
-            run_instance(torch, triton, np, batch, jit, heuristics, inst, manifest.get("iters", 0), out)
+            if jit is not None:
+                run_instance(torch, triton, np, batch, jit, heuristics, inst, manifest.get("iters", 0), out)
         except Exception as e:  # noqa: BLE001 - Triton's verdict on this instance, the next ones still run
             out["ran"] = False
             out["error"] = verdict(e)
@@ -386,6 +440,11 @@ def main():
             # A fault poisons the CUDA context: every later launch would fail with the same error.
             if "CUDA error" in str(e) or "Triton Error [CUDA]" in str(e) or type(e).__name__ == "AcceleratorError":
                 broken = one_line(e)
+        if torch_expr and not broken:
+            try:
+                out["torch"] = run_torch(torch, np, batch, inst, torch_expr, manifest.get("iters", 0))
+            except Exception as e:  # noqa: BLE001 - the expression's own error, for this instance
+                out["torch"] = {"ran": False, "error": f"{type(e).__name__}: {one_line(e)}"}
         out["seconds"] = round(time.time() - started, 3)
         results.save()
     results.save()

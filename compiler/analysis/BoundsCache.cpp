@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/analysis/BoundsCache.h"
 
+#include "compiler/analysis/IsolatedProof.h"
+
 #include "compiler/frontend/LaunchSpec.h"
 #include "compiler/sema/KernelReuse.h"
 
@@ -108,7 +110,9 @@ std::optional<KernelBounds> FileProofs::known(const sema::KernelRecord &R, const
   const ParsedFile &File = *FA.File;
   Cache &C = cache();
   std::string Wrapper = launchKey(R.Kernel);
-  if (Previous && Previous->File && PreviousRecord && PreviousBounds && PreviousBounds->LaunchKey == Wrapper) {
+  // A proof whose process failed is tried again, whatever changed.
+  if (Previous && Previous->File && PreviousRecord && PreviousBounds && PreviousBounds->LaunchKey == Wrapper &&
+      PreviousBounds->Failure.empty()) {
     // A record analyzeFile moved from PreviousRecord has its segments' texts.
     std::optional<sema::Rebaser> Move =
         R.MovedFromPrevious ? sema::Rebaser::matchMoved(*Previous->File, PreviousRecord->Inputs, File, R.Inputs)
@@ -143,7 +147,10 @@ std::optional<KernelBounds> FileProofs::known(const sema::KernelRecord &R, const
 KernelBounds FileProofs::prove(const sema::KernelRecord &R) const {
   const ParsedFile &File = *FA.File;
   FileLaunches Shared{&Found, FA.Host ? &FA.Host->Launches : nullptr, Wrappers};
-  KernelBounds K = proveKernel(File, FA.Info, R.Kernel, Opts, Shared);
+  KernelBounds K = Opts.Isolated ? proveKernelIsolated(File, FA.Info, R.Kernel, Opts, Shared)
+                                 : proveKernel(File, FA.Info, R.Kernel, Opts, Shared);
+  if (!K.Failure.empty())
+    return K;
   // Only verdicts no syntax error touches may be moved to another file.
   bool Clean = sema::Rebaser::match(File, R.Inputs, File, R.Inputs).has_value();
   std::string Key = keyOf(File, R, Directives, Opts) + '\0' + launchKey(R.Kernel);

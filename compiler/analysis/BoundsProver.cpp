@@ -471,7 +471,9 @@ z3::expr KernelProver::sizeTerm(const SizeTerm &T) {
     z3::expr D = Ctx.bv_val(T.CeilDiv, 64);
     E = z3::udiv(E + D - Ctx.bv_val(1, 64), D);
   }
-  return T.Coefficient == 1 ? E : Ctx.bv_val(T.Coefficient, 64) * E;
+  if (T.Coefficient != 1)
+    E = Ctx.bv_val(T.Coefficient, 64) * E;
+  return T.Offset ? E + Ctx.bv_val(T.Offset, 64) : E;
 }
 
 void KernelProver::constrainByWrapper() {

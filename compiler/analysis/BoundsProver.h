@@ -53,9 +53,9 @@
 #define TESSEL_COMPILER_ANALYSIS_BOUNDSPROVER_H
 
 #include "compiler/frontend/Discovery.h"
-#include "compiler/host/HostLaunches.h"
 #include "compiler/frontend/LaunchSpec.h"
 #include "compiler/frontend/Parser.h"
+#include "compiler/host/HostLaunches.h"
 #include "compiler/ir/Ops.h"
 #include "compiler/support/SourceRange.h"
 
@@ -132,6 +132,11 @@ struct KernelBounds {
   /// Some access is undecided because a query or the kernel ran out of its
   /// limits (not because of data or a missing size).
   bool TimedOut = false;
+  /// The proof ran in a process of its own (ProverOptions::Isolated) and
+  /// that process failed: "ran out of memory (its limit: 1024 MiB)". Nothing
+  /// is said about the accesses, and the verdict is never reused: the next
+  /// version proves the kernel again.
+  std::string Failure;
   /// What the verdicts assume; from a wrapper, with the conventional
   /// reading's too where it decided what the wrapper's sizes left open.
   std::vector<std::string> Assumptions;
@@ -171,6 +176,12 @@ struct ProverOptions {
   project::Project *Project = nullptr;
   /// Read the file's uncalled host wrappers for sizes (SymbolicLaunch).
   bool UseWrappers = true;
+  /// Prove each kernel in a forked child process (IsolatedProof.h), so that
+  /// the solver running out of memory or crashing costs that kernel's
+  /// verdicts, not the caller (the language server's proof tier).
+  bool Isolated = false;
+  /// The child's address-space budget beyond what it inherits.
+  uint64_t IsolatedMemoryBytes = uint64_t(2) << 30;
 };
 
 /// What the launch plans of every kernel of one file share, found once by a

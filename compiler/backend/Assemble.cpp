@@ -139,13 +139,8 @@ static llvm::Expected<Assembled> withNvJitLink(llvm::StringRef Ptx, const Assemb
 
 static llvm::Expected<Assembled> withPtxas(llvm::StringRef Ptx, const AssembleOptions &Opts, const Toolkit &Tools) {
   llvm::SmallString<128> In, Cubin;
-  int Fd = -1;
-  if (std::error_code EC = llvm::sys::fs::createTemporaryFile("tessel", "ptx", Fd, In))
-    return fail("cannot create a temporary file for ptxas: " + EC.message());
-  {
-    llvm::raw_fd_ostream OS(Fd, /*shouldClose=*/true);
-    OS << Ptx;
-  }
+  if (llvm::Error E = writeTemporaryFile("ptx", Ptx, In))
+    return fail("cannot give ptxas its input: " + llvm::toString(std::move(E)));
   Cubin = In;
   Cubin += ".cubin";
   auto Cleanup = llvm::make_scope_exit([&] {

@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/backend/CompileCache.h"
 
+#include "compiler/support/CacheDirectory.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -59,23 +61,10 @@ size_t CompileCache::KeyHash::operator()(const CacheKey &K) const {
   return H;
 }
 
-CompileCache::CompileCache(std::string Dir, size_t MemoryEntries) : Dir(std::move(Dir)), Capacity(MemoryEntries) {}
+CompileCache::CompileCache(std::string Dir, size_t MemoryEntries, size_t MemoryBytes)
+    : Dir(std::move(Dir)), Capacity(MemoryEntries), ByteBudget(MemoryBytes) {}
 
-std::string CompileCache::defaultDirectory() {
-  llvm::SmallString<256> P;
-  if (const char *D = std::getenv("TESSEL_CACHE_DIR"); D && *D)
-    return D;
-  if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X && llvm::sys::path::is_absolute(X)) {
-    P = X;
-  } else if (const char *H = std::getenv("HOME"); H && *H) {
-    P = H;
-    llvm::sys::path::append(P, ".cache");
-  } else {
-    return "";
-  }
-  llvm::sys::path::append(P, "tessel", "jit");
-  return std::string(P);
-}
+std::string CompileCache::defaultDirectory() { return userCacheDirectory("jit"); }
 
 std::string CompileCache::pathFor(const CacheKey &K) const {
   std::string Hex = K.hex();
@@ -119,13 +108,18 @@ std::optional<std::string> CompileCache::decodeEntry(llvm::StringRef Bytes) {
 
 void CompileCache::remember(const CacheKey &K, std::string Payload) {
   if (auto It = Index.find(K); It != Index.end()) {
-    It->second->second = std::move(Payload);
-    Lru.splice(Lru.begin(), Lru, It->second);
-    return;
+    Bytes -= It->second->second.size();
+    Lru.erase(It->second);
+    Index.erase(It);
   }
+  // A payload over the whole budget is not kept at all (the disk has it).
+  if (Payload.size() > ByteBudget || Capacity == 0)
+    return;
+  Bytes += Payload.size();
   Lru.emplace_front(K, std::move(Payload));
   Index[K] = Lru.begin();
-  while (Lru.size() > Capacity) {
+  while (Lru.size() > Capacity || Bytes > ByteBudget) {
+    Bytes -= Lru.back().second.size();
     Index.erase(Lru.back().first);
     Lru.pop_back();
   }

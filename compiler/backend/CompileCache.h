@@ -8,8 +8,8 @@
 /// JitKey.h). An entry is an opaque payload (a serialized CompiledKernel).
 ///
 /// In memory: a bounded map, least recently used out first (the server).
-/// On disk (the CLI): one file per key under `$XDG_CACHE_HOME/tessel/jit`
-/// (`~/.cache/tessel/jit`; `$TESSEL_CACHE_DIR` overrides), written to a
+/// On disk (the CLI): one file per key under the `jit/` folder of the user's
+/// cache (support/CacheDirectory.h: `~/.cache/tessel/jit`), written to a
 /// temporary file in the same folder and renamed into place, so concurrent
 /// processes never see half an entry (the last writer of equal bytes wins).
 /// Each file carries a magic, a format version, the payload size and an
@@ -53,11 +53,14 @@ private:
 
 class CompileCache {
 public:
-  /// Dir empty: memory only.
-  explicit CompileCache(std::string Dir = "", size_t MemoryEntries = 512);
+  /// Dir empty: memory only. The memory copy keeps at most MemoryEntries
+  /// payloads and MemoryBytes bytes of them, the least recently used going
+  /// first: a compiled kernel is about 90 KB (PTX, cubin, LLVM text), so a
+  /// count alone let a long-running server hold tens of megabytes of them.
+  explicit CompileCache(std::string Dir = "", size_t MemoryEntries = 512, size_t MemoryBytes = size_t(64) << 20);
 
-  /// `$TESSEL_CACHE_DIR`, else `$XDG_CACHE_HOME/tessel/jit`, else
-  /// `$HOME/.cache/tessel/jit`; empty when none is set.
+  /// `jit/` under userCacheDirectory(); empty when the environment names
+  /// no cache folder.
   static std::string defaultDirectory();
 
   std::optional<std::string> lookup(const CacheKey &K);
@@ -84,7 +87,8 @@ private:
     size_t operator()(const CacheKey &K) const;
   };
   std::string Dir;
-  size_t Capacity;
+  size_t Capacity, ByteBudget;
+  size_t Bytes = 0; ///< of the payloads in Lru
   mutable std::mutex Mu;
   std::list<std::pair<CacheKey, std::string>> Lru; ///< most recent first
   std::unordered_map<CacheKey, decltype(Lru)::iterator, KeyHash> Index;

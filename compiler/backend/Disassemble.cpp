@@ -28,13 +28,8 @@ llvm::Expected<std::string> disassemble(llvm::StringRef Cubin) {
                                    "(searched %s and PATH)",
                                    T.searched().c_str());
   llvm::SmallString<128> Path;
-  int Fd = -1;
-  if (std::error_code EC = llvm::sys::fs::createTemporaryFile("tessel", "cubin", Fd, Path))
-    return llvm::createStringError(EC, "cannot create a temporary file: %s", EC.message().c_str());
-  {
-    llvm::raw_fd_ostream OS(Fd, true);
-    OS << Cubin;
-  }
+  if (llvm::Error E = writeTemporaryFile("cubin", Cubin, Path))
+    return E;
   std::vector<std::string> Args = T.Nvdisasm.empty() ? std::vector<std::string>{"cuobjdump", "-sass", std::string(Path)}
                                                      : std::vector<std::string>{"nvdisasm", "-c", std::string(Path)};
   auto R = runProgram(T.Nvdisasm.empty() ? T.Cuobjdump : T.Nvdisasm, Args, 60);

@@ -7,6 +7,7 @@
 
 #include "compiler/backend/PtxEmit.h"
 #include "compiler/backend/Toolkit.h"
+#include "compiler/support/ByteCodec.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Module.h"
@@ -80,6 +81,7 @@ llvm::Expected<CompiledKernel> compileModule(llvm::Module &M, const LaunchShape 
   PO.PtxIsa = Tools.Major ? ptxIsaForToolkit(Tools.Major, Tools.Minor) : MaxLlvmPtxIsa;
   PO.FpFusion = Opts.FpFusion;
   PO.Libdevice = Tools.Libdevice;
+  PO.Pipeline = Opts.Pipeline;
   if (Opts.KeepLlvm)
     PO.OptimizedIr = &K.Llvm;
   PtxTimes PT;
@@ -116,58 +118,11 @@ llvm::Expected<CompiledKernel> compileModule(llvm::Module &M, const LaunchShape 
   return K;
 }
 
-namespace {
-class Writer {
-public:
-  void u32(uint32_t V) {
-    for (int I = 0; I < 4; ++I)
-      Out += char(uint8_t(V >> (8 * I)));
-  }
-  void str(llvm::StringRef S) {
-    u32(uint32_t(S.size()));
-    Out += S;
-  }
-  std::string Out;
-};
-
-class Reader {
-public:
-  explicit Reader(llvm::StringRef In) : In(In) {}
-  uint32_t u32() {
-    if (Pos + 4 > In.size()) {
-      Bad = true;
-      return 0;
-    }
-    uint32_t V = 0;
-    for (int I = 0; I < 4; ++I)
-      V |= uint32_t(uint8_t(In[Pos + I])) << (8 * I);
-    Pos += 4;
-    return V;
-  }
-  std::string str() {
-    uint32_t N = u32();
-    if (Bad || Pos + N > In.size()) {
-      Bad = true;
-      return {};
-    }
-    std::string S = In.substr(Pos, N).str();
-    Pos += N;
-    return S;
-  }
-  bool ok() const { return !Bad && Pos == In.size(); }
-
-private:
-  llvm::StringRef In;
-  size_t Pos = 0;
-  bool Bad = false;
-};
-} // namespace
-
 static constexpr uint32_t SerialVersion = 3;
 static constexpr uint32_t None = ~0u;
 
 std::string serialize(const CompiledKernel &K) {
-  Writer W;
+  ByteWriter W;
   W.u32(SerialVersion);
   W.str(K.Entry);
   W.u32(K.Arch.Capability);
@@ -207,7 +162,7 @@ std::string serialize(const CompiledKernel &K) {
 }
 
 llvm::Expected<CompiledKernel> deserialize(llvm::StringRef Bytes) {
-  Reader R(Bytes);
+  ByteReader R(std::string_view(Bytes.data(), Bytes.size()));
   CompiledKernel K;
   if (R.u32() != SerialVersion)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "not a compiled kernel of this tessel version");
@@ -257,12 +212,12 @@ llvm::Expected<CompiledKernel> deserialize(llvm::StringRef Bytes) {
     B.Where.End = R.u32();
     B.Begin = R.u32();
     B.End = R.u32();
-    B.Bytes = std::strtoull(R.str().c_str(), nullptr, 10);
-    B.Offset = std::strtoull(R.str().c_str(), nullptr, 10);
+    B.Bytes = std::strtoull(std::string(R.str()).c_str(), nullptr, 10);
+    B.Offset = std::strtoull(std::string(R.str()).c_str(), nullptr, 10);
     B.What = R.str();
     K.SharedBuffers.push_back(std::move(B));
   }
-  if (!R.ok() || N > 4096 || NB > 4096)
+  if (!R.done() || N > 4096 || NB > 4096)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "truncated or corrupt compiled kernel");
   return K;
 }

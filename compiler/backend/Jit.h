@@ -15,6 +15,7 @@
 
 #include "compiler/backend/Assemble.h"
 #include "compiler/backend/Occupancy.h"
+#include "compiler/backend/PtxEmit.h"
 #include "compiler/backend/ResourceReport.h"
 #include "compiler/backend/Target.h"
 #include "compiler/codegen/SharedMemoryPlanner.h"
@@ -46,6 +47,9 @@ struct JitOptions {
   /// Keep the optimized LLVM IR text (--emit llvm).
   bool KeepLlvm = false;
   AssembleOptions Assembler; ///< Arch is filled from above
+  /// The middle end; nullopt: PtxEmit's default (tessel's kernel pipeline,
+  /// or TESSEL_LLVM_PIPELINE). A CUDA C++ reference takes O3, as clang -O3.
+  std::optional<LlvmPipeline> Pipeline;
 };
 
 /// One `.param` of the PTX entry: `.u64 .ptr .global .align 1`, `.u32`, ...

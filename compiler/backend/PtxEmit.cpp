@@ -242,7 +242,11 @@ static llvm::Error linkAndOptimize(llvm::Module &M, llvm::TargetMachine &TM, con
   for (llvm::GlobalVariable &G : M.globals())
     if (!G.isDeclaration() && !G.hasLocalLinkage())
       G.setLinkage(llvm::GlobalValue::InternalLinkage);
-  M.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", 1);
+  // A module from Clang's CUDA front end (compiler/reference) states its own
+  // flush-to-zero choice (-fgpu-flush-denormals-to-zero, off by default as in
+  // nvcc); a second flag of the same name would make the module invalid.
+  if (!M.getModuleFlag("nvvm-reflect-ftz"))
+    M.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", 1);
   std::string Broken;
   llvm::raw_string_ostream BrokenOS(Broken);
   if (llvm::verifyModule(M, &BrokenOS))

@@ -33,6 +33,27 @@ static llvm::Error makeTemp(TempFile &T, llvm::StringRef Suffix) {
   return llvm::Error::success();
 }
 
+llvm::Error writeTemporaryFile(llvm::StringRef Suffix, llvm::StringRef Bytes, llvm::SmallVectorImpl<char> &Path) {
+  int Fd = -1;
+  if (std::error_code EC = llvm::sys::fs::createTemporaryFile("tessel", Suffix, Fd, Path))
+    return llvm::createStringError(EC, "cannot create a temporary file: %s", EC.message().c_str());
+  std::error_code EC;
+  {
+    // raw_fd_ostream ends the process when it is destroyed with an error
+    // not taken from it (a full disk): take it.
+    llvm::raw_fd_ostream OS(Fd, /*shouldClose=*/true);
+    OS << Bytes;
+    OS.close();
+    EC = OS.error();
+    OS.clear_error();
+  }
+  if (!EC)
+    return llvm::Error::success();
+  std::string Name(Path.begin(), Path.end());
+  llvm::sys::fs::remove(Name);
+  return llvm::createStringError(EC, "cannot write the temporary file %s: %s", Name.c_str(), EC.message().c_str());
+}
+
 static std::string readAll(llvm::StringRef Path) {
   auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   return Buf ? (*Buf)->getBuffer().str() : std::string();
@@ -47,14 +68,8 @@ llvm::Expected<ProgramOutput> runProgram(llvm::StringRef Program, llvm::ArrayRef
     return E;
   std::optional<llvm::StringRef> InPath = llvm::StringRef(""); // /dev/null
   if (Stdin) {
-    if (llvm::Error E = makeTemp(In, "in"))
+    if (llvm::Error E = writeTemporaryFile("in", *Stdin, In.Path))
       return E;
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(In.Path, EC);
-    if (EC)
-      return llvm::createStringError(EC, "cannot write %s: %s", In.Path.c_str(), EC.message().c_str());
-    OS << *Stdin;
-    OS.close();
     InPath = In.Path.str();
   }
   std::vector<llvm::StringRef> ArgRefs(Args.begin(), Args.end());

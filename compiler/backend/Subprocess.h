@@ -9,6 +9,7 @@
 #define TESSEL_COMPILER_BACKEND_SUBPROCESS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -21,6 +22,11 @@ struct ProgramOutput {
   int ExitCode = 0;
   std::string Stdout, Stderr;
 };
+
+/// Writes Bytes to a new temporary file (its name in Path), for a program
+/// to read: an error naming the cause when the file cannot be created or
+/// written whole (a full disk, a file-size limit), with nothing left behind.
+llvm::Error writeTemporaryFile(llvm::StringRef Suffix, llvm::StringRef Bytes, llvm::SmallVectorImpl<char> &Path);
 
 /// Runs Program (a path) with Args (Args[0] is the program's name as it
 /// sees it), feeding it Stdin when given. An error when it cannot start,

@@ -108,6 +108,9 @@ Toolkit findToolkit(const std::vector<std::string> &ExtraRoots, bool OnlyThese) 
           Slot = P;
   };
   First(T.Libdevice, {"nvvm/libdevice/libdevice.10.bc"});
+  for (const std::string &Root : T.Roots)
+    if (T.CudaRoot.empty() && isFile(join(Root, "include/cuda_runtime.h")))
+      T.CudaRoot = Root;
   First(T.NvJitLink, {"lib64/libnvJitLink.so", "lib64/libnvJitLink.so.13", "lib64/libnvJitLink.so.12",
                       "lib/libnvJitLink.so", "targets/x86_64-linux/lib/libnvJitLink.so"});
   First(T.Ptxas, {"bin/ptxas"});

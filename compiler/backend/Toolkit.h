@@ -20,7 +20,10 @@ namespace tessel::backend {
 struct Toolkit {
   std::vector<std::string> Roots; ///< toolkit folders searched, in order
   std::string Libdevice;          ///< nvvm/libdevice/libdevice.10.bc
-  std::string NvJitLink;          ///< lib64/libnvJitLink.so
+  /// The first root with include/cuda_runtime.h: the headers a CUDA C++
+  /// reference kernel is compiled with (compiler/reference).
+  std::string CudaRoot;
+  std::string NvJitLink; ///< lib64/libnvJitLink.so
   std::string Ptxas;
   std::string Nvdisasm, Cuobjdump;
   /// The toolkit's release (13.0) from `ptxas --version`, or nvJitLink's when

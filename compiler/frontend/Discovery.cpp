@@ -836,12 +836,89 @@ private:
   /// (2.8 s for 13,000 of them).
   bool isJitDef(const FunctionDefStmt *F) const { return JitDefs.count(F) != 0; }
 
+  /// The kernels a local name of Enclosing is bound to where every binding
+  /// of it names one (`k = int_kernel` in one arm, `k = mx_kernel` in the
+  /// other): `k[grid](...)` launches each of them. Empty otherwise.
+  std::vector<JitFunction *> localKernelChoice(const Expr *Callee, const FunctionDefStmt *Enclosing) {
+    const auto *N = dyn_cast<NameExpr>(Callee);
+    if (!N || !Enclosing)
+      return {};
+    std::vector<JitFunction *> Out;
+    bool Other = false;
+    Walker W;
+    W.OnStmt = [&](const Stmt *S) {
+      if (isa<FunctionDefStmt>(S) || isa<ClassDefStmt>(S))
+        return false;
+      const auto *A = dyn_cast<AssignStmt>(S);
+      if (!A)
+        return true;
+      for (const Expr *T : A->Targets) {
+        if (const auto *Tuple = dyn_cast<TupleExpr>(T))
+          for (const Expr *E : Tuple->Elts)
+            if (const auto *X = dyn_cast<NameExpr>(E); X && X->Id == N->Id)
+              Other = true; // `k, cfg = pick()`: bound to what the call returns
+        const auto *Name = dyn_cast<NameExpr>(T);
+        if (!Name || Name->Id != N->Id)
+          continue;
+        JitFunction *J = launchedKernel(A->Value);
+        if (!J)
+          Other = true;
+        else if (std::find(Out.begin(), Out.end(), J) == Out.end())
+          Out.push_back(J);
+      }
+      return true;
+    };
+    W.walk(Enclosing->Body);
+    if (Other)
+      return {};
+    return Out;
+  }
+
+  /// Whether every `return` of F gives back its first parameter, a
+  /// one-argument call of it or a choice between those (`return
+  /// wrap_triton(kernel) if traceable else kernel`): a launch through F's
+  /// result launches the kernel passed first.
+  static bool handsFirstParamBack(const FunctionDefStmt &F) {
+    if (F.Params.empty() || F.Params[0].PKind != Param::ParamKind::Positional)
+      return false;
+    const std::string &Kernel = F.Params[0].Name;
+    std::function<bool(const Expr *)> Gives = [&](const Expr *E) {
+      if (!E)
+        return false;
+      if (const auto *N = dyn_cast<NameExpr>(E))
+        return N->Id == Kernel;
+      if (const auto *C = dyn_cast<CallExpr>(E))
+        return C->Args.size() == 1 && C->Keywords.empty() && Gives(C->Args[0]);
+      if (const auto *I = dyn_cast<IfExpExpr>(E))
+        return Gives(I->Body) && Gives(I->OrElse);
+      return false;
+    };
+    bool Any = false, All = true;
+    Walker W;
+    W.OnStmt = [&](const Stmt *S) {
+      if (isa<FunctionDefStmt>(S) || isa<ClassDefStmt>(S))
+        return false;
+      if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+        Any = true;
+        All = All && Gives(R->Value);
+      }
+      return true;
+    };
+    W.walk(F.Body);
+    return Any && All;
+  }
+
   /// The @jit function `kernel` in `kernel[grid](...)` names, if any; also
   /// through a wrapper that hands the kernel back to be launched
   /// (`torch.library.wrap_triton(kernel)[grid](...)`, `capture_triton(k)`).
   JitFunction *launchedKernel(const Expr *Callee) {
-    if (const auto *C = dyn_cast<CallExpr>(Callee); C && C->Args.size() == 1 && C->Keywords.empty())
-      Callee = C->Args[0];
+    if (const auto *C = dyn_cast<CallExpr>(Callee)) {
+      if (C->Args.size() == 1 && C->Keywords.empty())
+        Callee = C->Args[0];
+      else if (const auto *F = dyn_cast<NameExpr>(C->Func); F && !C->Args.empty())
+        if (auto It = Info.Functions.find(F->Id); It != Info.Functions.end() && handsFirstParamBack(*It->second))
+          Callee = C->Args[0]; // `_launcher(kernel, traceable=t)[grid](...)`
+    }
     const auto *N = dyn_cast<NameExpr>(Callee);
     if (!N)
       return nullptr;
@@ -988,6 +1065,9 @@ private:
         return;
       if (JitFunction *J = launchedKernel(Sub->Value))
         recordLaunch(*J, C, Sub, Enclosing);
+      else if (std::vector<JitFunction *> Js = localKernelChoice(Sub->Value, Enclosing); !Js.empty())
+        for (JitFunction *K : Js)
+          recordLaunch(*K, C, Sub, Enclosing);
       else if (std::string Callee = dottedName(Sub->Value); !Callee.empty())
         Info.OtherLaunches.emplace_back(std::move(Callee), C->Range);
     };

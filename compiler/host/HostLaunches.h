@@ -80,6 +80,9 @@ struct SizeTerm {
   int64_t Coefficient = 1;
   std::vector<unsigned> Symbols; ///< indices into SymbolicLaunch::Symbols, sorted
   int64_t CeilDiv = 1;
+  /// Added last: `torch.empty(B + 1)`, the B + 1 offsets that bound B rows
+  /// (a sum of lengths and its end).
+  int64_t Offset = 0;
   bool operator==(const SizeTerm &) const = default;
 };
 

@@ -51,6 +51,47 @@ bool parseConfig(std::string_view Text, std::string_view Table, const std::strin
       Out.ExtraPaths.push_back(normalPath(!P.empty() && P[0] == '/' ? P : Dir + "/" + P));
     }
   }
+  if (const toml::node *N = T->get("runners")) {
+    const toml::array *A = N->as_array();
+    if (!A) {
+      Why = "runners must be an array of strings";
+      return false;
+    }
+    for (const toml::node &E : *A) {
+      const toml::value<std::string> *S = E.as_string();
+      if (!S) {
+        Why = "runners must be an array of strings";
+        return false;
+      }
+      Out.Runners.push_back(S->get());
+    }
+  }
+  for (const char *Key : {"defaultRunner", "default-runner", "default_runner"}) {
+    const toml::node *N = T->get(Key);
+    if (!N)
+      continue;
+    const toml::value<std::string> *S = N->as_string();
+    if (!S) {
+      Why = std::string(Key) + " must be a string";
+      return false;
+    }
+    Out.DefaultRunner = S->get();
+  }
+  if (const toml::node *N = T->get("references")) {
+    const toml::table *Refs = N->as_table();
+    if (!Refs) {
+      Why = "references must be a table of kernel = \"FILE.cu::KERNEL block=(...) grid=(...)\"";
+      return false;
+    }
+    for (const auto &[Kernel, Value] : *Refs) {
+      const toml::value<std::string> *S = Value.as_string();
+      if (!S) {
+        Why = "references." + std::string(Kernel.str()) + " must be a string (a reference directive's text)";
+        return false;
+      }
+      Out.References[std::string(Kernel.str())] = S->get();
+    }
+  }
   return true;
 }
 

@@ -7,6 +7,15 @@
 /// or, failing that, from the `[tool.tessel]` table of `pyproject.toml`:
 ///
 ///     extraPaths = ["third_party/kernels", "../shared"]   # relative to the file
+///     runners = ["ssh://gpu7", "slurm://gpu?workers=8"]    # where `tessel tune` spreads work
+///     defaultRunner = "ssh://gpu7"                          # where `tessel run` and Run go
+///
+///     [references]   # a kernel's CUDA C++ reference, as a `# tessel: reference` directive's text
+///     softmax_kernel = "csrc/softmax.cu::softmax_rows<256> block=(256,) grid=(n_rows,)"
+///
+/// (runner names are checked where they are used, runners/RunnerSpec.h;
+/// references: docs/reference-kernels.md, the .cu path relative to the
+/// settings file).
 ///
 /// A malformed file is not an error of the user's kernels: it is ignored and
 /// its reason kept (Config::Problem), for a front end to show.
@@ -14,6 +23,7 @@
 #ifndef TESSEL_COMPILER_PROJECT_CONFIG_H
 #define TESSEL_COMPILER_PROJECT_CONFIG_H
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,8 +33,12 @@ namespace tessel::project {
 struct Config {
   std::string Root;                    ///< the project root ("" when none was found)
   std::vector<std::string> ExtraPaths; ///< absolute, in the order given
+  std::vector<std::string> Runners;    ///< as written
+  std::string DefaultRunner;           ///< "" when not set
   std::string Source;                  ///< the file the settings came from ("" for none)
-  std::string Problem;                 ///< why that file was not used ("" when it was)
+  /// `[references]`: kernel name -> the text of its reference directive (after `reference`).
+  std::map<std::string, std::string> References;
+  std::string Problem; ///< why that file was not used ("" when it was)
 };
 
 /// Reads the settings of the text of a `tessel.toml` (Table empty) or of a

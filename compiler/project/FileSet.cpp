@@ -92,7 +92,8 @@ static FileSet::Contents readDisk(const std::string &Path) {
   if (Text.find('\0') != std::string::npos || !validUtf8(Text))
     return {};
   uint64_t H = contentHash(Text);
-  return {std::make_shared<const std::string>(std::move(Text)), H};
+  int64_t Mtime = int64_t(St.st_mtim.tv_sec) * 1000000000 + St.st_mtim.tv_nsec;
+  return {std::make_shared<const std::string>(std::move(Text)), H, static_cast<uint64_t>(St.st_size), Mtime};
 }
 
 FileId FileSet::idLocked(const std::string &Normal) {
@@ -136,6 +137,19 @@ FileSet::Contents FileSet::contents(FileId Id) {
     E.Disk = std::move(C);
   }
   return E.Disk;
+}
+
+std::optional<uint64_t> FileSet::knownHash(const std::string &Normal) {
+  std::lock_guard<std::mutex> L(Mu);
+  auto It = Ids.find(Normal);
+  if (It == Ids.end())
+    return std::nullopt;
+  const Entry &E = Entries[It->second];
+  if (E.HasOverlay)
+    return E.Overlay.Hash;
+  if (E.Read)
+    return E.Disk.Hash;
+  return std::nullopt;
 }
 
 bool FileSet::isFile(std::string_view Path) {

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -39,6 +40,11 @@ public:
   struct Contents {
     std::shared_ptr<const std::string> Text;
     uint64_t Hash = 0;
+    /// For text read from disk, the file's size and modification time as
+    /// fstat gave them right before the read (a later change stats
+    /// differently); MtimeNs 0 for a buffer's text.
+    uint64_t Size = 0;
+    int64_t MtimeNs = 0;
   };
   /// Files larger than this are taken as absent (no module is that big).
   static constexpr uint64_t MaxBytes = 8u << 20;
@@ -47,6 +53,11 @@ public:
   std::string path(FileId Id) const;
   Contents contents(FileId Id);
   Contents contents(std::string_view Path) { return contents(id(Path)); }
+  /// The hash of what contents(Path) would give, when that is already known
+  /// (a buffer, or a disk read since the last invalidate), without reading.
+  /// Normal: a path as normalPath gives it (the launch index asks for every
+  /// file of a root at each update, and its paths are normal already).
+  std::optional<uint64_t> knownHash(const std::string &Normal);
   bool isFile(std::string_view Path);
   bool isDirectory(std::string_view Path);
 

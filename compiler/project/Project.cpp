@@ -12,7 +12,9 @@
 #include "compiler/support/WorkerPool.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <sys/stat.h>
 
 namespace tessel::project {
 
@@ -106,6 +108,7 @@ Config Project::configFor(const std::string &Path) {
         Parsed.Root = Dir;
         if (Text.Text && parseConfig(*Text.Text, Toml ? "" : "tool.tessel", Dir, Parsed, Why)) {
           C.ExtraPaths = std::move(Parsed.ExtraPaths);
+          C.References = std::move(Parsed.References);
           C.Source = Source;
         } else if (Text.Text) {
           C.Problem = Source + ": " + Why;
@@ -630,11 +633,46 @@ static std::vector<std::pair<std::string, uint8_t>> scanNames(const std::string 
   return Out;
 }
 
+/// A saved row whose file was modified this close to the index's write
+/// may have changed again within the clock's granularity and still stat the
+/// same: it is read again (git's "racy clean" entries).
+static constexpr int64_t RacyWindowNs = 3'000'000'000;
+
+bool Project::savedRowCurrent(CachedIndex &Index, uint32_t Row) {
+  const IndexRow &R = Index.Saved->Rows[Row];
+  const std::string &Path = Index.SavedPaths[Row];
+  if (std::optional<uint64_t> H = Files.knownHash(Path))
+    return *H == R.Hash;
+  if (Index.SavedState[Row] == SavedRow::Current)
+    return true; // fileChanged would have made it Unchecked
+  struct stat St;
+  if (::stat(Path.c_str(), &St) != 0 || !S_ISREG(St.st_mode))
+    return false;
+  int64_t Mtime = int64_t(St.st_mtim.tv_sec) * 1000000000 + St.st_mtim.tv_nsec;
+  return static_cast<uint64_t>(St.st_size) == R.Size && Mtime == R.MtimeNs &&
+         R.MtimeNs < Index.Saved->WrittenNs - RacyWindowNs;
+}
+
 void Project::updateIndexLocked(const std::string &Root) {
   uint64_t Gen = Files.generation();
   CachedIndex &Index = Indexes[Root];
   if (Index.Generation == Gen && Index.ListStructure == Structure.load())
     return;
+  if (!Index.LoadTried && !IndexDir.empty()) {
+    Index.LoadTried = true;
+    Index.Saved = loadLaunchIndex(IndexDir, Root);
+    Index.Dirty = !Index.Saved;
+    if (Index.Saved) {
+      size_t N = Index.Saved->Rows.size();
+      Index.SavedPaths.reserve(N);
+      Index.SavedRows.reserve(N);
+      for (uint32_t I = 0; I < N; ++I) {
+        Index.SavedPaths.push_back(Root + "/" + Index.Saved->Rows[I].Path);
+        Index.SavedRows.emplace(Index.SavedPaths.back(), I);
+      }
+      Index.SavedState.assign(N, SavedRow::Unchecked);
+    }
+  }
   // An edit of one buffer bumps the generation: only the files whose hash
   // changed are scanned again (a keystroke in a 1,000-file project must not
   // rescan all of them), and the directory walk waits for a structural change.
@@ -643,8 +681,8 @@ void Project::updateIndexLocked(const std::string &Root) {
     Index.List = pythonFiles(Root);
   }
   Index.Generation = Gen;
-  auto Drop = [&](const std::string &Path, const std::vector<std::string> &Names) {
-    for (const std::string &N : Names) {
+  auto Drop = [&](const std::string &Path, const ScannedFile &F) {
+    for (const auto &[N, Marks] : F.Names) {
       auto It = Index.Names.find(N);
       if (It == Index.Names.end())
         continue;
@@ -654,22 +692,36 @@ void Project::updateIndexLocked(const std::string &Root) {
         Index.Names.erase(It);
     }
   };
+  std::vector<char> SavedListed(Index.SavedState.size(), 0);
   std::unordered_map<std::string, char> Listed;
   for (const std::string &Path : Index.List) {
     Listed.emplace(Path, 1);
+    auto Slot = Index.PerFile.find(Path);
+    if (Index.Saved && Slot == Index.PerFile.end()) {
+      auto Row = Index.SavedRows.find(Path);
+      if (Row != Index.SavedRows.end() && Index.SavedState[Row->second] != SavedRow::Stale) {
+        SavedListed[Row->second] = 1;
+        if (savedRowCurrent(Index, Row->second)) {
+          Index.SavedState[Row->second] = SavedRow::Current;
+          continue;
+        }
+        Index.SavedState[Row->second] = SavedRow::Stale;
+      }
+    }
     FileSet::Contents C = Files.contents(Path);
-    auto &Slot = Index.PerFile[Path];
-    if (Slot.first == C.Hash && (C.Hash != 0 || Slot.second.empty()))
+    if (Slot == Index.PerFile.end())
+      Slot = Index.PerFile.emplace(Path, ScannedFile{}).first;
+    else if (Slot->second.Hash == C.Hash && (C.Hash != 0 || Slot->second.Names.empty()))
       continue;
-    Drop(Path, Slot.second);
-    Slot.second.clear();
-    Slot.first = C.Hash;
+    ScannedFile &F = Slot->second;
+    Drop(Path, F);
+    F = ScannedFile{C.Hash, C.Size, C.MtimeNs, {}};
+    Index.Dirty = true;
     if (!C.Text)
       continue;
-    for (auto &[N, Marks] : scanNames(*C.Text, BeforeBracket, BeforeParen)) {
+    F.Names = scanNames(*C.Text, BeforeBracket, BeforeParen);
+    for (const auto &[N, Marks] : F.Names)
       Index.Names[N].emplace_back(Path, Marks);
-      Slot.second.push_back(std::move(N));
-    }
   }
   // Files gone from the listing (deleted) leave the index.
   for (auto It = Index.PerFile.begin(); It != Index.PerFile.end();) {
@@ -677,9 +729,15 @@ void Project::updateIndexLocked(const std::string &Root) {
       ++It;
       continue;
     }
-    Drop(It->first, It->second.second);
+    Drop(It->first, It->second);
     It = Index.PerFile.erase(It);
+    Index.Dirty = true;
   }
+  for (size_t Row = 0; Row < SavedListed.size(); ++Row)
+    if (!SavedListed[Row] && Index.SavedState[Row] != SavedRow::Stale) {
+      Index.SavedState[Row] = SavedRow::Stale;
+      Index.Dirty = true;
+    }
 }
 
 std::string Project::indexRootOf(const std::string &DefPath) {
@@ -705,13 +763,15 @@ std::vector<std::string> Project::mentions(const std::string &DefPath, const std
   {
     std::lock_guard<std::mutex> L(IndexMu);
     updateIndexLocked(Root);
-    const NameIndex &Index = Indexes[Root].Names;
-    auto It = Index.find(Name);
-    if (It == Index.end())
-      return Out;
-    for (const auto &[Path, Has] : It->second)
-      if ((Has & Marks) && Path != DefPath)
-        Out.push_back(Path);
+    const CachedIndex &Index = Indexes[Root];
+    if (auto It = Index.Names.find(Name); It != Index.Names.end())
+      for (const auto &[Path, Has] : It->second)
+        if ((Has & Marks) && Path != DefPath)
+          Out.push_back(Path);
+    if (Index.Saved)
+      for (const IndexPosting &P : Index.Saved->postings(Name))
+        if ((P.Marks & Marks) && Index.SavedState[P.Row] == SavedRow::Current && Index.SavedPaths[P.Row] != DefPath)
+          Out.push_back(Index.SavedPaths[P.Row]);
   }
   std::sort(Out.begin(), Out.end());
   return Out;
@@ -720,6 +780,14 @@ std::vector<std::string> Project::mentions(const std::string &DefPath, const std
 void Project::fileChanged(const std::string &RawPath, bool Structural) {
   std::string Path = normalPath(RawPath);
   Files.invalidate(Path);
+  {
+    // A saved row found current by its stat must be looked at again.
+    std::lock_guard<std::mutex> L(IndexMu);
+    for (auto &[Root, Index] : Indexes)
+      if (auto It = Index.SavedRows.find(Path);
+          It != Index.SavedRows.end() && Index.SavedState[It->second] == SavedRow::Current)
+        Index.SavedState[It->second] = SavedRow::Unchecked;
+  }
   std::string Name = baseName(Path);
   if (!Structural && Name != "tessel.toml" && Name != "pyproject.toml" && Name != "setup.py" && Name != "setup.cfg")
     return;
@@ -785,14 +853,66 @@ size_t Project::preload(const std::vector<std::string> &Paths, unsigned MaxThrea
   return Read;
 }
 
+void Project::setIndexDirectory(std::string Dir) {
+  std::lock_guard<std::mutex> L(IndexMu);
+  IndexDir = std::move(Dir);
+}
+
+void Project::saveIndexes() {
+  std::lock_guard<std::mutex> L(IndexMu);
+  if (IndexDir.empty())
+    return;
+  for (auto &[Root, Index] : Indexes) {
+    if (!Index.Dirty)
+      continue;
+    std::vector<IndexRow> Rows;
+    std::map<std::string, std::vector<IndexPosting>> Names;
+    if (Index.Saved) {
+      std::vector<uint32_t> NewRow(Index.Saved->Rows.size(), UINT32_MAX);
+      for (uint32_t R = 0; R < NewRow.size(); ++R)
+        if (Index.SavedState[R] == SavedRow::Current) {
+          NewRow[R] = static_cast<uint32_t>(Rows.size());
+          Rows.push_back(Index.Saved->Rows[R]);
+        }
+      for (size_t I = 0; I < Index.Saved->nameCount(); ++I) {
+        std::vector<IndexPosting> Kept;
+        for (const IndexPosting &P : Index.Saved->postingsAt(I))
+          if (NewRow[P.Row] != UINT32_MAX)
+            Kept.push_back({NewRow[P.Row], P.Marks});
+        if (!Kept.empty())
+          Names.emplace(std::string(Index.Saved->name(I)), std::move(Kept));
+      }
+    }
+    // A buffer's text (no disk stat) is not what the next run will read.
+    for (const auto &[Path, F] : Index.PerFile) {
+      if (!F.MtimeNs || !F.Hash || Path.size() <= Root.size() + 1 || Path.compare(0, Root.size(), Root) != 0 ||
+          Path[Root.size()] != '/')
+        continue;
+      uint32_t Row = static_cast<uint32_t>(Rows.size());
+      Rows.push_back({Path.substr(Root.size() + 1), F.Size, F.MtimeNs, F.Hash});
+      for (const auto &[N, Marks] : F.Names)
+        Names[N].push_back({Row, Marks});
+    }
+    int64_t Now =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    if (saveLaunchIndex(IndexDir, Root, LaunchIndexFile::encode(Root, Now, Rows, Names)))
+      Index.Dirty = false;
+  }
+}
+
 bool Project::names(const std::shared_ptr<const Module> &M, const std::string &Dotted, const std::string &DefPath,
                     const std::string &Name) {
   std::vector<std::string> Parts = splitDots(Dotted);
   if (Parts.back() != Name)
     return false;
-  Symbol S = memberIn(M, Parts[0], nullptr, 0, false);
+  // Through the modules' bare tables: which def a name reaches does not
+  // depend on what their imports of triton stand for, and a full discovery
+  // of every package on the way would resolve each of their imports (a
+  // package's `__init__` that imports the whole library).
+  Symbol S = memberIn(M, Parts[0], nullptr, 0, /*Raw=*/true);
   for (size_t I = 1; I < Parts.size() && S.K == Symbol::Kind::Module && S.Mod; ++I)
-    S = memberIn(S.Mod, Parts[I], nullptr, 1, false);
+    S = memberIn(S.Mod, Parts[I], nullptr, 1, /*Raw=*/true);
   return S.K == Symbol::Kind::Function && S.Mod && S.Mod->Ref.Path == DefPath && S.Def->Name == Name;
 }
 

@@ -25,7 +25,10 @@
 ///   project launches a @jit function (`k[grid](...)`) or calls it from its
 ///   own @jit code, found by an index of the identifiers written before a
 ///   `[` or a `(` in every project file (one text scan per file), parsing
-///   only the files that name the function there.
+///   only the files that name the function there. With an index folder
+///   (setIndexDirectory: the command line), each root's index is saved
+///   between runs (LaunchIndexFile.h) and a later run reads only the files
+///   whose size or modification time changed.
 ///
 /// Invariants: no LSP or JSON types; nothing here reports a problem in the
 /// user's code; what cannot be resolved is Unknown (never a guess); every
@@ -38,6 +41,7 @@
 #include "compiler/frontend/Parser.h"
 #include "compiler/project/Config.h"
 #include "compiler/project/FileSet.h"
+#include "compiler/project/LaunchIndexFile.h"
 
 #include <atomic>
 #include <functional>
@@ -185,6 +189,15 @@ public:
   size_t preload(const std::vector<std::string> &Paths, unsigned MaxThreads,
                  const std::function<void(size_t Done)> &Progress, const std::atomic<bool> *Cancel = nullptr);
 
+  /// Keeps the launch index of each root in Dir between runs: a root's
+  /// saved index is read on first use and answers for every file that stats
+  /// as it did. Call before the first lookup.
+  void setIndexDirectory(std::string Dir);
+  /// Writes the index of every root used since it was read, when it now
+  /// says something the saved one does not. A failed write (read-only or
+  /// full disk) loses nothing but the next run's head start.
+  void saveIndexes();
+
 private:
   /// Raw: through the modules' bare tables (loadModule's Raw), the walk
   /// that discovery's resolver takes; else through the modules themselves.
@@ -231,18 +244,39 @@ private:
   std::unordered_map<std::string, Cached> RawModules; ///< by path: loadModule's bare tables
   /// Bumped by every structural change: cached file lists are then stale.
   std::atomic<uint64_t> Structure{1};
+  /// A file scanned in this process: the contents' hash (and the disk
+  /// stat it was read under, MtimeNs 0 for a buffer) and its names.
+  struct ScannedFile {
+    uint64_t Hash = 0;
+    uint64_t Size = 0;
+    int64_t MtimeNs = 0;
+    std::vector<std::pair<std::string, uint8_t>> Names;
+  };
+  /// What is known of a row of the saved index.
+  enum class SavedRow : uint8_t { Unchecked, Current, Stale };
   struct CachedIndex {
     uint64_t Generation = 0; ///< the FileSet generation it reflects
     uint64_t ListStructure = 0;
     std::vector<std::string> List; ///< pythonFiles(root)
-    /// Per file: the hash scanned and the names it contributed.
-    std::unordered_map<std::string, std::pair<uint64_t, std::vector<std::string>>> PerFile;
+    /// The files scanned here (those the saved index does not answer for).
+    std::unordered_map<std::string, ScannedFile> PerFile;
     NameIndex Names;
+    /// The index an earlier run saved (setIndexDirectory), answering for
+    /// its Current rows; the others were scanned again into PerFile.
+    bool LoadTried = false;
+    std::optional<LaunchIndexFile> Saved;
+    std::vector<std::string> SavedPaths; ///< absolute, by row
+    std::unordered_map<std::string, uint32_t> SavedRows;
+    std::vector<SavedRow> SavedState;
+    bool Dirty = false; ///< differs from the index on disk
   };
+  /// Is the saved row still what the file holds? (IndexMu held.)
+  bool savedRowCurrent(CachedIndex &Index, uint32_t Row);
   /// Guards Indexes and their contents; scans happen under it, so concurrent
   /// kernels asking about launches wait for one up-to-date index.
   std::mutex IndexMu;
   std::unordered_map<std::string, CachedIndex> Indexes; ///< by root
+  std::string IndexDir;                                 ///< "" keeps indexes in memory only
 };
 
 } // namespace tessel::project

@@ -179,9 +179,11 @@ void GpuSession::unload(LoadedKernel &K) {
 }
 
 std::string GpuSession::describe(const LoadedKernel &K, const LaunchConfig &C) const {
+  std::string Threads = C.Block[0] ? "block (" + std::to_string(C.Block[0]) + ", " + std::to_string(C.Block[1]) + ", " +
+                                         std::to_string(C.Block[2]) + ")"
+                                   : std::to_string(32 * C.NumWarps) + " threads";
   return "kernel " + K.Name + ", grid (" + std::to_string(C.Grid[0]) + ", " + std::to_string(C.Grid[1]) + ", " +
-         std::to_string(C.Grid[2]) + "), " + std::to_string(32 * C.NumWarps) + " threads, " +
-         std::to_string(C.SharedBytes) + " bytes of shared memory";
+         std::to_string(C.Grid[2]) + "), " + Threads + ", " + std::to_string(C.SharedBytes) + " bytes of shared memory";
 }
 
 std::optional<DriverError> GpuSession::enqueue(const LoadedKernel &K, const LaunchConfig &C) {
@@ -205,7 +207,8 @@ std::optional<DriverError> GpuSession::enqueue(const LoadedKernel &K, const Laun
   // Triton 3.6's global and profile scratch pointers: NULL when unused.
   Params.push_back(&Storage[C.Args.size()]);
   Params.push_back(&Storage[C.Args.size() + 1]);
-  auto E = failed(D->check(D->LaunchKernel(K.Function, C.Grid[0], C.Grid[1], C.Grid[2], 32 * C.NumWarps, 1, 1,
+  std::array<unsigned, 3> Block = C.Block[0] ? C.Block : std::array<unsigned, 3>{32 * C.NumWarps, 1, 1};
+  auto E = failed(D->check(D->LaunchKernel(K.Function, C.Grid[0], C.Grid[1], C.Grid[2], Block[0], Block[1], Block[2],
                                            C.SharedBytes, nullptr, Params.data(), nullptr),
                            "cuLaunchKernel"));
   if (E)

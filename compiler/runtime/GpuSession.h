@@ -61,8 +61,11 @@ struct KernelArg {
 struct LaunchConfig {
   std::array<unsigned, 3> Grid = {1, 1, 1};
   unsigned NumWarps = 4;
+  /// A CUDA C++ kernel's block (compiler/reference); {0, 0, 0}: Triton's, 32 x NumWarps threads in x.
+  std::array<unsigned, 3> Block = {0, 0, 0};
   unsigned SharedBytes = 0;
-  /// The kernel's own arguments; the two scratch pointers are added.
+  /// The kernel's own arguments; the two scratch pointers are added (the driver reads only the
+  /// parameters a kernel has, so a kernel without them ignores them).
   std::vector<KernelArg> Args;
   /// How long the kernel may run before it is reported hung.
   std::chrono::milliseconds Watchdog{10000};

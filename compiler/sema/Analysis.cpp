@@ -9,6 +9,8 @@
 #include "compiler/sema/Analysis.h"
 
 #include "compiler/frontend/AstWalk.h"
+#include "compiler/sema/GridAxes.h"
+#include "compiler/sema/ImportedConfigs.h"
 #include "compiler/sema/KernelChecker.h"
 #include "compiler/sema/KernelReuse.h"
 #include "compiler/sema/LaunchPlan.h"
@@ -124,6 +126,7 @@ static void checkKernelSpecializations(const ParsedFile &File, const ModuleInfo 
     PerSpec.push_back(SpecSink.take());
     R.Analyses.push_back(std::move(KA));
     R.Inputs.Files.insert(C.reads().begin(), C.reads().end());
+    R.Inputs.Files.insert(S.HostReads.begin(), S.HostReads.end());
   }
   ProblemSink KernelSink;
   mergeSpecializations(PerSpec, Specs, KernelSink);
@@ -344,9 +347,24 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     FA->Host = std::make_shared<HostLaunchTable>();
   }
   const std::map<std::string, HostLaunch> &HostLaunches = FA->Host->Launches;
+  project::ModuleRef HostRef = OnDisk ? Opts.Project->refOf(Path) : project::ModuleRef{};
   // A kernel's specializations, with what its launches say.
   auto Specialize = [&](size_t I) {
-    const JitFunction &Fn = *Kernels[I];
+    // The other modules read to specialize (an imported config list, the
+    // launching function's validators) are the kernel's inputs too.
+    project::Reads HostReads;
+    JitFunction WithImportedConfigs;
+    const JitFunction *FnP = Kernels[I];
+    if (OnDisk)
+      if (std::vector<AutotuneConfig> Imported =
+              importedAutotuneConfigs(*FnP, FA->Info, HostRef, *Opts.Project, HostReads);
+          !Imported.empty()) {
+        WithImportedConfigs = *FnP;
+        WithImportedConfigs.Configs = std::move(Imported);
+        WithImportedConfigs.ConfigsUnknown = false;
+        FnP = &WithImportedConfigs;
+      }
+    const JitFunction &Fn = *FnP;
     Specs[I] = specializationsOf(Fn, Opts.MaxSpecializations);
     if (Helper[I])
       Specs[I].resize(1); // what holds for any argument holds for one specialization
@@ -361,9 +379,12 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
       for (const auto &[Param, V] : Launched.Constexprs)
         S.Constexprs.emplace(Param, V);
     }
-    std::set<int64_t> FloorDivided = floorDividedGridAxes(Fn, File->module());
-    for (Specialization &S : Specs[I])
+    HostNames Names = moduleHostNames(FA->Info, HostRef, OnDisk ? Opts.Project : nullptr, &HostReads);
+    std::set<int64_t> FloorDivided = floorDividedGridAxes(Fn, File->module(), Names);
+    for (Specialization &S : Specs[I]) {
       S.FloorDividedGridAxes = FloorDivided;
+      S.HostReads = HostReads;
+    }
   };
   for (size_t I = 0; I < Kernels.size(); ++I) {
     Results[I].Helper = Helper[I];

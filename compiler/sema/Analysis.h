@@ -61,6 +61,9 @@ struct MemoryAccess {
   std::vector<std::string> SlidingCause;
   bool HasMask = false;
   std::vector<bool> MaskBounds; ///< per axis: some mask term compares an index varying along it
+  /// The dynamic scalars (by cause) some mask term compares: an axis they
+  /// slide is bounded (IndexFacts::BoundedScalars).
+  std::vector<std::string> MaskBoundedScalars;
   bool IsBlockPointer = false;
   bool HasBoundaryCheck = false;
   /// Set when this load is the then/else operand of a tl.where whose

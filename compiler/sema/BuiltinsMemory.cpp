@@ -43,6 +43,7 @@ static void recordAccess(BuiltinCall &B, std::string Op, const Value &Ptr, const
     IndexFacts MF = alignFacts(*Mask, Rank);
     A.MaskBounds = MF.MaskBounds;
     A.MaskBounds.resize(Rank, false);
+    A.MaskBoundedScalars = MF.BoundedScalars;
   } else if (Mask && Mask->isKnownConstexpr() && !Mask->Const.isNone()) {
     A.HasMask = true;
     A.MaskBounds.assign(Rank, false);

@@ -407,6 +407,7 @@ static Value cast(BuiltinCall &B) {
   std::optional<ElemType> K = B.elemType("dtype");
   Value Out = In;
   Out.Facts.MaskBounds.clear();
+  Out.Facts.BoundedScalars.clear();
   if (!K) {
     Out.Type.Elem = ElemType{ScalarKind::Unknown};
     return Out;
@@ -417,8 +418,10 @@ static Value cast(BuiltinCall &B) {
   // (`(offs < n).to(tl.int1)`, `m.to(tl.int8).to(tl.int1)`: a bool becomes
   // 0 or 1, and a cast to int1 is `!= 0`), so it keeps the axes it bounds.
   if (!Src.isPointer() && !Dst.isPointer() && isInt(Src.Scalar) && isInt(Dst.Scalar) &&
-      (Src.Scalar == ScalarKind::I1 || Dst.Scalar == ScalarKind::I1))
+      (Src.Scalar == ScalarKind::I1 || Dst.Scalar == ScalarKind::I1)) {
     Out.Facts.MaskBounds = In.Facts.MaskBounds;
+    Out.Facts.BoundedScalars = In.Facts.BoundedScalars;
+  }
   bool SrcKnown = Src.isPointer() || Src.Scalar != ScalarKind::Unknown;
   Value Bitcast = B.value("bitcast");
   if (Bitcast.isKnownConstexpr() && Bitcast.Const.truthy().value_or(false)) {

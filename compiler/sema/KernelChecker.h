@@ -56,6 +56,9 @@ struct Specialization {
   /// program starts past the last full block, so an offset that slides with
   /// that program id alone is not reported (floorDividedGridAxes).
   std::set<int64_t> FloorDividedGridAxes;
+  /// The other modules read to find FloorDividedGridAxes (a validator the
+  /// launching function calls): inputs of the kernel's analysis.
+  project::Reads HostReads;
 };
 
 /// The module whose names a frame resolves: the checked file, or a module

@@ -45,8 +45,11 @@ IndexFacts joinFacts(const Value &L, const Value &R, size_t Rank) {
     Out.setAxis(I, join(A.Axes[I], B.Axes[I]), A.Axes[I] == AxisIndex::Sliding ? A.AxisCauses[I] : B.AxisCauses[I]);
   Out.DynScalar = Rank == 0 && (A.DynScalar || B.DynScalar);
   Out.UnitStep = Out.DynScalar && (A.UnitStep || !A.DynScalar) && (B.UnitStep || !B.DynScalar);
-  // One dynamic operand keeps its scale (`pid * HQ + i_h * G`); two mix.
-  Out.Scale = Out.DynScalar && A.DynScalar != B.DynScalar ? (A.DynScalar ? A.Scale : B.Scale) : 0;
+  // One dynamic operand keeps its scale (`pid * HQ + i_h * G`); two mix, and
+  // so does one with a program-varying remainder (`first_pid_m + pid % g`).
+  bool Mixed = (A.DynScalar && B.WrappedDyn) || (B.DynScalar && A.WrappedDyn);
+  Out.Scale = Out.DynScalar && A.DynScalar != B.DynScalar && !Mixed ? (A.DynScalar ? A.Scale : B.Scale) : 0;
+  Out.WrappedDyn = Rank == 0 && !Out.DynScalar && (A.WrappedDyn || B.WrappedDyn);
   Out.Cause = !A.Cause.empty() ? A.Cause : B.Cause;
   return Out;
 }
@@ -74,6 +77,7 @@ IndexFacts wrapFacts(const IndexFacts &F) {
   for (AxisIndex &A : Out.Axes)
     if (varies(A))
       A = AxisIndex::Wrapped;
+  Out.WrappedDyn = F.DynScalar || F.WrappedDyn;
   Out.DynScalar = false;
   Out.MaskBounds.clear();
   return Out;
@@ -85,6 +89,9 @@ IndexFacts compareFacts(const Value &L, const Value &R, size_t Rank) {
   Out.MaskBounds.resize(Rank);
   for (size_t I = 0; I < Rank; ++I)
     Out.MaskBounds[I] = A.Axes[I] != AxisIndex::None || B.Axes[I] != AxisIndex::None;
+  for (const Value *V : {&L, &R})
+    if (V->isTensor() && !V->Type.isBlock() && V->Facts.DynScalar && !V->Facts.Cause.empty())
+      Out.BoundedScalars.push_back(V->Facts.Cause);
   return Out;
 }
 
@@ -96,6 +103,16 @@ IndexFacts combineMasks(const Value &L, const Value &R, size_t Rank, bool Inters
   B.MaskBounds.resize(Rank, false);
   for (size_t I = 0; I < Rank; ++I)
     Out.MaskBounds[I] = Intersect ? (A.MaskBounds[I] && B.MaskBounds[I]) : (A.MaskBounds[I] || B.MaskBounds[I]);
+  // `&`: a scalar either side bounds stays bounded; `|`: only one both bound.
+  for (const std::string &C : A.BoundedScalars) {
+    bool InB = std::find(B.BoundedScalars.begin(), B.BoundedScalars.end(), C) != B.BoundedScalars.end();
+    if (!Intersect || InB)
+      Out.BoundedScalars.push_back(C);
+  }
+  if (!Intersect)
+    for (const std::string &C : B.BoundedScalars)
+      if (std::find(Out.BoundedScalars.begin(), Out.BoundedScalars.end(), C) == Out.BoundedScalars.end())
+        Out.BoundedScalars.push_back(C);
   return Out;
 }
 

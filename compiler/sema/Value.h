@@ -46,9 +46,21 @@ struct IndexFacts {
   /// unknown. `pid * HQ + tl.arange(0, G)` with HQ > G picks one of disjoint
   /// windows (a row, a group) rather than sliding a block past the end.
   int64_t Scale = 0;
+  /// A DynScalar reduced modulo or clamped (`pid % group_size_m`): bounded,
+  /// so alone it slides nothing, but it still differs from program to
+  /// program, so added to a DynScalar whose windows are wider than one
+  /// (`first_pid_m + pid % group_size_m`, grouped ordering) it fills the
+  /// gaps between them: the sum's scale is then unknown, not the windows'.
+  bool WrappedDyn = false;
   /// For boolean tensors built from comparisons: per axis, whether some
   /// comparison term bounds an index varying along it.
   std::vector<bool> MaskBounds;
+  /// For booleans built from comparisons: the dynamic scalars, by Cause, that
+  /// some term compares (`s_idx < S`). A window they select, `s_idx * W +
+  /// tl.arange(0, W)`, is bounded along the axis they slide, as a mask term
+  /// comparing the offsets would bound it (and as `if pid_m * BLOCK_M >=
+  /// bound: return` bounds the program id it scales).
+  std::vector<std::string> BoundedScalars;
 
   /// Gives Axes (and AxisCauses) Rank entries, new ones constant.
   void resize(size_t Rank) {

@@ -14,6 +14,19 @@ namespace tessel::diag {
 
 std::vector<Finding> checkBoundsProof(const analysis::KernelBounds &Kernel) {
   std::vector<Finding> Out;
+  if (!Kernel.Failure.empty()) {
+    // The proof's own process failed (out of memory, a crash): said once, on
+    // the kernel, so the user knows why its accesses have no verdicts.
+    Out.push_back(Finding{DiagId::BoundsUndecided,
+                          codeInfo(DiagId::BoundsUndecided).DefaultSeverity,
+                          Kernel.NameRange,
+                          "the bounds prover " + Kernel.Failure + " on '" + Kernel.Kernel +
+                              "'; its accesses are neither proven nor reported (the next edit tries again)",
+                          {},
+                          {},
+                          {}});
+    return Out;
+  }
   if (!Kernel.Analysed)
     return Out;
   for (const analysis::AccessBounds &A : Kernel.Accesses) {

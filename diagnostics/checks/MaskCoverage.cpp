@@ -1,6 +1,8 @@
 //===- MaskCoverage.cpp - loads and stores that can run past the end ------===//
 #include "diagnostics/checks/MaskCoverage.h"
 
+#include <algorithm>
+
 namespace tessel::diag {
 
 static Finding make(DiagId Id, SourceRange R, std::string Message, const sema::KernelAnalysis &K) {
@@ -26,12 +28,16 @@ std::vector<Finding> checkMaskCoverage(const sema::KernelAnalysis &Kernel) {
       if (A.PointerAxes[Axis] != sema::AxisIndex::Sliding)
         continue;
       bool Bounded = A.HasMask && Axis < A.MaskBounds.size() && A.MaskBounds[Axis];
+      bool Known = Axis < A.SlidingCause.size() && !A.SlidingCause[Axis].empty();
+      // `mask=s_idx < S` over `s_idx * D + tl.arange(0, D)`: the scalar that
+      // moves the window is compared, as a mask on the offsets would be.
+      Bounded = Bounded || (A.HasMask && Known &&
+                            std::find(A.MaskBoundedScalars.begin(), A.MaskBoundedScalars.end(), A.SlidingCause[Axis]) !=
+                                A.MaskBoundedScalars.end());
       if (Bounded)
         continue;
       std::string AxisText = "axis " + std::to_string(Axis);
-      std::string Cause = Axis < A.SlidingCause.size() && !A.SlidingCause[Axis].empty()
-                              ? A.SlidingCause[Axis]
-                              : std::string("a program-id or loop-derived index");
+      std::string Cause = Known ? A.SlidingCause[Axis] : std::string("a program-id or loop-derived index");
       std::string Message = A.Op + " offsets can run past the end along " + AxisText + ": they depend on " + Cause;
       if (!A.HasMask) {
         Message += ", and there is no mask; add `mask=` comparing the offsets along " + AxisText + " with the size";

@@ -14,6 +14,9 @@
 -- a GPU run is checked against the interpreter and timed, and falls back to
 -- the CPU where there is no GPU; its summary, with the time and % of the
 -- device's peak, is notified and shown as a "last run" code lens), :TesselViewIR {tir|llvm|ptx|sass} shows a kernel's IR,
+-- :TesselTune [cpu|gpu|auto] times every autotune config of the kernel under every launch
+-- shape over setup's `runners` (`default_runner`, else this machine) and shows the table;
+-- :TesselCancel stops the run or tune in progress;
 -- :TesselInlayHints {on|off} toggles the tile-type hints. Code lenses ("Run
 -- on CPU", per-config summaries) show with vim.lsp.codelens, and are asked
 -- again when the server's JIT tier has new figures (workspace/codeLens/refresh,
@@ -34,6 +37,10 @@ M.defaults = {
   settings = { tessel = { inlayHints = { enable = true } } },
   -- :TesselRun's device when none is given: 'cpu', 'gpu' or 'auto' (the GPU when there is one).
   run_device = 'cpu',
+  -- Where :TesselRun goes ('' this machine) and where :TesselTune and the Tune lens spread their
+  -- runs (docs/runners.md): 'local', 'ssh://[user@]host[:port]', 'slurm://PARTITION'.
+  default_runner = '',
+  runners = {},
   -- The server's --log level: 'error', 'info' or 'verbose'; nil leaves cmd as given.
   log_level = 'error',
 }
@@ -124,6 +131,42 @@ M.handlers = {
     scratch('tessel run ' .. result.kernel, head .. (result.output or ''), nil)
     vim.notify(('tessel: %s on %s: %s'):format(result.kernel, result.device, status),
       result.exitCode == 0 and vim.log.levels.INFO or vim.log.levels.WARN)
+  end,
+  -- A finished Tune: its table in a Markdown scratch buffer; an incomplete
+  -- tune says so (its first runner failure) as a warning, never as done.
+  ['tessel/tuneResult'] = function(_, result)
+    if not result then
+      return
+    end
+    M.last_tune = result -- the whole result (its output names the workers), for :lua inspection
+    local body = result.markdown or ('tessel tune ' .. result.kernel .. ' wrote no report\n\n' .. (result.output or ''))
+    scratch('tessel://tune/' .. result.kernel .. '.md', body, 'markdown')
+    if result.cancelled then
+      return vim.notify('tessel: tune of ' .. result.kernel .. ' cancelled', vim.log.levels.INFO)
+    end
+    if not result.complete then
+      local why = (result.output or ''):match('tessel tune: [^\n]*') or 'see :messages'
+      return vim.notify('tessel: tune of ' .. result.kernel .. ' is incomplete: ' .. why, vim.log.levels.WARN)
+    end
+    local keep = result.keep or {}
+    vim.notify(('tessel: tuned %s: %d configs best for some shape (the quick fix on the kernel keeps them)')
+      :format(result.kernel, #keep), vim.log.levels.INFO)
+  end,
+  -- The run or tune in progress, when the server lets it be cancelled
+  -- (:TesselCancel); Neovim's own progress handling runs as before.
+  ['$/progress'] = function(err, result, ctx, config)
+    local value = result and result.value
+    if type(value) == 'table' then
+      if value.kind == 'begin' and value.cancellable then
+        M.cancellable = { token = result.token, client_id = ctx.client_id }
+      elseif value.kind == 'end' and M.cancellable and M.cancellable.token == result.token then
+        M.cancellable = nil
+      end
+    end
+    local default = vim.lsp.handlers['$/progress']
+    if default then
+      return default(err, result, ctx, config)
+    end
   end,
   ['tessel/serverStatus'] = function(_, result)
     M.status = result
@@ -284,6 +327,30 @@ local function define_commands(bufnr)
     end, bufnr)
   end, { nargs = '?', complete = function() return { 'cpu', 'gpu', 'auto' } end })
 
+  vim.api.nvim_buf_create_user_command(bufnr, 'TesselTune', function(o)
+    local client, kernel = tessel_client(bufnr), kernel_at_cursor(bufnr)
+    if not client or not kernel then
+      return vim.notify('tessel: no kernel under the cursor', vim.log.levels.WARN)
+    end
+    client.request('workspace/executeCommand', {
+      command = 'tessel.tuneKernel',
+      arguments = { { uri = vim.uri_from_bufnr(bufnr), kernel = kernel, device = o.args ~= '' and o.args or M.run_device } },
+    }, function(err)
+      if err then
+        vim.notify('tessel: ' .. err.message, vim.log.levels.ERROR)
+      end
+    end, bufnr)
+  end, { nargs = '?', complete = function() return { 'cpu', 'gpu', 'auto' } end })
+
+  vim.api.nvim_buf_create_user_command(bufnr, 'TesselCancel', function()
+    local c = M.cancellable
+    local client = c and vim.lsp.get_client_by_id(c.client_id)
+    if not client then
+      return vim.notify('tessel: no run or tune in progress', vim.log.levels.INFO)
+    end
+    client.notify('window/workDoneProgress/cancel', { token = c.token })
+  end, {})
+
   vim.api.nvim_buf_create_user_command(bufnr, 'TesselViewIR', function(o)
     local client, kernel = tessel_client(bufnr), kernel_at_cursor(bufnr)
     if not client or not kernel then
@@ -344,6 +411,11 @@ end
 function M.setup(opts)
   local cfg = vim.tbl_deep_extend('force', M.defaults, opts or {})
   M.run_device = cfg.run_device
+  -- The runners reach the server at start and on every didChangeConfiguration.
+  cfg.init_options.defaultRunner = cfg.default_runner
+  cfg.init_options.runners = cfg.runners
+  cfg.settings.tessel.defaultRunner = cfg.default_runner
+  cfg.settings.tessel.runners = cfg.runners
   -- A user's cmd replaces the default list whole (tbl_deep_extend merges lists by index).
   cfg.cmd = M.server_cmd((opts and opts.cmd) or M.defaults.cmd, cfg.log_level)
   cfg.capabilities = M.client_capabilities(cfg.capabilities)

@@ -13,6 +13,8 @@
 /// counts the others.
 //===----------------------------------------------------------------------===//
 #include "lsp/features/CodeLens.h"
+
+#include "compiler/reference/ReferenceDirective.h"
 #include "lsp/AnalyzedFile.h"
 
 #include "diagnostics/JitCheck.h"
@@ -137,6 +139,18 @@ static std::optional<SourceRange> configCallee(const AnalyzedFile &F, SourceRang
 
 static std::string noFigures(const CodeLensOptions &Opts) { return Opts.JitEnabled ? NotYetKnown : JitOff; }
 
+/// Does Kernel have a `# tessel: reference` directive (compiler/reference)?
+static bool hasReference(const AnalyzedFile &F, const std::string &Kernel) {
+  const std::string &Text = F.Doc.Text->text();
+  if (Text.find("reference") == std::string::npos || !F.Report.Analysis)
+    return false;
+  std::vector<std::pair<uint32_t, std::string>> Starts;
+  for (const auto &[Name, J] : F.Report.Analysis->Info.Jit)
+    if (J.Def)
+      Starts.emplace_back(J.Def->Range.Begin, Name);
+  return reference::referenceFor(Text, Kernel, Starts).has_value();
+}
+
 std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOptions &Opts) {
   std::vector<CodeLensInfo> Out;
   if (!F.Report.Analysis)
@@ -176,8 +190,17 @@ std::vector<CodeLensInfo> codeLenses(const AnalyzedFile &F, const CodeLensOption
       continue;
     }
     Out.push_back({R, "▶ Run on CPU", std::string("cpu"), Name});
-    if (Opts.GpuAvailable)
-      Out.push_back({R, "▶ Run on GPU", std::string("gpu"), Name});
+    if (Opts.GpuAvailable) {
+      CodeLensInfo Gpu{R, "▶ Run on GPU", std::string("gpu"), Name};
+      Gpu.Reference = hasReference(F, Name);
+      if (Gpu.Reference)
+        Gpu.Title = "▶ Run on GPU beside its CUDA reference";
+      Out.push_back(std::move(Gpu));
+    }
+    // Several configs to choose from: time them all (tessel tune, over the tessel.runners setting).
+    if (J->HasAutotune && J->Configs.size() > 1)
+      Out.push_back({R, "⏱ Tune " + std::to_string(J->Configs.size()) + " configs", std::nullopt, Name, false,
+                     /*Tunes=*/true});
     // A kernel with front-end errors is not compiled (as the tier's report
     // says, diag::jitCheckFile): its lenses say so where figures would be.
     const std::string None =

@@ -35,6 +35,12 @@ struct CodeLensInfo {
   std::string Kernel;
   /// The "+N configs" lens: its command opens configTable for Kernel.
   bool ShowsConfigs = false;
+  /// The Tune lens of a kernel with several autotune configs: its command
+  /// (`tessel.tuneKernel`) times every config under every launch instance.
+  bool Tunes = false;
+  /// A GPU Run lens of a kernel with a CUDA reference (`# tessel: reference`): the run
+  /// runs the reference too (`tessel run --reference`) and reports the gap.
+  bool Reference = false;
 };
 
 /// One config's compile (Config nullopt: a kernel without autotune configs).

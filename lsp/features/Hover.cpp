@@ -112,6 +112,21 @@ static std::optional<HoverInfo> hoverBuiltin(const ModuleInfo &Info, const Expr 
   return H;
 }
 
+/// The kernel around Offset whose proof's own process failed (out of
+/// memory, a crash): its accesses have no verdict, and a hover on one says why.
+static const analysis::KernelBounds *failedProofAround(const AnalyzedFile &F, const ModuleInfo &Info, uint32_t Offset) {
+  for (const analysis::KernelBounds &K : F.Report.Bounds)
+    if (!K.Failure.empty())
+      if (const JitFunction *Fn = Info.jit(K.Kernel); Fn && Fn->Def && Fn->Def->Range.contains(Offset))
+        return &K;
+  return nullptr;
+}
+
+static bool isMemoryAccess(const std::string &Qualified) {
+  return Qualified == "triton.language.load" || Qualified == "triton.language.store" ||
+         Qualified.rfind("triton.language.atomic_", 0) == 0;
+}
+
 static std::optional<HoverInfo> hoverFacts(const AnalyzedFile &F, uint32_t Offset, const Expr *E) {
   const sema::FileAnalysis &A = *F.Report.Analysis;
   std::string UseName;
@@ -250,6 +265,9 @@ std::optional<HoverInfo> hover(const AnalyzedFile &F, uint32_t Offset) {
       if (const analysis::AccessBounds *A = analysis::accessAt(F.Report.Bounds, Offset, &K))
         for (std::string &Line : analysis::describeVerdict(*K, *A))
           H->Notes.push_back(std::move(Line));
+      else if (const analysis::KernelBounds *Failed = failedProofAround(F, Info, Offset);
+               Failed && isMemoryAccess(Info.qualify(E)))
+        H->Notes.push_back("bounds: not proven (" + Failed->Reason + ")");
       return H;
     }
     std::string Q = Info.qualify(E);

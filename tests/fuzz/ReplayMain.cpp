@@ -18,8 +18,12 @@
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size);
+/// Called once before any input, as libFuzzer does, by the targets that define it.
+extern "C" __attribute__((weak)) int LLVMFuzzerInitialize(int *Argc, char ***Argv);
 
 int main(int Argc, char **Argv) {
+  if (LLVMFuzzerInitialize)
+    LLVMFuzzerInitialize(&Argc, &Argv);
   std::vector<std::filesystem::path> Files;
   for (int I = 1; I < Argc; ++I) {
     std::filesystem::path P(Argv[I]);

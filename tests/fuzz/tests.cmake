@@ -13,7 +13,11 @@ set(fuzz_targets
     frontend FrontEndFuzzer.cpp tessel_diagnostics
     edits EditsFuzzer.cpp tessel_lsp
     launch LaunchFuzzer.cpp tessel_tools
-    codegen CodegenFuzzer.cpp tessel_backend)
+    codegen CodegenFuzzer.cpp tessel_backend
+    host HostFuzzer.cpp tessel_host
+    index IndexFuzzer.cpp tessel_project
+    runner RunnerFuzzer.cpp tessel_runners
+    reference ReferenceFuzzer.cpp tessel_reference)
 set(fuzz_all_targets)
 set(fuzz_names)
 while(fuzz_targets)

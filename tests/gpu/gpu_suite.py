@@ -20,6 +20,9 @@ BUNDLE is scripts/gpu_bundle.sh's tessel-gpu.tar.xz (unpacked into --out), or a 
    (tolerances in that file);
 6. scripts/gpu_compare.py: vector add 2^26, softmax 4096x1000 and 4096x4096, layer norm 4096x4096,
    matmul 4096^3 fp16 and attention, tessel against triton 3.6, with % of the device's peak.
+7. every sample with a CUDA C++ reference (`# tessel: reference`) through `tessel run --gpu --reference`:
+   the reference's outputs against the interpreter's, and the gap (bench/reference/gap_table.py has the
+   benchmark sizes and PyTorch).
 
 Without a GPU it prints one line saying so and exits 0. Exit status 1 when a check fails. Logs and the
 JSON reports go to --out (default $OUT, else /tmp/tessel-gpu-suite).
@@ -36,6 +39,10 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
+# The samples whose `# tessel: reference` directives name CUDA C++ references (samples/reference/).
+REFERENCES = [("vector_add.py", "vector_add_kernel"), ("fused_softmax.py", "fused_softmax_kernel"),
+              ("layer_norm.py", "layer_norm_fwd_kernel"), ("matmul.py", "matmul_kernel"),
+              ("online_softmax.py", "online_softmax_kernel")]
 TUTORIALS = ["vector_add", "fused_softmax", "layer_norm", "dropout", "matmul", "attention"]
 MASKING_BUGS = ["ts201_unmasked_axis", "ts202_load_guarded_by_where", "ts203_out_of_bounds_lane",
                 "ts301_out_of_bounds_access"]
@@ -118,6 +125,34 @@ class Suite:
         extra = f"; device peak: copy {peak.group(1)} GB/s, mma.sync fp16 {peak.group(2)} TFLOP/s" if peak else ""
         summary = f"{passed} passed, {skipped} skipped, {len(failed)} failed{': ' + ', '.join(failed) if failed else ''}"
         self.row("unit_runtime", summary + extra, not failed and passed > 0)
+
+    def references(self):
+        """Every sample with a CUDA reference (issue 32): its directive instances through `tessel run --gpu
+        --reference`, the reference compiled in process by Clang; its outputs must match the interpreter's and
+        both are timed (bench/reference/gap_table.py gives the benchmark sizes and PyTorch)."""
+        for sample, kernel in REFERENCES:
+            rc, j, err = tessel_json(self.tessel, [os.path.join(ROOT, "samples", sample), "--kernel", kernel,
+                                                   "--gpu", "--reference", "--iters", "10"],
+                                     os.path.join(self.out, f"reference-{kernel}.json"))
+            if j is None:
+                self.row(f"{kernel} beside its CUDA reference", f"exit {rc}: {last_line(err)}", False)
+                continue
+            run = j.get("cudaReference") or {}
+            if run.get("error"):
+                self.row(f"{kernel} beside its CUDA reference", run["error"], False)
+                continue
+            bad, gaps = [], []
+            for i in j["instances"]:
+                ref = i.get("cudaReference") or {}
+                g = ref.get("gpu") or {}
+                if ref.get("error") or g.get("error") or any(o.get("mismatches") for o in g.get("outputs", [])):
+                    bad.append(i.get("label") or "-")
+                if ref.get("gap"):
+                    gaps.append(f"{ref['gap']:.2f}x")
+            self.row(f"{kernel} beside its CUDA reference",
+                     f"{len(j['instances'])} instances, outputs equal in {len(j['instances']) - len(bad)}"
+                     + (f" (differ or failed: {', '.join(bad)})" if bad else "")
+                     + (f"; Triton kernel at {', '.join(gaps)} the reference" if gaps else ""), not bad)
 
     def load_cubins(self):
         p = subprocess.run([sys.executable, os.path.join(ROOT, "tests/gpu/load_cubins.py"), "--tessel", self.tessel],
@@ -239,7 +274,7 @@ def main():
     os.environ.setdefault("TESSEL_CACHE_DIR", os.path.join(a.out, "cache"))
     s = Suite(os.path.abspath(a.bin_dir), a.out)
     start = time.time()
-    for step in (s.unit_runtime, s.load_cubins, s.samples, s.dots, s.masking):
+    for step in (s.unit_runtime, s.load_cubins, s.samples, s.dots, s.masking, s.references):
         t0 = time.time()
         try:
             step()

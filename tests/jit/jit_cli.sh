@@ -29,15 +29,33 @@ expect_in "check --jit" "warning: kernel normalize_kernel spills registers:" "$t
 expect_in "check --jit" "[under BLOCK=16384, num_warps=1, num_stages=3]" "$tmp/first.txt"
 expect_in "check --jit" "[TS401]" "$tmp/first.txt"
 [[ $(grep -c "TS401" "$tmp/first.txt") == 1 ]] || fail "check --jit: one spill finding expected"
-ls "$TESSEL_CACHE_DIR"/*/*.tsj >/dev/null 2>&1 || fail "check --jit wrote no cache entry"
+ls "$TESSEL_CACHE_DIR"/jit/*/*.tsj >/dev/null 2>&1 || fail "check --jit wrote no cache entry"
 echo "jit_cli: check --jit flags the spilling config only"
 
 "$tessel" check --jit --color=never $spill >"$tmp/second.txt" 2>&1
 cmp -s "$tmp/first.txt" "$tmp/second.txt" || fail "a run from the JIT cache differs: $(diff "$tmp/first.txt" "$tmp/second.txt")"
-for f in "$TESSEL_CACHE_DIR"/*/*.tsj; do head -c 40 "$f" >"$f.cut" && mv "$f.cut" "$f"; done
+for f in "$TESSEL_CACHE_DIR"/jit/*/*.tsj; do head -c 40 "$f" >"$f.cut" && mv "$f.cut" "$f"; done
 "$tessel" check --jit --color=never $spill >"$tmp/third.txt" 2>&1
 cmp -s "$tmp/first.txt" "$tmp/third.txt" || fail "truncated cache entries changed the findings"
 echo "jit_cli: cached and corrupted-cache runs give the same findings"
+
+# A full disk (RLIMIT_FSIZE with SIGXFSZ ignored: every write() past 1 KB fails as on a full disk, with
+# no signal; the output goes through a pipe, which the limit does not cover): the compiles cannot write
+# their temporary files nor the cache its entries. Each kernel's figures say so (TS403, never a crash
+# or LLVM's "IO failure" abort), and the next run, with room, gives the first run's findings.
+full=$tmp/full-cache
+TESSEL_CACHE_DIR=$full bash -c 'trap "" XFSZ; ulimit -f 1; exec "$0" check --jit --color=never "$1"' "$tessel" $spill \
+  2>&1 | cat >"$tmp/full.txt"
+status=${PIPESTATUS[0]}
+((status < 128)) || fail "check --jit on a full disk crashed (status $status)"
+! grep -q "LLVM ERROR" "$tmp/full.txt" || fail "check --jit on a full disk aborted: $(cat "$tmp/full.txt")"
+expect_in "full disk" "figures unavailable for sm_90a: tessel's own compile failed:" "$tmp/full.txt"
+expect_in "full disk" "File too large [under BLOCK=16384, num_warps=1, num_stages=3] [TS403]" "$tmp/full.txt"
+grep -qE "^[0-9]+ notes? in 1 file" "$tmp/full.txt" || fail "check --jit on a full disk printed no summary: $(tail -3 "$tmp/full.txt")"
+[[ -z $(find "$full" -type f 2>/dev/null) ]] || fail "a full disk left files in the cache: $(find "$full" -type f)"
+TESSEL_CACHE_DIR=$full "$tessel" check --jit --color=never $spill >"$tmp/after.txt" 2>&1
+cmp -s "$tmp/first.txt" "$tmp/after.txt" || fail "the run after the full disk differs: $(diff "$tmp/first.txt" "$tmp/after.txt")"
+echo "jit_cli: a full disk gives each kernel a TS403 saying so, and the next run recovers"
 
 "$tessel" compile samples/vector_add.py --kernel vector_add_kernel --emit ptx --no-cache >"$tmp/add.ptx" 2>"$tmp/err.txt" \
   || { cat "$tmp/err.txt" >&2; fail "compile --emit ptx failed"; }

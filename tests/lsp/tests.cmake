@@ -20,3 +20,12 @@ endforeach()
 # docs/lsp-extensions.md documents every custom method and command.
 add_test(NAME lsp.extensions-doc COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-extensions-doc.sh ${PROJECT_SOURCE_DIR})
 set_tests_properties(lsp.extensions-doc PROPERTIES LABELS lsp)
+
+# Reliability: five minutes of typing, requests, saves, reopens and workspace changes over the samples
+# with the JIT tier and the prover on (bench/lsp/soak.py; the full hour over real libraries is run by
+# hand, bench/RESULTS.md): no crash, memory flat after the warm-up, answers within their goals. Mostly
+# waiting between keys, so it runs beside the other tests; started first (COST) to end with them.
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+add_test(NAME lsp.soak-short COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/bench/lsp/soak.py
+         $<TARGET_FILE:tessel> --minutes 5 --short)
+set_tests_properties(lsp.soak-short PROPERTIES TIMEOUT 600 COST 100000 LABELS "lsp;soak")

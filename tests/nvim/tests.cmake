@@ -21,6 +21,10 @@ if(TESSEL_NVIM)
            COMMAND ${TESSEL_NVIM} --headless -u NONE -i NONE -c "luafile ${CMAKE_CURRENT_LIST_DIR}/editing_test.lua")
   set_tests_properties(nvim.editing PROPERTIES TIMEOUT 180 LABELS "lsp;nvim"
     ENVIRONMENT "TESSEL=$<TARGET_FILE:tessel>;FIXTURE=${PROJECT_SOURCE_DIR}/samples/vector_add.py;CONFIG=${PROJECT_SOURCE_DIR}/editors/nvim/tessel.lua;XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/nvim-home/editing-cache;XDG_STATE_HOME=${CMAKE_BINARY_DIR}/nvim-home/editing-state;XDG_DATA_HOME=${CMAKE_BINARY_DIR}/nvim-home/data")
+  add_test(NAME nvim.tune
+           COMMAND ${TESSEL_NVIM} --headless -u NONE -i NONE -c "luafile ${CMAKE_CURRENT_LIST_DIR}/tune_test.lua")
+  set_tests_properties(nvim.tune PROPERTIES TIMEOUT 120 LABELS "lsp;nvim"
+    ENVIRONMENT "TESSEL=$<TARGET_FILE:tessel>;FIXTURE=${PROJECT_SOURCE_DIR}/samples/matmul.py;SLOW=${PROJECT_SOURCE_DIR}/tests/runners/slow_tune.py;CONFIG=${PROJECT_SOURCE_DIR}/editors/nvim/tessel.lua;XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/nvim-home/tune-cache;XDG_STATE_HOME=${CMAKE_BINARY_DIR}/nvim-home/tune-state;XDG_DATA_HOME=${CMAKE_BINARY_DIR}/nvim-home/data")
 else()
   message(STATUS "tessel: nvim not found; the Neovim LSP test is skipped (apt-get install neovim)")
 endif()

@@ -8,3 +8,4 @@ add_test(NAME robustness.mutated_samples COMMAND robustness ${PROJECT_SOURCE_DIR
 # The longest test after the editor's tools: started early (COST) so that it does not end the run alone.
 set_tests_properties(robustness.mutated_samples PROPERTIES TIMEOUT 600 COST 50000)
 add_test(NAME robustness.cli_bad_inputs COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_bad_inputs.sh $<TARGET_FILE:tessel>)
+add_test(NAME robustness.index_cli COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/index_cli.sh $<TARGET_FILE:tessel>)

@@ -77,6 +77,23 @@ export interface RunResult {
 
 export const runResultNotification = new NotificationType<RunResult>('tessel/runResult');
 
+export const tuneKernelCommand = 'tessel.tuneKernel';
+
+/** `tessel/tuneResult`: a finished (or failed, or cancelled) Tune; docs/lsp-extensions.md. */
+export interface TuneResult {
+  uri: string;
+  kernel: string;
+  device: Device;
+  complete: boolean;
+  markdown?: string;
+  keep?: number[];
+  exitCode: number;
+  cancelled: boolean;
+  output: string;
+}
+
+export const tuneResultNotification = new NotificationType<TuneResult>('tessel/tuneResult');
+
 export interface ServerStatus {
   gpuAvailable: boolean;
   arch: string;

@@ -18,7 +18,14 @@ import { readSettings } from './config';
 import { contextKeys, settingsCommand } from './contextKeys';
 import { DocumentGate } from './documentGate';
 import { createMiddleware } from './middleware';
-import { ConfigTable, RunKernelArgs, ServerStatus, serverStatusNotification } from './protocol';
+import {
+  ConfigTable,
+  RunKernelArgs,
+  ServerStatus,
+  serverStatusNotification,
+  TuneResult,
+  tuneResultNotification,
+} from './protocol';
 import { locateServer } from './serverBinary';
 import { serverArgs, serverSettings } from './settings';
 import { ServerState } from './statusText';
@@ -156,6 +163,7 @@ export class ServerController implements vscode.Disposable {
     // arrive before start() resolves; the last one seen is kept for the running state.
     let status: ServerStatus | undefined;
     const running = (): ServerState => ({ kind: 'running', version: located.version, status });
+    client.onNotification(tuneResultNotification, (r) => void showTuneResult(r, this.output));
     client.onNotification(serverStatusNotification, (s) => {
       status = s;
       if (this.client === client && this.stateValue.kind === 'running') this.setState(running());
@@ -215,6 +223,25 @@ export class ServerController implements vscode.Disposable {
     }
     this.stateEmitter.fire(state);
   }
+}
+
+/**
+ * A finished Tune: its table beside the editor; a runner's failure lines (the tune's output) as one message,
+ * so an incomplete tune never looks complete. The quick fix on the kernel then keeps the winning configs.
+ */
+async function showTuneResult(r: TuneResult, output: vscode.OutputChannel): Promise<void> {
+  output.appendLine(`tessel tune ${r.kernel}: ${r.cancelled ? 'cancelled' : `exit ${r.exitCode}`}\n${r.output}`);
+  if (r.markdown) await showConfigTable({ kernel: r.kernel, markdown: r.markdown });
+  if (r.cancelled) return;
+  if (!r.complete) {
+    const why = r.output.split('\n').find((l) => l.startsWith('tessel tune: ')) ?? 'see the output';
+    void vscode.window.showErrorMessage(`Tune ${r.kernel} is incomplete: ${why}`);
+    return;
+  }
+  const keep = r.keep ?? [];
+  void vscode.window.showInformationMessage(
+    `Tuned ${r.kernel}: ${keep.length} config${keep.length === 1 ? '' : 's'} best for some shape (quick fix on the kernel keeps them).`,
+  );
 }
 
 /** The "+N configs" lens's table: a Markdown document beside the editor, previewed where VS Code can. */

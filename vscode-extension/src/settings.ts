@@ -13,6 +13,10 @@ export interface TesselSettings {
   runDevice: Device;
   /** Run also through Triton itself (`tessel run --triton`), compared and timed beside tessel. */
   runTriton: boolean;
+  /** Where Run goes (`tessel run --runner`): `local`, `ssh://[user@]host[:port]`, `slurm://PARTITION`; '' for here. */
+  defaultRunner: string;
+  /** Where Tune spreads its runs (`tessel tune --runner`, each); empty: the default runner, else this machine. */
+  runners: string[];
   traceServer: 'off' | 'messages' | 'verbose';
 }
 
@@ -23,6 +27,8 @@ export const defaultSettings: TesselSettings = {
   jitEnable: true,
   runDevice: 'cpu',
   runTriton: false,
+  defaultRunner: '',
+  runners: [],
   traceServer: 'off',
 };
 
@@ -49,6 +55,7 @@ export function parseSettings(get: (key: string) => unknown): ParsedSettings {
   const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
   const isArch = (v: unknown): v is string => typeof v === 'string' && (supportedArchs as readonly string[]).includes(v);
   const isDevice = (v: unknown): v is Device => v === 'cpu' || v === 'gpu' || v === 'auto';
+  const isRunners = (v: unknown): v is string[] => Array.isArray(v) && v.every((r) => typeof r === 'string' && r !== '');
   const isTrace = (v: unknown): v is TesselSettings['traceServer'] =>
     v === 'off' || v === 'messages' || v === 'verbose';
 
@@ -60,6 +67,8 @@ export function parseSettings(get: (key: string) => unknown): ParsedSettings {
       jitEnable: pick('jit.enable', defaultSettings.jitEnable, isBool, 'true or false'),
       runDevice: pick('run.device', defaultSettings.runDevice, isDevice, "'cpu', 'gpu' or 'auto'"),
       runTriton: pick('run.triton', defaultSettings.runTriton, isBool, 'true or false'),
+      defaultRunner: pick('defaultRunner', defaultSettings.defaultRunner, isString, 'a string'),
+      runners: pick('runners', defaultSettings.runners, isRunners, 'a list of runner names'),
       traceServer: pick('trace.server', defaultSettings.traceServer, isTrace, "'off', 'messages' or 'verbose'"),
     },
     problems,
@@ -84,6 +93,9 @@ export interface ServerSettings {
   jit: { enable: boolean };
   /** The server adds `--triton` to every Run (code lenses too) while this is on. */
   run: { triton: boolean };
+  /** Run's and Tune's runners (docs/runners.md); the server passes them to `tessel run` and `tessel tune`. */
+  defaultRunner: string;
+  runners: string[];
 }
 
 export function serverSettings(s: TesselSettings): ServerSettings {
@@ -92,6 +104,8 @@ export function serverSettings(s: TesselSettings): ServerSettings {
     inlayHints: { enable: s.inlayHintsEnable },
     jit: { enable: s.jitEnable },
     run: { triton: s.runTriton },
+    defaultRunner: s.defaultRunner,
+    runners: s.runners,
   };
 }
 
@@ -106,7 +120,14 @@ export type ChangeAction = 'restart' | 'notify' | 'client' | 'none';
 
 export function changeAction(affects: (section: string) => boolean): ChangeAction {
   if (affects('tessel.path') || affects('tessel.arch')) return 'restart';
-  if (affects('tessel.inlayHints') || affects('tessel.jit') || affects('tessel.run.triton')) return 'notify';
+  if (
+    affects('tessel.inlayHints') ||
+    affects('tessel.jit') ||
+    affects('tessel.run.triton') ||
+    affects('tessel.defaultRunner') ||
+    affects('tessel.runners')
+  )
+    return 'notify';
   if (affects('tessel')) return 'client';
   return 'none';
 }

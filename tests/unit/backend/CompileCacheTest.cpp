@@ -1,6 +1,7 @@
 //===- CompileCacheTest.cpp - the JIT cache in memory and on disk ---------===//
 /// \file
-/// Keys separate their fields; entries survive a new process (a new cache
+/// Keys separate their fields; memory keeps within its entries and bytes;
+/// entries survive a new process (a new cache
 /// object on the same folder); a truncated or altered file is a miss and is
 /// removed; concurrent writer processes never leave a torn entry.
 //===----------------------------------------------------------------------===//
@@ -50,6 +51,24 @@ TEST(CompileCache, MemoryOnlyEvictsTheLeastRecentlyUsed) {
   EXPECT_FALSE(C.lookup(key("2")));
   EXPECT_EQ(C.lookup(key("1")), "one");
   EXPECT_EQ(C.lookup(key("3")), "three");
+}
+
+TEST(CompileCache, MemoryKeepsWithinItsByteBudget) {
+  // Ten entries allowed, but 10 bytes: the oldest go as soon as the bytes
+  // are over, an entry stored again counts once, and one over the whole
+  // budget is not kept.
+  CompileCache C("", 10, 10);
+  C.store(key("a"), "aaaa");
+  C.store(key("b"), "bbbb");
+  C.store(key("b"), "bbbb");
+  EXPECT_EQ(C.lookup(key("a")), "aaaa");
+  C.store(key("c"), "cccc"); // 12 bytes: b, the least recent, goes
+  EXPECT_FALSE(C.lookup(key("b")));
+  EXPECT_EQ(C.lookup(key("a")), "aaaa");
+  EXPECT_EQ(C.lookup(key("c")), "cccc");
+  C.store(key("big"), std::string(11, 'x'));
+  EXPECT_FALSE(C.lookup(key("big")));
+  EXPECT_EQ(C.lookup(key("c")), "cccc");
 }
 
 TEST(CompileCache, EntriesOutliveTheProcessThatWroteThem) {
@@ -141,7 +160,7 @@ TEST(CompileCache, DefaultFolderFollowsXdg) {
   setenv("XDG_CACHE_HOME", "/xdg", 1);
   EXPECT_EQ(CompileCache::defaultDirectory(), "/xdg/tessel/jit");
   setenv("TESSEL_CACHE_DIR", "/over", 1);
-  EXPECT_EQ(CompileCache::defaultDirectory(), "/over");
+  EXPECT_EQ(CompileCache::defaultDirectory(), "/over/jit");
   Old ? setenv("XDG_CACHE_HOME", SaveX.c_str(), 1) : unsetenv("XDG_CACHE_HOME");
   OldT ? setenv("TESSEL_CACHE_DIR", SaveT.c_str(), 1) : unsetenv("TESSEL_CACHE_DIR");
 }

@@ -149,3 +149,59 @@ TEST(CheckFile, AWriteWhoseValueFailedStillWritesWhereItsPointerSays) {
   EXPECT_EQ(Codes[0], "TS201@9");
   EXPECT_EQ(Codes[1].substr(Codes[1].find('@')), "@14");
 }
+
+TEST(CheckFile, GroupedOrderingSlidesUnderACdivGrid) {
+  // Issue 30's missed bug: the program's row of tiles comes through grouped
+  // ordering (`first_pid_m + pid % group_size_m`, the Triton tutorial's
+  // GROUP_M), so offs_m still slides a block at a time and the unmasked tail
+  // store (line 12) writes past M under a cdiv grid; the masked store beside
+  // it (line 13) and a head picked by `pid % H` (line 15: a window of a
+  // row, not a sliding block) are fine.
+  std::string Src = "import triton\nimport triton.language as tl\n\n@triton.jit\n"        // 1-4
+                    "def k(c_ptr, M, N, BLOCK_M: tl.constexpr, GROUP_M: tl.constexpr):\n" // 5
+                    "    pid = tl.program_id(0)\n"                                        // 6
+                    "    num_pid_m = tl.cdiv(M, BLOCK_M)\n"                               // 7
+                    "    first_pid_m = (pid // GROUP_M) * GROUP_M\n"                      // 8
+                    "    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)\n"          // 9
+                    "    pid_m = first_pid_m + (pid % group_size_m)\n"                    // 10
+                    "    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)\n"              // 11
+                    "    tl.store(c_ptr + offs_m, 1.0)\n"                                 // 12
+                    "    tl.store(c_ptr + offs_m, 2.0, mask=offs_m < M)\n"                // 13
+                    "    head = pid % 4\n"                                                // 14
+                    "    tl.store(c_ptr + head * BLOCK_M + tl.arange(0, BLOCK_M), 3.0)\n" // 15
+                    "def run(c, M, N):\n"                                                 // 16
+                    "    k[(triton.cdiv(M, 64),)](c, M, N, BLOCK_M=64, GROUP_M=8)\n";     // 17
+  diag::FileReport R = diag::checkFile(ParsedFile::parse(std::make_shared<SourceText>(Src, "t.py")));
+  std::vector<std::string> Codes;
+  for (const diag::Finding &F : R.Findings)
+    Codes.push_back(std::string(F.code()) + "@" +
+                    std::to_string(R.Analysis->File->text().lineCol(F.Range.Begin).Line + 1));
+  EXPECT_EQ(Codes, std::vector<std::string>{"TS201@12"});
+}
+
+TEST(CheckFile, ACdivByOneIsAPlainCount) {
+  // gemlite's per-token scales (issue 30): `BLOCK_M = 1; UNROLL = 1` and a
+  // grid of `cdiv(M, BLOCK_M * UNROLL)` programs, one per row: no program
+  // covers a partial block, so the unmasked store of the row's scale is in
+  // bounds. With BLOCK_M = 2 the last block can be partial again.
+  auto Codes = [](const std::string &Block) {
+    std::string Src = "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+                      "def k(s_ptr, M, BLOCK_M: tl.constexpr):\n"
+                      "    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)\n"
+                      "    tl.store(s_ptr + offs_m, 1.0)\n"
+                      "def run(s, M):\n"
+                      "    BLOCK_M = " +
+                      Block +
+                      "\n"
+                      "    UNROLL = 1\n"
+                      "    grid = (triton.cdiv(M, BLOCK_M * UNROLL),)\n"
+                      "    k[grid](s, M, BLOCK_M=BLOCK_M)\n";
+    diag::FileReport R = diag::checkFile(ParsedFile::parse(std::make_shared<SourceText>(Src, "t.py")));
+    std::string Out;
+    for (const diag::Finding &F : R.Findings)
+      Out += std::string(F.code()) + " ";
+    return Out;
+  };
+  EXPECT_EQ(Codes("1"), "");
+  EXPECT_EQ(Codes("2"), "TS201 ");
+}

@@ -447,3 +447,161 @@ TEST(FalseAlarms, LoopOverAConstexprCountCoversWholeBlocks) {
                      "    j[(1,)](x, n, triton.cdiv(n, 64), BLOCK=64)\n"),             // 18
             (Codes{"TS201@13", "TS201@15"}));
 }
+
+TEST(FalseAlarms, ValidatorCalledBeforeTheLaunchStatesTheGridExact) {
+  // torchao's grouped hadamard: the wrapper calls a validator that raises
+  // unless `A.shape[1] % BLOCK == 0` and `rows == A.shape[0]` with
+  // `rows % BLOCK == 0`, then launches `cdiv(m, BLOCK) * cdiv(n, BLOCK)`
+  // programs over `m, n = A.shape`: no block is partial. The control (line
+  // 25) validates a divisor that is not the block's.
+  EXPECT_EQ(findings("BLOCK = 128\n"                                                                  // 4
+                     "@triton.jit\n"                                                                  // 5
+                     "def k(x_ptr, N, BLOCK: tl.constexpr):\n"                                        // 6
+                     "    pid = tl.program_id(0)\n"                                                   // 7
+                     "    n_tiles = tl.cdiv(N, BLOCK)\n"                                              // 8
+                     "    offs_m = (pid // n_tiles) * BLOCK + tl.arange(0, BLOCK)\n"                  // 9
+                     "    offs_n = (pid % n_tiles) * BLOCK + tl.arange(0, BLOCK)\n"                   // 10
+                     "    tl.store(x_ptr + offs_m[:, None] * N + offs_n[None, :], 1.0)\n"             // 11
+                     "def check(A, rows, cols):\n"                                                    // 12
+                     "    if A.shape[1] % BLOCK != 0:\n"                                              // 13
+                     "        raise ValueError('cols')\n"                                             // 14
+                     "    if rows != A.shape[0]:\n"                                                   // 15
+                     "        raise ValueError('rows')\n"                                             // 16
+                     "    if rows % BLOCK != 0:\n"                                                    // 17
+                     "        raise ValueError('rows')\n"                                             // 18
+                     "def run(A, rows, cols):\n"                                                      // 19
+                     "    check(A, rows, cols)\n"                                                     // 20
+                     "    m, n = A.shape\n"                                                           // 21
+                     "    k[(triton.cdiv(m, BLOCK) * triton.cdiv(n, BLOCK),)](A, n, BLOCK=BLOCK)\n"), // 22
+            (Codes{}));
+  EXPECT_EQ(findings("BLOCK = 128\n"                                                   // 4
+                     "@triton.jit\n"                                                   // 5
+                     "def k(x_ptr, N, BLOCK: tl.constexpr):\n"                         // 6
+                     "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"     // 7
+                     "    tl.store(x_ptr + offs, 1.0)\n"                               // 8
+                     "def check(A):\n"                                                 // 9
+                     "    if A.shape[0] % 64 != 0:\n"                                  // 10
+                     "        raise ValueError('rows')\n"                              // 11
+                     "def run(A):\n"                                                   // 12
+                     "    check(A)\n"                                                  // 13
+                     "    k[(triton.cdiv(A.shape[0], BLOCK),)](A, 0, BLOCK=BLOCK)\n"), // 14
+            (Codes{"TS201@8"}));
+}
+
+TEST(FalseAlarms, ConfigDivisorsOfAnAssertedBlockAreExact) {
+  // torchao's DeepGEMM quantizer: `assert block_size == 128` and `assert D %
+  // block_size == 0`, then `cdiv(D, meta["G"])` with every config's G a
+  // divisor of 128: each program covers whole groups. A config of 256 (the
+  // control) leaves the last program a partial block.
+  auto Source = [](const std::string &Groups) {
+    return "configs = [triton.Config({'G': g}) for g in " + Groups +
+           "]\n"                                                 // 4
+           "@triton.autotune(configs=configs, key=['D'])\n"      // 5
+           "@triton.jit\n"                                       // 6
+           "def k(x_ptr, D, G: tl.constexpr):\n"                 // 7
+           "    offs = tl.program_id(0) * G + tl.arange(0, G)\n" // 8
+           "    tl.store(x_ptr + offs, 1.0)\n"                   // 9
+           "def run(x, block_size=128):\n"                       // 10
+           "    D = x.shape[1]\n"                                // 11
+           "    assert block_size == 128\n"                      // 12
+           "    assert D % block_size == 0\n"                    // 13
+           "    def grid(meta):\n"                               // 14
+           "        return (triton.cdiv(D, meta['G']),)\n"       // 15
+           "    k[grid](x, D)\n";                                // 16
+  };
+  EXPECT_EQ(findings(Source("[2, 16, 64, 128]")), (Codes{}));
+  EXPECT_EQ(findings(Source("[64, 256]")), (Codes{"TS201@9"}));
+}
+
+TEST(FalseAlarms, LaunchThroughALauncherHelperIsTheKernelsLaunch) {
+  // torchao: `_launcher(kernel, traceable=t)[grid](...)`, where the helper
+  // returns `wrap_triton(kernel) if traceable else kernel`: the launch's
+  // plain-count grid applies. A helper that returns something else (the
+  // control) launches what tessel cannot see.
+  auto Source = [](const std::string &Returned) {
+    return "def launcher(kernel, traceable):\n" // 4
+           "    return " +
+           Returned +
+           "\n"                                                          // 5
+           "@triton.jit\n"                                               // 6
+           "def k(x_ptr, BLOCK: tl.constexpr):\n"                        // 7
+           "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n" // 8
+           "    tl.store(x_ptr + offs, 1.0)\n"                           // 9
+           "def run(x, n, t):\n"                                         // 10
+           "    launcher(k, traceable=t)[(n // 64,)](x, BLOCK=64)\n";    // 11
+  };
+  EXPECT_EQ(findings(Source("wrap_triton(kernel) if traceable else kernel")), (Codes{}));
+  EXPECT_EQ(findings(Source("registry[traceable]")), (Codes{"TS201@9"}));
+}
+
+TEST(FalseAlarms, LocalKernelChoiceLaunchesEachKernel) {
+  // gemlite: `kern = int_kernel` in one arm, `kern = mx_kernel` in the other,
+  // then `kern[grid](...)` with `META['SPLIT_K']` programs on axis 1: a plain
+  // count for both kernels. A binding to anything else (the control) leaves
+  // the launch unknown.
+  auto Source = [](const std::string &Other) {
+    return "@triton.jit\n"                                                               // 4
+           "def a(x_ptr, BLOCK: tl.constexpr):\n"                                        // 5
+           "    tl.store(x_ptr + tl.program_id(1) * BLOCK + tl.arange(0, BLOCK), 1.0)\n" // 6
+           "@triton.jit\n"                                                               // 7
+           "def b(x_ptr, BLOCK: tl.constexpr):\n"                                        // 8
+           "    tl.store(x_ptr + tl.program_id(1) * BLOCK + tl.arange(0, BLOCK), 2.0)\n" // 9
+           "def run(x, mx, split):\n"                                                    // 10
+           "    if mx:\n"                                                                // 11
+           "        kern = a\n"                                                          // 12
+           "    else:\n"                                                                 // 13
+           "        kern = " +
+           Other +
+           "\n"                                   // 14
+           "    kern[(1, split)](x, BLOCK=64)\n"; // 15
+  };
+  EXPECT_EQ(findings(Source("b")), (Codes{}));
+  EXPECT_EQ(findings(Source("registry[mx]")), (Codes{"TS201@6", "TS201@9"}));
+}
+
+TEST(FalseAlarms, HostFactsHoldOnlyWhereTheyAreStated) {
+  // A validator that may return before its check, and a size reassigned
+  // after its assert, state nothing about the launch: both still warn.
+  EXPECT_EQ(findings("@triton.jit\n"                                               // 4
+                     "def k(x_ptr, BLOCK: tl.constexpr):\n"                        // 5
+                     "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n" // 6
+                     "    tl.store(x_ptr + offs, 1.0)\n"                           // 7
+                     "def check(n, fast):\n"                                       // 8
+                     "    if fast:\n"                                              // 9
+                     "        return\n"                                            // 10
+                     "    if n % 128 != 0:\n"                                      // 11
+                     "        raise ValueError('n')\n"                             // 12
+                     "def run(x, n, fast):\n"                                      // 13
+                     "    check(n, fast)\n"                                        // 14
+                     "    k[(triton.cdiv(n, 128),)](x, BLOCK=128)\n"),             // 15
+            (Codes{"TS201@7"}));
+  EXPECT_EQ(findings("@triton.jit\n"                                               // 4
+                     "def k(x_ptr, BLOCK: tl.constexpr):\n"                        // 5
+                     "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n" // 6
+                     "    tl.store(x_ptr + offs, 1.0)\n"                           // 7
+                     "def run(x, n):\n"                                            // 8
+                     "    assert n % 128 == 0\n"                                   // 9
+                     "    n = n // 2\n"                                            // 10
+                     "    k[(triton.cdiv(n, 128),)](x, BLOCK=128)\n"),             // 11
+            (Codes{"TS201@7"}));
+}
+
+TEST(FalseAlarms, ScalarMaskOnTheRowIndexBoundsItsWindow) {
+  // torchao's RoPE: `tl.load(cos_ptr + s_idx * D + tl.arange(0, D),
+  // mask=s_idx < S)` selects row s_idx of a [S, D] table; comparing the
+  // scalar that moves the window bounds it, as a mask on the offsets would.
+  // A mask on another loop's variable (line 13) bounds nothing here.
+  EXPECT_EQ(findings("@triton.jit\n"                                                              // 4
+                     "def k(cos_ptr, out_ptr, S, T, chunk, D: tl.constexpr):\n"                   // 5
+                     "    start = tl.program_id(0) * chunk\n"                                     // 6
+                     "    d = tl.arange(0, D)\n"                                                  // 7
+                     "    for s in range(chunk):\n"                                               // 8
+                     "        s_idx = start + s\n"                                                // 9
+                     "        c = tl.load(cos_ptr + s_idx * D + d, mask=s_idx < S)\n"             // 10
+                     "        tl.store(out_ptr + s_idx * D + d, c, mask=(s_idx < S) & (d < D))\n" // 11
+                     "        for t in range(chunk):\n"                                           // 12
+                     "            c = tl.load(cos_ptr + s_idx * D + d, mask=t < T)\n"             // 13
+                     "def run(x, S, n):\n"                                                        // 14
+                     "    k[(n,)](x, x, S, S, 4, D=64)\n"),                                       // 15
+            (Codes{"TS201@13"}));
+}

@@ -21,6 +21,9 @@ const char *Kernels = "import torch\nimport triton\nimport triton.language as tl
                       "    pass\n\n"
                       "@triton.jit\n"
                       "def rows_kernel(x_ptr, out_ptr, stride, N, BLOCK: tl.constexpr):\n"
+                      "    pass\n\n"
+                      "@triton.jit\n"
+                      "def ends_kernel(lens_ptr, out_ptr, B):\n"
                       "    pass\n\n";
 
 std::map<std::string, SymbolicLaunch> launchesOf(const std::string &Host) {
@@ -74,6 +77,19 @@ TEST(SymbolicLaunch, ARowWiseWrapperGivesShapesAndStrides) {
   EXPECT_EQ(summary(S), "N = x.shape[1]; stride = x.shape[1]; out_ptr: x.numel(); x_ptr: x.numel(); "
                         "grid (x.shape[0],)");
   EXPECT_EQ(S.DTypes.at("out_ptr"), "fp16");
+}
+
+TEST(SymbolicLaunch, AnAllocationOneLongerKeepsItsConstant) {
+  // Issue 30: offsets of B rows and their end, `torch.zeros(B + 1)`; read as
+  // B the prover would report the store of the end (out_ptr[B]) as past it.
+  auto L = launchesOf("def offsets(lens):\n"
+                      "    B = lens.shape[0]\n"
+                      "    out = torch.zeros(B + 1, dtype=lens.dtype, device=lens.device)\n"
+                      "    ends_kernel[(B,)](lens, out, B)\n"
+                      "    return out\n");
+  ASSERT_EQ(L.count("ends_kernel"), 1u);
+  EXPECT_EQ(summary(L.at("ends_kernel")), "B = lens.shape[0]; lens_ptr: lens.numel(); out_ptr: lens.shape[0] + 1; "
+                                          "grid (lens.shape[0],)");
 }
 
 TEST(SymbolicLaunch, WhatDependsOnTheSizesOtherwiseGivesNone) {

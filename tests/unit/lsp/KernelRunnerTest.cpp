@@ -108,6 +108,24 @@ TEST(RunSummary, GpuVerdictTimeAndPercentOfPeakOfTheLargestInstance) {
       << S["text"];
 }
 
+TEST(RunSummary, TheCudaReferencesGapEndsTheLensLine) {
+  nlohmann::json R = gpuReport(0, false);
+  R["instances"][1]["cudaReference"] = {{"gap", 0.93}, {"error", nullptr}};
+  nlohmann::json S = summarizeRunReport(R);
+  EXPECT_EQ(S["text"], "GPU ✓ 2 instances match the interpreter · n=98432: 0.0123 ms, 96 GB/s (2% of peak) · "
+                       "Triton kernel at 0.93× the CUDA reference");
+  EXPECT_DOUBLE_EQ(S["referenceGap"].get<double>(), 0.93);
+}
+
+TEST(KernelRunner, AReferenceRunIsAGpuRun) {
+  KernelRunner K("/bin/tessel");
+  RunRequest R{"file:///k.py", "/k.py", "add", "gpu", std::nullopt, 20, false, true};
+  EXPECT_EQ(K.commandLine(R), (std::vector<std::string>{"/bin/tessel", "run", "/k.py", "--kernel", "add", "--gpu",
+                                                        "--iters", "20", "--reference"}));
+  R.Device = "cpu"; // the reference runs on the GPU only
+  EXPECT_EQ(K.commandLine(R), (std::vector<std::string>{"/bin/tessel", "run", "/k.py", "--kernel", "add", "--cpu"}));
+}
+
 TEST(RunSummary, AFaultIsTheVerdictAndNoReportIsNull) {
   nlohmann::json R = gpuReport(0, false);
   R["instances"][1]["gpu"]["error"] = "kernel execution: CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access)";

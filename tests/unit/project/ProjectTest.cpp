@@ -393,3 +393,21 @@ TEST(ProjectTest, SubmodulesAndPreload) {
 
 } // namespace
 } // namespace tessel::project
+
+namespace {
+
+TEST(ProjectConfig, ReferencesAreKernelNamesToDirectiveTexts) {
+  tessel::project::Config C;
+  std::string Why;
+  ASSERT_TRUE(tessel::project::parseConfig("[tool.tessel.references]\nsoftmax = \"ref.cu::rows block=(256,) "
+                                           "grid=(n,)\"\n",
+                                           "tool.tessel", "/p", C, Why))
+      << Why;
+  ASSERT_EQ(C.References.size(), 1u);
+  EXPECT_EQ(C.References["softmax"], "ref.cu::rows block=(256,) grid=(n,)");
+  tessel::project::Config Bad;
+  EXPECT_FALSE(tessel::project::parseConfig("[references]\nsoftmax = 3\n", "", "/p", Bad, Why));
+  EXPECT_EQ(Why, "references.softmax must be a string (a reference directive's text)");
+}
+
+} // namespace

@@ -275,6 +275,45 @@ TEST(ProjectSemaTest, AnEditInAHelperModuleRechecksTheKernelsThatReadIt) {
   EXPECT_NE(problems(*Edited, T).find("ArangeRange"), std::string::npos);
 }
 
+TEST(ProjectSemaTest, AnEditInAValidatorModuleRechecksTheKernelsItGuards) {
+  // A validator in another module states the grid exact (GridAxes); when
+  // its check changes, the kernel it guards is checked again, not reused.
+  TempTree T;
+  T.write("pyproject.toml", "");
+  std::string Checks =
+      T.write("checks.py", "def check(x):\n    if x.shape[0] % 128 != 0:\n        raise ValueError()\n");
+  std::string Kern = T.write("kern.py", std::string(Header) + "from checks import check\n"
+                                                              "@triton.jit\n"
+                                                              "def k(X, B: tl.constexpr):\n"
+                                                              "    offs = tl.program_id(0) * B + tl.arange(0, B)\n"
+                                                              "    tl.store(X + offs, tl.load(X + offs) + 1)\n"
+                                                              "def run(x):\n"
+                                                              "    check(x)\n"
+                                                              "    k[(triton.cdiv(x.shape[0], 128),)](x, B=128)\n");
+  project::Project P;
+  auto First = analyze(P, Kern);
+  EXPECT_EQ(problems(*First, T), "");
+  ASSERT_EQ(First->Records.size(), 1u);
+  EXPECT_TRUE(First->Records[0].Inputs.Files.count(Checks));
+  auto Same = analyze(P, Kern, First.get());
+  EXPECT_EQ(Same->ReusedKernels, 1u);
+  P.files().setOverlay(Checks, "def check(x):\n    if x.shape[0] % 64 != 0:\n        raise ValueError()\n");
+  auto Edited = analyze(P, Kern, Same.get());
+  EXPECT_EQ(Edited->ReusedKernels, 0u);
+  // The finding itself is the masking check's (diagnostics); what the edit
+  // changed here is that the program id now slides a block past the end.
+  auto Slides = [](const FileAnalysis &FA) {
+    for (const KernelAnalysis &K : FA.Kernels)
+      for (const MemoryAccess &A : K.Accesses)
+        for (AxisIndex X : A.PointerAxes)
+          if (X == AxisIndex::Sliding)
+            return true;
+    return false;
+  };
+  EXPECT_FALSE(Slides(*First));
+  EXPECT_TRUE(Slides(*Edited));
+}
+
 TEST(ProjectSemaTest, LoweringInlinesImportedHelpers) {
   TempTree T;
   T.write("pyproject.toml", "");

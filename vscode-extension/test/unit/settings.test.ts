@@ -20,6 +20,8 @@ test('valid values are kept', () => {
       'jit.enable': false,
       'run.device': 'gpu',
       'run.triton': true,
+      defaultRunner: 'ssh://gpu7',
+      runners: ['ssh://gpu7', 'slurm://gpu?workers=8'],
       'trace.server': 'verbose',
     }),
   );
@@ -30,9 +32,17 @@ test('valid values are kept', () => {
     jitEnable: false,
     runDevice: 'gpu',
     runTriton: true,
+    defaultRunner: 'ssh://gpu7',
+    runners: ['ssh://gpu7', 'slurm://gpu?workers=8'],
     traceServer: 'verbose',
   });
   assert.deepEqual(problems, []);
+});
+
+test('a runner list that is not a list of names falls back to none', () => {
+  const { settings, problems } = parseSettings(from({ runners: 'ssh://gpu7' }));
+  assert.deepEqual(settings.runners, []);
+  assert.equal(problems.length, 1);
 });
 
 test('invalid values fall back to defaults and are reported', () => {
@@ -68,7 +78,13 @@ test('the server is sent arch, the inlay hint switch, the JIT switch and the Tri
     inlayHints: { enable: false },
     jit: { enable: false },
     run: { triton: false },
+    defaultRunner: '',
+    runners: [],
   });
+  assert.deepEqual(serverSettings({ ...defaultSettings, runners: ['ssh://gpu7', 'slurm://gpu?workers=8'] }).runners, [
+    'ssh://gpu7',
+    'slurm://gpu?workers=8',
+  ]);
   assert.deepEqual(serverSettings({ ...defaultSettings, runTriton: true }).run, { triton: true });
 });
 
@@ -78,6 +94,8 @@ test('path and arch changes restart, hints notify, the rest stays in the client'
   assert.equal(changeAction(only('tessel.arch')), 'restart');
   assert.equal(changeAction(only('tessel.inlayHints.enable')), 'notify');
   assert.equal(changeAction(only('tessel.jit.enable')), 'notify');
+  assert.equal(changeAction(only('tessel.runners')), 'notify');
+  assert.equal(changeAction(only('tessel.defaultRunner')), 'notify');
   assert.equal(changeAction(only('tessel.run.device')), 'client');
   assert.equal(changeAction(only('tessel.run.triton')), 'notify');
   assert.equal(changeAction(only('tessel.trace.server')), 'client');

@@ -1,0 +1,10 @@
+"""A copy kernel whose CUDA reference is named by the project's tessel.toml (tests/reference)."""
+import triton
+import triton.language as tl
+
+
+# tessel: launch n=[1000] src=fp32[n] dst=fp32[n]:out BLOCK=1024 grid=(cdiv(n, BLOCK),)
+@triton.jit
+def copy_kernel(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(dst_ptr + offs, tl.load(src_ptr + offs, mask=offs < n), mask=offs < n)

@@ -1,0 +1,11 @@
+"""A copy kernel whose CUDA reference (unmapped.cu) has a parameter the launch cannot fill (tests/reference)."""
+import triton
+import triton.language as tl
+
+
+# tessel: launch n=[1000] src=fp32[n] dst=fp32[n]:out BLOCK=1024 grid=(cdiv(n, BLOCK),)
+# tessel: reference unmapped.cu::copy block=(256,) grid=(cdiv(n, 256),) src=src_ptr dst=dst_ptr
+@triton.jit
+def copy_kernel(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(dst_ptr + offs, tl.load(src_ptr + offs, mask=offs < n), mask=offs < n)
