@@ -208,6 +208,7 @@ void *NodeArena::allocate(size_t Size, size_t Align) {
     // fault in every page).
     Capacity = std::max(Size + Align, std::min<size_t>(std::max<size_t>(8u << 10, Capacity * 2), 64u << 10));
     Blocks.push_back(std::make_unique_for_overwrite<std::byte[]>(Capacity));
+    Total += Capacity;
     Used = 0;
     At = 0;
     size_t Mis = reinterpret_cast<uintptr_t>(Blocks.back().get()) % Align;

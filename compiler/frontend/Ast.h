@@ -544,10 +544,14 @@ public:
     return Node;
   }
 
+  /// The bytes of the blocks the nodes live in (their strings and vectors
+  /// aside).
+  size_t blockBytes() const { return Total; }
+
 private:
   void *allocate(size_t Size, size_t Align);
   std::vector<std::unique_ptr<std::byte[]>> Blocks;
-  size_t Used = 0, Capacity = 0;
+  size_t Used = 0, Capacity = 0, Total = 0;
   std::vector<Expr *> Exprs; ///< to run destructors (nodes own strings and vectors)
   std::vector<Stmt *> Stmts;
 };

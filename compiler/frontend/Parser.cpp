@@ -35,6 +35,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace tessel {
 
@@ -58,6 +59,7 @@ struct PieceAst {
   std::vector<ast::SyntaxError> Errors;
   std::vector<launch::LaunchDirective> Directives;
   std::shared_ptr<const ast::NodeArena> Arena;
+  size_t ArenaWeight = 0; ///< set for a shared piece; 0 for a new one
 };
 
 /// The launch directives in R of Text, at file offsets.
@@ -289,7 +291,15 @@ void parseRun(const SourceText &Text, const uint32_t *Starts, size_t N, uint32_t
 /// Appends Pieces to F's module, piece list and directives.
 void appendPieces(std::vector<PieceAst> &Pieces, ast::Module &M, std::vector<ParsedFile::Piece> &Out,
                   std::vector<launch::LaunchDirective> &Directives) {
+  // A new arena holds the nodes of the new pieces made in it (and of none
+  // of the shared ones, which keep the weight of the arena they came from).
+  std::unordered_map<const ast::NodeArena *, size_t> Weight;
+  for (const PieceAst &A : Pieces)
+    if (!A.ArenaWeight)
+      Weight[A.Arena.get()] += A.Range.End - A.Range.Begin;
   for (PieceAst &A : Pieces) {
+    if (!A.ArenaWeight)
+      A.ArenaWeight = Weight[A.Arena.get()];
     ParsedFile::Piece P;
     P.Range = A.Range;
     P.FirstStmt = M.Body.size();
@@ -301,6 +311,7 @@ void appendPieces(std::vector<PieceAst> &Pieces, ast::Module &M, std::vector<Par
     P.Directives = std::move(A.Directives);
     M.keep(A.Arena);
     P.Arena = std::move(A.Arena);
+    P.ArenaWeight = A.ArenaWeight;
     Out.push_back(std::move(P));
   }
 }
@@ -474,6 +485,14 @@ std::shared_ptr<const ParsedFile> ParsedFile::reparse(const ParsedFile &Old, con
   // nodes alive, not this version's copy of the rest of the file.
   ast::Module Parsed;
   std::vector<PieceAst> Pieces;
+  // The source bytes of the pieces above the edit that would go on sharing
+  // each old arena.
+  std::unordered_map<const ast::NodeArena *, size_t> StillUsed;
+  for (const Step &St : Plan)
+    if (St.Old != SIZE_MAX && St.Delta == 0) {
+      const Piece &OldP = Old.Pieces[St.Old];
+      StillUsed[OldP.Arena.get()] += OldP.Range.End - OldP.Range.Begin;
+    }
   for (const Step &St : Plan) {
     if (St.Old == SIZE_MAX) {
       size_t End = St.First + St.Count;
@@ -488,11 +507,13 @@ std::shared_ptr<const ParsedFile> ParsedFile::reparse(const ParsedFile &Old, con
     A.Directives = OldP.Directives;
     int64_t Delta = St.Delta;
     A.Range = {static_cast<uint32_t>(OldP.Range.Begin + Delta), static_cast<uint32_t>(OldP.Range.End + Delta)};
-    if (Delta == 0) {
+    if (Delta == 0 && 2 * StillUsed[OldP.Arena.get()] >= OldP.ArenaWeight) {
       // Above the edit: the very same nodes, kept alive by their arena.
       A.Stmts.assign(FirstOld, FirstOld + static_cast<std::ptrdiff_t>(OldP.NumStmts));
       A.Arena = OldP.Arena;
+      A.ArenaWeight = OldP.ArenaWeight;
     } else {
+      // Below the edit, or above it in an arena that is mostly dead.
       for (auto It = FirstOld; It != FirstOld + static_cast<std::ptrdiff_t>(OldP.NumStmts); ++It)
         A.Stmts.push_back(ast::cloneShifted(*It, Delta, Mod));
       auto Move = [Delta](SourceRange &R) {

@@ -77,6 +77,11 @@ public:
     std::vector<ast::SyntaxError> Errors;
     std::vector<launch::LaunchDirective> Directives; ///< its `# tessel: launch` comments
     std::shared_ptr<const ast::NodeArena> Arena;     ///< owns the statements' nodes
+    /// The source bytes of every piece whose nodes were made in Arena: a
+    /// reparse shares Arena only while the pieces that still use it are at
+    /// least half of that (otherwise they are copied out, so that versions
+    /// edited in many places do not keep mostly dead arenas alive).
+    size_t ArenaWeight = 0;
   };
   /// The pieces, in order, covering the whole text.
   const std::vector<Piece> &pieces() const { return Pieces; }

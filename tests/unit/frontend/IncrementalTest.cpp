@@ -17,6 +17,7 @@
 
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 
 #if defined(__linux__)
@@ -442,6 +443,46 @@ TEST(Reparse, SharesTheStatementsAboveTheEdit) {
   EXPECT_EQ(fingerprint(New->module()), fingerprint(parseText(New->text().text())->module()));
   Old.reset(); // the shared statements outlive the file that built them
   EXPECT_EQ(dump(New->module().Body[0]), dump(parseText(Kernel)->module().Body[0]));
+}
+
+/// The bytes of the node arenas F keeps alive (its pieces' and its module's).
+size_t arenaBytes(const ParsedFile &F) {
+  std::set<const NodeArena *> Seen{F.module().arena().get()};
+  size_t Sum = F.module().arena()->blockBytes();
+  for (const ParsedFile::Piece &P : F.pieces())
+    if (Seen.insert(P.Arena.get()).second)
+      Sum += P.Arena->blockBytes();
+  return Sum;
+}
+
+TEST(Reparse, ALongSessionOfEditsKeepsBoundedArenas) {
+  // Typing in every other kernel, from the top of the file down: a version
+  // shares the pieces above its edit with the version before, and the
+  // pieces between the last two edits are copies made by the one before,
+  // in an arena that also holds its copies of the rest of the file. Without
+  // copying a piece out of an arena that is mostly dead, the last version
+  // keeps one such arena per kernel edited: quadratic in the file.
+  std::string Kernel = "@triton.jit\ndef k(x, n, BLOCK: tl.constexpr):\n"
+                       "    o = tl.arange(0, BLOCK)\n    tl.store(x + o, tl.load(x + o) * 2, mask=o < n)\n\n";
+  const int Kernels = 60;
+  std::string Src;
+  for (int I = 0; I < Kernels; ++I)
+    Src += Kernel;
+  auto F = parseText(Src);
+  size_t Fresh = arenaBytes(*F);
+  size_t Most = 0;
+  for (int Round = 0; Round < 2; ++Round)
+    for (int K = 0; K < Kernels; K += 2) {
+      std::string_view S = F->text().text();
+      size_t Begin = 0;
+      for (int I = 0; I <= K; ++I)
+        Begin = S.find("@triton.jit", Begin) + 1;
+      uint32_t At = static_cast<uint32_t>(S.find("* 2", Begin) + 2);
+      F = edit(*F, At, 0, "1");
+      Most = std::max(Most, arenaBytes(*F));
+    }
+  EXPECT_EQ(fingerprint(F->module()), fingerprint(parseText(F->text().text())->module()));
+  EXPECT_LE(Most, 4 * Fresh) << "a fresh parse's arenas: " << Fresh << " bytes";
 }
 
 TEST(Reparse, EditsThatDoNotFitTheTextFallBackToAFreshParse) {
