@@ -145,13 +145,11 @@ ConfigJitReport jitCheckConfig(const ParsedFile &File, const ModuleInfo &Info, c
   S.FromCache = R.FromCache;
   if (R.Kernel) {
     S.Compiled = std::move(R.Kernel);
-    // Assigned empty strings, not clear()ed: a cleared string keeps its
-    // buffer, and the editor keeps every kernel's summary (an hour of typing
-    // grew the server by the PTX and cubins of kernels long recompiled).
-    S.Compiled->Cubin = std::string();
-    S.Compiled->Ptx = std::string();
-    S.Compiled->Llvm = std::string();
-    S.Compiled->AssemblerLog = std::string();
+    // Swapped with empty strings: clear() keeps a string's buffer, and so
+    // does libstdc++'s move assignment from a short string. The editor keeps
+    // every kernel's summary, and these are ~90 KB a kernel.
+    for (std::string *Text : {&S.Compiled->Cubin, &S.Compiled->Ptx, &S.Compiled->Llvm, &S.Compiled->AssemblerLog})
+      std::string().swap(*Text);
   } else {
     S.Failure = !R.Error.empty() ? R.Error : !R.Problems.empty() ? R.Problems.front().Message : "not compiled";
   }

@@ -251,6 +251,14 @@ struct JitTier::Impl {
     }
   }
 
+  /// Uri's document, or null once it is gone: a document closed while the
+  /// tier worked outside the lock must not come back as an empty one that
+  /// keeps later results (Docs[Uri] would make it). Called with Mu held.
+  Document *documentOf(const std::string &Uri) {
+    auto It = Docs.find(Uri);
+    return It == Docs.end() ? nullptr : &It->second;
+  }
+
   /// Compiles what V needs and publishes its findings, unless a newer
   /// version arrives first.
   void runDocument(const std::string &Uri, const JitVersion &V) {
@@ -268,12 +276,11 @@ struct JitTier::Impl {
       std::shared_ptr<std::atomic<bool>> Cancel = std::make_shared<std::atomic<bool>>(false);
       {
         std::lock_guard<std::mutex> G(Mu);
-        // Closed between two kernels (remove() erases an idle document): it
-        // must not come back as an empty one that keeps what follows.
-        auto Found = Docs.find(Uri);
-        if (Found == Docs.end())
+        // Closed between two kernels (remove() erases an idle document).
+        Document *DP = documentOf(Uri);
+        if (!DP)
           return;
-        Document &D = Found->second;
+        Document &D = *DP;
         if (D.Removed || D.Pending) {
           Complete = false; // a newer version: it takes over from here
           break;
@@ -313,10 +320,10 @@ struct JitTier::Impl {
           E.Configs.push_back({C, std::move(*R.Summary)});
       }
       std::lock_guard<std::mutex> G(Mu);
-      auto Found = Docs.find(Uri);
-      if (Found == Docs.end())
+      Document *DP = documentOf(Uri);
+      if (!DP)
         return;
-      Document &D = Found->second;
+      Document &D = *DP;
       D.Running.reset();
       if (Cancel->load()) {
         ++Cancelled;
@@ -330,10 +337,10 @@ struct JitTier::Impl {
       D.Entries[Fn->Name] = std::move(E);
     }
     std::lock_guard<std::mutex> G(Mu);
-    auto Found = Docs.find(Uri);
-    if (Found == Docs.end())
+    Document *DP = documentOf(Uri);
+    if (!DP)
       return;
-    Document &D = Found->second;
+    Document &D = *DP;
     D.LastRunTime = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - Start);
     if (D.Removed && !D.Pending) {
       Docs.erase(Uri);

@@ -148,6 +148,24 @@ TEST(JitSamples, SpillFindingNamesTheConfig) {
   EXPECT_NE(Spill->Message.find("registers (sm_90)"), std::string::npos) << Spill->Message;
 }
 
+// The editor keeps a summary per kernel and config all day: the compiled
+// texts must be gone from it, buffers included.
+TEST(JitSamples, ASummaryKeepsNoCompiledText) {
+  if (!haveAssembler())
+    GTEST_SKIP() << "no CUDA toolkit";
+  auto File = ParsedFile::parse(std::make_shared<SourceText>(readSource("samples/vector_add.py"), "vector_add.py"));
+  diag::FileReport Front = diag::checkFile(File);
+  std::vector<const JitFunction *> Kernels = diag::jitKernels(Front.Analysis->Info, Front.Findings);
+  ASSERT_FALSE(Kernels.empty());
+  diag::ConfigJitReport R =
+      diag::jitCheckConfig(*File, Front.Analysis->Info, *Kernels.front(), std::nullopt, diag::JitCheckOptions());
+  ASSERT_TRUE(R.Summary && R.Summary->Compiled) << (R.Summary ? R.Summary->Failure : "no summary");
+  EXPECT_GT(R.Summary->Compiled->Resources.Registers, 0u);
+  const backend::CompiledKernel &K = *R.Summary->Compiled;
+  for (const std::string *Text : {&K.Cubin, &K.Ptx, &K.Llvm, &K.AssemblerLog})
+    EXPECT_LE(Text->capacity(), std::string().capacity()) << "a compiled text kept its buffer";
+}
+
 // Every tutorial-class kernel compiles to a cubin for sm_80 and sm_90, with
 // Triton's entry signature and no spill: every config of the element-wise
 // and reduction samples, the first config of matmul and attention (their FMA
