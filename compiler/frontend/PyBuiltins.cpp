@@ -503,8 +503,19 @@ static PyValue versionTuple(const std::string &Text) {
   return Parts.empty() ? PyValue() : PyValue::tuple(std::move(Parts));
 }
 
+/// A library call that parses a version: packaging's, distutils' and
+/// pkg_resources', and any library's own `Version` (unsloth's is
+/// `unsloth_zoo.utils.Version`, a wrapper of packaging's): libraries compare
+/// `X(triton.__version__)` with `X("3.0.0")` to pick a code path.
+static bool parsesVersion(const std::string &Path) {
+  if (isPath(Path, {"packaging.version.parse", "pkg_resources.parse_version", "pkg_resources.packaging.version.parse"}))
+    return true;
+  std::string_view Last = std::string_view(Path).substr(Path.rfind('.') + 1);
+  return Last == "Version" || Last == "LooseVersion" || Last == "StrictVersion";
+}
+
 PyValue callLibrary(const std::string &Path, const PyList &Args, const PyDict &Kwargs) {
-  if (isPath(Path, {"packaging.version.parse", "packaging.version.Version"}) && Args.size() == 1 && Args[0].isStr())
+  if (parsesVersion(Path) && Args.size() == 1 && Args[0].isStr())
     return versionTuple(Args[0].asStr());
   // `tl.float16.is_fp16()`, `x.dtype.is_int()`: a dtype's predicates.
   if (auto M = dtypeMember(Path); M && Args.empty() && Kwargs.empty())

@@ -243,6 +243,20 @@ TEST(ConstEval, TritonsVersionPicksTheBranchLibrariesWriteFor3) {
                      "_ = V >= version.parse('3.0.0') and V < version.Version('3.7')\n"),
             "True");
   EXPECT_EQ(evalLast("from packaging import version\n_ = version.parse('3.0.0rc1')\n"), "<unknown>");
+  // The other spellings of a version parse: distutils', pkg_resources', and a
+  // library's own `Version` from a package outside the project (unsloth:
+  // `from unsloth_zoo.utils import Version`, a wrapper of packaging's).
+  EXPECT_EQ(evalLast("import triton\nfrom unsloth_zoo.utils import Version\n"
+                     "_ = Version(triton.__version__) >= Version('3.0.0')\n"),
+            "True");
+  EXPECT_EQ(evalLast("import triton\nfrom distutils.version import LooseVersion\n"
+                     "_ = LooseVersion(triton.__version__) < LooseVersion('2.1')\n"),
+            "False");
+  EXPECT_EQ(evalLast("import triton, pkg_resources\n"
+                     "_ = pkg_resources.parse_version(triton.__version__) > pkg_resources.parse_version('3.5.1')\n"),
+            "True");
+  // A call of another name on a version string says nothing.
+  EXPECT_EQ(evalLast("from mylib import normalize\n_ = normalize('3.0.0')\n"), "<unknown>");
 }
 
 } // namespace
