@@ -193,9 +193,10 @@ static ParamUse paramUse(const ast::FunctionDefStmt &Fn, const ModuleInfo &Info)
 /// representativeConstexprs, with constexpr strides read as strides: 1
 /// where they multiply the innermost axis, Size (a row) elsewhere.
 static std::map<std::string, AssumedValue> assumedConstexprs(const JitFunction &Fn, const ModuleInfo &Info,
-                                                             const ParamUse &Use, int64_t Size) {
+                                                             const ParamUse &Use, int64_t Size,
+                                                             const ImportedDefs &Imported = nullptr) {
   std::set<std::string> Heuristics(Fn.HeuristicNames.begin(), Fn.HeuristicNames.end());
-  std::map<std::string, AssumedValue> Out = representativeConstexprs(Fn, Info, Heuristics);
+  std::map<std::string, AssumedValue> Out = representativeConstexprs(Fn, Info, Heuristics, Imported);
   for (auto &[Name, A] : Out)
     if (Use.Strides.count(Name) && !A.Value.isUnknown())
       A = Use.Inner.count(Name) ? AssumedValue{PyValue::integer(1), "an innermost stride"}
@@ -212,9 +213,29 @@ static std::map<std::string, AssumedValue> assumedConstexprs(const JitFunction &
 /// Representative values (RepresentativeValues.h) for the constexprs, and
 /// the names heuristics set, that nothing in the file fixes. One that no
 /// value can be assumed for is a problem at the parameter.
+/// The functions File's module imports from the project, by the names it
+/// imports them as; none without a project or a file on disk.
+static ImportedDefs importedDefs(project::Project *P, const ParsedFile &File, const ModuleInfo &Info) {
+  const std::string &Path = File.text().path();
+  if (!P || Path.empty() || Path == "-")
+    return nullptr;
+  // The modules stay alive while the caller reads their definitions.
+  auto Held = std::make_shared<std::vector<std::shared_ptr<const project::Module>>>();
+  return [P, Ref = P->refOf(Path), &Info, Held](const std::string &Name) -> const ast::FunctionDefStmt * {
+    auto It = Info.Imports.find(Name);
+    if (It == Info.Imports.end())
+      return nullptr;
+    project::Symbol S = P->resolve(It->second, Ref);
+    if (S.K != project::Symbol::Kind::Function || !S.Def)
+      return nullptr;
+    Held->push_back(S.Mod);
+    return S.Def;
+  };
+}
+
 static void assumeConstexprs(const JitFunction &Fn, const ModuleInfo &Info, const ParamUse &Use, int64_t Size,
-                             FileFacts &F, LaunchPlan &Plan) {
-  for (const auto &[Name, A] : assumedConstexprs(Fn, Info, Use, Size)) {
+                             const ImportedDefs &Imported, FileFacts &F, LaunchPlan &Plan) {
+  for (const auto &[Name, A] : assumedConstexprs(Fn, Info, Use, Size, Imported)) {
     if (F.Values.count(Name))
       continue;
     if (A.Value.isUnknown()) {
@@ -853,7 +874,8 @@ static LaunchPlan planUnsettled(const ParsedFile &File, const ModuleInfo &Info, 
   }
   if (Plan.Origin == SpecOrigin::Derived) {
     std::vector<std::string> Guessed;
-    assumeConstexprs(*Fn, Info, Use, Opts.DefaultSize, Facts, Plan);
+    assumeConstexprs(*Fn, Info, Use, Opts.DefaultSize,
+                     importedDefs(Opts.Settle ? Opts.Settle->Project : nullptr, File, Info), Facts, Plan);
     launch::LaunchSpec Spec = deriveSpec(*Fn, Info, Use, Opts.DefaultSize, Guessed, Plan);
     completeSpec(Spec, Facts, Plan.Assumptions);
     for (std::string &G : Guessed)

@@ -44,6 +44,7 @@ struct ConstexprWalk {
   std::map<std::string, Uses> &Out;
   unsigned &TileRank;
   std::set<std::pair<const FunctionDefStmt *, std::string>> &Visited;
+  const ImportedDefs &Imported;
   int Depth = 0;
 
   std::string Q(const Expr *E) const { return Info.qualify(E); }
@@ -167,23 +168,31 @@ struct ConstexprWalk {
       if ((A->Attr == "reshape" || A->Attr == "view" || A->Attr == "broadcast_to") && !C->Args.empty())
         shape(C->Args.size() == 1 ? C->Args[0] : nullptr, Tracked);
     }
-    // A @jit helper of this module: its parameter's uses are the constexpr's.
-    if (const auto *N = dyn_cast<NameExpr>(C->Func))
-      if (const JitFunction *J = Info.jit(N->Id); J && J->Def && Depth < 4) {
+    // A @jit helper of this module, or one imported from another module of
+    // the project (its body is read as the kernel's module's, which only
+    // misses its own module's helpers): its parameter's uses are the
+    // constexpr's.
+    if (const auto *N = dyn_cast<NameExpr>(C->Func); N && Depth < 4) {
+      const JitFunction *J = Info.jit(N->Id);
+      const FunctionDefStmt *Def = J ? J->Def : nullptr;
+      if (!J && Depth == 0 && Imported && !Info.Functions.count(N->Id))
+        Def = Imported(N->Id);
+      if (Def) {
         std::map<std::string, std::string> Inner;
-        const std::vector<Param> &Ps = J->Def->Params;
+        const std::vector<Param> &Ps = Def->Params;
         for (size_t I = 0; I < C->Args.size() && I < Ps.size(); ++I)
           if (const auto *A = dyn_cast<NameExpr>(C->Args[I]); A && Tracked.count(A->Id))
             Inner[Ps[I].Name] = Tracked.at(A->Id);
         for (const Keyword &K : C->Keywords)
           if (const auto *A = K.Value ? dyn_cast<NameExpr>(K.Value) : nullptr; A && Tracked.count(A->Id))
             Inner[K.Name] = Tracked.at(A->Id);
-        std::erase_if(Inner, [&](const auto &KV) { return !Visited.insert({J->Def, KV.first}).second; });
+        std::erase_if(Inner, [&](const auto &KV) { return !Visited.insert({Def, KV.first}).second; });
         if (!Inner.empty()) {
-          ConstexprWalk Sub{Info, Out, TileRank, Visited, Depth + 1};
-          Sub.walk(*J->Def, Inner);
+          ConstexprWalk Sub{Info, Out, TileRank, Visited, Imported, Depth + 1};
+          Sub.walk(*Def, Inner);
         }
       }
+    }
   }
 
   void walk(const FunctionDefStmt &Fn, std::map<std::string, std::string> Tracked) {
@@ -324,7 +333,8 @@ AssumedValue decide(const std::string &Name, const Uses &U, unsigned TileRank) {
 } // namespace
 
 std::map<std::string, AssumedValue> representativeConstexprs(const JitFunction &Fn, const ModuleInfo &Info,
-                                                             const std::set<std::string> &Extra) {
+                                                             const std::set<std::string> &Extra,
+                                                             const ImportedDefs &Imported) {
   std::map<std::string, AssumedValue> Result;
   if (!Fn.Def)
     return Result;
@@ -337,7 +347,7 @@ std::map<std::string, AssumedValue> representativeConstexprs(const JitFunction &
   std::map<std::string, Uses> Found;
   unsigned TileRank = 1;
   std::set<std::pair<const FunctionDefStmt *, std::string>> Visited;
-  ConstexprWalk W{Info, Found, TileRank, Visited};
+  ConstexprWalk W{Info, Found, TileRank, Visited, Imported};
   W.walk(*Fn.Def, Tracked);
   for (const auto &[Name, Same] : Tracked)
     Result[Name] = decide(Name, Found[Name], TileRank);

@@ -19,7 +19,8 @@
 ///   in arithmetic only is 8 when it names a group and 16 otherwise. Uses in
 ///   the module's @jit helpers it is passed to count as the kernel's. A
 ///   constexpr that is called (an activation passed as a function) has no
-///   representative value.
+///   representative value. Uses in a helper imported from another module of
+///   the project count too, when the caller can resolve it (ImportedDefs).
 /// - A pointer whose loaded values become offsets of other pointers holds
 ///   indices (int64, torch's index dtype; int32 when they are widened with
 ///   `.to(tl.int64)`); one whose loaded values are converted `.to(tl.float32)`
@@ -37,6 +38,7 @@
 #include "compiler/frontend/Discovery.h"
 #include "compiler/types/Types.h"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -54,8 +56,15 @@ struct AssumedValue {
 /// of isConstexprAnnotation) and for every name in Extra (heuristics' names
 /// that are no parameters), read from Fn's body and the bodies of the @jit
 /// functions of Info it passes them to.
+/// The `def` of a function another module defines, by the name the kernel's
+/// module calls it (`apply_act_func` of `from .act import apply_act_func`),
+/// or null: a helper of another module, whose uses of a constexpr passed to
+/// it count as the kernel's too.
+using ImportedDefs = std::function<const ast::FunctionDefStmt *(const std::string &LocalName)>;
+
 std::map<std::string, AssumedValue> representativeConstexprs(const JitFunction &Fn, const ModuleInfo &Info,
-                                                             const std::set<std::string> &Extra = {});
+                                                             const std::set<std::string> &Extra = {},
+                                                             const ImportedDefs &Imported = nullptr);
 
 /// The element type to assume for each of Pointers (parameters of Fn).
 struct AssumedPointer {

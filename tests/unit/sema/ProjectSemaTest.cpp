@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/ir/Printer.h"
 #include "compiler/sema/Analysis.h"
+#include "compiler/sema/LaunchPlan.h"
 #include "compiler/sema/Lowering.h"
 #include "unit/project/TempTree.h"
 
@@ -339,6 +340,50 @@ TEST(ProjectSemaTest, LoweringInlinesImportedHelpers) {
   std::string IR = ir::printFunction(*L.Function);
   EXPECT_NE(IR.find("mul"), std::string::npos) << IR;
   EXPECT_NE(IR.find("3.0"), std::string::npos) << IR;
+}
+
+TEST(ProjectSemaTest, AConstexprComparedInAnImportedHelperTakesItsFirstValue) {
+  // attorch: the kernel passes `act_func: tl.constexpr` to an activation
+  // helper of another module, which compares it with names; assumed the
+  // first, the helper binds `output` and the kernel lowers (before: assumed
+  // an integer, no branch bound `output`).
+  TempTree T;
+  T.write("pyproject.toml", "");
+  T.write("act.py", std::string(Header) + "@triton.jit\n"
+                                          "def apply_act(x, act: tl.constexpr):\n"
+                                          "    if act == 'sigmoid':\n"
+                                          "        output = tl.sigmoid(x)\n"
+                                          "    elif act == 'relu':\n"
+                                          "        output = tl.maximum(x, 0.0)\n"
+                                          "    return output\n");
+  std::string Kern = T.write("glu.py", std::string(Header) + "from act import apply_act\n"
+                                                             "@triton.jit\n"
+                                                             "def glu(X, Y, n, act_func: tl.constexpr, BLOCK: tl.constexpr):\n"
+                                                             "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                                                             "    x = tl.load(X + offs, mask=offs < n)\n"
+                                                             "    tl.store(Y + offs, x * apply_act(x, act_func), mask=offs < n)\n");
+  project::Project P;
+  std::shared_ptr<const ParsedFile> File = parseFrom(P, Kern);
+  ProblemSink Ignored;
+  ModuleInfo Info = discover(File->module(), Ignored);
+  AnalyzeOptions Lowering;
+  Lowering.Project = &P;
+  LaunchPlanOptions Opts;
+  Opts.Settle = &Lowering;
+  LaunchPlan Plan = planLaunch(*File, Info, "glu", Opts);
+  std::string All;
+  for (const std::string &A : Plan.Assumptions)
+    All += A + "\n";
+  EXPECT_NE(All.find("act_func='sigmoid' assumed: the first value it is compared with"), std::string::npos) << All;
+  ASSERT_FALSE(Plan.Launches.empty()) << Plan.Error;
+  LoweredKernel L = lowerKernel(*File, Info, Plan.Launches.front().Request, Lowering);
+  EXPECT_TRUE(L.Function) << (L.Problems.empty() ? std::string() : L.Problems[0].Message);
+  // Without the project the helper's body is not read: no value compares.
+  LaunchPlan Alone = planLaunch(*File, Info, "glu");
+  std::string AloneText;
+  for (const std::string &A : Alone.Assumptions)
+    AloneText += A + "\n";
+  EXPECT_EQ(AloneText.find("act_func='sigmoid'"), std::string::npos) << AloneText;
 }
 
 } // namespace
