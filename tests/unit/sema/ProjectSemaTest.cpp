@@ -356,12 +356,13 @@ TEST(ProjectSemaTest, AConstexprComparedInAnImportedHelperTakesItsFirstValue) {
                                           "    elif act == 'relu':\n"
                                           "        output = tl.maximum(x, 0.0)\n"
                                           "    return output\n");
-  std::string Kern = T.write("glu.py", std::string(Header) + "from act import apply_act\n"
-                                                             "@triton.jit\n"
-                                                             "def glu(X, Y, n, act_func: tl.constexpr, BLOCK: tl.constexpr):\n"
-                                                             "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
-                                                             "    x = tl.load(X + offs, mask=offs < n)\n"
-                                                             "    tl.store(Y + offs, x * apply_act(x, act_func), mask=offs < n)\n");
+  std::string Kern =
+      T.write("glu.py", std::string(Header) + "from act import apply_act\n"
+                                              "@triton.jit\n"
+                                              "def glu(X, Y, n, act_func: tl.constexpr, BLOCK: tl.constexpr):\n"
+                                              "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                                              "    x = tl.load(X + offs, mask=offs < n)\n"
+                                              "    tl.store(Y + offs, x * apply_act(x, act_func), mask=offs < n)\n");
   project::Project P;
   std::shared_ptr<const ParsedFile> File = parseFrom(P, Kern);
   ProblemSink Ignored;
