@@ -147,10 +147,11 @@ void settleGuessedTypes(const ParsedFile &File, const ModuleInfo &Info, const An
   int Budget = 96;
   // Two loaded values meeting in one operation (`tl.cdiv(seq_len,
   // block_seq)`, `tl.dot(k, qT)`) move the error only together: every
-  // pointer guessed fp32 becomes int32 (then fp16: a half-precision model's
-  // tensors) at once, and those the kernel then does not need so go back one
-  // by one.
-  for (ScalarKind To : {ScalarKind::I32, ScalarKind::FP16}) {
+  // pointer guessed fp32 becomes int32 (then fp16, then bf16: a half- or
+  // bfloat16-precision model's tensors, as when the kernel casts its
+  // probabilities `.to(tl.bfloat16)` for a dot with a loaded tile) at once,
+  // and those the kernel then does not need so go back one by one.
+  for (ScalarKind To : {ScalarKind::I32, ScalarKind::FP16, ScalarKind::BF16}) {
     if (Reached.Typed)
       break;
     PlannedLaunch Joint = Best;

@@ -345,6 +345,32 @@ def k(seq_ptr, block_ptr, out, BLOCK: tl.constexpr):
   EXPECT_TRUE(lowerKernel(*P.File, P.Info, P.Plan.Launches[0].Request, Lowering).Function);
 }
 
+TEST(LaunchPlan, GuessedPointersOfABf16ModelSettleTogether) {
+  // applied-ai's flash-attention backward: probabilities cast to bf16 meet
+  // two loaded tiles in dots; fp16 for both (a half-precision model) still
+  // mismatches, bf16 for both type-checks.
+  AnalyzeOptions Lowering;
+  LaunchPlanOptions Opts;
+  Opts.Settle = &Lowering;
+  Planned P = plan(R"(
+@triton.jit
+def k(q_ptr, do_ptr, out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tile = offs[:, None] * BLOCK + offs[None, :]
+    q = tl.load(q_ptr + tile)
+    do = tl.load(do_ptr + tile)
+    p = tl.dot(q, tl.trans(do)).to(tl.bfloat16)
+    dv = tl.dot(p, do)
+    dq = tl.dot(p.to(tl.bfloat16), q)
+    tl.store(out + tile, dv + dq)
+)",
+                   "k", Opts);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  EXPECT_EQ(guessedDtype(P.Plan, "q_ptr"), "bf16") << assumptions(P.Plan);
+  EXPECT_EQ(guessedDtype(P.Plan, "do_ptr"), "bf16") << assumptions(P.Plan);
+  EXPECT_TRUE(lowerKernel(*P.File, P.Info, P.Plan.Launches[0].Request, Lowering).Function);
+}
+
 TEST(LaunchPlan, ErrorsInAHelperAboveTheKernelCountAtTheirCallSite) {
   // Triton's attention tutorial: the type error is in a helper defined above
   // the kernel. Making the scalar H a float moves the first error into the
