@@ -12,7 +12,9 @@
 /// (those updates must be built, not dropped), and the Removed flag.
 //===----------------------------------------------------------------------===//
 #include "lsp/Scheduler.h"
+
 #include "compiler/analysis/BoundsCache.h"
+#include "compiler/support/TextDigest.h"
 #include "lsp/CrashReporter.h"
 #include "lsp/Logger.h"
 
@@ -124,7 +126,7 @@ struct Scheduler::Impl {
   uint64_t Outstanding = 0;
 
   std::mutex CacheMutex;
-  std::unordered_map<std::string, CachedKernel> Cache;
+  std::unordered_map<TextDigest, CachedKernel, TextDigestHash> Cache;
   static constexpr size_t MaxCachedKernels = 4096;
 
   std::atomic<uint64_t> Builds{0}, Dropped{0}, Compiles{0}, CacheHits{0}, Proofs_{0};
@@ -392,12 +394,15 @@ struct Scheduler::Impl {
     }
   }
 
-  static std::string kernelKey(const AnalyzedFile &F, const sema::KernelAnalysis &K, uint32_t &DefBegin) {
+  /// The digest of the kernel's `def` text and its specialization (the
+  /// texts themselves, kilobytes each in real libraries, made a full cache
+  /// tens of megabytes).
+  static std::optional<TextDigest> kernelKey(const AnalyzedFile &F, const sema::KernelAnalysis &K, uint32_t &DefBegin) {
     const JitFunction *J = F.Report.Analysis ? F.Report.Analysis->Info.jit(K.Kernel) : nullptr;
     if (!J || !J->Def)
-      return {};
+      return std::nullopt;
     DefBegin = J->Def->Range.Begin;
-    return std::string(F.Parsed->text().slice(J->Def->Range)) + '\0' + K.Specialization;
+    return textDigest(std::string(F.Parsed->text().slice(J->Def->Range)) + '\0' + K.Specialization);
   }
 
   std::vector<diag::Finding> cachedFindings(const AnalyzedFile &F) {
@@ -407,7 +412,8 @@ struct Scheduler::Impl {
     std::lock_guard<std::mutex> L(CacheMutex);
     for (const sema::KernelAnalysis &K : F.Report.Analysis->Kernels) {
       uint32_t Base = 0;
-      auto It = Cache.find(kernelKey(F, K, Base));
+      std::optional<TextDigest> Key = kernelKey(F, K, Base);
+      auto It = Key ? Cache.find(*Key) : Cache.end();
       if (It == Cache.end())
         continue;
       for (diag::Finding Fd : It->second.Findings)
@@ -472,12 +478,12 @@ struct Scheduler::Impl {
         break;
       }
       uint32_t Base = 0;
-      std::string Key = kernelKey(*F, K, Base);
-      if (Key.empty())
+      std::optional<TextDigest> Key = kernelKey(*F, K, Base);
+      if (!Key)
         continue;
       {
         std::lock_guard<std::mutex> L(CacheMutex);
-        auto It = Cache.find(Key);
+        auto It = Cache.find(*Key);
         if (It != Cache.end()) {
           ++CacheHits;
           for (diag::Finding Fd : It->second.Findings)
@@ -496,7 +502,7 @@ struct Scheduler::Impl {
         // so the cache starts over past a few thousand kernels.
         if (Cache.size() >= MaxCachedKernels)
           Cache.clear();
-        Cache[Key] = std::move(C);
+        Cache[*Key] = std::move(C);
       }
       Found.insert(Found.end(), Result.begin(), Result.end());
     }

@@ -17,6 +17,7 @@
 
 #include "compiler/frontend/LaunchSpec.h"
 #include "compiler/sema/KernelReuse.h"
+#include "compiler/support/TextDigest.h"
 
 #include <deque>
 #include <map>
@@ -33,10 +34,12 @@ struct Entry {
   KernelBounds Bounds;
 };
 
+/// Keyed by the digest of the kernel's texts (keyOf): the texts themselves,
+/// kept twice (map and order), were kilobytes an entry.
 struct Cache {
   std::mutex Lock;
-  std::map<std::string, Entry> Entries;
-  std::deque<std::string> Order;
+  std::map<TextDigest, Entry> Entries;
+  std::deque<TextDigest> Order;
   BoundsCacheStats Stats;
   static constexpr size_t Capacity = 512;
 };
@@ -128,7 +131,7 @@ std::optional<KernelBounds> FileProofs::known(const sema::KernelRecord &R, const
   }
   if (!R.Inputs.Reusable)
     return std::nullopt;
-  std::string Key = keyOf(File, R, Directives, Opts) + '\0' + Wrapper;
+  TextDigest Key = textDigest(keyOf(File, R, Directives, Opts) + '\0' + Wrapper);
   std::lock_guard<std::mutex> G(C.Lock);
   auto It = C.Entries.find(Key);
   if (It == C.Entries.end())
@@ -153,7 +156,7 @@ KernelBounds FileProofs::prove(const sema::KernelRecord &R) const {
     return K;
   // Only verdicts no syntax error touches may be moved to another file.
   bool Clean = sema::Rebaser::match(File, R.Inputs, File, R.Inputs).has_value();
-  std::string Key = keyOf(File, R, Directives, Opts) + '\0' + launchKey(R.Kernel);
+  TextDigest Key = textDigest(keyOf(File, R, Directives, Opts) + '\0' + launchKey(R.Kernel));
   Cache &C = cache();
   std::lock_guard<std::mutex> G(C.Lock);
   ++C.Stats.Misses;
