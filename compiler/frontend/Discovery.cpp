@@ -463,6 +463,9 @@ private:
         const auto *I = cast<IfStmt>(S);
         std::optional<bool> T = Conditional ? std::nullopt : evalModule(I->Test).truthy();
         if (T) {
+          for (const Stmt *Skipped : *T ? I->OrElse : I->Body)
+            if (const auto *F = dyn_cast<FunctionDefStmt>(Skipped); F && looksLikeKernel(*F))
+              Info.UntakenJit.push_back(F->Decorators.front()->Range);
           process(*T ? I->Body : I->OrElse, Conditional);
         } else {
           std::set<std::string> Imported, *Outer = BranchImports;
@@ -1212,6 +1215,11 @@ ModuleInfo discover(const ast::Module &M, ProblemSink &Sink, const ExternalResol
                 Plural(N, "@triton.jit function") + " of this file " + (N == 1 ? "is" : "are") +
                     " defined inside other functions or classes; tessel checks kernels defined at module level " +
                     "only, so " + (N == 1 ? "it was" : "they were") + " not checked");
+  if (size_t N = Info.UntakenJit.size(); N && Info.Jit.empty())
+    Sink.report(ProblemKind::KernelsNotChecked, Info.UntakenJit.front(),
+                Plural(N, "@triton.jit function") + " of this file " + (N == 1 ? "is" : "are") +
+                    " defined only in a branch that Python does not run with Triton 3.6 (tessel decides module-level " +
+                    "`if`s as a machine with Triton 3.6 and an NVIDIA GPU does), so there is no kernel to check");
   for (const auto &[Name, J] : Info.Jit)
     Info.RefersToTree = Info.RefersToTree || holdsTree(J);
   for (const auto &[Name, G] : Info.Globals)

@@ -129,6 +129,11 @@ struct ModuleInfo {
   /// `@...jit` functions with such bodies defined inside other functions
   /// (built lazily by a factory): discovery reads module-level ones only.
   std::vector<SourceRange> NestedJit;
+  /// `@...jit` functions defined only in a module-level branch that Python
+  /// does not run on a machine with Triton 3.6 (the `else:` of `if
+  /// Version(triton.__version__) >= Version("3.0.0"):`): a file whose only
+  /// kernels these are says why it has none.
+  std::vector<SourceRange> UntakenJit;
 
   /// The qualified path a dotted expression names through the imports:
   /// `tl.arange` -> "triton.language.arange", `triton.jit` -> "triton.jit",

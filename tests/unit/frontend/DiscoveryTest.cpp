@@ -580,6 +580,42 @@ TEST(Discovery, ConditionalDefinitionsTakeTheTritonBranch) {
   EXPECT_FALSE(G.Info.jit("helper"));
 }
 
+TEST(Discovery, AFileWhoseKernelsAreInAnUntakenBranchSaysSo) {
+  // unsloth's utils.py: its one @triton.jit is the `else:` of a version check
+  // that Triton 3.6 takes the other way. Python defines no kernel; the file
+  // says why rather than "0 kernels checked" in silence.
+  auto D = run("import triton\nimport triton.language as tl\n"
+               "from packaging.version import Version\n"
+               "if Version(triton.__version__) >= Version('3.0.0'):\n"
+               "    triton_cast = tl.cast\n"
+               "else:\n"
+               "    @triton.jit\n"
+               "    def triton_cast(x, dtype):\n"
+               "        return x.to(dtype)\n");
+  EXPECT_TRUE(D.Info.Jit.empty());
+  ASSERT_EQ(D.Problems.size(), 1u);
+  EXPECT_EQ(D.Problems[0].Kind, ProblemKind::KernelsNotChecked);
+  EXPECT_EQ(D.text(D.Problems[0].Range), "triton.jit");
+  EXPECT_EQ(D.Problems[0].Message.rfind("1 @triton.jit function of this file is defined only in a branch that Python "
+                                        "does not run with Triton 3.6",
+                                        0),
+            0u)
+      << D.Problems[0].Message;
+  // With a kernel in the branch taken, the other branch's is no news.
+  auto Both = run("import triton\nimport triton.language as tl\n"
+                  "from packaging.version import Version\n"
+                  "if Version(triton.__version__) >= Version('3.0.0'):\n"
+                  "    @triton.jit\n"
+                  "    def k(x_ptr):\n"
+                  "        tl.store(x_ptr + tl.program_id(0), 1)\n"
+                  "else:\n"
+                  "    @triton.jit\n"
+                  "    def k(x_ptr):\n"
+                  "        tl.store(x_ptr + tl.program_id(0), 2)\n");
+  EXPECT_TRUE(Both.Info.jit("k"));
+  EXPECT_TRUE(Both.Problems.empty());
+}
+
 TEST(Discovery, UnresolvedAndNestedKernelsGetOneNoteEach) {
   auto D = run("from .triton_utils import tl, triton\n"
                "import numba\n"
