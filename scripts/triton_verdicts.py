@@ -235,6 +235,20 @@ def k(a_ptr, b_ptr, o_ptr):
     b = tl.load(b_ptr + r[:, None] * 16 + r[None, :])
     tl.store(o_ptr + r[:, None] * 16 + r[None, :], tl.dot(a, b, trans_b=True))
 """),
+    ("dtype-called-as-cast", "ok",
+     "Liger-Kernel's softmax starts its running max and sum as `tl.float32(-float(\"inf\"))`; Triton 3.6's tl.dtype "
+     "defines no __call__ in core.py, so whether the code generator accepts it is what this case asks",
+     """
+# oracle: x_ptr=*fp32, n=i32, BLOCK=128
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr):
+    m = tl.float32(-float("inf"))
+    d = tl.float32(0.0)
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    m = tl.maximum(m, tl.max(x, axis=0))
+    tl.store(x_ptr, m + d)
+"""),
 ]
 
 

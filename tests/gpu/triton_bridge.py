@@ -38,37 +38,39 @@ SAMPLES = ["vector_add", "fused_softmax", "layer_norm", "dropout", "matmul", "at
 
 
 def tutorial_cases():
-    """(label, file name, kernel, spec, extra args) at the sizes of each tutorial's benchmark."""
+    """(label, file name, kernel, spec, extra args) at the sizes of each tutorial's benchmark: Triton 3.6's
+    tutorials (python/tutorials at the commit before "Advance version 3.6.0->3.7.0")."""
     out = []
-    # 02: M = 4096 rows; N swept from 256 up; BLOCK_SIZE the next power of two, warps 4/8/16 as softmax().
-    for n, block, warps in ((1000, 1024, 4), (4096, 4096, 16)):
+    # 02: M = 4096 rows, N swept from 256 up; BLOCK_SIZE the next power of two, 8 warps and 4 stages as
+    # softmax() chooses on a GPU with over 200 KB of shared memory. The kernel is persistent (a tl.range over
+    # rows from program_id with step num_programs); softmax() launches NUM_SM * occupancy programs, here one
+    # per row so that both compilers get the same grid whatever their occupancy.
+    for n, block in ((1000, 1024), (4096, 4096)):
         out.append((f"02 softmax 4096x{n} fp32", "02-fused-softmax.py", "softmax_kernel",
-                    f"rows=4096 n_cols={n} output_ptr=fp32[rows, n_cols]:out input_ptr=fp32[rows, n_cols] "
-                    f"input_row_stride=n_cols output_row_stride=n_cols BLOCK_SIZE={block} grid=(rows,) "
-                    f"num_warps={warps}", []))
-    # 03: fp16 M = N = K up to 4096; every autotune config (the file's list), ACTIVATION None, not int8.
+                    f"n_rows=4096 n_cols={n} output_ptr=fp32[n_rows, n_cols]:out input_ptr=fp32[n_rows, n_cols] "
+                    f"input_row_stride=n_cols output_row_stride=n_cols BLOCK_SIZE={block} num_stages=4 "
+                    "grid=(n_rows,) num_warps=8", []))
+    # 03: fp16 M = N = K = 4096; every autotune config of get_cuda_autotune_config(), ACTIVATION "".
     out.append(("03 matmul 4096^3 fp16", "03-matrix-multiplication.py", "matmul_kernel",
                 "M=4096 N=4096 K=4096 a_ptr=fp16[M, K]:randn b_ptr=fp16[K, N]:randn c_ptr=fp16[M, N]:out "
                 "stride_am=K stride_ak=1 stride_bk=N stride_bn=1 stride_cm=N stride_cn=1 ACTIVATION=\"\" "
-                "IS_INT8=0 grid=(cdiv(M, BLOCK_SIZE_M) * cdiv(N, BLOCK_SIZE_N),)", ["--no-reference"]))
+                "grid=(cdiv(M, BLOCK_SIZE_M) * cdiv(N, BLOCK_SIZE_N),)", ["--no-reference"]))
     # 05: forward, M = 4096 rows of N = 4096 fp16; BLOCK_SIZE and warps as LayerNorm.forward chooses.
     out.append(("05 layer norm fwd 4096x4096 fp16", "05-layer-norm.py", "_layer_norm_fwd_fused",
-                "rows=4096 N=4096 X=fp16[rows, N] Y=fp16[rows, N]:out W=fp16[N] B=fp16[N] M=fp32[rows]:out "
-                "V=fp32[rows]:out stride=N eps=1e-5 BLOCK_SIZE=4096 grid=(rows,) num_warps=8", []))
-    # 06: forward, batch 4, 32 heads, head dim 64, N_CTX 4096 (of 1024..16384), causal and not.
-    s = "Z=4 H=32 N_CTX=4096 HEAD_DIM=64 "
-    for t in ("Q", "K", "V"):
-        s += f"{t}=fp16[Z, H, N_CTX, HEAD_DIM]:randn "
-    s += "Out=fp16[Z, H, N_CTX, HEAD_DIM]:out M=fp32[Z, H, N_CTX]:out sm_scale=1.3 "
-    for t, names in (("q", "zhmk"), ("k", "zhnk"), ("v", "zhkn"), ("o", "zhmn")):
-        for axis, stride in zip(names, ("H*N_CTX*HEAD_DIM", "N_CTX*HEAD_DIM", "HEAD_DIM", "1")):
-            s += f"stride_{t}{axis}={stride} "
-    # The tutorial's configs are `list(filter(keep, configs))`, which tessel's evaluator does not follow (a
-    # filter through the file's own function): its 12 are spelled out here as the list comprehension and
-    # keep() give them (BLOCK_M in 64, 128; BLOCK_N in 32, 64; num_stages 3, 4, 7; num_warps 4, as keep()
-    # drops every 8-warp config of these blocks), one run per num_stages (a spec list cannot vary it).
-    s += "BLOCK_M=[64, 128] BLOCK_N=[32, 64] CAUSAL=[0, 1] num_warps=4 grid=(cdiv(N_CTX, BLOCK_M), Z*H, 1)"
-    for stages in (3, 4, 7):
+                "rows=4096 N=4096 X=fp16[rows, N] Y=fp16[rows, N]:out W=fp16[N] B=fp16[N] Mean=fp32[rows]:out "
+                "Rstd=fp32[rows]:out stride=N eps=1e-5 BLOCK_SIZE=4096 grid=(rows,) num_warps=8", []))
+    # 06: forward, batch 4, 32 heads, head dim 64, N_CTX 4096, causal (STAGE 3) and not (STAGE 1). Without
+    # host descriptors the kernel makes its own (tl.make_tensor_descriptor over the [Z*H*N_CTX, HEAD_DIM]
+    # tensors), as the tutorial does on a GPU without them. Its configs are `list(filter(keep, configs))`
+    # pruned by N_CTX and causality, which tessel's evaluator does not follow: on Hopper keep() drops 8-warp
+    # configs of fewer than 128x128 elements, so BLOCK_M 64/128 x BLOCK_N 32/64 at 4 warps are spelled out,
+    # one run per num_stages (a spec list cannot vary it); BLOCK_N 128 exceeds HEAD_DIM 64 (static_assert).
+    s = "Z=4 H=32 N_CTX=4096 HEAD_DIM=64 sm_scale=1.3 M=fp32[Z*H, N_CTX]:out "
+    for t in ("q", "k", "v"):
+        s += f"desc_{t}=fp16[Z*H*N_CTX, HEAD_DIM]:randn "
+    s += ("desc_o=fp16[Z*H*N_CTX, HEAD_DIM]:out FP8_OUTPUT=0 warp_specialize=0 IS_HOPPER=1 "
+          "BLOCK_M=[64, 128] BLOCK_N=[32, 64] STAGE=[1, 3] num_warps=4 grid=(cdiv(N_CTX, BLOCK_M), Z*H, 1)")
+    for stages in (2, 3, 4):
         out.append((f"06 attention fwd 4x32x4096x64 fp16 s{stages}", "06-fused-attention.py", "_attn_fwd",
                     s + f" num_stages={stages}", ["--no-reference"]))
     return out
