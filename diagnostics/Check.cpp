@@ -63,13 +63,8 @@ static std::vector<Finding> analysisFindings(const sema::FileAnalysis &FA, int A
         Out.push_back(std::move(F));
       }
     }
-    if (const JitFunction *Fn = FA.Info.jit(Rec->Kernel)) {
-      std::vector<Finding *> Over;
-      for (size_t I = First; I < Out.size(); ++I)
-        if (Out[I].Id == DiagId::SharedMemoryOveruse)
-          Over.push_back(&Out[I]);
-      markAutotuneSkips(*Fn, Over);
-    }
+    if (const JitFunction *Fn = FA.Info.jit(Rec->Kernel))
+      markAutotuneSkips(*Fn, Out, First);
   }
   return Out;
 }

@@ -167,11 +167,7 @@ void mergeKernelFindings(const JitFunction &Fn, std::vector<Finding> &Findings) 
     Noted = true;
     return Drop;
   });
-  std::vector<Finding *> Over;
-  for (Finding &F : Findings)
-    if (F.Id == DiagId::SharedMemoryOveruse)
-      Over.push_back(&F);
-  markAutotuneSkips(Fn, Over);
+  markAutotuneSkips(Fn, Findings);
 }
 
 JitReport jitCheckFile(const ParsedFile &File, const ModuleInfo &Info, const std::vector<Finding> &Existing,

@@ -119,18 +119,60 @@ void preferExactSharedMemory(std::vector<Finding> &Findings) {
   });
 }
 
-void markAutotuneSkips(const JitFunction &Fn, const std::vector<Finding *> &Over) {
+/// "Required: 262144" (or "Required: at least 262144") of a TS404 message.
+static std::string requiredFigure(const std::string &Message) {
+  static constexpr std::string_view Key = "Required: ";
+  size_t At = Message.find(Key);
+  if (At == std::string::npos)
+    return "";
+  size_t End = Message.find(',', At);
+  return Message.substr(At + Key.size(), End == std::string::npos ? std::string::npos : End - At - Key.size());
+}
+
+void markAutotuneSkips(const JitFunction &Fn, std::vector<Finding> &Findings, size_t First) {
+  std::vector<size_t> Over;
+  for (size_t I = First; I < Findings.size(); ++I)
+    if (Findings[I].Id == DiagId::SharedMemoryOveruse)
+      Over.push_back(I);
   if (!Fn.HasAutotune || Fn.Configs.size() < 2 || Over.empty())
     return;
-  std::string Count = std::to_string(Over.size()) + " of " + std::to_string(Fn.Configs.size());
-  for (Finding *F : Over) {
-    if (Over.size() < Fn.Configs.size()) {
-      F->Sev = Severity::Warning;
-      F->Message += ". @triton.autotune skips this config (" + Count + " configs overflow)";
-    } else {
-      F->Message += ". Every autotune config overflows: the kernel cannot launch";
-    }
+  if (Over.size() == Fn.Configs.size()) {
+    for (size_t I : Over)
+      Findings[I].Message += ". Every autotune config overflows: the kernel cannot launch";
+    return;
   }
+  std::string Count = std::to_string(Over.size()) + " of " + std::to_string(Fn.Configs.size());
+  // Configs written by one expression (a list comprehension, a helper's
+  // loop) share their source place: one warning there, naming each config
+  // the autotuner drops, rather than a pile of squiggles on one line.
+  std::vector<bool> Drop(Findings.size(), false);
+  for (size_t A = 0; A < Over.size(); ++A) {
+    Finding &F = Findings[Over[A]];
+    if (Drop[Over[A]])
+      continue;
+    std::vector<size_t> Same;
+    for (size_t B = A + 1; B < Over.size(); ++B)
+      if (Findings[Over[B]].Range == F.Range)
+        Same.push_back(Over[B]);
+    F.Sev = Severity::Warning;
+    if (Same.empty()) {
+      F.Message += ". @triton.autotune skips this config of `" + Fn.Name + "` (" + Count + " configs overflow)";
+      continue;
+    }
+    std::string Here = std::to_string(Same.size() + 1);
+    F.Message += ". @triton.autotune skips these " + Here + " of `" + Fn.Name + "`'s " +
+                 std::to_string(Fn.Configs.size()) + " configs" +
+                 (Same.size() + 1 == Over.size() ? "" : " (" + std::to_string(Over.size()) + " overflow in all)") +
+                 ": " + F.Specialization + " (" + requiredFigure(F.Message) + ")";
+    for (size_t I : Same) {
+      F.Message += "; " + Findings[I].Specialization + " (" + requiredFigure(Findings[I].Message) + ")";
+      Drop[I] = true;
+    }
+    F.Specialization.clear();
+    std::erase_if(F.Related, [](const RelatedLocation &R) { return R.Message.rfind("under ", 0) == 0; });
+  }
+  size_t I = 0;
+  std::erase_if(Findings, [&](const Finding &) { return Drop[I++]; });
 }
 
 } // namespace tessel::diag

@@ -58,11 +58,13 @@ std::optional<Finding> checkSharedMemoryBound(const sema::KernelAnalysis &Kernel
 void preferExactSharedMemory(std::vector<Finding> &Findings);
 
 /// Triton's autotuner times every config and skips one whose launch raises
-/// OutOfResources: that config is lost, not the kernel. Over are the TS404s
-/// of Fn's configs (one per config at most); under @triton.autotune with more
-/// than one config each becomes a warning saying the autotuner skips it,
-/// unless every config overflows, which stays an error.
-void markAutotuneSkips(const JitFunction &Fn, const std::vector<Finding *> &Over);
+/// OutOfResources: that config is lost, not the kernel. The TS404s of Fn's
+/// configs are those of Findings from First on (one per config at most);
+/// under @triton.autotune with more than one config they become warnings
+/// saying the autotuner skips them, one per source place (configs a list
+/// comprehension writes share one, which names them all), unless every
+/// config overflows, which stays an error for each.
+void markAutotuneSkips(const JitFunction &Fn, std::vector<Finding> &Findings, size_t First = 0);
 
 } // namespace tessel::diag
 

@@ -17,7 +17,7 @@ import triton.language as tl
 @triton.autotune(
     configs=[
         triton.Config({'BLOCK_M': 64, 'BLOCK_N': 64, 'BLOCK_K': 2048}, num_warps=16, num_stages=1),
-      # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[TS404]: out of resource: shared memory, Required: at least 262144, Hardware limit: 232448. Reducing block sizes or `num_stages` may help. Whatever the pointers' element types (sm_90): operand a of tl.dot, 64x2048 at 1 byte per element: 131072 bytes; operand b of tl.dot, 2048x64 at 1 byte per element: 131072 bytes. @triton.autotune skips this config (1 of 2 configs overflow)
+      # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[TS404]: out of resource: shared memory, Required: at least 262144, Hardware limit: 232448. Reducing block sizes or `num_stages` may help. Whatever the pointers' element types (sm_90): operand a of tl.dot, 64x2048 at 1 byte per element: 131072 bytes; operand b of tl.dot, 2048x64 at 1 byte per element: 131072 bytes. @triton.autotune skips this config of `untyped_matmul_kernel` (1 of 2 configs overflow)
         # jit: warning[TS404] `triton.Config({'BLOCK_M': 64, 'BLOCK_N': 64, 'BLOCK_K': 2048}, num_warps=16, num_stages=1)`: out of resource: shared memory, Required: 1048576, Hardware limit: 232448.
         triton.Config({'BLOCK_M': 64, 'BLOCK_N': 64, 'BLOCK_K': 64}, num_warps=4, num_stages=1),
     ],

@@ -225,3 +225,42 @@ TEST(JitSamples, TutorialSamplesCompileCleanly) {
       EXPECT_GT(Compiled, 0u) << Rel;
     }
 }
+
+// Configs a list comprehension writes share one source place: the configs the
+// autotuner drops there are one warning naming each, not one squiggle each on
+// the same line (Triton's tutorial 09 gave 12 at one line).
+TEST(JitSamples, ConfigsOfOneComprehensionOverflowAsOneWarning) {
+  if (!haveAssembler())
+    GTEST_SKIP() << "no CUDA toolkit";
+  std::string Src = "import triton\nimport triton.language as tl\n\n"
+                    "@triton.autotune(configs=[triton.Config({'BLOCK_K': bk}, num_warps=4, num_stages=1)\n"
+                    "                          for bk in (32, 2048, 4096)], key=['K'])\n"
+                    "@triton.jit\n"
+                    "# tessel: launch K=4096 a_ptr=fp16[64, K] b_ptr=fp16[K, 64] c_ptr=fp32[64, 64]:out grid=(1,)\n"
+                    "def mm(a_ptr, b_ptr, c_ptr, K, BLOCK_K: tl.constexpr):\n"
+                    "    r = tl.arange(0, 64)\n"
+                    "    k = tl.arange(0, BLOCK_K)\n"
+                    "    acc = tl.zeros((64, 64), dtype=tl.float32)\n"
+                    "    for s in range(0, K, BLOCK_K):\n"
+                    "        a = tl.load(a_ptr + r[:, None] * K + (s + k)[None, :])\n"
+                    "        b = tl.load(b_ptr + (s + k)[:, None] * 64 + r[None, :])\n"
+                    "        acc += tl.dot(a, b)\n"
+                    "    tl.store(c_ptr + r[:, None] * 64 + r[None, :], acc)\n";
+  auto File = ParsedFile::parse(std::make_shared<SourceText>(Src, "mm.py"));
+  diag::FileReport Front = diag::checkFile(File);
+  diag::JitReport R = diag::jitCheckFile(*File, Front.Analysis->Info, Front.Findings, diag::JitCheckOptions());
+  std::vector<const diag::Finding *> Over;
+  for (const diag::Finding &F : R.Findings)
+    if (F.code() == "TS404")
+      Over.push_back(&F);
+  ASSERT_EQ(Over.size(), 1u);
+  const diag::Finding &F = *Over[0];
+  EXPECT_EQ(F.Sev, diag::Severity::Warning);
+  EXPECT_TRUE(F.Specialization.empty()) << F.Specialization;
+  EXPECT_NE(F.Message.find("@triton.autotune skips these 2 of `mm`'s 3 configs: BLOCK_K=2048, num_warps=4, "
+                           "num_stages=1 ("),
+            std::string::npos)
+      << F.Message;
+  EXPECT_NE(F.Message.find("; BLOCK_K=4096, num_warps=4, num_stages=1 ("), std::string::npos) << F.Message;
+  EXPECT_EQ(F.Message.find("BLOCK_K=32,"), std::string::npos) << F.Message;
+}
