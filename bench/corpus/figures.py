@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/corpus/figures.py - how many real kernels get figures with no launch spec (issue 28).
 
-    bench/corpus/figures.py CORPUS_DIR [--tessel build/tools/tessel] [--set named|unseen|holdout|fresh|all]
+    bench/corpus/figures.py CORPUS_DIR [--tessel build/tools/tessel] [--set named|unseen|holdout|fresh|issue30|all]
                             [--repo SUBSTR] [--run N] [--out KERNELS.tsv] [--arch sm_90a] [--jobs N]
 
 For every library of bench/corpus/pins.txt unpacked under CORPUS_DIR (see run.py), every Python file that
@@ -95,7 +95,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("corpus")
     ap.add_argument("--tessel", default=os.path.join(HERE, "..", "..", "build", "tools", "tessel"))
-    ap.add_argument("--set", choices=["named", "unseen", "holdout", "fresh", "all"], default="all")
+    ap.add_argument("--set", choices=["named", "unseen", "holdout", "fresh", "issue30", "all"], default="all")
     ap.add_argument("--repo", default=None)
     ap.add_argument("--skip-repo", default=None, help="leave out the libraries whose name holds this")
     ap.add_argument("--run", type=int, default=0, help="run the first N kernels of each library on the CPU")

@@ -259,6 +259,21 @@ std::string pointeeName(const ir::Value *P) {
   return K == ScalarKind::Unknown || K == ScalarKind::Void ? "fp32" : std::string(shortName(K));
 }
 
+/// The integers a launch's input tensor holds, when its fill fixes them:
+/// randint's [low, high), the test inputs of an indexing kernel
+/// (`torch.randint(0, 8, (n,))`). Other fills bound nothing: random ones
+/// are tessel's own choice of contents, and a buffer made by zeros or ones
+/// is often filled by an earlier kernel before it is read as indices.
+static std::optional<std::pair<int64_t, int64_t>> contentRange(const launch::ConcreteTensor &T) {
+  if (T.Init != launch::TensorInit::Randint || T.High <= T.Low)
+    return std::nullopt;
+  return std::pair{T.Low, T.High - 1};
+}
+
+static std::string contentFlag(const launch::ConcreteTensor &T) {
+  return "randint(" + std::to_string(T.Low) + ", " + std::to_string(T.High) + ")";
+}
+
 class KernelProver {
 public:
   KernelProver(const Environment &Env, const ProverOptions &Opts, Clock::time_point Deadline)
@@ -385,6 +400,9 @@ private:
   std::vector<const ir::Op *> WhereOps; ///< tl.where selects on tiles
   std::vector<z3::expr> Global;
   std::map<int, int64_t> SpecExtent; ///< parameter index -> elements (launch spec)
+  /// Parameter index -> the integer range its tensor holds and the spec flag
+  /// that says so (launch spec): Encoder::setContents.
+  std::map<int, std::pair<std::pair<int64_t, int64_t>, std::string>> ContentRanges;
   /// Parameter index -> elements, as the host wrapper's symbols give them.
   std::map<int, z3::expr> WrapperExtent;
   std::vector<z3::expr> WrapperSymbols;
@@ -397,14 +415,21 @@ private:
 void KernelProver::setUp(std::vector<std::string> &Assumptions) {
   const ir::Function &F = *Env.F;
   std::vector<std::optional<int64_t>> Params(F.params().size());
+  std::vector<std::optional<std::pair<int64_t, int64_t>>> Contents(F.params().size());
   std::array<std::optional<int64_t>, 3> Grid;
   if (Env.Launch) {
     for (size_t I = 0; I < F.params().size(); ++I) {
       const ir::Value *P = F.params()[I];
       if (P->type().Elem.isPointer()) {
         for (const launch::ConcreteTensor &T : Env.Launch->Tensors)
-          if (T.Name == P->name())
+          if (T.Name == P->name()) {
             SpecExtent[static_cast<int>(I)] = T.StorageElements;
+            if (!T.IsOutput && isInt(P->type().Elem.Scalar))
+              if (std::optional<std::pair<int64_t, int64_t>> R = contentRange(T)) {
+                Contents[I] = R;
+                ContentRanges[static_cast<int>(I)] = {*R, contentFlag(T)};
+              }
+          }
         continue;
       }
       if (const launch::ConcreteValue *V = Env.Launch->value(P->name()); V && !V->IsFloat)
@@ -433,6 +458,7 @@ void KernelProver::setUp(std::vector<std::string> &Assumptions) {
         Grid[A] = 1;
   }
   Enc = std::make_unique<Encoder>(Ctx, F, Env.Launch ? IntModel::Wrapping : IntModel::Exact, Params, Grid);
+  Enc->setContents(std::move(Contents));
   for (const z3::expr &E : Enc->launchConstraints())
     Global.push_back(E);
   for (const auto &[Name, V] : Enc->launchVars())
@@ -984,7 +1010,10 @@ Counterexample KernelProver::example(const Access &A, const z3::model &M, SideVa
       }
       if (Elements <= 0)
         Elements = std::max<int64_t>(C.Offset + 1, 1 << 16);
-      C.Tensors.push_back({P->name(), pointeeName(P), Elements});
+      std::string Fill;
+      if (auto R = ContentRanges.find(static_cast<int>(I)); R != ContentRanges.end())
+        Fill = R->second.second;
+      C.Tensors.push_back({P->name(), pointeeName(P), Elements, Fill});
       continue;
     }
     if (isFloat(P->type().Elem.Scalar)) {
@@ -1013,6 +1042,10 @@ Counterexample KernelProver::example(const Access &A, const z3::model &M, SideVa
       if (V.isIntLike())
         C.Scalars.push_back({Name, V.asInt()});
   }
+  for (const SideVars::Loaded &L : SA.Loads)
+    C.Loaded.push_back({F.params()[static_cast<size_t>(L.Param)]->name() + "[" +
+                            std::to_string(signedValue(M.eval(L.Offset, true))) + "]",
+                        signedValue(M.eval(L.Value, true))});
   C.Extent = Extent;
   std::string Program = C.Grid[1] == 1 && C.Grid[2] == 1
                             ? std::to_string(C.ProgramId[0])
@@ -1023,6 +1056,8 @@ Counterexample KernelProver::example(const Access &A, const z3::model &M, SideVa
     C.Text += ", lane " + std::to_string(C.Lane);
   for (const auto &[Name, V] : C.Iterations)
     C.Text += ", iteration " + Name + " = " + std::to_string(V);
+  for (size_t I = 0; I < C.Loaded.size(); ++I)
+    C.Text += (I ? " and " : ", where ") + C.Loaded[I].first + " = " + std::to_string(C.Loaded[I].second);
   if (Env.Launch && !Env.Launch->Label.empty())
     C.Text += ", with " + Env.Launch->Label;
   else if (!Sizes.empty())
@@ -1370,7 +1405,7 @@ std::string launchSpecText(const Counterexample &C) {
   for (const auto &[Name, V] : C.Floats)
     Add(Name + "=" + std::to_string(V));
   for (const Counterexample::Tensor &T : C.Tensors)
-    Add(T.Name + "=" + T.DType + "[" + std::to_string(T.Elements) + "]");
+    Add(T.Name + "=" + T.DType + "[" + std::to_string(T.Elements) + "]" + (T.Fill.empty() ? "" : ":" + T.Fill));
   std::string Grid = "grid=(" + std::to_string(C.Grid[0]);
   if (C.Grid[1] != 1 || C.Grid[2] != 1)
     Grid += ", " + std::to_string(C.Grid[1]);

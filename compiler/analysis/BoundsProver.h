@@ -44,7 +44,11 @@
 /// grid is cdiv(n, 1024); the load then reaches x_ptr[n] at n = 1000,
 /// program 0, lane 1000: refuted. Offsets that depend on values loaded from
 /// memory make a satisfiable query "undecided", never a finding; so does a
-/// solver time-out (per query and per kernel).
+/// solver time-out (per query and per kernel). The exception is an integer
+/// loaded, under a launch, from a tensor whose fill bounds its contents
+/// (`:randint(0, 8)`, the host code's `torch.randint(0, 8, (n,))`): it is a
+/// value in that range, so `table + idx + 1` is decided, and a
+/// counterexample names the loaded value ("where idx_ptr[496] = 7").
 ///
 /// Results are plain data with byte ranges (no Z3 types leak out), so they
 /// can be cached per kernel and shown by any front end.
@@ -94,7 +98,11 @@ struct Counterexample {
   struct Tensor {
     std::string Name, DType;
     int64_t Elements = 0;
+    std::string Fill; ///< a launch-spec flag the violation needs ("randint(0, 8)"); empty: any contents
   };
+  /// Integers loaded from tensors whose contents the launch bounds, as the
+  /// counterexample reads them: "idx_ptr[7]" = 7.
+  std::vector<std::pair<std::string, int64_t>> Loaded;
   std::vector<Tensor> Tensors;
   std::array<int64_t, 3> Grid = {1, 1, 1};
   /// "x_ptr[1000] read by program 3, lane 232, with n = 1000 (x_ptr has 1000 elements)".

@@ -683,6 +683,26 @@ Sym Encoder::evalOp(SideVars &S, const ir::Op *O, unsigned Result, const std::ve
     }
     return Out;
   }
+  if (const auto *L = ir::dyn_cast<ir::LoadOp>(O); L && isInt(Ty.Scalar) && !Ty.isPointer()) {
+    Sym P = eval(S, L->ptr(), Idx);
+    if (P.K == Sym::Kind::Ptr && !P.Data && P.Base >= 0 && static_cast<size_t>(P.Base) < Contents.size() &&
+        Contents[static_cast<size_t>(P.Base)]) {
+      auto [Lo, Hi] = *Contents[static_cast<size_t>(P.Base)];
+      Sym V = fresh(S, Ty, false);
+      unsigned W = width(Ty);
+      S.Constraints.push_back(z3::sge(V.E, constant(Lo, W)) && z3::sle(V.E, constant(Hi, W)));
+      S.Loads.push_back({P.Base, P.E, V.E});
+      if (const ir::Value *Mask = L->mask()) {
+        // A lane the mask turns off gets `other` (0 when absent).
+        Sym M = eval(S, Mask, Idx);
+        Sym Other = L->other() ? eval(S, L->other(), Idx) : intSym(constant(0, W));
+        if (M.K != Sym::Kind::Bool || M.Data || Other.K != Sym::Kind::Int || Other.Data)
+          return fresh(S, Ty, true);
+        V.E = z3::ite(M.E, V.E, Other.E);
+      }
+      return V;
+    }
+  }
   // Loads, atomics, reductions, dots, random numbers, loop results: data.
   return fresh(S, Ty, true);
 }

@@ -73,6 +73,14 @@ struct SideVars {
   };
   std::map<const ir::Op *, Loop> Loops;
   std::vector<const ir::Op *> LoopOrder; ///< loops in creation order
+  /// Integers loaded from a tensor whose contents the launch bounds
+  /// (Encoder::setContents): where from and the value, for counterexamples.
+  struct Loaded {
+    int Param;
+    z3::expr Offset; ///< elements from the parameter's base
+    z3::expr Value;
+  };
+  std::vector<Loaded> Loads;
 };
 
 class Encoder {
@@ -89,6 +97,13 @@ public:
   /// Range constraints on launch variables (integer arguments 1..2^31-1, grid >= 1).
   const std::vector<z3::expr> &launchConstraints() const { return LaunchConstraints; }
   z3::expr grid(int Axis) const { return Grid[Axis]; }
+
+  /// What the launch says a pointer parameter's tensor holds, by parameter
+  /// index: every element an integer in [first, second] (`torch.randint(0,
+  /// 8, ...)` gives [0, 7]). An integer loaded through such a parameter is
+  /// then a variable in that range, not data: an offset built from it
+  /// (`table + idx + 1`) is decided like any other.
+  void setContents(std::vector<std::optional<std::pair<int64_t, int64_t>>> Ranges) { Contents = std::move(Ranges); }
 
   /// A new side (its program ids constrained by the grid).
   std::shared_ptr<SideVars> newSide(const std::string &Tag);
@@ -153,6 +168,7 @@ private:
   std::map<std::tuple<unsigned, const ir::Op *, unsigned>, std::unique_ptr<Recurrence>> Recurrences;
   unsigned Classifying = 0;
   TermRange Ranges;
+  std::vector<std::optional<std::pair<int64_t, int64_t>>> Contents;
 };
 
 } // namespace tessel::analysis

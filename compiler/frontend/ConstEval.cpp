@@ -274,7 +274,52 @@ struct ConstEval::Impl {
     return I;
   }
 
+  /// `t[i]`, `t[:, lo:hi]`, `t[..., None]` of a host tensor: its view, as
+  /// the library models it. Advanced indexing (a tensor or list index) is
+  /// Unknown.
+  PyValue tensorSubscript(const PyTensor &T, const Expr *IndexExpr) {
+    if (!S.Library)
+      return PyValue();
+    std::vector<const Expr *> Items;
+    if (const auto *Tup = dyn_cast<TupleExpr>(IndexExpr))
+      Items.assign(Tup->Elts.begin(), Tup->Elts.end());
+    else
+      Items.push_back(IndexExpr);
+    std::vector<TensorIndexPart> Parts;
+    for (const Expr *E : Items) {
+      TensorIndexPart P;
+      if (const auto *Sl = dyn_cast<SliceExpr>(E)) {
+        P.K = TensorIndexPart::Kind::Slice;
+        for (auto [Bound, Out] : {std::pair{Sl->Lower, &P.Lower}, {Sl->Upper, &P.Upper}, {Sl->Step, &P.Step}}) {
+          if (!Bound)
+            continue;
+          PyValue B = eval(Bound);
+          if (B.isNone())
+            continue;
+          *Out = intOf(B);
+          if (!*Out)
+            return PyValue();
+        }
+      } else if (const auto *C = dyn_cast<ConstantExpr>(E); C && C->CK == ConstantKind::Ellipsis) {
+        P.K = TensorIndexPart::Kind::Ellipsis;
+      } else {
+        PyValue I = eval(E);
+        if (I.isNone()) {
+          P.K = TensorIndexPart::Kind::None;
+        } else if (std::optional<int64_t> N = I.isBool() ? std::nullopt : intOf(I)) {
+          P.Start = *N;
+        } else {
+          return PyValue();
+        }
+      }
+      Parts.push_back(P);
+    }
+    return S.Library->tensorIndex(T, Parts);
+  }
+
   PyValue subscript(const PyValue &V, const Expr *IndexExpr) {
+    if (V.isTensor())
+      return tensorSubscript(V.asTensor(), IndexExpr);
     if (const auto *Sl = dyn_cast<SliceExpr>(IndexExpr))
       return slice(V, Sl);
     PyValue Index = eval(IndexExpr);
@@ -727,6 +772,12 @@ struct ConstEval::Impl {
     // `d[k] = v` / `xs[i] = v` on a local container: rebuild it.
     const auto *Sub = dyn_cast<SubscriptExpr>(Target);
     const auto *N = Sub ? dyn_cast<NameExpr>(Sub->Value) : nullptr;
+    if (N && S.Locals.count(N->Id) && S.Locals[N->Id].isTensor()) {
+      // `idx[idx > 5] = 0`, `out[:, 0] = 1`: the same tensor, its contents
+      // no longer what its factory made.
+      S.Locals[N->Id] = contentsChanged(S.Locals[N->Id].asTensor());
+      return Flow::Normal;
+    }
     if (!N || !S.Locals.count(N->Id) || isa<SliceExpr>(Sub->Index))
       return Flow::Abort;
     PyValue Container = S.Locals[N->Id];
@@ -748,6 +799,35 @@ struct ConstEval::Impl {
       return Flow::Normal;
     }
     return Flow::Abort;
+  }
+
+  static PyValue contentsChanged(PyTensor T) {
+    T.Init = PyTensor::Fill::Unknown;
+    T.Low = T.High = 0;
+    return PyValue::tensor(std::move(T));
+  }
+
+  /// An expression statement. `idx.clamp_(0, 3)`, `x.normal_()`: PyTorch's
+  /// in-place methods (a trailing underscore) change the tensor the name
+  /// holds.
+  void applyInPlace(const Expr *E) {
+    const auto *C = dyn_cast<CallExpr>(E);
+    const auto *A = C ? dyn_cast<AttributeExpr>(C->Func) : nullptr;
+    const auto *N = A ? dyn_cast<NameExpr>(A->Value) : nullptr;
+    bool InPlace = N && A->Attr.size() >= 2 && A->Attr.back() == '_' && A->Attr[A->Attr.size() - 2] != '_' &&
+                   S.Locals.count(N->Id) && S.Locals[N->Id].isTensor();
+    PyValue R = eval(E);
+    if (!InPlace)
+      return;
+    auto It = S.Locals.find(N->Id);
+    if (It == S.Locals.end() || !It->second.isTensor())
+      return;
+    const PyTensor &Before = It->second.asTensor();
+    if (R.isTensor() && R.asTensor().Shape == Before.Shape && R.asTensor().Strides == Before.Strides &&
+        R.asTensor().Init != PyTensor::Fill::Unknown)
+      It->second = R; // a fill the model knows (normal_, zero_)
+    else
+      It->second = contentsChanged(Before);
   }
 
   /// Host mode: what a statement that cannot be followed exactly assigns
@@ -779,7 +859,8 @@ struct ConstEval::Impl {
   static bool sameValue(const PyValue &A, const PyValue &B) {
     if (A.isTensor() && B.isTensor()) {
       const PyTensor &X = A.asTensor(), &Y = B.asTensor();
-      return X.Shape == Y.Shape && X.Strides == Y.Strides && X.DType == Y.DType && X.Init == Y.Init;
+      return X.Shape == Y.Shape && X.Strides == Y.Strides && X.DType == Y.DType && X.Init == Y.Init && X.Low == Y.Low &&
+             X.High == Y.High && X.Extent == Y.Extent;
     }
     std::optional<bool> E = A.equals(B);
     return E && *E;
@@ -916,7 +997,10 @@ struct ConstEval::Impl {
     case StmtKind::Continue:
       return Flow::Continue;
     case StmtKind::ExprStmt:
-      (void)eval(cast<ExprStmt>(St)->Value);
+      if (S.OnLaunch)
+        applyInPlace(cast<ExprStmt>(St)->Value);
+      else
+        (void)eval(cast<ExprStmt>(St)->Value);
       return Flow::Normal;
     case StmtKind::Assert: {
       std::optional<bool> T = eval(cast<AssertStmt>(St)->Test).truthy();

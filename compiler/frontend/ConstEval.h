@@ -42,6 +42,8 @@ public:
                                const PyDict &Kwargs) const = 0;
   /// An arithmetic operator with a tensor operand.
   virtual PyValue elementwise(const PyValue &A, const PyValue &B, bool TrueDivision) const = 0;
+  /// `t[:, 28:]`: a view of a tensor by basic indexing.
+  virtual PyValue tensorIndex(const PyTensor &T, const std::vector<TensorIndexPart> &Parts) const = 0;
 };
 
 class ConstEval {

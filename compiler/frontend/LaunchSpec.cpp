@@ -395,12 +395,49 @@ private:
       if (peek().K != Tok::Name)
         return fail(peek().Range, "expected a flag after ':', got " + describe(peek()));
       const Token &Flag = take();
+      T.Range.End = Flag.Range.End;
+      if (Flag.Text == "randint") {
+        parseRandintBounds(T);
+        if (Failed)
+          return;
+        continue;
+      }
       if (!applyFlag(T, Flag.Text))
         return fail(Flag.Range, "unknown tensor flag ':" + std::string(Flag.Text) +
-                                    "'; expected out, rand, randn, zeros, ones or arange");
-      T.Range.End = Flag.Range.End;
+                                    "'; expected out, rand, randn, zeros, ones, arange or randint(LOW, HIGH)");
     }
     Result.Spec.Tensors.push_back(std::move(T));
+  }
+
+  /// `:randint(LOW, HIGH)`: integer literals, LOW < HIGH (torch.randint's
+  /// bounds, HIGH excluded).
+  void parseRandintBounds(TensorSpec &T) {
+    expectPunct("(", "after ':randint'");
+    int64_t Bounds[2] = {0, 0};
+    for (int I = 0; I < 2 && !Failed; ++I) {
+      bool Negative = isPunct("-");
+      if (Negative)
+        take();
+      if (peek().K != Tok::Int)
+        return fail(peek().Range, "expected an integer bound of ':randint', got " + describe(peek()));
+      SpecExpr E = parseNumber(take());
+      Bounds[I] = Negative ? -E.Int : E.Int;
+      if (I == 0)
+        expectPunct(",", "between the bounds of ':randint'");
+    }
+    if (Failed)
+      return;
+    SourceRange Close = peek().Range;
+    expectPunct(")", "after the bounds of ':randint'");
+    if (Failed)
+      return;
+    if (Bounds[0] >= Bounds[1])
+      return fail(Close, "':randint(" + std::to_string(Bounds[0]) + ", " + std::to_string(Bounds[1]) +
+                             ")' draws from an empty range: LOW must be below HIGH");
+    T.Init = TensorInit::Randint;
+    T.Low = Bounds[0];
+    T.High = Bounds[1];
+    T.Range.End = Close.End;
   }
 
   static bool applyFlag(TensorSpec &T, std::string_view Flag) {
@@ -946,7 +983,7 @@ int64_t nonNegative(Evaluator &Ev, const SpecExpr &E, const std::string &What) {
 }
 
 void concreteTensor(Evaluator &Ev, const TensorSpec &T, ConcreteLaunch &L) {
-  ConcreteTensor C{T.Name, T.DType, {}, {}, 0, T.IsOutput, T.Init};
+  ConcreteTensor C{T.Name, T.DType, {}, {}, 0, T.IsOutput, T.Init, T.Low, T.High};
   for (const SpecExpr &D : T.Dims)
     C.Shape.push_back(nonNegative(Ev, D, "tensor dimension"));
   for (const SpecExpr &S : T.Strides)

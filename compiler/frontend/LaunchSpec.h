@@ -53,7 +53,10 @@ struct SpecExpr {
 };
 
 /// How an input tensor is filled before a run (outputs start unwritten).
-enum class TensorInit { Rand, Randn, Zeros, Ones, Arange };
+/// How an input tensor is filled. Randint: integers drawn from [Low, High)
+/// (`torch.randint(low, high, size)`); its bounds are facts the bounds
+/// prover may use for values loaded from the tensor.
+enum class TensorInit { Rand, Randn, Zeros, Ones, Arange, Randint };
 
 struct TensorSpec {
   std::string Name;
@@ -64,6 +67,7 @@ struct TensorSpec {
   std::vector<SpecExpr> Strides; ///< empty: contiguous row-major
   bool IsOutput = false;         ///< `:out`: unwritten at start; reads of unwritten elements are reported
   TensorInit Init = TensorInit::Rand;
+  int64_t Low = 0, High = 0; ///< `:randint(LOW, HIGH)`
 };
 
 /// A size, scalar argument or constexpr: one value or a list of instances.
@@ -126,6 +130,7 @@ struct ConcreteTensor {
   int64_t StorageElements = 0;  ///< 1 + the largest offset any index reaches (0 when empty)
   bool IsOutput = false;
   TensorInit Init = TensorInit::Rand;
+  int64_t Low = 0, High = 0; ///< Randint: values in [Low, High)
 };
 
 struct ConcreteLaunch {

@@ -33,14 +33,27 @@ using PyDict = std::vector<std::pair<PyValue, PyValue>>; ///< insertion order, a
 /// never its contents.
 struct PyTensor {
   /// How the host code filled it; Empty is an output the kernel writes.
-  enum class Fill { Empty, Zeros, Ones, Rand, Randn, Arange, Full, Unknown };
+  enum class Fill { Empty, Zeros, Ones, Rand, Randn, Arange, Full, Randint, Unknown };
   std::vector<int64_t> Shape;
   std::vector<int64_t> Strides; ///< in elements
   std::string DType;            ///< Triton's short name: "fp32", "fp16", "i64"...
   Fill Init = Fill::Unknown;
+  int64_t Low = 0, High = 0; ///< Randint: values in [Low, High)
+  /// Elements from the first element to the end of the allocation, for a
+  /// view into a larger tensor (`base[:, :100]` reaches base's last element);
+  /// 0: the span of Shape and Strides.
+  int64_t Extent = 0;
   /// Where it was made, for the assumptions a derived launch lists:
   /// "torch.randn(1823, 781)".
   std::string Origin;
+};
+
+/// One entry of a host tensor's subscript: `i`, `lo:hi:step`, `None`, `...`.
+struct TensorIndexPart {
+  enum class Kind { Int, Slice, None, Ellipsis };
+  Kind K = Kind::Int;
+  int64_t Start = 0;                         ///< Int: the index (negative counts from the end)
+  std::optional<int64_t> Lower, Upper, Step; ///< Slice: absent bounds take the defaults
 };
 
 /// A `triton.Config(...)` object.

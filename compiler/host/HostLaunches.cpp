@@ -474,15 +474,16 @@ std::optional<SizeTerm> matchTerm(const RunValues &X, const SymbolValues &V, con
   return std::nullopt;
 }
 
-/// Elements a tensor spans: 1 + the offset of its last element.
+/// Elements a tensor reaches: 1 + the offset of its last element, or the
+/// rest of its base's allocation for a view (PyTensor::Extent).
 int64_t spanOf(const PyTensor &T) {
   int64_t Span = 1;
   for (size_t I = 0; I < T.Shape.size(); ++I) {
     if (T.Shape[I] == 0)
-      return 0;
+      return T.Extent;
     Span += (T.Shape[I] - 1) * (I < T.Strides.size() ? T.Strides[I] : 0);
   }
-  return Span;
+  return std::max(Span, T.Extent);
 }
 } // namespace
 

@@ -59,4 +59,8 @@ PyValue ProjectLibrary::elementwise(const PyValue &A, const PyValue &B, bool Tru
   return torchLibrary().elementwise(A, B, TrueDivision);
 }
 
+PyValue ProjectLibrary::tensorIndex(const PyTensor &T, const std::vector<TensorIndexPart> &Parts) const {
+  return torchLibrary().tensorIndex(T, Parts);
+}
+
 } // namespace tessel::host

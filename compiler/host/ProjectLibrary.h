@@ -36,6 +36,7 @@ public:
   PyValue tensorMethod(const PyTensor &T, const std::string &Name, const PyList &Args,
                        const PyDict &Kwargs) const override;
   PyValue elementwise(const PyValue &A, const PyValue &B, bool TrueDivision) const override;
+  PyValue tensorIndex(const PyTensor &T, const std::vector<TensorIndexPart> &Parts) const override;
 
   static constexpr int MaxDepth = 3;
 

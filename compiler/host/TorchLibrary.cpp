@@ -31,6 +31,9 @@ public:
   PyValue elementwise(const PyValue &A, const PyValue &B, bool TrueDivision) const override {
     return torchmodel::elementwise(A, B, TrueDivision);
   }
+  PyValue tensorIndex(const PyTensor &T, const std::vector<TensorIndexPart> &Parts) const override {
+    return torchmodel::tensorIndex(T, Parts);
+  }
 };
 
 } // namespace

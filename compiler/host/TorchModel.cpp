@@ -139,6 +139,27 @@ std::optional<PyValue> callTorch(const std::string &Path, const PyList &Args, co
     std::string_view Base = F.substr(0, F.size() - 5);
     return make(Src.Shape, dtypeArg(Kwargs, Src.DType), fillOf(Base), "torch." + std::string(F) + "(...)");
   }
+  if (F == "randint") {
+    // randint(high, size) or randint(low, high, size); `size=` as a keyword.
+    std::vector<PyValue> Pos = Args;
+    if (const PyValue *Size = kwarg(Kwargs, "size"))
+      Pos.push_back(*Size);
+    if (Pos.size() < 2 || Pos.size() > 3 || !Pos.back().isSequence())
+      return PyValue();
+    std::optional<int64_t> Lo = Pos.size() == 3 ? intOf(Pos[0]) : std::optional<int64_t>(0);
+    std::optional<int64_t> Hi = intOf(Pos[Pos.size() - 2]);
+    std::optional<std::vector<int64_t>> Shape = sizesOf({Pos.back()}, {});
+    if (!Lo || !Hi || *Lo >= *Hi || !Shape)
+      return PyValue();
+    PyValue Out = make(std::move(*Shape), dtypeArg(Kwargs, "i64"), PyTensor::Fill::Randint, callText(F, Args));
+    if (Out.isTensor()) {
+      PyTensor T = Out.asTensor();
+      T.Low = *Lo;
+      T.High = *Hi;
+      return PyValue::tensor(std::move(T));
+    }
+    return Out;
+  }
   if (F == "arange") {
     PyList Bounds = Args;
     bool AnyFloat = std::any_of(Bounds.begin(), Bounds.end(), [](const PyValue &V) { return V.isFloat(); });
@@ -173,6 +194,15 @@ static PyValue withLayout(const PyTensor &Src, std::vector<int64_t> Shape, std::
   PyTensor T = Src;
   T.Shape = std::move(Shape);
   T.Strides = std::move(Strides);
+  return PyValue::tensor(std::move(T));
+}
+
+/// A tensor that is a fresh copy: its own allocation, no larger than itself.
+static PyValue copied(PyValue V) {
+  if (!V.isTensor())
+    return V;
+  PyTensor T = V.asTensor();
+  T.Extent = 0;
   return PyValue::tensor(std::move(T));
 }
 
@@ -267,8 +297,12 @@ PyValue tensorMethod(const PyTensor &T, const std::string &Name, const PyList &A
   }
   if (Name == "is_contiguous")
     return PyValue::boolean(isContiguous(T));
-  if (Name == "contiguous" || Name == "clone")
-    return withLayout(T, T.Shape, contiguousStrides(T.Shape));
+  if (Name == "contiguous" || Name == "clone") {
+    if (Name == "contiguous" && isContiguous(T))
+      return PyValue::tensor(T); // the same tensor
+    PyValue Out = withLayout(T, T.Shape, contiguousStrides(T.Shape));
+    return copied(Out);
+  }
   if (Name == "cuda" || Name == "cpu" || Name == "detach" || Name == "requires_grad_" || Name == "float" ||
       Name == "half" || Name == "bfloat16" || Name == "double" || Name == "int" || Name == "long" || Name == "bool") {
     PyTensor Out = T;
@@ -286,6 +320,8 @@ PyValue tensorMethod(const PyTensor &T, const std::string &Name, const PyList &A
       Out.DType = "i64";
     else if (Name == "bool")
       Out.DType = "i1";
+    if (Out.DType != T.DType)
+      Out.Extent = 0; // a converted copy
     return PyValue::tensor(std::move(Out));
   }
   // In-place fills keep the tensor and say how it is filled.
@@ -308,7 +344,10 @@ PyValue tensorMethod(const PyTensor &T, const std::string &Name, const PyList &A
       Out.DType = tritonDType(*D);
       if (Out.DType.empty())
         return PyValue();
-      Out.Strides = contiguousStrides(Out.Shape); // a converted copy is contiguous
+      if (Out.DType != T.DType) {
+        Out.Strides = contiguousStrides(Out.Shape); // a converted copy is contiguous
+        Out.Extent = 0;
+      }
     }
     return PyValue::tensor(std::move(Out));
   }
@@ -321,7 +360,8 @@ PyValue tensorMethod(const PyTensor &T, const std::string &Name, const PyList &A
     if (!Shape)
       return PyValue();
     std::vector<int64_t> Strides = contiguousStrides(*Shape);
-    return withLayout(T, std::move(*Shape), std::move(Strides));
+    PyValue Out = withLayout(T, std::move(*Shape), std::move(Strides));
+    return isContiguous(T) ? Out : copied(Out); // reshape copies what view cannot see
   }
   if (Name == "flatten" && Args.empty()) {
     std::optional<int64_t> N = numel(T.Shape);
@@ -353,6 +393,80 @@ PyValue tensorMethod(const PyTensor &T, const std::string &Name, const PyList &A
                 "new_" + Name.substr(4) + "(...)");
   }
   return PyValue();
+}
+
+/// Elements from T's first element to the end of its allocation.
+static int64_t extentOf(const PyTensor &T) {
+  int64_t Span = 1;
+  for (size_t I = 0; I < T.Shape.size(); ++I) {
+    if (T.Shape[I] == 0)
+      return std::max<int64_t>(T.Extent, 0);
+    Span += (T.Shape[I] - 1) * T.Strides[I];
+  }
+  return std::max(Span, T.Extent);
+}
+
+PyValue tensorIndex(const PyTensor &T, const std::vector<TensorIndexPart> &Parts) {
+  size_t Consumed = 0;
+  for (const TensorIndexPart &P : Parts)
+    Consumed += P.K == TensorIndexPart::Kind::Int || P.K == TensorIndexPart::Kind::Slice;
+  if (Consumed > T.Shape.size() || std::count_if(Parts.begin(), Parts.end(), [](const TensorIndexPart &P) {
+                                     return P.K == TensorIndexPart::Kind::Ellipsis;
+                                   }) > 1)
+    return PyValue();
+  PyTensor Out = T;
+  Out.Shape.clear();
+  Out.Strides.clear();
+  int64_t Offset = 0;
+  size_t Dim = 0;
+  for (const TensorIndexPart &P : Parts) {
+    switch (P.K) {
+    case TensorIndexPart::Kind::None:
+      Out.Shape.push_back(1);
+      Out.Strides.push_back(Dim < T.Strides.size() ? T.Strides[Dim] * std::max<int64_t>(T.Shape[Dim], 1) : 1);
+      break;
+    case TensorIndexPart::Kind::Ellipsis:
+      for (size_t Keep = T.Shape.size() - Consumed; Keep > 0; --Keep, ++Dim) {
+        Out.Shape.push_back(T.Shape[Dim]);
+        Out.Strides.push_back(T.Strides[Dim]);
+      }
+      break;
+    case TensorIndexPart::Kind::Int: {
+      int64_t N = T.Shape[Dim], I = P.Start < 0 ? P.Start + N : P.Start;
+      if (I < 0 || I >= N)
+        return PyValue(); // IndexError in PyTorch
+      Offset += I * T.Strides[Dim];
+      ++Dim;
+      break;
+    }
+    case TensorIndexPart::Kind::Slice: {
+      // PySlice_AdjustIndices for the dimension; PyTorch takes positive steps only.
+      int64_t N = T.Shape[Dim];
+      int64_t Step = P.Step.value_or(1);
+      if (Step <= 0)
+        return PyValue();
+      auto Adjust = [&](std::optional<int64_t> X, int64_t Default) {
+        if (!X)
+          return Default;
+        int64_t I = *X < 0 ? std::max<int64_t>(*X + N, 0) : std::min(*X, N);
+        return I;
+      };
+      int64_t Lo = Adjust(P.Lower, 0), Hi = Adjust(P.Upper, N);
+      int64_t Len = Hi > Lo ? (Hi - Lo + Step - 1) / Step : 0;
+      Offset += Len ? Lo * T.Strides[Dim] : 0;
+      Out.Shape.push_back(Len);
+      Out.Strides.push_back(T.Strides[Dim] * Step);
+      ++Dim;
+      break;
+    }
+    }
+  }
+  for (; Dim < T.Shape.size(); ++Dim) {
+    Out.Shape.push_back(T.Shape[Dim]);
+    Out.Strides.push_back(T.Strides[Dim]);
+  }
+  Out.Extent = std::max<int64_t>(extentOf(T) - Offset, 0);
+  return PyValue::tensor(std::move(Out));
 }
 
 static bool isFloatDType(const std::string &D) { return D.rfind("fp", 0) == 0 || D == "bf16"; }

@@ -1,10 +1,13 @@
 //===- TorchModel.h - host tensors as a launch sees them --------*- C++ -*-===//
 /// \file
 /// What the host code around a kernel does with PyTorch tensors, modelled as
-/// far as a launch needs it: shapes, strides and dtypes, never contents.
+/// far as a launch needs it: shapes, strides, dtypes and the allocation a
+/// view still reaches, never contents beyond how a factory fills them
+/// (`torch.randint(0, 8, ...)` holds integers in [0, 8)).
 /// `torch.randn(M, N)`, `torch.empty_like(x)`, `x.view(-1)`, `x.stride(0)`,
-/// `x.numel()`, `x.shape`, `x.to(torch.float16)`, `x.t()` are exact; anything
-/// that needs the values (`x.max().item()`, `x + 1`, indexing) is Unknown.
+/// `x.numel()`, `x.shape`, `x.to(torch.float16)`, `x.t()`, `x[:, 28:]` are
+/// exact; anything that needs the values (`x.max().item()`, `x + 1`,
+/// indexing by a tensor) is Unknown.
 /// ConstEval calls these only in host mode (ConstEval::setHostMode), when it
 /// runs a wrapper to find the launch it makes.
 //===----------------------------------------------------------------------===//
@@ -15,6 +18,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tessel::torchmodel {
 
@@ -29,6 +33,11 @@ std::optional<PyValue> callTorch(const std::string &Path, const PyList &Args, co
 PyValue tensorAttribute(const PyTensor &T, const std::string &Attr);
 /// `t.stride(0)`, `t.numel()`, `t.view(-1, N)`, `t.contiguous()`, `t.to(dtype)`...
 PyValue tensorMethod(const PyTensor &T, const std::string &Name, const PyList &Args, const PyDict &Kwargs);
+/// `t[0]`, `t[:, 28:]`, `t[..., None]`: the view basic indexing makes (no
+/// copy: its strides, and the allocation it still reaches past its own
+/// span, PyTensor::Extent). Unknown for an index out of range, a negative
+/// step, or more indices than dimensions.
+PyValue tensorIndex(const PyTensor &T, const std::vector<TensorIndexPart> &Parts);
 /// An arithmetic operator with a tensor operand (`torch.rand(n) - 0.5`,
 /// `x * w`): the broadcast shape and PyTorch's result dtype (a Python float
 /// with an integer tensor gives float32; true division of integers too).

@@ -12,6 +12,7 @@
 
 #include "compiler/ir/TypeUtils.h"
 
+#include <algorithm>
 #include <random>
 
 namespace tessel::interp {
@@ -24,8 +25,10 @@ uint32_t PreparedLaunch::buffer(std::string_view Name) const {
 }
 
 /// Fills every element of an input buffer as its init flag says: floats in
-/// [0, 1) or N(0, 1), integers in [0, 128) or [-64, 64), bools 0/1.
-static void fillInput(Memory &Mem, uint32_t Id, launch::TensorInit Init, std::mt19937_64 &Rng) {
+/// [0, 1) or N(0, 1), integers in [0, 128) or [-64, 64), bools 0/1;
+/// randint draws integers from [T.Low, T.High) whatever the dtype.
+static void fillInput(Memory &Mem, uint32_t Id, const launch::ConcreteTensor &T, std::mt19937_64 &Rng) {
+  const launch::TensorInit Init = T.Init;
   const Buffer &B = Mem.buffer(Id);
   const bool Float = ir::isFloatScalar(B.Elem);
   const bool Bool = B.Elem == ScalarKind::I1;
@@ -46,6 +49,10 @@ static void fillInput(Memory &Mem, uint32_t Id, launch::TensorInit Init, std::mt
       break;
     case launch::TensorInit::Rand:
       V = Bool ? static_cast<double>(Rng() & 1) : Float ? Uniform(Rng) : static_cast<double>(Rng() % 128);
+      break;
+    case launch::TensorInit::Randint:
+      V = static_cast<double>(
+          T.Low + static_cast<int64_t>(Rng() % static_cast<uint64_t>(std::max<int64_t>(T.High - T.Low, 1))));
       break;
     case launch::TensorInit::Randn:
       V = Bool    ? static_cast<double>(Rng() & 1)
@@ -71,7 +78,7 @@ PreparedLaunch prepareLaunch(const ir::Function &F, const launch::ConcreteLaunch
     }
     uint32_t Id = P.Mem.addBuffer(T.Name, *K, T.StorageElements, T.IsOutput);
     if (!T.IsOutput)
-      fillInput(P.Mem, Id, T.Init, Rng);
+      fillInput(P.Mem, Id, T, Rng);
     P.Buffers.emplace_back(T.Name, Id);
   }
   for (const ir::Value *Param : F.params()) {

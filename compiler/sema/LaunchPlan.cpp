@@ -485,6 +485,8 @@ static launch::TensorInit tensorInit(PyTensor::Fill F) {
     return launch::TensorInit::Randn;
   case PyTensor::Fill::Arange:
     return launch::TensorInit::Arange;
+  case PyTensor::Fill::Randint:
+    return launch::TensorInit::Randint;
   case PyTensor::Fill::Empty:
   case PyTensor::Fill::Rand:
   case PyTensor::Fill::Full:
@@ -500,9 +502,12 @@ static launch::ConcreteTensor concreteTensor(const std::string &Name, const PyTe
   C.DType = T.DType;
   C.Shape = T.Shape;
   C.Strides = T.Strides;
-  C.StorageElements = launch::storageElements(T.Shape, T.Strides);
+  // A view reaches the rest of its base's allocation (PyTensor::Extent).
+  C.StorageElements = std::max(launch::storageElements(T.Shape, T.Strides), T.Extent);
   C.IsOutput = T.Init == PyTensor::Fill::Empty;
   C.Init = tensorInit(T.Init);
+  C.Low = T.Low;
+  C.High = T.High;
   return C;
 }
 

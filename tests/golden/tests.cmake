@@ -13,9 +13,10 @@ foreach(sample ${golden_samples})
     if(format STREQUAL "text")
       set(ext txt)
     endif()
-    # The bounds prover's samples and fixtures are checked with it (tessel check --prove).
+    # The bounds prover's samples and fixtures, and the real bugs it must find, are checked with it
+    # (tessel check --prove).
     set(prove_args -DPROVE=0)
-    if(sample MATCHES "^prover/" OR sample MATCHES "^bugs/ts20[34]_")
+    if(sample MATCHES "^prover/" OR sample MATCHES "^bugs/ts20[34]_" OR sample MATCHES "^realcode/.*real_bugs")
       set(prove_args -DPROVE=1)
     endif()
     add_test(NAME golden.${format}.${stem}

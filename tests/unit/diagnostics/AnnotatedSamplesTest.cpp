@@ -101,11 +101,13 @@ TEST_P(AnnotatedSample, FindingsMatchAnnotations) {
     ADD_FAILURE() << Rel << ":" << P.Line + 1 << ": malformed annotation: " << P.Message;
 
   auto Text = std::make_shared<SourceText>(Content, Rel);
-  // The bounds prover's samples (and the TS203/TS204 fixtures) are checked
-  // with the prover, as `tessel check --prove` does.
+  // The bounds prover's samples (and the TS203/TS204 fixtures, and the real
+  // bugs it must find) are checked with the prover, as `tessel check
+  // --prove` does.
   diag::CheckOptions Opts;
   Opts.Prove = Rel.rfind("samples/prover/", 0) == 0 || Rel.rfind("samples/bugs/ts203_", 0) == 0 ||
-               Rel.rfind("samples/bugs/ts204_", 0) == 0;
+               Rel.rfind("samples/bugs/ts204_", 0) == 0 ||
+               (Rel.rfind("samples/realcode/", 0) == 0 && Rel.find("real_bugs") != std::string::npos);
   diag::FileReport Report = diag::checkFile(ParsedFile::parse(Text), Opts);
 
   std::vector<GotFinding> Got;

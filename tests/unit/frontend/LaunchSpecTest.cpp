@@ -220,7 +220,8 @@ TEST(LaunchSpecErrors, GridRank) {
 TEST(LaunchSpecErrors, UnknownFlag) {
   std::string_view T = "x=fp32[4]:output";
   OneProblem P = problemOf(T);
-  EXPECT_EQ(P.Message, "unknown tensor flag ':output'; expected out, rand, randn, zeros, ones or arange");
+  EXPECT_EQ(P.Message,
+            "unknown tensor flag ':output'; expected out, rand, randn, zeros, ones, arange or randint(LOW, HIGH)");
   EXPECT_EQ(P.Range, rangeOf(T, "output"));
 }
 
@@ -322,3 +323,24 @@ TEST(LaunchSpecErrors, KernelNeedsAName) {
 }
 
 } // namespace
+
+// `:randint(LOW, HIGH)` fills an input as torch.randint does; the bounds
+// prover's counterexamples write it when a violation needs those contents.
+TEST(LaunchSpec, RandintFlagCarriesItsBounds) {
+  ParsedLaunchSpec P = parseLaunchSpec("idx=int32[n]:randint(0, 8) t=fp32[8] n=1000 grid=(4,)");
+  ASSERT_TRUE(P.Problems.empty()) << P.Problems[0].Message;
+  EXPECT_EQ(P.Spec.Tensors[0].Init, TensorInit::Randint);
+  ProblemSink Sink;
+  std::vector<ConcreteLaunch> L = instantiate(P.Spec, Sink);
+  ASSERT_EQ(L.size(), 1u);
+  EXPECT_EQ(L[0].Tensors[0].Low, 0);
+  EXPECT_EQ(L[0].Tensors[0].High, 8);
+  EXPECT_EQ(parseLaunchSpec("idx=int32[4]:randint(-3, -1)").Spec.Tensors[0].Low, -3);
+
+  ParsedLaunchSpec Empty = parseLaunchSpec("idx=int32[4]:randint(8, 8)");
+  ASSERT_EQ(Empty.Problems.size(), 1u);
+  EXPECT_EQ(Empty.Problems[0].Message, "':randint(8, 8)' draws from an empty range: LOW must be below HIGH");
+  ParsedLaunchSpec Open = parseLaunchSpec("idx=int32[4]:randint(0 8)");
+  ASSERT_EQ(Open.Problems.size(), 1u);
+  EXPECT_EQ(Open.Problems[0].Message, "expected ',' between the bounds of ':randint', got '8'");
+}

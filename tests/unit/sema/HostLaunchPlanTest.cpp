@@ -490,6 +490,77 @@ k[(1, )](a, b, a.numel(), BLOCK=512)
   EXPECT_EQ(tensor(P.Plan.Launches[0].Launch, "y_ptr")->Shape, (std::vector<int64_t>{300}));
 }
 
+// Basic indexing makes a view: its shape and strides, and the allocation it
+// still reaches past its own span (a sliced row ends where its base's row
+// does, and the last row's columns run to the base's end).
+TEST(HostLaunchPlan, ASlicedViewKeepsItsStridesAndReachesItsBasesEnd) {
+  Planned P = plan(R"(
+@triton.jit
+def k(x_ptr, y_ptr, z_ptr, w_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+base = torch.randn(64, 128)
+x = base[:, 28:]
+y = base[:, :100]
+z = base[3]
+w = base[::2, None, ..., -4:]
+k[(1, )](x, y, z, w, x.shape[1], BLOCK=128)
+)",
+                   "k");
+  ASSERT_TRUE(P.Plan.Problems.empty()) << describe(P.Plan);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u) << describe(P.Plan);
+  const launch::ConcreteLaunch &L = P.Plan.Launches[0].Launch;
+  const launch::ConcreteTensor *X = tensor(L, "x_ptr"), *Y = tensor(L, "y_ptr"), *Z = tensor(L, "z_ptr"),
+                               *W = tensor(L, "w_ptr");
+  ASSERT_TRUE(X && Y && Z && W) << describe(P.Plan);
+  EXPECT_EQ(X->Shape, (std::vector<int64_t>{64, 100}));
+  EXPECT_EQ(X->Strides, (std::vector<int64_t>{128, 1}));
+  EXPECT_EQ(X->StorageElements, 64 * 128 - 28);
+  EXPECT_EQ(Y->Shape, (std::vector<int64_t>{64, 100}));
+  EXPECT_EQ(Y->StorageElements, 64 * 128) << "the view's span is 8164, its base reaches 8192";
+  EXPECT_EQ(Z->Shape, (std::vector<int64_t>{128}));
+  EXPECT_EQ(Z->StorageElements, 64 * 128 - 3 * 128);
+  EXPECT_EQ(W->Shape, (std::vector<int64_t>{32, 1, 4}));
+  EXPECT_EQ(W->Strides, (std::vector<int64_t>{256, 128, 1}));
+  EXPECT_EQ(W->StorageElements, 64 * 128 - 124);
+  EXPECT_EQ(L.value("n")->Int, 100);
+}
+
+// torch.randint's bounds reach the launch (the prover may use them for
+// indices loaded from the tensor); an in-place change or an indexed
+// assignment leaves the tensor but forgets what fills it.
+TEST(HostLaunchPlan, RandintBoundsReachTheLaunchUntilTheContentsChange) {
+  Planned P = plan(R"(
+@triton.jit
+def k(a_ptr, b_ptr, c_ptr, d_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(d_ptr + offs, tl.load(a_ptr + offs) + tl.load(b_ptr + offs) + tl.load(c_ptr + offs))
+
+a = torch.randint(0, 8, (16,), dtype=torch.int32)
+b = torch.randint(5, size=(16,))
+b.clamp_(0, 2)
+c = torch.randint(3, 9, (16,))
+c[c > 5] = 0
+d = torch.empty(16, dtype=torch.int64)
+k[(1, )](a, b, c, d, BLOCK=16)
+)",
+                   "k");
+  ASSERT_TRUE(P.Plan.Problems.empty()) << describe(P.Plan);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u) << describe(P.Plan);
+  const launch::ConcreteLaunch &L = P.Plan.Launches[0].Launch;
+  const launch::ConcreteTensor *A = tensor(L, "a_ptr"), *B = tensor(L, "b_ptr"), *C = tensor(L, "c_ptr");
+  ASSERT_TRUE(A && B && C) << describe(P.Plan);
+  EXPECT_EQ(A->Init, launch::TensorInit::Randint);
+  EXPECT_EQ(A->Low, 0);
+  EXPECT_EQ(A->High, 8);
+  EXPECT_EQ(A->DType, "i32");
+  EXPECT_NE(B->Init, launch::TensorInit::Randint) << "clamp_ changed it";
+  EXPECT_EQ(B->Shape, (std::vector<int64_t>{16}));
+  EXPECT_NE(C->Init, launch::TensorInit::Randint) << "an indexed assignment changed it";
+  EXPECT_EQ(C->DType, "i64");
+}
+
 } // namespace
 
 namespace {
