@@ -59,6 +59,11 @@ struct Environment {
   /// Without a spec: the symbolic launch of an uncalled host wrapper, when
   /// the file has one for this kernel.
   const SymbolicLaunch *Wrapper = nullptr;
+  /// The launch has values tessel made up (sema::LaunchPlan::MadeUp): its
+  /// violations are not certain, and no content range is trusted under it
+  /// (an index range the host code gives says nothing of a tensor whose
+  /// size tessel assumed).
+  bool MadeUp = false;
 };
 
 std::string opName(const ir::Op *O) {
@@ -424,7 +429,7 @@ void KernelProver::setUp(std::vector<std::string> &Assumptions) {
         for (const launch::ConcreteTensor &T : Env.Launch->Tensors)
           if (T.Name == P->name()) {
             SpecExtent[static_cast<int>(I)] = T.StorageElements;
-            if (!T.IsOutput && isInt(P->type().Elem.Scalar))
+            if (!T.IsOutput && !Env.MadeUp && isInt(P->type().Elem.Scalar))
               if (std::optional<std::pair<int64_t, int64_t>> R = contentRange(T)) {
                 Contents[I] = R;
                 ContentRanges[static_cast<int>(I)] = {*R, contentFlag(T)};
@@ -1072,7 +1077,7 @@ void KernelProver::refuted(AccessBounds &Out, const Access &A, const z3::model &
   if (Extent < 0 && !Env.Launch)
     Extent = accessExtent(A, M);
   Out.Verdict = BoundsVerdict::Refuted;
-  Out.Certain = Env.Launch != nullptr;
+  Out.Certain = Env.Launch != nullptr && !Env.MadeUp;
   Out.Example = example(A, M, SA, Lanes, Ptr, Extent);
 }
 
@@ -1598,6 +1603,7 @@ KernelBounds proveKernel(const ParsedFile &File, const ModuleInfo &Info, std::st
       Env.Request = &PL.Request;
       Env.Own = &LK.OwnAccesses;
       Env.Wrapper = KB.FromSpec ? nullptr : Wrapper;
+      Env.MadeUp = KB.FromSpec && !Plan.MadeUp.empty();
       KernelProver P(Env, Opts, Deadline);
       bool TimedOut = false;
       std::vector<std::string> More;

@@ -587,6 +587,7 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
   // A representative value for parameter P, which the host code leaves unknown.
   auto AssumeParam = [&](const ast::Param &P, SourceRange R, const PyTensor *Shape) {
     Fill &F = Assumed();
+    Plan.MadeUp.insert(P.Name);
     if (isConstexprAnnotation(Info, P.Annotation)) {
       if (P.Name == "num_warps" || P.Name == "num_stages" || P.Name == "num_ctas") {
         Plan.Assumptions.push_back(P.Name + " assumed: the launch option's value" + Because(R));
@@ -694,6 +695,7 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
       const AssumedValue &A = Assumed().Constexprs[Name];
       if (std::optional<launch::ConcreteValue> C = concreteNumber(Name, A.Value)) {
         L.Values.push_back(*C);
+        Plan.MadeUp.insert(Name);
         Plan.Assumptions.push_back(Name + "=" + A.Value.repr() + " assumed: " + A.Why);
         Plan.Representative = true;
       }
@@ -703,10 +705,12 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
       if (K == Name) {
         if (V.isIntLike())
           Slot = V.asInt();
-        else if (!TypesOnly)
+        else if (!TypesOnly) {
+          Plan.MadeUp.insert(Name);
           Plan.Assumptions.push_back(std::string(Name) + "=" + std::to_string(Slot) +
                                      " assumed: Triton's default (the host code computes it from values tessel "
                                      "cannot know)");
+        }
       }
   };
   Option("num_warps", L.NumWarps);
@@ -734,8 +738,10 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
   }
   for (size_t I = 0; I < H.Grid.size() && I < 3; ++I)
     L.Grid[I] = H.Grid[I];
-  if (H.Grid.empty())
+  if (H.Grid.empty()) {
+    Plan.MadeUp.insert("grid");
     Plan.Assumptions.push_back("grid=(1, 1, 1) assumed (the host code computes it from values tessel cannot know)");
+  }
   else
     Plan.Assumptions.push_back("grid=(" + std::to_string(L.Grid[0]) + ", " + std::to_string(L.Grid[1]) + ", " +
                                std::to_string(L.Grid[2]) + ") from " + Where);

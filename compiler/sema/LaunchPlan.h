@@ -107,6 +107,10 @@ struct LaunchPlan {
   /// The parameters whose type (a pointer's element type, a scalar's kind)
   /// is a guess: GuessedTypes.h may change them.
   std::set<std::string> GuessedTypes;
+  /// The arguments (and "grid") whose value tessel made up because the host
+  /// code computes them from something it cannot know: a launch with any is
+  /// not the program's own, so what the prover finds under it is not certain.
+  std::set<std::string> MadeUp;
   /// Problems of the spec (TS122, at the spec's own range; see Origin) and
   /// values the launch cannot do without, at the kernel's name.
   std::vector<Problem> Problems;

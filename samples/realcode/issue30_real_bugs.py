@@ -110,6 +110,26 @@ def gather_in_bounds(n=1000):
     return out
 
 
+# The other control (lightllm's embedding): indices from torch.randint(0, 151645) into a table the
+# host makes too large to model (151645 x 4096). The indices' range is a fact, the table's size is
+# not, so nothing can be concluded from the two together: no finding.
+@triton.jit
+def embedding_kernel(weight, input_ids, out, n_ctx, stride_w, hidden: tl.constexpr, BLOCK_D: tl.constexpr):
+    row = tl.program_id(0)
+    offs_d = tl.arange(0, BLOCK_D)
+    token = tl.load(input_ids + row)
+    vec = tl.load(weight + token * stride_w + offs_d, mask=offs_d < hidden, other=0.0)
+    tl.store(out + row * hidden + offs_d, vec, mask=offs_d < hidden)
+
+
+def embedding(n_ctx=1024):
+    weight = torch.randn(151645, 4096, device="cuda")
+    ids = torch.randint(0, 151645, (n_ctx,), device="cuda")
+    out = torch.empty(n_ctx, 4096, device="cuda")
+    embedding_kernel[(n_ctx,)](weight, ids, out, n_ctx, weight.stride(0), hidden=4096, BLOCK_D=4096)
+    return out
+
+
 # A mask right for the row stride but not for the view's length: `base[:, 28:]` starts 28 elements
 # into its base, so the last row's 128 columns run 28 elements past the allocation.
 @triton.jit
@@ -164,5 +184,6 @@ if __name__ == "__main__":
     table()
     gather()
     gather_in_bounds()
+    embedding()
     view_copy()
     gemv(torch.randn(4096, device="cuda"), torch.randn(1000, 4096, device="cuda"), torch.randn(1000, device="cuda"))

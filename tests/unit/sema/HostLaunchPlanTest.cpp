@@ -139,6 +139,8 @@ run(torch.randn(4000))
             A.end())
       << describe(P.Plan);
   EXPECT_FALSE(P.Plan.Representative);
+  // The made-up grid is recorded: the prover's findings under it are not certain.
+  EXPECT_EQ(P.Plan.MadeUp, (std::set<std::string>{"grid"}));
 }
 
 TEST(HostLaunchPlan, AutogradFunctionAppliedFromATestFunction) {
@@ -559,6 +561,7 @@ k[(1, )](a, b, c, d, BLOCK=16)
   EXPECT_EQ(B->Shape, (std::vector<int64_t>{16}));
   EXPECT_NE(C->Init, launch::TensorInit::Randint) << "an indexed assignment changed it";
   EXPECT_EQ(C->DType, "i64");
+  EXPECT_TRUE(P.Plan.MadeUp.empty()) << "every value is the host code's";
 }
 
 } // namespace
