@@ -741,8 +741,7 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
   if (H.Grid.empty()) {
     Plan.MadeUp.insert("grid");
     Plan.Assumptions.push_back("grid=(1, 1, 1) assumed (the host code computes it from values tessel cannot know)");
-  }
-  else
+  } else
     Plan.Assumptions.push_back("grid=(" + std::to_string(L.Grid[0]) + ", " + std::to_string(L.Grid[1]) + ", " +
                                std::to_string(L.Grid[2]) + ") from " + Where);
   LoweringRequest Request = loweringRequestFor(Fn, Info, L);
