@@ -327,12 +327,13 @@ static launch::SpecExpr intExpr(int64_t V) {
 /// representativeScalar's values. Sets Plan.Representative where it
 /// assumes a pointer's dtype.
 static launch::LaunchSpec deriveSpec(const JitFunction &Fn, const ModuleInfo &Info, const ParamUse &Use, int64_t Size,
-                                     std::vector<std::string> &Assumptions, LaunchPlan &Plan) {
+                                     std::vector<std::string> &Assumptions, LaunchPlan &Plan,
+                                     const ImportedDefs &Imported) {
   launch::LaunchSpec Spec;
   Spec.Range = Fn.Def->NameRange;
   const ParamKinds &Kinds = Use.Kinds;
   const std::set<std::string> &Strides = Use.Strides, &Inner = Use.Inner;
-  std::map<std::string, AssumedPointer> Guessed = representativePointers(*Fn.Def, Info, Kinds.Pointers);
+  std::map<std::string, AssumedPointer> Guessed = representativePointers(*Fn.Def, Info, Kinds.Pointers, Imported);
   // A kernel that addresses rows (an outer stride) reads Size x Size tensors.
   bool Rows = std::any_of(Strides.begin(), Strides.end(), [&](const std::string &S) { return !Inner.count(S); });
   for (const ast::Param &P : Fn.Def->Params) {
@@ -884,9 +885,9 @@ static LaunchPlan planUnsettled(const ParsedFile &File, const ModuleInfo &Info, 
   }
   if (Plan.Origin == SpecOrigin::Derived) {
     std::vector<std::string> Guessed;
-    assumeConstexprs(*Fn, Info, Use, Opts.DefaultSize,
-                     importedDefs(Opts.Settle ? Opts.Settle->Project : nullptr, File, Info), Facts, Plan);
-    launch::LaunchSpec Spec = deriveSpec(*Fn, Info, Use, Opts.DefaultSize, Guessed, Plan);
+    ImportedDefs Imported = importedDefs(Opts.Settle ? Opts.Settle->Project : nullptr, File, Info);
+    assumeConstexprs(*Fn, Info, Use, Opts.DefaultSize, Imported, Facts, Plan);
+    launch::LaunchSpec Spec = deriveSpec(*Fn, Info, Use, Opts.DefaultSize, Guessed, Plan, Imported);
     completeSpec(Spec, Facts, Plan.Assumptions);
     for (std::string &G : Guessed)
       Plan.Assumptions.push_back(std::move(G) + " (no launch spec)");

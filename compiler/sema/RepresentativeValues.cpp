@@ -431,13 +431,54 @@ static constexpr const char *NoEvidence = "no evidence of its element type";
 /// once per helper in one inference (kernels call their helpers many times).
 using HelperPointers = std::map<const FunctionDefStmt *, std::map<std::string, AssumedPointer>>;
 
+/// The parameters of helper H, other than its pointers, that take part in
+/// the offsets of its loads, stores and atomics (`c_ptr = out_ptr + ram[:,
+/// None] * stride`): what a caller passes there is an index.
+static std::set<std::string> offsetParams(const FunctionDefStmt &H, const ModuleInfo &Info) {
+  std::set<std::string> Pointers = inferPointerParams(H, Info), Params, Out;
+  for (const Param &P : H.Params)
+    if (!Pointers.count(P.Name))
+      Params.insert(P.Name);
+  std::map<std::string, const Expr *> Defs;
+  std::vector<const Expr *> PointerOps;
+  Walker W;
+  W.OnStmt = [&](const Stmt *S) { return recordAssignments(S, Defs); };
+  W.OnExpr = [&](const Expr *E) {
+    const auto *C = dyn_cast<CallExpr>(E);
+    if (!C || C->Args.empty())
+      return;
+    std::string Q = Info.qualify(C->Func);
+    if (Q == "triton.language.load" || Q == "triton.language.store" || Q.rfind("triton.language.atomic_", 0) == 0)
+      PointerOps.push_back(C->Args[0]);
+  };
+  W.walk(H.Body);
+  std::set<std::string> Seen;
+  std::vector<const Expr *> Work(PointerOps.begin(), PointerOps.end());
+  while (!Work.empty()) {
+    const Expr *E = Work.back();
+    Work.pop_back();
+    Walker Names;
+    Names.OnExpr = [&](const Expr *X) {
+      const auto *N = dyn_cast<NameExpr>(X);
+      if (!N || !Seen.insert(N->Id).second)
+        return;
+      if (Params.count(N->Id))
+        Out.insert(N->Id);
+      else if (auto D = Defs.find(N->Id); D != Defs.end())
+        Work.push_back(D->second);
+    };
+    Names.walk(E);
+  }
+  return Out;
+}
+
 static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &Fn, const ModuleInfo &Info,
                                                         const std::set<std::string> &Pointers, int Depth,
-                                                        HelperPointers &Memo) {
+                                                        HelperPointers &Memo, const ImportedDefs &Imported) {
   std::map<std::string, AssumedPointer> Out;
   // Calls of @jit helpers, whose evidence about their pointer parameters is
   // evidence about the pointers passed to them.
-  std::vector<const CallExpr *> HelperCalls;
+  std::vector<std::pair<const CallExpr *, const FunctionDefStmt *>> HelperCalls;
   std::map<std::string, const Expr *> Defs;
   // Locals holding values loaded from a pointer parameter, and how converted.
   std::map<std::string, std::string> LoadedFrom;
@@ -493,9 +534,13 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
       else if (const Keyword *K = C->keyword("base"))
         PointerOps.push_back(K->Value);
     }
-    if (const auto *N = dyn_cast<NameExpr>(C->Func))
+    if (const auto *N = dyn_cast<NameExpr>(C->Func)) {
       if (const JitFunction *J = Info.jit(N->Id); J && J->Def && J->Def != &Fn)
-        HelperCalls.push_back(C);
+        HelperCalls.push_back({C, J->Def});
+      else if (!J && Depth == 0 && Imported && !Info.Functions.count(N->Id))
+        if (const FunctionDefStmt *D = Imported(N->Id); D && D != &Fn)
+          HelperCalls.push_back({C, D}); // a helper of another module of the project
+    }
   };
   W.walk(Fn.Body);
   // A loaded local that bounds a loop, or is compared with an index tile
@@ -572,6 +617,25 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
       Names.walk(E);
     }
   }
+  // A loaded local passed to a helper that offsets a pointer by it (vllm's
+  // LoRA kernels hand the token rows they load to `do_shrink_kernel`).
+  for (const auto &[C, Def] : HelperCalls) {
+    const FunctionDefStmt &H = *Def;
+    std::set<std::string> Offsets = offsetParams(H, Info);
+    if (Offsets.empty())
+      continue;
+    forEachBoundArgument(*C, H, [&](const std::string &Param, const Expr *Arg) {
+      if (!Offsets.count(Param))
+        return;
+      Walker Names;
+      Names.OnExpr = [&](const Expr *X) {
+        if (const auto *N = dyn_cast<NameExpr>(X))
+          if (auto It = LoadedFrom.find(N->Id); It != LoadedFrom.end())
+            Indices.insert(It->second);
+      };
+      Names.walk(Arg);
+    });
+  }
   for (const std::string &P : Pointers) {
     AssumedPointer A;
     if (Indices.count(P)) {
@@ -594,11 +658,11 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
   // gives no evidence for.
   if (Depth >= 3)
     return Out;
-  for (const CallExpr *C : HelperCalls) {
-    const FunctionDefStmt &H = *Info.jit(cast<NameExpr>(C->Func)->Id)->Def;
+  for (const auto &[C, Def] : HelperCalls) {
+    const FunctionDefStmt &H = *Def;
     auto [Known, New] = Memo.try_emplace(&H);
     if (New)
-      Known->second = pointersOf(H, Info, inferPointerParams(H, Info), Depth + 1, Memo);
+      Known->second = pointersOf(H, Info, inferPointerParams(H, Info), Depth + 1, Memo, nullptr);
     const std::map<std::string, AssumedPointer> &Inner = Known->second;
     forEachBoundArgument(*C, H, [&](const std::string &Param, const Expr *Arg) {
       auto In = Inner.find(Param);
@@ -613,10 +677,11 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
 }
 
 std::map<std::string, AssumedPointer> representativePointers(const FunctionDefStmt &Fn, const ModuleInfo &Info,
-                                                             const std::set<std::string> &Pointers) {
+                                                             const std::set<std::string> &Pointers,
+                                                             const ImportedDefs &Imported) {
   HelperPointers Memo;
   Memo.emplace(&Fn, std::map<std::string, AssumedPointer>{}); // a helper calling back into Fn adds nothing
-  return pointersOf(Fn, Info, Pointers, 0, Memo);
+  return pointersOf(Fn, Info, Pointers, 0, Memo, Imported);
 }
 
 std::set<std::string> innermostStrides(const FunctionDefStmt &Fn, const std::set<std::string> &Names) {

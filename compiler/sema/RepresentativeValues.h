@@ -66,13 +66,17 @@ std::map<std::string, AssumedValue> representativeConstexprs(const JitFunction &
                                                              const std::set<std::string> &Extra = {},
                                                              const ImportedDefs &Imported = nullptr);
 
-/// The element type to assume for each of Pointers (parameters of Fn).
+/// The element type to assume for each of Pointers (parameters of Fn). What
+/// the helpers Fn calls do with what it passes them counts too: the file's
+/// own @jit helpers, and those it imports from the project when Imported
+/// resolves them.
 struct AssumedPointer {
   ScalarKind Scalar = ScalarKind::FP32;
   std::string Why;
 };
 std::map<std::string, AssumedPointer> representativePointers(const ast::FunctionDefStmt &Fn, const ModuleInfo &Info,
-                                                             const std::set<std::string> &Pointers);
+                                                             const std::set<std::string> &Pointers,
+                                                             const ImportedDefs &Imported = nullptr);
 
 /// The parameters of Fn among Names that multiply the innermost axis of an
 /// access (their representative value is 1, the others' an outer stride).

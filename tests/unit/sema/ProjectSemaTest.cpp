@@ -387,5 +387,43 @@ TEST(ProjectSemaTest, AConstexprComparedInAnImportedHelperTakesItsFirstValue) {
   EXPECT_EQ(AloneText.find("act_func='sigmoid'"), std::string::npos) << AloneText;
 }
 
+TEST(ProjectSemaTest, RowsLoadedForAnImportedHelperThatOffsetsByThemAreIndices) {
+  // vllm's LoRA shrink kernel loads the token rows it serves and hands them
+  // to `do_shrink_kernel` of another module, which offsets its input and
+  // output pointers by them: the table of rows holds integers (before: fp32,
+  // and `input_ptr + ram[:, None] * stride` did not lower).
+  TempTree T;
+  T.write("pyproject.toml", "");
+  T.write("kernel_utils.py", std::string(Header) + "@triton.jit\n"
+                                                   "def do_rows(x_ptr, out_ptr, ram, stride, BLOCK: tl.constexpr):\n"
+                                                   "    offs = tl.arange(0, BLOCK)\n"
+                                                   "    v = tl.load(x_ptr + ram[:, None] * stride + offs[None, :])\n"
+                                                   "    c_ptr = out_ptr + ram[:, None] * stride + offs[None, :]\n"
+                                                   "    tl.store(c_ptr, v)\n");
+  std::string Kern =
+      T.write("shrink.py", std::string(Header) + "from kernel_utils import do_rows\n"
+                                                 "@triton.jit\n"
+                                                 "def shrink(x_ptr, out_ptr, token_ids, stride, BLOCK: tl.constexpr):\n"
+                                                 "    start = tl.program_id(0) * BLOCK\n"
+                                                 "    ram = tl.load(token_ids + start + tl.arange(0, BLOCK))\n"
+                                                 "    do_rows(x_ptr, out_ptr, ram, stride, BLOCK)\n");
+  project::Project P;
+  std::shared_ptr<const ParsedFile> File = parseFrom(P, Kern);
+  ProblemSink Ignored;
+  ModuleInfo Info = discover(File->module(), Ignored);
+  AnalyzeOptions Lowering;
+  Lowering.Project = &P;
+  LaunchPlanOptions Opts;
+  Opts.Settle = &Lowering;
+  LaunchPlan Plan = planLaunch(*File, Info, "shrink", Opts);
+  std::string All;
+  for (const std::string &A : Plan.Assumptions)
+    All += A + "\n";
+  EXPECT_NE(All.find("token_ids=i64[1024, 1024]: its values are offsets of other pointers"), std::string::npos) << All;
+  ASSERT_FALSE(Plan.Launches.empty()) << Plan.Error;
+  LoweredKernel L = lowerKernel(*File, Info, Plan.Launches.front().Request, Lowering);
+  EXPECT_TRUE(L.Function) << (L.Problems.empty() ? std::string() : L.Problems[0].Message);
+}
+
 } // namespace
 } // namespace tessel::sema
