@@ -29,6 +29,9 @@ struct Uses {
   bool LoopBound = false;
   bool Unrolled = false; ///< bounds a tl.static_range: every iteration is code
   bool DType = false;
+  /// Values converted to it are shifted or combined bitwise (gemlite's
+  /// `tl.load(w).to(out_dtype) << shifts`): an integer dtype.
+  bool BitwiseDType = false;
   bool Arithmetic = false;
   bool Dividend = false; ///< `N % BLOCK`: a size the kernel divides into blocks
   bool Stages = false;   ///< `tl.range(..., num_stages=S)`: a pipeline depth
@@ -197,9 +200,32 @@ struct ConstexprWalk {
 
   void walk(const FunctionDefStmt &Fn, std::map<std::string, std::string> Tracked) {
     Walker W;
+    // Locals holding values converted to a tracked dtype (`values =
+    // tl.load(p).to(out_dtype)`), by the constexpr they were converted to.
+    std::map<std::string, std::string> Converted;
+    auto ConvertedBy = [&](const Expr *E) -> Uses * {
+      if (const auto *N = dyn_cast<NameExpr>(E))
+        if (auto It = Converted.find(N->Id); It != Converted.end())
+          return &Out[It->second];
+      const auto *C = dyn_cast<CallExpr>(E);
+      const auto *A = C ? dyn_cast<AttributeExpr>(C->Func) : nullptr;
+      return A && A->Attr == "to" && !C->Args.empty() ? named(C->Args[0], Tracked) : nullptr;
+    };
     W.OnStmt = [&](const Stmt *S) {
       if (isa<FunctionDefStmt>(S) || isa<ClassDefStmt>(S))
         return false;
+      if (const auto *A = dyn_cast<AssignStmt>(S)) {
+        const auto *C = dyn_cast<CallExpr>(A->Value);
+        const auto *To = C ? dyn_cast<AttributeExpr>(C->Func) : nullptr;
+        const auto *D = To && To->Attr == "to" && !C->Args.empty() ? dyn_cast<NameExpr>(C->Args[0]) : nullptr;
+        for (const Expr *T : A->Targets)
+          if (const auto *N = dyn_cast<NameExpr>(T)) {
+            if (D && Tracked.count(D->Id))
+              Converted[N->Id] = Tracked.at(D->Id);
+            else
+              Converted.erase(N->Id);
+          }
+      }
       // `B = BLOCK`: B stands for BLOCK from here on.
       // `dtype = tl.float8e5 if FP8 else default_dtype`: one of its values.
       if (const auto *A = dyn_cast<AssignStmt>(S)) {
@@ -248,6 +274,11 @@ struct ConstexprWalk {
             U->Arithmetic = true;
         if (Uses *U = B->Op == BinOpKind::Mod ? named(B->Lhs, Tracked) : nullptr)
           U->Dividend = true;
+        if (B->Op == BinOpKind::LShift || B->Op == BinOpKind::RShift || B->Op == BinOpKind::BitOr ||
+            B->Op == BinOpKind::BitXor || B->Op == BinOpKind::BitAnd)
+          for (const Expr *Side : {B->Lhs, B->Rhs})
+            if (Uses *U = ConvertedBy(Side))
+              U->BitwiseDType = true;
       } else if (const auto *Bo = dyn_cast<BoolOpExpr>(E)) {
         for (const Expr *V : Bo->Values)
           if (Uses *U = named(V, Tracked))
@@ -311,6 +342,8 @@ AssumedValue decide(const std::string &Name, const Uses &U, unsigned TileRank) {
     return {PyValue::none(), "compared with None"};
   if (U.ComparedWith)
     return {*U.ComparedWith, "the first value it is compared with"};
+  if (U.DType && U.BitwiseDType)
+    return {PyValue::qualified("triton.language.int32"), "used as the dtype of values shifted or combined bitwise"};
   if (U.DType)
     return {PyValue::qualified("triton.language.float32"), "used as a dtype"};
   if (U.Condition || nameSaysFlag(Name))
@@ -472,6 +505,30 @@ static std::set<std::string> offsetParams(const FunctionDefStmt &H, const Module
   return Out;
 }
 
+static bool isBitwise(BinOpKind Op) {
+  return Op == BinOpKind::LShift || Op == BinOpKind::RShift || Op == BinOpKind::BitOr || Op == BinOpKind::BitXor ||
+         Op == BinOpKind::BitAnd;
+}
+
+/// The parameters of helper H that it shifts or combines bitwise (gemlite's
+/// `dequantize(b, ...)` computes `(b >> q_shift) & mask`): integers, as
+/// Triton has no bitwise operators on floats.
+static std::set<std::string> bitwiseParams(const FunctionDefStmt &H) {
+  std::set<std::string> Params, Out;
+  for (const Param &P : H.Params)
+    Params.insert(P.Name);
+  Walker W;
+  W.OnStmt = [](const Stmt *S) { return !isa<FunctionDefStmt>(S) && !isa<ClassDefStmt>(S); };
+  W.OnExpr = [&](const Expr *E) {
+    if (const auto *B = dyn_cast<BinOpExpr>(E); B && isBitwise(B->Op))
+      for (const Expr *Side : {B->Lhs, B->Rhs})
+        if (const auto *N = dyn_cast<NameExpr>(Side); N && Params.count(N->Id))
+          Out.insert(N->Id);
+  };
+  W.walk(H.Body);
+  return Out;
+}
+
 static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &Fn, const ModuleInfo &Info,
                                                         const std::set<std::string> &Pointers, int Depth,
                                                         HelperPointers &Memo, const ImportedDefs &Imported) {
@@ -617,20 +674,40 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
       Names.walk(E);
     }
   }
+  // Values loaded from a pointer and shifted or combined bitwise, here or
+  // in a helper they are passed to: the pointer holds integers.
+  std::set<std::string> Bitwise;
+  Walker Shifts;
+  Shifts.OnStmt = [](const Stmt *S) { return !isa<FunctionDefStmt>(S) && !isa<ClassDefStmt>(S); };
+  Shifts.OnExpr = [&](const Expr *E) {
+    if (const auto *B = dyn_cast<BinOpExpr>(E); B && isBitwise(B->Op))
+      for (const Expr *Side : {B->Lhs, B->Rhs})
+        if (const auto *N = dyn_cast<NameExpr>(Side))
+          if (auto It = LoadedFrom.find(N->Id); It != LoadedFrom.end())
+            Bitwise.insert(It->second);
+  };
+  Shifts.walk(Fn.Body);
   // A loaded local passed to a helper that offsets a pointer by it (vllm's
-  // LoRA kernels hand the token rows they load to `do_shrink_kernel`).
+  // LoRA kernels hand the token rows they load to `do_shrink_kernel`), or
+  // that shifts it.
   for (const auto &[C, Def] : HelperCalls) {
     const FunctionDefStmt &H = *Def;
-    std::set<std::string> Offsets = offsetParams(H, Info);
-    if (Offsets.empty())
+    std::set<std::string> Offsets = offsetParams(H, Info), Shifted = bitwiseParams(H);
+    if (Offsets.empty() && Shifted.empty())
       continue;
     forEachBoundArgument(*C, H, [&](const std::string &Param, const Expr *Arg) {
+      if (!Offsets.count(Param) && !Shifted.count(Param))
+        return;
+      const auto *N = dyn_cast<NameExpr>(Arg);
+      if (Shifted.count(Param) && N)
+        if (auto It = LoadedFrom.find(N->Id); It != LoadedFrom.end())
+          Bitwise.insert(It->second);
       if (!Offsets.count(Param))
         return;
       Walker Names;
       Names.OnExpr = [&](const Expr *X) {
-        if (const auto *N = dyn_cast<NameExpr>(X))
-          if (auto It = LoadedFrom.find(N->Id); It != LoadedFrom.end())
+        if (const auto *M = dyn_cast<NameExpr>(X))
+          if (auto It = LoadedFrom.find(M->Id); It != LoadedFrom.end())
             Indices.insert(It->second);
       };
       Names.walk(Arg);
@@ -644,6 +721,8 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
            Widened ? "its values are offsets, widened to int64" : "its values are offsets of other pointers"};
     } else if (Counts.count(P)) {
       A = {ScalarKind::I32, "its values bound loops or are compared with index tiles"};
+    } else if (Bitwise.count(P)) {
+      A = {ScalarKind::I32, "its values are shifted or combined bitwise"};
     } else if (auto S = Stored.find(P); S != Stored.end() && S->second) {
       A = {*S->second, "the values stored to it are converted to that type"};
     } else if (auto L = LoadConverted.find(P); L != LoadConverted.end() && L->second == ScalarKind::FP32) {

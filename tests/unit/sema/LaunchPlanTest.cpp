@@ -571,6 +571,36 @@ def k(Q, Q_offsets, Out, BLOCK: tl.constexpr):
       << assumptions(P.Plan);
 }
 
+TEST(LaunchPlan, ValuesShiftedOrCombinedBitwiseAreIntegers) {
+  // gemlite: packed weights are loaded and unpacked with shifts and masks,
+  // here or in a helper; the values are converted to a dtype constexpr and
+  // shifted. Triton has no bitwise operators on floats, so the pointers hold
+  // integers and the dtype is an integer one (before: fp32, which does not
+  // type-check).
+  Planned P = plan(R"(
+@triton.jit
+def unpack(b, shift, mask):
+    return (b >> shift) & mask
+
+@triton.jit
+def k(w_ptr, q_ptr, out_ptr, out_dtype: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    w = tl.load(w_ptr + offs)
+    q = tl.load(q_ptr + offs)
+    shifts = (offs * 4).to(out_dtype)
+    values = q.to(out_dtype)
+    tl.store(out_ptr + offs, (values << shifts) + unpack(w, 4, 15))
+)",
+                   "k");
+  ASSERT_EQ(P.Plan.Launches.size(), 1u) << assumptions(P.Plan);
+  EXPECT_EQ(guessedDtype(P.Plan, "w_ptr"), "i32") << assumptions(P.Plan);
+  EXPECT_TRUE(assumed(P.Plan, "out_dtype=triton.language.int32 assumed: used as the dtype of values shifted or "
+                              "combined bitwise"))
+      << assumptions(P.Plan);
+  AnalyzeOptions Lowering;
+  EXPECT_TRUE(lowerKernel(*P.File, P.Info, P.Plan.Launches[0].Request, Lowering).Function) << assumptions(P.Plan);
+}
+
 TEST(LaunchPlan, AnOffsetLoadedIntoABlockPointersBaseIsAnIndex) {
   Planned P = plan(R"(
 @triton.jit
