@@ -290,16 +290,8 @@ struct ConstEval::Impl {
       TensorIndexPart P;
       if (const auto *Sl = dyn_cast<SliceExpr>(E)) {
         P.K = TensorIndexPart::Kind::Slice;
-        for (auto [Bound, Out] : {std::pair{Sl->Lower, &P.Lower}, {Sl->Upper, &P.Upper}, {Sl->Step, &P.Step}}) {
-          if (!Bound)
-            continue;
-          PyValue B = eval(Bound);
-          if (B.isNone())
-            continue;
-          *Out = intOf(B);
-          if (!*Out)
-            return PyValue();
-        }
+        if (!sliceBound(Sl->Lower, P.Lower) || !sliceBound(Sl->Upper, P.Upper) || !sliceBound(Sl->Step, P.Step))
+          return PyValue();
       } else if (const auto *C = dyn_cast<ConstantExpr>(E); C && C->CK == ConstantKind::Ellipsis) {
         P.K = TensorIndexPart::Kind::Ellipsis;
       } else {
@@ -343,6 +335,18 @@ struct ConstEval::Impl {
     return PyValue();
   }
 
+  /// One bound of a slice: absent or None leaves Out empty; false when it
+  /// is not an integer.
+  bool sliceBound(const Expr *E, std::optional<int64_t> &Out) {
+    if (!E)
+      return true;
+    PyValue B = eval(E);
+    if (B.isNone())
+      return true;
+    Out = intOf(B);
+    return Out.has_value();
+  }
+
   /// Python's slice semantics (PySlice_AdjustIndices) on sequences and str.
   PyValue slice(const PyValue &V, const SliceExpr *Sl) {
     size_t Size;
@@ -352,38 +356,15 @@ struct ConstEval::Impl {
       Size = V.asStr().size();
     else
       return PyValue();
-    auto Bound = [&](const Expr *E, std::optional<int64_t> &Out) {
-      if (!E)
-        return true;
-      PyValue B = eval(E);
-      if (B.isNone())
-        return true;
-      Out = intOf(B);
-      return Out.has_value();
-    };
     std::optional<int64_t> Lo, Hi, St;
-    if (!Bound(Sl->Lower, Lo) || !Bound(Sl->Upper, Hi) || !Bound(Sl->Step, St))
+    if (!sliceBound(Sl->Lower, Lo) || !sliceBound(Sl->Upper, Hi) || !sliceBound(Sl->Step, St))
       return PyValue();
     int64_t Step = St.value_or(1);
     if (Step == 0)
       return PyValue();
-    int64_t N = static_cast<int64_t>(Size);
-    auto Adjust = [&](std::optional<int64_t> X, int64_t Default) {
-      if (!X)
-        return Default;
-      int64_t I = *X;
-      if (I < 0) {
-        I += N;
-        if (I < 0)
-          I = Step < 0 ? -1 : 0;
-      } else if (I >= N) {
-        I = Step < 0 ? N - 1 : N;
-      }
-      return I;
-    };
-    int64_t Start = Adjust(Lo, Step < 0 ? N - 1 : 0), Stop = Adjust(Hi, Step < 0 ? -1 : N);
+    SliceBounds B = adjustSlice(static_cast<int64_t>(Size), Lo, Hi, Step);
     std::vector<size_t> Picks;
-    for (int64_t I = Start; Step > 0 ? I < Stop : I > Stop; I += Step)
+    for (int64_t I = B.Start; Step > 0 ? I < B.Stop : I > B.Stop; I += Step)
       Picks.push_back(static_cast<size_t>(I));
     if (V.isStr()) {
       std::string Out;

@@ -50,6 +50,30 @@ PyValue targetAttribute(const std::string &Attr) {
   return PyValue();
 }
 
+SliceBounds adjustSlice(int64_t N, std::optional<int64_t> Lo, std::optional<int64_t> Hi, int64_t Step) {
+  auto Adjust = [&](std::optional<int64_t> X, int64_t Default) {
+    if (!X)
+      return Default;
+    int64_t I = *X;
+    if (I < 0) {
+      I += N;
+      if (I < 0)
+        I = Step < 0 ? -1 : 0;
+    } else if (I >= N) {
+      I = Step < 0 ? N - 1 : N;
+    }
+    return I;
+  };
+  SliceBounds B;
+  B.Start = Adjust(Lo, Step < 0 ? N - 1 : 0);
+  B.Stop = Adjust(Hi, Step < 0 ? -1 : N);
+  if (Step > 0 && B.Stop > B.Start)
+    B.Length = (B.Stop - B.Start + Step - 1) / Step;
+  else if (Step < 0 && B.Start > B.Stop)
+    B.Length = (B.Start - B.Stop - Step - 1) / -Step;
+  return B;
+}
+
 std::optional<int64_t> intOf(const PyValue &V) {
   if (V.isIntLike())
     return V.asInt();

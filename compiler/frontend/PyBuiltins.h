@@ -25,6 +25,13 @@ constexpr int64_t MaxElements = 100000;
 /// Whether N is a builtin callLibrary knows (as "builtins.N").
 bool isBuiltinName(const std::string &N);
 std::optional<int64_t> intOf(const PyValue &V);
+/// Python's PySlice_AdjustIndices for a sequence of N elements: the bounds
+/// `lo:hi:step` (absent ones defaulted, negative ones counted from the end,
+/// clipped) and the slice's length. Step must not be 0.
+struct SliceBounds {
+  int64_t Start = 0, Stop = 0, Length = 0;
+};
+SliceBounds adjustSlice(int64_t N, std::optional<int64_t> Lo, std::optional<int64_t> Hi, int64_t Step);
 /// The elements of an iterable value, or nullopt (a dict iterates its keys,
 /// a str its characters, as in Python).
 std::optional<PyList> iterate(const PyValue &V);

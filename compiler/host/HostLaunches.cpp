@@ -9,6 +9,7 @@
 #include "compiler/host/HostLaunches.h"
 
 #include "compiler/host/TorchLibrary.h"
+#include "compiler/host/TorchModel.h"
 #include "compiler/host/Wrappers.h"
 
 #include "compiler/frontend/AstWalk.h"
@@ -474,17 +475,6 @@ std::optional<SizeTerm> matchTerm(const RunValues &X, const SymbolValues &V, con
   return std::nullopt;
 }
 
-/// Elements a tensor reaches: 1 + the offset of its last element, or the
-/// rest of its base's allocation for a view (PyTensor::Extent).
-int64_t spanOf(const PyTensor &T) {
-  int64_t Span = 1;
-  for (size_t I = 0; I < T.Shape.size(); ++I) {
-    if (T.Shape[I] == 0)
-      return T.Extent;
-    Span += (T.Shape[I] - 1) * (I < T.Strides.size() ? T.Strides[I] : 0);
-  }
-  return std::max(Span, T.Extent);
-}
 } // namespace
 
 /// Is every size of S a constant or a multiple of the element count of the
@@ -523,7 +513,7 @@ static std::optional<SymbolicLaunch> symbolicLaunch(const std::array<const HostL
       Ints = Ints && B.Value.isIntLike() && !B.Value.isBool();
       Same = Same && B.Value.repr() == A.Value.repr();
       if (B.Value.isTensor())
-        Spans[static_cast<size_t>(R)] = spanOf(B.Value.asTensor());
+        Spans[static_cast<size_t>(R)] = torchmodel::reach(B.Value.asTensor());
       if (B.Value.isIntLike())
         Values[static_cast<size_t>(R)] = B.Value.asInt();
     }

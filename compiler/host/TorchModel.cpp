@@ -395,13 +395,12 @@ PyValue tensorMethod(const PyTensor &T, const std::string &Name, const PyList &A
   return PyValue();
 }
 
-/// Elements from T's first element to the end of its allocation.
-static int64_t extentOf(const PyTensor &T) {
+int64_t reach(const PyTensor &T) {
   int64_t Span = 1;
   for (size_t I = 0; I < T.Shape.size(); ++I) {
     if (T.Shape[I] == 0)
-      return std::max<int64_t>(T.Extent, 0);
-    Span += (T.Shape[I] - 1) * T.Strides[I];
+      return T.Extent;
+    Span += (T.Shape[I] - 1) * (I < T.Strides.size() ? T.Strides[I] : 0);
   }
   return std::max(Span, T.Extent);
 }
@@ -440,21 +439,13 @@ PyValue tensorIndex(const PyTensor &T, const std::vector<TensorIndexPart> &Parts
       break;
     }
     case TensorIndexPart::Kind::Slice: {
-      // PySlice_AdjustIndices for the dimension; PyTorch takes positive steps only.
-      int64_t N = T.Shape[Dim];
+      // PyTorch takes positive steps only.
       int64_t Step = P.Step.value_or(1);
       if (Step <= 0)
         return PyValue();
-      auto Adjust = [&](std::optional<int64_t> X, int64_t Default) {
-        if (!X)
-          return Default;
-        int64_t I = *X < 0 ? std::max<int64_t>(*X + N, 0) : std::min(*X, N);
-        return I;
-      };
-      int64_t Lo = Adjust(P.Lower, 0), Hi = Adjust(P.Upper, N);
-      int64_t Len = Hi > Lo ? (Hi - Lo + Step - 1) / Step : 0;
-      Offset += Len ? Lo * T.Strides[Dim] : 0;
-      Out.Shape.push_back(Len);
+      pybuiltins::SliceBounds B = pybuiltins::adjustSlice(T.Shape[Dim], P.Lower, P.Upper, Step);
+      Offset += B.Length ? B.Start * T.Strides[Dim] : 0;
+      Out.Shape.push_back(B.Length);
       Out.Strides.push_back(T.Strides[Dim] * Step);
       ++Dim;
       break;
@@ -465,7 +456,7 @@ PyValue tensorIndex(const PyTensor &T, const std::vector<TensorIndexPart> &Parts
     Out.Shape.push_back(T.Shape[Dim]);
     Out.Strides.push_back(T.Strides[Dim]);
   }
-  Out.Extent = std::max<int64_t>(extentOf(T) - Offset, 0);
+  Out.Extent = std::max<int64_t>(reach(T) - Offset, 0);
   return PyValue::tensor(std::move(Out));
 }
 

@@ -33,6 +33,10 @@ std::optional<PyValue> callTorch(const std::string &Path, const PyList &Args, co
 PyValue tensorAttribute(const PyTensor &T, const std::string &Attr);
 /// `t.stride(0)`, `t.numel()`, `t.view(-1, N)`, `t.contiguous()`, `t.to(dtype)`...
 PyValue tensorMethod(const PyTensor &T, const std::string &Name, const PyList &Args, const PyDict &Kwargs);
+/// Elements T reaches from its first one: 1 + the offset of its last
+/// element, or the rest of its base's allocation for a view (Extent); 0
+/// when empty and not a view.
+int64_t reach(const PyTensor &T);
 /// `t[0]`, `t[:, 28:]`, `t[..., None]`: the view basic indexing makes (no
 /// copy: its strides, and the allocation it still reaches past its own
 /// span, PyTensor::Extent). Unknown for an index out of range, a negative

@@ -10,6 +10,7 @@
 #include "compiler/frontend/ConstEval.h"
 #include "compiler/frontend/PyBuiltins.h"
 #include "compiler/host/HostLaunches.h"
+#include "compiler/host/TorchModel.h"
 #include "compiler/host/WrapperLaunches.h"
 #include "compiler/ir/TypeUtils.h"
 #include "compiler/sema/GuessedTypes.h"
@@ -503,8 +504,7 @@ static launch::ConcreteTensor concreteTensor(const std::string &Name, const PyTe
   C.DType = T.DType;
   C.Shape = T.Shape;
   C.Strides = T.Strides;
-  // A view reaches the rest of its base's allocation (PyTensor::Extent).
-  C.StorageElements = std::max(launch::storageElements(T.Shape, T.Strides), T.Extent);
+  C.StorageElements = torchmodel::reach(T); // a view reaches the rest of its base's allocation
   C.IsOutput = T.Init == PyTensor::Fill::Empty;
   C.Init = tensorInit(T.Init);
   C.Low = T.Low;

@@ -464,6 +464,27 @@ static constexpr const char *NoEvidence = "no evidence of its element type";
 /// once per helper in one inference (kernels call their helpers many times).
 using HelperPointers = std::map<const FunctionDefStmt *, std::map<std::string, AssumedPointer>>;
 
+/// Walks the names Roots read, each once, going on into a local's
+/// definition (as recordAssignments keeps it) where Follow says so.
+static void namesThrough(const std::vector<const Expr *> &Roots, const std::map<std::string, const Expr *> &Defs,
+                         const std::function<bool(const std::string &)> &Follow) {
+  std::set<std::string> Seen;
+  std::vector<const Expr *> Work(Roots.begin(), Roots.end());
+  while (!Work.empty()) {
+    const Expr *E = Work.back();
+    Work.pop_back();
+    Walker Names;
+    Names.OnExpr = [&](const Expr *X) {
+      const auto *N = dyn_cast<NameExpr>(X);
+      if (!N || !Seen.insert(N->Id).second || !Follow(N->Id))
+        return;
+      if (auto D = Defs.find(N->Id); D != Defs.end())
+        Work.push_back(D->second);
+    };
+    Names.walk(E);
+  }
+}
+
 /// The parameters of helper H, other than its pointers, that take part in
 /// the offsets of its loads, stores and atomics (`c_ptr = out_ptr + ram[:,
 /// None] * stride`): what a caller passes there is an index.
@@ -485,23 +506,12 @@ static std::set<std::string> offsetParams(const FunctionDefStmt &H, const Module
       PointerOps.push_back(C->Args[0]);
   };
   W.walk(H.Body);
-  std::set<std::string> Seen;
-  std::vector<const Expr *> Work(PointerOps.begin(), PointerOps.end());
-  while (!Work.empty()) {
-    const Expr *E = Work.back();
-    Work.pop_back();
-    Walker Names;
-    Names.OnExpr = [&](const Expr *X) {
-      const auto *N = dyn_cast<NameExpr>(X);
-      if (!N || !Seen.insert(N->Id).second)
-        return;
-      if (Params.count(N->Id))
-        Out.insert(N->Id);
-      else if (auto D = Defs.find(N->Id); D != Defs.end())
-        Work.push_back(D->second);
-    };
-    Names.walk(E);
-  }
+  namesThrough(PointerOps, Defs, [&](const std::string &N) {
+    if (!Params.count(N))
+      return true;
+    Out.insert(N);
+    return false;
+  });
   return Out;
 }
 
@@ -656,23 +666,14 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
   // A loaded local that takes part in another pointer's offsets: its pointer holds indices.
   for (const Expr *Ptr : PointerOps) {
     std::string Base = baseParam(Ptr, Defs, Pointers);
-    std::set<std::string> Seen;
-    std::vector<const Expr *> Work{Ptr};
-    while (!Work.empty()) {
-      const Expr *E = Work.back();
-      Work.pop_back();
-      Walker Names;
-      Names.OnExpr = [&](const Expr *X) {
-        const auto *N = dyn_cast<NameExpr>(X);
-        if (!N || !Seen.insert(N->Id).second)
-          return;
-        if (auto It = LoadedFrom.find(N->Id); It != LoadedFrom.end() && It->second != Base)
-          Indices.insert(It->second);
-        else if (auto D = Defs.find(N->Id); D != Defs.end() && !LoadedFrom.count(N->Id))
-          Work.push_back(D->second);
-      };
-      Names.walk(E);
-    }
+    namesThrough({Ptr}, Defs, [&](const std::string &N) {
+      auto It = LoadedFrom.find(N);
+      if (It == LoadedFrom.end())
+        return true;
+      if (It->second != Base)
+        Indices.insert(It->second);
+      return false;
+    });
   }
   // Values loaded from a pointer and shifted or combined bitwise, here or
   // in a helper they are passed to: the pointer holds integers.
@@ -690,9 +691,14 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
   // A loaded local passed to a helper that offsets a pointer by it (vllm's
   // LoRA kernels hand the token rows they load to `do_shrink_kernel`), or
   // that shifts it.
+  // Each helper read once, however often the kernel calls it.
+  std::map<const FunctionDefStmt *, std::pair<std::set<std::string>, std::set<std::string>>> HelperParams;
   for (const auto &[C, Def] : HelperCalls) {
     const FunctionDefStmt &H = *Def;
-    std::set<std::string> Offsets = offsetParams(H, Info), Shifted = bitwiseParams(H);
+    auto [It, New] = HelperParams.try_emplace(&H);
+    if (New)
+      It->second = {offsetParams(H, Info), bitwiseParams(H)};
+    const auto &[Offsets, Shifted] = It->second;
     if (Offsets.empty() && Shifted.empty())
       continue;
     forEachBoundArgument(*C, H, [&](const std::string &Param, const Expr *Arg) {

@@ -37,6 +37,38 @@ std::shared_ptr<const FileAnalysis> analyze(project::Project &P, const std::stri
   return analyzeFile(parseFrom(P, Path), O, Previous);
 }
 
+/// Kernel of the project file at Path planned with the project's helpers
+/// read (LaunchPlanOptions::Settle), as the editor plans it, and its first
+/// launch lowered.
+struct ProjectPlan {
+  std::shared_ptr<const ParsedFile> File;
+  ModuleInfo Info;
+  LaunchPlan Plan;
+  std::string Assumptions; ///< one per line
+  bool Lowered = false;
+  std::string LoweringProblem; ///< the first, when it did not lower
+};
+
+ProjectPlan planInProject(project::Project &P, const std::string &Path, const std::string &Kernel) {
+  ProjectPlan Out;
+  Out.File = parseFrom(P, Path);
+  ProblemSink Ignored;
+  Out.Info = discover(Out.File->module(), Ignored);
+  AnalyzeOptions Lowering;
+  Lowering.Project = &P;
+  LaunchPlanOptions Opts;
+  Opts.Settle = &Lowering;
+  Out.Plan = planLaunch(*Out.File, Out.Info, Kernel, Opts);
+  for (const std::string &A : Out.Plan.Assumptions)
+    Out.Assumptions += A + "\n";
+  if (!Out.Plan.Launches.empty()) {
+    LoweredKernel L = lowerKernel(*Out.File, Out.Info, Out.Plan.Launches.front().Request, Lowering);
+    Out.Lowered = L.Function != nullptr;
+    Out.LoweringProblem = L.Problems.empty() ? std::string() : L.Problems[0].Message;
+  }
+  return Out;
+}
+
 /// "line:col Kind: message" per problem, then "  note file:line:col message"
 /// per related location (file named relative to the tree).
 std::string problems(const FileAnalysis &FA, const TempTree &T) {
@@ -364,23 +396,13 @@ TEST(ProjectSemaTest, AConstexprComparedInAnImportedHelperTakesItsFirstValue) {
                                               "    x = tl.load(X + offs, mask=offs < n)\n"
                                               "    tl.store(Y + offs, x * apply_act(x, act_func), mask=offs < n)\n");
   project::Project P;
-  std::shared_ptr<const ParsedFile> File = parseFrom(P, Kern);
-  ProblemSink Ignored;
-  ModuleInfo Info = discover(File->module(), Ignored);
-  AnalyzeOptions Lowering;
-  Lowering.Project = &P;
-  LaunchPlanOptions Opts;
-  Opts.Settle = &Lowering;
-  LaunchPlan Plan = planLaunch(*File, Info, "glu", Opts);
-  std::string All;
-  for (const std::string &A : Plan.Assumptions)
-    All += A + "\n";
-  EXPECT_NE(All.find("act_func='sigmoid' assumed: the first value it is compared with"), std::string::npos) << All;
-  ASSERT_FALSE(Plan.Launches.empty()) << Plan.Error;
-  LoweredKernel L = lowerKernel(*File, Info, Plan.Launches.front().Request, Lowering);
-  EXPECT_TRUE(L.Function) << (L.Problems.empty() ? std::string() : L.Problems[0].Message);
+  ProjectPlan R = planInProject(P, Kern, "glu");
+  EXPECT_NE(R.Assumptions.find("act_func='sigmoid' assumed: the first value it is compared with"), std::string::npos)
+      << R.Assumptions;
+  ASSERT_FALSE(R.Plan.Launches.empty()) << R.Plan.Error;
+  EXPECT_TRUE(R.Lowered) << R.LoweringProblem;
   // Without the project the helper's body is not read: no value compares.
-  LaunchPlan Alone = planLaunch(*File, Info, "glu");
+  LaunchPlan Alone = planLaunch(*R.File, R.Info, "glu");
   std::string AloneText;
   for (const std::string &A : Alone.Assumptions)
     AloneText += A + "\n";
@@ -408,21 +430,12 @@ TEST(ProjectSemaTest, RowsLoadedForAnImportedHelperThatOffsetsByThemAreIndices) 
                                                  "    ram = tl.load(token_ids + start + tl.arange(0, BLOCK))\n"
                                                  "    do_rows(x_ptr, out_ptr, ram, stride, BLOCK)\n");
   project::Project P;
-  std::shared_ptr<const ParsedFile> File = parseFrom(P, Kern);
-  ProblemSink Ignored;
-  ModuleInfo Info = discover(File->module(), Ignored);
-  AnalyzeOptions Lowering;
-  Lowering.Project = &P;
-  LaunchPlanOptions Opts;
-  Opts.Settle = &Lowering;
-  LaunchPlan Plan = planLaunch(*File, Info, "shrink", Opts);
-  std::string All;
-  for (const std::string &A : Plan.Assumptions)
-    All += A + "\n";
-  EXPECT_NE(All.find("token_ids=i64[1024, 1024]: its values are offsets of other pointers"), std::string::npos) << All;
-  ASSERT_FALSE(Plan.Launches.empty()) << Plan.Error;
-  LoweredKernel L = lowerKernel(*File, Info, Plan.Launches.front().Request, Lowering);
-  EXPECT_TRUE(L.Function) << (L.Problems.empty() ? std::string() : L.Problems[0].Message);
+  ProjectPlan R = planInProject(P, Kern, "shrink");
+  EXPECT_NE(R.Assumptions.find("token_ids=i64[1024, 1024]: its values are offsets of other pointers"),
+            std::string::npos)
+      << R.Assumptions;
+  ASSERT_FALSE(R.Plan.Launches.empty()) << R.Plan.Error;
+  EXPECT_TRUE(R.Lowered) << R.LoweringProblem;
 }
 
 } // namespace
