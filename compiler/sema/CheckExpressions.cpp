@@ -1080,6 +1080,12 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
     // then sanitizes it like any other constexpr).
     if (Name == "constexpr" && Args.size() == 1 && Kw.empty() && Args[0].V.isConstexpr())
       return Args[0].V;
+    // `tl.float32(0.0)` reads like a cast, but Triton's dtype has no
+    // __call__: the code generator's call raises Python's TypeError.
+    if (scalarKindFromLanguageName(Name)) {
+      error(ProblemKind::BadCall, Call->Range, "'dtype' object is not callable");
+      return Value::poison();
+    }
     return callLanguageBuiltin(*this, Name, Call, std::move(Args), std::move(Kw));
   }
   if (Path == "triton.cdiv" || Path == "triton.next_power_of_2") {

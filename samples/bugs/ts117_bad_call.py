@@ -55,6 +55,18 @@ def numpy_style_arange_kernel(x_ptr, out_ptr):
     tl.store(out_ptr + offs, tl.load(x_ptr + offs))
 
 
+# Liger-Kernel's online softmax starts its running max as `tl.float32(-inf)`:
+# a dtype is not a cast, and Triton 3.6 rejects the call.
+# oracle: BLOCK=128
+@triton.jit
+def dtype_called_as_cast_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    m = tl.float32(-float("inf"))
+      # ^^^^^^^^^^^^^^^^^^^^^^^^^ error[TS117]: 'dtype' object is not callable
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.store(out_ptr, tl.maximum(m, tl.max(x, axis=0)))
+
+
 # Negative cases: positional and keyword forms of the same calls.
 # oracle: BLOCK=128
 @triton.jit
