@@ -652,10 +652,16 @@ Sym Encoder::evalOp(SideVars &S, const ir::Op *O, unsigned Result, const std::ve
       Out.E = X * Y;
       break;
     case ir::OpKind::FloorDiv:
-      Out.E = Signed ? X / Y : z3::udiv(X, Y);
-      break;
     case ir::OpKind::Mod:
-      Out.E = Signed ? z3::srem(X, Y) : z3::urem(X, Y);
+      // A lane that divides by zero has no defined result on the GPU (the
+      // solver's bvsdiv would say -1): its addresses are not the kernel's,
+      // so an execution is only one where every divisor it uses is nonzero.
+      if (!Y.is_numeral())
+        S.Constraints.push_back(Y != C.bv_val(0, Y.get_sort().bv_size()));
+      if (O->kind() == ir::OpKind::FloorDiv)
+        Out.E = Signed ? X / Y : z3::udiv(X, Y);
+      else
+        Out.E = Signed ? z3::srem(X, Y) : z3::urem(X, Y);
       break;
     case ir::OpKind::And:
       Out.E = X & Y;

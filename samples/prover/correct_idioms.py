@@ -59,3 +59,17 @@ def masked_2d_kernel(x_ptr, out_ptr, M, N, stride_x, stride_o, BLOCK_M: tl.const
     mask = (rows[:, None] < M) & (cols[None, :] < N)
     tile = tl.load(x_ptr + rows[:, None] * stride_x + cols[None, :], mask=mask, other=0.0)
     tl.store(out_ptr + rows[:, None] * stride_o + cols[None, :], tile, mask=mask)
+
+
+# GPTQ's group index divides by `groupsize // BLOCK_K`, which is 0 for a group
+# smaller than a block: a launch that divides by zero has no defined addresses
+# (the solver's division by zero would read scales[-1]).
+# tessel: launch K=4096 groupsize=[64, 128, 512] x=fp32[K] scales=fp32[32] out=fp32[K]:out grid=(cdiv(K, BLOCK_K),)
+@triton.jit
+def grouped_scales_kernel(x_ptr, scales_ptr, out_ptr, K, groupsize, BLOCK_K: tl.constexpr = 128):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK_K + tl.arange(0, BLOCK_K)
+    mask = offs < K
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    scale = tl.load(scales_ptr + pid // (groupsize // BLOCK_K))
+    tl.store(out_ptr + offs, x * scale, mask=mask)
