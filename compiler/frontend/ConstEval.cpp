@@ -187,9 +187,16 @@ struct ConstEval::Impl {
     case ExprKind::IfExp: {
       const auto *I = cast<IfExpExpr>(E);
       std::optional<bool> T = eval(I->Test).truthy();
-      if (!T)
+      if (T)
+        return eval(*T ? I->Body : I->OrElse);
+      // `tl.constexpr(x) if HAS_TRITON else x` (vllm): whichever branch
+      // runs, the value is the same.
+      PyValue Body = eval(I->Body);
+      if (Body.isUnknown() || Body.kind() == PyValue::Kind::Tensor || Body.kind() == PyValue::Kind::Function ||
+          Body.kind() == PyValue::Kind::Lambda)
         return PyValue();
-      return eval(*T ? I->Body : I->OrElse);
+      PyValue Else = eval(I->OrElse);
+      return Else.kind() == Body.kind() && Else.repr() == Body.repr() ? Body : PyValue();
     }
     case ExprKind::Lambda:
       return PyValue::lambda(cast<LambdaExpr>(E));

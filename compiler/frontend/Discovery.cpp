@@ -257,8 +257,14 @@ private:
   /// f`, `if new_triton(): ... else: ...`); null outside one.
   std::set<std::string> *BranchImports = nullptr;
   /// What each branch of the undecided `if` being processed assigned, in
-  /// order (null outside one).
-  std::map<std::string, std::vector<PyValue>> *BranchValues = nullptr;
+  /// order (null outside one): the branch, whether it is a triton branch,
+  /// and the value (Unknown where ConstEval could not compute it).
+  struct BranchValue {
+    int Branch;
+    bool Triton;
+    PyValue V;
+  };
+  std::map<std::string, std::vector<BranchValue>> *BranchValues = nullptr;
   /// Inside an undecided conditional (`if has_triton():`, `try: import
   /// triton`): the branch being processed, whether it is a triton branch
   /// (tritonBranch), and per name a triton branch bound by `def`, that branch
@@ -378,6 +384,29 @@ private:
     BranchDefs = Outer;
   }
 
+  /// The value a name bound in the branches of an undecided `if` has on a
+  /// machine with triton and a CUDA GPU: the last one the triton branch
+  /// gives it (`if has_triton(): TILE_ELEMS = tl.constexpr(512)` in
+  /// torchao), the same in every triton branch; else cudaChoice's.
+  static std::optional<PyValue> branchChoice(const std::vector<BranchValue> &Values) {
+    std::map<int, const PyValue *> LastOfTritonBranch;
+    for (const BranchValue &B : Values)
+      if (B.Triton)
+        LastOfTritonBranch[B.Branch] = &B.V;
+    if (!LastOfTritonBranch.empty()) {
+      const PyValue &First = *LastOfTritonBranch.begin()->second;
+      bool Same = !First.isUnknown() && First.kind() != PyValue::Kind::Tensor;
+      for (const auto &[Branch, V] : LastOfTritonBranch)
+        Same = Same && V->kind() == First.kind() && V->repr() == First.repr();
+      if (Same)
+        return First;
+    }
+    std::vector<PyValue> All;
+    for (const BranchValue &B : Values)
+      All.push_back(B.V);
+    return cudaChoice(All);
+  }
+
   /// A name every branch of an undecided `if` binds to a function of
   /// triton.language, some of them another vendor's (`if DEVICE_TYPE ==
   /// "xpu": tanh = tl.extra.intel.libdevice.tanh else: tanh =
@@ -469,7 +498,7 @@ private:
           process(*T ? I->Body : I->OrElse, Conditional);
         } else {
           std::set<std::string> Imported, *Outer = BranchImports;
-          std::map<std::string, std::vector<PyValue>> Values, *OuterValues = BranchValues;
+          std::map<std::string, std::vector<BranchValue>> Values, *OuterValues = BranchValues;
           if (!Outer)
             BranchImports = &Imported;
           if (!OuterValues)
@@ -478,9 +507,10 @@ private:
           BranchImports = Outer;
           BranchValues = OuterValues;
           for (const auto &[Name, Vs] : Values)
-            if (std::optional<PyValue> V = cudaChoice(Vs); V && Info.Globals.count(Name)) {
-              NS[Name] = *V;
-              Info.Globals[Name].Value = *V;
+            if (auto G = Info.Globals.find(Name); G != Info.Globals.end()) {
+              std::optional<PyValue> V = branchChoice(Vs);
+              NS[Name] = V ? *V : PyValue();
+              G->second.Value = NS[Name];
             }
         }
         break;
@@ -559,9 +589,12 @@ private:
     for (const std::string &N : Names) {
       if (Ok)
         NS[N] = meaning(NS[N]); // `tl = triton_utils.tl`: the alias of what it stands for
-      if (Ok && Conditional && BranchValues)
-        (*BranchValues)[N].push_back(NS[N]);
-      if (!Ok || Conditional)
+      if (Conditional && BranchValues)
+        (*BranchValues)[N].push_back({Branch, InTritonBranch, Ok ? NS[N] : PyValue()});
+      // Inside the triton branch of an undecided conditional, later
+      // statements of that branch see its values, as Python with triton runs
+      // it; the conditional's end decides what stays (branchChoice).
+      if (!Ok || (Conditional && !InTritonBranch))
         NS[N] = PyValue();
       GlobalSymbol G;
       G.Name = N;
@@ -591,6 +624,13 @@ private:
   }
 
   bool isConstexprCall(const Expr *E) {
+    // `tl.constexpr(v) if HAS_TRITON else v` (vllm): a machine with triton
+    // takes the branch that uses it.
+    if (const auto *I = E ? dyn_cast<IfExpExpr>(E) : nullptr) {
+      if (std::optional<bool> T = evalModule(I->Test).truthy())
+        return isConstexprCall(*T ? I->Body : I->OrElse);
+      return isConstexprCall(I->Body) || isConstexprCall(I->OrElse);
+    }
     const auto *C = dyn_cast_or_null(E);
     return C && pathOf(C->Func) == "triton.language.constexpr";
   }

@@ -570,6 +570,25 @@ PyValue callLibrary(const std::string &Path, const PyList &Args, const PyDict &K
     if (std::string D = torchdtypes::tritonDType(Args[0]); !D.empty())
       if (numericLimit(Path + "." + D + ".max"))
         return PyValue::qualified(Path + "." + D);
+  // `float.fromhex("0x1p-126")`: vllm spells float32's smallest normal so.
+  // strtod reads C99's hex floats, which is Python's syntax (and inf, nan).
+  if (Path == "builtins.float.fromhex" && Args.size() == 1 && Kwargs.empty() && Args[0].isStr()) {
+    std::string T = Args[0].asStr();
+    T.erase(0, T.find_first_not_of(" \t\n"));
+    T.erase(T.find_last_not_of(" \t\n") + 1);
+    // The `0x` is optional in Python, and digits are hex without it.
+    size_t Digits = !T.empty() && (T[0] == '+' || T[0] == '-') ? 1 : 0;
+    std::string Lower = T.substr(Digits);
+    std::transform(Lower.begin(), Lower.end(), Lower.begin(), [](unsigned char C) { return std::tolower(C); });
+    if (Lower.rfind("0x", 0) != 0 && Lower.rfind("inf", 0) != 0 && Lower.rfind("nan", 0) != 0)
+      T.insert(Digits, "0x");
+    char *End = nullptr;
+    errno = 0;
+    double D = std::strtod(T.c_str(), &End);
+    if (T.empty() || !End || *End != '\0' || (errno == ERANGE && std::isinf(D)))
+      return PyValue();
+    return PyValue::floating(D);
+  }
   // A library reads its switches from the environment (`FLA_USE_FAST_OPS`,
   // `TRITON_INTERPRET`); tessel checks the code a user's shell runs with
   // none of them set: the default.

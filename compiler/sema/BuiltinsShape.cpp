@@ -360,6 +360,21 @@ static Value join(BuiltinCall &B) {
   return V;
 }
 
+/// standard.interleave: join, then the last two dimensions as one (two
+/// scalars stay the joined pair).
+static Value interleave(BuiltinCall &B) {
+  Value J = join(B);
+  if (!J.isTensor() || J.Type.Shape.size() < 2)
+    return J;
+  std::vector<int64_t> Shape(J.Type.Shape.begin(), J.Type.Shape.end() - 2);
+  int64_t Last = J.Type.Shape[J.Type.Shape.size() - 2];
+  Shape.push_back(Last == TileType::UnknownDim ? Last : 2 * Last);
+  Value V = Value::tensor(TileType{J.Type.Elem, Shape});
+  if (B.ir() && J.IR)
+    V.IR = B.ir()->reshape(B.range(), J.IR, Shape);
+  return V;
+}
+
 static Value split(BuiltinCall &B) {
   Value In = B.value("a");
   if (!In.isTensor())
@@ -526,6 +541,7 @@ const std::vector<BuiltinEntry> &shapeBuiltins() {
       {"permute", "input, *dims:C", permute},
       {"expand_dims", "input, axis:C", expandDims},
       {"join", "a, b", join},
+      {"interleave", "a, b", interleave},
       {"split", "a", split},
       {"cast", "input, dtype:C, fp_downcast_rounding:C=, bitcast:C=", cast},
       {"pointer_type", "element_ty:C, address_space:C=, const:C=", pointerType},

@@ -345,6 +345,13 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
     if (Path.rfind("triton.language.", 0) == 0 &&
         scalarKindFromLanguageName(std::string_view(Path).substr(16)).has_value())
       return Value::constant(PyValue()); // other dtype attributes
+    // PyTorch's numeric limits, which kernels read at compile time
+    // (`torch.finfo(torch.float32).max`): what callLibrary models of torch.
+    if (Path == "torch" && (E->Attr == "finfo" || E->Attr == "iinfo" || E->Attr == "float32" || E->Attr == "float16" ||
+                            E->Attr == "bfloat16")) {
+      Value V = moduleAttribute(Path, E->Attr, E->Range);
+      return V.isConstexpr() && V.Const.isUnknown() ? Value::constant(PyValue::qualified(std::move(Member))) : V;
+    }
     if (!project::isExternalRoot(std::string_view(Path).substr(0, Path.find('.'))))
       return moduleAttribute(Path, E->Attr, E->Range);
     return Value::constant(PyValue::qualified(std::move(Member)));
@@ -1097,6 +1104,16 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
       return Value::constant(pybuiltins::callLibrary(Path, Consts, {}));
     }
     return callLanguageBuiltin(*this, "cdiv", Call, std::move(Args), std::move(Kw));
+  }
+  // `torch.finfo(torch.float32).max` in a kernel (torchao's quantizers): the
+  // code generator calls a library type at compile time on constexprs.
+  if (Path.rfind("torch.", 0) == 0 && Kw.empty() &&
+      std::all_of(Args.begin(), Args.end(), [](const Arg &A) { return A.V.isKnownConstexpr(); })) {
+    PyList Consts;
+    for (const Arg &A : Args)
+      Consts.push_back(A.V.Const);
+    if (PyValue R = pybuiltins::callLibrary(Path, Consts, {}); !R.isUnknown())
+      return Value::constant(std::move(R));
   }
   if (Path.rfind("math.", 0) == 0 || Path == "triton.language" || Path.rfind("triton.", 0) == 0 ||
       !project::isExternalRoot(std::string_view(Path).substr(0, Path.find('.'))))

@@ -87,9 +87,12 @@ Value KernelChecker::importedValue(const ModuleScope &S, const std::string &Path
   std::string_view Head = std::string_view(Path).substr(0, Path.find('.'));
   if (project::isExternalRoot(Head))
     return Value::constant(externalValue(Path));
-  if (!Opts.Project)
-    return Value::constant(PyValue());
-  return symbolValue(Opts.Project->resolve(Path, S.Ref, &Reads), R);
+  Value V = Opts.Project ? symbolValue(Opts.Project->resolve(Path, S.Ref, &Reads), R) : Value::constant(PyValue());
+  // `import torch` outside PyTorch's own tree: the module, whose few members
+  // kernels read at compile time evalAttribute knows (the rest stay Unknown).
+  if (Path == "torch" && V.isConstexpr() && V.Const.isUnknown())
+    return Value::constant(PyValue::qualified(Path));
+  return V;
 }
 
 Value KernelChecker::moduleAttribute(const std::string &Path, const std::string &Attr, SourceRange R) {

@@ -222,11 +222,17 @@ static ImportedDefs importedDefs(project::Project *P, const ParsedFile &File, co
     return nullptr;
   // The modules stay alive while the caller reads their definitions.
   auto Held = std::make_shared<std::vector<std::shared_ptr<const project::Module>>>();
-  return [P, Ref = P->refOf(Path), &Info, Held](const std::string &Name) -> const ast::FunctionDefStmt * {
+  return [P, Path, Ref = P->refOf(Path), &Info, Held](const std::string &Name) -> const ast::FunctionDefStmt * {
     auto It = Info.Imports.find(Name);
-    if (It == Info.Imports.end())
-      return nullptr;
-    project::Symbol S = P->resolve(It->second, Ref);
+    project::Symbol S;
+    if (It != Info.Imports.end()) {
+      S = P->resolve(It->second, Ref);
+    } else if (!Info.StarImports.empty() && !Info.Functions.count(Name) && !Info.Globals.count(Name)) {
+      // `from .utils import *` (gemlite's kernels and their dequantize):
+      // the module's own namespace, star imports last, as Python binds it.
+      if (std::shared_ptr<const project::Module> M = P->moduleAt(Path))
+        S = P->member(M, Name);
+    }
     if (S.K != project::Symbol::Kind::Function || !S.Def)
       return nullptr;
     Held->push_back(S.Mod);

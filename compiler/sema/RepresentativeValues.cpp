@@ -551,6 +551,9 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
   std::map<std::string, std::string> LoadedFrom;
   std::map<std::string, std::optional<ScalarKind>> LoadConverted, Stored;
   std::set<std::string> Indices;
+  /// Pointers whose loaded values are cast to pointers: tables of addresses
+  /// (`tl.cast(tl.load(ptrs + i), tl.pointer_type(tl.int32))` in vllm).
+  std::set<std::string> Addresses;
   std::vector<const Expr *> PointerOps; ///< the pointer operands of memory ops
   Walker W;
   W.OnStmt = [&](const Stmt *S) {
@@ -590,6 +593,30 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
       if (!P.empty() && A && A->Attr == "to" && !V->Args.empty())
         if (std::optional<ScalarKind> K = dtypeNamed(V->Args[0], Info))
           Stored[P] = K;
+    }
+    // `tl.cast(v, T)` and `v.to(T)` with T a pointer type, or another
+    // pointer's `.dtype`, of a value loaded from a pointer.
+    {
+      const auto *M = dyn_cast<AttributeExpr>(C->Func);
+      bool IsTo = M && M->Attr == "to";
+      const Expr *From = IsTo ? M->Value : Q == "triton.language.cast" && !C->Args.empty() ? C->Args[0] : nullptr;
+      const Expr *To = C->Args.size() > (IsTo ? 0u : 1u) ? C->Args[IsTo ? 0 : 1] : nullptr;
+      if (const Keyword *K = C->keyword("dtype"); !To && K)
+        To = K->Value;
+      const auto *ToCall = To ? dyn_cast<CallExpr>(To) : nullptr;
+      const auto *ToAttr = To ? dyn_cast<AttributeExpr>(To) : nullptr;
+      bool ToPointer = (ToCall && Info.qualify(ToCall->Func) == "triton.language.pointer_type") ||
+                       (ToAttr && ToAttr->Attr == "dtype" && !baseParam(ToAttr->Value, Defs, Pointers).empty());
+      if (From && ToPointer) {
+        const Expr *Unused = nullptr;
+        if (const CallExpr *L = loadIn(From, Info, &Unused)) {
+          if (std::string P = baseParam(L->Args[0], Defs, Pointers); !P.empty())
+            Addresses.insert(P);
+        } else if (const auto *N = dyn_cast<NameExpr>(From)) {
+          if (auto It = LoadedFrom.find(N->Id); It != LoadedFrom.end())
+            Addresses.insert(It->second);
+        }
+      }
     }
     if (Q == "triton.language.load" || Q == "triton.language.store" || Q.rfind("triton.language.atomic_", 0) == 0) {
       if (!C->Args.empty())
@@ -721,7 +748,9 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
   }
   for (const std::string &P : Pointers) {
     AssumedPointer A;
-    if (Indices.count(P)) {
+    if (Addresses.count(P)) {
+      A = {ScalarKind::I64, "its values are addresses, cast to pointers"};
+    } else if (Indices.count(P)) {
       bool Widened = LoadConverted.count(P) && LoadConverted[P] == ScalarKind::I64;
       A = {Widened ? ScalarKind::I32 : ScalarKind::I64,
            Widened ? "its values are offsets, widened to int64" : "its values are offsets of other pointers"};

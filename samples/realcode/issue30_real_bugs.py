@@ -31,7 +31,7 @@ def grouped_copy_kernel(x_ptr, out_ptr, M, N, stride_m, BLOCK_M: tl.constexpr, B
     mask = (rm[:, None] < M) & (rn[None, :] < N)
     x = tl.load(x_ptr + rm[:, None] * stride_m + rn[None, :], mask=mask)
     tl.store(out_ptr + rm[:, None] * stride_m + rn[None, :], x)
-  # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[TS203]: tl.store can go out of bounds: out_ptr[74068] written by program 19, lane 3468, with M = 200, N = 300, stride_m = 300 (out_ptr has 60000 elements)
+  # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[TS203]: tl.store can go out of bounds: out_ptr[60000] written by program 3, lane 512, with M = 200, N = 300, stride_m = 300 (out_ptr has 60000 elements)
 
 
 def grouped_copy(x):

@@ -124,6 +124,20 @@ TEST(ConstEval, Builtins) {
   EXPECT_EQ(ev("isinstance(3.0, (int, str))"), "False");
   EXPECT_EQ(ev("sorted([3, 1, 2], reverse=True)"), "[3, 2, 1]");
   EXPECT_EQ(ev("round(2.5)"), "2");
+  // float.fromhex: Python's hex floats, whose `0x` is optional (digits stay hex).
+  EXPECT_EQ(ev("float.fromhex('0x1p-126')"), "1.1754943508222875e-38");
+  EXPECT_EQ(ev("float.fromhex('-0x1.8p1')"), "-3.0");
+  EXPECT_EQ(ev("float.fromhex('1.8')"), "1.5");
+  EXPECT_EQ(ev("float.fromhex(' inf ')"), "inf");
+  EXPECT_EQ(ev("float.fromhex('0x1p99999')"), "<unknown>"); // OverflowError in Python
+  EXPECT_EQ(ev("float.fromhex('xyz')"), "<unknown>");
+}
+
+TEST(ConstEval, AConditionalExpressionWhoseBranchesAgreeHasTheirValue) {
+  // `tl.constexpr(x) if HAS_TRITON else x` (vllm): the same value either way.
+  EXPECT_EQ(evalLast("import triton.language as tl\n_ = tl.constexpr(2.5) if HAS_TRITON else 2.5\n"), "2.5");
+  EXPECT_EQ(evalLast("_ = 1 if UNKNOWN else 2\n"), "<unknown>");
+  EXPECT_EQ(evalLast("_ = 1 if UNKNOWN else 1.0\n"), "<unknown>"); // equal, but not the same type
 }
 
 TEST(ConstEval, TritonHelpers) {

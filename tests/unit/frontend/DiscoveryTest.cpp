@@ -580,6 +580,39 @@ TEST(Discovery, ConditionalDefinitionsTakeTheTritonBranch) {
   EXPECT_FALSE(G.Info.jit("helper"));
 }
 
+TEST(Discovery, ValuesBoundInTheTritonBranchAreItsValues) {
+  // torchao's hadamard_utils: a constexpr the store helpers share, bound
+  // only under `if has_triton():`; the `else:` holds stubs.
+  auto D = run("from torch.utils._triton import has_triton\n"
+               "if has_triton():\n"
+               "    import triton\n"
+               "    import triton.language as tl\n"
+               "    TILE_ELEMS = tl.constexpr(32 * 16)\n"
+               "    SCALE = 4\n"
+               "    SCALE = SCALE * 2\n"
+               "else:\n"
+               "    SCALE = None\n"
+               "    def helper(x):\n"
+               "        raise RuntimeError\n");
+  EXPECT_EQ(D.Info.Globals.at("TILE_ELEMS").Value.asInt(), 512);
+  EXPECT_TRUE(D.Info.Globals.at("TILE_ELEMS").IsConstexprInstance);
+  EXPECT_EQ(D.Info.Globals.at("SCALE").Value.asInt(), 8); // the triton branch's last binding
+  // vllm: a global wrapped in tl.constexpr only where triton is importable
+  // is a constexpr instance on a machine with triton.
+  auto E = run("import triton.language as tl\n"
+               "from vllm.triton_utils import HAS_TRITON\n"
+               "TINY = tl.constexpr(float.fromhex('0x1p-126')) if HAS_TRITON else float.fromhex('0x1p-126')\n");
+  EXPECT_TRUE(E.Info.Globals.at("TINY").IsConstexprInstance);
+  EXPECT_EQ(E.Info.Globals.at("TINY").Value.repr(), "1.1754943508222875e-38");
+  // Neither branch a triton one: undecided, as before.
+  auto F = run("from pkg import flag\n"
+               "if flag():\n"
+               "    N = 1\n"
+               "else:\n"
+               "    N = 2\n");
+  EXPECT_TRUE(F.Info.Globals.at("N").Value.isUnknown());
+}
+
 TEST(Discovery, AFileWhoseKernelsAreInAnUntakenBranchSaysSo) {
   // unsloth's utils.py: its one @triton.jit is the `else:` of a version check
   // that Triton 3.6 takes the other way. Python defines no kernel; the file

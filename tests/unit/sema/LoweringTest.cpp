@@ -79,6 +79,23 @@ def k(x_ptr, o_ptr, n: tl.constexpr):
   EXPECT_NE(T.find("constant 6.0 : [128] fp32"), std::string::npos) << T;
 }
 
+TEST(Lowering, PyTorchsNumericLimitsAreConstantsInKernels) {
+  // torchao's NVFP4 quantizers clamp with `torch.finfo(torch.float32).max`
+  // inside the kernel: the code generator calls finfo at compile time.
+  std::string T = lowered(R"(
+import torch
+
+@triton.jit
+def k(x_ptr, o_ptr):
+    FP32_MAX: tl.constexpr = torch.finfo(torch.float32).max
+    i = tl.arange(0, 16)
+    tl.store(o_ptr + i, tl.minimum(tl.load(x_ptr + i), FP32_MAX) + torch.finfo(torch.float16).max)
+)",
+                          request({{"x_ptr", F32P}, {"o_ptr", F32P}}));
+  EXPECT_NE(T.find("constant 3.4028234663852886e+38 : fp32"), std::string::npos) << T;
+  EXPECT_NE(T.find("constant 65504.0 : [16] fp32"), std::string::npos) << T;
+}
+
 TEST(Lowering, AddressesFromATableBecomePointersAndPointersAreTruthy) {
   // Triton's grouped GEMM tutorial: an int64 address loaded from a table
   // becomes a pointer through tl.pointer_type; `if bias:` on a pointer is a

@@ -438,5 +438,32 @@ TEST(ProjectSemaTest, RowsLoadedForAnImportedHelperThatOffsetsByThemAreIndices) 
   EXPECT_TRUE(R.Lowered) << R.LoweringProblem;
 }
 
+TEST(ProjectSemaTest, AHelperReachedThroughAStarImportGivesItsEvidence) {
+  // gemlite: `from .utils import *` brings `dequantize`, which shifts the
+  // packed weights it is handed; the weights' pointer holds integers
+  // (before: fp32, and `b >> q_shift` did not lower).
+  TempTree T;
+  T.write("pyproject.toml", "");
+  T.write("pkg/__init__.py", "");
+  T.write("pkg/utils.py", std::string(Header) + "@triton.jit\n"
+                                                "def dequantize(b, q_shift, scale):\n"
+                                                "    b = (b >> q_shift) & 15\n"
+                                                "    return b.to(tl.float32) * scale\n");
+  std::string Kern =
+      T.write("pkg/gemv.py", std::string(Header) + "from .utils import *\n"
+                                                   "@triton.jit\n"
+                                                   "def gemv(w_ptr, out_ptr, BLOCK: tl.constexpr):\n"
+                                                   "    offs = tl.arange(0, BLOCK)\n"
+                                                   "    b = tl.load(w_ptr + offs // 8)\n"
+                                                   "    v = dequantize(b, (offs % 8) * 4, 0.5)\n"
+                                                   "    tl.store(out_ptr + offs, v)\n");
+  project::Project P;
+  ProjectPlan R = planInProject(P, Kern, "gemv");
+  EXPECT_NE(R.Assumptions.find("w_ptr=i32[1024]: its values are shifted or combined bitwise"), std::string::npos)
+      << R.Assumptions;
+  ASSERT_FALSE(R.Plan.Launches.empty()) << R.Plan.Error;
+  EXPECT_TRUE(R.Lowered) << R.LoweringProblem;
+}
+
 } // namespace
 } // namespace tessel::sema

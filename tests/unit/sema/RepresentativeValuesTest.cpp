@@ -146,6 +146,33 @@ def k(idx_ptr, x_ptr, out_ptr, h_ptr, acc_ptr, stride):
   EXPECT_EQ(P.at("h_ptr").Why, "no evidence of its element type");
 }
 
+TEST(RepresentativeValues, TablesOfAddressesHoldInt64) {
+  // vllm's KV-cache gather and block tables: per-layer base pointers loaded
+  // from a table and cast to pointers, here and in a helper.
+  Source S(R"(
+@triton.jit
+def _load_ptr(ptr_to_ptr, elem_dtype):
+    ptr = tl.load(ptr_to_ptr)
+    ptr = tl.cast(ptr, tl.pointer_type(elem_dtype))
+    return tl.multiple_of(ptr, 16)
+
+@triton.jit
+def k(src_ptr, cache_ptrs_ptr, tables_ptr, out_ptr, layer):
+    cache = tl.cast(tl.load(cache_ptrs_ptr + layer), src_ptr.dtype)
+    table = _load_ptr(tables_ptr + layer, tl.int32)
+    offs = tl.arange(0, 16)
+    tl.store(cache + offs, tl.load(src_ptr + offs))
+    tl.store(out_ptr + offs, tl.load(table + offs))
+)");
+  const auto &Fn = *S.fn("k").Def;
+  auto P = representativePointers(Fn, S.Info, inferPointerParams(Fn, S.Info));
+  EXPECT_EQ(P.at("cache_ptrs_ptr").Scalar, ScalarKind::I64);
+  EXPECT_EQ(P.at("cache_ptrs_ptr").Why, "its values are addresses, cast to pointers");
+  EXPECT_EQ(P.at("tables_ptr").Scalar, ScalarKind::I64);
+  EXPECT_EQ(P.at("tables_ptr").Why, "its values are addresses, cast to pointers (in _load_ptr())");
+  EXPECT_EQ(P.at("src_ptr").Scalar, ScalarKind::FP32);
+}
+
 TEST(RepresentativeValues, InnermostStridesMultiplyTheLastAxis) {
   Source S(R"(
 @triton.jit

@@ -141,6 +141,34 @@ TEST(RunCommand, AKernelWithErrorsReportsThemAndDoesNotRun) {
   EXPECT_NE(R.Out.find("0 instances run: "), std::string::npos) << R.Out;
 }
 
+TEST(RunCommand, InterleaveAlternatesItsOperandsAlongTheLastAxis) {
+  // standard.interleave is join then reshape: AWQ's dequantizers repeat each
+  // packed word 8 times with three of them. A wrong order fails an assert.
+  fs::path Dir = scratch("interleave");
+  std::ofstream(Dir / "k.py")
+      << "import triton\nimport triton.language as tl\n\n"
+         "# tessel: launch x=i32[2, 32]:out\n"
+         "@triton.jit\ndef k(x_ptr):\n"
+         "    a = tl.arange(0, 4)\n"
+         "    i = tl.arange(0, 8)\n"
+         "    c = tl.interleave(a, a + 100)\n"
+         "    tl.device_assert(c == tl.where(i % 2 == 0, i // 2, i // 2 + 100), 'interleave 1-D')\n"
+         "    r = tl.arange(0, 2)[:, None]\n"
+         "    w = r * 4 + a[None, :]\n"
+         "    t = tl.interleave(w, w + 100)\n"
+         "    e = r * 4 + i[None, :] // 2 + (i[None, :] % 2) * 100\n"
+         "    tl.device_assert(t == e, 'interleave 2-D')\n"
+         "    x8 = tl.interleave(w, w)\n"
+         "    x8 = tl.interleave(x8, x8)\n"
+         "    x8 = tl.interleave(x8, x8)\n"
+         "    j = tl.arange(0, 32)[None, :]\n"
+         "    tl.device_assert(x8 == r * 4 + j // 8, 'AWQ repeat')\n"
+         "    tl.store(x_ptr + r * 32 + j, x8)\n";
+  Ran R = tesselRun({(Dir / "k.py").string(), "--kernel", "k", "--color=never"});
+  EXPECT_EQ(R.Status, 0) << R.Out << R.Err;
+  EXPECT_NE(R.Out.find("1 instance run: no errors"), std::string::npos) << R.Out;
+}
+
 TEST(RunCommand, WithoutASpecTheAssumptionsAreSaid) {
   fs::path Dir = scratch("derived");
   std::ofstream(Dir / "k.py")
