@@ -449,14 +449,13 @@ TEST(ProjectSemaTest, AHelperReachedThroughAStarImportGivesItsEvidence) {
                                                 "def dequantize(b, q_shift, scale):\n"
                                                 "    b = (b >> q_shift) & 15\n"
                                                 "    return b.to(tl.float32) * scale\n");
-  std::string Kern =
-      T.write("pkg/gemv.py", std::string(Header) + "from .utils import *\n"
-                                                   "@triton.jit\n"
-                                                   "def gemv(w_ptr, out_ptr, BLOCK: tl.constexpr):\n"
-                                                   "    offs = tl.arange(0, BLOCK)\n"
-                                                   "    b = tl.load(w_ptr + offs // 8)\n"
-                                                   "    v = dequantize(b, (offs % 8) * 4, 0.5)\n"
-                                                   "    tl.store(out_ptr + offs, v)\n");
+  std::string Kern = T.write("pkg/gemv.py", std::string(Header) + "from .utils import *\n"
+                                                                  "@triton.jit\n"
+                                                                  "def gemv(w_ptr, out_ptr, BLOCK: tl.constexpr):\n"
+                                                                  "    offs = tl.arange(0, BLOCK)\n"
+                                                                  "    b = tl.load(w_ptr + offs // 8)\n"
+                                                                  "    v = dequantize(b, (offs % 8) * 4, 0.5)\n"
+                                                                  "    tl.store(out_ptr + offs, v)\n");
   project::Project P;
   ProjectPlan R = planInProject(P, Kern, "gemv");
   EXPECT_NE(R.Assumptions.find("w_ptr=i32[1024]: its values are shifted or combined bitwise"), std::string::npos)
