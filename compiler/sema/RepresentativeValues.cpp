@@ -473,8 +473,27 @@ static void namesThrough(const std::vector<const Expr *> &Roots, const std::map<
   while (!Work.empty()) {
     const Expr *E = Work.back();
     Work.pop_back();
+    // `tl.argmax(vals, 0)` is a position, whatever vals hold: the names
+    // under it are not followed (vllm's rejection sampler offsets by the
+    // argmax of the float maxima it loads).
+    std::set<const Expr *> Positions;
     Walker Names;
     Names.OnExpr = [&](const Expr *X) {
+      if (Positions.count(X))
+        return;
+      if (const auto *C = dyn_cast<CallExpr>(X)) {
+        const auto *F = dyn_cast<AttributeExpr>(C->Func);
+        const auto *G = dyn_cast<NameExpr>(C->Func);
+        std::string_view Fn = F ? std::string_view(F->Attr) : G ? std::string_view(G->Id) : std::string_view();
+        if (Fn == "argmax" || Fn == "argmin") {
+          Walker Under;
+          Under.OnExpr = [&](const Expr *Y) { Positions.insert(Y); };
+          for (const Expr *A : C->Args)
+            Under.walk(A);
+          if (F)
+            Under.walk(F->Value); // `vals.argmax(0)`
+        }
+      }
       const auto *N = dyn_cast<NameExpr>(X);
       if (!N || !Seen.insert(N->Id).second || !Follow(N->Id))
         return;
@@ -518,6 +537,33 @@ static std::set<std::string> offsetParams(const FunctionDefStmt &H, const Module
 static bool isBitwise(BinOpKind Op) {
   return Op == BinOpKind::LShift || Op == BinOpKind::RShift || Op == BinOpKind::BitOr || Op == BinOpKind::BitXor ||
          Op == BinOpKind::BitAnd;
+}
+
+/// A call of triton.language's random family (`tl.rand(seed, offsets)`),
+/// whose seed and offsets are integers.
+static bool isRandomCall(const CallExpr *C) {
+  const auto *F = dyn_cast<AttributeExpr>(C->Func);
+  const auto *G = dyn_cast<NameExpr>(C->Func);
+  std::string_view Fn = F ? std::string_view(F->Attr) : G ? std::string_view(G->Id) : std::string_view();
+  return Fn == "rand" || Fn == "randn" || Fn == "randint" || Fn == "randint4x" || Fn == "rand4x" || Fn == "randn4x";
+}
+
+/// The parameters of helper H it passes as argument Arg (0: the seed, 1: the
+/// offsets) of a random number (vllm's `tl_rand64(seed, offset)` calls
+/// `tl.randint4x(seed, offset)`).
+static std::set<std::string> randomParams(const FunctionDefStmt &H, size_t Arg) {
+  std::set<std::string> Params, Out;
+  for (const Param &P : H.Params)
+    Params.insert(P.Name);
+  Walker W;
+  W.OnStmt = [](const Stmt *S) { return !isa<FunctionDefStmt>(S) && !isa<ClassDefStmt>(S); };
+  W.OnExpr = [&](const Expr *E) {
+    if (const auto *C = dyn_cast<CallExpr>(E); C && isRandomCall(C) && C->Args.size() > Arg)
+      if (const auto *N = dyn_cast<NameExpr>(C->Args[Arg]); N && Params.count(N->Id))
+        Out.insert(N->Id);
+  };
+  W.walk(H.Body);
+  return Out;
 }
 
 /// The parameters of helper H that it shifts or combines bitwise (gemlite's
@@ -707,35 +753,50 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
   std::set<std::string> Bitwise;
   Walker Shifts;
   Shifts.OnStmt = [](const Stmt *S) { return !isa<FunctionDefStmt>(S) && !isa<ClassDefStmt>(S); };
+  // Values loaded and used as the seed or offsets of random numbers (vllm's
+  // samplers load per-request seeds and positions): integers too.
+  std::set<std::string> Seeds, Counters;
   Shifts.OnExpr = [&](const Expr *E) {
     if (const auto *B = dyn_cast<BinOpExpr>(E); B && isBitwise(B->Op))
       for (const Expr *Side : {B->Lhs, B->Rhs})
         if (const auto *N = dyn_cast<NameExpr>(Side))
           if (auto It = LoadedFrom.find(N->Id); It != LoadedFrom.end())
             Bitwise.insert(It->second);
+    if (const auto *C = dyn_cast<CallExpr>(E); C && isRandomCall(C))
+      for (size_t I = 0; I < C->Args.size() && I < 2; ++I)
+        if (const auto *N = dyn_cast<NameExpr>(C->Args[I]))
+          if (auto It = LoadedFrom.find(N->Id); It != LoadedFrom.end())
+            (I == 0 ? Seeds : Counters).insert(It->second);
   };
   Shifts.walk(Fn.Body);
   // A loaded local passed to a helper that offsets a pointer by it (vllm's
   // LoRA kernels hand the token rows they load to `do_shrink_kernel`), or
   // that shifts it.
   // Each helper read once, however often the kernel calls it.
-  std::map<const FunctionDefStmt *, std::pair<std::set<std::string>, std::set<std::string>>> HelperParams;
+  struct HelperUses {
+    std::set<std::string> Offsets, Shifted, Seeds, Counters;
+  };
+  std::map<const FunctionDefStmt *, HelperUses> HelperParams;
   for (const auto &[C, Def] : HelperCalls) {
     const FunctionDefStmt &H = *Def;
     auto [It, New] = HelperParams.try_emplace(&H);
     if (New)
-      It->second = {offsetParams(H, Info), bitwiseParams(H)};
-    const auto &[Offsets, Shifted] = It->second;
-    if (Offsets.empty() && Shifted.empty())
+      It->second = {offsetParams(H, Info), bitwiseParams(H), randomParams(H, 0), randomParams(H, 1)};
+    const auto &Uses = It->second;
+    if (Uses.Offsets.empty() && Uses.Shifted.empty() && Uses.Seeds.empty() && Uses.Counters.empty())
       continue;
     forEachBoundArgument(*C, H, [&](const std::string &Param, const Expr *Arg) {
-      if (!Offsets.count(Param) && !Shifted.count(Param))
-        return;
       const auto *N = dyn_cast<NameExpr>(Arg);
-      if (Shifted.count(Param) && N)
-        if (auto It = LoadedFrom.find(N->Id); It != LoadedFrom.end())
-          Bitwise.insert(It->second);
-      if (!Offsets.count(Param))
+      auto Loaded = N ? LoadedFrom.find(N->Id) : LoadedFrom.end();
+      if (Loaded != LoadedFrom.end()) {
+        if (Uses.Shifted.count(Param))
+          Bitwise.insert(Loaded->second);
+        if (Uses.Seeds.count(Param))
+          Seeds.insert(Loaded->second);
+        if (Uses.Counters.count(Param))
+          Counters.insert(Loaded->second);
+      }
+      if (!Uses.Offsets.count(Param))
         return;
       Walker Names;
       Names.OnExpr = [&](const Expr *X) {
@@ -758,6 +819,11 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
       A = {ScalarKind::I32, "its values bound loops or are compared with index tiles"};
     } else if (Bitwise.count(P)) {
       A = {ScalarKind::I32, "its values are shifted or combined bitwise"};
+    } else if (Seeds.count(P)) {
+      A = {ScalarKind::I64, "its values seed random numbers"};
+    } else if (Counters.count(P)) {
+      // Triton's 32-bit Philox, as for offsets made with tl.arange.
+      A = {ScalarKind::I32, "its values are the offsets of random numbers"};
     } else if (auto S = Stored.find(P); S != Stored.end() && S->second) {
       A = {*S->second, "the values stored to it are converted to that type"};
     } else if (auto L = LoadConverted.find(P); L != LoadConverted.end() && L->second == ScalarKind::FP32) {

@@ -173,6 +173,40 @@ def k(src_ptr, cache_ptrs_ptr, tables_ptr, out_ptr, layer):
   EXPECT_EQ(P.at("src_ptr").Scalar, ScalarKind::FP32);
 }
 
+TEST(RepresentativeValues, SeedsPositionsAndArgmaxes) {
+  // vllm's samplers: a per-request seed and a position loaded and passed to
+  // the random family (directly and through a helper); an offset made from
+  // the argmax of loaded maxima is a position, not their values.
+  Source S(R"(
+@triton.jit
+def rand64(seed, offset):
+    lo, hi, _, _ = tl.randint4x(seed, offset)
+    return lo
+
+@triton.jit
+def k(seed_ptr, pos_ptr, seed2_ptr, max_ptr, arg_ptr, out_ptr):
+    pid = tl.program_id(0)
+    seed = tl.load(seed_ptr + pid)
+    pos = tl.load(pos_ptr + pid)
+    u = tl.rand(seed, pos + tl.arange(0, 16))
+    s2 = tl.load(seed2_ptr + pid)
+    r = rand64(s2, pos)
+    maxes = tl.load(max_ptr + tl.arange(0, 16))
+    best = tl.argmax(maxes, axis=0)
+    a = tl.load(arg_ptr + best)
+    tl.store(out_ptr + tl.arange(0, 16), u + a + r)
+)");
+  const auto &Fn = *S.fn("k").Def;
+  auto P = representativePointers(Fn, S.Info, inferPointerParams(Fn, S.Info));
+  EXPECT_EQ(P.at("seed_ptr").Scalar, ScalarKind::I64);
+  EXPECT_EQ(P.at("seed_ptr").Why, "its values seed random numbers");
+  EXPECT_EQ(P.at("seed2_ptr").Scalar, ScalarKind::I64);
+  EXPECT_EQ(P.at("pos_ptr").Scalar, ScalarKind::I32);
+  EXPECT_EQ(P.at("pos_ptr").Why, "its values are the offsets of random numbers");
+  EXPECT_EQ(P.at("max_ptr").Scalar, ScalarKind::FP32);
+  EXPECT_EQ(P.at("max_ptr").Why, "no evidence of its element type");
+}
+
 TEST(RepresentativeValues, InnermostStridesMultiplyTheLastAxis) {
   Source S(R"(
 @triton.jit
