@@ -539,6 +539,11 @@ static bool isBitwise(BinOpKind Op) {
          Op == BinOpKind::BitAnd;
 }
 
+/// Operators Triton applies to integers only: the bitwise ones, and `//`
+/// (semantic.floordiv raises "unexpected type fp32" on floats; vllm's
+/// attention helpers floor-divide the query offsets they load).
+static bool isIntegerOnly(BinOpKind Op) { return isBitwise(Op) || Op == BinOpKind::FloorDiv; }
+
 /// A call of triton.language's random family (`tl.rand(seed, offsets)`),
 /// whose seed and offsets are integers.
 static bool isRandomCall(const CallExpr *C) {
@@ -566,7 +571,8 @@ static std::set<std::string> randomParams(const FunctionDefStmt &H, size_t Arg) 
   return Out;
 }
 
-/// The parameters of helper H that it shifts or combines bitwise (gemlite's
+/// The parameters of helper H that it shifts, combines bitwise or
+/// floor-divides (gemlite's
 /// `dequantize(b, ...)` computes `(b >> q_shift) & mask`): integers, as
 /// Triton has no bitwise operators on floats.
 static std::set<std::string> bitwiseParams(const FunctionDefStmt &H) {
@@ -576,12 +582,67 @@ static std::set<std::string> bitwiseParams(const FunctionDefStmt &H) {
   Walker W;
   W.OnStmt = [](const Stmt *S) { return !isa<FunctionDefStmt>(S) && !isa<ClassDefStmt>(S); };
   W.OnExpr = [&](const Expr *E) {
-    if (const auto *B = dyn_cast<BinOpExpr>(E); B && isBitwise(B->Op))
+    if (const auto *B = dyn_cast<BinOpExpr>(E); B && isIntegerOnly(B->Op))
       for (const Expr *Side : {B->Lhs, B->Rhs})
         if (const auto *N = dyn_cast<NameExpr>(Side); N && Params.count(N->Id))
           Out.insert(N->Id);
   };
   W.walk(H.Body);
+  return Out;
+}
+
+/// For each value helper H returns (the elements of a returned tuple, or
+/// the one value), the parameters of H it was loaded from: vllm's attention
+/// helpers load a sequence's start and length and return them, and the
+/// kernel offsets and bounds its loads by them.
+static std::vector<std::set<std::string>> returnedLoads(const FunctionDefStmt &H, const ModuleInfo &Info) {
+  std::set<std::string> Pointers = inferPointerParams(H, Info);
+  std::map<std::string, const Expr *> Defs;
+  std::map<std::string, std::set<std::string>> LoadedFrom;
+  std::vector<const Expr *> Returned;
+  Walker W;
+  W.OnStmt = [&](const Stmt *S) {
+    if (!recordAssignments(S, Defs))
+      return false;
+    if (const auto *A = dyn_cast<AssignStmt>(S))
+      for (const Expr *T : A->Targets)
+        if (const auto *N = dyn_cast<NameExpr>(T)) {
+          // Rebound to anything else (`ptr = tl.cast(ptr, ...)` makes the
+          // loaded address a pointer), the name no longer holds the load.
+          LoadedFrom.erase(N->Id);
+          const Expr *To = nullptr;
+          if (const CallExpr *L = loadIn(A->Value, Info, &To))
+            if (std::string P = baseParam(L->Args[0], Defs, Pointers); !P.empty())
+              LoadedFrom[N->Id].insert(P);
+        }
+    if (const auto *R = dyn_cast<ReturnStmt>(S); R && R->Value && Returned.empty())
+      Returned.push_back(R->Value);
+    return true;
+  };
+  W.walk(H.Body);
+  std::vector<std::set<std::string>> Out;
+  if (Returned.empty())
+    return Out;
+  std::vector<const Expr *> Values{Returned.front()};
+  if (const auto *T = dyn_cast<TupleExpr>(Returned.front()))
+    Values.assign(T->Elts.begin(), T->Elts.end());
+  for (const Expr *V : Values) {
+    std::set<std::string> From;
+    const Expr *To = nullptr;
+    if (const CallExpr *L = loadIn(V, Info, &To)) {
+      if (std::string P = baseParam(L->Args[0], Defs, Pointers); !P.empty())
+        From.insert(P);
+    } else {
+      namesThrough({V}, Defs, [&](const std::string &N) {
+        auto It = LoadedFrom.find(N);
+        if (It == LoadedFrom.end())
+          return true;
+        From.insert(It->second.begin(), It->second.end());
+        return false;
+      });
+    }
+    Out.push_back(std::move(From));
+  }
   return Out;
 }
 
@@ -594,7 +655,9 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
   std::vector<std::pair<const CallExpr *, const FunctionDefStmt *>> HelperCalls;
   std::map<std::string, const Expr *> Defs;
   // Locals holding values loaded from a pointer parameter, and how converted.
-  std::map<std::string, std::string> LoadedFrom;
+  // Every pointer a name was loaded from: vllm's sparse attention loads
+  // `slot` from one index table in one loop and from another in the next.
+  std::map<std::string, std::set<std::string>> LoadedFrom;
   std::map<std::string, std::optional<ScalarKind>> LoadConverted, Stored;
   std::set<std::string> Indices;
   /// Pointers whose loaded values are cast to pointers: tables of addresses
@@ -612,7 +675,7 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
           if (const CallExpr *L = loadIn(A->Value, Info, &To)) {
             std::string P = baseParam(L->Args[0], Defs, Pointers);
             if (!P.empty()) {
-              LoadedFrom[N->Id] = P;
+              LoadedFrom[N->Id].insert(P);
               if (std::optional<ScalarKind> K = dtypeNamed(To, Info))
                 LoadConverted[P] = K;
             }
@@ -660,7 +723,7 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
             Addresses.insert(P);
         } else if (const auto *N = dyn_cast<NameExpr>(From)) {
           if (auto It = LoadedFrom.find(N->Id); It != LoadedFrom.end())
-            Addresses.insert(It->second);
+            Addresses.insert(It->second.begin(), It->second.end());
         }
       }
     }
@@ -683,6 +746,47 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
     }
   };
   W.walk(Fn.Body);
+  // Names bound to what a helper returns, when it returns values it loaded
+  // from the pointers the kernel passes it: loaded from those pointers.
+  {
+    std::map<const FunctionDefStmt *, std::vector<std::set<std::string>>> Returns;
+    Walker Binds;
+    Binds.OnStmt = [&](const Stmt *S) {
+      if (isa<FunctionDefStmt>(S) || isa<ClassDefStmt>(S))
+        return false;
+      const auto *A = dyn_cast<AssignStmt>(S);
+      const auto *C = A && A->Targets.size() == 1 ? dyn_cast<CallExpr>(A->Value) : nullptr;
+      if (!C)
+        return true;
+      const FunctionDefStmt *H = nullptr;
+      for (const auto &[Call, Def] : HelperCalls)
+        if (Call == C)
+          H = Def;
+      if (!H)
+        return true;
+      auto [It, New] = Returns.try_emplace(H);
+      if (New)
+        It->second = returnedLoads(*H, Info);
+      const std::vector<std::set<std::string>> &R = It->second;
+      std::vector<const Expr *> Targets{A->Targets[0]};
+      if (const auto *T = dyn_cast<TupleExpr>(A->Targets[0]))
+        Targets.assign(T->Elts.begin(), T->Elts.end());
+      if (Targets.size() != R.size())
+        return true;
+      std::map<std::string, std::string> Passed; // H's pointer parameter -> the kernel's
+      forEachBoundArgument(*C, *H, [&](const std::string &Param, const Expr *Arg) {
+        if (std::string P = baseParam(Arg, Defs, Pointers); !P.empty())
+          Passed[Param] = P;
+      });
+      for (size_t I = 0; I < Targets.size(); ++I)
+        if (const auto *N = dyn_cast<NameExpr>(Targets[I]))
+          for (const std::string &HP : R[I])
+            if (auto P = Passed.find(HP); P != Passed.end())
+              LoadedFrom[N->Id].insert(P->second);
+      return true;
+    };
+    Binds.walk(Fn.Body);
+  }
   // A loaded local that bounds a loop, or is compared with an index tile
   // (`offs < end`), is an integer: its pointer holds int32 sizes or offsets.
   std::set<std::string> Counts;
@@ -691,7 +795,7 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
     Names.OnExpr = [&](const Expr *X) {
       if (const auto *N = dyn_cast<NameExpr>(X))
         if (auto It = LoadedFrom.find(N->Id); It != LoadedFrom.end())
-          Into.insert(It->second);
+          Into.insert(It->second.begin(), It->second.end());
     };
     Names.walk(E);
   };
@@ -743,8 +847,9 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
       auto It = LoadedFrom.find(N);
       if (It == LoadedFrom.end())
         return true;
-      if (It->second != Base)
-        Indices.insert(It->second);
+      for (const std::string &From : It->second)
+        if (From != Base)
+          Indices.insert(From);
       return false;
     });
   }
@@ -757,16 +862,22 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
   // samplers load per-request seeds and positions): integers too.
   std::set<std::string> Seeds, Counters;
   Shifts.OnExpr = [&](const Expr *E) {
-    if (const auto *B = dyn_cast<BinOpExpr>(E); B && isBitwise(B->Op))
-      for (const Expr *Side : {B->Lhs, B->Rhs})
-        if (const auto *N = dyn_cast<NameExpr>(Side))
+    if (const auto *B = dyn_cast<BinOpExpr>(E); B && isIntegerOnly(B->Op))
+      for (const Expr *Side : {B->Lhs, B->Rhs}) {
+        const Expr *To = nullptr;
+        if (const auto *N = dyn_cast<NameExpr>(Side)) {
           if (auto It = LoadedFrom.find(N->Id); It != LoadedFrom.end())
-            Bitwise.insert(It->second);
+            Bitwise.insert(It->second.begin(), It->second.end());
+        } else if (const CallExpr *L = loadIn(Side, Info, &To); L && !To) {
+          if (std::string P = baseParam(L->Args[0], Defs, Pointers); !P.empty())
+            Bitwise.insert(P); // `tl.load(starts + i) // BLOCK_Q`
+        }
+      }
     if (const auto *C = dyn_cast<CallExpr>(E); C && isRandomCall(C))
       for (size_t I = 0; I < C->Args.size() && I < 2; ++I)
         if (const auto *N = dyn_cast<NameExpr>(C->Args[I]))
           if (auto It = LoadedFrom.find(N->Id); It != LoadedFrom.end())
-            (I == 0 ? Seeds : Counters).insert(It->second);
+            (I == 0 ? Seeds : Counters).insert(It->second.begin(), It->second.end());
   };
   Shifts.walk(Fn.Body);
   // A loaded local passed to a helper that offsets a pointer by it (vllm's
@@ -790,11 +901,11 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
       auto Loaded = N ? LoadedFrom.find(N->Id) : LoadedFrom.end();
       if (Loaded != LoadedFrom.end()) {
         if (Uses.Shifted.count(Param))
-          Bitwise.insert(Loaded->second);
+          Bitwise.insert(Loaded->second.begin(), Loaded->second.end());
         if (Uses.Seeds.count(Param))
-          Seeds.insert(Loaded->second);
+          Seeds.insert(Loaded->second.begin(), Loaded->second.end());
         if (Uses.Counters.count(Param))
-          Counters.insert(Loaded->second);
+          Counters.insert(Loaded->second.begin(), Loaded->second.end());
       }
       if (!Uses.Offsets.count(Param))
         return;
@@ -802,7 +913,7 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
       Names.OnExpr = [&](const Expr *X) {
         if (const auto *M = dyn_cast<NameExpr>(X))
           if (auto It = LoadedFrom.find(M->Id); It != LoadedFrom.end())
-            Indices.insert(It->second);
+            Indices.insert(It->second.begin(), It->second.end());
       };
       Names.walk(Arg);
     });
@@ -818,7 +929,7 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
     } else if (Counts.count(P)) {
       A = {ScalarKind::I32, "its values bound loops or are compared with index tiles"};
     } else if (Bitwise.count(P)) {
-      A = {ScalarKind::I32, "its values are shifted or combined bitwise"};
+      A = {ScalarKind::I32, "its values are shifted, combined bitwise or floor-divided"};
     } else if (Seeds.count(P)) {
       A = {ScalarKind::I64, "its values seed random numbers"};
     } else if (Counters.count(P)) {

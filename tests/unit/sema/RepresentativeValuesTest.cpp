@@ -207,6 +207,43 @@ def k(seed_ptr, pos_ptr, seed2_ptr, max_ptr, arg_ptr, out_ptr):
   EXPECT_EQ(P.at("max_ptr").Why, "no evidence of its element type");
 }
 
+TEST(RepresentativeValues, ValuesAHelperLoadsAndReturnsAreTheKernels) {
+  // vllm's attention helpers load a sequence's start and length and return
+  // them; the kernel offsets and bounds by them. An index loaded in two loops
+  // from two tables types both. `//` of a loaded value is integer evidence.
+  Source S(R"(
+@triton.jit
+def resolve(starts_ptr, lens_ptr, i):
+    start = tl.load(starts_ptr + i)
+    n = tl.load(lens_ptr + i)
+    return start, n
+
+@triton.jit
+def k(q_ptr, starts_ptr, lens_ptr, a_idx_ptr, b_idx_ptr, blocks_ptr, out_ptr, BLOCK: tl.constexpr):
+    start, n = resolve(starts_ptr, lens_ptr, tl.program_id(0))
+    offs = tl.arange(0, BLOCK)
+    q = tl.load(q_ptr + start + offs, mask=offs < n)
+    for i in range(2):
+        slot = tl.load(a_idx_ptr + i)
+        tl.store(out_ptr + slot, q)
+    for i in range(2):
+        slot = tl.load(b_idx_ptr + i)
+        tl.store(out_ptr + slot, q)
+    nb = tl.load(blocks_ptr) // BLOCK
+    tl.store(out_ptr + offs, q + nb)
+)");
+  const auto &Fn = *S.fn("k").Def;
+  auto P = representativePointers(Fn, S.Info, inferPointerParams(Fn, S.Info));
+  EXPECT_EQ(P.at("starts_ptr").Scalar, ScalarKind::I64);
+  EXPECT_EQ(P.at("lens_ptr").Scalar, ScalarKind::I32);
+  EXPECT_EQ(P.at("lens_ptr").Why, "its values bound loops or are compared with index tiles");
+  EXPECT_EQ(P.at("a_idx_ptr").Scalar, ScalarKind::I64);
+  EXPECT_EQ(P.at("b_idx_ptr").Scalar, ScalarKind::I64);
+  EXPECT_EQ(P.at("blocks_ptr").Scalar, ScalarKind::I32);
+  EXPECT_EQ(P.at("blocks_ptr").Why, "its values are shifted, combined bitwise or floor-divided");
+  EXPECT_EQ(P.at("q_ptr").Why, "no evidence of its element type");
+}
+
 TEST(RepresentativeValues, InnermostStridesMultiplyTheLastAxis) {
   Source S(R"(
 @triton.jit
