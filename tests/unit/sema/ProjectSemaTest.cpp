@@ -458,7 +458,8 @@ TEST(ProjectSemaTest, AHelperReachedThroughAStarImportGivesItsEvidence) {
                                                                   "    tl.store(out_ptr + offs, v)\n");
   project::Project P;
   ProjectPlan R = planInProject(P, Kern, "gemv");
-  EXPECT_NE(R.Assumptions.find("w_ptr=i32[1024]: its values are shifted, combined bitwise or floor-divided"), std::string::npos)
+  EXPECT_NE(R.Assumptions.find("w_ptr=i32[1024]: its values are shifted, combined bitwise or floor-divided"),
+            std::string::npos)
       << R.Assumptions;
   ASSERT_FALSE(R.Plan.Launches.empty()) << R.Plan.Error;
   EXPECT_TRUE(R.Lowered) << R.LoweringProblem;
