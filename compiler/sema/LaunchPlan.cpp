@@ -198,8 +198,10 @@ static std::map<std::string, AssumedValue> assumedConstexprs(const JitFunction &
                                                              const ImportedDefs &Imported = nullptr) {
   std::set<std::string> Heuristics(Fn.HeuristicNames.begin(), Fn.HeuristicNames.end());
   std::map<std::string, AssumedValue> Out = representativeConstexprs(Fn, Info, Heuristics, Imported);
+  // A "stride" the kernel tests as a condition is a flag (vllm's
+  // `SAME_STRIDE: tl.constexpr`): the name does not make it a stride.
   for (auto &[Name, A] : Out)
-    if (Use.Strides.count(Name) && !A.Value.isUnknown())
+    if (Use.Strides.count(Name) && !A.Value.isUnknown() && !A.Value.isBool())
       A = Use.Inner.count(Name) ? AssumedValue{PyValue::integer(1), "an innermost stride"}
                                 : AssumedValue{PyValue::integer(Size), "an outer stride"};
   for (auto &[Name, A] : Out)

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -504,6 +505,50 @@ static void namesThrough(const std::vector<const Expr *> &Roots, const std::map<
   }
 }
 
+/// Adds to Out every sum in Fn whose left side is a pointer: pointer
+/// arithmetic wherever it is written, not only where a memory op reads it
+/// (vllm's LoRA expand helper builds `b_ptr = cur_lora_ptr + stride *
+/// lora_index + ...` and hands b_ptr to another helper that loads). Triton
+/// adds only integers to pointers, so what is added there is an offset.
+static void pointerArithmetic(const FunctionDefStmt &Fn, const ModuleInfo &Info,
+                              const std::map<std::string, const Expr *> &Defs, const std::set<std::string> &Pointers,
+                              std::vector<const Expr *> &Out) {
+  std::function<bool(const Expr *, int)> PointerValued = [&](const Expr *E, int Depth) -> bool {
+    if (!E || Depth > 8)
+      return false;
+    if (!baseParam(E, Defs, Pointers).empty())
+      return true;
+    if (const auto *B = dyn_cast<BinOpExpr>(E); B && (B->Op == BinOpKind::Add || B->Op == BinOpKind::Sub))
+      return PointerValued(B->Lhs, Depth + 1);
+    if (const auto *N = dyn_cast<NameExpr>(E)) {
+      auto D = Defs.find(N->Id);
+      return D != Defs.end() && PointerValued(D->second, Depth + 1);
+    }
+    const auto *C = dyn_cast<CallExpr>(E);
+    if (!C)
+      return false;
+    const auto *M = dyn_cast<AttributeExpr>(C->Func);
+    std::string Q = Info.qualify(C->Func);
+    const Expr *To = M && M->Attr == "to" && !C->Args.empty()           ? C->Args[0]
+                     : Q == "triton.language.cast" && C->Args.size() > 1 ? C->Args[1]
+                                                                         : nullptr;
+    const auto *ToCall = To ? dyn_cast<CallExpr>(To) : nullptr;
+    if (ToCall && Info.qualify(ToCall->Func) == "triton.language.pointer_type")
+      return true;
+    // `tl.multiple_of(p, 16)` and friends keep their operand's type.
+    if ((Q == "triton.language.multiple_of" || Q == "triton.language.max_contiguous") && !C->Args.empty())
+      return PointerValued(C->Args[0], Depth + 1);
+    return false;
+  };
+  Walker Arith;
+  Arith.OnStmt = [](const Stmt *S) { return !isa<FunctionDefStmt>(S) && !isa<ClassDefStmt>(S); };
+  Arith.OnExpr = [&](const Expr *E) {
+    if (const auto *B = dyn_cast<BinOpExpr>(E); B && B->Op == BinOpKind::Add && PointerValued(B->Lhs, 0))
+      Out.push_back(B);
+  };
+  Arith.walk(Fn.Body);
+}
+
 /// The parameters of helper H, other than its pointers, that take part in
 /// the offsets of its loads, stores and atomics (`c_ptr = out_ptr + ram[:,
 /// None] * stride`): what a caller passes there is an index.
@@ -525,6 +570,7 @@ static std::set<std::string> offsetParams(const FunctionDefStmt &H, const Module
       PointerOps.push_back(C->Args[0]);
   };
   W.walk(H.Body);
+  pointerArithmetic(H, Info, Defs, Pointers, PointerOps);
   namesThrough(PointerOps, Defs, [&](const std::string &N) {
     if (!Params.count(N))
       return true;
@@ -671,13 +717,20 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
     if (const auto *A = dyn_cast<AssignStmt>(S))
       for (const Expr *T : A->Targets)
         if (const auto *N = dyn_cast<NameExpr>(T)) {
-          const Expr *To = nullptr;
-          if (const CallExpr *L = loadIn(A->Value, Info, &To)) {
-            std::string P = baseParam(L->Args[0], Defs, Pointers);
-            if (!P.empty()) {
-              LoadedFrom[N->Id].insert(P);
-              if (std::optional<ScalarKind> K = dtypeNamed(To, Info))
-                LoadConverted[P] = K;
+          // `curr_N = N if SAME_STRIDE else tl.load(hs_ptr + i)` (vllm):
+          // either branch's load.
+          std::vector<const Expr *> Values{A->Value};
+          if (const auto *I = dyn_cast<IfExpExpr>(A->Value))
+            Values = {I->Body, I->OrElse};
+          for (const Expr *V : Values) {
+            const Expr *To = nullptr;
+            if (const CallExpr *L = loadIn(V, Info, &To)) {
+              std::string P = baseParam(L->Args[0], Defs, Pointers);
+              if (!P.empty()) {
+                LoadedFrom[N->Id].insert(P);
+                if (std::optional<ScalarKind> K = dtypeNamed(To, Info))
+                  LoadConverted[P] = K;
+              }
             }
           }
         }
@@ -840,6 +893,7 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
       LoadedIn(L, Counts);
   };
   Bounds.walk(Fn.Body);
+  pointerArithmetic(Fn, Info, Defs, Pointers, PointerOps);
   // A loaded local that takes part in another pointer's offsets: its pointer holds indices.
   for (const Expr *Ptr : PointerOps) {
     std::string Base = baseParam(Ptr, Defs, Pointers);

@@ -217,6 +217,25 @@ def k(x_ptr, idx_ptr, stride_m, stride_n, BLOCK: tl.constexpr, MODE: tl.constexp
   EXPECT_TRUE(R.DivisibleBy16.count("stride_m"));
 }
 
+TEST(LaunchPlan, AStrideNamedConstexprTestedAsAConditionIsAFlag) {
+  // vllm's LoRA kernels: `SAME_STRIDE: tl.constexpr` chooses between scalar
+  // strides and tables of them; named like a stride, used as a flag.
+  Planned P = plan(R"(
+@triton.jit
+def k(x_ptr, ls_ptr, STRIDE_K: tl.constexpr, SAME_STRIDE: tl.constexpr):
+    offs = tl.arange(0, 16)
+    if SAME_STRIDE:
+        s = 1
+    else:
+        s = tl.load(ls_ptr)
+    tl.store(x_ptr + offs * STRIDE_K + s, tl.load(x_ptr + offs))
+)",
+                   "k");
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  EXPECT_TRUE(assumed(P.Plan, "SAME_STRIDE=False assumed: used as a condition")) << assumptions(P.Plan);
+  EXPECT_TRUE(assumed(P.Plan, "STRIDE_K=1 assumed: an innermost stride")) << assumptions(P.Plan);
+}
+
 TEST(LaunchPlan, AConstexprThatIsCalledHasNoAssumedValue) {
   Planned P = plan(R"(
 @triton.jit

@@ -244,6 +244,41 @@ def k(q_ptr, starts_ptr, lens_ptr, a_idx_ptr, b_idx_ptr, blocks_ptr, out_ptr, BL
   EXPECT_EQ(P.at("q_ptr").Why, "no evidence of its element type");
 }
 
+TEST(RepresentativeValues, OffsetsBuiltForAnotherHelperToLoad) {
+  // vllm's LoRA expand: the helper builds `b_ptr` from strides and a column
+  // bound it is handed, loaded or not by SAME_STRIDE, and passes b_ptr on to
+  // a helper that loads; `curr_N` is `N` or a load, by a constexpr.
+  Source S(R"(
+@triton.jit
+def mm(b_ptr, BLOCK: tl.constexpr):
+    return tl.load(b_ptr)
+
+@triton.jit
+def expand(lora_index, lora_ptr, N, ls_ptr, SAME_STRIDE: tl.constexpr, BLOCK: tl.constexpr):
+    if SAME_STRIDE:
+        stride = ls_ptr
+    else:
+        stride = tl.load(ls_ptr)
+    rbn = tl.arange(0, BLOCK) % N
+    b_ptr = lora_ptr + stride * lora_index + rbn[None, :]
+    return mm(b_ptr, BLOCK)
+
+@triton.jit
+def k(lora_ptr, ids_ptr, hs_ptr, ls_ptr, out_ptr, N, SAME_STRIDE: tl.constexpr, BLOCK: tl.constexpr):
+    lora_id = tl.load(ids_ptr + tl.program_id(1))
+    curr_N = N if SAME_STRIDE else tl.load(hs_ptr + tl.program_id(2))
+    acc = expand(lora_id, lora_ptr, curr_N, ls_ptr, SAME_STRIDE, BLOCK)
+    tl.store(out_ptr + tl.arange(0, BLOCK)[None, :], acc)
+)");
+  const auto &Fn = *S.fn("k").Def;
+  auto P = representativePointers(Fn, S.Info, inferPointerParams(Fn, S.Info));
+  EXPECT_EQ(P.at("ls_ptr").Scalar, ScalarKind::I64);
+  EXPECT_EQ(P.at("ls_ptr").Why, "its values are offsets of other pointers (in expand())");
+  EXPECT_EQ(P.at("ids_ptr").Scalar, ScalarKind::I64);
+  EXPECT_EQ(P.at("hs_ptr").Scalar, ScalarKind::I64);
+  EXPECT_EQ(P.at("lora_ptr").Why, "no evidence of its element type");
+}
+
 TEST(RepresentativeValues, InnermostStridesMultiplyTheLastAxis) {
   Source S(R"(
 @triton.jit
