@@ -529,7 +529,7 @@ static void pointerArithmetic(const FunctionDefStmt &Fn, const ModuleInfo &Info,
       return false;
     const auto *M = dyn_cast<AttributeExpr>(C->Func);
     std::string Q = Info.qualify(C->Func);
-    const Expr *To = M && M->Attr == "to" && !C->Args.empty()           ? C->Args[0]
+    const Expr *To = M && M->Attr == "to" && !C->Args.empty()            ? C->Args[0]
                      : Q == "triton.language.cast" && C->Args.size() > 1 ? C->Args[1]
                                                                          : nullptr;
     const auto *ToCall = To ? dyn_cast<CallExpr>(To) : nullptr;
