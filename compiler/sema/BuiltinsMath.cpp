@@ -123,16 +123,18 @@ static Value mathOperand(BuiltinCall &B, std::string_view Param) {
 
 /// `_promote_bfloat16_to_float32`: min/max/clamp and some reductions widen
 /// bf16 first (no bf16 FMAX/FMIN/CMP in hardware).
-static Value promoteBf16(Value V) {
-  if (V.isTensor() && !V.Type.Elem.isPointer() && V.Type.Elem.Scalar == ScalarKind::BF16)
-    V.Type.Elem = ElemType{ScalarKind::FP32};
-  return V;
-}
-
 /// core.minimum / core.maximum: both operands go through to_tensor (a Python
-/// number is no scalar operand here) and bf16 becomes fp32.
+/// number is no scalar operand here) and bf16 becomes fp32, in the type and
+/// in the lowered value alike (torchao's Hadamard amax kernels).
 static Value minMaxOperand(BuiltinCall &B, std::string_view Param) {
-  return promoteBf16(B.C.toTensor(B.value(Param), B.rangeOf(Param)));
+  Value V = B.C.toTensor(B.value(Param), B.rangeOf(Param));
+  if (!V.isTensor() || V.Type.Elem.isPointer() || V.Type.Elem.Scalar != ScalarKind::BF16)
+    return V;
+  Value Wide = V;
+  Wide.Type.Elem = ElemType{ScalarKind::FP32};
+  if (B.ir() && V.IR)
+    Wide.IR = B.C.lowerAs(V, Wide.Type, B.rangeOf(Param));
+  return Wide;
 }
 
 static Value minMax(BuiltinCall &B) {

@@ -96,6 +96,21 @@ def k(x_ptr, o_ptr):
   EXPECT_NE(T.find("constant 65504.0 : [16] fp32"), std::string::npos) << T;
 }
 
+TEST(Lowering, MinimumAndMaximumComputeBf16InFp32) {
+  // core.maximum promotes bf16 operands to fp32 (torchao's Hadamard amax
+  // keeps a running fp32 max of bf16 tiles): the value is cast, not only typed.
+  std::string T = lowered(R"(
+@triton.jit
+def k(x_ptr, o_ptr):
+    i = tl.arange(0, 16)
+    r = tl.load(x_ptr + i).to(tl.bfloat16)
+    tl.store(o_ptr + i, tl.maximum(tl.zeros((16,), dtype=tl.float32), tl.abs(r)) + tl.minimum(r, r))
+)",
+                          request({{"x_ptr", F32P}, {"o_ptr", F32P}}));
+  EXPECT_NE(T.find(": [16] bf16 to [16] fp32"), std::string::npos) << T;
+  EXPECT_NE(T.find("maximum"), std::string::npos) << T;
+}
+
 TEST(Lowering, AddressesFromATableBecomePointersAndPointersAreTruthy) {
   // Triton's grouped GEMM tutorial: an int64 address loaded from a table
   // becomes a pointer through tl.pointer_type; `if bias:` on a pointer is a
