@@ -622,6 +622,10 @@ std::optional<PyValue> libraryConstant(std::string_view Path) {
   // version.parse('3.0.0')`): tessel is Triton 3.6.0.
   if (Path == "triton.__version__")
     return PyValue::string("3.6.0");
+  // The PyTorch of a machine with an NVIDIA GPU is a CUDA build: libraries
+  // test `torch.version.hip is not None` for AMD's (torchao's atomics).
+  if (Path == "torch.version.hip")
+    return PyValue::none();
   if (Path == "math.pi")
     return PyValue::floating(M_PI);
   if (Path == "math.e")

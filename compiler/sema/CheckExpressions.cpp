@@ -345,10 +345,11 @@ Value KernelChecker::evalAttribute(const AttributeExpr *E) {
     if (Path.rfind("triton.language.", 0) == 0 &&
         scalarKindFromLanguageName(std::string_view(Path).substr(16)).has_value())
       return Value::constant(PyValue()); // other dtype attributes
-    // PyTorch's numeric limits, which kernels read at compile time
-    // (`torch.finfo(torch.float32).max`): what callLibrary models of torch.
+    // PyTorch's numeric limits and build, which kernels read at compile time
+    // (`torch.finfo(torch.float32).max`, `torch.version.hip`): what
+    // callLibrary and libraryConstant model of torch.
     if (Path == "torch" && (E->Attr == "finfo" || E->Attr == "iinfo" || E->Attr == "float32" || E->Attr == "float16" ||
-                            E->Attr == "bfloat16")) {
+                            E->Attr == "bfloat16" || E->Attr == "version")) {
       Value V = moduleAttribute(Path, E->Attr, E->Range);
       return V.isConstexpr() && V.Const.isUnknown() ? Value::constant(PyValue::qualified(std::move(Member))) : V;
     }
