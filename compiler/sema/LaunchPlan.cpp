@@ -14,6 +14,7 @@
 #include "compiler/host/WrapperLaunches.h"
 #include "compiler/ir/TypeUtils.h"
 #include "compiler/sema/GuessedTypes.h"
+#include "compiler/sema/GuessedValues.h"
 #include "compiler/sema/Lowering.h"
 #include "compiler/sema/ParamAnnotations.h"
 #include "compiler/sema/PointerParams.h"
@@ -262,6 +263,10 @@ static void assumeConstexprs(const JitFunction &Fn, const ModuleInfo &Info, cons
       continue;
     }
     F.Values[Name] = {A.Value, A.Why, true};
+    // Sizes the rules chose may be settled by the kernel's own checks
+    // (GuessedValues.h); a value it is compared with, or a flag, is kept.
+    if (A.Value.isInt() && A.Why.find("compared") == std::string::npos)
+      Plan.AssumedConstexprs.insert(Name);
     Plan.Representative = true;
   }
 }
@@ -964,6 +969,8 @@ LaunchPlan planLaunch(const ParsedFile &File, const ModuleInfo &Info, std::strin
   LaunchPlan Plan = planUnsettled(File, Info, Kernel, Opts);
   if (Opts.Settle && !Plan.GuessedTypes.empty() && !Plan.Launches.empty() && Plan.Problems.empty())
     settleGuessedTypes(File, Info, *Opts.Settle, Plan);
+  if (Opts.Settle && !Plan.AssumedConstexprs.empty() && !Plan.Launches.empty() && Plan.Problems.empty())
+    settleAssumedConstexprs(File, Info, *Opts.Settle, Plan);
   if (!Opts.Settle || Plan.Launches.empty() || !Plan.Problems.empty())
     return Plan;
   // Where the plan is for compiling, its first launch is lowered once here:

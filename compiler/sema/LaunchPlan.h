@@ -107,6 +107,9 @@ struct LaunchPlan {
   /// The parameters whose type (a pointer's element type, a scalar's kind)
   /// is a guess: GuessedTypes.h may change them.
   std::set<std::string> GuessedTypes;
+  /// The constexprs whose value is a representative one: GuessedValues.h
+  /// may change them.
+  std::set<std::string> AssumedConstexprs;
   /// The arguments (and "grid") whose value tessel made up because the host
   /// code computes them from something it cannot know: a launch with any is
   /// not the program's own, so what the prover finds under it is not certain.

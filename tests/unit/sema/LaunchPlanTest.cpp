@@ -341,6 +341,46 @@ TEST(LaunchPlan, AGuessedPointerTypeThatDoesNotTypeCheckIsSettledByLowering) {
   EXPECT_TRUE(lowerKernel(*P.File, P.Info, P.Plan.Launches[0].Request, Lowering).Function);
 }
 
+TEST(LaunchPlan, AssumedSizesTheKernelsOwnChecksRejectAreSettledByLowering) {
+  // gemlite's GEMV reshapes its [BLOCK_M, BLOCK_K] tile to (BLOCK_K, 1):
+  // BLOCK_M is 1. DeepSeek's compressor takes (1 + OVERLAP) * RATIO lanes,
+  // and asserts a head's relation to its blocks: one value at a time.
+  AnalyzeOptions Lowering;
+  LaunchPlanOptions Opts;
+  Opts.Settle = &Lowering;
+  Planned P = plan(R"(
+@triton.jit
+def gemv(a_ptr, o_ptr, OVERLAP: tl.constexpr, RATIO: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr,
+         HEAD: tl.constexpr, BLOCK: tl.constexpr):
+    a = tl.load(a_ptr + tl.arange(0, BLOCK_M)[:, None] * BLOCK_K + tl.arange(0, BLOCK_K)[None, :])
+    col = a.reshape((BLOCK_K, 1))
+    lanes = tl.arange(0, (1 + OVERLAP) * RATIO)
+    tl.static_assert(BLOCK == HEAD)
+    tl.store(o_ptr + tl.arange(0, BLOCK_K)[:, None], col + tl.sum(lanes) + HEAD)
+)",
+                   "gemv", Opts);
+  ASSERT_TRUE(P.Plan.Problems.empty()) << P.Plan.Problems[0].Message;
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  const LoweringRequest &R = P.Plan.Launches[0].Request;
+  EXPECT_EQ(R.Constexprs.at("BLOCK_M").asInt(), 1);
+  EXPECT_EQ(R.Constexprs.at("OVERLAP").asInt(), 1);
+  EXPECT_EQ(R.Constexprs.at("BLOCK").asInt(), R.Constexprs.at("HEAD").asInt());
+  EXPECT_TRUE(assumed(P.Plan, "BLOCK_M=1 assumed: sizes a block of a 2-D tile; the kernel does not compile with 64 "
+                              "(reshape() cannot change total number of elements in tensor)"))
+      << assumptions(P.Plan);
+  EXPECT_TRUE(lowerKernel(*P.File, P.Info, R, Lowering).Function);
+  // A kernel whose error no value fixes keeps the values the rules chose.
+  Planned Q = plan(R"(
+@triton.jit
+def bad(a_ptr, BLOCK: tl.constexpr):
+    tl.static_assert(BLOCK < 0)
+    tl.store(a_ptr + tl.arange(0, BLOCK), 1.0)
+)",
+                   "bad", Opts);
+  ASSERT_EQ(Q.Plan.Launches.size(), 1u);
+  EXPECT_EQ(Q.Plan.Launches[0].Request.Constexprs.at("BLOCK").asInt(), 1024);
+}
+
 TEST(LaunchPlan, GuessedPointersWhoseValuesMeetSettleTogether) {
   // lightllm's decode stage 2: two loaded values meet in tl.cdiv; either
   // one alone as int32 leaves the same error, both together type-check.
