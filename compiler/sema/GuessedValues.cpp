@@ -112,9 +112,9 @@ void settleAssumedConstexprs(const ParsedFile &File, const ModuleInfo &Info, con
     for (std::string &A : Plan.Assumptions)
       if (A.compare(0, Name.size() + 1, Name + "=") == 0) {
         size_t Why = A.find(" assumed: ");
-        A = Name + "=" + std::to_string(Values.second) + " assumed: " +
-            (Why == std::string::npos ? std::string() : A.substr(Why + 10) + "; ") + "the kernel does not compile with " +
-            std::to_string(Values.first) + " (" + FirstFailure + ")";
+        A = Name + "=" + std::to_string(Values.second) +
+            " assumed: " + (Why == std::string::npos ? std::string() : A.substr(Why + 10) + "; ") +
+            "the kernel does not compile with " + std::to_string(Values.first) + " (" + FirstFailure + ")";
       }
   }
 }
