@@ -90,10 +90,17 @@ def k(x_ptr, o_ptr):
     FP32_MAX: tl.constexpr = torch.finfo(torch.float32).max
     i = tl.arange(0, 16)
     tl.store(o_ptr + i, tl.minimum(tl.load(x_ptr + i), FP32_MAX) + torch.finfo(torch.float16).max)
+    # AMD's relaxed atomics: PyTorch here is a CUDA build (torchao).
+    if tl.constexpr(torch.version.hip is not None):
+        tl.atomic_max(o_ptr, 1.0, sem="relaxed")
+    else:
+        tl.atomic_max(o_ptr, 2.0)
 )",
                           request({{"x_ptr", F32P}, {"o_ptr", F32P}}));
   EXPECT_NE(T.find("constant 3.4028234663852886e+38 : fp32"), std::string::npos) << T;
   EXPECT_NE(T.find("constant 65504.0 : [16] fp32"), std::string::npos) << T;
+  EXPECT_NE(T.find("constant 2.0 : fp32"), std::string::npos) << T;
+  EXPECT_EQ(T.find("relaxed"), std::string::npos) << T;
 }
 
 TEST(Lowering, MinimumAndMaximumComputeBf16InFp32) {
