@@ -355,6 +355,11 @@ static launch::LaunchSpec deriveSpec(const JitFunction &Fn, const ModuleInfo &In
       continue;
     if (P.PKind == ast::Param::ParamKind::VarArgs || P.PKind == ast::Param::ParamKind::VarKeywords)
       continue;
+    // `mask=None` (gemlite's atomic_add_cas): a call that omits it passes
+    // None, which Triton specializes as a constexpr; the default stands.
+    if (const auto *D = P.Default ? dyn_cast<ast::ConstantExpr>(P.Default) : nullptr;
+        D && D->CK == ast::ConstantKind::None)
+      continue;
     std::optional<ElemType> Annotated = annotationType(Info, P.Annotation);
     bool IsPointer = Annotated ? Annotated->isPointer() : Kinds.Pointers.count(P.Name) > 0;
     if (IsPointer) {

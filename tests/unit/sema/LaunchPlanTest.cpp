@@ -236,6 +236,22 @@ def k(x_ptr, ls_ptr, STRIDE_K: tl.constexpr, SAME_STRIDE: tl.constexpr):
   EXPECT_TRUE(assumed(P.Plan, "STRIDE_K=1 assumed: an innermost stride")) << assumptions(P.Plan);
 }
 
+TEST(LaunchPlan, AnArgumentThatDefaultsToNoneIsOmitted) {
+  // gemlite's atomic_add_cas(ptr, value, Lock, mask=None): a call that omits
+  // `mask` passes None, a constexpr to Triton; before, it was assumed 1024.
+  Planned P = plan(R"(
+@triton.jit
+def k(ptr, value, mask=None):
+    tl.store(ptr, tl.load(ptr, mask=mask) + value, mask=mask)
+)",
+                   "k");
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  EXPECT_TRUE(P.Plan.Launches[0].Request.Constexprs.at("mask").isNone());
+  EXPECT_TRUE(assumed(P.Plan, "mask=None from its default")) << assumptions(P.Plan);
+  AnalyzeOptions Lowering;
+  EXPECT_TRUE(lowerKernel(*P.File, P.Info, P.Plan.Launches[0].Request, Lowering).Function);
+}
+
 TEST(LaunchPlan, AConstexprThatIsCalledHasNoAssumedValue) {
   Planned P = plan(R"(
 @triton.jit
