@@ -933,7 +933,7 @@ std::string KernelChecker::assumedLibdevice(const CallExpr *Call) const {
     Name = N->Id;
   else if (const auto *A = dyn_cast<AttributeExpr>(Call->Func))
     Name = A->Attr;
-  return Name == "pow" || unaryMathOp(Name) ? Name : std::string();
+  return Name == "pow" || Name == "isnan" || Name == "isinf" || unaryMathOp(Name) ? Name : std::string();
 }
 
 Value KernelChecker::libdevicePow(const CallExpr *Call, const Arg &X, const Arg &Y) {
@@ -1067,6 +1067,19 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
         const Value *X = Args.size() == 1 && Kw.empty() ? &Args[0].V : nullptr;
         if (Op && X && X->isTensor() && !X->Type.Elem.isPointer() && isFloat(X->Type.Elem.Scalar))
           return Value::tensor(X->Type, {}, IRB->unary(Call->Range, *Op, lower(*X, Args[0].Range)));
+        // libdevice's isnan / isinf answer an int32 (vllm counts NaN logits
+        // with `libdevice.isnan(x).to(tl.int1)`): a comparison, widened.
+        if ((Fn == "isnan" || Fn == "isinf") && X && X->isTensor() && !X->Type.Elem.isPointer() &&
+            isFloat(X->Type.Elem.Scalar)) {
+          ir::Value *V = lower(*X, Args[0].Range);
+          ir::Value *Test =
+              Fn == "isnan"
+                  ? IRB->cmp(Call->Range, ir::CmpPredicate::NE, V, V)
+                  : IRB->cmp(Call->Range, ir::CmpPredicate::EQ, IRB->unary(Call->Range, ir::OpKind::Abs, V),
+                             lowerAs(Value::constant(PyValue::floating(INFINITY)), X->Type, Args[0].Range));
+          TileType I32{ElemType{ScalarKind::I32}, X->Type.Shape};
+          return Value::tensor(I32, {}, IRB->cast(Call->Range, Test, I32.Elem));
+        }
         loweringLimit(Call->Range, "the extern function `" + Name + "`");
         return Value::poison();
       }
@@ -1082,6 +1095,8 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
       if (Acc.isTensor())
         Acc.Facts = IndexFacts{};
       Acc.Facts.resize(Acc.Type.Shape.size());
+      if (std::string_view N(Name); Acc.isTensor() && (N.ends_with(".isnan") || N.ends_with(".isinf")))
+        Acc.Type.Elem = ElemType{ScalarKind::I32}; // libdevice answers an int32
       return Acc;
     }
     // `tl.constexpr(v)` inside a kernel is v as a constexpr (an assignment

@@ -169,6 +169,27 @@ TEST(RunCommand, InterleaveAlternatesItsOperandsAlongTheLastAxis) {
   EXPECT_NE(R.Out.find("1 instance run: no errors"), std::string::npos) << R.Out;
 }
 
+TEST(RunCommand, LibdevicesIsnanAndIsinfCountWhatTheyName) {
+  // vllm counts NaN logits with `libdevice.isnan(x).to(tl.int1)`: an int32
+  // per element, 1 where x is NaN (isinf: +-inf). A wrong count fails the assert.
+  fs::path Dir = scratch("isnan");
+  std::ofstream(Dir / "k.py") << "import triton\nimport triton.language as tl\n"
+                                 "from triton.language.extra import libdevice\n\n"
+                                 "# tessel: launch x=fp32[64] out=i32[1]:out\n"
+                                 "@triton.jit\ndef k(x_ptr, out_ptr):\n"
+                                 "    i = tl.arange(0, 64)\n"
+                                 "    x = tl.where(i % 8 == 0, float('nan'), tl.load(x_ptr + i))\n"
+                                 "    x = tl.where(i % 16 == 1, float('inf'), x)\n"
+                                 "    x = tl.where(i == 2, -float('inf'), x)\n"
+                                 "    nans = tl.sum(libdevice.isnan(x).to(tl.int1).to(tl.int32))\n"
+                                 "    infs = tl.sum(libdevice.isinf(x))\n"
+                                 "    tl.device_assert(nans * 100 + infs == 805, 'counts')\n"
+                                 "    tl.store(out_ptr, nans * 100 + infs)\n";
+  Ran R = tesselRun({(Dir / "k.py").string(), "--kernel", "k", "--color=never"});
+  EXPECT_EQ(R.Status, 0) << R.Out << R.Err;
+  EXPECT_NE(R.Out.find("1 instance run: no errors"), std::string::npos) << R.Out;
+}
+
 TEST(RunCommand, WithoutASpecTheAssumptionsAreSaid) {
   fs::path Dir = scratch("derived");
   std::ofstream(Dir / "k.py")
