@@ -1073,10 +1073,9 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
             isFloat(X->Type.Elem.Scalar)) {
           ir::Value *V = lower(*X, Args[0].Range);
           ir::Value *Test =
-              Fn == "isnan"
-                  ? IRB->cmp(Call->Range, ir::CmpPredicate::NE, V, V)
-                  : IRB->cmp(Call->Range, ir::CmpPredicate::EQ, IRB->unary(Call->Range, ir::OpKind::Abs, V),
-                             lowerAs(Value::constant(PyValue::floating(INFINITY)), X->Type, Args[0].Range));
+              Fn == "isnan" ? IRB->cmp(Call->Range, ir::CmpPredicate::NE, V, V)
+                            : IRB->cmp(Call->Range, ir::CmpPredicate::EQ, IRB->unary(Call->Range, ir::OpKind::Abs, V),
+                                       lowerAs(Value::constant(PyValue::floating(INFINITY)), X->Type, Args[0].Range));
           TileType I32{ElemType{ScalarKind::I32}, X->Type.Shape};
           return Value::tensor(I32, {}, IRB->cast(Call->Range, Test, I32.Elem));
         }
