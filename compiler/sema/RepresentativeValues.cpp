@@ -467,6 +467,16 @@ using HelperPointers = std::map<const FunctionDefStmt *, std::map<std::string, A
 
 /// Walks the names Roots read, each once, going on into a local's
 /// definition (as recordAssignments keeps it) where Follow says so.
+/// The name a call spells its callee with, last: `argmax` of `tl.argmax(x)`
+/// and of `x.argmax()`; empty for other callees.
+static std::string_view calledName(const CallExpr *C) {
+  if (const auto *F = dyn_cast<AttributeExpr>(C->Func))
+    return F->Attr;
+  if (const auto *G = dyn_cast<NameExpr>(C->Func))
+    return G->Id;
+  return {};
+}
+
 static void namesThrough(const std::vector<const Expr *> &Roots, const std::map<std::string, const Expr *> &Defs,
                          const std::function<bool(const std::string &)> &Follow) {
   std::set<std::string> Seen;
@@ -482,18 +492,13 @@ static void namesThrough(const std::vector<const Expr *> &Roots, const std::map<
     Names.OnExpr = [&](const Expr *X) {
       if (Positions.count(X))
         return;
-      if (const auto *C = dyn_cast<CallExpr>(X)) {
-        const auto *F = dyn_cast<AttributeExpr>(C->Func);
-        const auto *G = dyn_cast<NameExpr>(C->Func);
-        std::string_view Fn = F ? std::string_view(F->Attr) : G ? std::string_view(G->Id) : std::string_view();
-        if (Fn == "argmax" || Fn == "argmin") {
-          Walker Under;
-          Under.OnExpr = [&](const Expr *Y) { Positions.insert(Y); };
-          for (const Expr *A : C->Args)
-            Under.walk(A);
-          if (F)
-            Under.walk(F->Value); // `vals.argmax(0)`
-        }
+      if (const auto *C = dyn_cast<CallExpr>(X); C && (calledName(C) == "argmax" || calledName(C) == "argmin")) {
+        Walker Under;
+        Under.OnExpr = [&](const Expr *Y) { Positions.insert(Y); };
+        for (const Expr *A : C->Args)
+          Under.walk(A);
+        if (const auto *F = dyn_cast<AttributeExpr>(C->Func))
+          Under.walk(F->Value); // `vals.argmax(0)`
       }
       const auto *N = dyn_cast<NameExpr>(X);
       if (!N || !Seen.insert(N->Id).second || !Follow(N->Id))
@@ -593,9 +598,7 @@ static bool isIntegerOnly(BinOpKind Op) { return isBitwise(Op) || Op == BinOpKin
 /// A call of triton.language's random family (`tl.rand(seed, offsets)`),
 /// whose seed and offsets are integers.
 static bool isRandomCall(const CallExpr *C) {
-  const auto *F = dyn_cast<AttributeExpr>(C->Func);
-  const auto *G = dyn_cast<NameExpr>(C->Func);
-  std::string_view Fn = F ? std::string_view(F->Attr) : G ? std::string_view(G->Id) : std::string_view();
+  std::string_view Fn = calledName(C);
   return Fn == "rand" || Fn == "randn" || Fn == "randint" || Fn == "randint4x" || Fn == "rand4x" || Fn == "randn4x";
 }
 
@@ -802,6 +805,7 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
   // Names bound to what a helper returns, when it returns values it loaded
   // from the pointers the kernel passes it: loaded from those pointers.
   {
+    std::map<const CallExpr *, const FunctionDefStmt *> HelperOf(HelperCalls.begin(), HelperCalls.end());
     std::map<const FunctionDefStmt *, std::vector<std::set<std::string>>> Returns;
     Walker Binds;
     Binds.OnStmt = [&](const Stmt *S) {
@@ -811,12 +815,10 @@ static std::map<std::string, AssumedPointer> pointersOf(const FunctionDefStmt &F
       const auto *C = A && A->Targets.size() == 1 ? dyn_cast<CallExpr>(A->Value) : nullptr;
       if (!C)
         return true;
-      const FunctionDefStmt *H = nullptr;
-      for (const auto &[Call, Def] : HelperCalls)
-        if (Call == C)
-          H = Def;
-      if (!H)
+      auto Called = HelperOf.find(C);
+      if (Called == HelperOf.end())
         return true;
+      const FunctionDefStmt *H = Called->second;
       auto [It, New] = Returns.try_emplace(H);
       if (New)
         It->second = returnedLoads(*H, Info);
