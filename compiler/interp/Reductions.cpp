@@ -96,6 +96,9 @@ struct Combiner {
     case ReduceKind::XorSum:
       A ^= B;
       return;
+    case ReduceKind::Or:
+      A |= B;
+      return;
     case ReduceKind::ArgMax:
     case ReduceKind::ArgMin: {
       bool Better = Kind == ReduceKind::ArgMax ? Less(A, B) : Less(B, A);

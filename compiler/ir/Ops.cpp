@@ -229,6 +229,8 @@ std::string_view reduceKindName(ReduceKind K) {
     return "argmin";
   case ReduceKind::XorSum:
     return "xor_sum";
+  case ReduceKind::Or:
+    return "or";
   case ReduceKind::Custom:
     return "custom";
   }

@@ -162,7 +162,7 @@ enum class MemSemantic { AcqRel, Acquire, Release, Relaxed };
 enum class MemScope { Gpu, Cta, Sys };
 enum class CacheModifier { None, CA, CG, CV, WB, CS, WT };
 enum class EvictionPolicy { None, EvictFirst, EvictLast, EvictNormal };
-enum class ReduceKind { Sum, Max, Min, ArgMax, ArgMin, XorSum, Custom };
+enum class ReduceKind { Sum, Max, Min, ArgMax, ArgMin, XorSum, Or, Custom };
 enum class ScanKind { CumSum, CumProd, Custom };
 enum class InputPrecision { TF32, TF32x3, IEEE, BF16x3, BF16x6 };
 enum class HintKind { MultipleOf, MaxContiguous, MaxConstancy };

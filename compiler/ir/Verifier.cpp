@@ -507,8 +507,9 @@ private:
     }
     if (R.numOperands() != 1 || !R.regions().empty())
       error(R, "a built-in reduce takes one operand and no region");
-    if (R.reduceKind() == ReduceKind::XorSum && !isIntVal(R.operand(0)))
-      error(R, "xor_sum needs integers, got " + typeString(R.operand(0)->type()));
+    if ((R.reduceKind() == ReduceKind::XorSum || R.reduceKind() == ReduceKind::Or) && !isIntVal(R.operand(0)))
+      error(R,
+            std::string(reduceKindName(R.reduceKind())) + " needs integers, got " + typeString(R.operand(0)->type()));
     auto Shape = R.operand(0)->type().Shape;
     Shape.erase(Shape.begin() + R.axis());
     bool Arg = R.reduceKind() == ReduceKind::ArgMax || R.reduceKind() == ReduceKind::ArgMin;

@@ -126,6 +126,7 @@ const std::vector<BuiltinEntry> &memoryBuiltins();
 const std::vector<BuiltinEntry> &mathBuiltins();
 const std::vector<BuiltinEntry> &reductionBuiltins();
 const std::vector<BuiltinEntry> &miscBuiltins();
+const std::vector<BuiltinEntry> &sortBuiltins();
 
 } // namespace tessel::sema
 

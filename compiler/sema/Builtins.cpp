@@ -54,7 +54,8 @@ struct Registered {
 static const std::map<std::string, Registered, std::less<>> &registry() {
   static const std::map<std::string, Registered, std::less<>> R = [] {
     std::map<std::string, Registered, std::less<>> M;
-    for (auto *Family : {&shapeBuiltins, &memoryBuiltins, &mathBuiltins, &reductionBuiltins, &miscBuiltins})
+    for (auto *Family :
+         {&shapeBuiltins, &memoryBuiltins, &mathBuiltins, &reductionBuiltins, &miscBuiltins, &sortBuiltins})
       for (const BuiltinEntry &E : Family())
         M[std::string(E.Name)] = Registered{parseSignature(E.Signature), E.Handler};
     return M;
@@ -109,9 +110,6 @@ static const std::set<std::string, std::less<>> &otherLanguageNames() {
                                                            "histogram",
                                                            "gather",
                                                            "map_elementwise",
-                                                           "sort",
-                                                           "topk",
-                                                           "bitonic_merge",
                                                            "interleave",
                                                            "tensor_descriptor",
                                                            "philox",
@@ -124,7 +122,6 @@ static const std::set<std::string, std::less<>> &otherLanguageNames() {
                                                            "static_print",
                                                            "device_print",
                                                            "assume",
-                                                           "reduce_or",
                                                            "item",
                                                            "clamp",
                                                            "div_rn",
@@ -158,8 +155,7 @@ static const std::set<std::string, std::less<>> &otherLanguageNames() {
                                                            "associative_scan",
                                                            "reduce",
                                                            "cumsum",
-                                                           "cumprod",
-                                                           "flip"};
+                                                           "cumprod"};
   return Names;
 }
 

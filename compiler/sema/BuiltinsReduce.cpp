@@ -1,6 +1,6 @@
 //===- BuiltinsReduce.cpp - reductions and scans --------------------------===//
 /// \file
-/// sum / max / min / argmax / argmin / xor_sum / reduce and the scans, with
+/// sum / max / min / argmax / argmin / xor_sum / reduce_or / reduce and the scans, with
 /// Triton's axis handling and result types (narrow integers summed as 32-bit),
 /// and user combine functions checked by inlining them on scalars.
 //===----------------------------------------------------------------------===//
@@ -167,6 +167,20 @@ static Value xorSum(BuiltinCall &B) {
   }
   auto T = reducedType(B, In, In.Type.Elem);
   return T ? reduced(B, In, *T, ir::ReduceKind::XorSum) : Value::poison();
+}
+
+/// standard.reduce_or: a reduce with `|`, integers only (its static_assert).
+static Value reduceOr(BuiltinCall &B) {
+  Value In = input(B);
+  if (!In.isTensor())
+    return Value::poison();
+  ScalarKind K = In.Type.Elem.Scalar;
+  if (K != ScalarKind::Unknown && (In.Type.Elem.isPointer() || !isInt(K))) {
+    B.error(ProblemKind::StaticAssert, "reduce_or only supported for integers");
+    return Value::poison();
+  }
+  auto T = reducedType(B, In, In.Type.Elem);
+  return T ? reduced(B, In, *T, ir::ReduceKind::Or) : Value::poison();
 }
 
 /// The operands of a custom reduce / scan: `input` is one tensor or, as
@@ -363,6 +377,7 @@ const std::vector<BuiltinEntry> &reductionBuiltins() {
       {"argmax", "input, axis, tie_break_left=, keep_dims=", argMaxMin},
       {"argmin", "input, axis, tie_break_left=, keep_dims=", argMaxMin},
       {"xor_sum", "input, axis=, keep_dims=", xorSum},
+      {"reduce_or", "input, axis, keep_dims=", reduceOr},
       {"reduce", "input, axis:C, combine_fn:C, keep_dims:C=", reduce},
       {"cumsum", "input, axis=, reverse=, dtype:C=", scan},
       {"cumprod", "input, axis=, reverse=", scan},

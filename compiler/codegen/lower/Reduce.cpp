@@ -66,6 +66,8 @@ static Combine builtinCombine(LoweringContext &C, const ir::ReduceOp &O) {
     };
   case ir::ReduceKind::XorSum:
     return [&B](const Vals &L, const Vals &R) { return Vals{B.CreateXor(L[0], R[0])}; };
+  case ir::ReduceKind::Or:
+    return [&B](const Vals &L, const Vals &R) { return Vals{B.CreateOr(L[0], R[0])}; };
   case ir::ReduceKind::Max:
   case ir::ReduceKind::Min: {
     bool Max = O.reduceKind() == ir::ReduceKind::Max;

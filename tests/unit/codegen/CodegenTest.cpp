@@ -356,6 +356,29 @@ def k(a_ptr, b_ptr, out_ptr, seed, M: tl.constexpr, N: tl.constexpr, K: tl.const
   EXPECT_GE(countMatches(C.Ptx, R"(mul\.hi\.u32|mul\.wide\.u32)"), 1) << C.Ptx;
 }
 
+TEST(Codegen, SortIsTritonsBitonicNetworkOnAHypercube) {
+  // tl.sort reshapes [4, 64] to 8 dimensions of 2 and exchanges partners
+  // with xor_sum along one of them: lanes of a warp trade through shuffles.
+  const char *Src = R"(
+@triton.jit
+def k(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, tl.sort(x, dim=1, descending=True))
+    tl.store(out_ptr + tl.arange(0, 8), tl.topk(tl.max(x, axis=0), 8))
+)";
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.Constexprs["M"] = PyValue::integer(4);
+  R.Constexprs["N"] = PyValue::integer(64);
+  R.ArgTypes = {{"x_ptr", ptrTo(ScalarKind::FP32)}, {"out_ptr", ptrTo(ScalarKind::FP32)}};
+  Compiled C = compileSnippet(Src, R, 90, true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_GE(countMatches(C.Ptx, R"(shfl\.sync\.bfly\.b32)"), 6) << C.Ptx;
+  EXPECT_GE(countMatches(C.Ptx, R"(setp\.gt\.f32)"), 6) << C.Ptx;
+  EXPECT_EQ(C.Kernel.Resources.spillBytes(), 0u);
+}
+
 TEST(Codegen, UnloweredConstructIsAProblemAtItsToken) {
   const char *Src = R"(
 @triton.jit

@@ -169,6 +169,50 @@ TEST(RunCommand, InterleaveAlternatesItsOperandsAlongTheLastAxis) {
   EXPECT_NE(R.Out.find("1 instance run: no errors"), std::string::npos) << R.Out;
 }
 
+TEST(RunCommand, SortTopkFlipAndReduceOrComputeWhatTritonsStandardLibraryDoes) {
+  // standard.py's bitonic network (MoE routers sort packed expert ids;
+  // lightllm's grouped top-k sorts scores in rows); each assert fails on a
+  // wrong order, a signed compare of uint32, a lost row or a wrong bit.
+  fs::path Dir = scratch("sort");
+  std::ofstream(Dir / "k.py")
+      << "import triton\nimport triton.language as tl\n\n"
+         "# tessel: launch x=fp32[256]:out\n"
+         "@triton.jit\ndef k(x_ptr):\n"
+         "    i = tl.arange(0, 64)\n"
+         "    p = (i * 37) % 64\n"
+         "    tl.device_assert(tl.sort(p) == i, 'sort 1-D')\n"
+         "    tl.device_assert(tl.sort(p, 0, descending=True) == 63 - i, 'descending')\n"
+         "    r = tl.arange(0, 4)[:, None]\n"
+         "    rows = (r * 64 + p[None, :]).to(tl.float32)\n"
+         "    tl.device_assert(tl.sort(rows, dim=1) == (r * 64 + i[None, :]).to(tl.float32), 'rows')\n"
+         "    top = tl.topk(p.to(tl.float16), 8)\n"
+         "    tl.static_assert(top.dtype == tl.float32)\n"
+         "    tl.device_assert(top == (63 - tl.arange(0, 8)).to(tl.float32), 'topk')\n"
+         "    u = (p + tl.where(p >= 32, -2147483648, 0)).to(tl.uint32, bitcast=True)\n"
+         "    e = (i + tl.where(i >= 32, -2147483648, 0)).to(tl.uint32, bitcast=True)\n"
+         "    tl.device_assert(tl.sort(u) == e, 'uint32')\n"
+         "    tl.device_assert(tl.flip(rows, 0) == ((3 - r) * 64 + p[None, :]).to(tl.float32), 'flip')\n"
+         "    bits = tl.full((4, 64), 1, tl.int32) << (i[None, :] % 32)\n"
+         "    tl.device_assert(tl.reduce_or(bits, axis=1) == -1, 'reduce_or')\n"
+         "    tl.store(x_ptr + r * 64 + i[None, :], tl.sort(rows, dim=1, descending=True))\n";
+  Ran R = tesselRun({(Dir / "k.py").string(), "--kernel", "k", "--color=never"});
+  EXPECT_EQ(R.Status, 0) << R.Out << R.Err;
+  EXPECT_NE(R.Out.find("1 instance run: no errors"), std::string::npos) << R.Out;
+}
+
+TEST(RunCommand, SortAlongAnotherDimensionIsTritonsStaticAssert) {
+  fs::path Dir = scratch("sortdim");
+  std::ofstream(Dir / "k.py") << "import triton\nimport triton.language as tl\n\n"
+                                 "# tessel: launch x=fp32[256]:out\n"
+                                 "@triton.jit\ndef k(x_ptr):\n"
+                                 "    offs = tl.arange(0, 4)[:, None] * 64 + tl.arange(0, 64)[None, :]\n"
+                                 "    tl.store(x_ptr + offs, tl.sort(tl.load(x_ptr + offs), dim=0))\n";
+  Ran R = tesselRun({(Dir / "k.py").string(), "--kernel", "k", "--color=never"});
+  EXPECT_EQ(R.Status, 1);
+  EXPECT_NE(R.Out.find("k.py:8:28: error: only minor dimension is currently supported [TS116]"), std::string::npos)
+      << R.Out;
+}
+
 TEST(RunCommand, LibdevicesIsnanAndIsinfCountWhatTheyName) {
   // vllm counts NaN logits with `libdevice.isnan(x).to(tl.int1)`: an int32
   // per element, 1 where x is NaN (isinf: +-inf). A wrong count fails the assert.
