@@ -14,6 +14,7 @@
 #if TESSEL_HAVE_GPU_RUNTIME
 #include "compiler/runtime/DevicePeak.h"
 #include "compiler/runtime/GpuSession.h"
+#include "tools/AtomicOrder.h"
 #endif
 
 #include "llvm/IR/LLVMContext.h"
@@ -305,6 +306,10 @@ GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, 
   for (const ir::Value *P : F.params())
     Names.push_back(P->name());
   I->execute(*this, K, *LK, C, Inputs, Args, Names, Reference, nullptr, Keep, Iters, DotFlops, R);
+  std::map<std::string, SourceRange> Ordered = atomicOrderedOutputs(F);
+  for (GpuComparison &O : R.Outputs)
+    if (auto At = Ordered.find(O.Name); At != Ordered.end())
+      O.FromAtomic = At->second;
   return R;
 }
 

@@ -58,6 +58,9 @@ struct GpuComparison {
   double MaxAbs = 0, MaxRel = 0;
   int64_t FirstMismatch = -1; ///< element index; -1 when all agree
   double Expected = 0, Got = 0;
+  /// Where the atomic is whose returned values this output holds
+  /// (AtomicOrder.h): its mismatches are the programs' order, not an error.
+  std::optional<SourceRange> FromAtomic;
 };
 
 /// One error compute-sanitizer reported, mapped to the kernel's source line

@@ -9,7 +9,9 @@ Every kernel is run as a user would, from its library's root with nothing but th
 `tessel run FILE --kernel K --format=json` (the CPU interpreter), or with --gpu `tessel run ... --gpu`,
 which also compiles it for the GPU, runs it there on the same inputs and compares every output with the
 interpreter's. A kernel counts as run when one instance of its planned launch ran to its outputs (with
-or without findings); on the GPU, as matching when every output of every instance agrees.
+or without findings); on the GPU, as matching when every output of every instance agrees (an output holding
+values atomics returned excepted: tessel marks it order-dependent). A kernel whose outputs differ after the
+interpreter found out-of-bounds accesses is counted apart: those reads see memory the two runs do not share.
 
 --per-library N takes the first N kernels of each library that have figures (for the GPU, whose time is
 short); --pack DIR copies the files of the kernels chosen, under DIR/<owner+name>/ with an empty .git
@@ -74,14 +76,19 @@ def run_one(tessel, root, rel, kernel, gpu, timeout):
     if gpu and ran:
         g = [i.get("gpu") for i in ran]
         errs = [x["error"] for x in g if x and x.get("error")]
-        differ = [x for x in g if x and not x.get("error") and any(o["mismatches"] for o in x["outputs"])]
+        # An output holding what atomics returned differs by the programs' order (tessel says so).
+        def wrong(o):
+            return o["mismatches"] and not o.get("orderDependent")
+        differ = [x for x in g if x and not x.get("error") and any(wrong(o) for o in x["outputs"])]
+        # Out-of-bounds reads under the planned launch read memory the two runs do not share.
+        r["oob"] = any(d.get("code") == "TS301" for i in ran for d in i.get("diagnostics", []))
         r["gpu_error"] = errs[0][:160] if errs else ""
         r["gpu_ran"] = sum(1 for x in g if x and x.get("ran"))
         r["differ"] = bool(differ)
         r["registers"] = next((x.get("registers") for x in g if x and x.get("ran")), None)
         r["match"] = not errs and not differ and r["gpu_ran"] == len(ran)
         if differ:
-            o = next(o for o in differ[0]["outputs"] if o["mismatches"])
+            o = next(o for o in differ[0]["outputs"] if wrong(o))
             r["why"] = f"{o['name']}: {o['mismatches']} of {o['compared']} differ (max rel {o['maxRelError']})"
         elif errs:
             r["why"] = "GPU: " + errs[0][:150]
@@ -140,11 +147,13 @@ def main():
         c["s"] += r["s"]
         if a.gpu and r["ran"]:
             c["match"] += r.get("match", False)
-            c["differ"] += r.get("differ", False)
+            c["differ"] += r.get("differ", False) and not r.get("oob")
+            c["differ_oob"] += r.get("differ", False) and r.get("oob", False)
             c["gpu_error"] += bool(r.get("gpu_error"))
         if not r["ran"] or (a.gpu and not r.get("match")):
             why[reason(r.get("why", ""))] += 1
-        state = ("match" if r.get("match") else "differ" if r.get("differ") else "gpu-error" if r.get("gpu_error")
+        state = ("match" if r.get("match") else ("differ-oob" if r.get("oob") else "differ") if r.get("differ")
+                 else "gpu-error" if r.get("gpu_error")
                  else "ran") if r["ran"] else "not-run"
         lines.append(f"{repo}\t{rel}\t{kernel}\t{state}\t{r.get('registers') or ''}\t{r['s']:.1f}\t"
                      f"{r.get('why', '')}")
@@ -152,15 +161,16 @@ def main():
         with open(a.out, "w") as f:
             f.write("\n".join(lines) + "\n")
     total = collections.Counter()
-    head = "| library | kernels | run | % |" + (" match the interpreter | differ | GPU errors |" if a.gpu else "")
+    head = "| library | kernels | run | % |" + (" match the interpreter | differ | differ after out-of-bounds reads |"
+                                            " GPU errors |" if a.gpu else "")
     print(head + " s |")
-    print("|:---|---:|---:|---:|" + ("---:|---:|---:|" if a.gpu else "") + "---:|")
+    print("|:---|---:|---:|---:|" + ("---:|---:|---:|---:|" if a.gpu else "") + "---:|")
     for repo, c in list(by_lib.items()) + [("total", None)]:
         c = c or total
         if repo != "total":
             total.update(c)
         pct = 100.0 * c["ran"] / max(c["tried"], 1)
-        gpu = f" {c['match']} | {c['differ']} | {c['gpu_error']} |" if a.gpu else ""
+        gpu = f" {c['match']} | {c['differ']} | {c['differ_oob']} | {c['gpu_error']} |" if a.gpu else ""
         print(f"| {repo} | {c['tried']} | {c['ran']} | {pct:.1f} |{gpu} {c['s']:.0f} |")
     if why:
         print()

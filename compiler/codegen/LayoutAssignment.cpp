@@ -178,6 +178,7 @@ struct Walker {
     case K::Dot:
     case K::DevicePrint:
     case K::DeviceAssert:
+    case K::Barrier:
       for (ir::Value *R : O.results())
         resultLayout(R);
       for (ir::Value *V : O.operands())
@@ -387,6 +388,7 @@ struct ForwardSeeder {
     case K::Scan:
     case K::DevicePrint:
     case K::DeviceAssert:
+    case K::Barrier:
       return false;
     default:
       return O.numResults() == 1 && O.regions().empty();

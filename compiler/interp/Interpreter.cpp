@@ -387,6 +387,9 @@ private:
     case OpKind::DeviceAssert:
       assertLanes(*cast<DeviceAssertOp>(&O));
       return true;
+    case OpKind::Barrier:
+      return true; // a program runs its whole tile at once: its stores are seen by every later load
+
     case OpKind::For:
       return execFor(*cast<ForOp>(&O));
     case OpKind::While:

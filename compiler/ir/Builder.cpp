@@ -414,6 +414,8 @@ Op *Builder::deviceAssert(SourceRange Loc, Value *Cond, std::string Message, Val
   return O;
 }
 
+Op *Builder::barrier(SourceRange Loc) { return create(OpKind::Barrier, Loc, {}, {}); }
+
 Value *Builder::hint(SourceRange Loc, HintKind K, Value *X, std::vector<int64_t> Values) {
   Op *O = create(OpKind::Hint, Loc, {X}, {X->type()});
   O->IntAttr = static_cast<int64_t>(K);

@@ -112,6 +112,7 @@ public:
   // Debugging and hints.
   Op *devicePrint(SourceRange Loc, std::string Prefix, const std::vector<Value *> &Args, bool Hex = false);
   Op *deviceAssert(SourceRange Loc, Value *Cond, std::string Message, Value *Mask = nullptr);
+  Op *barrier(SourceRange Loc);
   Value *hint(SourceRange Loc, HintKind K, Value *X, std::vector<int64_t> Values);
   /// Args and Results all of one shape: one result per type of Results
   /// (`dtype=(tl.float16, tl.float16)` gives two), from one asm statement.

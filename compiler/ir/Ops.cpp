@@ -157,6 +157,8 @@ std::string_view opName(OpKind K) {
     return "device_print";
   case OpKind::DeviceAssert:
     return "device_assert";
+  case OpKind::Barrier:
+    return "barrier";
   case OpKind::Hint:
     return "hint";
   case OpKind::InlineAsm:

@@ -137,6 +137,7 @@ enum class OpKind {
   // Debugging and hints.
   DevicePrint,
   DeviceAssert,
+  Barrier, ///< tl.debug_barrier: every thread of the block waits (bar.sync 0), its memory ops ordered
   Hint,
   // Structured control flow and terminators.
   For,

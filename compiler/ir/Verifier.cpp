@@ -302,6 +302,10 @@ private:
     }
     case OpKind::DevicePrint:
       return;
+    case OpKind::Barrier:
+      if (O.numOperands() || O.numResults())
+        error(O, "a barrier takes no operands and has no results");
+      return;
     case OpKind::DeviceAssert:
       if (O.numOperands() < 1 || !isBool(O.operand(0)))
         error(O, "condition must be i1");

@@ -11,6 +11,14 @@ namespace tessel::sema {
 
 static Value none(BuiltinCall &) { return Value::constant(PyValue::none()); }
 
+/// tl.debug_barrier: a barrier op, which also keeps the optimizer from
+/// moving memory accesses across it.
+static Value debugBarrier(BuiltinCall &B) {
+  if (B.ir())
+    B.ir()->barrier(B.range());
+  return Value::constant(PyValue::none());
+}
+
 /// multiple_of / max_contiguous / max_constancy: the input, with a hint op.
 static Value hint(BuiltinCall &B) {
   Value V = B.value("input");
@@ -128,7 +136,7 @@ const std::vector<BuiltinEntry> &miscBuiltins() {
       {"max_contiguous", "input, values:C", hint},
       {"max_constancy", "input, values:C", hint},
       {"assume", "cond", none},
-      {"debug_barrier", "", none},
+      {"debug_barrier", "", debugBarrier},
       {"static_assert", "cond, msg:C=", staticAssert},
       {"static_print", "*values, sep:C=, end:C=, file:C=, flush:C=", none},
       {"device_print", "prefix:C, *args, hex:C=", devicePrint},

@@ -137,6 +137,12 @@ bool lowerDebug(LoweringContext &C, const ir::Op &O) {
     lowerAssert(C, *A);
     return true;
   }
+  if (O.kind() == ir::OpKind::Barrier) {
+    // Triton's gpu.barrier: threads exchanging values through memory
+    // (torchao's Hadamard butterflies store, wait, load the partner's).
+    C.barrier();
+    return true;
+  }
   return false;
 }
 

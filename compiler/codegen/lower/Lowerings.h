@@ -54,7 +54,7 @@ bool lowerShapeOps(LoweringContext &C, const ir::Op &O);
 bool lowerControlFlow(LoweringContext &C, const ir::Op &O);
 /// rand, randn, randint (Random.cpp).
 bool lowerRandom(LoweringContext &C, const ir::Op &O);
-/// device_print, device_assert (Debug.cpp).
+/// device_print, device_assert, debug_barrier (Debug.cpp).
 bool lowerDebug(LoweringContext &C, const ir::Op &O);
 /// inline_asm: tl.inline_asm_elementwise's PTX per pack of elements (InlineAsm.cpp).
 bool lowerInlineAsm(LoweringContext &C, const ir::Op &O);

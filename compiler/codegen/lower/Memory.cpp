@@ -187,7 +187,11 @@ static void lowerLoad(LoweringContext &C, const ir::LoadOp &O, const MemAccess &
     llvm::Type *RetTy = P.WordTy;
     if (N > 1)
       RetTy = llvm::StructType::get(C.Ctx, std::vector<llvm::Type *>(N, P.WordTy));
-    llvm::Value *Res = C.inlineAsm(RetTy, Asm, Cons, Args, /*SideEffects=*/O.isVolatile());
+    // Side-effecting, as Triton's PTXBuilder::launch makes every load: a pure
+    // asm would be hoisted past the stores and barriers that order it (a
+    // partner's value read back after `tl.debug_barrier()`, a value reloaded
+    // after the loop stored it).
+    llvm::Value *Res = C.inlineAsm(RetTy, Asm, Cons, Args, /*SideEffects=*/true);
     for (unsigned W = 0; W < N; ++W) {
       llvm::Value *Word = N > 1 ? B.CreateExtractValue(Res, W) : Res;
       llvm::Type *ElemTy = MemTy->isPointerTy() ? B.getInt64Ty() : MemTy;

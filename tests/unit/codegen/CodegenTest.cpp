@@ -356,6 +356,44 @@ def k(a_ptr, b_ptr, out_ptr, seed, M: tl.constexpr, N: tl.constexpr, K: tl.const
   EXPECT_GE(countMatches(C.Ptx, R"(mul\.hi\.u32|mul\.wide\.u32)"), 1) << C.Ptx;
 }
 
+TEST(Codegen, DebugBarrierOrdersAnExchangeThroughGlobalMemory) {
+  // torchao's Hadamard butterfly: each thread stores its value, waits, loads
+  // its partner's. The barrier must be there, and the load after it: a load
+  // hoisted above the store (a pure asm statement) read the buffer unwritten.
+  const char *Src = R"(
+@triton.jit
+def k(x_ptr, temp_ptr, out_ptr, n, D: tl.constexpr):
+    d = tl.arange(0, D)
+    acc = tl.zeros([D], dtype=tl.float32)
+    for s in range(n):
+        x = tl.load(x_ptr + s * D + d)
+        tl.store(temp_ptr + d, x)
+        tl.debug_barrier()
+        y = tl.load(temp_ptr + (d ^ 1))
+        tl.debug_barrier()
+        acc += tl.where((d & 1) == 0, x + y, y - x)
+    tl.store(out_ptr + d, acc)
+)";
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.Constexprs["D"] = PyValue::integer(64);
+  R.NumWarps = 2;
+  R.ArgTypes = {{"x_ptr", ptrTo(ScalarKind::FP32)},
+                {"temp_ptr", ptrTo(ScalarKind::FP32)},
+                {"out_ptr", ptrTo(ScalarKind::FP32)},
+                {"n", ElemType{ScalarKind::I32}}};
+  Compiled C = compileSnippet(Src, R, 90, true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_EQ(countMatches(C.Ptx, R"(bar\.sync\s+0;)"), 2) << C.Ptx;
+  size_t Store = C.Ptx.find("st.global.b32");
+  size_t Barrier = C.Ptx.find("bar.sync", Store);
+  ASSERT_NE(Store, std::string::npos) << C.Ptx;
+  ASSERT_NE(Barrier, std::string::npos) << C.Ptx;
+  // The x load comes before the store; the partner's load only after the barrier.
+  EXPECT_EQ(countMatches(C.Ptx.substr(0, Barrier), R"(ld\.global)"), 1) << C.Ptx;
+  EXPECT_GE(countMatches(C.Ptx.substr(Barrier), R"(ld\.global)"), 1) << C.Ptx;
+}
+
 TEST(Codegen, SortIsTritonsBitonicNetworkOnAHypercube) {
   // tl.sort reshapes [4, 64] to 8 dimensions of 2 and exchanges partners
   // with xor_sum along one of them: lanes of a warp trade through shuffles.
