@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/lsp/lens_figures.py - what the editor's code lenses show on real libraries (issue 28).
 
-    bench/lsp/lens_figures.py CORPUS_DIR [--tessel build/tools/tessel] [--set named|unseen|holdout|all]
+    bench/lsp/lens_figures.py CORPUS_DIR [--tessel build/tools/tessel] [--set named|unseen|holdout|fresh|issue30|all]
                               [--repo SUBSTR] [--files N] [--timeout S]
 
 For each library of bench/corpus/pins.txt unpacked under CORPUS_DIR, one `tessel lsp` (JIT tier on) is started
@@ -67,7 +67,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("corpus")
     ap.add_argument("--tessel", default=os.path.join(HERE, "..", "..", "build", "tools", "tessel"))
-    ap.add_argument("--set", choices=["named", "unseen", "holdout", "all"], default="all")
+    ap.add_argument("--set", choices=["named", "unseen", "holdout", "fresh", "issue30", "all"], default="all")
     ap.add_argument("--repo", default=None)
     ap.add_argument("--files", type=int, default=0, help="files per library (0: all)")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per file")
