@@ -93,7 +93,8 @@ GpuComparison compareOutput(const interp::Buffer &Ref, const interp::Memory &Ref
                             const std::vector<uint8_t> &GpuBytes);
 
 /// The tolerance outputs of this dtype are compared with: |gpu - cpu| <=
-/// Tol + Tol * |cpu| (0 for integers: exact).
+/// Tol * max(1, rms) + Tol * |cpu|, rms over the output's elements (0 for
+/// integers: exact).
 double gpuTolerance(ScalarKind K);
 
 } // namespace tessel::tools
