@@ -6,6 +6,7 @@
 #include "compiler/sema/LaunchPlan.h"
 #include "compiler/sema/Lowering.h"
 #include "diagnostics/JitCheck.h"
+#include "tools/AtomicOrder.h"
 #include "tools/CommandLine.h"
 #include "tools/CudaReferenceRun.h"
 #include "tools/GpuRun.h"
@@ -208,8 +209,9 @@ static std::string tooLarge(const launch::ConcreteLaunch &L, uint64_t Limit) {
 /// Adds the instance to the --triton batch (TritonBridge.h); its report
 /// carries the job, or why it could not be added.
 static void addToTriton(TritonBatch &Batch, const sema::PlannedLaunch &PL, const interp::PreparedLaunch &P,
-                        const interp::Memory &Inputs, const TritonReference &Ref, InstanceReport &I) {
+                        const interp::Memory &Inputs, TritonReference Ref, const ir::Function &Fn, InstanceReport &I) {
   I.Triton.emplace();
+  Ref.FromAtomic = atomicOrderedOutputs(Fn);
   Batch.add(PL.Launch, PL.Request.Constexprs, P, Inputs, Ref, *I.Triton);
 }
 
@@ -286,7 +288,7 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
       if (RA.CudaRef)
         I.CudaRef = RA.CudaRef->run(L, P, P.Mem, nullptr, I.Gpu->Ran ? KeepGpu : nullptr, RA.Iters);
       if (RA.Triton)
-        addToTriton(*RA.Triton, PL, P, P.Mem, TritonReference{nullptr, I.Gpu->Ran ? KeepGpu : nullptr}, I);
+        addToTriton(*RA.Triton, PL, P, P.Mem, TritonReference{nullptr, I.Gpu->Ran ? KeepGpu : nullptr, {}}, Fn, I);
       continue;
     }
     std::optional<interp::Memory> GpuInputs;
@@ -312,7 +314,8 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
     }
     if (RA.Triton)
       addToTriton(*RA.Triton, PL, P, *GpuInputs,
-                  TritonReference{Run.Completed ? &P.Mem : nullptr, I.Gpu && I.Gpu->Ran ? KeepGpu : nullptr}, I);
+                  TritonReference{Run.Completed ? &P.Mem : nullptr, I.Gpu && I.Gpu->Ran ? KeepGpu : nullptr, {}}, Fn,
+                  I);
     // Even after a fault (the likeliest outcome of a masking bug), which is
     // exactly when the sanitizer's line is wanted.
     if (RA.Gpu && RA.Sanitize && I.Gpu) {

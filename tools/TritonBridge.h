@@ -71,6 +71,9 @@ struct TritonBatchOptions {
 struct TritonReference {
   const interp::Memory *Interpreter = nullptr; ///< its memory after the run; null when it did not run
   const GpuOutputBytes *Gpu = nullptr;         ///< tessel's GPU outputs; null when the GPU did not run
+  /// Outputs holding values atomics returned (AtomicOrder.h), by name: they
+  /// differ by the programs' order, not by a wrong result.
+  std::map<std::string, SourceRange> FromAtomic;
 };
 
 class TritonBatch {

@@ -128,6 +128,22 @@ TEST(TritonBridge, ComparedWithTesselsGpuRunAndWithItsInterpreter) {
   EXPECT_DOUBLE_EQ(T.MedianMs, 0.5);
 }
 
+TEST(TritonBridge, SlotsAnAtomicReturnedDifferByOrderNotByResult) {
+  // Triton's run and tessel's hand out an MoE router's slots in their own
+  // programs' order: the output differs, the instance does not disagree.
+  tools::TritonInstanceReport T;
+  tools::GpuComparison Slots;
+  Slots.Name = "LocalPos";
+  Slots.Compared = 100;
+  Slots.Mismatches = 90;
+  Slots.FromAtomic = SourceRange{10, 20};
+  T.Outputs.push_back(Slots);
+  EXPECT_EQ(T.mismatches(), 0u);
+  Slots.FromAtomic.reset();
+  T.Outputs.push_back(Slots);
+  EXPECT_EQ(T.mismatches(), 1u);
+}
+
 TEST(TritonBridge, ARunnerThatWritesNothingIsOneLine) {
   StandInRunner Runner("#!/bin/sh\necho 'Traceback: ImportError: libcuda.so.1' >&2\nexit 1\n");
   std::string Why;
