@@ -13,6 +13,7 @@
 #include "compiler/frontend/PyOps.h"
 #include "compiler/ir/Builder.h"
 #include "compiler/sema/BuiltinCall.h"
+#include "compiler/sema/CalledName.h"
 #include "compiler/sema/MaskFacts.h"
 #include "compiler/sema/PointerParams.h"
 
@@ -928,12 +929,8 @@ Value KernelChecker::evalCall(const CallExpr *E) {
 }
 
 std::string KernelChecker::assumedLibdevice(const CallExpr *Call) const {
-  std::string Name;
-  if (const auto *N = dyn_cast<NameExpr>(Call->Func))
-    Name = N->Id;
-  else if (const auto *A = dyn_cast<AttributeExpr>(Call->Func))
-    Name = A->Attr;
-  return Name == "pow" || Name == "isnan" || Name == "isinf" || unaryMathOp(Name) ? Name : std::string();
+  std::string_view Name = calledName(Call);
+  return Name == "pow" || Name == "isnan" || Name == "isinf" || unaryMathOp(Name) ? std::string(Name) : std::string();
 }
 
 Value KernelChecker::libdevicePow(const CallExpr *Call, const Arg &X, const Arg &Y) {

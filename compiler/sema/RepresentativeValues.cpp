@@ -7,6 +7,7 @@
 #include "compiler/sema/RepresentativeValues.h"
 
 #include "compiler/frontend/AstWalk.h"
+#include "compiler/sema/CalledName.h"
 #include "compiler/sema/ParamAnnotations.h"
 #include "compiler/sema/PointerParams.h"
 
@@ -467,16 +468,6 @@ using HelperPointers = std::map<const FunctionDefStmt *, std::map<std::string, A
 
 /// Walks the names Roots read, each once, going on into a local's
 /// definition (as recordAssignments keeps it) where Follow says so.
-/// The name a call spells its callee with, last: `argmax` of `tl.argmax(x)`
-/// and of `x.argmax()`; empty for other callees.
-static std::string_view calledName(const CallExpr *C) {
-  if (const auto *F = dyn_cast<AttributeExpr>(C->Func))
-    return F->Attr;
-  if (const auto *G = dyn_cast<NameExpr>(C->Func))
-    return G->Id;
-  return {};
-}
-
 static void namesThrough(const std::vector<const Expr *> &Roots, const std::map<std::string, const Expr *> &Defs,
                          const std::function<bool(const std::string &)> &Follow) {
   std::set<std::string> Seen;
