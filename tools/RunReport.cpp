@@ -12,6 +12,10 @@
 
 namespace tessel::tools {
 
+std::string_view orderDependence(const GpuComparison &C) {
+  return C.Mismatches && C.FromAtomic ? ": values an atomic returned, in the order the programs ran" : "";
+}
+
 size_t RunReport::errors() const {
   size_t N = 0;
   auto Count = [&N](const std::vector<diag::Finding> &Fs) {
@@ -132,8 +136,7 @@ static void renderGpu(std::ostream &OS, const GpuInstanceReport &G, const std::s
   for (const GpuComparison &C : G.Outputs) {
     OS << "    " << C.Name << ": " << (C.Mismatches ? std::to_string(C.Mismatches) + " of " : "") << C.Compared
        << " elements " << (C.Mismatches ? "differ from" : "match") << " the interpreter (max abs error "
-       << formatNumber(C.MaxAbs) << ", max rel error " << formatNumber(C.MaxRel) << ")"
-       << (C.Mismatches && C.FromAtomic ? ": values an atomic returned, in the order the programs ran" : "") << "\n";
+       << formatNumber(C.MaxAbs) << ", max rel error " << formatNumber(C.MaxRel) << ")" << orderDependence(C) << "\n";
   }
   if (G.TimedRuns) {
     OS << "    time: median " << formatNumber(G.MedianMs) << " ms (min " << formatNumber(G.MinMs) << ", max "

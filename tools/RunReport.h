@@ -63,6 +63,10 @@ struct GpuComparison {
   std::optional<SourceRange> FromAtomic;
 };
 
+/// What a text report adds after a comparison whose mismatches are the
+/// programs' order (GpuComparison::FromAtomic); "" otherwise.
+std::string_view orderDependence(const GpuComparison &C);
+
 /// One error compute-sanitizer reported, mapped to the kernel's source line
 /// through the PTX's line table (`.loc`).
 struct SanitizerError {

@@ -87,7 +87,7 @@ void renderTritonInstanceText(std::ostream &OS, const InstanceReport &I) {
        << (C.Mismatches ? ", first " + C.Name + "[" + std::to_string(C.FirstMismatch) + "]: triton " +
                               formatNumber(C.Got) + ", tessel " + formatNumber(C.Expected)
                         : "")
-       << (C.Mismatches && C.FromAtomic ? ": values an atomic returned, in the order the programs ran" : "") << '\n';
+       << orderDependence(C) << '\n';
   // Both of tessel's runs are shown when any of the three disagree: which one Triton sides with.
   bool Disagree = false;
   for (const GpuComparison &C : T.Outputs)

@@ -389,7 +389,6 @@ private:
       return true;
     case OpKind::Barrier:
       return true; // a program runs its whole tile at once: its stores are seen by every later load
-
     case OpKind::For:
       return execFor(*cast<ForOp>(&O));
     case OpKind::While:

@@ -85,6 +85,13 @@ public:
 /// of range.
 std::optional<size_t> normaliseAxis(int64_t Axis, size_t Rank);
 
+/// standard._log2: the floor of log2 of a positive size (0 for 1).
+int64_t standardLog2(int64_t N);
+
+/// core.get_int_dtype(bitwidth, signed): int1 for one bit, else int<N> or
+/// uint<N>; nullopt for a width Triton has no integer of.
+std::optional<ScalarKind> intDtype(int64_t Bits, bool Signed);
+
 /// The elements of a tuple or list argument (one Value for anything else).
 std::vector<Value> elementsOf(const Value &V);
 

@@ -249,6 +249,21 @@ std::optional<size_t> normaliseAxis(int64_t Axis, size_t Rank) {
   return static_cast<size_t>(Axis);
 }
 
+int64_t standardLog2(int64_t N) {
+  int64_t Log = 0;
+  while (N > 1) {
+    N >>= 1;
+    ++Log;
+  }
+  return Log;
+}
+
+std::optional<ScalarKind> intDtype(int64_t Bits, bool Signed) {
+  if (Bits == 1)
+    return ScalarKind::I1;
+  return scalarKindFromLanguageName((Signed ? "int" : "uint") + std::to_string(Bits));
+}
+
 bool BuiltinCall::bind(std::vector<Arg> Args, std::vector<std::pair<std::string, Arg>> Kw) {
   Bound.assign(Params.size(), std::nullopt);
   size_t Next = 0;

@@ -156,32 +156,26 @@ static Value argMaxMin(BuiltinCall &B) {
                  B.flag("tie_break_left", true));
 }
 
-static Value xorSum(BuiltinCall &B) {
+/// A reduction standard.py allows on integers only (its static_assert),
+/// in the input's type: xor_sum, reduce_or.
+static Value integerReduction(BuiltinCall &B, ir::ReduceKind Kind, ProblemKind Problem) {
   Value In = input(B);
   if (!In.isTensor())
     return Value::poison();
   ScalarKind K = In.Type.Elem.Scalar;
   if (K != ScalarKind::Unknown && (In.Type.Elem.isPointer() || !isInt(K))) {
-    B.error(ProblemKind::InvalidOperands, "xor_sum only supported for integers");
+    B.error(Problem, B.Name + " only supported for integers");
     return Value::poison();
   }
   auto T = reducedType(B, In, In.Type.Elem);
-  return T ? reduced(B, In, *T, ir::ReduceKind::XorSum) : Value::poison();
+  return T ? reduced(B, In, *T, Kind) : Value::poison();
 }
 
-/// standard.reduce_or: a reduce with `|`, integers only (its static_assert).
-static Value reduceOr(BuiltinCall &B) {
-  Value In = input(B);
-  if (!In.isTensor())
-    return Value::poison();
-  ScalarKind K = In.Type.Elem.Scalar;
-  if (K != ScalarKind::Unknown && (In.Type.Elem.isPointer() || !isInt(K))) {
-    B.error(ProblemKind::StaticAssert, "reduce_or only supported for integers");
-    return Value::poison();
-  }
-  auto T = reducedType(B, In, In.Type.Elem);
-  return T ? reduced(B, In, *T, ir::ReduceKind::Or) : Value::poison();
+static Value xorSum(BuiltinCall &B) {
+  return integerReduction(B, ir::ReduceKind::XorSum, ProblemKind::InvalidOperands);
 }
+
+static Value reduceOr(BuiltinCall &B) { return integerReduction(B, ir::ReduceKind::Or, ProblemKind::StaticAssert); }
 
 /// The operands of a custom reduce / scan: `input` is one tensor or, as
 /// core.reduce and core.associative_scan take it, a tuple of tensors that the

@@ -14,40 +14,6 @@ namespace tessel::sema {
 
 namespace {
 
-/// standard._log2: the floor of log2 of a positive size.
-int64_t log2Floor(int64_t N) {
-  int64_t L = 0;
-  while (N > 1) {
-    N >>= 1;
-    ++L;
-  }
-  return L;
-}
-
-int64_t numelOf(const std::vector<int64_t> &Shape) {
-  int64_t N = 1;
-  for (int64_t D : Shape)
-    N *= D;
-  return N;
-}
-
-/// core.get_int_dtype(bitwidth, signed=True), what the network's bit tricks
-/// run on.
-ScalarKind signedIntOfWidth(int Bits) {
-  switch (Bits) {
-  case 1:
-    return ScalarKind::I1;
-  case 8:
-    return ScalarKind::I8;
-  case 16:
-    return ScalarKind::I16;
-  case 64:
-    return ScalarKind::I64;
-  default:
-    return ScalarKind::I32;
-  }
-}
-
 /// The ops of standard.py's bitonic network, on one call's source range.
 class Network {
 public:
@@ -74,9 +40,9 @@ public:
   ir::Value *compareAndSwap(ir::Value *X, ir::Value *Flip, int64_t FlipConst, size_t I) {
     const TileType T = X->type();
     size_t NDims = T.Shape.size();
-    ElemType IntE{signedIntOfWidth(bitWidth(T.Elem.Scalar))};
-    ir::Value *IY = partnerBits(asBits(X, IntE), static_cast<int64_t>(NDims - 1 - I));
-    ir::Value *Y = IntE == T.Elem ? IY : IRB.bitcast(R, IY, T.Elem);
+    ElemType IntE{*intDtype(bitWidth(T.Elem.Scalar), true)};
+    ir::Value *IY = partnerBits(bitcastTo(X, IntE), static_cast<int64_t>(NDims - 1 - I));
+    ir::Value *Y = bitcastTo(IY, T.Elem);
     ir::Value *Right = full(indicator(NDims, I), T.Shape);
     ir::Value *Side = Flip        ? IRB.binary(R, ir::OpKind::Xor, full(Flip, T.Shape), Right)
                       : FlipConst ? IRB.binary(R, ir::OpKind::Xor, constant(FlipConst, T.Shape), Right)
@@ -106,7 +72,15 @@ public:
     return emitReduce(B, Max ? ir::ReduceKind::Max : ir::ReduceKind::Min, X, Axis, false);
   }
 
-  ir::Value *asBits(ir::Value *X, ElemType IntE) { return IntE == X->type().Elem ? X : IRB.bitcast(R, X, IntE); }
+  /// standard.py's sort_impl / _bitonic_merge: X reshaped to a hypercube of
+  /// 2s (`[1]` for a single element).
+  ir::Value *hypercube(const Value &X) {
+    size_t NDims = static_cast<size_t>(standardLog2(*X.Type.numel()));
+    return reshape(B.C.lowerAs(X, X.Type, B.rangeOf("x")),
+                   NDims ? std::vector<int64_t>(NDims, 2) : std::vector<int64_t>{1});
+  }
+
+  ir::Value *bitcastTo(ir::Value *X, ElemType E) { return E == X->type().Elem ? X : IRB.bitcast(R, X, E); }
   ir::Value *reshape(ir::Value *X, std::vector<int64_t> Shape) {
     return X->type().Shape == Shape ? X : IRB.reshape(R, X, std::move(Shape));
   }
@@ -171,16 +145,14 @@ Value sortImpl(BuiltinCall &B, std::optional<int64_t> K) {
     return Out;
   if (!lowerable(B, *X))
     return Value::poison();
-  int64_t LogN = log2Floor(N), LogK = K ? log2Floor(*K) : LogN;
+  int64_t LogN = standardLog2(N), LogK = K ? standardLog2(*K) : LogN;
   if (LogK > LogN) {
     B.C.loweringLimit(B.range(), "tl.topk with k larger than the sorted dimension");
     return Value::poison();
   }
   int64_t Order = Descending ? 1 : 0;
-  size_t NDims = static_cast<size_t>(log2Floor(numelOf(Shape)));
   Network Net(B);
-  ir::Value *H = Net.reshape(B.C.lowerAs(*X, X->Type, B.rangeOf("x")),
-                             NDims ? std::vector<int64_t>(NDims, 2) : std::vector<int64_t>{1});
+  ir::Value *H = Net.hypercube(*X);
   for (int64_t I = 1; I <= LogK; ++I)
     H = Net.mergeHypercube(H, static_cast<size_t>(I), I < LogN ? 2 : Order);
   // Bitonic top-k (standard.py cites Shanbhag et al.): halve, then merge.
@@ -223,11 +195,8 @@ Value bitonicMerge(BuiltinCall &B) {
   if (!lowerable(B, *X))
     return Value::poison();
   Network Net(B);
-  int64_t Stage = log2Floor(X->Type.Shape.back());
-  size_t NDims = static_cast<size_t>(log2Floor(numelOf(X->Type.Shape)));
-  ir::Value *H = Net.reshape(B.C.lowerAs(*X, X->Type, B.rangeOf("x")),
-                             NDims ? std::vector<int64_t>(NDims, 2) : std::vector<int64_t>{1});
-  H = Net.mergeHypercube(H, static_cast<size_t>(Stage), B.flag("descending") ? 1 : 0);
+  int64_t Stage = standardLog2(X->Type.Shape.back());
+  ir::Value *H = Net.mergeHypercube(Net.hypercube(*X), static_cast<size_t>(Stage), B.flag("descending") ? 1 : 0);
   Out.IR = Net.reshape(H, X->Type.Shape);
   return Out;
 }
@@ -260,17 +229,16 @@ Value flip(BuiltinCall &B) {
   if (!lowerable(B, *X))
     return Value::poison();
   const std::vector<int64_t> &Shape = X->Type.Shape;
-  int64_t Steps = log2Floor(Shape[static_cast<size_t>(Dim)]);
+  int64_t Steps = standardLog2(Shape[static_cast<size_t>(Dim)]);
   std::vector<int64_t> Cube(Shape.begin(), Shape.begin() + Dim);
   Cube.insert(Cube.end(), static_cast<size_t>(Steps), 2);
   Cube.insert(Cube.end(), Shape.begin() + Dim + 1, Shape.end());
   Network Net(B);
-  ElemType IntE{signedIntOfWidth(bitWidth(X->Type.Elem.Scalar))};
-  ir::Value *Y = Net.reshape(Net.asBits(B.C.lowerAs(*X, X->Type, B.rangeOf("x")), IntE), Cube);
+  ElemType IntE{*intDtype(bitWidth(X->Type.Elem.Scalar), true)};
+  ir::Value *Y = Net.reshape(Net.bitcastTo(B.C.lowerAs(*X, X->Type, B.rangeOf("x")), IntE), Cube);
   for (int64_t I = 0; I < Steps; ++I)
     Y = Net.partnerBits(Y, Dim + I);
-  Y = Net.reshape(Y, Shape);
-  Out.IR = IntE == X->Type.Elem ? Y : B.ir()->bitcast(B.range(), Y, X->Type.Elem);
+  Out.IR = Net.bitcastTo(Net.reshape(Y, Shape), X->Type.Elem);
   return Out;
 }
 

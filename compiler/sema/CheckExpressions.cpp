@@ -1019,12 +1019,7 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
     // function of triton.language that floors log2 at compile time.
     if (Name.size() >= 6 && Name.compare(Name.size() - 6, 6, "._log2") == 0 && Args.size() == 1 && Kw.empty() &&
         Args[0].V.isKnownConstexpr() && Args[0].V.Const.isInt()) {
-      int64_t N = Args[0].V.Const.asInt(), Log = 0;
-      while (N > 1) {
-        N >>= 1;
-        ++Log;
-      }
-      return Value::constant(PyValue::integer(Log));
+      return Value::constant(PyValue::integer(standardLog2(Args[0].V.Const.asInt())));
     }
     // core.get_int_dtype(bitwidth, signed): int<N> or uint<N>, at compile time.
     if (Name.size() >= 14 && Name.compare(Name.size() - 14, 14, ".get_int_dtype") == 0) {
@@ -1033,11 +1028,9 @@ Value KernelChecker::callValue(const Value &Callee, const CallExpr *Call, std::v
         (I == 0 ? Bits : Signed) = Args[I].V.isKnownConstexpr() ? Args[I].V.Const : PyValue();
       for (const auto &[K, A] : Kw)
         (K == "bitwidth" ? Bits : Signed) = A.V.isKnownConstexpr() ? A.V.Const : PyValue();
-      if (Bits && Signed && Bits->isInt() && Signed->truthy()) {
-        std::string Ty = (*Signed->truthy() ? "int" : "uint") + std::to_string(Bits->asInt());
-        if (scalarKindFromLanguageName(Ty))
-          return Value::constant(PyValue::qualified("triton.language." + Ty));
-      }
+      if (Bits && Signed && Bits->isInt() && Signed->truthy())
+        if (std::optional<ScalarKind> K = intDtype(Bits->asInt(), *Signed->truthy()))
+          return Value::constant(PyValue::qualified("triton.language." + std::string(languageName(*K))));
       return Value::constant(PyValue());
     }
     if (size_t Dot = Name.find('.'); Dot != std::string::npos && Args.empty() && Kw.empty() &&
