@@ -20,13 +20,10 @@ shift $(($# < 3 ? $# : 3))
 SETS=("$@")
 ((${#SETS[@]})) || SETS=(named unseen holdout)
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-WORK=$(mktemp -d)
-tar -xJf "$PACK/tessel-gpu.tar.xz" -C "$WORK"
-mkdir -p "$WORK/corpus" "$OUT"
-tar -xJf "$PACK/corpus.tar.xz" -C "$WORK/corpus"
-for d in "$WORK"/corpus/*/; do mkdir -p "$d/.git"; done
-# A fresh JIT cache, so that every kernel is compiled in this run.
-export XDG_CACHE_HOME=$WORK/cache
+# shellcheck source=device_unpack.sh
+. "$HERE/device_unpack.sh"
+unpack_pack "$PACK"
+mkdir -p "$OUT"
 for s in "${SETS[@]}"; do
   start=$(date +%s)
   python3 "$HERE/figures.py" "$WORK/corpus" --tessel "$WORK/tessel-gpu/tessel" --set "$s" --jobs "$JOBS" \

@@ -17,12 +17,10 @@ PACK=${1:?usage: device_gpu_runs.sh PACK OUT [JOBS]}
 OUT=${2:?usage: device_gpu_runs.sh PACK OUT [JOBS]}
 JOBS=${3:-6}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-WORK=$(mktemp -d)
-tar -xJf "$PACK/tessel-gpu.tar.xz" -C "$WORK"
-mkdir -p "$WORK/corpus" "$OUT"
-tar -xJf "$PACK/corpus.tar.xz" -C "$WORK/corpus"
-for d in "$WORK"/corpus/*/; do mkdir -p "$d/.git"; done
-export XDG_CACHE_HOME=$WORK/cache
+# shellcheck source=device_unpack.sh
+. "$HERE/device_unpack.sh"
+unpack_pack "$PACK"
+mkdir -p "$OUT"
 python3 "$HERE/runs.py" "$WORK/corpus" "$HERE/gpu_kernels.tsv" --tessel "$WORK/tessel-gpu/tessel" --gpu \
   --jobs "$JOBS" --timeout 150 --out "$OUT/gpuruns.tsv" >"$OUT/gpuruns.md"
 cat "$OUT/gpuruns.md"
