@@ -103,6 +103,12 @@ std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &In
     B.add(Name).add(Ty.str());
   for (const std::string &Name : Request.EqualToOne)
     B.add(Name);
+  B.add("tensordesc");
+  for (const auto &[Name, Block] : Request.DescriptorBlocks) {
+    B.add(Name);
+    for (int64_t D : Block)
+      B.add(uint64_t(D));
+  }
   B.add("divisible");
   for (const std::string &Name : Request.DivisibleBy16)
     B.add(Name);

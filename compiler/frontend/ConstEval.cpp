@@ -757,6 +757,12 @@ struct ConstEval::Impl {
   Flow assignTo(const Expr *Target, const PyValue &V) {
     if (bind(Target, V))
       return Flow::Normal;
+    // `nargs["a_desc"].block_shape = [BM, BK]`: an object the host model
+    // gives identity (a TensorDescriptor) changes where every name sees it.
+    if (const auto *A = dyn_cast<AttributeExpr>(Target); A && S.Library) {
+      PyValue Obj = eval(A->Value);
+      return S.Library->setAttribute(Obj, A->Attr, V) ? Flow::Normal : Flow::Abort;
+    }
     // `d[k] = v` / `xs[i] = v` on a local container: rebuild it.
     const auto *Sub = dyn_cast<SubscriptExpr>(Target);
     const auto *N = Sub ? dyn_cast<NameExpr>(Sub->Value) : nullptr;

@@ -37,6 +37,9 @@ public:
   /// An attribute of a value the model made (a tensor, device properties),
   /// or nullopt when V is none of them.
   virtual std::optional<PyValue> attribute(const PyValue &V, const std::string &Attr) const = 0;
+  /// `obj.attr = X` on a value the model made with identity (a host
+  /// TensorDescriptor); false when it keeps no such attribute.
+  virtual bool setAttribute(const PyValue &V, const std::string &Attr, const PyValue &X) const = 0;
   /// `t.stride(0)`, `t.view(-1)`: a method of a tensor.
   virtual PyValue tensorMethod(const PyTensor &T, const std::string &Name, const PyList &Args,
                                const PyDict &Kwargs) const = 0;

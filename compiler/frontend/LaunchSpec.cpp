@@ -402,11 +402,49 @@ private:
           return;
         continue;
       }
+      if (Flag.Text == "desc") {
+        parseDescBlock(T);
+        if (Failed)
+          return;
+        continue;
+      }
+      if (Flag.Text == "nan") {
+        T.PadNan = true;
+        continue;
+      }
       if (!applyFlag(T, Flag.Text))
         return fail(Flag.Range, "unknown tensor flag ':" + std::string(Flag.Text) +
-                                    "'; expected out, rand, randn, zeros, ones, arange or randint(LOW, HIGH)");
+                                    "'; expected out, rand, randn, zeros, ones, arange, randint(LOW, HIGH), "
+                                    "desc(BLOCK, ...) or nan");
     }
+    if (T.PadNan && T.DescBlock.empty())
+      return fail(T.Range, "':nan' is the padding of a tensor descriptor: give '" + Key + "' a ':desc(...)' first");
+    if (!T.DescBlock.empty() && T.DescBlock.size() != T.Dims.size())
+      return fail(T.Range, "'" + Key + "' has " + std::to_string(T.Dims.size()) + " dimensions but its descriptor " +
+                               "block has " + std::to_string(T.DescBlock.size()));
     Result.Spec.Tensors.push_back(std::move(T));
+  }
+
+  /// `:desc(BM, BK)`: the block shape of the host TensorDescriptor the
+  /// kernel receives; expressions over the spec's names.
+  void parseDescBlock(TensorSpec &T) {
+    SourceRange Open = peek().Range;
+    expectPunct("(", "after ':desc'");
+    while (!Failed && !isPunct(")")) {
+      if (peek().K == Tok::End)
+        return fail(Open, "unterminated '(': expected ')'");
+      T.DescBlock.push_back(parseScalarExpr());
+      if (Failed)
+        return;
+      if (!isPunct(")"))
+        expectPunct(",", "between the block dimensions of ':desc'");
+    }
+    if (Failed)
+      return;
+    SourceRange Close = take().Range;
+    if (T.DescBlock.empty())
+      return fail({Open.Begin, Close.End}, "':desc()' gives no block shape");
+    T.Range.End = Close.End;
   }
 
   /// `:randint(LOW, HIGH)`: integer literals, LOW < HIGH (torch.randint's
@@ -983,9 +1021,15 @@ int64_t nonNegative(Evaluator &Ev, const SpecExpr &E, const std::string &What) {
 }
 
 void concreteTensor(Evaluator &Ev, const TensorSpec &T, ConcreteLaunch &L) {
-  ConcreteTensor C{T.Name, T.DType, {}, {}, 0, T.IsOutput, T.Init, T.Low, T.High};
+  ConcreteTensor C{T.Name, T.DType, {}, {}, 0, T.IsOutput, T.Init, T.Low, T.High, {}, T.PadNan};
   for (const SpecExpr &D : T.Dims)
     C.Shape.push_back(nonNegative(Ev, D, "tensor dimension"));
+  for (const SpecExpr &B : T.DescBlock) {
+    // TensorDescriptor's validate_block_shape, with its message.
+    C.DescBlock.push_back(Ev.integer(B, "descriptor block dimension"));
+    if (!Ev.failed() && (C.DescBlock.back() <= 0 || (C.DescBlock.back() & (C.DescBlock.back() - 1))))
+      Ev.fail(B.Range, "Shape element " + std::to_string(C.DescBlock.size() - 1) + " must be a power of 2");
+  }
   for (const SpecExpr &S : T.Strides)
     C.Strides.push_back(nonNegative(Ev, S, "stride"));
   if (Ev.failed())
@@ -1011,6 +1055,7 @@ std::optional<ConcreteLaunch> instance(const LaunchSpec &Spec, const std::map<st
   }
   for (const TensorSpec &T : Spec.Tensors)
     concreteTensor(Ev, T, L);
+  addDescriptorValues(L);
   for (size_t D = 0; D < Spec.Grid.size(); ++D)
     L.Grid[D] = nonNegative(Ev, Spec.Grid[D], "grid dimension");
   if (Spec.NumWarps) {
@@ -1034,6 +1079,56 @@ std::optional<ConcreteLaunch> instance(const LaunchSpec &Spec, const std::map<st
 }
 
 } // namespace
+
+std::vector<DescriptorParam> descriptorParams(const std::string &Name, size_t Rank) {
+  using K = DescriptorParam::Kind;
+  std::vector<DescriptorParam> Out{{Name, K::Base, 0}};
+  auto Each = [&](const char *Suffix, K Kind) {
+    for (size_t D = 0; D < Rank; ++D)
+      Out.push_back({Name + Suffix + std::to_string(D), Kind, D});
+  };
+  Each(".shape.", K::Shape);
+  Each(".stride.", K::Stride);
+  Out.push_back({Name + ".padding", K::Padding, 0});
+  Out.push_back({Name + ".roundF32ToTF32", K::RoundF32ToTF32, 0});
+  Each(".shape_i32.", K::ShapeI32);
+  Each(".stride_i64.", K::StrideI64);
+  return Out;
+}
+
+void addDescriptorValues(ConcreteLaunch &L) {
+  std::vector<ConcreteValue> Added;
+  for (const ConcreteTensor &T : L.Tensors) {
+    if (T.DescBlock.empty())
+      continue;
+    for (const DescriptorParam &P : descriptorParams(T.Name, T.Shape.size())) {
+      if (P.K == DescriptorParam::Kind::Base || L.value(P.Name))
+        continue;
+      ConcreteValue V;
+      V.Name = P.Name;
+      switch (P.K) {
+      case DescriptorParam::Kind::Shape:
+      case DescriptorParam::Kind::ShapeI32:
+        V.Int = P.Dim < T.Shape.size() ? T.Shape[P.Dim] : 0;
+        break;
+      case DescriptorParam::Kind::Stride:
+      case DescriptorParam::Kind::StrideI64:
+        V.Int = P.Dim < T.Strides.size() ? T.Strides[P.Dim] : 0;
+        break;
+      case DescriptorParam::Kind::Padding:
+        V.IsBool = true;
+        V.Int = T.PadNan;
+        break;
+      case DescriptorParam::Kind::RoundF32ToTF32:
+      case DescriptorParam::Kind::Base:
+        V.IsBool = true;
+        break;
+      }
+      Added.push_back(std::move(V));
+    }
+  }
+  L.Values.insert(L.Values.end(), Added.begin(), Added.end());
+}
 
 int64_t storageElements(const std::vector<int64_t> &Shape, const std::vector<int64_t> &Strides) {
   if (std::find(Shape.begin(), Shape.end(), 0) != Shape.end())

@@ -68,6 +68,11 @@ struct TensorSpec {
   bool IsOutput = false;         ///< `:out`: unwritten at start; reads of unwritten elements are reported
   TensorInit Init = TensorInit::Rand;
   int64_t Low = 0, High = 0; ///< `:randint(LOW, HIGH)`
+  /// `:desc(BM, BK)`: the kernel receives a host TensorDescriptor of this
+  /// tensor with that block shape (Triton's `tensordesc<fp16[BM, BK]>`);
+  /// `:nan` pads its out-of-bounds elements with NaN instead of zeros.
+  std::vector<SpecExpr> DescBlock;
+  bool PadNan = false;
 };
 
 /// A size, scalar argument or constexpr: one value or a list of instances.
@@ -131,6 +136,11 @@ struct ConcreteTensor {
   bool IsOutput = false;
   TensorInit Init = TensorInit::Rand;
   int64_t Low = 0, High = 0; ///< Randint: values in [Low, High)
+  /// Non-empty: a host TensorDescriptor of the tensor with this block shape
+  /// (TensorSpec::DescBlock); its expanded parameters are in the launch's
+  /// Values (addDescriptorValues).
+  std::vector<int64_t> DescBlock;
+  bool PadNan = false;
 };
 
 struct ConcreteLaunch {
@@ -142,6 +152,25 @@ struct ConcreteLaunch {
 
   const ConcreteValue *value(std::string_view Name) const;
 };
+
+/// The kernel parameters a host TensorDescriptor argument expands to, in
+/// Triton's order when its descriptors are not lowered to TMA
+/// (backends/driver.py `_expand_descriptor` without tensordesc metadata, with
+/// RewriteTensorDescriptorToPointer's names): NAME (the base pointer),
+/// NAME.shape.D and NAME.stride.D (i64), NAME.padding and
+/// NAME.roundF32ToTF32 (i1), then the shape again as i32 (NAME.shape_i32.D)
+/// and the strides as i64 (NAME.stride_i64.D), which `desc.shape` and
+/// `desc.strides` read.
+struct DescriptorParam {
+  std::string Name;
+  enum class Kind { Base, Shape, Stride, Padding, RoundF32ToTF32, ShapeI32, StrideI64 } K = Kind::Base;
+  size_t Dim = 0;
+};
+std::vector<DescriptorParam> descriptorParams(const std::string &Name, size_t Rank);
+
+/// Adds to L.Values the scalar parameters of each descriptor tensor of L
+/// (those of descriptorParams but the base), unless already there.
+void addDescriptorValues(ConcreteLaunch &L);
 
 /// 1 + the largest element offset a tensor of Shape and Strides (in
 /// elements) reaches; 0 when a dimension is 0.

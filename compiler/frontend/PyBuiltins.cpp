@@ -136,6 +136,9 @@ static PyValue config(const PyList &Args, const PyDict &Kwargs) {
       return PyValue();
     C.MaxNReg = R->asInt();
   }
+  if (const PyValue *H = kwarg(Kwargs, "pre_hook");
+      H && (H->kind() == PyValue::Kind::Function || H->kind() == PyValue::Kind::Lambda))
+    C.PreHook = std::make_shared<const PyValue>(*H);
   return PyValue::config(std::move(C));
 }
 

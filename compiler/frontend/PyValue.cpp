@@ -37,6 +37,7 @@ std::optional<bool> PyValue::truthy() const {
   case Kind::Function:
   case Kind::Lambda:
   case Kind::Config:
+  case Kind::Descriptor:
     return true;
   case Kind::Tensor: // bool() of a tensor needs its values
     return std::nullopt;
@@ -171,7 +172,7 @@ bool PyValue::refersToTree() const {
     for (const auto &[Key, X] : asConfig().Kwargs)
       if (Key.refersToTree() || X.refersToTree())
         return true;
-    return false;
+    return asConfig().PreHook && asConfig().PreHook->refersToTree();
   default:
     return false;
   }
@@ -216,6 +217,10 @@ std::string PyValue::repr() const {
       Out += (I ? ", " : "") + std::to_string(T->Shape[I]);
     return Out + "]>";
   }
+  case Kind::Descriptor:
+    return "TensorDescriptor(base=" + PyValue::tensor(Desc->Base).repr() + ", shape=" + Desc->Shape.repr() +
+           ", strides=" + Desc->Strides.repr() + ", block_shape=" + Desc->BlockShape.repr() +
+           ", padding=" + reprString(Desc->Padding) + ")";
   }
   return "<unknown>";
 }
@@ -293,10 +298,13 @@ std::optional<bool> PyValue::equals(const PyValue &O) const {
     return std::nullopt;
   case Kind::Config: {
     const PyConfig &A = *C, &B = *O.C;
-    if (A.NumWarps != B.NumWarps || A.NumStages != B.NumStages || A.NumCtas != B.NumCtas || A.MaxNReg != B.MaxNReg)
+    if (A.NumWarps != B.NumWarps || A.NumStages != B.NumStages || A.NumCtas != B.NumCtas || A.MaxNReg != B.MaxNReg ||
+        bool(A.PreHook) != bool(B.PreHook) || (A.PreHook && !A.PreHook->equals(*B.PreHook).value_or(false)))
       return false;
     return dictEquals(A.Kwargs, B.Kwargs);
   }
+  case Kind::Descriptor: // `is`: a descriptor equals only itself
+    return Desc == O.Desc;
   default:
     return std::nullopt;
   }

@@ -25,6 +25,7 @@ class LambdaExpr;
 } // namespace ast
 
 class PyValue;
+struct PyDescriptor;
 using PyList = std::vector<PyValue>;
 using PyDict = std::vector<std::pair<PyValue, PyValue>>; ///< insertion order, as in Python
 
@@ -63,6 +64,9 @@ struct PyConfig {
   int64_t NumStages = 3;
   int64_t NumCtas = 1;
   std::optional<int64_t> MaxNReg;
+  /// `pre_hook=`: a function of the launch's arguments the autotuner calls
+  /// before running this config (Function or Lambda; Unknown when none).
+  std::shared_ptr<const PyValue> PreHook;
 };
 
 class PyValue {
@@ -84,7 +88,8 @@ public:
     Function, ///< a `def` in the user's file
     Lambda,
     Config,
-    Tensor, ///< a host tensor (PyTensor)
+    Tensor,     ///< a host tensor (PyTensor)
+    Descriptor, ///< a host TensorDescriptor (PyDescriptor), shared by reference
   };
 
   PyValue() = default;
@@ -144,6 +149,11 @@ public:
     V.T = std::make_shared<PyTensor>(std::move(T));
     return V;
   }
+  static PyValue descriptor(std::shared_ptr<PyDescriptor> D) {
+    PyValue V(Kind::Descriptor);
+    V.Desc = std::move(D);
+    return V;
+  }
 
   Kind kind() const { return K; }
   bool isUnknown() const { return K == Kind::Unknown; }
@@ -170,6 +180,9 @@ public:
   const PyConfig &asConfig() const { return *C; }
   bool isTensor() const { return K == Kind::Tensor; }
   const PyTensor &asTensor() const { return *T; }
+  bool isDescriptor() const { return K == Kind::Descriptor; }
+  /// Mutable: the one value with identity (PyDescriptor).
+  PyDescriptor &asDescriptor() const { return *Desc; }
 
   /// How deeply aggregates nest inside this value (0 for scalars). repr,
   /// equals and destruction recurse this deep, so producers of values from
@@ -209,8 +222,22 @@ private:
   std::shared_ptr<const PyDict> D;
   std::shared_ptr<const PyConfig> C;
   std::shared_ptr<const PyTensor> T;
+  std::shared_ptr<PyDescriptor> Desc;
   const ast::FunctionDefStmt *Fn = nullptr;
   const ast::LambdaExpr *Lam = nullptr;
+};
+
+/// A host `triton.tools.tensor_descriptor.TensorDescriptor` (`from_tensor(t,
+/// block_shape=[64, 64])`): a tensor seen through a shape and strides of
+/// its own, and the block each access copies. Unlike every other value it
+/// is a Python object with identity, shared rather than copied: an autotune
+/// pre_hook's `nargs["a_desc"].block_shape = [BM, BK]` changes the
+/// descriptor the launch then passes, as in Python (ConstEval's host mode
+/// is its only writer).
+struct PyDescriptor {
+  PyTensor Base;
+  PyValue Shape, Strides, BlockShape; ///< sequences of ints, or Unknown
+  std::string Padding = "zero";       ///< "zero" or "nan"
 };
 
 /// Python's `repr` of a str (`'it\'s'` -> `"it's"`) and of a float

@@ -184,19 +184,36 @@ static void runHostCode(const ParsedFile &File, const ModuleInfo &Info,
   }
 }
 
-HostLaunch host::recordLaunch(const ConstEval::HostLaunchCall &Call, const PyDict &ConfigKwargs, ConstEval &Eval) {
+/// Autotuner.run's `config.pre_hook(full_nargs)`: the bound arguments, then
+/// the config's keywords and options, by name.
+static void runPreHook(const PyConfig &Config, const HostLaunch &L, ConstEval &Eval) {
+  if (!Config.PreHook)
+    return;
+  PyDict Nargs;
+  for (const HostArgument &A : L.Args)
+    Nargs.emplace_back(PyValue::string(A.Param), A.Value);
+  for (const auto &KV : Config.Kwargs)
+    Nargs.push_back(KV);
+  Nargs.emplace_back(PyValue::string("num_warps"), PyValue::integer(Config.NumWarps));
+  Nargs.emplace_back(PyValue::string("num_stages"), PyValue::integer(Config.NumStages));
+  Nargs.emplace_back(PyValue::string("num_ctas"), PyValue::integer(Config.NumCtas));
+  (void)Eval.callValue(*Config.PreHook, {PyValue::dict(std::move(Nargs))}, {});
+}
+
+HostLaunch host::recordLaunch(const ConstEval::HostLaunchCall &Call, const PyConfig &Config, ConstEval &Eval) {
   HostLaunch L;
   L.Range = Call.Call->Range;
   if (const auto *Sub = dyn_cast<ast::SubscriptExpr>(Call.Call->Func))
     L.GridRange = Sub->Index->Range;
   L.Callers = Call.Callers;
   bindArguments(*Call.Kernel, Call, Eval, L);
-  L.Grid = evaluateGrid(Call.Grid, L, ConfigKwargs, Eval);
+  runPreHook(Config, L, Eval);
+  L.Grid = evaluateGrid(Call.Grid, L, Config.Kwargs, Eval);
   return L;
 }
 
 std::vector<HostLaunch> findHostLaunches(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Kernel,
-                                         const PyDict &ConfigKwargs, size_t Max) {
+                                         const PyConfig &Config, size_t Max) {
   std::vector<HostLaunch> Out;
   if (!Kernel.Def || Max == 0)
     return Out;
@@ -204,7 +221,7 @@ std::vector<HostLaunch> findHostLaunches(const ParsedFile &File, const ModuleInf
       File, Info,
       [&](const ConstEval::HostLaunchCall &Call, ConstEval &Eval) {
         if (Call.Kernel == Kernel.Def && Out.size() < Max)
-          Out.push_back(host::recordLaunch(Call, ConfigKwargs, Eval));
+          Out.push_back(host::recordLaunch(Call, Config, Eval));
       },
       [&] { return Out.size() >= Max; });
   return Out;

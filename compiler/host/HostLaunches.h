@@ -60,11 +60,11 @@ struct HostLaunch {
 };
 
 /// The launches of Kernel that running File's module-level code reaches,
-/// in the order it reaches them, at most Max. ConfigKwargs are the
-/// constexprs the chosen autotune config sets (part of a grid callable's
-/// META, as at a real launch).
+/// in the order it reaches them, at most Max. Config is the chosen autotune
+/// config: its constexprs are part of a grid callable's META and its
+/// pre_hook runs on the arguments, as at a real launch.
 std::vector<HostLaunch> findHostLaunches(const ParsedFile &File, const ModuleInfo &Info, const JitFunction &Kernel,
-                                         const PyDict &ConfigKwargs, size_t Max = 1);
+                                         const PyConfig &Config, size_t Max = 1);
 
 /// The first launch of every kernel that running File's host code reaches,
 /// by kernel name, in one run (grids evaluated without an autotune config).

@@ -50,6 +50,10 @@ std::optional<PyValue> ProjectLibrary::attribute(const PyValue &V, const std::st
   return torchLibrary().attribute(V, Attr);
 }
 
+bool ProjectLibrary::setAttribute(const PyValue &V, const std::string &Attr, const PyValue &X) const {
+  return torchLibrary().setAttribute(V, Attr, X);
+}
+
 PyValue ProjectLibrary::tensorMethod(const PyTensor &T, const std::string &Name, const PyList &Args,
                                      const PyDict &Kwargs) const {
   return torchLibrary().tensorMethod(T, Name, Args, Kwargs);

@@ -33,6 +33,7 @@ public:
 
   std::optional<PyValue> call(const std::string &Path, const PyList &Args, const PyDict &Kwargs) const override;
   std::optional<PyValue> attribute(const PyValue &V, const std::string &Attr) const override;
+  bool setAttribute(const PyValue &V, const std::string &Attr, const PyValue &X) const override;
   PyValue tensorMethod(const PyTensor &T, const std::string &Name, const PyList &Args,
                        const PyDict &Kwargs) const override;
   PyValue elementwise(const PyValue &A, const PyValue &B, bool TrueDivision) const override;

@@ -2,6 +2,7 @@
 #include "compiler/host/TorchLibrary.h"
 
 #include "compiler/host/DeviceModel.h"
+#include "compiler/host/TensorDescriptorModel.h"
 #include "compiler/host/TorchModel.h"
 
 namespace tessel::host {
@@ -12,15 +13,23 @@ public:
   std::optional<PyValue> call(const std::string &Path, const PyList &Args, const PyDict &Kwargs) const override {
     if (std::optional<PyValue> D = devicemodel::callDevice(Path, Args))
       return D;
+    if (std::optional<PyValue> D = descriptormodel::callDescriptor(Path, Args, Kwargs))
+      return D;
     return torchmodel::callTorch(Path, Args, Kwargs);
   }
 
   std::optional<PyValue> attribute(const PyValue &V, const std::string &Attr) const override {
     if (V.isTensor())
       return torchmodel::tensorAttribute(V.asTensor(), Attr);
+    if (V.isDescriptor())
+      return descriptormodel::descriptorAttribute(V.asDescriptor(), Attr);
     if (V.kind() == PyValue::Kind::Qualified && V.qualifiedPath() == devicemodel::TorchProperties)
       return devicemodel::torchPropertiesAttribute(Attr);
     return std::nullopt;
+  }
+
+  bool setAttribute(const PyValue &V, const std::string &Attr, const PyValue &X) const override {
+    return V.isDescriptor() && descriptormodel::setDescriptorAttribute(V.asDescriptor(), Attr, X);
   }
 
   PyValue tensorMethod(const PyTensor &T, const std::string &Name, const PyList &Args,

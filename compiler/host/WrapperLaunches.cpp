@@ -24,14 +24,14 @@ static std::string shapeText(const std::vector<int64_t> &Shape) {
 }
 
 std::optional<HostLaunch> wrapperLaunch(const ParsedFile &File, const ModuleInfo &Info, project::Project *Project,
-                                        const std::string &Kernel, const PyDict &ConfigKwargs, int64_t Size) {
+                                        const std::string &Kernel, const PyConfig &Config, int64_t Size) {
   std::vector<std::pair<std::string, const ast::FunctionDefStmt *>> Wrappers = hostWrappers(File, Info);
   if (Wrappers.empty())
     return std::nullopt;
   std::unique_ptr<ProjectLibrary> Imports;
   if (Project)
     Imports = std::make_unique<ProjectLibrary>(*Project, Project->refOf(File.text().path()));
-  ModuleRun Module(File, Info, Imports ? static_cast<const HostLibrary &>(*Imports) : torchLibrary(), ConfigKwargs);
+  ModuleRun Module(File, Info, Imports ? static_cast<const HostLibrary &>(*Imports) : torchLibrary(), Config);
   for (const auto &[Name, Fn] : Wrappers) {
     std::set<std::string> Tensors = tensorParameters(*Fn);
     // Each shape in turn, until the wrapper launches something.

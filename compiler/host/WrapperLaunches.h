@@ -29,12 +29,12 @@ namespace tessel::host {
 
 /// The first launch of Kernel that calling File's host wrappers (Wrappers.h)
 /// with made-up arguments reaches, with HostLaunch::MadeUpCall set; nullopt
-/// when none launches it. ConfigKwargs: the chosen autotune config's
-/// constexprs, which a grid callable's META holds.
+/// when none launches it. Config: the chosen autotune config (its
+/// constexprs, which a grid callable's META holds, and its pre_hook).
 /// Project (may be null): where helpers the wrappers import from other
 /// modules are run (ProjectLibrary.h).
 std::optional<HostLaunch> wrapperLaunch(const ParsedFile &File, const ModuleInfo &Info, project::Project *Project,
-                                        const std::string &Kernel, const PyDict &ConfigKwargs, int64_t Size);
+                                        const std::string &Kernel, const PyConfig &Config, int64_t Size);
 
 } // namespace tessel::host
 

@@ -37,8 +37,8 @@ std::vector<std::pair<std::string, const ast::FunctionDefStmt *>> hostWrappers(c
   return Wrappers;
 }
 
-ModuleRun::ModuleRun(const ParsedFile &File, const ModuleInfo &Info, const HostLibrary &Library, PyDict Kwargs)
-    : ConfigKwargs(std::move(Kwargs)), Eval(Info, [&Info, this](const std::string &Name) {
+ModuleRun::ModuleRun(const ParsedFile &File, const ModuleInfo &Info, const HostLibrary &Library, PyConfig C)
+    : Config(std::move(C)), Eval(Info, [&Info, this](const std::string &Name) {
         if (auto It = Scope.find(Name); It != Scope.end())
           return It->second;
         auto F = Info.Functions.find(Name);
@@ -47,7 +47,7 @@ ModuleRun::ModuleRun(const ParsedFile &File, const ModuleInfo &Info, const HostL
   Eval.setHostMode(
       [this](const ConstEval::HostLaunchCall &Call) {
         if (Sink && Sink->size() < 16)
-          Sink->emplace_back(Call.Kernel->Name, recordLaunch(Call, ConfigKwargs, Eval));
+          Sink->emplace_back(Call.Kernel->Name, recordLaunch(Call, Config, Eval));
       },
       Library);
   // Launches the module-level code makes are the host launch table's
@@ -119,7 +119,15 @@ std::set<std::string> tensorParameters(const ast::FunctionDefStmt &Fn) {
     }
     const auto *C = dyn_cast<ast::CallExpr>(E);
     const auto *F = C ? dyn_cast<ast::AttributeExpr>(C->Func) : nullptr;
-    if (!F || C->Args.empty() || F->Attr.size() < 5 || F->Attr.compare(F->Attr.size() - 5, 5, "_like") != 0)
+    if (!F)
+      return;
+    // `TensorDescriptor.from_tensor(tensor=w, ...)`: w is a tensor.
+    if (F->Attr == "from_tensor")
+      if (const ast::Keyword *K = C->keyword("tensor"))
+        if (const auto *N = dyn_cast<ast::NameExpr>(K->Value); N && Params.count(N->Id))
+          Out.insert(N->Id);
+    bool Like = F->Attr.size() >= 5 && F->Attr.compare(F->Attr.size() - 5, 5, "_like") == 0;
+    if (C->Args.empty() || !(Like || F->Attr == "from_tensor"))
       return;
     if (const auto *N = dyn_cast<ast::NameExpr>(C->Args[0]); N && Params.count(N->Id))
       Out.insert(N->Id);

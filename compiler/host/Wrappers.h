@@ -38,9 +38,10 @@ class ModuleRun {
 public:
   /// Library answers what the code calls outside the module (torch, the
   /// device, the project's other modules) and must outlive the run.
-  /// ConfigKwargs are the constexprs of the autotune config a grid
-  /// callable's META holds (empty: none chosen).
-  ModuleRun(const ParsedFile &File, const ModuleInfo &Info, const HostLibrary &Library, PyDict ConfigKwargs = {});
+  /// Config is the autotune config a launch runs under: its constexprs are
+  /// in a grid callable's META, its pre_hook runs on the arguments
+  /// (default: none chosen).
+  ModuleRun(const ParsedFile &File, const ModuleInfo &Info, const HostLibrary &Library, PyConfig Config = {});
   ModuleRun(const ModuleRun &) = delete;
   ModuleRun &operator=(const ModuleRun &) = delete;
 
@@ -50,7 +51,7 @@ public:
 
 private:
   std::map<std::string, PyValue> Scope;
-  PyDict ConfigKwargs;
+  PyConfig Config;
   ConstEval Eval;
   std::vector<std::pair<std::string, HostLaunch>> *Sink = nullptr;
 };
@@ -76,8 +77,10 @@ std::set<std::string> tensorParameters(const ast::FunctionDefStmt &Fn);
 PyValue madeUpTensor(const std::vector<int64_t> &Shape, const std::string &DType, const std::string &Origin);
 
 /// The launch ConstEval reached (HostLaunches.cpp): arguments bound to the
-/// kernel's parameters, the grid evaluated with ConfigKwargs in META.
-HostLaunch recordLaunch(const ConstEval::HostLaunchCall &Call, const PyDict &ConfigKwargs, ConstEval &Eval);
+/// kernel's parameters, Config's pre_hook run on them as the autotuner runs
+/// it (`nargs["a_desc"].block_shape = ...`), the grid evaluated with
+/// Config's constexprs in META.
+HostLaunch recordLaunch(const ConstEval::HostLaunchCall &Call, const PyConfig &Config, ConstEval &Eval);
 
 } // namespace tessel::host
 

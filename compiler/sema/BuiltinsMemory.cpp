@@ -583,7 +583,16 @@ static Value loadTensorDescriptor(BuiltinCall &B) {
     auto [Ptrs, Mask] = descriptorTile(B, Desc);
     if (!Ptrs)
       return Value::poison();
-    Out.IR = B.ir()->load(B.range(), Ptrs, Mask, padding(B, Desc.PadNan, Out.Type, B.range()));
+    ir::Value *Other = padding(B, Desc.PadNan, Out.Type, B.range());
+    if (!Desc.HostDescParts.empty() && Desc.HostDescParts[0] && isFloat(Out.Type.Elem.Scalar)) {
+      // A host descriptor's padding is a launch argument: the `other` is
+      // chosen at run time, as RewriteTensorDescriptorToPointer does.
+      TileType Scalar{Out.Type.Elem, {}};
+      ir::Value *Pick = B.ir()->select(B.range(), Desc.HostDescParts[0], padding(B, true, Scalar, B.range()),
+                                       padding(B, false, Scalar, B.range()));
+      Other = B.ir()->splat(B.range(), Pick, Out.Type.Shape);
+    }
+    Out.IR = B.ir()->load(B.range(), Ptrs, Mask, Other);
   }
   Out.Loaded = true;
   return Out;

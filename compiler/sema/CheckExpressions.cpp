@@ -273,6 +273,18 @@ static Value descriptorAttribute(const Value &Desc, const AttributeExpr *E) {
   if (E->Attr == "dtype" && Desc.Type.Elem.pointee().Scalar != ScalarKind::Unknown)
     return Value::constant(
         PyValue::qualified("triton.language." + std::string(languageName(Desc.Type.Elem.pointee().Scalar))));
+  // A host descriptor's shape (i32) and strides (i64) are launch arguments.
+  size_t Rank = Desc.BlockShape.size();
+  if ((E->Attr == "shape" || E->Attr == "strides") && Desc.HostDescParts.size() == 1 + 2 * Rank) {
+    Value T = Value::tuple({});
+    bool Shape = E->Attr == "shape";
+    for (size_t D = 0; D < Rank; ++D) {
+      Value Part = Value::tensor(TileType{ElemType{Shape ? ScalarKind::I32 : ScalarKind::I64}, {}});
+      Part.IR = Desc.HostDescParts[1 + (Shape ? 0 : Rank) + D];
+      T.Elts.push_back(std::move(Part));
+    }
+    return T;
+  }
   // gather / scatter / atomics, the shape and strides as tensors: not
   // modelled (unknown, never an error).
   return Value::poison();

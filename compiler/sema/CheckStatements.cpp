@@ -9,6 +9,7 @@
 #include "compiler/sema/KernelChecker.h"
 
 #include "compiler/frontend/AstWalk.h"
+#include "compiler/frontend/LaunchSpec.h"
 #include "compiler/ir/Builder.h"
 #include "compiler/sema/ParamAnnotations.h"
 #include "compiler/sema/PointerParams.h"
@@ -92,6 +93,52 @@ static bool isConstPointerAnnotation(const ModuleInfo &Info, const Expr *A) {
   return Q == "triton.language.const" || Q == "triton.language.core.const";
 }
 
+/// A parameter that receives a host TensorDescriptor: the descriptor value
+/// tl.make_tensor_descriptor would give, over the parameters Triton expands
+/// it to when it does not lower descriptors to TMA (launch::descriptorParams).
+static Value hostDescriptor(ir::Builder *IRB, const std::string &Name, ElemType Ptr,
+                            const std::vector<int64_t> &Block) {
+  Value V = Value::tensor(TileType{Ptr, {}});
+  V.IsBlockPtr = V.IsDescriptor = true;
+  V.BlockShape = Block;
+  if (!IRB)
+    return V;
+  std::vector<ir::Value *> ShapeI32, StrideI64;
+  ir::Value *Padding = nullptr;
+  for (const launch::DescriptorParam &D : launch::descriptorParams(Name, Block.size())) {
+    using K = launch::DescriptorParam::Kind;
+    ScalarKind Scalar = D.K == K::Padding || D.K == K::RoundF32ToTF32 ? ScalarKind::I1
+                        : D.K == K::ShapeI32                          ? ScalarKind::I32
+                                                                      : ScalarKind::I64;
+    ir::Value *P =
+        IRB->function().addParam(D.K == K::Base ? TileType{Ptr, {}} : TileType{ElemType{Scalar}, {}}, D.Name);
+    switch (D.K) {
+    case K::Base:
+      V.IR = P;
+      break;
+    case K::Shape:
+    case K::Stride:
+      V.BlockParts.push_back(P);
+      break;
+    case K::Padding:
+      Padding = P;
+      break;
+    case K::RoundF32ToTF32:
+      break;
+    case K::ShapeI32:
+      ShapeI32.push_back(P);
+      break;
+    case K::StrideI64:
+      StrideI64.push_back(P);
+      break;
+    }
+  }
+  V.HostDescParts.push_back(Padding);
+  V.HostDescParts.insert(V.HostDescParts.end(), ShapeI32.begin(), ShapeI32.end());
+  V.HostDescParts.insert(V.HostDescParts.end(), StrideI64.begin(), StrideI64.end());
+  return V;
+}
+
 void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, const ParamKinds &Kinds) {
   Spec = &S;
   Scope = &Root;
@@ -128,6 +175,12 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, 
       if (!V.isConstexpr())
         V = Value::constant(PyValue());
       V.IntLike = V.Const.isUnknown() && Kinds.Sizes.count(P.Name);
+    } else if (auto Desc = S.DescriptorBlocks.find(P.Name);
+               Desc != S.DescriptorBlocks.end() && Launched != S.ArgTypes.end()) {
+      V = hostDescriptor(IRB, P.Name, Launched->second, Desc->second);
+      F.Vars[P.Name] = V;
+      recordValue(P.NameRange, P.Name, V);
+      continue;
     } else if (Launched != S.ArgTypes.end()) {
       V = Value::tensor(TileType{Launched->second, {}});
     } else if (auto T = annotationType(Info, P.Annotation)) {

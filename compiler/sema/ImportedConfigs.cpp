@@ -29,6 +29,9 @@ std::vector<AutotuneConfig> importedAutotuneConfigs(const JitFunction &Fn, const
       if (C.kind() != PyValue::Kind::Config)
         return {}; // one config tessel cannot read: the list stays unknown
       Out.push_back({C.asConfig(), Configs->Range});
+      // Its pre_hook is a function of the other module's tree, which this
+      // kernel's analysis does not keep alive.
+      Out.back().Config.PreHook.reset();
     }
     return Out;
   }

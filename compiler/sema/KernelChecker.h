@@ -51,6 +51,9 @@ struct Specialization {
   /// launch) and the int parameters Triton specializes to the constant 1.
   std::map<std::string, ElemType> ArgTypes;
   std::set<std::string> EqualToOne;
+  /// Lowering only: the parameters that receive a host TensorDescriptor and
+  /// its block shape (LoweringRequest::DescriptorBlocks).
+  std::map<std::string, std::vector<int64_t>> DescriptorBlocks;
   /// program_id axes that every launch site of the kernel sizes by floor
   /// division (`grid = (N_CTX // BLOCK_M, ...)`), as 1, or not at all: no
   /// program starts past the last full block, so an offset that slides with

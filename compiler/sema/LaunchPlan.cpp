@@ -10,6 +10,8 @@
 #include "compiler/frontend/ConstEval.h"
 #include "compiler/frontend/PyBuiltins.h"
 #include "compiler/host/HostLaunches.h"
+#include "compiler/host/PreHookBlocks.h"
+#include "compiler/host/TensorDescriptorModel.h"
 #include "compiler/host/TorchModel.h"
 #include "compiler/host/WrapperLaunches.h"
 #include "compiler/ir/TypeUtils.h"
@@ -342,7 +344,8 @@ static launch::SpecExpr intExpr(int64_t V) {
 /// assumes a pointer's dtype.
 static launch::LaunchSpec deriveSpec(const JitFunction &Fn, const ModuleInfo &Info, const ParamUse &Use, int64_t Size,
                                      std::vector<std::string> &Assumptions, LaunchPlan &Plan,
-                                     const ImportedDefs &Imported) {
+                                     const ImportedDefs &Imported,
+                                     const std::map<std::string, std::vector<int64_t>> &DescriptorBlocks) {
   launch::LaunchSpec Spec;
   Spec.Range = Fn.Def->NameRange;
   const ParamKinds &Kinds = Use.Kinds;
@@ -360,6 +363,32 @@ static launch::LaunchSpec deriveSpec(const JitFunction &Fn, const ModuleInfo &In
     if (const auto *D = P.Default ? dyn_cast<ast::ConstantExpr>(P.Default) : nullptr;
         D && D->CK == ast::ConstantKind::None)
       continue;
+    if (Kinds.Descriptors.count(P.Name)) {
+      // A host TensorDescriptor: the block shape its config's pre_hook
+      // gives (none: requireDescriptors says so), over a tensor of Size
+      // rows and columns whose leading dimensions are one block each.
+      auto Block = DescriptorBlocks.find(P.Name);
+      if (Block == DescriptorBlocks.end())
+        continue;
+      launch::TensorSpec T;
+      T.Name = P.Name;
+      T.Range = Spec.Range;
+      T.DType = "fp16";
+      std::string Dims, BlockText;
+      size_t Rank = Block->second.size();
+      for (size_t D = 0; D < Rank; ++D) {
+        int64_t N = D + 2 >= Rank ? Size : Block->second[D];
+        T.Dims.push_back(intExpr(N));
+        T.DescBlock.push_back(intExpr(Block->second[D]));
+        Dims += (D ? ", " : "") + std::to_string(N);
+        BlockText += (D ? ", " : "") + std::to_string(Block->second[D]);
+      }
+      Spec.Tensors.push_back(std::move(T));
+      Plan.AssumedDtypes = true;
+      Assumptions.push_back(P.Name + "=TensorDescriptor(fp16[" + Dims + "], block_shape=[" + BlockText +
+                            "]): the block shape the config's pre_hook sets, the dtype and sizes assumed");
+      continue;
+    }
     std::optional<ElemType> Annotated = annotationType(Info, P.Annotation);
     bool IsPointer = Annotated ? Annotated->isPointer() : Kinds.Pointers.count(P.Name) > 0;
     if (IsPointer) {
@@ -547,6 +576,51 @@ static std::optional<launch::ConcreteValue> concreteNumber(const std::string &Na
   return C;
 }
 
+/// The tensor a host TensorDescriptor argument describes, seen through the
+/// descriptor's shape and strides (the allocation is its base's), with its
+/// block shape: after the config's pre_hook has set it, as at the launch.
+/// Nullopt when a size is not known (added to Unassumable: no block shape
+/// can be assumed for the user) or, for TypesOnly, the dtype.
+static std::optional<launch::ConcreteTensor> hostDescriptor(const std::string &Param, const PyDescriptor &D,
+                                                            const std::string &Where, bool TypesOnly, LaunchPlan &Plan,
+                                                            std::vector<std::string> &Unassumable) {
+  std::optional<std::vector<int64_t>> Shape = descriptormodel::intsOf(D.Shape),
+                                      Strides = descriptormodel::intsOf(D.Strides),
+                                      Block = descriptormodel::intsOf(D.BlockShape);
+  if (!Shape || !Strides || !Block) {
+    if (!TypesOnly)
+      Unassumable.push_back("`" + Param + "`: the " +
+                            (!Block   ? "block shape"
+                             : !Shape ? "shape"
+                                      : "strides") +
+                            " of the TensorDescriptor " + Where + " passes is not known");
+    return std::nullopt;
+  }
+  if (D.Base.DType.empty() && TypesOnly)
+    return std::nullopt;
+  launch::ConcreteTensor C = concreteTensor(Param, D.Base);
+  C.Shape = *Shape;
+  C.Strides = *Strides;
+  C.DescBlock = *Block;
+  C.PadNan = D.Padding == "nan";
+  std::string Why = " from " + (D.Base.Origin.empty() ? std::string("the host code") : D.Base.Origin) + " in " + Where;
+  if (C.DType.empty()) {
+    // A made-up call's tensors have no dtype: the most common of TMA's.
+    C.DType = "fp16";
+    Why = " assumed (the dtype of the tensor it describes is not known)";
+    Plan.AssumedDtypes = true;
+  }
+  auto List = [](const std::vector<int64_t> &V) {
+    std::string S;
+    for (size_t I = 0; I < V.size(); ++I)
+      S += (I ? ", " : "") + std::to_string(V[I]);
+    return S;
+  };
+  Plan.Assumptions.push_back(Param + "=TensorDescriptor(" + C.DType + "[" + List(C.Shape) + "], block_shape=[" +
+                             List(C.DescBlock) + "]" + (C.PadNan ? ", padding='nan'" : "") + ")" + Why);
+  return C;
+}
+
 /// The launch the file's own host code makes (HostLaunches.h), when running
 /// its module-level code reaches one: tensors with the shapes and dtypes it
 /// builds, scalars and constexprs as it computes them, its grid. A value the
@@ -682,6 +756,12 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
         AssumeParam(P, {}, nullptr);
       continue;
     }
+    if (V.isDescriptor()) {
+      if (std::optional<launch::ConcreteTensor> C =
+              hostDescriptor(P.Name, V.asDescriptor(), Where, TypesOnly, Plan, Unassumable))
+        L.Tensors.push_back(std::move(*C));
+      continue;
+    }
     if (V.isTensor()) {
       const PyTensor &T = V.asTensor();
       if (T.DType.empty()) {
@@ -763,6 +843,7 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
   } else
     Plan.Assumptions.push_back("grid=(" + std::to_string(L.Grid[0]) + ", " + std::to_string(L.Grid[1]) + ", " +
                                std::to_string(L.Grid[2]) + ") from " + Where);
+  launch::addDescriptorValues(L);
   LoweringRequest Request = loweringRequestFor(Fn, Info, L);
   for (auto &[Name, V] : OtherConstexprs)
     Request.Constexprs[Name] = V;
@@ -780,10 +861,10 @@ static bool planFromHost(const JitFunction &Fn, const ModuleInfo &Info, const Pa
   if (Known && It != Known->end() && !Config)
     Found.push_back(It->second);
   else if (!Known || It != Known->end())
-    Found = findHostLaunches(File, Info, Fn, Config ? Config->Kwargs : PyDict{});
+    Found = findHostLaunches(File, Info, Fn, Config ? *Config : PyConfig{});
   if (Found.empty() && FromWrappers)
     if (std::optional<HostLaunch> W =
-            host::wrapperLaunch(File, Info, Project, Fn.Name, Config ? Config->Kwargs : PyDict{}, Size))
+            host::wrapperLaunch(File, Info, Project, Fn.Name, Config ? *Config : PyConfig{}, Size))
       Found.push_back(std::move(*W));
   if (Found.empty() || !Found.front().BindError.empty())
     return false;
@@ -802,6 +883,8 @@ static std::map<std::string, ElemType> agreedTypes(const std::vector<PlannedLaun
   std::set<std::string> Disputed;
   for (const PlannedLaunch &L : Launches)
     for (const auto &[Name, T] : L.Request.ArgTypes) {
+      if (L.Request.DescriptorBlocks.count(Name))
+        continue; // the front tier reads a descriptor as a parameter of unknown kind
       auto [It, New] = Out.emplace(Name, T);
       if (!New && !(It->second == T))
         Disputed.insert(Name);
@@ -844,7 +927,42 @@ LaunchFacts launchFacts(const ParsedFile &File, const ModuleInfo &Info, const Ji
   return Out;
 }
 
+static LaunchPlan planUnchecked(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
+                                const LaunchPlanOptions &Opts);
+
+/// A kernel that uses a parameter as a tensor descriptor (`desc.load([m,
+/// k])`) lowers only where each launch passes one with a known block shape:
+/// a host TensorDescriptor, or a spec's `desc=fp16[M, K]:desc(BM, BK)`.
+static void requireDescriptors(const JitFunction &Fn, const ModuleInfo &Info, LaunchPlan &Plan) {
+  if (!Plan.Error.empty() || Plan.Launches.empty())
+    return;
+  std::set<std::string> Missing;
+  for (const std::string &D : inferParamKinds(*Fn.Def, Info).Descriptors)
+    for (const PlannedLaunch &L : Plan.Launches)
+      if (auto C = L.Request.Constexprs.find(D);
+          !L.Request.DescriptorBlocks.count(D) && !(C != L.Request.Constexprs.end() && C->second.isNone()))
+        Missing.insert(D);
+  if (Missing.empty())
+    return;
+  std::string List;
+  for (const std::string &D : Missing)
+    List += (List.empty() ? "`" : ", `") + D + "`";
+  Plan.Error = "kernel '" + Plan.Kernel + "' uses " + List +
+               " as tensor descriptors, but no launch tessel can see passes one with a known block shape: give the "
+               "kernel a `# tessel: launch` directive that declares each, as in `" +
+               *Missing.begin() + "=fp16[M, K]:desc(BLOCK_M, BLOCK_K)`";
+  Plan.Launches.clear();
+}
+
 static LaunchPlan planUnsettled(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
+                                const LaunchPlanOptions &Opts) {
+  LaunchPlan Plan = planUnchecked(File, Info, Kernel, Opts);
+  if (const JitFunction *Fn = Info.jit(Plan.Kernel); Fn && Fn->Def)
+    requireDescriptors(*Fn, Info, Plan);
+  return Plan;
+}
+
+static LaunchPlan planUnchecked(const ParsedFile &File, const ModuleInfo &Info, std::string_view Kernel,
                                 const LaunchPlanOptions &Opts) {
   LaunchPlan Plan;
   Plan.Kernel = std::string(Kernel);
@@ -887,14 +1005,6 @@ static LaunchPlan planUnsettled(const ParsedFile &File, const ModuleInfo &Info, 
     return Plan;
   }
   ParamUse Use = paramUse(*Fn->Def, Info);
-  if (!Use.Kinds.Descriptors.empty()) {
-    std::string List;
-    for (const std::string &D : Use.Kinds.Descriptors)
-      List += (List.empty() ? "" : ", ") + D;
-    Plan.Error =
-        "kernel '" + Plan.Kernel + "' takes tensor descriptors (" + List + "), which tessel does not compile yet";
-    return Plan;
-  }
   if (Plan.Origin == SpecOrigin::Derived &&
       planFromHost(*Fn, Info, File, Opts.Config.value_or(0), Opts.HostLaunches, Opts.FromWrappers,
                    Opts.Settle ? Opts.Settle->Project : nullptr, Opts.DefaultSize, Use, Plan)) {
@@ -905,7 +1015,24 @@ static LaunchPlan planUnsettled(const ParsedFile &File, const ModuleInfo &Info, 
     std::vector<std::string> Guessed;
     ImportedDefs Imported = importedDefs(Opts.Settle ? Opts.Settle->Project : nullptr, File, Info);
     assumeConstexprs(*Fn, Info, Use, Opts.DefaultSize, Imported, Facts, Plan);
-    launch::LaunchSpec Spec = deriveSpec(*Fn, Info, Use, Opts.DefaultSize, Guessed, Plan, Imported);
+    std::map<std::string, std::vector<int64_t>> Blocks;
+    if (size_t C = Opts.Config.value_or(0); C < Fn->Configs.size()) {
+      PyDict Known;
+      for (const auto &[Name, Fixed] : Facts.Values)
+        Known.emplace_back(PyValue::string(Name), Fixed.Value);
+      Blocks = host::preHookBlockShapes(File, Info, Fn->Configs[C].Config, Use.Kinds.DescriptorRanks, Known);
+    }
+    // A descriptor no pre_hook sizes that the kernel compares with None
+    // (`if a_desc is not None:`, vllm's LoRA kernels) takes None.
+    std::set<std::string> Unsized;
+    for (const std::string &D : Use.Kinds.Descriptors)
+      if (!Blocks.count(D) && !Facts.Values.count(D))
+        Unsized.insert(D);
+    if (!Unsized.empty())
+      for (const auto &[Name, A] : representativeConstexprs(*Fn, Info, Unsized, Imported))
+        if (Unsized.count(Name) && A.Value.isNone())
+          Facts.Values[Name] = {A.Value, A.Why, true};
+    launch::LaunchSpec Spec = deriveSpec(*Fn, Info, Use, Opts.DefaultSize, Guessed, Plan, Imported, Blocks);
     completeSpec(Spec, Facts, Plan.Assumptions);
     for (std::string &G : Guessed)
       Plan.Assumptions.push_back(std::move(G) + " (no launch spec)");
@@ -1066,6 +1193,8 @@ LoweringRequest loweringRequestFor(const JitFunction &Fn, const ModuleInfo &Info
         continue;
       std::optional<ScalarKind> K = ir::scalarFromName(T.DType);
       R.ArgTypes[P.Name] = ElemType{K.value_or(ScalarKind::Unknown), 1};
+      if (!T.DescBlock.empty())
+        R.DescriptorBlocks[P.Name] = T.DescBlock;
       IsTensor = true;
     }
     if (IsTensor)

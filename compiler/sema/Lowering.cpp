@@ -44,6 +44,7 @@ LoweredKernel lowerKernel(const ParsedFile &File, const ModuleInfo &Info, const 
   Spec.NumStages = Request.NumStages;
   Spec.ArgTypes = Request.ArgTypes;
   Spec.EqualToOne = Request.EqualToOne;
+  Spec.DescriptorBlocks = Request.DescriptorBlocks;
   Spec.Description = describe(Request);
 
   auto F = std::make_unique<ir::Function>(Request.Kernel);
@@ -83,6 +84,11 @@ std::string specializationKey(const LoweringRequest &R) {
     K += "|" + Name + "=" + V.repr();
   for (const auto &[Name, T] : R.ArgTypes)
     K += "|" + Name + ":" + T.str();
+  for (const auto &[Name, Block] : R.DescriptorBlocks) {
+    K += "|" + Name + ":tensordesc";
+    for (int64_t D : Block)
+      K += "," + std::to_string(D);
+  }
   for (const std::string &Name : R.EqualToOne)
     K += "|" + Name + "==1";
   for (const std::string &Name : R.DivisibleBy16)

@@ -37,6 +37,9 @@ struct LoweringRequest {
   /// int parameters whose value is a multiple of 16 (Triton's "D" key: the
   /// code may assume it, e.g. for 128-bit accesses along a stride).
   std::set<std::string> DivisibleBy16;
+  /// Parameters that receive a host TensorDescriptor, with its block shape
+  /// (Triton's `tensordesc<fp16[64, 64]>`); ArgTypes holds pointer<dtype>.
+  std::map<std::string, std::vector<int64_t>> DescriptorBlocks;
   int64_t NumWarps = 4;
   int64_t NumStages = 3;
 };

@@ -116,6 +116,7 @@ struct Uses {
   /// Names whose tensor-descriptor methods are called (`desc.load([m, k])`),
   /// or handed to tl.load_tensor_descriptor and its kin.
   std::set<std::string> DescriptorNames;
+  std::map<std::string, size_t> DescriptorRanks; ///< from the offsets of `desc.load([m, k])`
   /// Names that size a tile: `tl.arange(0, BLOCK)`'s bounds, the shapes of
   /// tl.zeros / tl.full / tl.empty and of reshapes.
   std::set<std::string> SizeNames;
@@ -176,8 +177,14 @@ static Uses collectUses(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
       if (const JitFunction *J = Info.jit(N->Id); J && J->Def)
         U.HelperCalls.push_back(C);
     if (const auto *A = C ? dyn_cast<AttributeExpr>(C->Func) : nullptr; A && isTensorDescriptorMember(A->Attr))
-      if (const auto *N = dyn_cast<NameExpr>(A->Value); N && N->Id != "tl" && N->Id != "triton")
+      if (const auto *N = dyn_cast<NameExpr>(A->Value); N && N->Id != "tl" && N->Id != "triton") {
         U.DescriptorNames.insert(N->Id);
+        const Expr *Offsets = C->Args.empty() ? nullptr : C->Args[0];
+        if (const auto *L = Offsets ? dyn_cast<ListExpr>(Offsets) : nullptr; L && A->Attr != "gather")
+          U.DescriptorRanks[N->Id] = L->Elts.size();
+        else if (const auto *T = Offsets ? dyn_cast<TupleExpr>(Offsets) : nullptr; T && A->Attr != "gather")
+          U.DescriptorRanks[N->Id] = T->Elts.size();
+      }
     if (C && !C->Args.empty())
       if (std::string Q = Info.qualify(C->Func);
           Q.find("descriptor_load") != std::string::npos || Q.find("descriptor_store") != std::string::npos ||
@@ -366,8 +373,11 @@ ParamKinds inferParamKinds(const FunctionDefStmt &Fn, const ModuleInfo &Info) {
   K.Pointers = pointersIn(Fn, U);
   K.Ints = intsIn(Fn, U, K.Pointers);
   for (const Param &P : Fn.Params)
-    if (U.DescriptorNames.count(P.Name) && !K.Pointers.count(P.Name))
+    if (U.DescriptorNames.count(P.Name) && !K.Pointers.count(P.Name)) {
       K.Descriptors.insert(P.Name);
+      if (auto R = U.DescriptorRanks.find(P.Name); R != U.DescriptorRanks.end() && R->second > 0)
+        K.DescriptorRanks[P.Name] = R->second;
+    }
   for (const Param &P : Fn.Params)
     if (U.SizeNames.count(P.Name))
       K.Sizes.insert(P.Name);

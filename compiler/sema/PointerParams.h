@@ -15,6 +15,7 @@
 #include "compiler/frontend/Discovery.h"
 
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -36,6 +37,9 @@ struct ParamKinds {
   /// Parameters used as tensor descriptors (`desc.load([m, k])`): a host
   /// TensorDescriptor or a tl.make_tensor_descriptor passed on.
   std::set<std::string> Descriptors;
+  /// Of those, the rank the offsets of an access give (`desc.load([b, m,
+  /// k])` is 3), where one is written as a list or tuple.
+  std::map<std::string, size_t> DescriptorRanks;
   /// Parameters that size a tile (`tl.arange(0, BLOCK)`, `tl.zeros((BM,
   /// BN), ...)`): Python ints whatever their value.
   std::set<std::string> Sizes;

@@ -35,7 +35,8 @@ struct Uses {
   /// `tl.load(w).to(out_dtype) << shifts`): an integer dtype.
   bool BitwiseDType = false;
   bool Arithmetic = false;
-  bool Dividend = false; ///< `N % BLOCK`: a size the kernel divides into blocks
+  bool Dividend = false; ///< `N % BLOCK`, `tl.cdiv(N, BLOCK)`: a size the kernel divides into blocks
+  bool Divisor = false;  ///< `tl.cdiv(N, BLOCK)`: the block it divides a size into
   bool Stages = false;   ///< `tl.range(..., num_stages=S)`: a pipeline depth
   bool Used = false;
   bool ComparedNone = false;
@@ -159,6 +160,13 @@ struct ConstexprWalk {
       if (const Keyword *K = C->keyword("num_stages"))
         if (Uses *U = named(K->Value, Tracked))
           U->Stages = true;
+    } else if (Op == "cdiv" || Path == "triton.cdiv") {
+      // `for k in range(tl.cdiv(K, BLOCK_K))`: K is a size, BLOCK_K the
+      // block a tile (or a descriptor's block) covers of it.
+      if (Uses *U = named(Arg(0, "x"), Tracked))
+        U->Dividend = true;
+      if (Uses *U = named(Arg(1, "div"), Tracked))
+        U->Divisor = true;
     } else if (Op == "cast") {
       if (Uses *U = named(Arg(1, "dtype"), Tracked))
         U->DType = true;
@@ -353,7 +361,9 @@ AssumedValue decide(const std::string &Name, const Uses &U, unsigned TileRank) {
   // `tl.static_assert(N % BLOCK_N == 0)`: a multiple of every block size
   // assumed here (a loop over it then runs 1024 / step times).
   if (U.Dividend)
-    return {PyValue::integer(1024), "divided into blocks (`%`)"};
+    return {PyValue::integer(1024), "divided into blocks (`%`, `cdiv`)"};
+  if (U.Divisor)
+    return Block("divides a size into blocks (`cdiv`)");
   if (U.LoopBound)
     return {PyValue::integer(4), "bounds a loop"};
   if (nameSaysBlock(Name))

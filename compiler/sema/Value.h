@@ -120,6 +120,11 @@ struct Value {
   /// per dimension each), then its offsets (i32), as tl.make_block_ptr
   /// converts them; a descriptor's stop after the strides.
   std::vector<ir::Value *> BlockParts;
+  /// While lowering a host TensorDescriptor parameter: its `padding` (i1,
+  /// NaN over zeros), then the shape (i32) and strides (i64) that
+  /// `desc.shape` / `desc.strides` read (launch::descriptorParams). Empty
+  /// for a tl.make_tensor_descriptor, whose padding is a constexpr.
+  std::vector<ir::Value *> HostDescParts;
 
   static Value poison() { return Value(); }
   static Value tensor(TileType T, IndexFacts F = {}, ir::Value *IR = nullptr) {

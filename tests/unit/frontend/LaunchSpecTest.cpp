@@ -221,7 +221,8 @@ TEST(LaunchSpecErrors, UnknownFlag) {
   std::string_view T = "x=fp32[4]:output";
   OneProblem P = problemOf(T);
   EXPECT_EQ(P.Message,
-            "unknown tensor flag ':output'; expected out, rand, randn, zeros, ones, arange or randint(LOW, HIGH)");
+            "unknown tensor flag ':output'; expected out, rand, randn, zeros, ones, arange, randint(LOW, HIGH), "
+            "desc(BLOCK, ...) or nan");
   EXPECT_EQ(P.Range, rangeOf(T, "output"));
 }
 
@@ -343,4 +344,42 @@ TEST(LaunchSpec, RandintFlagCarriesItsBounds) {
   ParsedLaunchSpec Open = parseLaunchSpec("idx=int32[4]:randint(0 8)");
   ASSERT_EQ(Open.Problems.size(), 1u);
   EXPECT_EQ(Open.Problems[0].Message, "expected ',' between the bounds of ':randint', got '8'");
+}
+
+TEST(LaunchSpec, DescriptorFlagGivesTheBlockAndTritonsExpandedParameters) {
+  std::string_view Text = "M=200 K=96 a=fp16[M, K]:desc(BM, 32):nan BM=64";
+  ParsedLaunchSpec P = parseLaunchSpec(Text);
+  ASSERT_TRUE(P.Problems.empty()) << P.Problems[0].Message;
+  EXPECT_EQ(P.Spec.Tensors[0].Range, rangeOf(Text, "a=fp16[M, K]:desc(BM, 32):nan"));
+  ProblemSink Sink;
+  std::vector<ConcreteLaunch> L = instantiate(P.Spec, Sink);
+  ASSERT_EQ(L.size(), 1u);
+  EXPECT_EQ(L[0].Tensors[0].DescBlock, (std::vector<int64_t>{64, 32}));
+  EXPECT_TRUE(L[0].Tensors[0].PadNan);
+  // backends/driver.py `_expand_descriptor` without TMA metadata.
+  std::vector<std::string> Names;
+  for (const DescriptorParam &D : descriptorParams("a", 2))
+    Names.push_back(D.Name);
+  EXPECT_EQ(Names, (std::vector<std::string>{"a", "a.shape.0", "a.shape.1", "a.stride.0", "a.stride.1", "a.padding",
+                                             "a.roundF32ToTF32", "a.shape_i32.0", "a.shape_i32.1", "a.stride_i64.0",
+                                             "a.stride_i64.1"}));
+  EXPECT_EQ(L[0].value("a.shape.0")->Int, 200);
+  EXPECT_EQ(L[0].value("a.stride.0")->Int, 96);
+  EXPECT_EQ(L[0].value("a.stride_i64.1")->Int, 1);
+  EXPECT_TRUE(L[0].value("a.padding")->IsBool);
+  EXPECT_EQ(L[0].value("a.padding")->Int, 1);
+  EXPECT_EQ(L[0].value("a.roundF32ToTF32")->Int, 0);
+}
+
+TEST(LaunchSpecErrors, DescriptorBlocks) {
+  OneProblem Rank = problemOf("a=fp16[8, 8]:desc(8)");
+  EXPECT_EQ(Rank.Message, "'a' has 2 dimensions but its descriptor block has 1");
+  OneProblem Nan = problemOf("a=fp16[8]:nan");
+  EXPECT_EQ(Nan.Message, "':nan' is the padding of a tensor descriptor: give 'a' a ':desc(...)' first");
+  std::string_view Text = "a=fp16[64, 64]:desc(16, 24)";
+  OneProblem Pow = problemOf(Text);
+  EXPECT_EQ(Pow.Message, "Shape element 1 must be a power of 2") << "TensorDescriptor's validate_block_shape";
+  EXPECT_EQ(Pow.Range, rangeOf(Text, "24"));
+  OneProblem Empty = problemOf("a=fp16[64]:desc()");
+  EXPECT_EQ(Empty.Message, "':desc()' gives no block shape");
 }

@@ -266,7 +266,7 @@ def k(x_ptr, ACT: tl.constexpr):
   EXPECT_TRUE(P.Plan.Launches.empty());
 }
 
-TEST(LaunchPlan, TensorDescriptorParametersAreTesselsLimitNotAProblem) {
+TEST(LaunchPlan, ADescriptorNoLaunchSizesIsNamedWithTheSpecThatWould) {
   Planned P = plan(R"(
 @triton.jit
 def k(desc_a, out_ptr, BLOCK: tl.constexpr):
@@ -274,8 +274,83 @@ def k(desc_a, out_ptr, BLOCK: tl.constexpr):
     tl.store(out_ptr + tl.arange(0, BLOCK)[:, None] * BLOCK + tl.arange(0, BLOCK)[None, :], a)
 )",
                    "k");
-  EXPECT_TRUE(P.Plan.Problems.empty());
-  EXPECT_EQ(P.Plan.Error, "kernel 'k' takes tensor descriptors (desc_a), which tessel does not compile yet");
+  EXPECT_TRUE(P.Plan.Launches.empty());
+  EXPECT_EQ(P.Plan.Error, "kernel 'k' uses `desc_a` as tensor descriptors, but no launch tessel can see passes one "
+                          "with a known block shape: give the kernel a `# tessel: launch` directive that declares "
+                          "each, as in `desc_a=fp16[M, K]:desc(BLOCK_M, BLOCK_K)`");
+}
+
+// Triton's persistent-matmul pattern: the wrapper builds descriptors with a
+// dummy block, the autotune config's pre_hook sets the real one.
+const char DescriptorKernel[] = R"(
+import torch
+from triton.tools.tensor_descriptor import TensorDescriptor
+
+def set_block(nargs):
+    nargs["a_desc"].block_shape = [nargs["BLOCK_M"], nargs["BLOCK_K"]]
+    nargs["c_desc"].block_shape = [nargs["BLOCK_M"], nargs["BLOCK_K"]]
+
+@triton.autotune(configs=[triton.Config({"BLOCK_M": 64, "BLOCK_K": 32}, num_warps=4, pre_hook=set_block)], key=[])
+@triton.jit
+def copy(a_desc, c_desc, M, K, BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr):
+    m = tl.program_id(0) * BLOCK_M
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        c_desc.store([m, k * BLOCK_K], a_desc.load([m, k * BLOCK_K]) * 2)
+
+def run(a):
+    c = torch.empty_like(a)
+    a_desc = TensorDescriptor.from_tensor(a, [1, 1])
+    c_desc = TensorDescriptor(c, c.shape, c.stride(), [1, 1], padding="nan")
+    copy[(triton.cdiv(a.shape[0], 64),)](a_desc, c_desc, a.shape[0], a.shape[1])
+
+run(torch.randn(200, 96, dtype=torch.float16))
+)";
+
+TEST(LaunchPlan, HostDescriptorsTakeTheBlockShapeTheConfigsPreHookSets) {
+  Planned P = plan(DescriptorKernel, "copy");
+  ASSERT_TRUE(P.Plan.Error.empty()) << P.Plan.Error;
+  ASSERT_EQ(P.Plan.Origin, SpecOrigin::HostCode);
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  const PlannedLaunch &L = P.Plan.Launches[0];
+  EXPECT_EQ(L.Request.DescriptorBlocks.at("a_desc"), (std::vector<int64_t>{64, 32}));
+  EXPECT_EQ(L.Request.DescriptorBlocks.at("c_desc"), (std::vector<int64_t>{64, 32}));
+  EXPECT_EQ(L.Request.ArgTypes.at("a_desc").str(), "pointer<fp16>");
+  // Triton's parameters of a descriptor not lowered to TMA, with its values.
+  ASSERT_TRUE(L.Launch.value("a_desc.shape.0") && L.Launch.value("a_desc.stride.0"));
+  EXPECT_EQ(L.Launch.value("a_desc.shape.0")->Int, 200);
+  EXPECT_EQ(L.Launch.value("a_desc.stride.0")->Int, 96);
+  EXPECT_EQ(L.Launch.value("a_desc.shape_i32.1")->Int, 96);
+  EXPECT_FALSE(L.Launch.value("a_desc.padding")->Int);
+  EXPECT_TRUE(L.Launch.value("c_desc.padding")->Int);
+  EXPECT_TRUE(assumed(P.Plan, "a_desc=TensorDescriptor(fp16[200, 96], block_shape=[64, 32]) from torch.randn(200, "
+                              "96) in the launch at line 23 (reached through run())"))
+      << assumptions(P.Plan);
+}
+
+TEST(LaunchPlan, WithoutALaunchADescriptorTakesThePreHooksBlockAndNoneWhereComparedWithNone) {
+  Planned P = plan(R"(
+def set_block(nargs):
+    nargs["a_desc"].block_shape = (nargs["BLOCK_M"], nargs["BLOCK_K"])
+
+@triton.autotune(configs=[triton.Config({"BLOCK_M": 128}, num_warps=8, pre_hook=set_block)], key=[])
+@triton.jit
+def k(a_desc, b_desc, out_ptr, K, BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr):
+    acc = tl.zeros((BLOCK_M, BLOCK_K), dtype=tl.float32)
+    for i in range(tl.cdiv(K, BLOCK_K)):
+        acc += a_desc.load([0, i * BLOCK_K])
+    if b_desc is not None:
+        acc += b_desc.load([0, 0])
+    tl.store(out_ptr + tl.arange(0, BLOCK_M)[:, None] * BLOCK_K + tl.arange(0, BLOCK_K)[None, :], acc)
+)",
+                   "k");
+  ASSERT_TRUE(P.Plan.Error.empty()) << P.Plan.Error;
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  const PlannedLaunch &L = P.Plan.Launches[0];
+  // BLOCK_K divides K into blocks (`tl.cdiv`): a block size of the 2-D tile.
+  EXPECT_EQ(L.Request.Constexprs.at("BLOCK_K").repr(), "64");
+  EXPECT_EQ(L.Request.DescriptorBlocks.at("a_desc"), (std::vector<int64_t>{128, 64}));
+  EXPECT_TRUE(L.Request.Constexprs.at("b_desc").isNone());
+  EXPECT_FALSE(L.Request.DescriptorBlocks.count("b_desc"));
 }
 
 TEST(LaunchPlan, UnknownKernelsAndConfigsAreUsageErrors) {

@@ -5,10 +5,12 @@
 /// CPU interpreter and agree with plain loops in double precision; the
 /// masked lanes raise no out-of-bounds report.
 //===----------------------------------------------------------------------===//
+#include "LaunchPlanTestSupport.h"
 #include "LoweringTestSupport.h"
 #include "unit/References.h"
 
 #include "compiler/interp/Interpreter.h"
+#include "compiler/interp/Launch.h"
 
 #include <cmath>
 #include <fstream>
@@ -454,6 +456,54 @@ def k(o_ptr, ASM: tl.constexpr):
     for (int64_t I = 0; I < 16; ++I)
       EXPECT_EQ(Mem.readFloat(O, I), 2.0);
   }
+}
+
+TEST(LoweringRun, HostTensorDescriptorsPadWithTheLaunchsPaddingAndReadTheirShape) {
+  // Blocks of 8 x 8 over a 10 x 6 x (NaN padding past column 6, rows past
+  // 10 dropped on store), the launch's shape and stride read back through
+  // `x_desc.shape` / `x_desc.strides`.
+  Planned P = planSource(R"(import triton
+import triton.language as tl
+
+# tessel: launch x_desc=fp32[10, 6]:desc(8, 8):nan y_desc=fp32[10, 8]:desc(8, 8):out s_ptr=i64[2]:out grid=(2,)
+@triton.jit
+def k(x_desc, y_desc, s_ptr):
+    m = tl.program_id(0) * 8
+    y_desc.store([m, 0], x_desc.load([m, 0]) * 2)
+    tl.store(s_ptr, x_desc.shape[0])
+    tl.store(s_ptr + 1, x_desc.strides[0])
+)",
+                         "k", {});
+  ASSERT_TRUE(P.Plan.Error.empty()) << P.Plan.Error;
+  ASSERT_EQ(P.Plan.Launches.size(), 1u);
+  const PlannedLaunch &PL = P.Plan.Launches[0];
+  LoweredKernel L = lowerKernel(*P.File, P.Info, PL.Request);
+  ASSERT_TRUE(L.Function) << (L.Problems.empty() ? "" : L.Problems[0].Message);
+  // Triton's parameters for a rank-2 descriptor not lowered to TMA, twice.
+  std::vector<std::string> Params;
+  for (const ir::Value *V : L.Function->params())
+    Params.push_back(V->name() + ":" + V->type().str());
+  EXPECT_EQ(Params[0], "x_desc:pointer<fp32>");
+  EXPECT_EQ(Params[1], "x_desc.shape.0:int64");
+  EXPECT_EQ(Params[5], "x_desc.padding:int1");
+  EXPECT_EQ(Params[7], "x_desc.shape_i32.0:int32");
+  EXPECT_EQ(Params.size(), 23u);
+  interp::PreparedLaunch Run = interp::prepareLaunch(*L.Function, PL.Launch, 7);
+  ASSERT_TRUE(Run.Errors.empty()) << Run.Errors[0];
+  interp::RunResult R = interp::run(*L.Function, Run.Mem, Run.Args, Run.Opts);
+  ASSERT_TRUE(R.Completed) << R.Error;
+  EXPECT_EQ(R.TotalViolations, 0u);
+  uint32_t X = Run.buffer("x_desc"), Y = Run.buffer("y_desc"), S = Run.buffer("s_ptr");
+  for (int64_t Row = 0; Row < 10; ++Row)
+    for (int64_t C = 0; C < 8; ++C) {
+      double Got = Run.Mem.readFloat(Y, Row * 8 + C);
+      if (C < 6)
+        ASSERT_EQ(Got, 2 * Run.Mem.readFloat(X, Row * 6 + C)) << Row << ", " << C;
+      else
+        ASSERT_TRUE(std::isnan(Got)) << "padding='nan' past the shape: " << Row << ", " << C;
+    }
+  EXPECT_EQ(Run.Mem.readInt(S, 0), 10);
+  EXPECT_EQ(Run.Mem.readInt(S, 1), 6);
 }
 
 } // namespace
