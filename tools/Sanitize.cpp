@@ -160,7 +160,11 @@ SanitizerReport parseSanitizerOutput(const std::string &Output) {
 
 SanitizerReport runUnderSanitizer(const std::string &Sanitizer, const std::vector<std::string> &Command,
                                   unsigned TimeoutSeconds) {
-  std::vector<std::string> Args = {"compute-sanitizer", "--tool", "memcheck", "--print-limit", "200"};
+  // --padding: a guard buffer after every allocation, so that an access
+  // just past one buffer is reported rather than landing in the next one
+  // (the driver packs small allocations back to back).
+  std::vector<std::string> Args = {"compute-sanitizer", "--tool", "memcheck", "--print-limit", "200",
+                                   "--padding", "4096"};
   Args.insert(Args.end(), Command.begin(), Command.end());
   auto Out = backend::runProgram(Sanitizer, Args, TimeoutSeconds);
   if (!Out) {

@@ -516,6 +516,33 @@ static Value advance(BuiltinCall &B) {
 static Value makeTensorDescriptor(BuiltinCall &B) {
   Value Base = B.value("base");
   std::vector<Value> Block = elementsOf(B.value("block_shape"));
+  // semantic.make_tensor_descriptor's checks, in its order and words.
+  std::vector<Value> Dims = elementsOf(B.value("shape")), Strides = elementsOf(B.value("strides"));
+  auto Sequence = [](const Value &V) {
+    return V.K == Value::Kind::Tuple || (V.isKnownConstexpr() && V.Const.isSequence());
+  };
+  if (Sequence(B.value("shape"))) {
+    size_t N = Dims.size();
+    if (N < 1 || N > 5) {
+      B.error(ProblemKind::InvalidOperands, "Expected 1 <= ndim <= 5 but got " + std::to_string(N) + " dimensions");
+      return Value::poison();
+    }
+    if (Sequence(B.value("strides")) && Strides.size() != N) {
+      B.error(ProblemKind::InvalidOperands,
+              "Expected " + std::to_string(N) + " strides but got " + std::to_string(Strides.size()));
+      return Value::poison();
+    }
+    if (Sequence(B.value("block_shape")) && Block.size() != N) {
+      // (Triton's message counts the strides here.)
+      B.error(ProblemKind::InvalidOperands, "Expected block_shape to have " + std::to_string(N) +
+                                                " dimensions but got " + std::to_string(Strides.size()));
+      return Value::poison();
+    }
+  }
+  if (Base.isTensor() && !Base.Type.Elem.isPointer() && Base.Type.Elem.Scalar != ScalarKind::Unknown) {
+    B.error(ProblemKind::InvalidOperands, "AssertionError()"); // `assert isinstance(base.dtype, tl.pointer_type)`
+    return Value::poison();
+  }
   if (Base.isTensor() && Base.Type.Elem.isPointer() && Base.Type.Elem.PointerDepth == 1 &&
       Base.Type.Elem.Scalar != ScalarKind::Unknown && !Block.empty() && Block.back().isKnownConstexpr() &&
       Block.back().Const.isIntLike()) {
@@ -529,6 +556,17 @@ static Value makeTensorDescriptor(BuiltinCall &B) {
       return Value::poison();
     }
   }
+  if (!Strides.empty() && Strides.back().isKnownConstexpr() && Strides.back().Const.isIntLike() &&
+      Strides.back().Const.asInt() != 1) {
+    B.error(ProblemKind::InvalidOperands,
+            "Tensor descriptor last dim must be 1 but got " + std::to_string(Strides.back().Const.asInt()));
+    return Value::poison();
+  }
+  if (B.str("padding_option") == "nan" && Base.isTensor() && Base.Type.Elem.isPointer() &&
+      isInt(Base.Type.Elem.Scalar)) {
+    B.error(ProblemKind::InvalidOperands, "Padding option `nan` is not supported for integer blocks");
+    return Value::poison();
+  }
   if (!Base.isTensor() || !Base.Type.Elem.isPointer() || Base.Type.isBlock() ||
       !checkStringOption(B, "padding_option", {"zero", "nan"}, "Padding option"))
     return Value::poison();
@@ -541,7 +579,6 @@ static Value makeTensorDescriptor(BuiltinCall &B) {
   V.PadNan = B.str("padding_option") == "nan";
   if (B.ir()) {
     V.IR = B.lower("base");
-    std::vector<Value> Dims = elementsOf(B.value("shape")), Strides = elementsOf(B.value("strides"));
     size_t Rank = Shape->size();
     if (Dims.size() != Rank || Strides.size() != Rank) {
       B.C.loweringLimit(B.range(), "a tensor descriptor whose shape and strides do not match its block rank");

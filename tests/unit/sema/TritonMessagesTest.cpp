@@ -634,3 +634,43 @@ def k(x_ptr, M, BM: tl.constexpr = 32):
   ASSERT_EQ(FA->Kernels[0].Accesses.size(), 1u);
   EXPECT_EQ(FA->Kernels[0].Accesses[0].PointerAxes[0], AxisIndex::Wrapped);
 }
+
+// semantic.make_tensor_descriptor's own checks, in its words (the block
+// count one counts the strides, as Triton's message does).
+TEST(TritonMessages, MakeTensorDescriptorChecksRankStridesAndBase) {
+  expectOne(R"(
+@triton.jit
+def k(p: "*fp16"):
+    d = tl.make_tensor_descriptor(p, [8, 8], [8], [8, 8])
+)",
+            ProblemKind::InvalidOperands, "Expected 2 strides but got 1",
+            "tl.make_tensor_descriptor(p, [8, 8], [8], [8, 8])");
+  expectOne(R"(
+@triton.jit
+def k(p: "*fp16"):
+    d = tl.make_tensor_descriptor(p, [8, 8], [8, 1], [8])
+)",
+            ProblemKind::InvalidOperands, "Expected block_shape to have 2 dimensions but got 2",
+            "tl.make_tensor_descriptor(p, [8, 8], [8, 1], [8])");
+  expectOne(R"(
+@triton.jit
+def k(p: "*fp16"):
+    d = tl.make_tensor_descriptor(p, [64, 64], [1, 64], [16, 16])
+)",
+            ProblemKind::InvalidOperands, "Tensor descriptor last dim must be 1 but got 64",
+            "tl.make_tensor_descriptor(p, [64, 64], [1, 64], [16, 16])");
+  expectOne(R"(
+@triton.jit
+def k(p: "*i32"):
+    d = tl.make_tensor_descriptor(p, [64], [1], [16], padding_option="nan")
+)",
+            ProblemKind::InvalidOperands, "Padding option `nan` is not supported for integer blocks",
+            "tl.make_tensor_descriptor(p, [64], [1], [16], padding_option=\"nan\")");
+  // A number where the base pointer goes: `assert isinstance(base.dtype, tl.pointer_type)`.
+  expectOne(R"(
+@triton.jit
+def k(n: tl.int32):
+    d = tl.make_tensor_descriptor(n, [64], [1], [16])
+)",
+            ProblemKind::InvalidOperands, "AssertionError()", "tl.make_tensor_descriptor(n, [64], [1], [16])");
+}
