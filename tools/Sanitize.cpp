@@ -164,7 +164,7 @@ SanitizerReport runUnderSanitizer(const std::string &Sanitizer, const std::vecto
   // just past one buffer is reported rather than landing in the next one
   // (the driver packs small allocations back to back).
   std::vector<std::string> Args = {"compute-sanitizer", "--tool", "memcheck", "--print-limit", "200",
-                                   "--padding", "4096"};
+                                   "--padding",         "4096"};
   Args.insert(Args.end(), Command.begin(), Command.end());
   auto Out = backend::runProgram(Sanitizer, Args, TimeoutSeconds);
   if (!Out) {

@@ -718,6 +718,11 @@ static void planHostLaunch(const JitFunction &Fn, const ModuleInfo &Info, const 
         T.Init = PyTensor::Fill::Randn;
       }
       T.DType = std::string(ir::scalarName(K));
+      // An integer tensor whose contents tessel makes up holds ids, counts
+      // or offsets: never negative ones (randn's [-64, 64) would make
+      // `expert_id * BLOCK + lane` index before a buffer real ids never do).
+      if (!isFloat(K) && T.Init == PyTensor::Fill::Randn)
+        T.Init = PyTensor::Fill::Rand;
       L.Tensors.push_back(concreteTensor(P.Name, T));
       std::string Dims;
       for (size_t I = 0; I < T.Shape.size(); ++I)
