@@ -210,6 +210,12 @@ Value flip(BuiltinCall &B) {
   size_t Rank = X->Type.Shape.size();
   // A dimension still unknown is -1 here: nothing to check, nothing to lower.
   int64_t Dim = static_cast<int64_t>(Rank) - 1;
+  // standard.flip's `static_assert(-len(x.shape) <= dim and dim < ...)`
+  // compares an int with its default None (Triton 3.6 on an H100).
+  if (const Value &D = B.value("dim"); !B.present("dim") || (D.isKnownConstexpr() && D.Const.isNone())) {
+    B.error(ProblemKind::InvalidOperands, "'<=' not supported between instances of 'int' and 'NoneType'");
+    return Value::poison();
+  }
   if (B.present("dim")) {
     std::optional<int64_t> D = B.constInt("dim");
     std::optional<size_t> Normal = D ? normaliseAxis(*D, Rank) : std::nullopt;

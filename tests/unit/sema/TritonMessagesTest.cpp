@@ -674,3 +674,22 @@ def k(n: tl.int32):
 )",
             ProblemKind::InvalidOperands, "AssertionError()", "tl.make_tensor_descriptor(n, [64], [1], [16])");
 }
+
+// standard.flip compares its `dim` (default None) with -len(x.shape): Triton
+// 3.6 on an H100 fails there with Python's TypeError; the dimension must be
+// given.
+TEST(TritonMessages, FlipNeedsADimension) {
+  expectOne(R"(
+@triton.jit
+def k(X):
+    x = tl.load(X + tl.arange(0, 64))
+    tl.store(X + tl.arange(0, 64), tl.flip(x))
+)",
+            ProblemKind::InvalidOperands, "'<=' not supported between instances of 'int' and 'NoneType'", "tl.flip(x)");
+  expectClean(R"(
+@triton.jit
+def k(X):
+    x = tl.load(X + tl.arange(0, 64))
+    tl.store(X + tl.arange(0, 64), tl.flip(x, 0))
+)");
+}
