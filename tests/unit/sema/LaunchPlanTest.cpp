@@ -327,6 +327,29 @@ TEST(LaunchPlan, HostDescriptorsTakeTheBlockShapeTheConfigsPreHookSets) {
       << assumptions(P.Plan);
 }
 
+TEST(LaunchPlan, ABlockShapeTritonRejectsIsNamedNotCompiled) {
+  Planned P = plan(R"(
+import torch
+from triton.tools.tensor_descriptor import TensorDescriptor
+
+@triton.jit
+def copy(a_desc):
+    a_desc.store([0, 0], a_desc.load([0, 0]) + 1)
+
+a = torch.randn(64, 64, dtype=torch.float16)
+d = TensorDescriptor.from_tensor(a, [1, 1])
+d.block_shape = [4096, 4096]
+copy[(1,)](d)
+)",
+                   "copy");
+  EXPECT_TRUE(P.Plan.Launches.empty());
+  ASSERT_EQ(P.Plan.Problems.size(), 1u);
+  EXPECT_NE(P.Plan.Problems[0].Message.find("the block shape of the TensorDescriptor the launch at line 15 passes is "
+                                            "not one Triton accepts (more than 1048576 elements)"),
+            std::string::npos)
+      << P.Plan.Problems[0].Message;
+}
+
 TEST(LaunchPlan, WithoutALaunchADescriptorTakesThePreHooksBlockAndNoneWhereComparedWithNone) {
   Planned P = plan(R"(
 def set_block(nargs):
