@@ -162,17 +162,28 @@ SanitizerReport runUnderSanitizer(const std::string &Sanitizer, const std::vecto
                                   unsigned TimeoutSeconds) {
   // --padding: a guard buffer after every allocation, so that an access
   // just past one buffer is reported rather than landing in the next one
-  // (the driver packs small allocations back to back).
-  std::vector<std::string> Args = {"compute-sanitizer", "--tool", "memcheck", "--print-limit", "200",
-                                   "--padding",         "4096"};
-  Args.insert(Args.end(), Command.begin(), Command.end());
-  auto Out = backend::runProgram(Sanitizer, Args, TimeoutSeconds);
-  if (!Out) {
-    SanitizerReport R;
-    R.Error = llvm::toString(Out.takeError());
-    return R;
+  // (the driver packs small allocations back to back). A compute-sanitizer
+  // that does not know the option is run again without it.
+  for (bool Padding : {true, false}) {
+    std::vector<std::string> Args = {"compute-sanitizer", "--tool", "memcheck", "--print-limit", "200"};
+    if (Padding)
+      Args.insert(Args.end(), {"--padding", "4096"});
+    Args.insert(Args.end(), Command.begin(), Command.end());
+    auto Out = backend::runProgram(Sanitizer, Args, TimeoutSeconds);
+    if (!Out) {
+      SanitizerReport R;
+      R.Error = llvm::toString(Out.takeError());
+      return R;
+    }
+    std::string Text = Out->Stdout + "\n" + Out->Stderr;
+    bool Rejected = Text.find("padding") != std::string::npos &&
+                    (Text.find("nrecognized") != std::string::npos || Text.find("nknown option") != std::string::npos ||
+                     Text.find("nvalid option") != std::string::npos);
+    if (Padding && Rejected)
+      continue;
+    return parseSanitizerOutput(Text);
   }
-  return parseSanitizerOutput(Out->Stdout + "\n" + Out->Stderr);
+  return SanitizerReport{};
 }
 
 } // namespace tessel::tools

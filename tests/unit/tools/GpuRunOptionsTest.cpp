@@ -17,9 +17,12 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <unistd.h>
 #include <sstream>
 
 using namespace tessel;
@@ -265,3 +268,38 @@ TEST(DotFlops, TheInterpreterCountsTwoMnkPerDot) {
 }
 
 } // namespace
+
+namespace {
+/// A stand-in for compute-sanitizer that records its arguments in Log and
+/// refuses `--padding` when Refuse is set, as an older one would.
+std::string fakeSanitizer(const std::string &Dir, bool Refuse) {
+  std::string Path = Dir + (Refuse ? "/old-sanitizer" : "/new-sanitizer");
+  std::ofstream S(Path);
+  S << "#!/bin/sh\necho \"$@\" >> " << Dir << "/args.log\n";
+  if (Refuse)
+    S << "for a in \"$@\"; do [ \"$a\" = --padding ] && { echo \"Error: unrecognized option '--padding'\"; exit 1; }; "
+         "done\n";
+  S << "echo '========= COMPUTE-SANITIZER'\necho '========= ERROR SUMMARY: 0 errors'\n";
+  S.close();
+  std::filesystem::permissions(Path, std::filesystem::perms::owner_all);
+  return Path;
+}
+} // namespace
+
+TEST(SanitizerRun, PadsEveryAllocationAndRunsAgainWithoutWhereTheOptionIsUnknown) {
+  std::string Dir = ::testing::TempDir() + "/sanitizer-run-" + std::to_string(::getpid());
+  std::filesystem::create_directories(Dir);
+  tools::SanitizerReport New = tools::runUnderSanitizer(fakeSanitizer(Dir, false), {"tessel", "run"}, 30);
+  EXPECT_TRUE(New.Ran) << New.Error;
+  tools::SanitizerReport Old = tools::runUnderSanitizer(fakeSanitizer(Dir, true), {"tessel", "run"}, 30);
+  EXPECT_TRUE(Old.Ran) << Old.Error;
+  std::ifstream Log(Dir + "/args.log");
+  std::vector<std::string> Lines;
+  for (std::string L; std::getline(Log, L);)
+    Lines.push_back(L);
+  ASSERT_EQ(Lines.size(), 3u);
+  EXPECT_EQ(Lines[0], "--tool memcheck --print-limit 200 --padding 4096 tessel run");
+  EXPECT_EQ(Lines[1], Lines[0]);
+  EXPECT_EQ(Lines[2], "--tool memcheck --print-limit 200 tessel run");
+  std::filesystem::remove_all(Dir);
+}
