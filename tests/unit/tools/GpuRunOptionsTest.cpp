@@ -22,8 +22,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <unistd.h>
 #include <sstream>
+#include <unistd.h>
 
 using namespace tessel;
 
