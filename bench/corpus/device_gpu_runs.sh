@@ -4,7 +4,8 @@
 # specialised by inference alone, run by `tessel run --gpu` and compared with
 # the interpreter (bench/corpus/runs.py --gpu). The kernels are pinned in
 # bench/corpus/gpu_kernels.tsv (the first 10 with figures of each untuned
-# library, and five routers that call tl.sort / tl.reduce_or). Takes what the
+# library, five routers that call tl.sort / tl.reduce_or, and the seven kernels
+# that take host TensorDescriptors). Takes what the
 # device tool carries, as device_figures.sh does:
 #   PACK/tessel-gpu.tar.xz   scripts/gpu_bundle.sh BUILD PACK
 #   PACK/corpus.tar.xz       the unpacked libraries' Python and TOML files
