@@ -20,7 +20,7 @@ shift $(($# < 3 ? $# : 3))
 SETS=("$@")
 ((${#SETS[@]})) || SETS=(named unseen holdout)
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=device_unpack.sh
+# shellcheck source-path=SCRIPTDIR source=device_unpack.sh
 . "$HERE/device_unpack.sh"
 unpack_pack "$PACK"
 mkdir -p "$OUT"

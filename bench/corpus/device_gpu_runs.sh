@@ -18,7 +18,7 @@ PACK=${1:?usage: device_gpu_runs.sh PACK OUT [JOBS]}
 OUT=${2:?usage: device_gpu_runs.sh PACK OUT [JOBS]}
 JOBS=${3:-6}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=device_unpack.sh
+# shellcheck source-path=SCRIPTDIR source=device_unpack.sh
 . "$HERE/device_unpack.sh"
 unpack_pack "$PACK"
 mkdir -p "$OUT"
