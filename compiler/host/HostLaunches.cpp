@@ -184,14 +184,9 @@ static void runHostCode(const ParsedFile &File, const ModuleInfo &Info,
   }
 }
 
-/// Autotuner.run's `config.pre_hook(full_nargs)`: the bound arguments, then
-/// the config's keywords and options, by name.
-static void runPreHook(const PyConfig &Config, const HostLaunch &L, ConstEval &Eval) {
+void host::runPreHook(const PyConfig &Config, PyDict Nargs, ConstEval &Eval) {
   if (!Config.PreHook)
     return;
-  PyDict Nargs;
-  for (const HostArgument &A : L.Args)
-    Nargs.emplace_back(PyValue::string(A.Param), A.Value);
   for (const auto &KV : Config.Kwargs)
     Nargs.push_back(KV);
   Nargs.emplace_back(PyValue::string("num_warps"), PyValue::integer(Config.NumWarps));
@@ -207,7 +202,12 @@ HostLaunch host::recordLaunch(const ConstEval::HostLaunchCall &Call, const PyCon
     L.GridRange = Sub->Index->Range;
   L.Callers = Call.Callers;
   bindArguments(*Call.Kernel, Call, Eval, L);
-  runPreHook(Config, L, Eval);
+  if (Config.PreHook) {
+    PyDict Args;
+    for (const HostArgument &A : L.Args)
+      Args.emplace_back(PyValue::string(A.Param), A.Value);
+    runPreHook(Config, std::move(Args), Eval);
+  }
   L.Grid = evaluateGrid(Call.Grid, L, Config.Kwargs, Eval);
   return L;
 }

@@ -34,12 +34,7 @@ std::map<std::string, std::vector<int64_t>> preHookBlockShapes(const ParsedFile 
     Descs.emplace(Param, V);
     Nargs.emplace_back(PyValue::string(Param), V);
   }
-  for (const auto &KV : Config.Kwargs)
-    Nargs.push_back(KV);
-  Nargs.emplace_back(PyValue::string("num_warps"), PyValue::integer(Config.NumWarps));
-  Nargs.emplace_back(PyValue::string("num_stages"), PyValue::integer(Config.NumStages));
-  Nargs.emplace_back(PyValue::string("num_ctas"), PyValue::integer(Config.NumCtas));
-  (void)Module.eval().callValue(*Config.PreHook, {PyValue::dict(std::move(Nargs))}, {});
+  runPreHook(Config, std::move(Nargs), Module.eval());
   for (const auto &[Param, V] : Descs)
     if (std::optional<std::vector<int64_t>> Block = descriptormodel::intsOf(V.asDescriptor().BlockShape);
         Block && Block->size() == Ranks.at(Param))

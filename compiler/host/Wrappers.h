@@ -82,6 +82,11 @@ PyValue madeUpTensor(const std::vector<int64_t> &Shape, const std::string &DType
 /// Config's constexprs in META.
 HostLaunch recordLaunch(const ConstEval::HostLaunchCall &Call, const PyConfig &Config, ConstEval &Eval);
 
+/// Autotuner.run's `config.pre_hook(full_nargs)`: Config's pre_hook, if it
+/// has one, called with Nargs (the launch's arguments by name) and then the
+/// config's keywords and options.
+void runPreHook(const PyConfig &Config, PyDict Nargs, ConstEval &Eval);
+
 } // namespace tessel::host
 
 #endif // TESSEL_COMPILER_HOST_WRAPPERS_H
