@@ -184,6 +184,18 @@ struct Walker {
       for (ir::Value *V : O.operands())
         wantDefault(V);
       return;
+    case K::Gather:
+      // Any source and index layout will do (the source goes through shared
+      // memory; the result is made in the index's layout, then converted).
+      resultLayout(O.result());
+      return;
+    case K::Histogram:
+      // Any input layout will do (the thread that owns an element counts
+      // it); the mask in the input's, as Triton's HistogramOp requires.
+      resultLayout(O.result());
+      if (O.numOperands() > 1)
+        want(O.operand(1), resultLayout(O.operand(0)));
+      return;
     case K::Scan: {
       for (unsigned I = 0; I < O.numResults(); ++I)
         want(O.operand(I), resultLayout(O.result(I)));
@@ -386,6 +398,8 @@ struct ForwardSeeder {
     case K::Split:
     case K::Dot:
     case K::Scan:
+    case K::Gather:
+    case K::Histogram:
     case K::DevicePrint:
     case K::DeviceAssert:
     case K::Barrier:

@@ -26,6 +26,8 @@ const char *sharedBufferKindName(SharedBufferKind K) {
     return "atomic scratch";
   case SharedBufferKind::ShapeScratch:
     return "shape op scratch";
+  case SharedBufferKind::HistogramBins:
+    return "histogram bins";
   case SharedBufferKind::DotOperand:
     return "dot operand";
   case SharedBufferKind::PipelineStage:

@@ -44,7 +44,8 @@ enum class SharedBufferKind {
   ReduceScratch,    ///< partial results across warps (or the whole operand, for a custom combine)
   ScanScratch,      ///< the scanned operand
   AtomicScratch,    ///< old values of a tile atomic, broadcast to the replicated threads
-  ShapeScratch,     ///< reshape / permute / join / split gathers
+  ShapeScratch,     ///< reshape / permute / join / split / gather
+  HistogramBins,    ///< tl.histogram's bins, counted with shared-memory atomics
   DotOperand,       ///< an operand tile of tl.dot
   PipelineStage,    ///< a ring of num_stages - 1 buffers of a pipelined load
 };

@@ -347,6 +347,22 @@ private:
         evalScan(*cast<ScanOp>(&O), Ins, Outs, Run);
       return Result.Error.empty();
     }
+    case OpKind::Gather: {
+      int Axis = cast<GatherOp>(&O)->axis();
+      const Tile &Src = get(Ops[0]);
+      if (std::optional<int64_t> Bad = evalGather(Src, get(Ops[1]), Axis, slot(O.result())))
+        return fail(O.loc(), "tl.gather index " + std::to_string(*Bad) + " is out of range for axis " +
+                                 std::to_string(Axis) + " of size " +
+                                 std::to_string(Src.Shape[static_cast<size_t>(Axis)]) + " (program " +
+                                 std::to_string(Ctx.Pid[0]) + ", " + std::to_string(Ctx.Pid[1]) + ", " +
+                                 std::to_string(Ctx.Pid[2]) + ")");
+      return true;
+    }
+    case OpKind::Histogram: {
+      auto *H = cast<HistogramOp>(&O);
+      evalHistogram(get(H->input()), H->mask() ? &get(H->mask()) : nullptr, H->bins(), slot(O.result()));
+      return true;
+    }
     case OpKind::Dot: {
       const Tile &A = get(Ops[0]), &B = get(Ops[1]);
       evalDot(*cast<DotOp>(&O), A, B, get(Ops[2]), slot(O.result()));

@@ -21,6 +21,7 @@
 
 #include <array>
 #include <functional>
+#include <optional>
 
 namespace tessel::interp {
 
@@ -56,6 +57,10 @@ void evalPermute(const Tile &X, const std::vector<int64_t> &Order, Tile &Out);
 void evalJoin(const Tile &A, const Tile &B, Tile &Out);
 void evalSplit(const Tile &X, Tile &Lo, Tile &Hi);
 void evalArange(int64_t Start, int64_t End, Tile &Out);
+/// tl.gather along Axis. An index outside the source's axis stops the gather
+/// and is returned (Triton's interpreter raises IndexError there; the GPU
+/// reads whatever its scratch holds).
+std::optional<int64_t> evalGather(const Tile &Src, const Tile &Index, int Axis, Tile &Out);
 
 // MemoryOps.cpp
 void evalLoad(ExecContext &Ctx, const ir::LoadOp &O, const Tile &Ptr, const Tile *Mask, const Tile *Other, Tile &Out);
@@ -73,6 +78,10 @@ void evalReduce(const ir::ReduceOp &O, const std::vector<const Tile *> &Ins, std
                 const RegionRunner &Run);
 void evalScan(const ir::ScanOp &O, const std::vector<const Tile *> &Ins, std::vector<Tile *> &Outs,
               const RegionRunner &Run);
+
+/// tl.histogram: counts of the unmasked values in [0, Bins), compared
+/// unsigned as Triton's lowering compares them.
+void evalHistogram(const Tile &X, const Tile *Mask, int64_t Bins, Tile &Out);
 
 // Dot.cpp
 void evalDot(const ir::DotOp &O, const Tile &A, const Tile &B, const Tile &Acc, Tile &Out);

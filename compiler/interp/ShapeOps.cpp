@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 /// \file
-/// Ops that move elements without computing on them. All are strided copies
-/// over row-major layouts; reshape and expand_dims need no code at all (the
-/// interpreter keeps the elements and takes the new shape from the IR).
+/// Ops that move elements without computing on them. All but gather are
+/// strided copies over row-major layouts; reshape and expand_dims need no
+/// code at all (the interpreter keeps the elements and takes the new shape
+/// from the IR).
 //===----------------------------------------------------------------------===//
 #include "compiler/interp/Kernels.h"
 
@@ -134,6 +135,32 @@ void evalArange(int64_t Start, int64_t End, Tile &Out) {
   Out.reset({ScalarKind::I32, 0, false}, {End - Start});
   for (int64_t I = 0; I < End - Start; ++I)
     Out.Ints[I] = Start + I;
+}
+
+std::optional<int64_t> evalGather(const Tile &Src, const Tile &Index, int Axis, Tile &Out) {
+  Out.reset(Src.Elem, Index.Shape);
+  std::vector<int64_t> SrcStrides = rowMajorStrides(Src.Shape);
+  const size_t Rank = Index.Shape.size(), A = static_cast<size_t>(Axis);
+  const int64_t Extent = Src.Shape[A];
+  std::vector<int64_t> Idx(Rank, 0);
+  for (size_t I = 0; I < Index.Ints.size(); ++I) {
+    int64_t V = Index.Ints[I];
+    if (V < 0 || V >= Extent)
+      return V;
+    int64_t From = 0;
+    for (size_t D = 0; D < Rank; ++D)
+      From += (D == A ? V : Idx[D]) * SrcStrides[D];
+    if (Out.isFloat())
+      Out.Floats[I] = Src.Floats[static_cast<size_t>(From)];
+    else
+      Out.Ints[I] = Src.Ints[static_cast<size_t>(From)];
+    for (size_t D = Rank; D-- > 0;) {
+      if (++Idx[D] < Index.Shape[D])
+        break;
+      Idx[D] = 0;
+    }
+  }
+  return std::nullopt;
 }
 
 } // namespace tessel::interp

@@ -338,6 +338,19 @@ Value *Builder::scan(SourceRange Loc, ScanKind K, Value *X, int Axis, bool Rever
   return O->result();
 }
 
+Value *Builder::gather(SourceRange Loc, Value *Src, Value *Index, int Axis) {
+  Op *O = create(OpKind::Gather, Loc, {Src, Index}, {withShape(Src->type(), Index->type().Shape)});
+  O->IntAttr = Axis;
+  return O->result();
+}
+
+Value *Builder::histogram(SourceRange Loc, Value *X, int64_t Bins, Value *Mask) {
+  std::vector<Value *> Operands = {X};
+  if (Mask)
+    Operands.push_back(Mask);
+  return create(OpKind::Histogram, Loc, Operands, {TileType{ElemType{ScalarKind::I32}, {Bins}}})->result();
+}
+
 ScanOp *Builder::customScan(SourceRange Loc, const std::vector<Value *> &Inputs, int Axis, bool Reverse) {
   std::vector<TileType> Args;
   for (int Side = 0; Side < 2; ++Side)

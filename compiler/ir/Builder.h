@@ -101,6 +101,10 @@ public:
   ReduceOp *customReduce(SourceRange Loc, const std::vector<Value *> &Inputs, int Axis);
   Value *scan(SourceRange Loc, ScanKind K, Value *X, int Axis, bool Reverse = false);
   ScanOp *customScan(SourceRange Loc, const std::vector<Value *> &Inputs, int Axis, bool Reverse = false);
+  /// tl.gather: the source's element type in the index's shape.
+  Value *gather(SourceRange Loc, Value *Src, Value *Index, int Axis);
+  /// tl.histogram into i32[Bins]; Mask (i1 of X's shape) may be null.
+  Value *histogram(SourceRange Loc, Value *X, int64_t Bins, Value *Mask);
   /// Acc may be null: the result is then OutElem zeros plus the product.
   Value *dot(SourceRange Loc, Value *A, Value *B, Value *Acc, InputPrecision P = InputPrecision::TF32,
              int64_t MaxNumImpreciseAcc = 0, ScalarKind OutElem = ScalarKind::FP32);

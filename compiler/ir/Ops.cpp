@@ -145,6 +145,10 @@ std::string_view opName(OpKind K) {
     return "reduce";
   case OpKind::Scan:
     return "scan";
+  case OpKind::Gather:
+    return "gather";
+  case OpKind::Histogram:
+    return "histogram";
   case OpKind::Dot:
     return "dot";
   case OpKind::Rand:

@@ -130,6 +130,8 @@ enum class OpKind {
   // Whole-tile computations.
   Reduce,
   Scan,
+  Gather,    ///< tl.gather: src elements along one axis at an index tile's positions
+  Histogram, ///< tl.histogram: counts of the values in [0, bins), masked lanes left out
   Dot,
   Rand,
   Randn,
@@ -481,6 +483,26 @@ public:
   int axis() const { return static_cast<int>(intAttr2()); }
   bool reverse() const { return flag(0); }
   Block *combine() const { return regions().empty() ? nullptr : region(0); }
+};
+/// gather(src, index) along axis(): result[c] = src[c with c[axis] =
+/// index[c]]; the result has the index's shape and the source's element
+/// type, and the other dimensions of index and src agree (semantic.gather).
+class GatherOp : public Op {
+public:
+  TESSEL_IR_SINGLE_KIND(GatherOp, Gather)
+  Value *src() const { return operand(0); }
+  Value *index() const { return operand(1); }
+  int axis() const { return static_cast<int>(intAttr()); }
+};
+/// histogram(x [, mask]) of a 1-D integer tile into an i32[bins] tile: bin b
+/// counts the lanes whose value is b; values outside [0, bins) (compared
+/// unsigned, as Triton's lowering does) and masked-off lanes count nowhere.
+class HistogramOp : public Op {
+public:
+  TESSEL_IR_SINGLE_KIND(HistogramOp, Histogram)
+  Value *input() const { return operand(0); }
+  Value *mask() const { return numOperands() > 1 ? operand(1) : nullptr; }
+  int64_t bins() const { return result()->type().Shape[0]; }
 };
 /// dot(a, b, acc): [.., M, K] x [.., K, N] + [.., M, N].
 class DotOp : public Op {

@@ -222,6 +222,8 @@ private:
         S += " reverse";
       return S;
     }
+    case OpKind::Gather:
+      return " " + list(Ops) + " axis=" + std::to_string(cast<GatherOp>(&O)->axis());
     case OpKind::Dot: {
       auto *D = cast<DotOp>(&O);
       std::string S = " " + list(Ops) + " precision=" + std::string(inputPrecisionName(D->inputPrecision()));

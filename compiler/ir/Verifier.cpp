@@ -279,6 +279,13 @@ private:
     case OpKind::Scan:
       verifyScan(*cast<ScanOp>(&O));
       return;
+    case OpKind::Gather:
+      if (hasOperands(O, 2))
+        verifyGather(*cast<GatherOp>(&O));
+      return;
+    case OpKind::Histogram:
+      verifyHistogram(*cast<HistogramOp>(&O));
+      return;
     case OpKind::Dot:
       verifyDot(*cast<DotOp>(&O));
       return;
@@ -518,6 +525,40 @@ private:
     Shape.erase(Shape.begin() + R.axis());
     bool Arg = R.reduceKind() == ReduceKind::ArgMax || R.reduceKind() == ReduceKind::ArgMin;
     expectResultType(R, Arg ? tileType(ScalarKind::I32, Shape) : withShape(R.operand(0)->type(), Shape));
+  }
+
+  void verifyGather(const GatherOp &G) {
+    const auto &Src = G.src()->type().Shape, &Idx = G.index()->type().Shape;
+    if (!isIntVal(G.index()))
+      error(G, "index must be an integer tile, got " + typeString(G.index()->type()));
+    if (Src.empty() || Src.size() != Idx.size()) {
+      error(G, "source and index must be tiles of one rank, got " + typeString(G.src()->type()) + " and " +
+                   typeString(G.index()->type()));
+      return;
+    }
+    if (G.axis() < 0 || static_cast<size_t>(G.axis()) >= Src.size()) {
+      error(G, "axis " + std::to_string(G.axis()) + " out of range");
+      return;
+    }
+    for (size_t D = 0; D < Src.size(); ++D)
+      if (D != static_cast<size_t>(G.axis()) && Src[D] != Idx[D])
+        error(G, "index dimension " + std::to_string(D) + " differs from the source's");
+    expectResultType(G, withShape(G.src()->type(), Idx));
+  }
+
+  void verifyHistogram(const HistogramOp &H) {
+    if (H.numOperands() < 1 || H.numOperands() > 2) {
+      error(H, "expected an input and an optional mask");
+      return;
+    }
+    if (!isIntVal(H.input()) || H.input()->type().Shape.size() != 1)
+      error(H, "input must be a 1-D integer tile, got " + typeString(H.input()->type()));
+    if (H.mask() &&
+        (H.mask()->type().Elem.Scalar != ScalarKind::I1 || H.mask()->type().Shape != H.input()->type().Shape))
+      error(H, "mask must be i1 of the input's shape, got " + typeString(H.mask()->type()));
+    const TileType &R = H.result()->type();
+    if (R.Elem.Scalar != ScalarKind::I32 || R.Elem.isPointer() || R.Shape.size() != 1 || !isPow2(R.Shape[0]))
+      error(H, "result must be i32 of a power-of-2 bin count, got " + typeString(R));
   }
 
   void verifyScan(const ScanOp &S) {

@@ -107,8 +107,6 @@ static const std::set<std::string, std::less<>> &otherLanguageNames() {
                                                            "random",
                                                            "semantic",
                                                            "dot_scaled",
-                                                           "histogram",
-                                                           "gather",
                                                            "map_elementwise",
                                                            "interleave",
                                                            "tensor_descriptor",

@@ -1,12 +1,14 @@
 //===- BuiltinsReduce.cpp - reductions and scans --------------------------===//
 /// \file
-/// sum / max / min / argmax / argmin / xor_sum / reduce_or / reduce and the scans, with
-/// Triton's axis handling and result types (narrow integers summed as 32-bit),
-/// and user combine functions checked by inlining them on scalars.
+/// sum / max / min / argmax / argmin / xor_sum / reduce_or / reduce, the scans
+/// and histogram, with Triton's axis handling and result types (narrow
+/// integers summed as 32-bit), and user combine functions checked by
+/// inlining them on scalars.
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/BuiltinCall.h"
 
 #include "compiler/sema/MaskFacts.h"
+#include "compiler/sema/Promotion.h"
 
 namespace tessel::sema {
 
@@ -363,6 +365,58 @@ static Value scan(BuiltinCall &B) {
   return Out;
 }
 
+/// core.histogram / semantic.histogram: a 1-D integer input, a mask
+/// broadcast to it, an int32 tile of num_bins (a block shape, so a power of
+/// 2 within TRITON_MAX_TENSOR_NUMEL, as block_type's validation requires).
+static Value histogram(BuiltinCall &B) {
+  const Value &X = B.value("input");
+  if (!X.isTensor())
+    return Value::poison();
+  if (X.Type.Shape.size() != 1) {
+    B.error(ProblemKind::ShapeMismatch, "histogram only supports 1D input");
+    return Value::poison();
+  }
+  if (X.Type.Elem.isPointer() || !isInt(X.Type.Elem.Scalar)) {
+    B.error(ProblemKind::InvalidOperands, "histogram only supports integer input");
+    return Value::poison();
+  }
+  bool Masked = B.present("mask");
+  const Value &M = B.value("mask");
+  if (Masked) {
+    if (M.isPoison())
+      return Value::poison();
+    if (M.isBlock()) {
+      if (std::string E = checkBroadcastTo(M.Type.Shape, X.Type.Shape); !E.empty()) {
+        B.error(ProblemKind::ShapeMismatch, E);
+        return Value::poison();
+      }
+    }
+    bool Bool = M.isTensor() ? (!M.Type.Elem.isPointer() && M.Type.Elem.Scalar == ScalarKind::I1)
+                             : M.isKnownConstexpr() && M.Const.isBool();
+    if (!Bool && (M.isTensor() || M.isKnownConstexpr())) {
+      B.error(ProblemKind::InvalidOperands, "Mask must have boolean scalar type");
+      return Value::poison();
+    }
+  }
+  std::optional<int64_t> Bins = B.constInt("num_bins");
+  if (!Bins)
+    return Value::poison();
+  // validate_block_shape lets 0 through (`0 & -1 == 0`); what fails then is
+  // not Triton's front end.
+  if (*Bins == 0 || !B.C.validateShape({*Bins}, B.range()))
+    return Value::poison();
+  Value V = Value::tensor(TileType{ElemType{ScalarKind::I32}, {*Bins}});
+  if (!B.ir())
+    return V;
+  if (X.Type.Shape[0] == TileType::UnknownDim) {
+    B.C.loweringLimit(B.range(), "tl.histogram of an input of unknown size");
+    return Value::poison();
+  }
+  ir::Value *Mask = Masked ? B.lowerAs("mask", TileType{ElemType{ScalarKind::I1}, X.Type.Shape}) : nullptr;
+  V.IR = B.ir()->histogram(B.range(), B.lower("input"), *Bins, Mask);
+  return V;
+}
+
 const std::vector<BuiltinEntry> &reductionBuiltins() {
   static const std::vector<BuiltinEntry> Entries = {
       {"sum", "input, axis=, keep_dims=, dtype:C=", sum},
@@ -376,6 +430,7 @@ const std::vector<BuiltinEntry> &reductionBuiltins() {
       {"cumsum", "input, axis=, reverse=, dtype:C=", scan},
       {"cumprod", "input, axis=, reverse=", scan},
       {"associative_scan", "input, axis:C, combine_fn:C, reverse:C=", associativeScan},
+      {"histogram", "input, num_bins:C, mask=", histogram},
   };
   return Entries;
 }

@@ -1,7 +1,7 @@
 //===- BuiltinsShape.cpp - program ids, tile creation and reshaping -------===//
 /// \file
 /// program_id / num_programs, arange / full / zeros, broadcasting, reshape,
-/// trans / permute, expand_dims, join / split and casts, with Triton's block
+/// trans / permute, expand_dims, join / split, gather and casts, with Triton's block
 /// shape rules (`validate_block_shape`) and messages.
 //===----------------------------------------------------------------------===//
 #include "compiler/sema/BuiltinCall.h"
@@ -392,6 +392,46 @@ static Value split(BuiltinCall &B) {
   return Value::tuple({Half, Other});
 }
 
+/// semantic.gather: its assertions in its order, with its messages (the
+/// last names the gather axis where it means the mismatched dimension, as
+/// Triton 3.6's does).
+static Value gather(BuiltinCall &B) {
+  const Value &Src = B.value("src"), &Index = B.value("index");
+  if (!Src.isTensor() || !Index.isTensor())
+    return Value::poison();
+  if (Index.Type.Elem.isPointer() || !isInt(Index.Type.Elem.Scalar)) {
+    B.error(ProblemKind::InvalidOperands, "index must be an integer tensor");
+    return Value::poison();
+  }
+  const std::vector<int64_t> &SrcShape = Src.Type.Shape, &IdxShape = Index.Type.Shape;
+  int64_t Rank = static_cast<int64_t>(SrcShape.size());
+  if (IdxShape.size() != SrcShape.size()) {
+    B.error(ProblemKind::ShapeMismatch, "source and index tensors must have the same rank");
+    return Value::poison();
+  }
+  std::optional<int64_t> Axis = B.constInt("axis");
+  if (!Axis)
+    return Value::poison();
+  if (*Axis < -Rank || *Axis >= Rank) {
+    B.error(ProblemKind::ShapeMismatch,
+            "gather axis " + std::to_string(*Axis) + " must be < source rank (" + std::to_string(Rank) + ")");
+    return Value::poison();
+  }
+  int64_t A = *Axis < 0 ? *Axis + Rank : *Axis;
+  for (int64_t D = 0; D < Rank; ++D) {
+    int64_t S = SrcShape[static_cast<size_t>(D)], I = IdxShape[static_cast<size_t>(D)];
+    if (D != A && S != TileType::UnknownDim && I != TileType::UnknownDim && S != I) {
+      B.error(ProblemKind::ShapeMismatch,
+              "index dim " + std::to_string(*Axis) + " must match the corresponding source dim");
+      return Value::poison();
+    }
+  }
+  Value V = Value::tensor(TileType{Src.Type.Elem, IdxShape});
+  if (B.ir())
+    V.IR = B.ir()->gather(B.range(), B.lower("src"), B.lower("index"), static_cast<int>(A));
+  return V;
+}
+
 std::string pointerTypePath(ScalarKind Pointee) {
   return "triton.language.pointer_type(" + std::string(languageName(Pointee)) + ")";
 }
@@ -543,6 +583,7 @@ const std::vector<BuiltinEntry> &shapeBuiltins() {
       {"join", "a, b", join},
       {"interleave", "a, b", interleave},
       {"split", "a", split},
+      {"gather", "src, index, axis:C", gather},
       {"cast", "input, dtype:C, fp_downcast_rounding:C=, bitcast:C=", cast},
       {"pointer_type", "element_ty:C, address_space:C=, const:C=", pointerType},
       {"to", "input, dtype:C, fp_downcast_rounding:C=, bitcast:C=", cast},

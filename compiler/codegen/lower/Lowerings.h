@@ -48,7 +48,7 @@ bool lowerMemory(LoweringContext &C, const ir::Op &O);
 bool lowerReduce(LoweringContext &C, const ir::Op &O);
 /// scan, every kind (Scan.cpp).
 bool lowerScan(LoweringContext &C, const ir::Op &O);
-/// broadcast, expand_dims, reshape, permute, join, split (ShapeOps.cpp).
+/// broadcast, expand_dims, reshape, permute, join, split, gather (ShapeOps.cpp).
 bool lowerShapeOps(LoweringContext &C, const ir::Op &O);
 /// for, while, if (ControlFlow.cpp).
 bool lowerControlFlow(LoweringContext &C, const ir::Op &O);
@@ -58,6 +58,8 @@ bool lowerRandom(LoweringContext &C, const ir::Op &O);
 bool lowerDebug(LoweringContext &C, const ir::Op &O);
 /// inline_asm: tl.inline_asm_elementwise's PTX per pack of elements (InlineAsm.cpp).
 bool lowerInlineAsm(LoweringContext &C, const ir::Op &O);
+/// histogram through shared-memory atomics (Histogram.cpp).
+bool lowerHistogram(LoweringContext &C, const ir::Op &O);
 /// dot on FMA units (Dot.cpp).
 bool lowerDot(LoweringContext &C, const ir::Op &O);
 /// The tensor-core half of the dot family (DotMma.cpp), for dots usesMma

@@ -15,7 +15,13 @@
 ///  - reshape (row-major order kept), permute / trans, join and split move
 ///    elements between threads: every source element is written at its
 ///    row-major index in the scratch, and every result register reads the
-///    element its coordinate maps to.
+///    element its coordinate maps to;
+///  - gather the same way, the axis coordinate taken from the index register
+///    of the result's own coordinate: the scratch is the whole source, which
+///    is what Triton allocates for a gather that is not warp-local
+///    (GatherLoweringHelper::getScratchSizeInBytes). (Triton gives a gather
+///    of rank 2 or more a warp-local layout and shuffles instead; tessel
+///    does not yet.)
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/lower/LoweringContext.h"
 #include "compiler/codegen/lower/Lowerings.h"
@@ -66,10 +72,13 @@ static void lowerExpandDims(LoweringContext &C, const ir::ExpandDimsOp &O) {
   C.set(O.result(), Tile{L, Src.Regs});
 }
 
-/// Writes the operands to the scratch and reads the result registers from
-/// SourceIndex(result coordinate) (an element index into the scratch).
-static void gatherThroughShared(LoweringContext &C, const std::vector<const ir::Value *> &Srcs, const ir::Value *Res,
-                                const std::function<llvm::Value *(const std::vector<llvm::Value *> &)> &SourceIndex) {
+/// Writes the operands to the scratch and reads the result registers, in
+/// layout L, from SourceIndex(result coordinate, register) (an element index
+/// into the scratch).
+static Tile
+gatherThroughShared(LoweringContext &C, const std::vector<const ir::Value *> &Srcs, const ir::Value *Res,
+                    const LinearLayout &L,
+                    const std::function<llvm::Value *(const std::vector<llvm::Value *> &, unsigned)> &SourceIndex) {
   llvm::IRBuilderBase &B = C.B;
   ElemType E = Res->type().Elem;
   int64_t Base = 0;
@@ -94,16 +103,15 @@ static void gatherThroughShared(LoweringContext &C, const std::vector<const ir::
     Base += N;
   }
   C.barrier();
-  LinearLayout L = C.wanted(Res);
   Tile Out{L, {}};
   for (unsigned R = 0; R < L.numRegs(); ++R) {
     std::vector<llvm::Value *> Coord;
     for (unsigned D = 0; D < L.rank(); ++D)
       Coord.push_back(C.coord(L, R, D));
-    llvm::Value *Idx = SourceIndex(Coord);
+    llvm::Value *Idx = SourceIndex(Coord, R);
     Out.Regs.push_back(C.fromMem(B.CreateLoad(C.memType(E), C.sharedElement(Buf, E, Idx)), E));
   }
-  C.set(Res, std::move(Out));
+  return Out;
 }
 
 static llvm::Value *rowMajor(LoweringContext &C, const std::vector<llvm::Value *> &Coord,
@@ -147,21 +155,40 @@ bool lowerShapeOps(LoweringContext &C, const ir::Op &O) {
     int64_t N = 1;
     for (int64_t D : InShape)
       N *= D;
-    gatherThroughShared(C, {O.operand(0), O.operand(1)}, O.result(), [&](const std::vector<llvm::Value *> &Coord) {
-      std::vector<llvm::Value *> In(Coord.begin(), Coord.end() - 1);
-      llvm::Value *Idx = rowMajor(C, In, InShape);
-      return C.B.CreateAdd(Idx, C.B.CreateMul(Coord.back(), C.i32(N)));
-    });
+    C.set(O.result(), gatherThroughShared(C, {O.operand(0), O.operand(1)}, O.result(), C.wanted(O.result()),
+                                          [&](const std::vector<llvm::Value *> &Coord, unsigned) {
+                                            std::vector<llvm::Value *> In(Coord.begin(), Coord.end() - 1);
+                                            llvm::Value *Idx = rowMajor(C, In, InShape);
+                                            return C.B.CreateAdd(Idx, C.B.CreateMul(Coord.back(), C.i32(N)));
+                                          }));
     return true;
   }
   case ir::OpKind::Split: {
     const auto &InShape = O.operand(0)->type().Shape;
     for (unsigned Half = 0; Half < 2; ++Half)
-      gatherThroughShared(C, {O.operand(0)}, O.result(Half), [&](const std::vector<llvm::Value *> &Coord) {
-        std::vector<llvm::Value *> In(Coord.begin(), Coord.end());
-        In.push_back(C.i32(Half));
-        return rowMajor(C, In, InShape);
-      });
+      C.set(O.result(Half), gatherThroughShared(C, {O.operand(0)}, O.result(Half), C.wanted(O.result(Half)),
+                                                [&](const std::vector<llvm::Value *> &Coord, unsigned) {
+                                                  std::vector<llvm::Value *> In(Coord.begin(), Coord.end());
+                                                  In.push_back(C.i32(Half));
+                                                  return rowMajor(C, In, InShape);
+                                                }));
+    return true;
+  }
+  case ir::OpKind::Gather: {
+    const auto *G = ir::cast<ir::GatherOp>(&O);
+    const auto &SrcShape = G->src()->type().Shape;
+    unsigned Axis = static_cast<unsigned>(G->axis());
+    // The result is made in the index's layout (one index per register), then
+    // converted to what its users want.
+    const Tile &Index = C.get(G->index());
+    ScalarKind IdxKind = G->index()->type().Elem.Scalar;
+    Tile Out = gatherThroughShared(
+        C, {G->src()}, O.result(), Index.Layout, [&](const std::vector<llvm::Value *> &Coord, unsigned R) {
+          std::vector<llvm::Value *> In = Coord;
+          In[Axis] = C.B.CreateIntCast(Index.Regs[R], C.B.getInt32Ty(), !isUnsigned(IdxKind));
+          return rowMajor(C, In, SrcShape);
+        });
+    C.set(O.result(), C.convert(Out, C.wanted(O.result()), O.result()->type().Elem));
     return true;
   }
   default:

@@ -356,6 +356,37 @@ def k(a_ptr, b_ptr, out_ptr, seed, M: tl.constexpr, N: tl.constexpr, K: tl.const
   EXPECT_GE(countMatches(C.Ptx, R"(mul\.hi\.u32|mul\.wide\.u32)"), 1) << C.Ptx;
 }
 
+// tl.gather reads the whole source from a shared scratch at the index's
+// positions (Triton's scratch for a gather that is not warp-local: the
+// source, 1024 fp32 here); tl.histogram counts with shared-memory atomics
+// into max(bins, 32) i32 (Allocation.cpp's size), zeroed first.
+TEST(Codegen, GatherAndHistogramGoThroughSharedMemory) {
+  const char *Src = R"(
+@triton.jit
+def k(src_ptr, idx_ptr, out_ptr, hist_ptr, N: tl.constexpr, B: tl.constexpr):
+    offs = tl.arange(0, N)
+    src = tl.load(src_ptr + offs)
+    idx = tl.load(idx_ptr + offs)
+    tl.store(out_ptr + offs, tl.gather(src, idx, 0))
+    h = tl.histogram(idx, B, mask=idx > 0)
+    tl.store(hist_ptr + tl.arange(0, B), h)
+)";
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.Constexprs["N"] = PyValue::integer(1024);
+  R.Constexprs["B"] = PyValue::integer(16);
+  R.ArgTypes = {{"src_ptr", ptrTo(ScalarKind::FP32)},
+                {"idx_ptr", ptrTo(ScalarKind::I32)},
+                {"out_ptr", ptrTo(ScalarKind::FP32)},
+                {"hist_ptr", ptrTo(ScalarKind::I32)}};
+  Compiled C = compileSnippet(Src, R, 90, true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_GE(countMatches(C.Ptx, R"(atom\.shared\.add\.u32|red\.shared\.add\.u32)"), 1) << C.Ptx;
+  EXPECT_GE(countMatches(C.Ptx, R"(ld\.shared\.(f32|u32|b32))"), 1) << C.Ptx;
+  // The gather's scratch (4096 B) and the bins (32 x 4 B) are never live together.
+  EXPECT_EQ(C.ABI.SharedBytes, 4096u);
+}
+
 TEST(Codegen, DebugBarrierOrdersAnExchangeThroughGlobalMemory) {
   // torchao's Hadamard butterfly: each thread stores its value, waits, loads
   // its partner's. The barrier must be there, and the load after it: a load

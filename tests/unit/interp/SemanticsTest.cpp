@@ -279,6 +279,48 @@ TEST(InterpSemantics, PermuteJoinSplit) {
   EXPECT_EQ(readInts(Mem, J), (std::vector<int64_t>{9, 3, 1, 9, 2, 5, 8, 8}));
 }
 
+// tl.gather along each axis of [[3, 9, 9, 1], [5, 2, 8, 8]] (numpy's
+// take_along_axis, which Triton's interpreter calls), and an index past the
+// axis stops the run with the op's range, as Triton's IndexError does.
+TEST(InterpSemantics, GatherAlongEachAxis) {
+  Memory Mem;
+  uint32_t Cols, Rows, Bad;
+  runToBuffer(Mem, Cols, ScalarKind::I32, 8, [&](Builder &B) {
+    Value *Idx = B.reshape(at(1, 2), intTile(B, ScalarKind::I64, {3, 0, 0, 1, 1, 2, 3, 3}), {2, 4});
+    return B.reshape(at(1, 2), B.gather(at(1, 2), reduceInput(B), Idx, 1), {8});
+  });
+  EXPECT_EQ(readInts(Mem, Cols), (std::vector<int64_t>{1, 3, 3, 9, 2, 8, 8, 8}));
+  runToBuffer(Mem, Rows, ScalarKind::I32, 8, [&](Builder &B) {
+    Value *Idx = B.reshape(at(1, 2), intTile(B, ScalarKind::I32, {1, 0, 1, 0, 0, 0, 0, 1}), {2, 4});
+    return B.reshape(at(1, 2), B.gather(at(1, 2), reduceInput(B), Idx, 0), {8});
+  });
+  EXPECT_EQ(readInts(Mem, Rows), (std::vector<int64_t>{5, 9, 8, 1, 3, 9, 9, 8}));
+  RunResult R = runToBuffer(Mem, Bad, ScalarKind::I32, 8, [&](Builder &B) {
+    Value *Idx = B.reshape(at(1, 2), intTile(B, ScalarKind::I32, {0, 0, 0, 4, 0, 0, 0, 0}), {2, 4});
+    return B.reshape(at(3, 4), B.gather(at(5, 6), reduceInput(B), Idx, 1), {8});
+  });
+  EXPECT_EQ(R.Error, "tl.gather index 4 is out of range for axis 1 of size 4 (program 0, 0, 0)");
+  EXPECT_EQ(R.ErrorRange.Begin, 5u);
+}
+
+// tl.histogram counts each unmasked value in [0, bins) once; negative values
+// and values past the last bin count nowhere (Triton's `icmp ult`).
+TEST(InterpSemantics, HistogramCountsInRangeUnmaskedValues) {
+  Memory Mem;
+  uint32_t Plain, Masked;
+  runToBuffer(Mem, Plain, ScalarKind::I32, 4, [&](Builder &B) {
+    return B.histogram(at(1, 2), intTile(B, ScalarKind::I32, {3, 0, 3, -1, 4, 1, 3, 9}), 4, nullptr);
+  });
+  EXPECT_EQ(readInts(Mem, Plain), (std::vector<int64_t>{1, 1, 0, 3}));
+  runToBuffer(Mem, Masked, ScalarKind::I32, 4, [&](Builder &B) {
+    Value *X = intTile(B, ScalarKind::I8, {3, 0, 3, -1, 4, 1, 3, 9});
+    Value *Mask = B.cmp(at(1, 2), CmpPredicate::LT, B.arange(at(1, 2), 0, 8),
+                        B.constantInt(at(1, 2), 4, tileType(ScalarKind::I32, {8})));
+    return B.histogram(at(1, 2), X, 4, Mask);
+  });
+  EXPECT_EQ(readInts(Mem, Masked), (std::vector<int64_t>{1, 0, 0, 2}));
+}
+
 TEST(InterpSemantics, TwoOperandCustomReduceIsArgmax) {
   // Triton's argmax: reduce (value, index) pairs with a combine that keeps
   // the larger value, the lower index on ties.

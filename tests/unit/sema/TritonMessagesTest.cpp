@@ -693,3 +693,84 @@ def k(X):
     tl.store(X + tl.arange(0, 64), tl.flip(x, 0))
 )");
 }
+
+// semantic.gather's assertions, in its order and with its words: the last
+// names the gather axis, not the mismatched dimension (Triton 3.6's text).
+TEST(TritonMessages, GatherChecks) {
+  expectOne(R"(
+@triton.jit
+def k(X):
+    x = tl.load(X + tl.arange(0, 64))
+    tl.store(X + tl.arange(0, 64), tl.gather(x, x, 0))
+)",
+            ProblemKind::InvalidOperands, "index must be an integer tensor", "tl.gather(x, x, 0)");
+  expectOne(R"(
+@triton.jit
+def k(X):
+    x = tl.load(X + tl.arange(0, 64))
+    i = tl.arange(0, 8)[:, None] + tl.arange(0, 8)[None, :]
+    tl.store(X + tl.arange(0, 64), tl.gather(x, i, 0).reshape(64))
+)",
+            ProblemKind::ShapeMismatch, "source and index tensors must have the same rank", "tl.gather(x, i, 0)");
+  expectOne(R"(
+@triton.jit
+def k(X):
+    x = tl.load(X + tl.arange(0, 64))
+    tl.store(X + tl.arange(0, 64), x.gather(tl.arange(0, 64), 1))
+)",
+            ProblemKind::ShapeMismatch, "gather axis 1 must be < source rank (1)", "x.gather(tl.arange(0, 64), 1)");
+  expectOne(R"(
+@triton.jit
+def k(X):
+    x = tl.load(X + tl.arange(0, 8)[:, None] * 16 + tl.arange(0, 16)[None, :])
+    i = tl.zeros([4, 4], dtype=tl.int32)
+    tl.store(X + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :], tl.gather(x, i, 1))
+)",
+            ProblemKind::ShapeMismatch, "index dim 1 must match the corresponding source dim", "tl.gather(x, i, 1)");
+  expectClean(R"(
+@triton.jit
+def k(X, I):
+    x = tl.load(X + tl.arange(0, 8)[:, None] * 16 + tl.arange(0, 16)[None, :])
+    i = tl.load(I + tl.arange(0, 8)[:, None] * 4 + tl.arange(0, 4)[None, :])
+    tl.store(X + tl.arange(0, 8)[:, None] * 4 + tl.arange(0, 4)[None, :], tl.gather(x, i.to(tl.int32), axis=1))
+)");
+}
+
+// semantic.histogram and block_type's validation of num_bins.
+TEST(TritonMessages, HistogramChecks) {
+  expectOne(R"(
+@triton.jit
+def k(X):
+    x = tl.load(X + tl.arange(0, 8)[:, None] * 8 + tl.arange(0, 8)[None, :]).to(tl.int32)
+    tl.store(X + tl.arange(0, 16), tl.histogram(x, 16))
+)",
+            ProblemKind::ShapeMismatch, "histogram only supports 1D input", "tl.histogram(x, 16)");
+  expectOne(R"(
+@triton.jit
+def k(X: "*fp32"):
+    x = tl.load(X + tl.arange(0, 64))
+    tl.store(X + tl.arange(0, 16), tl.histogram(x, 16))
+)",
+            ProblemKind::InvalidOperands, "histogram only supports integer input", "tl.histogram(x, 16)");
+  expectOne(R"(
+@triton.jit
+def k(X: "*i32"):
+    x = tl.load(X + tl.arange(0, 64))
+    tl.store(X + tl.arange(0, 16), tl.histogram(x, 16, mask=x))
+)",
+            ProblemKind::InvalidOperands, "Mask must have boolean scalar type", "tl.histogram(x, 16, mask=x)");
+  expectOne(R"(
+@triton.jit
+def k(X: "*i32"):
+    x = tl.load(X + tl.arange(0, 64))
+    tl.store(X + tl.arange(0, 16), tl.histogram(x, 12))
+)",
+            ProblemKind::BlockShape, "Shape element 0 must be a power of 2", "tl.histogram(x, 12)");
+  expectClean(R"(
+@triton.jit
+def k(X: "*i32", H: "*i32"):
+    x = tl.load(X + tl.arange(0, 64))
+    tl.store(H + tl.arange(0, 16), x.histogram(16))
+    tl.store(H + tl.arange(0, 16), tl.histogram(x, 16, mask=x > 2))
+)");
+}
