@@ -79,8 +79,9 @@ void evalReduce(const ir::ReduceOp &O, const std::vector<const Tile *> &Ins, std
 void evalScan(const ir::ScanOp &O, const std::vector<const Tile *> &Ins, std::vector<Tile *> &Outs,
               const RegionRunner &Run);
 
-/// tl.histogram: counts of the unmasked values in [0, Bins), compared
-/// unsigned as Triton's lowering compares them.
+/// tl.histogram as Triton 3.6 computes it on the GPU: each unmasked value
+/// goes to the bin its low log2(max(Bins, 32)) bits name (so -1 is the last
+/// of 64 bins and 70 the seventh), and counts only if that bin is < Bins.
 void evalHistogram(const Tile &X, const Tile *Mask, int64_t Bins, Tile &Out);
 
 // Dot.cpp

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/interp/Kernels.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tessel::interp {
@@ -273,15 +274,15 @@ void evalScan(const ir::ScanOp &O, const std::vector<const Tile *> &Ins, std::ve
 void evalHistogram(const Tile &X, const Tile *Mask, int64_t Bins, Tile &Out) {
   Out.reset(ElemType{ScalarKind::I32}, {Bins});
   std::fill(Out.Ints.begin(), Out.Ints.end(), 0);
+  // Triton 3.6's ballot histogram bins each value by its low log2(max(bins,
+  // 32)) bits; bins past the result are padding that is never read.
+  const uint64_t Padded = static_cast<uint64_t>(std::max<int64_t>(Bins, 32));
   for (size_t I = 0; I < X.Ints.size(); ++I) {
     if (Mask && !Mask->Ints[Mask->Ints.size() == 1 ? 0 : I])
       continue;
-    // `icmp ult` on the input's own width: a negative value is a huge one.
-    uint64_t V = static_cast<uint64_t>(X.Ints[I]);
-    if (int Bits = ir::scalarBits(X.Elem.Scalar); Bits < 64)
-      V &= (uint64_t{1} << Bits) - 1;
-    if (V < static_cast<uint64_t>(Bins))
-      ++Out.Ints[V];
+    uint64_t Bin = static_cast<uint64_t>(X.Ints[I]) & (Padded - 1);
+    if (Bin < static_cast<uint64_t>(Bins))
+      ++Out.Ints[Bin];
   }
 }
 

@@ -131,7 +131,7 @@ enum class OpKind {
   Reduce,
   Scan,
   Gather,    ///< tl.gather: src elements along one axis at an index tile's positions
-  Histogram, ///< tl.histogram: counts of the values in [0, bins), masked lanes left out
+  Histogram, ///< tl.histogram: counts per bin of the unmasked values' low bits
   Dot,
   Rand,
   Randn,
@@ -495,8 +495,9 @@ public:
   int axis() const { return static_cast<int>(intAttr()); }
 };
 /// histogram(x [, mask]) of a 1-D integer tile into an i32[bins] tile: bin b
-/// counts the lanes whose value is b; values outside [0, bins) (compared
-/// unsigned, as Triton's lowering does) and masked-off lanes count nowhere.
+/// counts the unmasked lanes whose value's low log2(max(bins, 32)) bits are
+/// b, as Triton 3.6's ballot lowering counts them (values outside [0, bins)
+/// wrap; measured on an H200).
 class HistogramOp : public Op {
 public:
   TESSEL_IR_SINGLE_KIND(HistogramOp, Histogram)

@@ -358,8 +358,9 @@ def k(a_ptr, b_ptr, out_ptr, seed, M: tl.constexpr, N: tl.constexpr, K: tl.const
 
 // tl.gather reads the whole source from a shared scratch at the index's
 // positions (Triton's scratch for a gather that is not warp-local: the
-// source, 1024 fp32 here); tl.histogram counts with shared-memory atomics
-// into max(bins, 32) i32 (Allocation.cpp's size), zeroed first.
+// source, 1024 fp32 here); tl.histogram counts with Triton's warp ballots
+// and popc, then adds the warps' counts with shared-memory atomics into
+// max(bins, 32) i32 (Allocation.cpp's size), zeroed first.
 TEST(Codegen, GatherAndHistogramGoThroughSharedMemory) {
   const char *Src = R"(
 @triton.jit
@@ -382,6 +383,9 @@ def k(src_ptr, idx_ptr, out_ptr, hist_ptr, N: tl.constexpr, B: tl.constexpr):
   Compiled C = compileSnippet(Src, R, 90, true);
   ASSERT_EQ(C.Error, "");
   EXPECT_GE(countMatches(C.Ptx, R"(atom\.shared\.add\.u32|red\.shared\.add\.u32)"), 1) << C.Ptx;
+  // 1024 elements over 128 threads: 8 registers, each 5 bin-bit ballots and one of the mask.
+  EXPECT_EQ(countMatches(C.Ptx, R"(vote\.sync\.ballot\.b32)"), 48) << C.Ptx;
+  EXPECT_GE(countMatches(C.Ptx, R"(popc\.b32)"), 8) << C.Ptx;
   EXPECT_GE(countMatches(C.Ptx, R"(ld\.shared\.(f32|u32|b32))"), 1) << C.Ptx;
   // The gather's scratch (4096 B) and the bins (32 x 4 B) are never live together.
   EXPECT_EQ(C.ABI.SharedBytes, 4096u);

@@ -303,11 +303,18 @@ TEST(InterpSemantics, GatherAlongEachAxis) {
   EXPECT_EQ(R.ErrorRange.Begin, 5u);
 }
 
-// tl.histogram counts each unmasked value in [0, bins) once; negative values
-// and values past the last bin count nowhere (Triton's `icmp ult`).
-TEST(InterpSemantics, HistogramCountsInRangeUnmaskedValues) {
+// tl.histogram as Triton 3.6 counts on an H200: each unmasked value in the
+// bin its low log2(max(bins, 32)) bits name (-1 in the last of 32, 33 in bin
+// 1), only bins below `bins` read back (4 of 4 bins drops 4 and 9).
+TEST(InterpSemantics, HistogramBinsValuesByTheirLowBits) {
   Memory Mem;
-  uint32_t Plain, Masked;
+  uint32_t Wrapped, Plain, Masked;
+  runToBuffer(Mem, Wrapped, ScalarKind::I32, 32, [&](Builder &B) {
+    return B.histogram(at(1, 2), intTile(B, ScalarKind::I32, {3, 0, 3, -1, 33, 1, 3, 40}), 32, nullptr);
+  });
+  std::vector<int64_t> Want(32, 0);
+  Want[0] = 1, Want[1] = 2, Want[3] = 3, Want[8] = 1, Want[31] = 1;
+  EXPECT_EQ(readInts(Mem, Wrapped), Want);
   runToBuffer(Mem, Plain, ScalarKind::I32, 4, [&](Builder &B) {
     return B.histogram(at(1, 2), intTile(B, ScalarKind::I32, {3, 0, 3, -1, 4, 1, 3, 9}), 4, nullptr);
   });
