@@ -11,6 +11,7 @@
 /// next `name=` and carries on, so one bad entry never hides the others.
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/LaunchSpec.h"
+#include "compiler/types/Types.h"
 
 #include <algorithm>
 #include <cctype>
@@ -1025,11 +1026,16 @@ void concreteTensor(Evaluator &Ev, const TensorSpec &T, ConcreteLaunch &L) {
   for (const SpecExpr &D : T.Dims)
     C.Shape.push_back(nonNegative(Ev, D, "tensor dimension"));
   for (const SpecExpr &B : T.DescBlock) {
-    // TensorDescriptor's validate_block_shape, with its message.
     C.DescBlock.push_back(Ev.integer(B, "descriptor block dimension"));
-    if (!Ev.failed() && (C.DescBlock.back() <= 0 || (C.DescBlock.back() & (C.DescBlock.back() - 1))))
-      Ev.fail(B.Range, "Shape element " + std::to_string(C.DescBlock.size() - 1) + " must be a power of 2");
+    if (!Ev.failed() && C.DescBlock.back() == 0)
+      Ev.fail(B.Range, "a descriptor block dimension of 0");
   }
+  // TensorDescriptor's validate_block_shape, with its message, at the
+  // dimension it names (the whole block for the element count).
+  if (BlockShapeProblem P = Ev.failed() ? BlockShapeProblem{} : blockShapeProblem(C.DescBlock))
+    Ev.fail(P.Dim >= 0 ? T.DescBlock[static_cast<size_t>(P.Dim)].Range
+                       : SourceRange{T.DescBlock.front().Range.Begin, T.DescBlock.back().Range.End},
+            P.Message);
   for (const SpecExpr &S : T.Strides)
     C.Strides.push_back(nonNegative(Ev, S, "stride"));
   if (Ev.failed())

@@ -15,20 +15,11 @@
 
 namespace tessel::sema {
 
-static constexpr int64_t MaxNumel = 1 << 20; // TRITON_MAX_TENSOR_NUMEL
-
 static bool isPowerOfTwo(int64_t X) { return X >= 0 && (X & (X - 1)) == 0; }
 
 bool KernelChecker::validateShape(const std::vector<int64_t> &Shape, SourceRange R) {
-  for (size_t I = 0; I < Shape.size(); ++I) {
-    if (Shape[I] == TileType::UnknownDim || isPowerOfTwo(Shape[I]))
-      continue;
-    error(ProblemKind::BlockShape, R, "Shape element " + std::to_string(I) + " must be a power of 2");
-    return false;
-  }
-  if (auto N = TileType{ElemType{}, Shape}.numel(); N && *N > MaxNumel) {
-    error(ProblemKind::BlockShape, R,
-          "numel (" + std::to_string(*N) + ") exceeds triton maximum tensor numel (" + std::to_string(MaxNumel) + ")");
+  if (BlockShapeProblem Problem = blockShapeProblem(Shape)) {
+    error(ProblemKind::BlockShape, R, std::move(Problem.Message));
     return false;
   }
   return true;

@@ -597,20 +597,16 @@ static std::optional<launch::ConcreteTensor> hostDescriptor(const std::string &P
     return std::nullopt;
   }
   // TensorDescriptor's validate_block_shape (a block the host code sets
-  // later, in a pre_hook, is not checked there: the kernel would not compile).
-  int64_t Numel = 1;
-  for (size_t I = 0; I < Block->size(); ++I) {
-    int64_t B = (*Block)[I];
-    if (B <= 0 || (B & (B - 1)) || Numel > (int64_t(1) << 20) / B) {
-      if (!TypesOnly)
-        Unassumable.push_back("`" + Param + "`: the block shape of the TensorDescriptor " + Where +
-                              " passes is not one Triton accepts (" +
-                              (B <= 0 || (B & (B - 1)) ? "Shape element " + std::to_string(I) + " must be a power of 2"
-                                                       : std::string("more than 1048576 elements")) +
-                              ")");
-      return std::nullopt;
-    }
-    Numel *= B;
+  // later, in a pre_hook, is not checked there: the kernel would not compile);
+  // a 0 passes it, but gives no block to plan with.
+  std::string Problem = blockShapeProblem(*Block).Message;
+  if (Problem.empty() && std::find(Block->begin(), Block->end(), 0) != Block->end())
+    Problem = "a block dimension of 0";
+  if (!Problem.empty()) {
+    if (!TypesOnly)
+      Unassumable.push_back("`" + Param + "`: the block shape of the TensorDescriptor " + Where +
+                            " passes is not one Triton accepts (" + Problem + ")");
+    return std::nullopt;
   }
   if (D.Base.DType.empty() && TypesOnly)
     return std::nullopt;

@@ -156,4 +156,27 @@ std::string TileType::tritonStr() const {
   return S + "], " + Elem.str() + ">";
 }
 
+BlockShapeProblem blockShapeProblem(const std::vector<int64_t> &Shape) {
+  bool Known = true;
+  for (size_t I = 0; I < Shape.size(); ++I) {
+    if (Shape[I] == TileType::UnknownDim) {
+      Known = false;
+      continue;
+    }
+    if (Shape[I] < 0 || (Shape[I] & (Shape[I] - 1)))
+      return {"Shape element " + std::to_string(I) + " must be a power of 2", static_cast<int>(I)};
+  }
+  if (!Known)
+    return {};
+  int64_t Numel = 1;
+  bool Overflow = false;
+  for (int64_t D : Shape)
+    Overflow |= __builtin_mul_overflow(Numel, D, &Numel);
+  if (Overflow || Numel > MaxTensorNumel)
+    return {"numel (" + (Overflow ? std::string("more than 2**63") : std::to_string(Numel)) +
+                ") exceeds triton maximum tensor numel (" + std::to_string(MaxTensorNumel) + ")",
+            -1};
+  return {};
+}
+
 } // namespace tessel

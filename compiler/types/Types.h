@@ -99,6 +99,25 @@ struct TileType {
   friend bool operator==(const TileType &A, const TileType &B) { return A.Elem == B.Elem && A.Shape == B.Shape; }
 };
 
+/// TRITON_MAX_TENSOR_NUMEL.
+constexpr int64_t MaxTensorNumel = int64_t{1} << 20;
+
+/// A problem of a block shape: Triton's message, and the dimension it is
+/// about (-1 for the element count).
+struct BlockShapeProblem {
+  std::string Message;
+  int Dim = -1;
+  explicit operator bool() const { return !Message.empty(); }
+};
+
+/// Triton's validate_block_shape (language/_utils.py), the one check of a
+/// block's dimensions wherever one is given (a tile's shape, a tensor
+/// descriptor's block): its first problem in Triton's words ("Shape element
+/// 1 must be a power of 2", "numel (2097152) exceeds triton maximum tensor
+/// numel (1048576)"), or none. UnknownDim entries are skipped (and leave the
+/// numel unchecked); 0 passes, as `0 & -1 == 0` does in Triton.
+BlockShapeProblem blockShapeProblem(const std::vector<int64_t> &Shape);
+
 } // namespace tessel
 
 #endif // TESSEL_COMPILER_TYPES_TYPES_H
