@@ -43,7 +43,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 REFERENCES = [("vector_add.py", "vector_add_kernel"), ("fused_softmax.py", "fused_softmax_kernel"),
               ("layer_norm.py", "layer_norm_fwd_kernel"), ("matmul.py", "matmul_kernel"),
               ("online_softmax.py", "online_softmax_kernel")]
-TUTORIALS = ["vector_add", "fused_softmax", "layer_norm", "dropout", "matmul", "attention"]
+TUTORIALS = ["vector_add", "fused_softmax", "layer_norm", "dropout", "matmul", "attention", "gather_histogram"]
 MASKING_BUGS = ["ts201_unmasked_axis", "ts202_load_guarded_by_where", "ts203_out_of_bounds_lane",
                 "ts301_out_of_bounds_access"]
 

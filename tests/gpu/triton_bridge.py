@@ -34,7 +34,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from gpu_suite import directive_kernels, gpu_absent, last_line  # noqa: E402
 
-SAMPLES = ["vector_add", "fused_softmax", "layer_norm", "dropout", "matmul", "attention"]
+SAMPLES = ["vector_add", "fused_softmax", "layer_norm", "dropout", "matmul", "attention", "gather_histogram"]
 
 
 def tutorial_cases():
