@@ -278,7 +278,7 @@ void evalHistogram(const Tile &X, const Tile *Mask, int64_t Bins, Tile &Out) {
   // 32)) bits; bins past the result are padding that is never read.
   const uint64_t Padded = static_cast<uint64_t>(std::max<int64_t>(Bins, 32));
   for (size_t I = 0; I < X.Ints.size(); ++I) {
-    if (Mask && !Mask->Ints[Mask->Ints.size() == 1 ? 0 : I])
+    if (Mask && !Mask->Ints[I]) // the verifier gives the mask the input's shape
       continue;
     uint64_t Bin = static_cast<uint64_t>(X.Ints[I]) & (Padded - 1);
     if (Bin < static_cast<uint64_t>(Bins))

@@ -22,6 +22,7 @@
 #include "compiler/codegen/lower/Lowerings.h"
 
 #include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/Support/MathExtras.h>
 
 #include <algorithm>
 
@@ -34,9 +35,7 @@ bool lowerHistogram(LoweringContext &C, const ir::Op &Op) {
   llvm::IRBuilderBase &B = C.B;
   const int64_t Padded = std::max<int64_t>(H->bins(), 32);
   const int64_t PerLane = Padded / 32;
-  int NumBits = 0;
-  while ((int64_t{1} << NumBits) < Padded)
-    ++NumBits;
+  const int NumBits = static_cast<int>(llvm::Log2_64(static_cast<uint64_t>(Padded))); // Padded is a power of 2
   constexpr int LaneBits = 5;
   const ElemType I32{ScalarKind::I32};
   llvm::Value *Full = C.i32(-1);
