@@ -67,6 +67,28 @@ def read_verdicts():
     return verdicts
 
 
+def code_only(text):
+    """text with its string literals blanked: a docstring's example `@triton.jit` is no kernel. Text Python
+    cannot tokenize is returned as it is."""
+    import io
+    import tokenize
+    lines = text.splitlines(keepends=True)
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return text
+    for t in tokens:
+        if t.type != tokenize.STRING:
+            continue
+        (r0, c0), (r1, c1) = t.start, t.end
+        for r in range(r0, r1 + 1):
+            line = lines[r - 1]
+            a = c0 if r == r0 else 0
+            b = c1 if r == r1 else len(line.rstrip("\n"))
+            lines[r - 1] = line[:a] + " " * (b - a) + line[b:]
+    return "".join(lines)
+
+
 def triton_files(root, parts=()):
     out = []
     for d, dirs, files in os.walk(root):
@@ -81,7 +103,7 @@ def triton_files(root, parts=()):
             except OSError:
                 continue
             if "triton" in text and not excluded(os.path.relpath(p, root), parts):
-                out.append((os.path.relpath(p, root), len(JIT_DECORATOR.findall(text))))
+                out.append((os.path.relpath(p, root), len(JIT_DECORATOR.findall(code_only(text)))))
     return out
 
 

@@ -198,9 +198,9 @@ def spec_of(rec):
     return " ".join(parts)
 
 
-def tessel_figures(tessel, path, rec, arch):
+def tessel_figures(tessel, path, rec, arch, assembler=None):
     p = subprocess.run([tessel, "compile", path, "--kernel", rec["kernel"], "--spec", spec_of(rec), "--arch", arch,
-                        "--emit", "report", "--color=never"], capture_output=True, text=True, timeout=300)
+                        "--emit", "report", "--color=never"] + (["--assembler", assembler] if assembler else []), capture_output=True, text=True, timeout=300)
     text = p.stdout + p.stderr
     fig = {}
     m = re.search(r"registers\s+(\d+)", text)
@@ -238,7 +238,7 @@ def compare(a):
     rows, smem_ok, regs_ok, verdict_ok, n = [], 0, 0, 0, 0
     for rec in recs:
         path = os.path.join(a.tutorials, rec["file"])
-        t = tessel_figures(a.tessel, path, rec, a.arch)
+        t = tessel_figures(a.tessel, path, rec, a.arch, a.assembler)
         n += 1
         if "error" in rec:
             req = re.search(r"Required: (\d+)", rec["error"])
@@ -289,6 +289,7 @@ def main():
     d.add_argument("--tessel", default=os.path.join(ROOT, "build", "tools", "tessel"))
     d.add_argument("--tutorials", default=os.path.join(ROOT, ".gpu", "tutorials"))
     d.add_argument("--arch", default="sm_90a")
+    d.add_argument("--assembler", choices=("nvjitlink", "ptxas"), help="tessel's PTX assembler (default: tessel's)")
     a = ap.parse_args()
     return capture(a) if a.cmd == "capture" else compare(a)
 

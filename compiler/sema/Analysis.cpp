@@ -381,8 +381,10 @@ std::shared_ptr<const FileAnalysis> analyzeFile(std::shared_ptr<const ParsedFile
     }
     HostNames Names = moduleHostNames(FA->Info, HostRef, OnDisk ? Opts.Project : nullptr, &HostReads);
     std::set<int64_t> FloorDivided = floorDividedGridAxes(Fn, File->module(), Names);
+    std::set<std::pair<int64_t, std::string>> Padded = paddedRowPitches(Fn, File->module(), Names);
     for (Specialization &S : Specs[I]) {
       S.FloorDividedGridAxes = FloorDivided;
+      S.PaddedRowPitches = Padded;
       S.HostReads = HostReads;
     }
   };

@@ -676,6 +676,11 @@ Value KernelChecker::binaryOp(BinOpKind Op, const Value &L, const Value &R, Sour
   if (Op == BinOpKind::Mult && Rank == 0 &&
       ((L.Facts.DynScalar && IsRuntimeScalar(R)) || (R.Facts.DynScalar && IsRuntimeScalar(L))))
     F.DynScalar = false;
+  // `row * P` of a runtime row and a parameter: rows of P elements.
+  if (Op == BinOpKind::Mult && Rank == 0 && L.isTensor() && R.isTensor() && !F.DynScalar)
+    F.Pitch = !R.Facts.Param.empty() && L.Facts.Param != R.Facts.Param ? R.Facts.Param
+              : !L.Facts.Param.empty()                                 ? L.Facts.Param
+                                                                       : std::string();
   // `i * BLOCK`: a unit-step index scaled by a block moves a block, by that
   // block (Scale).
   if (Op == BinOpKind::Mult && (L.isConstexpr() || R.isConstexpr())) {

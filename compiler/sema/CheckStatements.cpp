@@ -206,6 +206,8 @@ void KernelChecker::checkKernel(const JitFunction &Fn, const Specialization &S, 
       error(ProblemKind::UnsupportedConstruct, P.NameRange,
             "the value of constexpr `" + P.Name + "` is not known under this specialization: lowering needs it");
     }
+    if (V.isTensor() && !V.Type.isBlock())
+      V.Facts.Param = P.Name;
     // `p: tl.const` (JITFunction's is_const): a pointer Triton will not store through.
     if (V.isTensor() && P.Annotation && isConstPointerAnnotation(Info, P.Annotation)) {
       if (!V.Type.Elem.isPointer())

@@ -3,6 +3,7 @@
 
 #include "compiler/sema/HostFacts.h"
 
+#include "compiler/frontend/AstDump.h"
 #include "compiler/frontend/AstWalk.h"
 
 #include <algorithm>
@@ -96,6 +97,34 @@ public:
     return Axes;
   }
 
+  /// (axis, parameter) where the grid sizes the axis `cdiv(N, B)` and the
+  /// launch passes the parameter as N rounded up to a multiple C of every B:
+  /// `math.ceil(N / C) * C`, `cdiv(N, C) * C` or `(N + C - 1) // C * C`,
+  /// through local names.
+  std::set<std::pair<int64_t, std::string>> paddedRowPitches(const ast::Expr *Grid) {
+    std::set<std::pair<int64_t, std::string>> Out;
+    const std::vector<ast::Expr *> *Elts = gridEntries(Grid);
+    if (!Elts || !Launch.Call)
+      return Out;
+    for (size_t Axis = 0; Axis < Elts->size() && Axis < 3; ++Axis) {
+      const auto *C = cdivCall(resolve((*Elts)[Axis]));
+      if (!C)
+        continue;
+      std::vector<int64_t> Blocks;
+      if (std::optional<int64_t> B = hostConstant(C->Args[1]))
+        Blocks = {*B};
+      else
+        Blocks = metaValues(C->Args[1], Fn, Launch);
+      if (Blocks.empty())
+        continue;
+      const auto &Params = Fn.Def->Params;
+      for (size_t I = 0; I < Params.size(); ++I)
+        if (roundsUpTo(argument(I, Params[I].Name), C->Args[0], Blocks))
+          Out.insert({static_cast<int64_t>(Axis), Params[I].Name});
+    }
+    return Out;
+  }
+
 private:
   const JitFunction &Fn;
   const LaunchSite &Launch;
@@ -129,6 +158,115 @@ private:
     default:
       return std::nullopt;
     }
+  }
+
+  /// E through the local names that bind it (three at most).
+  const ast::Expr *resolve(const ast::Expr *E) {
+    for (int Depth = 0; E && Host && Depth < 3; ++Depth) {
+      const auto *N = dyn_cast<ast::NameExpr>(E);
+      const ast::Expr *D = N ? hostLocalDefinition(*Host, N->Id, Launch.Range) : nullptr;
+      if (!D)
+        break;
+      E = D;
+    }
+    return E;
+  }
+
+  /// The grid's entries, through a lambda or a local name.
+  const std::vector<ast::Expr *> *gridEntries(const ast::Expr *Grid) {
+    for (int Depth = 0; Grid && Depth < 3; ++Depth) {
+      if (const auto *L = dyn_cast<ast::LambdaExpr>(Grid))
+        Grid = L->Body;
+      else if (isa<ast::NameExpr>(Grid))
+        Grid = resolve(Grid);
+      else
+        break;
+    }
+    if (const auto *T = dyn_cast<ast::TupleExpr>(Grid))
+      return &T->Elts;
+    if (const auto *L = dyn_cast<ast::ListExpr>(Grid))
+      return &L->Elts;
+    return nullptr;
+  }
+
+  /// The call when E is `cdiv(n, b)` (triton.cdiv, ceil_div, ...).
+  static const ast::CallExpr *cdivCall(const ast::Expr *E) {
+    const auto *C = dyn_cast<ast::CallExpr>(E);
+    if (!C || C->Args.size() != 2)
+      return nullptr;
+    const ast::Expr *F = C->Func;
+    std::string Name = isa<ast::AttributeExpr>(F) ? cast<ast::AttributeExpr>(F)->Attr
+                       : isa<ast::NameExpr>(F)    ? cast<ast::NameExpr>(F)->Id
+                                                  : std::string();
+    return Name == "cdiv" || Name == "ceildiv" || Name == "div_up" || Name == "ceil_div" ? C : nullptr;
+  }
+
+  /// How many values `*E` passes: a tuple written out, or a conditional
+  /// whose arms are tuples of one length (`(s0, s1) if bias else (0, 0)`).
+  std::optional<size_t> starredLength(const ast::Expr *E) {
+    E = resolve(E);
+    if (const auto *T = dyn_cast<ast::TupleExpr>(E))
+      return T->Elts.size();
+    if (const auto *C = dyn_cast<ast::IfExpExpr>(E)) {
+      std::optional<size_t> A = starredLength(C->Body), B = starredLength(C->OrElse);
+      return A && A == B ? A : std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  /// The launch's argument for parameter I (positional, past any `*args` of
+  /// known length, or by keyword).
+  const ast::Expr *argument(size_t I, const std::string &Name) {
+    size_t Position = 0;
+    for (const ast::Expr *A : Launch.Call->Args) {
+      if (const auto *S = dyn_cast<ast::StarredExpr>(A)) {
+        std::optional<size_t> N = starredLength(S->Value);
+        if (!N || Position + *N > I)
+          return nullptr;
+        Position += *N;
+        continue;
+      }
+      if (Position++ == I)
+        return A;
+    }
+    for (const ast::Keyword &K : Launch.Call->Keywords)
+      if (K.Name == Name)
+        return K.Value;
+    return nullptr;
+  }
+
+  /// Whether Arg is N rounded up to a multiple of a constant every block of
+  /// Blocks divides.
+  bool roundsUpTo(const ast::Expr *Arg, const ast::Expr *N, const std::vector<int64_t> &Blocks) {
+    const auto *M = dyn_cast<ast::BinOpExpr>(resolve(Arg));
+    if (!M || M->Op != ast::BinOpKind::Mult)
+      return false;
+    for (auto [Count, Mult] : {std::pair{M->Lhs, M->Rhs}, std::pair{M->Rhs, M->Lhs}}) {
+      std::optional<int64_t> C = hostConstant(Mult);
+      if (!C || *C <= 0 || std::any_of(Blocks.begin(), Blocks.end(), [&](int64_t B) { return B <= 0 || *C % B; }))
+        continue;
+      const ast::Expr *X = resolve(Count);
+      const ast::Expr *Over = nullptr; // the rounded quantity, if X divides it by C rounding up
+      if (const auto *D = cdivCall(X); D && hostConstant(D->Args[1]) == C)
+        Over = D->Args[0];
+      if (const auto *Ceil = dyn_cast<ast::CallExpr>(X); !Over && Ceil && Ceil->Args.size() == 1) {
+        const ast::Expr *F = Ceil->Func;
+        bool IsCeil = (isa<ast::AttributeExpr>(F) && cast<ast::AttributeExpr>(F)->Attr == "ceil") ||
+                      (isa<ast::NameExpr>(F) && cast<ast::NameExpr>(F)->Id == "ceil");
+        const auto *Div = dyn_cast<ast::BinOpExpr>(Ceil->Args[0]);
+        if (IsCeil && Div && Div->Op == ast::BinOpKind::Div && hostConstant(Div->Rhs) == C)
+          Over = Div->Lhs;
+      }
+      if (const auto *F = dyn_cast<ast::BinOpExpr>(X);
+          !Over && F && F->Op == ast::BinOpKind::FloorDiv && hostConstant(F->Rhs) == C) {
+        const auto *Add = dyn_cast<ast::BinOpExpr>(F->Lhs);
+        if (Add && Add->Op == ast::BinOpKind::Add && hostConstant(Add->Rhs) == *C - 1)
+          Over = Add->Lhs;
+      }
+      if (Over && ast::dump(resolve(Over)) == ast::dump(resolve(N)))
+        return true;
+    }
+    return false;
   }
 
   bool assertedExact(const ast::Expr *N, const ast::Expr *B) {
@@ -200,6 +338,26 @@ std::set<int64_t> floorDividedGridAxes(const JitFunction &Fn, const ast::Module 
     Common = std::move(Both);
   }
   return Common.value_or(std::set<int64_t>{});
+}
+
+std::set<std::pair<int64_t, std::string>> paddedRowPitches(const JitFunction &Fn, const ast::Module &M,
+                                                           const HostNames &Names) {
+  std::optional<std::set<std::pair<int64_t, std::string>>> Common;
+  for (const LaunchSite &L : Fn.Launches) {
+    const auto *Sub = L.Call ? dyn_cast<ast::SubscriptExpr>(L.Call->Func) : nullptr;
+    if (!Sub)
+      return {};
+    GridReader Reader(Fn, L, enclosingFunction(M.Body, L.Range), Names);
+    std::set<std::pair<int64_t, std::string>> Here = Reader.paddedRowPitches(Sub->Index);
+    if (Common) {
+      std::set<std::pair<int64_t, std::string>> Both;
+      std::set_intersection(Common->begin(), Common->end(), Here.begin(), Here.end(),
+                            std::inserter(Both, Both.begin()));
+      Here = std::move(Both);
+    }
+    Common = std::move(Here);
+  }
+  return Common.value_or(std::set<std::pair<int64_t, std::string>>{});
 }
 
 } // namespace tessel::sema

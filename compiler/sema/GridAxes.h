@@ -26,6 +26,13 @@ namespace tessel::sema {
 /// no launch site. Names: what M's top-level names mean (may be empty).
 std::set<int64_t> floorDividedGridAxes(const JitFunction &Fn, const ast::Module &M, const HostNames &Names = {});
 
+/// (program_id axis, parameter) pairs where every launch site of Fn sizes
+/// the axis `cdiv(N, B)` and passes the parameter as N rounded up to a
+/// multiple of every B (`seqlen_q_rounded = math.ceil(seqlen_q / 128) * 128`
+/// with BLOCK_M 128): a row of that pitch holds every block the axis starts.
+std::set<std::pair<int64_t, std::string>> paddedRowPitches(const JitFunction &Fn, const ast::Module &M,
+                                                           const HostNames &Names = {});
+
 } // namespace tessel::sema
 
 #endif // TESSEL_COMPILER_SEMA_GRIDAXES_H

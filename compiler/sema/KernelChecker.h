@@ -59,6 +59,11 @@ struct Specialization {
   /// program starts past the last full block, so an offset that slides with
   /// that program id alone is not reported (floorDividedGridAxes).
   std::set<int64_t> FloorDividedGridAxes;
+  /// (program_id axis, parameter P) where every launch site sizes the axis
+  /// `cdiv(N, B)` and passes P as N rounded up to a multiple of B
+  /// (`math.ceil(N / 128) * 128`, B dividing 128): a block window at
+  /// `row * P + pid * B` stays in its row of P elements (paddedRowPitches).
+  std::set<std::pair<int64_t, std::string>> PaddedRowPitches;
   /// The other modules read to find FloorDividedGridAxes (a validator the
   /// launching function calls): inputs of the kernel's analysis.
   project::Reads HostReads;

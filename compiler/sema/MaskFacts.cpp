@@ -19,6 +19,8 @@ IndexFacts alignFacts(const Value &V, size_t Rank) {
   if (Have < Rank) {
     F.Axes.insert(F.Axes.begin(), Rank - Have, AxisIndex::None);
     F.AxisCauses.insert(F.AxisCauses.begin(), Rank - Have, std::string());
+    F.AxisPitches.resize(Have);
+    F.AxisPitches.insert(F.AxisPitches.begin(), Rank - Have, std::string());
     if (!F.MaskBounds.empty())
       F.MaskBounds.insert(F.MaskBounds.begin(), Rank - Have, false);
   }
@@ -51,6 +53,23 @@ IndexFacts joinFacts(const Value &L, const Value &R, size_t Rank) {
   Out.Scale = Out.DynScalar && A.DynScalar != B.DynScalar && !Mixed ? (A.DynScalar ? A.Scale : B.Scale) : 0;
   Out.WrappedDyn = Rank == 0 && !Out.DynScalar && (A.WrappedDyn || B.WrappedDyn);
   Out.Cause = !A.Cause.empty() ? A.Cause : B.Cause;
+  // A row pitch stays with the one side that has it (`TMP + off_hb * P`),
+  // and a window sliding beside a scalar `row * P` sits in that row.
+  auto Scalar = [](const IndexFacts &F) {
+    return std::all_of(F.Axes.begin(), F.Axes.end(), [](AxisIndex X) { return X == AxisIndex::None; });
+  };
+  if (Rank == 0 && A.Pitch.empty() != B.Pitch.empty() && !A.DynScalar && !B.DynScalar)
+    Out.Pitch = A.Pitch.empty() ? B.Pitch : A.Pitch;
+  for (size_t I = 0; I < Rank; ++I) {
+    if (Out.Axes[I] != AxisIndex::Sliding)
+      continue;
+    const IndexFacts &Slid = A.Axes[I] == AxisIndex::Sliding ? A : B;
+    const IndexFacts &Other = A.Axes[I] == AxisIndex::Sliding ? B : A;
+    if (!Slid.axisPitch(I).empty())
+      Out.AxisPitches[I] = Slid.axisPitch(I);
+    else if (Scalar(Other) && !Other.DynScalar)
+      Out.AxisPitches[I] = Other.Pitch;
+  }
   return Out;
 }
 
@@ -79,6 +98,7 @@ IndexFacts wrapFacts(const IndexFacts &F) {
       A = AxisIndex::Wrapped;
   Out.WrappedDyn = F.DynScalar || F.WrappedDyn;
   Out.DynScalar = false;
+  Out.Pitch.clear();
   Out.MaskBounds.clear();
   return Out;
 }

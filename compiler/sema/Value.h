@@ -61,15 +61,33 @@ struct IndexFacts {
   /// comparing the offsets would bound it (and as `if pid_m * BLOCK_M >=
   /// bound: return` bounds the program id it scales).
   std::vector<std::string> BoundedScalars;
+  /// A scalar kernel parameter as passed, unchanged: its name.
+  std::string Param;
+  /// `row * P` of a program-dependent row and a parameter P (flash
+  /// attention's `off_hb * seqlen_q_rounded`), or a pointer offset by one:
+  /// P. A window added to it slides within a row of P elements.
+  std::string Pitch;
+  /// Parallel to Axes (may be shorter: ""): for a Sliding axis whose window
+  /// sits at `row * P`, P. The host may pad P to whole blocks
+  /// (Specialization::PaddedRowPitches), and then the window never leaves
+  /// its row.
+  std::vector<std::string> AxisPitches;
 
   /// Gives Axes (and AxisCauses) Rank entries, new ones constant.
   void resize(size_t Rank) {
     Axes.resize(Rank, AxisIndex::None);
     AxisCauses.resize(Rank);
+    AxisPitches.resize(Rank);
   }
   void setAxis(size_t I, AxisIndex A, std::string Why = {}) {
     Axes[I] = A;
     AxisCauses[I] = std::move(Why);
+    if (I < AxisPitches.size())
+      AxisPitches[I].clear();
+  }
+  const std::string &axisPitch(size_t I) const {
+    static const std::string None;
+    return I < AxisPitches.size() ? AxisPitches[I] : None;
   }
 };
 

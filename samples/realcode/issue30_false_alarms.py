@@ -5,6 +5,8 @@ compute-sanitizer, when launched by the wrapper below it (bench/RESULTS.md, issu
 report nothing for them; the one annotated finding is the control, the same kernel without the
 guard that made it safe.
 """
+import math
+
 import torch
 import triton
 import triton.language as tl
@@ -113,4 +115,44 @@ def wrapped_launch(x: torch.Tensor, block_size: int = 128) -> torch.Tensor:
     assert N % block_size == 0
     out = torch.empty_like(x)
     wrap_triton(wrapped_launch_kernel)[(M, N // block_size)](x, out, N=N, BLOCK=block_size)
+    return out
+
+
+# A row the host pads to whole blocks (flash-attention's softmax statistics, `seqlen_q_rounded`):
+# the last block of a row runs past seqlen but stays inside its row of seqlen_rounded elements.
+@triton.jit
+def padded_rows_kernel(x_ptr, out_ptr, seqlen, seqlen_rounded, BLOCK_M: tl.constexpr):
+    start_m = tl.program_id(0)
+    off_hb = tl.program_id(1)
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    x = tl.load(x_ptr + off_hb * seqlen + offs_m, mask=offs_m < seqlen, other=0.0)
+    tl.store(out_ptr + off_hb * seqlen_rounded + offs_m, x * 2)
+
+
+def padded_rows(x: torch.Tensor) -> torch.Tensor:
+    batch, seqlen = x.shape
+    seqlen_rounded = math.ceil(seqlen / 128) * 128
+    out = torch.empty((batch, seqlen_rounded), device=x.device, dtype=x.dtype)
+    grid = lambda META: (triton.cdiv(seqlen, META["BLOCK_M"]), batch)  # noqa: E731
+    padded_rows_kernel[grid](x, out, seqlen, seqlen_rounded, BLOCK_M=128)
+    return out
+
+
+# The control: the same rows, not padded; the last block of each row writes into the next row and
+# past the end of the last.
+@triton.jit
+def unpadded_rows_kernel(x_ptr, out_ptr, seqlen, pitch, BLOCK_M: tl.constexpr):
+    start_m = tl.program_id(0)
+    off_hb = tl.program_id(1)
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    x = tl.load(x_ptr + off_hb * seqlen + offs_m, mask=offs_m < seqlen, other=0.0)
+    tl.store(out_ptr + off_hb * pitch + offs_m, x * 2)
+    #        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[TS201]: tl.store offsets can run past the end along axis 0: they depend on program_id(0), and there is no mask
+
+
+def unpadded_rows(x: torch.Tensor) -> torch.Tensor:
+    batch, seqlen = x.shape
+    out = torch.empty((batch, seqlen), device=x.device, dtype=x.dtype)
+    grid = lambda META: (triton.cdiv(seqlen, META["BLOCK_M"]), batch)  # noqa: E731
+    unpadded_rows_kernel[grid](x, out, seqlen, seqlen, BLOCK_M=128)
     return out
