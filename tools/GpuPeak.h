@@ -21,7 +21,14 @@ struct PeakFigures {
   double CopyGBps = 0;
   double MmaTflops = 0;
   std::string Source; ///< "measured now (...)" or "cached in PATH"
+  /// sm_90's wgmma rates (0 elsewhere): fp16 (and bf16), fp8.
+  double WgmmaF16Tflops = 0, WgmmaFp8Tflops = 0;
 };
+
+/// The tensor-core ceiling for a kernel's dots and the instruction it was
+/// measured with: wgmma on sm_90 (fp8's rate where every dot takes fp8
+/// operands), mma.sync elsewhere, as Triton's dots lower.
+std::pair<double, std::string> tensorCeiling(const PeakFigures &P, bool Fp8Dots);
 
 /// The cache file's path ("" when neither a cache variable nor HOME is set).
 std::string peakCachePath();

@@ -25,8 +25,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <sstream>
+#include <tuple>
 #include <unistd.h>
 
 namespace tessel::tools {
@@ -235,7 +237,7 @@ PeakFigures GpuRunner::peak() {
   if (auto *E = std::get_if<DriverError>(&M))
     return *(I->Peak = PeakFigures{0, 0, "the peak could not be measured: " + E->str()});
   const runtime::DevicePeak &D = std::get<runtime::DevicePeak>(M);
-  PeakFigures P{D.CopyGBps, D.MmaTflops, "measured now (" + D.Method + ")"};
+  PeakFigures P{D.CopyGBps, D.MmaTflops, "measured now (" + D.Method + ")", D.WgmmaF16Tflops, D.WgmmaFp8Tflops};
   if (!Path.empty()) {
     std::error_code EC;
     std::filesystem::create_directories(std::filesystem::path(Path).parent_path(), EC);
@@ -251,6 +253,23 @@ PeakFigures GpuRunner::peak() {
       P.Source += ", cached in " + Path;
   }
   return *(I->Peak = P);
+}
+
+/// Whether B holds a tl.dot and every one takes 8-bit float operands.
+static bool fp8Dots(const ir::Block &B) {
+  bool Any = false, All = true;
+  std::function<void(const ir::Block &)> Walk = [&](const ir::Block &Blk) {
+    for (const auto &O : Blk.ops()) {
+      if (const auto *D = ir::dyn_cast<ir::DotOp>(O.get())) {
+        Any = true;
+        All = All && bitWidth(D->a()->type().Elem.Scalar) == 8 && isFloat(D->a()->type().Elem.Scalar);
+      }
+      for (const auto &R : O->regions())
+        Walk(*R);
+    }
+  };
+  Walk(B);
+  return Any && All;
 }
 
 GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, const launch::ConcreteLaunch &L,
@@ -323,6 +342,8 @@ GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, 
   for (const ir::Value *P : F.params())
     Names.push_back(P->name());
   I->execute(*this, K, *LK, C, Inputs, Args, Names, Reference, nullptr, Keep, Iters, DotFlops, R);
+  if (R.TimedRuns && DotFlops && fp8Dots(F.body()))
+    std::tie(R.PeakTflops, R.PeakTflopsInstruction) = tensorCeiling(peak(), true);
   std::map<std::string, SourceRange> Ordered = atomicOrderedOutputs(F);
   for (GpuComparison &O : R.Outputs)
     if (auto At = Ordered.find(O.Name); At != Ordered.end())
@@ -455,7 +476,7 @@ void GpuRunner::Impl::execute(GpuRunner &Runner, const backend::CompiledKernel &
     R.Tflops = Tm.Median > 0 ? static_cast<double>(DotFlops) / (Tm.Median * 1e9) : 0;
     PeakFigures P = Runner.peak();
     R.PeakGBps = P.CopyGBps;
-    R.PeakTflops = P.MmaTflops;
+    std::tie(R.PeakTflops, R.PeakTflopsInstruction) = tensorCeiling(P, false);
     R.PeakSource = P.Source;
   }
 }

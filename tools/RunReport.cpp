@@ -149,7 +149,7 @@ static void renderGpu(std::ostream &OS, const GpuInstanceReport &G, const std::s
       OS << "    dot: " << formatNumber(G.Tflops) << " TFLOP/s for " << G.DotFlops << " flops";
       if (G.PeakTflops > 0)
         OS << " (" << percentText(G.Tflops, G.PeakTflops) << " of the device's " << formatNumber(G.PeakTflops)
-           << " TFLOP/s mma.sync fp16)";
+           << " TFLOP/s " << G.PeakTflopsInstruction << ")";
       OS << '\n';
     }
   }
@@ -195,6 +195,7 @@ nlohmann::json gpuInstanceJson(const GpuInstanceReport &G) {
       GJ["time"]["tflopsPerSecond"] = G.Tflops;
       GJ["time"]["peakTflopsPerSecond"] = G.PeakTflops > 0 ? nlohmann::json(G.PeakTflops) : nlohmann::json(nullptr);
       GJ["time"]["fractionOfPeakTflops"] = Fraction(G.Tflops, G.PeakTflops);
+      GJ["time"]["peakTflopsInstruction"] = G.PeakTflopsInstruction;
     }
   }
   if (G.Sanitizer) {

@@ -106,6 +106,8 @@ struct GpuInstanceReport {
   /// 0 when unknown. GBps / PeakGBps is the fraction of peak bandwidth.
   double PeakGBps = 0, PeakTflops = 0;
   std::string PeakSource; ///< "measured now" or "cached in PATH"
+  /// What PeakTflops was measured with: "wgmma fp16", "mma.sync fp16"...
+  std::string PeakTflopsInstruction = "mma.sync fp16";
   /// With --sanitize: compute-sanitizer memcheck's verdict on this launch.
   std::optional<SanitizerReport> Sanitizer;
 };

@@ -165,11 +165,15 @@ static llvm::Expected<Assembled> withPtxas(llvm::StringRef Ptx, const AssembleOp
   return Out;
 }
 
+AssemblerKind defaultAssembler(const Toolkit &Tools) {
+  return hasAssembler(Tools, AssemblerKind::Ptxas) || !hasAssembler(Tools, AssemblerKind::NvJitLink)
+             ? AssemblerKind::Ptxas
+             : AssemblerKind::NvJitLink;
+}
+
 llvm::Expected<Assembled> assemble(llvm::StringRef Ptx, const AssembleOptions &Opts) {
   const Toolkit &Tools = Opts.Tools ? *Opts.Tools : toolkit();
-  AssemblerKind K =
-      Opts.Use ? *Opts.Use
-               : (hasAssembler(Tools, AssemblerKind::NvJitLink) ? AssemblerKind::NvJitLink : AssemblerKind::Ptxas);
+  AssemblerKind K = Opts.Use ? *Opts.Use : defaultAssembler(Tools);
   if (!hasAssembler(Tools, K)) {
     if (K == AssemblerKind::NvJitLink)
       return fail("nvJitLink (libnvJitLink.so) was not found; searched " + Tools.searched());

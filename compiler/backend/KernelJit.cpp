@@ -84,7 +84,7 @@ std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &In
     llvm::consumeError(Pipeline.takeError()); // the compile reports it
   B.add(uint64_t(codegen::rangeLoadPipeliningFromEnv())).add(uint64_t(codegen::wgmmaFromEnv()));
   B.add(uint64_t(codegen::wgmmaPendingsFromEnv()));
-  B.add(Tools.version()).add(Opts.Assembler.Use ? assemblerName(*Opts.Assembler.Use) : "auto");
+  B.add(Tools.version()).add(assemblerName(Opts.Assembler.Use.value_or(defaultAssembler(Tools))));
   B.add(uint64_t(Opts.Assemble))
       .add(uint64_t(Opts.AssembleUnlaunchable))
       .add(uint64_t(Opts.KeepLlvm))

@@ -97,6 +97,78 @@ std::string mmaKernelPtx(int Chains) {
   return P;
 }
 
+std::string wgmmaKernelPtx(bool Fp8) {
+  // m64n256: 128 fp32 accumulators per thread. The operands' contents do
+  // not change the rate: the shared buffers are zeroed once, and the
+  // descriptors (no swizzle) point at them. a is 64 x K, b is K x 256 (K 16
+  // for fp16, 32 for fp8: 2 KB and 8 KB either way), in 16 KB.
+  std::string P = ".version 8.0\n.target sm_90a\n.address_size 64\n\n"
+                  ".visible .entry tessel_peak_wgmma(\n"
+                  "\t.param .u64 tessel_peak_wgmma_param_0,\n"
+                  "\t.param .u32 tessel_peak_wgmma_param_1,\n"
+                  "\t.param .u64 tessel_peak_wgmma_param_2,\n"
+                  "\t.param .u64 tessel_peak_wgmma_param_3\n"
+                  ")\n.reqntid 256\n{\n"
+                  "\t.reg .pred \t%p<3>;\n"
+                  "\t.reg .b32 \t%r<16>;\n"
+                  "\t.reg .b64 \t%rd<8>;\n"
+                  "\t.reg .f32 \t%f<129>;\n"
+                  "\t.shared .align 1024 .b8 \ttessel_peak_smem[16384];\n"
+                  "\tld.param.u64 \t%rd1, [tessel_peak_wgmma_param_0];\n"
+                  "\tld.param.u32 \t%r1, [tessel_peak_wgmma_param_1];\n"
+                  "\tmov.u32 \t%r2, %tid.x;\n"
+                  "\tmov.u32 \t%r3, tessel_peak_smem;\n"
+                  // 16384 bytes zeroed as 1024 16-byte vectors, 256 threads.
+                  "\tmov.u32 \t%r4, %r2;\n"
+                  "ZERO:\n"
+                  "\tshl.b32 \t%r5, %r4, 4;\n"
+                  "\tadd.u32 \t%r5, %r5, %r3;\n"
+                  "\tst.shared.v4.u32 \t[%r5], {0, 0, 0, 0};\n"
+                  "\tadd.u32 \t%r4, %r4, 256;\n"
+                  "\tsetp.lt.u32 \t%p1, %r4, 1024;\n"
+                  "\t@%p1 bra \tZERO;\n"
+                  "\tfence.proxy.async.shared::cta;\n"
+                  "\tbar.sync \t0;\n"
+                  // Descriptors: address >> 4 in bits 0-13, leading byte offset >> 4
+                  // at 16, stride byte offset >> 4 at 32, no swizzle.
+                  "\tshr.u32 \t%r6, %r3, 4;\n"
+                  "\tand.b32 \t%r6, %r6, 16383;\n"
+                  "\tcvt.u64.u32 \t%rd2, %r6;\n"
+                  "\tor.b64 \t%rd2, %rd2, 68720001024;\n" // LBO 128 B (8 << 16), SBO 256 B (16 << 32)
+                  "\tadd.u64 \t%rd3, %rd2, 128;\n"        // b at 2048 bytes
+                  "\tsetp.ne.b32 \t%p2, %r1, 0;\n";
+  for (int F = 0; F < 128; ++F)
+    P += "\tmov.f32 \t%f" + std::to_string(F) + ", 0f00000000;\n";
+  std::string D = "{";
+  for (int F = 0; F < 128; ++F)
+    D += (F ? ", %f" : "%f") + std::to_string(F);
+  D += "}";
+  std::string Instr =
+      Fp8 ? "\twgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3 \t" + D + ", %rd2, %rd3, %p2, 1, 1;\n"
+          : "\twgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 \t" + D + ", %rd2, %rd3, %p2, 1, 1, 0, 0;\n";
+  P += "\tmov.u32 \t%r10, 0;\n"
+       "\twgmma.fence.sync.aligned;\n"
+       "LOOP:\n";
+  for (int I = 0; I < 4; ++I)
+    P += Instr;
+  P += "\twgmma.commit_group.sync.aligned;\n"
+       "\twgmma.wait_group.sync.aligned \t1;\n"
+       "\tadd.u32 \t%r10, %r10, 1;\n"
+       "\tsetp.lt.u32 \t%p1, %r10, %r1;\n"
+       "\t@%p1 bra \tLOOP;\n"
+       "\twgmma.wait_group.sync.aligned \t0;\n"
+       "\tmov.f32 \t%f128, 0f00000000;\n";
+  for (int F = 0; F < 128; ++F)
+    P += "\tadd.f32 \t%f128, %f128, %f" + std::to_string(F) + ";\n";
+  P += "\tmov.u32 \t%r7, %ctaid.x;\n"
+       "\tmad.lo.u32 \t%r8, %r7, 256, %r2;\n"
+       "\tmul.wide.u32 \t%rd4, %r8, 4;\n"
+       "\tcvta.to.global.u64 \t%rd1, %rd1;\n"
+       "\tadd.u64 \t%rd5, %rd1, %rd4;\n"
+       "\tst.global.f32 \t[%rd5], %f128;\n\tret;\n}\n";
+  return P;
+}
+
 /// The best of the timed runs: a ceiling is what the device can do, not
 /// what it usually does.
 static Result<double> bestMs(GpuSession &S, const LoadedKernel &K, const LaunchConfig &C) {
@@ -160,6 +232,28 @@ Result<DevicePeak> measurePeak(GpuSession &S) {
   Out.MmaTflops = Flops / (std::get<double>(Ms) * 1e9);
   S.unload(Mma);
   Out.Method += ", fp16 mma.sync m16n8k16 (fp32 accumulate)";
+  if (I.Major != 9)
+    return Out; // wgmma is sm_90a's
+  for (bool Fp8 : {false, true}) {
+    Result<LoadedKernel> W = S.load(wgmmaKernelPtx(Fp8), "tessel_peak_wgmma");
+    if (auto *E = std::get_if<DriverError>(&W))
+      return *E;
+    LoadedKernel Wg = std::get<LoadedKernel>(W);
+    LaunchConfig WC;
+    WC.NumWarps = 8;
+    unsigned WBlocks = static_cast<unsigned>(std::max(I.SMs, 1));
+    WC.Grid = {WBlocks, 1, 1};
+    uint32_t Loops = 1 << 12;
+    WC.Args = {KernelArg::pointer(std::get<DeviceBuffer>(Sink).ptr()), KernelArg::i32(static_cast<int32_t>(Loops))};
+    Result<double> WMs = bestMs(S, Wg, WC);
+    if (auto *E = std::get_if<DriverError>(&WMs))
+      return *E;
+    // Two warpgroups, four m64n256 instructions per loop, K 16 (fp8: 32).
+    double WFlops = double(WBlocks) * 2 * Loops * 4 * 2.0 * 64 * 256 * (Fp8 ? 32 : 16);
+    (Fp8 ? Out.WgmmaFp8Tflops : Out.WgmmaF16Tflops) = WFlops / (std::get<double>(WMs) * 1e9);
+    S.unload(Wg);
+  }
+  Out.Method += ", wgmma m64n256 fp16 and fp8 e4m3 (fp32 accumulate)";
   return Out;
 }
 

@@ -121,8 +121,9 @@ class Suite:
             else:
                 passed += 1
         open(log, "w").write(out)
-        peak = re.search(r"copy (\d+) GB/s, mma.sync fp16 ([0-9.]+) TFLOP/s", out)
-        extra = f"; device peak: copy {peak.group(1)} GB/s, mma.sync fp16 {peak.group(2)} TFLOP/s" if peak else ""
+        peak = re.search(r"copy (\d+) GB/s, mma.sync fp16 ([0-9.]+) TFLOP/s, wgmma fp16 ([0-9.]+), fp8 ([0-9.]+)", out)
+        extra = (f"; device peak: copy {peak.group(1)} GB/s, mma.sync fp16 {peak.group(2)}, wgmma fp16 "
+                 f"{peak.group(3)}, wgmma fp8 {peak.group(4)} TFLOP/s" if peak else "")
         summary = f"{passed} passed, {skipped} skipped, {len(failed)} failed{': ' + ', '.join(failed) if failed else ''}"
         self.row("unit_runtime", summary + extra, not failed and passed > 0)
 

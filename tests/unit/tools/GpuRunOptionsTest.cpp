@@ -241,17 +241,28 @@ TEST(GpuText, TimingLinesCarryThePercentOfPeakAndAFaultKeepsTheSanitizersLines) 
 }
 
 TEST(PeakCache, OneLinePerDeviceReplacedOnRemeasureDamagedLinesDropped) {
-  tools::PeakFigures H200{4310.5, 655.25, ""};
-  std::string Text = tools::withPeak("garbage line\nA100|sm_80\t1500\t250\n", "H200|sm_90", H200);
-  EXPECT_EQ(Text, "A100|sm_80\t1500\t250\nH200|sm_90\t4310.5\t655.25\n");
+  tools::PeakFigures H200{4310.5, 655.25, "", 890.5, 1702};
+  std::string Text = tools::withPeak("garbage line\nA100|sm_80\t1500\t250\t0\t0\n", "H200|sm_90", H200);
+  EXPECT_EQ(Text, "A100|sm_80\t1500\t250\t0\t0\nH200|sm_90\t4310.5\t655.25\t890.5\t1702\n");
   std::optional<tools::PeakFigures> P = tools::findPeak(Text, "H200|sm_90");
   ASSERT_TRUE(P);
   EXPECT_DOUBLE_EQ(P->CopyGBps, 4310.5);
   EXPECT_DOUBLE_EQ(P->MmaTflops, 655.25);
+  EXPECT_DOUBLE_EQ(P->WgmmaF16Tflops, 890.5);
+  EXPECT_DOUBLE_EQ(P->WgmmaFp8Tflops, 1702);
   EXPECT_FALSE(tools::findPeak(Text, "H100|sm_90"));
   Text = tools::withPeak(Text, "A100|sm_80", tools::PeakFigures{1600, 260, ""});
-  EXPECT_EQ(Text, "H200|sm_90\t4310.5\t655.25\nA100|sm_80\t1600\t260\n");
-  EXPECT_FALSE(tools::findPeak("H200|sm_90\t-1\t3\n", "H200|sm_90")); // not a bandwidth
+  EXPECT_EQ(Text, "H200|sm_90\t4310.5\t655.25\t890.5\t1702\nA100|sm_80\t1600\t260\t0\t0\n");
+  EXPECT_FALSE(tools::findPeak("H200|sm_90\t-1\t3\t0\t0\n", "H200|sm_90")); // not a bandwidth
+  // A line of the format before the wgmma figures is measured again.
+  EXPECT_FALSE(tools::findPeak("H200|sm_90\t4310.5\t655.25\n", "H200|sm_90"));
+}
+
+TEST(PeakCache, TheTensorCeilingIsTheInstructionTritonsDotsUse) {
+  tools::PeakFigures Hopper{4310, 655, "", 890, 1700}, Ampere{1500, 250, ""};
+  EXPECT_EQ(tools::tensorCeiling(Hopper, false), std::make_pair(890.0, std::string("wgmma fp16")));
+  EXPECT_EQ(tools::tensorCeiling(Hopper, true), std::make_pair(1700.0, std::string("wgmma fp8")));
+  EXPECT_EQ(tools::tensorCeiling(Ampere, true), std::make_pair(250.0, std::string("mma.sync fp16")));
 }
 
 TEST(DotFlops, TheInterpreterCountsTwoMnkPerDot) {
