@@ -88,9 +88,15 @@ private:
 
 /// Output buffer Id of the interpreter's memory RefMem (Ref is that buffer)
 /// against the bytes the GPU left in it: every element the interpreter
-/// wrote, within gpuTolerance.
+/// wrote, within gpuTolerance (for a float output, MinTolerance at least).
 GpuComparison compareOutput(const interp::Buffer &Ref, const interp::Memory &RefMem, uint32_t Id,
-                            const std::vector<uint8_t> &GpuBytes);
+                            const std::vector<uint8_t> &GpuBytes, double MinTolerance = 0);
+
+/// The float tolerance of a kernel with fp8 dots on Hopper: wgmma adds fp8
+/// products in fewer bits than fp32, truncating (Triton 3.6 keeps it so on
+/// sm_90: max_num_imprecise_acc_default 2^30), where the interpreter adds
+/// them exactly; measured 2.8e-3 relative at K = 256 on an H100.
+constexpr double Fp8WgmmaTolerance = 2e-2;
 
 /// The tolerance outputs of this dtype are compared with: |gpu - cpu| <=
 /// Tol * max(1, rms) + Tol * |cpu|, rms over the output's elements (0 for

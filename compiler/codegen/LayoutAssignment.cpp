@@ -272,7 +272,11 @@ DotEngine dotEngine(const ir::Op &Op, int Arch, unsigned NumWarps, bool Wgmma) {
   const auto *O = ir::cast<ir::DotOp>(&Op);
   ScalarKind A = O->a()->type().Elem.Scalar, B = O->b()->type().Elem.Scalar;
   bool Half = (A == ScalarKind::FP16 || A == ScalarKind::BF16) && A == B;
-  if (Wgmma && Half && O->result()->type().Elem.Scalar == ScalarKind::FP32 && wgmmaEligible(Op, Arch, NumWarps))
+  // wgmma's fp8 kinds: e4m3 and e5m2, either operand either kind.
+  auto WgmmaFp8 = [](ScalarKind K) { return K == ScalarKind::FP8E4NV || K == ScalarKind::FP8E5; };
+  bool Fp8 = WgmmaFp8(A) && WgmmaFp8(B);
+  if (Wgmma && (Half || Fp8) && O->result()->type().Elem.Scalar == ScalarKind::FP32 &&
+      wgmmaEligible(Op, Arch, NumWarps))
     return DotEngine::Wgmma;
   return DotEngine::MmaSync;
 }

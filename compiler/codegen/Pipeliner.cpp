@@ -174,9 +174,14 @@ struct LoopPlanner {
     if (Transposed && Plan.engine(Dot) != DotEngine::Wgmma)
       return std::nullopt;
     unsigned Vec = copyVector(*Ld, A->second, Transposed ? 0 : 1);
-    if (!Vec || elemBytes(*Ld) != 2)
+    unsigned Bytes = elemBytes(*Ld);
+    // fp8 goes to wgmma only, whose fp8 operands are both K-major: a's
+    // rows and b's columns contiguous (b transposed).
+    bool Fp8 = Bytes == 1 && Plan.engine(Dot) == DotEngine::Wgmma && Transposed == (Operand == 1);
+    if (!Vec || (Bytes != 2 && !Fp8))
       return std::nullopt;
-    PipelinedLoad PL{Ld, &Dot, Operand, S[0], S[1], Vec, static_cast<uint64_t>(S[0] * S[1]) * 2};
+    PipelinedLoad PL{Ld, &Dot, Operand, S[0], S[1], Vec, static_cast<uint64_t>(S[0] * S[1]) * Bytes};
+    PL.ElemBytes = Bytes;
     PL.Transposed = Transposed;
     return PL;
   }

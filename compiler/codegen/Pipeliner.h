@@ -76,13 +76,14 @@ struct PipelinedLoad {
   int64_t Rows = 0, Cols = 0;
   /// Elements per cp.async (4, 8 or 16 bytes' worth).
   unsigned Vector = 1;
-  /// Bytes of one stage.
+  /// Bytes of one stage, and of one element (2; 1 for a wgmma fp8 operand).
   uint64_t StageBytes = 0;
+  unsigned ElemBytes = 2;
   /// The access is contiguous along the rows (a wgmma operand only): the
   /// stage holds the tile transposed (NvmmaLayout::Transposed).
   bool Transposed = false;
   /// The layout a wgmma dot's stage is written and read in.
-  NvmmaLayout nvmma() const { return NvmmaLayout::forTile(Rows, Cols, 2, Transposed); }
+  NvmmaLayout nvmma() const { return NvmmaLayout::forTile(Rows, Cols, ElemBytes, Transposed); }
 };
 
 /// One pipelined loop.

@@ -67,6 +67,24 @@ def dot_fp8_kernel(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, B
     tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
 
 
+# b stored K-major (an [N, K] weight read as [K, N], as tutorial 03's fp8 benchmark passes it): on
+# sm_90 wgmma reads both fp8 operands K-major from their cp.async rings (above, b is N-major and is
+# staged transposed instead).
+# tessel: launch K=256 a=fp8e4nv[64, K] b=fp8e4nv[64, K] c=fp32[64, 64]:out BM=64 BN=64 BK=64
+# tessel: launch K=256 a=fp8e5[128, K] b=fp8e4nv[64, K] c=fp32[128, 64]:out BM=128 BN=64 BK=128 num_warps=8
+@triton.jit
+def dot_fp8_kmajor_kernel(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :])
+        b = tl.load(b_ptr + (k0 + rk)[:, None] + rn[None, :] * K)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
 # One k step (K = 64) so that the fp16 result's single rounding is all there is to compare.
 # tessel: launch a=fp16[64, 64] b=fp16[64, 64] c=fp16[64, 64]:out BM=64 BN=64 BK=64
 # tessel: launch a=fp8e4nv[64, 64] b=fp8e4nv[64, 64] c=fp16[64, 64]:out BM=64 BN=64 BK=64

@@ -126,12 +126,14 @@ llvm::Value *operandDescriptor(LoweringContext &C, const NvmmaLayout &N, unsigne
 /// where V is a pipelined load (Pipeline.cpp writes the ring in it, possibly
 /// transposed), else the row-major one this file (or the loop's
 /// loop-invariant copy) writes.
-NvmmaLayout operandLayout(const LoweringContext &C, const ir::Value *V) {
+NvmmaLayout operandLayout(const LoweringContext &C, const ir::Value *V, unsigned Operand) {
   const auto &S = V->type().Shape;
   if (C.Pipelines && V->definingOp())
     if (const PipelinedLoad *PL = C.Pipelines->load(*V->definingOp()); PL && PL->Dot)
       return PL->nvmma();
-  return NvmmaLayout::forTile(S[0], S[1], 2);
+  // fp8's wgmma reads both operands K-major: b is staged transposed.
+  bool Fp8 = bitWidth(V->type().Elem.Scalar) == 8;
+  return NvmmaLayout::forTile(S[0], S[1], Fp8 ? 1 : 2, Fp8 && Operand == 1);
 }
 
 /// The A fragments of operand a read from its registers, as Triton feeds
@@ -151,7 +153,7 @@ registerFragments(LoweringContext &C, const ir::DotOp &O, const WgmmaShape &WS) 
   int64_t M = AS[0], K = AS[1];
   unsigned NumWarps = static_cast<unsigned>(C.Opts.NumWarps);
   WgmmaShape WA = wgmmaShape(M, K, NumWarps, /*Chained=*/true);
-  if (WS.WarpgroupsN != 1 || WA.WarpgroupsM != WS.WarpgroupsM || WA.RepM != WS.RepM || K % 16)
+  if (bitWidth(O.a()->type().Elem.Scalar) != 16 || WS.WarpgroupsN != 1 || WA.WarpgroupsM != WS.WarpgroupsM || WA.RepM != WS.RepM || K % 16)
     return std::nullopt;
   const Tile &A = C.get(O.a());
   if (!(A.Layout == wgmmaAccumulatorLayout(M, K, NumWarps, WA)))
@@ -232,8 +234,9 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   if (!(C.wanted(O.result()) == L))
     return false;
   ElemType AE = O.a()->type().Elem, BE = O.b()->type().Elem;
-  NvmmaLayout LA = operandLayout(C, O.a()), LB = operandLayout(C, O.b());
-  if (!LA.SwizzleBytes || !LB.SwizzleBytes)
+  NvmmaLayout LA = operandLayout(C, O.a(), 0), LB = operandLayout(C, O.b(), 1);
+  bool Fp8 = LA.ElemBytes == 1;
+  if (!LA.SwizzleBytes || !LB.SwizzleBytes || (Fp8 && (!LA.kMajor(0) || !LB.kMajor(1))))
     return false;
   Tile Acc = C.getAs(C.Plan.Combine.accumulator(O), L);
 
@@ -247,11 +250,11 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   if (!ABase && !AFrags)
     ABuf = C.openShared(SharedBufferKind::DotOperand,
                         "operand a of tl.dot, " + LoweringContext::tileString(AS, AE) + " (NVMMA)",
-                        static_cast<uint64_t>(M * K) * 2, 1, 1024);
+                        static_cast<uint64_t>(M * K) * LA.ElemBytes, 1, 1024);
   if (!BBase)
     BBuf = C.openShared(SharedBufferKind::DotOperand,
                         "operand b of tl.dot, " + LoweringContext::tileString(BS, BE) + " (NVMMA)",
-                        static_cast<uint64_t>(K * N) * 2, 1, 1024);
+                        static_cast<uint64_t>(K * N) * LB.ElemBytes, 1, 1024);
   if (ABuf || BBuf) {
     C.barrier();
     if (ABuf)
@@ -281,14 +284,21 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   // 3. The instructions.
   const int64_t InstrRegs = WS.InstrN / 2;
   std::vector<llvm::Value *> Regs = Acc.Regs;
-  std::string Type = AE.Scalar == ScalarKind::BF16 ? "bf16" : "f16";
+  auto TypeName = [](ScalarKind K) {
+    return K == ScalarKind::BF16      ? "bf16"
+           : K == ScalarKind::FP8E4NV ? "e4m3"
+           : K == ScalarKind::FP8E5   ? "e5m2"
+                                      : "f16";
+  };
+  // One instruction takes 32 bytes of K: k16 of 16-bit types, k32 of fp8.
+  const int64_t KStep = Fp8 ? 32 : 16;
   // Operands after the accumulators: a's descriptor or its four fragment
   // registers, b's descriptor, the scale-d flag; then the tied inputs.
   int64_t AOps = AFrags ? 4 : 1;
   auto Op = [](int64_t I) { return "$" + std::to_string(I); };
   std::string Asm = "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, " + Op(InstrRegs + AOps + 1) +
-                    ", 0;\n\twgmma.mma_async.sync.aligned.m64n" + std::to_string(WS.InstrN) + "k16.f32." + Type + "." +
-                    Type + " {";
+                    ", 0;\n\twgmma.mma_async.sync.aligned.m64n" + std::to_string(WS.InstrN) + "k" +
+                    std::to_string(KStep) + ".f32." + TypeName(AE.Scalar) + "." + TypeName(BE.Scalar) + " {";
   std::string Cons;
   for (int64_t I = 0; I < InstrRegs; ++I) {
     Asm += (I ? ", " : "") + Op(I);
@@ -301,6 +311,10 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
     Asm += "}, {" + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", " + Op(InstrRegs + 2) + ", " + Op(InstrRegs + 3) +
            "}, " + Op(InstrRegs + 4) + ", p, 1, 1, " + TransB + ";\n}";
     Cons += "r,r,r,r,l,r";
+  } else if (Fp8) {
+    // No transpose flags: fp8 operands are K-major.
+    Asm += "}, " + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", p, 1, 1;\n}";
+    Cons += "l,l,r";
   } else {
     Asm += "}, " + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", p, 1, 1, " + std::to_string(LA.transposeFlag(0)) +
            ", " + TransB + ";\n}";
@@ -315,7 +329,7 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   // then the next repetition's.
   for (int64_t Rm = 0; Rm < WS.RepM; ++Rm)
     for (int64_t Rn = 0; Rn < WS.RepN; ++Rn)
-      for (int64_t K0 = 0; K0 < K; K0 += 16) {
+      for (int64_t K0 = 0; K0 < K; K0 += KStep) {
         unsigned Base = static_cast<unsigned>((Rn << (2 + ChunkBits)) | (Rm << (2 + ChunkBits + RepNBits)));
         std::vector<llvm::Value *> Args;
         if (AFrags) {

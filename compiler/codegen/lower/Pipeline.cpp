@@ -359,7 +359,9 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   for (const ir::Value *X : invariantOperands(C, O)) {
     const TileType &T = X->type();
     NvmmaLayout N = NvmmaLayout::forTile(T.Shape[0], T.Shape[1], 2);
-    if (!N.SwizzleBytes)
+    // fp8 operands are K-major, which this row-major copy is not for b:
+    // the dot stages them itself.
+    if (!N.SwizzleBytes || bitWidth(T.Elem.Scalar) != 16)
       continue;
     if (Invariant.empty())
       C.barrier();

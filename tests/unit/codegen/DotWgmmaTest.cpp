@@ -418,6 +418,69 @@ TEST(Wgmma, TransposedOperandsAreReadInTheOtherMajorMode) {
   EXPECT_EQ(Transposed, 2);
 }
 
+const char *Fp8Matmul = R"(
+@triton.jit
+def mm_fp8(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_bn, stride_cm,
+           BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        a = tl.load(a_ptr + offs_m[:, None] * stride_am + (k + offs_k[None, :]))
+        b = tl.load(b_ptr + (k + offs_k[:, None]) * stride_bk + offs_n[None, :] * stride_bn)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :], acc.to(tl.float16))
+)";
+
+/// mm_fp8 at 128x256x64 on 8 warps, 3 stages, b K-major (stride_bk 1, as
+/// tutorial 03's fp8 benchmark) or N-major (stride_bn 1).
+Compiled compileFp8(bool KMajorB) {
+  SnippetKernel K = parseSnippet(Fp8Matmul);
+  LoweringRequest R;
+  R.Kernel = "mm_fp8";
+  R.NumWarps = 8;
+  R.NumStages = 3;
+  R.Constexprs["BLOCK_M"] = PyValue::integer(128);
+  R.Constexprs["BLOCK_N"] = PyValue::integer(256);
+  R.Constexprs["BLOCK_K"] = PyValue::integer(64);
+  R.EqualToOne = {KMajorB ? "stride_bk" : "stride_bn"};
+  R.ArgTypes = {{"a_ptr", ElemType{ScalarKind::FP8E4NV, 1}}, {"b_ptr", ElemType{ScalarKind::FP8E5, 1}},
+                {"c_ptr", ElemType{ScalarKind::FP16, 1}},   {"M", ElemType{ScalarKind::I32}},
+                {"N", ElemType{ScalarKind::I32}},           {"K", ElemType{ScalarKind::I32}},
+                {"stride_am", ElemType{ScalarKind::I32}},   {"stride_cm", ElemType{ScalarKind::I32}},
+                {"stride_bk", ElemType{ScalarKind::I32}},   {"stride_bn", ElemType{ScalarKind::I32}}};
+  return compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
+}
+
+TEST(Wgmma, Fp8ReadsBothOperandsKMajorAtK32) {
+  // Triton's Hopper fp8 dot: m64n256k32 with no transpose flags (fp8
+  // operands are K-major only), a from a row-major ring and b from a
+  // transposed one, num_stages stages of 1-byte elements: tutorial 03's
+  // 73728 bytes for 128x256x64 at 3 stages.
+  Compiled C = compileFp8(true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_TRUE(C.Kernel.assembled());
+  // Two warpgroups along M, one m64n256 accumulator each, K / 32 = 2 steps.
+  EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.mma_async\.sync\.aligned\.m64n256k32\.f32\.e4m3\.e5m2 .*, p, 1, 1;)"), 2)
+      << C.Ptx.substr(0, 3000);
+  EXPECT_EQ(C.ABI.SharedBytes, 3u * (128 * 64 + 64 * 256));
+  int Transposed = 0;
+  for (const SharedBuffer &B : C.ABI.SharedBuffers)
+    Transposed += B.Kind == SharedBufferKind::PipelineStage && B.What.find("NVMMA transposed") != std::string::npos;
+  EXPECT_EQ(Transposed, 1);
+  // b N-major: wgmma cannot read fp8 that way, so b is not put in a ring
+  // but staged K-major (transposed) at each iteration; a keeps its ring.
+  Compiled N = compileFp8(false);
+  ASSERT_EQ(N.Error, "");
+  EXPECT_TRUE(N.Kernel.assembled());
+  EXPECT_EQ(countMatches(N.Ptx, R"(wgmma\.mma_async\.sync\.aligned\.m64n256k32\.f32\.e4m3\.e5m2 .*, p, 1, 1;)"), 2);
+  int Rings = 0;
+  for (const SharedBuffer &B : N.ABI.SharedBuffers)
+    Rings += B.Kind == SharedBufferKind::PipelineStage;
+  EXPECT_EQ(Rings, 1);
+}
+
 TEST(Wgmma, TwoWarpsStayOnMmaSyncWithTritonsRing) {
   // Tutorial 03's 64x32x32 on 2 warps: no warpgroup, so Triton uses
   // mma.sync and num_stages - 1 stages, whatever the options.
