@@ -6,8 +6,11 @@
 /// \file
 /// `dot(a, b, acc)` as Triton's MMA v3 path (DotOpToLLVM/WGMMA.cpp) computes
 /// it on sm_90a, for the dots dotEngine gives DotEngine::Wgmma (fp16 / bf16
-/// operands, fp32 accumulators, Triton's wgmma conditions, an sm_90a
-/// target; `TESSEL_WGMMA=0` turns it off):
+/// or fp8 e4m3 / e5m2 operands, fp32 accumulators, Triton's wgmma
+/// conditions, an sm_90a target; `TESSEL_WGMMA=0` turns it off). fp8 takes
+/// k32 per instruction, and both operands K-major (the instruction has no
+/// transpose flags for it): a ring that is not is refused by the pipeliner,
+/// and the operand is staged K-major here instead:
 ///
 ///  1. a [M, K] and b [K, N] sit in shared memory in the NVMMA layout
 ///     (layout/WgmmaLayout.h): a pipelined operand in its cp.async ring
