@@ -232,14 +232,24 @@ def short_config(rec):
     return " ".join(keep) + f" w{rec['num_warps']} s{rec['num_stages']}"
 
 
+def tally(per_file, rec, before, after):
+    """Counts one compile of rec's file: [compiles, smem equal, regs within 10 %, verdict equal]."""
+    c = per_file.setdefault(rec["file"], [0, 0, 0, 0])
+    c[0] += 1
+    for i in range(3):
+        c[i + 1] += after[i] - before[i]
+
+
 def compare(a):
     recs = [json.loads(line) for line in open(a.records)]
     head = ("case", "kernel", "config", "smem tessel / Triton", "regs tessel / Triton", "spills t / T", "verdict")
     rows, smem_ok, regs_ok, verdict_ok, n = [], 0, 0, 0, 0
+    per_file = {}
     for rec in recs:
         path = os.path.join(a.tutorials, rec["file"])
         t = tessel_figures(a.tessel, path, rec, a.arch, a.assembler)
         n += 1
+        before = (smem_ok, regs_ok, verdict_ok)
         if "error" in rec:
             req = re.search(r"Required: (\d+)", rec["error"])
             if req:
@@ -252,11 +262,13 @@ def compare(a):
             rows.append((rec["case"], rec["kernel"], short_config(rec), f"{t.get('required', t.get('shared', '-'))} / "
                          f"{req.group(1) if req else '-'}", "-", "-",
                          ("equal: " if ok else "DIFFERS: ") + rec["error"][:60]))
+            tally(per_file, rec, before, (smem_ok, regs_ok, verdict_ok))
             continue
         if "error" in t or "static_assert" in t:
             t.setdefault("error", "static assertion failed")
             rows.append((rec["case"], rec["kernel"], short_config(rec), f"- / {rec['shared']}", f"- / {rec['regs']}",
                          "-", "tessel: " + t["error"][:80]))
+            tally(per_file, rec, before, (smem_ok, regs_ok, verdict_ok))
             continue
         s_eq = t.get("shared") == rec["shared"]
         r_ok = abs(t["regs"] - rec["regs"]) <= 0.10 * rec["regs"]
@@ -269,12 +281,17 @@ def compare(a):
                      f"{t['regs']} / {rec['regs']}" + ("" if r_ok else " **"),
                      f"{t.get('spills', 0)} / {rec['spills']}",
                      "fits, both" if v_ok else f"tessel: Required {t['required']}"))
+        tally(per_file, rec, before, (smem_ok, regs_ok, verdict_ok))
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join(":---" for _ in head) + "|")
     for r in rows:
         print("| " + " | ".join(str(x) for x in r) + " |")
     print(f"\n{n} compiles: shared memory equal {smem_ok}, registers within 10 % {regs_ok}, "
-          f"verdict equal {verdict_ok} (** marks a figure outside the bar)")
+          f"verdict equal {verdict_ok} (** marks a figure outside the bar)\n")
+    print("| tutorial file | compiles | shared memory equal | registers within 10 % | verdict equal |")
+    print("|:---|---:|---:|---:|---:|")
+    for f, c in sorted(per_file.items()):
+        print(f"| {f} | {c[0]} | {c[1]} | {c[2]} | {c[3]} |")
 
 
 def main():
