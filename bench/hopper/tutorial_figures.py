@@ -18,6 +18,9 @@ shape, strides and block), constexprs, num_warps, num_stages, and Triton's `meta
 named by the kernel's hash, to read what Triton chose.
 
 compare writes the same launch as a tessel launch spec and reads `tessel compile --emit report`.
+bench/hopper/triton-3.6-tutorial-figures.jsonl is a capture on an H100 (triton 3.6.0, 2026-12-06, the
+tutorials at the commit before "Advance version 3.6.0->3.7.0"): compare reads it by default, so the
+figures can be checked on a machine without a GPU.
 The table ends with the bar's counts: shared memory equal, registers within 10 %, verdicts equal.
 """
 import argparse
@@ -302,7 +305,7 @@ def main():
     c.add_argument("--out", default=os.environ.get("OUT") or "/tmp/tutorial-figures")
     c.add_argument("--budget", type=float, default=420, help="start no case after this many seconds")
     d = sub.add_parser("compare")
-    d.add_argument("records")
+    d.add_argument("records", nargs="?", default=os.path.join(HERE, "triton-3.6-tutorial-figures.jsonl"))
     d.add_argument("--tessel", default=os.path.join(ROOT, "build", "tools", "tessel"))
     d.add_argument("--tutorials", default=os.path.join(ROOT, ".gpu", "tutorials"))
     d.add_argument("--arch", default="sm_90a")
