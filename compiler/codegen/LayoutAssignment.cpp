@@ -113,6 +113,30 @@ struct Walker {
     }
   }
 
+  /// A pointer tile the loop carries and a memory access in its body reads
+  /// through takes the access's coalesced layout, in the loop and before it,
+  /// so that the addresses are computed where they are used rather than
+  /// moved through shared memory at every iteration (Triton's Coalesce
+  /// converts the pointer, and RemoveLayoutConversions rematerializes that
+  /// conversion up through the loop's argument to where the pointers are
+  /// made).
+  void carriedPointers(const ir::Op &Loop, const ir::Block &Body, unsigned FirstArg) {
+    for (unsigned I = 0; I < Loop.numResults(); ++I) {
+      if (FirstArg + I >= Body.arguments().size() || P.Wanted.count(Loop.result(I)))
+        continue;
+      const ir::Value *Arg = Body.argument(FirstArg + I);
+      if (!Arg->type().Elem.isPointer() || Arg->type().Shape.empty())
+        continue;
+      for (const auto &Op : Body.ops()) {
+        auto A = P.Access.find(Op.get());
+        if (A != P.Access.end() && Op->numOperands() && Op->operand(0) == Arg) {
+          want(Loop.result(I), A->second.Layout);
+          break;
+        }
+      }
+    }
+  }
+
   void visit(const ir::Op &O) {
     using K = ir::OpKind;
     switch (O.kind()) {
@@ -203,6 +227,7 @@ struct Walker {
     }
     case K::For: {
       const auto *F = ir::cast<ir::ForOp>(&O);
+      carriedPointers(O, *F->body(), 1);
       carry(O, *F->body(), 1, 0);
       walk(*F->body());
       for (unsigned I = 0; I < F->numInits(); ++I)
