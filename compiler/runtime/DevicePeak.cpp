@@ -178,6 +178,26 @@ static Result<double> bestMs(GpuSession &S, const LoadedKernel &K, const LaunchC
   return std::get<Timing>(T).Min;
 }
 
+/// TFLOP/s of a tensor-core kernel of this file (entry Entry of Ptx): Blocks
+/// blocks of 8 warps, each writing its sums to Sink, Iters times round its
+/// loop, for Flops in all; the best of the timed runs.
+static Result<double> tensorTflops(GpuSession &S, const std::string &Ptx, const char *Entry, unsigned Blocks,
+                                   const DeviceBuffer &Sink, uint32_t Iters, double Flops) {
+  Result<LoadedKernel> K = S.load(Ptx, Entry);
+  if (auto *E = std::get_if<DriverError>(&K))
+    return *E;
+  LoadedKernel Loaded = std::get<LoadedKernel>(K);
+  LaunchConfig C;
+  C.NumWarps = 8;
+  C.Grid = {Blocks, 1, 1};
+  C.Args = {KernelArg::pointer(Sink.ptr()), KernelArg::i32(static_cast<int32_t>(Iters))};
+  Result<double> Ms = bestMs(S, Loaded, C);
+  S.unload(Loaded);
+  if (auto *E = std::get_if<DriverError>(&Ms))
+    return *E;
+  return Flops / (std::get<double>(Ms) * 1e9);
+}
+
 Result<DevicePeak> measurePeak(GpuSession &S) {
   const DeviceInfo &I = S.device();
   DevicePeak Out;
@@ -211,47 +231,29 @@ Result<DevicePeak> measurePeak(GpuSession &S) {
   if (I.Major < 8)
     return Out; // no mma.sync.m16n8k16 before Ampere
   constexpr int Chains = 8;
-  Result<LoadedKernel> K = S.load(mmaKernelPtx(Chains), "tessel_peak_mma");
-  if (auto *E = std::get_if<DriverError>(&K))
-    return *E;
-  LoadedKernel Mma = std::get<LoadedKernel>(K);
-  LaunchConfig C;
-  C.NumWarps = 8;
-  unsigned Blocks = static_cast<unsigned>(std::max(I.SMs, 1)) * 2;
-  C.Grid = {Blocks, 1, 1};
+  unsigned SMs = static_cast<unsigned>(std::max(I.SMs, 1)), Blocks = SMs * 2;
   uint32_t Iters = 1 << 14;
   Result<DeviceBuffer> Sink = S.allocate(size_t(Blocks) * 256 * 4);
   if (auto *E = std::get_if<DriverError>(&Sink))
     return *E;
-  C.Args = {KernelArg::pointer(std::get<DeviceBuffer>(Sink).ptr()), KernelArg::i32(static_cast<int32_t>(Iters))};
-  Result<double> Ms = bestMs(S, Mma, C);
-  if (auto *E = std::get_if<DriverError>(&Ms))
-    return *E;
   // 2 x 16 x 8 x 16 flops per warp-wide mma.
-  double Flops = double(Blocks) * 8 * Iters * Chains * 2.0 * 16 * 8 * 16;
-  Out.MmaTflops = Flops / (std::get<double>(Ms) * 1e9);
-  S.unload(Mma);
+  Result<double> Mma = tensorTflops(S, mmaKernelPtx(Chains), "tessel_peak_mma", Blocks, std::get<DeviceBuffer>(Sink),
+                                    Iters, double(Blocks) * 8 * Iters * Chains * 2.0 * 16 * 8 * 16);
+  if (auto *E = std::get_if<DriverError>(&Mma))
+    return *E;
+  Out.MmaTflops = std::get<double>(Mma);
   Out.Method += ", fp16 mma.sync m16n8k16 (fp32 accumulate)";
   if (I.Major != 9)
     return Out; // wgmma is sm_90a's
   for (bool Fp8 : {false, true}) {
-    Result<LoadedKernel> W = S.load(wgmmaKernelPtx(Fp8), "tessel_peak_wgmma");
-    if (auto *E = std::get_if<DriverError>(&W))
-      return *E;
-    LoadedKernel Wg = std::get<LoadedKernel>(W);
-    LaunchConfig WC;
-    WC.NumWarps = 8;
-    unsigned WBlocks = static_cast<unsigned>(std::max(I.SMs, 1));
-    WC.Grid = {WBlocks, 1, 1};
+    // One block per SM, two warpgroups, four m64n256 instructions per loop,
+    // K 16 (fp8: 32).
     uint32_t Loops = 1 << 12;
-    WC.Args = {KernelArg::pointer(std::get<DeviceBuffer>(Sink).ptr()), KernelArg::i32(static_cast<int32_t>(Loops))};
-    Result<double> WMs = bestMs(S, Wg, WC);
-    if (auto *E = std::get_if<DriverError>(&WMs))
+    Result<double> Wg = tensorTflops(S, wgmmaKernelPtx(Fp8), "tessel_peak_wgmma", SMs, std::get<DeviceBuffer>(Sink),
+                                     Loops, double(SMs) * 2 * Loops * 4 * 2.0 * 64 * 256 * (Fp8 ? 32 : 16));
+    if (auto *E = std::get_if<DriverError>(&Wg))
       return *E;
-    // Two warpgroups, four m64n256 instructions per loop, K 16 (fp8: 32).
-    double WFlops = double(WBlocks) * 2 * Loops * 4 * 2.0 * 64 * 256 * (Fp8 ? 32 : 16);
-    (Fp8 ? Out.WgmmaFp8Tflops : Out.WgmmaF16Tflops) = WFlops / (std::get<double>(WMs) * 1e9);
-    S.unload(Wg);
+    (Fp8 ? Out.WgmmaFp8Tflops : Out.WgmmaF16Tflops) = std::get<double>(Wg);
   }
   Out.Method += ", wgmma m64n256 fp16 and fp8 e4m3 (fp32 accumulate)";
   return Out;

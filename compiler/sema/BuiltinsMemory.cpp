@@ -41,14 +41,11 @@ static void recordAccess(BuiltinCall &B, std::string Op, const Value &Ptr, const
   // A block window in a row the host pads to whole blocks stays in its row
   // (flash attention's `TMP + off_hb * seqlen_q_rounded + offs_m`).
   if (const Specialization *S = B.C.specialization())
-    for (size_t I = 0; I < A.PointerAxes.size() && I < A.SlidingCause.size(); ++I) {
-      const std::string &C = A.SlidingCause[I];
-      if (A.PointerAxes[I] != AxisIndex::Sliding || PF.axisPitch(I).empty() || C.size() != 13 ||
-          C.rfind("program_id(", 0) != 0)
-        continue;
-      if (S->PaddedRowPitches.count({C[11] - '0', PF.axisPitch(I)}))
-        A.PointerAxes[I] = AxisIndex::Arange;
-    }
+    for (size_t I = 0; I < A.PointerAxes.size() && I < A.SlidingCause.size(); ++I)
+      for (const auto &[Axis, Pitch] : S->PaddedRowPitches)
+        if (A.PointerAxes[I] == AxisIndex::Sliding && Pitch == PF.axisPitch(I) &&
+            A.SlidingCause[I] == programIdCause(Axis))
+          A.PointerAxes[I] = AxisIndex::Arange;
   if (Mask && Mask->isTensor()) {
     A.HasMask = true;
     IndexFacts MF = alignFacts(*Mask, Rank);

@@ -51,7 +51,7 @@ static Value programIndex(BuiltinCall &B, bool IsProgramId) {
   bool FloorDivided = Spec && Axis && Spec->FloorDividedGridAxes.count(*Axis);
   if (IsProgramId && !FloorDivided) {
     F.DynScalar = true;
-    F.Cause = "program_id(" + (Axis ? std::to_string(*Axis) : std::string("?")) + ")";
+    F.Cause = Axis ? programIdCause(*Axis) : std::string("program_id(?)");
   }
   Value V = Value::tensor(TileType{ElemType{ScalarKind::I32}, {}}, std::move(F));
   if (B.ir() && Axis)

@@ -65,6 +65,21 @@ static std::vector<int64_t> metaValues(const ast::Expr *B, const JitFunction &Fn
   return {};
 }
 
+/// The name a call calls: `cdiv` of `triton.cdiv(...)` or `cdiv(...)`, else
+/// "".
+static std::string calleeName(const ast::CallExpr &C) {
+  const ast::Expr *F = C.Func;
+  return isa<ast::AttributeExpr>(F) ? cast<ast::AttributeExpr>(F)->Attr
+         : isa<ast::NameExpr>(F)    ? cast<ast::NameExpr>(F)->Id
+                                    : std::string();
+}
+
+/// Names of the rounding-up divisions a grid is written with (`math.ceil`
+/// takes one quotient, the others two operands).
+static bool isCdivName(const std::string &Name) {
+  return Name == "cdiv" || Name == "ceildiv" || Name == "div_up" || Name == "ceil_div";
+}
+
 /// Reads the grids of one launch site.
 class GridReader {
 public:
@@ -76,18 +91,8 @@ public:
   /// rounded-up `cdiv`, and the axes the grid leaves out (one program there);
   /// nullopt when the grid is not a tuple written out (a call, a lookup, a
   /// value from elsewhere).
-  std::optional<std::set<int64_t>> floorDividedAxes(const ast::Expr *Grid, int Depth = 0) {
-    if (!Grid || Depth > 2)
-      return std::nullopt;
-    if (const auto *L = dyn_cast<ast::LambdaExpr>(Grid))
-      return floorDividedAxes(L->Body, Depth + 1);
-    if (const auto *N = dyn_cast<ast::NameExpr>(Grid))
-      return Host ? floorDividedAxes(hostLocalDefinition(*Host, N->Id, Launch.Range), Depth + 1) : std::nullopt;
-    const std::vector<ast::Expr *> *Elts = nullptr;
-    if (const auto *T = dyn_cast<ast::TupleExpr>(Grid))
-      Elts = &T->Elts;
-    else if (const auto *L = dyn_cast<ast::ListExpr>(Grid))
-      Elts = &L->Elts;
+  std::optional<std::set<int64_t>> floorDividedAxes(const ast::Expr *Grid) {
+    const std::vector<ast::Expr *> *Elts = gridEntries(Grid);
     if (!Elts)
       return std::nullopt;
     std::set<int64_t> Axes;
@@ -172,33 +177,31 @@ private:
     return E;
   }
 
-  /// The grid's entries, through a lambda or a local name.
+  /// The entries of a grid written out as a tuple or list, through at most
+  /// two lambdas or local names (`grid = lambda META: (...)`); null for any
+  /// other grid (a call, a lookup, a value from elsewhere).
   const std::vector<ast::Expr *> *gridEntries(const ast::Expr *Grid) {
-    for (int Depth = 0; Grid && Depth < 3; ++Depth) {
+    for (int Depth = 0; Grid; ++Depth) {
+      if (const auto *T = dyn_cast<ast::TupleExpr>(Grid))
+        return &T->Elts;
+      if (const auto *L = dyn_cast<ast::ListExpr>(Grid))
+        return &L->Elts;
+      if (Depth == 2)
+        return nullptr;
       if (const auto *L = dyn_cast<ast::LambdaExpr>(Grid))
         Grid = L->Body;
-      else if (isa<ast::NameExpr>(Grid))
-        Grid = resolve(Grid);
+      else if (const auto *N = dyn_cast<ast::NameExpr>(Grid); N && Host)
+        Grid = hostLocalDefinition(*Host, N->Id, Launch.Range);
       else
-        break;
+        return nullptr;
     }
-    if (const auto *T = dyn_cast<ast::TupleExpr>(Grid))
-      return &T->Elts;
-    if (const auto *L = dyn_cast<ast::ListExpr>(Grid))
-      return &L->Elts;
     return nullptr;
   }
 
   /// The call when E is `cdiv(n, b)` (triton.cdiv, ceil_div, ...).
   static const ast::CallExpr *cdivCall(const ast::Expr *E) {
     const auto *C = dyn_cast<ast::CallExpr>(E);
-    if (!C || C->Args.size() != 2)
-      return nullptr;
-    const ast::Expr *F = C->Func;
-    std::string Name = isa<ast::AttributeExpr>(F) ? cast<ast::AttributeExpr>(F)->Attr
-                       : isa<ast::NameExpr>(F)    ? cast<ast::NameExpr>(F)->Id
-                                                  : std::string();
-    return Name == "cdiv" || Name == "ceildiv" || Name == "div_up" || Name == "ceil_div" ? C : nullptr;
+    return C && C->Args.size() == 2 && isCdivName(calleeName(*C)) ? C : nullptr;
   }
 
   /// How many values `*E` passes: a tuple written out, or a conditional
@@ -249,12 +252,10 @@ private:
       const ast::Expr *Over = nullptr; // the rounded quantity, if X divides it by C rounding up
       if (const auto *D = cdivCall(X); D && hostConstant(D->Args[1]) == C)
         Over = D->Args[0];
-      if (const auto *Ceil = dyn_cast<ast::CallExpr>(X); !Over && Ceil && Ceil->Args.size() == 1) {
-        const ast::Expr *F = Ceil->Func;
-        bool IsCeil = (isa<ast::AttributeExpr>(F) && cast<ast::AttributeExpr>(F)->Attr == "ceil") ||
-                      (isa<ast::NameExpr>(F) && cast<ast::NameExpr>(F)->Id == "ceil");
+      if (const auto *Ceil = dyn_cast<ast::CallExpr>(X);
+          !Over && Ceil && Ceil->Args.size() == 1 && calleeName(*Ceil) == "ceil") {
         const auto *Div = dyn_cast<ast::BinOpExpr>(Ceil->Args[0]);
-        if (IsCeil && Div && Div->Op == ast::BinOpKind::Div && hostConstant(Div->Rhs) == C)
+        if (Div && Div->Op == ast::BinOpKind::Div && hostConstant(Div->Rhs) == C)
           Over = Div->Lhs;
       }
       if (const auto *F = dyn_cast<ast::BinOpExpr>(X);
@@ -290,11 +291,8 @@ private:
       if (Found)
         return;
       if (const auto *C = dyn_cast<ast::CallExpr>(X)) {
-        const ast::Expr *F = C->Func;
-        std::string Name = isa<ast::AttributeExpr>(F) ? cast<ast::AttributeExpr>(F)->Attr
-                           : isa<ast::NameExpr>(F)    ? cast<ast::NameExpr>(F)->Id
-                                                      : std::string();
-        Found = Name == "cdiv" || Name == "ceil" || Name == "ceildiv" || Name == "div_up" || Name == "ceil_div";
+        std::string Name = calleeName(*C);
+        Found = Name == "ceil" || isCdivName(Name);
         // `cdiv(n, 1)` is n programs, and a stated `n % b == 0` makes
         // `cdiv(n, b)` exact.
         if (Found && Name != "ceil" && C->Args.size() == 2 &&

@@ -7,6 +7,8 @@ namespace tessel::sema {
 
 static bool varies(AxisIndex A) { return A == AxisIndex::Arange || A == AxisIndex::Sliding; }
 
+std::string programIdCause(int64_t Axis) { return "program_id(" + std::to_string(Axis) + ")"; }
+
 IndexFacts alignFacts(const Value &V, size_t Rank) {
   IndexFacts F;
   if (!V.isTensor()) {

@@ -33,6 +33,10 @@ namespace tessel::sema {
 /// broadcasting are None).
 IndexFacts alignFacts(const Value &V, size_t Rank);
 
+/// The Cause of a value that tl.program_id(Axis) makes dynamic:
+/// "program_id(0)".
+std::string programIdCause(int64_t Axis);
+
 /// `+` and `-`: joins axes; a dynamic scalar added to a 1-D varying index
 /// makes it slide.
 IndexFacts additiveFacts(const Value &L, const Value &R, size_t Rank);

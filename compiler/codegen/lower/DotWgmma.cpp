@@ -156,7 +156,8 @@ registerFragments(LoweringContext &C, const ir::DotOp &O, const WgmmaShape &WS) 
   int64_t M = AS[0], K = AS[1];
   unsigned NumWarps = static_cast<unsigned>(C.Opts.NumWarps);
   WgmmaShape WA = wgmmaShape(M, K, NumWarps, /*Chained=*/true);
-  if (bitWidth(O.a()->type().Elem.Scalar) != 16 || WS.WarpgroupsN != 1 || WA.WarpgroupsM != WS.WarpgroupsM || WA.RepM != WS.RepM || K % 16)
+  if (bitWidth(O.a()->type().Elem.Scalar) != 16 || WS.WarpgroupsN != 1 || WA.WarpgroupsM != WS.WarpgroupsM ||
+      WA.RepM != WS.RepM || K % 16)
     return std::nullopt;
   const Tile &A = C.get(O.a());
   if (!(A.Layout == wgmmaAccumulatorLayout(M, K, NumWarps, WA)))
