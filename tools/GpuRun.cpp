@@ -149,6 +149,35 @@ static std::optional<runtime::KernelArg> kernelArg(const std::string &PtxType, c
   return KernelArg::i32(static_cast<int32_t>(A.Int)); // .u32 .s32 .u16 .u8: the low bits
 }
 
+/// The tensor map of descriptor T, whose base is argument P of Args (its
+/// shape, strides and padding follow it, launch::descriptorParams), over
+/// the base's buffer; a line saying why not.
+static std::variant<runtime::KernelArg, std::string> tensorMapArg(const GpuSession &S,
+                                                                  const codegen::TmaDescriptorMeta &T,
+                                                                  const std::vector<interp::ArgValue> &Args, size_t P,
+                                                                  const std::vector<runtime::DeviceBuffer> &Buffers) {
+  size_t Rank = T.Rank;
+  if (P + 2 * Rank + 1 >= Args.size() || Args[P].K != interp::ArgValue::Kind::Pointer || Args[P].BufferId == 0 ||
+      Args[P].BufferId > Buffers.size())
+    return std::string("its base is not a tensor of this launch");
+  runtime::TensorMapSpec M;
+  M.ElemType = T.ElemType;
+  M.ElemBytes = T.ElemBytes;
+  M.Swizzle = T.Swizzle;
+  M.Box = T.Box;
+  for (size_t D = 0; D < Rank; ++D) {
+    M.Shape.push_back(static_cast<uint64_t>(Args[P + 1 + D].Int));
+    M.Strides.push_back(static_cast<uint64_t>(Args[P + 1 + Rank + D].Int));
+  }
+  M.FillNan = Args[P + 2 * Rank + 1].Int != 0;
+  // A pointer argument starts at its buffer's first element (ArgValue).
+  CUdeviceptr Base = Buffers[Args[P].BufferId - 1].ptr();
+  auto A = S.tensorMap(Base, M);
+  if (auto *E = std::get_if<DriverError>(&A))
+    return E->str();
+  return std::get<runtime::KernelArg>(A);
+}
+
 #endif // TESSEL_HAVE_GPU_RUNTIME
 
 GpuComparison compareOutput(const interp::Buffer &Ref, const interp::Memory &RefMem, uint32_t Id,
@@ -328,10 +357,12 @@ GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, 
       JO.Arch = backend::GpuArch{static_cast<unsigned>(CO.Arch), CO.ArchSpecific};
       backend::LaunchShape Shape{CG.ABI.ThreadsPerBlock, CG.ABI.SharedBytes};
       llvm::Expected<backend::CompiledKernel> K = backend::compileModule(*CG.Module, Shape, JO);
-      if (!K)
+      if (!K) {
         Failure = "compiling for " + JO.Arch.name() + " failed: " + llvm::toString(K.takeError());
-      else
+      } else {
+        backend::adoptABI(*K, CG.ABI);
         It = I->Compiled.emplace(CompileKey, std::move(*K)).first;
+      }
     }
     if (!Failure.empty()) {
       I->CompileErrors[CompileKey] = Failure;
@@ -443,13 +474,26 @@ void GpuRunner::Impl::execute(GpuRunner &Runner, const backend::CompiledKernel &
     R.TensorBytes += B.Bytes.size();
   }
   C.SharedBytes = K.Launch.DynamicShared;
-  // The PTX parameters are the function's, then the two scratch pointers the session adds.
-  for (size_t P = 0; P < Args.size(); ++P) {
-    std::string Type = P < K.Params.size() ? K.Params[P].Type : "";
+  // The PTX parameters are the function's, then the two scratch pointers the session adds; a
+  // descriptor taken as a tensor map is one parameter for the function's first few (KernelABI::Tma).
+  for (size_t P = 0, Ptx = 0; P < Args.size(); ++P, ++Ptx) {
+    std::string Type = Ptx < K.Params.size() ? K.Params[Ptx].Type : "";
+    std::string Name = P < ArgNames.size() ? ArgNames[P] : std::string("?");
+    auto Map =
+        std::find_if(K.Tma.begin(), K.Tma.end(), [&](const codegen::TmaDescriptorMeta &T) { return T.Param == P; });
+    if (Map != K.Tma.end()) {
+      auto A = tensorMapArg(S, *Map, Args, P, Buffers);
+      if (auto *E = std::get_if<std::string>(&A)) {
+        R.Error = "the tensor map of descriptor `" + Name + "` cannot be made: " + *E;
+        return;
+      }
+      C.Args.push_back(std::get<runtime::KernelArg>(A));
+      P += codegen::tmaDroppedParams(Map->Rank);
+      continue;
+    }
     std::optional<runtime::KernelArg> A = kernelArg(Type, Args[P], Buffers);
     if (!A) {
-      R.Error = "argument " + std::to_string(P) + " (" + (P < ArgNames.size() ? ArgNames[P] : std::string("?")) +
-                ") cannot be passed as `" + Type + "`";
+      R.Error = "argument " + std::to_string(P) + " (" + Name + ") cannot be passed as `" + Type + "`";
       return;
     }
     C.Args.push_back(*A);

@@ -195,6 +195,8 @@ bool TritonBatch::add(const launch::ConcreteLaunch &L, const std::map<std::strin
               {"strides", T.Strides},
               {"storage", T.StorageElements},
               {"output", B.IsOutput}};
+    if (!T.DescBlock.empty()) // a host TensorDescriptor of the tensor, as the launch passes it
+      A["descriptor"] = {{"block", T.DescBlock}, {"padding", T.PadNan ? "nan" : "zero"}};
     if (B.IsOutput) {
       keepReference(J, T.Name, Id, B, Ref);
     } else {

@@ -218,6 +218,13 @@ def make_tensor(torch, np, batch, spec):
     return base, torch.as_strided(base, spec["shape"], spec["strides"])
 
 
+def host_descriptor(tensor, desc):
+    """The host TensorDescriptor a `:desc(...)` tensor is launched as (triton.tools.tensor_descriptor)."""
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    return TensorDescriptor(tensor, list(tensor.shape), list(tensor.stride()), list(desc["block"]),
+                            padding=desc.get("padding", "zero"))
+
+
 def scalar(spec):
     for key in ("int", "float", "bool", "str"):
         if key in spec:
@@ -328,6 +335,8 @@ def run_instance(torch, triton, np, batch, jit, heuristics, inst, iters, out):
             continue  # a spec value the kernel does not take (a size its grid used)
         if "dtype" in spec:
             bases[name], args[name] = make_tensor(torch, np, batch, spec)
+            if spec.get("descriptor"):
+                args[name] = host_descriptor(args[name], spec["descriptor"])
         else:
             args[name] = scalar(spec)
     for h in heuristics:

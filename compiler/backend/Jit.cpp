@@ -118,7 +118,12 @@ llvm::Expected<CompiledKernel> compileModule(llvm::Module &M, const LaunchShape 
   return K;
 }
 
-static constexpr uint32_t SerialVersion = 3;
+void adoptABI(CompiledKernel &K, const codegen::KernelABI &ABI) {
+  K.SharedBuffers = ABI.SharedBuffers;
+  K.Tma = ABI.Tma;
+}
+
+static constexpr uint32_t SerialVersion = 4;
 static constexpr uint32_t None = ~0u;
 
 std::string serialize(const CompiledKernel &K) {
@@ -157,6 +162,13 @@ std::string serialize(const CompiledKernel &K) {
     W.str(std::to_string(B.Bytes));
     W.str(std::to_string(B.Offset));
     W.str(B.What);
+  }
+  W.u32(uint32_t(K.Tma.size()));
+  for (const codegen::TmaDescriptorMeta &T : K.Tma) {
+    for (uint32_t V : {T.Param, T.Rank, T.ElemBytes, T.ElemType, T.Swizzle, uint32_t(T.Box.size())})
+      W.u32(V);
+    for (uint32_t B : T.Box)
+      W.u32(B);
   }
   return std::move(W.Out);
 }
@@ -205,8 +217,8 @@ llvm::Expected<CompiledKernel> deserialize(llvm::StringRef Bytes) {
   for (uint32_t I = 0; I < NB && I < 4096; ++I) {
     codegen::SharedBuffer B;
     uint32_t Kind = R.u32();
-    B.Kind = Kind <= uint32_t(codegen::SharedBufferKind::PipelineStage) ? codegen::SharedBufferKind(Kind)
-                                                                        : codegen::SharedBufferKind::LayoutConversion;
+    B.Kind = Kind <= uint32_t(codegen::SharedBufferKind::Barrier) ? codegen::SharedBufferKind(Kind)
+                                                                  : codegen::SharedBufferKind::LayoutConversion;
     B.Stages = R.u32();
     B.Where.Begin = R.u32();
     B.Where.End = R.u32();
@@ -217,7 +229,22 @@ llvm::Expected<CompiledKernel> deserialize(llvm::StringRef Bytes) {
     B.What = R.str();
     K.SharedBuffers.push_back(std::move(B));
   }
-  if (!R.done() || N > 4096 || NB > 4096)
+  uint32_t NT = R.u32();
+  for (uint32_t I = 0; I < NT && I < 4096; ++I) {
+    codegen::TmaDescriptorMeta T;
+    T.Param = R.u32();
+    T.Rank = R.u32();
+    T.ElemBytes = R.u32();
+    T.ElemType = R.u32();
+    T.Swizzle = R.u32();
+    uint32_t Dims = R.u32();
+    for (uint32_t D = 0; D < Dims && D < 8; ++D)
+      T.Box.push_back(R.u32());
+    if (Dims > 8 || T.Box.size() != T.Rank)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), "truncated or corrupt compiled kernel");
+    K.Tma.push_back(std::move(T));
+  }
+  if (!R.done() || N > 4096 || NB > 4096 || NT > 4096)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "truncated or corrupt compiled kernel");
   return K;
 }

@@ -18,6 +18,7 @@
 #include "compiler/backend/PtxEmit.h"
 #include "compiler/backend/ResourceReport.h"
 #include "compiler/backend/Target.h"
+#include "compiler/codegen/Codegen.h"
 #include "compiler/codegen/SharedMemoryPlanner.h"
 
 #include "llvm/Support/Error.h"
@@ -85,6 +86,9 @@ struct CompiledKernel {
   /// Every shared buffer of the kernel (codegen's SharedMemoryPlanner),
   /// placed: what takes Launch.DynamicShared. Set by jitKernel.
   std::vector<codegen::SharedBuffer> SharedBuffers;
+  /// The host descriptors it takes as tensor maps (KernelABI::Tma): the
+  /// launcher encodes each map. Set by jitKernel.
+  std::vector<codegen::TmaDescriptorMeta> Tma;
 
   bool assembled() const { return !Cubin.empty(); }
   /// Static + dynamic shared memory per block.
@@ -95,6 +99,10 @@ struct CompiledKernel {
 /// "mma.sync" (tensor cores), "FMA units" (neither instruction: ieee fp32,
 /// fp64, shapes below one instruction); empty when K has no tl.dot.
 std::string_view dotUnits(const CompiledKernel &K);
+
+/// Gives K what its code generator said of it beside the module: its shared
+/// buffers and the descriptors it takes as tensor maps.
+void adoptABI(CompiledKernel &K, const codegen::KernelABI &ABI);
 
 /// Compiles M (one kernel entry; see PtxEmit.h for what happens to it).
 llvm::Expected<CompiledKernel> compileModule(llvm::Module &M, const LaunchShape &Launch, const JitOptions &Opts);

@@ -180,7 +180,7 @@ KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const 
     return R;
   }
   K->FmaDot = hasDot(L.Function->body());
-  K->SharedBuffers = C.ABI.SharedBuffers;
+  adoptABI(*K, C.ABI);
   for (StageTime &T : K->Times)
     R.Times.push_back(std::move(T));
   K->Times.clear();

@@ -15,6 +15,7 @@
 #include "compiler/codegen/AxisInfo.h"
 #include "compiler/codegen/LayoutAssignment.h"
 #include "compiler/codegen/Pipeliner.h"
+#include "compiler/codegen/TmaDescriptors.h"
 #include "compiler/codegen/lower/LoweringContext.h"
 #include "compiler/ir/Ops.h"
 
@@ -126,15 +127,30 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
     return Res;
   }
 
-  // The ABI: the Function's parameters, then the two scratch pointers.
+  // The ABI: the Function's parameters, then the two scratch pointers; a
+  // descriptor copied by TMA is its 128-byte map instead of its base, and
+  // the parameters tmaDroppedParams counts are not passed.
   llvm::IRBuilder<> TB(Ctx);
   std::vector<llvm::Type *> ParamTys;
   KernelABI &ABI = Res.ABI;
   ABI.EntryName = F.name();
   ABI.ThreadsPerBlock = 32u * static_cast<unsigned>(Opts.NumWarps);
   auto *GlobalPtr = llvm::PointerType::get(Ctx, 1);
-  for (const ir::Value *P : F.params()) {
-    ElemType E = P->type().Elem;
+  std::map<unsigned, TmaPlan> Tma = planTmaDescriptors(F, Opts.Arch);
+  std::vector<int> ArgOf(F.params().size(), -1); // each IR parameter's LLVM argument
+  for (unsigned I = 0; I < F.params().size(); ++I) {
+    ElemType E = F.params()[I]->type().Elem;
+    ArgOf[I] = static_cast<int>(ParamTys.size());
+    if (auto T = Tma.find(I); T != Tma.end()) {
+      ParamTys.push_back(llvm::PointerType::get(Ctx, 0));
+      ABI.ParamTypes.push_back(".align 64 .b8 [128]");
+      ABI.Tma.push_back(T->second.Meta);
+      unsigned Dropped = tmaDroppedParams(T->second.Meta.Rank);
+      for (unsigned D = 1; D <= Dropped; ++D)
+        ArgOf[I + D] = -1;
+      I += Dropped;
+      continue;
+    }
     ParamTys.push_back(registerType(Ctx, E));
     ABI.ParamTypes.push_back(ptxParamType(E));
   }
@@ -144,16 +160,36 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
   ABI.ParamTypes.push_back(ptxParamType(ElemType{ScalarKind::I8, 1}));
 
   AxisInfoAnalysis AI(F, Opts.DivisibleBy16);
-  LayoutPlan Plan =
-      assignLayouts(F, static_cast<unsigned>(Opts.NumWarps), AI, Opts.Arch, Opts.Wgmma && Opts.ArchSpecific);
+  std::set<const ir::Value *> TmaBases;
+  for (const auto &[I, T] : Tma)
+    TmaBases.insert(F.params()[I]);
+  LayoutPlan Plan = assignLayouts(F, static_cast<unsigned>(Opts.NumWarps), AI, Opts.Arch,
+                                  Opts.Wgmma && Opts.ArchSpecific, std::move(TmaBases));
 
   auto *FT = llvm::FunctionType::get(TB.getVoidTy(), ParamTys, false);
   llvm::Function *K = llvm::Function::Create(FT, llvm::GlobalValue::ExternalLinkage, F.name(), *M);
   for (size_t I = 0; I < F.params().size(); ++I)
-    K->getArg(static_cast<unsigned>(I))->setName(F.params()[I]->name());
-  K->getArg(static_cast<unsigned>(F.params().size()))->setName("global_scratch");
-  K->getArg(static_cast<unsigned>(F.params().size() + 1))->setName("profile_scratch");
+    if (ArgOf[I] >= 0)
+      K->getArg(static_cast<unsigned>(ArgOf[I]))->setName(F.params()[I]->name());
+  K->getArg(static_cast<unsigned>(ParamTys.size() - 2))->setName("global_scratch");
+  K->getArg(static_cast<unsigned>(ParamTys.size() - 1))->setName("profile_scratch");
   annotate(*M, *K, "kernel", 1);
+  if (!Tma.empty()) {
+    // The maps stay in the parameter space (NVVM's grid_constant): the copies
+    // read them by address, which a copy into local memory would not serve.
+    std::vector<llvm::Metadata *> Indices;
+    for (const auto &[I, T] : Tma) {
+      llvm::Argument *A = K->getArg(static_cast<unsigned>(ArgOf[I]));
+      A->addAttr(llvm::Attribute::getWithByValType(Ctx, llvm::ArrayType::get(TB.getInt8Ty(), 128)));
+      A->addAttr(llvm::Attribute::getWithAlignment(Ctx, llvm::Align(64)));
+      A->addAttr(llvm::Attribute::NoCapture);
+      A->addAttr(llvm::Attribute::ReadOnly);
+      Indices.push_back(llvm::ConstantAsMetadata::get(TB.getInt32(static_cast<uint32_t>(ArgOf[I] + 1))));
+    }
+    llvm::Metadata *MD[] = {llvm::ValueAsMetadata::get(K), llvm::MDString::get(Ctx, "grid_constant"),
+                            llvm::MDNode::get(Ctx, Indices)};
+    M->getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(Ctx, MD));
+  }
   annotate(*M, *K, "reqntidx", static_cast<int>(ABI.ThreadsPerBlock));
   if (Opts.MaxNReg)
     annotate(*M, *K, "maxnreg", *Opts.MaxNReg);
@@ -163,7 +199,25 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
       planPipelines(F, Plan, static_cast<unsigned>(Opts.NumWarps), Opts.NumStages, Opts.Arch, Opts.PipelineRangeLoads);
   C.Pipelines = &Pipelines;
   for (size_t I = 0; I < F.params().size(); ++I)
-    C.set(F.params()[I], C.scalarTile(K->getArg(static_cast<unsigned>(I))));
+    if (ArgOf[I] >= 0)
+      C.set(F.params()[I], C.scalarTile(K->getArg(static_cast<unsigned>(ArgOf[I]))));
+  for (const auto &[I, T] : Tma) {
+    // The pointer form of the descriptor's accesses is dead code once they
+    // are copies (Tma.cpp); its parameters get the values they stand for
+    // where the launch passes them (shape and strides), else stand-ins.
+    unsigned R = T.Meta.Rank;
+    llvm::Argument *Map = K->getArg(static_cast<unsigned>(ArgOf[I]));
+    C.TmaDescriptors[F.params()[I]] = {T.Layout, {T.Meta.Box[0], T.Meta.Box[1]}, Map};
+    C.set(F.params()[I], C.scalarTile(llvm::PoisonValue::get(GlobalPtr)));
+    llvm::IRBuilder<> EB(C.prologue());
+    for (unsigned D = 0; D < R; ++D) {
+      llvm::Value *ShapeI32 = K->getArg(static_cast<unsigned>(ArgOf[I + 2 * R + 3 + D]));
+      C.set(F.params()[I + 1 + D], C.scalarTile(EB.CreateSExt(ShapeI32, EB.getInt64Ty())));
+      C.set(F.params()[I + 1 + R + D], C.scalarTile(K->getArg(static_cast<unsigned>(ArgOf[I + 3 * R + 3 + D]))));
+    }
+    C.set(F.params()[I + 2 * R + 1], C.scalarTile(EB.getFalse()));
+    C.set(F.params()[I + 2 * R + 2], C.scalarTile(EB.getFalse()));
+  }
   std::unique_ptr<llvm::DIBuilder> DIB;
   if (Opts.Source) {
     // Line tables only (Triton's -lineinfo): a compile unit, the kernel's

@@ -116,6 +116,28 @@ struct CodegenOptions {
 };
 
 /// The entry's PTX interface, as the launcher and the ABI tests read it.
+/// A host TensorDescriptor parameter passed as a CUtensorMap (Triton's
+/// `nvTmaDesc` on sm_90, with its `tensordesc_meta`): the kernel copies its
+/// blocks with the tensor memory accelerator (lower/Tma.cpp). Its IR
+/// parameters (launch::descriptorParams: base, shape, strides, padding,
+/// round_f32_to_tf32, then shape as i32 and strides as i64) become the
+/// PTX parameters Triton's launcher passes: the 128-byte map, then the i32
+/// shape and the i64 strides. Whoever launches the kernel encodes the map
+/// from the tensor the base points into with these fields
+/// (cuTensorMapEncodeTiled).
+struct TmaDescriptorMeta {
+  unsigned Param = 0; ///< the base's index among the IR function's parameters
+  unsigned Rank = 2;  ///< of the block and the tensor
+  unsigned ElemBytes = 2;
+  unsigned ElemType = 0;     ///< CUtensorMapDataType (Triton's TMA_ELEMENT_TYPES)
+  unsigned Swizzle = 0;      ///< CUtensorMapSwizzle: 0 none, 1 32B, 2 64B, 3 128B
+  std::vector<uint32_t> Box; ///< one copy's block, outermost dimension first
+};
+
+/// IR parameters between a TMA descriptor's base and its i32 shape that
+/// have no PTX parameter (its shape and strides in i64, padding, rounding).
+inline unsigned tmaDroppedParams(unsigned Rank) { return 2 * Rank + 2; }
+
 struct KernelABI {
   std::string EntryName;
   /// One per PTX parameter, in order, in PTX's spelling: ".u64 .ptr .global"
@@ -128,6 +150,8 @@ struct KernelABI {
   unsigned SharedBytes = 0;
   /// Every shared buffer the kernel uses, placed (offsets and liveness).
   std::vector<SharedBuffer> SharedBuffers;
+  /// The host descriptors passed as tensor maps, by base parameter order.
+  std::vector<TmaDescriptorMeta> Tma;
 };
 
 struct CodegenResult {

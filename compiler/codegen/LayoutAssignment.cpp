@@ -41,8 +41,11 @@ static int64_t floorPow2(int64_t V) {
   return P;
 }
 
-/// Coalesce's choice for one access through the pointer tile Ptr.
-static MemAccess coalesce(const ir::Value *Ptr, const ir::Value *Mask, unsigned NumWarps, const AxisInfoAnalysis &AI) {
+/// Coalesce's choice for one access through the pointer tile Ptr. A TMA
+/// copy (Whole) moves its block through a shared buffer whose rows are
+/// contiguous and 16-byte aligned, whatever the pointers' facts say.
+static MemAccess coalesce(const ir::Value *Ptr, const ir::Value *Mask, unsigned NumWarps, const AxisInfoAnalysis &AI,
+                          bool Whole = false) {
   MemAccess A;
   const std::vector<int64_t> &Shape = Ptr->type().Shape;
   if (Shape.empty()) {
@@ -50,19 +53,23 @@ static MemAccess coalesce(const ir::Value *Ptr, const ir::Value *Mask, unsigned 
     return A;
   }
   size_t Rank = Shape.size();
-  const AxisInfo &PI = AI.get(Ptr);
+  std::vector<int64_t> Contiguity = AI.get(Ptr).Contiguity, Divisibility = AI.get(Ptr).Divisibility;
+  if (Whole) {
+    std::fill(Contiguity.begin(), Contiguity.end(), 1);
+    Contiguity.back() = Shape.back();
+    Divisibility.back() = 16;
+  }
   // Fastest dimension: greatest contiguity, the last dimension on ties.
   std::vector<unsigned> Order(Rank);
   for (size_t D = 0; D < Rank; ++D)
     Order[D] = static_cast<unsigned>(Rank - 1 - D);
-  std::stable_sort(Order.begin(), Order.end(),
-                   [&](unsigned X, unsigned Y) { return PI.Contiguity[X] > PI.Contiguity[Y]; });
+  std::stable_sort(Order.begin(), Order.end(), [&](unsigned X, unsigned Y) { return Contiguity[X] > Contiguity[Y]; });
   unsigned C = Order[0];
   int64_t ElemBits = std::max(8, bitWidth(Ptr->type().Elem.pointee().Scalar));
   int64_t ElemBytes = ElemBits / 8;
   int64_t Numel = std::accumulate(Shape.begin(), Shape.end(), int64_t{1}, std::multiplies<>());
   int64_t Threads = int64_t{32} * NumWarps;
-  int64_t Align = std::min(floorPow2(PI.Contiguity[C]), std::max<int64_t>(1, PI.Divisibility[C] / ElemBytes));
+  int64_t Align = std::min(floorPow2(Contiguity[C]), std::max<int64_t>(1, Divisibility[C] / ElemBytes));
   int64_t PerThread = std::min<int64_t>(Align, 128 / ElemBits);
   PerThread = std::min(PerThread, std::max<int64_t>(1, Numel / Threads));
   PerThread = std::max<int64_t>(1, std::min(PerThread, Shape[C]));
@@ -144,15 +151,10 @@ struct Walker {
     case K::Store:
     case K::AtomicRMW:
     case K::AtomicCas: {
-      const ir::Value *Mask = nullptr;
-      if (auto *L = ir::dyn_cast<ir::LoadOp>(&O))
-        Mask = L->mask();
-      else if (auto *S = ir::dyn_cast<ir::StoreOp>(&O))
-        Mask = S->mask();
-      else if (auto *R = ir::dyn_cast<ir::AtomicRMWOp>(&O))
-        Mask = R->mask();
+      const ir::Value *Mask = P.accessMask(O);
       auto Seeded = P.Access.find(&O);
-      MemAccess A = Seeded != P.Access.end() ? Seeded->second : coalesce(O.operand(0), Mask, P.NumWarps, AI);
+      MemAccess A =
+          Seeded != P.Access.end() ? Seeded->second : coalesce(O.operand(0), Mask, P.NumWarps, AI, P.copiedByTma(O));
       if (O.kind() != K::Load && Seeded == P.Access.end())
         A.Vector = O.kind() == K::Store ? A.Vector : 1;
       for (ir::Value *V : O.operands())
@@ -369,14 +371,10 @@ struct ForwardSeeder {
   void seedMemory() {
     for (auto It = MemAnchors.rbegin(); It != MemAnchors.rend(); ++It) {
       const ir::Op &O = **It;
-      const ir::Value *Mask = nullptr;
-      if (auto *L = ir::dyn_cast<ir::LoadOp>(&O))
-        Mask = L->mask();
-      else if (auto *R = ir::dyn_cast<ir::AtomicRMWOp>(&O))
-        Mask = R->mask();
+      const ir::Value *Mask = P.accessMask(O);
       auto A = P.Access.find(&O);
       if (A == P.Access.end()) {
-        MemAccess Acc = coalesce(O.operand(0), Mask, P.NumWarps, AI);
+        MemAccess Acc = coalesce(O.operand(0), Mask, P.NumWarps, AI, P.copiedByTma(O));
         if (O.kind() != ir::OpKind::Load)
           Acc.Vector = 1;
         A = P.Access.emplace(&O, std::move(Acc)).first;
@@ -499,8 +497,31 @@ struct ForwardSeeder {
 };
 } // namespace
 
-LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInfoAnalysis &AI, int Arch, bool Wgmma) {
+bool LayoutPlan::copiedByTma(const ir::Op &Access) const {
+  const ir::Value *Base = nullptr;
+  if (const auto *L = ir::dyn_cast<ir::LoadOp>(&Access))
+    Base = L->descriptorBase();
+  else if (const auto *S = ir::dyn_cast<ir::StoreOp>(&Access))
+    Base = S->descriptorBase();
+  return Base && TmaBases.count(Base);
+}
+
+const ir::Value *LayoutPlan::accessMask(const ir::Op &Access) const {
+  if (copiedByTma(Access))
+    return nullptr;
+  if (const auto *L = ir::dyn_cast<ir::LoadOp>(&Access))
+    return L->mask();
+  if (const auto *S = ir::dyn_cast<ir::StoreOp>(&Access))
+    return S->mask();
+  if (const auto *R = ir::dyn_cast<ir::AtomicRMWOp>(&Access))
+    return R->mask();
+  return nullptr;
+}
+
+LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInfoAnalysis &AI, int Arch, bool Wgmma,
+                         std::set<const ir::Value *> TmaBases) {
   LayoutPlan P;
+  P.TmaBases = std::move(TmaBases);
   P.NumWarps = NumWarps;
   P.Arch = Arch;
   P.Wgmma = Wgmma && Arch >= 90;

@@ -99,6 +99,13 @@ struct LayoutPlan {
   /// The adds folded into their dot (Triton's CombineDotAdd patterns): a
   /// tensor-core dot seeds its layout on what it accumulates into.
   DotAddCombine Combine;
+  /// The host descriptors whose accesses are TMA copies (TmaDescriptors.h):
+  /// such an access has no mask (its block is read and written whole) and
+  /// is never a cp.async.
+  std::set<const ir::Value *> TmaBases;
+  bool copiedByTma(const ir::Op &Access) const;
+  /// The mask that limits Access's vectors: its mask, none for a TMA copy.
+  const ir::Value *accessMask(const ir::Op &Access) const;
   /// Dot's warpgroups and instruction on wgmma.
   WgmmaShape wgmmaShapeOf(const ir::Op &Dot) const;
   /// The accumulator layout of a tensor-core Dot ([M, N]) on its engine:
@@ -110,9 +117,9 @@ struct LayoutPlan {
 };
 
 /// Arch is the compute capability x 10 (tensor cores from 80); Wgmma allows
-/// wgmma (dotEngine).
+/// wgmma (dotEngine); TmaBases become the plan's.
 LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInfoAnalysis &AI, int Arch = 0,
-                         bool Wgmma = false);
+                         bool Wgmma = false, std::set<const ir::Value *> TmaBases = {});
 
 /// Whether Dot runs on tensor cores (`mma.sync`) on Arch: selectMma
 /// (lower/MmaInstr.h) has an instruction for its operand types, precision

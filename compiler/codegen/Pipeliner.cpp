@@ -159,7 +159,8 @@ struct LoopPlanner {
   std::optional<PipelinedLoad> candidate(const ir::DotOp &Dot, unsigned Operand) {
     const ir::Value *V = Operand == 0 ? Dot.a() : Dot.b();
     const auto *Ld = ir::dyn_cast<ir::LoadOp>(V->definingOp());
-    if (!Ld || !BodyOps.count(Ld) || Ld->isVolatile() || (Ld->other() && !isPositiveZero(Ld->other())))
+    if (!Ld || !BodyOps.count(Ld) || Ld->isVolatile() || (Ld->other() && !isPositiveZero(Ld->other())) ||
+        Plan.copiedByTma(*Ld))
       return std::nullopt;
     auto U = Uses.find(V);
     if (U == Uses.end() || U->second != 1 || (Operand == 0 && Dot.b() == V))
@@ -188,7 +189,7 @@ struct LoopPlanner {
 
   /// A load of a tl.range loop read back into registers.
   std::optional<PipelinedLoad> rangeCandidate(const ir::LoadOp &Ld) {
-    if (Ld.isVolatile())
+    if (Ld.isVolatile() || Plan.copiedByTma(Ld))
       return std::nullopt;
     auto A = Plan.Access.find(&Ld);
     if (A == Plan.Access.end())

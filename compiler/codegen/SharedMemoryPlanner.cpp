@@ -32,6 +32,10 @@ const char *sharedBufferKindName(SharedBufferKind K) {
     return "dot operand";
   case SharedBufferKind::PipelineStage:
     return "pipeline stages";
+  case SharedBufferKind::TmaBuffer:
+    return "TMA buffer";
+  case SharedBufferKind::Barrier:
+    return "mbarrier";
   }
   return "buffer";
 }

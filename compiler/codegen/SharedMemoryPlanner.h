@@ -48,6 +48,8 @@ enum class SharedBufferKind {
   HistogramBins,    ///< tl.histogram's bins, counted with shared-memory atomics
   DotOperand,       ///< an operand tile of tl.dot
   PipelineStage,    ///< a ring of num_stages - 1 buffers of a pipelined load
+  TmaBuffer,        ///< a host descriptor's block, copied by the tensor memory accelerator
+  Barrier,          ///< an mbarrier the TMA copies complete on
 };
 
 /// "layout conversion", "reduction scratch", ...

@@ -191,8 +191,17 @@ Value *Builder::addPtr(SourceRange Loc, Value *Ptr, Value *Offset) {
   return create(OpKind::AddPtr, Loc, {Ptr, Offset}, {Ptr->type()})->result();
 }
 
+/// Appends Desc's operands and sets its flag.
+static void addDescriptor(std::vector<Value *> &Operands, uint32_t &Flags, const DescriptorAccess *Desc) {
+  if (!Desc || !Desc->Base)
+    return;
+  Operands.push_back(Desc->Base);
+  Operands.insert(Operands.end(), Desc->Offsets.begin(), Desc->Offsets.end());
+  Flags |= 1u << HostDescriptorBit;
+}
+
 Value *Builder::load(SourceRange Loc, Value *Ptr, Value *Mask, Value *Other, CacheModifier Cache, EvictionPolicy Evict,
-                     bool Volatile) {
+                     bool Volatile, const DescriptorAccess *Desc) {
   std::vector<Value *> Operands{Ptr};
   uint32_t Flags = 0;
   if (Mask) {
@@ -205,6 +214,7 @@ Value *Builder::load(SourceRange Loc, Value *Ptr, Value *Mask, Value *Other, Cac
   }
   if (Volatile)
     Flags |= 1u << VolatileBit;
+  addDescriptor(Operands, Flags, Desc);
   Op *O = create(OpKind::Load, Loc, std::move(Operands), {withElem(Ptr->type(), Ptr->type().Elem.pointee())});
   O->Flags = Flags;
   O->IntAttr = static_cast<int64_t>(Cache);
@@ -212,12 +222,15 @@ Value *Builder::load(SourceRange Loc, Value *Ptr, Value *Mask, Value *Other, Cac
   return O->result();
 }
 
-Op *Builder::store(SourceRange Loc, Value *Ptr, Value *Val, Value *Mask, CacheModifier Cache, EvictionPolicy Evict) {
+Op *Builder::store(SourceRange Loc, Value *Ptr, Value *Val, Value *Mask, CacheModifier Cache, EvictionPolicy Evict,
+                   const DescriptorAccess *Desc) {
   std::vector<Value *> Operands{Ptr, Val};
   if (Mask)
     Operands.push_back(Mask);
+  uint32_t Flags = Mask ? 1u << HasMaskBit : 0;
+  addDescriptor(Operands, Flags, Desc);
   Op *O = create(OpKind::Store, Loc, std::move(Operands), {});
-  O->Flags = Mask ? 1u << HasMaskBit : 0;
+  O->Flags = Flags;
   O->IntAttr = static_cast<int64_t>(Cache);
   O->IntAttr2 = static_cast<int64_t>(Evict);
   return O;

@@ -84,11 +84,12 @@ public:
   Value *addPtr(SourceRange Loc, Value *Ptr, Value *Offset);
 
   // Memory. Mask and Other may be null.
+  // Desc: the host-descriptor access the load or store is (Ops.h), if any.
   Value *load(SourceRange Loc, Value *Ptr, Value *Mask = nullptr, Value *Other = nullptr,
               CacheModifier Cache = CacheModifier::None, EvictionPolicy Evict = EvictionPolicy::None,
-              bool Volatile = false);
+              bool Volatile = false, const DescriptorAccess *Desc = nullptr);
   Op *store(SourceRange Loc, Value *Ptr, Value *Val, Value *Mask = nullptr, CacheModifier Cache = CacheModifier::None,
-            EvictionPolicy Evict = EvictionPolicy::None);
+            EvictionPolicy Evict = EvictionPolicy::None, const DescriptorAccess *Desc = nullptr);
   Value *atomicRMW(SourceRange Loc, AtomicKind K, Value *Ptr, Value *Val, Value *Mask = nullptr,
                    MemSemantic Sem = MemSemantic::AcqRel, MemScope Scope = MemScope::Gpu);
   Value *atomicCas(SourceRange Loc, Value *Ptr, Value *Cmp, Value *Val, MemSemantic Sem = MemSemantic::AcqRel,

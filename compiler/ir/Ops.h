@@ -417,9 +417,20 @@ public:
 };
 
 /// Flag bits saying which optional operands a memory op has.
-enum : unsigned { HasMaskBit = 0, HasOtherBit = 1, VolatileBit = 2 };
+enum : unsigned { HasMaskBit = 0, HasOtherBit = 1, VolatileBit = 2, HostDescriptorBit = 3 };
 
-/// load(ptr [, mask [, other]]).
+/// The access through a host TensorDescriptor that a load or store is, when
+/// it is one (HostDescriptorBit): its last operands are the descriptor's
+/// base parameter and the access's offsets (i32, one per dimension of the
+/// block). The pointer, mask and other operands give the same access in
+/// Triton's pointer form (what the interpreter runs); a target that copies
+/// descriptor blocks whole (TMA on sm_90) reads these instead.
+struct DescriptorAccess {
+  Value *Base = nullptr;
+  std::vector<Value *> Offsets;
+};
+
+/// load(ptr [, mask [, other]] [, descriptor base, offsets...]).
 class LoadOp : public Op {
 public:
   TESSEL_IR_SINGLE_KIND(LoadOp, Load)
@@ -429,14 +440,41 @@ public:
   CacheModifier cache() const { return static_cast<CacheModifier>(intAttr()); }
   EvictionPolicy eviction() const { return static_cast<EvictionPolicy>(intAttr2()); }
   bool isVolatile() const { return flag(VolatileBit); }
+  /// The descriptor's base parameter; null when the load is no host
+  /// descriptor access (DescriptorAccess).
+  Value *descriptorBase() const {
+    return flag(HostDescriptorBit) ? operand(static_cast<unsigned>(numOperands() - rank() - 1)) : nullptr;
+  }
+  std::vector<Value *> descriptorOffsets() const {
+    if (!flag(HostDescriptorBit))
+      return {};
+    return {operands().end() - static_cast<long>(rank()), operands().end()};
+  }
+
+private:
+  size_t rank() const { return result()->type().Shape.size(); }
 };
-/// store(ptr, value [, mask]).
+/// store(ptr, value [, mask] [, descriptor base, offsets...]).
 class StoreOp : public Op {
 public:
   TESSEL_IR_SINGLE_KIND(StoreOp, Store)
   Value *ptr() const { return operand(0); }
   Value *value() const { return operand(1); }
   Value *mask() const { return flag(HasMaskBit) ? operand(2) : nullptr; }
+  /// As LoadOp's.
+  Value *descriptorBase() const {
+    return flag(HostDescriptorBit) ? operand(static_cast<unsigned>(numOperands() - rank() - 1)) : nullptr;
+  }
+  std::vector<Value *> descriptorOffsets() const {
+    if (!flag(HostDescriptorBit))
+      return {};
+    return {operands().end() - static_cast<long>(rank()), operands().end()};
+  }
+
+private:
+  size_t rank() const { return value()->type().Shape.size(); }
+
+public:
   CacheModifier cache() const { return static_cast<CacheModifier>(intAttr()); }
   EvictionPolicy eviction() const { return static_cast<EvictionPolicy>(intAttr2()); }
 };

@@ -179,6 +179,8 @@ private:
         S += " evict=" + std::string(evictionPolicyName(L->eviction()));
       if (L->isVolatile())
         S += " volatile";
+      if (L->descriptorBase())
+        S += " descriptor=" + name(L->descriptorBase()) + "[" + list(L->descriptorOffsets()) + "]";
       return S;
     }
     case OpKind::Store: {
@@ -190,6 +192,8 @@ private:
         S += " cache=" + std::string(cacheModifierName(St->cache()));
       if (St->eviction() != EvictionPolicy::None)
         S += " evict=" + std::string(evictionPolicyName(St->eviction()));
+      if (St->descriptorBase())
+        S += " descriptor=" + name(St->descriptorBase()) + "[" + list(St->descriptorOffsets()) + "]";
       return S;
     }
     case OpKind::AtomicRMW: {

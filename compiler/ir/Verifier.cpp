@@ -435,6 +435,22 @@ private:
     if (L.other())
       sameType(L, L.other(), L.result(), "other does not match the loaded type");
     expectResultType(L, withElem(L.ptr()->type(), L.ptr()->type().Elem.pointee()));
+    checkDescriptor(L, L.descriptorBase(), L.descriptorOffsets(), L.result()->type());
+  }
+
+  /// A host-descriptor access: a pointer parameter and one i32 offset per
+  /// dimension of the block.
+  void checkDescriptor(const Op &O, const Value *Base, const std::vector<Value *> &Offsets, const TileType &Block) {
+    if (!Base)
+      return;
+    if (!Base->type().Elem.isPointer() || !Base->type().Shape.empty() || Base->definingOp())
+      error(O, "descriptor base must be a scalar pointer parameter, got " + typeString(Base->type()));
+    if (Offsets.size() != Block.Shape.size())
+      error(O, "descriptor access has " + std::to_string(Offsets.size()) + " offsets for a block of rank " +
+                   std::to_string(Block.Shape.size()));
+    for (const Value *V : Offsets)
+      if (!(V->type() == TileType{ElemType{ScalarKind::I32}, {}}))
+        error(O, "descriptor offset must be a scalar i32, got " + typeString(V->type()));
   }
 
   void verifyStore(const StoreOp &S) {
@@ -444,6 +460,7 @@ private:
     TileType Want = withElem(S.ptr()->type(), S.ptr()->type().Elem.pointee());
     if (!(S.value()->type() == Want))
       error(S, "stored value has type " + typeString(S.value()->type()) + ", expected " + typeString(Want));
+    checkDescriptor(S, S.descriptorBase(), S.descriptorOffsets(), S.value()->type());
   }
 
   void verifyAtomic(const Op &O) {

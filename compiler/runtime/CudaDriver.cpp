@@ -115,6 +115,7 @@ static const CudaDriver *open(std::string &Why) {
   Need(D.EventElapsedTime, {"cuEventElapsedTime_v2", "cuEventElapsedTime"});
   Need(D.GetErrorName, {"cuGetErrorName"});
   Need(D.GetErrorString, {"cuGetErrorString"});
+  resolve(Lib, D.TensorMapEncodeTiled, {"cuTensorMapEncodeTiled"});
   if (!Ok) {
     Why = "the GPU driver is too old for tessel: libcuda.so.1 lacks " + Missing;
     return nullptr;

@@ -68,6 +68,9 @@ struct CudaDriver {
   decltype(&::cuEventElapsedTime) EventElapsedTime = nullptr;
   decltype(&::cuGetErrorName) GetErrorName = nullptr;
   decltype(&::cuGetErrorString) GetErrorString = nullptr;
+  /// Optional (CUDA 12 drivers and later): null on an older driver, where a
+  /// kernel taking tensor maps cannot be launched.
+  decltype(&::cuTensorMapEncodeTiled) TensorMapEncodeTiled = nullptr;
 
   /// The process's driver, opened and initialised on first use (cuInit);
   /// nullptr when there is none, with the reason in Why ("libcuda.so.1

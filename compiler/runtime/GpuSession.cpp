@@ -7,6 +7,7 @@
 #include "compiler/runtime/GpuSession.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <thread>
 
@@ -15,13 +16,13 @@ namespace tessel::runtime {
 KernelArg KernelArg::f32(float V) {
   uint32_t B;
   std::memcpy(&B, &V, sizeof B);
-  return {Kind::F32, B};
+  return {Kind::F32, B, {}};
 }
 
 KernelArg KernelArg::f64(double V) {
   uint64_t B;
   std::memcpy(&B, &V, sizeof B);
-  return {Kind::F64, B};
+  return {Kind::F64, B, {}};
 }
 
 std::string DeviceInfo::str() const {
@@ -197,10 +198,16 @@ std::optional<DriverError> GpuSession::enqueue(const LoadedKernel &K, const Laun
       return E;
     }
   }
-  // Values live in Storage; the driver reads them through Params.
+  // Values live in Storage (tensor maps in Maps); the driver reads them through Params.
   std::vector<uint64_t> Storage(C.Args.size() + 2, 0);
+  std::vector<CUtensorMap> Maps(C.Args.size());
   std::vector<void *> Params;
   for (size_t I = 0; I < C.Args.size(); ++I) {
+    if (C.Args[I].K == KernelArg::Kind::TensorMap && C.Args[I].Map.size() * 8 == sizeof(CUtensorMap)) {
+      std::memcpy(&Maps[I], C.Args[I].Map.data(), sizeof(CUtensorMap));
+      Params.push_back(&Maps[I]);
+      continue;
+    }
     Storage[I] = C.Args[I].Bits;
     Params.push_back(&Storage[I]);
   }
@@ -214,6 +221,49 @@ std::optional<DriverError> GpuSession::enqueue(const LoadedKernel &K, const Laun
   if (E)
     E->Context = describe(K, C);
   return E;
+}
+
+Result<KernelArg> GpuSession::tensorMap(CUdeviceptr Base, const TensorMapSpec &S) const {
+  size_t Rank = S.Shape.size();
+  if (!D->TensorMapEncodeTiled) {
+    DriverError E;
+    E.Call = "cuTensorMapEncodeTiled";
+    E.Message = "this GPU driver has no tensor maps (a CUDA 12 driver or later is needed)";
+    return E;
+  }
+  if (Rank < 1 || Rank > 5 || S.Strides.size() != Rank || S.Box.size() != Rank) {
+    DriverError E;
+    E.Call = "cuTensorMapEncodeTiled";
+    E.Message = "a tensor map of rank " + std::to_string(Rank) + " with " + std::to_string(S.Strides.size()) +
+                " strides and a box of rank " + std::to_string(S.Box.size());
+    return E;
+  }
+  // The driver's order is innermost first; its strides are in bytes and
+  // leave out the innermost dimension's.
+  std::array<cuuint64_t, 5> Dims{}, Strides{};
+  std::array<cuuint32_t, 5> Box{}, ElementStrides{1, 1, 1, 1, 1};
+  for (size_t I = 0; I < Rank; ++I) {
+    Dims[I] = S.Shape[Rank - 1 - I];
+    Box[I] = S.Box[Rank - 1 - I];
+  }
+  for (size_t I = 0; I + 1 < Rank; ++I)
+    Strides[I] = S.Strides[Rank - 2 - I] * S.ElemBytes;
+  CUtensorMap Map;
+  // A map the driver refuses is the launch's error, not the session's: no failed().
+  auto E = D->check(
+      D->TensorMapEncodeTiled(
+          &Map, static_cast<CUtensorMapDataType>(S.ElemType), static_cast<cuuint32_t>(Rank),
+          reinterpret_cast<void *>(Base), Dims.data(), Strides.data(), Box.data(), ElementStrides.data(),
+          CU_TENSOR_MAP_INTERLEAVE_NONE, static_cast<CUtensorMapSwizzle>(S.Swizzle), CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+          S.FillNan ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+      "cuTensorMapEncodeTiled");
+  if (E)
+    return *E;
+  KernelArg A;
+  A.K = KernelArg::Kind::TensorMap;
+  A.Map.resize(sizeof(CUtensorMap) / 8);
+  std::memcpy(A.Map.data(), &Map, sizeof(CUtensorMap));
+  return A;
 }
 
 std::optional<DriverError> GpuSession::wait(CUevent Done, std::chrono::milliseconds Limit, const LoadedKernel &K,

@@ -47,15 +47,29 @@ struct DeviceInfo {
 
 /// One argument as the kernel's PTX parameter receives it.
 struct KernelArg {
-  enum class Kind { Pointer, I32, I64, F32, F64 };
+  enum class Kind { Pointer, I32, I64, F32, F64, TensorMap };
   Kind K = Kind::Pointer;
   uint64_t Bits = 0; ///< the value's bytes, little end first
+  /// A TensorMap's 128 bytes (a CUtensorMap, passed by value).
+  std::vector<uint64_t> Map;
 
-  static KernelArg pointer(CUdeviceptr P) { return {Kind::Pointer, static_cast<uint64_t>(P)}; }
-  static KernelArg i32(int32_t V) { return {Kind::I32, static_cast<uint32_t>(V)}; }
-  static KernelArg i64(int64_t V) { return {Kind::I64, static_cast<uint64_t>(V)}; }
+  static KernelArg pointer(CUdeviceptr P) { return {Kind::Pointer, static_cast<uint64_t>(P), {}}; }
+  static KernelArg i32(int32_t V) { return {Kind::I32, static_cast<uint32_t>(V), {}}; }
+  static KernelArg i64(int64_t V) { return {Kind::I64, static_cast<uint64_t>(V), {}}; }
   static KernelArg f32(float V);
   static KernelArg f64(double V);
+};
+
+/// A tiled tensor map (cuTensorMapEncodeTiled) over a device tensor, as
+/// Triton's fill_tma_descriptor_tiled makes one: every list outermost
+/// dimension first, shape and strides in elements (the last stride is 1).
+struct TensorMapSpec {
+  unsigned ElemType = 0; ///< CUtensorMapDataType
+  unsigned ElemBytes = 2;
+  unsigned Swizzle = 0; ///< CUtensorMapSwizzle
+  bool FillNan = false; ///< out-of-bounds elements read as NaN, else zero
+  std::vector<uint64_t> Shape, Strides;
+  std::vector<uint32_t> Box;
 };
 
 struct LaunchConfig {
@@ -131,6 +145,8 @@ public:
   /// A module from a cubin image or PTX text (NUL-terminated), and its
   /// kernel named Entry. The driver's JIT log is in the error's Message.
   Result<LoadedKernel> load(const std::string &Image, const std::string &Entry);
+  /// The tensor map S describes over the tensor at Base, as a kernel argument.
+  Result<KernelArg> tensorMap(CUdeviceptr Base, const TensorMapSpec &S) const;
   void unload(LoadedKernel &K);
 
   /// One launch, waited for under the watchdog.

@@ -599,22 +599,34 @@ static Value makeTensorDescriptor(BuiltinCall &B) {
 
 /// The block a descriptor access addresses: the descriptor with the call's
 /// offsets (i32, as semantic.descriptor_load converts them) and every
-/// dimension checked. Null pointer tile when the offsets do not fit.
-static std::pair<ir::Value *, ir::Value *> descriptorTile(BuiltinCall &B, const Value &Desc) {
+/// dimension checked. Null pointer tile when the offsets do not fit. For a
+/// host descriptor (a kernel parameter), Access names it and the offsets:
+/// the access a target may make through the tensor map instead.
+struct DescriptorTile {
+  ir::Value *Ptrs = nullptr, *Mask = nullptr;
+  ir::DescriptorAccess Access;
+};
+static DescriptorTile descriptorTile(BuiltinCall &B, const Value &Desc) {
   size_t Rank = Desc.BlockShape.size();
   std::vector<Value> Offsets = elementsOf(B.value("offsets"));
   if (Offsets.size() != Rank || Desc.BlockParts.size() != 2 * Rank) {
     B.C.loweringLimit(B.rangeOf("offsets"), "a tensor descriptor access whose offsets do not match its block rank");
-    return {nullptr, nullptr};
+    return {};
   }
   Value At = Desc;
   TileType I32{ElemType{ScalarKind::I32}, {}};
+  std::vector<ir::Value *> Lowered;
   for (const Value &O : Offsets)
-    At.BlockParts.push_back(B.C.lowerAs(O, I32, B.rangeOf("offsets")));
+    Lowered.push_back(B.C.lowerAs(O, I32, B.rangeOf("offsets")));
+  At.BlockParts.insert(At.BlockParts.end(), Lowered.begin(), Lowered.end());
   std::vector<size_t> All(Rank);
   for (size_t D = 0; D < Rank; ++D)
     All[D] = D;
-  return blockPointerTile(B, At, All);
+  auto [Ptrs, Mask] = blockPointerTile(B, At, All);
+  DescriptorTile T{Ptrs, Mask, {}};
+  if (!Desc.HostDescParts.empty() && Desc.IR && !Desc.IR->definingOp())
+    T.Access = {Desc.IR, std::move(Lowered)};
+  return T;
 }
 
 /// desc.load(offsets) / tl.load_tensor_descriptor: the block, out-of-bounds
@@ -625,8 +637,8 @@ static Value loadTensorDescriptor(BuiltinCall &B) {
     return Value::poison();
   Value Out = Value::tensor(TileType{Desc.Type.Elem.pointee(), Desc.BlockShape});
   if (B.ir() && Desc.IR) {
-    auto [Ptrs, Mask] = descriptorTile(B, Desc);
-    if (!Ptrs)
+    DescriptorTile T = descriptorTile(B, Desc);
+    if (!T.Ptrs)
       return Value::poison();
     ir::Value *Other = padding(B, Desc.PadNan, Out.Type, B.range());
     if (!Desc.HostDescParts.empty() && Desc.HostDescParts[0] && isFloat(Out.Type.Elem.Scalar)) {
@@ -637,7 +649,8 @@ static Value loadTensorDescriptor(BuiltinCall &B) {
                                        padding(B, false, Scalar, B.range()));
       Other = B.ir()->splat(B.range(), Pick, Out.Type.Shape);
     }
-    Out.IR = B.ir()->load(B.range(), Ptrs, Mask, Other);
+    Out.IR = B.ir()->load(B.range(), T.Ptrs, T.Mask, Other, ir::CacheModifier::None, ir::EvictionPolicy::None, false,
+                          T.Access.Base ? &T.Access : nullptr);
   }
   Out.Loaded = true;
   return Out;
@@ -655,11 +668,12 @@ static Value storeTensorDescriptor(BuiltinCall &B) {
   }
   Value V = B.C.toTensor(B.value("value"), B.rangeOf("value"));
   if (B.ir() && Desc.IR) {
-    auto [Ptrs, Mask] = descriptorTile(B, Desc);
-    if (!Ptrs)
+    DescriptorTile T = descriptorTile(B, Desc);
+    if (!T.Ptrs)
       return Value::poison();
     ir::Value *Stored = B.C.lowerAs(V, TileType{Desc.Type.Elem.pointee(), Desc.BlockShape}, B.rangeOf("value"));
-    B.ir()->store(B.range(), Ptrs, Stored, Mask);
+    B.ir()->store(B.range(), T.Ptrs, Stored, T.Mask, ir::CacheModifier::None, ir::EvictionPolicy::None,
+                  T.Access.Base ? &T.Access : nullptr);
   }
   return Value::constant(PyValue::none());
 }

@@ -133,6 +133,11 @@ static Value hostDescriptor(ir::Builder *IRB, const std::string &Name, ElemType 
       break;
     }
   }
+  // A host descriptor's last stride is 1 (TensorDescriptor asserts it, and
+  // Triton's launcher again): the block's rows are contiguous, which the
+  // accesses' vectorization reads from this constant.
+  if (!V.BlockParts.empty())
+    V.BlockParts.back() = IRB->constantInt({}, 1, TileType{ElemType{ScalarKind::I64}, {}});
   V.HostDescParts.push_back(Padding);
   V.HostDescParts.insert(V.HostDescParts.end(), ShapeI32.begin(), ShapeI32.end());
   V.HostDescParts.insert(V.HostDescParts.end(), StrideI64.begin(), StrideI64.end());

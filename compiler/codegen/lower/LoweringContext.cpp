@@ -432,10 +432,11 @@ void LoweringContext::lowerBlock(const ir::Block &Blk) {
 
 void LoweringContext::lowerOp(const ir::Op &O) {
   using Family = bool (*)(LoweringContext &, const ir::Op &);
-  // lowerPipelined first: it takes the loops and loads of the pipeline plan.
-  static constexpr Family Families[] = {lowerPipelined, lowerElementwise, lowerCasts,     lowerMath,        lowerMemory,
-                                        lowerReduce,    lowerScan,        lowerShapeOps,  lowerControlFlow, lowerRandom,
-                                        lowerDebug,     lowerInlineAsm,   lowerHistogram, lowerDot};
+  // lowerPipelined first: it takes the loops and loads of the pipeline plan;
+  // lowerTma before lowerMemory: it takes the descriptor accesses.
+  static constexpr Family Families[] = {lowerPipelined, lowerTma,    lowerElementwise, lowerCasts,     lowerMath,
+                                        lowerMemory,    lowerReduce, lowerScan,        lowerShapeOps,  lowerControlFlow,
+                                        lowerRandom,    lowerDebug,  lowerInlineAsm,   lowerHistogram, lowerDot};
   switch (O.kind()) {
   case ir::OpKind::Yield:
   case ir::OpKind::Condition:

@@ -37,6 +37,7 @@
 #include "compiler/codegen/Pipeliner.h"
 #include "compiler/codegen/SharedMemoryPlanner.h"
 #include "compiler/codegen/layout/LinearLayout.h"
+#include "compiler/codegen/layout/WgmmaLayout.h"
 #include "compiler/ir/Ops.h"
 #include "compiler/numerics/FloatFormats.h"
 #include "compiler/support/SourceText.h"
@@ -57,6 +58,14 @@ namespace tessel::codegen {
 /// The numerics format of an fp8 element kind (its decode table and
 /// encoder); nullopt for every other kind.
 std::optional<numerics::FloatFormat> fp8Format(ScalarKind K);
+
+/// A host descriptor the kernel copies through its tensor map (Tma.cpp,
+/// KernelABI::Tma).
+struct TmaDescriptor {
+  NvmmaLayout Layout;         ///< the block's buffer (Triton's descriptor encoding)
+  int64_t Box[2] = {0, 0};    ///< rows and columns of one copy
+  llvm::Value *Map = nullptr; ///< the map: the grid-constant parameter's address
+};
 
 /// An IR value in registers.
 struct Tile {
@@ -186,6 +195,14 @@ public:
       Staged[V] = Stage;
     else
       Staged.erase(V);
+  }
+
+  // Host descriptors passed as tensor maps (Codegen.cpp fills it).
+  std::unordered_map<const ir::Value *, TmaDescriptor> TmaDescriptors;
+  /// Base's tensor map; null when Base is no descriptor copied by TMA.
+  const TmaDescriptor *tmaDescriptor(const ir::Value *Base) const {
+    auto It = TmaDescriptors.find(Base);
+    return It == TmaDescriptors.end() ? nullptr : &It->second;
   }
 
   // Blocks and ops.

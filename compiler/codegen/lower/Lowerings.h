@@ -62,6 +62,9 @@ bool lowerInlineAsm(LoweringContext &C, const ir::Op &O);
 bool lowerHistogram(LoweringContext &C, const ir::Op &O);
 /// dot on FMA units (Dot.cpp).
 bool lowerDot(LoweringContext &C, const ir::Op &O);
+/// Loads and stores through host descriptors passed as tensor maps
+/// (Tma.cpp); false for every other op.
+bool lowerTma(LoweringContext &C, const ir::Op &O);
 /// The tensor-core half of the dot family (DotMma.cpp), for dots usesMma
 /// accepts whose result the plan put in the MMA layout; false otherwise
 /// (Dot.cpp then uses FMA units).
@@ -83,6 +86,8 @@ llvm::Value *nvmmaOffset(LoweringContext &C, const NvmmaLayout &N, llvm::Value *
 /// Writes T (fp16 / bf16 registers) into Buf in layout N, runs of registers
 /// inside one 16-byte chunk as one vector store (DotWgmma.cpp).
 void stageNvmma(LoweringContext &C, const Tile &T, ElemType E, llvm::Value *Buf, const NvmmaLayout &N);
+/// The reverse: a tile in layout L read from buffer Buf in layout N (Tma.cpp).
+Tile loadNvmma(LoweringContext &C, const LinearLayout &L, ElemType E, llvm::Value *Buf, const NvmmaLayout &N);
 /// `wgmma.wait_group Pending` taking Regs (fp32 accumulator registers) in
 /// and out, so that their readers come after it (DotWgmma.cpp).
 void wgmmaWait(LoweringContext &C, std::vector<llvm::Value *> &Regs, unsigned Pending);

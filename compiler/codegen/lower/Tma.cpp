@@ -1,0 +1,198 @@
+//===- Tma.cpp - host tensor descriptors through the tensor memory accelerator ===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// On sm_90 a load or store through a host TensorDescriptor (a kernel
+/// parameter that Triton passes as a CUtensorMap, KernelABI::Tma) becomes
+/// what Triton's TMALowering makes of a descriptor op outside a pipelined
+/// loop:
+///
+///   load:  a buffer in the descriptor's NVMMA layout and an mbarrier;
+///          thread 0 initialises the barrier (one arrival) and arms it
+///          with the block's bytes (expect_tx); copy j is issued by lane 0
+///          of warp j mod num_warps, `cp.async.bulk.tensor.2d` of one box
+///          (at most the swizzle's width of columns and 256 rows: the
+///          tensor map's box, codegen::TmaDescriptor); every thread waits
+///          for phase 0 and reads its registers from the buffer in the
+///          result's layout; thread 0 invalidates the barrier.
+///   store: the registers written to a buffer in that layout, a proxy
+///          fence (generic writes, read by the async proxy) and a barrier;
+///          thread 0 issues the copies, commits the bulk group and waits
+///          until it has been read, and a barrier frees the buffer.
+///
+/// The copies clip at the tensor's bounds: a load's out-of-bounds elements
+/// are the map's fill (zero, or NaN for padding="nan"), a store's are
+/// dropped, which is a descriptor's meaning (the pointer form's mask).
+//===----------------------------------------------------------------------===//
+#include "compiler/codegen/layout/WgmmaLayout.h"
+#include "compiler/codegen/lower/LoweringContext.h"
+#include "compiler/codegen/lower/Lowerings.h"
+#include "compiler/ir/Ops.h"
+
+#include <algorithm>
+
+namespace tessel::codegen {
+
+namespace {
+
+unsigned log2u(uint64_t V) { return static_cast<unsigned>(63 - __builtin_clzll(V)); }
+
+/// True on lane 0 of warp W.
+llvm::Value *laneZeroOfWarp(LoweringContext &C, unsigned W) {
+  return C.B.CreateICmpEQ(C.threadId(), C.i32(static_cast<int64_t>(W) * 32));
+}
+
+/// The shared address of element Elem of buffer Base (bytes ElemBytes each).
+llvm::Value *elementAddress(LoweringContext &C, llvm::Value *Base, int64_t Bytes) {
+  return C.B.CreateGEP(C.B.getInt8Ty(), Base, {C.i32(Bytes)});
+}
+
+/// The tensor-map coordinates of copy (I, J) of D at the access's offsets:
+/// innermost first, as `cp.async.bulk.tensor` takes them.
+std::vector<llvm::Value *> copyCoords(LoweringContext &C, const TmaDescriptor &D,
+                                      const std::vector<llvm::Value *> &Offsets, int64_t I, int64_t J) {
+  llvm::IRBuilderBase &B = C.B;
+  return {B.CreateAdd(Offsets[1], C.i32(J * D.Box[1])), B.CreateAdd(Offsets[0], C.i32(I * D.Box[0]))};
+}
+
+/// Byte offset of copy (I, J)'s box in the buffer: column blocks of Rows
+/// rows of SwizzleBytes one after another (NvmmaLayout), boxes of a block
+/// Box[0] rows apart.
+int64_t copyOffset(const TmaDescriptor &D, int64_t I, int64_t J) {
+  const NvmmaLayout &N = D.Layout;
+  return J * N.Rows * N.SwizzleBytes + I * D.Box[0] * N.SwizzleBytes;
+}
+
+std::vector<llvm::Value *> offsetsOf(LoweringContext &C, const std::vector<ir::Value *> &Offsets) {
+  std::vector<llvm::Value *> Out;
+  for (const ir::Value *V : Offsets)
+    Out.push_back(C.get(V).Regs[0]);
+  return Out;
+}
+
+std::string coordList(unsigned First, unsigned Rank) {
+  std::string S = "{";
+  for (unsigned D = 0; D < Rank; ++D)
+    S += (D ? ", $" : "$") + std::to_string(First + D);
+  return S + "}";
+}
+
+void lowerTmaLoad(LoweringContext &C, const ir::LoadOp &O, const TmaDescriptor &D) {
+  llvm::IRBuilderBase &B = C.B;
+  const NvmmaLayout &N = D.Layout;
+  const TileType &T = O.result()->type();
+  uint64_t Bytes = static_cast<uint64_t>(N.Rows * N.Cols) * N.ElemBytes;
+  unsigned Buf =
+      C.openShared(SharedBufferKind::TmaBuffer,
+                   "tensor descriptor load, " + LoweringContext::tileString(T.Shape, T.Elem) + " (NVMMA, TMA)", Bytes,
+                   1, N.SwizzleBytes == 128 ? 1024 : N.SwizzleBytes * 8);
+  unsigned Bar = C.openShared(SharedBufferKind::Barrier, "mbarrier of a tensor descriptor load", 8, 1, 8);
+  llvm::Value *Base = C.sharedBase(Buf), *Barrier = C.sharedBase(Bar);
+  llvm::Value *Tid0 = B.CreateICmpEQ(C.threadId(), C.i32(0));
+  C.barrier(); // the buffers' earlier users are done with them
+  C.inlineAsm(B.getVoidTy(), "@$0 mbarrier.init.shared::cta.b64 [$1], 1;", "b,r,~{memory}", {Tid0, Barrier});
+  C.barrier(); // every thread sees the initialised barrier before it waits on it
+  C.inlineAsm(B.getVoidTy(), "@$0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " + std::to_string(Bytes) + ";",
+              "b,r,~{memory}", {Tid0, Barrier});
+  std::vector<llvm::Value *> Offsets = offsetsOf(C, O.descriptorOffsets());
+  int64_t RowCopies = N.Rows / D.Box[0], ColCopies = N.Cols / D.Box[1];
+  unsigned Warps = std::max(1u, C.Opts.NumWarps > 0 ? static_cast<unsigned>(C.Opts.NumWarps) : 1u);
+  std::string Asm = "@$0 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, " +
+                    coordList(4, 2) + "], [$3];";
+  unsigned Copy = 0;
+  for (int64_t I = 0; I < RowCopies; ++I)
+    for (int64_t J = 0; J < ColCopies; ++J, ++Copy) {
+      std::vector<llvm::Value *> Coords = copyCoords(C, D, Offsets, I, J);
+      C.inlineAsm(B.getVoidTy(), Asm, "b,r,l,r,r,r,~{memory}",
+                  {laneZeroOfWarp(C, Copy % Warps), elementAddress(C, Base, copyOffset(D, I, J)), D.Map, Barrier,
+                   Coords[0], Coords[1]});
+    }
+  C.inlineAsm(
+      B.getVoidTy(),
+      "{\n\t.reg .pred complete;\n\twaitLoop:\n\tmbarrier.try_wait.parity.shared::cta.b64 complete, [$0], 0;\n\t"
+      "@!complete bra.uni waitLoop;\n\t}",
+      "r,~{memory}", {Barrier});
+  C.set(O.result(), loadNvmma(C, C.wanted(O.result()), T.Elem, Base, N));
+  C.barrier(); // every thread has read the buffer and passed the wait
+  C.inlineAsm(B.getVoidTy(), "@$0 mbarrier.inval.shared::cta.b64 [$1];", "b,r,~{memory}", {Tid0, Barrier});
+  C.closeShared(Buf);
+  C.closeShared(Bar);
+}
+
+void lowerTmaStore(LoweringContext &C, const ir::StoreOp &O, const TmaDescriptor &D) {
+  llvm::IRBuilderBase &B = C.B;
+  const NvmmaLayout &N = D.Layout;
+  const TileType &T = O.value()->type();
+  uint64_t Bytes = static_cast<uint64_t>(N.Rows * N.Cols) * N.ElemBytes;
+  unsigned Buf =
+      C.openShared(SharedBufferKind::TmaBuffer,
+                   "tensor descriptor store, " + LoweringContext::tileString(T.Shape, T.Elem) + " (NVMMA, TMA)", Bytes,
+                   1, N.SwizzleBytes == 128 ? 1024 : N.SwizzleBytes * 8);
+  llvm::Value *Base = C.sharedBase(Buf);
+  C.barrier();
+  stageNvmma(C, C.get(O.value()), T.Elem, Base, N);
+  C.inlineAsm(B.getVoidTy(), "fence.proxy.async.shared::cta;", "~{memory}", {});
+  C.barrier();
+  std::vector<llvm::Value *> Offsets = offsetsOf(C, O.descriptorOffsets());
+  llvm::Value *Tid0 = B.CreateICmpEQ(C.threadId(), C.i32(0));
+  std::string Asm = "@$0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$2, " + coordList(3, 2) + "], [$1];";
+  for (int64_t I = 0; I < N.Rows / D.Box[0]; ++I)
+    for (int64_t J = 0; J < N.Cols / D.Box[1]; ++J) {
+      std::vector<llvm::Value *> Coords = copyCoords(C, D, Offsets, I, J);
+      C.inlineAsm(B.getVoidTy(), Asm, "b,r,l,r,r,~{memory}",
+                  {Tid0, elementAddress(C, Base, copyOffset(D, I, J)), D.Map, Coords[0], Coords[1]});
+    }
+  C.inlineAsm(B.getVoidTy(), "@$0 cp.async.bulk.commit_group;", "b,~{memory}", {Tid0});
+  C.inlineAsm(B.getVoidTy(), "@$0 cp.async.bulk.wait_group.read 0;", "b,~{memory}", {Tid0});
+  C.barrier(); // the buffer has been read before anything reuses it
+  C.closeShared(Buf);
+}
+
+} // namespace
+
+Tile loadNvmma(LoweringContext &C, const LinearLayout &L, ElemType E, llvm::Value *Buf, const NvmmaLayout &N) {
+  llvm::IRBuilderBase &B = C.B;
+  unsigned Chunk = 16 / N.ElemBytes, Dim = N.contiguousDim();
+  unsigned Run = std::min(Chunk, L.contiguousRegs(Dim));
+  auto Aligned = [&](const Coord &Base) { return Base[Dim] % Run == 0; };
+  for (size_t I = log2u(Run); I < L.Reg.size(); ++I)
+    if (!Aligned(L.Reg[I]))
+      Run = 1;
+  for (const auto *Bases : {&L.Lane, &L.Warp})
+    for (const Coord &Base : *Bases)
+      if (!Aligned(Base))
+        Run = 1;
+  Tile Out{L, {}};
+  llvm::Type *MemTy = C.memType(E);
+  for (unsigned R = 0; R < L.numRegs(); R += Run) {
+    llvm::Value *Ptr = C.sharedElement(Buf, E, nvmmaOffset(C, N, C.coord(L, R, 0), C.coord(L, R, 1)));
+    if (Run == 1) {
+      Out.Regs.push_back(C.fromMem(B.CreateAlignedLoad(MemTy, Ptr, llvm::Align(N.ElemBytes)), E));
+      continue;
+    }
+    auto *VT = llvm::FixedVectorType::get(MemTy, Run);
+    llvm::Value *V = B.CreateAlignedLoad(VT, Ptr, llvm::Align(N.ElemBytes * Run));
+    for (unsigned I = 0; I < Run; ++I)
+      Out.Regs.push_back(C.fromMem(B.CreateExtractElement(V, C.i32(I)), E));
+  }
+  return Out;
+}
+
+bool lowerTma(LoweringContext &C, const ir::Op &O) {
+  if (const auto *L = ir::dyn_cast<ir::LoadOp>(&O)) {
+    if (const TmaDescriptor *D = L->descriptorBase() ? C.tmaDescriptor(L->descriptorBase()) : nullptr) {
+      lowerTmaLoad(C, *L, *D);
+      return true;
+    }
+  } else if (const auto *S = ir::dyn_cast<ir::StoreOp>(&O)) {
+    if (const TmaDescriptor *D = S->descriptorBase() ? C.tmaDescriptor(S->descriptorBase()) : nullptr) {
+      lowerTmaStore(C, *S, *D);
+      return true;
+    }
+  }
+  return false;
+}
+
+} // namespace tessel::codegen

@@ -1,0 +1,146 @@
+//===- TmaTest.cpp - host descriptors as tensor maps on sm_90 -------------===//
+//
+// Part of tessel.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// TmaDescriptors.h and lower/Tma.cpp in the PTX: on sm_90 a host
+/// TensorDescriptor parameter is Triton's `nvTmaDesc` (a 128-byte, 64-byte
+/// aligned parameter, then the i32 shape and the i64 strides), its loads
+/// are `cp.async.bulk.tensor` copies into an NVMMA buffer completing on an
+/// mbarrier, its stores bulk copies out of one after a proxy fence; on
+/// sm_80, or for a block TMA cannot copy, the pointer form stays with
+/// Triton's expanded parameters. ptxas assembles every case.
+//===----------------------------------------------------------------------===//
+#include "CodegenTestSupport.h"
+
+#include "compiler/backend/Jit.h"
+#include "compiler/codegen/TmaDescriptors.h"
+
+#include <gtest/gtest.h>
+
+namespace tessel::codegen::test {
+namespace {
+
+using sema::LoweringRequest;
+
+const char *CopyKernel = R"(@triton.jit
+def desc_copy(x, y, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    t = x.load([pm * BLOCK_M, pn * BLOCK_N])
+    y.store([pm * BLOCK_M, pn * BLOCK_N], t * 2 + 1)
+)";
+
+LoweringRequest copyRequest(int64_t BM, int64_t BN, ScalarKind Elem = ScalarKind::FP16) {
+  LoweringRequest R;
+  R.Kernel = "desc_copy";
+  R.NumWarps = 4;
+  R.Constexprs["BLOCK_M"] = PyValue::integer(BM);
+  R.Constexprs["BLOCK_N"] = PyValue::integer(BN);
+  for (const char *P : {"x", "y"}) {
+    R.ArgTypes[P] = ElemType{Elem, 1};
+    R.DescriptorBlocks[P] = {BM, BN};
+  }
+  return R;
+}
+
+TEST(Tma, HostDescriptorsAreTensorMapsOnSm90) {
+  SnippetKernel K = parseSnippet(CopyKernel);
+  Compiled C = compileRequest(*K.File, K.Info, copyRequest(64, 64), 90, /*Assemble=*/true, {}, true, true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_TRUE(C.Kernel.assembled());
+  // Triton's expanded signature with tensordesc_meta: map, shape (i32), strides (i64), per descriptor.
+  EXPECT_EQ(countMatches(C.Ptx, R"(\.param \.align 64 \.b8 desc_copy_param_[05]\[128\])"), 2) << C.Ptx;
+  EXPECT_EQ(countMatches(C.Ptx, R"(\.param \.u32 desc_copy_param_[1267])"), 4);
+  EXPECT_EQ(countMatches(C.Ptx, R"(\.param \.u64 desc_copy_param_[3489],)"), 4);
+  EXPECT_EQ(C.Kernel.Params.size(), 12u); // 2 x (1 + 2 + 2), then the two scratch pointers
+  // The maps are read in place (grid constants), never copied to local memory.
+  EXPECT_GE(countMatches(C.Ptx, R"(cvta\.param\.u64)"), 2);
+  EXPECT_EQ(countMatches(C.Ptx, R"(st\.local|ld\.local)"), 0);
+  // The load: barrier armed with the block's bytes, one 64 x 64 box, the wait on phase 0.
+  EXPECT_EQ(countMatches(C.Ptx, R"(mbarrier\.init\.shared::cta\.b64 \[%r\d+\], 1;)"), 1);
+  EXPECT_EQ(countMatches(C.Ptx, R"(mbarrier\.arrive\.expect_tx\.shared::cta\.b64 _, \[%r\d+\], 8192;)"), 1);
+  EXPECT_EQ(
+      countMatches(
+          C.Ptx,
+          R"(cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];)"),
+      1);
+  EXPECT_EQ(countMatches(C.Ptx, R"(mbarrier\.try_wait\.parity\.shared::cta\.b64 complete, \[%r\d+\], 0;)"), 1);
+  EXPECT_EQ(countMatches(C.Ptx, R"(mbarrier\.inval\.shared::cta\.b64)"), 1);
+  // Read back in 16-byte vectors (the buffer's rows are contiguous whatever the pointers say).
+  EXPECT_EQ(countMatches(C.Ptx, R"(ld\.shared\.v4\.b32)"), 4);
+  // The store: staged, fenced for the async proxy, one bulk copy, waited for before the buffer is reused.
+  EXPECT_EQ(countMatches(C.Ptx, R"(fence\.proxy\.async\.shared::cta;)"), 1);
+  EXPECT_EQ(
+      countMatches(
+          C.Ptx,
+          R"(cp\.async\.bulk\.tensor\.2d\.global\.shared::cta\.bulk_group \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];)"),
+      1);
+  EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.bulk\.wait_group\.read 0;)"), 1);
+  EXPECT_EQ(countMatches(C.Ptx, R"(ld\.global|st\.global)"), 0);
+  // What the launcher encodes the maps with (Triton's tensordesc_meta).
+  ASSERT_EQ(C.ABI.Tma.size(), 2u);
+  const TmaDescriptorMeta &X = C.ABI.Tma[0];
+  EXPECT_EQ(X.Param, 0u);
+  EXPECT_EQ(C.ABI.Tma[1].Param, 11u);
+  EXPECT_EQ(X.ElemType, 6u); // CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+  EXPECT_EQ(X.Swizzle, 3u);  // 128B
+  EXPECT_EQ(X.Box, (std::vector<uint32_t>{64, 64}));
+  // The buffer (8192 bytes) and its barrier; the store's buffer reuses the load's bytes.
+  EXPECT_EQ(C.ABI.SharedBytes, 8200u);
+}
+
+TEST(Tma, WideBlocksTakeOneCopyPerSwizzleWidth) {
+  // 64 x 128 fp16: rows of 256 bytes, two boxes of 64 columns (128 bytes), each 64 x 128 B
+  // apart in the buffer; fp32 32 x 32 likewise fits one 128-byte box.
+  SnippetKernel K = parseSnippet(CopyKernel);
+  Compiled C = compileRequest(*K.File, K.Info, copyRequest(64, 128), 90, /*Assemble=*/true, {}, true, true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.bulk\.tensor\.2d\.shared::cluster)"), 2);
+  EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.bulk\.tensor\.2d\.global\.shared::cta)"), 2);
+  EXPECT_EQ(countMatches(C.Ptx, R"(expect_tx\.shared::cta\.b64 _, \[%r\d+\], 16384;)"), 1);
+  EXPECT_EQ(C.ABI.Tma[0].Box, (std::vector<uint32_t>{64, 64}));
+  Compiled F = compileRequest(*K.File, K.Info, copyRequest(32, 32, ScalarKind::FP32), 90, true, {}, true, true);
+  ASSERT_EQ(F.Error, "");
+  ASSERT_EQ(F.ABI.Tma.size(), 2u);
+  EXPECT_EQ(F.ABI.Tma[0].ElemType, 7u); // FLOAT32
+  EXPECT_EQ(F.ABI.Tma[0].Box, (std::vector<uint32_t>{32, 32}));
+}
+
+TEST(Tma, PointerFormWhereTmaDoesNotApply) {
+  SnippetKernel K = parseSnippet(CopyKernel);
+  // sm_80 has no tensor memory accelerator: Triton's parameters for a descriptor not lowered to TMA.
+  Compiled A = compileRequest(*K.File, K.Info, copyRequest(64, 64), 80, /*Assemble=*/true);
+  ASSERT_EQ(A.Error, "");
+  EXPECT_TRUE(A.ABI.Tma.empty());
+  EXPECT_EQ(countMatches(A.Ptx, R"(cp\.async\.bulk|mbarrier|\.b8 desc_copy_param)"), 0);
+  EXPECT_EQ(A.Kernel.Params.size(), 24u); // 2 x 11, then the scratch pointers
+  EXPECT_GT(countMatches(A.Ptx, R"(ld\.global)"), 0);
+  // Rows of 16 bytes have no NVMMA swizzle for a box: the pointer form on sm_90 too.
+  Compiled N = compileRequest(*K.File, K.Info, copyRequest(64, 8), 90, /*Assemble=*/true, {}, true, true);
+  ASSERT_EQ(N.Error, "");
+  EXPECT_TRUE(N.ABI.Tma.empty());
+  EXPECT_EQ(countMatches(N.Ptx, R"(cp\.async\.bulk)"), 0);
+}
+
+TEST(Tma, CompiledKernelsKeepTheirMapsThroughTheCache) {
+  SnippetKernel K = parseSnippet(CopyKernel);
+  Compiled C = compileRequest(*K.File, K.Info, copyRequest(64, 128), 90, /*Assemble=*/false, {}, true, true);
+  ASSERT_EQ(C.Error, "");
+  backend::adoptABI(C.Kernel, C.ABI);
+  llvm::Expected<backend::CompiledKernel> Back = backend::deserialize(backend::serialize(C.Kernel));
+  ASSERT_TRUE(static_cast<bool>(Back)) << llvm::toString(Back.takeError());
+  ASSERT_EQ(Back->Tma.size(), 2u);
+  EXPECT_EQ(Back->Tma[1].Param, C.ABI.Tma[1].Param);
+  EXPECT_EQ(Back->Tma[1].Box, C.ABI.Tma[1].Box);
+  EXPECT_EQ(Back->Tma[1].Swizzle, 3u);
+  // A map list cut short is refused, not read past.
+  std::string Bytes = backend::serialize(*Back);
+  Bytes.resize(Bytes.size() - 4);
+  EXPECT_FALSE(static_cast<bool>(backend::deserialize(Bytes)));
+  llvm::consumeError(backend::deserialize(Bytes).takeError());
+}
+
+} // namespace
+} // namespace tessel::codegen::test
