@@ -156,8 +156,38 @@ struct LoopPlanner {
     return false;
   }
 
+  /// A TMA-copied load feeding Dot's operand V, directly or through a 2-d
+  /// tl.trans of its only use (see Pipeliner.h).
+  std::optional<PipelinedLoad> tmaCandidate(const ir::DotOp &Dot, unsigned Operand, const ir::Value *V) {
+    const ir::Op *Trans = nullptr;
+    const ir::Op *D = V->definingOp();
+    if (const auto *P = ir::dyn_cast<ir::PermuteOp>(D); P && P->order() == std::vector<int64_t>{1, 0}) {
+      Trans = P;
+      D = P->operand(0)->definingOp();
+    }
+    const auto *Ld = ir::dyn_cast<ir::LoadOp>(D);
+    if (!Ld || !BodyOps.count(Ld) || !Plan.copiedByTma(*Ld) || (Trans && !BodyOps.count(Trans)) ||
+        Plan.engine(Dot) != DotEngine::Wgmma || elemBytes(*Ld) != 2)
+      return std::nullopt;
+    for (const ir::Value *U : {V, static_cast<const ir::Value *>(Ld->result())}) {
+      auto N = Uses.find(U);
+      if (N == Uses.end() || N->second != 1)
+        return std::nullopt;
+    }
+    if (Operand == 0 && Dot.b() == V)
+      return std::nullopt;
+    const auto &S = V->type().Shape;
+    PipelinedLoad PL{Ld, &Dot, Operand, S[0], S[1], 8, static_cast<uint64_t>(S[0] * S[1]) * 2};
+    PL.Tma = true;
+    PL.Trans = Trans;
+    PL.Transposed = Trans != nullptr;
+    return PL;
+  }
+
   std::optional<PipelinedLoad> candidate(const ir::DotOp &Dot, unsigned Operand) {
     const ir::Value *V = Operand == 0 ? Dot.a() : Dot.b();
+    if (std::optional<PipelinedLoad> T = tmaCandidate(Dot, Operand, V))
+      return T;
     const auto *Ld = ir::dyn_cast<ir::LoadOp>(V->definingOp());
     if (!Ld || !BodyOps.count(Ld) || Ld->isVolatile() || (Ld->other() && !isPositiveZero(Ld->other())) ||
         Plan.copiedByTma(*Ld))
@@ -208,7 +238,9 @@ struct LoopPlanner {
     // what its slice added is dropped with it.
     std::set<const ir::Op *> S = Slice;
     std::set<unsigned> C = Carried;
-    for (const ir::Value *V : PL.Load->operands())
+    // A TMA copy reads only its offsets (its pointer form is dead code).
+    std::vector<ir::Value *> Reads = PL.Tma ? PL.Load->descriptorOffsets() : PL.Load->operands();
+    for (const ir::Value *V : Reads)
       if (!slice(V, S, C))
         return false;
     Slice = std::move(S);
@@ -272,8 +304,11 @@ void planBlock(const ir::Block &Blk, const LayoutPlan &Plan,
       continue;
     LoopPlanner LP{*For, Plan, Uses, NumWarps, Arch, {}};
     if (std::optional<LoopPipeline> P = LP.plan(Stages, RangeLoads)) {
-      for (const PipelinedLoad &L : P->Loads)
+      for (const PipelinedLoad &L : P->Loads) {
         Out.LoadLoop[L.Load] = For;
+        if (L.Trans)
+          Out.LoadLoop[L.Trans] = For;
+      }
       Out.Loops.emplace(For, std::move(*P));
     }
   }
@@ -285,10 +320,12 @@ const PipelinedLoad *PipelinePlan::load(const ir::Op &Load) const {
   if (It == LoadLoop.end())
     return nullptr;
   for (const PipelinedLoad &PL : Loops.at(It->second).Loads)
-    if (PL.Load == &Load)
+    if (PL.Load == &Load || PL.Trans == &Load)
       return &PL;
   return nullptr;
 }
+
+const ir::Value *PipelinedLoad::operand() const { return Trans ? Trans->result() : Load->result(); }
 
 PipelinePlan planPipelines(const ir::Function &F, const LayoutPlan &Plan, unsigned NumWarps, int NumStages, int Arch,
                            bool RangeLoads) {

@@ -46,6 +46,11 @@
 ///    variable and carried values whose next value is computed the same
 ///    way (the tutorial's `a_ptrs += BLOCK_K * stride_ak`). Those ops (the
 ///    producer) are lowered again for the iterations ahead.
+///
+/// A load through a host descriptor TMA copies (LayoutPlan::copiedByTma)
+/// is pipelined when it is a 16-bit operand of a dot tessel runs on wgmma,
+/// directly or through a tl.trans (PipelinedLoad::Tma, Trans), and its
+/// offsets are computed as above: its ring's stages are filled by TMA.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_COMPILER_CODEGEN_PIPELINER_H
 #define TESSEL_COMPILER_CODEGEN_PIPELINER_H
@@ -84,6 +89,17 @@ struct PipelinedLoad {
   bool Transposed = false;
   /// The layout a wgmma dot's stage is written and read in.
   NvmmaLayout nvmma() const { return NvmmaLayout::forTile(Rows, Cols, ElemBytes, Transposed); }
+  /// A host-descriptor load TMA copies (LayoutPlan::copiedByTma): its stage
+  /// is filled by `cp.async.bulk.tensor` copies completing on an mbarrier of
+  /// the stage, in the descriptor's NVMMA layout, which the dot reads in
+  /// place, as Triton's pipeliner does with descriptor loads on sm_90.
+  bool Tma = false;
+  /// The tl.trans between a TMA load and its dot (attention's
+  /// `desc_k.load(...).T`): the dot reads the stage as the transposed
+  /// operand (Transposed, Rows and Cols are the operand's).
+  const ir::Op *Trans = nullptr;
+  /// The value the dot reads.
+  const ir::Value *operand() const;
 };
 
 /// One pipelined loop.
@@ -110,13 +126,14 @@ struct LoopPipeline {
 
 struct PipelinePlan {
   std::unordered_map<const ir::Op *, LoopPipeline> Loops;
-  /// Each pipelined load's loop.
+  /// Each pipelined load's loop (and its tl.trans's, PipelinedLoad::Trans).
   std::unordered_map<const ir::Op *, const ir::ForOp *> LoadLoop;
   const LoopPipeline *loop(const ir::Op &For) const {
     auto It = Loops.find(&For);
     return It == Loops.end() ? nullptr : &It->second;
   }
-  /// The plan of pipelined load Load (null when it is not one).
+  /// The plan of pipelined load Load, or of the load a pipelined tl.trans
+  /// Load reads (null when it is neither).
   const PipelinedLoad *load(const ir::Op &Load) const;
 };
 

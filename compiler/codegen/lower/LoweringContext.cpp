@@ -426,8 +426,15 @@ Tile LoweringContext::convert(const Tile &T, const LinearLayout &To, ElemType E)
 //===----------------------------------------------------------------------===//
 
 void LoweringContext::lowerBlock(const ir::Block &Blk) {
-  for (const auto &O : Blk.ops())
+  for (const auto &O : Blk.ops()) {
     lowerOp(*O);
+    if (auto It = AfterOp.find(O.get()); It != AfterOp.end()) {
+      std::vector<std::function<void()>> Then = std::move(It->second);
+      AfterOp.erase(It);
+      for (const auto &F : Then)
+        F();
+    }
+  }
 }
 
 void LoweringContext::lowerOp(const ir::Op &O) {

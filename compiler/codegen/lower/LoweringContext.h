@@ -205,6 +205,10 @@ public:
     return It == TmaDescriptors.end() ? nullptr : &It->second;
   }
 
+  /// Runs Then after Op (an op of the block being lowered) has been lowered:
+  /// the end of a buffer's life that ops nested in Op read (Tma.cpp).
+  void afterOp(const ir::Op &Op, std::function<void()> Then) { AfterOp[&Op].push_back(std::move(Then)); }
+
   // Blocks and ops.
   void lowerBlock(const ir::Block &Blk);
   void lowerOp(const ir::Op &O);
@@ -235,6 +239,7 @@ public:
 private:
   std::unordered_map<const ir::Value *, Tile> Values;
   std::unordered_map<const ir::Value *, llvm::Value *> Staged;
+  std::unordered_map<const ir::Op *, std::vector<std::function<void()>>> AfterOp;
   std::map<std::string, std::vector<llvm::Value *>> ThreadCoords;
   llvm::BasicBlock *Prologue = nullptr;
   llvm::Value *Tid = nullptr, *Lane = nullptr, *Warp = nullptr;

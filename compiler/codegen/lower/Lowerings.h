@@ -88,6 +88,22 @@ llvm::Value *nvmmaOffset(LoweringContext &C, const NvmmaLayout &N, llvm::Value *
 void stageNvmma(LoweringContext &C, const Tile &T, ElemType E, llvm::Value *Buf, const NvmmaLayout &N);
 /// The reverse: a tile in layout L read from buffer Buf in layout N (Tma.cpp).
 Tile loadNvmma(LoweringContext &C, const LinearLayout &L, ElemType E, llvm::Value *Buf, const NvmmaLayout &N);
+
+// TMA copies and mbarriers (Tma.cpp), for its own lowerings and the
+// pipelined loops' rings (Pipeline.cpp).
+struct TmaDescriptor;
+/// Bytes of one block of D, and the alignment of a buffer holding one.
+uint64_t tmaBlockBytes(const TmaDescriptor &D);
+unsigned tmaBufferAlign(const TmaDescriptor &D);
+/// Thread 0 initialises the mbarrier at Barrier with one arrival.
+void mbarrierInit(LoweringContext &C, llvm::Value *Barrier);
+/// Every thread waits until the mbarrier completes phase Phase (i32 0 or 1).
+void mbarrierWait(LoweringContext &C, llvm::Value *Barrier, llvm::Value *Phase);
+/// Where Pred (i1) holds: thread 0 arms Barrier with D's block bytes and
+/// the copies of D's block at Offsets (i32, outermost first) into Base go
+/// out, completing on Barrier.
+void tmaCopyBlock(LoweringContext &C, const TmaDescriptor &D, const std::vector<llvm::Value *> &Offsets,
+                  llvm::Value *Base, llvm::Value *Barrier, llvm::Value *Pred);
 /// `wgmma.wait_group Pending` taking Regs (fp32 accumulator registers) in
 /// and out, so that their readers come after it (DotWgmma.cpp).
 void wgmmaWait(LoweringContext &C, std::vector<llvm::Value *> &Regs, unsigned Pending);

@@ -59,7 +59,19 @@ namespace {
 struct Ring {
   unsigned Id = 0;
   uint64_t StageBytes = 0;
+  /// A TMA ring's mbarriers, one per stage (8 bytes each), and its map.
+  std::optional<unsigned> Barriers;
+  const TmaDescriptor *Tma = nullptr;
 };
+
+/// The mbarrier of stage Slot (i32) of a TMA ring.
+llvm::Value *stageBarrier(LoweringContext &C, const Ring &R, llvm::Value *Slot) {
+  return C.B.CreateGEP(C.B.getInt8Ty(), C.sharedBase(*R.Barriers), {C.B.CreateMul(Slot, C.i32(8))});
+}
+
+bool anyCpAsync(const LoopPipeline &LP) {
+  return std::any_of(LP.Loads.begin(), LP.Loads.end(), [](const PipelinedLoad &PL) { return !PL.Tma; });
+}
 
 /// Whether PL's stage is read by wgmma: then it is in the NVMMA layout, and
 /// the tensor cores read it through the async proxy.
@@ -148,6 +160,13 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
   llvm::IRBuilderBase &B = C.B;
   for (size_t I = 0; I < LP.Loads.size(); ++I) {
     const PipelinedLoad &PL = LP.Loads[I];
+    if (PL.Tma) {
+      std::vector<llvm::Value *> Offsets;
+      for (const ir::Value *V : PL.Load->descriptorOffsets())
+        Offsets.push_back(C.get(V).Regs[0]);
+      tmaCopyBlock(C, *Rings[I].Tma, Offsets, stageBase(C, Rings[I], Slot), stageBarrier(C, Rings[I], Slot), Valid);
+      continue;
+    }
     const LinearLayout &L = C.Plan.Access.at(PL.Load).Layout;
     ElemType E = PL.Load->result()->type().Elem;
     Tile Ptr = C.getAs(PL.Load->ptr(), L);
@@ -170,7 +189,8 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
       C.inlineAsm(B.getVoidTy(), Asm, "r,l,r,b,~{memory}", {C.sharedElement(Base, E, Idx), Ptr.Regs[G], Size, Valid});
     }
   }
-  C.inlineAsm(B.getVoidTy(), "cp.async.commit_group;", "~{memory}", {});
+  if (anyCpAsync(LP))
+    C.inlineAsm(B.getVoidTy(), "cp.async.commit_group;", "~{memory}", {});
 }
 
 void waitGroups(LoweringContext &C, unsigned Pending) {
@@ -346,13 +366,37 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
                                : std::string("tl.load result, ")) +
                        std::to_string(Slots) + " stage" + (Slots > 1 ? "s" : "") + " of " +
                        LoweringContext::tileString(T.Shape, T.Elem) +
-                       (wgmmaStage(C, PL) ? (PL.Transposed ? " (NVMMA transposed, cp.async)" : " (NVMMA, cp.async)")
-                        : PL.Dot          ? " (swizzled, cp.async)"
-                                          : " (cp.async)");
-    Rings.push_back({C.openShared(SharedBufferKind::PipelineStage, What, PL.StageBytes * Slots, Slots,
-                                  wgmmaStage(C, PL) ? 1024 : 16),
-                     PL.StageBytes});
+                       (PL.Tma            ? " (NVMMA, TMA)"
+                        : wgmmaStage(C, PL) ? (PL.Transposed ? " (NVMMA transposed, cp.async)" : " (NVMMA, cp.async)")
+                        : PL.Dot            ? " (swizzled, cp.async)"
+                                            : " (cp.async)");
+    Ring R;
+    R.StageBytes = PL.StageBytes;
+    if (PL.Tma)
+      R.Tma = C.tmaDescriptor(PL.Load->descriptorBase());
+    R.Id = C.openShared(SharedBufferKind::PipelineStage, What, PL.StageBytes * Slots, Slots,
+                        R.Tma ? tmaBufferAlign(*R.Tma) : wgmmaStage(C, PL) ? 1024 : 16);
+    Rings.push_back(R);
   }
+  // A TMA ring's mbarriers, after the rings (as Triton allocates them), each
+  // initialised once; the barrier before the prologue's copies makes every
+  // initialisation seen.
+  bool Tma = false;
+  for (size_t I = 0; I < Rings.size(); ++I) {
+    if (!Rings[I].Tma)
+      continue;
+    if (!Tma)
+      C.barrier(); // earlier users of these bytes are done
+    Tma = true;
+    const TileType &T = LP.Loads[I].Load->result()->type();
+    Rings[I].Barriers = C.openShared(SharedBufferKind::Barrier,
+                                     "mbarriers of a TMA ring, " + LoweringContext::tileString(T.Shape, T.Elem), 8 * Slots,
+                                     Slots, 16);
+    for (unsigned S = 0; S < Slots; ++S)
+      mbarrierInit(C, stageBarrier(C, Rings[I], C.i32(S)));
+  }
+  if (Tma)
+    C.barrier();
 
   // The loop-invariant wgmma operands, written once in the NVMMA layout.
   std::vector<std::pair<const ir::Value *, unsigned>> Invariant;
@@ -411,6 +455,9 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   // The stage the copies of iteration i + S - 1 fill: i's own with S - 1
   // stages, (i - 1) % S with S.
   llvm::PHINode *WriteSlot = LP.extraStage() ? Phi(C.i32(Slots - 1)) : nullptr;
+  // The mbarrier phase of stage Slot's fill (TMA rings): it flips each time
+  // the ring wraps.
+  llvm::PHINode *Phase = Tma ? Phi(C.i32(0)) : nullptr;
   B.CreateCondBr(forContinues(C, O, Iv, Ub, Step), Body, Exit);
   auto Advance = [&](llvm::Value *S) -> llvm::Value * {
     if (Slots == 1)
@@ -432,13 +479,17 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   // fills, whose completion wait and barrier are the only ordering its loop
   // has (its PTX, bench/RESULTS.md issue 29). The loop-invariant operands
   // above and DotWgmma's staging keep their fence.
-  waitGroups(C, Ahead - 1);
+  if (anyCpAsync(LP))
+    waitGroups(C, Ahead - 1);
+  for (const Ring &R : Rings)
+    if (R.Barriers)
+      mbarrierWait(C, stageBarrier(C, R, Slot), Phase);
   C.barrier();
   AsyncDot Async = asyncDot(C, O, LP);
   if (LP.extraStage() && !Async.Dot)
     CopyAhead(WriteSlot);
   for (size_t I = 0; I < LP.Loads.size(); ++I)
-    C.setStagedOperand(LP.Loads[I].Load->result(), stageBase(C, Rings[I], Slot));
+    C.setStagedOperand(LP.Loads[I].operand(), stageBase(C, Rings[I], Slot));
   for (const auto &[X, Id] : Invariant)
     C.setStagedOperand(X, C.sharedBase(Id));
   C.set(O.inductionVar(), C.scalarTile(Iv));
@@ -450,7 +501,7 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   C.AsyncWgmmaDot = OuterAsync;
   std::vector<Tile> Next = yieldedTiles(C, *O.body(), 0, Carried);
   for (const PipelinedLoad &PL : LP.Loads)
-    C.setStagedOperand(PL.Load->result(), nullptr);
+    C.setStagedOperand(PL.operand(), nullptr);
   for (const auto &[X, Id] : Invariant)
     C.setStagedOperand(X, nullptr);
   if (!LP.extraStage()) {
@@ -466,6 +517,8 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   llvm::Value *IvNext = B.CreateAdd(Iv, Step), *IvAheadNext = B.CreateAdd(IvAhead, Step);
   llvm::Value *SlotNext = Advance(Slot);
   llvm::Value *WriteSlotNext = WriteSlot ? Advance(WriteSlot) : nullptr;
+  llvm::Value *PhaseNext =
+      Phase ? B.CreateSelect(B.CreateICmpEQ(SlotNext, C.i32(0)), B.CreateXor(Phase, C.i32(1)), Phase) : nullptr;
   llvm::BasicBlock *Latch = B.GetInsertBlock();
   B.CreateBr(Header);
   auto Incoming = [&](std::vector<Tile> &To, const std::vector<Tile> &From) {
@@ -480,13 +533,30 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   C.closeLoopPhi(Slot, SlotNext, Latch);
   if (WriteSlot)
     C.closeLoopPhi(WriteSlot, WriteSlotNext, Latch);
+  if (Phase)
+    C.closeLoopPhi(Phase, PhaseNext, Latch);
 
   B.SetInsertPoint(Exit);
-  waitGroups(C, 0);
+  if (anyCpAsync(LP))
+    waitGroups(C, 0);
+  if (Tma) {
+    // The copies past the last iteration never went out: every fill was
+    // waited for. Once every thread is past its last wait, the barriers go.
+    C.barrier();
+    llvm::Value *Tid0 = B.CreateICmpEQ(C.threadId(), C.i32(0));
+    for (const Ring &R : Rings)
+      if (R.Barriers)
+        for (unsigned S = 0; S < Slots; ++S)
+          C.inlineAsm(B.getVoidTy(), "@$0 mbarrier.inval.shared::cta.b64 [$1];", "b,r,~{memory}",
+                      {Tid0, stageBarrier(C, R, C.i32(S))});
+  }
   if (Async.Dot) // the last iteration's group, before anything reads the sum
     wgmmaWait(C, Carried[Async.K].Regs, 0);
-  for (const Ring &R : Rings)
+  for (const Ring &R : Rings) {
     C.closeShared(R.Id);
+    if (R.Barriers)
+      C.closeShared(*R.Barriers);
+  }
   for (const auto &[X, Id] : Invariant)
     C.closeShared(Id);
   for (unsigned I = 0; I < O.numResults(); ++I)

@@ -79,46 +79,79 @@ std::string coordList(unsigned First, unsigned Rank) {
   return S + "}";
 }
 
+/// Whether V's readers in Blk (and the regions of its ops) are all ops that
+/// Reads accepts; Last becomes the op of Blk that holds the last reader.
+template <class Fn>
+bool readersIn(const ir::Block &Blk, const ir::Value *V, Fn Reads, const ir::Op *Top, const ir::Op *&Last) {
+  bool Ok = true;
+  for (const auto &Op : Blk.ops()) {
+    const ir::Op *Here = Top ? Top : Op.get();
+    if (std::find(Op->operands().begin(), Op->operands().end(), V) != Op->operands().end()) {
+      Ok = Ok && Reads(*Op);
+      Last = Here;
+    }
+    for (const auto &R : Op->regions())
+      Ok = readersIn(*R, V, Reads, Here, Last) && Ok;
+  }
+  return Ok;
+}
+
+/// Whether the block load O copies into a buffer in layout N can stay there
+/// for its readers: every one a dot wgmma runs, reading it as operand a, or
+/// as a 16-bit operand b (N-major, which wgmma reads for 16-bit types), in
+/// the layout DotWgmma reads an unpipelined operand in (Triton feeds
+/// attention's q to wgmma from its TMA buffer). Last: the op of the load's
+/// block after which the buffer is dead.
+bool readInPlace(const LoweringContext &C, const ir::LoadOp &O, const NvmmaLayout &N, const ir::Op *&Last) {
+  const ir::Value *V = O.result();
+  const auto &S = V->type().Shape;
+  if (S.size() != 2 || N.Transposed || S[0] != N.Rows || S[1] != N.Cols)
+    return false;
+  auto Reads = [&](const ir::Op &U) {
+    const auto *Dot = ir::dyn_cast<ir::DotOp>(&U);
+    if (!Dot || C.Plan.engine(*Dot) != DotEngine::Wgmma || (Dot->a() == V && Dot->b() == V))
+      return false;
+    return Dot->a() == V || N.ElemBytes == 2;
+  };
+  Last = nullptr;
+  return readersIn(*O.parentBlock(), V, Reads, nullptr, Last) && Last;
+}
+
 void lowerTmaLoad(LoweringContext &C, const ir::LoadOp &O, const TmaDescriptor &D) {
   llvm::IRBuilderBase &B = C.B;
   const NvmmaLayout &N = D.Layout;
   const TileType &T = O.result()->type();
-  uint64_t Bytes = static_cast<uint64_t>(N.Rows * N.Cols) * N.ElemBytes;
-  unsigned Buf =
-      C.openShared(SharedBufferKind::TmaBuffer,
-                   "tensor descriptor load, " + LoweringContext::tileString(T.Shape, T.Elem) + " (NVMMA, TMA)", Bytes,
-                   1, N.SwizzleBytes == 128 ? 1024 : N.SwizzleBytes * 8);
+  unsigned Buf = C.openShared(SharedBufferKind::TmaBuffer,
+                              "tensor descriptor load, " + LoweringContext::tileString(T.Shape, T.Elem) + " (NVMMA, TMA)",
+                              tmaBlockBytes(D), 1, tmaBufferAlign(D));
   unsigned Bar = C.openShared(SharedBufferKind::Barrier, "mbarrier of a tensor descriptor load", 8, 1, 8);
   llvm::Value *Base = C.sharedBase(Buf), *Barrier = C.sharedBase(Bar);
   llvm::Value *Tid0 = B.CreateICmpEQ(C.threadId(), C.i32(0));
   C.barrier(); // the buffers' earlier users are done with them
-  C.inlineAsm(B.getVoidTy(), "@$0 mbarrier.init.shared::cta.b64 [$1], 1;", "b,r,~{memory}", {Tid0, Barrier});
+  mbarrierInit(C, Barrier);
   C.barrier(); // every thread sees the initialised barrier before it waits on it
-  C.inlineAsm(B.getVoidTy(), "@$0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " + std::to_string(Bytes) + ";",
-              "b,r,~{memory}", {Tid0, Barrier});
-  std::vector<llvm::Value *> Offsets = offsetsOf(C, O.descriptorOffsets());
-  int64_t RowCopies = N.Rows / D.Box[0], ColCopies = N.Cols / D.Box[1];
-  unsigned Warps = std::max(1u, C.Opts.NumWarps > 0 ? static_cast<unsigned>(C.Opts.NumWarps) : 1u);
-  std::string Asm = "@$0 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, " +
-                    coordList(4, 2) + "], [$3];";
-  unsigned Copy = 0;
-  for (int64_t I = 0; I < RowCopies; ++I)
-    for (int64_t J = 0; J < ColCopies; ++J, ++Copy) {
-      std::vector<llvm::Value *> Coords = copyCoords(C, D, Offsets, I, J);
-      C.inlineAsm(B.getVoidTy(), Asm, "b,r,l,r,r,r,~{memory}",
-                  {laneZeroOfWarp(C, Copy % Warps), elementAddress(C, Base, copyOffset(D, I, J)), D.Map, Barrier,
-                   Coords[0], Coords[1]});
-    }
-  C.inlineAsm(
-      B.getVoidTy(),
-      "{\n\t.reg .pred complete;\n\twaitLoop:\n\tmbarrier.try_wait.parity.shared::cta.b64 complete, [$0], 0;\n\t"
-      "@!complete bra.uni waitLoop;\n\t}",
-      "r,~{memory}", {Barrier});
-  C.set(O.result(), loadNvmma(C, C.wanted(O.result()), T.Elem, Base, N));
-  C.barrier(); // every thread has read the buffer and passed the wait
+  tmaCopyBlock(C, D, offsetsOf(C, O.descriptorOffsets()), Base, Barrier, B.getTrue());
+  mbarrierWait(C, Barrier, C.i32(0));
+  const ir::Op *Last = nullptr;
+  bool InPlace = readInPlace(C, O, N, Last);
+  if (InPlace) {
+    C.setStagedOperand(O.result(), Base);
+    C.poisonResults(O); // no register reads it
+  } else {
+    C.set(O.result(), loadNvmma(C, C.wanted(O.result()), T.Elem, Base, N));
+  }
+  C.barrier(); // every thread has passed the wait (and read the buffer)
   C.inlineAsm(B.getVoidTy(), "@$0 mbarrier.inval.shared::cta.b64 [$1];", "b,r,~{memory}", {Tid0, Barrier});
-  C.closeShared(Buf);
   C.closeShared(Bar);
+  if (!InPlace) {
+    C.closeShared(Buf);
+    return;
+  }
+  const ir::Value *V = O.result();
+  C.afterOp(*Last, [&C, V, Buf] {
+    C.setStagedOperand(V, nullptr);
+    C.closeShared(Buf);
+  });
 }
 
 void lowerTmaStore(LoweringContext &C, const ir::StoreOp &O, const TmaDescriptor &D) {
@@ -151,6 +184,49 @@ void lowerTmaStore(LoweringContext &C, const ir::StoreOp &O, const TmaDescriptor
 }
 
 } // namespace
+
+uint64_t tmaBlockBytes(const TmaDescriptor &D) {
+  return static_cast<uint64_t>(D.Layout.Rows * D.Layout.Cols) * D.Layout.ElemBytes;
+}
+
+unsigned tmaBufferAlign(const TmaDescriptor &D) {
+  // The swizzle repeats every 8 rows of its width: 1024 bytes for 128B.
+  return std::max(16u, D.Layout.SwizzleBytes * 8);
+}
+
+void mbarrierInit(LoweringContext &C, llvm::Value *Barrier) {
+  llvm::Value *Tid0 = C.B.CreateICmpEQ(C.threadId(), C.i32(0));
+  C.inlineAsm(C.B.getVoidTy(), "@$0 mbarrier.init.shared::cta.b64 [$1], 1;", "b,r,~{memory}", {Tid0, Barrier});
+}
+
+void mbarrierWait(LoweringContext &C, llvm::Value *Barrier, llvm::Value *Phase) {
+  C.inlineAsm(C.B.getVoidTy(),
+              "{\n\t.reg .pred complete;\n\twaitLoop:\n\tmbarrier.try_wait.parity.shared::cta.b64 complete, [$0], $1;\n\t"
+              "@!complete bra.uni waitLoop;\n\t}",
+              "r,r,~{memory}", {Barrier, Phase});
+}
+
+void tmaCopyBlock(LoweringContext &C, const TmaDescriptor &D, const std::vector<llvm::Value *> &Offsets,
+                  llvm::Value *Base, llvm::Value *Barrier, llvm::Value *Pred) {
+  llvm::IRBuilderBase &B = C.B;
+  const NvmmaLayout &N = D.Layout;
+  llvm::Value *Tid0 = B.CreateAnd(B.CreateICmpEQ(C.threadId(), C.i32(0)), Pred);
+  C.inlineAsm(B.getVoidTy(),
+              "@$0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " + std::to_string(tmaBlockBytes(D)) + ";",
+              "b,r,~{memory}", {Tid0, Barrier});
+  int64_t RowCopies = N.Rows / D.Box[0], ColCopies = N.Cols / D.Box[1];
+  unsigned Warps = static_cast<unsigned>(std::max(1, C.Opts.NumWarps));
+  std::string Asm = "@$0 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, " +
+                    coordList(4, 2) + "], [$3];";
+  unsigned Copy = 0;
+  for (int64_t I = 0; I < RowCopies; ++I)
+    for (int64_t J = 0; J < ColCopies; ++J, ++Copy) {
+      std::vector<llvm::Value *> Coords = copyCoords(C, D, Offsets, I, J);
+      C.inlineAsm(B.getVoidTy(), Asm, "b,r,l,r,r,r,~{memory}",
+                  {B.CreateAnd(laneZeroOfWarp(C, Copy % Warps), Pred), elementAddress(C, Base, copyOffset(D, I, J)),
+                   D.Map, Barrier, Coords[0], Coords[1]});
+    }
+}
 
 Tile loadNvmma(LoweringContext &C, const LinearLayout &L, ElemType E, llvm::Value *Buf, const NvmmaLayout &N) {
   llvm::IRBuilderBase &B = C.B;

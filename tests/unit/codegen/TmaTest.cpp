@@ -66,7 +66,7 @@ TEST(Tma, HostDescriptorsAreTensorMapsOnSm90) {
           C.Ptx,
           R"(cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];)"),
       1);
-  EXPECT_EQ(countMatches(C.Ptx, R"(mbarrier\.try_wait\.parity\.shared::cta\.b64 complete, \[%r\d+\], 0;)"), 1);
+  EXPECT_EQ(countMatches(C.Ptx, R"(mbarrier\.try_wait\.parity\.shared::cta\.b64 complete, \[%r\d+\], %r\d+;)"), 1);
   EXPECT_EQ(countMatches(C.Ptx, R"(mbarrier\.inval\.shared::cta\.b64)"), 1);
   // Read back in 16-byte vectors (the buffer's rows are contiguous whatever the pointers say).
   EXPECT_EQ(countMatches(C.Ptx, R"(ld\.shared\.v4\.b32)"), 4);
@@ -89,6 +89,72 @@ TEST(Tma, HostDescriptorsAreTensorMapsOnSm90) {
   EXPECT_EQ(X.Box, (std::vector<uint32_t>{64, 64}));
   // The buffer (8192 bytes) and its barrier; the store's buffer reuses the load's bytes.
   EXPECT_EQ(C.ABI.SharedBytes, 8200u);
+}
+
+/// Attention's forward as tutorial 06 writes it with host descriptors: q
+/// loaded once, k (transposed) and v in the loop, two wgmma dots.
+const char *AttentionKernel = R"(@triton.jit
+def attn(desc_q, desc_k, desc_v, desc_o, N_CTX, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+         HEAD_DIM: tl.constexpr):
+    start_m = tl.program_id(0)
+    off = start_m * BLOCK_M
+    q = desc_q.load([off, 0])
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    offk = 0
+    for start_n in tl.range(0, N_CTX, BLOCK_N):
+        k = desc_k.load([offk, 0]).T
+        qk = tl.dot(q, k)
+        p = tl.exp2(qk - tl.max(qk, 1)[:, None])
+        v = desc_v.load([offk, 0])
+        acc = tl.dot(p.to(tl.float16), v, acc)
+        offk += BLOCK_N
+    desc_o.store([off, 0], acc.to(tl.float16))
+)";
+
+LoweringRequest attentionRequest(int64_t BM, int64_t BN, int64_t D, unsigned Stages) {
+  LoweringRequest R;
+  R.Kernel = "attn";
+  R.NumWarps = 4;
+  R.NumStages = Stages;
+  R.Constexprs["BLOCK_M"] = PyValue::integer(BM);
+  R.Constexprs["BLOCK_N"] = PyValue::integer(BN);
+  R.Constexprs["HEAD_DIM"] = PyValue::integer(D);
+  R.ArgTypes["N_CTX"] = ElemType{ScalarKind::I32};
+  for (const char *P : {"desc_q", "desc_k", "desc_v", "desc_o"})
+    R.ArgTypes[P] = ElemType{ScalarKind::FP16, 1};
+  R.DescriptorBlocks["desc_q"] = R.DescriptorBlocks["desc_o"] = {BM, D};
+  R.DescriptorBlocks["desc_k"] = R.DescriptorBlocks["desc_v"] = {BN, D};
+  return R;
+}
+
+TEST(Tma, LoopLoadsFillRingsThatWgmmaReadsInPlace) {
+  // Triton 3.6's figure for tutorial 06's forward at BLOCK_M 64, BLOCK_N 64,
+  // HEAD_DIM 64, 3 stages: q's buffer 8192 + a ring of 3 x 8192 for k and
+  // one for v + their mbarriers (two arrays of 3 x 8 bytes, 16-byte aligned)
+  // = 57400 bytes (bench/hopper/triton-3.6-tutorial-figures.jsonl).
+  SnippetKernel K = parseSnippet(AttentionKernel);
+  Compiled C = compileRequest(*K.File, K.Info, attentionRequest(64, 64, 64, 3), 90, /*Assemble=*/true, {}, true, true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_EQ(C.ABI.SharedBytes, 57400u);
+  unsigned Rings = 0, RingBarriers = 0;
+  for (const SharedBuffer &B : C.ABI.SharedBuffers) {
+    Rings += B.Kind == SharedBufferKind::PipelineStage && B.Bytes == 3 * 8192 && B.Stages == 3;
+    RingBarriers += B.Kind == SharedBufferKind::Barrier && B.Bytes == 24;
+    EXPECT_NE(B.Kind, SharedBufferKind::DotOperand) << B.What; // no operand staged from registers
+    EXPECT_NE(B.Kind, SharedBufferKind::LayoutConversion) << B.What;
+  }
+  EXPECT_EQ(Rings, 2u);
+  EXPECT_EQ(RingBarriers, 2u);
+  // Copies: q once, k and v twice in the prologue (3 stages) and once in the loop, each one 64 x 64 box.
+  EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.bulk\.tensor\.2d\.shared::cluster)"), 1 + 2 * 2 + 2);
+  // 1 + 2 x 3 barriers initialised; the loop waits on its stage's, at the ring's phase.
+  EXPECT_EQ(countMatches(C.Ptx, R"(mbarrier\.init\.shared::cta\.b64)"), 7);
+  EXPECT_EQ(countMatches(C.Ptx, R"(mbarrier\.try_wait\.parity)"), 3);
+  // Both dots on wgmma, q and k from shared memory (k K-major: the ring holds it transposed), p from
+  // registers; nothing of q, k or v is read into registers, nothing goes through cp.async.
+  EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.f16\.f16 \{)"), 8);
+  EXPECT_EQ(countMatches(C.Ptx, R"(ld\.shared\.v4)"), 0);
+  EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.(ca|cg))"), 0);
 }
 
 TEST(Tma, WideBlocksTakeOneCopyPerSwizzleWidth) {
