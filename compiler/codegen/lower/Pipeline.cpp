@@ -35,6 +35,13 @@
 /// the body's wgmma dots (attention's q) are written to a buffer of their
 /// own before the prologue, once (invariantOperands).
 ///
+/// A load through a host descriptor TMA copies (PipelinedLoad::Tma) has a
+/// ring in the descriptor's NVMMA layout and an mbarrier per stage: thread 0
+/// arms the stage's barrier with the block's bytes and the copies go out
+/// as outside loops (Tma.cpp's tmaCopyBlock); the body waits on the stage's
+/// barrier at the ring's phase (flipping as the stage index wraps) where it
+/// waits for cp.async groups, so the rest of the loop is the same.
+///
 /// The copies of iteration j are predicated on j being an iteration of the
 /// loop (the producer runs past the end, but never touches memory there);
 /// a masked lane gives src-size 0, so cp.async zero-fills its bytes (the
