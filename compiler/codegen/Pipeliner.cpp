@@ -167,7 +167,11 @@ struct LoopPlanner {
     }
     const auto *Ld = ir::dyn_cast<ir::LoadOp>(D);
     if (!Ld || !BodyOps.count(Ld) || !Plan.copiedByTma(*Ld) || (Trans && !BodyOps.count(Trans)) ||
-        Plan.engine(Dot) != DotEngine::Wgmma || elemBytes(*Ld) != 2)
+        Plan.engine(Dot) != DotEngine::Wgmma)
+      return std::nullopt;
+    // fp8 wgmma reads b K-major only: a transposed load (tutorial 06's fp8 k and v).
+    unsigned Bytes = elemBytes(*Ld);
+    if (Bytes != 2 && !(Bytes == 1 && Trans && Operand == 1))
       return std::nullopt;
     for (const ir::Value *U : {V, static_cast<const ir::Value *>(Ld->result())}) {
       auto N = Uses.find(U);
@@ -177,7 +181,8 @@ struct LoopPlanner {
     if (Operand == 0 && Dot.b() == V)
       return std::nullopt;
     const auto &S = V->type().Shape;
-    PipelinedLoad PL{Ld, &Dot, Operand, S[0], S[1], 8, static_cast<uint64_t>(S[0] * S[1]) * 2};
+    PipelinedLoad PL{Ld, &Dot, Operand, S[0], S[1], 16 / Bytes, static_cast<uint64_t>(S[0] * S[1]) * Bytes};
+    PL.ElemBytes = Bytes;
     PL.Tma = true;
     PL.Trans = Trans;
     PL.Transposed = Trans != nullptr;

@@ -49,7 +49,8 @@
 ///
 /// A load through a host descriptor TMA copies (LayoutPlan::copiedByTma)
 /// is pipelined when it is a 16-bit operand of a dot tessel runs on wgmma,
-/// directly or through a tl.trans (PipelinedLoad::Tma, Trans), and its
+/// directly or through a tl.trans (PipelinedLoad::Tma, Trans), or an fp8
+/// operand b through a tl.trans (K-major, as fp8 wgmma reads it), and its
 /// offsets are computed as above: its ring's stages are filled by TMA.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_COMPILER_CODEGEN_PIPELINER_H
