@@ -17,7 +17,8 @@ BUNDLE is scripts/gpu_bundle.sh's tessel-gpu.tar.xz (unpacked into --out), or a 
    the lines of the interpreter's TS301 findings against the lines compute-sanitizer names;
 5. tests/gpu/dot_dtypes.py: tl.dot on tensor cores for fp32 (tf32, tf32x3, ieee), int8, fp8 and an
    fp16 out_dtype, each launch directive through `tessel run --gpu` against the interpreter
-   (tolerances in that file);
+   (tolerances in that file); tests/gpu/tensor_descriptors.py the same way: host TensorDescriptors,
+   copied by TMA on sm_90 (partial blocks, NaN padding, attention's rings);
 6. scripts/gpu_compare.py: vector add 2^26, softmax 4096x1000 and 4096x4096, layer norm 4096x4096,
    matmul 4096^3 fp16 and attention, tessel against triton 3.6, with % of the device's peak.
 7. every sample with a CUDA C++ reference (`# tessel: reference`) through `tessel run --gpu --reference`:
@@ -190,10 +191,16 @@ class Suite:
                 self.row(f"{kernel} (all configs)", result, ok)
 
     def dots(self):
-        rel = "tests/gpu/dot_dtypes.py"
+        self.directives("tests/gpu/dot_dtypes.py")
+
+    def descriptors(self):
+        self.directives("tests/gpu/tensor_descriptors.py")
+
+    def directives(self, rel):
+        """Every directive instance of every kernel of rel against the interpreter."""
         for kernel in sorted(set(directive_kernels(os.path.join(ROOT, rel)))):
             rc, j, err = tessel_json(self.tessel, [os.path.join(ROOT, rel), "--kernel", kernel, "--gpu"],
-                                     os.path.join(self.out, f"dot-{kernel}.json"))
+                                     os.path.join(self.out, f"directive-{kernel}.json"))
             if j is None:
                 self.row(f"{kernel} (every directive)", f"exit {rc}: {last_line(err)}", False)
                 continue
@@ -275,7 +282,7 @@ def main():
     os.environ.setdefault("TESSEL_CACHE_DIR", os.path.join(a.out, "cache"))
     s = Suite(os.path.abspath(a.bin_dir), a.out)
     start = time.time()
-    for step in (s.unit_runtime, s.load_cubins, s.samples, s.dots, s.masking, s.references):
+    for step in (s.unit_runtime, s.load_cubins, s.samples, s.dots, s.descriptors, s.masking, s.references):
         t0 = time.time()
         try:
             step()
