@@ -66,19 +66,27 @@ unsigned log2u(int64_t V) {
 
 } // namespace
 
-void stageNvmma(LoweringContext &C, const Tile &T, ElemType E, llvm::Value *Buf, const NvmmaLayout &N) {
-  llvm::IRBuilderBase &B = C.B;
-  const LinearLayout &L = T.Layout;
+/// Elements of L's registers that stay in one 16-byte chunk of N's layout
+/// (consecutive along its contiguous dimension, at an aligned start): the
+/// width of one shared-memory access to or from N.
+static unsigned nvmmaRun(const LinearLayout &L, const NvmmaLayout &N) {
   unsigned Chunk = 16 / N.ElemBytes, Dim = N.contiguousDim();
   unsigned Run = std::min(Chunk, L.contiguousRegs(Dim));
   auto Aligned = [&](const Coord &Base) { return Base[Dim] % Run == 0; };
   for (size_t I = log2u(Run); I < L.Reg.size(); ++I)
     if (!Aligned(L.Reg[I]))
-      Run = 1;
+      return 1;
   for (const auto *Bases : {&L.Lane, &L.Warp})
     for (const Coord &Base : *Bases)
       if (!Aligned(Base))
-        Run = 1;
+        return 1;
+  return Run;
+}
+
+void stageNvmma(LoweringContext &C, const Tile &T, ElemType E, llvm::Value *Buf, const NvmmaLayout &N) {
+  llvm::IRBuilderBase &B = C.B;
+  const LinearLayout &L = T.Layout;
+  unsigned Run = nvmmaRun(L, N);
   for (unsigned R = 0; R < L.numRegs(); R += Run) {
     llvm::Value *Ptr = C.sharedElement(Buf, E, nvmmaOffset(C, N, C.coord(L, R, 0), C.coord(L, R, 1)));
     if (Run == 1) {
@@ -91,6 +99,25 @@ void stageNvmma(LoweringContext &C, const Tile &T, ElemType E, llvm::Value *Buf,
       V = B.CreateInsertElement(V, C.toMem(T.Regs[R + I], E), C.i32(I));
     B.CreateAlignedStore(V, Ptr, llvm::Align(N.ElemBytes * Run));
   }
+}
+
+Tile loadNvmma(LoweringContext &C, const LinearLayout &L, ElemType E, llvm::Value *Buf, const NvmmaLayout &N) {
+  llvm::IRBuilderBase &B = C.B;
+  unsigned Run = nvmmaRun(L, N);
+  Tile Out{L, {}};
+  llvm::Type *MemTy = C.memType(E);
+  for (unsigned R = 0; R < L.numRegs(); R += Run) {
+    llvm::Value *Ptr = C.sharedElement(Buf, E, nvmmaOffset(C, N, C.coord(L, R, 0), C.coord(L, R, 1)));
+    if (Run == 1) {
+      Out.Regs.push_back(C.fromMem(B.CreateAlignedLoad(MemTy, Ptr, llvm::Align(N.ElemBytes)), E));
+      continue;
+    }
+    auto *VT = llvm::FixedVectorType::get(MemTy, Run);
+    llvm::Value *V = B.CreateAlignedLoad(VT, Ptr, llvm::Align(N.ElemBytes * Run));
+    for (unsigned I = 0; I < Run; ++I)
+      Out.Regs.push_back(C.fromMem(B.CreateExtractElement(V, C.i32(I)), E));
+  }
+  return Out;
 }
 
 namespace {
@@ -116,8 +143,7 @@ llvm::Value *operandDescriptor(LoweringContext &C, const NvmmaLayout &N, unsigne
     // The buffer's rows are M (or N), K0 inside one block row; row Outer is
     // a multiple of 8, where the swizzle leaves the chunk in place.
     int64_t E = N.elemsPerBlockRow();
-    llvm::Value *Off =
-        B.CreateAdd(B.CreateMul(Outer, C.i32(E)), C.i32((K0 / E) * N.storedRows() * E + K0 % E));
+    llvm::Value *Off = B.CreateAdd(B.CreateMul(Outer, C.i32(E)), C.i32((K0 / E) * N.storedRows() * E + K0 % E));
     return descriptor(C, N, Base, Off);
   }
   // The buffer's rows are K: the instruction starts at row K0, column Outer.
@@ -289,10 +315,7 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   const int64_t InstrRegs = WS.InstrN / 2;
   std::vector<llvm::Value *> Regs = Acc.Regs;
   auto TypeName = [](ScalarKind K) {
-    return K == ScalarKind::BF16      ? "bf16"
-           : K == ScalarKind::FP8E4NV ? "e4m3"
-           : K == ScalarKind::FP8E5   ? "e5m2"
-                                      : "f16";
+    return K == ScalarKind::BF16 ? "bf16" : K == ScalarKind::FP8E4NV ? "e4m3" : K == ScalarKind::FP8E5 ? "e5m2" : "f16";
   };
   // One instruction takes 32 bytes of K: k16 of 16-bit types, k32 of fp8.
   const int64_t KStep = Fp8 ? 32 : 16;

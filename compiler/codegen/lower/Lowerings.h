@@ -86,7 +86,7 @@ llvm::Value *nvmmaOffset(LoweringContext &C, const NvmmaLayout &N, llvm::Value *
 /// Writes T (fp16 / bf16 registers) into Buf in layout N, runs of registers
 /// inside one 16-byte chunk as one vector store (DotWgmma.cpp).
 void stageNvmma(LoweringContext &C, const Tile &T, ElemType E, llvm::Value *Buf, const NvmmaLayout &N);
-/// The reverse: a tile in layout L read from buffer Buf in layout N (Tma.cpp).
+/// The reverse: a tile in layout L read from buffer Buf in layout N.
 Tile loadNvmma(LoweringContext &C, const LinearLayout &L, ElemType E, llvm::Value *Buf, const NvmmaLayout &N);
 
 // TMA copies and mbarriers (Tma.cpp), for its own lowerings and the

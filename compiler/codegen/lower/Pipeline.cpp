@@ -373,7 +373,7 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
                                : std::string("tl.load result, ")) +
                        std::to_string(Slots) + " stage" + (Slots > 1 ? "s" : "") + " of " +
                        LoweringContext::tileString(T.Shape, T.Elem) +
-                       (PL.Tma            ? " (NVMMA, TMA)"
+                       (PL.Tma              ? " (NVMMA, TMA)"
                         : wgmmaStage(C, PL) ? (PL.Transposed ? " (NVMMA transposed, cp.async)" : " (NVMMA, cp.async)")
                         : PL.Dot            ? " (swizzled, cp.async)"
                                             : " (cp.async)");
@@ -382,7 +382,9 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
     if (PL.Tma)
       R.Tma = C.tmaDescriptor(PL.Load->descriptorBase());
     R.Id = C.openShared(SharedBufferKind::PipelineStage, What, PL.StageBytes * Slots, Slots,
-                        R.Tma ? tmaBufferAlign(*R.Tma) : wgmmaStage(C, PL) ? 1024 : 16);
+                        R.Tma               ? tmaBufferAlign(*R.Tma)
+                        : wgmmaStage(C, PL) ? 1024
+                                            : 16);
     Rings.push_back(R);
   }
   // A TMA ring's mbarriers, after the rings (as Triton allocates them), each
@@ -396,9 +398,9 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
       C.barrier(); // earlier users of these bytes are done
     Tma = true;
     const TileType &T = LP.Loads[I].Load->result()->type();
-    Rings[I].Barriers = C.openShared(SharedBufferKind::Barrier,
-                                     "mbarriers of a TMA ring, " + LoweringContext::tileString(T.Shape, T.Elem), 8 * Slots,
-                                     Slots, 16);
+    Rings[I].Barriers =
+        C.openShared(SharedBufferKind::Barrier,
+                     "mbarriers of a TMA ring, " + LoweringContext::tileString(T.Shape, T.Elem), 8 * Slots, Slots, 16);
     for (unsigned S = 0; S < Slots; ++S)
       mbarrierInit(C, stageBarrier(C, Rings[I], C.i32(S)));
   }

@@ -37,8 +37,6 @@ namespace tessel::codegen {
 
 namespace {
 
-unsigned log2u(uint64_t V) { return static_cast<unsigned>(63 - __builtin_clzll(V)); }
-
 /// True on lane 0 of warp W.
 llvm::Value *laneZeroOfWarp(LoweringContext &C, unsigned W) {
   return C.B.CreateICmpEQ(C.threadId(), C.i32(static_cast<int64_t>(W) * 32));
@@ -121,9 +119,10 @@ void lowerTmaLoad(LoweringContext &C, const ir::LoadOp &O, const TmaDescriptor &
   llvm::IRBuilderBase &B = C.B;
   const NvmmaLayout &N = D.Layout;
   const TileType &T = O.result()->type();
-  unsigned Buf = C.openShared(SharedBufferKind::TmaBuffer,
-                              "tensor descriptor load, " + LoweringContext::tileString(T.Shape, T.Elem) + " (NVMMA, TMA)",
-                              tmaBlockBytes(D), 1, tmaBufferAlign(D));
+  unsigned Buf =
+      C.openShared(SharedBufferKind::TmaBuffer,
+                   "tensor descriptor load, " + LoweringContext::tileString(T.Shape, T.Elem) + " (NVMMA, TMA)",
+                   tmaBlockBytes(D), 1, tmaBufferAlign(D));
   unsigned Bar = C.openShared(SharedBufferKind::Barrier, "mbarrier of a tensor descriptor load", 8, 1, 8);
   llvm::Value *Base = C.sharedBase(Buf), *Barrier = C.sharedBase(Bar);
   llvm::Value *Tid0 = B.CreateICmpEQ(C.threadId(), C.i32(0));
@@ -200,10 +199,11 @@ void mbarrierInit(LoweringContext &C, llvm::Value *Barrier) {
 }
 
 void mbarrierWait(LoweringContext &C, llvm::Value *Barrier, llvm::Value *Phase) {
-  C.inlineAsm(C.B.getVoidTy(),
-              "{\n\t.reg .pred complete;\n\twaitLoop:\n\tmbarrier.try_wait.parity.shared::cta.b64 complete, [$0], $1;\n\t"
-              "@!complete bra.uni waitLoop;\n\t}",
-              "r,r,~{memory}", {Barrier, Phase});
+  C.inlineAsm(
+      C.B.getVoidTy(),
+      "{\n\t.reg .pred complete;\n\twaitLoop:\n\tmbarrier.try_wait.parity.shared::cta.b64 complete, [$0], $1;\n\t"
+      "@!complete bra.uni waitLoop;\n\t}",
+      "r,r,~{memory}", {Barrier, Phase});
 }
 
 void tmaCopyBlock(LoweringContext &C, const TmaDescriptor &D, const std::vector<llvm::Value *> &Offsets,
@@ -226,34 +226,6 @@ void tmaCopyBlock(LoweringContext &C, const TmaDescriptor &D, const std::vector<
                   {B.CreateAnd(laneZeroOfWarp(C, Copy % Warps), Pred), elementAddress(C, Base, copyOffset(D, I, J)),
                    D.Map, Barrier, Coords[0], Coords[1]});
     }
-}
-
-Tile loadNvmma(LoweringContext &C, const LinearLayout &L, ElemType E, llvm::Value *Buf, const NvmmaLayout &N) {
-  llvm::IRBuilderBase &B = C.B;
-  unsigned Chunk = 16 / N.ElemBytes, Dim = N.contiguousDim();
-  unsigned Run = std::min(Chunk, L.contiguousRegs(Dim));
-  auto Aligned = [&](const Coord &Base) { return Base[Dim] % Run == 0; };
-  for (size_t I = log2u(Run); I < L.Reg.size(); ++I)
-    if (!Aligned(L.Reg[I]))
-      Run = 1;
-  for (const auto *Bases : {&L.Lane, &L.Warp})
-    for (const Coord &Base : *Bases)
-      if (!Aligned(Base))
-        Run = 1;
-  Tile Out{L, {}};
-  llvm::Type *MemTy = C.memType(E);
-  for (unsigned R = 0; R < L.numRegs(); R += Run) {
-    llvm::Value *Ptr = C.sharedElement(Buf, E, nvmmaOffset(C, N, C.coord(L, R, 0), C.coord(L, R, 1)));
-    if (Run == 1) {
-      Out.Regs.push_back(C.fromMem(B.CreateAlignedLoad(MemTy, Ptr, llvm::Align(N.ElemBytes)), E));
-      continue;
-    }
-    auto *VT = llvm::FixedVectorType::get(MemTy, Run);
-    llvm::Value *V = B.CreateAlignedLoad(VT, Ptr, llvm::Align(N.ElemBytes * Run));
-    for (unsigned I = 0; I < Run; ++I)
-      Out.Regs.push_back(C.fromMem(B.CreateExtractElement(V, C.i32(I)), E));
-  }
-  return Out;
 }
 
 bool lowerTma(LoweringContext &C, const ir::Op &O) {
