@@ -277,6 +277,7 @@ struct Scheduler::Impl {
     // build: do it after the diagnostics are out, not before.
     std::shared_ptr<const AnalyzedFile> Retired = std::move(D->Current);
     bool RetiredParsedWhole = Retired && D->CurrentParsedWhole;
+    size_t RetiredBytes = Retired && Retired->Doc.Text ? Retired->Doc.Text->text().size() : 0;
     D->Current = F;
     D->CurrentParsedWhole = ParsedWhole;
     {
@@ -288,8 +289,12 @@ struct Scheduler::Impl {
     D->Background = cachedFindings(*F);
     publish(*D, *F);
     Retired.reset();
-    if (RetiredParsedWhole && Opts.ReleaseMemory)
-      Opts.ReleaseMemory();
+    if (RetiredParsedWhole) {
+      if (RetiredBytes >= Opts.ReleaseAfterBytes && Opts.ReleaseMemory)
+        Opts.ReleaseMemory();
+      else if (Opts.CollectMemory)
+        Opts.CollectMemory();
+    }
     scheduleProofs(D, F);
     scheduleBackground(D);
   }
@@ -592,9 +597,9 @@ void Scheduler::update(DocumentUpdate U) {
   });
 }
 
-void Scheduler::releaseMemory() {
-  if (P->Opts.ReleaseMemory)
-    P->onEveryThread(P->Opts.ReleaseMemory);
+void Scheduler::collectMemory() {
+  if (P->Opts.CollectMemory)
+    P->onEveryThread(P->Opts.CollectMemory);
 }
 
 void Scheduler::remove(const std::string &Uri, std::function<void()> AfterFree) {

@@ -171,6 +171,7 @@ public:
     S.Check.Prover.Isolated = true;
     S.Check.Prover.IsolatedMemoryBytes = Opts.ProverMemoryBytes;
     S.ReleaseMemory = Opts.ReleaseMemory;
+    S.CollectMemory = Opts.CollectMemory;
     Sched = std::make_unique<Scheduler>(S, *this);
     bindAll();
   }
@@ -189,17 +190,18 @@ public:
   bool exitedCleanly() const { return ShutdownRequested; }
 
   /// At most once a minute, as messages come: every worker gives back the
-  /// pages its heap keeps for reuse (as clangd's periodic malloc_trim). A
-  /// thread's allocator purges its freed pages only when that thread next
+  /// empty pages its heap keeps for reuse (as clangd's periodic malloc_trim).
+  /// A thread's allocator purges its freed pages only when that thread next
   /// allocates, so a worker that typing no longer visits kept what its last
   /// analysis freed; over an hour of typing, resident memory drifted up
-  /// with pages no live object held.
+  /// with pages no live object held. Collected, not ended: see
+  /// SchedulerOptions::CollectMemory.
   void maybeReleaseMemory() {
     auto Now = Clock::now();
-    if (!Opts.ReleaseMemory || Now - LastRelease < std::chrono::minutes(1))
+    if (!Opts.CollectMemory || Now - LastRelease < std::chrono::minutes(1))
       return;
     LastRelease = Now;
-    Sched->releaseMemory();
+    Sched->collectMemory();
   }
 
   // MessageHandler.
@@ -725,6 +727,7 @@ void LanguageServer::onDidChange(const DidChangeTextDocumentParams &P) {
 }
 
 void LanguageServer::onDidClose(const DidCloseTextDocumentParams &P) {
+  std::optional<DocumentSnapshot> Closing = WS.snapshot(P.TextDocument.Uri);
   if (!WS.close(P.TextDocument.Uri)) {
     logError("didClose of a document that is not open: " + P.TextDocument.Uri);
     return;
@@ -741,7 +744,10 @@ void LanguageServer::onDidClose(const DidCloseTextDocumentParams &P) {
   // The JIT tier lets go of the analysis first: the scheduler gives the
   // memory back once the last reference is gone.
   Jit->remove(P.TextDocument.Uri);
-  Sched->remove(P.TextDocument.Uri, Opts.ReleaseMemory);
+  // A large document's memory goes back with every heap ended; a small
+  // one's needs no more than the routine collect (SchedulerOptions).
+  bool Large = Closing && Closing->Text && Closing->Text->text().size() >= SchedulerOptions().ReleaseAfterBytes;
+  Sched->remove(P.TextDocument.Uri, Large ? Opts.ReleaseMemory : Opts.CollectMemory);
   if (PullDiagnostics) {
     // The client forgets a closed document's pulled diagnostics itself.
     std::lock_guard<std::mutex> L(PulledMutex);

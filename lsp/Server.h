@@ -49,12 +49,18 @@ struct LspOptions {
   /// Honour `initialize`'s processId by exiting when that process dies. The
   /// fuzzer turns it off: a made-up pid must not end the fuzzing process.
   bool WatchClientProcess = true;
-  /// Returns freed memory to the system (the allocator's collect call),
-  /// run after a document is closed: a closed 5 MB file's analysis must not
-  /// stay in the process. The tool sets it, as it chooses the allocator.
+  /// Returns freed memory to the system (the allocator's collect call, and
+  /// every thread's heap ended so that the pages it kept for reuse go too),
+  /// run after a large document is closed or its whole-file parse retired:
+  /// a closed 5 MB file's analysis must not stay in the process. The tool
+  /// sets it, as it chooses the allocator.
   std::function<void()> ReleaseMemory;
-  /// The same for the calling thread's own heap only: a background tier's
-  /// thread runs it when its work is done.
+  /// The routine clean-up (once a minute, after a small document is closed):
+  /// every thread's empty pages returned, no heap ended (see
+  /// SchedulerOptions::ReleaseAfterBytes).
+  std::function<void()> CollectMemory;
+  /// The calling thread's own heap collected: a background tier's thread
+  /// runs it when its work is done.
   std::function<void()> ReleaseThreadMemory;
 };
 

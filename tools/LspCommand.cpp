@@ -98,12 +98,24 @@ template <typename Fn> static void withoutDecommitDelay(Fn Collect) {
     setDecommitDelay(KeepFreedPagesMs);
 }
 
-/// The calling thread's heap: its kept pages decommitted, the heap ended.
-/// A thread's own segments decommit the pages kept for reuse only when it
-/// next allocates there (mimalloc 2.0): ending the heap (mi_thread_done)
-/// abandons its segments with those pages decommitted
-/// (abandoned_page_decommit); the next allocation starts a new heap that
-/// reclaims them.
+/// The calling thread's heap: the pages its freed blocks left empty are
+/// decommitted (the delay is 0 meanwhile), blocks other threads freed into
+/// its pages are taken back. The heap itself stays: its partly used pages
+/// stay where this thread's next blocks of their sizes go.
+static void collectThreadHeap() { mi_collect(true); }
+
+/// The calling thread's heap collected, then ended. A thread's own segments
+/// decommit the pages kept for reuse only when it next allocates there
+/// (mimalloc 2.0): ending the heap (mi_thread_done) abandons its segments
+/// with those pages decommitted (abandoned_page_decommit); the next
+/// allocation starts a new heap that reclaims them. Only after a large
+/// document: an ended heap's partly used pages go to whichever thread
+/// reclaims their segment next, while this thread starts fresh pages for the
+/// sizes it allocates, so ending heaps routinely (every minute, after every
+/// JIT compile) spread the same live blocks over ever more pages. Over an
+/// hour of typing that was the server's growth: its live heap stayed at
+/// 24 MB while the unused part of the pages in use grew from 14 to 25 MiB
+/// in 15 minutes (bench/RESULTS.md, issue 34).
 static void endThreadHeap() {
   mi_collect(true);
   if (mi_thread_done)
@@ -116,30 +128,46 @@ static void releaseThreadMemory() {
     malloc_trim(0);
     return;
   }
-  withoutDecommitDelay(endThreadHeap);
+  withoutDecommitDelay(collectThreadHeap);
 }
 
+/// Fn on every pooled thread and the calling one, with the decommit delay at
+/// 0. Each thread's heap holds the pages it allocated; the parse and check
+/// ran on the pool's threads too, so each of them runs it as well (a short
+/// pause per item lets every pooled thread take one).
+static void onEveryPooledThread(void (*Fn)()) {
+  withoutDecommitDelay([Fn] {
+    parallelFor(4 * usableCores(), usableCores(), [Fn](size_t) {
+      Fn();
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    Fn();
+  });
+}
+
+/// The server's routine clean-up: every heap collected, none ended.
+static void collectFreedMemory() {
+  if (!mi_collect) {
+    malloc_trim(0);
+    return;
+  }
+  onEveryPooledThread(collectThreadHeap);
+}
+
+/// After a large document's memory was freed: every heap collected and ended.
 static void releaseFreedMemory() {
   if (!mi_collect) {
     malloc_trim(0);
     return;
   }
-  // Each thread's heap holds the pages it allocated; the parse and check ran
-  // on the pool's threads too, so each of them collects as well (a short
-  // pause per item lets every pooled thread take one).
-  withoutDecommitDelay([] {
-    parallelFor(4 * usableCores(), usableCores(), [](size_t) {
-      endThreadHeap();
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    });
-    endThreadHeap();
-  });
+  onEveryPooledThread(endThreadHeap);
 }
 
 int tools::runLsp(const Args &A) {
   lsp::LspOptions Opts;
   Opts.SelfExecutable = tools::selfExecutable();
   Opts.ReleaseMemory = releaseFreedMemory;
+  Opts.CollectMemory = collectFreedMemory;
   Opts.ReleaseThreadMemory = releaseThreadMemory;
   setDecommitDelay(KeepFreedPagesMs);
   if (mi_option_set)

@@ -156,8 +156,10 @@ TEST(Scheduler, MemoryIsReleasedWhenTheWholeParsedVersionIsRetired) {
   Recorder R;
   SchedulerOptions O;
   O.WorkerThreads = 0;
-  int Releases = 0;
+  O.ReleaseAfterBytes = 0; // every document counts as large here
+  int Releases = 0, Collects = 0;
   O.ReleaseMemory = [&] { ++Releases; };
+  O.CollectMemory = [&] { ++Collects; };
   Scheduler S(O, R);
   Workspace W;
   std::string Error;
@@ -171,7 +173,51 @@ TEST(Scheduler, MemoryIsReleasedWhenTheWholeParsedVersionIsRetired) {
     ASSERT_TRUE(S.blockUntilIdle());
     EXPECT_EQ(Releases, 1) << "after version " << Version;
   }
+  EXPECT_EQ(Collects, 0);
   EXPECT_EQ(R.All.size(), 4u);
+}
+
+// Ending the heaps (ReleaseMemory) hands their partly used pages to other
+// threads and starts fresh ones, so over an hour of typing the same live
+// blocks spread over ever more pages (issue 34). A small document's whole
+// parse, retired, and the periodic clean-up only collect (CollectMemory);
+// the heaps are ended only after a document of ReleaseAfterBytes or more.
+TEST(Scheduler, ASmallDocumentsMemoryIsCollectedWithoutEndingHeaps) {
+  Recorder R;
+  SchedulerOptions O;
+  O.WorkerThreads = 0;
+  ASSERT_GT(O.ReleaseAfterBytes, std::string(Kernels).size());
+  int Releases = 0, Collects = 0;
+  O.ReleaseMemory = [&] { ++Releases; };
+  O.CollectMemory = [&] { ++Collects; };
+  Scheduler S(O, R);
+  Workspace W;
+  std::string Error;
+  S.update(W.open("test:///a.py", 1, Kernels));
+  ASSERT_TRUE(S.blockUntilIdle());
+  for (int64_t Version = 2; Version <= 4; ++Version) {
+    auto U = W.change("test:///a.py", Version, {insertAt(0, 0, "#\n")}, Error);
+    ASSERT_TRUE(U) << Error;
+    S.update(*U);
+    ASSERT_TRUE(S.blockUntilIdle());
+  }
+  EXPECT_EQ(Collects, 1);
+  S.collectMemory();
+  EXPECT_EQ(Collects, 2);
+  EXPECT_EQ(Releases, 0);
+
+  // A large document's retired whole parse ends them.
+  std::string Large = Kernels;
+  while (Large.size() < O.ReleaseAfterBytes)
+    Large += "\n# " + std::string(1000, 'x');
+  S.update(W.open("test:///large.py", 1, Large));
+  ASSERT_TRUE(S.blockUntilIdle());
+  auto U = W.change("test:///large.py", 2, {insertAt(0, 0, "#\n")}, Error);
+  ASSERT_TRUE(U) << Error;
+  S.update(*U);
+  ASSERT_TRUE(S.blockUntilIdle());
+  EXPECT_EQ(Releases, 1);
+  EXPECT_EQ(Collects, 2);
 }
 
 TEST(Scheduler, BackgroundTierRecompilesOnlyTouchedKernelsAndMovesCachedFindings) {
