@@ -430,6 +430,17 @@ struct DescriptorAccess {
   std::vector<Value *> Offsets;
 };
 
+/// A load's or store's DescriptorAccess, whose block has rank Rank: its last
+/// Rank + 1 operands when HostDescriptorBit is set; null / none otherwise.
+inline Value *descriptorBaseOperand(const Op &O, size_t Rank) {
+  return O.flag(HostDescriptorBit) ? O.operand(static_cast<unsigned>(O.numOperands() - Rank - 1)) : nullptr;
+}
+inline std::vector<Value *> descriptorOffsetOperands(const Op &O, size_t Rank) {
+  if (!O.flag(HostDescriptorBit))
+    return {};
+  return {O.operands().end() - static_cast<long>(Rank), O.operands().end()};
+}
+
 /// load(ptr [, mask [, other]] [, descriptor base, offsets...]).
 class LoadOp : public Op {
 public:
@@ -442,17 +453,10 @@ public:
   bool isVolatile() const { return flag(VolatileBit); }
   /// The descriptor's base parameter; null when the load is no host
   /// descriptor access (DescriptorAccess).
-  Value *descriptorBase() const {
-    return flag(HostDescriptorBit) ? operand(static_cast<unsigned>(numOperands() - rank() - 1)) : nullptr;
-  }
+  Value *descriptorBase() const { return descriptorBaseOperand(*this, result()->type().Shape.size()); }
   std::vector<Value *> descriptorOffsets() const {
-    if (!flag(HostDescriptorBit))
-      return {};
-    return {operands().end() - static_cast<long>(rank()), operands().end()};
+    return descriptorOffsetOperands(*this, result()->type().Shape.size());
   }
-
-private:
-  size_t rank() const { return result()->type().Shape.size(); }
 };
 /// store(ptr, value [, mask] [, descriptor base, offsets...]).
 class StoreOp : public Op {
@@ -461,22 +465,13 @@ public:
   Value *ptr() const { return operand(0); }
   Value *value() const { return operand(1); }
   Value *mask() const { return flag(HasMaskBit) ? operand(2) : nullptr; }
-  /// As LoadOp's.
-  Value *descriptorBase() const {
-    return flag(HostDescriptorBit) ? operand(static_cast<unsigned>(numOperands() - rank() - 1)) : nullptr;
-  }
-  std::vector<Value *> descriptorOffsets() const {
-    if (!flag(HostDescriptorBit))
-      return {};
-    return {operands().end() - static_cast<long>(rank()), operands().end()};
-  }
-
-private:
-  size_t rank() const { return value()->type().Shape.size(); }
-
-public:
   CacheModifier cache() const { return static_cast<CacheModifier>(intAttr()); }
   EvictionPolicy eviction() const { return static_cast<EvictionPolicy>(intAttr2()); }
+  /// As LoadOp's.
+  Value *descriptorBase() const { return descriptorBaseOperand(*this, value()->type().Shape.size()); }
+  std::vector<Value *> descriptorOffsets() const {
+    return descriptorOffsetOperands(*this, value()->type().Shape.size());
+  }
 };
 /// atomic_<kind>(ptr, val [, mask]) returning the old values.
 class AtomicRMWOp : public Op {

@@ -97,6 +97,8 @@ uint64_t tmaBlockBytes(const TmaDescriptor &D);
 unsigned tmaBufferAlign(const TmaDescriptor &D);
 /// Thread 0 initialises the mbarrier at Barrier with one arrival.
 void mbarrierInit(LoweringContext &C, llvm::Value *Barrier);
+/// Thread 0 invalidates it (every thread past its last wait on it).
+void mbarrierInval(LoweringContext &C, llvm::Value *Barrier);
 /// Every thread waits until the mbarrier completes phase Phase (i32 0 or 1).
 void mbarrierWait(LoweringContext &C, llvm::Value *Barrier, llvm::Value *Phase);
 /// Where Pred (i1) holds: thread 0 arms Barrier with D's block bytes and

@@ -552,12 +552,10 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
     // The copies past the last iteration never went out: every fill was
     // waited for. Once every thread is past its last wait, the barriers go.
     C.barrier();
-    llvm::Value *Tid0 = B.CreateICmpEQ(C.threadId(), C.i32(0));
     for (const Ring &R : Rings)
       if (R.Barriers)
         for (unsigned S = 0; S < Slots; ++S)
-          C.inlineAsm(B.getVoidTy(), "@$0 mbarrier.inval.shared::cta.b64 [$1];", "b,r,~{memory}",
-                      {Tid0, stageBarrier(C, R, C.i32(S))});
+          mbarrierInval(C, stageBarrier(C, R, C.i32(S)));
   }
   if (Async.Dot) // the last iteration's group, before anything reads the sum
     wgmmaWait(C, Carried[Async.K].Regs, 0);

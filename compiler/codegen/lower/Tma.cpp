@@ -125,7 +125,6 @@ void lowerTmaLoad(LoweringContext &C, const ir::LoadOp &O, const TmaDescriptor &
                    tmaBlockBytes(D), 1, tmaBufferAlign(D));
   unsigned Bar = C.openShared(SharedBufferKind::Barrier, "mbarrier of a tensor descriptor load", 8, 1, 8);
   llvm::Value *Base = C.sharedBase(Buf), *Barrier = C.sharedBase(Bar);
-  llvm::Value *Tid0 = B.CreateICmpEQ(C.threadId(), C.i32(0));
   C.barrier(); // the buffers' earlier users are done with them
   mbarrierInit(C, Barrier);
   C.barrier(); // every thread sees the initialised barrier before it waits on it
@@ -140,7 +139,7 @@ void lowerTmaLoad(LoweringContext &C, const ir::LoadOp &O, const TmaDescriptor &
     C.set(O.result(), loadNvmma(C, C.wanted(O.result()), T.Elem, Base, N));
   }
   C.barrier(); // every thread has passed the wait (and read the buffer)
-  C.inlineAsm(B.getVoidTy(), "@$0 mbarrier.inval.shared::cta.b64 [$1];", "b,r,~{memory}", {Tid0, Barrier});
+  mbarrierInval(C, Barrier);
   C.closeShared(Bar);
   if (!InPlace) {
     C.closeShared(Buf);
@@ -157,11 +156,10 @@ void lowerTmaStore(LoweringContext &C, const ir::StoreOp &O, const TmaDescriptor
   llvm::IRBuilderBase &B = C.B;
   const NvmmaLayout &N = D.Layout;
   const TileType &T = O.value()->type();
-  uint64_t Bytes = static_cast<uint64_t>(N.Rows * N.Cols) * N.ElemBytes;
   unsigned Buf =
       C.openShared(SharedBufferKind::TmaBuffer,
-                   "tensor descriptor store, " + LoweringContext::tileString(T.Shape, T.Elem) + " (NVMMA, TMA)", Bytes,
-                   1, N.SwizzleBytes == 128 ? 1024 : N.SwizzleBytes * 8);
+                   "tensor descriptor store, " + LoweringContext::tileString(T.Shape, T.Elem) + " (NVMMA, TMA)",
+                   tmaBlockBytes(D), 1, tmaBufferAlign(D));
   llvm::Value *Base = C.sharedBase(Buf);
   C.barrier();
   stageNvmma(C, C.get(O.value()), T.Elem, Base, N);
@@ -196,6 +194,11 @@ unsigned tmaBufferAlign(const TmaDescriptor &D) {
 void mbarrierInit(LoweringContext &C, llvm::Value *Barrier) {
   llvm::Value *Tid0 = C.B.CreateICmpEQ(C.threadId(), C.i32(0));
   C.inlineAsm(C.B.getVoidTy(), "@$0 mbarrier.init.shared::cta.b64 [$1], 1;", "b,r,~{memory}", {Tid0, Barrier});
+}
+
+void mbarrierInval(LoweringContext &C, llvm::Value *Barrier) {
+  llvm::Value *Tid0 = C.B.CreateICmpEQ(C.threadId(), C.i32(0));
+  C.inlineAsm(C.B.getVoidTy(), "@$0 mbarrier.inval.shared::cta.b64 [$1];", "b,r,~{memory}", {Tid0, Barrier});
 }
 
 void mbarrierWait(LoweringContext &C, llvm::Value *Barrier, llvm::Value *Phase) {
