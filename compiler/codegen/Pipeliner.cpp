@@ -9,6 +9,7 @@
 /// computes their operands for a later iteration.
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/Pipeliner.h"
+#include "compiler/codegen/lower/MmaInstr.h"
 
 #include "compiler/ir/Ops.h"
 
@@ -204,17 +205,26 @@ struct LoopPlanner {
     const auto &S = V->type().Shape;
     if (A == Plan.Access.end() || S.size() != 2)
       return std::nullopt;
-    // Contiguous along the rows: only wgmma reads such a stage (in its other
-    // major mode); mma.sync's ldmatrix reads row-major rings.
+    // Contiguous along the rows: wgmma reads such a stage in its other major
+    // mode; mma.sync's ldmatrix reads row-major rings, its 8-bit loads a
+    // transposed b.
     bool Transposed = !A->second.Blocked.Order.empty() && A->second.Blocked.Order[0] == 0;
-    if (Transposed && Plan.engine(Dot) != DotEngine::Wgmma)
+    unsigned Bytes = elemBytes(*Ld);
+    bool Wgmma = Plan.engine(Dot) == DotEngine::Wgmma;
+    // 1-byte operands are read K-major, a's rows and b's columns contiguous
+    // (b transposed): by wgmma's fp8, and by mma.sync's 8-bit instructions
+    // (words of four k), which take them as they are loaded (Triton's
+    // cp.async ring of tutorial 03's fp8 matmul on 2 warps).
+    bool ByteMma = false;
+    if (Bytes == 1 && !Wgmma)
+      if (std::optional<MmaInstr> I = selectMma(Dot, Arch))
+        ByteMma = I->Flavor == MmaFlavor::Byte && I->StageA == Dot.a()->type().Elem.Scalar &&
+                  I->StageB == Dot.b()->type().Elem.Scalar;
+    if (Transposed && !Wgmma && !ByteMma)
       return std::nullopt;
     unsigned Vec = copyVector(*Ld, A->second, Transposed ? 0 : 1);
-    unsigned Bytes = elemBytes(*Ld);
-    // fp8 goes to wgmma only, whose fp8 operands are both K-major: a's
-    // rows and b's columns contiguous (b transposed).
-    bool Fp8 = Bytes == 1 && Plan.engine(Dot) == DotEngine::Wgmma && Transposed == (Operand == 1);
-    if (!Vec || (Bytes != 2 && !Fp8))
+    bool KMajorByte = Bytes == 1 && (Wgmma || ByteMma) && Transposed == (Operand == 1);
+    if (!Vec || (Bytes != 2 && !KMajorByte))
       return std::nullopt;
     PipelinedLoad PL{Ld, &Dot, Operand, S[0], S[1], Vec, static_cast<uint64_t>(S[0] * S[1]) * Bytes};
     PL.ElemBytes = Bytes;

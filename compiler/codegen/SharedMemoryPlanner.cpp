@@ -4,13 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 /// \file
-/// First-fit interval packing, largest buffer first, as SharedMemoryPlanner.h
-/// describes. Kernels have tens of buffers, so the quadratic search is fine.
+/// Triton's offsets (Allocation.cpp's computeOffsets), as SharedMemoryPlanner.h
+/// describes. Kernels have tens of buffers, so the quadratic searches are fine.
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/SharedMemoryPlanner.h"
 
 #include <algorithm>
-#include <numeric>
+#include <cstdint>
+#include <map>
 
 namespace tessel::codegen {
 
@@ -45,7 +46,12 @@ static uint64_t alignUp(uint64_t V, uint64_t Align) { return (V + Align - 1) / A
 unsigned SharedMemoryPlanner::open(SharedBufferKind K, std::string What, uint64_t Bytes, SourceRange Where,
                                    unsigned Stages, unsigned Align) {
   SharedBuffer Buf;
-  Buf.Align = std::max(16u, Align);
+  // Triton aligns every scratch buffer (a conversion's, a reduction's, ...)
+  // to 128 bytes.
+  bool Scratch = K == SharedBufferKind::LayoutConversion || K == SharedBufferKind::ReduceScratch ||
+                 K == SharedBufferKind::ScanScratch || K == SharedBufferKind::AtomicScratch ||
+                 K == SharedBufferKind::ShapeScratch || K == SharedBufferKind::HistogramBins;
+  Buf.Align = std::max(Scratch ? 128u : 16u, Align);
   Buf.Kind = K;
   Buf.What = std::move(What);
   Buf.Bytes = Bytes;
@@ -64,39 +70,109 @@ void SharedMemoryPlanner::close(unsigned Id) {
   Closed[Id] = true;
 }
 
-static bool overlap(const SharedBuffer &A, const SharedBuffer &B) { return A.Begin <= B.End && B.Begin <= A.End; }
+namespace {
+/// Program points [Start, End), as Triton's Interval.
+struct Span {
+  uint64_t Start = 0, End = UINT64_MAX;
+  bool intersects(const Span &R) const { return Start < R.End && R.Start < End; }
+};
+
+Span liveness(const SharedBuffer &B) { return {B.Begin, uint64_t{B.End} + 1}; }
+Span bytes(const SharedBuffer &B) { return {B.Offset, B.Offset + B.Bytes}; }
+
+/// The first offsets (Triton's calculateStarts, after the paper's triples):
+/// each free triple (offset, live span) takes the first buffer, largest
+/// first, that is live in its span and in no other triple's; what the
+/// buffer leaves of the span goes back at the same offset, and the space
+/// above it opens at its end. Overlaps it cannot see are for colouring.
+void firstOffsets(std::vector<SharedBuffer> &Buffers, const std::vector<size_t> &Order) {
+  std::multimap<uint64_t, Span> Triples{{0, Span{}}};
+  std::vector<size_t> Left = Order;
+  while (!Left.empty() && !Triples.empty()) {
+    auto [Offset, Range] = *Triples.begin();
+    Triples.erase(Triples.begin());
+    auto It = std::find_if(Left.begin(), Left.end(), [&](size_t I) {
+      Span X = liveness(Buffers[I]);
+      if (!X.intersects(Range))
+        return false;
+      return std::none_of(Triples.begin(), Triples.end(), [&](const auto &T) { return T.second.intersects(X); });
+    });
+    if (It == Left.end())
+      continue;
+    SharedBuffer &Buf = Buffers[*It];
+    Span X = liveness(Buf);
+    Buf.Offset = alignUp(Offset, Buf.Align);
+    Triples.insert({Buf.Offset + Buf.Bytes, Span{std::max(Range.Start, X.Start), std::min(Range.End, X.End)}});
+    if (Range.Start < X.Start)
+      Triples.insert({Offset, Span{Range.Start, X.End}});
+    if (X.End < Range.End)
+      Triples.insert({Offset, Span{X.Start, Range.End}});
+    Left.erase(It);
+  }
+}
+
+/// Buffers live at the same time whose bytes overlap, by position in Order.
+std::vector<std::vector<size_t>> interference(const std::vector<SharedBuffer> &Buffers,
+                                              const std::vector<size_t> &Order, bool &Any) {
+  std::vector<std::vector<size_t>> G(Order.size());
+  Any = false;
+  for (size_t X = 0; X < Order.size(); ++X)
+    for (size_t Y = 0; Y < Order.size(); ++Y) {
+      const SharedBuffer &A = Buffers[Order[X]], &B = Buffers[Order[Y]];
+      if (X != Y && liveness(A).intersects(liveness(B)) && bytes(A).intersects(bytes(B))) {
+        G[X].push_back(Y);
+        Any = true;
+      }
+    }
+  return G;
+}
+} // namespace
 
 void SharedMemoryPlanner::plan() {
-  for (size_t I = 0; I < Buffers.size(); ++I)
+  for (size_t I = 0; I < Buffers.size(); ++I) {
+    Buffers[I].Offset = 0;
     if (!Closed[I])
       Buffers[I].End = Point;
-  std::vector<size_t> Order(Buffers.size());
-  std::iota(Order.begin(), Order.end(), 0);
-  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
-    if (Buffers[A].Bytes != Buffers[B].Bytes)
-      return Buffers[A].Bytes > Buffers[B].Bytes;
-    return Buffers[A].Begin < Buffers[B].Begin;
-  });
-  std::vector<size_t> Placed;
+  }
+  // Largest first, in the order the buffers were asked for (Triton's stable
+  // sort over its program-order walk); empty buffers take no place.
+  std::vector<size_t> Order;
+  for (size_t I = 0; I < Buffers.size(); ++I)
+    if (Buffers[I].Bytes)
+      Order.push_back(I);
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) { return Buffers[A].Bytes > Buffers[B].Bytes; });
+  firstOffsets(Buffers, Order);
+  // Triton's first-fit colouring: a buffer of colour 0 stays, any other
+  // moves past every buffer it still overlaps; offsets only grow, so this
+  // reaches a fixed point (the bound only guards against a planner bug).
+  bool Any = false;
+  std::vector<std::vector<size_t>> G = interference(Buffers, Order, Any);
   Total = 0;
-  for (size_t I : Order) {
-    SharedBuffer &Buf = Buffers[I];
-    // Byte ranges taken by placed buffers live at the same time, by start.
-    std::vector<std::pair<uint64_t, uint64_t>> Taken;
-    for (size_t J : Placed)
-      if (overlap(Buf, Buffers[J]) && Buffers[J].Bytes)
-        Taken.emplace_back(Buffers[J].Offset, Buffers[J].Offset + Buffers[J].Bytes);
-    std::sort(Taken.begin(), Taken.end());
-    uint64_t Off = 0;
-    for (const auto &[Lo, Hi] : Taken) {
-      if (Off + Buf.Bytes <= Lo)
-        break;
-      Off = std::max(Off, alignUp(Hi, Buf.Align));
+  for (unsigned Round = 0; Round < 10000; ++Round) {
+    std::vector<int> Color(Order.size(), -1);
+    if (!Order.empty())
+      Color[0] = 0;
+    std::vector<bool> Free(Order.size());
+    for (size_t X = 0; X < Order.size(); ++X) {
+      std::fill(Free.begin(), Free.end(), true);
+      for (size_t Y : G[X])
+        if (Color[Y] >= 0)
+          Free[static_cast<size_t>(Color[Y])] = false;
+      Color[X] = static_cast<int>(std::find(Free.begin(), Free.end(), true) - Free.begin());
     }
-    Buf.Offset = Off;
-    Placed.push_back(I);
-    if (Buf.Bytes)
-      Total = std::max(Total, Off + Buf.Bytes);
+    Total = 0;
+    for (size_t X = 0; X < Order.size(); ++X) {
+      SharedBuffer &Buf = Buffers[Order[X]];
+      uint64_t Past = 0;
+      for (size_t Y : G[X])
+        Past = std::max(Past, Buffers[Order[Y]].Offset + Buffers[Order[Y]].Bytes);
+      if (Color[X] != 0)
+        Buf.Offset = alignUp(Past, Buf.Align);
+      Total = std::max(Total, Buf.Offset + Buf.Bytes);
+    }
+    G = interference(Buffers, Order, Any);
+    if (!Any)
+      break;
   }
 }
 

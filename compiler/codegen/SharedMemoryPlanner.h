@@ -19,9 +19,15 @@
 ///  - Reuse: buffers whose intervals do not overlap may share bytes. Every
 ///    use starts after a barrier (LoweringContext), so a later buffer never
 ///    overwrites bytes an earlier one is still reading.
-///  - Packing: buffers, largest first (then the earliest), go to the lowest
-///    16-byte aligned offset (1024 for wgmma operands) that overlaps no
-///    placed buffer live at the same time. The total (largest end; not rounded, as Triton's) is the kernel's dynamic
+///  - Packing: Triton's own (computeOffsets): buffers, largest first in the
+///    order they were asked for, take first offsets from the paper's
+///    triples (calculateStarts), then a first-fit colouring moves every
+///    buffer not of colour 0 past the live buffers it overlaps until none
+///    does. Its choices are not the tightest packing (a buffer can land
+///    above a gap that would have held it), and they are the bytes Triton
+///    reports. Offsets are multiples of the buffer's alignment: 16, 128 for
+///    scratch, 128 x the swizzle's phases for NVMMA (1024 for 128-byte
+///    swizzles). The total (largest end; not rounded, as Triton's) is the kernel's dynamic
 ///    shared memory: KernelABI::SharedBytes, Triton's `metadata["shared"]`.
 ///
 /// The planner knows nothing of LLVM: the lowering context gives each buffer

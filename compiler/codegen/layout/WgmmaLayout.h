@@ -108,6 +108,11 @@ struct NvmmaLayout {
   unsigned swizzleMode() const;
   /// The descriptor without its start address (bits 0-13).
   uint64_t descriptorBits() const;
+  /// Where a buffer in this layout may start: one repeat of the swizzle
+  /// (8 rows of SwizzleBytes), so descriptors need no base offset; Triton's
+  /// NVMMASharedEncodingAttr::getAlignment (128 x its phases), which its
+  /// allocator packs by.
+  unsigned alignment() const { return 128u * (SwizzleBytes ? SwizzleBytes / 16 : 1); }
 };
 
 } // namespace tessel::codegen

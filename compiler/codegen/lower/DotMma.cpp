@@ -30,7 +30,8 @@
 /// a_big·b_small, a_big·b_big), as Triton's F32DotTC rewrite orders them.
 /// An fp16 out_dtype accumulates in fp32 and rounds once at the end. A
 /// 16-bit operand that the pipeliner (Pipeliner.h) copied into a cp.async
-/// ring is read there (swizzled the same way) instead of being staged.
+/// ring is read there (swizzled the same way) instead of being staged, and
+/// so is an 8-bit one (a row major, b transposed: Pipeline.cpp's ring).
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/layout/MmaLayout.h"
 #include "compiler/codegen/lower/LoweringContext.h"
@@ -146,8 +147,8 @@ struct Fragments {
 };
 } // namespace
 
-llvm::Value *mmaSwizzle(LoweringContext &C, llvm::Value *Row, llvm::Value *Col, int64_t Cols) {
-  return swizzle(C, Row, Col, Cols, 2);
+llvm::Value *mmaSwizzle(LoweringContext &C, llvm::Value *Row, llvm::Value *Col, int64_t Cols, unsigned ElemBytes) {
+  return swizzle(C, Row, Col, Cols, ElemBytes);
 }
 
 bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
@@ -178,10 +179,12 @@ bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
     AWhat += " as " + std::string(shortName(SA.Scalar));
   if (SB.Scalar != BE.Scalar)
     BWhat += " as " + std::string(shortName(SB.Scalar));
-  // A pipelined operand is already in its ring; the pipeliner takes only
-  // 16-bit operands, which are staged as they are.
+  // A pipelined operand is already in its ring: the pipeliner takes 16-bit
+  // operands and 8-bit ones this instruction reads unwidened (b transposed),
+  // which are staged as they are.
   llvm::Value *ABase = C.stagedOperand(O.a()), *BBase = C.stagedOperand(O.b());
-  if ((ABase || BBase) && I->Flavor != MmaFlavor::F16)
+  bool AsLoaded = I->Flavor == MmaFlavor::F16 || (ByteB && SA.Scalar == AE.Scalar && SB.Scalar == BE.Scalar);
+  if ((ABase || BBase) && !AsLoaded)
     return false;
   std::optional<unsigned> ABuf, BBuf;
   if (!ABase)

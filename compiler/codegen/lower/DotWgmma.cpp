@@ -17,9 +17,9 @@
 ///     (Pipeline.cpp writes the ring in that layout), any other staged here
 ///     from its registers; ordinary stores are made visible to the tensor
 ///     cores' async proxy with `fence.proxy.async.shared::cta` before the
-///     barrier. Operand a stays in registers where its tile is already in
-///     the layout of wgmma's A fragments (attention's p, computed in the
-///     q·k accumulator: registerFragments), as Triton does;
+///     barrier. Operand a stays in registers where its tile is in the q·k
+///     accumulator's layout (attention's p: registerFragments, fp8's A
+///     registers gathered from two lanes by warp shuffles), as Triton does;
 ///  2. each warpgroup (4 warps) issues, per repetition of its m64nN tile
 ///     and per k step of 16 (the k steps of one accumulator back to back, as
 ///     Triton orders them), one `wgmma.mma_async.sync.aligned.m64nNk16.f32`
@@ -48,6 +48,8 @@
 #include "compiler/codegen/layout/WgmmaLayout.h"
 #include "compiler/codegen/lower/LoweringContext.h"
 #include "compiler/codegen/lower/Lowerings.h"
+
+#include <llvm/IR/IntrinsicsNVPTX.h>
 
 #include <array>
 #include <map>
@@ -169,21 +171,48 @@ NvmmaLayout operandLayout(const LoweringContext &C, const ir::Value *V, unsigned
 /// attention's p to wgmma (a DotOperandEncoding with an MMA v3 parent):
 /// when a's tile is in the accumulator layout of an [M, K] chained dot
 /// (every warp along M: the q·k accumulator p was computed in) and this dot
-/// spreads its warpgroups along M the same way, each thread already holds,
-/// for every 64-row repetition Rm and k step of 16, the elements of
-/// `m64nNk16`'s four A registers: (r, k0 + 2t + {0,1}), (r + 8, ..),
-/// (r, k0 + 8 + 2t + {0,1}), (r + 8, ..), r its accumulator row. Returns the
-/// fragments by [Rm][k0 / 16] (four i32 of two 16-bit elements each), or
-/// nothing when the tile is in another layout (a then goes through shared
-/// memory).
+/// spreads its warpgroups along M the same way. For 16-bit a each thread
+/// already holds, for every 64-row repetition Rm and k step of 16, the
+/// elements of `m64nNk16`'s four A registers: (r, k0 + 2t + {0,1}),
+/// (r + 8, ..), (r, k0 + 8 + 2t + {0,1}), (r + 8, ..), r its accumulator row.
+/// fp8's `m64nNk32` wants four consecutive k per register instead,
+/// (r, k0 + 4t + {0..3}), (r + 8, ..), (r, k0 + 16 + 4t + {0..3}), (r + 8, ..),
+/// which lie in two neighbouring lanes' accumulator pairs: fp8Fragment
+/// fetches them with warp shuffles, as Triton's convert_layout to
+/// `dot_op<kWidth = 4>` does (no shared memory either way). Returns the
+/// fragments by [Rm][k0 / k step] (four i32 each), or nothing when the tile
+/// is in another layout (a then goes through shared memory).
+/// One fp8 A register of `m64nNk32`: the four k (k0 + 16 H + 4t + {0..3})
+/// of row r + 8 Half. Lane (g, t) holds the pair (8j + 2t, +1) of each
+/// 8-column block j, so they sit in lanes s0 = (g, 2 (t & 1)) and s0 + 1,
+/// block 2 H + (t >> 1). Each source packs the pairs of two blocks into one
+/// word; each target shuffles both sources' words in and keeps half t >> 1
+/// of each (prmt selector Sel).
+llvm::Value *fp8Fragment(LoweringContext &C, const std::array<llvm::Value *, 4> &Bytes, llvm::Value *Src0,
+                         llvm::Value *Src1, llvm::Value *Sel) {
+  llvm::IRBuilderBase &B = C.B;
+  llvm::Value *W = llvm::PoisonValue::get(llvm::FixedVectorType::get(B.getInt8Ty(), 4));
+  for (unsigned I = 0; I < 4; ++I)
+    W = B.CreateInsertElement(W, Bytes[I], C.i32(I));
+  W = B.CreateBitCast(W, B.getInt32Ty());
+  auto Shfl = [&](llvm::Value *Lane) {
+    return B.CreateCall(C.intrinsic(llvm::Intrinsic::nvvm_shfl_sync_idx_i32),
+                        {B.getInt32(0xFFFFFFFFu), W, Lane, B.getInt32(0x1F)});
+  };
+  llvm::Value *X0 = Shfl(Src0), *X1 = Shfl(Src1);
+  return C.inlineAsm(B.getInt32Ty(), "prmt.b32 $0, $1, $2, $3;", "=r,r,r,r", {X0, X1, Sel});
+}
+
 std::optional<std::vector<std::vector<std::array<llvm::Value *, 4>>>>
 registerFragments(LoweringContext &C, const ir::DotOp &O, const WgmmaShape &WS) {
   const auto &AS = O.a()->type().Shape;
   int64_t M = AS[0], K = AS[1];
   unsigned NumWarps = static_cast<unsigned>(C.Opts.NumWarps);
   WgmmaShape WA = wgmmaShape(M, K, NumWarps, /*Chained=*/true);
-  if (bitWidth(O.a()->type().Elem.Scalar) != 16 || WS.WarpgroupsN != 1 || WA.WarpgroupsM != WS.WarpgroupsM ||
-      WA.RepM != WS.RepM || K % 16)
+  unsigned Bits = bitWidth(O.a()->type().Elem.Scalar);
+  const int64_t KStep = Bits == 8 ? 32 : 16;
+  if ((Bits != 16 && Bits != 8) || WS.WarpgroupsN != 1 || WA.WarpgroupsM != WS.WarpgroupsM || WA.RepM != WS.RepM ||
+      K % KStep)
     return std::nullopt;
   const Tile &A = C.get(O.a());
   if (!(A.Layout == wgmmaAccumulatorLayout(M, K, NumWarps, WA)))
@@ -197,20 +226,46 @@ registerFragments(LoweringContext &C, const ir::DotOp &O, const WgmmaShape &WS) 
   }
   llvm::IRBuilderBase &B = C.B;
   ElemType AE = O.a()->type().Elem;
+  // The thread's own accumulator pair (r, c + 2t + {0,1}), as memory values.
+  auto Pair = [&](int64_t R0, int64_t C0) -> std::optional<std::array<llvm::Value *, 2>> {
+    auto Lo = At.find({R0, C0}), Hi = At.find({R0, C0 + 1});
+    if (Lo == At.end() || Hi == At.end())
+      return std::nullopt;
+    return std::array{C.toMem(A.Regs[Lo->second], AE), C.toMem(A.Regs[Hi->second], AE)};
+  };
+  llvm::Value *Src0 = nullptr, *Src1 = nullptr, *Sel = nullptr;
+  if (Bits == 8) {
+    llvm::Value *T = B.CreateAnd(C.laneId(), C.i32(3));
+    Src0 = B.CreateOr(B.CreateAnd(C.laneId(), C.i32(~3u)), B.CreateShl(B.CreateAnd(T, C.i32(1)), C.i32(1)));
+    Src1 = B.CreateOr(Src0, C.i32(1));
+    Sel = B.CreateSelect(B.CreateICmpUGE(T, C.i32(2)), C.i32(0x7632), C.i32(0x5410));
+  }
   llvm::Type *PairTy = llvm::FixedVectorType::get(C.memType(AE), 2);
   std::vector<std::vector<std::array<llvm::Value *, 4>>> Out(static_cast<size_t>(WS.RepM));
   for (int64_t Rm = 0; Rm < WS.RepM; ++Rm) {
     int64_t Row = Rm * 64 * WS.WarpgroupsM;
-    for (int64_t K0 = 0; K0 < K; K0 += 16) {
+    for (int64_t K0 = 0; K0 < K; K0 += KStep) {
       std::array<llvm::Value *, 4> Frag{};
       for (unsigned I = 0; I < 4; ++I) {
-        int64_t R0 = Row + (I & 1) * 8, C0 = K0 + (I >> 1) * 8;
-        auto Lo = At.find({R0, C0}), Hi = At.find({R0, C0 + 1});
-        if (Lo == At.end() || Hi == At.end())
+        int64_t R0 = Row + (I & 1) * 8;
+        if (Bits == 8) {
+          std::array<llvm::Value *, 4> Bytes{};
+          for (int64_t J = 0; J < 2; ++J) {
+            auto P = Pair(R0, K0 + 16 * (I >> 1) + 8 * J);
+            if (!P)
+              return std::nullopt;
+            Bytes[2 * J] = (*P)[0];
+            Bytes[2 * J + 1] = (*P)[1];
+          }
+          Frag[I] = fp8Fragment(C, Bytes, Src0, Src1, Sel);
+          continue;
+        }
+        auto P = Pair(R0, K0 + (I >> 1) * 8);
+        if (!P)
           return std::nullopt;
         llvm::Value *V = llvm::PoisonValue::get(PairTy);
-        V = B.CreateInsertElement(V, C.toMem(A.Regs[Lo->second], AE), C.i32(0));
-        V = B.CreateInsertElement(V, C.toMem(A.Regs[Hi->second], AE), C.i32(1));
+        V = B.CreateInsertElement(V, (*P)[0], C.i32(0));
+        V = B.CreateInsertElement(V, (*P)[1], C.i32(1));
         Frag[I] = B.CreateBitCast(V, B.getInt32Ty());
       }
       Out[static_cast<size_t>(Rm)].push_back(Frag);
@@ -280,11 +335,11 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   if (!ABase && !AFrags)
     ABuf = C.openShared(SharedBufferKind::DotOperand,
                         "operand a of tl.dot, " + LoweringContext::tileString(AS, AE) + " (NVMMA)",
-                        static_cast<uint64_t>(M * K) * LA.ElemBytes, 1, 1024);
+                        static_cast<uint64_t>(M * K) * LA.ElemBytes, 1, LA.alignment());
   if (!BBase)
     BBuf = C.openShared(SharedBufferKind::DotOperand,
                         "operand b of tl.dot, " + LoweringContext::tileString(BS, BE) + " (NVMMA)",
-                        static_cast<uint64_t>(K * N) * LB.ElemBytes, 1, 1024);
+                        static_cast<uint64_t>(K * N) * LB.ElemBytes, 1, LB.alignment());
   if (ABuf || BBuf) {
     C.barrier();
     if (ABuf)
@@ -335,8 +390,9 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   // a only) and imm-trans-b.
   std::string TransB = std::to_string(LB.transposeFlag(1));
   if (AFrags) {
+    // fp8 has no transpose flag for b either.
     Asm += "}, {" + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", " + Op(InstrRegs + 2) + ", " + Op(InstrRegs + 3) +
-           "}, " + Op(InstrRegs + 4) + ", p, 1, 1, " + TransB + ";\n}";
+           "}, " + Op(InstrRegs + 4) + ", p, 1, 1" + (Fp8 ? "" : ", " + TransB) + ";\n}";
     Cons += "r,r,r,r,l,r";
   } else if (Fp8) {
     // No transpose flags: fp8 operands are K-major.
@@ -360,7 +416,7 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
         unsigned Base = static_cast<unsigned>((Rn << (2 + ChunkBits)) | (Rm << (2 + ChunkBits + RepNBits)));
         std::vector<llvm::Value *> Args;
         if (AFrags) {
-          const auto &F = (*AFrags)[static_cast<size_t>(Rm)][static_cast<size_t>(K0 / 16)];
+          const auto &F = (*AFrags)[static_cast<size_t>(Rm)][static_cast<size_t>(K0 / KStep)];
           Args.assign(F.begin(), F.end());
         } else {
           Args.push_back(ADesc(Rm, K0));

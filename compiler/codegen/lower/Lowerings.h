@@ -78,9 +78,9 @@ bool lowerPipelined(LoweringContext &C, const ir::Op &O);
 
 // Shared by the families.
 /// The element index (i32) of (Row, Col) in a row-major buffer of Cols
-/// 16-bit columns with DotMma's swizzle (layout/MmaLayout.h's
+/// columns of ElemBytes each with DotMma's swizzle (layout/MmaLayout.h's
 /// swizzledOffset at run time; DotMma.cpp).
-llvm::Value *mmaSwizzle(LoweringContext &C, llvm::Value *Row, llvm::Value *Col, int64_t Cols);
+llvm::Value *mmaSwizzle(LoweringContext &C, llvm::Value *Row, llvm::Value *Col, int64_t Cols, unsigned ElemBytes = 2);
 /// NvmmaLayout::offset (layout/WgmmaLayout.h) at run time (i32 elements).
 llvm::Value *nvmmaOffset(LoweringContext &C, const NvmmaLayout &N, llvm::Value *Row, llvm::Value *Col);
 /// Writes T (fp16 / bf16 registers) into Buf in layout N, runs of registers

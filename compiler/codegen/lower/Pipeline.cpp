@@ -86,6 +86,14 @@ bool wgmmaStage(const LoweringContext &C, const PipelinedLoad &PL) {
   return PL.Dot && C.Plan.engine(*PL.Dot) == DotEngine::Wgmma;
 }
 
+/// Element offset of (Row, Col) in a stage mma.sync reads: DotMma's
+/// swizzled staging, row major, or [N, K] for a transposed (8-bit) b.
+llvm::Value *ringSwizzle(LoweringContext &C, const PipelinedLoad &PL, llvm::Value *Row, llvm::Value *Col) {
+  if (PL.Transposed)
+    return mmaSwizzle(C, Col, Row, PL.Rows, PL.ElemBytes);
+  return mmaSwizzle(C, Row, Col, PL.Cols, PL.ElemBytes);
+}
+
 /// The base of stage Slot (i32) of R.
 llvm::Value *stageBase(LoweringContext &C, const Ring &R, llvm::Value *Slot) {
   return C.B.CreateGEP(C.B.getInt8Ty(), C.sharedBase(R.Id), {C.B.CreateMul(Slot, C.i32(R.StageBytes))});
@@ -189,7 +197,7 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
       Nvmma = PL.nvmma();
     for (unsigned G = 0; G < L.numRegs(); G += PL.Vector) {
       llvm::Value *Idx = Nvmma    ? nvmmaOffset(C, *Nvmma, C.coord(L, G, 0), C.coord(L, G, 1))
-                         : PL.Dot ? mmaSwizzle(C, C.coord(L, G, 0), C.coord(L, G, 1), PL.Cols)
+                         : PL.Dot ? ringSwizzle(C, PL, C.coord(L, G, 0), C.coord(L, G, 1))
                                   : C.linearIndex(L, G);
       llvm::Value *Size = Mask ? B.CreateSelect(Mask->Regs[G], C.i32(Bytes), C.i32(0)) : C.i32(Bytes);
       // A shared address is 32 bits (codegen::NVPTXDataLayout): "r".
@@ -383,7 +391,7 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
       R.Tma = C.tmaDescriptor(PL.Load->descriptorBase());
     R.Id = C.openShared(SharedBufferKind::PipelineStage, What, PL.StageBytes * Slots, Slots,
                         R.Tma               ? tmaBufferAlign(*R.Tma)
-                        : wgmmaStage(C, PL) ? 1024
+                        : wgmmaStage(C, PL) ? PL.nvmma().alignment()
                                             : 16);
     Rings.push_back(R);
   }
@@ -421,7 +429,7 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
     unsigned Id =
         C.openShared(SharedBufferKind::DotOperand,
                      "operand of tl.dot, loop-invariant, " + LoweringContext::tileString(T.Shape, T.Elem) + " (NVMMA)",
-                     static_cast<uint64_t>(T.Shape[0] * T.Shape[1]) * 2, 1, 1024);
+                     static_cast<uint64_t>(T.Shape[0] * T.Shape[1]) * 2, 1, N.alignment());
     stageNvmma(C, C.get(X), T.Elem, C.sharedBase(Id), N);
     Invariant.emplace_back(X, Id);
   }

@@ -187,8 +187,7 @@ uint64_t tmaBlockBytes(const TmaDescriptor &D) {
 }
 
 unsigned tmaBufferAlign(const TmaDescriptor &D) {
-  // The swizzle repeats every 8 rows of its width: 1024 bytes for 128B.
-  return std::max(16u, D.Layout.SwizzleBytes * 8);
+  return D.Layout.alignment();
 }
 
 void mbarrierInit(LoweringContext &C, llvm::Value *Barrier) {

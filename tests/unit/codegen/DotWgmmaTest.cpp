@@ -435,15 +435,16 @@ def mm_fp8(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_bn, stride
 
 /// mm_fp8 at 128x256x64 on 8 warps, 3 stages, b K-major (stride_bk 1, as
 /// tutorial 03's fp8 benchmark) or N-major (stride_bn 1).
-Compiled compileFp8(bool KMajorB) {
+Compiled compileFp8(bool KMajorB, unsigned NumWarps = 8, int64_t BM = 128, int64_t BN = 256, int64_t BK = 64,
+                    unsigned Stages = 3) {
   SnippetKernel K = parseSnippet(Fp8Matmul);
   LoweringRequest R;
   R.Kernel = "mm_fp8";
-  R.NumWarps = 8;
-  R.NumStages = 3;
-  R.Constexprs["BLOCK_M"] = PyValue::integer(128);
-  R.Constexprs["BLOCK_N"] = PyValue::integer(256);
-  R.Constexprs["BLOCK_K"] = PyValue::integer(64);
+  R.NumWarps = NumWarps;
+  R.NumStages = Stages;
+  R.Constexprs["BLOCK_M"] = PyValue::integer(BM);
+  R.Constexprs["BLOCK_N"] = PyValue::integer(BN);
+  R.Constexprs["BLOCK_K"] = PyValue::integer(BK);
   R.EqualToOne = {KMajorB ? "stride_bk" : "stride_bn"};
   R.ArgTypes = {{"a_ptr", ElemType{ScalarKind::FP8E4NV, 1}}, {"b_ptr", ElemType{ScalarKind::FP8E5, 1}},
                 {"c_ptr", ElemType{ScalarKind::FP16, 1}},   {"M", ElemType{ScalarKind::I32}},
@@ -476,6 +477,34 @@ TEST(Wgmma, Fp8ReadsBothOperandsKMajorAtK32) {
   EXPECT_TRUE(N.Kernel.assembled());
   EXPECT_EQ(countMatches(N.Ptx, R"(wgmma\.mma_async\.sync\.aligned\.m64n256k32\.f32\.e4m3\.e5m2 .*, p, 1, 1;)"), 2);
   int Rings = 0;
+  for (const SharedBuffer &B : N.ABI.SharedBuffers)
+    Rings += B.Kind == SharedBufferKind::PipelineStage;
+  EXPECT_EQ(Rings, 1);
+}
+
+TEST(Wgmma, TwoWarpsOfFp8KeepTheirOperandsInCpAsyncRings) {
+  // Tutorial 03's fp8 run at 64x32x32 on 2 warps, 5 stages: no warpgroup,
+  // so mma.sync's 8-bit instruction, which reads a row major and b
+  // transposed, the way the tutorial's b (K-major) is loaded. Triton keeps
+  // both in cp.async rings of num_stages - 1 = 4 stages: 4 x (2048 + 1024)
+  // = 12288 bytes (its metadata["shared"]), nothing staged per iteration.
+  Compiled C = compileFp8(true, 2, 64, 32, 32, 5);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_TRUE(C.Kernel.assembled());
+  EXPECT_EQ(countMatches(C.Ptx, R"(wgmma)"), 0);
+  EXPECT_GT(countMatches(C.Ptx, R"(mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e4m3\.e5m2\.f32)"), 0);
+  EXPECT_EQ(C.ABI.SharedBytes, 12288u);
+  int Rings = 0;
+  for (const SharedBuffer &B : C.ABI.SharedBuffers) {
+    Rings += B.Kind == SharedBufferKind::PipelineStage && B.Stages == 4;
+    EXPECT_NE(B.Kind, SharedBufferKind::DotOperand) << B.What;
+  }
+  EXPECT_EQ(Rings, 2);
+  // b N-major: the 8-bit instruction's words of four k are not in a row of
+  // the load, so b is staged (transposed) by the dot at each iteration.
+  Compiled N = compileFp8(false, 2, 64, 32, 32, 5);
+  ASSERT_EQ(N.Error, "");
+  Rings = 0;
   for (const SharedBuffer &B : N.ABI.SharedBuffers)
     Rings += B.Kind == SharedBufferKind::PipelineStage;
   EXPECT_EQ(Rings, 1);

@@ -70,19 +70,65 @@ TEST(SharedMemoryPlanner, ALongLivedBufferKeepsItsBytesAcrossLaterScratch) {
   EXPECT_EQ(P.buffers()[Ring].Offset, 0u);
   EXPECT_EQ(P.buffers()[Red].Offset, 4096u);
   EXPECT_EQ(P.total(), 4112u);
-  // Offsets are 16-byte aligned, the total is not rounded; no buffer, no
-  // shared memory.
+  // Scratch offsets are 128-byte aligned (Triton's scratchAlignment), other
+  // offsets 16; the total is not rounded; no buffer, no shared memory.
   SharedMemoryPlanner Q;
   Q.open(SharedBufferKind::AtomicScratch, "x", 100, {});
   Q.step();
   unsigned Live = Q.open(SharedBufferKind::AtomicScratch, "y", 8, {});
-  Q.open(SharedBufferKind::AtomicScratch, "z", 4, {});
+  unsigned Bar = Q.open(SharedBufferKind::Barrier, "z", 4, {});
   Q.plan();
-  EXPECT_EQ(Q.buffers()[Live].Offset, 112u);
-  EXPECT_EQ(Q.total(), 132u);
+  EXPECT_EQ(Q.buffers()[Live].Offset, 128u);
+  EXPECT_EQ(Q.buffers()[Bar].Offset, 144u);
+  EXPECT_EQ(Q.total(), 148u);
   SharedMemoryPlanner Empty;
   Empty.plan();
   EXPECT_EQ(Empty.total(), 0u);
+}
+
+// Tutorial 06's causal forward (BM 64, BN 64, D 64, fp16, 3 stages): q, its
+// mbarrier, two loops' K and V rings with their barrier arrays, and the
+// output's TMA buffer. The tightest packing fits in 57400 bytes (the second
+// loop's rings over the first's, q above them); Triton's allocator places
+// the barrier arrays first at 49152 and q above them at the next 1024, and
+// reports 58368 (its metadata["shared"] for this config): the planner is
+// Triton's, not the tightest.
+TEST(SharedMemoryPlanner, PlacesBuffersAsTritonsAllocatorDoes) {
+  SharedMemoryPlanner P;
+  auto Open = [&](const char *What, uint64_t Bytes, unsigned Align, SharedBufferKind K) {
+    P.step();
+    return P.open(K, What, Bytes, {}, 1, Align);
+  };
+  const auto Ring = SharedBufferKind::PipelineStage, Tma = SharedBufferKind::TmaBuffer,
+             Bar = SharedBufferKind::Barrier;
+  unsigned Q = Open("q", 8192, 1024, Tma);
+  unsigned QBar = Open("q barrier", 8, 16, Bar);
+  P.step();
+  P.close(QBar);
+  std::vector<unsigned> Loops;
+  for (int L = 0; L < 2; ++L) {
+    std::vector<unsigned> Bufs = {Open("k", 24576, 1024, Ring), Open("v", 24576, 1024, Ring),
+                                  Open("k barriers", 24, 16, Bar), Open("v barriers", 24, 16, Bar)};
+    for (int I = 0; I < 10; ++I)
+      P.step(); // the loop
+    for (unsigned B : Bufs)
+      P.close(B);
+    Loops.insert(Loops.end(), Bufs.begin(), Bufs.end());
+  }
+  P.close(Q);
+  unsigned O = Open("o", 8192, 1024, Tma);
+  P.step();
+  P.close(O);
+  P.plan();
+  const auto &B = P.buffers();
+  EXPECT_EQ(P.total(), 58368u);
+  EXPECT_EQ(B[Q].Offset, 50176u);
+  for (int L = 0; L < 2; ++L) {
+    EXPECT_EQ(B[Loops[4 * L]].Offset, 0u);
+    EXPECT_EQ(B[Loops[4 * L + 1]].Offset, 24576u);
+    EXPECT_EQ(B[Loops[4 * L + 2]].Offset, 49152u);
+  }
+  EXPECT_EQ(B[O].Offset, 0u);
 }
 
 std::string readFile(const std::filesystem::path &P) {

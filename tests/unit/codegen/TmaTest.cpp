@@ -157,6 +157,53 @@ TEST(Tma, LoopLoadsFillRingsThatWgmmaReadsInPlace) {
   EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.(ca|cg))"), 0);
 }
 
+/// The same in fp8 as tutorial 06 runs it (FP8_OUTPUT): v transposed on the
+/// host, so its block is [HEAD_DIM, BLOCK_N] and read through `.T`.
+const char *Fp8AttentionKernel = R"(@triton.jit
+def attn(desc_q, desc_k, desc_v, desc_o, N_CTX, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+         HEAD_DIM: tl.constexpr):
+    start_m = tl.program_id(0)
+    off = start_m * BLOCK_M
+    q = desc_q.load([off, 0])
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    offk = 0
+    for start_n in tl.range(0, N_CTX, BLOCK_N):
+        k = desc_k.load([offk, 0]).T
+        qk = tl.dot(q, k)
+        p = tl.exp2(qk - tl.max(qk, 1)[:, None])
+        v = desc_v.load([0, offk]).T
+        acc = tl.dot(p.to(tl.float8e5), v, acc)
+        offk += BLOCK_N
+    desc_o.store([off, 0], acc.to(tl.float8e5))
+)";
+
+TEST(Tma, Fp8AttentionFeedsPToWgmmaFromRegisters) {
+  // fp8's m64nNk32 takes four consecutive k per A register, which the q·k
+  // accumulator spreads over two lanes: p reaches wgmma through warp
+  // shuffles and prmt (Triton's convert_layout to dot_op<kWidth = 4>), not
+  // through shared memory. Triton 3.6's figure for tutorial 06 at BM 64,
+  // BN 64, D 64, fp8, 3 stages: 28728 bytes (q 4096 + two rings of 3 x 4096
+  // + barriers), p taking none of it.
+  SnippetKernel K = parseSnippet(Fp8AttentionKernel);
+  LoweringRequest R = attentionRequest(64, 64, 64, 3);
+  for (const char *P : {"desc_q", "desc_k", "desc_v", "desc_o"})
+    R.ArgTypes[P] = ElemType{ScalarKind::FP8E5, 1};
+  R.DescriptorBlocks["desc_v"] = {64, 64};
+  Compiled C = compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/true, {}, true, true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_TRUE(C.Kernel.assembled());
+  EXPECT_EQ(C.ABI.SharedBytes, 28728u);
+  for (const SharedBuffer &B : C.ABI.SharedBuffers)
+    EXPECT_NE(B.Kind, SharedBufferKind::DotOperand) << B.What;
+  // p·v: BN / 32 = 2 k steps, a from four registers, no transpose flags.
+  EXPECT_EQ(countMatches(C.Ptx, R"(m64n64k32\.f32\.e5m2\.e5m2 \{[^}]*\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, p, 1, 1;)"),
+            2)
+      << C.Ptx.substr(0, 3000);
+  // Two shuffles and one prmt per A register: 4 registers x 2 k steps.
+  EXPECT_EQ(countMatches(C.Ptx, R"(shfl\.sync\.idx\.b32)"), 16);
+  EXPECT_EQ(countMatches(C.Ptx, R"(prmt\.b32)"), 8);
+}
+
 TEST(Tma, WideBlocksTakeOneCopyPerSwizzleWidth) {
   // 64 x 128 fp16: rows of 256 bytes, two boxes of 64 columns (128 bytes), each 64 x 128 B
   // apart in the buffer; fp32 32 x 32 likewise fits one 128-byte box.
