@@ -138,6 +138,28 @@ bool lowerCasts(LoweringContext &C, const ir::Op &O) {
   LinearLayout L = C.wanted(O.result());
   Tile In = C.getAs(O.operand(0), L);
   Tile Out{L, {}};
+  // fp32 to fp16 / bf16 to nearest even, two registers at a time: one
+  // `cvt.rn.f16x2.f32` each, as Triton's FpToFp converter packs them.
+  bool Pairs = O.kind() == ir::OpKind::Cast && From.Scalar == ScalarKind::FP32 && !From.isPointer() &&
+               (To.Scalar == ScalarKind::FP16 || To.Scalar == ScalarKind::BF16) && !To.isPointer() &&
+               ir::cast<ir::CastOp>(&O)->rounding() == ir::RoundingMode::RTNE && In.Regs.size() % 2 == 0 &&
+               C.Opts.Arch >= 80;
+  if (Pairs) {
+    llvm::IRBuilderBase &B = C.B;
+    llvm::Type *ToTy = C.regType(To);
+    for (size_t I = 0; I < In.Regs.size(); I += 2) {
+      // The first operand goes to the high half.
+      llvm::Value *W = C.inlineAsm(B.getInt32Ty(),
+                                   std::string("cvt.rn.") + (To.Scalar == ScalarKind::BF16 ? "bf16" : "f16") +
+                                       "x2.f32 $0, $2, $1;",
+                                   "=r,f,f", {In.Regs[I], In.Regs[I + 1]}, /*SideEffects=*/false);
+      llvm::Value *T = B.CreateBitCast(W, llvm::FixedVectorType::get(ToTy, 2));
+      Out.Regs.push_back(B.CreateExtractElement(T, C.i32(0)));
+      Out.Regs.push_back(B.CreateExtractElement(T, C.i32(1)));
+    }
+    C.set(O.result(), std::move(Out));
+    return true;
+  }
   for (llvm::Value *V : In.Regs) {
     llvm::Value *R = nullptr;
     if (O.kind() == ir::OpKind::Bitcast) {

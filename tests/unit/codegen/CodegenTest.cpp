@@ -126,7 +126,7 @@ def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
   ASSERT_EQ(C.Error, "");
   EXPECT_GE(countMatches(C.Ptx, R"(ex2\.approx)"), 1) << C.Ptx;
   EXPECT_GE(countMatches(C.Ptx, R"(sqrt\.approx)"), 1) << C.Ptx;
-  EXPECT_GE(countMatches(C.Ptx, R"(cvt\.rn\.f16\.f32)"), 1) << C.Ptx;
+  EXPECT_GE(countMatches(C.Ptx, R"(cvt\.rn\.f16x2\.f32)"), 1) << C.Ptx;
 }
 
 // The lowering's builder simplifies as it builds, and instsimplify threads
@@ -184,6 +184,35 @@ def k(x_ptr, d_ptr, out_ptr, rn_ptr, out64_ptr, BLOCK: tl.constexpr):
   EXPECT_EQ(countMatches(C.Ptx, R"(div\.full\.f32)"), 1) << C.Ptx;
   EXPECT_EQ(countMatches(C.Ptx, R"(div\.rn\.f32)"), 1) << C.Ptx;
   EXPECT_EQ(countMatches(C.Ptx, R"(div\.rn\.f64)"), 1) << C.Ptx;
+}
+
+TEST(Codegen, NarrowingToHalfPacksTwoElementsPerConversion) {
+  // Triton's FpToFp converter rounds fp32 to fp16 and bf16 two elements
+  // at a time (`cvt.rn.f16x2.f32`); an explicit rounding mode other than
+  // to-nearest-even keeps the one-element conversions.
+  const char *Src = R"(
+@triton.jit
+def k(x_ptr, h_ptr, b_ptr, z_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(h_ptr + offs, x.to(tl.float16))
+    tl.store(b_ptr + offs, x.to(tl.bfloat16))
+    tl.store(z_ptr + offs, x.to(tl.float16, fp_downcast_rounding="rtz"))
+)";
+  LoweringRequest R;
+  R.Kernel = "k";
+  R.Constexprs["BLOCK"] = PyValue::integer(1024);
+  R.ArgTypes = {{"x_ptr", ptrTo(ScalarKind::FP32)},
+                {"h_ptr", ptrTo(ScalarKind::FP16)},
+                {"b_ptr", ptrTo(ScalarKind::BF16)},
+                {"z_ptr", ptrTo(ScalarKind::FP16)}};
+  Compiled C = compileSnippet(Src, R);
+  ASSERT_EQ(C.Error, "");
+  // 8 elements per thread: 4 packed conversions each for fp16 and bf16.
+  EXPECT_EQ(countMatches(C.Ptx, R"(cvt\.rn\.f16x2\.f32)"), 4) << C.Ptx;
+  EXPECT_EQ(countMatches(C.Ptx, R"(cvt\.rn\.bf16x2\.f32)"), 4) << C.Ptx;
+  EXPECT_EQ(countMatches(C.Ptx, R"(cvt\.rn\.f16\.f32)"), 0) << C.Ptx;
+  EXPECT_EQ(countMatches(C.Ptx, R"(cvt\.rz\.f16\.f32)"), 8) << C.Ptx;
 }
 
 // libdevice's pow (FlagGems' vector norms, xformers' rope): __nv_powf for
