@@ -101,6 +101,21 @@ struct PipelinedLoad {
   const ir::Op *Trans = nullptr;
   /// The value the dot reads.
   const ir::Value *operand() const;
+  /// The other wgmma dots reading the same stage (Triton's pipeliner gives a
+  /// load one ring for all of its dot uses: attention backward's qT, read
+  /// by one dot as it is and by another through tl.trans): each reads the
+  /// load's tile (Via null) or its tl.trans (Via).
+  struct Reader {
+    const ir::DotOp *Dot = nullptr;
+    unsigned Operand = 0;
+    const ir::Op *Via = nullptr;
+  };
+  std::vector<Reader> MoreReaders = {};
+  /// Every value a dot reads from the stage: operand() first.
+  std::vector<const ir::Value *> operands() const;
+  /// The stage's layout as value V (one of operands()) reads it: nvmma(),
+  /// or its transpose for the other view of the tile.
+  NvmmaLayout nvmmaOf(const ir::Value *V) const { return V == operand() ? nvmma() : nvmma().transposed(); }
 };
 
 /// One pipelined loop.
@@ -116,6 +131,12 @@ struct LoopPipeline {
   /// one barrier per iteration instead of two.
   unsigned Slots = 2;
   bool extraStage() const { return Slots == NumStages; }
+  /// Stages of PL's ring: Slots, but NumStages - 1 for a load read back into
+  /// registers in a loop with the extra stage (attention backward's m and
+  /// Di: no wgmma reads them, so Triton gives them no extra buffer). Such a
+  /// ring is read at the top of the iteration, before the copies ahead
+  /// refill the stage it read (lower/Pipeline.cpp).
+  unsigned ringSlots(const PipelinedLoad &PL) const { return extraStage() && !PL.Dot ? NumStages - 1 : Slots; }
   std::vector<PipelinedLoad> Loads;
   /// The body's ops that compute the loads' operands and the carried
   /// values below, in body order.
@@ -127,7 +148,8 @@ struct LoopPipeline {
 
 struct PipelinePlan {
   std::unordered_map<const ir::Op *, LoopPipeline> Loops;
-  /// Each pipelined load's loop (and its tl.trans's, PipelinedLoad::Trans).
+  /// Each pipelined load's loop (and its tl.trans's, PipelinedLoad::Trans
+  /// and the readers' Via).
   std::unordered_map<const ir::Op *, const ir::ForOp *> LoadLoop;
   const LoopPipeline *loop(const ir::Op &For) const {
     auto It = Loops.find(&For);
