@@ -15,6 +15,13 @@
 /// (lower/Pipeline.cpp) emits the prologue, the ring and the waits; this
 /// file only says which loops and loads, and is LLVM-free.
 ///
+/// In a loop whose dot rings are all read by wgmma, the unmasked loads that
+/// the dots' operands are computed from (through ops of the body, with no
+/// other load between: Triton's loadOpsToIndirectionLevel at distance 0,
+/// attention backward's m and Di) get rings of num_stages - 1 stages, read
+/// back at the top of the iteration in the layout their one expand_dims
+/// takes them in (LoopPipeline::ringSlots).
+///
 /// A loop written `tl.range(..., num_stages=N)` also pipelines its other
 /// loads, as Triton does (fused softmax's row): each gets a row-major ring
 /// of N - 1 stages that the load then reads back into its registers, where
@@ -26,7 +33,11 @@
 ///    one, as in Triton, else the kernel's) and Arch >= 80;
 ///  - its only use is operand a or b of a dot in the loop's body (not in a
 ///    nested region) that runs on tensor cores (dotEngine) with the
-///    accumulator layout, on 16-bit operands;
+///    accumulator layout, on 16-bit operands (or 8-bit ones the dot reads
+///    K-major); or its uses are operands of several such dots that run on
+///    wgmma, each reading the tile directly or through a 2-d tl.trans
+///    (attention backward's qT and do): one ring, each dot reading its view
+///    (PipelinedLoad::MoreReaders, nvmmaOf);
 ///  - it is not volatile, and its `other` is absent or the constant 0
 ///    (masked lanes then read 0: cp.async's src-size zero-fills them);
 ///  - its access (LayoutPlan::Access) is contiguous along the tile's
