@@ -190,10 +190,137 @@ struct LoopPlanner {
     return PL;
   }
 
+  /// The loads of the body's top level that the tensor-core dots' operands
+  /// a and b are computed from through ops of the body, without another
+  /// load between (their operands are not followed).
+  std::vector<const ir::LoadOp *> feedingLoads() const {
+    std::vector<const ir::LoadOp *> Out;
+    std::set<const ir::Op *> Seen;
+    std::vector<const ir::Op *> Work;
+    for (const auto &O : For.body()->ops())
+      if (const auto *D = ir::dyn_cast<ir::DotOp>(O.get()); D && Plan.engine(*D) != DotEngine::Fma)
+        for (const ir::Value *V : {D->a(), D->b()})
+          if (const ir::Op *Def = V->definingOp(); Def && BodyOps.count(Def))
+            Work.push_back(Def);
+    while (!Work.empty()) {
+      const ir::Op *O = Work.back();
+      Work.pop_back();
+      if (!Seen.insert(O).second)
+        continue;
+      if (const auto *Ld = ir::dyn_cast<ir::LoadOp>(O)) {
+        Out.push_back(Ld);
+        continue;
+      }
+      const auto *D = ir::dyn_cast<ir::DotOp>(O);
+      for (const ir::Value *V : O->operands()) {
+        if (D && V == D->acc())
+          continue;
+        if (const ir::Op *Def = V->definingOp(); Def && BodyOps.count(Def))
+          Work.push_back(Def);
+      }
+    }
+    std::sort(Out.begin(), Out.end(), [&](const ir::LoadOp *A, const ir::LoadOp *B) { return order(A) < order(B); });
+    return Out;
+  }
+
+  /// Whether V is operand a or b of a dot of the body.
+  bool isDotOperand(const ir::Value *V) const {
+    for (const auto &O : For.body()->ops())
+      if (const auto *D = ir::dyn_cast<ir::DotOp>(O.get()); D && (D->a() == V || D->b() == V))
+        return true;
+    return false;
+  }
+
+  /// Position of O in the body.
+  size_t order(const ir::Op *O) const {
+    size_t I = 0;
+    for (const auto &X : For.body()->ops()) {
+      if (X.get() == O)
+        return I;
+      ++I;
+    }
+    return I;
+  }
+
+  /// Whether Dot runs on wgmma with its accumulator layout (a reader that
+  /// shares a ring).
+  bool wgmmaReader(const ir::DotOp &Dot) const {
+    return Plan.engine(Dot) == DotEngine::Wgmma && Plan.wanted(Dot.result()) == Plan.accumulatorLayout(Dot);
+  }
+
+  /// The dots of the body reading V as operand a or b, directly or through
+  /// a 2-d tl.trans of V whose only uses they are; false when V has any
+  /// other use (or a dot reads it as both operands).
+  bool readersOf(const ir::Value *V, std::vector<PipelinedLoad::Reader> &Out) {
+    unsigned Seen = 0;
+    for (const auto &O : For.body()->ops()) {
+      for (const ir::Value *X : O->operands()) {
+        if (X != V)
+          continue;
+        ++Seen;
+        if (const auto *D = ir::dyn_cast<ir::DotOp>(O.get())) {
+          if ((D->a() == V) == (D->b() == V))
+            return false;
+          Out.push_back({D, D->a() == V ? 0u : 1u, nullptr});
+          continue;
+        }
+        const auto *P = ir::dyn_cast<ir::PermuteOp>(O.get());
+        if (!P || P->order() != std::vector<int64_t>{1, 0})
+          return false;
+        std::vector<PipelinedLoad::Reader> Through;
+        if (!readersOf(P->result(), Through))
+          return false;
+        for (const PipelinedLoad::Reader &R : Through) {
+          if (R.Via)
+            return false;
+          Out.push_back({R.Dot, R.Operand, P});
+        }
+      }
+    }
+    auto N = Uses.find(V);
+    return N != Uses.end() && N->second == Seen && Seen > 0;
+  }
+
+  /// A load several wgmma dots read, or one reads through a tl.trans: one
+  /// ring in the load's NVMMA layout, each dot reading its view of it.
+  std::optional<PipelinedLoad> sharedCandidate(const ir::DotOp &Dot, unsigned Operand, const ir::Value *V,
+                                               const ir::LoadOp &Ld, const std::vector<PipelinedLoad::Reader> &Readers) {
+    if (!std::all_of(Readers.begin(), Readers.end(), [&](const auto &R) { return wgmmaReader(*R.Dot); }))
+      return std::nullopt;
+    auto A = Plan.Access.find(&Ld);
+    const auto &S = Ld.result()->type().Shape;
+    if (A == Plan.Access.end() || S.size() != 2 || elemBytes(Ld) != 2)
+      return std::nullopt;
+    bool AccessRows = !A->second.Blocked.Order.empty() && A->second.Blocked.Order[0] == 0;
+    unsigned Vec = copyVector(Ld, A->second, AccessRows ? 0 : 1);
+    if (!Vec)
+      return std::nullopt;
+    const ir::Op *Via = V == Ld.result() ? nullptr : V->definingOp();
+    const auto &OS = V->type().Shape;
+    PipelinedLoad PL{&Ld, &Dot, Operand, OS[0], OS[1], Vec, static_cast<uint64_t>(S[0] * S[1]) * 2};
+    PL.Trans = Via;
+    PL.Transposed = Via ? !AccessRows : AccessRows;
+    for (const PipelinedLoad::Reader &R : Readers)
+      if (R.Dot != &Dot || R.Operand != Operand)
+        PL.MoreReaders.push_back(R);
+    return PL;
+  }
+
   std::optional<PipelinedLoad> candidate(const ir::DotOp &Dot, unsigned Operand) {
     const ir::Value *V = Operand == 0 ? Dot.a() : Dot.b();
     if (std::optional<PipelinedLoad> T = tmaCandidate(Dot, Operand, V))
       return T;
+    // Through a tl.trans, or shared with other dots: one ring for all.
+    {
+      const ir::Op *D = V->definingOp();
+      if (const auto *P = ir::dyn_cast<ir::PermuteOp>(D); P && BodyOps.count(P))
+        D = P->operand(0)->definingOp();
+      const auto *L = ir::dyn_cast<ir::LoadOp>(D);
+      std::vector<PipelinedLoad::Reader> Readers;
+      if (L && BodyOps.count(L) && !L->isVolatile() && (!L->other() || isPositiveZero(L->other())) &&
+          !Plan.copiedByTma(*L) && readersOf(L->result(), Readers) && (Readers.size() > 1 || Readers[0].Via))
+        return sharedCandidate(Dot, Operand, V, *L, Readers);
+    }
     const auto *Ld = ir::dyn_cast<ir::LoadOp>(V->definingOp());
     if (!Ld || !BodyOps.count(Ld) || Ld->isVolatile() || (Ld->other() && !isPositiveZero(Ld->other())) ||
         Plan.copiedByTma(*Ld))
@@ -279,8 +406,27 @@ struct LoopPlanner {
         continue;
       for (unsigned Operand : {0u, 1u})
         if (std::optional<PipelinedLoad> PL = candidate(*Dot, Operand))
-          take(*PL, LP, Slice, Carried);
+          if (std::none_of(LP.Loads.begin(), LP.Loads.end(),
+                           [&](const PipelinedLoad &L) { return L.Load == PL->Load; }))
+            take(*PL, LP, Slice, Carried);
     }
+    // In a loop whose dots all read their rings with wgmma, the loads the
+    // dots' operands are computed from (Triton's loadOpsToIndirectionLevel
+    // at distance 0: attention backward's m and Di) are read back from
+    // rings of their own. Unmasked ones only, which are not operands
+    // themselves: they are read at the top of the iteration
+    // (LoopPipeline::ringSlots).
+    bool WgmmaRings = !LP.Loads.empty() && std::all_of(LP.Loads.begin(), LP.Loads.end(), [&](const PipelinedLoad &L) {
+      return wgmmaEligible(*L.Dot, Arch, NumWarps);
+    });
+    if (WgmmaRings)
+      for (const ir::LoadOp *Ld : feedingLoads()) {
+        bool Taken =
+            std::any_of(LP.Loads.begin(), LP.Loads.end(), [&](const PipelinedLoad &L) { return L.Load == Ld; });
+        if (!Taken && !Ld->mask() && !isDotOperand(Ld->result()))
+          if (std::optional<PipelinedLoad> PL = rangeCandidate(*Ld))
+            take(*PL, LP, Slice, Carried);
+      }
     // tl.range(num_stages=) loops: the other loads too, read back.
     if (RangeLoads && For.numStages() >= 2)
       for (const auto &O : Body->ops()) {
@@ -293,8 +439,13 @@ struct LoopPlanner {
       }
     if (LP.Loads.empty())
       return std::nullopt;
+    // Every dot operand read by wgmma, every other load unmasked (read at
+    // the top of the iteration from a ring of NumStages - 1).
     bool Async = std::all_of(LP.Loads.begin(), LP.Loads.end(),
-                             [&](const PipelinedLoad &L) { return L.Dot && wgmmaEligible(*L.Dot, Arch, NumWarps); });
+                             [&](const PipelinedLoad &L) {
+                               return L.Dot ? wgmmaEligible(*L.Dot, Arch, NumWarps) : !L.Load->mask();
+                             }) &&
+                 std::any_of(LP.Loads.begin(), LP.Loads.end(), [](const PipelinedLoad &L) { return L.Dot; });
     LP.Slots = Async ? LP.NumStages : LP.NumStages - 1;
     for (const auto &O : Body->ops())
       if (Slice.count(O.get()))
@@ -323,6 +474,9 @@ void planBlock(const ir::Block &Blk, const LayoutPlan &Plan,
         Out.LoadLoop[L.Load] = For;
         if (L.Trans)
           Out.LoadLoop[L.Trans] = For;
+        for (const PipelinedLoad::Reader &R : L.MoreReaders)
+          if (R.Via)
+            Out.LoadLoop[R.Via] = For;
       }
       Out.Loops.emplace(For, std::move(*P));
     }
@@ -334,13 +488,27 @@ const PipelinedLoad *PipelinePlan::load(const ir::Op &Load) const {
   auto It = LoadLoop.find(&Load);
   if (It == LoadLoop.end())
     return nullptr;
-  for (const PipelinedLoad &PL : Loops.at(It->second).Loads)
+  for (const PipelinedLoad &PL : Loops.at(It->second).Loads) {
     if (PL.Load == &Load || PL.Trans == &Load)
       return &PL;
+    for (const PipelinedLoad::Reader &R : PL.MoreReaders)
+      if (R.Via == &Load)
+        return &PL;
+  }
   return nullptr;
 }
 
 const ir::Value *PipelinedLoad::operand() const { return Trans ? Trans->result() : Load->result(); }
+
+std::vector<const ir::Value *> PipelinedLoad::operands() const {
+  std::vector<const ir::Value *> Out{operand()};
+  for (const Reader &R : MoreReaders) {
+    const ir::Value *V = R.Via ? R.Via->result() : Load->result();
+    if (std::find(Out.begin(), Out.end(), V) == Out.end())
+      Out.push_back(V);
+  }
+  return Out;
+}
 
 PipelinePlan planPipelines(const ir::Function &F, const LayoutPlan &Plan, unsigned NumWarps, int NumStages, int Arch,
                            bool RangeLoads) {

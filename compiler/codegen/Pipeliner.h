@@ -15,6 +15,13 @@
 /// (lower/Pipeline.cpp) emits the prologue, the ring and the waits; this
 /// file only says which loops and loads, and is LLVM-free.
 ///
+/// In a loop whose dot rings are all read by wgmma, the unmasked loads that
+/// the dots' operands are computed from (through ops of the body, with no
+/// other load between: Triton's loadOpsToIndirectionLevel at distance 0,
+/// attention backward's m and Di) get rings of num_stages - 1 stages, read
+/// back at the top of the iteration in the layout their one expand_dims
+/// takes them in (LoopPipeline::ringSlots).
+///
 /// A loop written `tl.range(..., num_stages=N)` also pipelines its other
 /// loads, as Triton does (fused softmax's row): each gets a row-major ring
 /// of N - 1 stages that the load then reads back into its registers, where
@@ -26,7 +33,11 @@
 ///    one, as in Triton, else the kernel's) and Arch >= 80;
 ///  - its only use is operand a or b of a dot in the loop's body (not in a
 ///    nested region) that runs on tensor cores (dotEngine) with the
-///    accumulator layout, on 16-bit operands;
+///    accumulator layout, on 16-bit operands (or 8-bit ones the dot reads
+///    K-major); or its uses are operands of several such dots that run on
+///    wgmma, each reading the tile directly or through a 2-d tl.trans
+///    (attention backward's qT and do): one ring, each dot reading its view
+///    (PipelinedLoad::MoreReaders, nvmmaOf);
 ///  - it is not volatile, and its `other` is absent or the constant 0
 ///    (masked lanes then read 0: cp.async's src-size zero-fills them);
 ///  - its access (LayoutPlan::Access) is contiguous along the tile's
@@ -101,6 +112,21 @@ struct PipelinedLoad {
   const ir::Op *Trans = nullptr;
   /// The value the dot reads.
   const ir::Value *operand() const;
+  /// The other wgmma dots reading the same stage (Triton's pipeliner gives a
+  /// load one ring for all of its dot uses: attention backward's qT, read
+  /// by one dot as it is and by another through tl.trans): each reads the
+  /// load's tile (Via null) or its tl.trans (Via).
+  struct Reader {
+    const ir::DotOp *Dot = nullptr;
+    unsigned Operand = 0;
+    const ir::Op *Via = nullptr;
+  };
+  std::vector<Reader> MoreReaders = {};
+  /// Every value a dot reads from the stage: operand() first.
+  std::vector<const ir::Value *> operands() const;
+  /// The stage's layout as value V (one of operands()) reads it: nvmma(),
+  /// or its transpose for the other view of the tile.
+  NvmmaLayout nvmmaOf(const ir::Value *V) const { return V == operand() ? nvmma() : nvmma().transposed(); }
 };
 
 /// One pipelined loop.
@@ -116,6 +142,12 @@ struct LoopPipeline {
   /// one barrier per iteration instead of two.
   unsigned Slots = 2;
   bool extraStage() const { return Slots == NumStages; }
+  /// Stages of PL's ring: Slots, but NumStages - 1 for a load read back into
+  /// registers in a loop with the extra stage (attention backward's m and
+  /// Di: no wgmma reads them, so Triton gives them no extra buffer). Such a
+  /// ring is read at the top of the iteration, before the copies ahead
+  /// refill the stage it read (lower/Pipeline.cpp).
+  unsigned ringSlots(const PipelinedLoad &PL) const { return extraStage() && !PL.Dot ? NumStages - 1 : Slots; }
   std::vector<PipelinedLoad> Loads;
   /// The body's ops that compute the loads' operands and the carried
   /// values below, in body order.
@@ -127,7 +159,8 @@ struct LoopPipeline {
 
 struct PipelinePlan {
   std::unordered_map<const ir::Op *, LoopPipeline> Loops;
-  /// Each pipelined load's loop (and its tl.trans's, PipelinedLoad::Trans).
+  /// Each pipelined load's loop (and its tl.trans's, PipelinedLoad::Trans
+  /// and the readers' Via).
   std::unordered_map<const ir::Op *, const ir::ForOp *> LoadLoop;
   const LoopPipeline *loop(const ir::Op &For) const {
     auto It = Loops.find(&For);

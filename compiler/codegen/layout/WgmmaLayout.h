@@ -86,6 +86,8 @@ struct NvmmaLayout {
   bool Transposed = false;
 
   static NvmmaLayout forTile(int64_t Rows, int64_t Cols, unsigned ElemBytes, bool Transposed = false);
+  /// The same bytes read as the transposed tile (a tl.trans of it).
+  NvmmaLayout transposed() const { return forTile(Cols, Rows, ElemBytes, !Transposed); }
   /// The buffer's rows and (contiguous) columns: the tile's, or its
   /// transpose's.
   int64_t storedRows() const { return Transposed ? Cols : Rows; }

@@ -161,7 +161,7 @@ NvmmaLayout operandLayout(const LoweringContext &C, const ir::Value *V, unsigned
   const auto &S = V->type().Shape;
   if (C.Pipelines && V->definingOp())
     if (const PipelinedLoad *PL = C.Pipelines->load(*V->definingOp()); PL && PL->Dot)
-      return PL->nvmma();
+      return PL->nvmmaOf(V);
   // fp8's wgmma reads both operands K-major: b is staged transposed.
   bool Fp8 = bitWidth(V->type().Elem.Scalar) == 8;
   return NvmmaLayout::forTile(S[0], S[1], Fp8 ? 1 : 2, Fp8 && Operand == 1);

@@ -69,6 +69,10 @@ struct Ring {
   /// A TMA ring's mbarriers, one per stage (8 bytes each), and its map.
   std::optional<unsigned> Barriers;
   const TmaDescriptor *Tma = nullptr;
+  /// A ring of NumStages - 1 stages read back at the top of an iteration of
+  /// a loop with the extra stage (LoopPipeline::ringSlots): its copies ahead
+  /// refill the stage this iteration read, after a barrier.
+  bool Late = false;
 };
 
 /// The mbarrier of stage Slot (i32) of a TMA ring.
@@ -169,12 +173,14 @@ std::vector<Tile> nextState(LoweringContext &C, const LoopPipeline &LP, const st
 }
 
 /// One commit group: every pipelined load of the producer's iteration into
-/// stage Slot, when Valid (i1) says that iteration runs.
-void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<Ring> &Rings, llvm::Value *Slot,
-                 llvm::Value *Valid) {
+/// stage Slot (LateSlot for a late ring), when Valid (i1) says that
+/// iteration runs.
+void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<Ring> &Rings, llvm::Value *RingSlot,
+                 llvm::Value *LateSlot, llvm::Value *Valid) {
   llvm::IRBuilderBase &B = C.B;
   for (size_t I = 0; I < LP.Loads.size(); ++I) {
     const PipelinedLoad &PL = LP.Loads[I];
+    llvm::Value *Slot = Rings[I].Late ? LateSlot : RingSlot;
     if (PL.Tma) {
       std::vector<llvm::Value *> Offsets;
       for (const ir::Value *V : PL.Load->descriptorOffsets())
@@ -194,7 +200,7 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
                       ".shared.global [ $0 + 0 ], [ $1 + 0 ], " + std::to_string(Bytes) + ", $2;";
     std::optional<NvmmaLayout> Nvmma;
     if (wgmmaStage(C, PL))
-      Nvmma = PL.nvmma();
+      Nvmma = PL.nvmmaOf(PL.Load->result()); // the copies write the load's tile
     for (unsigned G = 0; G < L.numRegs(); G += PL.Vector) {
       llvm::Value *Idx = Nvmma    ? nvmmaOffset(C, *Nvmma, C.coord(L, G, 0), C.coord(L, G, 1))
                          : PL.Dot ? ringSwizzle(C, PL, C.coord(L, G, 0), C.coord(L, G, 1))
@@ -215,9 +221,13 @@ void waitGroups(LoweringContext &C, unsigned Pending) {
 /// A pipelined load that is no dot operand: its tile read back from this
 /// iteration's stage (where each register's element sits at its row-major
 /// index), `other` in the masked lanes (cp.async zero-filled them).
-void readBack(LoweringContext &C, const ir::LoadOp &Ld, const PipelinedLoad &PL) {
+void readBack(LoweringContext &C, const ir::LoadOp &Ld, const PipelinedLoad &PL,
+              const std::optional<LinearLayout> &In = std::nullopt) {
   llvm::IRBuilderBase &B = C.B;
-  const LinearLayout &L = C.Plan.Access.at(&Ld).Layout;
+  const LinearLayout &Access = C.Plan.Access.at(&Ld).Layout;
+  // Another layout than the copies' is read one element at a time.
+  const LinearLayout &L = In ? *In : Access;
+  const unsigned Vector = L == Access ? PL.Vector : 1;
   ElemType E = Ld.result()->type().Elem;
   llvm::Type *MemTy = C.memType(E);
   llvm::Value *Stage = C.stagedOperand(Ld.result());
@@ -228,12 +238,12 @@ void readBack(LoweringContext &C, const ir::LoadOp &Ld, const PipelinedLoad &PL)
     Other = C.getAs(Ld.other(), L);
   }
   unsigned Bytes = static_cast<unsigned>(MemTy->getPrimitiveSizeInBits() / 8);
-  auto *VT = llvm::FixedVectorType::get(MemTy, PL.Vector);
+  auto *VT = llvm::FixedVectorType::get(MemTy, Vector);
   Tile Out{L, {}};
-  for (unsigned G = 0; G < L.numRegs(); G += PL.Vector) {
+  for (unsigned G = 0; G < L.numRegs(); G += Vector) {
     llvm::Value *Ptr = C.sharedElement(Stage, E, C.linearIndex(L, G));
-    llvm::Value *V = B.CreateAlignedLoad(VT, Ptr, llvm::Align(PL.Vector * Bytes));
-    for (unsigned I = 0; I < PL.Vector; ++I) {
+    llvm::Value *V = B.CreateAlignedLoad(VT, Ptr, llvm::Align(Vector * Bytes));
+    for (unsigned I = 0; I < Vector; ++I) {
       llvm::Value *R = C.fromMem(B.CreateExtractElement(V, C.i32(I)), E);
       // The mask is constant over the vector (its width was bounded by the
       // mask's constancy, as the copy's src-size is): one predicate per
@@ -245,6 +255,25 @@ void readBack(LoweringContext &C, const ir::LoadOp &Ld, const PipelinedLoad &PL)
     }
   }
   C.set(Ld.result(), std::move(Out));
+}
+
+/// The layout the body takes a late ring's tile in when its one use is an
+/// expand_dims (attention backward's `m[None, :]`): the expansion's slice,
+/// read straight from the stage, as Triton's local_load into the consumer's
+/// layout, instead of converted through shared memory afterwards.
+std::optional<LinearLayout> lateReadLayout(LoweringContext &C, const ir::Block &Body, const ir::LoadOp &Ld) {
+  const ir::Op *User = nullptr;
+  for (const auto &O : Body.ops())
+    for (const ir::Value *V : O->operands())
+      if (V == Ld.result()) {
+        if (User)
+          return std::nullopt;
+        User = O.get();
+      }
+  const auto *E = User ? ir::dyn_cast<ir::ExpandDimsOp>(User) : nullptr;
+  if (!E || Ld.result()->type().Shape.empty())
+    return std::nullopt;
+  return sliceLayout(C.wanted(E->result()), static_cast<unsigned>(E->axis()));
 }
 
 /// Uses of V by the ops of Blk and of their regions.
@@ -375,11 +404,13 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
 
   // The rings, live from the prologue's copies to the drain after the loop.
   std::vector<Ring> Rings;
+  bool AnyLate = false;
   for (const PipelinedLoad &PL : LP.Loads) {
     const TileType &T = PL.Load->result()->type();
+    unsigned RS = LP.ringSlots(PL);
     std::string What = (PL.Dot ? std::string("operand ") + (PL.Operand ? "b" : "a") + " of tl.dot, "
                                : std::string("tl.load result, ")) +
-                       std::to_string(Slots) + " stage" + (Slots > 1 ? "s" : "") + " of " +
+                       std::to_string(RS) + " stage" + (RS > 1 ? "s" : "") + " of " +
                        LoweringContext::tileString(T.Shape, T.Elem) +
                        (PL.Tma              ? " (NVMMA, TMA)"
                         : wgmmaStage(C, PL) ? (PL.Transposed ? " (NVMMA transposed, cp.async)" : " (NVMMA, cp.async)")
@@ -387,9 +418,11 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
                                             : " (cp.async)");
     Ring R;
     R.StageBytes = PL.StageBytes;
+    R.Late = RS != Slots;
+    AnyLate |= R.Late;
     if (PL.Tma)
       R.Tma = C.tmaDescriptor(PL.Load->descriptorBase());
-    R.Id = C.openShared(SharedBufferKind::PipelineStage, What, PL.StageBytes * Slots, Slots,
+    R.Id = C.openShared(SharedBufferKind::PipelineStage, What, PL.StageBytes * RS, RS,
                         R.Tma               ? tmaBufferAlign(*R.Tma)
                         : wgmmaStage(C, PL) ? PL.nvmma().alignment()
                                             : 16);
@@ -442,7 +475,7 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   llvm::Value *IvP = Lb;
   for (unsigned S = 0; S < Ahead; ++S) {
     runProducer(C, LP, IvP, State);
-    issueCopies(C, LP, Rings, C.i32(S), forContinues(C, O, IvP, Ub, Step));
+    issueCopies(C, LP, Rings, C.i32(S), C.i32(S), forContinues(C, O, IvP, Ub, Step));
     State = nextState(C, LP, State);
     IvP = B.CreateAdd(IvP, Step);
   }
@@ -472,20 +505,24 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   // The stage the copies of iteration i + S - 1 fill: i's own with S - 1
   // stages, (i - 1) % S with S.
   llvm::PHINode *WriteSlot = LP.extraStage() ? Phi(C.i32(Slots - 1)) : nullptr;
+  // The stage of the late rings (NumStages - 1 of them) iteration i reads,
+  // i % (S - 1), which the copies of iteration i + S - 1 then refill.
+  llvm::PHINode *LateSlot = AnyLate ? Phi(C.i32(0)) : nullptr;
   // The mbarrier phase of stage Slot's fill (TMA rings): it flips each time
   // the ring wraps.
   llvm::PHINode *Phase = Tma ? Phi(C.i32(0)) : nullptr;
   B.CreateCondBr(forContinues(C, O, Iv, Ub, Step), Body, Exit);
-  auto Advance = [&](llvm::Value *S) -> llvm::Value * {
-    if (Slots == 1)
+  auto AdvanceMod = [&](llvm::Value *S, unsigned N) -> llvm::Value * {
+    if (N == 1)
       return C.i32(0);
     llvm::Value *Inc = B.CreateAdd(S, C.i32(1));
-    return B.CreateSelect(B.CreateICmpEQ(Inc, C.i32(Slots)), C.i32(0), Inc);
+    return B.CreateSelect(B.CreateICmpEQ(Inc, C.i32(N)), C.i32(0), Inc);
   };
+  auto Advance = [&](llvm::Value *S) { return AdvanceMod(S, Slots); };
   std::vector<Tile> StateNext;
   auto CopyAhead = [&](llvm::Value *Into) {
     runProducer(C, LP, IvAhead, StateAhead);
-    issueCopies(C, LP, Rings, Into, forContinues(C, O, IvAhead, Ub, Step));
+    issueCopies(C, LP, Rings, Into, LateSlot, forContinues(C, O, IvAhead, Ub, Step));
     StateNext = nextState(C, LP, StateAhead);
   };
 
@@ -503,10 +540,20 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
       mbarrierWait(C, stageBarrier(C, R, Slot), Phase);
   C.barrier();
   AsyncDot Async = asyncDot(C, O, LP);
-  if (LP.extraStage() && !Async.Dot)
-    CopyAhead(WriteSlot);
   for (size_t I = 0; I < LP.Loads.size(); ++I)
-    C.setStagedOperand(LP.Loads[I].operand(), stageBase(C, Rings[I], Slot));
+    for (const ir::Value *V : LP.Loads[I].operands())
+      C.setStagedOperand(V, stageBase(C, Rings[I], Rings[I].Late ? LateSlot : Slot));
+  if (LP.extraStage() && !Async.Dot) {
+    if (AnyLate) {
+      // The late rings' stage is refilled by the copies below: read first,
+      // and every warp has before they go out.
+      for (size_t I = 0; I < LP.Loads.size(); ++I)
+        if (Rings[I].Late)
+          readBack(C, *LP.Loads[I].Load, LP.Loads[I], lateReadLayout(C, *O.body(), *LP.Loads[I].Load));
+      C.barrier();
+    }
+    CopyAhead(WriteSlot);
+  }
   for (const auto &[X, Id] : Invariant)
     C.setStagedOperand(X, C.sharedBase(Id));
   C.set(O.inductionVar(), C.scalarTile(Iv));
@@ -518,7 +565,8 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   C.AsyncWgmmaDot = OuterAsync;
   std::vector<Tile> Next = yieldedTiles(C, *O.body(), 0, Carried);
   for (const PipelinedLoad &PL : LP.Loads)
-    C.setStagedOperand(PL.operand(), nullptr);
+    for (const ir::Value *V : PL.operands())
+      C.setStagedOperand(V, nullptr);
   for (const auto &[X, Id] : Invariant)
     C.setStagedOperand(X, nullptr);
   if (!LP.extraStage()) {
@@ -534,6 +582,7 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   llvm::Value *IvNext = B.CreateAdd(Iv, Step), *IvAheadNext = B.CreateAdd(IvAhead, Step);
   llvm::Value *SlotNext = Advance(Slot);
   llvm::Value *WriteSlotNext = WriteSlot ? Advance(WriteSlot) : nullptr;
+  llvm::Value *LateSlotNext = LateSlot ? AdvanceMod(LateSlot, Slots - 1) : nullptr;
   llvm::Value *PhaseNext =
       Phase ? B.CreateSelect(B.CreateICmpEQ(SlotNext, C.i32(0)), B.CreateXor(Phase, C.i32(1)), Phase) : nullptr;
   llvm::BasicBlock *Latch = B.GetInsertBlock();
@@ -550,6 +599,8 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   C.closeLoopPhi(Slot, SlotNext, Latch);
   if (WriteSlot)
     C.closeLoopPhi(WriteSlot, WriteSlotNext, Latch);
+  if (LateSlot)
+    C.closeLoopPhi(LateSlot, LateSlotNext, Latch);
   if (Phase)
     C.closeLoopPhi(Phase, PhaseNext, Latch);
 
@@ -590,8 +641,9 @@ bool lowerPipelined(LoweringContext &C, const ir::Op &O) {
   if (const PipelinedLoad *PL = C.Pipelines->load(O)) {
     if (PL->Dot)
       C.poisonResults(O); // its tile is in this iteration's stage, where the dot reads it
-    else
+    else if (C.stagedOperand(O.result(0)))
       readBack(C, *ir::cast<ir::LoadOp>(&O), *PL);
+    // else read at the top of the iteration (a late ring)
     return true;
   }
   return false;

@@ -361,6 +361,84 @@ TEST(Pipeline, TileWithAnotherUseStaysInRegisters) {
   EXPECT_GE(countMatches(C.Ptx, R"(ld\.global\.v4\.b32)"), 1);
 }
 
+/// The loop of tutorial 06's backward that accumulates dk and dv: qT and do
+/// are each read by two dots, one of them through tl.trans, and m and Di
+/// (vectors read into registers) feed the dots' operands.
+const char *DkDvLoop = R"(@triton.jit
+def dkdv(K, V, Q, DO, M, D, DK, DV, stride_tok, N_CTX, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+         HEAD_DIM: tl.constexpr):
+    start_n = tl.program_id(0) * BLOCK_N
+    offs_n = start_n + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, HEAD_DIM)
+    k = tl.load(K + offs_n[:, None] * stride_tok + offs_k[None, :])
+    v = tl.load(V + offs_n[:, None] * stride_tok + offs_k[None, :])
+    dv = tl.zeros([BLOCK_N, HEAD_DIM], dtype=tl.float32)
+    dk = tl.zeros([BLOCK_N, HEAD_DIM], dtype=tl.float32)
+    offs_m = tl.arange(0, BLOCK_M)
+    qT_ptrs = Q + offs_m[None, :] * stride_tok + offs_k[:, None]
+    do_ptrs = DO + offs_m[:, None] * stride_tok + offs_k[None, :]
+    curr_m = 0
+    for blk in range(0, N_CTX // BLOCK_M):
+        qT = tl.load(qT_ptrs)
+        offs_m = curr_m + tl.arange(0, BLOCK_M)
+        m = tl.load(M + offs_m)
+        qkT = tl.dot(k, qT)
+        pT = tl.math.exp2(qkT - m[None, :])
+        do = tl.load(do_ptrs)
+        ppT = pT.to(tl.float16)
+        dv += tl.dot(ppT, do)
+        Di = tl.load(D + offs_m)
+        dpT = tl.dot(v, tl.trans(do)).to(tl.float32)
+        dsT = pT * (dpT - Di[None, :])
+        dsT = dsT.to(tl.float16)
+        dk += tl.dot(dsT, tl.trans(qT))
+        curr_m += BLOCK_M
+        qT_ptrs += BLOCK_M * stride_tok
+        do_ptrs += BLOCK_M * stride_tok
+    tl.store(DV + offs_n[:, None] * stride_tok + offs_k[None, :], dv.to(tl.float16))
+    tl.store(DK + offs_n[:, None] * stride_tok + offs_k[None, :], dk.to(tl.float16))
+)";
+
+TEST(Pipeline, ALoadReadByTwoDotsSharesOneRingAndFeedingVectorsGetTheirOwn) {
+  // Triton 3.6 on sm_90 (tutorial 06's _attn_bwd at BLOCK_M1 32, BLOCK_N1
+  // 128, HEAD_DIM 64, 5 stages: 74752 bytes): qT and do in rings of 5
+  // stages that both of their dots read in place (qT as it is and
+  // transposed), m and Di in rings of 4 read back into registers, k and v
+  // written once before the loop: 2 x 20480 + 2 x 512 + 2 x 16384.
+  SnippetKernel K = parseSnippet(DkDvLoop);
+  LoweringRequest R;
+  R.Kernel = "dkdv";
+  R.NumWarps = 4;
+  R.NumStages = 5;
+  R.Constexprs["BLOCK_M"] = PyValue::integer(32);
+  R.Constexprs["BLOCK_N"] = PyValue::integer(128);
+  R.Constexprs["HEAD_DIM"] = PyValue::integer(64);
+  for (const char *P : {"K", "V", "Q", "DO", "DK", "DV"})
+    R.ArgTypes[P] = ElemType{ScalarKind::FP16, 1};
+  for (const char *P : {"M", "D"})
+    R.ArgTypes[P] = ElemType{ScalarKind::FP32, 1};
+  R.ArgTypes["stride_tok"] = R.ArgTypes["N_CTX"] = ElemType{ScalarKind::I32};
+  R.DivisibleBy16 = {"stride_tok", "N_CTX"};
+  Compiled C = compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_TRUE(C.Kernel.assembled());
+  EXPECT_EQ(C.ABI.SharedBytes, 74752u);
+  int DotRings = 0, VectorRings = 0;
+  for (const SharedBuffer &B : C.ABI.SharedBuffers) {
+    DotRings += B.Kind == SharedBufferKind::PipelineStage && B.Stages == 5 && B.Bytes == 20480;
+    VectorRings += B.Kind == SharedBufferKind::PipelineStage && B.Stages == 4 && B.Bytes == 512;
+    // m and Di are read in the layout the dots' operands take them in.
+    EXPECT_FALSE(B.Kind == SharedBufferKind::LayoutConversion && B.What.find("32 fp32") != std::string::npos)
+        << B.What;
+  }
+  EXPECT_EQ(DotRings, 2);
+  EXPECT_EQ(VectorRings, 2);
+  // Four wgmma dots per iteration, every operand b from a ring or the
+  // hoisted k and v: nothing staged from registers inside the loop.
+  EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.commit_group)"), 4);
+  EXPECT_EQ(countMatches(C.Ptx, R"(fence\.proxy\.async)"), 1) << "only the hoisted k and v are written from registers";
+}
+
 TEST(Pipeline, ScalarAccessesAreNotPipelined) {
   // a's k stride is a runtime value: its loads are 2 bytes wide, below
   // cp.async's 4, and Triton does not pipeline them either (which keeps the
