@@ -194,7 +194,6 @@ struct LoopPlanner {
   /// a and b are computed from through ops of the body, without another
   /// load between (their operands are not followed).
   std::vector<const ir::LoadOp *> feedingLoads() const {
-    std::vector<const ir::LoadOp *> Out;
     std::set<const ir::Op *> Seen;
     std::vector<const ir::Op *> Work;
     for (const auto &O : For.body()->ops())
@@ -205,12 +204,8 @@ struct LoopPlanner {
     while (!Work.empty()) {
       const ir::Op *O = Work.back();
       Work.pop_back();
-      if (!Seen.insert(O).second)
+      if (!Seen.insert(O).second || ir::dyn_cast<ir::LoadOp>(O))
         continue;
-      if (const auto *Ld = ir::dyn_cast<ir::LoadOp>(O)) {
-        Out.push_back(Ld);
-        continue;
-      }
       const auto *D = ir::dyn_cast<ir::DotOp>(O);
       for (const ir::Value *V : O->operands()) {
         if (D && V == D->acc())
@@ -219,7 +214,11 @@ struct LoopPlanner {
           Work.push_back(Def);
       }
     }
-    std::sort(Out.begin(), Out.end(), [&](const ir::LoadOp *A, const ir::LoadOp *B) { return order(A) < order(B); });
+    // In body order.
+    std::vector<const ir::LoadOp *> Out;
+    for (const auto &O : For.body()->ops())
+      if (const auto *Ld = ir::dyn_cast<ir::LoadOp>(O.get()); Ld && Seen.count(Ld))
+        Out.push_back(Ld);
     return Out;
   }
 
@@ -231,15 +230,18 @@ struct LoopPlanner {
     return false;
   }
 
-  /// Position of O in the body.
-  size_t order(const ir::Op *O) const {
-    size_t I = 0;
-    for (const auto &X : For.body()->ops()) {
-      if (X.get() == O)
-        return I;
-      ++I;
-    }
-    return I;
+  /// Whether LP already copies Ld ahead (a load shared by several dots is
+  /// found from each of them).
+  static bool pipelines(const LoopPipeline &LP, const ir::LoadOp *Ld) {
+    return std::any_of(LP.Loads.begin(), LP.Loads.end(), [&](const PipelinedLoad &L) { return L.Load == Ld; });
+  }
+
+  /// Whether Ld is a load of the body that cp.async may copy ahead for a
+  /// dot: not volatile, its `other` absent or +0 (the copy zero-fills the
+  /// masked lanes), not a TMA copy.
+  bool copyable(const ir::LoadOp *Ld) const {
+    return Ld && BodyOps.count(Ld) && !Ld->isVolatile() && (!Ld->other() || isPositiveZero(Ld->other())) &&
+           !Plan.copiedByTma(*Ld);
   }
 
   /// Whether Dot runs on wgmma with its accumulator layout (a reader that
@@ -317,13 +319,11 @@ struct LoopPlanner {
         D = P->operand(0)->definingOp();
       const auto *L = ir::dyn_cast<ir::LoadOp>(D);
       std::vector<PipelinedLoad::Reader> Readers;
-      if (L && BodyOps.count(L) && !L->isVolatile() && (!L->other() || isPositiveZero(L->other())) &&
-          !Plan.copiedByTma(*L) && readersOf(L->result(), Readers) && (Readers.size() > 1 || Readers[0].Via))
+      if (copyable(L) && readersOf(L->result(), Readers) && (Readers.size() > 1 || Readers[0].Via))
         return sharedCandidate(Dot, Operand, V, *L, Readers);
     }
     const auto *Ld = ir::dyn_cast<ir::LoadOp>(V->definingOp());
-    if (!Ld || !BodyOps.count(Ld) || Ld->isVolatile() || (Ld->other() && !isPositiveZero(Ld->other())) ||
-        Plan.copiedByTma(*Ld))
+    if (!copyable(Ld))
       return std::nullopt;
     auto U = Uses.find(V);
     if (U == Uses.end() || U->second != 1 || (Operand == 0 && Dot.b() == V))
@@ -406,8 +406,7 @@ struct LoopPlanner {
         continue;
       for (unsigned Operand : {0u, 1u})
         if (std::optional<PipelinedLoad> PL = candidate(*Dot, Operand))
-          if (std::none_of(LP.Loads.begin(), LP.Loads.end(),
-                           [&](const PipelinedLoad &L) { return L.Load == PL->Load; }))
+          if (!pipelines(LP, PL->Load))
             take(*PL, LP, Slice, Carried);
     }
     // In a loop whose dots all read their rings with wgmma, the loads the
@@ -420,20 +419,15 @@ struct LoopPlanner {
       return wgmmaEligible(*L.Dot, Arch, NumWarps);
     });
     if (WgmmaRings)
-      for (const ir::LoadOp *Ld : feedingLoads()) {
-        bool Taken =
-            std::any_of(LP.Loads.begin(), LP.Loads.end(), [&](const PipelinedLoad &L) { return L.Load == Ld; });
-        if (!Taken && !Ld->mask() && !isDotOperand(Ld->result()))
+      for (const ir::LoadOp *Ld : feedingLoads())
+        if (!pipelines(LP, Ld) && !Ld->mask() && !isDotOperand(Ld->result()))
           if (std::optional<PipelinedLoad> PL = rangeCandidate(*Ld))
             take(*PL, LP, Slice, Carried);
-      }
     // tl.range(num_stages=) loops: the other loads too, read back.
     if (RangeLoads && For.numStages() >= 2)
       for (const auto &O : Body->ops()) {
         const auto *Ld = ir::dyn_cast<ir::LoadOp>(O.get());
-        bool Taken =
-            std::any_of(LP.Loads.begin(), LP.Loads.end(), [&](const PipelinedLoad &L) { return L.Load == Ld; });
-        if (Ld && !Taken)
+        if (Ld && !pipelines(LP, Ld))
           if (std::optional<PipelinedLoad> PL = rangeCandidate(*Ld))
             take(*PL, LP, Slice, Carried);
       }
