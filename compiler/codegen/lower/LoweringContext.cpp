@@ -8,6 +8,7 @@
 /// ops to the lowering families (LoweringContext.h says what each is for).
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/lower/LoweringContext.h"
+#include "compiler/codegen/Pipeliner.h"
 
 #include "compiler/codegen/lower/Lowerings.h"
 #include "compiler/ir/TypeUtils.h"
@@ -71,10 +72,36 @@ Tile LoweringContext::getAs(const ir::Value *V, const LinearLayout &L) {
   const Tile &T = get(V);
   if (T.Layout == L)
     return T;
-  if (Rematerialize)
+  if (Rematerialize) {
     if (std::optional<Tile> R = Rematerialize(V, L); R && R->Layout == L)
       return *R;
+  } else if (ElemType E = V->type().Elem; E.isPointer() || !isFloat(E.Scalar)) {
+    if (std::optional<Tile> R = rematerialize(V, L); R && R->Layout == L)
+      return *R;
+  }
   return convert(get(V), L, V->type().Elem);
+}
+
+std::optional<Tile> LoweringContext::rematerialize(const ir::Value *V, const LinearLayout &L) {
+  const ir::Op *D = V->definingOp();
+  if (!D || D->numResults() != 1 || !pureRegisterOp(*D))
+    return std::nullopt;
+  Tile Saved = get(V);
+  auto Prev = WantedOverride.find(V);
+  std::optional<LinearLayout> Before;
+  if (Prev != WantedOverride.end())
+    Before = Prev->second;
+  WantedOverride[V] = L;
+  llvm::DebugLoc Loc = B.getCurrentDebugLocation();
+  lowerOp(*D);
+  B.SetCurrentDebugLocation(Loc);
+  Tile T = get(V);
+  if (Before)
+    WantedOverride[V] = *Before;
+  else
+    WantedOverride.erase(V);
+  set(V, std::move(Saved));
+  return T;
 }
 
 /// Triton's maybeDeduplicate (ElementwiseOpToLLVMBase), for masks: where

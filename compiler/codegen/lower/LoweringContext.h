@@ -126,6 +126,14 @@ public:
   /// as Triton's layout propagation rematerializes cheap producers);
   /// nullopt: convert.
   std::function<std::optional<Tile>(const ir::Value *V, const LinearLayout &L)> Rematerialize;
+  /// V, a pure op's result, recomputed in layout L (its op lowered again
+  /// with L for its result, its operands taken as getAs gives them) instead
+  /// of converted through shared memory, as Triton's
+  /// RemoveLayoutConversions rematerializes cheap values; nullopt for
+  /// anything else. getAs does it for integer and mask tiles (indices,
+  /// offsets, pointers, compares) everywhere, and for every pure value
+  /// while a pipelined loop's rings are live (Pipeline.cpp).
+  std::optional<Tile> rematerialize(const ir::Value *V, const LinearLayout &L);
 
   // Types.
   /// Registers' type: i1..i64, half, bfloat, float, double, fp8 as i8,

@@ -103,32 +103,6 @@ llvm::Value *stageBase(LoweringContext &C, const Ring &R, llvm::Value *Slot) {
   return C.B.CreateGEP(C.B.getInt8Ty(), C.sharedBase(R.Id), {C.B.CreateMul(Slot, C.i32(R.StageBytes))});
 }
 
-/// V, a pure op's result, recomputed in layout L (its op lowered again with
-/// L for its result, its operands taken as getAs gives them), instead of
-/// converted through shared memory: while a ring is live, a conversion's
-/// scratch would add to the kernel's shared memory, which Triton avoids by
-/// rematerializing such values. nullopt for anything else.
-std::optional<Tile> rematerialize(LoweringContext &C, const ir::Value *V, const LinearLayout &L) {
-  const ir::Op *D = V->definingOp();
-  if (!D || D->numResults() != 1 || !pureRegisterOp(*D))
-    return std::nullopt;
-  Tile Saved = C.get(V);
-  auto Prev = C.WantedOverride.find(V);
-  std::optional<LinearLayout> Before;
-  if (Prev != C.WantedOverride.end())
-    Before = Prev->second;
-  C.WantedOverride[V] = L;
-  llvm::DebugLoc Loc = C.B.getCurrentDebugLocation();
-  C.lowerOp(*D);
-  C.B.SetCurrentDebugLocation(Loc);
-  Tile T = C.get(V);
-  if (Before)
-    C.WantedOverride[V] = *Before;
-  else
-    C.WantedOverride.erase(V);
-  C.set(V, std::move(Saved));
-  return T;
-}
 
 /// The layout the producer carries value K (an index into the inits) in:
 /// that of the access of a pipelined load whose pointer it is (so that the
@@ -393,7 +367,7 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   llvm::Value *Step = C.get(O.step()).Regs[0];
   // Kept for an enclosing pipelined loop (restored at the end).
   auto Outer = std::move(C.Rematerialize);
-  C.Rematerialize = [&C](const ir::Value *V, const LinearLayout &L) { return rematerialize(C, V, L); };
+  C.Rematerialize = [&C](const ir::Value *V, const LinearLayout &L) { return C.rematerialize(V, L); };
   std::vector<Tile> Inits;
   for (unsigned I = 0; I < O.numInits(); ++I)
     Inits.push_back(C.getAs(O.init(I), C.wanted(O.body()->argument(1 + I))));
