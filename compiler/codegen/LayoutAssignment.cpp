@@ -17,6 +17,7 @@
 #include "compiler/ir/Ops.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 namespace tessel::codegen {
@@ -41,53 +42,119 @@ static int64_t floorPow2(int64_t V) {
   return P;
 }
 
-/// Coalesce's choice for one access through the pointer tile Ptr. A TMA
-/// copy (Whole) moves its block through a shared buffer whose rows are
-/// contiguous and 16-byte aligned, whatever the pointers' facts say.
-static MemAccess coalesce(const ir::Value *Ptr, const ir::Value *Mask, unsigned NumWarps, const AxisInfoAnalysis &AI,
-                          bool Whole = false) {
-  MemAccess A;
-  const std::vector<int64_t> &Shape = Ptr->type().Shape;
-  if (Shape.empty()) {
-    A.Layout = scalarLayout(NumWarps);
+namespace {
+/// Triton's Coalesce: the layout and vector of each global access through
+/// a tile of pointers. An access's own facts (contiguity, divisibility)
+/// give the elements one thread can take as a vector; a load then takes the
+/// most that any access of the same shape and order takes (Triton's
+/// memAccessesSameOrder, drawn from MLIR's slice of the op, which a
+/// kernel's arguments make the whole function): the gaps that leaves cost
+/// little through L1, and the loads of one computation land in one layout.
+/// Layer norm's x, read with a row stride not divisible by 16, takes the 4
+/// elements its weight and bias loads take rather than 1, so nothing
+/// between them moves through shared memory. Writes keep their own count
+/// (at most 128 bits, no gaps). A TMA copy moves its block through a shared
+/// buffer whose rows are contiguous and 16-byte aligned, whatever the
+/// pointers' facts say, and stays out of the groups (Triton's descriptor
+/// loads have a layout of their own).
+class Coalescer {
+public:
+  Coalescer(const ir::Function &F, const LayoutPlan &P, const AxisInfoAnalysis &AI) : P(P), AI(AI) { collect(F.body()); }
+
+  MemAccess operator()(const ir::Op &O) const {
+    const ir::Value *Ptr = O.operand(0);
+    MemAccess A;
+    const std::vector<int64_t> &Shape = Ptr->type().Shape;
+    if (Shape.empty()) {
+      A.Layout = scalarLayout(P.NumWarps);
+      return A;
+    }
+    bool Whole = P.copiedByTma(O);
+    Facts F = facts(Ptr, Whole);
+    unsigned C = F.Order[0];
+    int64_t Own = elementsPerThread(Ptr, F);
+    int64_t PerThread = Own;
+    if (O.kind() == ir::OpKind::Load && !Whole && Ptr->definingOp()) {
+      auto It = MostPerThread.find({Shape, F.Order});
+      if (It != MostPerThread.end())
+        PerThread = std::max(PerThread, It->second);
+    }
+    int64_t Numel = std::accumulate(Shape.begin(), Shape.end(), int64_t{1}, std::multiplies<>());
+    PerThread = std::min(PerThread, std::max<int64_t>(1, Numel / (int64_t{32} * P.NumWarps)));
+    PerThread = std::max<int64_t>(1, std::min(PerThread, Shape[C]));
+    std::vector<unsigned> Spt(Shape.size(), 1);
+    Spt[C] = static_cast<unsigned>(PerThread);
+    A.Blocked = defaultBlocked(Shape, P.NumWarps, Spt, F.Order);
+    A.Layout = toLinear(A.Blocked, Shape);
+    int64_t Vec = std::min<int64_t>({PerThread, Own, A.Layout.contiguousRegs(C)});
+    if (const ir::Value *Mask = P.accessMask(O))
+      Vec = std::min(Vec, floorPow2(AI.get(Mask).Constancy[C]));
+    A.Vector = static_cast<unsigned>(std::max<int64_t>(1, Vec));
     return A;
   }
-  size_t Rank = Shape.size();
-  std::vector<int64_t> Contiguity = AI.get(Ptr).Contiguity, Divisibility = AI.get(Ptr).Divisibility;
-  if (Whole) {
-    std::fill(Contiguity.begin(), Contiguity.end(), 1);
-    Contiguity.back() = Shape.back();
-    Divisibility.back() = 16;
+
+private:
+  struct Facts {
+    std::vector<int64_t> Contiguity, Divisibility;
+    std::vector<unsigned> Order; ///< fastest dimension first
+  };
+
+  Facts facts(const ir::Value *Ptr, bool Whole) const {
+    const std::vector<int64_t> &Shape = Ptr->type().Shape;
+    Facts F{AI.get(Ptr).Contiguity, AI.get(Ptr).Divisibility, {}};
+    if (Whole) {
+      std::fill(F.Contiguity.begin(), F.Contiguity.end(), 1);
+      F.Contiguity.back() = Shape.back();
+      F.Divisibility.back() = 16;
+    }
+    // Greatest contiguity first, the last dimension on ties.
+    size_t Rank = Shape.size();
+    F.Order.resize(Rank);
+    for (size_t D = 0; D < Rank; ++D)
+      F.Order[D] = static_cast<unsigned>(Rank - 1 - D);
+    std::stable_sort(F.Order.begin(), F.Order.end(),
+                     [&](unsigned X, unsigned Y) { return F.Contiguity[X] > F.Contiguity[Y]; });
+    return F;
   }
-  // Fastest dimension: greatest contiguity, the last dimension on ties.
-  std::vector<unsigned> Order(Rank);
-  for (size_t D = 0; D < Rank; ++D)
-    Order[D] = static_cast<unsigned>(Rank - 1 - D);
-  std::stable_sort(Order.begin(), Order.end(), [&](unsigned X, unsigned Y) { return Contiguity[X] > Contiguity[Y]; });
-  unsigned C = Order[0];
-  int64_t ElemBits = std::max(8, bitWidth(Ptr->type().Elem.pointee().Scalar));
-  int64_t ElemBytes = ElemBits / 8;
-  int64_t Numel = std::accumulate(Shape.begin(), Shape.end(), int64_t{1}, std::multiplies<>());
-  int64_t Threads = int64_t{32} * NumWarps;
-  int64_t Align = std::min(floorPow2(Contiguity[C]), std::max<int64_t>(1, Divisibility[C] / ElemBytes));
-  int64_t PerThread = std::min<int64_t>(Align, 128 / ElemBits);
-  PerThread = std::min(PerThread, std::max<int64_t>(1, Numel / Threads));
-  PerThread = std::max<int64_t>(1, std::min(PerThread, Shape[C]));
-  std::vector<unsigned> Spt(Rank, 1);
-  Spt[C] = static_cast<unsigned>(PerThread);
-  A.Blocked = defaultBlocked(Shape, NumWarps, Spt, Order);
-  A.Layout = toLinear(A.Blocked, Shape);
-  int64_t Vec = std::min<int64_t>(PerThread, A.Layout.contiguousRegs(C));
-  if (Mask)
-    Vec = std::min(Vec, floorPow2(AI.get(Mask).Constancy[C]));
-  A.Vector = static_cast<unsigned>(std::max<int64_t>(1, Vec));
-  return A;
-}
+
+  /// Triton's getNumElementsPerThread: aligned and contiguous elements
+  /// along the fastest dimension, 128 bits at most.
+  static int64_t elementsPerThread(const ir::Value *Ptr, const Facts &F) {
+    unsigned C = F.Order[0];
+    int64_t ElemBits = std::max(8, bitWidth(Ptr->type().Elem.pointee().Scalar));
+    int64_t Align = std::min(floorPow2(F.Contiguity[C]), std::max<int64_t>(1, F.Divisibility[C] / (ElemBits / 8)));
+    return std::min<int64_t>(Align, 128 / ElemBits);
+  }
+
+  void collect(const ir::Block &B) {
+    using K = ir::OpKind;
+    for (const auto &O : B.ops()) {
+      bool Access = O->kind() == K::Load || O->kind() == K::Store || O->kind() == K::AtomicRMW ||
+                    O->kind() == K::AtomicCas;
+      if (Access && O->numOperands() && !P.copiedByTma(*O)) {
+        const ir::Value *Ptr = O->operand(0);
+        if (Ptr->type().Elem.isPointer() && !Ptr->type().Shape.empty()) {
+          Facts F = facts(Ptr, false);
+          int64_t &Most = MostPerThread[{Ptr->type().Shape, F.Order}];
+          Most = std::max(Most, elementsPerThread(Ptr, F));
+        }
+      }
+      for (const auto &R : O->regions())
+        collect(*R);
+    }
+  }
+
+  const LayoutPlan &P;
+  const AxisInfoAnalysis &AI;
+  std::map<std::pair<std::vector<int64_t>, std::vector<unsigned>>, int64_t> MostPerThread;
+};
+} // namespace
 
 namespace {
 struct Walker {
   LayoutPlan &P;
   const AxisInfoAnalysis &AI;
+  const Coalescer &Coalesce;
 
   void want(const ir::Value *V, const LinearLayout &L) {
     if (V->type().Shape.empty() || L.Shape != V->type().Shape)
@@ -151,10 +218,8 @@ struct Walker {
     case K::Store:
     case K::AtomicRMW:
     case K::AtomicCas: {
-      const ir::Value *Mask = P.accessMask(O);
       auto Seeded = P.Access.find(&O);
-      MemAccess A =
-          Seeded != P.Access.end() ? Seeded->second : coalesce(O.operand(0), Mask, P.NumWarps, AI, P.copiedByTma(O));
+      MemAccess A = Seeded != P.Access.end() ? Seeded->second : Coalesce(O);
       if (O.kind() != K::Load && Seeded == P.Access.end())
         A.Vector = O.kind() == K::Store ? A.Vector : 1;
       for (ir::Value *V : O.operands())
@@ -330,6 +395,7 @@ namespace {
 struct ForwardSeeder {
   LayoutPlan &P;
   const AxisInfoAnalysis &AI;
+  const Coalescer &Coalesce;
   std::unordered_map<const ir::Value *, std::vector<const ir::Op *>> Users;
   /// The anchors' memory ops, in program order.
   std::vector<const ir::Op *> MemAnchors;
@@ -371,10 +437,9 @@ struct ForwardSeeder {
   void seedMemory() {
     for (auto It = MemAnchors.rbegin(); It != MemAnchors.rend(); ++It) {
       const ir::Op &O = **It;
-      const ir::Value *Mask = P.accessMask(O);
       auto A = P.Access.find(&O);
       if (A == P.Access.end()) {
-        MemAccess Acc = coalesce(O.operand(0), Mask, P.NumWarps, AI, P.copiedByTma(O));
+        MemAccess Acc = Coalesce(O);
         if (O.kind() != ir::OpKind::Load)
           Acc.Vector = 1;
         A = P.Access.emplace(&O, std::move(Acc)).first;
@@ -526,13 +591,14 @@ LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInf
   P.Arch = Arch;
   P.Wgmma = Wgmma && Arch >= 90;
   P.Combine = combineDotAdds(F);
-  ForwardSeeder S{P, AI, {}, {}};
+  Coalescer Coalesce(F, P, AI);
+  ForwardSeeder S{P, AI, Coalesce, {}, {}};
   S.collect(F.body());
   S.findChainedDots(F.body());
   if (Arch >= 80)
     S.seedDots(F.body());
   S.seedMemory();
-  Walker W{P, AI};
+  Walker W{P, AI, Coalesce};
   W.walk(F.body());
   return P;
 }
