@@ -5,13 +5,14 @@
 /// preceded them; ContentModified and RequestCancelled; incremental reparses
 /// agree with a parse from scratch and reuse the analysis of untouched
 /// kernels; the background tier compiles only the kernels an edit touched and
-/// moves cached findings with their kernel; and threaded mode publishes
-/// versions in order.
+/// moves cached findings with their kernel; threaded mode publishes
+/// versions in order and answers a request ahead of other documents' work.
 //===----------------------------------------------------------------------===//
 #include "lsp/Scheduler.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <mutex>
 
 using namespace tessel;
@@ -311,6 +312,41 @@ TEST(Scheduler, ThreadedWorkersPublishVersionsInOrder) {
     LastSeen = std::max(LastSeen, P.Version);
   EXPECT_EQ(LastSeen, 60);
   EXPECT_EQ(S.stats().Builds + S.stats().DroppedUpdates, 120u);
+}
+
+TEST(Scheduler, ARequestIsAnsweredBeforeOtherDocumentsQueuedWork) {
+  // One worker, thirty documents opened at once: a request for the last one
+  // is answered once its own document is analysed, not after the 29 queued
+  // ahead of it (FIFO order answers it after all 30 builds). The edit that
+  // follows the request stays queued: the request sees version 1.
+  Recorder R;
+  Scheduler S({1}, R);
+  Workspace W;
+  std::string Text = "import triton\nimport triton.language as tl\n";
+  for (int K = 0; K < 80; ++K)
+    Text +=
+        "\n@triton.jit\ndef k" + std::to_string(K) +
+        "(x_ptr, n):\n    offs = tl.arange(0, 64)\n    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), "
+        "mask=offs < n)\n";
+  constexpr int Docs = 30;
+  for (int D = 0; D < Docs; ++D)
+    S.update(W.open("test:///f" + std::to_string(D) + ".py", 1, Text));
+  std::string Last = "test:///f" + std::to_string(Docs - 1) + ".py";
+  std::atomic<uint64_t> BuildsBefore{0};
+  std::atomic<int64_t> Seen{0};
+  S.runWithFile(Last, "hover", Staleness::Allowed, nullptr, [&](Expected<std::shared_ptr<const AnalyzedFile>> F) {
+    BuildsBefore = S.stats().Builds;
+    Seen = F ? (*F)->Doc.Version : -1;
+  });
+  std::string Error;
+  S.update(*W.change(Last, 2, {insertAt(0, 0, "#\n")}, Error));
+  ASSERT_TRUE(S.blockUntilIdle(std::chrono::seconds(60)));
+  EXPECT_EQ(Seen, 1);
+  EXPECT_GE(BuildsBefore, 1u);
+  EXPECT_LT(BuildsBefore, uint64_t{Docs} / 2) << "the request waited for the other documents' analyses";
+  std::lock_guard<std::mutex> L(R.M);
+  EXPECT_EQ(S.stats().Builds, uint64_t{Docs} + 1);
+  EXPECT_EQ(R.All.size(), size_t{Docs} + 1);
 }
 
 TEST(Scheduler, ProofTierPublishesTheVersionAgainWithItsVerdicts) {
