@@ -18,6 +18,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -796,6 +797,9 @@ struct Number {
 /// and sets Failed; evaluation then unwinds returning dummy numbers, and the
 /// instance is dropped.
 class Evaluator {
+  /// Python's integers do not overflow; a launch's sizes must fit int64.
+  static constexpr const char *Overflow = "integer overflow: the value does not fit in 64 bits";
+
 public:
   Evaluator(const LaunchSpec &Spec, const std::map<std::string, size_t> &Choice, ProblemSink &Problems)
       : Spec(Spec), Choice(Choice), Problems(Problems) {}
@@ -857,10 +861,14 @@ public:
       Number A = eval(E.Args[0]);
       if (A.IsStr)
         fail(E.Range, "a string can only stand alone as a value");
-      if (A.IsFloat)
+      if (A.IsFloat) {
         A.Float = -A.Float;
-      else
+      } else if (A.Int == std::numeric_limits<int64_t>::min()) {
+        fail(E.Range, Overflow);
+        return N;
+      } else {
         A.Int = -A.Int;
+      }
       A.IsBool = false;
       return A;
     }
@@ -921,23 +929,31 @@ private:
       return N;
     }
     int64_t X = A.Int, Y = B.Int;
+    bool Overflowed = false;
     switch (E.K) {
     case K::Add:
-      N.Int = X + Y;
-      return N;
+      Overflowed = __builtin_add_overflow(X, Y, &N.Int);
+      break;
     case K::Sub:
-      N.Int = X - Y;
-      return N;
+      Overflowed = __builtin_sub_overflow(X, Y, &N.Int);
+      break;
     case K::Mul:
-      N.Int = X * Y;
-      return N;
+      Overflowed = __builtin_mul_overflow(X, Y, &N.Int);
+      break;
     default:
+      if (Y == 0) {
+        fail(E.Range, "division by zero");
+        return N;
+      }
+      Overflowed = X == std::numeric_limits<int64_t>::min() && Y == -1;
       break;
     }
-    if (Y == 0) {
-      fail(E.Range, "division by zero");
+    if (Overflowed) {
+      fail(E.Range, Overflow);
       return N;
     }
+    if (E.K == K::Add || E.K == K::Sub || E.K == K::Mul)
+      return N;
     // Python's floor division and modulo (the spec reads like Python).
     int64_t Q = X / Y, R = X % Y;
     if (R != 0 && ((R < 0) != (Y < 0))) {
@@ -968,6 +984,10 @@ private:
         return N;
       }
       int64_t X = Args[0].Int, Y = Args[1].Int;
+      if (X == std::numeric_limits<int64_t>::min() && Y == -1) {
+        fail(E.Range, Overflow);
+        return N;
+      }
       int64_t Q = X / Y;
       if ((X % Y != 0) && ((X < 0) == (Y < 0)))
         ++Q;
@@ -977,6 +997,10 @@ private:
     if (E.Name == "next_power_of_2") {
       if (Args[0].IsFloat) {
         fail(E.Range, "next_power_of_2() takes an integer");
+        return N;
+      }
+      if (Args[0].Int > (int64_t{1} << 62)) {
+        fail(E.Range, Overflow);
         return N;
       }
       int64_t P = 1;
@@ -1043,9 +1067,14 @@ void concreteTensor(Evaluator &Ev, const TensorSpec &T, ConcreteLaunch &L) {
   if (C.Strides.empty()) {
     C.Strides.assign(C.Shape.size(), 1);
     for (int D = static_cast<int>(C.Shape.size()) - 2; D >= 0; --D)
-      C.Strides[D] = C.Strides[D + 1] * C.Shape[D + 1];
+      if (__builtin_mul_overflow(C.Strides[D + 1], C.Shape[D + 1], &C.Strides[D]))
+        C.Strides[D] = std::numeric_limits<int64_t>::max();
   }
   C.StorageElements = storageElements(C.Shape, C.Strides);
+  if (C.StorageElements < 0) {
+    Ev.fail(T.Range, "tensor '" + T.Name + "' is too large: its elements do not fit in 64-bit offsets");
+    return;
+  }
   L.Tensors.push_back(std::move(C));
 }
 
@@ -1139,10 +1168,11 @@ void addDescriptorValues(ConcreteLaunch &L) {
 int64_t storageElements(const std::vector<int64_t> &Shape, const std::vector<int64_t> &Strides) {
   if (std::find(Shape.begin(), Shape.end(), 0) != Shape.end())
     return 0;
-  int64_t Last = 0;
+  int64_t Last = 0, Step = 0;
   for (size_t D = 0; D < Shape.size() && D < Strides.size(); ++D)
-    Last += (Shape[D] - 1) * Strides[D];
-  return Last + 1;
+    if (__builtin_mul_overflow(Shape[D] - 1, Strides[D], &Step) || __builtin_add_overflow(Last, Step, &Last))
+      return -1;
+  return Last == std::numeric_limits<int64_t>::max() ? -1 : Last + 1;
 }
 
 std::vector<ConcreteLaunch> instantiate(const LaunchSpec &Spec, ProblemSink &Problems, size_t MaxInstances) {

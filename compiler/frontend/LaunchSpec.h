@@ -173,7 +173,8 @@ std::vector<DescriptorParam> descriptorParams(const std::string &Name, size_t Ra
 void addDescriptorValues(ConcreteLaunch &L);
 
 /// 1 + the largest element offset a tensor of Shape and Strides (in
-/// elements) reaches; 0 when a dimension is 0.
+/// elements) reaches; 0 when a dimension is 0; -1 when it does not fit in
+/// 64 bits.
 int64_t storageElements(const std::vector<int64_t> &Shape, const std::vector<int64_t> &Strides);
 
 /// One launch per combination of the list-valued entries (in the order the

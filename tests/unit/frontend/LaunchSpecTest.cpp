@@ -291,6 +291,23 @@ TEST(LaunchSpecErrors, DivisionByZero) {
   EXPECT_EQ(P.Range, rangeOf(T, "cdiv(8, n)"));
 }
 
+TEST(LaunchSpecErrors, IntegerOverflowIsAProblemNotUndefinedBehaviour) {
+  // Found by the launch fuzz target under UBSan: Python's integers do not
+  // overflow, int64 arithmetic did (and INT64_MIN / -1 traps).
+  for (std::string_view T : {"n=9223372036854775807 m=n + 1", "n=9223372036854775807 m=0 - n - 2",
+                             "n=4294967296 m=n * n", "n=0 - 9223372036854775807 m=(n - 1) // (0 - 1)",
+                             "n=0 - 9223372036854775807 m=-(n - 1)", "n=4611686018427387905 m=next_power_of_2(n)"}) {
+    OneProblem P = problemOf(T);
+    EXPECT_EQ(P.Message, "integer overflow: the value does not fit in 64 bits") << T;
+  }
+  std::string_view T = "n=2147483648 x=fp32[n, n, n]";
+  OneProblem P = problemOf(T);
+  EXPECT_EQ(P.Message, "tensor 'x' is too large: its elements do not fit in 64-bit offsets");
+  EXPECT_EQ(P.Range, rangeOf(T, "x=fp32[n, n, n]"));
+  EXPECT_EQ(storageElements({2147483648, 2147483648, 2147483648}, {1, 2147483648, 4611686018427387904}), -1);
+  EXPECT_EQ(storageElements({4, 8}, {8, 1}), 32);
+}
+
 TEST(LaunchSpecErrors, NegativeAndFractionalSizes) {
   std::string_view T = "x=fp32[4 - 7]";
   OneProblem P = problemOf(T);
