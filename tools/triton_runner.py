@@ -347,6 +347,10 @@ def run_instance(torch, triton, np, batch, jit, heuristics, inst, iters, out):
     options = {"num_warps": inst["num_warps"], "num_stages": inst["num_stages"]}
     if inst.get("num_ctas", 1) != 1:
         options["num_ctas"] = inst["num_ctas"]
+    # A kernel may name a parameter after an option (tutorial 02's `num_stages: tl.constexpr`): the keyword
+    # then binds the parameter, and Triton reads the option from the same keyword; passing it twice is a
+    # TypeError ("got multiple values").
+    options = {k: v for k, v in options.items() if k not in args}
     launch = lambda: jit[grid](**args, **options)  # noqa: E731
     with CapturedStderr() as err:  # the first launch compiles: MLIR and ptxas write their errors to fd 2
         try:
