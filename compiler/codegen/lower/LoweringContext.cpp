@@ -8,8 +8,8 @@
 /// ops to the lowering families (LoweringContext.h says what each is for).
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/lower/LoweringContext.h"
-#include "compiler/codegen/Pipeliner.h"
 
+#include "compiler/codegen/Pipeliner.h"
 #include "compiler/codegen/lower/Lowerings.h"
 #include "compiler/ir/TypeUtils.h"
 
@@ -72,13 +72,9 @@ Tile LoweringContext::getAs(const ir::Value *V, const LinearLayout &L) {
   const Tile &T = get(V);
   if (T.Layout == L)
     return T;
-  if (Rematerialize) {
-    if (std::optional<Tile> R = Rematerialize(V, L); R && R->Layout == L)
-      return *R;
-  } else if (ElemType E = V->type().Elem; E.isPointer() || !isFloat(E.Scalar)) {
+  if (ElemType E = V->type().Elem; RematerializeAll || E.isPointer() || !isFloat(E.Scalar))
     if (std::optional<Tile> R = rematerialize(V, L); R && R->Layout == L)
       return *R;
-  }
   return convert(get(V), L, V->type().Elem);
 }
 

@@ -121,11 +121,10 @@ public:
   /// Layouts that replace the plan's while a lowering re-emits ops in
   /// another layout (Pipeline.cpp's producer).
   std::unordered_map<const ir::Value *, LinearLayout> WantedOverride;
-  /// When set, getAs asks it first for V in a layout V's tile is not in
-  /// (a tile recomputed there instead of converted through shared memory,
-  /// as Triton's layout propagation rematerializes cheap producers);
-  /// nullopt: convert.
-  std::function<std::optional<Tile>(const ir::Value *V, const LinearLayout &L)> Rematerialize;
+  /// Set while a pipelined loop's rings are live (Pipeline.cpp): getAs then
+  /// recomputes every pure value it can, floating-point ones too, since a
+  /// conversion's scratch would add to the kernel's shared memory.
+  bool RematerializeAll = false;
   /// V, a pure op's result, recomputed in layout L (its op lowered again
   /// with L for its result, its operands taken as getAs gives them) instead
   /// of converted through shared memory, as Triton's

@@ -103,7 +103,6 @@ llvm::Value *stageBase(LoweringContext &C, const Ring &R, llvm::Value *Slot) {
   return C.B.CreateGEP(C.B.getInt8Ty(), C.sharedBase(R.Id), {C.B.CreateMul(Slot, C.i32(R.StageBytes))});
 }
 
-
 /// The layout the producer carries value K (an index into the inits) in:
 /// that of the access of a pipelined load whose pointer it is (so that the
 /// copies read it without conversion), else the plan's.
@@ -366,8 +365,8 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   llvm::Value *Lb = C.get(O.lowerBound()).Regs[0], *Ub = C.get(O.upperBound()).Regs[0];
   llvm::Value *Step = C.get(O.step()).Regs[0];
   // Kept for an enclosing pipelined loop (restored at the end).
-  auto Outer = std::move(C.Rematerialize);
-  C.Rematerialize = [&C](const ir::Value *V, const LinearLayout &L) { return C.rematerialize(V, L); };
+  bool OuterRematerializeAll = C.RematerializeAll;
+  C.RematerializeAll = true;
   std::vector<Tile> Inits;
   for (unsigned I = 0; I < O.numInits(); ++I)
     Inits.push_back(C.getAs(O.init(I), C.wanted(O.body()->argument(1 + I))));
@@ -601,7 +600,7 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
     C.closeShared(Id);
   for (unsigned I = 0; I < O.numResults(); ++I)
     C.set(O.result(I), Carried[I]);
-  C.Rematerialize = std::move(Outer);
+  C.RematerializeAll = OuterRematerializeAll;
 }
 } // namespace
 
