@@ -344,6 +344,7 @@ GpuInstanceReport GpuRunner::run(const std::string &Key, const ir::Function &F, 
     CO.NumWarps = static_cast<int>(L.NumWarps);
     CO.NumStages = static_cast<int>(L.NumStages);
     CO.DivisibleBy16 = Divisible;
+    CO.PtxIsa = backend::ptxIsaOf(backend::toolkit());
     CO.Source = Source; // `.loc` lines: compute-sanitizer's reports name them
     llvm::LLVMContext Ctx;
     codegen::CodegenResult CG = codegen::emitLLVM(F, CO, Ctx);
@@ -474,6 +475,19 @@ void GpuRunner::Impl::execute(GpuRunner &Runner, const backend::CompiledKernel &
     R.TensorBytes += B.Bytes.size();
   }
   C.SharedBytes = K.Launch.DynamicShared;
+  // The tensor maps the kernel builds (tl.make_tensor_descriptor on sm_90): each program writes its own.
+  std::optional<runtime::DeviceBuffer> Scratch;
+  if (K.GlobalScratchBytes) {
+    size_t Programs = size_t(C.Grid[0]) * C.Grid[1] * C.Grid[2];
+    auto D = S.allocate(Programs * K.GlobalScratchBytes);
+    if (auto *E = std::get_if<DriverError>(&D)) {
+      R.Error = "the kernel's global scratch (" + std::to_string(K.GlobalScratchBytes) +
+                " bytes per program) cannot be allocated: " + E->str();
+      return;
+    }
+    Scratch = std::move(std::get<runtime::DeviceBuffer>(D));
+    C.GlobalScratch = Scratch->ptr();
+  }
   // The PTX parameters are the function's, then the two scratch pointers the session adds; a
   // descriptor taken as a tensor map is one parameter for the function's first few (KernelABI::Tma).
   for (size_t P = 0, Ptx = 0; P < Args.size(); ++P, ++Ptx) {

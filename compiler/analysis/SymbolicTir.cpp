@@ -495,6 +495,7 @@ Sym Encoder::evalOp(SideVars &S, const ir::Op *O, unsigned Result, const std::ve
   case ir::OpKind::NumPrograms:
     return intSym(castInt(Grid[static_cast<size_t>(ir::cast<ir::NumProgramsOp>(O)->axis())], true, width(Ty)));
   case ir::OpKind::Hint:
+  case ir::OpKind::MakeTensorDesc: // the base (its accesses carry their pointer form)
     return Operand(0);
   case ir::OpKind::AddPtr: {
     Sym P = Operand(0), Off = Operand(1);

@@ -78,7 +78,7 @@ llvm::Expected<CompiledKernel> compileModule(llvm::Module &M, const LaunchShape 
   K.Launch = Launch;
   PtxOptions PO;
   PO.Arch = Opts.Arch;
-  PO.PtxIsa = Tools.Major ? ptxIsaForToolkit(Tools.Major, Tools.Minor) : MaxLlvmPtxIsa;
+  PO.PtxIsa = ptxIsaOf(Tools);
   PO.FpFusion = Opts.FpFusion;
   PO.Libdevice = Tools.Libdevice;
   PO.Pipeline = Opts.Pipeline;
@@ -121,9 +121,10 @@ llvm::Expected<CompiledKernel> compileModule(llvm::Module &M, const LaunchShape 
 void adoptABI(CompiledKernel &K, const codegen::KernelABI &ABI) {
   K.SharedBuffers = ABI.SharedBuffers;
   K.Tma = ABI.Tma;
+  K.GlobalScratchBytes = ABI.GlobalScratchBytes;
 }
 
-static constexpr uint32_t SerialVersion = 4;
+static constexpr uint32_t SerialVersion = 5;
 static constexpr uint32_t None = ~0u;
 
 std::string serialize(const CompiledKernel &K) {
@@ -170,6 +171,7 @@ std::string serialize(const CompiledKernel &K) {
     for (uint32_t B : T.Box)
       W.u32(B);
   }
+  W.u32(K.GlobalScratchBytes);
   return std::move(W.Out);
 }
 
@@ -217,8 +219,8 @@ llvm::Expected<CompiledKernel> deserialize(llvm::StringRef Bytes) {
   for (uint32_t I = 0; I < NB && I < 4096; ++I) {
     codegen::SharedBuffer B;
     uint32_t Kind = R.u32();
-    B.Kind = Kind <= uint32_t(codegen::SharedBufferKind::Barrier) ? codegen::SharedBufferKind(Kind)
-                                                                  : codegen::SharedBufferKind::LayoutConversion;
+    B.Kind = Kind <= uint32_t(codegen::SharedBufferKind::TensorMap) ? codegen::SharedBufferKind(Kind)
+                                                                    : codegen::SharedBufferKind::LayoutConversion;
     B.Stages = R.u32();
     B.Where.Begin = R.u32();
     B.Where.End = R.u32();
@@ -244,6 +246,7 @@ llvm::Expected<CompiledKernel> deserialize(llvm::StringRef Bytes) {
       return llvm::createStringError(llvm::inconvertibleErrorCode(), "truncated or corrupt compiled kernel");
     K.Tma.push_back(std::move(T));
   }
+  K.GlobalScratchBytes = R.u32();
   if (!R.done() || N > 4096 || NB > 4096 || NT > 4096)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "truncated or corrupt compiled kernel");
   return K;

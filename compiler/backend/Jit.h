@@ -89,6 +89,10 @@ struct CompiledKernel {
   /// The host descriptors it takes as tensor maps (KernelABI::Tma): the
   /// launcher encodes each map. Set by jitKernel.
   std::vector<codegen::TmaDescriptorMeta> Tma;
+  /// Global scratch per program (KernelABI::GlobalScratchBytes): the
+  /// launcher passes a buffer of this many bytes per program. Set by
+  /// jitKernel.
+  unsigned GlobalScratchBytes = 0;
 
   bool assembled() const { return !Cubin.empty(); }
   /// Static + dynamic shared memory per block.

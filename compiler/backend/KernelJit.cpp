@@ -8,6 +8,7 @@
 #include "compiler/backend/JitWorker.h"
 #include "compiler/backend/Occupancy.h"
 #include "compiler/backend/PtxEmit.h"
+#include "compiler/backend/Target.h"
 #include "compiler/backend/Toolkit.h"
 #include "compiler/codegen/Codegen.h"
 #include "compiler/sema/KernelReuse.h"
@@ -50,6 +51,7 @@ static codegen::CodegenOptions codegenOptions(const ir::Function &F, const sema:
   C.NumStages = int(R.NumStages);
   if (Opts.MaxNReg)
     C.MaxNReg = int(*Opts.MaxNReg);
+  C.PtxIsa = ptxIsaOf(Opts.Assembler.Tools ? *Opts.Assembler.Tools : toolkit());
   C.DivisibleBy16 = codegen::defaultDivisibility(F);
   // The ints the launch makes multiples of 16, as Triton's specialization
   // marks them (strides of 4096 let a row's accesses be 128 bits wide).

@@ -5,6 +5,7 @@
 /// PTX ISA rule.
 //===----------------------------------------------------------------------===//
 #include "compiler/backend/Target.h"
+#include "compiler/backend/Toolkit.h"
 
 #include <dlfcn.h>
 
@@ -57,6 +58,10 @@ GpuArch defaultArch() {
       if (A.Capability == *Cap && A.ArchSpecific == (*Cap >= 90))
         return A;
   return {90, true};
+}
+
+unsigned ptxIsaOf(const Toolkit &Tools) {
+  return Tools.Major ? ptxIsaForToolkit(Tools.Major, Tools.Minor) : MaxLlvmPtxIsa;
 }
 
 unsigned ptxIsaForToolkit(unsigned Major, unsigned Minor) {

@@ -53,6 +53,11 @@ unsigned ptxIsaForToolkit(unsigned Major, unsigned Minor);
 /// The newest PTX ISA version LLVM 19's NVPTX back end can target.
 constexpr unsigned MaxLlvmPtxIsa = 85;
 
+struct Toolkit;
+/// The PTX ISA version the JIT's PTX declares when Tools assembles it:
+/// Triton's for the toolkit's release, LLVM's newest without a toolkit.
+unsigned ptxIsaOf(const Toolkit &Tools);
+
 } // namespace tessel::backend
 
 #endif // TESSEL_COMPILER_BACKEND_TARGET_H

@@ -271,6 +271,9 @@ struct AxisInfoBuilder {
     case K::Cmp:
       set(O.result(), compare(O));
       return;
+    case K::MakeTensorDesc: // its value is the base pointer
+      set(O.result(), get(O.operand(0)));
+      return;
     case K::Cast: {
       const ElemType &From = O.operand(0)->type().Elem, &To = O.result()->type().Elem;
       if (isInt(From.Scalar) && isInt(To.Scalar) && !From.isPointer() && !To.isPointer()) {

@@ -136,7 +136,9 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
   ABI.EntryName = F.name();
   ABI.ThreadsPerBlock = 32u * static_cast<unsigned>(Opts.NumWarps);
   auto *GlobalPtr = llvm::PointerType::get(Ctx, 1);
-  std::map<unsigned, TmaPlan> Tma = planTmaDescriptors(F, Opts.Arch);
+  TmaDescriptorPlan TmaPlans = planTmaDescriptors(F, Opts.Arch);
+  const std::map<unsigned, TmaPlan> &Tma = TmaPlans.Params;
+  ABI.GlobalScratchBytes = static_cast<unsigned>(TmaPlans.Created.size()) * TensorMapBytes;
   std::vector<int> ArgOf(F.params().size(), -1); // each IR parameter's LLVM argument
   for (unsigned I = 0; I < F.params().size(); ++I) {
     ElemType E = F.params()[I]->type().Elem;
@@ -163,6 +165,8 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
   std::set<const ir::Value *> TmaBases;
   for (const auto &[I, T] : Tma)
     TmaBases.insert(F.params()[I]);
+  for (const auto &[M, T] : TmaPlans.Created)
+    TmaBases.insert(M->result());
   LayoutPlan Plan = assignLayouts(F, static_cast<unsigned>(Opts.NumWarps), AI, Opts.Arch,
                                   Opts.Wgmma && Opts.ArchSpecific, std::move(TmaBases));
 
@@ -198,6 +202,7 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
   PipelinePlan Pipelines =
       planPipelines(F, Plan, static_cast<unsigned>(Opts.NumWarps), Opts.NumStages, Opts.Arch, Opts.PipelineRangeLoads);
   C.Pipelines = &Pipelines;
+  C.CreatedMaps = &TmaPlans.Created;
   for (size_t I = 0; I < F.params().size(); ++I)
     if (ArgOf[I] >= 0)
       C.set(F.params()[I], C.scalarTile(K->getArg(static_cast<unsigned>(ArgOf[I]))));

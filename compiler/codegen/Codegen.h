@@ -110,6 +110,10 @@ struct CodegenOptions {
   std::set<std::string> DivisibleBy16;
   /// Triton's `debug`: when false, `device_assert` is dropped as Triton does.
   bool Debug = false;
+  /// The PTX ISA version the PTX will declare (backend::ptxIsaOf): ptxas
+  /// before 8.6 reads a tensor map's global strides written in the kernel
+  /// in units of 16 bytes (Triton's workaround in TMAToLLVM.cpp).
+  unsigned PtxIsa = 90;
   /// The kernel's file: when set, every instruction carries its op's line and
   /// column (line tables only, as Triton's `-lineinfo`), so PTX has `.loc`.
   const SourceText *Source = nullptr;
@@ -152,6 +156,13 @@ struct KernelABI {
   std::vector<SharedBuffer> SharedBuffers;
   /// The host descriptors passed as tensor maps, by base parameter order.
   std::vector<TmaDescriptorMeta> Tma;
+  /// Global scratch each program uses (Triton's `global_scratch_size`): a
+  /// 128-byte tensor map per tl.make_tensor_descriptor copied by TMA
+  /// (lower/TensormapCreate.cpp). The launch passes, as the
+  /// `global_scratch` parameter, a buffer of this many bytes per program
+  /// (128-byte aligned, program (x, y, z) at x + X * (y + Y * z)); null
+  /// when 0.
+  unsigned GlobalScratchBytes = 0;
 };
 
 struct CodegenResult {

@@ -37,6 +37,8 @@ const char *sharedBufferKindName(SharedBufferKind K) {
     return "TMA buffer";
   case SharedBufferKind::Barrier:
     return "mbarrier";
+  case SharedBufferKind::TensorMap:
+    return "tensor map";
   }
   return "buffer";
 }

@@ -56,6 +56,7 @@ enum class SharedBufferKind {
   PipelineStage,    ///< a ring of num_stages - 1 buffers of a pipelined load
   TmaBuffer,        ///< a host descriptor's block, copied by the tensor memory accelerator
   Barrier,          ///< an mbarrier the TMA copies complete on
+  TensorMap,        ///< a tl.make_tensor_descriptor's tensor map, written before its copy to global scratch
 };
 
 /// "layout conversion", "reduction scratch", ...

@@ -1,4 +1,4 @@
-//===- TmaDescriptors.cpp - host descriptors passed as tensor maps --------===//
+//===- TmaDescriptors.cpp - descriptors copied through tensor maps --------===//
 //
 // Part of tessel.
 //
@@ -11,6 +11,7 @@
 #include "compiler/ir/Ops.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace tessel::codegen {
 
@@ -70,10 +71,54 @@ void collect(const ir::Block &Blk, std::map<const ir::Value *, std::vector<Acces
   }
 }
 
+/// The plan for a descriptor whose accesses are these, if TMA can copy its
+/// blocks.
+std::optional<TmaPlan> planFor(const std::vector<Access> &Accesses) {
+  const Access &First = Accesses.front();
+  bool Same = std::all_of(Accesses.begin(), Accesses.end(),
+                          [&](const Access &A) { return A.Block == First.Block && A.Elem == First.Elem; });
+  int Bits = bitWidth(First.Elem.Scalar);
+  unsigned Bytes = Bits > 0 ? static_cast<unsigned>(Bits / 8) : 0;
+  if (!Same || First.Block.size() != 2 || (Bytes != 1 && Bytes != 2 && Bytes != 4))
+    return std::nullopt;
+  int64_t Rows = First.Block[0], Cols = First.Block[1];
+  NvmmaLayout N = NvmmaLayout::forTile(Rows, Cols, Bytes);
+  if (!N.SwizzleBytes || (Cols * Bytes) % N.SwizzleBytes)
+    return std::nullopt;
+  TmaPlan P;
+  P.Layout = N;
+  P.Meta.Rank = 2;
+  P.Meta.ElemBytes = Bytes;
+  P.Meta.ElemType = tmaElemType(First.Elem.Scalar, Bytes);
+  P.Meta.Swizzle = N.SwizzleBytes == 128 ? 3 : N.SwizzleBytes == 64 ? 2 : 1;
+  P.Meta.Box = {static_cast<uint32_t>(std::min<int64_t>(Rows, 256)), static_cast<uint32_t>(N.SwizzleBytes / Bytes)};
+  if (Rows % P.Meta.Box[0])
+    return std::nullopt;
+  return P;
+}
+
+/// Whether O runs once per program where it stands: no loop holds it.
+bool outsideLoops(const ir::Op &O) {
+  for (const ir::Op *P = O.parentBlock() ? O.parentBlock()->parentOp() : nullptr; P;
+       P = P->parentBlock() ? P->parentBlock()->parentOp() : nullptr)
+    if (P->kind() == ir::OpKind::For || P->kind() == ir::OpKind::While)
+      return false;
+  return true;
+}
+
+void collectCreated(const ir::Block &Blk, std::vector<const ir::MakeTensorDescOp *> &Out) {
+  for (const auto &O : Blk.ops()) {
+    if (const auto *M = ir::dyn_cast<ir::MakeTensorDescOp>(O.get()))
+      Out.push_back(M);
+    for (const auto &R : O->regions())
+      collectCreated(*R, Out);
+  }
+}
+
 } // namespace
 
-std::map<unsigned, TmaPlan> planTmaDescriptors(const ir::Function &F, int Arch) {
-  std::map<unsigned, TmaPlan> Out;
+TmaDescriptorPlan planTmaDescriptors(const ir::Function &F, int Arch) {
+  TmaDescriptorPlan Out;
   if (Arch < 90)
     return Out;
   std::map<const ir::Value *, std::vector<Access>> Accesses;
@@ -81,30 +126,23 @@ std::map<unsigned, TmaPlan> planTmaDescriptors(const ir::Function &F, int Arch) 
   const auto &Params = F.params();
   for (unsigned I = 0; I < Params.size(); ++I) {
     auto It = Accesses.find(Params[I]);
-    if (It == Accesses.end())
+    if (It == Accesses.end() || !descriptorGroup(F, I, 2))
       continue;
-    const Access &First = It->second.front();
-    bool Same = std::all_of(It->second.begin(), It->second.end(),
-                            [&](const Access &A) { return A.Block == First.Block && A.Elem == First.Elem; });
-    int Bits = bitWidth(First.Elem.Scalar);
-    unsigned Bytes = Bits > 0 ? static_cast<unsigned>(Bits / 8) : 0;
-    if (!Same || First.Block.size() != 2 || (Bytes != 1 && Bytes != 2 && Bytes != 4) || !descriptorGroup(F, I, 2))
+    if (std::optional<TmaPlan> P = planFor(It->second)) {
+      P->Meta.Param = I;
+      Out.Params.emplace(I, std::move(*P));
+    }
+  }
+  std::vector<const ir::MakeTensorDescOp *> Created;
+  collectCreated(F.body(), Created);
+  for (const ir::MakeTensorDescOp *M : Created) {
+    auto It = Accesses.find(M->result());
+    if (It == Accesses.end() || M->rank() != 2 || !outsideLoops(*M))
       continue;
-    int64_t Rows = First.Block[0], Cols = First.Block[1];
-    NvmmaLayout N = NvmmaLayout::forTile(Rows, Cols, Bytes);
-    if (!N.SwizzleBytes || (Cols * Bytes) % N.SwizzleBytes)
-      continue;
-    TmaPlan P;
-    P.Layout = N;
-    P.Meta.Param = I;
-    P.Meta.Rank = 2;
-    P.Meta.ElemBytes = Bytes;
-    P.Meta.ElemType = tmaElemType(First.Elem.Scalar, Bytes);
-    P.Meta.Swizzle = N.SwizzleBytes == 128 ? 3 : N.SwizzleBytes == 64 ? 2 : 1;
-    P.Meta.Box = {static_cast<uint32_t>(std::min<int64_t>(Rows, 256)), static_cast<uint32_t>(N.SwizzleBytes / Bytes)};
-    if (Rows % P.Meta.Box[0])
-      continue;
-    Out.emplace(I, std::move(P));
+    if (std::optional<TmaPlan> P = planFor(It->second)) {
+      unsigned Slot = static_cast<unsigned>(Out.Created.size());
+      Out.Created.emplace(M, CreatedTma{std::move(*P), Slot});
+    }
   }
   return Out;
 }

@@ -265,7 +265,8 @@ private:
       return true;
     case OpKind::ExpandDims:
     case OpKind::Reshape:
-    case OpKind::Hint: {
+    case OpKind::Hint:
+    case OpKind::MakeTensorDesc: { // the base: its accesses carry their pointer form
       Tile &Out = slot(O.result());
       Out = get(Ops[0]);
       Out.Shape = O.result()->type().Shape;

@@ -197,7 +197,7 @@ static void addDescriptor(std::vector<Value *> &Operands, uint32_t &Flags, const
     return;
   Operands.push_back(Desc->Base);
   Operands.insert(Operands.end(), Desc->Offsets.begin(), Desc->Offsets.end());
-  Flags |= 1u << HostDescriptorBit;
+  Flags |= 1u << DescriptorBit;
 }
 
 Value *Builder::load(SourceRange Loc, Value *Ptr, Value *Mask, Value *Other, CacheModifier Cache, EvictionPolicy Evict,
@@ -446,6 +446,16 @@ Value *Builder::hint(SourceRange Loc, HintKind K, Value *X, std::vector<int64_t>
   Op *O = create(OpKind::Hint, Loc, {X}, {X->type()});
   O->IntAttr = static_cast<int64_t>(K);
   O->IntsAttr = std::move(Values);
+  return O->result();
+}
+
+Value *Builder::makeTensorDesc(SourceRange Loc, Value *Base, const std::vector<Value *> &Dims,
+                               const std::vector<Value *> &Strides, bool PadNan) {
+  std::vector<Value *> Operands{Base};
+  Operands.insert(Operands.end(), Dims.begin(), Dims.end());
+  Operands.insert(Operands.end(), Strides.begin(), Strides.end());
+  Op *O = create(OpKind::MakeTensorDesc, Loc, std::move(Operands), {Base->type()});
+  O->IntAttr = PadNan ? 1 : 0;
   return O->result();
 }
 

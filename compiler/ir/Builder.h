@@ -119,6 +119,10 @@ public:
   Op *deviceAssert(SourceRange Loc, Value *Cond, std::string Message, Value *Mask = nullptr);
   Op *barrier(SourceRange Loc);
   Value *hint(SourceRange Loc, HintKind K, Value *X, std::vector<int64_t> Values);
+  /// A device-side tensor descriptor (MakeTensorDescOp): i64 shape and
+  /// strides, one of each per dimension.
+  Value *makeTensorDesc(SourceRange Loc, Value *Base, const std::vector<Value *> &Dims,
+                        const std::vector<Value *> &Strides, bool PadNan);
   /// Args and Results all of one shape: one result per type of Results
   /// (`dtype=(tl.float16, tl.float16)` gives two), from one asm statement.
   InlineAsmOp *inlineAsm(SourceRange Loc, std::string_view Asm, std::string_view Constraints,

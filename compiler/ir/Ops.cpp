@@ -165,6 +165,8 @@ std::string_view opName(OpKind K) {
     return "barrier";
   case OpKind::Hint:
     return "hint";
+  case OpKind::MakeTensorDesc:
+    return "make_tensor_descriptor";
   case OpKind::InlineAsm:
     return "inline_asm";
   case OpKind::For:

@@ -127,6 +127,7 @@ enum class OpKind {
   Store,
   AtomicRMW,
   AtomicCas,
+  MakeTensorDesc, ///< tl.make_tensor_descriptor: the base pointer, standing for the descriptor its accesses name
   // Whole-tile computations.
   Reduce,
   Scan,
@@ -417,26 +418,26 @@ public:
 };
 
 /// Flag bits saying which optional operands a memory op has.
-enum : unsigned { HasMaskBit = 0, HasOtherBit = 1, VolatileBit = 2, HostDescriptorBit = 3 };
+enum : unsigned { HasMaskBit = 0, HasOtherBit = 1, VolatileBit = 2, DescriptorBit = 3 };
 
-/// The access through a host TensorDescriptor that a load or store is, when
-/// it is one (HostDescriptorBit): its last operands are the descriptor's
-/// base parameter and the access's offsets (i32, one per dimension of the
-/// block). The pointer, mask and other operands give the same access in
-/// Triton's pointer form (what the interpreter runs); a target that copies
-/// descriptor blocks whole (TMA on sm_90) reads these instead.
+/// The access through a tensor descriptor that a load or store is, when it
+/// is one (DescriptorBit): its last operands are the descriptor (a host
+/// TensorDescriptor's base parameter, or a MakeTensorDescOp's result) and
+/// the access's offsets (i32, one per dimension of the block). The pointer, mask and other operands give the same
+/// access in Triton's pointer form (what the interpreter runs); a target that copies descriptor blocks whole (TMA on
+/// sm_90) reads these instead.
 struct DescriptorAccess {
   Value *Base = nullptr;
   std::vector<Value *> Offsets;
 };
 
 /// A load's or store's DescriptorAccess, whose block has rank Rank: its last
-/// Rank + 1 operands when HostDescriptorBit is set; null / none otherwise.
+/// Rank + 1 operands when DescriptorBit is set; null / none otherwise.
 inline Value *descriptorBaseOperand(const Op &O, size_t Rank) {
-  return O.flag(HostDescriptorBit) ? O.operand(static_cast<unsigned>(O.numOperands() - Rank - 1)) : nullptr;
+  return O.flag(DescriptorBit) ? O.operand(static_cast<unsigned>(O.numOperands() - Rank - 1)) : nullptr;
 }
 inline std::vector<Value *> descriptorOffsetOperands(const Op &O, size_t Rank) {
-  if (!O.flag(HostDescriptorBit))
+  if (!O.flag(DescriptorBit))
     return {};
   return {O.operands().end() - static_cast<long>(Rank), O.operands().end()};
 }
@@ -451,8 +452,8 @@ public:
   CacheModifier cache() const { return static_cast<CacheModifier>(intAttr()); }
   EvictionPolicy eviction() const { return static_cast<EvictionPolicy>(intAttr2()); }
   bool isVolatile() const { return flag(VolatileBit); }
-  /// The descriptor's base parameter; null when the load is no host
-  /// descriptor access (DescriptorAccess).
+  /// The descriptor (DescriptorAccess); null when the load is no
+  /// descriptor access.
   Value *descriptorBase() const { return descriptorBaseOperand(*this, result()->type().Shape.size()); }
   std::vector<Value *> descriptorOffsets() const {
     return descriptorOffsetOperands(*this, result()->type().Shape.size());
@@ -599,6 +600,23 @@ public:
   bool pure() const { return flag(0); }
   int64_t pack() const { return intAttr(); }
 };
+/// make_tensor_descriptor(base, shape..., strides...): a device-side
+/// descriptor of the tensor at base, its shape and strides (i64, in
+/// elements) one per dimension, padding NaN when intAttr is 1. Its value
+/// is base itself: the accesses through the descriptor carry their pointer
+/// form (DescriptorAccess), so an executor of the IR needs nothing else; a
+/// target that copies descriptor blocks whole (TMA on sm_90) builds the
+/// tensor map from these operands where the op stands.
+class MakeTensorDescOp : public Op {
+public:
+  TESSEL_IR_SINGLE_KIND(MakeTensorDescOp, MakeTensorDesc)
+  Value *base() const { return operand(0); }
+  size_t rank() const { return (numOperands() - 1) / 2; }
+  Value *dim(size_t D) const { return operand(static_cast<unsigned>(1 + D)); }
+  Value *stride(size_t D) const { return operand(static_cast<unsigned>(1 + rank() + D)); }
+  bool padNan() const { return intAttr() != 0; }
+};
+
 class HintOp : public Op {
 public:
   TESSEL_IR_SINGLE_KIND(HintOp, Hint)

@@ -260,6 +260,8 @@ private:
         S += ", mask=" + name(A->mask());
       return S + " \"" + A->message() + "\"";
     }
+    case OpKind::MakeTensorDesc:
+      return " " + list(Ops) + (cast<MakeTensorDescOp>(&O)->padNan() ? " padding=nan" : "");
     case OpKind::Hint:
       return " " + std::string(hintKindName(cast<HintOp>(&O)->hintKind())) + " " + name(Ops[0]) + " " +
              ints(O.intsAttr());

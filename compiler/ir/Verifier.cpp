@@ -317,6 +317,20 @@ private:
       if (O.numOperands() < 1 || !isBool(O.operand(0)))
         error(O, "condition must be i1");
       return;
+    case OpKind::MakeTensorDesc: {
+      if (O.numOperands() < 3 || O.numOperands() % 2 == 0) {
+        error(O, "make_tensor_descriptor takes a base, then a shape and strides of one rank");
+        return;
+      }
+      const Value *Base = O.operand(0);
+      if (!Base->type().Elem.isPointer() || !Base->type().Shape.empty())
+        error(O, "descriptor base must be a scalar pointer, got " + typeString(Base->type()));
+      for (unsigned I = 1; I < O.numOperands(); ++I)
+        if (!(O.operand(I)->type() == TileType{ElemType{ScalarKind::I64}, {}}))
+          error(O, "descriptor shape and strides must be scalar i64, got " + typeString(O.operand(I)->type()));
+      expectResultType(O, Base->type());
+      return;
+    }
     case OpKind::Hint:
       if (hasOperands(O, 1))
         expectResultType(O, O.operand(0)->type());
@@ -438,13 +452,18 @@ private:
     checkDescriptor(L, L.descriptorBase(), L.descriptorOffsets(), L.result()->type());
   }
 
-  /// A host-descriptor access: a pointer parameter and one i32 offset per
-  /// dimension of the block.
+  /// A descriptor access: a pointer parameter or a make_tensor_descriptor,
+  /// and one i32 offset per dimension of the block.
   void checkDescriptor(const Op &O, const Value *Base, const std::vector<Value *> &Offsets, const TileType &Block) {
     if (!Base)
       return;
-    if (!Base->type().Elem.isPointer() || !Base->type().Shape.empty() || Base->definingOp())
-      error(O, "descriptor base must be a scalar pointer parameter, got " + typeString(Base->type()));
+    const Op *Def = Base->definingOp();
+    if (!Base->type().Elem.isPointer() || !Base->type().Shape.empty() || (Def && Def->kind() != OpKind::MakeTensorDesc))
+      error(O, "descriptor base must be a scalar pointer parameter or a make_tensor_descriptor, got " +
+                   typeString(Base->type()));
+    if (const auto *M = Def ? dyn_cast<MakeTensorDescOp>(Def) : nullptr; M && M->rank() != Block.Shape.size())
+      error(O, "descriptor of rank " + std::to_string(M->rank()) + " accessed with a block of rank " +
+                   std::to_string(Block.Shape.size()));
     if (Offsets.size() != Block.Shape.size())
       error(O, "descriptor access has " + std::to_string(Offsets.size()) + " offsets for a block of rank " +
                    std::to_string(Block.Shape.size()));

@@ -212,6 +212,7 @@ std::optional<DriverError> GpuSession::enqueue(const LoadedKernel &K, const Laun
     Params.push_back(&Storage[I]);
   }
   // Triton 3.6's global and profile scratch pointers: NULL when unused.
+  Storage[C.Args.size()] = C.GlobalScratch;
   Params.push_back(&Storage[C.Args.size()]);
   Params.push_back(&Storage[C.Args.size() + 1]);
   std::array<unsigned, 3> Block = C.Block[0] ? C.Block : std::array<unsigned, 3>{32 * C.NumWarps, 1, 1};

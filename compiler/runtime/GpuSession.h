@@ -81,6 +81,8 @@ struct LaunchConfig {
   /// The kernel's own arguments; the two scratch pointers are added (the driver reads only the
   /// parameters a kernel has, so a kernel without them ignores them).
   std::vector<KernelArg> Args;
+  /// The `global_scratch` pointer (codegen::KernelABI::GlobalScratchBytes per program); 0: NULL.
+  CUdeviceptr GlobalScratch = 0;
   /// How long the kernel may run before it is reported hung.
   std::chrono::milliseconds Watchdog{10000};
 };

@@ -519,8 +519,9 @@ static Value advance(BuiltinCall &B) {
 /// semantic.make_tensor_descriptor: a block shape of constexprs whose row
 /// spans at least 16 bytes (a TMA box's rule). Lowered as what it means for
 /// the values: every desc.load / desc.store addresses the block at its offsets
-/// with all dimensions bounds-checked (Triton on Hopper copies it with TMA;
-/// the values are the same).
+/// with all dimensions bounds-checked, and names the ir::MakeTensorDescOp
+/// made here, through whose tensor map a target may copy the block instead
+/// (TMA on sm_90, as Triton on Hopper; the values are the same).
 static Value makeTensorDescriptor(BuiltinCall &B) {
   Value Base = B.value("base");
   std::vector<Value> Block = elementsOf(B.value("block_shape"));
@@ -593,6 +594,8 @@ static Value makeTensorDescriptor(BuiltinCall &B) {
       return V;
     }
     appendShapeAndStrides(B, V, Dims, Strides);
+    V.DeviceDesc = B.ir()->makeTensorDesc(B.range(), V.IR, {V.BlockParts.begin(), V.BlockParts.begin() + long(Rank)},
+                                          {V.BlockParts.begin() + long(Rank), V.BlockParts.end()}, V.PadNan);
   }
   return V;
 }
@@ -600,8 +603,9 @@ static Value makeTensorDescriptor(BuiltinCall &B) {
 /// The block a descriptor access addresses: the descriptor with the call's
 /// offsets (i32, as semantic.descriptor_load converts them) and every
 /// dimension checked. Null pointer tile when the offsets do not fit. For a
-/// host descriptor (a kernel parameter), Access names it and the offsets:
-/// the access a target may make through the tensor map instead.
+/// host descriptor (a kernel parameter) or a tl.make_tensor_descriptor,
+/// Access names it and the offsets: the access a target may make through a
+/// tensor map instead.
 struct DescriptorTile {
   ir::Value *Ptrs = nullptr, *Mask = nullptr;
   ir::DescriptorAccess Access;
@@ -624,7 +628,9 @@ static DescriptorTile descriptorTile(BuiltinCall &B, const Value &Desc) {
     All[D] = D;
   auto [Ptrs, Mask] = blockPointerTile(B, At, All);
   DescriptorTile T{Ptrs, Mask, {}};
-  if (!Desc.HostDescParts.empty() && Desc.IR && !Desc.IR->definingOp())
+  if (Desc.DeviceDesc)
+    T.Access = {Desc.DeviceDesc, std::move(Lowered)};
+  else if (!Desc.HostDescParts.empty() && Desc.IR && !Desc.IR->definingOp())
     T.Access = {Desc.IR, std::move(Lowered)};
   return T;
 }

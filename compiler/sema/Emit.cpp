@@ -169,6 +169,9 @@ static Value rebuild(const Value &Proto, const std::vector<ir::Value *> &Vals, s
     return V;
   V.IR = Vals[Next++];
   V.Type = V.IR->type();
+  // A descriptor out of a region may be either branch's: its accesses keep
+  // the pointer form, which the region's values give.
+  V.DeviceDesc = nullptr;
   for (ir::Value *&P : V.BlockParts)
     P = Next < Vals.size() ? Vals[Next++] : P;
   return V;

@@ -143,6 +143,9 @@ struct Value {
   /// `desc.shape` / `desc.strides` read (launch::descriptorParams). Empty
   /// for a tl.make_tensor_descriptor, whose padding is a constexpr.
   std::vector<ir::Value *> HostDescParts;
+  /// While lowering a tl.make_tensor_descriptor: the ir::MakeTensorDescOp
+  /// that its accesses name (ir::DescriptorAccess).
+  ir::Value *DeviceDesc = nullptr;
 
   static Value poison() { return Value(); }
   static Value tensor(TileType T, IndexFacts F = {}, ir::Value *IR = nullptr) {

@@ -28,6 +28,33 @@ def desc_nan_kernel(x, y, BLOCK_M: tl.constexpr = 32, BLOCK_N: tl.constexpr = 32
     y.store([pm * BLOCK_M, pn * BLOCK_N], t + 0.5)
 
 
+# Device-side descriptors: on sm_90 each program builds their maps in global scratch (TensormapCreate.cpp);
+# a row stride of 96 fp16 elements (192 bytes) and blocks cut by both edges.
+# tessel: launch M=[256, 200] N=[128, 96] x=fp16[M, N] y=fp16[M, N]:out grid=(cdiv(M, 64), cdiv(N, 64))
+@triton.jit
+def device_desc_copy_kernel(x, y, M, N, BLOCK_M: tl.constexpr = 64, BLOCK_N: tl.constexpr = 64):
+    xd = tl.make_tensor_descriptor(x, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    yd = tl.make_tensor_descriptor(y, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    t = xd.load([pm * BLOCK_M, pn * BLOCK_N])
+    yd.store([pm * BLOCK_M, pn * BLOCK_N], t * 2 + 1)
+
+
+# The same with padding="nan" in fp32, and a 2D grid over a 3D one's z (the scratch slot of program (x, y, z)).
+# tessel: launch M=[100] N=[80] x=fp32[M, N] y=fp32[M, N]:out grid=(cdiv(M, 32), 1, cdiv(N, 32))
+@triton.jit
+def device_desc_nan_kernel(x, y, M, N, BLOCK_M: tl.constexpr = 32, BLOCK_N: tl.constexpr = 32):
+    xd = tl.make_tensor_descriptor(x, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N],
+                                   padding_option="nan")
+    yd = tl.make_tensor_descriptor(y, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    pm = tl.program_id(0)
+    pn = tl.program_id(2)
+    t = xd.load([pm * BLOCK_M, pn * BLOCK_N])
+    t = tl.where(t != t, -1.0, t)
+    yd.store([pm * BLOCK_M, pn * BLOCK_N], t + 0.5)
+
+
 # Attention's forward shape: q once (read by wgmma in place), k transposed and v in rings of num_stages.
 # tessel: launch N_CTX=[256, 384] q_desc=fp16[N_CTX, 64]:desc(64, 64) k_desc=fp16[N_CTX, 64]:desc(64, 64) \
 #   v_desc=fp16[N_CTX, 64]:desc(64, 64) o_desc=fp16[N_CTX, 64]:out:desc(64, 64) grid=(cdiv(N_CTX, 64),) num_stages=3

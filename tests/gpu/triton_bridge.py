@@ -65,14 +65,22 @@ def tutorial_cases():
     # pruned by N_CTX and causality, which tessel's evaluator does not follow: on Hopper keep() drops 8-warp
     # configs of fewer than 128x128 elements, so BLOCK_M 64/128 x BLOCK_N 32/64 at 4 warps are spelled out,
     # one run per num_stages (a spec list cannot vary it); BLOCK_N 128 exceeds HEAD_DIM 64 (static_assert).
-    s = "Z=4 H=32 N_CTX=4096 HEAD_DIM=64 sm_scale=1.3 M=fp32[Z*H, N_CTX]:out "
-    for t in ("q", "k", "v"):
-        s += f"desc_{t}=fp16[Z*H*N_CTX, HEAD_DIM]:randn "
-    s += ("desc_o=fp16[Z*H*N_CTX, HEAD_DIM]:out FP8_OUTPUT=0 warp_specialize=0 IS_HOPPER=1 "
-          "BLOCK_M=[64, 128] BLOCK_N=[32, 64] STAGE=[1, 3] num_warps=4 grid=(cdiv(N_CTX, BLOCK_M), Z*H, 1)")
-    for stages in (2, 3, 4):
-        out.append((f"06 attention fwd 4x32x4096x64 fp16 s{stages}", "06-fused-attention.py", "_attn_fwd",
-                    s + f" num_stages={stages}", ["--no-reference"]))
+    # Two runs of each: with host TensorDescriptors, whose block shapes _host_descriptor_pre_hook sets from the
+    # config (the tutorial's path on Hopper unless warp_specialize), and with plain tensors, from which the kernel
+    # makes device-side descriptors (the tutorial's path on Hopper with warp_specialize; here without it, which
+    # tessel does not do).
+    blocks = {"q": "BLOCK_M, HEAD_DIM", "k": "BLOCK_N, HEAD_DIM", "v": "BLOCK_N, HEAD_DIM", "o": "BLOCK_M, HEAD_DIM"}
+    for host in (True, False):
+        s = "Z=4 H=32 N_CTX=4096 HEAD_DIM=64 sm_scale=1.3 M=fp32[Z*H, N_CTX]:out "
+        for t in ("q", "k", "v", "o"):
+            s += f"desc_{t}=fp16[Z*H*N_CTX, HEAD_DIM]:" + ("out" if t == "o" else "randn")
+            s += f":desc({blocks[t]}) " if host else " "
+        s += ("FP8_OUTPUT=0 warp_specialize=0 IS_HOPPER=1 "
+              "BLOCK_M=[64, 128] BLOCK_N=[32, 64] STAGE=[1, 3] num_warps=4 grid=(cdiv(N_CTX, BLOCK_M), Z*H, 1)")
+        kind = "host" if host else "device"
+        for stages in (2, 3, 4):
+            out.append((f"06 attention fwd 4x32x4096x64 fp16 {kind} descriptors s{stages}", "06-fused-attention.py",
+                        "_attn_fwd", s + f" num_stages={stages}", ["--no-reference"]))
     return out
 
 

@@ -464,9 +464,10 @@ void LoweringContext::lowerOp(const ir::Op &O) {
   using Family = bool (*)(LoweringContext &, const ir::Op &);
   // lowerPipelined first: it takes the loops and loads of the pipeline plan;
   // lowerTma before lowerMemory: it takes the descriptor accesses.
-  static constexpr Family Families[] = {lowerPipelined, lowerTma,    lowerElementwise, lowerCasts,     lowerMath,
-                                        lowerMemory,    lowerReduce, lowerScan,        lowerShapeOps,  lowerControlFlow,
-                                        lowerRandom,    lowerDebug,  lowerInlineAsm,   lowerHistogram, lowerDot};
+  static constexpr Family Families[] = {lowerPipelined,   lowerTma,         lowerTensormapCreate, lowerElementwise,
+                                        lowerCasts,       lowerMath,        lowerMemory,          lowerReduce,
+                                        lowerScan,        lowerShapeOps,    lowerControlFlow,     lowerRandom,
+                                        lowerDebug,       lowerInlineAsm,   lowerHistogram,       lowerDot};
   switch (O.kind()) {
   case ir::OpKind::Yield:
   case ir::OpKind::Condition:

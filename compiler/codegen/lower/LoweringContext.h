@@ -36,6 +36,7 @@
 #include "compiler/codegen/LayoutAssignment.h"
 #include "compiler/codegen/Pipeliner.h"
 #include "compiler/codegen/SharedMemoryPlanner.h"
+#include "compiler/codegen/TmaDescriptors.h"
 #include "compiler/codegen/layout/LinearLayout.h"
 #include "compiler/codegen/layout/WgmmaLayout.h"
 #include "compiler/ir/Ops.h"
@@ -59,12 +60,14 @@ namespace tessel::codegen {
 /// encoder); nullopt for every other kind.
 std::optional<numerics::FloatFormat> fp8Format(ScalarKind K);
 
-/// A host descriptor the kernel copies through its tensor map (Tma.cpp,
-/// KernelABI::Tma).
+/// A descriptor the kernel copies through its tensor map (Tma.cpp).
 struct TmaDescriptor {
-  NvmmaLayout Layout;         ///< the block's buffer (Triton's descriptor encoding)
-  int64_t Box[2] = {0, 0};    ///< rows and columns of one copy
-  llvm::Value *Map = nullptr; ///< the map: the grid-constant parameter's address
+  NvmmaLayout Layout;      ///< the block's buffer (Triton's descriptor encoding)
+  int64_t Box[2] = {0, 0}; ///< rows and columns of one copy
+  /// The map's generic address: a host descriptor's grid-constant
+  /// parameter (KernelABI::Tma), or the global scratch a
+  /// tl.make_tensor_descriptor built it in (TensormapCreate.cpp).
+  llvm::Value *Map = nullptr;
 };
 
 /// An IR value in registers.
@@ -204,8 +207,10 @@ public:
       Staged.erase(V);
   }
 
-  // Host descriptors passed as tensor maps (Codegen.cpp fills it).
+  // Descriptors copied through tensor maps: host ones (Codegen.cpp fills
+  // it) and those TensormapCreate.cpp builds from CreatedMaps' plans.
   std::unordered_map<const ir::Value *, TmaDescriptor> TmaDescriptors;
+  const std::map<const ir::MakeTensorDescOp *, CreatedTma> *CreatedMaps = nullptr;
   /// Base's tensor map; null when Base is no descriptor copied by TMA.
   const TmaDescriptor *tmaDescriptor(const ir::Value *Base) const {
     auto It = TmaDescriptors.find(Base);

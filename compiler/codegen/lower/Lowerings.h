@@ -62,9 +62,12 @@ bool lowerInlineAsm(LoweringContext &C, const ir::Op &O);
 bool lowerHistogram(LoweringContext &C, const ir::Op &O);
 /// dot on FMA units (Dot.cpp).
 bool lowerDot(LoweringContext &C, const ir::Op &O);
-/// Loads and stores through host descriptors passed as tensor maps
-/// (Tma.cpp); false for every other op.
+/// Loads and stores through descriptors copied by TMA (Tma.cpp); false for
+/// every other op.
 bool lowerTma(LoweringContext &C, const ir::Op &O);
+/// tl.make_tensor_descriptor: its tensor map built in global scratch where
+/// the plan copies its blocks by TMA (TensormapCreate.cpp).
+bool lowerTensormapCreate(LoweringContext &C, const ir::Op &O);
 /// The tensor-core half of the dot family (DotMma.cpp), for dots usesMma
 /// accepts whose result the plan put in the MMA layout; false otherwise
 /// (Dot.cpp then uses FMA units).

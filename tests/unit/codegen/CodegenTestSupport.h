@@ -13,6 +13,8 @@
 #define TESSEL_TESTS_UNIT_CODEGEN_CODEGENTESTSUPPORT_H
 
 #include "compiler/backend/Jit.h"
+#include "compiler/backend/Target.h"
+#include "compiler/backend/Toolkit.h"
 #include "compiler/codegen/Codegen.h"
 #include "compiler/frontend/Discovery.h"
 #include "compiler/ir/Ops.h"
@@ -71,6 +73,7 @@ inline Compiled compileRequest(const ParsedFile &File, const ModuleInfo &Info, c
   Opts.ArchSpecific = Wgmma;
   Opts.Wgmma = Wgmma;
   Opts.Source = &File.text();
+  Opts.PtxIsa = backend::ptxIsaOf(backend::toolkit());
   CodegenResult R = emitLLVM(*L.Function, Opts, Ctx);
   Out.ABI = R.ABI;
   if (!R.Module) {
