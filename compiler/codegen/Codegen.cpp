@@ -61,6 +61,14 @@ unsigned wgmmaPendingsFromEnv() {
   return N;
 }
 
+bool wgmmaChainFromEnv() {
+  static const bool On = [] {
+    const char *V = std::getenv("TESSEL_WGMMA_CHAIN");
+    return !(V && std::string_view(V) == "0");
+  }();
+  return On;
+}
+
 std::set<std::string> defaultDivisibility(const ir::Function &F) {
   std::set<std::string> D;
   for (const ir::Value *P : F.params())

@@ -82,6 +82,13 @@ bool wgmmaFromEnv();
 /// Unset: 0. Part of the JIT cache key.
 unsigned wgmmaPendingsFromEnv();
 
+/// Developer option: `TESSEL_WGMMA_CHAIN=0` in the environment (read once
+/// per process) makes every dot of a pipelined loop with several wgmma dots
+/// wait for its own group; otherwise the last dot's group stays in flight
+/// until the next iteration's first dot waits (Triton's attention loop,
+/// lower/Pipeline.cpp). Part of the JIT cache key.
+bool wgmmaChainFromEnv();
+
 /// Triton's compile options that change the generated code.
 struct CodegenOptions {
   /// Compute capability x 10 + minor: 80 (sm_80), 90 (sm_90 / sm_90a).
@@ -93,6 +100,8 @@ struct CodegenOptions {
   /// wgmma groups a pipelined dot loop leaves in flight across iterations
   /// (0 or 1; wgmmaPendingsFromEnv).
   unsigned WgmmaPendings = wgmmaPendingsFromEnv();
+  /// Chain the wgmma groups of a loop with several dots (wgmmaChainFromEnv).
+  bool WgmmaChain = wgmmaChainFromEnv();
   int NumWarps = 4;
   /// Loops whose loads feed a tensor-core dot keep num_stages - 1 iterations
   /// of cp.async copies in flight (Pipeliner.h); 1 or less: none.

@@ -431,8 +431,20 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
       }
   C.inlineAsm(B.getVoidTy(), "wgmma.commit_group.sync.aligned;", "~{memory}", {});
   // A pipelined loop's dot may leave its group in flight (Pipeline.cpp):
-  // its accumulator then only reaches the next iteration's wgmma.
-  wgmmaWait(C, Regs, C.AsyncWgmmaDot == &O ? 1 : 0);
+  // its accumulator then only reaches the next iteration's wgmma, unless it
+  // reads a buffer staged here, which is freed below. The dot that drains a
+  // chained loop's group hands that group's registers through its wait.
+  if (C.AsyncWgmmaDrain == &O && C.AsyncWgmmaAcc) {
+    Tile InFlight = C.get(C.AsyncWgmmaAcc);
+    size_t Own = Regs.size();
+    Regs.insert(Regs.end(), InFlight.Regs.begin(), InFlight.Regs.end());
+    wgmmaWait(C, Regs, 0);
+    InFlight.Regs.assign(Regs.begin() + static_cast<long>(Own), Regs.end());
+    Regs.resize(Own);
+    C.set(C.AsyncWgmmaAcc, std::move(InFlight));
+  } else {
+    wgmmaWait(C, Regs, C.AsyncWgmmaDot == &O && !ABuf && !BBuf ? 1 : 0);
+  }
   for (std::optional<unsigned> Buf : {ABuf, BBuf})
     if (Buf)
       C.closeShared(*Buf);

@@ -200,6 +200,12 @@ public:
   /// by Pipeline.cpp while it lowers the body of a loop that waits for it
   /// later; null: every wgmma dot waits for its own group.
   const ir::Op *AsyncWgmmaDot = nullptr;
+  /// With it, in a chained loop (Pipeline.cpp's chainedAsyncDot): the dot
+  /// whose wait also completes the group AsyncWgmmaDot left in flight in
+  /// the previous iteration, and the carried accumulator that group writes,
+  /// whose registers pass through that wait.
+  const ir::Op *AsyncWgmmaDrain = nullptr;
+  const ir::Value *AsyncWgmmaAcc = nullptr;
   void setStagedOperand(const ir::Value *V, llvm::Value *Stage) {
     if (Stage)
       Staged[V] = Stage;
@@ -216,6 +222,13 @@ public:
     auto It = TmaDescriptors.find(Base);
     return It == TmaDescriptors.end() ? nullptr : &It->second;
   }
+
+  /// The mbarrier wait a pipelined TMA load owes before its stage is read
+  /// (Pipeline.cpp): emitted where the load op is lowered in the body.
+  struct StageWait {
+    llvm::Value *Barrier = nullptr, *Phase = nullptr;
+  };
+  std::unordered_map<const ir::Op *, StageWait> StageWaits;
 
   /// Runs Then after Op (an op of the block being lowered) has been lowered:
   /// the end of a buffer's life that ops nested in Op read (Tma.cpp).

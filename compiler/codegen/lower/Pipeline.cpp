@@ -39,8 +39,9 @@
 /// ring in the descriptor's NVMMA layout and an mbarrier per stage: thread 0
 /// arms the stage's barrier with the block's bytes and the copies go out
 /// as outside loops (Tma.cpp's tmaCopyBlock); the body waits on the stage's
-/// barrier at the ring's phase (flipping as the stage index wraps) where it
-/// waits for cp.async groups, so the rest of the loop is the same.
+/// barrier at the ring's phase (flipping as the stage index wraps) where the
+/// load stands in the body (LoweringContext::StageWaits), so the rest of
+/// the loop is the same.
 ///
 /// The copies of iteration j are predicated on j being an iteration of the
 /// loop (the producer runs past the end, but never touches memory there);
@@ -281,11 +282,80 @@ bool hasDot(const ir::Block &Blk) {
 /// value (or the add it was folded into, CombineDotAdd.h) used only by the
 /// yield at K, and it accumulates into the body's argument K, which nothing
 /// else reads.
+///
+/// Or Triton's attention loop (chainedAsyncDot): the group of the body's
+/// last dot stays in flight into the next iteration, whose first dot's
+/// wait (wait_group 0) completes it; Drain is that first dot and Acc the
+/// carried accumulator whose registers pass through its wait.
 struct AsyncDot {
   const ir::DotOp *Dot = nullptr;
   unsigned K = 0;
+  const ir::DotOp *Drain = nullptr;
+  const ir::Value *Acc = nullptr;
 };
-AsyncDot asyncDot(const LoweringContext &C, const ir::ForOp &O, const LoopPipeline &LP) {
+
+/// Whether V is read by O or by an op of O's regions.
+bool reads(const ir::Op &O, const ir::Value *V) {
+  if (std::find(O.operands().begin(), O.operands().end(), V) != O.operands().end())
+    return true;
+  for (const auto &R : O.regions())
+    if (usesIn(*R, V))
+      return true;
+  return false;
+}
+
+/// The chained form of AsyncDot: two or more dots at the top level of the
+/// body, all on wgmma; the last one's value (or the add it was folded
+/// into) used only by the yield at K, and the body's argument K read by
+/// no op before the first dot, whose wait therefore comes before any read
+/// of the registers the last dot's group writes; no late ring (AnyLate:
+/// those are read back at the top, before the copies that a chained loop
+/// issues at the end of the body instead). The last dot's own
+/// operand buffers are checked where it is lowered (DotWgmma.cpp waits
+/// for a group that reads a buffer it staged).
+AsyncDot chainedAsyncDot(const LoweringContext &C, const ir::ForOp &O, const LoopPipeline &LP, bool AnyLate) {
+  if (!C.Opts.WgmmaChain || !LP.extraStage() || AnyLate)
+    return {};
+  const ir::Block *Body = O.body();
+  std::vector<const ir::DotOp *> Dots;
+  for (const auto &Op : Body->ops()) {
+    if (const auto *D = ir::dyn_cast<ir::DotOp>(Op.get()))
+      Dots.push_back(D);
+    for (const auto &R : Op->regions())
+      if (hasDot(*R))
+        return {};
+  }
+  if (Dots.size() < 2 || std::any_of(Dots.begin(), Dots.end(), [&](const ir::DotOp *D) {
+        return C.Plan.engine(*D) != DotEngine::Wgmma;
+      }))
+    return {};
+  const ir::DotOp *First = Dots.front(), *Last = Dots.back();
+  const ir::Value *Result = Last->result();
+  for (const auto &Op : Body->ops())
+    if (C.Plan.Combine.foldedDot(*Op) == Last)
+      Result = Op->result();
+  if (usesIn(*Body, Last->result()) != 1 || usesIn(*Body, Result) != 1)
+    return {};
+  const ir::Op *Y = Body->terminator();
+  for (unsigned K = 0; Y && K < Y->numOperands() && K < O.numInits(); ++K) {
+    if (Y->operand(K) != Result)
+      continue;
+    const ir::Value *Arg = Body->argument(1 + K);
+    if (Arg->type().Elem.Scalar != ScalarKind::FP32) // the wait hands f32 registers through
+      return {};
+    for (const auto &Op : Body->ops()) {
+      if (Op.get() == First)
+        return {Last, K, First, Arg};
+      if (reads(*Op, Arg))
+        return {};
+    }
+  }
+  return {};
+}
+
+AsyncDot asyncDot(const LoweringContext &C, const ir::ForOp &O, const LoopPipeline &LP, bool AnyLate) {
+  if (AsyncDot Chained = chainedAsyncDot(C, O, LP, AnyLate); Chained.Dot)
+    return Chained;
   if (C.Opts.WgmmaPendings == 0 || !LP.extraStage())
     return {};
   const ir::Block *Body = O.body();
@@ -508,11 +578,19 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   // above and DotWgmma's staging keep their fence.
   if (anyCpAsync(LP))
     waitGroups(C, Ahead - 1);
-  for (const Ring &R : Rings)
-    if (R.Barriers)
-      mbarrierWait(C, stageBarrier(C, R, Slot), Phase);
+  // A TMA stage read where its load stands is waited for there, as
+  // Triton's pipeliner waits at the load's place in the body: attention's v
+  // lands while q·k and the softmax run. A late ring's, read back here, now.
+  for (size_t I = 0; I < LP.Loads.size(); ++I) {
+    if (!Rings[I].Barriers)
+      continue;
+    if (Rings[I].Late)
+      mbarrierWait(C, stageBarrier(C, Rings[I], Slot), Phase);
+    else
+      C.StageWaits[LP.Loads[I].Load] = {stageBarrier(C, Rings[I], Slot), Phase};
+  }
   C.barrier();
-  AsyncDot Async = asyncDot(C, O, LP);
+  AsyncDot Async = asyncDot(C, O, LP, AnyLate);
   for (size_t I = 0; I < LP.Loads.size(); ++I)
     for (const ir::Value *V : LP.Loads[I].operands())
       C.setStagedOperand(V, stageBase(C, Rings[I], Rings[I].Late ? LateSlot : Slot));
@@ -532,10 +610,20 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   C.set(O.inductionVar(), C.scalarTile(Iv));
   for (unsigned I = 0; I < O.numInits(); ++I)
     C.set(O.body()->argument(1 + I), Carried[I]);
-  const ir::Op *OuterAsync = C.AsyncWgmmaDot;
+  const ir::Op *OuterAsync = C.AsyncWgmmaDot, *OuterDrain = C.AsyncWgmmaDrain;
+  const ir::Value *OuterAcc = C.AsyncWgmmaAcc;
   C.AsyncWgmmaDot = Async.Dot;
+  C.AsyncWgmmaDrain = Async.Drain;
+  C.AsyncWgmmaAcc = Async.Acc;
   C.lowerBlock(*O.body());
   C.AsyncWgmmaDot = OuterAsync;
+  C.AsyncWgmmaDrain = OuterDrain;
+  C.AsyncWgmmaAcc = OuterAcc;
+  for (const PipelinedLoad &PL : LP.Loads) // a load the body did not lower: every fill is still waited for
+    if (auto It = C.StageWaits.find(PL.Load); It != C.StageWaits.end()) {
+      mbarrierWait(C, It->second.Barrier, It->second.Phase);
+      C.StageWaits.erase(It);
+    }
   std::vector<Tile> Next = yieldedTiles(C, *O.body(), 0, Carried);
   for (const PipelinedLoad &PL : LP.Loads)
     for (const ir::Value *V : PL.operands())
@@ -612,6 +700,10 @@ bool lowerPipelined(LoweringContext &C, const ir::Op &O) {
     return true;
   }
   if (const PipelinedLoad *PL = C.Pipelines->load(O)) {
+    if (auto It = C.StageWaits.find(&O); It != C.StageWaits.end()) {
+      mbarrierWait(C, It->second.Barrier, It->second.Phase);
+      C.StageWaits.erase(It);
+    }
     if (PL->Dot)
       C.poisonResults(O); // its tile is in this iteration's stage, where the dot reads it
     else if (C.stagedOperand(O.result(0)))

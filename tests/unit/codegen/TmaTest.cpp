@@ -155,6 +155,18 @@ TEST(Tma, LoopLoadsFillRingsThatWgmmaReadsInPlace) {
   EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.f16\.f16 \{)"), 8);
   EXPECT_EQ(countMatches(C.Ptx, R"(ld\.shared\.v4)"), 0);
   EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.(ca|cg))"), 0);
+  // Triton's loop: k's stage waited for before q·k, v's only before p·v (where each load stands); p·v's
+  // group stays in flight into the next iteration, whose q·k wait completes it; then a barrier and the
+  // copies ahead, which refill the stage p·v of the previous iteration read.
+  EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.wait_group\.sync\.aligned 1;)"), 1);
+  EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.wait_group\.sync\.aligned 0;)"), 2); // q·k, and after the loop
+  size_t QkWait = C.Ptx.find("wgmma.wait_group.sync.aligned 0;");
+  size_t VWait = C.Ptx.find("mbarrier.try_wait.parity", QkWait);
+  size_t PvWait = C.Ptx.find("wgmma.wait_group.sync.aligned 1;");
+  size_t Refill = C.Ptx.find("cp.async.bulk.tensor.2d.shared::cluster", PvWait);
+  ASSERT_NE(QkWait, std::string::npos);
+  EXPECT_LT(VWait, PvWait);
+  EXPECT_LT(Refill, C.Ptx.find("wgmma.wait_group.sync.aligned 0;", QkWait + 1));
 }
 
 /// The same in fp8 as tutorial 06 runs it (FP8_OUTPUT): v transposed on the
