@@ -28,6 +28,12 @@ bool lowerDot(LoweringContext &C, const ir::Op &Op) {
   case DotEngine::Wgmma:
     if (lowerDotWgmma(C, *O))
       return true;
+    if (C.AsyncWgmmaDrain == &Op && C.AsyncWgmmaAcc) {
+      // The group this dot's wait was to complete is still in flight.
+      Tile InFlight = C.get(C.AsyncWgmmaAcc);
+      wgmmaWait(C, InFlight.Regs, 0);
+      C.set(C.AsyncWgmmaAcc, std::move(InFlight));
+    }
     break;
   case DotEngine::MmaSync:
     if (lowerDotMma(C, *O))
