@@ -146,7 +146,7 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
   auto *GlobalPtr = llvm::PointerType::get(Ctx, 1);
   TmaDescriptorPlan TmaPlans = planTmaDescriptors(F, Opts.Arch);
   const std::map<unsigned, TmaPlan> &Tma = TmaPlans.Params;
-  ABI.GlobalScratchBytes = static_cast<unsigned>(TmaPlans.Created.size()) * TensorMapBytes;
+  ABI.GlobalScratchBytes = globalScratchBytes(TmaPlans);
   std::vector<int> ArgOf(F.params().size(), -1); // each IR parameter's LLVM argument
   for (unsigned I = 0; I < F.params().size(); ++I) {
     ElemType E = F.params()[I]->type().Elem;
@@ -210,7 +210,7 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
   PipelinePlan Pipelines =
       planPipelines(F, Plan, static_cast<unsigned>(Opts.NumWarps), Opts.NumStages, Opts.Arch, Opts.PipelineRangeLoads);
   C.Pipelines = &Pipelines;
-  C.CreatedMaps = &TmaPlans.Created;
+  C.DescriptorPlan = &TmaPlans;
   for (size_t I = 0; I < F.params().size(); ++I)
     if (ArgOf[I] >= 0)
       C.set(F.params()[I], C.scalarTile(K->getArg(static_cast<unsigned>(ArgOf[I]))));

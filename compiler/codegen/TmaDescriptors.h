@@ -64,6 +64,12 @@ TmaDescriptorPlan planTmaDescriptors(const ir::Function &F, int Arch);
 /// Bytes of a tensor map, and their alignment (Triton's TMA_SIZE_BYTES).
 inline constexpr unsigned TensorMapBytes = 128;
 
+/// Global scratch per program for the maps of Plan
+/// (KernelABI::GlobalScratchBytes): one slot each.
+inline unsigned globalScratchBytes(const TmaDescriptorPlan &Plan) {
+  return static_cast<unsigned>(Plan.Created.size()) * TensorMapBytes;
+}
+
 } // namespace tessel::codegen
 
 #endif // TESSEL_COMPILER_CODEGEN_TMADESCRIPTORS_H

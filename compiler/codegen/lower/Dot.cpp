@@ -30,9 +30,8 @@ bool lowerDot(LoweringContext &C, const ir::Op &Op) {
       return true;
     if (C.AsyncWgmmaDrain == &Op && C.AsyncWgmmaAcc) {
       // The group this dot's wait was to complete is still in flight.
-      Tile InFlight = C.get(C.AsyncWgmmaAcc);
-      wgmmaWait(C, InFlight.Regs, 0);
-      C.set(C.AsyncWgmmaAcc, std::move(InFlight));
+      std::vector<llvm::Value *> None;
+      wgmmaDrain(C, None);
     }
     break;
   case DotEngine::MmaSync:

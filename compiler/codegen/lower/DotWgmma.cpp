@@ -307,6 +307,16 @@ void wgmmaWait(LoweringContext &C, std::vector<llvm::Value *> &Regs, unsigned Pe
     Regs[I] = B.CreateExtractValue(W, {static_cast<unsigned>(I)});
 }
 
+void wgmmaDrain(LoweringContext &C, std::vector<llvm::Value *> &Regs) {
+  Tile InFlight = C.get(C.AsyncWgmmaAcc);
+  size_t Own = Regs.size();
+  Regs.insert(Regs.end(), InFlight.Regs.begin(), InFlight.Regs.end());
+  wgmmaWait(C, Regs, 0);
+  InFlight.Regs.assign(Regs.begin() + static_cast<long>(Own), Regs.end());
+  Regs.resize(Own);
+  C.set(C.AsyncWgmmaAcc, std::move(InFlight));
+}
+
 bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   llvm::IRBuilderBase &B = C.B;
   if (C.Plan.engine(O) != DotEngine::Wgmma)
@@ -434,17 +444,10 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   // its accumulator then only reaches the next iteration's wgmma, unless it
   // reads a buffer staged here, which is freed below. The dot that drains a
   // chained loop's group hands that group's registers through its wait.
-  if (C.AsyncWgmmaDrain == &O && C.AsyncWgmmaAcc) {
-    Tile InFlight = C.get(C.AsyncWgmmaAcc);
-    size_t Own = Regs.size();
-    Regs.insert(Regs.end(), InFlight.Regs.begin(), InFlight.Regs.end());
-    wgmmaWait(C, Regs, 0);
-    InFlight.Regs.assign(Regs.begin() + static_cast<long>(Own), Regs.end());
-    Regs.resize(Own);
-    C.set(C.AsyncWgmmaAcc, std::move(InFlight));
-  } else {
+  if (C.AsyncWgmmaDrain == &O && C.AsyncWgmmaAcc)
+    wgmmaDrain(C, Regs);
+  else
     wgmmaWait(C, Regs, C.AsyncWgmmaDot == &O && !ABuf && !BBuf ? 1 : 0);
-  }
   for (std::optional<unsigned> Buf : {ABuf, BBuf})
     if (Buf)
       C.closeShared(*Buf);

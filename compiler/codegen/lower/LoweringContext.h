@@ -214,9 +214,9 @@ public:
   }
 
   // Descriptors copied through tensor maps: host ones (Codegen.cpp fills
-  // it) and those TensormapCreate.cpp builds from CreatedMaps' plans.
+  // it) and those TensormapCreate.cpp builds from DescriptorPlan's.
   std::unordered_map<const ir::Value *, TmaDescriptor> TmaDescriptors;
-  const std::map<const ir::MakeTensorDescOp *, CreatedTma> *CreatedMaps = nullptr;
+  const TmaDescriptorPlan *DescriptorPlan = nullptr;
   /// Base's tensor map; null when Base is no descriptor copied by TMA.
   const TmaDescriptor *tmaDescriptor(const ir::Value *Base) const {
     auto It = TmaDescriptors.find(Base);

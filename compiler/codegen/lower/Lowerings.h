@@ -112,6 +112,10 @@ void tmaCopyBlock(LoweringContext &C, const TmaDescriptor &D, const std::vector<
 /// `wgmma.wait_group Pending` taking Regs (fp32 accumulator registers) in
 /// and out, so that their readers come after it (DotWgmma.cpp).
 void wgmmaWait(LoweringContext &C, std::vector<llvm::Value *> &Regs, unsigned Pending);
+/// wgmmaWait(Regs, 0) that also completes the group a chained loop left in
+/// flight (LoweringContext::AsyncWgmmaDrain), handing the carried
+/// accumulator's registers (AsyncWgmmaAcc) through the same wait.
+void wgmmaDrain(LoweringContext &C, std::vector<llvm::Value *> &Regs);
 /// Whether a `for` loop runs iteration Iv (ControlFlow.cpp): Iv < Ub
 /// (signed or unsigned as the induction type; Iv > Ub for a negative
 /// constant step).

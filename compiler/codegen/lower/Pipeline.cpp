@@ -60,6 +60,7 @@
 #include "compiler/codegen/lower/Lowerings.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace tessel::codegen {
 
@@ -294,6 +295,38 @@ struct AsyncDot {
   const ir::Value *Acc = nullptr;
 };
 
+/// The dots of Body in order, all at its top level; nullopt when a region
+/// of one of its ops holds one.
+std::optional<std::vector<const ir::DotOp *>> topLevelDots(const ir::Block &Body) {
+  std::vector<const ir::DotOp *> Dots;
+  for (const auto &Op : Body.ops()) {
+    if (const auto *D = ir::dyn_cast<ir::DotOp>(Op.get()))
+      Dots.push_back(D);
+    for (const auto &R : Op->regions())
+      if (hasDot(*R))
+        return std::nullopt;
+  }
+  return Dots;
+}
+
+/// The carried position K whose next value is Dot's (or the add it was
+/// folded into, CombineDotAdd.h), when that value and the dot's own are
+/// each used once in the body (by the yield); nullopt otherwise.
+std::optional<unsigned> carriedSum(const LoweringContext &C, const ir::ForOp &O, const ir::DotOp &Dot) {
+  const ir::Block &Body = *O.body();
+  const ir::Value *Result = Dot.result();
+  for (const auto &Op : Body.ops())
+    if (C.Plan.Combine.foldedDot(*Op) == &Dot)
+      Result = Op->result();
+  if (usesIn(Body, Dot.result()) != 1 || usesIn(Body, Result) != 1)
+    return std::nullopt;
+  const ir::Op *Y = Body.terminator();
+  for (unsigned K = 0; Y && K < Y->numOperands() && K < O.numInits(); ++K)
+    if (Y->operand(K) == Result)
+      return K;
+  return std::nullopt;
+}
+
 /// Whether V is read by O or by an op of O's regions.
 bool reads(const ir::Op &O, const ir::Value *V) {
   if (std::find(O.operands().begin(), O.operands().end(), V) != O.operands().end())
@@ -316,39 +349,23 @@ bool reads(const ir::Op &O, const ir::Value *V) {
 AsyncDot chainedAsyncDot(const LoweringContext &C, const ir::ForOp &O, const LoopPipeline &LP, bool AnyLate) {
   if (!C.Opts.WgmmaChain || !LP.extraStage() || AnyLate)
     return {};
-  const ir::Block *Body = O.body();
-  std::vector<const ir::DotOp *> Dots;
-  for (const auto &Op : Body->ops()) {
-    if (const auto *D = ir::dyn_cast<ir::DotOp>(Op.get()))
-      Dots.push_back(D);
-    for (const auto &R : Op->regions())
-      if (hasDot(*R))
-        return {};
-  }
-  if (Dots.size() < 2 || std::any_of(Dots.begin(), Dots.end(), [&](const ir::DotOp *D) {
+  std::optional<std::vector<const ir::DotOp *>> Dots = topLevelDots(*O.body());
+  if (!Dots || Dots->size() < 2 || std::any_of(Dots->begin(), Dots->end(), [&](const ir::DotOp *D) {
         return C.Plan.engine(*D) != DotEngine::Wgmma;
       }))
     return {};
-  const ir::DotOp *First = Dots.front(), *Last = Dots.back();
-  const ir::Value *Result = Last->result();
-  for (const auto &Op : Body->ops())
-    if (C.Plan.Combine.foldedDot(*Op) == Last)
-      Result = Op->result();
-  if (usesIn(*Body, Last->result()) != 1 || usesIn(*Body, Result) != 1)
+  const ir::DotOp *First = Dots->front(), *Last = Dots->back();
+  std::optional<unsigned> K = carriedSum(C, O, *Last);
+  if (!K)
     return {};
-  const ir::Op *Y = Body->terminator();
-  for (unsigned K = 0; Y && K < Y->numOperands() && K < O.numInits(); ++K) {
-    if (Y->operand(K) != Result)
-      continue;
-    const ir::Value *Arg = Body->argument(1 + K);
-    if (Arg->type().Elem.Scalar != ScalarKind::FP32) // the wait hands f32 registers through
+  const ir::Value *Arg = O.body()->argument(1 + *K);
+  if (Arg->type().Elem.Scalar != ScalarKind::FP32) // the wait hands f32 registers through
+    return {};
+  for (const auto &Op : O.body()->ops()) {
+    if (Op.get() == First)
+      return {Last, *K, First, Arg};
+    if (reads(*Op, Arg))
       return {};
-    for (const auto &Op : Body->ops()) {
-      if (Op.get() == First)
-        return {Last, K, First, Arg};
-      if (reads(*Op, Arg))
-        return {};
-    }
   }
   return {};
 }
@@ -358,42 +375,23 @@ AsyncDot asyncDot(const LoweringContext &C, const ir::ForOp &O, const LoopPipeli
     return Chained;
   if (C.Opts.WgmmaPendings == 0 || !LP.extraStage())
     return {};
-  const ir::Block *Body = O.body();
-  const ir::DotOp *Dot = nullptr;
-  for (const auto &Op : Body->ops()) {
-    if (const auto *D = ir::dyn_cast<ir::DotOp>(Op.get())) {
-      if (Dot)
-        return {};
-      Dot = D;
-    }
-    for (const auto &R : Op->regions())
-      if (hasDot(*R))
-        return {};
-  }
-  if (!Dot || C.Plan.engine(*Dot) != DotEngine::Wgmma)
+  std::optional<std::vector<const ir::DotOp *>> Dots = topLevelDots(*O.body());
+  if (!Dots || Dots->size() != 1 || C.Plan.engine(*Dots->front()) != DotEngine::Wgmma)
     return {};
+  const ir::DotOp *Dot = Dots->front();
   auto FromRing = [&](const ir::Value *V) {
     return std::any_of(LP.Loads.begin(), LP.Loads.end(),
                        [&](const PipelinedLoad &PL) { return PL.Dot == Dot && PL.Load->result() == V; });
   };
   if (!FromRing(Dot->a()) || !FromRing(Dot->b()))
     return {};
-  const ir::Value *Result = Dot->result();
-  for (const auto &Op : Body->ops())
-    if (C.Plan.Combine.foldedDot(*Op) == Dot)
-      Result = Op->result();
-  if (usesIn(*Body, Dot->result()) != 1 || usesIn(*Body, Result) != 1)
+  std::optional<unsigned> K = carriedSum(C, O, *Dot);
+  if (!K)
     return {};
-  const ir::Op *Y = Body->terminator();
-  for (unsigned K = 0; Y && K < Y->numOperands() && K < O.numInits(); ++K) {
-    if (Y->operand(K) != Result)
-      continue;
-    const ir::Value *Arg = Body->argument(1 + K);
-    if (C.Plan.Combine.accumulator(*Dot) != Arg || usesIn(*Body, Arg) != 1)
-      return {};
-    return {Dot, K};
-  }
-  return {};
+  const ir::Value *Arg = O.body()->argument(1 + *K);
+  if (C.Plan.Combine.accumulator(*Dot) != Arg || usesIn(*O.body(), Arg) != 1)
+    return {};
+  return {Dot, *K};
 }
 
 bool definedOutside(const ir::Value *V, const ir::Block *Body) {

@@ -68,8 +68,7 @@ void replaceField(LoweringContext &C, llvm::Value *Tid0, llvm::Value *Smem, cons
 void buildTensorMap(LoweringContext &C, const ir::MakeTensorDescOp &M, const CreatedTma &T) {
   llvm::IRBuilderBase &B = C.B;
   const TmaDescriptorMeta &Meta = T.Plan.Meta;
-  uint64_t PerProgram = C.CreatedMaps->size() * uint64_t(TensorMapBytes);
-  llvm::Value *Global = scratchSlot(C, PerProgram, T.Slot);
+  llvm::Value *Global = scratchSlot(C, globalScratchBytes(*C.DescriptorPlan), T.Slot);
   const NvmmaLayout &N = T.Plan.Layout;
   unsigned Buf = C.openShared(SharedBufferKind::TensorMap,
                               "tensor map of a tensor descriptor of " +
@@ -126,8 +125,8 @@ bool lowerTensormapCreate(LoweringContext &C, const ir::Op &O) {
   if (!M)
     return false;
   C.set(M->result(), C.getAs(M->base(), C.wanted(M->result())));
-  if (C.CreatedMaps)
-    if (auto It = C.CreatedMaps->find(M); It != C.CreatedMaps->end())
+  if (C.DescriptorPlan)
+    if (auto It = C.DescriptorPlan->Created.find(M); It != C.DescriptorPlan->Created.end())
       buildTensorMap(C, *M, It->second);
   return true;
 }
