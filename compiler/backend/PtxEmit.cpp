@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/backend/PtxEmit.h"
 
+#include "compiler/backend/HoistConstantOffsets.h"
+
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -150,7 +152,9 @@ static llvm::Expected<llvm::MemoryBufferRef> libdeviceBuffer(const std::string &
 /// the thread-id ranges (so `tid & mask` folds), one round of
 /// simplification (InstCombine, reassociation, CSE/GVN, DCE) and the loop
 /// canonicalization that keeps loop-carried values few (rotation, LICM,
-/// induction variables). O3 runs InstCombine eight times, the CGSCC inliner
+/// induction variables), and one pass of tessel's own between the two
+/// InstCombines: HoistConstantOffsets, which LLVM 19 lacks and Triton's
+/// newer LLVM does itself (its header says why). O3 runs InstCombine eight times, the CGSCC inliner
 /// with function simplification per SCC, IPSCCP, lazy-value-info passes,
 /// loop unswitching, unrolling and both vectorizers: about twice the time
 /// for the same code here (bench/RESULTS.md, section "jitspeed": the same
@@ -164,7 +168,8 @@ static llvm::Expected<llvm::MemoryBufferRef> libdeviceBuffer(const std::string &
 static constexpr const char *KernelPipeline =
     "function(nvvm-reflect,nvvm-intr-range),"
     "cgscc(inline),globaldce,"
-    "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,reassociate,"
+    "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,tessel-hoist-constant-offsets,"
+    "reassociate,"
     "loop-mssa(loop-rotate,licm),loop(indvars),gvn,instcombine<no-verify-fixpoint>,adce,simplifycfg)";
 
 llvm::Expected<LlvmPipeline> llvmPipelineFromEnv() {
@@ -280,6 +285,13 @@ static llvm::Error linkAndOptimize(llvm::Module &M, llvm::TargetMachine &TM, con
     SI->registerCallbacks(PIC, &MAM);
   }
   llvm::PassBuilder PB(&TM, llvm::PipelineTuningOptions(), std::nullopt, SI ? &PIC : nullptr);
+  PB.registerPipelineParsingCallback(
+      [](llvm::StringRef Name, llvm::FunctionPassManager &FPM, llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+        if (Name != "tessel-hoist-constant-offsets")
+          return false;
+        FPM.addPass(HoistConstantOffsetsPass());
+        return true;
+      });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);

@@ -41,6 +41,21 @@ Coord LinearLayout::regCoord(unsigned R) const {
   return C;
 }
 
+std::optional<int64_t> LinearLayout::regOffset(unsigned R) const {
+  Coord C = regCoord(R);
+  int64_t Offset = 0;
+  for (unsigned D = 0; D < rank(); ++D) {
+    int64_t ThreadBits = 0;
+    for (const std::vector<Coord> *Bases : {&Lane, &Warp})
+      for (const Coord &Basis : *Bases)
+        ThreadBits |= Basis[D];
+    if (C[D] & ThreadBits)
+      return std::nullopt;
+    Offset = Offset * Shape[D] + C[D];
+  }
+  return Offset;
+}
+
 Coord LinearLayout::coord(unsigned R, unsigned LaneId, unsigned WarpId) const {
   Coord C = regCoord(R);
   for (size_t I = 0; I < Lane.size(); ++I)

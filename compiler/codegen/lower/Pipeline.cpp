@@ -170,19 +170,39 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
     if (PL.Load->mask())
       Mask = C.getAs(PL.Load->mask(), L);
     llvm::Value *Base = stageBase(C, Rings[I], Slot);
-    unsigned Bytes = PL.Vector * static_cast<unsigned>(C.memType(E)->getPrimitiveSizeInBits() / 8);
-    std::string Asm = std::string("@$3 cp.async.") + (Bytes == 16 ? "cg" : "ca") +
-                      ".shared.global [ $0 + 0 ], [ $1 + 0 ], " + std::to_string(Bytes) + ", $2;";
+    unsigned ElemBytes = static_cast<unsigned>(C.memType(E)->getPrimitiveSizeInBits() / 8);
+    unsigned Bytes = PL.Vector * ElemBytes;
+    auto *Always = llvm::dyn_cast<llvm::ConstantInt>(Valid);
     std::optional<NvmmaLayout> Nvmma;
     if (wgmmaStage(C, PL))
       Nvmma = PL.nvmmaOf(PL.Load->result()); // the copies write the load's tile
     for (unsigned G = 0; G < L.numRegs(); G += PL.Vector) {
+      // An unswizzled stage is written at register 0's address plus a
+      // constant per copy, spelled in the instruction: the stage's copies
+      // share one address register (inline asm hides the sum from the back
+      // end, which would fold it for a plain store), where computing each
+      // address apart kept one per copy live from the stage's reads at the
+      // loop's top to its refill at the bottom (fused softmax: +17
+      // registers over Triton's).
+      std::optional<int64_t> Offset = Nvmma || PL.Dot ? std::nullopt : L.regOffset(G);
       llvm::Value *Idx = Nvmma    ? nvmmaOffset(C, *Nvmma, C.coord(L, G, 0), C.coord(L, G, 1))
                          : PL.Dot ? ringSwizzle(C, PL, C.coord(L, G, 0), C.coord(L, G, 1))
+                         : Offset ? C.linearIndex(L, 0)
                                   : C.linearIndex(L, G);
-      llvm::Value *Size = Mask ? B.CreateSelect(Mask->Regs[G], C.i32(Bytes), C.i32(0)) : C.i32(Bytes);
+      std::string Asm = std::string("cp.async.") + (Bytes == 16 ? "cg" : "ca") + ".shared.global [ $0 + " +
+                        std::to_string(Offset ? *Offset * ElemBytes : 0) + " ], [ $1 + 0 ], " + std::to_string(Bytes) +
+                        ", $2;";
+      // An iteration past the loop's end copies nothing: src-size 0, as
+      // Triton folds it, not a predicate on the copy. The size then depends
+      // on the iteration, so it is computed beside the copy and only the
+      // masks' predicates stay live across the loop; a loop-invariant size
+      // per copy (the mask's alone) was hoisted and kept one register each.
+      llvm::Value *Copied = Always && Always->isOne() ? nullptr : Valid;
+      if (Mask)
+        Copied = Copied ? B.CreateAnd(Copied, Mask->Regs[G]) : Mask->Regs[G];
+      llvm::Value *Size = Copied ? B.CreateSelect(Copied, C.i32(Bytes), C.i32(0)) : C.i32(Bytes);
       // A shared address is 32 bits (codegen::NVPTXDataLayout): "r".
-      C.inlineAsm(B.getVoidTy(), Asm, "r,l,r,b,~{memory}", {C.sharedElement(Base, E, Idx), Ptr.Regs[G], Size, Valid});
+      C.inlineAsm(B.getVoidTy(), Asm, "r,l,r,~{memory}", {C.sharedElement(Base, E, Idx), Ptr.Regs[G], Size});
     }
   }
   if (anyCpAsync(LP))

@@ -48,6 +48,25 @@ TEST(LinearLayout, VectorAddLayoutCoversEveryElementOnce) {
   EXPECT_EQ(L.coord(4, 0, 0), Coord{512});
 }
 
+TEST(LinearLayout, RegisterOffsetIsTheSameForEveryThreadOfABlockedLayout) {
+  // 2-D: 4 rows per thread, 8 lanes x 4 contiguous along the columns.
+  LinearLayout L = toLinear(BlockedLayout{{1, 4}, {4, 8}, {2, 1}, {1, 0}}, {32, 32});
+  for (unsigned R = 0; R < L.numRegs(); ++R) {
+    std::optional<int64_t> Off = L.regOffset(R);
+    ASSERT_TRUE(Off) << R;
+    for (unsigned W = 0; W < 2; ++W)
+      for (unsigned Ln = 0; Ln < 32; ++Ln) {
+        Coord A = L.coord(R, Ln, W), Z = L.coord(0, Ln, W);
+        EXPECT_EQ(A[0] * 32 + A[1], Z[0] * 32 + Z[1] + *Off) << R << " " << Ln << " " << W;
+      }
+  }
+  EXPECT_EQ(L.regOffset(4), 8 * 32); // the second repetition: 8 rows (4 lanes x 2 warps) down
+  // Where a register bit is also a thread's (an XOR swizzle), no such offset.
+  LinearLayout S = L;
+  S.Reg[0] = Coord{0, 4};
+  EXPECT_FALSE(S.regOffset(1));
+}
+
 TEST(LinearLayout, DefaultBlockedFillsLanesAlongTheFastestDimension) {
   BlockedLayout B = defaultBlocked({64, 32}, 4);
   EXPECT_EQ(B.str(), "#blocked<sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]>");
