@@ -41,19 +41,26 @@ Coord LinearLayout::regCoord(unsigned R) const {
   return C;
 }
 
-std::optional<int64_t> LinearLayout::regOffset(unsigned R) const {
-  Coord C = regCoord(R);
-  int64_t Offset = 0;
-  for (unsigned D = 0; D < rank(); ++D) {
-    int64_t ThreadBits = 0;
-    for (const std::vector<Coord> *Bases : {&Lane, &Warp})
-      for (const Coord &Basis : *Bases)
-        ThreadBits |= Basis[D];
-    if (C[D] & ThreadBits)
-      return std::nullopt;
-    Offset = Offset * Shape[D] + C[D];
-  }
-  return Offset;
+std::optional<int64_t> LinearLayout::regOffset(unsigned R,
+                                               const std::function<int64_t(const Coord &)> &Offset) const {
+  auto RowMajor = [&](const Coord &C) {
+    int64_t I = 0;
+    for (unsigned D = 0; D < rank(); ++D)
+      I = I * Shape[D] + C[D];
+    return I;
+  };
+  // Every thread, not the bases alone: the offset need not be linear (a
+  // swizzle's XOR, a block's stride), only the same distance everywhere.
+  std::optional<int64_t> Distance;
+  for (unsigned W = 0; W < (1u << Warp.size()); ++W)
+    for (unsigned Ln = 0; Ln < (1u << Lane.size()); ++Ln) {
+      Coord From = coord(0, Ln, W), To = coord(R, Ln, W);
+      int64_t D = Offset ? Offset(To) - Offset(From) : RowMajor(To) - RowMajor(From);
+      if (Distance && *Distance != D)
+        return std::nullopt;
+      Distance = D;
+    }
+  return Distance;
 }
 
 Coord LinearLayout::coord(unsigned R, unsigned LaneId, unsigned WarpId) const {

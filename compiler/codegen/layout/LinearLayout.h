@@ -59,6 +59,7 @@
 #define TESSEL_COMPILER_CODEGEN_LAYOUT_LINEARLAYOUT_H
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -82,10 +83,12 @@ struct LinearLayout {
   /// The coordinate of register R of thread (Lane, Warp).
   Coord coord(unsigned R, unsigned LaneId, unsigned WarpId) const;
   /// How far register R's element lies from register 0's of the same
-  /// thread in the tile's row-major order, the same for every thread: so
-  /// where R's coordinate bits share none with any lane or warp basis (the
-  /// XOR of the parts is then their sum), nullopt elsewhere (a swizzle).
-  std::optional<int64_t> regOffset(unsigned R) const;
+  /// thread under Offset (a buffer's element offset of a coordinate), where
+  /// that distance is the same for every thread; nullopt elsewhere (a
+  /// swizzle that moves R's element differently per thread). Then R's
+  /// address is register 0's plus a constant. Offset defaults to the
+  /// tile's row-major order.
+  std::optional<int64_t> regOffset(unsigned R, const std::function<int64_t(const Coord &)> &Offset = {}) const;
   /// Whether thread (Lane, Warp) owns its elements (no replicated bit set).
   bool owns(unsigned LaneId, unsigned WarpId) const;
   /// How many consecutive registers, from every multiple of the count, hold

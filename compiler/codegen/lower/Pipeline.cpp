@@ -43,10 +43,10 @@
 /// load stands in the body (LoweringContext::StageWaits), so the rest of
 /// the loop is the same.
 ///
-/// The copies of iteration j are predicated on j being an iteration of the
-/// loop (the producer runs past the end, but never touches memory there);
-/// a masked lane gives src-size 0, so cp.async zero-fills its bytes (the
-/// load's `other` is 0). 16-byte copies are `cp.async.cg` (L2 only, as
+/// The copies of iteration j copy 0 bytes where j is past the loop's end
+/// (the producer runs past it, but never reads memory there) or the lane is
+/// masked: src-size 0, so cp.async zero-fills the stage (the load's `other`
+/// is 0), as Triton's copies. 16-byte copies are `cp.async.cg` (L2 only, as
 /// Triton), 4- and 8-byte ones `cp.async.ca`. A load that feeds no dot (a
 /// tl.range loop's) has a row-major stage and reads it back into its
 /// registers where the load stood, `other` selected in the masked lanes. The producer's carried values
@@ -177,18 +177,23 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
     if (wgmmaStage(C, PL))
       Nvmma = PL.nvmmaOf(PL.Load->result()); // the copies write the load's tile
     for (unsigned G = 0; G < L.numRegs(); G += PL.Vector) {
-      // An unswizzled stage is written at register 0's address plus a
-      // constant per copy, spelled in the instruction: the stage's copies
-      // share one address register (inline asm hides the sum from the back
-      // end, which would fold it for a plain store), where computing each
-      // address apart kept one per copy live from the stage's reads at the
-      // loop's top to its refill at the bottom (fused softmax: +17
-      // registers over Triton's).
-      std::optional<int64_t> Offset = Nvmma || PL.Dot ? std::nullopt : L.regOffset(G);
-      llvm::Value *Idx = Nvmma    ? nvmmaOffset(C, *Nvmma, C.coord(L, G, 0), C.coord(L, G, 1))
-                         : PL.Dot ? ringSwizzle(C, PL, C.coord(L, G, 0), C.coord(L, G, 1))
-                         : Offset ? C.linearIndex(L, 0)
-                                  : C.linearIndex(L, G);
+      // Where a copy's element lies at the same distance from register 0's
+      // in every thread (a row-major stage; an NVMMA one whose swizzle
+      // phase the register does not change), it is written at register 0's
+      // address plus that constant, spelled in the instruction: the stage's
+      // copies share one address register (inline asm hides the sum from the
+      // back end, which would fold it for a plain store), where computing
+      // each address apart kept one per copy live across the loop (fused
+      // softmax: +17 registers over Triton's).
+      std::optional<int64_t> Offset;
+      if (Nvmma)
+        Offset = L.regOffset(G, [&](const Coord &X) { return Nvmma->offset(X[0], X[1]); });
+      else if (!PL.Dot)
+        Offset = L.regOffset(G);
+      unsigned R = Offset ? 0 : G;
+      llvm::Value *Idx = Nvmma    ? nvmmaOffset(C, *Nvmma, C.coord(L, R, 0), C.coord(L, R, 1))
+                         : PL.Dot ? ringSwizzle(C, PL, C.coord(L, R, 0), C.coord(L, R, 1))
+                                  : C.linearIndex(L, R);
       std::string Asm = std::string("cp.async.") + (Bytes == 16 ? "cg" : "ca") + ".shared.global [ $0 + " +
                         std::to_string(Offset ? *Offset * ElemBytes : 0) + " ], [ $1 + 0 ], " + std::to_string(Bytes) +
                         ", $2;";

@@ -349,10 +349,13 @@ TEST(Wgmma, AttentionsTransposedKIsCopiedIntoAKMajorRing) {
     EXPECT_EQ(countMatches(C.Ptx, R"(\}, %rd[0-9]+, %rd[0-9]+, p, 1, 1, 0, 0;)"), D / 16 * (BM / 64)) << Name;
     EXPECT_EQ(countMatches(C.Ptx, R"(\}, %rd[0-9]+, p, 1, 1, 1;)"), BN / 16 * (BM / 64)) << Name;
     // Every copy is 16 bytes: k's and v's tiles over 128 threads, in the
-    // prologue's num_stages - 1 iterations and the loop's one.
-    EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.cg\.shared\.global \[ %r[0-9]+ \+ 0 \], \[ %rd[0-9]+ \+ 0 \], 16,)"),
+    // prologue's num_stages - 1 iterations and the loop's one; per stage,
+    // one shared address and the other copies at constant offsets from it
+    // (their rows are 8 apart: the swizzle's phase is the same).
+    EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.cg\.shared\.global \[ %r[0-9]+ \+ [0-9]+ \], \[ %rd[0-9]+ \+ 0 \], 16,)"),
               Stages * 2 * (D * BN * 2 / 16 / 128))
         << Name;
+    EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.cg\.shared\.global \[ %r[0-9]+ \+ 0 \])"), Stages * 2) << Name;
     EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.ca)"), 0) << Name;
     // One proxy fence: after q's one write before the loop, none per
     // iteration for the rings.

@@ -67,6 +67,21 @@ TEST(LinearLayout, RegisterOffsetIsTheSameForEveryThreadOfABlockedLayout) {
   EXPECT_FALSE(S.regOffset(1));
 }
 
+TEST(LinearLayout, RegisterOffsetUnderAnNvmmaSwizzle) {
+  // 64x64 fp16 in the 128-byte swizzle, copied 16 bytes per thread: a
+  // register 16 rows down keeps the row's swizzle phase, so it lies 16 rows
+  // of 64 further in every thread; one 32 columns over flips a chunk bit
+  // that the phase XORs differently per row.
+  NvmmaLayout N = NvmmaLayout::forTile(64, 64, 2);
+  auto Off = [&](const Coord &X) { return N.offset(X[0], X[1]); };
+  LinearLayout Rows = toLinear(BlockedLayout{{1, 8}, {4, 8}, {4, 1}, {1, 0}}, {64, 64});
+  EXPECT_EQ(Rows.regOffset(8, Off), 16 * 64);
+  EXPECT_EQ(Rows.regOffset(16, Off), 32 * 64);
+  LinearLayout Cols = toLinear(BlockedLayout{{1, 8}, {8, 4}, {4, 1}, {1, 0}}, {64, 64});
+  EXPECT_EQ(Cols.regOffset(8), 32); // row-major: 32 columns over
+  EXPECT_FALSE(Cols.regOffset(8, Off));
+}
+
 TEST(LinearLayout, DefaultBlockedFillsLanesAlongTheFastestDimension) {
   BlockedLayout B = defaultBlocked({64, 32}, 4);
   EXPECT_EQ(B.str(), "#blocked<sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]>");
