@@ -97,12 +97,13 @@ LinearLayout mmaOperandLayout(unsigned OpIdx, int64_t M, int64_t N, int64_t K, u
   return L;
 }
 
-int64_t swizzledOffset(int64_t Row, int64_t Col, int64_t Cols) {
-  int64_t Chunks = Cols / 8;
-  int64_t PerPhase = std::max<int64_t>(1, 128 / (Cols * 2));
+int64_t swizzledOffset(int64_t Row, int64_t Col, int64_t Cols, unsigned ElemBytes) {
+  int64_t Vec = 16 / ElemBytes;
+  int64_t Chunks = std::max<int64_t>(1, Cols / Vec);
+  int64_t PerPhase = std::max<int64_t>(1, 128 / (Cols * ElemBytes));
   int64_t MaxPhase = std::max<int64_t>(1, std::min<int64_t>(Chunks, 8 / PerPhase));
   int64_t Phase = (Row / PerPhase) % MaxPhase;
-  return Row * Cols + (((Col / 8) ^ Phase) * 8) + Col % 8;
+  return Row * Cols + (((Col / Vec) ^ Phase) * Vec) + Col % Vec;
 }
 
 } // namespace tessel::codegen

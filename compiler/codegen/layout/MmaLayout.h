@@ -57,8 +57,9 @@ LinearLayout mmaAccumulatorLayout(int64_t M, int64_t N, unsigned NumWarps);
 LinearLayout mmaOperandLayout(unsigned OpIdx, int64_t M, int64_t N, int64_t K, unsigned NumWarps);
 
 /// Element offset of (Row, Col) in a row-major swizzled staging buffer with
-/// Cols 16-bit columns (Cols a power of two, at least 8).
-int64_t swizzledOffset(int64_t Row, int64_t Col, int64_t Cols);
+/// Cols columns of ElemBytes each (Cols a power of two): 16-byte chunks
+/// XORed with the row's phase, as DotMma's runtime `swizzle` computes it.
+int64_t swizzledOffset(int64_t Row, int64_t Col, int64_t Cols, unsigned ElemBytes = 2);
 
 } // namespace tessel::codegen
 

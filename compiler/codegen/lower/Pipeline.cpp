@@ -55,6 +55,7 @@
 /// and reads the same bytes.
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/Pipeliner.h"
+#include "compiler/codegen/layout/MmaLayout.h"
 #include "compiler/codegen/layout/WgmmaLayout.h"
 #include "compiler/codegen/lower/LoweringContext.h"
 #include "compiler/codegen/lower/Lowerings.h"
@@ -178,8 +179,8 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
       Nvmma = PL.nvmmaOf(PL.Load->result()); // the copies write the load's tile
     for (unsigned G = 0; G < L.numRegs(); G += PL.Vector) {
       // Where a copy's element lies at the same distance from register 0's
-      // in every thread (a row-major stage; an NVMMA one whose swizzle
-      // phase the register does not change), it is written at register 0's
+      // in every thread (a row-major stage; a swizzled one, NVMMA or
+      // mma.sync's, whose phase the register does not change), it is written at register 0's
       // address plus that constant, spelled in the instruction: the stage's
       // copies share one address register (inline asm hides the sum from the
       // back end, which would fold it for a plain store), where computing
@@ -188,7 +189,12 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
       std::optional<int64_t> Offset;
       if (Nvmma)
         Offset = L.regOffset(G, [&](const Coord &X) { return Nvmma->offset(X[0], X[1]); });
-      else if (!PL.Dot)
+      else if (PL.Dot)
+        Offset = L.regOffset(G, [&](const Coord &X) {
+          return PL.Transposed ? swizzledOffset(X[1], X[0], PL.Rows, PL.ElemBytes)
+                               : swizzledOffset(X[0], X[1], PL.Cols, PL.ElemBytes);
+        });
+      else
         Offset = L.regOffset(G);
       unsigned R = Offset ? 0 : G;
       llvm::Value *Idx = Nvmma    ? nvmmaOffset(C, *Nvmma, C.coord(L, R, 0), C.coord(L, R, 1))

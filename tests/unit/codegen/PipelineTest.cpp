@@ -75,6 +75,11 @@ TEST_P(MatmulPipeline, CopiesAheadWithCpAsync) {
   // of the prologue and once in the loop.
   int64_t PerIteration = (BM * BK + BK * BN) / 8 / Threads;
   EXPECT_EQ(countMatches(C.Ptx, CpAsync16), PerIteration * Stages) << "config " << Config;
+  // A thread's copies into a stage share its first copy's address, the
+  // others at constant offsets (the swizzle's phase is the same for rows a
+  // multiple of 8 apart): at most one `+ 0` per operand and stage.
+  EXPECT_LE(countMatches(C.Ptx, R"(cp\.async\.cg\.shared\.global \[ %r[0-9]+ \+ 0 \])"), 2 * Stages)
+      << "config " << Config;
   EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.commit_group;)"), Stages);
   EXPECT_EQ(countMatches(C.Ptx, "cp\\.async\\.wait_group " + std::to_string(Stages - 2) + ";"), 1);
   EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.wait_group 0;)"), Stages == 2 ? 2 : 1);
