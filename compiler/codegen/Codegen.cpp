@@ -55,7 +55,7 @@ unsigned wgmmaPendingsFromEnv() {
   static const unsigned N = [] {
     const char *V = std::getenv("TESSEL_WGMMA_PENDING");
     if (!V || !*V)
-      return 0u;
+      return 1u;
     return std::string_view(V) == "0" ? 0u : 1u;
   }();
   return N;

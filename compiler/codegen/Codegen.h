@@ -75,11 +75,11 @@ bool rangeLoadPipeliningFromEnv();
 /// (bench/RESULTS.md, issue 29); part of the JIT cache key.
 bool wgmmaFromEnv();
 
-/// Developer option: `TESSEL_WGMMA_PENDING=1` in the environment (read once
-/// per process) leaves each iteration's wgmma group of a pipelined dot loop
-/// in flight into the next iteration (`wgmma.wait_group 1`, Triton's
-/// pendings = 1; lower/Pipeline.cpp); 0: every dot waits for its group.
-/// Unset: 0. Part of the JIT cache key.
+/// Developer option: `TESSEL_WGMMA_PENDING=0` in the environment (read once
+/// per process) makes the wgmma dot of a pipelined loop wait for its own
+/// group; otherwise (unset or 1) each iteration's group stays in flight into
+/// the next iteration (`wgmma.wait_group 1`, Triton's pendings = 1;
+/// lower/Pipeline.cpp). Part of the JIT cache key.
 unsigned wgmmaPendingsFromEnv();
 
 /// Developer option: `TESSEL_WGMMA_CHAIN=0` in the environment (read once

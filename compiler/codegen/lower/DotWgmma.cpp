@@ -35,14 +35,13 @@
 ///     in flight: LoweringContext::AsyncWgmmaDot, Pipeline.cpp).
 ///
 /// The accumulator stays in wgmmaAccumulatorLayout across the K loop (layout
-/// assignment seeds it). Waiting for every group at each dot keeps the dot
-/// synchronous, and the pipelined loop then copies ahead into the stage the
-/// previous iteration read right after its one barrier (Pipeline.cpp).
-/// Triton instead leaves one group in flight into the next iteration; that
-/// shape (`wait_group 1`, the copies after a second barrier) is the
-/// developer option TESSEL_WGMMA_PENDING=1, 2-25 % slower on the H200 at
-/// 4096^3 in both passes that measured it (bench/RESULTS.md, issue 29), so
-/// not the default.
+/// assignment seeds it). In a pipelined loop the dot leaves its group in
+/// flight into the next iteration (`wait_group 1`, the copies after a
+/// second barrier), as Triton does: at 4096^3 on the H100, 23 % faster than
+/// waiting for every group at 128x256x64 with 8 warps and 1 % at 128x128x64
+/// with 4 (bench/RESULTS.md, issue 29; it was slower before the copies
+/// shared their addresses). TESSEL_WGMMA_PENDING=0 keeps the synchronous dot,
+/// whose loop copies ahead right after its one barrier (Pipeline.cpp).
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/Pipeliner.h"
 #include "compiler/codegen/layout/WgmmaLayout.h"

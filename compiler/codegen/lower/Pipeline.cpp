@@ -28,7 +28,7 @@
 /// (i - 1) % S, which every warp finished reading before the barrier at the
 /// top of iteration i; they are issued right after that barrier, before the
 /// body, and the second barrier goes away. Where the body's wgmma dot leaves
-/// its group in flight (TESSEL_WGMMA_PENDING=1, asyncDot), the stage
+/// its group in flight (asyncDot; TESSEL_WGMMA_PENDING=0 turns it off), the stage
 /// (i - 1) % S is still being read at the top of iteration i: the copies go
 /// after the dot's `wait_group 1` and a second barrier, as in Triton's loop,
 /// and the exit waits for the last group. The loop-invariant operands of
