@@ -30,7 +30,8 @@
 # FUZZ_RUNS (stop after that many executions, if sooner than MINUTES),
 # FUZZ_NO_BUILD=1 (use the targets and seeds already in FUZZ_BUILD_DIR, a
 # bundle made by scripts/fuzz_bundle.sh), FUZZ_MINIMIZE=0 (keep the raw
-# findings in FUZZ_BUILD_DIR/fuzz/findings/).
+# findings in FUZZ_BUILD_DIR/fuzz/findings/), FUZZ_TIMEOUT (seconds of wall
+# time an input may take, default 30: more on a machine a build shares).
 #===-----------------------------------------------------------------------===#
 set -euo pipefail
 shopt -s nullglob
@@ -110,7 +111,7 @@ fuzz() {
   local status=0
   local seed=()
   [[ -n ${FUZZ_SEED:-} ]] && seed=(-seed="$FUZZ_SEED")
-  local args=(-close_fd_mask=2 -max_total_time="$secs" -runs="${FUZZ_RUNS:--1}" -max_len="$(max_len "$t")" -timeout=30
+  local args=(-close_fd_mask=2 -max_total_time="$secs" -runs="${FUZZ_RUNS:--1}" -max_len="$(max_len "$t")" -timeout="${FUZZ_TIMEOUT:-30}"
     -rss_limit_mb=2560 -dict="$(realpath "$(dict "$t")")" -print_final_stats=1 -artifact_prefix="$(realpath "$findings")/")
   # Shorter allocation stacks and no fake stacks: a third of an execution's
   # CPU went to ASan's stack depot and fake-stack GC. Reports still name the
