@@ -5,9 +5,13 @@
 //===----------------------------------------------------------------------===//
 /// \file
 /// Triton's math lowering for NVIDIA: fp32 `exp` is `ex2.approx.f32` of
-/// x * log2(e), `exp2` is `ex2.approx.f32`, `sqrt` and `rsqrt` are
-/// `sqrt.approx.f32` / `rsqrt.approx.f32` (Triton's `tl.sqrt` is the fast
-/// one; `sqrt_rn` is the IEEE one), `floor`/`ceil` are LLVM's intrinsics
+/// x * log2(e) (its own llvm.nvvm.ex2.approx.f32 call), `exp2` and `sqrt`
+/// are `ex2.approx.ftz.f32` and `sqrt.approx.ftz.f32` (Triton lowers them to
+/// LLVM's exp2 and sqrt, which its NVPTX back end emits flushing subnormals,
+/// as its PTX shows: tutorial 06's exp2, tutorial 05's sqrt; the ftz forms
+/// are also shorter in SASS, with no subnormal fix-up around MUFU), `rsqrt`
+/// is `rsqrt.approx.f32` (Triton's `tl.sqrt` is the fast one; `sqrt_rn` is
+/// the IEEE one), `floor`/`ceil` are LLVM's intrinsics
 /// (cvt.rmi / cvt.rpi); everything else, and every fp64 function, is a call
 /// of libdevice's `__nv_*` (the backend links libdevice). fp16/bf16 operands
 /// compute in fp32 and round back, as Triton does.
@@ -81,9 +85,9 @@ static llvm::Value *mathF32(LoweringContext &C, ir::OpKind K, llvm::Value *X) {
     return B.CreateCall(C.intrinsic(llvm::Intrinsic::nvvm_ex2_approx_f), {Scaled});
   }
   case O::Exp2:
-    return B.CreateCall(C.intrinsic(llvm::Intrinsic::nvvm_ex2_approx_f), {X});
+    return B.CreateCall(C.intrinsic(llvm::Intrinsic::nvvm_ex2_approx_ftz_f), {X});
   case O::Sqrt:
-    return B.CreateCall(C.intrinsic(llvm::Intrinsic::nvvm_sqrt_approx_f), {X});
+    return B.CreateCall(C.intrinsic(llvm::Intrinsic::nvvm_sqrt_approx_ftz_f), {X});
   case O::Rsqrt:
     return B.CreateCall(C.intrinsic(llvm::Intrinsic::nvvm_rsqrt_approx_f), {X});
   case O::Floor:
