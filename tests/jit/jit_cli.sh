@@ -74,6 +74,8 @@ echo "jit_cli: --emit cubin writes an ELF file"
 expect_in "--emit report" "registers" "$tmp/report.txt"
 expect_in "--emit report" "occupancy" "$tmp/report.txt"
 expect_in "--emit report" "config 1 [" "$tmp/report.txt"
+# Where the dot runs, read from the PTX (sm_90a by default without a GPU: wgmma, as Triton on Hopper).
+expect_in "--emit report" "the kernel's tl.dot runs on wgmma: its registers are near Triton's" "$tmp/report.txt"
 echo "jit_cli: --emit report --all-configs prints every config"
 
 # The developer options for GPU A/B comparisons (docs/codegen.md), from the same cache: the key covers them.
