@@ -262,10 +262,10 @@ static void printReport(std::ostream &OS, const std::string &Title, const backen
   OS << "\n";
   // Spill and occupancy findings stay silent for dot kernels
   // (diagnostics/checks/JitResources.cpp): say so, and how near the figures are.
-  if (K.FmaDot)
-    OS << "  note           the kernel's tl.dot runs on " << backend::dotUnits(K)
-       << (backend::dotUnits(K) == "FMA units" ? ": its registers are not Triton's"
-                                               : ": its registers are near Triton's, not equal (bench/RESULTS.md)")
+  if (std::string_view Units = backend::dotUnits(K); !Units.empty())
+    OS << "  note           the kernel's tl.dot runs on " << Units
+       << (Units == "FMA units" ? ": its registers are not Triton's"
+                                : ": its registers are near Triton's, not equal (bench/RESULTS.md)")
        << "; spills and occupancy are not reported as findings for it\n";
   if (!K.assembled()) {
     OS << "  (not assembled: no ptxas or libnvJitLink.so was found)\n";

@@ -43,19 +43,14 @@ Coord LinearLayout::regCoord(unsigned R) const {
 
 std::optional<int64_t> LinearLayout::regOffset(unsigned R,
                                                const std::function<int64_t(const Coord &)> &Offset) const {
-  auto RowMajor = [&](const Coord &C) {
-    int64_t I = 0;
-    for (unsigned D = 0; D < rank(); ++D)
-      I = I * Shape[D] + C[D];
-    return I;
-  };
+  const SharedLayout RowMajor{Shape};
   // Every thread, not the bases alone: the offset need not be linear (a
   // swizzle's XOR, a block's stride), only the same distance everywhere.
   std::optional<int64_t> Distance;
   for (unsigned W = 0; W < (1u << Warp.size()); ++W)
     for (unsigned Ln = 0; Ln < (1u << Lane.size()); ++Ln) {
       Coord From = coord(0, Ln, W), To = coord(R, Ln, W);
-      int64_t D = Offset ? Offset(To) - Offset(From) : RowMajor(To) - RowMajor(From);
+      int64_t D = Offset ? Offset(To) - Offset(From) : RowMajor.offset(To) - RowMajor.offset(From);
       if (Distance && *Distance != D)
         return std::nullopt;
       Distance = D;

@@ -61,6 +61,7 @@
 #include "compiler/codegen/lower/Lowerings.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 
 namespace tessel::codegen {
@@ -99,6 +100,30 @@ llvm::Value *ringSwizzle(LoweringContext &C, const PipelinedLoad &PL, llvm::Valu
   if (PL.Transposed)
     return mmaSwizzle(C, Col, Row, PL.Rows, PL.ElemBytes);
   return mmaSwizzle(C, Row, Col, PL.Cols, PL.ElemBytes);
+}
+
+/// Element index of register R's element of L in PL's stage (i32): NVMMA
+/// for a wgmma operand, ringSwizzle for an mma.sync one, else row major.
+llvm::Value *stageIndex(LoweringContext &C, const PipelinedLoad &PL, const std::optional<NvmmaLayout> &Nvmma,
+                        const LinearLayout &L, unsigned R) {
+  if (Nvmma)
+    return nvmmaOffset(C, *Nvmma, C.coord(L, R, 0), C.coord(L, R, 1));
+  if (PL.Dot)
+    return ringSwizzle(C, PL, C.coord(L, R, 0), C.coord(L, R, 1));
+  return C.linearIndex(L, R);
+}
+
+/// stageIndex's numeric twin: the element index of a coordinate in PL's
+/// stage; empty for the row-major stage (LinearLayout::regOffset's default).
+std::function<int64_t(const Coord &)> stageOffset(const PipelinedLoad &PL, const std::optional<NvmmaLayout> &Nvmma) {
+  if (Nvmma)
+    return [N = *Nvmma](const Coord &X) { return N.offset(X[0], X[1]); };
+  if (PL.Dot)
+    return [&PL](const Coord &X) {
+      return PL.Transposed ? swizzledOffset(X[1], X[0], PL.Rows, PL.ElemBytes)
+                           : swizzledOffset(X[0], X[1], PL.Cols, PL.ElemBytes);
+    };
+  return {};
 }
 
 /// The base of stage Slot (i32) of R.
@@ -177,29 +202,18 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
     std::optional<NvmmaLayout> Nvmma;
     if (wgmmaStage(C, PL))
       Nvmma = PL.nvmmaOf(PL.Load->result()); // the copies write the load's tile
+    std::function<int64_t(const Coord &)> Numeric = stageOffset(PL, Nvmma);
     for (unsigned G = 0; G < L.numRegs(); G += PL.Vector) {
       // Where a copy's element lies at the same distance from register 0's
       // in every thread (a row-major stage; a swizzled one, NVMMA or
-      // mma.sync's, whose phase the register does not change), it is written at register 0's
-      // address plus that constant, spelled in the instruction: the stage's
-      // copies share one address register (inline asm hides the sum from the
-      // back end, which would fold it for a plain store), where computing
-      // each address apart kept one per copy live across the loop (fused
-      // softmax: +17 registers over Triton's).
-      std::optional<int64_t> Offset;
-      if (Nvmma)
-        Offset = L.regOffset(G, [&](const Coord &X) { return Nvmma->offset(X[0], X[1]); });
-      else if (PL.Dot)
-        Offset = L.regOffset(G, [&](const Coord &X) {
-          return PL.Transposed ? swizzledOffset(X[1], X[0], PL.Rows, PL.ElemBytes)
-                               : swizzledOffset(X[0], X[1], PL.Cols, PL.ElemBytes);
-        });
-      else
-        Offset = L.regOffset(G);
-      unsigned R = Offset ? 0 : G;
-      llvm::Value *Idx = Nvmma    ? nvmmaOffset(C, *Nvmma, C.coord(L, R, 0), C.coord(L, R, 1))
-                         : PL.Dot ? ringSwizzle(C, PL, C.coord(L, R, 0), C.coord(L, R, 1))
-                                  : C.linearIndex(L, R);
+      // mma.sync's, whose phase the register does not change), it is
+      // written at register 0's address plus that constant, spelled in the
+      // instruction: the stage's copies share one address register (inline
+      // asm hides the sum from the back end, which would fold it for a plain
+      // store), where computing each address apart kept one per copy live
+      // across the loop (fused softmax: +17 registers over Triton's).
+      std::optional<int64_t> Offset = L.regOffset(G, Numeric);
+      llvm::Value *Idx = stageIndex(C, PL, Nvmma, L, Offset ? 0 : G);
       std::string Asm = std::string("cp.async.") + (Bytes == 16 ? "cg" : "ca") + ".shared.global [ $0 + " +
                         std::to_string(Offset ? *Offset * ElemBytes : 0) + " ], [ $1 + 0 ], " + std::to_string(Bytes) +
                         ", $2;";
