@@ -256,15 +256,17 @@ void parseRunStatements(const SourceText &Text, const uint32_t *Starts, size_t N
   auto PieceOf = [&](uint32_t Offset) {
     return static_cast<size_t>(std::upper_bound(Starts, Starts + N, Offset) - Starts) - 1;
   };
+  // An error that tree-sitter did not mark (an indentation tessel checks
+  // itself) may come from the run's state rather than the piece: an error
+  // above can leave the scanner's indentation stack one level deep, so that
+  // a `def` below loses its body (`f')` over ` O` over `def n():` over ` o`).
+  // Read alone, as a reparse of that piece would, the body is the def's.
+  for (const ast::SyntaxError &E : Scratch.SyntaxErrors)
+    Tainted[PieceOf(E.Range.Begin)] = 1;
   for (ast::Stmt *St : Scratch.Body) {
     size_t I = PieceOf(St->Range.Begin);
     if (!Tainted[I])
       Out[Base + I].Stmts.push_back(St);
-  }
-  for (ast::SyntaxError &E : Scratch.SyntaxErrors) {
-    size_t I = PieceOf(E.Range.Begin);
-    if (!Tainted[I])
-      Out[Base + I].Errors.push_back(std::move(E));
   }
   Scratch.Body = std::move(Body);
   Scratch.SyntaxErrors = std::move(Errors);

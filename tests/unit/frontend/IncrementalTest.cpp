@@ -323,6 +323,24 @@ TEST(Reparse, TwoStatementsOnOneLineAreReadAloneInEveryRun) {
   EXPECT_TRUE(ErrorOnTheLine) << fingerprint(Fresh->module());
 }
 
+TEST(Reparse, ADefBelowAnErrorKeepsItsBodyInEveryRun) {
+  // Found by the edits fuzz target: in a run, the unterminated string and
+  // the over-indented line above leave tree-sitter's indentation one level
+  // deep, so `def n():` loses ` o` to the top level with no error node, only
+  // tessel's own "unexpected indent". The reparse reads the def's piece
+  // alone and gives it its body; the fresh parse must do the same.
+  const std::string Above = "f')\n O\n";
+  auto Old = parseText(Above + "def n():\n \n");
+  auto New = edit(*Old, static_cast<uint32_t>(Above.size() + 10), 0, "o");
+  auto Fresh = parseText(Above + "def n():\n o\n");
+  EXPECT_EQ(fingerprint(New->module()), fingerprint(Fresh->module()));
+  const Module &M = Fresh->module();
+  ASSERT_FALSE(M.Body.empty());
+  const auto *Def = dyn_cast<FunctionDefStmt>(M.Body.back());
+  ASSERT_NE(Def, nullptr) << fingerprint(M);
+  EXPECT_EQ(Def->Body.size(), 1u) << fingerprint(M);
+}
+
 TEST(Reparse, ChainedEditsOnALargeFileStayEqual) {
   auto F = parseText(largeCorpus(3));
   std::mt19937 Rng(11);
