@@ -260,13 +260,14 @@ static void printReport(std::ostream &OS, const std::string &Title, const backen
   if (K.MaxNReg)
     OS << ", maxnreg " << *K.MaxNReg;
   OS << "\n";
-  // Spill and occupancy findings stay silent for dot kernels
+  // Which findings stay silent for dot kernels
   // (diagnostics/checks/JitResources.cpp): say so, and how near the figures are.
   if (std::string_view Units = backend::dotUnits(K); !Units.empty())
     OS << "  note           the kernel's tl.dot runs on " << Units
        << (Units == "FMA units" ? ": its registers are not Triton's"
                                 : ": its registers are near Triton's, not equal (bench/RESULTS.md)")
-       << "; spills and occupancy are not reported as findings for it\n";
+       << (backend::spillsAreTritons(K) ? "; occupancy is not reported as a finding for it\n"
+                                        : "; spills and occupancy are not reported as findings for it\n");
   if (!K.assembled()) {
     OS << "  (not assembled: no ptxas or libnvJitLink.so was found)\n";
   } else {

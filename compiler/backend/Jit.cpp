@@ -31,6 +31,8 @@ std::string_view dotUnits(const CompiledKernel &K) {
   return "FMA units";
 }
 
+bool spillsAreTritons(const CompiledKernel &K) { return !K.FmaDot || dotUnits(K) == "wgmma"; }
+
 bool parsePtxSignature(llvm::StringRef Ptx, CompiledKernel &Out) {
   size_t E = Ptx.find(".entry ");
   if (E == llvm::StringRef::npos)

@@ -104,6 +104,14 @@ struct CompiledKernel {
 /// fp64, shapes below one instruction); empty when K has no tl.dot.
 std::string_view dotUnits(const CompiledKernel &K);
 
+/// Whether K's registers stand for Triton's well enough that a spill is the
+/// user's: a kernel without tl.dot, or one whose dot runs on wgmma as
+/// Triton's Hopper code does (over the 150 compiles of Triton's tutorials
+/// recorded on the H200, tessel's wgmma kernels spill in exactly the
+/// configs Triton's spill). On FMA units or mma.sync a dot takes registers
+/// Triton's code does not, and a spill there may be tessel's own.
+bool spillsAreTritons(const CompiledKernel &K);
+
 /// Gives K what its code generator said of it beside the module: its shared
 /// buffers and the descriptors it takes as tensor maps.
 void adoptABI(CompiledKernel &K, const codegen::KernelABI &ABI);

@@ -112,9 +112,7 @@ std::vector<Finding> jitFindings(const JitSite &Site, const backend::KernelJitRe
     Out.push_back(std::move(*F));
   if (!K.assembled())
     return Out;
-  // tl.dot on FMA units needs far more registers than Triton's tensor-core
-  // code: a spill there would be tessel's, not the user's.
-  if (K.FmaDot)
+  if (!backend::spillsAreTritons(K))
     return Out;
   const backend::ResourceUsage &U = K.Resources;
   if (U.HasSpillCounts && U.spillBytes() > 0)
@@ -124,6 +122,11 @@ std::vector<Finding> jitFindings(const JitSite &Site, const backend::KernelJitRe
                            " bytes loaded from local memory per thread, with " + std::to_string(U.Registers) +
                            " registers (" + Arch + ")",
                        Site));
+  // A pipelined dot keeps num_stages operand buffers and few blocks per SM
+  // by design (Triton's matmuls run one or two): low occupancy there is the
+  // schedule's, not a problem to report.
+  if (K.FmaDot)
+    return Out;
   const backend::Occupancy &O = K.Occ;
   bool Limited = O.Limit == backend::OccupancyLimit::Registers || O.Limit == backend::OccupancyLimit::SharedMemory;
   if (Limited && O.fraction() < 0.5) {

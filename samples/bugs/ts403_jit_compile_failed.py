@@ -18,7 +18,7 @@ def fp8_store_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs).to(tl.float32)
     tl.store(out_ptr + offs, x.to(tl.float8e4b15).to(tl.float32))
-    # jit: note[TS403] `x.to(tl.float8e4b15)`: figures unavailable for sm_90: the cast from fp32 to fp8e4b15 is not supported by tessel's code generator yet
+    # jit: note[TS403] `x.to(tl.float8e4b15)`: figures unavailable for sm_90a: the cast from fp32 to fp8e4b15 is not supported by tessel's code generator yet
 
 
 # The same kernel in fp16 compiles.

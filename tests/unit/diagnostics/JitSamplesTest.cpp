@@ -74,10 +74,11 @@ bool haveAssembler() {
                                   backend::hasAssembler(T, backend::AssemblerKind::NvJitLink));
 }
 
-diag::JitReport jitCheck(const std::string &Rel, std::shared_ptr<const ParsedFile> &File) {
+diag::JitReport jitCheck(const std::string &Rel, std::shared_ptr<const ParsedFile> &File, const char *Arch = "sm_90a") {
   File = ParsedFile::parse(std::make_shared<SourceText>(readSource(Rel), Rel));
   diag::FileReport Front = diag::checkFile(File);
-  diag::JitCheckOptions Opts; // in process, no cache, sm_90
+  diag::JitCheckOptions Opts;            // in process, no cache
+  Opts.Arch = *backend::parseArch(Arch); // `tessel check --jit`'s default: an H100's, as Triton compiles for it
   return diag::jitCheckFile(*File, Front.Analysis->Info, Front.Findings, Opts);
 }
 
@@ -145,7 +146,27 @@ TEST(JitSamples, SpillFindingNamesTheConfig) {
   EXPECT_EQ(Spill->Specialization, "BLOCK=16384, num_warps=1, num_stages=3");
   ASSERT_EQ(Spill->Related.size(), 1u);
   EXPECT_EQ(File->text().slice(Spill->Related[0].Range), "triton.Config({'BLOCK': 16384}, num_warps=1)");
-  EXPECT_NE(Spill->Message.find("registers (sm_90)"), std::string::npos) << Spill->Message;
+  EXPECT_NE(Spill->Message.find("registers (sm_90a)"), std::string::npos) << Spill->Message;
+}
+
+// A dot's spill is Triton's where the dot runs on wgmma (sm_90a) and may be
+// tessel's own on mma.sync (sm_80): the same 256x256 config spills on both,
+// and only the first is a finding.
+TEST(JitSamples, ADotSpillIsReportedWhereTheDotIsTritons) {
+  if (!haveAssembler())
+    GTEST_SKIP() << "no CUDA toolkit";
+  const std::string Rel = "samples/bugs/ts401_register_spill_dot.py";
+  std::shared_ptr<const ParsedFile> File;
+  auto Spills = [](const diag::JitReport &R) {
+    std::vector<std::string> Out;
+    for (const diag::Finding &F : R.Findings)
+      if (F.code() == "TS401")
+        Out.push_back(F.Specialization);
+    return Out;
+  };
+  EXPECT_EQ(Spills(jitCheck(Rel, File, "sm_90a")),
+            std::vector<std::string>{"BM=256, BN=256, BK=64, num_warps=4, num_stages=3"});
+  EXPECT_TRUE(Spills(jitCheck(Rel, File, "sm_80")).empty());
 }
 
 // The editor keeps a summary per kernel and config all day: the compiled
