@@ -50,6 +50,7 @@
 
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <optional>
@@ -384,36 +385,56 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   // One instruction takes 32 bytes of K: k16 of 16-bit types, k32 of fp8.
   const int64_t KStep = Fp8 ? 32 : 16;
   // Operands after the accumulators: a's descriptor or its four fragment
-  // registers, b's descriptor, the scale-d flag; then the tied inputs.
+  // registers, b's descriptor, the scale-d flag; then the tied inputs. A
+  // step that starts its accumulator from zero (tl.dot without acc, or acc
+  // = tl.zeros) spells scale-d 0 and reads no inputs, as Triton's (useC
+  // false): attention's q k^T then sets no 32 registers to 0.0 per
+  // accumulator before each dot.
   int64_t AOps = AFrags ? 4 : 1;
   auto Op = [](int64_t I) { return "$" + std::to_string(I); };
-  std::string Asm = "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, " + Op(InstrRegs + AOps + 1) +
-                    ", 0;\n\twgmma.mma_async.sync.aligned.m64n" + std::to_string(WS.InstrN) + "k" +
-                    std::to_string(KStep) + ".f32." + TypeName(AE.Scalar) + "." + TypeName(BE.Scalar) + " {";
-  std::string Cons;
-  for (int64_t I = 0; I < InstrRegs; ++I) {
-    Asm += (I ? ", " : "") + Op(I);
-    Cons += "=f,";
-  }
-  // The scales (1, 1), then the transpose flags: imm-trans-a (descriptor
-  // a only) and imm-trans-b.
-  std::string TransB = std::to_string(LB.transposeFlag(1));
-  if (AFrags) {
-    // fp8 has no transpose flag for b either.
-    Asm += "}, {" + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", " + Op(InstrRegs + 2) + ", " + Op(InstrRegs + 3) +
-           "}, " + Op(InstrRegs + 4) + ", p, 1, 1" + (Fp8 ? "" : ", " + TransB) + ";\n}";
-    Cons += "r,r,r,r,l,r";
-  } else if (Fp8) {
-    // No transpose flags: fp8 operands are K-major.
-    Asm += "}, " + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", p, 1, 1;\n}";
-    Cons += "l,l,r";
-  } else {
-    Asm += "}, " + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", p, 1, 1, " + std::to_string(LA.transposeFlag(0)) +
-           ", " + TransB + ";\n}";
-    Cons += "l,l,r";
-  }
-  for (int64_t I = 0; I < InstrRegs; ++I)
-    Cons += "," + std::to_string(I);
+  auto Instruction = [&](bool ZeroD) {
+    std::string Asm = ZeroD ? "wgmma.mma_async.sync.aligned.m64n"
+                            : "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, " + Op(InstrRegs + AOps + 1) +
+                                  ", 0;\n\twgmma.mma_async.sync.aligned.m64n";
+    Asm += std::to_string(WS.InstrN) + "k" + std::to_string(KStep) + ".f32." + TypeName(AE.Scalar) + "." +
+           TypeName(BE.Scalar) + " {";
+    std::string Cons;
+    for (int64_t I = 0; I < InstrRegs; ++I) {
+      Asm += (I ? ", " : "") + Op(I);
+      Cons += "=f,";
+    }
+    // The scales (1, 1), then the transpose flags: imm-trans-a (descriptor
+    // a only) and imm-trans-b.
+    const std::string ScaleD = ZeroD ? "0" : "p", End = ZeroD ? ";" : ";\n}";
+    std::string TransB = std::to_string(LB.transposeFlag(1));
+    if (AFrags) {
+      // fp8 has no transpose flag for b either.
+      Asm += "}, {" + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", " + Op(InstrRegs + 2) + ", " +
+             Op(InstrRegs + 3) + "}, " + Op(InstrRegs + 4) + ", " + ScaleD + ", 1, 1" + (Fp8 ? "" : ", " + TransB) +
+             End;
+      Cons += "r,r,r,r,l";
+    } else if (Fp8) {
+      // No transpose flags: fp8 operands are K-major.
+      Asm += "}, " + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", " + ScaleD + ", 1, 1" + End;
+      Cons += "l,l";
+    } else {
+      Asm += "}, " + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", " + ScaleD + ", 1, 1, " +
+             std::to_string(LA.transposeFlag(0)) + ", " + TransB + End;
+      Cons += "l,l";
+    }
+    if (!ZeroD) {
+      Cons += ",r";
+      for (int64_t I = 0; I < InstrRegs; ++I)
+        Cons += "," + std::to_string(I);
+    }
+    return std::pair{Asm, Cons};
+  };
+  const auto [Asm, Cons] = Instruction(false);
+  const auto [ZeroAsm, ZeroCons] = Instruction(true);
+  const bool ZeroAcc = std::all_of(Regs.begin(), Regs.end(), [](llvm::Value *V) {
+    const auto *K = llvm::dyn_cast<llvm::Constant>(V);
+    return K && K->isNullValue();
+  });
   auto *RetTy = llvm::StructType::get(C.Ctx, std::vector<llvm::Type *>(static_cast<size_t>(InstrRegs), B.getFloatTy()));
   unsigned ChunkBits = log2u(WS.InstrN / 8), RepNBits = log2u(WS.RepN);
   C.inlineAsm(B.getVoidTy(), "wgmma.fence.sync.aligned;", "~{memory}", {});
@@ -431,10 +452,14 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
           Args.push_back(ADesc(Rm, K0));
         }
         Args.push_back(BDesc(Rn, K0));
-        Args.push_back(C.i32(1));
-        for (int64_t I = 0; I < InstrRegs; ++I)
-          Args.push_back(Regs[Base + I]);
-        llvm::Value *S = C.inlineAsm(RetTy, Asm, Cons, Args, /*SideEffects=*/true);
+        const bool ZeroD = ZeroAcc && K0 == 0;
+        if (!ZeroD) {
+          Args.push_back(C.i32(1));
+          for (int64_t I = 0; I < InstrRegs; ++I)
+            Args.push_back(Regs[Base + I]);
+        }
+        llvm::Value *S =
+            C.inlineAsm(RetTy, ZeroD ? ZeroAsm : Asm, ZeroD ? ZeroCons : Cons, Args, /*SideEffects=*/true);
         for (int64_t I = 0; I < InstrRegs; ++I)
           Regs[Base + I] = B.CreateExtractValue(S, {static_cast<unsigned>(I)});
       }

@@ -344,9 +344,11 @@ TEST(Wgmma, AttentionsTransposedKIsCopiedIntoAKMajorRing) {
     }
     EXPECT_TRUE(KRing) << Name << "\n" << Buffers;
     EXPECT_FALSE(KStaged) << Name << "\n" << Buffers;
-    // q·k: a (q) and b (k) both K-major, HEAD_DIM / 16 k steps per 64 rows;
-    // p·v: p from registers, v N-major as before.
-    EXPECT_EQ(countMatches(C.Ptx, R"(\}, %rd[0-9]+, %rd[0-9]+, p, 1, 1, 0, 0;)"), D / 16 * (BM / 64)) << Name;
+    // q·k: a (q) and b (k) both K-major, HEAD_DIM / 16 k steps per 64 rows,
+    // the first of each from a zero accumulator it does not read (scale-d
+    // 0, no tied inputs, as Triton's); p·v: p from registers, v N-major.
+    EXPECT_EQ(countMatches(C.Ptx, R"(\}, %rd[0-9]+, %rd[0-9]+, 0, 1, 1, 0, 0;)"), BM / 64) << Name;
+    EXPECT_EQ(countMatches(C.Ptx, R"(\}, %rd[0-9]+, %rd[0-9]+, p, 1, 1, 0, 0;)"), (D / 16 - 1) * (BM / 64)) << Name;
     EXPECT_EQ(countMatches(C.Ptx, R"(\}, %rd[0-9]+, p, 1, 1, 1;)"), BN / 16 * (BM / 64)) << Name;
     // Every copy is 16 bytes: k's and v's tiles over 128 threads, in the
     // prologue's num_stages - 1 iterations and the loop's one; per stage,
