@@ -34,11 +34,8 @@ static void lowerPrint(LoweringContext &C, const ir::DevicePrintOp &O) {
   llvm::FunctionCallee Vprintf =
       C.M.getOrInsertFunction("vprintf", llvm::FunctionType::get(B.getInt32Ty(), {Gen, Gen}, false));
   llvm::Value *Pid[3];
-  static constexpr unsigned Ids[3] = {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
-                                      llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
-                                      llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
-  for (int I = 0; I < 3; ++I)
-    Pid[I] = B.CreateCall(C.intrinsic(Ids[I]));
+  for (unsigned I = 0; I < 3; ++I)
+    Pid[I] = C.programId(I);
   for (ir::Value *V : O.operands()) {
     const Tile &T = C.get(V);
     ElemType E = V->type().Elem;
@@ -74,6 +71,7 @@ static void lowerPrint(LoweringContext &C, const ir::DevicePrintOp &O) {
       Fmt += "\n";
       Args.push_back(X);
       std::vector<llvm::Type *> Tys;
+      Tys.reserve(Args.size());
       for (llvm::Value *A : Args)
         Tys.push_back(A->getType());
       auto *ST = llvm::StructType::get(C.Ctx, Tys);

@@ -182,15 +182,11 @@ bool lowerElementwise(LoweringContext &C, const ir::Op &O) {
   }
   case K::ProgramId:
   case K::NumPrograms: {
-    static constexpr unsigned Ids[2][3] = {
-        {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
-         llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z},
-        {llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
-         llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z}};
-    int Axis = static_cast<int>(O.intAttr());
+    int64_t Axis = O.intAttr();
     if (Axis < 0 || Axis > 2)
       return false;
-    C.set(O.result(), C.scalarTile(B.CreateCall(C.intrinsic(Ids[O.kind() == K::NumPrograms][Axis]))));
+    auto A = static_cast<unsigned>(Axis);
+    C.set(O.result(), C.scalarTile(O.kind() == K::NumPrograms ? C.numPrograms(A) : C.programId(A)));
     return true;
   }
   case K::Hint:

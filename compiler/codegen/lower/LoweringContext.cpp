@@ -352,6 +352,20 @@ llvm::Value *LoweringContext::ownerPredicate(const LinearLayout &L) {
 // Layout conversion and shared memory
 //===----------------------------------------------------------------------===//
 
+llvm::Value *LoweringContext::programId(unsigned Axis) {
+  static constexpr unsigned Ids[3] = {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+                                      llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                                      llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
+  return B.CreateCall(intrinsic(Ids[Axis]));
+}
+
+llvm::Value *LoweringContext::numPrograms(unsigned Axis) {
+  static constexpr unsigned Ids[3] = {llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+                                      llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+                                      llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z};
+  return B.CreateCall(intrinsic(Ids[Axis]));
+}
+
 void LoweringContext::barrier() { B.CreateCall(intrinsic(llvm::Intrinsic::nvvm_barrier0)); }
 
 llvm::Value *LoweringContext::sharedElement(llvm::Value *Base, ElemType E, llvm::Value *Index) {

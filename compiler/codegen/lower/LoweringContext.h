@@ -150,6 +150,10 @@ public:
   llvm::Value *laneId() const { return Lane; }
   llvm::Value *warpId() const { return Warp; }
   llvm::Value *threadId() const { return Tid; }
+  /// tl.program_id(Axis) and tl.num_programs(Axis), Axis 0..2 (i32): the
+  /// block's index in the grid and the grid's size along it.
+  llvm::Value *programId(unsigned Axis);
+  llvm::Value *numPrograms(unsigned Axis);
   /// The thread's part of each coordinate of L (i32, one per dimension).
   const std::vector<llvm::Value *> &threadCoord(const LinearLayout &L);
   /// Coordinate Dim of register R of L, for this thread (i32).

@@ -36,12 +36,9 @@ namespace {
 /// each with Bytes (KernelABI::GlobalScratchBytes).
 llvm::Value *scratchSlot(LoweringContext &C, uint64_t Bytes, unsigned Slot) {
   llvm::IRBuilderBase &B = C.B;
-  auto Sreg = [&](unsigned ID) { return B.CreateZExt(B.CreateCall(C.intrinsic(ID)), B.getInt64Ty()); };
-  llvm::Value *X = Sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x);
-  llvm::Value *Y = Sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y);
-  llvm::Value *Z = Sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z);
-  llvm::Value *NX = Sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x);
-  llvm::Value *NY = Sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y);
+  auto Wide = [&](llvm::Value *V) { return B.CreateZExt(V, B.getInt64Ty()); };
+  llvm::Value *X = Wide(C.programId(0)), *Y = Wide(C.programId(1)), *Z = Wide(C.programId(2));
+  llvm::Value *NX = Wide(C.numPrograms(0)), *NY = Wide(C.numPrograms(1));
   llvm::Value *Program = B.CreateAdd(X, B.CreateMul(NX, B.CreateAdd(Y, B.CreateMul(NY, Z))));
   llvm::Value *Offset = B.CreateAdd(B.CreateMul(Program, B.getInt64(Bytes)), B.getInt64(uint64_t(Slot) * TensorMapBytes));
   llvm::Argument *Scratch = C.Kernel.getArg(C.Kernel.arg_size() - 2); // KernelABI: global_scratch
