@@ -31,7 +31,9 @@ std::string_view dotUnits(const CompiledKernel &K) {
   return "FMA units";
 }
 
-bool spillsAreTritons(const CompiledKernel &K) { return !K.FmaDot || dotUnits(K) == "wgmma"; }
+bool spillsAreTritons(const CompiledKernel &K) {
+  return !K.FmaDot || (dotUnits(K) == "wgmma" && K.DotAccumulatorRegs > 255);
+}
 
 bool parsePtxSignature(llvm::StringRef Ptx, CompiledKernel &Out) {
   size_t E = Ptx.find(".entry ");
@@ -126,7 +128,7 @@ void adoptABI(CompiledKernel &K, const codegen::KernelABI &ABI) {
   K.GlobalScratchBytes = ABI.GlobalScratchBytes;
 }
 
-static constexpr uint32_t SerialVersion = 5;
+static constexpr uint32_t SerialVersion = 6;
 static constexpr uint32_t None = ~0u;
 
 std::string serialize(const CompiledKernel &K) {
@@ -158,6 +160,7 @@ std::string serialize(const CompiledKernel &K) {
   W.u32(K.Occ.MaxWarpsPerSm);
   W.u32(uint32_t(K.Occ.Limit));
   W.u32(K.FmaDot);
+  W.u32(K.DotAccumulatorRegs);
   W.u32(uint32_t(K.SharedBuffers.size()));
   for (const codegen::SharedBuffer &B : K.SharedBuffers) {
     for (uint32_t V : {uint32_t(B.Kind), B.Stages, B.Where.Begin, B.Where.End, B.Begin, B.End})
@@ -217,6 +220,7 @@ llvm::Expected<CompiledKernel> deserialize(llvm::StringRef Bytes) {
   uint32_t Limit = R.u32();
   K.Occ.Limit = Limit <= uint32_t(OccupancyLimit::DoesNotFit) ? OccupancyLimit(Limit) : OccupancyLimit::DoesNotFit;
   K.FmaDot = R.u32() != 0;
+  K.DotAccumulatorRegs = R.u32();
   uint32_t NB = R.u32();
   for (uint32_t I = 0; I < NB && I < 4096; ++I) {
     codegen::SharedBuffer B;

@@ -83,6 +83,11 @@ struct CompiledKernel {
   /// not yet vectorized like Triton's) its registers and spills are not
   /// what Triton's code uses, so findings about them stay silent.
   bool FmaDot = false;
+  /// Registers per thread that the largest tl.dot's accumulator takes by
+  /// itself (its elements over the block's threads; two fp16 to a
+  /// register): a wgmma dot keeps it in registers for the whole loop, so
+  /// past 255 a spill is certain in Triton's code as in tessel's.
+  unsigned DotAccumulatorRegs = 0;
   /// Every shared buffer of the kernel (codegen's SharedMemoryPlanner),
   /// placed: what takes Launch.DynamicShared. Set by jitKernel.
   std::vector<codegen::SharedBuffer> SharedBuffers;
@@ -104,12 +109,14 @@ struct CompiledKernel {
 /// fp64, shapes below one instruction); empty when K has no tl.dot.
 std::string_view dotUnits(const CompiledKernel &K);
 
-/// Whether K's registers stand for Triton's well enough that a spill is the
-/// user's: a kernel without tl.dot, or one whose dot runs on wgmma as
-/// Triton's Hopper code does (over the 150 compiles of Triton's tutorials
-/// recorded on the H200, tessel's wgmma kernels spill in exactly the
-/// configs Triton's spill). On FMA units or mma.sync a dot takes registers
-/// Triton's code does not, and a spill there may be tessel's own.
+/// Whether a spill of K is Triton's too, hence the user's config: a kernel
+/// without tl.dot, or one whose dot runs on wgmma as Triton's Hopper code
+/// does with an accumulator that alone exceeds the 255 registers a thread
+/// has (DotAccumulatorRegs). Below that, tessel's registers for a dot are
+/// near Triton's, not equal: over the 150 recorded compiles of Triton's
+/// tutorials they spill in the same configs, but a matmul of Liger-Kernel
+/// with two dots per iteration spills in tessel's code (up to 5968 bytes)
+/// where Triton's was not shown to, and a false alarm costs more than a miss.
 bool spillsAreTritons(const CompiledKernel &K);
 
 /// Gives K what its code generator said of it beside the module: its shared

@@ -11,6 +11,7 @@
 #include "compiler/backend/Target.h"
 #include "compiler/backend/Toolkit.h"
 #include "compiler/codegen/Codegen.h"
+#include "compiler/ir/TypeUtils.h"
 #include "compiler/sema/KernelReuse.h"
 #include "compiler/sema/Specializations.h"
 #include "tessel/Version.h"
@@ -20,6 +21,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace tessel::backend {
@@ -37,6 +39,21 @@ static bool hasDot(const ir::Block &B) {
         return true;
   }
   return false;
+}
+
+/// CompiledKernel::DotAccumulatorRegs of the dots in B over Threads.
+static unsigned dotAccumulatorRegs(const ir::Block &B, uint64_t Threads) {
+  unsigned Most = 0;
+  for (const auto &O : B.ops()) {
+    if (O->kind() == ir::OpKind::Dot) {
+      const TileType &T = O->result()->type();
+      uint64_t Bits = static_cast<uint64_t>(ir::numElements(T)) * static_cast<uint64_t>(bitWidth(T.Elem.Scalar));
+      Most = std::max(Most, static_cast<unsigned>((Bits / 32 + Threads - 1) / Threads));
+    }
+    for (const auto &R : O->regions())
+      Most = std::max(Most, dotAccumulatorRegs(*R, Threads));
+  }
+  return Most;
 }
 
 /// Triton's options for F. The divisibility is the usual launch's (every
@@ -137,13 +154,14 @@ KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const 
     Key = jitCacheKey(File, Info, Request, Opts);
     if (Key)
       if (std::optional<std::string> Hit = Opts.Cache->lookup(*Key)) {
-        if (auto K = deserialize(*Hit)) {
+        auto K = deserialize(*Hit);
+        if (!K) {
+          llvm::consumeError(K.takeError()); // an entry of another format: compile afresh
+        } else {
           R.Kernel = std::move(*K);
           R.FromCache = true;
           R.Times = {{"cache", msSince(T0)}};
           return R;
-        } else {
-          llvm::consumeError(K.takeError()); // an entry of another format: compile afresh
         }
       }
   }
@@ -182,6 +200,7 @@ KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const 
     return R;
   }
   K->FmaDot = hasDot(L.Function->body());
+  K->DotAccumulatorRegs = dotAccumulatorRegs(L.Function->body(), uint64_t(32) * Request.NumWarps);
   adoptABI(*K, C.ABI);
   for (StageTime &T : K->Times)
     R.Times.push_back(std::move(T));

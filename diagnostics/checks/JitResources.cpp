@@ -120,7 +120,10 @@ std::vector<Finding> jitFindings(const JitSite &Site, const backend::KernelJitRe
                        "kernel " + Site.Kernel + " spills registers: " + std::to_string(U.SpillStores) +
                            " bytes stored and " + std::to_string(U.SpillLoads) +
                            " bytes loaded from local memory per thread, with " + std::to_string(U.Registers) +
-                           " registers (" + Arch + ")",
+                           " registers (" + Arch + ")" +
+                           (K.FmaDot ? "; the accumulator of its tl.dot alone takes " +
+                                           std::to_string(K.DotAccumulatorRegs) + " registers per thread"
+                                     : ""),
                        Site));
   // A pipelined dot keeps num_stages operand buffers and few blocks per SM
   // by design (Triton's matmuls run one or two): low occupancy there is the

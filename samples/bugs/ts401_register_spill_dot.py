@@ -2,9 +2,10 @@
 
 On Hopper Triton keeps a dot's fp32 accumulator in the registers of the warpgroups that issue its
 wgmma instructions: a BLOCK_M x BLOCK_N tile over 4 warps is BLOCK_M * BLOCK_N / 128 floats per
-thread. tessel's wgmma code takes Triton's registers to within a few (bench/RESULTS.md), so its
-spills are reported as Triton's; a dot on mma.sync (sm_80) or on FMA units takes registers Triton's
-code does not, and its spills stay silent (`tessel compile --emit report` still shows them).
+thread. Past the 255 registers a thread has, the spill is certain in Triton's code as in tessel's,
+and it is reported. Below that a dot's spill may be tessel's own (its registers are near Triton's,
+not equal), and so is any on mma.sync (sm_80) or FMA units: those stay silent
+(`tessel compile --emit report` still shows them).
 `# jit:` lines say what `tessel check --jit` reports for the line above them
 (tests/unit/diagnostics/JitSamplesTest).
 """

@@ -232,10 +232,13 @@ TEST(Jit, SerializedKernelsRoundTrip) {
   K.Resources.SpillStores = 8;
   K.Resources.HasSpillCounts = true;
   K.Occ = occupancy(K.Arch, 256, 40, 4096);
+  K.FmaDot = true;
+  K.DotAccumulatorRegs = 512;
   std::string Bytes = serialize(K);
   auto Back = deserialize(Bytes);
   ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
   EXPECT_EQ(serialize(*Back), Bytes);
+  EXPECT_EQ(Back->DotAccumulatorRegs, 512u);
   EXPECT_EQ(Back->Cubin, K.Cubin);
   EXPECT_EQ(Back->ReqNtid, 256u);
   EXPECT_FALSE(Back->MaxNReg);
@@ -305,6 +308,26 @@ TEST(Jit, DotUnitsComeFromThePtx) {
   EXPECT_EQ(dotUnits(K), "wgmma");
   K.Ptx = "fma.rn.f32 %f3, %f1, %f2, %f3;";
   EXPECT_EQ(dotUnits(K), "FMA units");
+}
+
+// A spill is reported where Triton's code must spill too: no tl.dot, or a
+// wgmma dot whose accumulator alone takes more than a thread's 255
+// registers. A smaller wgmma accumulator (a Liger-Kernel matmul with two dots
+// per iteration spilled in tessel's code only) and dots on mma.sync stay
+// silent, however large.
+TEST(Jit, SpillsAreTritonsWhereTheAccumulatorCannotFit) {
+  CompiledKernel K;
+  EXPECT_TRUE(spillsAreTritons(K)) << "no tl.dot";
+  K.FmaDot = true;
+  K.Ptx = "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {%f1}, %rd1, %rd2, 1, 1, 1, 0, 0;";
+  K.DotAccumulatorRegs = 128;
+  EXPECT_FALSE(spillsAreTritons(K));
+  K.DotAccumulatorRegs = 255;
+  EXPECT_FALSE(spillsAreTritons(K));
+  K.DotAccumulatorRegs = 512;
+  EXPECT_TRUE(spillsAreTritons(K));
+  K.Ptx = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1}, {%r1}, {%r2}, {%f1};";
+  EXPECT_FALSE(spillsAreTritons(K));
 }
 
 // Each toolkit folder is searched and named once (issue 31: the SASS message listed /usr/local/cuda twice
