@@ -30,25 +30,15 @@ static double msSince(std::chrono::steady_clock::time_point T0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T0).count();
 }
 
-static bool hasDot(const ir::Block &B) {
-  for (const auto &O : B.ops()) {
-    if (O->kind() == ir::OpKind::Dot)
-      return true;
-    for (const auto &R : O->regions())
-      if (hasDot(*R))
-        return true;
-  }
-  return false;
-}
-
-/// CompiledKernel::DotAccumulatorRegs of the dots in B over Threads.
+/// CompiledKernel::DotAccumulatorRegs of the dots in B over Threads: at
+/// least 1 for any dot, so 0 says B has none (CompiledKernel::FmaDot).
 static unsigned dotAccumulatorRegs(const ir::Block &B, uint64_t Threads) {
   unsigned Most = 0;
   for (const auto &O : B.ops()) {
     if (O->kind() == ir::OpKind::Dot) {
       const TileType &T = O->result()->type();
       uint64_t Bits = static_cast<uint64_t>(ir::numElements(T)) * static_cast<uint64_t>(bitWidth(T.Elem.Scalar));
-      Most = std::max(Most, static_cast<unsigned>((Bits / 32 + Threads - 1) / Threads));
+      Most = std::max({Most, 1u, static_cast<unsigned>((Bits / 32 + Threads - 1) / Threads)});
     }
     for (const auto &R : O->regions())
       Most = std::max(Most, dotAccumulatorRegs(*R, Threads));
@@ -199,8 +189,8 @@ KernelJitResult jitKernel(const ParsedFile &File, const ModuleInfo &Info, const 
     setError(R, K.takeError());
     return R;
   }
-  K->FmaDot = hasDot(L.Function->body());
   K->DotAccumulatorRegs = dotAccumulatorRegs(L.Function->body(), uint64_t(32) * Request.NumWarps);
+  K->FmaDot = K->DotAccumulatorRegs > 0;
   adoptABI(*K, C.ABI);
   for (StageTime &T : K->Times)
     R.Times.push_back(std::move(T));
