@@ -103,6 +103,8 @@ bool ModuleNames::makeEntry(const SourceText &Text, const ModuleInfo &Info, cons
 }
 
 ModuleNames::ModuleNames(const ParsedFile &File, const ModuleInfo &Info, bool Lazy) {
+  for (const std::string &Star : Info.StarImports)
+    StarFact += "star " + Star + ";";
   if (Lazy) {
     Text = &File.text();
     this->Info = &Info;
@@ -174,6 +176,7 @@ KernelInputs kernelInputs(const ModuleNames &Names, const ParsedFile &File, cons
   In.Segments.push_back(Kernel.Def->Range);
   std::string Facts = optionFacts(Kernel.Name, Opts);
   InputCollector Collect(Names, Text, Facts, In);
+  Facts += Names.starFact();
   Collect.markKernel(Kernel.Name);
   Collect.scan(Text.slice(Kernel.Def->Range));
   std::vector<SourceRange> Sources;

@@ -41,6 +41,10 @@ public:
   ModuleNames(const ParsedFile &File, const ModuleInfo &Info, bool Lazy = false);
   std::optional<size_t> find(std::string_view Name) const;
   const Entry &entry(size_t Id) const { return Entries[Id]; }
+  /// The module's `from m import *` statements, spelled out: a name no table
+  /// has resolves through them (or is undefined without them), so they are
+  /// an input of every kernel of the file.
+  const std::string &starFact() const { return StarFact; }
   size_t size() const { return Entries.size(); }
 
 private:
@@ -49,6 +53,7 @@ private:
   /// no table has it.
   static bool makeEntry(const SourceText &Text, const ModuleInfo &Info, const std::string &Name, Entry &E);
 
+  std::string StarFact;
   const SourceText *Text = nullptr;          ///< lazy only
   const ModuleInfo *Info = nullptr;          ///< lazy only
   mutable std::deque<std::string> LazyNames; ///< stable storage for Index's views

@@ -540,5 +540,27 @@ TEST(Incremental, ChangedHelperRechecksItsCallers) {
   EXPECT_FALSE(After->Problems.empty()); // arange's range must be a power of 2
 }
 
+// A name no table of the module has is undefined, unless a `from m import *`
+// may bind it: the star imports are an input of every kernel, wherever they
+// stand (an edits fuzz finding: one typed below the kernel kept its TS113).
+TEST(Incremental, AStarImportTypedAnywhereRechecksUndefinedNames) {
+  std::string Src = "import triton\nimport triton.language as tl\n\n"
+                    "@triton.jit\ndef k(p):\n    tl.store(p, offs)\n\n"
+                    "x = 1\n";
+  auto Before = analyzeText(Src);
+  ASSERT_EQ(Before->Records.size(), 1u);
+  ASSERT_FALSE(Before->Problems.empty()); // offs is not defined
+  std::string Edited = Src;
+  Edited.replace(Edited.find("x = 1"), 5, "from ..pkg.mod import *");
+  auto After = analyzeText(Edited, Before.get());
+  EXPECT_EQ(After->ReusedKernels, 0u);
+  EXPECT_EQ(dump(*After), dump(*analyzeText(Edited)));
+  EXPECT_TRUE(After->Problems.empty());
+  // And back: removing it reports the name again.
+  auto Back = analyzeText(Src, After.get());
+  EXPECT_EQ(dump(*Back), dump(*analyzeText(Src)));
+  EXPECT_FALSE(Back->Problems.empty());
+}
+
 } // namespace
 } // namespace tessel::sema
