@@ -161,6 +161,13 @@ static llvm::Expected<llvm::MemoryBufferRef> libdeviceBuffer(const std::string &
 /// SASS size on every sample but one attention config, +8 of 1208
 /// instructions; registers the same or fewer but two attention configs,
 /// +1 and +3).
+/// ADCE runs first as well: codegen emits every register of a pointer tile
+/// that a loop advances (a matmul's a_ptrs and b_ptrs: 192 loop-carried
+/// pointers per thread at 128x256x128), where the copies read only the
+/// vectors' first elements; the dead ones are cycles through the loop's
+/// phis, which only ADCE removes, and each InstCombine, CSE and GVN paid
+/// for them (InstCombine 9 -> 5 ms there, the same PTX on every compile of
+/// the tutorials; bench/RESULTS.md).
 /// Spelled as text because NVVMReflect and NVVMIntrRange are reachable only
 /// through the target's pass-name callbacks. `instcombine`'s textual default
 /// aborts the process when one iteration does not reach a fixpoint;
@@ -168,7 +175,7 @@ static llvm::Expected<llvm::MemoryBufferRef> libdeviceBuffer(const std::string &
 static constexpr const char *KernelPipeline =
     "function(nvvm-reflect,nvvm-intr-range),"
     "cgscc(inline),globaldce,"
-    "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,tessel-hoist-constant-offsets,"
+    "function(sroa,adce,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,tessel-hoist-constant-offsets,"
     "reassociate,"
     "loop-mssa(loop-rotate,licm),loop(indvars),gvn,instcombine<no-verify-fixpoint>,adce,simplifycfg)";
 
