@@ -93,6 +93,7 @@ std::optional<CacheKey> jitCacheKey(const ParsedFile &File, const ModuleInfo &In
     llvm::consumeError(Pipeline.takeError()); // the compile reports it
   B.add(uint64_t(codegen::rangeLoadPipeliningFromEnv())).add(uint64_t(codegen::wgmmaFromEnv()));
   B.add(uint64_t(codegen::wgmmaPendingsFromEnv())).add(uint64_t(codegen::wgmmaChainFromEnv()));
+  B.add(uint64_t(codegen::tritonEpilogueFromEnv()));
   B.add(Tools.version()).add(assemblerName(Opts.Assembler.Use.value_or(defaultAssembler(Tools))));
   B.add(uint64_t(Opts.Assemble))
       .add(uint64_t(Opts.AssembleUnlaunchable))

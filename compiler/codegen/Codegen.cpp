@@ -69,6 +69,14 @@ bool wgmmaChainFromEnv() {
   return On;
 }
 
+bool tritonEpilogueFromEnv() {
+  static const bool On = [] {
+    const char *V = std::getenv("TESSEL_TRITON_EPILOGUE");
+    return V && std::string_view(V) == "1";
+  }();
+  return On;
+}
+
 std::set<std::string> defaultDivisibility(const ir::Function &F) {
   std::set<std::string> D;
   for (const ir::Value *P : F.params())
@@ -176,7 +184,7 @@ CodegenResult emitLLVM(const ir::Function &F, const CodegenOptions &Opts, llvm::
   for (const auto &[M, T] : TmaPlans.Created)
     TmaBases.insert(M->result());
   LayoutPlan Plan = assignLayouts(F, static_cast<unsigned>(Opts.NumWarps), AI, Opts.Arch,
-                                  Opts.Wgmma && Opts.ArchSpecific, std::move(TmaBases));
+                                  Opts.Wgmma && Opts.ArchSpecific, std::move(TmaBases), !Opts.TritonEpilogue);
 
   auto *FT = llvm::FunctionType::get(TB.getVoidTy(), ParamTys, false);
   llvm::Function *K = llvm::Function::Create(FT, llvm::GlobalValue::ExternalLinkage, F.name(), *M);

@@ -89,6 +89,15 @@ unsigned wgmmaPendingsFromEnv();
 /// lower/Pipeline.cpp). Part of the JIT cache key.
 bool wgmmaChainFromEnv();
 
+/// Developer option for GPU A/B comparisons: `TESSEL_TRITON_EPILOGUE=1` in
+/// the environment (read once per process) stores a dot's result as Triton
+/// does, from the store's own coalesced layout after a conversion through
+/// shared memory (16-byte chunks, XOR-swizzled rows, vector accesses:
+/// LoweringContext::convert), instead of writing it from the accumulator's
+/// layout in 4-byte pieces; conversions elsewhere in the kernel take the
+/// same swizzled path. Part of the JIT cache key.
+bool tritonEpilogueFromEnv();
+
 /// Triton's compile options that change the generated code.
 struct CodegenOptions {
   /// Compute capability x 10 + minor: 80 (sm_80), 90 (sm_90 / sm_90a).
@@ -102,6 +111,8 @@ struct CodegenOptions {
   unsigned WgmmaPendings = wgmmaPendingsFromEnv();
   /// Chain the wgmma groups of a loop with several dots (wgmmaChainFromEnv).
   bool WgmmaChain = wgmmaChainFromEnv();
+  /// Store dot results through a swizzled conversion (tritonEpilogueFromEnv).
+  bool TritonEpilogue = tritonEpilogueFromEnv();
   int NumWarps = 4;
   /// Loops whose loads feed a tensor-core dot keep num_stages - 1 iterations
   /// of cp.async copies in flight (Pipeliner.h); 1 or less: none.

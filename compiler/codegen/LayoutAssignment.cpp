@@ -399,6 +399,8 @@ struct ForwardSeeder {
   std::unordered_map<const ir::Value *, std::vector<const ir::Op *>> Users;
   /// The anchors' memory ops, in program order.
   std::vector<const ir::Op *> MemAnchors;
+  /// A store of an accumulator-derived value writes from that layout.
+  bool StoreFromAccumulator = true;
 
   void collect(const ir::Block &B) {
     for (const auto &O : B.ops()) {
@@ -525,7 +527,7 @@ struct ForwardSeeder {
             set(F->result(I), L, Mma);
           }
       } else if (const auto *S = ir::dyn_cast<ir::StoreOp>(U); S && S->value() == V) {
-        if (Mma)
+        if (Mma && StoreFromAccumulator)
           store(*S, L);
       } else if (const auto *R = ir::dyn_cast<ir::ReduceOp>(U)) {
         // Every operand of a reduction shares the first one's layout, and
@@ -584,7 +586,7 @@ const ir::Value *LayoutPlan::accessMask(const ir::Op &Access) const {
 }
 
 LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInfoAnalysis &AI, int Arch, bool Wgmma,
-                         std::set<const ir::Value *> TmaBases) {
+                         std::set<const ir::Value *> TmaBases, bool StoreFromAccumulator) {
   LayoutPlan P;
   P.TmaBases = std::move(TmaBases);
   P.NumWarps = NumWarps;
@@ -593,6 +595,7 @@ LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInf
   P.Combine = combineDotAdds(F);
   Coalescer Coalesce(F, P, AI);
   ForwardSeeder S{P, AI, Coalesce, {}, {}};
+  S.StoreFromAccumulator = StoreFromAccumulator;
   S.collect(F.body());
   S.findChainedDots(F.body());
   if (Arch >= 80)

@@ -117,9 +117,13 @@ struct LayoutPlan {
 };
 
 /// Arch is the compute capability x 10 (tensor cores from 80); Wgmma allows
-/// wgmma (dotEngine); TmaBases become the plan's.
+/// wgmma (dotEngine); TmaBases become the plan's. StoreFromAccumulator: a
+/// store of a dot's result writes from the accumulator layout; false, it
+/// keeps its coalesced layout and the value is converted (Triton's anchor:
+/// an expensive store keeps its layout; CodegenOptions::TritonEpilogue).
 LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInfoAnalysis &AI, int Arch = 0,
-                         bool Wgmma = false, std::set<const ir::Value *> TmaBases = {});
+                         bool Wgmma = false, std::set<const ir::Value *> TmaBases = {},
+                         bool StoreFromAccumulator = true);
 
 /// Whether Dot runs on tensor cores (`mma.sync`) on Arch: selectMma
 /// (lower/MmaInstr.h) has an instruction for its operand types, precision

@@ -446,6 +446,8 @@ Tile LoweringContext::convert(const Tile &T, const LinearLayout &To, ElemType E)
     Out.Regs.assign(To.numRegs(), T.Regs[0]);
     return Out;
   }
+  if (Opts.TritonEpilogue && convertSwizzled(T, To, E, Out))
+    return Out;
   int64_t Numel = 1;
   for (int64_t D : T.Layout.Shape)
     Numel *= D;
@@ -456,6 +458,120 @@ Tile LoweringContext::convert(const Tile &T, const LinearLayout &To, ElemType E)
   for (unsigned R = 0; R < To.numRegs(); ++R)
     Out.Regs.push_back(fromMem(B.CreateLoad(memType(E), sharedElement(Buf, E, linearIndex(To, R))), E));
   return Out;
+}
+
+/// How many of L's registers, at most MaxElems, lie next to each other along
+/// its last dimension with the first at a multiple of that count: the run
+/// of its first register bases (LinearLayout::contiguousRegs), where no
+/// other basis (a later register's, a lane's, a warp's) moves the run's low
+/// bits, since coordinates combine by XOR.
+static unsigned vectorRun(const LinearLayout &L, unsigned MaxElems) {
+  unsigned Last = L.rank() - 1;
+  unsigned V = std::min(L.contiguousRegs(Last), MaxElems);
+  for (; V > 1; V /= 2) {
+    unsigned K = llvm::Log2_32(V);
+    auto Aligned = [&](const Coord &C) { return (C[Last] & (V - 1)) == 0; };
+    bool Ok = std::all_of(L.Lane.begin(), L.Lane.end(), Aligned) && std::all_of(L.Warp.begin(), L.Warp.end(), Aligned);
+    for (size_t J = K; J < L.Reg.size() && Ok; ++J)
+      Ok = Aligned(L.Reg[J]);
+    if (Ok)
+      break;
+  }
+  return std::max(V, 1u);
+}
+
+/// True when no coordinate bit of a register is also one of a thread's:
+/// then a coordinate, threadCoord XOR regCoord, is their sum.
+static bool registerBitsApart(const LinearLayout &L) {
+  for (unsigned D = 0; D < L.rank(); ++D) {
+    int64_t Thread = 0, Reg = 0;
+    for (const Coord &C : L.Lane)
+      Thread |= C[D];
+    for (const Coord &C : L.Warp)
+      Thread |= C[D];
+    for (const Coord &C : L.Reg)
+      Reg |= C[D];
+    if (Thread & Reg)
+      return false;
+  }
+  return true;
+}
+
+bool LoweringContext::convertSwizzled(const Tile &T, const LinearLayout &To, ElemType E, Tile &Out) {
+  // Rows of the last dimension, stored whole, in 16-byte chunks; chunk c of
+  // row r sits at c ^ (r % Phase) (Triton's swizzled conversion buffers take
+  // no padding). The eight rows a warp of an MMA layout writes at once fall
+  // in eight different chunks of the 128-byte bank line, and the row a warp
+  // of a blocked layout reads stays whole.
+  const std::vector<int64_t> &Shape = T.Layout.Shape;
+  unsigned Rank = static_cast<unsigned>(Shape.size());
+  llvm::Type *MT = memType(E);
+  uint64_t Bytes = M.getDataLayout().getTypeAllocSize(MT);
+  if (Rank < 2 || Bytes == 0 || 16 % Bytes != 0)
+    return false;
+  int64_t ChunkElems = static_cast<int64_t>(16 / Bytes), RowElems = Shape[Rank - 1];
+  if (RowElems % ChunkElems != 0)
+    return false;
+  int64_t Phase = std::min<int64_t>(8, RowElems / ChunkElems);
+  unsigned ChunkShift = llvm::Log2_64(ChunkElems);
+  int64_t Numel = 1;
+  for (int64_t D : Shape)
+    Numel *= D;
+  llvm::Value *Buf = scratch(SharedBufferKind::LayoutConversion, tileString(Shape, E),
+                             static_cast<uint64_t>(Numel) * Bytes);
+  // Element of register R. Where register and thread bits are apart, the
+  // register's row and column are constants added to the thread's, and the
+  // XOR touches only the low chunk bits: every address is one of Phase
+  // per-thread values plus an immediate, not an address per register.
+  auto Element = [&](const LinearLayout &L, unsigned R) {
+    if (!registerBitsApart(L)) {
+      llvm::Value *Row = i32(0);
+      for (unsigned D = 0; D + 1 < Rank; ++D)
+        Row = B.CreateAdd(B.CreateMul(Row, i32(Shape[D])), coord(L, R, D));
+      llvm::Value *Col = coord(L, R, Rank - 1);
+      llvm::Value *Chunk = B.CreateXor(B.CreateLShr(Col, i32(ChunkShift)), B.CreateAnd(Row, i32(Phase - 1)));
+      llvm::Value *Idx = B.CreateAdd(B.CreateMul(Row, i32(RowElems)), B.CreateMul(Chunk, i32(ChunkElems)));
+      return sharedElement(Buf, E, B.CreateAdd(Idx, B.CreateAnd(Col, i32(ChunkElems - 1))));
+    }
+    const std::vector<llvm::Value *> &TC = threadCoord(L);
+    Coord RC = L.regCoord(R);
+    llvm::Value *RowT = i32(0);
+    int64_t RowR = 0;
+    for (unsigned D = 0; D + 1 < Rank; ++D) {
+      RowT = B.CreateAdd(B.CreateMul(RowT, i32(Shape[D])), TC[D]);
+      RowR = RowR * Shape[D] + RC[D];
+    }
+    llvm::Value *Swizzle = B.CreateAnd(RowR % Phase ? B.CreateAdd(RowT, i32(RowR)) : RowT, i32(Phase - 1));
+    llvm::Value *ColT = TC[Rank - 1];
+    int64_t ColR = RC[Rank - 1], ChunkR = ColR >> ChunkShift;
+    llvm::Value *Chunk = B.CreateXor(B.CreateXor(B.CreateLShr(ColT, i32(ChunkShift)), Swizzle), i32(ChunkR % Phase));
+    llvm::Value *Idx = B.CreateMul(B.CreateAdd(Chunk, i32(ChunkR - ChunkR % Phase)), i32(ChunkElems));
+    Idx = B.CreateAdd(Idx, B.CreateAnd(ColT, i32(ChunkElems - 1)));
+    Idx = B.CreateAdd(Idx, B.CreateMul(RowT, i32(RowElems)));
+    return sharedElement(Buf, E, B.CreateAdd(Idx, i32(RowR * RowElems + (ColR & (ChunkElems - 1)))));
+  };
+  barrier();
+  unsigned VS = vectorRun(T.Layout, static_cast<unsigned>(ChunkElems));
+  for (unsigned R = 0; R < T.Regs.size(); R += VS) {
+    llvm::Value *Ptr = Element(T.Layout, R);
+    if (VS == 1) {
+      B.CreateStore(toMem(T.Regs[R], E), Ptr);
+      continue;
+    }
+    llvm::Value *Vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(MT, VS));
+    for (unsigned K = 0; K < VS; ++K)
+      Vec = B.CreateInsertElement(Vec, toMem(T.Regs[R + K], E), i32(K));
+    B.CreateAlignedStore(Vec, Ptr, llvm::Align(VS * Bytes));
+  }
+  barrier();
+  unsigned VL = vectorRun(To, static_cast<unsigned>(ChunkElems));
+  llvm::Type *VT = VL > 1 ? llvm::FixedVectorType::get(MT, VL) : MT;
+  for (unsigned R = 0; R < To.numRegs(); R += VL) {
+    llvm::Value *V = B.CreateAlignedLoad(VT, Element(To, R), llvm::Align(VL * Bytes));
+    for (unsigned K = 0; K < VL; ++K)
+      Out.Regs.push_back(fromMem(VL > 1 ? B.CreateExtractElement(V, i32(K)) : V, E));
+  }
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

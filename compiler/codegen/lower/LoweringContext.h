@@ -166,6 +166,10 @@ public:
 
   // Layouts and shared memory.
   Tile convert(const Tile &T, const LinearLayout &To, ElemType E);
+  /// convert's shared-memory round trip as Triton's swizzled conversions
+  /// (CodegenOptions::TritonEpilogue); false, Out untouched, where the tile
+  /// has no row of 16 bytes or more.
+  bool convertSwizzled(const Tile &T, const LinearLayout &To, ElemType E, Tile &Out);
   /// A buffer for the code emitted next (live at one program point only):
   /// its base pointer. What says what it holds, for the report.
   llvm::Value *scratch(SharedBufferKind K, std::string What, uint64_t Bytes);

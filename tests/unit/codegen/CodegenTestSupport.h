@@ -49,10 +49,10 @@ inline std::string problemsText(const ParsedFile &File, const std::vector<Proble
 
 /// Lowers, generates and compiles Request.Kernel of File. Wgmma: for sm_90a
 /// with CodegenOptions::Wgmma (else sm_Arch without it, whatever the
-/// environment says).
+/// environment says); TritonEpilogue: CodegenOptions::TritonEpilogue.
 inline Compiled compileRequest(const ParsedFile &File, const ModuleInfo &Info, const sema::LoweringRequest &Request,
                                unsigned Arch = 90, bool Assemble = false, std::optional<int> MaxNReg = {},
-                               bool PipelineRangeLoads = true, bool Wgmma = false) {
+                               bool PipelineRangeLoads = true, bool Wgmma = false, bool TritonEpilogue = false) {
   Compiled Out;
   sema::LoweredKernel L = sema::lowerKernel(File, Info, Request);
   if (!L.Function) {
@@ -72,6 +72,7 @@ inline Compiled compileRequest(const ParsedFile &File, const ModuleInfo &Info, c
   Opts.PipelineRangeLoads = PipelineRangeLoads;
   Opts.ArchSpecific = Wgmma;
   Opts.Wgmma = Wgmma;
+  Opts.TritonEpilogue = TritonEpilogue;
   Opts.Source = &File.text();
   Opts.PtxIsa = backend::ptxIsaOf(backend::toolkit());
   CodegenResult R = emitLLVM(*L.Function, Opts, Ctx);

@@ -22,6 +22,7 @@
 
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace tessel::codegen::test {
@@ -163,7 +164,7 @@ TEST(Wgmma, EachAccumulatorsStepsBackToBack) {
 
 /// The module of the sample at 128x128x64 on 4 warps, 3 stages, sm_90a,
 /// with Pendings wgmma groups left in flight by the pipelined loop.
-std::string moduleWithPendings(unsigned Pendings) {
+std::string moduleWithPendings(unsigned Pendings, bool TritonEpilogue = false) {
   SnippetKernel K = matmulSample();
   sema::LoweredKernel L = sema::lowerKernel(*K.File, K.Info, request(128, 128, 64, 3, 4));
   EXPECT_TRUE(L.Function);
@@ -179,6 +180,7 @@ std::string moduleWithPendings(unsigned Pendings) {
   Opts.Wgmma = true;
   Opts.ArchSpecific = true;
   Opts.WgmmaPendings = Pendings;
+  Opts.TritonEpilogue = TritonEpilogue;
   CodegenResult CR = emitLLVM(*L.Function, Opts, Ctx);
   EXPECT_TRUE(CR.Module);
   std::string Ir;
@@ -200,6 +202,33 @@ TEST(Wgmma, PipelinedLoopCanLeaveOneGroupInFlight) {
   EXPECT_EQ(countMatches(Sync, R"(wgmma\.wait_group\.sync\.aligned 0;)"), 1);
   EXPECT_EQ(countMatches(Async, R"(call void @llvm\.nvvm\.barrier0\(\))"),
             countMatches(Sync, R"(call void @llvm\.nvvm\.barrier0\(\))") + 1);
+}
+
+TEST(Wgmma, TritonsEpilogueStoresThroughASwizzledConversion) {
+  // CodegenOptions::TritonEpilogue: the fp16 result (128x128 over 4 warps,
+  // 128 values a thread) goes to shared memory in the accumulator's pairs,
+  // comes back as 16-byte pieces of rows in the store's coalesced layout,
+  // and is written with 16-byte stores; without it, straight from the pairs.
+  SnippetKernel K = matmulSample();
+  Compiled Triton = compileRequest(*K.File, K.Info, request(128, 128, 64, 3, 4), 90, false, {}, true, true, true);
+  Compiled Direct = compileRequest(*K.File, K.Info, request(128, 128, 64, 3, 4), 90, false, {}, true, true, false);
+  ASSERT_EQ(Triton.Error, "");
+  ASSERT_EQ(Direct.Error, "");
+  EXPECT_EQ(countMatches(Triton.Ptx, R"(st\.shared\.u32)"), 64);
+  EXPECT_EQ(countMatches(Triton.Ptx, R"(ld\.shared\.v4\.u32)"), 16);
+  EXPECT_EQ(countMatches(Triton.Ptx, R"(st\.global\.v4\.b32)"), 16);
+  EXPECT_EQ(countMatches(Direct.Ptx, R"(st\.global\.b32)"), 64);
+  EXPECT_EQ(countMatches(Direct.Ptx, R"(ld\.shared\.v4)"), 0);
+  // Every register's address is one of eight per-thread addresses (the
+  // swizzle's phases) plus an immediate, not an address of its own (64);
+  // LLVM may spell a phase twice.
+  std::regex Store(R"(st\.shared\.u32\s+\[(%r[0-9]+))");
+  std::set<std::string> Bases;
+  for (auto It = std::sregex_iterator(Triton.Ptx.begin(), Triton.Ptx.end(), Store); It != std::sregex_iterator();
+       ++It)
+    Bases.insert((*It)[1]);
+  EXPECT_LE(Bases.size(), 16u);
+  EXPECT_GE(Bases.size(), 8u);
 }
 
 TEST(Wgmma, OutOfResourceConfigsHaveTritonsRequiredFigure) {
