@@ -93,9 +93,12 @@ bool wgmmaChainFromEnv();
 /// the environment (read once per process) stores a dot's result as Triton
 /// does, from the store's own coalesced layout after a conversion through
 /// shared memory (16-byte chunks, XOR-swizzled rows, vector accesses:
-/// LoweringContext::convert), instead of writing it from the accumulator's
-/// layout in 4-byte pieces; conversions elsewhere in the kernel take the
-/// same swizzled path. Part of the JIT cache key.
+/// LoweringContext::convertSwizzled), instead of writing it from the
+/// accumulator's layout in 4-byte pieces; conversions elsewhere in the
+/// kernel take the same swizzled path. Part of the JIT cache key. Outputs
+/// equal Triton's on the H100 (bench/RESULTS.md, issue 29); off by default
+/// until a conversion's buffer is Triton's size (the tile over its `reps`,
+/// getNumScratchElemsSwizzledCvt), not the whole tile.
 bool tritonEpilogueFromEnv();
 
 /// Triton's compile options that change the generated code.
