@@ -446,13 +446,13 @@ Tile LoweringContext::convert(const Tile &T, const LinearLayout &To, ElemType E)
     Out.Regs.assign(To.numRegs(), T.Regs[0]);
     return Out;
   }
-  if (Opts.TritonEpilogue && convertSwizzled(T, To, E, Out))
-    return Out;
   int64_t Numel = 1;
   for (int64_t D : T.Layout.Shape)
     Numel *= D;
   llvm::Value *Buf = scratch(SharedBufferKind::LayoutConversion, tileString(T.Layout.Shape, E),
                              static_cast<uint64_t>(Numel) * M.getDataLayout().getTypeAllocSize(memType(E)));
+  if (Opts.TritonEpilogue && convertSwizzled(T, To, E, Buf, Out))
+    return Out;
   stageToShared(T, E, Buf);
   barrier();
   for (unsigned R = 0; R < To.numRegs(); ++R)
@@ -497,7 +497,7 @@ static bool registerBitsApart(const LinearLayout &L) {
   return true;
 }
 
-bool LoweringContext::convertSwizzled(const Tile &T, const LinearLayout &To, ElemType E, Tile &Out) {
+bool LoweringContext::convertSwizzled(const Tile &T, const LinearLayout &To, ElemType E, llvm::Value *Buf, Tile &Out) {
   // Rows of the last dimension, stored whole, in 16-byte chunks; chunk c of
   // row r sits at c ^ (r % Phase) (Triton's swizzled conversion buffers take
   // no padding). The eight rows a warp of an MMA layout writes at once fall
@@ -514,17 +514,12 @@ bool LoweringContext::convertSwizzled(const Tile &T, const LinearLayout &To, Ele
     return false;
   int64_t Phase = std::min<int64_t>(8, RowElems / ChunkElems);
   unsigned ChunkShift = llvm::Log2_64(ChunkElems);
-  int64_t Numel = 1;
-  for (int64_t D : Shape)
-    Numel *= D;
-  llvm::Value *Buf = scratch(SharedBufferKind::LayoutConversion, tileString(Shape, E),
-                             static_cast<uint64_t>(Numel) * Bytes);
   // Element of register R. Where register and thread bits are apart, the
   // register's row and column are constants added to the thread's, and the
   // XOR touches only the low chunk bits: every address is one of Phase
   // per-thread values plus an immediate, not an address per register.
-  auto Element = [&](const LinearLayout &L, unsigned R) {
-    if (!registerBitsApart(L)) {
+  auto Element = [&](const LinearLayout &L, bool Apart, unsigned R) {
+    if (!Apart) {
       llvm::Value *Row = i32(0);
       for (unsigned D = 0; D + 1 < Rank; ++D)
         Row = B.CreateAdd(B.CreateMul(Row, i32(Shape[D])), coord(L, R, D));
@@ -552,8 +547,9 @@ bool LoweringContext::convertSwizzled(const Tile &T, const LinearLayout &To, Ele
   };
   barrier();
   unsigned VS = vectorRun(T.Layout, static_cast<unsigned>(ChunkElems));
+  bool SrcApart = registerBitsApart(T.Layout), DstApart = registerBitsApart(To);
   for (unsigned R = 0; R < T.Regs.size(); R += VS) {
-    llvm::Value *Ptr = Element(T.Layout, R);
+    llvm::Value *Ptr = Element(T.Layout, SrcApart, R);
     if (VS == 1) {
       B.CreateStore(toMem(T.Regs[R], E), Ptr);
       continue;
@@ -567,7 +563,7 @@ bool LoweringContext::convertSwizzled(const Tile &T, const LinearLayout &To, Ele
   unsigned VL = vectorRun(To, static_cast<unsigned>(ChunkElems));
   llvm::Type *VT = VL > 1 ? llvm::FixedVectorType::get(MT, VL) : MT;
   for (unsigned R = 0; R < To.numRegs(); R += VL) {
-    llvm::Value *V = B.CreateAlignedLoad(VT, Element(To, R), llvm::Align(VL * Bytes));
+    llvm::Value *V = B.CreateAlignedLoad(VT, Element(To, DstApart, R), llvm::Align(VL * Bytes));
     for (unsigned K = 0; K < VL; ++K)
       Out.Regs.push_back(fromMem(VL > 1 ? B.CreateExtractElement(V, i32(K)) : V, E));
   }

@@ -166,10 +166,11 @@ public:
 
   // Layouts and shared memory.
   Tile convert(const Tile &T, const LinearLayout &To, ElemType E);
-  /// convert's shared-memory round trip as Triton's swizzled conversions
-  /// (CodegenOptions::TritonEpilogue); false, Out untouched, where the tile
-  /// has no row of 16 bytes or more.
-  bool convertSwizzled(const Tile &T, const LinearLayout &To, ElemType E, Tile &Out);
+  /// convert's shared-memory round trip through Buf (the whole tile) as
+  /// Triton's swizzled conversions (CodegenOptions::TritonEpilogue); false,
+  /// nothing emitted and Out untouched, where the tile has no row of 16
+  /// bytes or more.
+  bool convertSwizzled(const Tile &T, const LinearLayout &To, ElemType E, llvm::Value *Buf, Tile &Out);
   /// A buffer for the code emitted next (live at one program point only):
   /// its base pointer. What says what it holds, for the report.
   llvm::Value *scratch(SharedBufferKind K, std::string What, uint64_t Bytes);

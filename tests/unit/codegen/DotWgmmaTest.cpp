@@ -164,7 +164,7 @@ TEST(Wgmma, EachAccumulatorsStepsBackToBack) {
 
 /// The module of the sample at 128x128x64 on 4 warps, 3 stages, sm_90a,
 /// with Pendings wgmma groups left in flight by the pipelined loop.
-std::string moduleWithPendings(unsigned Pendings, bool TritonEpilogue = false) {
+std::string moduleWithPendings(unsigned Pendings) {
   SnippetKernel K = matmulSample();
   sema::LoweredKernel L = sema::lowerKernel(*K.File, K.Info, request(128, 128, 64, 3, 4));
   EXPECT_TRUE(L.Function);
@@ -180,7 +180,6 @@ std::string moduleWithPendings(unsigned Pendings, bool TritonEpilogue = false) {
   Opts.Wgmma = true;
   Opts.ArchSpecific = true;
   Opts.WgmmaPendings = Pendings;
-  Opts.TritonEpilogue = TritonEpilogue;
   CodegenResult CR = emitLLVM(*L.Function, Opts, Ctx);
   EXPECT_TRUE(CR.Module);
   std::string Ir;
