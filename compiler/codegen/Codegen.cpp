@@ -72,7 +72,7 @@ bool wgmmaChainFromEnv() {
 bool tritonEpilogueFromEnv() {
   static const bool On = [] {
     const char *V = std::getenv("TESSEL_TRITON_EPILOGUE");
-    return V && std::string_view(V) == "1";
+    return !(V && std::string_view(V) == "0");
   }();
   return On;
 }

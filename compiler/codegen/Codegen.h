@@ -89,16 +89,15 @@ unsigned wgmmaPendingsFromEnv();
 /// lower/Pipeline.cpp). Part of the JIT cache key.
 bool wgmmaChainFromEnv();
 
-/// Developer option for GPU A/B comparisons: `TESSEL_TRITON_EPILOGUE=1` in
-/// the environment (read once per process) stores a dot's result as Triton
+/// Developer option for GPU A/B comparisons: `TESSEL_TRITON_EPILOGUE=0` in
+/// the environment (read once per process) writes a dot's result from the
+/// accumulator's layout in 4-byte pieces; otherwise it is stored as Triton
 /// does, from the store's own coalesced layout after a conversion through
 /// shared memory (16-byte chunks, XOR-swizzled rows, vector accesses:
-/// LoweringContext::convertSwizzled), instead of writing it from the
-/// accumulator's layout in 4-byte pieces; conversions elsewhere in the
-/// kernel take the same swizzled path. Part of the JIT cache key. Outputs
-/// equal Triton's on the H100 (bench/RESULTS.md, issue 29); off by default
-/// until a conversion's buffer is Triton's size (the tile over its `reps`,
-/// getNumScratchElemsSwizzledCvt), not the whole tile.
+/// LoweringContext::convertSwizzled), and conversions elsewhere in the
+/// kernel take the same swizzled path. Either way a conversion's buffer is
+/// Triton's size, the tile over its rounds (layout/ConversionSwizzle.h).
+/// Part of the JIT cache key.
 bool tritonEpilogueFromEnv();
 
 /// Triton's compile options that change the generated code.

@@ -107,11 +107,15 @@ private:
       F.Contiguity.back() = Shape.back();
       F.Divisibility.back() = 16;
     }
-    // Greatest contiguity first, the last dimension on ties.
+    // Greatest contiguity first, the lower dimension on ties: triton 3.6.0
+    // orders a [128, 64] pointer tile with no contiguous dimension [0, 1]
+    // (threadsPerWarp [32, 1]) and a [4, 16, 32] one [0, 1, 2], measured on
+    // the H100 (bench/RESULTS.md, issue 29), though the sources of later
+    // commits reverse the dimensions first.
     size_t Rank = Shape.size();
     F.Order.resize(Rank);
     for (size_t D = 0; D < Rank; ++D)
-      F.Order[D] = static_cast<unsigned>(Rank - 1 - D);
+      F.Order[D] = static_cast<unsigned>(D);
     std::stable_sort(F.Order.begin(), F.Order.end(),
                      [&](unsigned X, unsigned Y) { return F.Contiguity[X] > F.Contiguity[Y]; });
     return F;

@@ -446,18 +446,46 @@ Tile LoweringContext::convert(const Tile &T, const LinearLayout &To, ElemType E)
     Out.Regs.assign(To.numRegs(), T.Regs[0]);
     return Out;
   }
-  int64_t Numel = 1;
-  for (int64_t D : T.Layout.Shape)
-    Numel *= D;
+  // Triton's buffer: the tile over its rounds (ConversionSwizzle.h).
+  uint64_t Bytes = M.getDataLayout().getTypeAllocSize(memType(E));
+  ConversionRounds Rounds = conversionRounds(T.Layout, To, static_cast<unsigned>(Bytes * 8), Opts.Arch);
   llvm::Value *Buf = scratch(SharedBufferKind::LayoutConversion, tileString(T.Layout.Shape, E),
-                             static_cast<uint64_t>(Numel) * M.getDataLayout().getTypeAllocSize(memType(E)));
-  if (Opts.TritonEpilogue && convertSwizzled(T, To, E, Buf, Out))
+                             static_cast<uint64_t>(Rounds.numel()) * Bytes);
+  if (Opts.TritonEpilogue && convertSwizzled(T, To, E, Buf, Rounds, Out))
     return Out;
-  stageToShared(T, E, Buf);
-  barrier();
-  for (unsigned R = 0; R < To.numRegs(); ++R)
-    Out.Regs.push_back(fromMem(B.CreateLoad(memType(E), sharedElement(Buf, E, linearIndex(To, R))), E));
+  // Row-major in the squeezed tile.
+  auto Index = [&](const LinearLayout &L, const std::vector<llvm::Value *> &TC, unsigned R) {
+    Coord RC = Rounds.squeeze(L.regCoord(R));
+    llvm::Value *Idx = i32(0);
+    for (unsigned D = 0; D < L.rank(); ++D)
+      Idx = B.CreateAdd(B.CreateMul(Idx, i32(Rounds.Shape[D])), RC[D] ? B.CreateXor(TC[D], i32(RC[D])) : TC[D]);
+    return Idx;
+  };
+  std::vector<llvm::Value *> SrcTC = squeezedThreadCoord(T.Layout, Rounds), DstTC = squeezedThreadCoord(To, Rounds);
+  Out.Regs.assign(To.numRegs(), nullptr);
+  for (unsigned Round = 0; Round < Rounds.count(); ++Round) {
+    barrier();
+    for (unsigned R = 0; R < T.Regs.size(); ++R)
+      if (Rounds.roundOf(T.Layout.regCoord(R)) == Round)
+        B.CreateStore(toMem(T.Regs[R], E), sharedElement(Buf, E, Index(T.Layout, SrcTC, R)));
+    barrier();
+    for (unsigned R = 0; R < To.numRegs(); ++R)
+      if (Rounds.roundOf(To.regCoord(R)) == Round)
+        Out.Regs[R] = fromMem(B.CreateLoad(memType(E), sharedElement(Buf, E, Index(To, DstTC, R))), E);
+  }
   return Out;
+}
+
+std::vector<llvm::Value *> LoweringContext::squeezedThreadCoord(const LinearLayout &L, const ConversionRounds &Rounds) {
+  std::vector<llvm::Value *> TC = threadCoord(L);
+  // The thread's coordinates have none of the rep bits (conversionRounds):
+  // the bits above each move down by one.
+  for (auto It = Rounds.Reps.rbegin(); It != Rounds.Reps.rend(); ++It) {
+    int64_t Low = (int64_t{1} << It->Bit) - 1;
+    llvm::Value *&V = TC[It->Dim];
+    V = B.CreateOr(B.CreateAnd(V, i32(Low)), B.CreateAnd(B.CreateLShr(V, i32(1)), i32(~Low)));
+  }
+  return TC;
 }
 
 /// How many of L's registers, at most MaxElems, lie next to each other along
@@ -497,13 +525,15 @@ static bool registerBitsApart(const LinearLayout &L) {
   return true;
 }
 
-bool LoweringContext::convertSwizzled(const Tile &T, const LinearLayout &To, ElemType E, llvm::Value *Buf, Tile &Out) {
+bool LoweringContext::convertSwizzled(const Tile &T, const LinearLayout &To, ElemType E, llvm::Value *Buf,
+                                      const ConversionRounds &Rounds, Tile &Out) {
   // Rows of the last dimension, stored whole, in 16-byte chunks; chunk c of
   // row r sits at c ^ (r % Phase) (Triton's swizzled conversion buffers take
   // no padding). The eight rows a warp of an MMA layout writes at once fall
   // in eight different chunks of the 128-byte bank line, and the row a warp
-  // of a blocked layout reads stays whole.
-  const std::vector<int64_t> &Shape = T.Layout.Shape;
+  // of a blocked layout reads stays whole. Coordinates are the squeezed
+  // tile's (Rounds): the rep bits choose the round, not the address.
+  const std::vector<int64_t> &Shape = Rounds.Shape;
   unsigned Rank = static_cast<unsigned>(Shape.size());
   llvm::Type *MT = memType(E);
   uint64_t Bytes = M.getDataLayout().getTypeAllocSize(MT);
@@ -518,18 +548,18 @@ bool LoweringContext::convertSwizzled(const Tile &T, const LinearLayout &To, Ele
   // register's row and column are constants added to the thread's, and the
   // XOR touches only the low chunk bits: every address is one of Phase
   // per-thread values plus an immediate, not an address per register.
-  auto Element = [&](const LinearLayout &L, bool Apart, unsigned R) {
+  auto Element = [&](const LinearLayout &L, const std::vector<llvm::Value *> &TC, bool Apart, unsigned R) {
+    Coord RC = Rounds.squeeze(L.regCoord(R));
     if (!Apart) {
+      auto C = [&](unsigned D) { return RC[D] ? B.CreateXor(TC[D], i32(RC[D])) : TC[D]; };
       llvm::Value *Row = i32(0);
       for (unsigned D = 0; D + 1 < Rank; ++D)
-        Row = B.CreateAdd(B.CreateMul(Row, i32(Shape[D])), coord(L, R, D));
-      llvm::Value *Col = coord(L, R, Rank - 1);
+        Row = B.CreateAdd(B.CreateMul(Row, i32(Shape[D])), C(D));
+      llvm::Value *Col = C(Rank - 1);
       llvm::Value *Chunk = B.CreateXor(B.CreateLShr(Col, i32(ChunkShift)), B.CreateAnd(Row, i32(Phase - 1)));
       llvm::Value *Idx = B.CreateAdd(B.CreateMul(Row, i32(RowElems)), B.CreateMul(Chunk, i32(ChunkElems)));
       return sharedElement(Buf, E, B.CreateAdd(Idx, B.CreateAnd(Col, i32(ChunkElems - 1))));
     }
-    const std::vector<llvm::Value *> &TC = threadCoord(L);
-    Coord RC = L.regCoord(R);
     llvm::Value *RowT = i32(0);
     int64_t RowR = 0;
     for (unsigned D = 0; D + 1 < Rank; ++D) {
@@ -545,27 +575,47 @@ bool LoweringContext::convertSwizzled(const Tile &T, const LinearLayout &To, Ele
     Idx = B.CreateAdd(Idx, B.CreateMul(RowT, i32(RowElems)));
     return sharedElement(Buf, E, B.CreateAdd(Idx, i32(RowR * RowElems + (ColR & (ChunkElems - 1)))));
   };
-  barrier();
-  unsigned VS = vectorRun(T.Layout, static_cast<unsigned>(ChunkElems));
+  // A vector's registers share a round: none of its register bases is a rep bit.
+  auto Vector = [&](const LinearLayout &L) {
+    unsigned V = vectorRun(L, static_cast<unsigned>(ChunkElems));
+    auto RepFree = [&](unsigned K) {
+      for (unsigned J = 0; J < K && J < L.Reg.size(); ++J)
+        if (Rounds.roundOf(L.Reg[J]) != 0)
+          return false;
+      return true;
+    };
+    while (V > 1 && !RepFree(llvm::Log2_32(V)))
+      V /= 2;
+    return V;
+  };
+  unsigned VS = Vector(T.Layout), VL = Vector(To);
   bool SrcApart = registerBitsApart(T.Layout), DstApart = registerBitsApart(To);
-  for (unsigned R = 0; R < T.Regs.size(); R += VS) {
-    llvm::Value *Ptr = Element(T.Layout, SrcApart, R);
-    if (VS == 1) {
-      B.CreateStore(toMem(T.Regs[R], E), Ptr);
-      continue;
-    }
-    llvm::Value *Vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(MT, VS));
-    for (unsigned K = 0; K < VS; ++K)
-      Vec = B.CreateInsertElement(Vec, toMem(T.Regs[R + K], E), i32(K));
-    B.CreateAlignedStore(Vec, Ptr, llvm::Align(VS * Bytes));
-  }
-  barrier();
-  unsigned VL = vectorRun(To, static_cast<unsigned>(ChunkElems));
+  std::vector<llvm::Value *> SrcTC = squeezedThreadCoord(T.Layout, Rounds), DstTC = squeezedThreadCoord(To, Rounds);
   llvm::Type *VT = VL > 1 ? llvm::FixedVectorType::get(MT, VL) : MT;
-  for (unsigned R = 0; R < To.numRegs(); R += VL) {
-    llvm::Value *V = B.CreateAlignedLoad(VT, Element(To, DstApart, R), llvm::Align(VL * Bytes));
-    for (unsigned K = 0; K < VL; ++K)
-      Out.Regs.push_back(fromMem(VL > 1 ? B.CreateExtractElement(V, i32(K)) : V, E));
+  Out.Regs.assign(To.numRegs(), nullptr);
+  for (unsigned Round = 0; Round < Rounds.count(); ++Round) {
+    barrier();
+    for (unsigned R = 0; R < T.Regs.size(); R += VS) {
+      if (Rounds.roundOf(T.Layout.regCoord(R)) != Round)
+        continue;
+      llvm::Value *Ptr = Element(T.Layout, SrcTC, SrcApart, R);
+      if (VS == 1) {
+        B.CreateStore(toMem(T.Regs[R], E), Ptr);
+        continue;
+      }
+      llvm::Value *Vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(MT, VS));
+      for (unsigned K = 0; K < VS; ++K)
+        Vec = B.CreateInsertElement(Vec, toMem(T.Regs[R + K], E), i32(K));
+      B.CreateAlignedStore(Vec, Ptr, llvm::Align(VS * Bytes));
+    }
+    barrier();
+    for (unsigned R = 0; R < To.numRegs(); R += VL) {
+      if (Rounds.roundOf(To.regCoord(R)) != Round)
+        continue;
+      llvm::Value *V = B.CreateAlignedLoad(VT, Element(To, DstTC, DstApart, R), llvm::Align(VL * Bytes));
+      for (unsigned K = 0; K < VL; ++K)
+        Out.Regs[R + K] = fromMem(VL > 1 ? B.CreateExtractElement(V, i32(K)) : V, E);
+    }
   }
   return true;
 }

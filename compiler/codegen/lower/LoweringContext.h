@@ -37,6 +37,7 @@
 #include "compiler/codegen/Pipeliner.h"
 #include "compiler/codegen/SharedMemoryPlanner.h"
 #include "compiler/codegen/TmaDescriptors.h"
+#include "compiler/codegen/layout/ConversionSwizzle.h"
 #include "compiler/codegen/layout/LinearLayout.h"
 #include "compiler/codegen/layout/WgmmaLayout.h"
 #include "compiler/ir/Ops.h"
@@ -166,11 +167,14 @@ public:
 
   // Layouts and shared memory.
   Tile convert(const Tile &T, const LinearLayout &To, ElemType E);
-  /// convert's shared-memory round trip through Buf (the whole tile) as
-  /// Triton's swizzled conversions (CodegenOptions::TritonEpilogue); false,
-  /// nothing emitted and Out untouched, where the tile has no row of 16
-  /// bytes or more.
-  bool convertSwizzled(const Tile &T, const LinearLayout &To, ElemType E, llvm::Value *Buf, Tile &Out);
+  /// convert's shared-memory round trip through Buf (the tile squeezed by
+  /// Rounds, one pass per round) as Triton's swizzled conversions
+  /// (CodegenOptions::TritonEpilogue); false, nothing emitted and Out
+  /// untouched, where the squeezed tile has no row of 16 bytes or more.
+  bool convertSwizzled(const Tile &T, const LinearLayout &To, ElemType E, llvm::Value *Buf,
+                       const ConversionRounds &Rounds, Tile &Out);
+  /// threadCoord(L) in the squeezed tile of Rounds.
+  std::vector<llvm::Value *> squeezedThreadCoord(const LinearLayout &L, const ConversionRounds &Rounds);
   /// A buffer for the code emitted next (live at one program point only):
   /// its base pointer. What says what it holds, for the report.
   llvm::Value *scratch(SharedBufferKind K, std::string What, uint64_t Bytes);

@@ -52,7 +52,7 @@ inline std::string problemsText(const ParsedFile &File, const std::vector<Proble
 /// environment says); TritonEpilogue: CodegenOptions::TritonEpilogue.
 inline Compiled compileRequest(const ParsedFile &File, const ModuleInfo &Info, const sema::LoweringRequest &Request,
                                unsigned Arch = 90, bool Assemble = false, std::optional<int> MaxNReg = {},
-                               bool PipelineRangeLoads = true, bool Wgmma = false, bool TritonEpilogue = false) {
+                               bool PipelineRangeLoads = true, bool Wgmma = false, bool TritonEpilogue = true) {
   Compiled Out;
   sema::LoweredKernel L = sema::lowerKernel(File, Info, Request);
   if (!L.Function) {

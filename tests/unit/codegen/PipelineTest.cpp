@@ -221,8 +221,16 @@ TEST(Pipeline, CarriedPointersAreAdvancedAhead) {
 TEST(Pipeline, ExtraStageSavesTheSecondBarrier) {
   // With num_stages stages the copies ahead fill the stage the previous
   // iteration read, released by the barrier at the top of the iteration:
-  // one bar.sync per iteration fewer than the sm_80 loop's two.
-  Compiled C80 = compileTutorial(0.0, false, 80), C90 = compileTutorial(0.0, false, 90);
+  // one bar.sync per iteration fewer than the sm_80 loop's two. The
+  // epilogue writes from the accumulator: the barriers of its conversion's
+  // rounds differ between sm_80 and sm_90 (where stmatrix changes Triton's
+  // choice of rounds) and are not the loop's.
+  SnippetKernel S = parseSnippet(Tutorial);
+  auto Compile = [&](unsigned Arch) {
+    return compileRequest(*S.File, S.Info, tutorialRequest(0.0, false), Arch, /*Assemble=*/true, {}, true, false,
+                          /*TritonEpilogue=*/false);
+  };
+  Compiled C80 = Compile(80), C90 = Compile(90);
   ASSERT_EQ(C80.Error, "");
   ASSERT_EQ(C90.Error, "");
   EXPECT_EQ(countMatches(C90.Ptx, R"(bar\.sync)"), countMatches(C80.Ptx, R"(bar\.sync)") - 1);

@@ -212,6 +212,9 @@ std::string tesselShared(const OracleCase &OC, uint64_t &Shared, std::string *Bu
   CodegenOptions Opts;
   Opts.NumWarps = static_cast<int>(R.NumWarps);
   Opts.NumStages = static_cast<int>(R.NumStages);
+  // The oracle ran on the H200 (sm_90a): its dots are wgmma, and the
+  // epilogue's conversion starts from their layout.
+  Opts.ArchSpecific = true;
   // The oracle passes no divisibility: nothing is known to be 16-aligned.
   CodegenResult CR = emitLLVM(*L.Function, Opts, Ctx);
   if (!CR.Module)
