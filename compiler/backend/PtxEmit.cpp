@@ -14,6 +14,7 @@
 #include "compiler/backend/PtxEmit.h"
 
 #include "compiler/backend/HoistConstantOffsets.h"
+#include "compiler/backend/SinkUnpacks.h"
 
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
@@ -30,7 +31,6 @@
 #include "llvm/Pass.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -168,6 +168,8 @@ static llvm::Expected<llvm::MemoryBufferRef> libdeviceBuffer(const std::string &
 /// phis, which only ADCE removes, and each InstCombine, CSE and GVN paid
 /// for them (InstCombine 9 -> 5 ms there, the same PTX on every compile of
 /// the tutorials; bench/RESULTS.md).
+/// Last, SinkUnpacks moves the unpacking of packed loads next to its use,
+/// as the NVPTX back end schedules in source order (its header says why).
 /// Spelled as text because NVVMReflect and NVVMIntrRange are reachable only
 /// through the target's pass-name callbacks. `instcombine`'s textual default
 /// aborts the process when one iteration does not reach a fixpoint;
@@ -177,7 +179,8 @@ static constexpr const char *KernelPipeline =
     "cgscc(inline),globaldce,"
     "function(sroa,adce,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,tessel-hoist-constant-offsets,"
     "reassociate,"
-    "loop-mssa(loop-rotate,licm),loop(indvars),gvn,instcombine<no-verify-fixpoint>,adce,simplifycfg)";
+    "loop-mssa(loop-rotate,licm),loop(indvars),gvn,instcombine<no-verify-fixpoint>,adce,simplifycfg,"
+    "tessel-sink-unpacks)";
 
 llvm::Expected<LlvmPipeline> llvmPipelineFromEnv() {
   static const std::string Value = [] {
@@ -294,10 +297,15 @@ static llvm::Error linkAndOptimize(llvm::Module &M, llvm::TargetMachine &TM, con
   llvm::PassBuilder PB(&TM, llvm::PipelineTuningOptions(), std::nullopt, SI ? &PIC : nullptr);
   PB.registerPipelineParsingCallback(
       [](llvm::StringRef Name, llvm::FunctionPassManager &FPM, llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
-        if (Name != "tessel-hoist-constant-offsets")
-          return false;
-        FPM.addPass(HoistConstantOffsetsPass());
-        return true;
+        if (Name == "tessel-hoist-constant-offsets") {
+          FPM.addPass(HoistConstantOffsetsPass());
+          return true;
+        }
+        if (Name == "tessel-sink-unpacks") {
+          FPM.addPass(SinkUnpacksPass());
+          return true;
+        }
+        return false;
       });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
