@@ -384,85 +384,96 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   };
   // One instruction takes 32 bytes of K: k16 of 16-bit types, k32 of fp8.
   const int64_t KStep = Fp8 ? 32 : 16;
-  // Operands after the accumulators: a's descriptor or its four fragment
-  // registers, b's descriptor, the scale-d flag; then the tied inputs. A
-  // step that starts its accumulator from zero (tl.dot without acc, or acc
-  // = tl.zeros) spells scale-d 0 and reads no inputs, as Triton's (useC
-  // false): attention's q k^T then sets no 32 registers to 0.0 per
-  // accumulator before each dot.
-  int64_t AOps = AFrags ? 4 : 1;
+  // One asm statement per accumulator: its k steps back to back (Triton's
+  // order) with the accumulator tied once, not once a step: the same PTX,
+  // and a quarter of the operands for instruction selection and the
+  // register coalescer at BLOCK_K 64 (128-register accumulators, the bulk
+  // of a large matmul's source -> PTX time). Operands: the accumulators,
+  // then each step's a (its descriptor or four fragment registers) and b
+  // descriptor, the scale-d flag, then the tied inputs. An accumulator that
+  // starts from zero (tl.dot without acc, or acc = tl.zeros) spells scale-d
+  // 0 in its first step and reads no inputs, as Triton's (useC false):
+  // attention's q k^T then sets no 32 registers to 0.0 per accumulator
+  // before each dot.
+  const int64_t Steps = K / KStep;
   auto Op = [](int64_t I) { return "$" + std::to_string(I); };
-  auto Instruction = [&](bool ZeroD) {
-    std::string Asm = ZeroD ? "wgmma.mma_async.sync.aligned.m64n"
-                            : "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, " + Op(InstrRegs + AOps + 1) +
-                                  ", 0;\n\twgmma.mma_async.sync.aligned.m64n";
-    Asm += std::to_string(WS.InstrN) + "k" + std::to_string(KStep) + ".f32." + TypeName(AE.Scalar) + "." +
-           TypeName(BE.Scalar) + " {";
-    std::string Cons;
-    for (int64_t I = 0; I < InstrRegs; ++I) {
-      Asm += (I ? ", " : "") + Op(I);
-      Cons += "=f,";
+  auto Statement = [&](bool ZeroFirst) {
+    std::vector<std::string> Cons(static_cast<size_t>(InstrRegs), "=f");
+    std::string D;
+    for (int64_t I = 0; I < InstrRegs; ++I)
+      D += (I ? ", " : "") + Op(I);
+    int64_t Next = InstrRegs;
+    std::vector<std::string> AB;
+    for (int64_t S = 0; S < Steps; ++S) {
+      std::string A;
+      if (AFrags) {
+        A = "{" + Op(Next) + ", " + Op(Next + 1) + ", " + Op(Next + 2) + ", " + Op(Next + 3) + "}";
+        Cons.insert(Cons.end(), {"r", "r", "r", "r"});
+        Next += 4;
+      } else {
+        A = Op(Next++);
+        Cons.push_back("l");
+      }
+      AB.push_back(A + ", " + Op(Next++));
+      Cons.push_back("l");
     }
-    // The scales (1, 1), then the transpose flags: imm-trans-a (descriptor
-    // a only) and imm-trans-b.
-    const std::string ScaleD = ZeroD ? "0" : "p", End = ZeroD ? ";" : ";\n}";
-    std::string TransB = std::to_string(LB.transposeFlag(1));
-    if (AFrags) {
-      // fp8 has no transpose flag for b either.
-      Asm += "}, {" + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", " + Op(InstrRegs + 2) + ", " +
-             Op(InstrRegs + 3) + "}, " + Op(InstrRegs + 4) + ", " + ScaleD + ", 1, 1" + (Fp8 ? "" : ", " + TransB) +
-             End;
-      Cons += "r,r,r,r,l";
-    } else if (Fp8) {
-      // No transpose flags: fp8 operands are K-major.
-      Asm += "}, " + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", " + ScaleD + ", 1, 1" + End;
-      Cons += "l,l";
-    } else {
-      Asm += "}, " + Op(InstrRegs) + ", " + Op(InstrRegs + 1) + ", " + ScaleD + ", 1, 1, " +
-             std::to_string(LA.transposeFlag(0)) + ", " + TransB + End;
-      Cons += "l,l";
+    const bool Flag = !(ZeroFirst && Steps == 1);
+    std::string Asm;
+    if (Flag) {
+      Asm = "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, " + Op(Next) + ", 0;\n\t";
+      Cons.push_back("r");
     }
-    if (!ZeroD) {
-      Cons += ",r";
+    if (!ZeroFirst)
       for (int64_t I = 0; I < InstrRegs; ++I)
-        Cons += "," + std::to_string(I);
-    }
-    return std::pair{Asm, Cons};
+        Cons.push_back(std::to_string(I));
+    // The scales (1, 1), then the transpose flags: imm-trans-a (descriptor
+    // a only) and imm-trans-b; fp8 has none (its operands are K-major).
+    std::string Trans;
+    if (!Fp8)
+      Trans = (AFrags ? "" : ", " + std::to_string(LA.transposeFlag(0))) + ", " + std::to_string(LB.transposeFlag(1));
+    for (int64_t S = 0; S < Steps; ++S)
+      Asm += std::string(S ? "\n\t" : "") + "wgmma.mma_async.sync.aligned.m64n" + std::to_string(WS.InstrN) + "k" +
+             std::to_string(KStep) + ".f32." + TypeName(AE.Scalar) + "." + TypeName(BE.Scalar) + " {" + D + "}, " +
+             AB[static_cast<size_t>(S)] + ", " + (S == 0 && ZeroFirst ? "0" : "p") + ", 1, 1" + Trans + ";";
+    if (Flag)
+      Asm += "\n}";
+    std::string Joined;
+    for (size_t I = 0; I < Cons.size(); ++I)
+      Joined += (I ? "," : "") + Cons[I];
+    return std::pair{Asm, Joined};
   };
-  const auto [Asm, Cons] = Instruction(false);
-  const auto [ZeroAsm, ZeroCons] = Instruction(true);
   const bool ZeroAcc = std::all_of(Regs.begin(), Regs.end(), [](llvm::Value *V) {
     const auto *K = llvm::dyn_cast<llvm::Constant>(V);
     return K && K->isNullValue();
   });
+  const auto [Asm, Cons] = Statement(ZeroAcc);
   auto *RetTy = llvm::StructType::get(C.Ctx, std::vector<llvm::Type *>(static_cast<size_t>(InstrRegs), B.getFloatTy()));
   unsigned ChunkBits = log2u(WS.InstrN / 8), RepNBits = log2u(WS.RepN);
   C.inlineAsm(B.getVoidTy(), "wgmma.fence.sync.aligned;", "~{memory}", {});
   // Triton's order (WGMMA.cpp): each accumulator's k steps back to back,
   // then the next repetition's.
   for (int64_t Rm = 0; Rm < WS.RepM; ++Rm)
-    for (int64_t Rn = 0; Rn < WS.RepN; ++Rn)
+    for (int64_t Rn = 0; Rn < WS.RepN; ++Rn) {
+      unsigned Base = static_cast<unsigned>((Rn << (2 + ChunkBits)) | (Rm << (2 + ChunkBits + RepNBits)));
+      std::vector<llvm::Value *> Args;
       for (int64_t K0 = 0; K0 < K; K0 += KStep) {
-        unsigned Base = static_cast<unsigned>((Rn << (2 + ChunkBits)) | (Rm << (2 + ChunkBits + RepNBits)));
-        std::vector<llvm::Value *> Args;
         if (AFrags) {
           const auto &F = (*AFrags)[static_cast<size_t>(Rm)][static_cast<size_t>(K0 / KStep)];
-          Args.assign(F.begin(), F.end());
+          Args.insert(Args.end(), F.begin(), F.end());
         } else {
           Args.push_back(ADesc(Rm, K0));
         }
         Args.push_back(BDesc(Rn, K0));
-        const bool ZeroD = ZeroAcc && K0 == 0;
-        if (!ZeroD) {
-          Args.push_back(C.i32(1));
-          for (int64_t I = 0; I < InstrRegs; ++I)
-            Args.push_back(Regs[Base + I]);
-        }
-        llvm::Value *S =
-            C.inlineAsm(RetTy, ZeroD ? ZeroAsm : Asm, ZeroD ? ZeroCons : Cons, Args, /*SideEffects=*/true);
-        for (int64_t I = 0; I < InstrRegs; ++I)
-          Regs[Base + I] = B.CreateExtractValue(S, {static_cast<unsigned>(I)});
       }
+      if (!(ZeroAcc && Steps == 1))
+        Args.push_back(C.i32(1));
+      if (!ZeroAcc)
+        for (int64_t I = 0; I < InstrRegs; ++I)
+          Args.push_back(Regs[Base + I]);
+      llvm::Value *S = C.inlineAsm(RetTy, Asm, Cons, Args, /*SideEffects=*/true);
+      for (int64_t I = 0; I < InstrRegs; ++I)
+        Regs[Base + I] = B.CreateExtractValue(S, {static_cast<unsigned>(I)});
+    }
   C.inlineAsm(B.getVoidTy(), "wgmma.commit_group.sync.aligned;", "~{memory}", {});
   // A pipelined loop's dot may leave its group in flight (Pipeline.cpp):
   // its accumulator then only reaches the next iteration's wgmma, unless it
