@@ -6,8 +6,9 @@
 /// \file
 /// `dot(a, b, acc)` as Triton's MMAv2 path (DotOpToLLVM/MMAv2.cpp) computes
 /// it on sm_80+, for the dots selectMma (MmaInstr.h) gives an instruction:
-/// fp16 / bf16, fp32 as tf32 or tf32x3, int8, and fp8 (natively on sm_89+,
-/// widened to fp16 elsewhere):
+/// fp16 / bf16, fp32 as tf32 or tf32x3, int8, and fp8 (natively on sm_89
+/// and sm_120, read as bytes and widened in registers on sm_90, widened
+/// before staging on sm_80):
 ///
 ///  1. a [M, K] and b [K, N] are staged in two shared buffers (live together
 ///     until the last fragment load), row major and swizzled in 16-byte
@@ -151,6 +152,38 @@ llvm::Value *mmaSwizzle(LoweringContext &C, llvm::Value *Row, llvm::Value *Col, 
   return swizzle(C, Row, Col, Cols, ElemBytes);
 }
 
+/// One word of four fp8 (the lower k first) as two words of two fp16 each:
+/// bytes 0-1, then bytes 2-3.
+static std::pair<llvm::Value *, llvm::Value *> widenWord(LoweringContext &C, llvm::Value *Word, ScalarKind K) {
+  llvm::IRBuilderBase &B = C.B;
+  std::string Cvt = std::string("cvt.rn.f16x2.") + (K == ScalarKind::FP8E4NV ? "e4m3x2" : "e5m2x2") + " $0, $1;";
+  llvm::Value *Lo = B.CreateTrunc(Word, B.getInt16Ty());
+  llvm::Value *Hi = B.CreateTrunc(B.CreateLShr(Word, C.i32(16)), B.getInt16Ty());
+  return {C.inlineAsm(B.getInt32Ty(), Cvt, "=r,h", {Lo}, false), C.inlineAsm(B.getInt32Ty(), Cvt, "=r,h", {Hi}, false)};
+}
+
+/// The k32 byte fragments of one step as the fragments of two k16 fp16
+/// instructions. Thread t's bytes 4t..4t+3 of a row (a) or column (b) fill
+/// its fp16 slots 2t, 2t+1 (bytes 4t, 4t+1) and 2t+8, 2t+9 (4t+2, 4t+3) of
+/// the first instruction, bytes 4t+16.. those of the second: the same
+/// permutation of k for a and b, so every product is still summed once.
+/// Afterwards a's fragments are the first instruction's four, then the
+/// second's; b's two, then two.
+static void widenFragments(LoweringContext &C, Fragments &F, ScalarKind KA, ScalarKind KB) {
+  for (std::vector<llvm::Value *> &A : F.A) {
+    auto [A0l, A0h] = widenWord(C, A[0], KA);
+    auto [A1l, A1h] = widenWord(C, A[1], KA);
+    auto [A2l, A2h] = widenWord(C, A[2], KA);
+    auto [A3l, A3h] = widenWord(C, A[3], KA);
+    A = {A0l, A1l, A0h, A1h, A2l, A3l, A2h, A3h};
+  }
+  for (std::vector<llvm::Value *> &Bf : F.B) {
+    auto [B0l, B0h] = widenWord(C, Bf[0], KB);
+    auto [B1l, B1h] = widenWord(C, Bf[1], KB);
+    Bf = {B0l, B0h, B1l, B1h};
+  }
+}
+
 bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
   llvm::IRBuilderBase &B = C.B;
   std::optional<MmaInstr> I = selectMma(O, C.Opts.Arch);
@@ -262,6 +295,8 @@ bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
         llvm::Value *Nr = B.CreateAdd(BColOf(Ni), G);
         F.B[static_cast<size_t>(Ni)] = {Word(BBase, SB, Nr, K0, K), Word(BBase, SB, Nr, K0 + 16, K)};
       }
+      if (I->WidenBytes)
+        widenFragments(C, F, SA.Scalar, SB.Scalar);
       return F;
     }
     // tf32: a_r = (g (+8 for r odd), t (+4 for r >= 2)); b_r = (t (+4 for
@@ -308,22 +343,26 @@ bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
   std::string MmaCons = I->IntAcc ? "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3" : "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
   // tf32x3: a_small·b_big, a_big·b_small, a_big·b_big, each over all of K.
   unsigned Passes = I->Flavor == MmaFlavor::TF32x3 ? 3 : 1;
+  // Widened bytes: each k32 step is two k16 instructions, fragments 0-3
+  // and 4-7 of a (0-1 and 2-3 of b; widenFragments).
+  unsigned Halves = I->WidenBytes ? 2 : 1;
   for (unsigned Pass = 0; Pass < Passes; ++Pass) {
     for (int64_t K0 = 0; K0 < K; K0 += I->K) {
       Fragments F = Load(K0, Passes == 3);
       bool ASmall = Passes == 3 && Pass == 0, BSmall = Passes == 3 && Pass == 1;
-      for (int64_t Mi = 0; Mi < RepM; ++Mi)
-        for (int64_t Ni = 0; Ni < RepN; ++Ni) {
-          unsigned Base = static_cast<unsigned>((Ni << 2) | (Mi << (2 + RepNBits)));
-          const auto &A = (ASmall ? F.ASmall : F.A)[static_cast<size_t>(Mi)];
-          const auto &Bf = (BSmall ? F.BSmall : F.B)[static_cast<size_t>(Ni)];
-          llvm::Value *S = C.inlineAsm(
-              MmaTy, Mma, MmaCons,
-              {A[0], A[1], A[2], A[3], Bf[0], Bf[1], Regs[Base], Regs[Base + 1], Regs[Base + 2], Regs[Base + 3]},
-              /*SideEffects=*/false);
-          for (unsigned R = 0; R < 4; ++R)
-            Regs[Base + R] = B.CreateExtractValue(S, {R});
-        }
+      for (unsigned H = 0; H < Halves; ++H)
+        for (int64_t Mi = 0; Mi < RepM; ++Mi)
+          for (int64_t Ni = 0; Ni < RepN; ++Ni) {
+            unsigned Base = static_cast<unsigned>((Ni << 2) | (Mi << (2 + RepNBits)));
+            const auto &A = (ASmall ? F.ASmall : F.A)[static_cast<size_t>(Mi)];
+            const auto &Bf = (BSmall ? F.BSmall : F.B)[static_cast<size_t>(Ni)];
+            llvm::Value *S = C.inlineAsm(MmaTy, Mma, MmaCons,
+                                         {A[4 * H], A[4 * H + 1], A[4 * H + 2], A[4 * H + 3], Bf[2 * H],
+                                          Bf[2 * H + 1], Regs[Base], Regs[Base + 1], Regs[Base + 2], Regs[Base + 3]},
+                                         /*SideEffects=*/false);
+            for (unsigned R = 0; R < 4; ++R)
+              Regs[Base + R] = B.CreateExtractValue(S, {R});
+          }
     }
   }
   llvm::Type *OutTy = C.regType(OutE);

@@ -15,6 +15,9 @@ namespace tessel::codegen {
 
 std::string MmaInstr::mnemonic() const {
   std::string Acc = IntAcc ? "s32" : "f32";
+  if (WidenBytes)
+    return "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, "
+           "$12, $13};";
   return "mma.sync.aligned.m16n8k" + std::to_string(K) + ".row.col." + Acc + "." + AType + "." + BType + "." + Acc +
          " {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};";
 }
@@ -42,6 +45,11 @@ std::optional<MmaInstr> selectMma(const ir::DotOp &O, int Arch) {
     if (Out != ScalarKind::FP32 && Out != ScalarKind::FP16)
       return std::nullopt;
     std::string AN = fp8Name(A), BN = fp8Name(B);
+    // Triton's mmav2SupportsFp8Operands (AccelerateMatmul.cpp): fp8
+    // mma.sync where the hardware multiplies fp8 (sm_89, sm_120). On sm_90
+    // the PTX exists but runs as fp16 upcasts and HMMA, and Triton widens
+    // the operands in registers after reading them as bytes from its rings
+    // (its PTX on the H100: cvt.rn.f16x2.e5m2x2, then m16n8k16 f16).
     if (Arch >= 89 && !AN.empty() && !BN.empty()) {
       I.Flavor = MmaFlavor::Byte;
       I.K = 32;
@@ -49,6 +57,7 @@ std::optional<MmaInstr> selectMma(const ir::DotOp &O, int Arch) {
       I.StageB = B;
       I.AType = AN;
       I.BType = BN;
+      I.WidenBytes = Arch != 89 && Arch != 120;
     } else {
       // Triton upcasts fp8 operands the arch cannot multiply to fp16.
       I.AType = I.BType = "f16";

@@ -14,8 +14,9 @@
 ///   fp32                tf32x3           three m16n8k8 tf32 passes           4 bytes, ld.shared
 ///   fp32                ieee, bf16x3/x6  none: FMA units (Dot.cpp)
 ///   int8                -                m16n8k32 .s32.s8.s8.s32             1 byte, b^T, ld.shared.b32
-///   fp8e4nv / fp8e5     - (sm_89+)       m16n8k32 .f32.{e4m3,e5m2}x2.f32     1 byte, b^T, ld.shared.b32
-///   other fp8, or sm<89 -                widened to fp16 (exact), m16n8k16   2 bytes, ldmatrix
+///   fp8e4nv / fp8e5     - (sm_89, sm_120) m16n8k32 .f32.{e4m3,e5m2}x2.f32    1 byte, b^T, ld.shared.b32
+///   fp8e4nv / fp8e5     - (sm_90)        two m16n8k16 f16, widened in regs   1 byte, b^T, ld.shared.b32
+///   other fp8, or sm_80 -                widened to fp16 (exact), m16n8k16   2 bytes, ldmatrix
 ///
 /// tf32 operands are rounded to nearest (ties away, `cvt.rna.tf32.f32`), the
 /// rounding Triton's tf32x3 split uses and the CPU interpreter models
@@ -50,7 +51,7 @@ enum class MmaFlavor {
   F16,    ///< fp16 / bf16 (or fp8 widened to fp16): ldmatrix, k16
   TF32,   ///< fp32 rounded to tf32: plain shared loads, k8
   TF32x3, ///< fp32 as three tf32 passes (big/small split)
-  Byte,   ///< int8 or fp8 (sm_89+): 32-bit shared loads of four elements, k32
+  Byte,   ///< int8 or fp8: 32-bit shared loads of four elements, k32
 };
 
 struct MmaInstr {
@@ -59,6 +60,10 @@ struct MmaInstr {
   ScalarKind StageA = ScalarKind::FP16, StageB = ScalarKind::FP16; ///< element types in shared memory
   std::string AType, BType; ///< PTX operand types: f16, bf16, tf32, s8, e4m3, e5m2
   bool IntAcc = false;      ///< s32 accumulators (int8)
+  /// fp8 read as bytes (Byte's staging and fragments, k32 a step) and
+  /// widened to fp16 in registers, each step two m16n8k16 f16 instructions:
+  /// Triton's mma.sync on sm_90, which multiplies fp8 only as fp16.
+  bool WidenBytes = false;
   /// `mma.sync.aligned.m16n8kK.row.col.D.A.B.C` with its operand list.
   std::string mnemonic() const;
   unsigned aRegs() const { return 4; }

@@ -517,15 +517,18 @@ TEST(Wgmma, Fp8ReadsBothOperandsKMajorAtK32) {
 
 TEST(Wgmma, TwoWarpsOfFp8KeepTheirOperandsInCpAsyncRings) {
   // Tutorial 03's fp8 run at 64x32x32 on 2 warps, 5 stages: no warpgroup,
-  // so mma.sync's 8-bit instruction, which reads a row major and b
-  // transposed, the way the tutorial's b (K-major) is loaded. Triton keeps
+  // so mma.sync, reading a row major and b transposed (the way the
+  // tutorial's b, K-major, is loaded) as bytes and widening them to fp16 in
+  // registers, as Triton's PTX on the H100 does. Triton keeps
   // both in cp.async rings of num_stages - 1 = 4 stages: 4 x (2048 + 1024)
   // = 12288 bytes (its metadata["shared"]), nothing staged per iteration.
   Compiled C = compileFp8(true, 2, 64, 32, 32, 5);
   ASSERT_EQ(C.Error, "");
   EXPECT_TRUE(C.Kernel.assembled());
   EXPECT_EQ(countMatches(C.Ptx, R"(wgmma)"), 0);
-  EXPECT_GT(countMatches(C.Ptx, R"(mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e4m3\.e5m2\.f32)"), 0);
+  EXPECT_EQ(countMatches(C.Ptx, R"(mma\.sync\.aligned\.m16n8k32)"), 0);
+  EXPECT_GT(countMatches(C.Ptx, R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32)"), 0);
+  EXPECT_GT(countMatches(C.Ptx, R"(cvt\.rn\.f16x2\.e5m2x2)"), 0);
   EXPECT_EQ(C.ABI.SharedBytes, 12288u);
   int Rings = 0;
   for (const SharedBuffer &B : C.ABI.SharedBuffers) {
