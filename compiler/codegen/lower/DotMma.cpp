@@ -345,12 +345,12 @@ bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
   unsigned Passes = I->Flavor == MmaFlavor::TF32x3 ? 3 : 1;
   // Widened bytes: each k32 step is two k16 instructions, fragments 0-3
   // and 4-7 of a (0-1 and 2-3 of b; widenFragments).
-  unsigned Halves = I->WidenBytes ? 2 : 1;
+  size_t Halves = I->WidenBytes ? 2 : 1;
   for (unsigned Pass = 0; Pass < Passes; ++Pass) {
     for (int64_t K0 = 0; K0 < K; K0 += I->K) {
       Fragments F = Load(K0, Passes == 3);
       bool ASmall = Passes == 3 && Pass == 0, BSmall = Passes == 3 && Pass == 1;
-      for (unsigned H = 0; H < Halves; ++H)
+      for (size_t H = 0; H < Halves; ++H)
         for (int64_t Mi = 0; Mi < RepM; ++Mi)
           for (int64_t Ni = 0; Ni < RepN; ++Ni) {
             unsigned Base = static_cast<unsigned>((Ni << 2) | (Mi << (2 + RepNBits)));
