@@ -454,26 +454,49 @@ Tile LoweringContext::convert(const Tile &T, const LinearLayout &To, ElemType E)
   if (Opts.TritonEpilogue && convertSwizzled(T, To, E, Buf, Rounds, Out))
     return Out;
   // Row-major in the squeezed tile.
-  auto Index = [&](const LinearLayout &L, const std::vector<llvm::Value *> &TC, unsigned R) {
+  auto Element = [&](const LinearLayout &L, const std::vector<llvm::Value *> &TC, unsigned R) {
     Coord RC = Rounds.squeeze(L.regCoord(R));
     llvm::Value *Idx = i32(0);
     for (unsigned D = 0; D < L.rank(); ++D)
       Idx = B.CreateAdd(B.CreateMul(Idx, i32(Rounds.Shape[D])), RC[D] ? B.CreateXor(TC[D], i32(RC[D])) : TC[D]);
-    return Idx;
+    return sharedElement(Buf, E, Idx);
   };
+  roundTrip(T, To, E, Rounds, 1, 1, Element, Out);
+  return Out;
+}
+
+void LoweringContext::roundTrip(const Tile &T, const LinearLayout &To, ElemType E, const ConversionRounds &Rounds,
+                                unsigned VS, unsigned VL, const ConversionElement &Element, Tile &Out) {
+  llvm::Type *MT = memType(E);
+  uint64_t Bytes = M.getDataLayout().getTypeAllocSize(MT);
   std::vector<llvm::Value *> SrcTC = squeezedThreadCoord(T.Layout, Rounds), DstTC = squeezedThreadCoord(To, Rounds);
+  llvm::Type *VT = VL > 1 ? llvm::FixedVectorType::get(MT, VL) : MT;
   Out.Regs.assign(To.numRegs(), nullptr);
   for (unsigned Round = 0; Round < Rounds.count(); ++Round) {
     barrier();
-    for (unsigned R = 0; R < T.Regs.size(); ++R)
-      if (Rounds.roundOf(T.Layout.regCoord(R)) == Round)
-        B.CreateStore(toMem(T.Regs[R], E), sharedElement(Buf, E, Index(T.Layout, SrcTC, R)));
+    for (unsigned R = 0; R < T.Regs.size(); R += VS) {
+      if (Rounds.roundOf(T.Layout.regCoord(R)) != Round)
+        continue;
+      llvm::Value *Ptr = Element(T.Layout, SrcTC, R);
+      if (VS == 1) {
+        B.CreateStore(toMem(T.Regs[R], E), Ptr);
+        continue;
+      }
+      llvm::Value *Vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(MT, VS));
+      for (unsigned K = 0; K < VS; ++K)
+        Vec = B.CreateInsertElement(Vec, toMem(T.Regs[R + K], E), i32(K));
+      B.CreateAlignedStore(Vec, Ptr, llvm::Align(VS * Bytes));
+    }
     barrier();
-    for (unsigned R = 0; R < To.numRegs(); ++R)
-      if (Rounds.roundOf(To.regCoord(R)) == Round)
-        Out.Regs[R] = fromMem(B.CreateLoad(memType(E), sharedElement(Buf, E, Index(To, DstTC, R))), E);
+    for (unsigned R = 0; R < To.numRegs(); R += VL) {
+      if (Rounds.roundOf(To.regCoord(R)) != Round)
+        continue;
+      llvm::Value *Ptr = Element(To, DstTC, R);
+      llvm::Value *V = VL > 1 ? B.CreateAlignedLoad(VT, Ptr, llvm::Align(VL * Bytes)) : B.CreateLoad(MT, Ptr);
+      for (unsigned K = 0; K < VL; ++K)
+        Out.Regs[R + K] = fromMem(VL > 1 ? B.CreateExtractElement(V, i32(K)) : V, E);
+    }
   }
-  return Out;
 }
 
 std::vector<llvm::Value *> LoweringContext::squeezedThreadCoord(const LinearLayout &L, const ConversionRounds &Rounds) {
@@ -588,35 +611,13 @@ bool LoweringContext::convertSwizzled(const Tile &T, const LinearLayout &To, Ele
       V /= 2;
     return V;
   };
-  unsigned VS = Vector(T.Layout), VL = Vector(To);
   bool SrcApart = registerBitsApart(T.Layout), DstApart = registerBitsApart(To);
-  std::vector<llvm::Value *> SrcTC = squeezedThreadCoord(T.Layout, Rounds), DstTC = squeezedThreadCoord(To, Rounds);
-  llvm::Type *VT = VL > 1 ? llvm::FixedVectorType::get(MT, VL) : MT;
-  Out.Regs.assign(To.numRegs(), nullptr);
-  for (unsigned Round = 0; Round < Rounds.count(); ++Round) {
-    barrier();
-    for (unsigned R = 0; R < T.Regs.size(); R += VS) {
-      if (Rounds.roundOf(T.Layout.regCoord(R)) != Round)
-        continue;
-      llvm::Value *Ptr = Element(T.Layout, SrcTC, SrcApart, R);
-      if (VS == 1) {
-        B.CreateStore(toMem(T.Regs[R], E), Ptr);
-        continue;
-      }
-      llvm::Value *Vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(MT, VS));
-      for (unsigned K = 0; K < VS; ++K)
-        Vec = B.CreateInsertElement(Vec, toMem(T.Regs[R + K], E), i32(K));
-      B.CreateAlignedStore(Vec, Ptr, llvm::Align(VS * Bytes));
-    }
-    barrier();
-    for (unsigned R = 0; R < To.numRegs(); R += VL) {
-      if (Rounds.roundOf(To.regCoord(R)) != Round)
-        continue;
-      llvm::Value *V = B.CreateAlignedLoad(VT, Element(To, DstTC, DstApart, R), llvm::Align(VL * Bytes));
-      for (unsigned K = 0; K < VL; ++K)
-        Out.Regs[R + K] = fromMem(VL > 1 ? B.CreateExtractElement(V, i32(K)) : V, E);
-    }
-  }
+  roundTrip(
+      T, To, E, Rounds, Vector(T.Layout), Vector(To),
+      [&](const LinearLayout &L, const std::vector<llvm::Value *> &TC, unsigned R) {
+        return Element(L, TC, &L == &T.Layout ? SrcApart : DstApart, R);
+      },
+      Out);
   return true;
 }
 

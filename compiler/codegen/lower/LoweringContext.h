@@ -173,6 +173,15 @@ public:
   /// untouched, where the squeezed tile has no row of 16 bytes or more.
   bool convertSwizzled(const Tile &T, const LinearLayout &To, ElemType E, llvm::Value *Buf,
                        const ConversionRounds &Rounds, Tile &Out);
+  /// Where register R of layout L (one of a conversion's two) sits in its
+  /// buffer, given the thread's squeezed coordinates TC of L.
+  using ConversionElement =
+      std::function<llvm::Value *(const LinearLayout &L, const std::vector<llvm::Value *> &TC, unsigned R)>;
+  /// The rounds of a conversion (ConversionRounds): in each, T's registers
+  /// of the round are written VS at a time, then To's read VL at a time,
+  /// each at its Element, barriers around; Out gets To's registers.
+  void roundTrip(const Tile &T, const LinearLayout &To, ElemType E, const ConversionRounds &Rounds, unsigned VS,
+                 unsigned VL, const ConversionElement &Element, Tile &Out);
   /// threadCoord(L) in the squeezed tile of Rounds.
   std::vector<llvm::Value *> squeezedThreadCoord(const LinearLayout &L, const ConversionRounds &Rounds);
   /// A buffer for the code emitted next (live at one program point only):
