@@ -20,13 +20,6 @@ namespace {
 
 using Bases = std::vector<int64_t>;
 
-unsigned log2Floor(uint64_t V) {
-  unsigned L = 0;
-  while (V >>= 1)
-    ++L;
-  return L;
-}
-
 bool isPowerOf2(int64_t V) { return V > 0 && (V & (V - 1)) == 0; }
 
 bool contains(const Bases &B, int64_t V) { return std::find(B.begin(), B.end(), V) != B.end(); }
@@ -176,7 +169,7 @@ struct Flat {
     int64_t Numel = 1;
     for (int64_t D : L.Shape)
       Numel *= D;
-    Dim = log2Floor(static_cast<uint64_t>(Numel));
+    Dim = log2Floor(Numel);
   }
 };
 
@@ -193,7 +186,7 @@ ConversionSwizzle swizzleFor(const Flat &Src, const Flat &Dst, unsigned BitWidth
   int64_t VecBits = (int64_t{1} << V.size()) * BitWidth;
   // A bank line is 32 banks of 32 bits.
   int64_t Free = std::max<int64_t>(0, static_cast<int64_t>(Src.Dim) - static_cast<int64_t>(V.size()));
-  int64_t LenBank = std::min<int64_t>(log2Floor(static_cast<uint64_t>(std::max<int64_t>(1, 1024 / VecBits))), Free);
+  int64_t LenBank = std::min<int64_t>(log2Floor(std::max<int64_t>(1, 1024 / VecBits)), Free);
   Bases Segment = computeSegment(BankSrc, BankDst, Src.Dim, static_cast<size_t>(Free - LenBank));
   ConversionSwizzle S;
   S.Vector = V;
@@ -263,7 +256,7 @@ ConversionSwizzle ldStSwizzle(const Flat &Src, const Flat &Dst, unsigned BitWidt
       V.resize(PerBank);
   }
   int64_t VecBits = (int64_t{1} << V.size()) * BitWidth;
-  size_t Log2Vec = log2Floor(static_cast<uint64_t>(std::max<int64_t>(1, VecBits / 32)));
+  size_t Log2Vec = log2Floor(std::max<int64_t>(1, VecBits / 32));
   Bases TileSrc(Src.Lane.begin(), Src.Lane.end() - std::min(Log2Vec, Src.Lane.size()));
   Bases TileDst(Dst.Lane.begin(), Dst.Lane.end() - std::min(Log2Vec, Dst.Lane.size()));
   return swizzleFor(Src, Dst, BitWidth, V, TileSrc, TileDst, 0);
@@ -460,9 +453,9 @@ ConversionRounds conversionRounds(const LinearLayout &Src, const LinearLayout &D
   for (int64_t Rep : conversionSwizzle(Src, Dst, BitWidth, Arch).Reps) {
     if (!isPowerOf2(Rep))
       continue; // a register basis of both sides is one bit in the layouts tessel builds
-    unsigned K = log2Floor(static_cast<uint64_t>(Rep));
+    unsigned K = log2Floor(Rep);
     for (unsigned D = 0; D < Src.rank(); ++D) {
-      unsigned Bits = log2Floor(static_cast<uint64_t>(Src.Shape[D]));
+      unsigned Bits = log2Floor(Src.Shape[D]);
       if (K < Bits) {
         R.Reps.push_back({D, K});
         break;

@@ -33,6 +33,13 @@ static unsigned log2u(uint64_t V) {
   return L;
 }
 
+unsigned log2Floor(int64_t V) {
+  unsigned L = 0;
+  while ((int64_t{1} << (L + 1)) <= V)
+    ++L;
+  return L;
+}
+
 Coord LinearLayout::regCoord(unsigned R) const {
   Coord C(Shape.size(), 0);
   for (size_t I = 0; I < Reg.size(); ++I)

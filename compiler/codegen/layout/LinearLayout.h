@@ -101,6 +101,10 @@ struct LinearLayout {
   }
 };
 
+/// The largest L with 2^L <= V (0 for V <= 1): bit counts of the power-of-two
+/// sizes layouts are built from.
+unsigned log2Floor(int64_t V);
+
 /// The layout of a scalar (0-d tile): every thread holds it in one register.
 LinearLayout scalarLayout(unsigned NumWarps);
 

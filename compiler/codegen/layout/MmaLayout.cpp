@@ -13,13 +13,6 @@
 
 namespace tessel::codegen {
 
-static unsigned log2u(int64_t V) {
-  unsigned L = 0;
-  while ((int64_t{1} << (L + 1)) <= V)
-    ++L;
-  return L;
-}
-
 std::pair<unsigned, unsigned> mmaWarps(int64_t M, int64_t N, unsigned NumWarps) {
   // lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp, warpsPerTileV2.
   int64_t WM = 1, WN = 1;
@@ -54,9 +47,9 @@ LinearLayout mmaAccumulatorLayout(int64_t M, int64_t N, unsigned NumWarps) {
   LinearLayout &L = Bd.L;
   L.Reg = {Bd.clip({0, 1}), Bd.clip({8, 0})};
   L.Lane = {Bd.clip({0, 2}), Bd.clip({0, 4}), Bd.clip({1, 0}), Bd.clip({2, 0}), Bd.clip({4, 0})};
-  for (unsigned I = 0; I < log2u(WN); ++I)
+  for (unsigned I = 0; I < log2Floor(WN); ++I)
     L.Warp.push_back(Bd.clip({0, int64_t{8} << I}));
-  for (unsigned I = 0; I < log2u(WM); ++I)
+  for (unsigned I = 0; I < log2Floor(WM); ++I)
     L.Warp.push_back(Bd.clip({int64_t{16} << I, 0}));
   for (int64_t S = 8 * WN; S < N; S *= 2)
     L.Reg.push_back({0, S});
@@ -72,9 +65,9 @@ LinearLayout mmaOperandLayout(unsigned OpIdx, int64_t M, int64_t N, int64_t K, u
     LinearLayout &L = Bd.L;
     L.Reg = {{0, 1}, {8, 0}, {0, 8}};
     L.Lane = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
-    for (unsigned I = 0; I < log2u(WN); ++I)
+    for (unsigned I = 0; I < log2Floor(WN); ++I)
       L.Warp.push_back({0, 0});
-    for (unsigned I = 0; I < log2u(WM); ++I)
+    for (unsigned I = 0; I < log2Floor(WM); ++I)
       L.Warp.push_back(Bd.clip({int64_t{16} << I, 0}));
     for (int64_t S = 16; S < K; S *= 2)
       L.Reg.push_back({0, S});
@@ -86,9 +79,9 @@ LinearLayout mmaOperandLayout(unsigned OpIdx, int64_t M, int64_t N, int64_t K, u
   LinearLayout &L = Bd.L;
   L.Reg = {{1, 0}, {8, 0}};
   L.Lane = {{2, 0}, {4, 0}, Bd.clip({0, 1}), Bd.clip({0, 2}), Bd.clip({0, 4})};
-  for (unsigned I = 0; I < log2u(WN); ++I)
+  for (unsigned I = 0; I < log2Floor(WN); ++I)
     L.Warp.push_back(Bd.clip({0, int64_t{8} << I}));
-  for (unsigned I = 0; I < log2u(WM); ++I)
+  for (unsigned I = 0; I < log2Floor(WM); ++I)
     L.Warp.push_back({0, 0});
   for (int64_t S = 8 * WN; S < N; S *= 2)
     L.Reg.push_back({0, S});

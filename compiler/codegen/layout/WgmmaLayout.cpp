@@ -15,13 +15,6 @@
 
 namespace tessel::codegen {
 
-static unsigned log2u(int64_t V) {
-  unsigned L = 0;
-  while ((int64_t{1} << (L + 1)) <= V)
-    ++L;
-  return L;
-}
-
 WgmmaShape wgmmaShape(int64_t M, int64_t N, unsigned NumWarps, bool Chained) {
   WgmmaShape S;
   // The instruction's N: each warp's 16 rows of M first, the warps left over
@@ -60,21 +53,21 @@ LinearLayout wgmmaAccumulatorLayout(int64_t M, int64_t N, unsigned NumWarps, con
   };
   L.Reg.push_back(Clip({0, 1}));
   L.Reg.push_back(Clip({8, 0}));
-  for (unsigned B = 0; B < log2u(S.InstrN / 8); ++B)
+  for (unsigned B = 0; B < log2Floor(S.InstrN / 8); ++B)
     L.Reg.push_back(Clip({0, int64_t{8} << B}));
-  for (unsigned B = 0; B < log2u(S.RepN); ++B)
+  for (unsigned B = 0; B < log2Floor(S.RepN); ++B)
     L.Reg.push_back(Clip({0, (S.InstrN * S.WarpgroupsN) << B}));
-  for (unsigned B = 0; B < log2u(S.RepM); ++B)
+  for (unsigned B = 0; B < log2Floor(S.RepM); ++B)
     L.Reg.push_back(Clip({(int64_t{64} * S.WarpgroupsM) << B, 0}));
   L.Lane = {Clip({0, 2}), Clip({0, 4}), Clip({1, 0}), Clip({2, 0}), Clip({4, 0})};
   L.Warp = {Clip({16, 0}), Clip({32, 0})};
-  for (unsigned B = 0; B < log2u(S.WarpgroupsM); ++B)
+  for (unsigned B = 0; B < log2Floor(S.WarpgroupsM); ++B)
     L.Warp.push_back(Clip({int64_t{64} << B, 0}));
-  for (unsigned B = 0; B < log2u(S.WarpgroupsN); ++B)
+  for (unsigned B = 0; B < log2Floor(S.WarpgroupsN); ++B)
     L.Warp.push_back(Clip({0, S.InstrN << B}));
   // NumWarps beyond the warpgroups the block uses (never with Triton's
   // arrangement, which always uses every warp) would hold copies.
-  while (L.Warp.size() < log2u(NumWarps))
+  while (L.Warp.size() < log2Floor(NumWarps))
     L.Warp.push_back({0, 0});
   return L;
 }

@@ -47,13 +47,6 @@ namespace {
 /// Bytes of one staged element.
 unsigned stageBytes(ScalarKind K) { return K == ScalarKind::FP32 ? 4 : (bitWidth(K) == 8 ? 1 : 2); }
 
-unsigned log2u(int64_t V) {
-  unsigned L = 0;
-  while ((int64_t{1} << (L + 1)) <= V)
-    ++L;
-  return L;
-}
-
 /// Runtime swizzledOffset (element index, i32) of (Row, Col) for Cols
 /// columns of EB-byte elements.
 llvm::Value *swizzle(LoweringContext &C, llvm::Value *Row, llvm::Value *Col, int64_t Cols, unsigned EB) {
@@ -63,8 +56,8 @@ llvm::Value *swizzle(LoweringContext &C, llvm::Value *Row, llvm::Value *Col, int
   int64_t PerPhase = std::max<int64_t>(1, 128 / (Cols * EB));
   int64_t MaxPhase = std::max<int64_t>(1, std::min<int64_t>(Chunks, 8 / PerPhase));
   llvm::Value *Phase = B.CreateURem(B.CreateUDiv(Row, C.i32(PerPhase)), C.i32(MaxPhase));
-  llvm::Value *Chunk = B.CreateXor(B.CreateLShr(Col, C.i32(log2u(Vec))), Phase);
-  return B.CreateAdd(B.CreateAdd(B.CreateMul(Row, C.i32(Cols)), B.CreateShl(Chunk, C.i32(log2u(Vec)))),
+  llvm::Value *Chunk = B.CreateXor(B.CreateLShr(Col, C.i32(log2Floor(Vec))), Phase);
+  return B.CreateAdd(B.CreateAdd(B.CreateMul(Row, C.i32(Cols)), B.CreateShl(Chunk, C.i32(log2Floor(Vec)))),
                      B.CreateAnd(Col, C.i32(Vec - 1)));
 }
 
@@ -201,7 +194,7 @@ bool lowerDotMma(LoweringContext &C, const ir::DotOp &O) {
   bool ByteB = I->Flavor == MmaFlavor::Byte; // b staged transposed, [N, K]
   auto [WM, WN] = mmaWarps(M, N, NumWarps);
   int64_t RepM = std::max<int64_t>(1, M / (16 * WM)), RepN = std::max<int64_t>(1, N / (8 * WN));
-  unsigned RepNBits = log2u(RepN);
+  unsigned RepNBits = log2Floor(RepN);
   Tile Acc = C.getAs(C.Plan.Combine.accumulator(O), L);
 
   // 1. Stage both operands (or read a pipelined one from its ring).

@@ -58,16 +58,6 @@
 
 namespace tessel::codegen {
 
-namespace {
-unsigned log2u(int64_t V) {
-  unsigned L = 0;
-  while ((int64_t{1} << (L + 1)) <= V)
-    ++L;
-  return L;
-}
-
-} // namespace
-
 /// Elements of L's registers that stay in one 16-byte chunk of N's layout
 /// (consecutive along its contiguous dimension, at an aligned start): the
 /// width of one shared-memory access to or from N.
@@ -75,7 +65,7 @@ static unsigned nvmmaRun(const LinearLayout &L, const NvmmaLayout &N) {
   unsigned Chunk = 16 / N.ElemBytes, Dim = N.contiguousDim();
   unsigned Run = std::min(Chunk, L.contiguousRegs(Dim));
   auto Aligned = [&](const Coord &Base) { return Base[Dim] % Run == 0; };
-  for (size_t I = log2u(Run); I < L.Reg.size(); ++I)
+  for (size_t I = log2Floor(Run); I < L.Reg.size(); ++I)
     if (!Aligned(L.Reg[I]))
       return 1;
   for (const auto *Bases : {&L.Lane, &L.Warp})
@@ -281,13 +271,13 @@ llvm::Value *nvmmaOffset(LoweringContext &C, const NvmmaLayout &N, llvm::Value *
     std::swap(Row, Col);
   int64_t E = N.elemsPerBlockRow(), Chunk = 16 / N.ElemBytes;
   int64_t PerPhase = 128 / N.SwizzleBytes, MaxPhase = N.SwizzleBytes / 16;
-  llvm::Value *Block = B.CreateLShr(Col, C.i32(log2u(E)));
+  llvm::Value *Block = B.CreateLShr(Col, C.i32(log2Floor(E)));
   llvm::Value *InRow = B.CreateAnd(Col, C.i32(E - 1));
-  llvm::Value *Phase = B.CreateAnd(B.CreateLShr(Row, C.i32(log2u(PerPhase))), C.i32(MaxPhase - 1));
-  llvm::Value *ChunkIdx = B.CreateXor(B.CreateLShr(InRow, C.i32(log2u(Chunk))), Phase);
+  llvm::Value *Phase = B.CreateAnd(B.CreateLShr(Row, C.i32(log2Floor(PerPhase))), C.i32(MaxPhase - 1));
+  llvm::Value *ChunkIdx = B.CreateXor(B.CreateLShr(InRow, C.i32(log2Floor(Chunk))), Phase);
   llvm::Value *Off = B.CreateMul(Block, C.i32(N.storedRows() * E));
   Off = B.CreateAdd(Off, B.CreateMul(Row, C.i32(E)));
-  Off = B.CreateAdd(Off, B.CreateShl(ChunkIdx, C.i32(log2u(Chunk))));
+  Off = B.CreateAdd(Off, B.CreateShl(ChunkIdx, C.i32(log2Floor(Chunk))));
   return B.CreateAdd(Off, B.CreateAnd(InRow, C.i32(Chunk - 1)));
 }
 
@@ -364,7 +354,7 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   //    (the layout's warp bases).
   llvm::Value *Wg = B.CreateLShr(C.warpId(), C.i32(2));
   llvm::Value *WgM = B.CreateAnd(Wg, C.i32(WS.WarpgroupsM - 1));
-  llvm::Value *WgN = B.CreateAnd(B.CreateLShr(Wg, C.i32(log2u(WS.WarpgroupsM))), C.i32(WS.WarpgroupsN - 1));
+  llvm::Value *WgN = B.CreateAnd(B.CreateLShr(Wg, C.i32(log2Floor(WS.WarpgroupsM))), C.i32(WS.WarpgroupsN - 1));
   // a: rows m0 = 64 (wgM + rm WgM); warpgroups past the block (a chained
   // dot's) wrap and compute copies. b: columns n0 = N_instr (wgN + rn WgN).
   auto ADesc = [&](int64_t Rm, int64_t K0) {
@@ -448,7 +438,7 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   });
   const auto [Asm, Cons] = Statement(ZeroAcc);
   auto *RetTy = llvm::StructType::get(C.Ctx, std::vector<llvm::Type *>(static_cast<size_t>(InstrRegs), B.getFloatTy()));
-  unsigned ChunkBits = log2u(WS.InstrN / 8), RepNBits = log2u(WS.RepN);
+  unsigned ChunkBits = log2Floor(WS.InstrN / 8), RepNBits = log2Floor(WS.RepN);
   C.inlineAsm(B.getVoidTy(), "wgmma.fence.sync.aligned;", "~{memory}", {});
   // Triton's order (WGMMA.cpp): each accumulator's k steps back to back,
   // then the next repetition's.
