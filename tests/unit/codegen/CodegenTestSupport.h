@@ -28,6 +28,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <regex>
+#include <sstream>
 #include <string>
 
 namespace tessel::codegen::test {
@@ -114,6 +115,20 @@ inline SnippetKernel parseSnippet(const std::string &Body) {
   SnippetKernel S;
   S.File = ParsedFile::parse(
       std::make_shared<SourceText>("import triton\nimport triton.language as tl\n\n" + Body, "test.py"));
+  ProblemSink Sink;
+  S.Info = discover(S.File->module(), Sink);
+  return S;
+}
+
+/// A file of the repository (Path relative to its root, e.g.
+/// "samples/matmul.py"), parsed and discovered.
+inline SnippetKernel parseRepoFile(const std::string &Path) {
+  std::string Full = std::string(TESSEL_SOURCE_DIR) + "/" + Path;
+  std::ifstream In(Full);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  SnippetKernel S;
+  S.File = ParsedFile::parse(std::make_shared<SourceText>(Text.str(), Full));
   ProblemSink Sink;
   S.Info = discover(S.File->module(), Sink);
   return S;

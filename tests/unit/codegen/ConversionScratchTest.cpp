@@ -25,37 +25,9 @@ namespace {
 
 using sema::LoweringRequest;
 
-const char *Kernels = R"(import triton
-import triton.language as tl
-
-
-@triton.jit
-def dot_store(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-              BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, OUT_F32: tl.constexpr):
-    pid_m = tl.program_id(0)
-    pid_n = tl.program_id(1)
-    rows = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    cols = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k0 in range(0, K, BLOCK_K):
-        ks = k0 + tl.arange(0, BLOCK_K)
-        a = tl.load(a_ptr + rows[:, None] * stride_am + ks[None, :] * stride_ak)
-        b = tl.load(b_ptr + ks[:, None] * stride_bk + cols[None, :] * stride_bn)
-        acc = tl.dot(a, b, acc)
-    c_ptrs = c_ptr + rows[:, None] * stride_cm + cols[None, :] * stride_cn
-    if OUT_F32:
-        tl.store(c_ptrs, acc)
-    else:
-        tl.store(c_ptrs, acc.to(tl.float16))
-
-
-@triton.jit
-def transpose_copy(x_ptr, y_ptr, stride_x, stride_y, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
-    rows = tl.arange(0, BLOCK_M)
-    cols = tl.arange(0, BLOCK_N)
-    x = tl.load(x_ptr + rows[:, None] * stride_x + cols[None, :])
-    tl.store(y_ptr + cols[None, :] * stride_y + rows[:, None], x)
-)";
+/// The probe's kernels (bench/hopper/conversion_kernels.py), whose figures
+/// Triton printed.
+SnippetKernel kernels() { return parseRepoFile("bench/hopper/conversion_kernels.py"); }
 
 struct DotCase {
   int64_t BM, BN, BK;
@@ -74,7 +46,7 @@ TEST(ConversionScratch, DotResultsStoredAfterOneStageHaveTritonsSharedMemory) {
       {64, 128, 16, 4, true, 32768},   {128, 64, 16, 4, false, 8192},   {64, 64, 16, 4, false, 8192},
       {128, 128, 32, 8, true, 65536},  {64, 256, 32, 4, true, 65536},   {256, 64, 16, 8, false, 16384},
   };
-  SnippetKernel S = parseSnippet(Kernels);
+  SnippetKernel S = kernels();
   for (const DotCase &C : Cases) {
     LoweringRequest R;
     R.Kernel = "dot_store";
@@ -109,7 +81,7 @@ TEST(ConversionScratch, TransposedStoresHaveTritonsSharedMemory) {
       {64, 128, 8, ScalarKind::FP16, 16384}, {32, 128, 4, ScalarKind::FP32, 16384},
       {128, 128, 8, ScalarKind::FP32, 65536}, {64, 64, 4, ScalarKind::I8, 4096},
   };
-  SnippetKernel S = parseSnippet(Kernels);
+  SnippetKernel S = kernels();
   for (const TransposeCase &C : Cases) {
     LoweringRequest R;
     R.Kernel = "transpose_copy";

@@ -30,17 +30,7 @@ namespace {
 
 using sema::LoweringRequest;
 
-SnippetKernel matmulSample() {
-  std::string Path = std::string(TESSEL_SOURCE_DIR) + "/samples/matmul.py";
-  std::ifstream In(Path);
-  std::stringstream S;
-  S << In.rdbuf();
-  SnippetKernel K;
-  K.File = ParsedFile::parse(std::make_shared<SourceText>(S.str(), Path));
-  ProblemSink Sink;
-  K.Info = discover(K.File->module(), Sink);
-  return K;
-}
+SnippetKernel matmulSample() { return parseRepoFile("samples/matmul.py"); }
 
 /// The sample's kernel at a tutorial-03 config, unit strides, operands in
 /// Elem.

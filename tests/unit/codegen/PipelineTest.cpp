@@ -27,22 +27,9 @@ namespace {
 
 using sema::LoweringRequest;
 
-struct Sample {
-  std::shared_ptr<const ParsedFile> File;
-  ModuleInfo Info;
-};
+using Sample = SnippetKernel;
 
-Sample matmulSample() {
-  std::string Path = std::string(TESSEL_SOURCE_DIR) + "/samples/matmul.py";
-  std::ifstream In(Path);
-  std::stringstream S;
-  S << In.rdbuf();
-  Sample Out;
-  Out.File = ParsedFile::parse(std::make_shared<SourceText>(S.str(), Path));
-  ProblemSink Sink;
-  Out.Info = discover(Out.File->module(), Sink);
-  return Out;
-}
+Sample matmulSample() { return parseRepoFile("samples/matmul.py"); }
 
 /// The request of the sample's first launch under autotune config Config.
 LoweringRequest matmulRequest(const Sample &S, size_t Config) {

@@ -25,17 +25,7 @@ namespace {
 
 using sema::LoweringRequest;
 
-SnippetKernel sample(const char *Name) {
-  std::string Path = std::string(TESSEL_SOURCE_DIR) + "/samples/" + Name;
-  std::ifstream In(Path);
-  std::stringstream S;
-  S << In.rdbuf();
-  SnippetKernel K;
-  K.File = ParsedFile::parse(std::make_shared<SourceText>(S.str(), Path));
-  ProblemSink Sink;
-  K.Info = discover(K.File->module(), Sink);
-  return K;
-}
+SnippetKernel sample(const char *Name) { return parseRepoFile(std::string("samples/") + Name); }
 
 /// Tutorial 05's launch of samples/layer_norm.py's kernel: x, y, weight and
 /// bias in Elem, mean and rstd fp32; BLOCK_SIZE and num_warps as its host
