@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/corpus/triton_figures.py - tessel's figures for real kernels against triton 3.6's, same specialization.
 
-    python3 bench/corpus/triton_figures.py PACK_DIR --tessel T [--arch sm_90a] [--out FILE.tsv]
+    python3 bench/corpus/triton_figures.py PACK_DIR --tessel T [--arch sm_90a] [--out FILE.tsv] [--jobs N]
 
 PACK_DIR is runs.py --pack's folder (KERNELS.tsv and each library's files). On a machine with a GPU,
 triton 3.6 and torch: for every kernel, `tessel compile FILE --kernel K --emit report` with no spec gives
@@ -12,9 +12,16 @@ and @tl.constexpr functions, without autotune/heuristics/library decorators) and
 with triton under those same values (`JITFunction.warmup`, grid (1,)): its `n_regs`, `n_spills` and
 `metadata.shared` are Triton's figures for the same specialization. A kernel whose file needs other
 modules of its library (imported helpers) cannot be compiled alone and is listed as such.
+
+--bridge compares through tessel's Triton bridge instead: `tessel run FILE --kernel K --gpu --triton
+--no-reference --instance 0` from the library's root, which imports the kernel's real file (its library's
+modules found from the root), launches it through Triton on tessel's inputs and compares every output with
+tessel's GPU run; the figures are the two compilers' for the first instance of tessel's derived launch.
+--jobs runs that many kernels (or, without --bridge, tessel compiles) at once.
 """
 import argparse
 import ast
+import concurrent.futures
 import importlib.util
 import os
 import re
@@ -67,6 +74,39 @@ def tessel_report(tessel, root, rel, kernel, arch):
             "spills": int(spills.group(1)) if spills else 0}, assumed, None
 
 
+def bridge_figures(tessel, root, rel, kernel, timeout=300):
+    """Both compilers' figures for the first instance of tessel's derived launch, through `tessel run --gpu
+    --triton` (the bridge imports the kernel's real file from its library's root and launches the @triton.jit
+    function on tessel's inputs): (ours, theirs, note)."""
+    import json
+    cmd = [tessel, "run", rel, "--kernel", kernel, "--gpu", "--triton", "--no-reference", "--instance", "0",
+           "--format=json"]
+    try:
+        p = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, None, f"timed out after {timeout} s"
+    try:
+        report = json.loads(p.stdout)
+    except ValueError:
+        return None, None, ((p.stderr.strip().splitlines() or ["no report"])[-1])[:140]
+    inst = (report.get("instances") or [None])[0]
+    if not inst:
+        errs = report.get("errors") or report.get("notRun") or ["no instance ran"]
+        return None, None, str(errs[0])[:140]
+    tri = inst.get("triton") or {}
+    figs = tri.get("figures") or {}
+
+    def norm(f):
+        if not f or f.get("registers") is None:
+            return None
+        return {"regs": f["registers"], "smem": f.get("sharedBytes") or 0, "spills": f.get("spills") or 0}
+    outs = tri.get("outputs") or []
+    differ = sum(1 for o in outs if o.get("mismatches"))
+    note = (tri.get("error") or inst.get("error") or
+            (f"{differ} of {len(outs)} outputs differ" if differ else f"outputs equal ({len(outs)})" if outs else ""))
+    return norm(figs.get("tessel")), norm(figs.get("triton")), str(note)[:140]
+
+
 def parse_value(text, tl):
     t = text.strip()
     if re.fullmatch(r"-?\d+", t):
@@ -92,6 +132,13 @@ TORCH_DTYPES = {"fp32": "float32", "fp16": "float16", "bf16": "bfloat16", "fp64"
 def triton_figures(fn, assumed, torch, tl):
     values, options = {}, {"num_warps": 4, "num_stages": 3}
     for line in assumed:
+        # The autotune config tessel compiled under (its config 0): its constexprs and launch options.
+        m = re.match(r"autotune config \d+: triton\.Config\((\{.*?\})(.*)\)\s*$", line)
+        if m:
+            values.update(ast.literal_eval(m.group(1)))
+            for k, v in re.findall(r"(num_warps|num_stages)=(\d+)", m.group(2)):
+                options[k] = int(v)
+            continue
         m = re.match(r"(\w+)=(\w+)\[([\d, ]*)\]", line)
         if m and m.group(2) in TORCH_DTYPES:
             shape = [int(x) for x in m.group(3).split(",") if x.strip()]
@@ -122,22 +169,20 @@ def triton_figures(fn, assumed, torch, tl):
     return {"regs": compiled.n_regs, "smem": compiled.metadata.shared, "spills": compiled.n_spills}, None
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("pack")
-    ap.add_argument("--tessel", required=True)
-    ap.add_argument("--arch", default="sm_90a")
-    ap.add_argument("--out", default=None)
-    a = ap.parse_args()
+def reduced_rows(a, entries):
+    """Each kernel's file reduced to what triton needs, warmed up under tessel's assumed values."""
     import torch
-    import triton
+    import triton  # noqa: F401 - triton.language needs the package initialised
     import triton.language as tl
     rows = []
     tmp = tempfile.mkdtemp()
-    for n, line in enumerate(open(os.path.join(a.pack, "KERNELS.tsv"))):
-        repo, rel, kernel = line.rstrip("\n").split("\t")[:3]
+    # tessel's compiles are separate processes: they run --jobs at once, ahead of Triton's (one process).
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        reports = list(pool.map(lambda e: tessel_report(os.path.abspath(a.tessel),
+                                                        os.path.join(a.pack, e[0].replace("/", "+")), e[1], e[2],
+                                                        a.arch), entries))
+    for n, ((repo, rel, kernel), (ours, assumed, why)) in enumerate(zip(entries, reports)):
         root = os.path.join(a.pack, repo.replace("/", "+"))
-        ours, assumed, why = tessel_report(os.path.abspath(a.tessel), root, rel, kernel, a.arch)
         theirs, err = None, ""
         try:
             path = os.path.join(tmp, f"k{n}.py")
@@ -149,6 +194,29 @@ def main():
         except Exception as e:  # a kernel triton cannot compile alone: listed, not fatal
             err = f"{type(e).__name__}: {str(e).strip().splitlines()[-1] if str(e).strip() else ''}"[:140]
         rows.append((repo, rel, kernel, ours, theirs, ((why or [""])[0] if not ours else err) or ""))
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("pack")
+    ap.add_argument("--tessel", required=True)
+    ap.add_argument("--arch", default="sm_90a")
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="tessel compiles at once")
+    ap.add_argument("--bridge", action="store_true",
+                    help="through `tessel run --gpu --triton` on the real files (outputs compared too)")
+    a = ap.parse_args()
+    entries = [line.rstrip("\n").split("\t")[:3] for line in open(os.path.join(a.pack, "KERNELS.tsv"))]
+    if a.bridge:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+            found = list(pool.map(lambda e: bridge_figures(os.path.abspath(a.tessel),
+                                                           os.path.join(a.pack, e[0].replace("/", "+")), e[1],
+                                                           e[2]), entries))
+        rows = [(repo, rel, kernel, ours, theirs, note) for (repo, rel, kernel), (ours, theirs, note)
+                in zip(entries, found)]
+    else:
+        rows = reduced_rows(a, entries)
     lines = ["| library | kernel | tessel regs | triton regs | tessel smem | triton smem | note |",
              "|:---|:---|---:|---:|---:|---:|:---|"]
     tsv = []
@@ -164,7 +232,8 @@ def main():
     within = sum(1 for o, t in both if abs(o["regs"] - t["regs"]) <= max(8, 0.1 * t["regs"]))
     lines.append("")
     lines.append(f"compared {len(both)} of {len(rows)} kernels: shared memory equal in {same_smem}, registers within "
-                 f"10 % (or 8) in {within}")
+                 f"10 % (or 8) in {within}" +
+                 (f", outputs equal in {sum(1 for r in rows if r[5].startswith('outputs equal'))}" if a.bridge else ""))
     print("\n".join(lines))
     if a.out:
         open(a.out, "w").write("\n".join(tsv) + "\n")
