@@ -9,6 +9,7 @@
 #include "tools/GpuRun.h"
 
 #include "compiler/backend/Jit.h"
+#include "compiler/backend/Occupancy.h"
 #include "compiler/codegen/Codegen.h"
 #include "compiler/ir/TypeUtils.h"
 #if TESSEL_HAVE_GPU_RUNTIME
@@ -455,6 +456,12 @@ void GpuRunner::Impl::execute(GpuRunner &Runner, const backend::CompiledKernel &
   R.LocalBytes = LK.LocalBytes;
   R.SharedBytes = K.sharedBytes();
   R.Threads = C.Block[0] ? C.Block[0] * C.Block[1] * C.Block[2] : K.Launch.Threads;
+  // Triton refuses such a launch before the driver sees it, against this device's opt-in limit; the
+  // driver's own answer (cuFuncSetAttribute: CUDA_ERROR_INVALID_VALUE) would name neither figure.
+  if (int Limit = S.device().SharedPerBlockOptin; Limit > 0 && R.SharedBytes > uint64_t(Limit)) {
+    R.Error = backend::sharedMemoryOutOfResource(R.SharedBytes, uint64_t(Limit));
+    return;
+  }
 
   // Buffers: inputs as prepared, outputs poisoned (all ones: NaN for floats)
   // so that an element the kernel failed to write cannot pass.

@@ -64,4 +64,9 @@ Occupancy occupancy(const GpuArch &Arch, unsigned Threads, unsigned Registers, u
   return O;
 }
 
+std::string sharedMemoryOutOfResource(uint64_t Required, uint64_t Limit) {
+  return "out of resource: shared memory, Required: " + std::to_string(Required) +
+         ", Hardware limit: " + std::to_string(Limit) + ". Reducing block sizes or `num_stages` may help.";
+}
+
 } // namespace tessel::backend

@@ -19,6 +19,9 @@
 
 #include "compiler/backend/Target.h"
 
+#include <cstdint>
+#include <string>
+
 namespace tessel::backend {
 
 struct SmLimits {
@@ -47,6 +50,12 @@ struct Occupancy {
 /// (static + dynamic). Limit is DoesNotFit (and BlocksPerSm 0) when one
 /// block exceeds the block limits.
 Occupancy occupancy(const GpuArch &Arch, unsigned Threads, unsigned Registers, unsigned SharedBytes);
+
+/// Triton's words for a kernel that needs more shared memory than a block may
+/// have (runtime/errors.py OutOfResources, raised before the launch reaches
+/// the driver): "out of resource: shared memory, Required: R, Hardware limit:
+/// L. Reducing block sizes or `num_stages` may help."
+std::string sharedMemoryOutOfResource(uint64_t Required, uint64_t Limit);
 
 } // namespace tessel::backend
 

@@ -38,9 +38,7 @@ std::optional<Finding> sharedMemoryOveruse(const JitSite &Site, const backend::C
   if (Required <= Limit)
     return std::nullopt;
   // Triton's words (runtime/errors.py), then what takes the space.
-  std::string Msg = "out of resource: shared memory, Required: " + std::to_string(Required) +
-                    ", Hardware limit: " + std::to_string(Limit) +
-                    ". Reducing block sizes or `num_stages` may help. In use at once (" + Site.Arch.name() + "):";
+  std::string Msg = backend::sharedMemoryOutOfResource(Required, Limit) + " In use at once (" + Site.Arch.name() + "):";
   std::vector<codegen::SharedBuffer> Live;
   for (const codegen::SharedBuffer &B : K.SharedBuffers)
     if (B.Offset + B.Bytes > 0)

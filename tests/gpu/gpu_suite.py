@@ -18,7 +18,9 @@ BUNDLE is scripts/gpu_bundle.sh's tessel-gpu.tar.xz (unpacked into --out), or a 
 5. tests/gpu/dot_dtypes.py: tl.dot on tensor cores for fp32 (tf32, tf32x3, ieee), int8, fp8 and an
    fp16 out_dtype, each launch directive through `tessel run --gpu` against the interpreter
    (tolerances in that file); tests/gpu/tensor_descriptors.py the same way: host TensorDescriptors,
-   copied by TMA on sm_90 (partial blocks, NaN padding, attention's rings);
+   copied by TMA on sm_90 (partial blocks, NaN padding, attention's rings); a matmul whose 393216 bytes of
+   shared memory no GPU has, refused before the launch in Triton's words ("out of resource: shared memory,
+   Required: 393216, Hardware limit: ...");
 6. scripts/gpu_compare.py: vector add 2^26, softmax 4096x1000 and 4096x4096, layer norm 4096x4096,
    matmul 4096^3 fp16 and attention, tessel against triton 3.6, with % of the device's peak.
 7. every sample with a CUDA C++ reference (`# tessel: reference`) through `tessel run --gpu --reference`:
@@ -246,6 +248,22 @@ class Suite:
                          f"interpreter lines {sorted(interp) or 'none'}, compute-sanitizer lines "
                          f"{sorted(sanit) or 'none'}{'' if ok else '  DIFFERENT'}", ok)
 
+    def limits(self):
+        """A launch over the device's shared memory: refused before the driver sees it, in Triton's words."""
+        spec = ("M=512 N=512 K=512 a=fp16[M, K] b=fp16[K, N] c=fp16[M, N]:out stride_am=K stride_ak=1 stride_bk=N "
+                "stride_bn=1 stride_cm=N stride_cn=1 BLOCK_M=256 BLOCK_N=256 BLOCK_K=128 GROUP_M=8 ACTIVATION=\"\" "
+                "num_warps=8 num_stages=3 grid=(cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N),)")
+        rc, j, err = tessel_json(self.tessel, [os.path.join(ROOT, "samples/matmul.py"), "--kernel", "matmul_kernel",
+                                               "--gpu", "--no-reference", "--spec", spec],
+                                 os.path.join(self.out, "limits-matmul.json"))
+        if j is None:
+            self.row("shared memory over the device's", f"exit {rc}: {last_line(err)}", False)
+            return
+        errors = [(i.get("gpu") or {}).get("error") or "" for i in j["instances"]]
+        ok = bool(errors) and all(e.startswith("out of resource: shared memory, Required: 393216, Hardware limit: ")
+                                  for e in errors)
+        self.row("shared memory over the device's", (errors or ["no instance"])[0][:140], ok)
+
     def compare(self, iters):
         import gpu_compare
         rows = gpu_compare.compare(self.tessel, iters, out_dir=self.out)
@@ -282,7 +300,8 @@ def main():
     os.environ.setdefault("TESSEL_CACHE_DIR", os.path.join(a.out, "cache"))
     s = Suite(os.path.abspath(a.bin_dir), a.out)
     start = time.time()
-    for step in (s.unit_runtime, s.load_cubins, s.samples, s.dots, s.descriptors, s.masking, s.references):
+    for step in (s.unit_runtime, s.load_cubins, s.samples, s.dots, s.descriptors, s.masking, s.limits,
+                 s.references):
         t0 = time.time()
         try:
             step()

@@ -7,7 +7,8 @@
 /// same inputs, instance by instance; the TS304 sample's racing kernel is
 /// caught and its owning twin is not; --all-configs times every matmul
 /// config and names the fastest per instance, with TFLOP/s and the device's
-/// measured peak.
+/// measured peak; a launch over the device's shared memory is refused in
+/// Triton's words before the driver sees it.
 //===----------------------------------------------------------------------===//
 #include "tools/GpuRun.h"
 #include "RunSupport.h"
@@ -171,6 +172,31 @@ TEST(GpuSample, AllConfigsAreTimedTheFastestIsNamedAndPeakIsMeasured) {
     EXPECT_GT(I.Gpu->PeakGBps, 0) << I.Gpu->PeakSource;
     EXPECT_GT(I.Gpu->PeakTflops, 0) << I.Gpu->PeakSource;
   }
+}
+
+TEST(GpuSample, ALaunchOverTheDevicesSharedMemoryIsRefusedInTritonsWords) {
+  static tools::GpuRunner G;
+  if (!G.unavailable().empty())
+    GTEST_SKIP() << "no GPU here: " << G.unavailable();
+  // 256x256x128 over 3 stages: 393216 bytes, more than any GPU's opt-in limit (227 KiB on sm_90).
+  std::string Rel = "samples/matmul.py";
+  auto File = ParsedFile::parse(std::make_shared<SourceText>(readSource(Rel), Rel));
+  tools::KernelRunOptions Opts;
+  Opts.Gpu = &G;
+  Opts.Reference = false;
+  Opts.Spec = "M=512 N=512 K=512 a=fp16[M, K] b=fp16[K, N] c=fp16[M, N]:out stride_am=K stride_ak=1 stride_bk=N "
+              "stride_bn=1 stride_cm=N stride_cn=1 BLOCK_M=256 BLOCK_N=256 BLOCK_K=128 GROUP_M=8 ACTIVATION=\"\" "
+              "num_warps=8 num_stages=3 grid=(cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N),)";
+  tools::RunReport R;
+  std::string Error;
+  ASSERT_TRUE(tools::runKernel(*File, Rel, "matmul_kernel", Opts, R, Error)) << Error;
+  ASSERT_EQ(R.Instances.size(), 1u);
+  const tools::InstanceReport &I = R.Instances[0];
+  ASSERT_TRUE(I.Gpu) << I.Error;
+  EXPECT_FALSE(I.Gpu->Ran);
+  EXPECT_EQ(I.Gpu->Error.rfind("out of resource: shared memory, Required: 393216, Hardware limit: ", 0), 0u)
+      << I.Gpu->Error;
+  EXPECT_NE(I.Gpu->Error.find(". Reducing block sizes or `num_stages` may help."), std::string::npos) << I.Gpu->Error;
 }
 
 } // namespace
