@@ -204,6 +204,7 @@ def main():
     ap.add_argument("--arch", default="sm_90a")
     ap.add_argument("--out", default=None)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="tessel compiles at once")
+    ap.add_argument("--timeout", type=int, default=300, help="seconds for one kernel's bridge run")
     ap.add_argument("--bridge", action="store_true",
                     help="through `tessel run --gpu --triton` on the real files (outputs compared too)")
     a = ap.parse_args()
@@ -212,7 +213,7 @@ def main():
         with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
             found = list(pool.map(lambda e: bridge_figures(os.path.abspath(a.tessel),
                                                            os.path.join(a.pack, e[0].replace("/", "+")), e[1],
-                                                           e[2]), entries))
+                                                           e[2], a.timeout), entries))
         rows = [(repo, rel, kernel, ours, theirs, note) for (repo, rel, kernel), (ours, theirs, note)
                 in zip(entries, found)]
     else:
