@@ -210,12 +210,17 @@ def main():
     a = ap.parse_args()
     entries = [line.rstrip("\n").split("\t")[:3] for line in open(os.path.join(a.pack, "KERNELS.tsv"))]
     if a.bridge:
+        found = {}
         with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-            found = list(pool.map(lambda e: bridge_figures(os.path.abspath(a.tessel),
-                                                           os.path.join(a.pack, e[0].replace("/", "+")), e[1],
-                                                           e[2], a.timeout), entries))
-        rows = [(repo, rel, kernel, ours, theirs, note) for (repo, rel, kernel), (ours, theirs, note)
-                in zip(entries, found)]
+            futures = {pool.submit(bridge_figures, os.path.abspath(a.tessel),
+                                   os.path.join(a.pack, e[0].replace("/", "+")), e[1], e[2], a.timeout): n
+                       for n, e in enumerate(entries)}
+            # Each kernel on stderr as it finishes: a run cut short still leaves what it measured.
+            for f in concurrent.futures.as_completed(futures):
+                n = futures[f]
+                found[n] = f.result()
+                print("\t".join(str(x) for x in (*entries[n], *found[n])), file=sys.stderr, flush=True)
+        rows = [(*entries[n], *found[n]) for n in range(len(entries))]
     else:
         rows = reduced_rows(a, entries)
     lines = ["| library | kernel | tessel regs | triton regs | tessel smem | triton smem | note |",
