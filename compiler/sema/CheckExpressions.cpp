@@ -851,20 +851,39 @@ Value KernelChecker::evalUnaryOp(const UnaryOpExpr *E) {
 }
 
 Value KernelChecker::evalBoolOp(const BoolOpExpr *E) {
+  // Triton's visit_BoolOp: the operands in order; a constexpr that decides the result (falsy for `and`,
+  // truthy for `or`) is the result and the operands after it are not evaluated (`i == n - 1 and
+  // RETURN_STATE` is a constexpr False, so an `if` on it is static and its body, which may name what only
+  // RETURN_STATE defines, is never compiled); one that does not decide is dropped; what is left, tensors,
+  // is combined by logical_and / logical_or, the last two first. A constexpr whose value is unknown here
+  // (a check without a launch) could do either: every operand is then evaluated, as Python's `and` of
+  // values would, and the result combines them all.
+  bool And = E->Op == BoolOpKind::And;
   std::vector<Value> Vals;
-  for (const Expr *X : E->Values)
-    Vals.push_back(eval(X));
-  bool AllConst = std::all_of(Vals.begin(), Vals.end(), [](const Value &V) { return V.isConstexpr(); });
-  if (AllConst) {
-    // Python's short-circuit: `a and b` is a if a is falsy, else b.
-    for (size_t I = 0; I + 1 < Vals.size(); ++I) {
-      std::optional<bool> T = Vals[I].Const.truthy();
+  bool Unknown = false;
+  for (const Expr *X : E->Values) {
+    Value V = eval(X);
+    if (!Unknown && V.isConstexpr()) {
+      std::optional<bool> T = V.Const.truthy();
       if (!T)
-        return Value::constant(PyValue());
-      if (E->Op == BoolOpKind::And ? !*T : *T)
-        return Vals[I];
+        Unknown = true;
+      else if (*T != And)
+        return V;
     }
-    return Vals.back();
+    Vals.push_back(std::move(V));
+  }
+  if (Unknown) {
+    if (std::all_of(Vals.begin(), Vals.end(), [](const Value &V) { return V.isConstexpr(); }))
+      return Value::constant(PyValue());
+  } else {
+    // Known constexprs that did not decide drop out; with nothing else left the last operand is the result.
+    std::vector<Value> Kept;
+    for (const Value &V : Vals)
+      if (!V.isConstexpr())
+        Kept.push_back(V);
+    if (Kept.empty())
+      return Vals.back();
+    Vals = std::move(Kept);
   }
   // `and` / `or` on tensors are tensor.logical_and / logical_or, which
   // bitcast a non-int1 operand to int1: only 1-bit types survive that.
@@ -876,9 +895,9 @@ Value KernelChecker::evalBoolOp(const BoolOpExpr *E) {
       return Value::poison();
     }
   }
-  Value Acc = Vals[0];
-  for (size_t I = 1; I < Vals.size(); ++I) {
-    Acc = binaryOp(E->Op == BoolOpKind::And ? BinOpKind::BitAnd : BinOpKind::BitOr, Acc, Vals[I], E->Range);
+  Value Acc = Vals.back();
+  for (size_t I = Vals.size() - 1; I-- > 0;) {
+    Acc = binaryOp(And ? BinOpKind::BitAnd : BinOpKind::BitOr, Vals[I], Acc, E->Range);
     if (Acc.isTensor())
       Acc.Type.Elem = ElemType{ScalarKind::I1};
   }

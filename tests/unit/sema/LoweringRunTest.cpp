@@ -506,5 +506,57 @@ def k(x_desc, y_desc, s_ptr):
   EXPECT_EQ(Run.Mem.readInt(S, 1), 6);
 }
 
+TEST(LoweringRun, AConstexprInAndOrDecidesTheWholeExpressionAsTritonsBoolOpDoes) {
+  // Triton's visit_BoolOp: `i == n - 1 and FLAG` with FLAG False is the constexpr False (the `if` is
+  // static, its body, which names `p` that only FLAG defines, is never compiled); `FLAG and ...` does not
+  // evaluate what follows; a constexpr that does not decide drops out (`i == 0 or not FLAG` with FLAG True
+  // is `i == 0`). mamba's mamba3_siso_fwd_kernel stores its final state this way.
+  const char *Source = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, y_ptr, n, FLAG: tl.constexpr):
+    if FLAG:
+        p = y_ptr + tl.arange(0, 16)
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    for i in range(n):
+        if i == n - 1 and FLAG:
+            tl.store(p, x)
+        if FLAG and i == 0:
+            tl.store(p + 16, x + 1)
+        if i == 0 or not FLAG:
+            x = x * 2
+    tl.store(x_ptr + tl.arange(0, 16), x)
+)";
+  for (int64_t Flag : {0, 1}) {
+    LoweringRequest R;
+    R.Kernel = "k";
+    R.Constexprs["FLAG"] = PyValue::boolean(Flag != 0);
+    R.ArgTypes = {
+        {"x_ptr", ptrTo(ScalarKind::FP32)}, {"y_ptr", ptrTo(ScalarKind::FP32)}, {"n", scalar(ScalarKind::I32)}};
+    auto L = lowerSource(Source, R);
+    ASSERT_TRUE(L->Result.Function) << "FLAG=" << Flag << "\n" << L->text();
+    interp::Memory Mem;
+    uint32_t X = Mem.addBuffer("x", ScalarKind::FP32, 16), Y = Mem.addBuffer("y", ScalarKind::FP32, 32, true);
+    for (int64_t I = 0; I < 16; ++I)
+      Mem.writeFloat(X, I, 1.0 + I);
+    interp::RunOptions Opts;
+    interp::RunResult Run =
+        interp::run(*L->Result.Function, Mem,
+                    {interp::ArgValue::pointer(X), interp::ArgValue::pointer(Y), interp::ArgValue::integer(4)}, Opts);
+    ASSERT_TRUE(Run.Completed) << Run.Error;
+    for (int64_t I = 0; I < 16; ++I) {
+      // FLAG False: doubled in every iteration, nothing stored to y. FLAG True: doubled once (i == 0), y
+      // gets x + 1 at i == 0 and the doubled x at the last iteration.
+      EXPECT_EQ(Mem.readFloat(X, I), Flag ? 2.0 * (1 + I) : 16.0 * (1 + I)) << "FLAG=" << Flag << " " << I;
+      if (Flag) {
+        EXPECT_EQ(Mem.readFloat(Y, I), 2.0 * (1 + I)) << I;
+        EXPECT_EQ(Mem.readFloat(Y, 16 + I), 2.0 + I) << I;
+      }
+    }
+  }
+}
+
 } // namespace
 } // namespace tessel::sema::test
