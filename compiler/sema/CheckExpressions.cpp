@@ -1331,6 +1331,8 @@ Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
   for (const Frame &F : Frames)
     if (F.Fn == &Fn)
       return Value::poison(); // recursion: Triton cannot inline it either
+  if (std::find(DefaultsOf.begin(), DefaultsOf.end(), &Fn) != DefaultsOf.end())
+    return Value::poison();
   if (Frames.size() >= MaxInlineDepth)
     return Value::poison();
   Frame Callee;
@@ -1364,7 +1366,9 @@ Value KernelChecker::callJit(const FunctionDefStmt &Fn, std::vector<Arg> Args,
       // Defaults are evaluated where the function is defined.
       const ModuleScope *Saved = Scope;
       Scope = Callee.Scope;
+      DefaultsOf.push_back(&Fn);
       Callee.Vars[P.Name] = evalDefault(P.Default);
+      DefaultsOf.pop_back();
       Scope = Saved;
       continue;
     }

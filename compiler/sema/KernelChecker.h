@@ -340,6 +340,11 @@ private:
   KernelAnalysis &Out;
   const Specialization *Spec = nullptr;
   std::vector<Frame> Frames;
+  /// The functions whose parameter defaults are being evaluated (callJit): a
+  /// default that calls its own function, directly or through another's
+  /// default, would otherwise recurse without end (Python has no such function
+  /// yet where the default is evaluated).
+  std::vector<const ast::FunctionDefStmt *> DefaultsOf;
   size_t ErrorsReported = 0;
   std::vector<std::string> Assumptions;
   ir::Builder *IRB = nullptr;

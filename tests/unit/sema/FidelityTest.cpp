@@ -369,6 +369,21 @@ def k(x_ptr: "*fp32", y_ptr: "*fp16", BLOCK: tl.constexpr):
 )");
 }
 
+TEST(Fidelity, ADefaultThatCallsItsOwnFunctionEndsWithoutRecursingForever) {
+  // The edits fuzzer's crash-41ba4f3a: a damaged file whose helper's default calls the helper. Python
+  // evaluates a default where the function is defined, before the function exists; the checker
+  // evaluates it at each call, which called the helper again, whose default... until the stack ran out.
+  expectClean(R"(
+@triton.jit
+def f(x, y=f(1).T):
+    return x
+
+@triton.jit
+def k(x_ptr: "*fp32"):
+    tl.store(x_ptr, f(tl.load(x_ptr)))
+)");
+}
+
 TEST(Fidelity, BitcastChangesSize) {
   expectOne(R"(
 @triton.jit
