@@ -20,10 +20,8 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <regex>
 #include <set>
-#include <sstream>
 
 namespace tessel::codegen::test {
 namespace {
@@ -213,8 +211,7 @@ TEST(Wgmma, TritonsEpilogueStoresThroughASwizzledConversion) {
   // LLVM may spell a phase twice.
   std::regex Store(R"(st\.shared\.u32\s+\[(%r[0-9]+))");
   std::set<std::string> Bases;
-  for (auto It = std::sregex_iterator(Triton.Ptx.begin(), Triton.Ptx.end(), Store); It != std::sregex_iterator();
-       ++It)
+  for (auto It = std::sregex_iterator(Triton.Ptx.begin(), Triton.Ptx.end(), Store); It != std::sregex_iterator(); ++It)
     Bases.insert((*It)[1]);
   EXPECT_LE(Bases.size(), 16u);
   EXPECT_GE(Bases.size(), 8u);
@@ -240,13 +237,9 @@ TEST(Wgmma, AttentionsChainedDotsAssemble) {
   // Both dots of the attention sample on wgmma at every autotune config:
   // q·k (chained: every warp along M, copies past BLOCK_M) and p·v with p
   // from registers or staged from them (8 warps with BLOCK_M 64).
-  std::string Path = std::string(TESSEL_SOURCE_DIR) + "/samples/attention.py";
-  std::ifstream In(Path);
-  std::stringstream Text;
-  Text << In.rdbuf();
-  auto File = ParsedFile::parse(std::make_shared<SourceText>(Text.str(), Path));
-  ProblemSink Sink;
-  ModuleInfo Info = discover(File->module(), Sink);
+  SnippetKernel S = parseRepoFile("samples/attention.py");
+  const auto &File = S.File;
+  const ModuleInfo &Info = S.Info;
   for (size_t Config = 0; Config < 16; Config += 5) {
     sema::LaunchPlanOptions PO;
     PO.Config = Config;
@@ -267,13 +260,9 @@ TEST(Wgmma, AttentionsPStaysInRegisters) {
   // accumulator, which is wgmma's A-fragment layout for p·v, so p·v reads
   // p from registers (`{a0, a1, a2, a3}`, one per k step of 16) as Triton
   // does, and p gets no shared buffer; q·k still reads q from one.
-  std::string Path = std::string(TESSEL_SOURCE_DIR) + "/samples/attention.py";
-  std::ifstream In(Path);
-  std::stringstream Text;
-  Text << In.rdbuf();
-  auto File = ParsedFile::parse(std::make_shared<SourceText>(Text.str(), Path));
-  ProblemSink Sink;
-  ModuleInfo Info = discover(File->module(), Sink);
+  SnippetKernel S = parseRepoFile("samples/attention.py");
+  const auto &File = S.File;
+  const ModuleInfo &Info = S.Info;
   sema::LaunchPlanOptions PO;
   PO.Config = 0;
   sema::LaunchPlan Plan = sema::planLaunch(*File, Info, "attn_fwd_kernel", PO);
@@ -303,9 +292,7 @@ TEST(Wgmma, AttentionsPStaysInRegisters) {
 }
 
 /// The attention sample's first launch under autotune config Config.
-struct AttentionSample {
-  std::shared_ptr<const ParsedFile> File;
-  ModuleInfo Info;
+struct AttentionSample : SnippetKernel {
   LoweringRequest request(size_t Config) const {
     sema::LaunchPlanOptions PO;
     PO.Config = Config;
@@ -315,17 +302,7 @@ struct AttentionSample {
     return Plan.Launches.empty() ? LoweringRequest{} : Plan.Launches.front().Request;
   }
 };
-AttentionSample attentionSample() {
-  std::string Path = std::string(TESSEL_SOURCE_DIR) + "/samples/attention.py";
-  std::ifstream In(Path);
-  std::stringstream Text;
-  Text << In.rdbuf();
-  AttentionSample S;
-  S.File = ParsedFile::parse(std::make_shared<SourceText>(Text.str(), Path));
-  ProblemSink Sink;
-  S.Info = discover(S.File->module(), Sink);
-  return S;
-}
+AttentionSample attentionSample() { return {parseRepoFile("samples/attention.py")}; }
 
 TEST(Wgmma, AttentionsTransposedKIsCopiedIntoAKMajorRing) {
   // k is loaded as [HEAD_DIM, BLOCK_N] from `offs_d[:, None]` (contiguous
@@ -353,9 +330,9 @@ TEST(Wgmma, AttentionsTransposedKIsCopiedIntoAKMajorRing) {
     for (const SharedBuffer &B : C.ABI.SharedBuffers) {
       Buffers += B.What + "\n";
       std::string KTile = std::to_string(D) + "x" + std::to_string(BN) + " fp16";
-      KRing |= B.Kind == SharedBufferKind::PipelineStage &&
-               B.What == "operand b of tl.dot, " + std::to_string(Stages) + " stages of " + KTile +
-                             " (NVMMA transposed, cp.async)";
+      KRing |= B.Kind == SharedBufferKind::PipelineStage && B.What == "operand b of tl.dot, " + std::to_string(Stages) +
+                                                                          " stages of " + KTile +
+                                                                          " (NVMMA transposed, cp.async)";
       KStaged |= B.Kind == SharedBufferKind::DotOperand && B.What.find("operand b of tl.dot") != std::string::npos;
       if (B.Kind == SharedBufferKind::PipelineStage)
         EXPECT_EQ(B.Offset % 1024, 0u) << B.What;
@@ -372,8 +349,9 @@ TEST(Wgmma, AttentionsTransposedKIsCopiedIntoAKMajorRing) {
     // prologue's num_stages - 1 iterations and the loop's one; per stage,
     // one shared address and the other copies at constant offsets from it
     // (their rows are 8 apart: the swizzle's phase is the same).
-    EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.cg\.shared\.global \[ %r[0-9]+ \+ [0-9]+ \], \[ %rd[0-9]+ \+ 0 \], 16,)"),
-              Stages * 2 * (D * BN * 2 / 16 / 128))
+    EXPECT_EQ(
+        countMatches(C.Ptx, R"(cp\.async\.cg\.shared\.global \[ %r[0-9]+ \+ [0-9]+ \], \[ %rd[0-9]+ \+ 0 \], 16,)"),
+        Stages * 2 * (D * BN * 2 / 16 / 128))
         << Name;
     EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.cg\.shared\.global \[ %r[0-9]+ \+ 0 \])"), Stages * 2) << Name;
     EXPECT_EQ(countMatches(C.Ptx, R"(cp\.async\.ca)"), 0) << Name;
@@ -469,11 +447,16 @@ Compiled compileFp8(bool KMajorB, unsigned NumWarps = 8, int64_t BM = 128, int64
   R.Constexprs["BLOCK_N"] = PyValue::integer(BN);
   R.Constexprs["BLOCK_K"] = PyValue::integer(BK);
   R.EqualToOne = {KMajorB ? "stride_bk" : "stride_bn"};
-  R.ArgTypes = {{"a_ptr", ElemType{ScalarKind::FP8E4NV, 1}}, {"b_ptr", ElemType{ScalarKind::FP8E5, 1}},
-                {"c_ptr", ElemType{ScalarKind::FP16, 1}},   {"M", ElemType{ScalarKind::I32}},
-                {"N", ElemType{ScalarKind::I32}},           {"K", ElemType{ScalarKind::I32}},
-                {"stride_am", ElemType{ScalarKind::I32}},   {"stride_cm", ElemType{ScalarKind::I32}},
-                {"stride_bk", ElemType{ScalarKind::I32}},   {"stride_bn", ElemType{ScalarKind::I32}}};
+  R.ArgTypes = {{"a_ptr", ElemType{ScalarKind::FP8E4NV, 1}},
+                {"b_ptr", ElemType{ScalarKind::FP8E5, 1}},
+                {"c_ptr", ElemType{ScalarKind::FP16, 1}},
+                {"M", ElemType{ScalarKind::I32}},
+                {"N", ElemType{ScalarKind::I32}},
+                {"K", ElemType{ScalarKind::I32}},
+                {"stride_am", ElemType{ScalarKind::I32}},
+                {"stride_cm", ElemType{ScalarKind::I32}},
+                {"stride_bk", ElemType{ScalarKind::I32}},
+                {"stride_bn", ElemType{ScalarKind::I32}}};
   return compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
 }
 
