@@ -23,6 +23,7 @@ import argparse
 import ast
 import concurrent.futures
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -78,7 +79,6 @@ def bridge_figures(tessel, root, rel, kernel, timeout=300):
     """Both compilers' figures for the first instance of tessel's derived launch, through `tessel run --gpu
     --triton` (the bridge imports the kernel's real file from its library's root and launches the @triton.jit
     function on tessel's inputs): (ours, theirs, note)."""
-    import json
     cmd = [tessel, "run", rel, "--kernel", kernel, "--gpu", "--triton", "--no-reference", "--instance", "0",
            "--format=json"]
     try:
