@@ -14,8 +14,9 @@ values atomics returned excepted: tessel marks it order-dependent). A kernel who
 interpreter found out-of-bounds accesses is counted apart: those reads see memory the two runs do not share.
 
 --per-library N takes the first N kernels of each library that have figures (for the GPU, whose time is
-short); --pack DIR copies the files of the kernels chosen, under DIR/<owner+name>/ with an empty .git
-(a user's clone), with KERNELS.tsv of them, so a device call can carry them.
+short); --pack DIR copies the Python files of the libraries of the kernels chosen (each up to
+--pack-file-limit bytes), under DIR/<owner+name>/ with an empty .git (a user's clone: the kernel's file
+imports its package as it does there), with KERNELS.tsv of the kernels, so a device call can carry them.
 
 Prints per library: kernels tried, run, failed; with --gpu: matching, differing, GPU errors; then the
 reasons runs failed, grouped.
@@ -107,6 +108,8 @@ def main():
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--out", default=None)
     ap.add_argument("--pack", default=None)
+    ap.add_argument("--pack-file-limit", type=int, default=512 * 1024,
+                    help="with --pack, the largest Python file of a library copied (bytes)")
     a = ap.parse_args()
     tessel = os.path.abspath(a.tessel)
     kernels = read_kernels(a.kernels, a.per_library > 0)
@@ -119,12 +122,21 @@ def main():
                 chosen.append(k)
         kernels = chosen
     if a.pack:
-        for repo, rel, kernel in kernels:
+        # The library's other Python files travel too: a kernel file imports its own package (Liger's
+        # `tanh` comes from liger_kernel.ops.utils' version check, xformers' `rsqrt` from
+        # xformers.triton.importing), and Triton sees the names only when those imports resolve.
+        for repo in sorted(set(k[0] for k in kernels)):
             src_root = os.path.join(a.corpus, repo.replace("/", "+"))
-            dst = os.path.join(a.pack, repo.replace("/", "+"), rel)
-            os.makedirs(os.path.dirname(dst), exist_ok=True)
-            os.makedirs(os.path.join(a.pack, repo.replace("/", "+"), ".git"), exist_ok=True)
-            shutil.copyfile(os.path.join(src_root, rel), dst)
+            dst_root = os.path.join(a.pack, repo.replace("/", "+"))
+            os.makedirs(os.path.join(dst_root, ".git"), exist_ok=True)
+            for d, dirs, files in os.walk(src_root, followlinks=True):
+                dirs[:] = [x for x in dirs if x != ".git"]
+                for f in files:
+                    src = os.path.join(d, f)
+                    if f.endswith(".py") and os.path.getsize(src) <= a.pack_file_limit:
+                        dst = os.path.join(dst_root, os.path.relpath(src, src_root))
+                        os.makedirs(os.path.dirname(dst), exist_ok=True)
+                        shutil.copyfile(src, dst)
         with open(os.path.join(a.pack, "KERNELS.tsv"), "w") as f:
             for repo, rel, kernel in kernels:
                 f.write(f"{repo}\t{rel}\t{kernel}\t+\n")

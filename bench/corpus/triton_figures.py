@@ -103,7 +103,8 @@ def bridge_figures(tessel, root, rel, kernel, timeout=300):
     outs = tri.get("outputs") or []
     differ = sum(1 for o in outs if o.get("mismatches"))
     note = (tri.get("error") or inst.get("error") or
-            (f"{differ} of {len(outs)} outputs differ" if differ else f"outputs equal ({len(outs)})" if outs else ""))
+            (f"{differ} of {len(outs)} outputs differ" if differ else f"outputs equal ({len(outs)})" if outs else "") or
+            ("" if figs else "no figures in the report: " + json.dumps(inst)[:300]))
     return norm(figs.get("tessel")), norm(figs.get("triton")), str(note)[:140]
 
 

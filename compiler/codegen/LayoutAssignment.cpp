@@ -354,7 +354,9 @@ bool wgmmaEligible(const ir::Op &Op, int Arch, unsigned NumWarps) {
   const auto &AS = O->a()->type().Shape, &BS = O->b()->type().Shape;
   ScalarKind A = O->a()->type().Elem.Scalar;
   int64_t M = AS[0], K = AS[1], N = BS[1];
-  if (M % 64 != 0 || N % 8 != 0 || K < 256 / std::max(8, bitWidth(A)))
+  // Triton's supportMMA(op, 3): N a multiple of 16, K at least one
+  // instruction's 32 bytes.
+  if (M % 64 != 0 || N % 16 != 0 || K < 256 / std::max(8, bitWidth(A)))
     return false;
   int64_t Imprecise = O->maxNumImpreciseAcc();
   if (isFP8(A) && O->result()->type().Elem.Scalar == ScalarKind::FP32 && Imprecise > 0 && Imprecise < 32)
@@ -371,7 +373,11 @@ DotEngine dotEngine(const ir::Op &Op, int Arch, unsigned NumWarps, bool Wgmma) {
   // wgmma's fp8 kinds: e4m3 and e5m2, either operand either kind.
   auto WgmmaFp8 = [](ScalarKind K) { return K == ScalarKind::FP8E4NV || K == ScalarKind::FP8E5; };
   bool Fp8 = WgmmaFp8(A) && WgmmaFp8(B);
-  if (Wgmma && (Half || Fp8) && O->result()->type().Elem.Scalar == ScalarKind::FP32 &&
+  // fp32 operands at tf32 precision: `wgmma ... .tf32` (Triton's supportMMA
+  // takes F32 at version 3 only for InputPrecision::TF32; tf32x3 stays on
+  // mma.sync here).
+  bool Tf32 = A == ScalarKind::FP32 && B == ScalarKind::FP32 && O->inputPrecision() == ir::InputPrecision::TF32;
+  if (Wgmma && (Half || Fp8 || Tf32) && O->result()->type().Elem.Scalar == ScalarKind::FP32 &&
       wgmmaEligible(Op, Arch, NumWarps))
     return DotEngine::Wgmma;
   return DotEngine::MmaSync;

@@ -170,9 +170,10 @@ struct LoopPlanner {
     if (!Ld || !BodyOps.count(Ld) || !Plan.copiedByTma(*Ld) || (Trans && !BodyOps.count(Trans)) ||
         Plan.engine(Dot) != DotEngine::Wgmma)
       return std::nullopt;
-    // fp8 wgmma reads b K-major only: a transposed load (tutorial 06's fp8 k and v).
+    // fp8 and tf32 wgmma read b K-major only: a transposed load (tutorial
+    // 06's fp8 k and v).
     unsigned Bytes = elemBytes(*Ld);
-    if (Bytes != 2 && !(Bytes == 1 && Trans && Operand == 1))
+    if (Bytes != 2 && !((Bytes == 1 || Bytes == 4) && Trans && Operand == 1))
       return std::nullopt;
     for (const ir::Value *U : {V, static_cast<const ir::Value *>(Ld->result())}) {
       auto N = Uses.find(U);
@@ -351,7 +352,10 @@ struct LoopPlanner {
       return std::nullopt;
     unsigned Vec = copyVector(*Ld, A->second, Transposed ? 0 : 1);
     bool KMajorByte = Bytes == 1 && (Wgmma || ByteMma) && Transposed == (Operand == 1);
-    if (!Vec || (Bytes != 2 && !KMajorByte))
+    // tf32's wgmma reads K-major rings the same way; one that is not stays a
+    // load (Triton: "the pipelined load for this operand will be disabled").
+    bool KMajorWord = Bytes == 4 && Wgmma && Transposed == (Operand == 1);
+    if (!Vec || (Bytes != 2 && !KMajorByte && !KMajorWord))
       return std::nullopt;
     PipelinedLoad PL{Ld, &Dot, Operand, S[0], S[1], Vec, static_cast<uint64_t>(S[0] * S[1]) * Bytes};
     PL.ElemBytes = Bytes;

@@ -5,12 +5,14 @@
 //===----------------------------------------------------------------------===//
 /// \file
 /// `dot(a, b, acc)` as Triton's MMA v3 path (DotOpToLLVM/WGMMA.cpp) computes
-/// it on sm_90a, for the dots dotEngine gives DotEngine::Wgmma (fp16 / bf16
-/// or fp8 e4m3 / e5m2 operands, fp32 accumulators, Triton's wgmma
-/// conditions, an sm_90a target; `TESSEL_WGMMA=0` turns it off). fp8 takes
-/// k32 per instruction, and both operands K-major (the instruction has no
-/// transpose flags for it): a ring that is not is refused by the pipeliner,
-/// and the operand is staged K-major here instead:
+/// it on sm_90a, for the dots dotEngine gives DotEngine::Wgmma (fp16 / bf16,
+/// fp8 e4m3 / e5m2 or fp32 at tf32 precision, fp32 accumulators, Triton's
+/// wgmma conditions, an sm_90a target; `TESSEL_WGMMA=0` turns it off). fp8
+/// takes k32 per instruction and tf32 k8, and both read both operands
+/// K-major (the instruction has no transpose flags for them): a ring that
+/// is not is refused by the pipeliner, and the operand is staged K-major
+/// here instead (Triton's getSharedMemoryMMAOperand with allowTranspose
+/// false: registers transposed before the store, that load not pipelined):
 ///
 ///  1. a [M, K] and b [K, N] sit in shared memory in the NVMMA layout
 ///     (layout/WgmmaLayout.h): a pipelined operand in its cp.async ring
@@ -152,9 +154,10 @@ NvmmaLayout operandLayout(const LoweringContext &C, const ir::Value *V, unsigned
   if (C.Pipelines && V->definingOp())
     if (const PipelinedLoad *PL = C.Pipelines->load(*V->definingOp()); PL && PL->Dot)
       return PL->nvmmaOf(V);
-  // fp8's wgmma reads both operands K-major: b is staged transposed.
-  bool Fp8 = bitWidth(V->type().Elem.Scalar) == 8;
-  return NvmmaLayout::forTile(S[0], S[1], Fp8 ? 1 : 2, Fp8 && Operand == 1);
+  // wgmma reads 8- and 32-bit operands K-major only: b is staged
+  // transposed.
+  unsigned Bytes = static_cast<unsigned>(bitWidth(V->type().Elem.Scalar) / 8);
+  return NvmmaLayout::forTile(S[0], S[1], Bytes, Bytes != 2 && Operand == 1);
 }
 
 /// The A fragments of operand a read from its registers, as Triton feeds
@@ -320,8 +323,10 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
     return false;
   ElemType AE = O.a()->type().Elem, BE = O.b()->type().Elem;
   NvmmaLayout LA = operandLayout(C, O.a(), 0), LB = operandLayout(C, O.b(), 1);
-  bool Fp8 = LA.ElemBytes == 1;
-  if (!LA.SwizzleBytes || !LB.SwizzleBytes || (Fp8 && (!LA.kMajor(0) || !LB.kMajor(1))))
+  // Only 16-bit operands have transpose flags: fp8 and tf32 read both
+  // operands K-major.
+  bool KMajorOnly = LA.ElemBytes != 2;
+  if (!LA.SwizzleBytes || !LB.SwizzleBytes || (KMajorOnly && (!LA.kMajor(0) || !LB.kMajor(1))))
     return false;
   Tile Acc = C.getAs(C.Plan.Combine.accumulator(O), L);
 
@@ -370,10 +375,22 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   const int64_t InstrRegs = WS.InstrN / 2;
   std::vector<llvm::Value *> Regs = Acc.Regs;
   auto TypeName = [](ScalarKind K) {
-    return K == ScalarKind::BF16 ? "bf16" : K == ScalarKind::FP8E4NV ? "e4m3" : K == ScalarKind::FP8E5 ? "e5m2" : "f16";
+    switch (K) {
+    case ScalarKind::BF16:
+      return "bf16";
+    case ScalarKind::FP8E4NV:
+      return "e4m3";
+    case ScalarKind::FP8E5:
+      return "e5m2";
+    case ScalarKind::FP32:
+      return "tf32";
+    default:
+      return "f16";
+    }
   };
-  // One instruction takes 32 bytes of K: k16 of 16-bit types, k32 of fp8.
-  const int64_t KStep = Fp8 ? 32 : 16;
+  // One instruction takes 32 bytes of K: k16 of 16-bit types, k32 of fp8,
+  // k8 of tf32.
+  const int64_t KStep = 32 / LA.ElemBytes;
   // One asm statement per accumulator: its k steps back to back (Triton's
   // order) with the accumulator tied once, not once a step: the same PTX,
   // and a quarter of the operands for instruction selection and the
@@ -417,9 +434,9 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
       for (int64_t I = 0; I < InstrRegs; ++I)
         Cons.push_back(std::to_string(I));
     // The scales (1, 1), then the transpose flags: imm-trans-a (descriptor
-    // a only) and imm-trans-b; fp8 has none (its operands are K-major).
+    // a only) and imm-trans-b; fp8 and tf32 have none (K-major operands).
     std::string Trans;
-    if (!Fp8)
+    if (!KMajorOnly)
       Trans = (AFrags ? "" : ", " + std::to_string(LA.transposeFlag(0))) + ", " + std::to_string(LB.transposeFlag(1));
     for (int64_t S = 0; S < Steps; ++S)
       Asm += std::string(S ? "\n\t" : "") + "wgmma.mma_async.sync.aligned.m64n" + std::to_string(WS.InstrN) + "k" +

@@ -436,8 +436,8 @@ def mm_fp8(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_bn, stride
 
 /// mm_fp8 at 128x256x64 on 8 warps, 3 stages, b K-major (stride_bk 1, as
 /// tutorial 03's fp8 benchmark) or N-major (stride_bn 1).
-Compiled compileFp8(bool KMajorB, unsigned NumWarps = 8, int64_t BM = 128, int64_t BN = 256, int64_t BK = 64,
-                    unsigned Stages = 3) {
+Compiled compileTyped(ScalarKind AType, ScalarKind BType, bool KMajorB, unsigned NumWarps, int64_t BM, int64_t BN,
+                      int64_t BK, unsigned Stages) {
   SnippetKernel K = parseSnippet(Fp8Matmul);
   LoweringRequest R;
   R.Kernel = "mm_fp8";
@@ -447,8 +447,8 @@ Compiled compileFp8(bool KMajorB, unsigned NumWarps = 8, int64_t BM = 128, int64
   R.Constexprs["BLOCK_N"] = PyValue::integer(BN);
   R.Constexprs["BLOCK_K"] = PyValue::integer(BK);
   R.EqualToOne = {KMajorB ? "stride_bk" : "stride_bn"};
-  R.ArgTypes = {{"a_ptr", ElemType{ScalarKind::FP8E4NV, 1}},
-                {"b_ptr", ElemType{ScalarKind::FP8E5, 1}},
+  R.ArgTypes = {{"a_ptr", ElemType{AType, 1}},
+                {"b_ptr", ElemType{BType, 1}},
                 {"c_ptr", ElemType{ScalarKind::FP16, 1}},
                 {"M", ElemType{ScalarKind::I32}},
                 {"N", ElemType{ScalarKind::I32}},
@@ -458,6 +458,48 @@ Compiled compileFp8(bool KMajorB, unsigned NumWarps = 8, int64_t BM = 128, int64
                 {"stride_bk", ElemType{ScalarKind::I32}},
                 {"stride_bn", ElemType{ScalarKind::I32}}};
   return compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
+}
+
+Compiled compileFp8(bool KMajorB, unsigned NumWarps = 8, int64_t BM = 128, int64_t BN = 256, int64_t BK = 64,
+                    unsigned Stages = 3) {
+  return compileTyped(ScalarKind::FP8E4NV, ScalarKind::FP8E5, KMajorB, NumWarps, BM, BN, BK, Stages);
+}
+
+TEST(Wgmma, Tf32ReadsBothOperandsKMajorAtK8) {
+  // Triton 3.6 runs an fp32 dot at tf32 precision on wgmma (supportMMA
+  // takes F32 at version 3): m64nNk8 .tf32 with no transpose flags, both
+  // operands K-major (AccelerateMatmul's allowTranspose is false for
+  // them), num_stages rings of 4-byte elements where the load is K-major.
+  Compiled C = compileTyped(ScalarKind::FP32, ScalarKind::FP32, true, 8, 128, 128, 32, 3);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_TRUE(C.Kernel.assembled());
+  // Two warpgroups along M, one m64n128 accumulator each, K / 8 = 4 steps.
+  EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.mma_async\.sync\.aligned\.m64n128k8\.f32\.tf32\.tf32 .*, p, 1, 1;)"), 4)
+      << C.Ptx.substr(0, 3000);
+  EXPECT_EQ(countMatches(C.Ptx, R"(mma\.sync)"), 0);
+  EXPECT_EQ(C.ABI.SharedBytes, 3u * (128 * 32 + 32 * 128) * 4);
+  int Transposed = 0;
+  for (const SharedBuffer &B : C.ABI.SharedBuffers)
+    Transposed += B.Kind == SharedBufferKind::PipelineStage && B.What.find("NVMMA transposed") != std::string::npos;
+  EXPECT_EQ(Transposed, 1);
+  // b N-major: Triton transposes it in registers before its store to shared
+  // memory and does not pipeline that load; a keeps its ring.
+  Compiled N = compileTyped(ScalarKind::FP32, ScalarKind::FP32, false, 8, 128, 128, 32, 3);
+  ASSERT_EQ(N.Error, "");
+  EXPECT_TRUE(N.Kernel.assembled());
+  EXPECT_EQ(countMatches(N.Ptx, R"(wgmma\.mma_async\.sync\.aligned\.m64n128k8\.f32\.tf32\.tf32 .*, p, 1, 1;)"), 4);
+  int Rings = 0, Staged = 0;
+  for (const SharedBuffer &B : N.ABI.SharedBuffers) {
+    Rings += B.Kind == SharedBufferKind::PipelineStage;
+    Staged += B.Kind == SharedBufferKind::DotOperand && B.What.find("operand b") != std::string::npos;
+  }
+  EXPECT_EQ(Rings, 1);
+  EXPECT_EQ(Staged, 1);
+  // An N of 8 is not Triton's wgmma N (a multiple of 16): no wgmma.
+  Compiled S = compileTyped(ScalarKind::FP16, ScalarKind::FP16, true, 4, 64, 8, 32, 3);
+  ASSERT_EQ(S.Error, "");
+  EXPECT_TRUE(S.Kernel.assembled());
+  EXPECT_EQ(countMatches(S.Ptx, R"(wgmma\.mma_async)"), 0);
 }
 
 TEST(Wgmma, Fp8ReadsBothOperandsKMajorAtK32) {
