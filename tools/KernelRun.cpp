@@ -1,6 +1,8 @@
 //===- KernelRun.cpp - one kernel of a file, run over its launch instances ===//
 #include "tools/KernelRun.h"
 
+#include "compiler/codegen/Codegen.h"
+#include "compiler/codegen/LayoutAssignment.h"
 #include "compiler/interp/Launch.h"
 #include "compiler/ir/TypeUtils.h"
 #include "compiler/sema/LaunchPlan.h"
@@ -294,6 +296,13 @@ static void runInstances(const ParsedFile &File, const ModuleInfo &Info, const s
     std::optional<interp::Memory> GpuInputs;
     if (RA.Gpu || RA.Triton)
       GpuInputs = P.Mem; // the interpreter writes into P.Mem: the GPU gets the inputs as prepared
+    // The reference the GPU's outputs are held to reads tf32 operands as the
+    // compiled kernel's instruction does: truncated where it is wgmma.
+    if (RA.Gpu)
+      if (std::optional<backend::GpuArch> A = RA.Gpu->arch(); A && A->ArchSpecific && codegen::wgmmaFromEnv())
+        P.Opts.Tf32Truncates = [Cap = A->Capability, Warps = static_cast<unsigned>(L.NumWarps)](const ir::DotOp &D) {
+          return codegen::dotEngine(D, Cap, Warps, true) == codegen::DotEngine::Wgmma;
+        };
     auto Start = std::chrono::steady_clock::now();
     interp::RunResult Run = interp::run(Fn, P.Mem, P.Args, P.Opts);
     I.Millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();

@@ -352,10 +352,18 @@ struct LoopPlanner {
       return std::nullopt;
     unsigned Vec = copyVector(*Ld, A->second, Transposed ? 0 : 1);
     bool KMajorByte = Bytes == 1 && (Wgmma || ByteMma) && Transposed == (Operand == 1);
-    // tf32's wgmma reads K-major rings the same way; one that is not stays a
-    // load (Triton: "the pipelined load for this operand will be disabled").
-    bool KMajorWord = Bytes == 4 && Wgmma && Transposed == (Operand == 1);
-    if (!Vec || (Bytes != 2 && !KMajorByte && !KMajorWord))
+    // tf32's wgmma reads K-major rings only too. A 4-byte element is one
+    // cp.async, so a load along the other major still fills a K-major ring,
+    // one element a copy: Triton's async copy into the K-major NVMMA layout
+    // AccelerateMatmul forces for it (the copies' vector is what source and
+    // destination share: one element), num_stages stages as for a K-major
+    // load. (A 1-byte element cannot be copied alone: fp8's stays a load.)
+    bool Word = Bytes == 4 && Wgmma;
+    if (Word && Transposed != (Operand == 1)) {
+      Vec = Vec ? 1 : 0;
+      Transposed = Operand == 1;
+    }
+    if (!Vec || (Bytes != 2 && !KMajorByte && !Word))
       return std::nullopt;
     PipelinedLoad PL{Ld, &Dot, Operand, S[0], S[1], Vec, static_cast<uint64_t>(S[0] * S[1]) * Bytes};
     PL.ElemBytes = Bytes;

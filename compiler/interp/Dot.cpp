@@ -6,7 +6,9 @@
 /// \file
 /// Matrix products as tensor cores compute them: float operands are widened
 /// to fp32 (exact for fp8/fp16/bf16; fp32 operands are first rounded to TF32
-/// when input_precision is tf32, the default), products are exact in fp32,
+/// when input_precision is tf32, the default, or truncated where the target's
+/// instruction drops the low bits: RunOptions::Tf32Truncates), products are
+/// exact in fp32,
 /// and the sum accumulates in fp32 starting from the accumulator, rounding
 /// after each addition in k order. The result is rounded to the result
 /// dtype at the end (fp16 when out_dtype asks for it). int8 products
@@ -35,7 +37,7 @@ static void axpy(float *__restrict C, const float *__restrict B, float A, int64_
     C[J] += A * B[J];
 }
 
-void evalDot(const ir::DotOp &O, const Tile &A, const Tile &B, const Tile &Acc, Tile &Out) {
+void evalDot(const ir::DotOp &O, const Tile &A, const Tile &B, const Tile &Acc, Tile &Out, bool Truncate) {
   Out.reset(Acc.Elem, Acc.Shape);
   const size_t R = A.Shape.size();
   const int64_t M = A.Shape[R - 2], K = A.Shape[R - 1], N = B.Shape[R - 1];
@@ -85,11 +87,11 @@ void evalDot(const ir::DotOp &O, const Tile &A, const Tile &B, const Tile &Acc, 
   FA.resize(static_cast<size_t>(M * K));
   FB.resize(static_cast<size_t>(K * N));
   FC.resize(static_cast<size_t>(M * N));
-  auto widen = [TF32](const Tile &T, int64_t From, size_t Count, std::vector<float> &Dst) {
+  auto widen = [TF32, Truncate](const Tile &T, int64_t From, size_t Count, std::vector<float> &Dst) {
     bool Round = TF32 && T.Elem.Scalar == ScalarKind::FP32;
     for (size_t I = 0; I < Count; ++I) {
       float F = static_cast<float>(T.Floats[From + static_cast<int64_t>(I)]);
-      Dst[I] = Round ? numerics::roundToTF32(F) : F;
+      Dst[I] = !Round ? F : Truncate ? numerics::truncateToTF32(F) : numerics::roundToTF32(F);
     }
   };
   const ScalarKind OutK = Out.Elem.Scalar;

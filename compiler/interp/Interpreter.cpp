@@ -366,7 +366,8 @@ private:
     }
     case OpKind::Dot: {
       const Tile &A = get(Ops[0]), &B = get(Ops[1]);
-      evalDot(*cast<DotOp>(&O), A, B, get(Ops[2]), slot(O.result()));
+      const auto &D = *cast<DotOp>(&O);
+      evalDot(D, A, B, get(Ops[2]), slot(O.result()), Opts.Tf32Truncates && Opts.Tf32Truncates(D));
       uint64_t Flops = 2;
       for (int64_t D : A.Shape)
         Flops *= static_cast<uint64_t>(D);

@@ -27,6 +27,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,12 @@ struct RunOptions {
   /// Ops executed over the whole run before giving up (a guard against
   /// kernels whose loops never end); 0 means no limit.
   uint64_t MaxSteps = 2'000'000'000;
+  /// The tf32 dots the target multiplies with their operands' low 13
+  /// mantissa bits dropped: Hopper's wgmma reads fp32 operands from shared
+  /// memory as tf32 without rounding them (Triton converts none first),
+  /// where mma.sync's operands are rounded (`cvt.rna.tf32.f32`, the
+  /// default). Empty: every tf32 dot rounds.
+  std::function<bool(const ir::DotOp &)> Tf32Truncates;
 };
 
 enum class ViolationKind {

@@ -85,7 +85,9 @@ void evalScan(const ir::ScanOp &O, const std::vector<const Tile *> &Ins, std::ve
 void evalHistogram(const Tile &X, const Tile *Mask, int64_t Bins, Tile &Out);
 
 // Dot.cpp
-void evalDot(const ir::DotOp &O, const Tile &A, const Tile &B, const Tile &Acc, Tile &Out);
+/// Truncate: fp32 operands at tf32 precision lose their low 13 mantissa
+/// bits instead of being rounded (RunOptions::Tf32Truncates).
+void evalDot(const ir::DotOp &O, const Tile &A, const Tile &B, const Tile &Acc, Tile &Out, bool Truncate = false);
 
 // Random.cpp
 /// Counters: the other three counter words of a randint (null: zeros);

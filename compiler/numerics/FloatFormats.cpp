@@ -159,6 +159,17 @@ float roundToFP32(double Value, Rounding R) {
   return F;
 }
 
+float truncateToTF32(float Value) {
+  if (!std::isfinite(Value))
+    return Value;
+  uint32_t U;
+  std::memcpy(&U, &Value, 4);
+  U &= ~0x1FFFu;
+  float Out;
+  std::memcpy(&Out, &U, 4);
+  return Out;
+}
+
 float roundToTF32(float Value) {
   if (!std::isfinite(Value))
     return Value;

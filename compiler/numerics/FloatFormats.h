@@ -80,6 +80,9 @@ float roundToFP32(double Value, Rounding R = Rounding::NearestEven);
 /// The TF32 value an fp32 input becomes inside a tensor-core dot
 /// (`cvt.rna.tf32.f32`: 10 mantissa bits, round to nearest, ties away).
 float roundToTF32(float Value);
+/// The TF32 value an fp32 operand is read as where no conversion rounds it
+/// first (Hopper's wgmma from shared memory): the low 13 bits dropped.
+float truncateToTF32(float Value);
 
 } // namespace tessel::numerics
 

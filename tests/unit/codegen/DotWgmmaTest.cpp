@@ -482,19 +482,21 @@ TEST(Wgmma, Tf32ReadsBothOperandsKMajorAtK8) {
   for (const SharedBuffer &B : C.ABI.SharedBuffers)
     Transposed += B.Kind == SharedBufferKind::PipelineStage && B.What.find("NVMMA transposed") != std::string::npos;
   EXPECT_EQ(Transposed, 1);
-  // b N-major: Triton transposes it in registers before its store to shared
-  // memory and does not pipeline that load; a keeps its ring.
+  // b N-major: its ring is K-major all the same, filled by one 4-byte
+  // cp.async per element (Triton's shared memory on the H100 is the same
+  // 98304 bytes either way: bench/RESULTS.md).
   Compiled N = compileTyped(ScalarKind::FP32, ScalarKind::FP32, false, 8, 128, 128, 32, 3);
   ASSERT_EQ(N.Error, "");
   EXPECT_TRUE(N.Kernel.assembled());
   EXPECT_EQ(countMatches(N.Ptx, R"(wgmma\.mma_async\.sync\.aligned\.m64n128k8\.f32\.tf32\.tf32 .*, p, 1, 1;)"), 4);
-  int Rings = 0, Staged = 0;
+  EXPECT_EQ(N.ABI.SharedBytes, C.ABI.SharedBytes);
+  Transposed = 0;
   for (const SharedBuffer &B : N.ABI.SharedBuffers) {
-    Rings += B.Kind == SharedBufferKind::PipelineStage;
-    Staged += B.Kind == SharedBufferKind::DotOperand && B.What.find("operand b") != std::string::npos;
+    Transposed += B.Kind == SharedBufferKind::PipelineStage && B.What.find("NVMMA transposed") != std::string::npos;
+    EXPECT_NE(B.Kind, SharedBufferKind::DotOperand) << B.What;
   }
-  EXPECT_EQ(Rings, 1);
-  EXPECT_EQ(Staged, 1);
+  EXPECT_EQ(Transposed, 1);
+  EXPECT_GT(countMatches(N.Ptx, R"(cp\.async\.ca\.shared\.global \[ %r\d+ \+ \d+ \], \[ %rd\d+ \+ 0 \], 4)"), 0);
   // An N of 8 is not Triton's wgmma N (a multiple of 16): no wgmma.
   Compiled S = compileTyped(ScalarKind::FP16, ScalarKind::FP16, true, 4, 64, 8, 32, 3);
   ASSERT_EQ(S.Error, "");

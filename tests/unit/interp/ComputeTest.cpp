@@ -95,6 +95,32 @@ TEST(InterpCompute, Tf32RoundingChangesFp32Products) {
   EXPECT_EQ(Mem.readFloat(O, 1), static_cast<double>(static_cast<float>(16 * std::pow(1.0 + std::ldexp(1.0, -12), 2))));
 }
 
+TEST(InterpCompute, Tf32OperandsAreTruncatedWhereTheTargetsInstructionDropsTheLowBits) {
+  // 1 + 3 * 2^-12 is 1 + 2^-10 rounded to tf32 (mma.sync's cvt.rna) and 1
+  // truncated (wgmma reading fp32 from shared memory): a [16, 16] dot of
+  // ones-like rows sums 16 products of the two.
+  ir::Function F("tf32_truncated");
+  Builder B(F);
+  Value *Out = F.addParam(ptrType(ScalarKind::FP32), "out");
+  Value *A = B.constantFloat(at(1, 2), 1.0 + 3 * std::ldexp(1.0, -12), tileType(ScalarKind::FP32, {16, 16}));
+  Value *Acc = B.constantFloat(at(1, 2), 0.0, tileType(ScalarKind::FP32, {16, 16}));
+  Value *Tf = B.dot(at(3, 4), A, A, Acc, ir::InputPrecision::TF32);
+  Value *Idx = B.arange(at(7, 8), 0, 1);
+  Value *Max = B.reduce(at(9, 10), ir::ReduceKind::Max, B.reshape(at(9, 10), Tf, {256}), 0);
+  B.store(at(11, 12), B.addPtr(at(11, 12), B.splat(at(11, 12), Out, {1}), Idx), B.splat(at(11, 12), Max, {1}));
+  B.ret({});
+  ASSERT_EQ(verifyText(F), "");
+  Memory Mem;
+  uint32_t O = Mem.addBuffer("out", ScalarKind::FP32, 1);
+  ASSERT_TRUE(run(F, Mem, {ArgValue::pointer(O)}).Completed);
+  const double Rounded = 1.0 + std::ldexp(1.0, -10);
+  EXPECT_EQ(Mem.readFloat(O, 0), static_cast<double>(static_cast<float>(16 * Rounded * Rounded)));
+  RunOptions Opts;
+  Opts.Tf32Truncates = [](const ir::DotOp &) { return true; };
+  ASSERT_TRUE(run(F, Mem, {ArgValue::pointer(O)}, Opts).Completed);
+  EXPECT_EQ(Mem.readFloat(O, 0), 16.0);
+}
+
 TEST(InterpCompute, RowSoftmaxMatchesDoubleReference) {
   const int64_t Rows = 5, Cols = 100, BlockCols = 128;
   ir::Function F("softmax");
