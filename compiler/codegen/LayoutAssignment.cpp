@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 /// \file
-/// Implements the two steps of LayoutAssignment.h: the coalesced layout of
+/// Implements the steps of LayoutAssignment.h: the coalesced layout of
 /// every memory access (from AxisInfo), then one backward walk that hands
-/// each value the layout its consumer wants.
+/// each value the layout its consumer wants, then Triton's hoisting of a
+/// store's conversion above a widening cast (ExtensionHoist).
 //===----------------------------------------------------------------------===//
 #include "compiler/codegen/LayoutAssignment.h"
 
@@ -595,6 +596,139 @@ const ir::Value *LayoutPlan::accessMask(const ir::Op &Access) const {
   return nullptr;
 }
 
+namespace {
+/// Triton's hoistConvertOnTopOfExtOrBroadcast (RemoveLayoutConversions.cpp)
+/// for the conversion in front of a store: where the stored value is
+/// computed in registers from one widening cast (fp16 -> fp32, i8 -> i32,
+/// an fp8 upcast) of a value that cannot be recomputed in the store's
+/// layout (a load), Triton moves the conversion above the cast, onto the
+/// narrower values, and recomputes what follows in the store's layout:
+/// flash-attention's cross-entropy backward reads fp16 logits eight to a
+/// thread and writes fp32 four to a thread, and converts 2048 bytes, not
+/// 4096. Here the values between the cast and the store take the store's
+/// layout, so the cast's operand is the one converted. tessel gives a value
+/// one layout, so where a float value of the chain has a user outside it
+/// (Triton would compute it twice) the conversion stays at the store;
+/// indices and masks are recomputed where needed, as Triton does.
+class ExtensionHoist {
+public:
+  ExtensionHoist(const ir::Function &F, LayoutPlan &P) : P(P) { collect(F.body()); }
+
+  void run() {
+    for (const ir::StoreOp *S : Stores)
+      hoist(*S);
+  }
+
+private:
+  LayoutPlan &P;
+  std::map<const ir::Value *, std::vector<const ir::Op *>> Users;
+  std::vector<const ir::StoreOp *> Stores;
+
+  void collect(const ir::Block &B) {
+    for (const auto &O : B.ops()) {
+      for (const ir::Value *V : O->operands())
+        Users[V].push_back(O.get());
+      if (const auto *S = ir::dyn_cast<ir::StoreOp>(O.get()))
+        Stores.push_back(S);
+      for (const auto &R : O->regions())
+        collect(*R);
+    }
+  }
+
+  static bool widening(const ir::Op &O) {
+    if (O.kind() != ir::OpKind::Cast || O.numOperands() != 1)
+      return false;
+    ScalarKind From = O.operand(0)->type().Elem.Scalar, To = O.result()->type().Elem.Scalar;
+    if (O.operand(0)->type().Elem.isPointer() || O.result()->type().Elem.isPointer())
+      return false;
+    return isFloat(From) == isFloat(To) && bitWidth(From) < bitWidth(To);
+  }
+
+  /// Ops Triton recomputes in another layout without cost: elementwise math
+  /// on registers and the tiles made from nothing (splat, arange, constants).
+  static bool recomputable(const ir::Op &O) {
+    using K = ir::OpKind;
+    switch (O.kind()) {
+    case K::Splat:
+    case K::Arange:
+    case K::Constant:
+      return true;
+    case K::Load:
+    case K::Store:
+    case K::AtomicRMW:
+    case K::AtomicCas:
+    case K::Broadcast:
+    case K::ExpandDims:
+    case K::Reduce:
+    case K::Reshape:
+    case K::Permute:
+    case K::Join:
+    case K::Split:
+    case K::Dot:
+    case K::Scan:
+    case K::Gather:
+    case K::Histogram:
+    case K::DevicePrint:
+    case K::DeviceAssert:
+    case K::Barrier:
+      return false;
+    default:
+      return O.numResults() == 1 && O.regions().empty();
+    }
+  }
+
+  void hoist(const ir::StoreOp &S) {
+    auto A = P.Access.find(&S);
+    const ir::Value *V = S.value();
+    if (A == P.Access.end() || P.copiedByTma(S) || V->type().Shape.empty() || !P.Wanted.count(V))
+      return;
+    const LinearLayout &To = A->second.Layout;
+    if (P.wanted(V) == To || To.Shape != V->type().Shape)
+      return;
+    // The chain back from the stored value to the one cast: every value of
+    // the tile's shape, computed in registers, used only inside the chain.
+    std::vector<const ir::Value *> Chain, Work{V};
+    std::set<const ir::Value *> Seen{V};
+    const ir::Op *Cast = nullptr;
+    while (!Work.empty()) {
+      const ir::Value *X = Work.back();
+      Work.pop_back();
+      const ir::Op *D = X->definingOp();
+      if (!D || (!widening(*D) && !recomputable(*D)))
+        return;
+      Chain.push_back(X);
+      if (widening(*D)) {
+        if (Cast)
+          return; // Triton hoists above one extension only
+        Cast = D;
+        continue;
+      }
+      for (const ir::Value *Op : D->operands())
+        if (Op->type().Shape == V->type().Shape && Seen.insert(Op).second)
+          Work.push_back(Op);
+    }
+    if (!Cast || !Cast->operand(0)->definingOp())
+      return;
+    std::set<const ir::Op *> Inside{&S};
+    for (const ir::Value *X : Chain)
+      Inside.insert(X->definingOp());
+    std::vector<const ir::Value *> Moved;
+    for (const ir::Value *X : Chain) {
+      bool Outside = std::any_of(Users[X].begin(), Users[X].end(), [&](const ir::Op *U) { return !Inside.count(U); });
+      ElemType E = X->type().Elem;
+      // Indices, masks and pointers used elsewhere keep their layout: the
+      // chain recomputes them in the store's (LoweringContext::getAs).
+      if (!Outside)
+        Moved.push_back(X);
+      else if (!E.isPointer() && isFloat(E.Scalar))
+        return;
+    }
+    for (const ir::Value *X : Moved)
+      P.Wanted.insert_or_assign(X, To);
+  }
+};
+} // namespace
+
 LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInfoAnalysis &AI, int Arch, bool Wgmma,
                          std::set<const ir::Value *> TmaBases, bool StoreFromAccumulator) {
   LayoutPlan P;
@@ -613,6 +747,7 @@ LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInf
   S.seedMemory();
   Walker W{P, AI, Coalesce};
   W.walk(F.body());
+  ExtensionHoist(F, P).run();
   return P;
 }
 

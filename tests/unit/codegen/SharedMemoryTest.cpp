@@ -263,5 +263,51 @@ TEST(SharedMemory, EverySampleAgainstTriton36) {
     std::cout << Equal << " of " << Cases.size() << " equal\n";
 }
 
+const char *WidenedRow = R"(
+@triton.jit
+def widened_row(x_ptr, y_ptr, n, scale, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0).to(tl.float32) * scale
+    x = tl.where(offs == n - 1, x - 1.0, x)
+    tl.store(y_ptr + offs, tl.exp(x), mask=offs < n)
+)";
+
+/// Lowers widened_row at BLOCK 1024 on 4 warps with x of type X.
+Compiled compileWidenedRow(ScalarKind X) {
+  SnippetKernel K = parseSnippet(WidenedRow);
+  sema::LoweringRequest R;
+  R.Kernel = "widened_row";
+  R.NumWarps = 4;
+  R.Constexprs["BLOCK"] = PyValue::integer(1024);
+  R.ArgTypes = {{"x_ptr", ElemType{X, 1}},
+                {"y_ptr", ElemType{ScalarKind::FP32, 1}},
+                {"n", ElemType{ScalarKind::I32}},
+                {"scale", ElemType{ScalarKind::FP32}}};
+  return compileRequest(*K.File, K.Info, R, 90);
+}
+
+TEST(SharedMemory, AStoresConversionMovesAboveTheWideningCastAsTritonDoes) {
+  // flash-attention's cross-entropy backward: fp16 read eight to a thread,
+  // fp32 written four to a thread. Triton hoists the conversion the store
+  // needs above the fp16 -> fp32 cast (hoistConvertOnTopOfExtOrBroadcast)
+  // and computes the rest in the store's layout: 1024 fp16, 2048 bytes (its
+  // metadata["shared"] on the H100), not 1024 fp32. The index tile the
+  // load also uses is recomputed, not converted.
+  Compiled C = compileWidenedRow(ScalarKind::FP16);
+  ASSERT_EQ(C.Error, "");
+  std::vector<const SharedBuffer *> Cvt;
+  for (const SharedBuffer &B : C.ABI.SharedBuffers)
+    if (B.Kind == SharedBufferKind::LayoutConversion)
+      Cvt.push_back(&B);
+  ASSERT_EQ(Cvt.size(), 1u);
+  EXPECT_EQ(Cvt[0]->Bytes, 2048u);
+  EXPECT_NE(Cvt[0]->What.find("1024 fp16"), std::string::npos) << Cvt[0]->What;
+  EXPECT_EQ(C.ABI.SharedBytes, 2048u);
+  // fp32 read and written four to a thread: one layout, nothing to convert.
+  Compiled Same = compileWidenedRow(ScalarKind::FP32);
+  ASSERT_EQ(Same.Error, "");
+  EXPECT_EQ(Same.ABI.SharedBytes, 0u);
+}
+
 } // namespace
 } // namespace tessel::codegen::test
