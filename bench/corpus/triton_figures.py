@@ -102,7 +102,10 @@ def bridge_figures(tessel, root, rel, kernel, timeout=300):
         return {"regs": f["registers"], "smem": f.get("sharedBytes") or 0, "spills": f.get("spills") or 0}
     outs = tri.get("outputs") or []
     differ = sum(1 for o in outs if o.get("mismatches"))
-    note = (tri.get("error") or inst.get("error") or
+    # A file Triton could not load or run fails every instance: the run's own triton section says why.
+    run_tri = report.get("triton") or {}
+    run_note = run_tri.get("error") or "; ".join(run_tri.get("notes") or [])
+    note = (tri.get("error") or inst.get("error") or (f"triton: {run_note}" if not figs and run_note else "") or
             (f"{differ} of {len(outs)} outputs differ" if differ else f"outputs equal ({len(outs)})" if outs else "") or
             ("" if figs else "no figures in the report: " + json.dumps(inst)[:300]))
     return norm(figs.get("tessel")), norm(figs.get("triton")), str(note)[:140]
