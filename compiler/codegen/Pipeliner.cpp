@@ -359,13 +359,16 @@ struct LoopPlanner {
     // destination share: one element), num_stages stages as for a K-major
     // load. (A 1-byte element cannot be copied alone: fp8's stays a load.)
     bool Word = Bytes == 4 && Wgmma;
+    unsigned SourceRun = 1;
     if (Word && Transposed != (Operand == 1)) {
+      SourceRun = Vec;
       Vec = Vec ? 1 : 0;
       Transposed = Operand == 1;
     }
     if (!Vec || (Bytes != 2 && !KMajorByte && !Word))
       return std::nullopt;
     PipelinedLoad PL{Ld, &Dot, Operand, S[0], S[1], Vec, static_cast<uint64_t>(S[0] * S[1]) * Bytes};
+    PL.SourceRun = SourceRun;
     PL.ElemBytes = Bytes;
     PL.Transposed = Transposed;
     return PL;

@@ -96,6 +96,11 @@ struct PipelinedLoad {
   /// Bytes of one stage, and of one element (2; 1 for a wgmma fp8 operand).
   uint64_t StageBytes = 0;
   unsigned ElemBytes = 2;
+  /// Consecutive registers of the access that are consecutive in memory,
+  /// where that is more than Vector (a tf32 ring K-major where the load runs
+  /// along N, one element a copy): each copy then reads from the first
+  /// element's pointer plus its distance, so one pointer a run stays live.
+  unsigned SourceRun = 1;
   /// The access is contiguous along the rows (a wgmma operand only): the
   /// stage holds the tile transposed (NvmmaLayout::Transposed).
   bool Transposed = false;

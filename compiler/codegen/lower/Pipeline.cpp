@@ -214,9 +214,12 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
       // across the loop (fused softmax: +17 registers over Triton's).
       std::optional<int64_t> Offset = L.regOffset(G, Numeric);
       llvm::Value *Idx = stageIndex(C, PL, Nvmma, L, Offset ? 0 : G);
+      // The source: the first pointer of G's run in memory plus G's
+      // distance from it (PipelinedLoad::SourceRun).
+      unsigned Run0 = G & ~(PL.SourceRun - 1);
       std::string Asm = std::string("cp.async.") + (Bytes == 16 ? "cg" : "ca") + ".shared.global [ $0 + " +
-                        std::to_string(Offset ? *Offset * ElemBytes : 0) + " ], [ $1 + 0 ], " + std::to_string(Bytes) +
-                        ", $2;";
+                        std::to_string(Offset ? *Offset * ElemBytes : 0) + " ], [ $1 + " +
+                        std::to_string((G - Run0) * ElemBytes) + " ], " + std::to_string(Bytes) + ", $2;";
       // An iteration past the loop's end copies nothing: src-size 0, as
       // Triton folds it, not a predicate on the copy. The size then depends
       // on the iteration, so it is computed beside the copy and only the
@@ -227,7 +230,7 @@ void issueCopies(LoweringContext &C, const LoopPipeline &LP, const std::vector<R
         Copied = Copied ? B.CreateAnd(Copied, Mask->Regs[G]) : Mask->Regs[G];
       llvm::Value *Size = Copied ? B.CreateSelect(Copied, C.i32(Bytes), C.i32(0)) : C.i32(Bytes);
       // A shared address is 32 bits (codegen::NVPTXDataLayout): "r".
-      C.inlineAsm(B.getVoidTy(), Asm, "r,l,r,~{memory}", {C.sharedElement(Base, E, Idx), Ptr.Regs[G], Size});
+      C.inlineAsm(B.getVoidTy(), Asm, "r,l,r,~{memory}", {C.sharedElement(Base, E, Idx), Ptr.Regs[Run0], Size});
     }
   }
   if (anyCpAsync(LP))

@@ -497,6 +497,9 @@ TEST(Wgmma, Tf32ReadsBothOperandsKMajorAtK8) {
   }
   EXPECT_EQ(Transposed, 1);
   EXPECT_GT(countMatches(N.Ptx, R"(cp\.async\.ca\.shared\.global \[ %r\d+ \+ \d+ \], \[ %rd\d+ \+ 0 \], 4)"), 0);
+  // The four elements a thread reads along N are one pointer plus 4, 8 and
+  // 12 bytes, not four pointers kept live across the loop.
+  EXPECT_GT(countMatches(N.Ptx, R"(cp\.async\.ca\.shared\.global \[ %r\d+ \+ \d+ \], \[ %rd\d+ \+ 12 \], 4)"), 0);
   // An N of 8 is not Triton's wgmma N (a multiple of 16): no wgmma.
   Compiled S = compileTyped(ScalarKind::FP16, ScalarKind::FP16, true, 4, 64, 8, 32, 3);
   ASSERT_EQ(S.Error, "");
