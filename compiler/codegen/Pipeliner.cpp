@@ -382,6 +382,11 @@ struct LoopPlanner {
     if (A == Plan.Access.end())
       return std::nullopt;
     unsigned Vec = copyVector(Ld, A->second, A->second.Layout.rank() - 1);
+    // A 4- or 8-byte element is a cp.async of its own whatever the access's
+    // order (Triton's canBeConvertedToAsyncLoad: 32 bits a copy or more):
+    // lightllm's int4 zero points, read one word per 8 columns.
+    if (!Vec && (elemBytes(Ld) == 4 || elemBytes(Ld) == 8))
+      Vec = 1;
     std::optional<int64_t> N = Ld.result()->type().numel();
     if (!Vec || !N)
       return std::nullopt;

@@ -507,6 +507,47 @@ TEST(Wgmma, Tf32ReadsBothOperandsKMajorAtK8) {
   EXPECT_EQ(countMatches(S.Ptx, R"(wgmma\.mma_async)"), 0);
 }
 
+TEST(Wgmma, AWordLoadFeedingTheDotIsPipelinedOneElementACopy) {
+  // lightllm's int4 dequantizing matmul: the zero points are read one i32
+  // per 8 columns (`offs_n // 8`), a load with no contiguous order. Triton
+  // pipelines every load a dot operand is computed from whose copies are 32
+  // bits or more (AssignLatencies, canBeConvertedToAsyncLoad), so z gets
+  // its ring like b: 196608 bytes for the library's config on the H100.
+  SnippetKernel K = parseSnippet(R"(
+@triton.jit
+def dequant_mm(a_ptr, b_ptr, z_ptr, c_ptr, K, stride_am, stride_bk, stride_zk,
+               BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    offs_m = tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        a = tl.load(a_ptr + offs_m[:, None] * stride_am + (k + offs_k[None, :]))
+        b = tl.load(b_ptr + (k + offs_k[:, None]) * stride_bk + offs_n[None, :])
+        z = tl.load(z_ptr + (k + offs_k[:, None]) * stride_zk + offs_n[None, :] // 8)
+        acc = tl.dot(a, (b - z).to(tl.float16), acc)
+    tl.store(c_ptr + offs_m[:, None] * BLOCK_N + offs_n[None, :], acc)
+)");
+  LoweringRequest R;
+  R.Kernel = "dequant_mm";
+  R.NumWarps = 4;
+  R.NumStages = 3;
+  R.Constexprs["BLOCK_M"] = PyValue::integer(64);
+  R.Constexprs["BLOCK_N"] = PyValue::integer(128);
+  R.Constexprs["BLOCK_K"] = PyValue::integer(32);
+  R.ArgTypes = {{"a_ptr", ElemType{ScalarKind::FP16, 1}}, {"b_ptr", ElemType{ScalarKind::I32, 1}},
+                {"z_ptr", ElemType{ScalarKind::I32, 1}},  {"c_ptr", ElemType{ScalarKind::FP32, 1}},
+                {"K", ElemType{ScalarKind::I32}},         {"stride_am", ElemType{ScalarKind::I32}},
+                {"stride_bk", ElemType{ScalarKind::I32}}, {"stride_zk", ElemType{ScalarKind::I32}}};
+  Compiled C = compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_TRUE(C.Kernel.assembled());
+  int WordRings = 0;
+  for (const SharedBuffer &B : C.ABI.SharedBuffers)
+    WordRings += B.Kind == SharedBufferKind::PipelineStage && B.What.find("32x128 i32") != std::string::npos;
+  EXPECT_EQ(WordRings, 2); // b and z
+}
+
 TEST(Wgmma, Fp8ReadsBothOperandsKMajorAtK32) {
   // Triton's Hopper fp8 dot: m64n256k32 with no transpose flags (fp8
   // operands are K-major only), a from a row-major ring and b from a
