@@ -204,9 +204,22 @@ registerFragments(LoweringContext &C, const ir::DotOp &O, const WgmmaShape &WS) 
   WgmmaShape WA = wgmmaShape(M, K, NumWarps, /*Chained=*/true);
   unsigned Bits = bitWidth(O.a()->type().Elem.Scalar);
   const int64_t KStep = Bits == 8 ? 32 : 16;
-  if ((Bits != 16 && Bits != 8) || WS.WarpgroupsN != 1 || WA.WarpgroupsM != WS.WarpgroupsM || WA.RepM != WS.RepM ||
-      K % KStep)
+  if ((Bits != 16 && Bits != 8) || WA.RepM != WS.RepM || K % KStep)
     return std::nullopt;
+  // Each warpgroup must hold the rows its instructions read: the same
+  // warpgroup-to-rows map for a's tile and this dot (warpgroups along N
+  // read the rows of their M group; a's warpgroups past M hold copies, as
+  // a chained dot's accumulator does: kernl's p.v on 8 warps at BLOCK_M 64,
+  // whose two warpgroups along N both read p's rows 0-63 from registers, as
+  // Triton's does).
+  auto RowsOf = [M](const WgmmaShape &S, unsigned Wg) {
+    return (static_cast<int64_t>(Wg & (S.WarpgroupsM - 1)) * 64) % M;
+  };
+  if (WA.WarpgroupsM != WS.WarpgroupsM && WS.RepM != 1)
+    return std::nullopt;
+  for (unsigned Wg = 0; Wg < NumWarps / 4; ++Wg)
+    if (RowsOf(WA, Wg) != RowsOf(WS, Wg))
+      return std::nullopt;
   const Tile &A = C.get(O.a());
   if (!(A.Layout == wgmmaAccumulatorLayout(M, K, NumWarps, WA)))
     return std::nullopt;

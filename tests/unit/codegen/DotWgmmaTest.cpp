@@ -304,6 +304,24 @@ struct AttentionSample : SnippetKernel {
 };
 AttentionSample attentionSample() { return {parseRepoFile("samples/attention.py")}; }
 
+TEST(Wgmma, PStaysInRegistersForTwoWarpgroupsAlongN) {
+  // Config 1 (64x32 on 8 warps): q·k puts both warpgroups along M, the
+  // second holding a copy of rows 0-63; p·v ([64, 64]) puts them along N,
+  // both reading p's rows 0-63, which each already holds: p goes to wgmma
+  // from registers, as Triton's does (kernl's llama-v2 attention: 81920
+  // bytes as Triton's metadata.shared on the H100, not 90112).
+  AttentionSample S = attentionSample();
+  LoweringRequest R = S.request(1);
+  ASSERT_EQ(R.NumWarps, 8u);
+  Compiled C = compileRequest(*S.File, S.Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_TRUE(C.Kernel.assembled());
+  EXPECT_EQ(countMatches(C.Ptx, R"(\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}, %rd[0-9]+, p, 1, 1, 1;)"), 2)
+      << C.Ptx.substr(0, 3000);
+  for (const SharedBuffer &B : C.ABI.SharedBuffers)
+    EXPECT_EQ(B.What.find("operand a of tl.dot, 64x32 fp16"), std::string::npos) << B.What;
+}
+
 TEST(Wgmma, AttentionsTransposedKIsCopiedIntoAKMajorRing) {
   // k is loaded as [HEAD_DIM, BLOCK_N] from `offs_d[:, None]` (contiguous
   // along its rows). As Triton's pipeliner, tessel copies it with 16-byte
