@@ -2,8 +2,10 @@
 
 Each kernel below runs through `tessel run --gpu` once per launch directive: tessel's code on the
 GPU against its CPU interpreter, which models what the tensor cores do (compiler/interp/Dot.cpp:
-fp32 operands rounded to tf32, ties away, for input_precision="tf32"; exact widening of fp8, fp16
-and bf16; int8 products summed exactly in int32). Tolerances are `tessel run`'s per output dtype
+fp32 operands rounded to tf32, ties away, for input_precision="tf32" on mma.sync, truncated where the
+dot runs on Hopper's wgmma, which reads them from shared memory unconverted (the tf32 kernels below on
+sm_90a: b is N-major, so its ring is filled one 4-byte cp.async per element); exact widening of fp8,
+fp16 and bf16; int8 products summed exactly in int32). Tolerances are `tessel run`'s per output dtype
 (tools/GpuRun.cpp gpuTolerance): |gpu - cpu| <= tol * (1 + |cpu|) with tol = 1e-4 for fp32 and
 2e-3 for fp16; int32 must be equal. What they leave room for is the order in which one mma.sync
 adds its k products (not the interpreter's k order): at K <= 256 with inputs in [0, 1) that is
