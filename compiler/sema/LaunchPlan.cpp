@@ -190,7 +190,7 @@ static ParamUse paramUse(const ast::FunctionDefStmt &Fn, const ModuleInfo &Info)
   ParamUse U;
   U.Kinds = inferParamKinds(Fn, Info);
   U.Strides = strideParams(Fn);
-  U.Inner = innermostStrides(Fn, U.Strides);
+  U.Inner = innermostStrides(Fn, Info, U.Strides);
   return U;
 }
 

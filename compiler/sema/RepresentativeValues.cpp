@@ -1032,9 +1032,30 @@ std::map<std::string, AssumedPointer> representativePointers(const FunctionDefSt
   return pointersOf(Fn, Info, Pointers, 0, Memo, Imported);
 }
 
-std::set<std::string> innermostStrides(const FunctionDefStmt &Fn, const std::set<std::string> &Names) {
+std::set<std::string> innermostStrides(const FunctionDefStmt &Fn, const ModuleInfo &Info,
+                                       const std::set<std::string> &Names) {
   std::map<std::string, int> Inner, Outer;
   std::map<std::string, const Expr *> Defs;
+  std::set<std::string> Constexprs;
+  for (const auto &P : Fn.Params)
+    if (isConstexprAnnotation(Info, P.Annotation))
+      Constexprs.insert(P.Name);
+  // `BLOCK_K * stride_ak` advances a pointer along the axis the stride
+  // strides: a product with constexprs and literals alone says nothing of
+  // which axis that is (mamba's `a_ptrs += BLOCK_SIZE_K * stride_ak` beside
+  // `offs_k[None, :] * stride_ak`).
+  auto OnlyConstexprs = [&](const Expr *E) {
+    bool Only = true;
+    Walker W;
+    W.OnExpr = [&](const Expr *X) {
+      if (const auto *N = dyn_cast<NameExpr>(X); N && !Constexprs.count(N->Id))
+        Only = false;
+      else if (!isa<NameExpr>(X) && !isa<ConstantExpr>(X) && !isa<BinOpExpr>(X))
+        Only = false;
+    };
+    W.walk(E);
+    return Only;
+  };
   auto IsArange = [&](const Expr *E) {
     bool Found = false;
     Walker W;
@@ -1054,6 +1075,8 @@ std::set<std::string> innermostStrides(const FunctionDefStmt &Fn, const std::set
         ++(LastIsNone ? Outer : Inner)[Stride];
         return;
       }
+    if (OnlyConstexprs(Other))
+      return;
     const Expr *E = Other;
     if (const auto *N = dyn_cast<NameExpr>(Other))
       if (auto It = Defs.find(N->Id); It != Defs.end())

@@ -80,7 +80,8 @@ std::map<std::string, AssumedPointer> representativePointers(const ast::Function
 
 /// The parameters of Fn among Names that multiply the innermost axis of an
 /// access (their representative value is 1, the others' an outer stride).
-std::set<std::string> innermostStrides(const ast::FunctionDefStmt &Fn, const std::set<std::string> &Names);
+std::set<std::string> innermostStrides(const ast::FunctionDefStmt &Fn, const ModuleInfo &Info,
+                                       const std::set<std::string> &Names);
 
 } // namespace tessel::sema
 

@@ -295,8 +295,30 @@ def k(a_ptr, b_ptr, c_ptr, stride_am, stride_ak, stride_b, row_stride, col_strid
 )");
   std::set<std::string> Names{"stride_am",  "stride_ak", "stride_b", "row_stride",
                               "col_stride", "stride_cm", "stride_cn"};
-  std::set<std::string> Inner = innermostStrides(*S.fn("k").Def, Names);
+  std::set<std::string> Inner = innermostStrides(*S.fn("k").Def, S.Info, Names);
   EXPECT_EQ(Inner, (std::set<std::string>{"stride_ak", "col_stride", "stride_cn"}));
+}
+
+TEST(RepresentativeValues, AnAdvanceByABlockSizeDoesNotMakeAStrideOuter) {
+  // mamba's _bmm_chunk_fwd_kernel: `a_ptrs += BLOCK_SIZE_K * stride_ak` moves
+  // along the axis stride_ak strides, the innermost one of the load; a row
+  // index times a stride (`pid * stride_am`) still says outer.
+  Source S(R"(
+@triton.jit
+def k(a_ptr, b_ptr, stride_am, stride_ak, stride_bk, stride_bn, K, BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr,
+      SPLIT_K: tl.constexpr):
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + tl.program_id(1) * stride_bn
+    for k in range(0, K, BLOCK_K):
+        a = tl.load(a_ptrs)
+        b = tl.load(b_ptrs)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * SPLIT_K * stride_bk
+)");
+  std::set<std::string> Names{"stride_am", "stride_ak", "stride_bk", "stride_bn"};
+  EXPECT_EQ(innermostStrides(*S.fn("k").Def, S.Info, Names), (std::set<std::string>{"stride_ak"}));
 }
 
 } // namespace
