@@ -396,6 +396,40 @@ LinearLayout LayoutPlan::accumulatorLayout(const ir::Op &Dot) const {
   return mmaAccumulatorLayout(Shape[0], Shape[1], NumWarps);
 }
 
+/// Whether O computes its one result in registers, element by element, from
+/// operands of its shape (or from nothing: splat, arange, constants): what
+/// takes its operands' layout, and what Triton recomputes in another layout
+/// without cost.
+static bool elementwise(const ir::Op &O) {
+  using K = ir::OpKind;
+  switch (O.kind()) {
+  case K::Load:
+  case K::Store:
+  case K::AtomicRMW:
+  case K::AtomicCas:
+  case K::Broadcast:
+  case K::ExpandDims:
+  case K::Reduce:
+  case K::Reshape:
+  case K::Permute:
+  case K::Join:
+  case K::Split:
+  case K::Dot:
+  case K::Scan:
+  case K::Gather:
+  case K::Histogram:
+  case K::DevicePrint:
+  case K::DeviceAssert:
+  case K::Barrier:
+    return false;
+  default:
+    return O.numResults() == 1 && O.regions().empty();
+  }
+}
+
+/// The ops that read each value.
+using Uses = std::unordered_map<const ir::Value *, std::vector<const ir::Op *>>;
+
 namespace {
 /// The forward half of Triton's RemoveLayoutConversions (LayoutPropagation):
 /// an anchor's layout flows to every value computed from it without moving
@@ -407,7 +441,7 @@ struct ForwardSeeder {
   LayoutPlan &P;
   const AxisInfoAnalysis &AI;
   const Coalescer &Coalesce;
-  std::unordered_map<const ir::Value *, std::vector<const ir::Op *>> Users;
+  Uses Users;
   /// The anchors' memory ops, in program order.
   std::vector<const ir::Op *> MemAnchors;
   /// A store of an accumulator-derived value writes from that layout.
@@ -485,32 +519,6 @@ struct ForwardSeeder {
         P.ChainedDots.insert(O.get());
       for (const auto &R : O->regions())
         findChainedDots(*R);
-    }
-  }
-  static bool elementwise(const ir::Op &O) {
-    using K = ir::OpKind;
-    switch (O.kind()) {
-    case K::Load:
-    case K::Store:
-    case K::AtomicRMW:
-    case K::AtomicCas:
-    case K::Broadcast:
-    case K::ExpandDims:
-    case K::Reduce:
-    case K::Reshape:
-    case K::Permute:
-    case K::Join:
-    case K::Split:
-    case K::Dot:
-    case K::Scan:
-    case K::Gather:
-    case K::Histogram:
-    case K::DevicePrint:
-    case K::DeviceAssert:
-    case K::Barrier:
-      return false;
-    default:
-      return O.numResults() == 1 && O.regions().empty();
     }
   }
   /// V takes L unless it has a layout already; then so does every value
@@ -612,7 +620,8 @@ namespace {
 /// indices and masks are recomputed where needed, as Triton does.
 class ExtensionHoist {
 public:
-  ExtensionHoist(const ir::Function &F, LayoutPlan &P) : P(P) { collect(F.body()); }
+  /// Users: every op that reads each value (ForwardSeeder::Users).
+  ExtensionHoist(const ir::Function &F, LayoutPlan &P, const Uses &Users) : P(P), Users(Users) { collect(F.body()); }
 
   void run() {
     for (const ir::StoreOp *S : Stores)
@@ -621,13 +630,11 @@ public:
 
 private:
   LayoutPlan &P;
-  std::map<const ir::Value *, std::vector<const ir::Op *>> Users;
+  const Uses &Users;
   std::vector<const ir::StoreOp *> Stores;
 
   void collect(const ir::Block &B) {
     for (const auto &O : B.ops()) {
-      for (const ir::Value *V : O->operands())
-        Users[V].push_back(O.get());
       if (const auto *S = ir::dyn_cast<ir::StoreOp>(O.get()))
         Stores.push_back(S);
       for (const auto &R : O->regions())
@@ -642,39 +649,6 @@ private:
     if (O.operand(0)->type().Elem.isPointer() || O.result()->type().Elem.isPointer())
       return false;
     return isFloat(From) == isFloat(To) && bitWidth(From) < bitWidth(To);
-  }
-
-  /// Ops Triton recomputes in another layout without cost: elementwise math
-  /// on registers and the tiles made from nothing (splat, arange, constants).
-  static bool recomputable(const ir::Op &O) {
-    using K = ir::OpKind;
-    switch (O.kind()) {
-    case K::Splat:
-    case K::Arange:
-    case K::Constant:
-      return true;
-    case K::Load:
-    case K::Store:
-    case K::AtomicRMW:
-    case K::AtomicCas:
-    case K::Broadcast:
-    case K::ExpandDims:
-    case K::Reduce:
-    case K::Reshape:
-    case K::Permute:
-    case K::Join:
-    case K::Split:
-    case K::Dot:
-    case K::Scan:
-    case K::Gather:
-    case K::Histogram:
-    case K::DevicePrint:
-    case K::DeviceAssert:
-    case K::Barrier:
-      return false;
-    default:
-      return O.numResults() == 1 && O.regions().empty();
-    }
   }
 
   void hoist(const ir::StoreOp &S) {
@@ -694,7 +668,7 @@ private:
       const ir::Value *X = Work.back();
       Work.pop_back();
       const ir::Op *D = X->definingOp();
-      if (!D || (!widening(*D) && !recomputable(*D)))
+      if (!D || (!widening(*D) && !elementwise(*D)))
         return;
       Chain.push_back(X);
       if (widening(*D)) {
@@ -714,7 +688,9 @@ private:
       Inside.insert(X->definingOp());
     std::vector<const ir::Value *> Moved;
     for (const ir::Value *X : Chain) {
-      bool Outside = std::any_of(Users[X].begin(), Users[X].end(), [&](const ir::Op *U) { return !Inside.count(U); });
+      auto It = Users.find(X);
+      bool Outside = It != Users.end() &&
+                     std::any_of(It->second.begin(), It->second.end(), [&](const ir::Op *U) { return !Inside.count(U); });
       ElemType E = X->type().Elem;
       // Indices, masks and pointers used elsewhere keep their layout: the
       // chain recomputes them in the store's (LoweringContext::getAs).
@@ -747,7 +723,7 @@ LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInf
   S.seedMemory();
   Walker W{P, AI, Coalesce};
   W.walk(F.body());
-  ExtensionHoist(F, P).run();
+  ExtensionHoist(F, P, S.Users).run();
   return P;
 }
 
