@@ -20,7 +20,10 @@
 /// other load between: Triton's loadOpsToIndirectionLevel at distance 0,
 /// attention backward's m and Di) get rings of num_stages - 1 stages, read
 /// back at the top of the iteration in the layout their one expand_dims
-/// takes them in (LoopPipeline::ringSlots).
+/// takes them in (LoopPipeline::ringSlots). Such a load, and a tl.range
+/// loop's below, is copied one element a cp.async where its access has no
+/// contiguous run and an element is 4 or 8 bytes (Triton takes any load of
+/// 32 bits a copy or more: lightllm's int4 zero points).
 ///
 /// A loop written `tl.range(..., num_stages=N)` also pipelines its other
 /// loads, as Triton does (fused softmax's row): each gets a row-major ring
@@ -34,7 +37,9 @@
 ///  - its only use is operand a or b of a dot in the loop's body (not in a
 ///    nested region) that runs on tensor cores (dotEngine) with the
 ///    accumulator layout, on 16-bit operands (or 8-bit ones the dot reads
-///    K-major); or its uses are operands of several such dots that run on
+///    K-major, or 32-bit ones of a wgmma dot: a K-major ring, filled one
+///    4-byte copy per element where the load runs along the other axis,
+///    PipelinedLoad::SourceRun); or its uses are operands of several such dots that run on
 ///    wgmma, each reading the tile directly or through a 2-d tl.trans
 ///    (attention backward's qT and do): one ring, each dot reading its view
 ///    (PipelinedLoad::MoreReaders, nvmmaOf);
@@ -60,8 +65,8 @@
 ///
 /// A load through a host descriptor TMA copies (LayoutPlan::copiedByTma)
 /// is pipelined when it is a 16-bit operand of a dot tessel runs on wgmma,
-/// directly or through a tl.trans (PipelinedLoad::Tma, Trans), or an fp8
-/// operand b through a tl.trans (K-major, as fp8 wgmma reads it), and its
+/// directly or through a tl.trans (PipelinedLoad::Tma, Trans), or an fp8 or
+/// fp32 operand b through a tl.trans (K-major, as wgmma reads them), and its
 /// offsets are computed as above: its ring's stages are filled by TMA.
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_COMPILER_CODEGEN_PIPELINER_H

@@ -9,10 +9,12 @@
 /// fp8 e4m3 / e5m2 or fp32 at tf32 precision, fp32 accumulators, Triton's
 /// wgmma conditions, an sm_90a target; `TESSEL_WGMMA=0` turns it off). fp8
 /// takes k32 per instruction and tf32 k8, and both read both operands
-/// K-major (the instruction has no transpose flags for them): a ring that
-/// is not is refused by the pipeliner, and the operand is staged K-major
-/// here instead (Triton's getSharedMemoryMMAOperand with allowTranspose
-/// false: registers transposed before the store, that load not pipelined):
+/// K-major (the instruction has no transpose flags for them, Triton's
+/// getSharedMemoryMMAOperand with allowTranspose false). A 4-byte load
+/// along the other axis still fills a K-major ring, one element a copy
+/// (Pipeliner.h); an fp8 one cannot be copied an element at a time, so it
+/// is not pipelined and the operand is staged K-major here instead, from
+/// its registers:
 ///
 ///  1. a [M, K] and b [K, N] sit in shared memory in the NVMMA layout
 ///     (layout/WgmmaLayout.h): a pipelined operand in its cp.async ring
