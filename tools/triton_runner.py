@@ -38,7 +38,9 @@ What it does, and why:
   `benchmark.run(...)`, `test_layer_norm(...)`, as Triton's tutorials test and benchmark themselves at
   module level) and `if __name__ == "__main__":` blocks. tessel's launch decides what runs, and a
   benchmark can take minutes. A statement that raises is noted and the rest go on, so a demo that fails
-  does not hide the kernel.
+  does not hide the kernel. A file inside a package (its folder has an `__init__.py`) runs with that
+  package as its `__package__` and the folder above the top package on the path, so its relative imports
+  (`from .utils import configs`) resolve as they do when the library imports it.
 - `triton.autotune` and `triton.heuristics` wrappers are unwrapped to the inner JITFunction, so the config
   tessel chose is the one that runs; a heuristic fills only a parameter tessel's launch leaves out.
 - Tensors are made from the .npy inputs (bf16 and fp8 arrive as their raw bits) as views of a flat storage
@@ -141,6 +143,19 @@ def demo_statement(node, own):
     return not (isinstance(root, ast.Name) and root.id in own["imported"])
 
 
+def enclosing_package(path):
+    """(dotted package of a file inside a regular package, the folder its top package sits in), or ("", "")
+    for a file whose folder has no __init__.py."""
+    parts, folder = [], os.path.dirname(os.path.abspath(path))
+    while os.path.isfile(os.path.join(folder, "__init__.py")) and os.path.basename(folder).isidentifier():
+        parts.append(os.path.basename(folder))
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return ".".join(reversed(parts)), (folder if parts else "")
+
+
 def load_module(path, search, results):
     """The user's file as a module (see the file comment), or None after a fatal result."""
     import types
@@ -155,9 +170,20 @@ def load_module(path, search, results):
         results.fatal("load", f"Python cannot read {path}: {type(e).__name__}: {one_line(e)}")
         return None
     stem = os.path.splitext(os.path.basename(path))[0]
-    name = stem if stem.isidentifier() and stem not in sys.modules else "__tessel_kernel_module__"
+    package, root = enclosing_package(path)
+    if package:
+        # `from .utils import configs` resolves against __package__, importing the package from the folder
+        # above it as `import attorch` would. The module itself is not registered under its dotted name: the
+        # package's __init__ may import it, and must get a whole module (a real import of the file), not this
+        # one half-run.
+        if root not in sys.path:
+            sys.path.insert(0, root)
+        name = "__tessel_kernel_module__"
+    else:
+        name = stem if stem.isidentifier() and stem not in sys.modules else "__tessel_kernel_module__"
     module = types.ModuleType(name)
     module.__file__ = path
+    module.__package__ = package
     sys.modules[name] = module
     own = {"imported": set()}
     skipped = 0

@@ -1,7 +1,8 @@
 # `tessel run --triton` without a GPU (tools/TritonBridge.h). What the bridge does on a GPU, with torch
 # and triton, is tests/gpu/triton_bridge.py's; here:
-# - the runner is valid Python, and a real python3 without torch gets one clear line (the runner's own
-#   "cannot import torch" path, run for real: python-without-site.sh hides site-packages);
+# - the runner is valid Python, loads a file inside a package with its relative imports working, and a
+#   real python3 without torch gets one clear line (the runner's own "cannot import torch" path, run for
+#   real: python-without-site.sh hides site-packages);
 # - usage: a Python that is not there, a bad TESSEL_TRITON_TIMEOUT, --iters without a device;
 # - a runner that hangs is stopped at TESSEL_TRITON_TIMEOUT;
 # - tessel's reading, comparing and printing of a runner's results, fed by fake_triton_runner.py (a
@@ -11,6 +12,9 @@ set(triton_dir ${CMAKE_CURRENT_LIST_DIR})
 add_test(NAME triton.runner_is_python
   COMMAND python3 -c "import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])"
     ${PROJECT_SOURCE_DIR}/tools/triton_runner.py)
+
+add_test(NAME triton.runner_loads_files_in_packages
+  COMMAND python3 ${triton_dir}/package_import_test.py ${PROJECT_SOURCE_DIR}/tools/triton_runner.py)
 
 function(tessel_triton_case name)
   cmake_parse_arguments(C "" "" "ENV;ARGS" ${ARGN})
