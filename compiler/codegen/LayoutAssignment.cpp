@@ -94,6 +94,24 @@ public:
     return A;
   }
 
+  /// Load O read straight into layout L, where Triton rematerializes a
+  /// cheap load (fewer elements than threads) in its consumer's layout
+  /// rather than converting what it loaded: the vector is what L's
+  /// registers and the pointers' facts both allow.
+  MemAccess inLayout(const ir::Op &O, const LinearLayout &L) const {
+    const ir::Value *Ptr = O.operand(0);
+    Facts F = facts(Ptr, false);
+    unsigned C = F.Order[0];
+    MemAccess A;
+    A.Blocked.Order = F.Order;
+    A.Layout = L;
+    int64_t Vec = std::min<int64_t>(elementsPerThread(Ptr, F), L.contiguousRegs(C));
+    if (const ir::Value *Mask = P.accessMask(O))
+      Vec = std::min(Vec, floorPow2(AI.get(Mask).Constancy[C]));
+    A.Vector = static_cast<unsigned>(std::max<int64_t>(1, Vec));
+    return A;
+  }
+
 private:
   struct Facts {
     std::vector<int64_t> Contiguity, Divisibility;
@@ -160,6 +178,12 @@ struct Walker {
   LayoutPlan &P;
   const AxisInfoAnalysis &AI;
   const Coalescer &Coalesce;
+  /// The cheap loads read in their consumers' layout (rematerialized()),
+  /// found by this walk; a loop visited before its body learns them from
+  /// an earlier walk's (Previous), so that the pointers it carries to them
+  /// are made in that layout rather than converted at every iteration.
+  std::unordered_map<const ir::Op *, MemAccess> Rematerialized;
+  const std::unordered_map<const ir::Op *, MemAccess> *Previous = nullptr;
 
   void want(const ir::Value *V, const LinearLayout &L) {
     if (V->type().Shape.empty() || L.Shape != V->type().Shape)
@@ -176,6 +200,23 @@ struct Walker {
     return L;
   }
   void wantDefault(const ir::Value *V) { want(V, defaultLayout(V->type().Shape, P.NumWarps)); }
+
+  /// Whether load O reads its tile in the layout its consumers want, as
+  /// Triton's backward rematerialization redoes a load that is not
+  /// expensive (isExpensiveLoadOrStore: fewer elements than threads, each
+  /// thread's few elements likely L1 hits) instead of converting its
+  /// result through shared memory; expensive loads are anchors and keep
+  /// their coalesced layout (ForwardSeeder).
+  bool rematerialized(const ir::Op &O) const {
+    if (O.kind() != ir::OpKind::Load || !O.numResults() || P.copiedByTma(O) || !P.Wanted.count(O.result()))
+      return false;
+    const ir::Value *Ptr = O.operand(0);
+    if (!Ptr->type().Elem.isPointer() || Ptr->type().Shape.empty())
+      return false;
+    const auto &Shape = O.result()->type().Shape;
+    int64_t Numel = std::accumulate(Shape.begin(), Shape.end(), int64_t{1}, std::multiplies<>());
+    return Numel < int64_t{32} * P.NumWarps;
+  }
 
   void walk(const ir::Block &B) {
     for (auto It = B.ops().rbegin(); It != B.ops().rend(); ++It)
@@ -207,10 +248,19 @@ struct Walker {
       if (!Arg->type().Elem.isPointer() || Arg->type().Shape.empty())
         continue;
       for (const auto &Op : Body.ops()) {
+        if (!Op->numOperands() || Op->operand(0) != Arg)
+          continue;
         auto A = P.Access.find(Op.get());
-        if (A != P.Access.end() && Op->numOperands() && Op->operand(0) == Arg) {
+        if (A != P.Access.end()) {
           want(Loop.result(I), A->second.Layout);
           break;
+        }
+        if (Previous) {
+          auto R = Previous->find(Op.get());
+          if (R != Previous->end()) {
+            want(Loop.result(I), R->second.Layout);
+            break;
+          }
         }
       }
     }
@@ -225,6 +275,10 @@ struct Walker {
     case K::AtomicCas: {
       auto Seeded = P.Access.find(&O);
       MemAccess A = Seeded != P.Access.end() ? Seeded->second : Coalesce(O);
+      if (Seeded == P.Access.end() && rematerialized(O)) {
+        A = Coalesce.inLayout(O, P.Wanted.at(O.result()));
+        Rematerialized.emplace(&O, A);
+      }
       if (O.kind() != K::Load && Seeded == P.Access.end())
         A.Vector = O.kind() == K::Store ? A.Vector : 1;
       for (ir::Value *V : O.operands())
@@ -721,8 +775,17 @@ LayoutPlan assignLayouts(const ir::Function &F, unsigned NumWarps, const AxisInf
   if (Arch >= 80)
     S.seedDots(F.body());
   S.seedMemory();
-  Walker W{P, AI, Coalesce};
+  LayoutPlan Seeds = P;
+  Walker W{P, AI, Coalesce, {}, nullptr};
   W.walk(F.body());
+  if (!W.Rematerialized.empty()) {
+    // Again, with the loops knowing which of their loads were read in
+    // another layout: the consumers want the same layouts as before (a
+    // pointer's layout changes no value's), now without the conversions.
+    P = std::move(Seeds);
+    Walker Again{P, AI, Coalesce, {}, &W.Rematerialized};
+    Again.walk(F.body());
+  }
   ExtensionHoist(F, P, S.Users).run();
   return P;
 }

@@ -21,7 +21,13 @@
 ///     layout restricted, expand_dims wants the slice of its layout, a
 ///     reduction wants the parent of its result's slice; a value no
 ///     consumer constrains gets Triton's default blocked layout for its
-///     shape; loop-carried values take the layout of the op's results.
+///     shape; loop-carried values take the layout of the op's results. A
+///     load that is not an anchor (fewer elements than threads) reads its
+///     tile straight into the layout its consumers want, as Triton's
+///     backward rematerialization redoes such a cheap load rather than
+///     converting its result; a loop carrying its pointers makes them in
+///     that layout (the walk runs twice where such a load exists, the
+///     second time with the loops knowing their loads' layouts);
 ///
 /// Before the walk, layouts flow forward from anchors as Triton's
 /// RemoveLayoutConversions propagates them (its LayoutPropagation): every

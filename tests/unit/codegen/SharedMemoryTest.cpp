@@ -309,5 +309,56 @@ TEST(SharedMemory, AStoresConversionMovesAboveTheWideningCastAsTritonDoes) {
   EXPECT_EQ(Same.ABI.SharedBytes, 0u);
 }
 
+const char *ScaledDot = R"(
+@triton.jit
+def scaled_dot(a_ptr, b_ptr, s_ptr, c_ptr, K, stride_am, stride_bk, stride_cm,
+               BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    offs_m = tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :]
+    s_ptrs = s_ptr + offs_m
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        d = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
+        s = tl.load(s_ptrs).to(tl.float32)
+        acc += d * tl.exp(s)[:, None]
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K * stride_bk
+        s_ptrs += BLOCK_M
+    tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :], acc)
+)";
+
+TEST(SharedMemory, ACheapLoadIsReadInItsConsumersLayoutNotConverted) {
+  // mamba's _chunk_scan_bwd_dc_kernel: each iteration scales a wgmma
+  // accumulator's rows by exp of 64 fp16 loaded through a pointer the loop
+  // advances. 64 elements on 128 threads is a load Triton does not count
+  // as expensive, so RemoveLayoutConversions redoes it in the slice of the
+  // accumulator's layout, pointers and all: its shared memory is the two
+  // rings (98304 bytes at 64x64x64 fp32, 3 stages, on the H100), where
+  // tessel converted the 64 loaded values (128 bytes) or, loading them in
+  // that layout, the pointers the loop carries (512 bytes).
+  SnippetKernel K = parseSnippet(ScaledDot);
+  sema::LoweringRequest R;
+  R.Kernel = "scaled_dot";
+  R.NumWarps = 4;
+  R.NumStages = 3;
+  for (const char *B : {"BLOCK_M", "BLOCK_N", "BLOCK_K"})
+    R.Constexprs[B] = PyValue::integer(64);
+  R.ArgTypes = {{"a_ptr", ElemType{ScalarKind::FP32, 1}}, {"b_ptr", ElemType{ScalarKind::FP32, 1}},
+                {"s_ptr", ElemType{ScalarKind::FP16, 1}}, {"c_ptr", ElemType{ScalarKind::FP32, 1}}};
+  for (const char *P : {"K", "stride_am", "stride_bk", "stride_cm"})
+    R.ArgTypes[P] = ElemType{ScalarKind::I32};
+  Compiled C = compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/false, {}, true, /*Wgmma=*/true);
+  ASSERT_EQ(C.Error, "");
+  std::string Buffers;
+  for (const SharedBuffer &B : C.ABI.SharedBuffers) {
+    Buffers += B.What + "; ";
+    EXPECT_FALSE(B.Kind == SharedBufferKind::LayoutConversion && B.What.find("64 ") == 0) << B.What;
+  }
+  EXPECT_EQ(C.ABI.SharedBytes, 98304u) << Buffers;
+}
+
 } // namespace
 } // namespace tessel::codegen::test
