@@ -354,6 +354,26 @@ def time_launch(torch, launch, iters, l2_bytes):
     return {"runs": n, "median": median, "min": ms[0], "max": ms[-1]}
 
 
+def bind_shadowed_options(arg_names, args, options):
+    """(positional values, keyword arguments, launch options) for `jit[grid](*positional, **args, **options)`.
+
+    A kernel may name a parameter after a launch option (tutorial 02's and Liger's `num_stages: tl.constexpr`,
+    `num_warps: tl.constexpr`). Triton reads its options from the launch's keywords, so a keyword binds the
+    parameter and sets the option too, and passing it twice is a TypeError ("got multiple values"); passed
+    by position, as `kernel[grid](..., num_stages, num_warps)` does, it binds the parameter only and the option
+    keeps Triton's default. Where the parameter's value is the option tessel compiled with, the keyword says
+    both. Where they differ (tessel's launch left the option at its default), the parameters up to the last
+    such one go by position, so that Triton compiles with the options tessel did."""
+    shadowed = [k for k in options if k in args]
+    differ = [k for k in shadowed if args[k] != options[k]]
+    last = max((arg_names.index(k) for k in differ), default=-1)
+    if last < 0 or any(n not in args for n in arg_names[:last + 1]):
+        return [], args, {k: v for k, v in options.items() if k not in args}
+    positional = [args[n] for n in arg_names[:last + 1]]
+    rest = {k: v for k, v in args.items() if k not in arg_names[:last + 1]}
+    return positional, rest, {k: v for k, v in options.items() if k not in rest and k not in differ}
+
+
 def run_instance(torch, triton, np, batch, jit, heuristics, inst, iters, out):
     args, bases = {}, {}
     for name, spec in inst["args"].items():
@@ -373,11 +393,8 @@ def run_instance(torch, triton, np, batch, jit, heuristics, inst, iters, out):
     options = {"num_warps": inst["num_warps"], "num_stages": inst["num_stages"]}
     if inst.get("num_ctas", 1) != 1:
         options["num_ctas"] = inst["num_ctas"]
-    # A kernel may name a parameter after an option (tutorial 02's `num_stages: tl.constexpr`): the keyword
-    # then binds the parameter, and Triton reads the option from the same keyword; passing it twice is a
-    # TypeError ("got multiple values").
-    options = {k: v for k, v in options.items() if k not in args}
-    launch = lambda: jit[grid](**args, **options)  # noqa: E731
+    positional, args, options = bind_shadowed_options(jit.arg_names, args, options)
+    launch = lambda: jit[grid](*positional, **args, **options)  # noqa: E731
     with CapturedStderr() as err:  # the first launch compiles: MLIR and ptxas write their errors to fd 2
         try:
             kernel = launch()

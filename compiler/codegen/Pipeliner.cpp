@@ -65,6 +65,38 @@ bool isPositiveZero(const ir::Value *V) {
   return C->intValue() == 0;
 }
 
+/// V's value where it is an integer constant.
+std::optional<int64_t> constantInt(const ir::Value *V) {
+  const auto *C = ir::dyn_cast<ir::ConstantOp>(V->definingOp());
+  if (!C || isFloat(C->result()->type().Elem.Scalar))
+    return std::nullopt;
+  return C->intValue();
+}
+
+/// Whether For runs at most once whatever the kernel's arguments: its
+/// bounds differ by a constant (both constants, or the upper one the lower
+/// plus a constant) no greater than its constant step. MLIR's scf.for
+/// canonicalization (SimplifyTrivialLoops, in Triton's first passes)
+/// inlines such a loop's body or drops it, so nothing is left to pipeline:
+/// a loop over a constexpr range shorter than its step (Liger's
+/// neighborhood attention at seq_len 4, BLOCK_SIZE_K 64) keeps one buffer
+/// per operand, not rings.
+bool runsAtMostOnce(const ir::ForOp &For) {
+  std::optional<int64_t> Step = constantInt(For.step());
+  if (!Step || *Step <= 0)
+    return false;
+  std::optional<int64_t> Diff;
+  std::optional<int64_t> Lb = constantInt(For.lowerBound()), Ub = constantInt(For.upperBound());
+  if (Lb && Ub) {
+    Diff = *Ub - *Lb;
+  } else if (const ir::Op *Add = For.upperBound()->definingOp(); Add && Add->kind() == K::Add) {
+    for (unsigned I = 0; I < 2 && !Diff; ++I)
+      if (Add->operand(I) == For.lowerBound())
+        Diff = constantInt(Add->operand(1 - I));
+  }
+  return Diff && *Diff <= *Step;
+}
+
 /// Uses of every value in Blk and its regions.
 void countUses(const ir::Block &Blk, std::unordered_map<const ir::Value *, unsigned> &Uses) {
   for (const auto &O : Blk.ops()) {
@@ -480,7 +512,7 @@ void planBlock(const ir::Block &Blk, const LayoutPlan &Plan,
       continue;
     // tl.range's num_stages wins over the kernel's, as in Triton.
     int Stages = For->numStages() ? static_cast<int>(For->numStages()) : NumStages;
-    if (Stages < 2)
+    if (Stages < 2 || runsAtMostOnce(*For))
       continue;
     LoopPlanner LP{*For, Plan, Uses, NumWarps, Arch, {}};
     if (std::optional<LoopPipeline> P = LP.plan(Stages, RangeLoads)) {

@@ -34,6 +34,10 @@
 /// before (never an error):
 ///  - num_stages >= 2 (the loop's `tl.range(..., num_stages=N)` when it gives
 ///    one, as in Triton, else the kernel's) and Arch >= 80;
+///  - the loop may run more than once: one whose bounds differ by a constant
+///    no greater than its constant step (a constexpr range shorter than its
+///    block) is inlined by MLIR's scf.for canonicalization before Triton's
+///    pipeliner sees it (runsAtMostOnce);
 ///  - its only use is operand a or b of a dot in the loop's body (not in a
 ///    nested region) that runs on tensor cores (dotEngine) with the
 ///    accumulator layout, on 16-bit operands (or 8-bit ones the dot reads

@@ -13,8 +13,8 @@ add_test(NAME triton.runner_is_python
   COMMAND python3 -c "import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])"
     ${PROJECT_SOURCE_DIR}/tools/triton_runner.py)
 
-add_test(NAME triton.runner_loads_files_in_packages
-  COMMAND python3 ${triton_dir}/package_import_test.py ${PROJECT_SOURCE_DIR}/tools/triton_runner.py)
+add_test(NAME triton.runner_functions
+  COMMAND python3 ${triton_dir}/runner_functions_test.py ${PROJECT_SOURCE_DIR}/tools/triton_runner.py)
 
 function(tessel_triton_case name)
   cmake_parse_arguments(C "" "" "ENV;ARGS" ${ARGN})

@@ -454,5 +454,48 @@ TEST(Pipeline, ScalarAccessesAreNotPipelined) {
   EXPECT_GE(countMatches(C.Ptx, R"(ld\.global\.b16)"), 1);
 }
 
+const char *ConstexprLoop = R"(@triton.jit
+def constexpr_loop(a_ptr, b_ptr, c_ptr, SEQ: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
+    for k in range(0, SEQ, BLOCK):
+        a = tl.load(a_ptr + offs[:, None] * SEQ + (k + offs)[None, :])
+        b = tl.load(b_ptr + (k + offs)[:, None] * BLOCK + offs[None, :])
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + offs[:, None] * BLOCK + offs[None, :], acc)
+)";
+
+TEST(Pipeline, ALoopThatRunsOnceIsNotPipelined) {
+  // Liger's neighborhood attention at seq_len 4 (a constexpr) and
+  // BLOCK_SIZE_K 64: `range(0, seq_len, BLOCK_SIZE_K)` runs once, MLIR's
+  // scf.for canonicalization inlines it before Triton's pipeliner runs, and
+  // each wgmma operand has one buffer (32768 bytes at 64x64 fp32 on the
+  // H100, not 98304). Two iterations are pipelined as before.
+  SnippetKernel K = parseSnippet(ConstexprLoop);
+  auto Compile = [&](int64_t Seq) {
+    LoweringRequest R;
+    R.Kernel = "constexpr_loop";
+    R.NumWarps = 4;
+    R.NumStages = 3;
+    R.Constexprs["SEQ"] = PyValue::integer(Seq);
+    R.Constexprs["BLOCK"] = PyValue::integer(64);
+    for (const char *P : {"a_ptr", "b_ptr", "c_ptr"})
+      R.ArgTypes[P] = ElemType{ScalarKind::FP32, 1};
+    return compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/false, {}, true, /*Wgmma=*/true);
+  };
+  for (int64_t Seq : {4, 64, 128}) {
+    Compiled C = Compile(Seq);
+    ASSERT_EQ(C.Error, "");
+    int Rings = 0, Staged = 0;
+    for (const SharedBuffer &B : C.ABI.SharedBuffers) {
+      Rings += B.Kind == SharedBufferKind::PipelineStage;
+      Staged += B.Kind == SharedBufferKind::DotOperand;
+    }
+    EXPECT_EQ(Rings, Seq > 64 ? 2 : 0) << "SEQ " << Seq;
+    EXPECT_EQ(Staged, Seq > 64 ? 0 : 2) << "SEQ " << Seq;
+    EXPECT_EQ(C.ABI.SharedBytes, Seq > 64 ? 98304u : 32768u) << "SEQ " << Seq;
+  }
+}
+
 } // namespace
 } // namespace tessel::codegen::test
