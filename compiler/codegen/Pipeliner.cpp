@@ -64,7 +64,11 @@ bool isPositiveZero(const ir::Value *V) {
     return C->floatValue() == 0.0 && !std::signbit(C->floatValue());
   return C->intValue() == 0;
 }
+} // namespace
 
+bool zeroFilled(const ir::LoadOp &Ld) { return !Ld.mask() || !Ld.other() || isPositiveZero(Ld.other()); }
+
+namespace {
 /// V's value where it is an integer constant.
 std::optional<int64_t> constantInt(const ir::Value *V) {
   const auto *C = ir::dyn_cast<ir::ConstantOp>(V->definingOp());
@@ -464,15 +468,17 @@ struct LoopPlanner {
     // In a loop whose dots all read their rings with wgmma, the loads the
     // dots' operands are computed from (Triton's loadOpsToIndirectionLevel
     // at distance 0: attention backward's m and Di) are read back from
-    // rings of their own. Unmasked ones only, which are not operands
-    // themselves: they are read at the top of the iteration
-    // (LoopPipeline::ringSlots).
+    // rings of their own. Ones whose masked lanes cp.async's zero fill
+    // gives (zeroFilled), which are not operands themselves: they are read
+    // at the top of the iteration (LoopPipeline::ringSlots), before the
+    // body computes their mask (mamba's _chunk_state_fwd_kernel: b, masked
+    // by the chunk's end, scaled, then the dot's operand).
     bool WgmmaRings = !LP.Loads.empty() && std::all_of(LP.Loads.begin(), LP.Loads.end(), [&](const PipelinedLoad &L) {
       return wgmmaEligible(*L.Dot, Arch, NumWarps);
     });
     if (WgmmaRings)
       for (const ir::LoadOp *Ld : feedingLoads())
-        if (!pipelines(LP, Ld) && !Ld->mask() && !isDotOperand(Ld->result()))
+        if (!pipelines(LP, Ld) && zeroFilled(*Ld) && !isDotOperand(Ld->result()))
           if (std::optional<PipelinedLoad> PL = rangeCandidate(*Ld))
             take(*PL, LP, Slice, Carried);
     // tl.range(num_stages=) loops: the other loads too, read back.
@@ -485,11 +491,11 @@ struct LoopPlanner {
       }
     if (LP.Loads.empty())
       return std::nullopt;
-    // Every dot operand read by wgmma, every other load unmasked (read at
+    // Every dot operand read by wgmma, every other load zero-filled (read at
     // the top of the iteration from a ring of NumStages - 1).
     bool Async = std::all_of(LP.Loads.begin(), LP.Loads.end(),
                              [&](const PipelinedLoad &L) {
-                               return L.Dot ? wgmmaEligible(*L.Dot, Arch, NumWarps) : !L.Load->mask();
+                               return L.Dot ? wgmmaEligible(*L.Dot, Arch, NumWarps) : zeroFilled(*L.Load);
                              }) &&
                  std::any_of(LP.Loads.begin(), LP.Loads.end(), [](const PipelinedLoad &L) { return L.Dot; });
     LP.Slots = Async ? LP.NumStages : LP.NumStages - 1;

@@ -15,8 +15,9 @@
 /// (lower/Pipeline.cpp) emits the prologue, the ring and the waits; this
 /// file only says which loops and loads, and is LLVM-free.
 ///
-/// In a loop whose dot rings are all read by wgmma, the unmasked loads that
-/// the dots' operands are computed from (through ops of the body, with no
+/// In a loop whose dot rings are all read by wgmma, the loads that the dots'
+/// operands are computed from, unmasked or with lanes cp.async's zero fill
+/// gives (zeroFilled), (through ops of the body, with no
 /// other load between: Triton's loadOpsToIndirectionLevel at distance 0,
 /// attention backward's m and Di) get rings of num_stages - 1 stages, read
 /// back at the top of the iteration in the layout their one expand_dims
@@ -190,6 +191,11 @@ struct PipelinePlan {
 /// iterations ahead or in another layout, adds no buffer and moves no
 /// shared-memory figure.
 bool pureRegisterOp(const ir::Op &O);
+
+/// Whether a cp.async copy of Ld gives its value in every lane: unmasked,
+/// or masked with no `other` or +0 (src-size 0 zero-fills the masked
+/// lanes), so a stage read back needs no mask.
+bool zeroFilled(const ir::LoadOp &Ld);
 
 /// The loops of F to pipeline under NumStages on Arch (see the file comment).
 /// RangeLoads false: a tl.range loop's loads that feed no dot stay plain

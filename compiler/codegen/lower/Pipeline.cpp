@@ -243,7 +243,8 @@ void waitGroups(LoweringContext &C, unsigned Pending) {
 
 /// A pipelined load that is no dot operand: its tile read back from this
 /// iteration's stage (where each register's element sits at its row-major
-/// index), `other` in the masked lanes (cp.async zero-filled them).
+/// index), `other` in the masked lanes (cp.async zero-filled them: nothing
+/// to select where `other` is +0 or absent, zeroFilled).
 void readBack(LoweringContext &C, const ir::LoadOp &Ld, const PipelinedLoad &PL,
               const std::optional<LinearLayout> &In = std::nullopt) {
   llvm::IRBuilderBase &B = C.B;
@@ -256,7 +257,7 @@ void readBack(LoweringContext &C, const ir::LoadOp &Ld, const PipelinedLoad &PL,
   llvm::Value *Stage = C.stagedOperand(Ld.result());
   C.setStagedOperand(Ld.result(), nullptr); // its consumers take the registers
   std::optional<Tile> Mask, Other;
-  if (Ld.mask() && Ld.other()) {
+  if (!zeroFilled(Ld)) {
     Mask = C.getAs(Ld.mask(), L);
     Other = C.getAs(Ld.other(), L);
   }

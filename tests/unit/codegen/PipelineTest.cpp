@@ -497,5 +497,67 @@ TEST(Pipeline, ALoopThatRunsOnceIsNotPipelined) {
   }
 }
 
+const char *ScaledOperand = R"(@triton.jit
+def scaled_operand(x_ptr, b_ptr, s_ptr, c_ptr, n, stride_x, stride_b,
+                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, OTHER: tl.constexpr):
+    offs_m = tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    x_ptrs = x_ptr + offs_m[:, None] * stride_x + offs_k[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] * stride_b + offs_n[None, :]
+    s_ptrs = s_ptr + offs_k
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, n, BLOCK_K):
+        x = tl.load(x_ptrs, mask=offs_k[None, :] < n - k, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < n - k, other=OTHER).to(tl.float32)
+        s = tl.load(s_ptrs, mask=offs_k < n - k, other=0.0).to(tl.float32)
+        b *= tl.exp(s)[:, None]
+        acc += tl.dot(x, b)
+        x_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K * stride_b
+        s_ptrs += BLOCK_K
+    tl.store(c_ptr + offs_m[:, None] * BLOCK_N + offs_n[None, :], acc)
+)";
+
+TEST(Pipeline, AMaskedLoadAWgmmaOperandIsComputedFromGetsARingWhereZeroFillGivesItsOther) {
+  // mamba's _chunk_state_fwd_kernel: b is loaded masked by the chunk's end
+  // (other 0.0), scaled, and cast into the dot's operand. Triton's
+  // AssignLatencies takes it (distance 0 from the dot) into a ring of
+  // num_stages - 1 read back into registers: x's ring (3 x 16384), b's
+  // (2 x 8192) and the staged operand (16384), 81920 bytes on the H100.
+  // tessel read such rings at the top of the iteration, before the mask is
+  // computed, so it took unmasked loads only; cp.async's zero fill gives
+  // `other` 0 without the mask. Any other `other` keeps b a plain load.
+  SnippetKernel K = parseSnippet(ScaledOperand);
+  auto Compile = [&](double Other) {
+    LoweringRequest R;
+    R.Kernel = "scaled_operand";
+    R.NumWarps = 4;
+    R.NumStages = 3;
+    for (const char *B : {"BLOCK_M", "BLOCK_N", "BLOCK_K"})
+      R.Constexprs[B] = PyValue::integer(64);
+    R.Constexprs["OTHER"] = PyValue::floating(Other);
+    R.ArgTypes = {{"x_ptr", ElemType{ScalarKind::FP32, 1}}, {"b_ptr", ElemType{ScalarKind::FP16, 1}},
+                  {"s_ptr", ElemType{ScalarKind::FP16, 1}}, {"c_ptr", ElemType{ScalarKind::FP32, 1}}};
+    for (const char *P : {"n", "stride_x", "stride_b"})
+      R.ArgTypes[P] = ElemType{ScalarKind::I32};
+    return compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
+  };
+  Compiled Zero = Compile(0.0);
+  ASSERT_EQ(Zero.Error, "");
+  EXPECT_TRUE(Zero.Kernel.assembled());
+  std::string Buffers;
+  int ReadBack = 0;
+  for (const SharedBuffer &B : Zero.ABI.SharedBuffers) {
+    Buffers += B.What + "; ";
+    ReadBack += B.Kind == SharedBufferKind::PipelineStage && B.What.find("2 stages of 64x64 fp16") != std::string::npos;
+  }
+  EXPECT_EQ(ReadBack, 1) << Buffers;
+  EXPECT_EQ(Zero.ABI.SharedBytes, 81920u) << Buffers;
+  Compiled One = Compile(1.0);
+  ASSERT_EQ(One.Error, "");
+  EXPECT_EQ(One.ABI.SharedBytes, 65536u);
+}
+
 } // namespace
 } // namespace tessel::codegen::test
