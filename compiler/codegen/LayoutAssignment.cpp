@@ -443,6 +443,16 @@ WgmmaShape LayoutPlan::wgmmaShapeOf(const ir::Op &Dot) const {
   return wgmmaShape(Shape[0], Shape[1], NumWarps, ChainedDots.count(&Dot) > 0);
 }
 
+bool LayoutPlan::aInRegisters(const ir::Op &Dot) const {
+  if (engine(Dot) != DotEngine::Wgmma)
+    return false;
+  const ir::Value *A = Dot.operand(0);
+  while (A->definingOp() && A->definingOp()->kind() == ir::OpKind::Permute)
+    A = A->definingOp()->operand(0);
+  const ir::Op *D = A->definingOp();
+  return D && D->kind() != ir::OpKind::Load;
+}
+
 LinearLayout LayoutPlan::accumulatorLayout(const ir::Op &Dot) const {
   const auto &Shape = Dot.result()->type().Shape;
   if (engine(Dot) == DotEngine::Wgmma)

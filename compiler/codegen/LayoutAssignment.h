@@ -115,6 +115,12 @@ struct LayoutPlan {
   const ir::Value *accessMask(const ir::Op &Access) const;
   /// Dot's warpgroups and instruction on wgmma.
   WgmmaShape wgmmaShapeOf(const ir::Op &Dot) const;
+  /// Whether a wgmma Dot reads operand a from registers: Triton 3.6's
+  /// AccelerateMatmul keeps a in registers (a convert to its dot-operand
+  /// layout) unless it comes, through tl.trans, from a load or a block
+  /// argument (comesFromLoadOrBlockArg); such an a is staged in shared
+  /// memory.
+  bool aInRegisters(const ir::Op &Dot) const;
   /// The accumulator layout of a tensor-core Dot ([M, N]) on its engine:
   /// layout/MmaLayout.h's for mma.sync, layout/WgmmaLayout.h's for wgmma.
   LinearLayout accumulatorLayout(const ir::Op &Dot) const;

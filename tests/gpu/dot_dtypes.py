@@ -98,3 +98,31 @@ def dot_fp16_out_kernel(a_ptr, b_ptr, c_ptr, BM: tl.constexpr, BN: tl.constexpr,
     a = tl.load(a_ptr + rm[:, None] * BK + rk[None, :])
     b = tl.load(b_ptr + rk[:, None] * BN + rn[None, :])
     tl.store(c_ptr + rm[:, None] * BN + rn[None, :], tl.dot(a, b, out_dtype=tl.float16))
+
+
+# a computed in registers (scaled along K, then cast to b's type): on sm_90 Triton's AccelerateMatmul
+# keeps such an a in registers and wgmma reads its fragments from them (32 / bits elements a register:
+# two fp16, four fp8, one tf32), converted into wgmma's operand layout; b comes from its ring.
+# tessel: launch K=256 a=fp32[64, K] s=fp32[K] b=fp16[K, 64] c=fp32[64, 64]:out BM=64 BN=64 BK=64
+# tessel: launch K=256 a=fp32[64, K] s=fp32[K] b=bf16[K, 64] c=fp32[64, 64]:out BM=64 BN=64 BK=32
+# tessel: launch K=256 a=fp32[64, K] s=fp32[K] b=fp32[K, 64] c=fp32[64, 64]:out BM=64 BN=64 BK=32
+# tessel: launch K=256 a=fp32[64, K] s=fp32[K] b=fp8e4nv[64, K] c=fp32[64, 64]:out BM=64 BN=64 BK=64 B_KMAJOR=1
+# tessel: launch K=256 a=fp32[128, K] s=fp32[K] b=fp16[K, 128] c=fp32[128, 128]:out BM=128 BN=128 BK=64 \
+#   num_warps=8
+@triton.jit
+def dot_scaled_a_kernel(a_ptr, s_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                        B_KMAJOR: tl.constexpr = 0):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :])
+        s = tl.load(s_ptr + k0 + rk)
+        a = (a * s[None, :]).to(b_ptr.dtype.element_ty)
+        if B_KMAJOR:
+            b = tl.load(b_ptr + (k0 + rk)[:, None] + rn[None, :] * K)
+        else:
+            b = tl.load(b_ptr + (k0 + rk)[:, None] * BN + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)

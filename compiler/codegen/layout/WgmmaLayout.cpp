@@ -72,6 +72,32 @@ LinearLayout wgmmaAccumulatorLayout(int64_t M, int64_t N, unsigned NumWarps, con
   return L;
 }
 
+LinearLayout wgmmaOperandALayout(int64_t M, int64_t K, unsigned NumWarps, const WgmmaShape &S, unsigned ElemBits) {
+  const int64_t KWidth = 32 / std::max(8u, ElemBits);
+  LinearLayout L;
+  L.Shape = {M, K};
+  auto Clip = [&](Coord C) {
+    if (C[0] >= M || C[1] >= K)
+      return Coord{0, 0};
+    return C;
+  };
+  for (int64_t B = 1; B < KWidth; B <<= 1)
+    L.Reg.push_back(Clip({0, B}));
+  L.Reg.push_back(Clip({8, 0}));
+  L.Reg.push_back(Clip({0, 4 * KWidth}));
+  for (int64_t B = 8 * KWidth; B < K; B <<= 1)
+    L.Reg.push_back(Clip({0, B}));
+  for (unsigned B = 0; B < log2Floor(S.RepM); ++B)
+    L.Reg.push_back(Clip({(int64_t{64} * S.WarpgroupsM) << B, 0}));
+  L.Lane = {Clip({0, KWidth}), Clip({0, 2 * KWidth}), Clip({1, 0}), Clip({2, 0}), Clip({4, 0})};
+  L.Warp = {Clip({16, 0}), Clip({32, 0})};
+  for (unsigned B = 0; B < log2Floor(S.WarpgroupsM); ++B)
+    L.Warp.push_back(Clip({int64_t{64} << B, 0}));
+  while (L.Warp.size() < log2Floor(NumWarps))
+    L.Warp.push_back({0, 0});
+  return L;
+}
+
 NvmmaLayout NvmmaLayout::forTile(int64_t Rows, int64_t Cols, unsigned ElemBytes, bool Transposed) {
   NvmmaLayout L;
   L.Rows = Rows;

@@ -74,6 +74,17 @@ WgmmaShape wgmmaShape(int64_t M, int64_t N, unsigned NumWarps, bool Chained = fa
 /// The accumulator layout of an [M, N] dot under Shape (file comment).
 LinearLayout wgmmaAccumulatorLayout(int64_t M, int64_t N, unsigned NumWarps, const WgmmaShape &Shape);
 
+/// The registers wgmma reads operand a [M, K] of ElemBits-bit elements from,
+/// for a dot arranged as Shape (Triton's DotOperandEncoding of opIdx 0 over
+/// its MMA v3 parent, kWidth = 32 / ElemBits): per 16 x 8·kWidth tile,
+/// register bits along K for the kWidth elements of one 32-bit register,
+/// lane bits (0, kWidth) (0, 2·kWidth) (1,0) (2,0) (4,0), then registers
+/// (8, 0) and (0, 4·kWidth): the instruction's a0..a3; then the K steps,
+/// then the repetitions along M (64·WgM, 0). Warp bits (16,0) (32,0), the
+/// warpgroups along M (64,0) .., and those along N hold copies (0, 0).
+LinearLayout wgmmaOperandALayout(int64_t M, int64_t K, unsigned NumWarps, const WgmmaShape &Shape,
+                                 unsigned ElemBits);
+
 /// Triton's NVMMASharedEncoding of a Rows x Cols tile of ElemBytes-byte
 /// elements, Cols contiguous, or Rows where Transposed (file comment).
 struct NvmmaLayout {

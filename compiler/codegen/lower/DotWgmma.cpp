@@ -23,7 +23,10 @@
 ///     cores' async proxy with `fence.proxy.async.shared::cta` before the
 ///     barrier. Operand a stays in registers where its tile is in the q·k
 ///     accumulator's layout (attention's p: registerFragments, fp8's A
-///     registers gathered from two lanes by warp shuffles), as Triton does;
+///     registers gathered from two lanes by warp shuffles), as Triton does,
+///     and wherever Triton keeps it there (LayoutPlan::aInRegisters: an a
+///     that does not come from a load), converted into wgmma's operand
+///     layout first (operandFragments, layout/WgmmaLayout.h);
 ///  2. each warpgroup (4 warps) issues, per repetition of its m64nN tile
 ///     and per k step of 16 (the k steps of one accumulator back to back, as
 ///     Triton orders them), one `wgmma.mma_async.sync.aligned.m64nNk16.f32`
@@ -281,6 +284,45 @@ registerFragments(LoweringContext &C, const ir::DotOp &O, const WgmmaShape &WS) 
   }
   return Out;
 }
+/// Operand a's fragments from registers in wgmma's own operand layout
+/// (wgmmaOperandALayout), a converted there first, as Triton's convert to
+/// the dot-operand encoding: the operand a computed in registers that does
+/// not already sit in the chained accumulator's layout (mamba's scaled cb,
+/// a cast of a loaded tile).
+std::vector<std::vector<std::array<llvm::Value *, 4>>> operandFragments(LoweringContext &C, const ir::DotOp &O,
+                                                                        const WgmmaShape &WS) {
+  const auto &AS = O.a()->type().Shape;
+  int64_t M = AS[0], K = AS[1];
+  ElemType AE = O.a()->type().Elem;
+  unsigned Bits = bitWidth(AE.Scalar);
+  const int64_t KWidth = 32 / Bits, KStep = 8 * KWidth;
+  LinearLayout L = wgmmaOperandALayout(M, K, static_cast<unsigned>(C.Opts.NumWarps), WS, Bits);
+  Tile A = C.getAs(O.a(), L);
+  std::map<std::pair<int64_t, int64_t>, unsigned> At;
+  for (unsigned R = 0; R < L.numRegs(); ++R) {
+    Coord RC = L.regCoord(R);
+    At.emplace(std::pair{RC[0], RC[1]}, R);
+  }
+  llvm::IRBuilderBase &B = C.B;
+  llvm::Type *WordTy = llvm::FixedVectorType::get(C.memType(AE), static_cast<unsigned>(KWidth));
+  std::vector<std::vector<std::array<llvm::Value *, 4>>> Out(static_cast<size_t>(WS.RepM));
+  for (int64_t Rm = 0; Rm < WS.RepM; ++Rm) {
+    int64_t Row = (Rm * 64 * WS.WarpgroupsM) % M;
+    for (int64_t K0 = 0; K0 < K; K0 += KStep) {
+      std::array<llvm::Value *, 4> Frag{};
+      for (unsigned I = 0; I < 4; ++I) {
+        llvm::Value *W = llvm::PoisonValue::get(WordTy);
+        for (int64_t J = 0; J < KWidth; ++J) {
+          unsigned R = At.at({Row + (I & 1) * 8, K0 + (I >> 1) * 4 * KWidth + J});
+          W = B.CreateInsertElement(W, C.toMem(A.Regs[R], AE), C.i32(static_cast<unsigned>(J)));
+        }
+        Frag[I] = B.CreateBitCast(W, B.getInt32Ty());
+      }
+      Out[static_cast<size_t>(Rm)].push_back(Frag);
+    }
+  }
+  return Out;
+}
 } // namespace
 
 llvm::Value *nvmmaOffset(LoweringContext &C, const NvmmaLayout &N, llvm::Value *Row, llvm::Value *Col) {
@@ -339,9 +381,11 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   ElemType AE = O.a()->type().Elem, BE = O.b()->type().Elem;
   NvmmaLayout LA = operandLayout(C, O.a(), 0), LB = operandLayout(C, O.b(), 1);
   // Only 16-bit operands have transpose flags: fp8 and tf32 read both
-  // operands K-major.
+  // operands K-major. An a read from registers has no shared layout.
   bool KMajorOnly = LA.ElemBytes != 2;
-  if (!LA.SwizzleBytes || !LB.SwizzleBytes || (KMajorOnly && (!LA.kMajor(0) || !LB.kMajor(1))))
+  bool ARegs = !C.stagedOperand(O.a()) && C.Plan.aInRegisters(O);
+  if ((!ARegs && !LA.SwizzleBytes) || !LB.SwizzleBytes ||
+      (KMajorOnly && ((!ARegs && !LA.kMajor(0)) || !LB.kMajor(1))))
     return false;
   Tile Acc = C.getAs(C.Plan.Combine.accumulator(O), L);
 
@@ -351,6 +395,8 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   std::optional<std::vector<std::vector<std::array<llvm::Value *, 4>>>> AFrags;
   if (!ABase)
     AFrags = registerFragments(C, O, WS);
+  if (!ABase && !AFrags && C.Plan.aInRegisters(O))
+    AFrags = operandFragments(C, O, WS);
   std::optional<unsigned> ABuf, BBuf;
   if (!ABase && !AFrags)
     ABuf = C.openShared(SharedBufferKind::DotOperand,

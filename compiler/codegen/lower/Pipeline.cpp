@@ -452,7 +452,8 @@ bool definedOutside(const ir::Value *V, const ir::Block *Body) {
 }
 
 /// The operands of the body's wgmma dots that the loop does not change
-/// (attention's q): Triton allocates such an operand's shared buffer
+/// and that are read from shared memory (attention's q, a load; an a
+/// computed in registers stays there, LayoutPlan::aInRegisters): Triton allocates such an operand's shared buffer
 /// outside the loop and writes it once; each iteration staging it from
 /// registers again would keep its registers live across the loop and cost
 /// a store, a fence and two barriers per iteration. Only where every dot of
@@ -471,7 +472,8 @@ std::vector<const ir::Value *> invariantOperands(const LoweringContext &C, const
     if (C.Plan.engine(*D) != DotEngine::Wgmma)
       return {};
     for (const ir::Value *X : {D->a(), D->b()})
-      if (definedOutside(X, Body) && !C.stagedOperand(X) && std::find(Out.begin(), Out.end(), X) == Out.end())
+      if (definedOutside(X, Body) && !C.stagedOperand(X) && !(X == D->a() && C.Plan.aInRegisters(*D)) &&
+          std::find(Out.begin(), Out.end(), X) == Out.end())
         Out.push_back(X);
   }
   return Out;

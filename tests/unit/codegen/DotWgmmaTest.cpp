@@ -291,6 +291,39 @@ TEST(Wgmma, AttentionsPStaysInRegisters) {
   EXPECT_FALSE(QEachIteration) << Buffers;
 }
 
+TEST(Wgmma, AnAComputedInRegistersIsReadFromThem) {
+  // tests/gpu/dot_dtypes.py's dot_scaled_a_kernel: a is loaded, scaled
+  // along K and cast to b's type. Triton's AccelerateMatmul keeps an a that
+  // does not come from a load in registers (convertDotOperandForMMA); wgmma
+  // reads four 32-bit registers a k step (two fp16, one tf32, four fp8
+  // elements each) and a gets no NVMMA buffer. Instances: fp16, bf16, tf32,
+  // fp8 (b K-major), fp16 on 8 warps.
+  SnippetKernel S = parseRepoFile("tests/gpu/dot_dtypes.py");
+  sema::LaunchPlanOptions PO;
+  sema::LaunchPlan Plan = sema::planLaunch(*S.File, S.Info, "dot_scaled_a_kernel", PO);
+  ASSERT_EQ(Plan.Error, "");
+  ASSERT_EQ(Plan.Launches.size(), 5u);
+  const char *Shapes[] = {"k16.f32.f16.f16", "k16.f32.bf16.bf16", "k8.f32.tf32.tf32", "k32.f32.e4m3.e4m3",
+                          "k16.f32.f16.f16"};
+  for (size_t I = 0; I < Plan.Launches.size(); ++I) {
+    const LoweringRequest &R = Plan.Launches[I].Request;
+    Compiled C = compileRequest(*S.File, S.Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
+    ASSERT_EQ(C.Error, "") << "instance " << I;
+    EXPECT_TRUE(C.Kernel.assembled()) << "instance " << I;
+    std::string Instr = std::string(R"(wgmma\.mma_async\.sync\.aligned\.m64n[0-9]+)") + Shapes[I] +
+                        R"( \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}, %rd[0-9]+, )";
+    int64_t BK = R.Constexprs.at("BK").asInt(), BM = R.Constexprs.at("BM").asInt();
+    int64_t Steps = BK / (I == 2 ? 8 : I == 3 ? 32 : 16);
+    // Each k step once per repetition along M (the warpgroups along M
+    // first).
+    EXPECT_EQ(countMatches(C.Ptx, Instr), Steps * std::max<int64_t>(1, BM / 64 / (R.NumWarps / 4)))
+        << "instance " << I;
+    EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.mma_async)"), countMatches(C.Ptx, Instr)) << "instance " << I;
+    for (const SharedBuffer &B : C.ABI.SharedBuffers)
+      EXPECT_EQ(B.What.find("operand a of tl.dot"), std::string::npos) << "instance " << I << ": " << B.What;
+  }
+}
+
 /// The attention sample's first launch under autotune config Config.
 struct AttentionSample : SnippetKernel {
   LoweringRequest request(size_t Config) const {
