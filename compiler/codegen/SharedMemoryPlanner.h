@@ -93,6 +93,11 @@ public:
                 unsigned Align = 16);
   /// Ends buffer Id's life at the current point.
   void close(unsigned Id);
+  /// Starts buffer Id's life at Point where that is earlier than it opened.
+  void liveFrom(unsigned Id, unsigned Point) {
+    if (Id < Buffers.size())
+      Buffers[Id].Begin = std::min(Buffers[Id].Begin, Point);
+  }
 
   /// Places every buffer (see the file comment); a buffer never closed
   /// lives to the end of the kernel.

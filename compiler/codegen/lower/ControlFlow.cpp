@@ -75,6 +75,7 @@ static void lowerFor(LoweringContext &C, const ir::ForOp &O) {
   std::vector<Tile> Inits;
   for (unsigned I = 0; I < O.numInits(); ++I)
     Inits.push_back(C.getAs(O.init(I), C.wanted(O.body()->argument(1 + I))));
+  LoopInvariants Invariant = stageLoopInvariants(C, O);
   llvm::BasicBlock *Pre = B.GetInsertBlock();
   llvm::BasicBlock *Header = llvm::BasicBlock::Create(C.Ctx, "for.header", &C.Kernel);
   llvm::BasicBlock *Body = llvm::BasicBlock::Create(C.Ctx, "for.body", &C.Kernel);
@@ -90,7 +91,9 @@ static void lowerFor(LoweringContext &C, const ir::ForOp &O) {
   C.set(O.inductionVar(), C.scalarTile(Iv));
   for (unsigned I = 0; I < O.numInits(); ++I)
     C.set(O.body()->argument(1 + I), Phis.Tiles[I]);
+  bindLoopInvariants(C, Invariant, true);
   C.lowerBlock(*O.body());
+  bindLoopInvariants(C, Invariant, false);
   std::vector<Tile> Next = yieldedTiles(C, *O.body(), 0, Phis.Tiles);
   llvm::Value *IvNext = B.CreateAdd(Iv, Step);
   llvm::BasicBlock *Latch = B.GetInsertBlock();
@@ -98,6 +101,7 @@ static void lowerFor(LoweringContext &C, const ir::ForOp &O) {
   C.closeLoopPhi(Iv, IvNext, Latch);
   Phis.addIncoming(C, Next, Latch);
   B.SetInsertPoint(Exit);
+  closeLoopInvariants(C, Invariant);
   for (unsigned I = 0; I < O.numResults(); ++I)
     C.set(O.result(I), Phis.Tiles[I]);
 }

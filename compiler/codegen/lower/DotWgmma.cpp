@@ -323,6 +323,36 @@ std::vector<std::vector<std::array<llvm::Value *, 4>>> operandFragments(Lowering
   }
   return Out;
 }
+/// Whether buffer Buf, where Dot staged V as its operand Operand, stays
+/// open for a later wgmma dot of the same block reading V as the same
+/// operand: V is then bound to it (the later dot stages nothing) until
+/// that dot is lowered. Not in a loop whose dot leaves its group in
+/// flight, which frees only what it staged itself.
+bool keepForLaterDot(LoweringContext &C, const ir::DotOp &Dot, const ir::Value *V, unsigned Operand, unsigned Buf) {
+  const ir::Block *Blk = Dot.parentBlock();
+  if (!Blk || C.AsyncWgmmaDot)
+    return false;
+  const ir::Op *Last = nullptr;
+  bool After = false;
+  for (const auto &Op : Blk->ops()) {
+    if (Op.get() == &Dot) {
+      After = true;
+      continue;
+    }
+    const auto *D = ir::dyn_cast<ir::DotOp>(Op.get());
+    if (After && D && D->operand(Operand) == V && C.Plan.engine(*D) == DotEngine::Wgmma &&
+        !(Operand == 0 && C.Plan.aInRegisters(*D)))
+      Last = D;
+  }
+  if (!Last)
+    return false;
+  C.setStagedOperand(V, C.sharedBase(Buf));
+  C.afterOp(*Last, [&C, V, Buf] {
+    C.setStagedOperand(V, nullptr);
+    C.closeShared(Buf);
+  });
+  return true;
+}
 } // namespace
 
 llvm::Value *nvmmaOffset(LoweringContext &C, const NvmmaLayout &N, llvm::Value *Row, llvm::Value *Col) {
@@ -406,6 +436,16 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
     BBuf = C.openShared(SharedBufferKind::DotOperand,
                         "operand b of tl.dot, " + LoweringContext::tileString(BS, BE) + " (NVMMA)",
                         static_cast<uint64_t>(K * N) * LB.ElemBytes, 1, LB.alignment());
+  if (ABuf)
+    C.liveFromDefinition(*ABuf, O.a(), O);
+  if (BBuf)
+    C.liveFromDefinition(*BBuf, O.b(), O);
+  // A tile staged for a later dot too is staged once, as Triton's CSE
+  // merges the two identical local_allocs (Liger's SwiGLU: x read by the
+  // gate and the up projection): the buffer stays open, bound to the value,
+  // until the last such dot.
+  bool KeepA = ABuf && keepForLaterDot(C, O, O.a(), 0, *ABuf);
+  bool KeepB = BBuf && keepForLaterDot(C, O, O.b(), 1, *BBuf);
   if (ABuf || BBuf) {
     C.barrier();
     if (ABuf)
@@ -551,9 +591,10 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
     wgmmaDrain(C, Regs);
   else
     wgmmaWait(C, Regs, C.AsyncWgmmaDot == &O && !ABuf && !BBuf ? 1 : 0);
-  for (std::optional<unsigned> Buf : {ABuf, BBuf})
-    if (Buf)
-      C.closeShared(*Buf);
+  if (ABuf && !KeepA)
+    C.closeShared(*ABuf);
+  if (BBuf && !KeepB)
+    C.closeShared(*BBuf);
   C.set(O.result(), Tile{L, std::move(Regs)});
   return true;
 }

@@ -391,6 +391,16 @@ unsigned LoweringContext::openShared(SharedBufferKind K, std::string What, uint6
   return Id;
 }
 
+void LoweringContext::liveFromDefinition(unsigned Id, const ir::Value *V, const ir::Op &User) {
+  const ir::Op *D = V->definingOp();
+  auto It = ProducedAt.find(V);
+  // After the point V was made at: a conversion V's lowering emitted there
+  // (elementwise ops are lowered where they are first read) comes before
+  // the alloc, as in Triton.
+  if (D && It != ProducedAt.end() && D->parentBlock() == User.parentBlock())
+    Planner.liveFrom(Id, It->second + 1);
+}
+
 llvm::Value *LoweringContext::scratch(SharedBufferKind K, std::string What, uint64_t Bytes) {
   unsigned Id = openShared(K, std::move(What), Bytes);
   Planner.close(Id);
@@ -628,6 +638,8 @@ bool LoweringContext::convertSwizzled(const Tile &T, const LinearLayout &To, Ele
 void LoweringContext::lowerBlock(const ir::Block &Blk) {
   for (const auto &O : Blk.ops()) {
     lowerOp(*O);
+    for (const ir::Value *R : O->results())
+      ProducedAt[R] = Planner.point();
     if (auto It = AfterOp.find(O.get()); It != AfterOp.end()) {
       std::vector<std::function<void()>> Then = std::move(It->second);
       AfterOp.erase(It);

@@ -195,6 +195,12 @@ public:
     Planner.close(Id);
   }
   llvm::Value *sharedBase(unsigned Id) const { return Bases[Id]; }
+  /// Buffer Id, which holds V for User, live from where V was computed when
+  /// that is in User's block: Triton places a wgmma operand's local_alloc
+  /// right after the operand's definition (AccelerateMatmul's
+  /// getSharedMemoryMMAOperand), so the buffers of operands computed
+  /// before several dots are live together.
+  void liveFromDefinition(unsigned Id, const ir::Value *V, const ir::Op &User);
   /// Writes T's registers into buffer Base at their row-major index plus
   /// ElemOffset (after a barrier when Barrier), as elements of memType(E).
   void stageToShared(const Tile &T, ElemType E, llvm::Value *Base, int64_t ElemOffset = 0, bool Barrier = true);
@@ -207,6 +213,8 @@ public:
   /// kernel's dynamic shared memory (SharedMemoryPlanner::total).
   uint64_t finishShared();
   const SharedMemoryPlanner &sharedPlan() const { return Planner; }
+  /// The program point after each lowered op's results were made.
+  std::unordered_map<const ir::Value *, unsigned> ProducedAt;
 
   // Software pipelining (Pipeliner.h, Pipeline.cpp).
   /// The loops to pipeline; null when none are.

@@ -78,6 +78,16 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O);
 /// The loops Pipeliner.h chose, with cp.async rings, and their pipelined
 /// loads (Pipeline.cpp); false for every other op and without a plan.
 bool lowerPipelined(LoweringContext &C, const ir::Op &O);
+/// The operands of loop O's wgmma dots that the loop does not change and
+/// that are read from shared memory (attention's q), each written once
+/// before the loop into a buffer of its own, live until the loop ends:
+/// Triton's LICM hoists such an operand's local_alloc out of the loop,
+/// pipelined or not (Pipeline.cpp). Bind makes the dots read them (and
+/// unbinds after the body); close releases the buffers after the loop.
+using LoopInvariants = std::vector<std::pair<const ir::Value *, unsigned>>;
+LoopInvariants stageLoopInvariants(LoweringContext &C, const ir::ForOp &O);
+void bindLoopInvariants(LoweringContext &C, const LoopInvariants &Staged, bool Bind);
+void closeLoopInvariants(LoweringContext &C, const LoopInvariants &Staged);
 
 // Shared by the families.
 /// The element index (i32) of (Row, Col) in a row-major buffer of Cols

@@ -541,27 +541,7 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
     C.barrier();
 
   // The loop-invariant wgmma operands, written once in the NVMMA layout.
-  std::vector<std::pair<const ir::Value *, unsigned>> Invariant;
-  for (const ir::Value *X : invariantOperands(C, O)) {
-    const TileType &T = X->type();
-    NvmmaLayout N = NvmmaLayout::forTile(T.Shape[0], T.Shape[1], 2);
-    // fp8 operands are K-major, which this row-major copy is not for b:
-    // the dot stages them itself.
-    if (!N.SwizzleBytes || bitWidth(T.Elem.Scalar) != 16)
-      continue;
-    if (Invariant.empty())
-      C.barrier();
-    unsigned Id =
-        C.openShared(SharedBufferKind::DotOperand,
-                     "operand of tl.dot, loop-invariant, " + LoweringContext::tileString(T.Shape, T.Elem) + " (NVMMA)",
-                     static_cast<uint64_t>(T.Shape[0] * T.Shape[1]) * 2, 1, N.alignment());
-    stageNvmma(C, C.get(X), T.Elem, C.sharedBase(Id), N);
-    Invariant.emplace_back(X, Id);
-  }
-  if (!Invariant.empty()) {
-    C.inlineAsm(B.getVoidTy(), "fence.proxy.async.shared::cta;", "~{memory}", {});
-    C.barrier();
-  }
+  LoopInvariants Invariant = stageLoopInvariants(C, O);
 
   // Prologue: iterations 0 .. S-2 into stages 0 .. S-2.
   llvm::Value *IvP = Lb;
@@ -654,8 +634,7 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
     }
     CopyAhead(WriteSlot);
   }
-  for (const auto &[X, Id] : Invariant)
-    C.setStagedOperand(X, C.sharedBase(Id));
+  bindLoopInvariants(C, Invariant, true);
   C.set(O.inductionVar(), C.scalarTile(Iv));
   for (unsigned I = 0; I < O.numInits(); ++I)
     C.set(O.body()->argument(1 + I), Carried[I]);
@@ -677,8 +656,7 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
   for (const PipelinedLoad &PL : LP.Loads)
     for (const ir::Value *V : PL.operands())
       C.setStagedOperand(V, nullptr);
-  for (const auto &[X, Id] : Invariant)
-    C.setStagedOperand(X, nullptr);
+  bindLoopInvariants(C, Invariant, false);
   if (!LP.extraStage()) {
     // Every warp has read this iteration's stage before it is refilled.
     C.barrier();
@@ -733,13 +711,48 @@ void lowerPipelinedFor(LoweringContext &C, const ir::ForOp &O, const LoopPipelin
     if (R.Barriers)
       C.closeShared(*R.Barriers);
   }
-  for (const auto &[X, Id] : Invariant)
-    C.closeShared(Id);
+  closeLoopInvariants(C, Invariant);
   for (unsigned I = 0; I < O.numResults(); ++I)
     C.set(O.result(I), Carried[I]);
   C.RematerializeAll = OuterRematerializeAll;
 }
 } // namespace
+
+LoopInvariants stageLoopInvariants(LoweringContext &C, const ir::ForOp &O) {
+  llvm::IRBuilderBase &B = C.B;
+  LoopInvariants Out;
+  for (const ir::Value *X : invariantOperands(C, O)) {
+    const TileType &T = X->type();
+    NvmmaLayout N = NvmmaLayout::forTile(T.Shape[0], T.Shape[1], 2);
+    // fp8 operands are K-major, which this row-major copy is not for b:
+    // the dot stages them itself.
+    if (!N.SwizzleBytes || bitWidth(T.Elem.Scalar) != 16)
+      continue;
+    if (Out.empty())
+      C.barrier();
+    unsigned Id =
+        C.openShared(SharedBufferKind::DotOperand,
+                     "operand of tl.dot, loop-invariant, " + LoweringContext::tileString(T.Shape, T.Elem) + " (NVMMA)",
+                     static_cast<uint64_t>(T.Shape[0] * T.Shape[1]) * 2, 1, N.alignment());
+    stageNvmma(C, C.get(X), T.Elem, C.sharedBase(Id), N);
+    Out.emplace_back(X, Id);
+  }
+  if (!Out.empty()) {
+    C.inlineAsm(B.getVoidTy(), "fence.proxy.async.shared::cta;", "~{memory}", {});
+    C.barrier();
+  }
+  return Out;
+}
+
+void bindLoopInvariants(LoweringContext &C, const LoopInvariants &Staged, bool Bind) {
+  for (const auto &[X, Id] : Staged)
+    C.setStagedOperand(X, Bind ? C.sharedBase(Id) : nullptr);
+}
+
+void closeLoopInvariants(LoweringContext &C, const LoopInvariants &Staged) {
+  for (const auto &[X, Id] : Staged)
+    C.closeShared(Id);
+}
 
 bool lowerPipelined(LoweringContext &C, const ir::Op &O) {
   if (!C.Pipelines)

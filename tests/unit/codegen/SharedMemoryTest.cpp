@@ -360,5 +360,94 @@ TEST(SharedMemory, ACheapLoadIsReadInItsConsumersLayoutNotConverted) {
   EXPECT_EQ(C.ABI.SharedBytes, 98304u) << Buffers;
 }
 
+const char *TwoProjections = R"(
+@triton.jit
+def two_projections(x_ptr, w1_ptr, w2_ptr, o_ptr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    x = tl.load(x_ptr + rm[:, None] * BK + rk[None, :])
+    w1 = tl.load(w1_ptr + rk[:, None] * BN + rn[None, :])
+    w2 = tl.load(w2_ptr + rk[:, None] * BN + rn[None, :])
+    h = tl.dot(x, w1)
+    g = tl.dot(x, w2)
+    tl.store(o_ptr + rm[:, None] * BN + rn[None, :], (h * g).to(tl.float16))
+)";
+
+TEST(SharedMemory, WgmmaOperandsAreStagedFromTheirDefinitionAndOnceForSeveralDots) {
+  // Triton puts a wgmma operand's local_alloc right after the operand's
+  // definition (AccelerateMatmul's getSharedMemoryMMAOperand), so operands
+  // loaded before several dots are live together, and merges the identical
+  // allocs of a tile two dots read. Measured on the H100: lightllm's
+  // deepseek2 context attention (q·kv then q_rope·kv_rope, num_stages 1)
+  // 49152 bytes with q, q_rope, kv and kv_rope live at once, where tessel
+  // staged each at its dot (32768); Liger's SwiGLU up projection (x read by
+  // the gate and the up dot) 16384. Here: x staged once, and x, w1 and w2
+  // (64x64 fp16, 8192 bytes each) live at the first dot.
+  SnippetKernel K = parseSnippet(TwoProjections);
+  sema::LoweringRequest R;
+  R.Kernel = "two_projections";
+  R.NumWarps = 4;
+  R.NumStages = 1;
+  for (const char *B : {"BM", "BN", "BK"})
+    R.Constexprs[B] = PyValue::integer(64);
+  for (const char *P : {"x_ptr", "w1_ptr", "w2_ptr", "o_ptr"})
+    R.ArgTypes[P] = ElemType{ScalarKind::FP16, 1};
+  Compiled C = compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/false, {}, true, /*Wgmma=*/true);
+  ASSERT_EQ(C.Error, "");
+  std::string Buffers;
+  int StagedA = 0;
+  for (const SharedBuffer &B : C.ABI.SharedBuffers) {
+    Buffers += B.What + " @" + std::to_string(B.Offset) + " [" + std::to_string(B.Begin) + ", " +
+               std::to_string(B.End) + "]; ";
+    StagedA += B.Kind == SharedBufferKind::DotOperand && B.What.find("operand a") != std::string::npos;
+  }
+  EXPECT_EQ(StagedA, 1) << Buffers;
+  EXPECT_EQ(C.ABI.SharedBytes, 24576u) << Buffers;
+}
+
+const char *InvariantQ = R"(
+@triton.jit
+def invariant_q(q_ptr, k_ptr, o_ptr, n, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    q = tl.load(q_ptr + rm[:, None] * BK + rk[None, :])
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for start in range(0, n, BN):
+        k = tl.load(k_ptr + rk[:, None] * n + (start + rn)[None, :])
+        acc += tl.dot(q, k)
+    tl.store(o_ptr + rm[:, None] * BN + rn[None, :], acc)
+)";
+
+TEST(SharedMemory, ALoopInvariantWgmmaOperandIsStagedOnceInAnUnpipelinedLoop) {
+  // Triton's LICM hoists the local_alloc of a loop-invariant operand out of
+  // the loop whether or not the loop is pipelined (lightllm's deepseek2
+  // context attention runs num_stages 1: its q and q_rope are live across
+  // the loop, 49152 bytes on the H100). At num_stages 1 q is written once
+  // before the loop and k staged each iteration.
+  SnippetKernel K = parseSnippet(InvariantQ);
+  sema::LoweringRequest R;
+  R.Kernel = "invariant_q";
+  R.NumWarps = 4;
+  R.NumStages = 1;
+  for (const char *B : {"BM", "BN", "BK"})
+    R.Constexprs[B] = PyValue::integer(64);
+  for (const char *P : {"q_ptr", "k_ptr"})
+    R.ArgTypes[P] = ElemType{ScalarKind::FP16, 1};
+  R.ArgTypes["o_ptr"] = ElemType{ScalarKind::FP32, 1};
+  R.ArgTypes["n"] = ElemType{ScalarKind::I32};
+  Compiled C = compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_TRUE(C.Kernel.assembled());
+  int Invariant = 0, StagedA = 0;
+  for (const SharedBuffer &B : C.ABI.SharedBuffers) {
+    Invariant += B.What.find("loop-invariant, 64x64 fp16") != std::string::npos;
+    StagedA += B.What.find("operand a of tl.dot") != std::string::npos;
+  }
+  EXPECT_EQ(Invariant, 1);
+  EXPECT_EQ(StagedA, 0);
+}
+
 } // namespace
 } // namespace tessel::codegen::test
