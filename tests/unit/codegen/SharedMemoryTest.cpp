@@ -229,7 +229,7 @@ std::string tesselShared(const OracleCase &OC, uint64_t &Shared, std::string *Bu
 
 /// Where tessel's figure differs from Triton's, the reason (docs/shared-memory.md).
 const char *differenceReason(const OracleCase &OC) {
-  if (OC.Kernel == "expand_ok_kernel" || OC.Kernel == "idioms_ok_kernel")
+  if (OC.Kernel == "expand_ok_kernel")
     return "a 1-D tile used in two layouts: Triton rematerializes its producer in each layout, tessel converts once "
            "through shared memory";
   return nullptr;
