@@ -23,6 +23,8 @@
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+
+#include <map>
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstdlib>
@@ -46,6 +48,22 @@ inline std::string problemsText(const ParsedFile &File, const std::vector<Proble
   for (const Problem &P : Ps)
     S += "`" + std::string(File.text().slice(P.Range)) + "`: " + P.Message + "\n";
   return S;
+}
+
+/// A request for Kernel on Warps warps and Stages stages: each constexpr of
+/// Ints at its value, each argument of Args of its type (pointers `{E, 1}`).
+inline sema::LoweringRequest kernelRequest(const std::string &Kernel, unsigned Warps, unsigned Stages,
+                                           const std::map<std::string, int64_t> &Ints,
+                                           const std::map<std::string, ElemType> &Args) {
+  sema::LoweringRequest R;
+  R.Kernel = Kernel;
+  R.NumWarps = Warps;
+  R.NumStages = Stages;
+  for (const auto &[Name, V] : Ints)
+    R.Constexprs[Name] = PyValue::integer(V);
+  for (const auto &[Name, T] : Args)
+    R.ArgTypes[Name] = T;
+  return R;
 }
 
 /// Lowers, generates and compiles Request.Kernel of File. Wgmma: for sm_90a

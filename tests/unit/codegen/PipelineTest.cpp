@@ -473,14 +473,9 @@ TEST(Pipeline, ALoopThatRunsOnceIsNotPipelined) {
   // H100, not 98304). Two iterations are pipelined as before.
   SnippetKernel K = parseSnippet(ConstexprLoop);
   auto Compile = [&](int64_t Seq) {
-    LoweringRequest R;
-    R.Kernel = "constexpr_loop";
-    R.NumWarps = 4;
-    R.NumStages = 3;
-    R.Constexprs["SEQ"] = PyValue::integer(Seq);
-    R.Constexprs["BLOCK"] = PyValue::integer(64);
-    for (const char *P : {"a_ptr", "b_ptr", "c_ptr"})
-      R.ArgTypes[P] = ElemType{ScalarKind::FP32, 1};
+    const ElemType F32{ScalarKind::FP32, 1};
+    LoweringRequest R = kernelRequest("constexpr_loop", 4, 3, {{"SEQ", Seq}, {"BLOCK", 64}},
+                                      {{"a_ptr", F32}, {"b_ptr", F32}, {"c_ptr", F32}});
     return compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/false, {}, true, /*Wgmma=*/true);
   };
   for (int64_t Seq : {4, 64, 128}) {
@@ -530,17 +525,11 @@ TEST(Pipeline, AMaskedLoadAWgmmaOperandIsComputedFromGetsARingWhereZeroFillGives
   // `other` 0 without the mask. Any other `other` keeps b a plain load.
   SnippetKernel K = parseSnippet(ScaledOperand);
   auto Compile = [&](double Other) {
-    LoweringRequest R;
-    R.Kernel = "scaled_operand";
-    R.NumWarps = 4;
-    R.NumStages = 3;
-    for (const char *B : {"BLOCK_M", "BLOCK_N", "BLOCK_K"})
-      R.Constexprs[B] = PyValue::integer(64);
+    const ElemType F32{ScalarKind::FP32, 1}, F16{ScalarKind::FP16, 1}, I32{ScalarKind::I32};
+    LoweringRequest R = kernelRequest("scaled_operand", 4, 3, {{"BLOCK_M", 64}, {"BLOCK_N", 64}, {"BLOCK_K", 64}},
+                                      {{"x_ptr", F32}, {"b_ptr", F16}, {"s_ptr", F16}, {"c_ptr", F32}, {"n", I32},
+                                       {"stride_x", I32}, {"stride_b", I32}});
     R.Constexprs["OTHER"] = PyValue::floating(Other);
-    R.ArgTypes = {{"x_ptr", ElemType{ScalarKind::FP32, 1}}, {"b_ptr", ElemType{ScalarKind::FP16, 1}},
-                  {"s_ptr", ElemType{ScalarKind::FP16, 1}}, {"c_ptr", ElemType{ScalarKind::FP32, 1}}};
-    for (const char *P : {"n", "stride_x", "stride_b"})
-      R.ArgTypes[P] = ElemType{ScalarKind::I32};
     return compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
   };
   Compiled Zero = Compile(0.0);

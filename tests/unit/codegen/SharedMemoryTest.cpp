@@ -340,16 +340,11 @@ TEST(SharedMemory, ACheapLoadIsReadInItsConsumersLayoutNotConverted) {
   // tessel converted the 64 loaded values (128 bytes) or, loading them in
   // that layout, the pointers the loop carries (512 bytes).
   SnippetKernel K = parseSnippet(ScaledDot);
-  sema::LoweringRequest R;
-  R.Kernel = "scaled_dot";
-  R.NumWarps = 4;
-  R.NumStages = 3;
-  for (const char *B : {"BLOCK_M", "BLOCK_N", "BLOCK_K"})
-    R.Constexprs[B] = PyValue::integer(64);
-  R.ArgTypes = {{"a_ptr", ElemType{ScalarKind::FP32, 1}}, {"b_ptr", ElemType{ScalarKind::FP32, 1}},
-                {"s_ptr", ElemType{ScalarKind::FP16, 1}}, {"c_ptr", ElemType{ScalarKind::FP32, 1}}};
-  for (const char *P : {"K", "stride_am", "stride_bk", "stride_cm"})
-    R.ArgTypes[P] = ElemType{ScalarKind::I32};
+  const ElemType F32{ScalarKind::FP32, 1}, I32{ScalarKind::I32};
+  sema::LoweringRequest R = kernelRequest("scaled_dot", 4, 3, {{"BLOCK_M", 64}, {"BLOCK_N", 64}, {"BLOCK_K", 64}},
+                                          {{"a_ptr", F32}, {"b_ptr", F32}, {"s_ptr", ElemType{ScalarKind::FP16, 1}},
+                                           {"c_ptr", F32}, {"K", I32}, {"stride_am", I32}, {"stride_bk", I32},
+                                           {"stride_cm", I32}});
   Compiled C = compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/false, {}, true, /*Wgmma=*/true);
   ASSERT_EQ(C.Error, "");
   std::string Buffers;
@@ -385,14 +380,9 @@ TEST(SharedMemory, WgmmaOperandsAreStagedFromTheirDefinitionAndOnceForSeveralDot
   // the gate and the up dot) 16384. Here: x staged once, and x, w1 and w2
   // (64x64 fp16, 8192 bytes each) live at the first dot.
   SnippetKernel K = parseSnippet(TwoProjections);
-  sema::LoweringRequest R;
-  R.Kernel = "two_projections";
-  R.NumWarps = 4;
-  R.NumStages = 1;
-  for (const char *B : {"BM", "BN", "BK"})
-    R.Constexprs[B] = PyValue::integer(64);
-  for (const char *P : {"x_ptr", "w1_ptr", "w2_ptr", "o_ptr"})
-    R.ArgTypes[P] = ElemType{ScalarKind::FP16, 1};
+  const ElemType F16{ScalarKind::FP16, 1};
+  sema::LoweringRequest R = kernelRequest("two_projections", 4, 1, {{"BM", 64}, {"BN", 64}, {"BK", 64}},
+                                          {{"x_ptr", F16}, {"w1_ptr", F16}, {"w2_ptr", F16}, {"o_ptr", F16}});
   Compiled C = compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/false, {}, true, /*Wgmma=*/true);
   ASSERT_EQ(C.Error, "");
   std::string Buffers;
@@ -427,16 +417,10 @@ TEST(SharedMemory, ALoopInvariantWgmmaOperandIsStagedOnceInAnUnpipelinedLoop) {
   // the loop, 49152 bytes on the H100). At num_stages 1 q is written once
   // before the loop and k staged each iteration.
   SnippetKernel K = parseSnippet(InvariantQ);
-  sema::LoweringRequest R;
-  R.Kernel = "invariant_q";
-  R.NumWarps = 4;
-  R.NumStages = 1;
-  for (const char *B : {"BM", "BN", "BK"})
-    R.Constexprs[B] = PyValue::integer(64);
-  for (const char *P : {"q_ptr", "k_ptr"})
-    R.ArgTypes[P] = ElemType{ScalarKind::FP16, 1};
-  R.ArgTypes["o_ptr"] = ElemType{ScalarKind::FP32, 1};
-  R.ArgTypes["n"] = ElemType{ScalarKind::I32};
+  const ElemType F16{ScalarKind::FP16, 1};
+  sema::LoweringRequest R = kernelRequest(
+      "invariant_q", 4, 1, {{"BM", 64}, {"BN", 64}, {"BK", 64}},
+      {{"q_ptr", F16}, {"k_ptr", F16}, {"o_ptr", ElemType{ScalarKind::FP32, 1}}, {"n", ElemType{ScalarKind::I32}}});
   Compiled C = compileRequest(*K.File, K.Info, R, 90, /*Assemble=*/true, {}, true, /*Wgmma=*/true);
   ASSERT_EQ(C.Error, "");
   EXPECT_TRUE(C.Kernel.assembled());
