@@ -297,7 +297,13 @@ std::vector<std::vector<std::array<llvm::Value *, 4>>> operandFragments(Lowering
   unsigned Bits = bitWidth(AE.Scalar);
   const int64_t KWidth = 32 / Bits, KStep = 8 * KWidth;
   LinearLayout L = wgmmaOperandALayout(M, K, static_cast<unsigned>(C.Opts.NumWarps), WS, Bits);
-  Tile A = C.getAs(O.a(), L);
+  // The value itself is converted, never its producers recomputed in the
+  // operand layout: Triton's RemoveLayoutConversions leaves a conversion to
+  // a dot-operand layout where it is (mamba's cb, cast to fp16 after its
+  // fp32 arithmetic: 64x64 fp16 through shared memory, not fp32).
+  Tile A = C.get(O.a());
+  if (!(A.Layout == L))
+    A = C.convert(A, L, AE);
   std::map<std::pair<int64_t, int64_t>, unsigned> At;
   for (unsigned R = 0; R < L.numRegs(); ++R) {
     Coord RC = L.regCoord(R);
