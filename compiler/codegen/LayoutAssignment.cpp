@@ -432,15 +432,19 @@ DotEngine dotEngine(const ir::Op &Op, int Arch, unsigned NumWarps, bool Wgmma) {
   // takes F32 at version 3 only for InputPrecision::TF32; tf32x3 stays on
   // mma.sync here).
   bool Tf32 = A == ScalarKind::FP32 && B == ScalarKind::FP32 && O->inputPrecision() == ir::InputPrecision::TF32;
-  if (Wgmma && (Half || Fp8 || Tf32) && O->result()->type().Elem.Scalar == ScalarKind::FP32 &&
-      wgmmaEligible(Op, Arch, NumWarps))
+  ScalarKind Out = O->result()->type().Elem.Scalar;
+  // int8 with an int32 result: `wgmma ... .s32.s8.s8` (Triton's MMA v3
+  // takes 8-bit integers).
+  bool Int8 = A == ScalarKind::I8 && B == ScalarKind::I8 && Out == ScalarKind::I32;
+  if (Wgmma && (((Half || Fp8 || Tf32) && Out == ScalarKind::FP32) || Int8) && wgmmaEligible(Op, Arch, NumWarps))
     return DotEngine::Wgmma;
   return DotEngine::MmaSync;
 }
 
 WgmmaShape LayoutPlan::wgmmaShapeOf(const ir::Op &Dot) const {
   const auto &Shape = Dot.result()->type().Shape;
-  return wgmmaShape(Shape[0], Shape[1], NumWarps, ChainedDots.count(&Dot) > 0);
+  return wgmmaShape(Shape[0], Shape[1], NumWarps, ChainedDots.count(&Dot) > 0,
+                    isInt(Dot.operand(0)->type().Elem.Scalar));
 }
 
 bool LayoutPlan::aInRegisters(const ir::Op &Dot) const {

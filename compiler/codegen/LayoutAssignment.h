@@ -87,8 +87,8 @@ enum class DotEngine {
 
 /// The engine of Dot on Arch: wgmma where Wgmma (an sm_90a target, unless
 /// TESSEL_WGMMA=0) is set, Triton would take it (wgmmaEligible) and the operands
-/// are fp16, bf16, fp8 or fp32 at tf32 precision with an fp32 result (what
-/// DotWgmma.cpp lowers);
+/// are fp16, bf16, fp8 or fp32 at tf32 precision with an fp32 result, or
+/// int8 with an int32 one (what DotWgmma.cpp lowers);
 /// otherwise mma.sync where usesMma; else the FMA units.
 DotEngine dotEngine(const ir::Op &Dot, int Arch, unsigned NumWarps, bool Wgmma);
 

@@ -15,15 +15,16 @@
 
 namespace tessel::codegen {
 
-WgmmaShape wgmmaShape(int64_t M, int64_t N, unsigned NumWarps, bool Chained) {
+WgmmaShape wgmmaShape(int64_t M, int64_t N, unsigned NumWarps, bool Chained, bool Int8) {
   WgmmaShape S;
   // The instruction's N: each warp's 16 rows of M first, the warps left over
   // share N.
   int64_t WarpsForM = std::max<int64_t>(M / 16, 1);
   int64_t WarpsForN = std::max<int64_t>(NumWarps / WarpsForM, 1);
   int64_t MaxN = std::max<int64_t>(N / WarpsForN, 8);
+  auto Valid = [Int8](int64_t Cand) { return !Int8 || (Cand <= 224 && (Cand % 16 == 0 || Cand <= 24)); };
   for (int64_t Cand = 256; Cand >= 8; Cand -= 8)
-    if (N % Cand == 0 && Cand <= MaxN) {
+    if (Valid(Cand) && N % Cand == 0 && Cand <= MaxN) {
       S.InstrN = Cand;
       break;
     }

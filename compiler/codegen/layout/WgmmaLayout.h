@@ -69,7 +69,10 @@ struct WgmmaShape {
 /// M a multiple of 64, N of 8). Chained: the dot's result feeds another dot
 /// (attention's q·k); Triton then puts every warp along M, so that a row's
 /// reduction stays inside one warpgroup, and warpgroups past M hold copies.
-WgmmaShape wgmmaShape(int64_t M, int64_t N, unsigned NumWarps, bool Chained = false);
+/// Int8: 8-bit integer operands, whose instruction N Triton takes from
+/// {224, 208, .., 32 by 16, 24, 16, 8} (mmaVersionToInstrShape) where the
+/// others take any multiple of 8 up to 256.
+WgmmaShape wgmmaShape(int64_t M, int64_t N, unsigned NumWarps, bool Chained = false, bool Int8 = false);
 
 /// The accumulator layout of an [M, N] dot under Shape (file comment).
 LinearLayout wgmmaAccumulatorLayout(int64_t M, int64_t N, unsigned NumWarps, const WgmmaShape &Shape);

@@ -382,12 +382,16 @@ void wgmmaWait(LoweringContext &C, std::vector<llvm::Value *> &Regs, unsigned Pe
   // The wait hands every accumulator register through, so their readers
   // come after it.
   std::string Wait = "wgmma.wait_group.sync.aligned " + std::to_string(Pending) + ";", WaitCons;
+  // fp32 accumulators ("f"), or an int8 dot's int32 ones ("r").
   for (size_t I = 0; I < Regs.size(); ++I)
-    WaitCons += std::string(I ? "," : "") + "=f";
+    WaitCons += std::string(I ? "," : "") + (Regs[I]->getType()->isIntegerTy() ? "=r" : "=f");
   for (size_t I = 0; I < Regs.size(); ++I)
     WaitCons += "," + std::to_string(I);
   WaitCons += ",~{memory}";
-  auto *AllTy = llvm::StructType::get(C.Ctx, std::vector<llvm::Type *>(Regs.size(), B.getFloatTy()));
+  std::vector<llvm::Type *> Types;
+  for (llvm::Value *R : Regs)
+    Types.push_back(R->getType());
+  auto *AllTy = llvm::StructType::get(C.Ctx, Types);
   llvm::Value *W = C.inlineAsm(AllTy, Wait, WaitCons, Regs, /*SideEffects=*/true);
   for (size_t I = 0; I < Regs.size(); ++I)
     Regs[I] = B.CreateExtractValue(W, {static_cast<unsigned>(I)});
@@ -491,6 +495,8 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
       return "e5m2";
     case ScalarKind::FP32:
       return "tf32";
+    case ScalarKind::I8:
+      return "s8";
     default:
       return "f16";
     }
@@ -510,9 +516,10 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   // attention's q k^T then sets no 32 registers to 0.0 per accumulator
   // before each dot.
   const int64_t Steps = K / KStep;
+  const bool IntAcc = isInt(O.result()->type().Elem.Scalar);
   auto Op = [](int64_t I) { return "$" + std::to_string(I); };
   auto Statement = [&](bool ZeroFirst) {
-    std::vector<std::string> Cons(static_cast<size_t>(InstrRegs), "=f");
+    std::vector<std::string> Cons(static_cast<size_t>(InstrRegs), IntAcc ? "=r" : "=f");
     std::string D;
     for (int64_t I = 0; I < InstrRegs; ++I)
       D += (I ? ", " : "") + Op(I);
@@ -541,14 +548,15 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
       for (int64_t I = 0; I < InstrRegs; ++I)
         Cons.push_back(std::to_string(I));
     // The scales (1, 1), then the transpose flags: imm-trans-a (descriptor
-    // a only) and imm-trans-b; fp8 and tf32 have none (K-major operands).
-    std::string Trans;
+    // a only) and imm-trans-b; fp8 and tf32 have none (K-major operands),
+    // and the integer form neither (scale-d only).
+    std::string Trans = IntAcc ? "" : ", 1, 1";
     if (!KMajorOnly)
-      Trans = (AFrags ? "" : ", " + std::to_string(LA.transposeFlag(0))) + ", " + std::to_string(LB.transposeFlag(1));
+      Trans += (AFrags ? "" : ", " + std::to_string(LA.transposeFlag(0))) + ", " + std::to_string(LB.transposeFlag(1));
     for (int64_t S = 0; S < Steps; ++S)
       Asm += std::string(S ? "\n\t" : "") + "wgmma.mma_async.sync.aligned.m64n" + std::to_string(WS.InstrN) + "k" +
-             std::to_string(KStep) + ".f32." + TypeName(AE.Scalar) + "." + TypeName(BE.Scalar) + " {" + D + "}, " +
-             AB[static_cast<size_t>(S)] + ", " + (S == 0 && ZeroFirst ? "0" : "p") + ", 1, 1" + Trans + ";";
+             std::to_string(KStep) + (IntAcc ? ".s32." : ".f32.") + TypeName(AE.Scalar) + "." + TypeName(BE.Scalar) +
+             " {" + D + "}, " + AB[static_cast<size_t>(S)] + ", " + (S == 0 && ZeroFirst ? "0" : "p") + Trans + ";";
     if (Flag)
       Asm += "\n}";
     std::string Joined;
@@ -561,7 +569,8 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
     return K && K->isNullValue();
   });
   const auto [Asm, Cons] = Statement(ZeroAcc);
-  auto *RetTy = llvm::StructType::get(C.Ctx, std::vector<llvm::Type *>(static_cast<size_t>(InstrRegs), B.getFloatTy()));
+  auto *RetTy = llvm::StructType::get(
+      C.Ctx, std::vector<llvm::Type *>(static_cast<size_t>(InstrRegs), IntAcc ? B.getInt32Ty() : B.getFloatTy()));
   unsigned ChunkBits = log2Floor(WS.InstrN / 8), RepNBits = log2Floor(WS.RepN);
   C.inlineAsm(B.getVoidTy(), "wgmma.fence.sync.aligned;", "~{memory}", {});
   // Triton's order (WGMMA.cpp): each accumulator's k steps back to back,

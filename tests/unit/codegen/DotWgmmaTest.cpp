@@ -324,6 +324,26 @@ TEST(Wgmma, AnAComputedInRegistersIsReadFromThem) {
   }
 }
 
+TEST(Wgmma, Int8DotsAccumulateInInt32Registers) {
+  // Triton 3.6 runs an int8 dot with an int32 result on MMA v3 on sm_90:
+  // `wgmma ... .s32.s8.s8`, k32 a step, int32 accumulators (`=r`), the
+  // scale-d flag only (no scales, no transpose flags: both operands
+  // K-major). tests/gpu/dot_dtypes.py's dot_int8_kernel: a from its ring,
+  // b N-major and so staged K-major, as fp8.
+  SnippetKernel S = parseRepoFile("tests/gpu/dot_dtypes.py");
+  sema::LaunchPlan Plan = sema::planLaunch(*S.File, S.Info, "dot_int8_kernel", sema::LaunchPlanOptions{});
+  ASSERT_EQ(Plan.Error, "");
+  ASSERT_FALSE(Plan.Launches.empty());
+  Compiled C = compileRequest(*S.File, S.Info, Plan.Launches.front().Request, 90, /*Assemble=*/true, {}, true,
+                              /*Wgmma=*/true);
+  ASSERT_EQ(C.Error, "");
+  EXPECT_TRUE(C.Kernel.assembled());
+  EXPECT_EQ(countMatches(C.Ptx, R"(wgmma\.mma_async\.sync\.aligned\.m64n64k32\.s32\.s8\.s8 \{%r[0-9]+(, %r[0-9]+){31}\}, %rd[0-9]+, %rd[0-9]+, p;)"), 2)
+      << C.Ptx.substr(0, 4000);
+  EXPECT_EQ(countMatches(C.Ptx, R"(mma\.sync)"), 0);
+  EXPECT_GE(countMatches(C.Ptx, R"(wgmma\.wait_group\.sync\.aligned 0;)"), 1);
+}
+
 /// The attention sample's first launch under autotune config Config.
 struct AttentionSample : SnippetKernel {
   LoweringRequest request(size_t Config) const {

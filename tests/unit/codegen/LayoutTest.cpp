@@ -214,6 +214,14 @@ TEST(WgmmaLayout, WarpgroupsAndInstructionAsTriton) {
   EXPECT_EQ(C.WarpgroupsN, 2u);
   EXPECT_EQ(C.InstrN, 32);
   EXPECT_EQ(wgmmaShape(128, 32, 4).InstrN, 32);
+  // 8-bit integers take N from {224, 208, .., 32, 24, 16, 8}
+  // (mmaVersionToInstrShape): 256 columns in two n128 instructions, 96 in
+  // one n96, 40 in five n8.
+  EXPECT_EQ(wgmmaShape(128, 256, 8, false, /*Int8=*/true).InstrN, 128);
+  EXPECT_EQ(wgmmaShape(128, 256, 8, false, /*Int8=*/true).RepN, 2);
+  EXPECT_EQ(wgmmaShape(64, 96, 4, false, /*Int8=*/true).InstrN, 96);
+  EXPECT_EQ(wgmmaShape(64, 40, 4, false, /*Int8=*/true).InstrN, 8);
+  EXPECT_EQ(wgmmaShape(64, 40, 4).InstrN, 40);
   // A chained dot (its result feeds another dot) puts every warp along M;
   // the second warpgroup of a 64-row block then holds copies.
   WgmmaShape D = wgmmaShape(64, 64, 8, /*Chained=*/true);
