@@ -319,7 +319,8 @@ std::vector<std::vector<std::array<llvm::Value *, 4>>> operandFragments(Lowering
       for (unsigned I = 0; I < 4; ++I) {
         llvm::Value *W = llvm::PoisonValue::get(WordTy);
         for (int64_t J = 0; J < KWidth; ++J) {
-          unsigned R = At.at({Row + (I & 1) * 8, K0 + (I >> 1) * 4 * KWidth + J});
+          const int64_t Half = I >> 1, Low = I & 1;
+          unsigned R = At.at({Row + Low * 8, K0 + Half * 4 * KWidth + J});
           W = B.CreateInsertElement(W, C.toMem(A.Regs[R], AE), C.i32(static_cast<unsigned>(J)));
         }
         Frag[I] = B.CreateBitCast(W, B.getInt32Ty());
@@ -389,6 +390,7 @@ void wgmmaWait(LoweringContext &C, std::vector<llvm::Value *> &Regs, unsigned Pe
     WaitCons += "," + std::to_string(I);
   WaitCons += ",~{memory}";
   std::vector<llvm::Type *> Types;
+  Types.reserve(Regs.size());
   for (llvm::Value *R : Regs)
     Types.push_back(R->getType());
   auto *AllTy = llvm::StructType::get(C.Ctx, Types);
