@@ -330,6 +330,23 @@ std::vector<std::vector<std::array<llvm::Value *, 4>>> operandFragments(Lowering
   }
   return Out;
 }
+/// Whether DotWgmma lowers O (an sm_90a dot whose engine is wgmma): its
+/// result wanted in the accumulator layout, its shared operands in an NVMMA
+/// layout with a swizzle, and K-major where the type has no transpose flag
+/// (only 16-bit operands have one: fp8, tf32 and int8 read both K-major).
+/// An a read from registers has no shared layout.
+bool lowersOnWgmma(const LoweringContext &C, const ir::DotOp &O) {
+  const auto &AS = O.a()->type().Shape, &BS = O.b()->type().Shape;
+  WgmmaShape WS = C.Plan.wgmmaShapeOf(O);
+  if (!(C.wanted(O.result()) == wgmmaAccumulatorLayout(AS[0], BS[1], static_cast<unsigned>(C.Opts.NumWarps), WS)))
+    return false;
+  NvmmaLayout LA = operandLayout(C, O.a(), 0), LB = operandLayout(C, O.b(), 1);
+  bool KMajorOnly = LA.ElemBytes != 2;
+  bool ARegs = !C.stagedOperand(O.a()) && C.Plan.aInRegisters(O);
+  return (ARegs || LA.SwizzleBytes) && LB.SwizzleBytes &&
+         !(KMajorOnly && ((!ARegs && !LA.kMajor(0)) || !LB.kMajor(1)));
+}
+
 /// Whether buffer Buf, where Dot staged V as its operand Operand, stays
 /// open for a later wgmma dot of the same block reading V as the same
 /// operand: V is then bound to it (the later dot stages nothing) until
@@ -347,9 +364,15 @@ bool keepForLaterDot(LoweringContext &C, const ir::DotOp &Dot, const ir::Value *
       continue;
     }
     const auto *D = ir::dyn_cast<ir::DotOp>(Op.get());
-    if (After && D && D->operand(Operand) == V && C.Plan.engine(*D) == DotEngine::Wgmma &&
-        !(Operand == 0 && C.Plan.aInRegisters(*D)))
-      Last = D;
+    if (!After || !D || (D->a() != V && D->b() != V))
+      continue;
+    // Every later dot reading V reads this buffer: the same operand of a
+    // wgmma dot that takes it from shared memory (another engine would read
+    // the buffer as its own layout).
+    if (D->operand(Operand) != V || D->operand(1 - Operand) == V || C.Plan.engine(*D) != DotEngine::Wgmma ||
+        (Operand == 0 && C.Plan.aInRegisters(*D)) || !lowersOnWgmma(C, *D))
+      return false;
+    Last = D;
   }
   if (!Last)
     return false;
@@ -413,22 +436,16 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O) {
   llvm::IRBuilderBase &B = C.B;
   if (C.Plan.engine(O) != DotEngine::Wgmma)
     return false;
+  if (!lowersOnWgmma(C, O))
+    return false;
   const auto &AS = O.a()->type().Shape, &BS = O.b()->type().Shape;
   int64_t M = AS[0], K = AS[1], N = BS[1];
   unsigned NumWarps = static_cast<unsigned>(C.Opts.NumWarps);
   WgmmaShape WS = C.Plan.wgmmaShapeOf(O);
   LinearLayout L = wgmmaAccumulatorLayout(M, N, NumWarps, WS);
-  if (!(C.wanted(O.result()) == L))
-    return false;
   ElemType AE = O.a()->type().Elem, BE = O.b()->type().Elem;
   NvmmaLayout LA = operandLayout(C, O.a(), 0), LB = operandLayout(C, O.b(), 1);
-  // Only 16-bit operands have transpose flags: fp8 and tf32 read both
-  // operands K-major. An a read from registers has no shared layout.
   bool KMajorOnly = LA.ElemBytes != 2;
-  bool ARegs = !C.stagedOperand(O.a()) && C.Plan.aInRegisters(O);
-  if ((!ARegs && !LA.SwizzleBytes) || !LB.SwizzleBytes ||
-      (KMajorOnly && ((!ARegs && !LA.kMajor(0)) || !LB.kMajor(1))))
-    return false;
   Tile Acc = C.getAs(C.Plan.Combine.accumulator(O), L);
 
   // 1. The operands in shared memory (a in registers where its layout
