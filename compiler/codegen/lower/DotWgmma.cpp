@@ -330,23 +330,6 @@ std::vector<std::vector<std::array<llvm::Value *, 4>>> operandFragments(Lowering
   }
   return Out;
 }
-/// Whether DotWgmma lowers O (an sm_90a dot whose engine is wgmma): its
-/// result wanted in the accumulator layout, its shared operands in an NVMMA
-/// layout with a swizzle, and K-major where the type has no transpose flag
-/// (only 16-bit operands have one: fp8, tf32 and int8 read both K-major).
-/// An a read from registers has no shared layout.
-bool lowersOnWgmma(const LoweringContext &C, const ir::DotOp &O) {
-  const auto &AS = O.a()->type().Shape, &BS = O.b()->type().Shape;
-  WgmmaShape WS = C.Plan.wgmmaShapeOf(O);
-  if (!(C.wanted(O.result()) == wgmmaAccumulatorLayout(AS[0], BS[1], static_cast<unsigned>(C.Opts.NumWarps), WS)))
-    return false;
-  NvmmaLayout LA = operandLayout(C, O.a(), 0), LB = operandLayout(C, O.b(), 1);
-  bool KMajorOnly = LA.ElemBytes != 2;
-  bool ARegs = !C.stagedOperand(O.a()) && C.Plan.aInRegisters(O);
-  return (ARegs || LA.SwizzleBytes) && LB.SwizzleBytes &&
-         !(KMajorOnly && ((!ARegs && !LA.kMajor(0)) || !LB.kMajor(1)));
-}
-
 /// Whether buffer Buf, where Dot staged V as its operand Operand, stays
 /// open for a later wgmma dot of the same block reading V as the same
 /// operand: V is then bound to it (the later dot stages nothing) until
@@ -384,6 +367,23 @@ bool keepForLaterDot(LoweringContext &C, const ir::DotOp &Dot, const ir::Value *
   return true;
 }
 } // namespace
+
+/// Whether DotWgmma lowers O (an sm_90a dot whose engine is wgmma): its
+/// result wanted in the accumulator layout, its shared operands in an NVMMA
+/// layout with a swizzle, and K-major where the type has no transpose flag
+/// (only 16-bit operands have one: fp8, tf32 and int8 read both K-major).
+/// An a read from registers has no shared layout.
+bool lowersOnWgmma(const LoweringContext &C, const ir::DotOp &O) {
+  const auto &AS = O.a()->type().Shape, &BS = O.b()->type().Shape;
+  WgmmaShape WS = C.Plan.wgmmaShapeOf(O);
+  if (!(C.wanted(O.result()) == wgmmaAccumulatorLayout(AS[0], BS[1], static_cast<unsigned>(C.Opts.NumWarps), WS)))
+    return false;
+  NvmmaLayout LA = operandLayout(C, O.a(), 0), LB = operandLayout(C, O.b(), 1);
+  bool KMajorOnly = LA.ElemBytes != 2;
+  bool ARegs = !C.stagedOperand(O.a()) && C.Plan.aInRegisters(O);
+  return (ARegs || LA.SwizzleBytes) && LB.SwizzleBytes &&
+         !(KMajorOnly && ((!ARegs && !LA.kMajor(0)) || !LB.kMajor(1)));
+}
 
 llvm::Value *nvmmaOffset(LoweringContext &C, const NvmmaLayout &N, llvm::Value *Row, llvm::Value *Col) {
   llvm::IRBuilderBase &B = C.B;

@@ -78,6 +78,9 @@ bool lowerDotWgmma(LoweringContext &C, const ir::DotOp &O);
 /// The loops Pipeliner.h chose, with cp.async rings, and their pipelined
 /// loads (Pipeline.cpp); false for every other op and without a plan.
 bool lowerPipelined(LoweringContext &C, const ir::Op &O);
+/// Whether DotWgmma.cpp lowers O, a dot whose engine is wgmma (its layouts
+/// allow it); otherwise the dot falls back to mma.sync.
+bool lowersOnWgmma(const LoweringContext &C, const ir::DotOp &O);
 /// The operands of loop O's wgmma dots that the loop does not change and
 /// that are read from shared memory (attention's q), each written once
 /// before the loop into a buffer of its own, live until the loop ends:

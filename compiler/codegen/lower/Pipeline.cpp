@@ -469,7 +469,7 @@ std::vector<const ir::Value *> invariantOperands(const LoweringContext &C, const
     const auto *D = ir::dyn_cast<ir::DotOp>(Op.get());
     if (!D)
       continue;
-    if (C.Plan.engine(*D) != DotEngine::Wgmma)
+    if (C.Plan.engine(*D) != DotEngine::Wgmma || !lowersOnWgmma(C, *D))
       return {};
     for (const ir::Value *X : {D->a(), D->b()})
       if (definedOutside(X, Body) && !C.stagedOperand(X) && !(X == D->a() && C.Plan.aInRegisters(*D)) &&
