@@ -136,6 +136,35 @@ struct AxisInfoBuilder {
     return V >= -(int64_t{1} << (Bits - 1)) && V < (int64_t{1} << (Bits - 1));
   }
 
+  /// Triton's MaxMinOpAxisInfoVisitor, for integers: the constant where
+  /// both are; else each property of the two's gcd, divisibility bounded by
+  /// the contiguities where those differ (getDivisibilityFromContiguity).
+  /// mamba's `chunk_size_limit = min(chunk_size, seqlen - pid_c *
+  /// chunk_size)` keeps the 16 both sides have, so the masks against it
+  /// stay constant over 16 and a 64-element fp16 load under them is an
+  /// 8-byte copy Triton pipelines.
+  AxisInfo minMax(const ir::Op &O) {
+    AxisInfo I = conservative(O.result());
+    ElemType E = O.result()->type().Elem;
+    if (E.isPointer() || !isInt(E.Scalar))
+      return I;
+    const AxisInfo &X = get(O.operand(0)), &Y = get(O.operand(1));
+    if (X.ConstantValue && Y.ConstantValue) {
+      int64_t V = O.kind() == ir::OpKind::Minimum ? std::min(*X.ConstantValue, *Y.ConstantValue)
+                                                  : std::max(*X.ConstantValue, *Y.ConstantValue);
+      return constantInfo(O.result(), pow2Divisor(V), V);
+    }
+    for (size_t D = 0; D < I.Contiguity.size(); ++D) {
+      I.Constancy[D] = gcd64(X.Constancy[D], Y.Constancy[D]);
+      I.Contiguity[D] = gcd64(X.Contiguity[D], Y.Contiguity[D]);
+      int64_t Div = gcd64(X.Divisibility[D], Y.Divisibility[D]);
+      if (X.Contiguity[D] != Y.Contiguity[D])
+        Div = gcd64(Div, gcd64(X.Contiguity[D], Y.Contiguity[D]));
+      I.Divisibility[D] = Div;
+    }
+    return I;
+  }
+
   AxisInfo compare(const ir::Op &O) {
     const AxisInfo &X = get(O.operand(0)), &Y = get(O.operand(1));
     AxisInfo I = conservative(O.result());
@@ -270,6 +299,10 @@ struct AxisInfoBuilder {
       return;
     case K::Cmp:
       set(O.result(), compare(O));
+      return;
+    case K::Minimum:
+    case K::Maximum:
+      set(O.result(), minMax(O));
       return;
     case K::MakeTensorDesc: // its value is the base pointer
       set(O.result(), get(O.operand(0)));

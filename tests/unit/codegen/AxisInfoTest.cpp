@@ -57,5 +57,32 @@ def k(o_ptr, n):
   EXPECT_EQ(C[1].Constancy[1], 16);
 }
 
+TEST(AxisInfo, AMinimumOfAlignedValuesKeepsTheirAlignment) {
+  // Triton's MaxMinOpAxisInfoVisitor: min/max of two integers divisible by
+  // 16 is divisible by 16. mamba's `chunk_size_limit = min(chunk_size,
+  // seqlen - pid_c * chunk_size)` then keeps the masks against it constant
+  // over 16 columns, and a 64-element fp16 load under such a mask is an
+  // 8-byte copy Triton pipelines (_chunk_scan_bwd_dx_kernel: 65792 bytes
+  // and 168 registers on the H100, as tessel's now). One side not aligned:
+  // nothing is known.
+  sema::LoweringRequest R;
+  R.Kernel = "k";
+  R.ArgTypes = {{"o_ptr", ElemType{ScalarKind::I32, 1}}, {"n", ElemType{ScalarKind::I32}}};
+  std::vector<AxisInfo> C = compares(R"(import triton
+import triton.language as tl
+
+@triton.jit
+def k(o_ptr, n):
+    offs = tl.arange(0, 64)
+    lim = min(n, n * 3 - tl.program_id(0) * 64)
+    odd = tl.maximum(n, n + 1)
+    tl.store(o_ptr + offs, (offs < lim).to(tl.int32) + (offs < odd).to(tl.int32))
+)",
+                                     R);
+  ASSERT_EQ(C.size(), 2u);
+  EXPECT_EQ(C[0].Constancy[0], 16);
+  EXPECT_EQ(C[1].Constancy[0], 1);
+}
+
 } // namespace
 } // namespace tessel::codegen
