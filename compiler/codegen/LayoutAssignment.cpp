@@ -43,6 +43,15 @@ static int64_t floorPow2(int64_t V) {
   return P;
 }
 
+/// Whether memory op O's tile has at least one element per thread: Triton's
+/// isExpensiveLoadOrStore. Such an access keeps its coalesced layout (an
+/// anchor of the forward propagation); a smaller one is cheap to redo in
+/// any layout.
+static bool expensiveAccess(const ir::Op &O, unsigned NumWarps) {
+  std::optional<int64_t> Numel = O.result()->type().numel();
+  return Numel && *Numel >= int64_t{32} * NumWarps;
+}
+
 namespace {
 /// Triton's Coalesce: the layout and vector of each global access through
 /// a tile of pointers. An access's own facts (contiguity, divisibility)
@@ -87,10 +96,7 @@ public:
     Spt[C] = static_cast<unsigned>(PerThread);
     A.Blocked = defaultBlocked(Shape, P.NumWarps, Spt, F.Order);
     A.Layout = toLinear(A.Blocked, Shape);
-    int64_t Vec = std::min<int64_t>({PerThread, Own, A.Layout.contiguousRegs(C)});
-    if (const ir::Value *Mask = P.accessMask(O))
-      Vec = std::min(Vec, floorPow2(AI.get(Mask).Constancy[C]));
-    A.Vector = static_cast<unsigned>(std::max<int64_t>(1, Vec));
+    A.Vector = vector(O, A.Layout, C, std::min(PerThread, Own));
     return A;
   }
 
@@ -105,14 +111,21 @@ public:
     MemAccess A;
     A.Blocked.Order = F.Order;
     A.Layout = L;
-    int64_t Vec = std::min<int64_t>(elementsPerThread(Ptr, F), L.contiguousRegs(C));
-    if (const ir::Value *Mask = P.accessMask(O))
-      Vec = std::min(Vec, floorPow2(AI.get(Mask).Constancy[C]));
-    A.Vector = static_cast<unsigned>(std::max<int64_t>(1, Vec));
+    A.Vector = vector(O, L, C, elementsPerThread(Ptr, F));
     return A;
   }
 
 private:
+  /// Elements per vector access of O in layout L along dimension C: at most
+  /// Cap, the registers L keeps consecutive there, and the run its mask is
+  /// constant over.
+  unsigned vector(const ir::Op &O, const LinearLayout &L, unsigned C, int64_t Cap) const {
+    int64_t Vec = std::min<int64_t>(Cap, L.contiguousRegs(C));
+    if (const ir::Value *Mask = P.accessMask(O))
+      Vec = std::min(Vec, floorPow2(AI.get(Mask).Constancy[C]));
+    return static_cast<unsigned>(std::max<int64_t>(1, Vec));
+  }
+
   struct Facts {
     std::vector<int64_t> Contiguity, Divisibility;
     std::vector<unsigned> Order; ///< fastest dimension first
@@ -213,9 +226,7 @@ struct Walker {
     const ir::Value *Ptr = O.operand(0);
     if (!Ptr->type().Elem.isPointer() || Ptr->type().Shape.empty())
       return false;
-    const auto &Shape = O.result()->type().Shape;
-    int64_t Numel = std::accumulate(Shape.begin(), Shape.end(), int64_t{1}, std::multiplies<>());
-    return Numel < int64_t{32} * P.NumWarps;
+    return !expensiveAccess(O, P.NumWarps);
   }
 
   void walk(const ir::Block &B) {
@@ -522,10 +533,7 @@ struct ForwardSeeder {
       bool Mem =
           O->kind() == ir::OpKind::Load || O->kind() == ir::OpKind::AtomicRMW || O->kind() == ir::OpKind::AtomicCas;
       if (Mem && O->numResults() && !O->result()->type().Shape.empty()) {
-        int64_t Numel = 1;
-        for (int64_t D : O->result()->type().Shape)
-          Numel *= D;
-        if (Numel >= int64_t{32} * P.NumWarps)
+        if (expensiveAccess(*O, P.NumWarps))
           MemAnchors.push_back(O.get());
       }
       for (const auto &R : O->regions())

@@ -43,33 +43,51 @@ WgmmaShape wgmmaShape(int64_t M, int64_t N, unsigned NumWarps, bool Chained, boo
   return S;
 }
 
+namespace {
+/// C, or (0, 0) where it steps past L's block: those threads or registers
+/// hold copies.
+Coord inBlock(const LinearLayout &L, const Coord &C) {
+  return C[0] >= L.Shape[0] || C[1] >= L.Shape[1] ? Coord{0, 0} : C;
+}
+
+/// The register bases of S's repetitions along M, which come last.
+void addRowRepeats(LinearLayout &L, const WgmmaShape &S) {
+  for (unsigned B = 0; B < log2Floor(S.RepM); ++B)
+    L.Reg.push_back(inBlock(L, {(int64_t{64} * S.WarpgroupsM) << B, 0}));
+}
+
+/// The warp bases along M: a warpgroup's four warps 16 rows apart, then the
+/// warpgroups along M.
+void addWarpRows(LinearLayout &L, const WgmmaShape &S) {
+  L.Warp = {inBlock(L, {16, 0}), inBlock(L, {32, 0})};
+  for (unsigned B = 0; B < log2Floor(S.WarpgroupsM); ++B)
+    L.Warp.push_back(inBlock(L, {int64_t{64} << B, 0}));
+}
+
+/// Warps the bases so far do not place hold copies.
+void padWarps(LinearLayout &L, unsigned NumWarps) {
+  while (L.Warp.size() < log2Floor(NumWarps))
+    L.Warp.push_back({0, 0});
+}
+} // namespace
+
 LinearLayout wgmmaAccumulatorLayout(int64_t M, int64_t N, unsigned NumWarps, const WgmmaShape &S) {
   LinearLayout L;
   L.Shape = {M, N};
-  auto Clip = [&](Coord C) {
-    // A step past the block: those threads or registers hold copies.
-    if (C[0] >= M || C[1] >= N)
-      return Coord{0, 0};
-    return C;
-  };
-  L.Reg.push_back(Clip({0, 1}));
-  L.Reg.push_back(Clip({8, 0}));
+  L.Reg.push_back(inBlock(L, {0, 1}));
+  L.Reg.push_back(inBlock(L, {8, 0}));
   for (unsigned B = 0; B < log2Floor(S.InstrN / 8); ++B)
-    L.Reg.push_back(Clip({0, int64_t{8} << B}));
+    L.Reg.push_back(inBlock(L, {0, int64_t{8} << B}));
   for (unsigned B = 0; B < log2Floor(S.RepN); ++B)
-    L.Reg.push_back(Clip({0, (S.InstrN * S.WarpgroupsN) << B}));
-  for (unsigned B = 0; B < log2Floor(S.RepM); ++B)
-    L.Reg.push_back(Clip({(int64_t{64} * S.WarpgroupsM) << B, 0}));
-  L.Lane = {Clip({0, 2}), Clip({0, 4}), Clip({1, 0}), Clip({2, 0}), Clip({4, 0})};
-  L.Warp = {Clip({16, 0}), Clip({32, 0})};
-  for (unsigned B = 0; B < log2Floor(S.WarpgroupsM); ++B)
-    L.Warp.push_back(Clip({int64_t{64} << B, 0}));
+    L.Reg.push_back(inBlock(L, {0, (S.InstrN * S.WarpgroupsN) << B}));
+  addRowRepeats(L, S);
+  L.Lane = {inBlock(L, {0, 2}), inBlock(L, {0, 4}), inBlock(L, {1, 0}), inBlock(L, {2, 0}), inBlock(L, {4, 0})};
+  addWarpRows(L, S);
   for (unsigned B = 0; B < log2Floor(S.WarpgroupsN); ++B)
-    L.Warp.push_back(Clip({0, S.InstrN << B}));
+    L.Warp.push_back(inBlock(L, {0, S.InstrN << B}));
   // NumWarps beyond the warpgroups the block uses (never with Triton's
   // arrangement, which always uses every warp) would hold copies.
-  while (L.Warp.size() < log2Floor(NumWarps))
-    L.Warp.push_back({0, 0});
+  padWarps(L, NumWarps);
   return L;
 }
 
@@ -77,25 +95,18 @@ LinearLayout wgmmaOperandALayout(int64_t M, int64_t K, unsigned NumWarps, const 
   const int64_t KWidth = 32 / std::max(8u, ElemBits);
   LinearLayout L;
   L.Shape = {M, K};
-  auto Clip = [&](Coord C) {
-    if (C[0] >= M || C[1] >= K)
-      return Coord{0, 0};
-    return C;
-  };
   for (int64_t B = 1; B < KWidth; B <<= 1)
-    L.Reg.push_back(Clip({0, B}));
-  L.Reg.push_back(Clip({8, 0}));
-  L.Reg.push_back(Clip({0, 4 * KWidth}));
+    L.Reg.push_back(inBlock(L, {0, B}));
+  L.Reg.push_back(inBlock(L, {8, 0}));
+  L.Reg.push_back(inBlock(L, {0, 4 * KWidth}));
   for (int64_t B = 8 * KWidth; B < K; B <<= 1)
-    L.Reg.push_back(Clip({0, B}));
-  for (unsigned B = 0; B < log2Floor(S.RepM); ++B)
-    L.Reg.push_back(Clip({(int64_t{64} * S.WarpgroupsM) << B, 0}));
-  L.Lane = {Clip({0, KWidth}), Clip({0, 2 * KWidth}), Clip({1, 0}), Clip({2, 0}), Clip({4, 0})};
-  L.Warp = {Clip({16, 0}), Clip({32, 0})};
-  for (unsigned B = 0; B < log2Floor(S.WarpgroupsM); ++B)
-    L.Warp.push_back(Clip({int64_t{64} << B, 0}));
-  while (L.Warp.size() < log2Floor(NumWarps))
-    L.Warp.push_back({0, 0});
+    L.Reg.push_back(inBlock(L, {0, B}));
+  addRowRepeats(L, S);
+  L.Lane = {inBlock(L, {0, KWidth}), inBlock(L, {0, 2 * KWidth}), inBlock(L, {1, 0}), inBlock(L, {2, 0}),
+            inBlock(L, {4, 0})};
+  // The warpgroups along N read the same rows: copies.
+  addWarpRows(L, S);
+  padWarps(L, NumWarps);
   return L;
 }
 
