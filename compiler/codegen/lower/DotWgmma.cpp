@@ -201,6 +201,17 @@ llvm::Value *fp8Fragment(LoweringContext &C, const std::array<llvm::Value *, 4> 
   return C.inlineAsm(B.getInt32Ty(), "prmt.b32 $0, $1, $2, $3;", "=r,r,r,r", {X0, X1, Sel});
 }
 
+/// The register index of each thread-independent coordinate of a 2-d
+/// layout (the lane and warp bits add the same offset to all of them).
+std::map<std::pair<int64_t, int64_t>, unsigned> registersAt(const LinearLayout &L) {
+  std::map<std::pair<int64_t, int64_t>, unsigned> At;
+  for (unsigned R = 0; R < L.numRegs(); ++R) {
+    Coord RC = L.regCoord(R);
+    At.emplace(std::pair{RC[0], RC[1]}, R);
+  }
+  return At;
+}
+
 std::optional<std::vector<std::vector<std::array<llvm::Value *, 4>>>>
 registerFragments(LoweringContext &C, const ir::DotOp &O, const WgmmaShape &WS) {
   const auto &AS = O.a()->type().Shape;
@@ -228,13 +239,7 @@ registerFragments(LoweringContext &C, const ir::DotOp &O, const WgmmaShape &WS) 
   const Tile &A = C.get(O.a());
   if (!(A.Layout == wgmmaAccumulatorLayout(M, K, NumWarps, WA)))
     return std::nullopt;
-  // Register index of each thread-independent coordinate (the lane and
-  // warp bits add the same offset to all of them).
-  std::map<std::pair<int64_t, int64_t>, unsigned> At;
-  for (unsigned R = 0; R < A.Layout.numRegs(); ++R) {
-    Coord RC = A.Layout.regCoord(R);
-    At.emplace(std::pair{RC[0], RC[1]}, R);
-  }
+  std::map<std::pair<int64_t, int64_t>, unsigned> At = registersAt(A.Layout);
   llvm::IRBuilderBase &B = C.B;
   ElemType AE = O.a()->type().Elem;
   // The thread's own accumulator pair (r, c + 2t + {0,1}), as memory values.
@@ -284,6 +289,7 @@ registerFragments(LoweringContext &C, const ir::DotOp &O, const WgmmaShape &WS) 
   }
   return Out;
 }
+
 /// Operand a's fragments from registers in wgmma's own operand layout
 /// (wgmmaOperandALayout), a converted there first, as Triton's convert to
 /// the dot-operand encoding: the operand a computed in registers that does
@@ -304,11 +310,7 @@ std::vector<std::vector<std::array<llvm::Value *, 4>>> operandFragments(Lowering
   Tile A = C.get(O.a());
   if (!(A.Layout == L))
     A = C.convert(A, L, AE);
-  std::map<std::pair<int64_t, int64_t>, unsigned> At;
-  for (unsigned R = 0; R < L.numRegs(); ++R) {
-    Coord RC = L.regCoord(R);
-    At.emplace(std::pair{RC[0], RC[1]}, R);
-  }
+  std::map<std::pair<int64_t, int64_t>, unsigned> At = registersAt(L);
   llvm::IRBuilderBase &B = C.B;
   llvm::Type *WordTy = llvm::FixedVectorType::get(C.memType(AE), static_cast<unsigned>(KWidth));
   std::vector<std::vector<std::array<llvm::Value *, 4>>> Out(static_cast<size_t>(WS.RepM));
@@ -330,6 +332,7 @@ std::vector<std::vector<std::array<llvm::Value *, 4>>> operandFragments(Lowering
   }
   return Out;
 }
+
 /// Whether buffer Buf, where Dot staged V as its operand Operand, stays
 /// open for a later wgmma dot of the same block reading V as the same
 /// operand: V is then bound to it (the later dot stages nothing) until

@@ -453,12 +453,13 @@ bool definedOutside(const ir::Value *V, const ir::Block *Body) {
 
 /// The operands of the body's wgmma dots that the loop does not change
 /// and that are read from shared memory (attention's q, a load; an a
-/// computed in registers stays there, LayoutPlan::aInRegisters): Triton allocates such an operand's shared buffer
-/// outside the loop and writes it once; each iteration staging it from
-/// registers again would keep its registers live across the loop and cost
-/// a store, a fence and two barriers per iteration. Only where every dot of
-/// the body is a wgmma one at its top level (a dot on another engine would
-/// read the registers).
+/// computed in registers stays there, LayoutPlan::aInRegisters): Triton
+/// allocates such an operand's shared buffer outside the loop and writes it
+/// once; each iteration staging it from registers again would keep its
+/// registers live across the loop and cost a store, a fence and two
+/// barriers per iteration. Only where every dot of the body is a wgmma one
+/// DotWgmma lowers, at its top level (a dot on another engine would read
+/// the registers).
 std::vector<const ir::Value *> invariantOperands(const LoweringContext &C, const ir::ForOp &O) {
   const ir::Block *Body = O.body();
   std::vector<const ir::Value *> Out;
