@@ -364,14 +364,14 @@ def bind_shadowed_options(arg_names, args, options):
     keeps Triton's default. Where the parameter's value is the option tessel compiled with, the keyword says
     both. Where they differ (tessel's launch left the option at its default), the parameters up to the last
     such one go by position, so that Triton compiles with the options tessel did."""
-    shadowed = [k for k in options if k in args]
-    differ = [k for k in shadowed if args[k] != options[k]]
+    unshadowed = {k: v for k, v in options.items() if k not in args}
+    differ = [k for k in options if k in args and args[k] != options[k]]
     last = max((arg_names.index(k) for k in differ), default=-1)
     if last < 0 or any(n not in args for n in arg_names[:last + 1]):
-        return [], args, {k: v for k, v in options.items() if k not in args}
+        return [], args, unshadowed
     positional = [args[n] for n in arg_names[:last + 1]]
     rest = {k: v for k, v in args.items() if k not in arg_names[:last + 1]}
-    return positional, rest, {k: v for k, v in options.items() if k not in rest and k not in differ}
+    return positional, rest, unshadowed
 
 
 def run_instance(torch, triton, np, batch, jit, heuristics, inst, iters, out):

@@ -71,6 +71,11 @@ assert runner.bind_shadowed_options(["a", "b", "num_stages", "num_warps", "BLOCK
                                     {"a": 1, "b": 2, "num_stages": 2, "num_warps": 4, "BLOCK": 64},
                                     {"num_warps": 4, "num_stages": 3}) == \
     ([1, 2, 2], {"num_warps": 4, "BLOCK": 64}, {})
+# An equal option bound by position with a differing one goes by position too, never again as an option
+# (a parameter given twice is a TypeError).
+assert runner.bind_shadowed_options(["x", "num_warps", "num_stages"], {"x": 1, "num_warps": 4, "num_stages": 2},
+                                    {"num_warps": 4, "num_stages": 3}) == \
+    ([1, 4, 2], {}, {})
 # A parameter before it that tessel's launch leaves out (a default, a heuristic): keywords as before.
 assert runner.bind_shadowed_options(["a", "b", "num_stages"], {"b": 2, "num_stages": 2},
                                     {"num_warps": 4, "num_stages": 3}) == \
